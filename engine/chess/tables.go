@@ -1,0 +1,244 @@
+package chess
+
+// The lookup tables below are computed once, when the program starts, by pure
+// functions with a fixed seed, and never written again: they are constants
+// that happen to be too large to spell out in source.
+
+// magicEntry finds the attack set of a slider from one square in a shared table.
+type magicEntry struct {
+	mask   Bitboard // relevant occupancy (edges excluded)
+	magic  uint64
+	shift  uint8
+	offset uint32
+}
+
+// Sizes of the fancy-magic attack tables (sum over squares of 2^relevant bits).
+const (
+	rookTableSize   = 102400
+	bishopTableSize = 5248
+)
+
+type tables struct {
+	knight [64]Bitboard
+	king   [64]Bitboard
+	pawn   [2][64]Bitboard // squares a pawn of that colour attacks
+
+	rookMagic   [64]magicEntry
+	bishopMagic [64]magicEntry
+	rookAtt     [rookTableSize]Bitboard
+	bishopAtt   [bishopTableSize]Bitboard
+
+	between [64][64]Bitboard // squares strictly between two aligned squares
+	line    [64][64]Bitboard // the whole line through two aligned squares, edge to edge
+
+	castleMask [64]CastleRights // rights kept when a move touches the square
+
+	zobristPiece  [16][64]uint64
+	zobristCastle [16]uint64
+	zobristEP     [8]uint64
+	zobristSide   uint64
+}
+
+var tab = newTables()
+
+func newTables() *tables {
+	t := new(tables)
+	for s := Square(0); s < 64; s++ {
+		b := s.Bit()
+		t.knight[s] = stepAttacks(s, [][2]int{{1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}})
+		t.king[s] = stepAttacks(s, [][2]int{{1, 0}, {1, 1}, {0, 1}, {-1, 1}, {-1, 0}, {-1, -1}, {0, -1}, {1, -1}})
+		t.pawn[White][s] = (b &^ FileA << 7) | (b &^ FileH << 9)
+		t.pawn[Black][s] = (b &^ FileA >> 9) | (b &^ FileH >> 7)
+	}
+	rng := splitmix64(0x6b72696567737069) // "kriegspi"
+	var off uint32
+	for s := Square(0); s < 64; s++ {
+		off = initMagic(&t.rookMagic[s], t.rookAtt[:], s, rookDirs, off, &rng)
+	}
+	off = 0
+	for s := Square(0); s < 64; s++ {
+		off = initMagic(&t.bishopMagic[s], t.bishopAtt[:], s, bishopDirs, off, &rng)
+	}
+	for a := Square(0); a < 64; a++ {
+		for _, dirs := range [][][2]int{rookDirs, bishopDirs} {
+			for _, d := range dirs {
+				ray := slideAttacks(a, [][2]int{d}, 0)
+				for r := ray; r != 0; {
+					b := r.PopFirst()
+					t.between[a][b] = ray & slideAttacks(b, [][2]int{{-d[0], -d[1]}}, 0)
+					t.line[a][b] = ray | slideAttacks(a, [][2]int{{-d[0], -d[1]}}, 0) | a.Bit()
+				}
+			}
+		}
+	}
+	for s := range t.castleMask {
+		t.castleMask[s] = AllCastling
+	}
+	t.castleMask[E1] &^= WhiteKingside | WhiteQueenside
+	t.castleMask[H1] &^= WhiteKingside
+	t.castleMask[A1] &^= WhiteQueenside
+	t.castleMask[E8] &^= BlackKingside | BlackQueenside
+	t.castleMask[H8] &^= BlackKingside
+	t.castleMask[A8] &^= BlackQueenside
+
+	for p := range t.zobristPiece {
+		for s := range t.zobristPiece[p] {
+			if Piece(p).Type() != NoPieceType && Piece(p).Type() <= King {
+				t.zobristPiece[p][s] = rng.next()
+			}
+		}
+	}
+	var single [4]uint64
+	for i := range single {
+		single[i] = rng.next()
+	}
+	for c := range t.zobristCastle {
+		for i := range single {
+			if c>>i&1 != 0 {
+				t.zobristCastle[c] ^= single[i]
+			}
+		}
+	}
+	for f := range t.zobristEP {
+		t.zobristEP[f] = rng.next()
+	}
+	t.zobristSide = rng.next()
+	return t
+}
+
+var (
+	rookDirs   = [][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}}
+	bishopDirs = [][2]int{{1, 1}, {1, -1}, {-1, 1}, {-1, -1}}
+)
+
+func stepAttacks(s Square, steps [][2]int) Bitboard {
+	var b Bitboard
+	for _, d := range steps {
+		f, r := s.File()+d[0], s.Rank()+d[1]
+		if f >= 0 && f < 8 && r >= 0 && r < 8 {
+			b |= NewSquare(f, r).Bit()
+		}
+	}
+	return b
+}
+
+// slideAttacks walks each direction until the edge or the first occupied square (included).
+func slideAttacks(s Square, dirs [][2]int, occ Bitboard) Bitboard {
+	var b Bitboard
+	for _, d := range dirs {
+		f, r := s.File()+d[0], s.Rank()+d[1]
+		for f >= 0 && f < 8 && r >= 0 && r < 8 {
+			sq := NewSquare(f, r)
+			b |= sq.Bit()
+			if occ.Has(sq) {
+				break
+			}
+			f, r = f+d[0], r+d[1]
+		}
+	}
+	return b
+}
+
+// initMagic finds a magic multiplier for square s by trial with a seeded generator
+// and fills the square's slice of the attack table. It returns the next free offset.
+func initMagic(m *magicEntry, table []Bitboard, s Square, dirs [][2]int, off uint32, rng *splitmix64) uint32 {
+	edges := ((Rank1 | Rank8) &^ RankMask(s.Rank())) | ((FileA | FileH) &^ FileMask(s.File()))
+	m.mask = slideAttacks(s, dirs, 0) &^ edges
+	n := m.mask.Count()
+	m.shift = uint8(64 - n)
+	m.offset = off
+	size := 1 << n
+	var occs, atts [4096]Bitboard
+	var epoch [4096]int
+	// Enumerate all subsets of the mask (Carry-Rippler).
+	sub := Bitboard(0)
+	for i := 0; i < size; i++ {
+		occs[i] = sub
+		atts[i] = slideAttacks(s, dirs, sub)
+		sub = (sub - m.mask) & m.mask
+	}
+	slot := table[off : off+uint32(size)]
+	for try := 1; ; try++ {
+		m.magic = rng.next() & rng.next() & rng.next()
+		if Bitboard((uint64(m.mask)*m.magic)>>56).Count() < 6 {
+			continue
+		}
+		ok := true
+		for i := 0; i < size; i++ {
+			idx := (uint64(occs[i]) * m.magic) >> m.shift
+			if epoch[idx] < try {
+				epoch[idx] = try
+				slot[idx] = atts[i]
+			} else if slot[idx] != atts[i] {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return off + uint32(size)
+		}
+	}
+}
+
+// splitmix64 is a tiny deterministic generator for table construction.
+type splitmix64 uint64
+
+func (x *splitmix64) next() uint64 {
+	*x += 0x9e3779b97f4a7c15
+	z := uint64(*x)
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return z ^ z>>31
+}
+
+// RookAttacks returns the squares a rook on s attacks given the occupancy occ.
+func RookAttacks(s Square, occ Bitboard) Bitboard {
+	m := &tab.rookMagic[s]
+	return tab.rookAtt[m.offset+uint32((uint64(occ&m.mask)*m.magic)>>m.shift)]
+}
+
+// BishopAttacks returns the squares a bishop on s attacks given the occupancy occ.
+func BishopAttacks(s Square, occ Bitboard) Bitboard {
+	m := &tab.bishopMagic[s]
+	return tab.bishopAtt[m.offset+uint32((uint64(occ&m.mask)*m.magic)>>m.shift)]
+}
+
+// QueenAttacks returns the squares a queen on s attacks given the occupancy occ.
+func QueenAttacks(s Square, occ Bitboard) Bitboard {
+	return RookAttacks(s, occ) | BishopAttacks(s, occ)
+}
+
+// KnightAttacks returns the squares a knight on s attacks.
+func KnightAttacks(s Square) Bitboard { return tab.knight[s] }
+
+// KingAttacks returns the squares a king on s attacks.
+func KingAttacks(s Square) Bitboard { return tab.king[s] }
+
+// PawnAttacks returns the squares a pawn of colour c on s attacks.
+func PawnAttacks(c Color, s Square) Bitboard { return tab.pawn[c][s] }
+
+// Between returns the squares strictly between a and b if they share a rank, file or
+// diagonal, else the empty set.
+func Between(a, b Square) Bitboard { return tab.between[a][b] }
+
+// Line returns the full line (edge to edge) through a and b if they are aligned, else 0.
+func Line(a, b Square) Bitboard { return tab.line[a][b] }
+
+// Attacks returns the squares a piece of type pt and colour c on s attacks given occ.
+func Attacks(c Color, pt PieceType, s Square, occ Bitboard) Bitboard {
+	switch pt {
+	case Pawn:
+		return tab.pawn[c][s]
+	case Knight:
+		return tab.knight[s]
+	case Bishop:
+		return BishopAttacks(s, occ)
+	case Rook:
+		return RookAttacks(s, occ)
+	case Queen:
+		return QueenAttacks(s, occ)
+	case King:
+		return tab.king[s]
+	}
+	return 0
+}

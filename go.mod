@@ -1,0 +1,3 @@
+module kriegbot
+
+go 1.26
