@@ -1,0 +1,135 @@
+package bench
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"kriegbot/engine/chess"
+	"kriegbot/engine/umpire"
+)
+
+// Figure is one measured speed.
+type Figure struct {
+	Name  string
+	Value float64
+	Unit  string
+}
+
+// A benchmark measures one figure, running for at least min.
+type benchmark struct {
+	name    string
+	summary string
+	run     func(min time.Duration) (Figure, error)
+}
+
+func benchmarks() []benchmark {
+	return []benchmark{
+		{"perft", "legal move generation and copy-make: start position depth 5 plus Kiwipete depth 4, every leaf made", perftFigure},
+		{"umpire", "referee answers on a long stream of random askable attempts (legal and illegal)", umpireFigure},
+	}
+}
+
+// Command runs "kriegbot bench [-only NAME] [-min DURATION]".
+func Command(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	only := fs.String("only", "", "run only the named figure")
+	min := fs.Duration("min", time.Second, "least time spent on each figure (the work is repeated until then)")
+	all := benchmarks()
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: kriegbot bench [-only NAME] [-min DURATION]")
+		fmt.Fprintln(stderr, "\nPrints one line per figure: <name> <value> <unit>. Figures:")
+		for _, b := range all {
+			fmt.Fprintf(stderr, "  %-8s %s\n", b.name, b.summary)
+		}
+		fmt.Fprintln(stderr, "\nFlags:")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "kriegbot bench: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	ran := false
+	for _, b := range all {
+		if *only != "" && b.name != *only {
+			continue
+		}
+		ran = true
+		f, err := b.run(*min)
+		if err != nil {
+			fmt.Fprintf(stderr, "kriegbot bench: %s: %v\n", b.name, err)
+			return 1
+		}
+		fmt.Fprintf(stdout, "%s %.0f %s\n", f.Name, f.Value, f.Unit)
+	}
+	if !ran {
+		names := make([]string, len(all))
+		for i, b := range all {
+			names[i] = b.name
+		}
+		fmt.Fprintf(stderr, "kriegbot bench: unknown figure %q (want one of %s)\n", *only, strings.Join(names, ", "))
+		return 2
+	}
+	return 0
+}
+
+// repeat runs work until min has passed and returns the units done per second.
+func repeat(min time.Duration, work func() (units uint64, err error)) (float64, error) {
+	var total uint64
+	start := time.Now()
+	for {
+		n, err := work()
+		if err != nil {
+			return 0, err
+		}
+		total += n
+		if el := time.Since(start); el >= min {
+			return float64(total) / el.Seconds(), nil
+		}
+	}
+}
+
+func perftFigure(min time.Duration) (Figure, error) {
+	cases := []struct {
+		fen   string
+		depth int
+		nodes uint64
+	}{
+		{chess.StartFEN, 5, 4865609},
+		{"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 4, 4085603},
+	}
+	v, err := repeat(min, func() (uint64, error) {
+		var total uint64
+		for _, c := range cases {
+			p, err := chess.ParseFEN(c.fen)
+			if err != nil {
+				return 0, err
+			}
+			if n := chess.Perft(p, c.depth); n != c.nodes {
+				return 0, fmt.Errorf("perft(%d) of %s = %d, want %d", c.depth, c.fen, n, c.nodes)
+			}
+			total += c.nodes
+		}
+		return total, nil
+	})
+	return Figure{"perft", v, "nodes/s"}, err
+}
+
+func umpireFigure(min time.Duration) (Figure, error) {
+	stream := umpire.RandomStream(1, 200, 300)
+	u := umpire.New(umpire.ICC())
+	v, err := repeat(min, func() (uint64, error) {
+		n, _ := stream.Replay(u)
+		return uint64(n), nil
+	})
+	return Figure{"umpire", v, "attempts/s"}, err
+}

@@ -1,0 +1,58 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"kriegbot/bench"
+	"kriegbot/engine/umpire/fixture"
+)
+
+// command is one subcommand: its name, a one-line summary and its entry point,
+// which returns the exit code (0 success, 1 failure, 2 bad usage).
+type command struct {
+	name    string
+	summary string
+	run     func(args []string, stdout, stderr io.Writer) int
+}
+
+func commands() []command {
+	return []command{
+		{"umpire", "referee tools: `umpire verify FILE` checks the umpire against fixture files", fixture.UmpireCommand},
+		{"bench", "speed figures, one line each: perft, umpire", bench.Command},
+	}
+}
+
+// Main runs kriegbot with the given arguments (without the program name) and
+// returns the exit code.
+func Main(args []string, stdout, stderr io.Writer) int {
+	cmds := commands()
+	if len(args) == 0 {
+		usage(stderr, cmds)
+		return 2
+	}
+	switch args[0] {
+	case "-h", "-help", "--help", "help":
+		usage(stdout, cmds)
+		return 0
+	}
+	for _, c := range cmds {
+		if c.name == args[0] {
+			return c.run(args[1:], stdout, stderr)
+		}
+	}
+	fmt.Fprintf(stderr, "kriegbot: unknown command %q (run kriegbot -h for the list)\n", args[0])
+	return 2
+}
+
+func usage(w io.Writer, cmds []command) {
+	var sb strings.Builder
+	sb.WriteString("kriegbot plays Kriegspiel (ICC wild 16) and hosts the tools around it.\n\n")
+	sb.WriteString("usage: kriegbot COMMAND [flags] [args]\n\nCommands:\n")
+	for _, c := range cmds {
+		fmt.Fprintf(&sb, "  %-8s %s\n", c.name, c.summary)
+	}
+	sb.WriteString("\nRun kriegbot COMMAND -h for a command's flags.\n")
+	io.WriteString(w, sb.String())
+}

@@ -1,0 +1,45 @@
+package umpire
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Rules selects the automatic game endings beyond checkmate, stalemate and
+// insufficient material, which always apply.
+type Rules struct {
+	Name string
+	// FiftyMoves draws the game automatically once 100 half-moves pass without a
+	// capture or a pawn move (the 2006 Computer Olympiad rules).
+	FiftyMoves bool
+	// Repetition draws the game automatically when a position occurs for the
+	// third time with the same side to move, castling rights and en passant chance.
+	Repetition bool
+	// MaxPlies ends the game, unfinished, after that many legal moves (0: no cap).
+	MaxPlies int
+	// MaxReversible ends the game as a draw after that many half-moves without a
+	// capture or pawn move (ks-game uses 2000; 0: no limit).
+	MaxReversible int
+}
+
+// ICC returns the rules of ICC wild 16: no automatic draw by the 50-move rule or
+// repetition.
+func ICC() Rules { return Rules{Name: "icc"} }
+
+// Olympiad returns the 2006 Computer Olympiad rules: ICC's, plus automatic draws
+// by the 50-move rule and threefold repetition.
+func Olympiad() Rules { return Rules{Name: "olympiad", FiftyMoves: true, Repetition: true} }
+
+// RulesNames lists the names ParseRules accepts.
+var RulesNames = []string{"icc", "olympiad"}
+
+// ParseRules returns the named rule set.
+func ParseRules(name string) (Rules, error) {
+	switch strings.ToLower(name) {
+	case "icc":
+		return ICC(), nil
+	case "olympiad":
+		return Olympiad(), nil
+	}
+	return Rules{}, fmt.Errorf("umpire: unknown rules %q (want %s)", name, strings.Join(RulesNames, " or "))
+}

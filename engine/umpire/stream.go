@@ -1,0 +1,69 @@
+package umpire
+
+import (
+	"math/rand/v2"
+
+	"kriegbot/engine/chess"
+)
+
+// Stream is a recorded sequence of attempts, game by game from the initial
+// position, for benchmarks and regression tests: replaying it drives the
+// umpire through every kind of answer without any other work.
+type Stream struct {
+	Games [][]chess.Move
+}
+
+// Attempts returns the total number of attempts in the stream.
+func (s *Stream) Attempts() int {
+	n := 0
+	for _, g := range s.Games {
+		n += len(g)
+	}
+	return n
+}
+
+// RandomStream plays games in which each attempt is drawn uniformly from the
+// mover's askable attempts (as the fixtures' "uniform" driver does), until the
+// game ends or maxPlies legal moves were played. The same seed gives the same stream.
+func RandomStream(seed uint64, games, maxPlies int) Stream {
+	rng := rand.New(rand.NewPCG(seed, 0x756d70697265)) // "umpire"
+	rules := ICC()
+	rules.MaxPlies = maxPlies
+	u := New(rules)
+	var s Stream
+	var askable chess.MoveList
+	for range games {
+		u.Reset(chess.StartPosition())
+		var g []chess.Move
+		for u.Ending() == NotOver {
+			u.Askable(&askable)
+			m := askable.Moves[rng.IntN(askable.N)]
+			g = append(g, m)
+			if _, err := u.Attempt(m); err != nil {
+				break
+			}
+		}
+		s.Games = append(s.Games, g)
+	}
+	return s
+}
+
+// Replay feeds the stream through u (reset to the initial position before each
+// game) and returns the number of attempts judged and of legal moves played.
+func (s *Stream) Replay(u *Umpire) (attempts, legal int) {
+	start := chess.StartPosition()
+	for _, g := range s.Games {
+		u.Reset(start)
+		for _, m := range g {
+			a, err := u.Attempt(m)
+			if err != nil {
+				break
+			}
+			attempts++
+			if a.Legal {
+				legal++
+			}
+		}
+	}
+	return attempts, legal
+}
