@@ -9,6 +9,7 @@ import (
 
 	"kriegbot/engine/chess"
 	"kriegbot/engine/umpire"
+	"kriegbot/internal/cmdflag"
 )
 
 // Figure is one measured speed.
@@ -48,15 +49,11 @@ func Command(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "\nFlags:")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return 0
-		}
-		return 2
+	if code, done := cmdflag.Parse(fs, args, stderr); done {
+		return code
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "kriegbot bench: unexpected argument %q\n", fs.Arg(0))
-		return 2
+		return cmdflag.Fail(stderr, "bench", "unexpected argument %q", fs.Arg(0))
 	}
 	ran := false
 	for _, b := range all {
@@ -67,7 +64,7 @@ func Command(args []string, stdout, stderr io.Writer) int {
 		f, err := b.run(*min)
 		if err != nil {
 			fmt.Fprintf(stderr, "kriegbot bench: %s: %v\n", b.name, err)
-			return 1
+			return cmdflag.Failure
 		}
 		fmt.Fprintf(stdout, "%s %.0f %s\n", f.Name, f.Value, f.Unit)
 	}
@@ -76,8 +73,7 @@ func Command(args []string, stdout, stderr io.Writer) int {
 		for i, b := range all {
 			names[i] = b.name
 		}
-		fmt.Fprintf(stderr, "kriegbot bench: unknown figure %q (want one of %s)\n", *only, strings.Join(names, ", "))
-		return 2
+		return cmdflag.Fail(stderr, "bench", "unknown figure %q (want one of %s)", *only, strings.Join(names, ", "))
 	}
 	return 0
 }

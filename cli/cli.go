@@ -7,6 +7,7 @@ import (
 
 	"kriegbot/bench"
 	"kriegbot/engine/umpire/fixture"
+	"kriegbot/internal/cmdflag"
 )
 
 // command is one subcommand: its name, a one-line summary and its entry point,
@@ -29,8 +30,8 @@ func commands() []command {
 func Main(args []string, stdout, stderr io.Writer) int {
 	cmds := commands()
 	if len(args) == 0 {
-		usage(stderr, cmds)
-		return 2
+		fmt.Fprintln(stderr, "kriegbot: missing command (kriegbot -h lists the commands)")
+		return cmdflag.Usage
 	}
 	switch args[0] {
 	case "-h", "-help", "--help", "help":
@@ -42,8 +43,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 			return c.run(args[1:], stdout, stderr)
 		}
 	}
-	fmt.Fprintf(stderr, "kriegbot: unknown command %q (run kriegbot -h for the list)\n", args[0])
-	return 2
+	fmt.Fprintf(stderr, "kriegbot: unknown command %q (kriegbot -h lists the commands)\n", args[0])
+	return cmdflag.Usage
 }
 
 func usage(w io.Writer, cmds []command) {

@@ -79,7 +79,7 @@ func TestParseUCI(t *testing.T) {
 			t.Errorf("ParseUCI(%q) = %v, %v; want %s", in, m, err, want)
 		}
 	}
-	for _, in := range []string{"", "e2", "e2e", "e2e4qq", "i2e4", "e0e4", "e2e2", "e2e4q", "e7e8k", "e7e8p", "e3e4q", "e2e1"+"x"} {
+	for _, in := range []string{"", "e2", "e2e", "e2e4qq", "i2e4", "e0e4", "e2e2", "e2e4q", "e7e8k", "e7e8p", "e3e4q", "e2e1" + "x"} {
 		if m, err := ParseUCI(in); err == nil {
 			t.Errorf("ParseUCI(%q) = %v, want an error", in, m)
 		}

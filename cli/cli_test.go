@@ -1,0 +1,38 @@
+package cli
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+func run(args ...string) (code int, stdout, stderr string) {
+	var out, errOut bytes.Buffer
+	code = Main(args, &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+func TestHelpListsEveryCommand(t *testing.T) {
+	code, out, _ := run("-h")
+	if code != 0 {
+		t.Fatalf("kriegbot -h: exit %d", code)
+	}
+	for _, c := range commands() {
+		if !strings.Contains(out, "  "+c.name+" ") {
+			t.Errorf("help lacks %q:\n%s", c.name, out)
+		}
+		// Every command answers -h with exit 0.
+		if code, _, errOut := run(c.name, "-h"); code != 0 || errOut == "" {
+			t.Errorf("kriegbot %s -h: exit %d, usage %q", c.name, code, errOut)
+		}
+	}
+}
+
+func TestBadUsageExitsTwoWithOneLine(t *testing.T) {
+	for _, args := range [][]string{{}, {"nosuch"}, {"bench", "-nosuchflag"}, {"umpire"}, {"umpire", "verify"}, {"umpire", "verify", "-rules", "fide", "x"}} {
+		code, _, errOut := run(args...)
+		if code != 2 || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("kriegbot %v: exit %d, stderr %q; want exit 2 and one line", args, code, errOut)
+		}
+	}
+}
