@@ -10,6 +10,7 @@ import (
 // position, for benchmarks and regression tests: replaying it drives the
 // umpire through every kind of answer without any other work.
 type Stream struct {
+	Start chess.Position // every game starts here
 	Games [][]chess.Move
 }
 
@@ -30,10 +31,10 @@ func RandomStream(seed uint64, games, maxPlies int) Stream {
 	rules := ICC()
 	rules.MaxPlies = maxPlies
 	u := New(rules)
-	var s Stream
+	s := Stream{Start: chess.StartPosition()}
 	var askable chess.MoveList
 	for range games {
-		u.Reset(chess.StartPosition())
+		u.Reset(s.Start)
 		var g []chess.Move
 		for u.Ending() == NotOver {
 			u.Askable(&askable)
@@ -48,12 +49,11 @@ func RandomStream(seed uint64, games, maxPlies int) Stream {
 	return s
 }
 
-// Replay feeds the stream through u (reset to the initial position before each
+// Replay feeds the stream through u (reset to the start position before each
 // game) and returns the number of attempts judged and of legal moves played.
 func (s *Stream) Replay(u *Umpire) (attempts, legal int) {
-	start := chess.StartPosition()
 	for _, g := range s.Games {
-		u.Reset(start)
+		u.Reset(s.Start)
 		for _, m := range g {
 			a, err := u.Attempt(m)
 			if err != nil {
