@@ -67,10 +67,11 @@ func ParseFEN(fen string) (Position, error) {
 				return bad("placement", "rank %d has more than 8 squares", rank+1)
 			}
 		default:
-			pt := PieceType(strings.IndexByte(pieceLetters, c|0x20))
-			if c == ' ' || pt == NoPieceType || pt > King || strings.IndexByte(pieceLetters, c|0x20) < 0 {
+			idx := strings.IndexByte("pnbrqk", c|0x20)
+			if idx < 0 {
 				return bad("placement", "unexpected character %q", c)
 			}
+			pt := PieceType(idx + 1)
 			if file >= 8 {
 				return bad("placement", "rank %d has more than 8 squares", rank+1)
 			}

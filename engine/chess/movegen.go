@@ -127,9 +127,10 @@ func (p *Position) generate(l *MoveList, fromMask Bitboard) {
 		return
 	}
 	empty := ^occ
-	up, startRank := Square(8), Rank2
+	// Pawns step up the board for White, down for Black.
+	up, startRank := 8, Rank2
 	if us == Black {
-		up, startRank = 8, Rank7 // up is used as a distance below
+		up, startRank = -8, Rank7
 	}
 	for b := pawns; b != 0; {
 		s := b.PopFirst()
@@ -137,23 +138,14 @@ func (p *Position) generate(l *MoveList, fromMask Bitboard) {
 		if pinned.Has(s) {
 			allowed &= tab.line[ksq][s]
 		}
-		one := s + up
-		if us == Black {
-			one = s - up
-		}
+		one := Square(int(s) + up)
 		if empty.Has(one) {
 			if allowed.Has(one) {
 				addPawnMove(l, s, one)
 			}
-			if startRank.Has(s) {
-				two := one + up
-				if us == Black {
-					two = one - up
-				}
-				if empty.Has(two) && allowed.Has(two) {
-					l.Moves[l.N] = Move(s) | Move(two)<<6
-					l.N++
-				}
+			if two := Square(int(one) + up); startRank.Has(s) && empty.Has(two) && allowed.Has(two) {
+				l.Moves[l.N] = Move(s) | Move(two)<<6
+				l.N++
 			}
 		}
 		for t := tab.pawn[us][s] & enemy & allowed; t != 0; {
