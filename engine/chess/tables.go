@@ -1,8 +1,9 @@
 package chess
 
 // The lookup tables below are computed once, when the program starts, by pure
-// functions with a fixed seed, and never written again: they are constants
-// that happen to be too large to spell out in source.
+// functions (the magic multipliers come from magics.go, the Zobrist keys from a
+// fixed seed) and never written again: they are constants that happen to be too
+// large to spell out in source.
 
 // magicEntry finds the attack set of a slider from one square in a shared table.
 type magicEntry struct {
@@ -50,15 +51,15 @@ func newTables() *tables {
 		t.pawn[White][s] = (b &^ FileA << 7) | (b &^ FileH << 9)
 		t.pawn[Black][s] = (b &^ FileA >> 9) | (b &^ FileH >> 7)
 	}
-	rng := splitmix64(0x6b72696567737069) // "kriegspi"
 	var off uint32
 	for s := Square(0); s < 64; s++ {
-		off = initMagic(&t.rookMagic[s], t.rookAtt[:], s, rookDirs, off, &rng)
+		off = initMagic(&t.rookMagic[s], t.rookAtt[:], s, rookDirs, off, rookMagics[s])
 	}
 	off = 0
 	for s := Square(0); s < 64; s++ {
-		off = initMagic(&t.bishopMagic[s], t.bishopAtt[:], s, bishopDirs, off, &rng)
+		off = initMagic(&t.bishopMagic[s], t.bishopAtt[:], s, bishopDirs, off, bishopMagics[s])
 	}
+	rng := splitmix64(0x6b72696567737069) // "kriegspi"
 	for a := Square(0); a < 64; a++ {
 		for _, dirs := range [][][2]int{rookDirs, bishopDirs} {
 			for _, d := range dirs {
@@ -139,43 +140,63 @@ func slideAttacks(s Square, dirs [][2]int, occ Bitboard) Bitboard {
 	return b
 }
 
-// initMagic finds a magic multiplier for square s by trial with a seeded generator
-// and fills the square's slice of the attack table. It returns the next free offset.
-func initMagic(m *magicEntry, table []Bitboard, s Square, dirs [][2]int, off uint32, rng *splitmix64) uint32 {
+// relevantMask returns the occupancy bits that matter to a slider on s: its rays
+// without the board edge squares.
+func relevantMask(s Square, dirs [][2]int) Bitboard {
 	edges := ((Rank1 | Rank8) &^ RankMask(s.Rank())) | ((FileA | FileH) &^ FileMask(s.File()))
-	m.mask = slideAttacks(s, dirs, 0) &^ edges
-	n := m.mask.Count()
-	m.shift = uint8(64 - n)
-	m.offset = off
-	size := 1 << n
-	var occs, atts [4096]Bitboard
-	var epoch [4096]int
-	// Enumerate all subsets of the mask (Carry-Rippler).
+	return slideAttacks(s, dirs, 0) &^ edges
+}
+
+// fillMagic stores the attack sets of square s at slot[index] for every subset
+// of the relevant mask, and reports false on a harmful collision (the magic
+// does not work for s).
+func fillMagic(slot []Bitboard, s Square, dirs [][2]int, mask Bitboard, magic uint64) bool {
+	n := mask.Count()
+	shift := 64 - n
+	var filled [4096]bool
 	sub := Bitboard(0)
-	for i := 0; i < size; i++ {
-		occs[i] = sub
-		atts[i] = slideAttacks(s, dirs, sub)
-		sub = (sub - m.mask) & m.mask
+	for i := 0; i < 1<<n; i++ {
+		att := slideAttacks(s, dirs, sub)
+		idx := (uint64(sub) * magic) >> shift
+		if filled[idx] && slot[idx] != att {
+			return false
+		}
+		filled[idx], slot[idx] = true, att
+		sub = (sub - mask) & mask // next subset (Carry-Rippler)
 	}
-	slot := table[off : off+uint32(size)]
-	for try := 1; ; try++ {
-		m.magic = rng.next() & rng.next() & rng.next()
-		if Bitboard((uint64(m.mask)*m.magic)>>56).Count() < 6 {
+	return true
+}
+
+// initMagic sets up square s with the magic multiplier kept in magics.go and
+// fills its slice of the attack table. Should that multiplier not work (only
+// while magics.go is being regenerated), it searches one instead, which is
+// slow but correct. It returns the next free offset.
+func initMagic(m *magicEntry, table []Bitboard, s Square, dirs [][2]int, off uint32, magic uint64) uint32 {
+	m.mask = relevantMask(s, dirs)
+	n := m.mask.Count()
+	m.shift, m.offset, m.magic = uint8(64-n), off, magic
+	slot := table[off : off+1<<n]
+	if magic == 0 || !fillMagic(slot, s, dirs, m.mask, magic) {
+		rng := splitmix64(uint64(s) + 1)
+		m.magic = findMagic(s, dirs, &rng)
+		fillMagic(slot, s, dirs, m.mask, m.magic)
+	}
+	return off + 1<<n
+}
+
+// findMagic searches, with a seeded generator, a multiplier that maps every
+// relevant occupancy of s to its own attack set without harmful collisions.
+// It is used by TestGenerateMagics to write magics.go, not at start-up.
+func findMagic(s Square, dirs [][2]int, rng *splitmix64) uint64 {
+	mask := relevantMask(s, dirs)
+	slot := make([]Bitboard, 1<<mask.Count())
+	for {
+		magic := rng.next() & rng.next() & rng.next()
+		if Bitboard((uint64(mask)*magic)>>56).Count() < 6 {
 			continue
 		}
-		ok := true
-		for i := 0; i < size; i++ {
-			idx := (uint64(occs[i]) * m.magic) >> m.shift
-			if epoch[idx] < try {
-				epoch[idx] = try
-				slot[idx] = atts[i]
-			} else if slot[idx] != atts[i] {
-				ok = false
-				break
-			}
-		}
-		if ok {
-			return off + uint32(size)
+		if fillMagic(slot, s, dirs, mask, magic) {
+			return magic
 		}
 	}
 }
