@@ -1,0 +1,566 @@
+package protocol
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+
+	"kriegbot/engine/chess"
+)
+
+// DG is a decoded ICC datagram (a Datagram event's content). Number reports its DG number.
+//
+// DecodeDatagram returns one of the ...DG struct values below (not pointers) for the DGs listed in
+// protocol-notes.md (b), and a RawDG for any other DG number. All strings
+// are copies, so a DG stays valid after the Reader reuses its
+// buffers.
+type DG interface {
+	Number() int
+}
+
+// DecodeError reports a missing or malformed datagram field.
+type DecodeError struct {
+	DG      int    // datagram number
+	Field   string // field name, as in formats.txt
+	Value   string // the offending value; empty when Missing
+	Missing bool   // the field was absent
+}
+
+func (e *DecodeError) Error() string {
+	if e.Missing {
+		return fmt.Sprintf("protocol: DG %d: missing field %s", e.DG, e.Field)
+	}
+	return fmt.Sprintf("protocol: DG %d: malformed field %s: %q", e.DG, e.Field, e.Value)
+}
+
+// MoveFields says which optional move fields DG 24 and the move-info
+// fields of DG 25 carry. They depend on the switches DG 33-36 (and 113,
+// DG 24's is-variation) being on; see protocol-notes.md (a.3).
+type MoveFields struct {
+	Algebraic bool // DG 33: SAN
+	Smith     bool // DG 34: smith (e2e4, e1g1c, f6e5n, ?, ?xb1)
+	Time      bool // DG 35: seconds used
+	Clock     bool // DG 36: seconds left
+	Variation bool // DG 113: is-variation (DG 24 only)
+}
+
+// BotMoveFields matches BotDatagrams: 33-36 on, 113 off, giving
+// (24 959 e4 e2e4 23 37).
+var BotMoveFields = MoveFields{Algebraic: true, Smith: true, Time: true, Clock: true}
+
+// Decoder decodes datagrams. Moves must match the switches the session
+// turned on, because the optional move fields cannot be told apart by
+// their count alone: with only 34 and 36 on (Reindeer) DG 24 is
+// (24 227 e7e6 298), with 33-36 on it is (24 959 e4 e2e4 23 37). The zero
+// Decoder expects DG 24 to carry the game number only. A field whose
+// switch is on but which is absent is an error.
+type Decoder struct {
+	Moves MoveFields
+}
+
+// DecodeDatagram decodes one datagram with Decoder{Moves: BotMoveFields}.
+// Fields are the Reader's Datagram event fields (quotes removed); they
+// are not retained. Too few fields, or a field that does not parse, give
+// a *DecodeError naming the DG and field; extra trailing fields are
+// ignored. DG numbers without a decoder give a RawDG.
+func DecodeDatagram(dg int, fields [][]byte) (DG, error) {
+	return Decoder{Moves: BotMoveFields}.Decode(dg, fields)
+}
+
+// RawDG is a datagram without a typed decoder.
+type RawDG struct {
+	N      int
+	Fields []string
+}
+
+// WhoAmIDG is DG 0, DG_WHO_AM_I.
+type WhoAmIDG struct{ Name, Titles string }
+
+// MyGameStartedDG is DG 15, DG_MY_GAME_STARTED. Times are minutes
+// (initial) and seconds (increment).
+type MyGameStartedDG struct {
+	Game                             int
+	White, Black                     string
+	Wild                             int
+	RatingType                       string
+	Rated                            bool
+	WhiteInitial, WhiteIncrement     int
+	BlackInitial, BlackIncrement     int
+	Played                           bool // false for an examined game
+	ExString                         string
+	WhiteRating, BlackRating         int
+	GameID                           string
+	WhiteTitles, BlackTitles         string
+	IrregularLegality                bool
+	IrregularSemantics, UsesPlunkers bool
+	FancyTimeControl                 string // "", "?" or a fancy control
+	PromoteToKing                    bool
+}
+
+// MyGameResultDG is DG 16, DG_MY_GAME_RESULT.
+type MyGameResultDG struct {
+	Game           int
+	BecomeExamined bool
+	Code           string // Res, Mat, Fla, ...
+	Score          string // 1-0, 0-1, 1/2-1/2, *, aborted
+	Description    string
+	ECO            string
+}
+
+// MyGameEndedDG is DG 17, DG_MY_GAME_ENDED.
+type MyGameEndedDG struct{ Game int }
+
+// PlayersInMyGameDG is DG 20, DG_PLAYERS_IN_MY_GAME.
+type PlayersInMyGameDG struct {
+	Game   int
+	Name   string
+	Symbol string // O PW PB SW SB E X
+	Kib    int
+}
+
+// OffersInMyGameDG is DG 21, DG_OFFERS_IN_MY_GAME.
+type OffersInMyGameDG struct {
+	Game                   int
+	WhiteDraw, BlackDraw   bool
+	WhiteAdjourn           bool
+	BlackAdjourn           bool
+	WhiteAbort, BlackAbort bool
+	WhiteTakeback          int // half-moves asked for
+	BlackTakeback          int
+}
+
+// MoveDG is DG 24, DG_SEND_MOVES, and one move-info of DG 25. Fields
+// whose switch is off (see MoveFields) are zero.
+type MoveDG struct {
+	Game  int
+	SAN   string
+	Smith string
+	// Hidden is set for a Kriegspiel opponent move shown as "?" or
+	// "?x<sq>"; CaptureSquare is <sq> (our piece captured there), or
+	// chess.NoSquare.
+	Hidden        bool
+	CaptureSquare chess.Square
+	TimeUsed      int // seconds
+	Clock         int // seconds left, after increment
+	Variation     bool
+}
+
+// MoveListDG is DG 25, DG_MOVE_LIST.
+type MoveListDG struct {
+	Game    int
+	Initial string // "*" or 64 characters a8..h1
+	Moves   []MoveDG
+}
+
+// MatchDG is DG 29, DG_MATCH (a challenge).
+type MatchDG struct {
+	Challenger                string
+	ChallengerRating          int
+	ChallengerAnnot           int
+	ChallengerTitles          string
+	Receiver                  string
+	ReceiverRating            int
+	ReceiverAnnot             int
+	ReceiverTitles            string
+	Wild                      int
+	RatingType                string
+	Rated, Adjourned          bool
+	ChallengerTime            int // minutes
+	ChallengerInc             int // seconds
+	ReceiverTime, ReceiverInc int
+	ColorRequest              int      // -1 none, 0 black, 1 white
+	Assess                    []string // win/draw/loss, when present
+	FancyTimeControl          string
+}
+
+// MatchRemovedDG is DG 30, DG_MATCH_REMOVED.
+type MatchRemovedDG struct{ Challenger, Receiver, Explanation string }
+
+// PersonalTellDG is DG 31, DG_PERSONAL_TELL. Type: 0 say, 1 tell,
+// 2 ptell, 4 atell.
+type PersonalTellDG struct {
+	Name, Titles, Text string
+	Type               int
+}
+
+// SetClockDG is DG 38, DG_SET_CLOCK (seconds).
+type SetClockDG struct{ Game, White, Black int }
+
+// FlipDG is DG 39, DG_FLIP. Flip is true when we are Black.
+type FlipDG struct {
+	Game int
+	Flip bool
+}
+
+// IllegalMoveDG is DG 42, DG_ILLEGAL_MOVE; see the reason codes in
+// protocol-notes.md (b).
+type IllegalMoveDG struct {
+	Game   int
+	Move   string
+	Reason int
+}
+
+// RelationDG is DG 43, DG_MY_RELATION_TO_GAME.
+type RelationDG struct {
+	Game   int
+	Symbol string // PW PB O E X ...
+}
+
+// MsecDG is DG 56, DG_MSEC.
+type MsecDG struct {
+	Game        int
+	Color       chess.Color
+	Msec        int
+	Running     bool
+	HasExtra    bool // the two trailing fields were present
+	FreeTime    int
+	MinMoveTime int
+}
+
+// MoretimeDG is DG 61, DG_MORETIME.
+type MoretimeDG struct {
+	Game    int
+	Color   chess.Color
+	Seconds int
+}
+
+// PersonalTellEchoDG is DG 62, DG_PERSONAL_TELL_ECHO.
+type PersonalTellEchoDG struct {
+	Receiver string
+	Type     int
+	Text     string
+}
+
+// LoginFailedDG is DG 69, DG_LOGIN_FAILED.
+type LoginFailedDG struct {
+	Code        int
+	Explanation string
+}
+
+// GameMessageDG is DG 77, DG_GAME_MESSAGE.
+type GameMessageDG struct {
+	Game int
+	Text string
+}
+
+// PositionBeginDG is DG 101, DG_POSITION_BEGIN; NMoves DG 24s follow.
+type PositionBeginDG struct {
+	Game   int
+	FEN    string
+	NMoves int
+}
+
+// SwitchServersDG is DG 120, DG_SWITCH_SERVERS.
+type SwitchServersDG struct {
+	Server string
+	Port   int
+	IP     string
+}
+
+// Set2DG is DG 124, DG_SET2: the server acknowledges set-2 of a DG.
+type Set2DG struct {
+	DG int
+	On bool
+}
+
+// MyTurnDG is DG 139, DG_MY_TURN.
+type MyTurnDG struct{ Game int }
+
+// ErrorDG is DG 154, DG_ERROR.
+type ErrorDG struct {
+	Code            int
+	Lang, Text, URL string
+}
+
+// FailDG is DG 168, DG_FAIL.
+type FailDG struct {
+	CommandID int
+	Message   string
+}
+
+func (r RawDG) Number() int            { return r.N }
+func (WhoAmIDG) Number() int           { return DGWhoAmI }
+func (MyGameStartedDG) Number() int    { return DGMyGameStarted }
+func (MyGameResultDG) Number() int     { return DGMyGameResult }
+func (MyGameEndedDG) Number() int      { return DGMyGameEnded }
+func (PlayersInMyGameDG) Number() int  { return DGPlayersInMyGame }
+func (OffersInMyGameDG) Number() int   { return DGOffersInMyGame }
+func (MoveDG) Number() int             { return DGSendMoves }
+func (MoveListDG) Number() int         { return DGMoveList }
+func (MatchDG) Number() int            { return DGMatch }
+func (MatchRemovedDG) Number() int     { return DGMatchRemoved }
+func (PersonalTellDG) Number() int     { return DGPersonalTell }
+func (SetClockDG) Number() int         { return DGSetClock }
+func (FlipDG) Number() int             { return DGFlip }
+func (IllegalMoveDG) Number() int      { return DGIllegalMove }
+func (RelationDG) Number() int         { return DGMyRelationToGame }
+func (MsecDG) Number() int             { return DGMsec }
+func (MoretimeDG) Number() int         { return DGMoretime }
+func (PersonalTellEchoDG) Number() int { return DGPersonalTellEcho }
+func (LoginFailedDG) Number() int      { return DGLoginFailed }
+func (GameMessageDG) Number() int      { return DGGameMessage }
+func (PositionBeginDG) Number() int    { return DGPositionBegin }
+func (SwitchServersDG) Number() int    { return DGSwitchServers }
+func (Set2DG) Number() int             { return DGSet2 }
+func (MyTurnDG) Number() int           { return DGMyTurn }
+func (ErrorDG) Number() int            { return DGError }
+func (FailDG) Number() int             { return DGFail }
+
+// dgFields reads fields by index; the first error sticks.
+type dgFields struct {
+	dg  int
+	f   [][]byte
+	err error
+}
+
+func (p *dgFields) fail(name string, v []byte, missing bool) {
+	if p.err == nil {
+		p.err = &DecodeError{DG: p.dg, Field: name, Value: string(v), Missing: missing}
+	}
+}
+
+func (p *dgFields) has(i int) bool { return i < len(p.f) }
+
+func (p *dgFields) raw(i int, name string) []byte {
+	if p.err != nil {
+		return nil
+	}
+	if i >= len(p.f) {
+		p.fail(name, nil, true)
+		return nil
+	}
+	return p.f[i]
+}
+
+func (p *dgFields) str(i int, name string) string { return string(p.raw(i, name)) }
+
+// word is a non-empty string field.
+func (p *dgFields) word(i int, name string) string {
+	b := p.raw(i, name)
+	if p.err == nil && len(b) == 0 {
+		p.fail(name, b, false)
+	}
+	return string(b)
+}
+
+func (p *dgFields) num(i int, name string) int {
+	b := p.raw(i, name)
+	if p.err != nil {
+		return 0
+	}
+	n, err := strconv.Atoi(string(b))
+	if err != nil || len(b) > 12 {
+		p.fail(name, b, false)
+		return 0
+	}
+	return n
+}
+
+func (p *dgFields) flag(i int, name string) bool {
+	b := p.raw(i, name)
+	if p.err != nil {
+		return false
+	}
+	switch string(b) {
+	case "0":
+		return false
+	case "1":
+		return true
+	}
+	p.fail(name, b, false)
+	return false
+}
+
+func (p *dgFields) color(i int, name string) chess.Color {
+	b := p.raw(i, name)
+	if p.err != nil {
+		return chess.White
+	}
+	switch string(b) {
+	case "W", "w":
+		return chess.White
+	case "B", "b":
+		return chess.Black
+	}
+	p.fail(name, b, false)
+	return chess.White
+}
+
+// move reads a move from fields f[i:] according to mf, returning the
+// index after it.
+func (p *dgFields) move(m *MoveDG, i int, mf MoveFields, variation bool) int {
+	m.CaptureSquare = chess.NoSquare
+	hiddenSrc, hiddenName := "", ""
+	if mf.Algebraic {
+		m.SAN = p.word(i, "algebraic")
+		hiddenSrc, hiddenName = m.SAN, "algebraic"
+		i++
+	}
+	if mf.Smith {
+		m.Smith = p.word(i, "smith")
+		hiddenSrc, hiddenName = m.Smith, "smith"
+		i++
+	}
+	if mf.Time {
+		m.TimeUsed = p.num(i, "time")
+		i++
+	}
+	if mf.Clock {
+		m.Clock = p.num(i, "clock")
+		i++
+	}
+	if variation && mf.Variation {
+		m.Variation = p.flag(i, "is-variation")
+		i++
+	}
+	if p.err == nil && len(hiddenSrc) > 0 && hiddenSrc[0] == '?' {
+		m.Hidden = true
+		switch {
+		case hiddenSrc == "?":
+		case len(hiddenSrc) == 4 && hiddenSrc[1] == 'x':
+			sq, ok := chess.ParseSquare(hiddenSrc[2:])
+			if !ok {
+				p.fail(hiddenName, []byte(hiddenSrc), false)
+			}
+			m.CaptureSquare = sq
+		default:
+			p.fail(hiddenName, []byte(hiddenSrc), false)
+		}
+	}
+	return i
+}
+
+// Decode decodes one datagram; see DecodeDatagram.
+func (d Decoder) Decode(dg int, fields [][]byte) (DG, error) {
+	p := &dgFields{dg: dg, f: fields}
+	var out DG
+	switch dg {
+	case DGWhoAmI:
+		out = WhoAmIDG{Name: p.word(0, "myname"), Titles: p.str(1, "titles")}
+	case DGMyGameStarted:
+		out = MyGameStartedDG{
+			Game: p.num(0, "gamenumber"), White: p.word(1, "whitename"), Black: p.word(2, "blackname"),
+			Wild: p.num(3, "wild-number"), RatingType: p.str(4, "rating-type"), Rated: p.flag(5, "rated"),
+			WhiteInitial: p.num(6, "white-initial"), WhiteIncrement: p.num(7, "white-increment"),
+			BlackInitial: p.num(8, "black-initial"), BlackIncrement: p.num(9, "black-increment"),
+			Played: p.flag(10, "played-game"), ExString: p.str(11, "ex-string"),
+			WhiteRating: p.num(12, "white-rating"), BlackRating: p.num(13, "black-rating"),
+			GameID: p.str(14, "game-id"), WhiteTitles: p.str(15, "white-titles"), BlackTitles: p.str(16, "black-titles"),
+			IrregularLegality: p.flag(17, "irregular-legality"), IrregularSemantics: p.flag(18, "irregular-semantics"),
+			UsesPlunkers: p.flag(19, "uses-plunkers"), FancyTimeControl: p.str(20, "fancy-timecontrol"),
+			PromoteToKing: p.flag(21, "promote-to-king"),
+		}
+	case DGMyGameResult:
+		out = MyGameResultDG{
+			Game: p.num(0, "gamenumber"), BecomeExamined: p.flag(1, "become-examined"),
+			Code: p.word(2, "game_result_code"), Score: p.word(3, "score_string2"),
+			Description: p.str(4, "description-string"), ECO: p.str(5, "ECO"),
+		}
+	case DGMyGameEnded:
+		out = MyGameEndedDG{Game: p.num(0, "gamenumber")}
+	case DGPlayersInMyGame:
+		out = PlayersInMyGameDG{Game: p.num(0, "gamenumber"), Name: p.word(1, "playername"),
+			Symbol: p.word(2, "symbol"), Kib: p.num(3, "kibvalue")}
+	case DGOffersInMyGame:
+		out = OffersInMyGameDG{
+			Game: p.num(0, "gamenumber"), WhiteDraw: p.flag(1, "wdraw"), BlackDraw: p.flag(2, "bdraw"),
+			WhiteAdjourn: p.flag(3, "wadjourn"), BlackAdjourn: p.flag(4, "badjourn"),
+			WhiteAbort: p.flag(5, "wabort"), BlackAbort: p.flag(6, "babort"),
+			WhiteTakeback: p.num(7, "wtakeback"), BlackTakeback: p.num(8, "btakeback"),
+		}
+	case DGSendMoves:
+		m := MoveDG{Game: p.num(0, "gamenumber")}
+		p.move(&m, 1, d.Moves, true)
+		out = m
+	case DGMoveList:
+		ml := MoveListDG{Game: p.num(0, "gamenumber"), Initial: p.word(1, "initial-position")}
+		if p.err == nil && ml.Initial != "*" && len(ml.Initial) != 64 {
+			p.fail("initial-position", []byte(ml.Initial), false)
+		}
+		for i := 2; p.err == nil && i < len(fields); i++ {
+			sub := &dgFields{dg: dg, f: bytes.Fields(fields[i])}
+			m := MoveDG{Game: ml.Game}
+			sub.move(&m, 0, d.Moves, false)
+			if sub.err != nil {
+				e := sub.err.(*DecodeError)
+				e.Field = "move-info " + strconv.Itoa(i-1) + " " + e.Field
+				p.err = e
+				break
+			}
+			ml.Moves = append(ml.Moves, m)
+		}
+		out = ml
+	case DGMatch:
+		m := MatchDG{
+			Challenger: p.word(0, "challenger"), ChallengerRating: p.num(1, "challenger-rating"),
+			ChallengerAnnot: p.num(2, "challenger-annot"), ChallengerTitles: p.str(3, "challenger-titles"),
+			Receiver: p.word(4, "receiver"), ReceiverRating: p.num(5, "receiver-rating"),
+			ReceiverAnnot: p.num(6, "receiver-annot"), ReceiverTitles: p.str(7, "receiver-titles"),
+			Wild: p.num(8, "wild-number"), RatingType: p.str(9, "rating-type"), Rated: p.flag(10, "rated"),
+			Adjourned: p.flag(11, "adjourned"), ChallengerTime: p.num(12, "challenger-time"),
+			ChallengerInc: p.num(13, "challenger-inc"), ReceiverTime: p.num(14, "receiver-time"),
+			ReceiverInc: p.num(15, "receiver-inc"), ColorRequest: p.num(16, "color-request"),
+		}
+		switch {
+		case len(fields) >= 21:
+			m.Assess = []string{string(fields[17]), string(fields[18]), string(fields[19])}
+			m.FancyTimeControl = string(fields[20])
+		case len(fields) >= 18:
+			m.FancyTimeControl = string(fields[17])
+		}
+		out = m
+	case DGMatchRemoved:
+		out = MatchRemovedDG{Challenger: p.word(0, "challenger"), Receiver: p.word(1, "receiver"),
+			Explanation: p.str(2, "explanation")}
+	case DGPersonalTell:
+		out = PersonalTellDG{Name: p.word(0, "playername"), Titles: p.str(1, "titles"),
+			Text: p.str(2, "text"), Type: p.num(3, "type")}
+	case DGSetClock:
+		out = SetClockDG{Game: p.num(0, "gamenumber"), White: p.num(1, "white-clock"), Black: p.num(2, "black-clock")}
+	case DGFlip:
+		out = FlipDG{Game: p.num(0, "gamenumber"), Flip: p.flag(1, "flip")}
+	case DGIllegalMove:
+		out = IllegalMoveDG{Game: p.num(0, "gamenumber"), Move: p.str(1, "movestring"), Reason: p.num(2, "reason")}
+	case DGMyRelationToGame:
+		out = RelationDG{Game: p.num(0, "gamenumber"), Symbol: p.word(1, "symbol")}
+	case DGMsec:
+		m := MsecDG{Game: p.num(0, "gamenumber"), Color: p.color(1, "color"), Msec: p.num(2, "msec"),
+			Running: p.flag(3, "running")}
+		if p.has(5) {
+			m.HasExtra = true
+			m.FreeTime = p.num(4, "free_time_to_move")
+			m.MinMoveTime = p.num(5, "min_move_time")
+		}
+		out = m
+	case DGMoretime:
+		out = MoretimeDG{Game: p.num(0, "gamenumber"), Color: p.color(1, "color"), Seconds: p.num(2, "seconds")}
+	case DGPersonalTellEcho:
+		out = PersonalTellEchoDG{Receiver: p.word(0, "receivername"), Type: p.num(1, "type"), Text: p.str(2, "text")}
+	case DGLoginFailed:
+		out = LoginFailedDG{Code: p.num(0, "code"), Explanation: p.str(1, "explanation")}
+	case DGGameMessage:
+		out = GameMessageDG{Game: p.num(0, "gamenumber"), Text: p.str(1, "string")}
+	case DGPositionBegin:
+		out = PositionBeginDG{Game: p.num(0, "gamenumber"), FEN: p.word(1, "initial-FEN"), NMoves: p.num(2, "nmoves-to-follow")}
+	case DGSwitchServers:
+		out = SwitchServersDG{Server: p.word(0, "server"), Port: p.num(1, "port"), IP: p.str(2, "ip")}
+	case DGSet2:
+		out = Set2DG{DG: p.num(0, "dg-code"), On: p.flag(1, "on")}
+	case DGMyTurn:
+		out = MyTurnDG{Game: p.num(0, "gamenumber")}
+	case DGError:
+		out = ErrorDG{Code: p.num(0, "err-no"), Lang: p.str(1, "iso-lang"), Text: p.str(2, "text"), URL: p.str(3, "URL")}
+	case DGFail:
+		out = FailDG{CommandID: p.num(0, "command_id"), Message: p.str(1, "error_message")}
+	default:
+		r := RawDG{N: dg, Fields: make([]string, len(fields))}
+		for i, f := range fields {
+			r.Fields[i] = string(f)
+		}
+		return r, nil
+	}
+	if p.err != nil {
+		return nil, p.err
+	}
+	return out, nil
+}
