@@ -521,7 +521,7 @@ func (r *Reader) finishDG() bool {
 		r.errorf("empty datagram")
 		return true
 	}
-	n, ok := atoi(r.dg[r.offs[0]:r.offs[1]])
+	n, ok := parseNumber(r.dg[r.offs[0]:r.offs[1]], 9)
 	if !ok {
 		r.errorf("bad datagram number")
 		return true
@@ -554,7 +554,7 @@ func (r *Reader) finishHeader() bool {
 		}
 		i = j
 	}
-	cmd, ok := atoi(tok[0])
+	cmd, ok := parseNumber(tok[0], 9)
 	if n < 2 || !ok {
 		r.errorf("bad unit header")
 		return true
@@ -566,19 +566,4 @@ func (r *Reader) finishHeader() bool {
 	}
 	r.ev = Event{Kind: UnitBegin, Command: cmd, Issuer: tok[1], Tag: tok[2]}
 	return true
-}
-
-// atoi parses a small non-negative decimal number.
-func atoi(b []byte) (int, bool) {
-	if len(b) == 0 || len(b) > 9 {
-		return 0, false
-	}
-	n := 0
-	for _, c := range b {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		n = n*10 + int(c-'0')
-	}
-	return n, true
 }
