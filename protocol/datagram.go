@@ -54,8 +54,41 @@ var BotMoveFields = MoveFields{Algebraic: true, Smith: true, Time: true, Clock: 
 // (24 227 e7e6 298), with 33-36 on it is (24 959 e4 e2e4 23 37). The zero
 // Decoder expects DG 24 to carry the game number only. A field whose
 // switch is on but which is absent is an error.
+//
+// Intern, when set, reuses the strings of move fields (SAN and smith), so
+// that DG 24 and DG 56 decode with no allocation once the common moves have
+// been seen. A Decoder with an Interner must be used by one goroutine at a
+// time.
 type Decoder struct {
-	Moves MoveFields
+	Moves  MoveFields
+	Intern *Interner
+}
+
+// Interner hands out one string per distinct byte sequence, up to a bound.
+type Interner struct {
+	m   map[string]string
+	max int
+}
+
+// NewInterner keeps at most max strings; beyond that it allocates as usual,
+// so a hostile stream cannot grow it without bound.
+func NewInterner(max int) *Interner {
+	return &Interner{m: make(map[string]string, 64), max: max}
+}
+
+// String returns b as a string, shared with earlier calls for the same bytes.
+func (in *Interner) String(b []byte) string {
+	if in == nil {
+		return string(b)
+	}
+	if s, ok := in.m[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	if len(in.m) < in.max {
+		in.m[s] = s
+	}
+	return s
 }
 
 // DecodeDatagram decodes one datagram with Decoder{Moves: BotMoveFields}.
@@ -311,6 +344,7 @@ type dgFields struct {
 	dg  int
 	f   [][]byte
 	err error
+	in  *Interner
 }
 
 func (p *dgFields) fail(name string, v []byte, missing bool) {
@@ -341,6 +375,18 @@ func (p *dgFields) word(i int, name string) string {
 		p.fail(name, b, false)
 	}
 	return string(b)
+}
+
+// moveWord is word through the interner.
+func (p *dgFields) moveWord(i int, name string) string {
+	b := p.raw(i, name)
+	if p.err == nil && len(b) == 0 {
+		p.fail(name, b, false)
+	}
+	if p.err != nil {
+		return ""
+	}
+	return p.in.String(b)
 }
 
 func (p *dgFields) num(i int, name string) int {
@@ -392,12 +438,12 @@ func (p *dgFields) move(m *MoveDG, i int, mf MoveFields, variation bool) int {
 	m.CaptureSquare = chess.NoSquare
 	hiddenSrc, hiddenName := "", ""
 	if mf.Algebraic {
-		m.SAN = p.word(i, "algebraic")
+		m.SAN = p.moveWord(i, "algebraic")
 		hiddenSrc, hiddenName = m.SAN, "algebraic"
 		i++
 	}
 	if mf.Smith {
-		m.Smith = p.word(i, "smith")
+		m.Smith = p.moveWord(i, "smith")
 		hiddenSrc, hiddenName = m.Smith, "smith"
 		i++
 	}
@@ -430,9 +476,38 @@ func (p *dgFields) move(m *MoveDG, i int, mf MoveFields, variation bool) int {
 	return i
 }
 
+// DecodeMove decodes the fields of a DG 24 without boxing it in a DG, so the
+// hottest datagram costs no allocation (with an Interner, once warm).
+func (d Decoder) DecodeMove(fields [][]byte) (MoveDG, error) {
+	p := dgFields{dg: DGSendMoves, f: fields, in: d.Intern}
+	m := MoveDG{Game: p.num(0, "gamenumber")}
+	p.move(&m, 1, d.Moves, true)
+	if p.err != nil {
+		return MoveDG{}, p.err
+	}
+	return m, nil
+}
+
+// DecodeMsec decodes the fields of a DG 56 without boxing; it never allocates
+// on success.
+func DecodeMsec(fields [][]byte) (MsecDG, error) {
+	p := dgFields{dg: DGMsec, f: fields}
+	m := MsecDG{Game: p.num(0, "gamenumber"), Color: p.color(1, "color"), Msec: p.num(2, "msec"),
+		Running: p.flag(3, "running")}
+	if p.has(5) {
+		m.HasExtra = true
+		m.FreeTime = p.num(4, "free_time_to_move")
+		m.MinMoveTime = p.num(5, "min_move_time")
+	}
+	if p.err != nil {
+		return MsecDG{}, p.err
+	}
+	return m, nil
+}
+
 // Decode decodes one datagram; see DecodeDatagram.
 func (d Decoder) Decode(dg int, fields [][]byte) (DG, error) {
-	p := &dgFields{dg: dg, f: fields}
+	p := &dgFields{dg: dg, f: fields, in: d.Intern}
 	var out DG
 	switch dg {
 	case DGWhoAmI:
@@ -469,9 +544,11 @@ func (d Decoder) Decode(dg int, fields [][]byte) (DG, error) {
 			WhiteTakeback: p.num(7, "wtakeback"), BlackTakeback: p.num(8, "btakeback"),
 		}
 	case DGSendMoves:
-		m := MoveDG{Game: p.num(0, "gamenumber")}
-		p.move(&m, 1, d.Moves, true)
-		out = m
+		m, err := d.DecodeMove(fields)
+		if err != nil {
+			return nil, err
+		}
+		return m, nil
 	case DGMoveList:
 		ml := MoveListDG{Game: p.num(0, "gamenumber"), Initial: p.word(1, "initial-position")}
 		if p.err == nil && ml.Initial != "*" && len(ml.Initial) != 64 {
@@ -524,14 +601,11 @@ func (d Decoder) Decode(dg int, fields [][]byte) (DG, error) {
 	case DGMyRelationToGame:
 		out = RelationDG{Game: p.num(0, "gamenumber"), Symbol: p.word(1, "symbol")}
 	case DGMsec:
-		m := MsecDG{Game: p.num(0, "gamenumber"), Color: p.color(1, "color"), Msec: p.num(2, "msec"),
-			Running: p.flag(3, "running")}
-		if p.has(5) {
-			m.HasExtra = true
-			m.FreeTime = p.num(4, "free_time_to_move")
-			m.MinMoveTime = p.num(5, "min_move_time")
+		m, err := DecodeMsec(fields)
+		if err != nil {
+			return nil, err
 		}
-		out = m
+		return m, nil
 	case DGMoretime:
 		out = MoretimeDG{Game: p.num(0, "gamenumber"), Color: p.color(1, "color"), Seconds: p.num(2, "seconds")}
 	case DGPersonalTellEcho:

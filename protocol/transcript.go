@@ -1,0 +1,228 @@
+package protocol
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// A transcript is the raw record of one connection, both directions, one
+// entry per line:
+//
+//	2026-11-23T18:00:00.123456Z < \x19(0 kriegbot {C}\x19)\r\n
+//	2026-11-23T18:00:00.200000Z > e2e4\n
+//	2026-11-23T18:00:01.000000Z # closed: EOF
+//
+// The first field is the UTC time, the second the direction ('<' received
+// from the server, '>' sent by us, '#' a note), the rest the bytes escaped so
+// that the line is printable ASCII and the bytes can be recovered exactly:
+// '\\' and the bytes below 0x20, 0x7f and above are written as \\, \r, \n, \t
+// or \xHH. The password is masked before anything is written.
+
+// Transcript directions.
+const (
+	DirIn   = '<'
+	DirOut  = '>'
+	DirNote = '#'
+)
+
+// Mask replaces a secret in transcripts and logs.
+const Mask = "********"
+
+// TranscriptWriter writes a transcript. It is safe for concurrent use. A
+// write error is kept and reported by Err; the connection goes on.
+type TranscriptWriter struct {
+	mu     sync.Mutex
+	w      io.Writer
+	now    func() time.Time
+	secret []byte
+	buf    []byte
+	err    error
+}
+
+// NewTranscriptWriter writes to w, masking every occurrence of secret (if
+// not empty) in both directions. now may be nil (time.Now).
+func NewTranscriptWriter(w io.Writer, secret string, now func() time.Time) *TranscriptWriter {
+	if now == nil {
+		now = time.Now
+	}
+	t := &TranscriptWriter{w: w, now: now}
+	if secret != "" {
+		t.secret = []byte(secret)
+	}
+	return t
+}
+
+// Record writes one entry. p is not retained.
+func (t *TranscriptWriter) Record(dir byte, p []byte) {
+	if t == nil || t.w == nil {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if len(t.secret) > 0 && bytes.Contains(p, t.secret) {
+		p = bytes.ReplaceAll(p, t.secret, []byte(Mask))
+	}
+	b := t.buf[:0]
+	b = t.now().UTC().AppendFormat(b, "2006-01-02T15:04:05.000000Z")
+	b = append(b, ' ', dir, ' ')
+	b = AppendEscaped(b, p)
+	b = append(b, '\n')
+	t.buf = b
+	if _, err := t.w.Write(b); err != nil && t.err == nil {
+		t.err = err
+	}
+}
+
+// Note writes a '#' entry.
+func (t *TranscriptWriter) Note(format string, args ...any) {
+	t.Record(DirNote, []byte(fmt.Sprintf(format, args...)))
+}
+
+// Err returns the first write error.
+func (t *TranscriptWriter) Err() error {
+	if t == nil {
+		return nil
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.err
+}
+
+const hexDigits = "0123456789abcdef"
+
+// AppendEscaped appends p escaped as in a transcript line.
+func AppendEscaped(dst, p []byte) []byte {
+	for _, c := range p {
+		switch {
+		case c == '\\':
+			dst = append(dst, '\\', '\\')
+		case c == '\r':
+			dst = append(dst, '\\', 'r')
+		case c == '\n':
+			dst = append(dst, '\\', 'n')
+		case c == '\t':
+			dst = append(dst, '\\', 't')
+		case c < 0x20 || c >= 0x7f:
+			dst = append(dst, '\\', 'x', hexDigits[c>>4], hexDigits[c&15])
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return dst
+}
+
+// Unescape reverses AppendEscaped.
+func Unescape(s []byte) ([]byte, error) {
+	out := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' {
+			out = append(out, c)
+			continue
+		}
+		if i+1 >= len(s) {
+			return nil, fmt.Errorf("column %d: lone backslash at end", i+1)
+		}
+		i++
+		switch s[i] {
+		case '\\':
+			out = append(out, '\\')
+		case 'r':
+			out = append(out, '\r')
+		case 'n':
+			out = append(out, '\n')
+		case 't':
+			out = append(out, '\t')
+		case 'x':
+			if i+2 >= len(s) {
+				return nil, fmt.Errorf("column %d: short \\x escape", i)
+			}
+			v, err := strconv.ParseUint(string(s[i+1:i+3]), 16, 8)
+			if err != nil {
+				return nil, fmt.Errorf("column %d: bad \\x escape %q", i, s[i-1:i+3])
+			}
+			out = append(out, byte(v))
+			i += 2
+		default:
+			return nil, fmt.Errorf("column %d: unknown escape \\%c", i, s[i])
+		}
+	}
+	return out, nil
+}
+
+// TranscriptEntry is one parsed transcript line.
+type TranscriptEntry struct {
+	Time time.Time
+	Dir  byte
+	Data []byte
+}
+
+// MaxTranscriptLine bounds one transcript line when reading.
+const MaxTranscriptLine = 1 << 20
+
+// TranscriptReader reads a transcript entry by entry.
+type TranscriptReader struct {
+	sc   *bufio.Scanner
+	line int
+}
+
+// NewTranscriptReader reads from r; lines longer than MaxTranscriptLine are
+// an error.
+func NewTranscriptReader(r io.Reader) *TranscriptReader {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), MaxTranscriptLine)
+	return &TranscriptReader{sc: sc}
+}
+
+// errShortEntry is the error for a line without its three parts.
+var errShortEntry = errors.New("want <time> <direction> <data>")
+
+// Next returns the next entry, io.EOF at the end, or an error naming the line.
+// Blank lines are skipped.
+func (t *TranscriptReader) Next() (TranscriptEntry, error) {
+	for t.sc.Scan() {
+		t.line++
+		b := t.sc.Bytes()
+		if len(bytes.TrimSpace(b)) == 0 {
+			continue
+		}
+		e, err := parseTranscriptLine(b)
+		if err != nil {
+			return TranscriptEntry{}, fmt.Errorf("transcript line %d: %w", t.line, err)
+		}
+		return e, nil
+	}
+	if err := t.sc.Err(); err != nil {
+		return TranscriptEntry{}, fmt.Errorf("transcript line %d: %w", t.line+1, err)
+	}
+	return TranscriptEntry{}, io.EOF
+}
+
+func parseTranscriptLine(b []byte) (TranscriptEntry, error) {
+	sp := bytes.IndexByte(b, ' ')
+	if sp < 0 || sp+2 > len(b) || (sp+2 < len(b) && b[sp+2] != ' ') {
+		return TranscriptEntry{}, errShortEntry
+	}
+	ts, err := time.Parse(time.RFC3339Nano, string(b[:sp]))
+	if err != nil {
+		return TranscriptEntry{}, fmt.Errorf("bad time %q", b[:sp])
+	}
+	dir := b[sp+1]
+	if dir != DirIn && dir != DirOut && dir != DirNote {
+		return TranscriptEntry{}, fmt.Errorf("bad direction %q (want <, > or #)", dir)
+	}
+	var data []byte
+	if sp+3 <= len(b) {
+		data, err = Unescape(b[sp+3:])
+		if err != nil {
+			return TranscriptEntry{}, err
+		}
+	}
+	return TranscriptEntry{Time: ts, Dir: dir, Data: data}, nil
+}
