@@ -1,0 +1,170 @@
+package clock
+
+import (
+	"testing"
+	"time"
+)
+
+func TestParseControl(t *testing.T) {
+	tests := []struct {
+		in      string
+		want    Control
+		wantErr bool
+	}{
+		{"60+1", Control{60 * time.Second, time.Second}, false},
+		{"10+0.1", Control{10 * time.Second, 100 * time.Millisecond}, false},
+		{"180", Control{180 * time.Second, 0}, false},
+		{" 3+2 ", Control{3 * time.Second, 2 * time.Second}, false},
+		{"0.5+0", Control{500 * time.Millisecond, 0}, false},
+		{"", Control{}, true},
+		{"+1", Control{}, true},
+		{"60+", Control{}, true},
+		{"0+1", Control{}, true},
+		{"-5+1", Control{}, true},
+		{"60+-1", Control{}, true},
+		{"abc", Control{}, true},
+		{"NaN", Control{}, true},
+		{"1e300", Control{}, true},
+		{"60+1+2", Control{}, true},
+	}
+	for _, tc := range tests {
+		got, err := ParseControl(tc.in)
+		if (err != nil) != tc.wantErr || got != tc.want {
+			t.Errorf("ParseControl(%q) = %v, %v; want %v, error %v", tc.in, got, err, tc.want, tc.wantErr)
+		}
+	}
+}
+
+func TestControlString(t *testing.T) {
+	for _, tc := range []struct {
+		c    Control
+		want string
+	}{
+		{Control{}, "-"},
+		{Control{60 * time.Second, time.Second}, "60+1"},
+		{Control{10 * time.Second, 100 * time.Millisecond}, "10+0.1"},
+		{Control{180 * time.Second, 0}, "180"},
+	} {
+		if got := tc.c.String(); got != tc.want {
+			t.Errorf("%#v.String() = %q, want %q", tc.c, got, tc.want)
+		}
+	}
+}
+
+func FuzzParseControl(f *testing.F) {
+	for _, s := range []string{"60+1", "10+0.1", "", "+", "1e9", "-0", "0x10+1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		c, err := ParseControl(s)
+		if err != nil {
+			return
+		}
+		if c.Base <= 0 || c.Base > maxControl || c.Increment < 0 || c.Increment > maxControl {
+			t.Fatalf("ParseControl(%q) = %v: out of range", s, c)
+		}
+	})
+}
+
+func TestBudget(t *testing.T) {
+	m := Default(50 * time.Millisecond)
+	ms := time.Millisecond
+	tests := []struct {
+		name             string
+		s                State
+		minSoft, maxSoft time.Duration
+		maxHard          time.Duration
+		emergency        bool
+	}{
+		// 60+1 at move 1, two retries expected: (59.9 s/89 + 0.8 s)/3 - 50 ms.
+		{"opening 60+1", State{Remaining: 60 * time.Second, Increment: time.Second, MoveNumber: 1, ExpectedRetries: 2}, 400 * ms, 460 * ms, 1400 * ms, false},
+		// Late in the game the horizon stops shrinking at MinMovesToGo.
+		{"move 80 60+1", State{Remaining: 60 * time.Second, Increment: time.Second, MoveNumber: 80, ExpectedRetries: 2}, 1000 * ms, 1100 * ms, 3300 * ms, false},
+		// Retries already made: the rest of the expected attempts share the rest.
+		{"after two refusals", State{Remaining: 60 * time.Second, Increment: time.Second, MoveNumber: 1, ExpectedRetries: 2, Retries: 2, Spent: 900 * ms}, 500 * ms, 600 * ms, 1800 * ms, false},
+		// More refusals than expected: a quarter of the move's share per attempt.
+		{"many refusals", State{Remaining: 60 * time.Second, Increment: time.Second, MoveNumber: 1, ExpectedRetries: 2, Retries: 9, Spent: 5 * time.Second}, 300 * ms, 350 * ms, 1100 * ms, false},
+		// The overheads of the 60 moves to go exceed the clock: answer at once.
+		{"overheads exceed clock", State{Remaining: 2 * time.Second, MoveNumber: 30}, 0, 0, 0, true},
+		// The move's share is less than the overhead: think as little as allowed.
+		{"share below overhead", State{Remaining: 5 * time.Second, MoveNumber: 30}, ms, ms, 3 * ms, false},
+		// A big increment on a low clock: the hard cap (1/8 of the usable time) bites.
+		{"hard cap", State{Remaining: 1500 * ms, Increment: time.Second, MoveNumber: 80}, 170 * ms, 180 * ms, 180 * ms, false},
+		// Below the emergency line: only a sliver of the increment.
+		// (100 ms - 50 ms overhead) / 1 attempt / 4.
+		{"emergency with increment", State{Remaining: 900 * ms, Increment: 100 * ms, MoveNumber: 40}, 6 * ms, 7 * ms, 13 * ms, true},
+		// Two retries expected: their overheads eat the increment.
+		{"emergency retries", State{Remaining: 900 * ms, Increment: 100 * ms, MoveNumber: 40, ExpectedRetries: 2}, 0, 0, 0, true},
+		{"emergency no increment", State{Remaining: 900 * ms, MoveNumber: 40}, 0, 0, 0, true},
+		// Inside the reserve: answer instantly.
+		{"inside reserve", State{Remaining: 90 * ms, Increment: time.Second, MoveNumber: 40}, 0, 0, 0, true},
+		{"flagged", State{Remaining: -time.Second, MoveNumber: 40}, 0, 0, 0, true},
+	}
+	for _, tc := range tests {
+		p := m.Budget(tc.s)
+		if p.Soft < tc.minSoft || p.Soft > tc.maxSoft || p.Hard > tc.maxHard || p.Soft > p.Hard || p.Emergency != tc.emergency {
+			t.Errorf("%s: Budget = %+v; want soft in [%v, %v], hard ≤ %v, emergency %v", tc.name, p, tc.minSoft, tc.maxSoft, tc.maxHard, tc.emergency)
+		}
+	}
+}
+
+// TestNeverFlags plays whole games of refusal-heavy turns, each attempt using
+// its full hard limit plus the overhead, and checks the clock never runs out
+// where it can be helped: when the overheads of a turn's attempts fit in the
+// increment, or their total over the game fits in the base time.
+func TestNeverFlags(t *testing.T) {
+	for _, tc := range []struct {
+		control  Control
+		overhead time.Duration
+		retries  int // refusals every turn
+		moves    int
+	}{
+		{Control{10 * time.Second, 100 * time.Millisecond}, 10 * time.Millisecond, 3, 400},
+		{Control{10 * time.Second, 0}, 2 * time.Millisecond, 10, 100},
+		{Control{60 * time.Second, time.Second}, 100 * time.Millisecond, 5, 400},
+		{Control{3 * time.Second, 0}, 10 * time.Millisecond, 1, 120},
+		{Control{1 * time.Second, 50 * time.Millisecond}, 10 * time.Millisecond, 0, 400},
+	} {
+		m := Default(tc.overhead)
+		var tr Tracker
+		left := tc.control.Base
+		for move := 1; move <= tc.moves; move++ {
+			var spent time.Duration
+			for a := 0; a <= tc.retries; a++ {
+				p := m.Budget(State{Remaining: left, Increment: tc.control.Increment, MoveNumber: move,
+					Retries: tr.Retries(), ExpectedRetries: tr.Expected(), Spent: spent})
+				used := p.Hard + tc.overhead
+				left -= used
+				spent += used
+				if left <= 0 {
+					t.Fatalf("%v overhead %v, %d refusals a turn: flag fell at move %d attempt %d", tc.control, tc.overhead, tc.retries, move, a)
+				}
+				if a < tc.retries {
+					tr.Refused()
+				}
+			}
+			tr.Moved()
+			left += tc.control.Increment
+		}
+	}
+}
+
+func TestTracker(t *testing.T) {
+	var tr Tracker
+	if tr.Expected() != Prior {
+		t.Fatalf("empty tracker expects %v, want the prior %v", tr.Expected(), Prior)
+	}
+	for range 12 { // 12 turns of 6 refusals: (72 + 8) / 16 = 5
+		for range 6 {
+			tr.Refused()
+		}
+		tr.Moved()
+	}
+	if got := tr.Expected(); got != 5 {
+		t.Fatalf("Expected() = %v, want 5", got)
+	}
+	tr.Refused()
+	if tr.Retries() != 1 {
+		t.Fatalf("Retries() = %d, want 1", tr.Retries())
+	}
+}

@@ -1,0 +1,68 @@
+package clock
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Control is a Fischer time control: Base for the game, Increment added after
+// each legal move. The zero Control means untimed.
+type Control struct {
+	Base      time.Duration
+	Increment time.Duration
+}
+
+// Timed reports whether c has a clock.
+func (c Control) Timed() bool { return c.Base > 0 }
+
+// String returns the PGN TimeControl form: "60+1" (seconds), "-" when untimed.
+func (c Control) String() string {
+	if !c.Timed() {
+		return "-"
+	}
+	s := strconv.FormatFloat(c.Base.Seconds(), 'f', -1, 64)
+	if c.Increment > 0 {
+		s += "+" + strconv.FormatFloat(c.Increment.Seconds(), 'f', -1, 64)
+	}
+	return s
+}
+
+// maxControl bounds a parsed time control (a week) so that arithmetic on
+// durations never overflows.
+const maxControl = 7 * 24 * time.Hour
+
+// ParseControl reads "BASE" or "BASE+INC" in seconds, fractions allowed
+// ("60+1", "10+0.1", "180"), as in PGN's TimeControl tag and ICC's seek.
+func ParseControl(s string) (Control, error) {
+	base, inc, hasInc := strings.Cut(strings.TrimSpace(s), "+")
+	var c Control
+	var err error
+	if c.Base, err = seconds(base); err != nil {
+		return Control{}, fmt.Errorf("clock: time control %q: base: %v", s, err)
+	}
+	if c.Base <= 0 {
+		return Control{}, fmt.Errorf("clock: time control %q: base must be positive", s)
+	}
+	if hasInc {
+		if c.Increment, err = seconds(inc); err != nil {
+			return Control{}, fmt.Errorf("clock: time control %q: increment: %v", s, err)
+		}
+	}
+	return c, nil
+}
+
+func seconds(s string) (time.Duration, error) {
+	if s == "" {
+		return 0, fmt.Errorf("missing number of seconds")
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || f != f {
+		return 0, fmt.Errorf("%q is not a number of seconds", s)
+	}
+	if f < 0 || f > maxControl.Seconds() {
+		return 0, fmt.Errorf("%q is out of range (0 to %v)", s, maxControl)
+	}
+	return time.Duration(f * float64(time.Second)), nil
+}

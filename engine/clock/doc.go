@@ -1,0 +1,24 @@
+// Package clock is the time manager: it turns a chess clock (time left,
+// increment, move number) into a budget for one Kriegspiel attempt.
+//
+// Kriegspiel differs from chess in one way that matters here: a turn may take
+// several attempts, because the referee answers "Illegal move" and the clock
+// keeps running while the player tries again (ICC wild 16). The manager
+// therefore splits a move's share of the clock over the attempts still
+// expected this turn, and keeps a reserve so that a run of refusals cannot
+// flag the player:
+//
+//   - a move's share is the time left over an estimated number of moves to go
+//     (long Kriegspiel games: at least MinMovesToGo) plus most of the increment;
+//   - the share is spread over 1 + the illegal retries still expected this turn
+//     (a running average of refusals per turn, which Tracker keeps);
+//   - the move overhead (network lag, process wake-up) is paid out of every
+//     attempt and kept in reserve;
+//   - no attempt's hard limit exceeds a fixed fraction of what is left after the
+//     reserve, so the remaining time shrinks geometrically and never reaches
+//     zero, however many attempts the referee refuses;
+//   - below the emergency line the plan asks for an instant answer.
+//
+// Control is a time control ("60+1": one minute, one second increment) and
+// ParseControl reads it.
+package clock
