@@ -1,0 +1,177 @@
+package players
+
+import "kriegbot/engine/chess"
+
+// OwnBoard is what a Kriegspiel player knows for certain: where its own men
+// stand and which castling rights it keeps. The opponent's men are unknown.
+type OwnBoard struct {
+	us     chess.Color
+	men    [64]chess.PieceType
+	own    chess.Bitboard
+	castle chess.CastleRights // ours only
+}
+
+// Reset sets up colour us's men on their initial squares.
+func (b *OwnBoard) Reset(us chess.Color) {
+	*b = OwnBoard{us: us}
+	back := [8]chess.PieceType{chess.Rook, chess.Knight, chess.Bishop, chess.Queen, chess.King, chess.Bishop, chess.Knight, chess.Rook}
+	first, pawns := 0, 1
+	b.castle = chess.WhiteKingside | chess.WhiteQueenside
+	if us == chess.Black {
+		first, pawns = 7, 6
+		b.castle = chess.BlackKingside | chess.BlackQueenside
+	}
+	for f := range 8 {
+		b.put(chess.NewSquare(f, first), back[f])
+		b.put(chess.NewSquare(f, pawns), chess.Pawn)
+	}
+}
+
+// Color returns the side whose men the board holds.
+func (b *OwnBoard) Color() chess.Color { return b.us }
+
+// Men returns the squares of our men.
+func (b *OwnBoard) Men() chess.Bitboard { return b.own }
+
+// At returns the type of our man on s, or NoPieceType.
+func (b *OwnBoard) At(s chess.Square) chess.PieceType { return b.men[s] }
+
+// Pieces returns the squares of our men of type pt.
+func (b *OwnBoard) Pieces(pt chess.PieceType) chess.Bitboard {
+	var out chess.Bitboard
+	for s := b.own; s != 0; {
+		sq := s.PopFirst()
+		if b.men[sq] == pt {
+			out |= sq.Bit()
+		}
+	}
+	return out
+}
+
+// King returns our king's square.
+func (b *OwnBoard) King() chess.Square { return b.Pieces(chess.King).First() }
+
+// Castling returns our castling rights.
+func (b *OwnBoard) Castling() chess.CastleRights { return b.castle }
+
+func (b *OwnBoard) put(s chess.Square, pt chess.PieceType) {
+	b.men[s] = pt
+	b.own |= s.Bit()
+}
+
+func (b *OwnBoard) take(s chess.Square) chess.PieceType {
+	pt := b.men[s]
+	b.men[s] = chess.NoPieceType
+	b.own &^= s.Bit()
+	return pt
+}
+
+// Play moves our man for our accepted move m (castling moves the rook too,
+// a promotion changes the man).
+func (b *OwnBoard) Play(m chess.Move) {
+	from, to := m.From(), m.To()
+	pt := b.take(from)
+	if pr := m.Promotion(); pr != chess.NoPieceType && pt == chess.Pawn {
+		pt = pr
+	}
+	b.put(to, pt)
+	if pt == chess.King {
+		if d := int(to) - int(from); d == 2 || d == -2 {
+			rookFrom, rookTo := from+3, from+1
+			if d < 0 {
+				rookFrom, rookTo = from-4, from-1
+			}
+			b.put(rookTo, b.take(rookFrom))
+		}
+		b.castle = chess.NoCastling
+	}
+	b.dropRights(from)
+}
+
+// Lose removes our man captured on s (for en passant, the pawn's square).
+func (b *OwnBoard) Lose(s chess.Square) {
+	b.take(s)
+	b.dropRights(s)
+}
+
+// dropRights clears the castling right of a rook that left or was taken on
+// its corner.
+func (b *OwnBoard) dropRights(s chess.Square) {
+	switch s {
+	case chess.H1:
+		b.castle &^= chess.WhiteKingside
+	case chess.A1:
+		b.castle &^= chess.WhiteQueenside
+	case chess.H8:
+		b.castle &^= chess.BlackKingside
+	case chess.A8:
+		b.castle &^= chess.BlackQueenside
+	}
+}
+
+// Askable lists into out the attempts our side may ask with tries pawn tries
+// announced, minus refused: the umpire's rule (umpire.Askable) computed from
+// our own men alone. The one difference: we cannot know the opponent's
+// en passant chance, so with no pawn tries the en passant step, which could
+// only be refused, is not listed.
+func (b *OwnBoard) Askable(tries int, refused []chess.Move, out *chess.MoveList) {
+	out.N = 0
+	us, own := b.us, b.own
+	add := func(m chess.Move) {
+		for _, r := range refused {
+			if r == m {
+				return
+			}
+		}
+		out.Add(m)
+	}
+	addPawn := func(from, to chess.Square) {
+		if to.Rank() == 0 || to.Rank() == 7 {
+			for _, pr := range [4]chess.PieceType{chess.Queen, chess.Rook, chess.Bishop, chess.Knight} {
+				add(chess.NewMove(from, to, pr))
+			}
+			return
+		}
+		add(chess.NewMove(from, to, chess.NoPieceType))
+	}
+	dir, start := 8, 1
+	if us == chess.Black {
+		dir, start = -8, 6
+	}
+	for s := own; s != 0; {
+		from := s.PopFirst()
+		pt := b.men[from]
+		if pt != chess.Pawn {
+			for t := chess.Attacks(us, pt, from, own) &^ own; t != 0; {
+				add(chess.NewMove(from, t.PopFirst(), chess.NoPieceType))
+			}
+			continue
+		}
+		one := chess.Square(int(from) + dir)
+		if !own.Has(one) {
+			addPawn(from, one)
+			two := chess.Square(int(one) + dir)
+			if from.Rank() == start && !own.Has(two) {
+				add(chess.NewMove(from, two, chess.NoPieceType))
+			}
+		}
+		if tries >= 1 {
+			for t := chess.PawnAttacks(us, from) &^ own; t != 0; {
+				addPawn(from, t.PopFirst())
+			}
+		}
+	}
+	ks, qs := chess.WhiteKingside, chess.WhiteQueenside
+	if us == chess.Black {
+		ks, qs = chess.BlackKingside, chess.BlackQueenside
+	}
+	if b.castle&(ks|qs) != 0 {
+		ksq := b.King()
+		if b.castle&ks != 0 && own&(chess.Bitboard(3)<<(ksq+1)) == 0 {
+			add(chess.NewMove(ksq, ksq+2, chess.NoPieceType))
+		}
+		if b.castle&qs != 0 && own&(chess.Bitboard(7)<<(ksq-3)) == 0 {
+			add(chess.NewMove(ksq, ksq-2, chess.NoPieceType))
+		}
+	}
+}

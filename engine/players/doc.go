@@ -1,0 +1,52 @@
+// Package players defines Player, the one interface for everything that plays
+// Kriegspiel (the daemon on a chess server, the in-process match runner, the
+// stdio engine of shared/kep.md), and its simple kinds: random and heuristic.
+// The MCTS player plugs in as one more Kind.
+//
+// # Driving a Player
+//
+// A driver (the referee's side of the conversation) calls, for each game:
+//
+//	NewGame(Game{Color, Rules, Control, Seed})
+//	loop until the game ends:
+//	    when it is our turn:
+//	        m := Attempt(ctx, budget)   // repeated until the referee accepts
+//	        Hear(Event{Kind: Answer, View: answer.For(our colour)})
+//	    when the opponent moved (legally):
+//	        Hear(Event{Kind: Answer, View: answer.For(our colour)})
+//	    whenever the clocks are known anew:
+//	        Hear(Event{Kind: ClockUpdate, Clock: ...})
+//	GameOver(Outcome{Result, Reason})
+//
+// The contract, which every kind keeps and the match runner checks:
+//
+//   - Events are told from the player's own side: an "Illegal move" for our own
+//     refused attempt (View.Own, View.Illegal), our accepted move with what the
+//     referee announced (capture, checks on the opponent, its pawn tries), and
+//     the opponent's hidden move as the referee announces it (View.Move is
+//     chess.NullMove; capture of one of our men, checks on our king, our pawn
+//     tries). The opponent's refused attempts are never told (ICC does not tell
+//     them), so a driver may pass them or not: View.Heard false is ignored.
+//   - A player keeps its own knowledge of its own men from these events alone;
+//     it is never shown the opponent's men.
+//   - Attempt never returns an attempt the referee already refused this turn,
+//     and it always returns an attempt while one remains (it returns
+//     ErrNoAttempt only if every askable attempt was refused, which the rules
+//     make impossible while the game is on).
+//   - Attempt honours the context: when ctx is done it returns its best
+//     attempt so far at once (never an error for a timeout). Budget.Time is
+//     the thinking time to aim for; the context's deadline is the hard limit.
+//     Budget.Nodes bounds the work instead of time, for reproducible matches.
+//   - Given the same Game.Seed, the same events and a node (not time) budget,
+//     a player makes the same attempts: all randomness comes from the seed.
+//   - A Player is used by one goroutine at a time; a driver playing games in
+//     parallel makes one Player per game in flight (Spec.New).
+//
+// # Specs
+//
+// A player is named by a spec, "kind" or "kind:key=value,key=value", for
+// example "random", "heuristic:noise=0" or "mcts:approach=c,threads=1". Parse
+// reads a spec against the registered kinds (Kinds) and checks its options
+// once, so a typo fails before a match starts; Spec.New then makes as many
+// independent players as needed. Adding a kind is one line in Kinds.
+package players

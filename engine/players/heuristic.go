@@ -1,0 +1,234 @@
+package players
+
+import (
+	"context"
+	"math/rand/v2"
+
+	"kriegbot/engine/chess"
+)
+
+func heuristicKind() Kind {
+	return Kind{
+		Name:    "heuristic",
+		Summary: "the simple-heuristics baseline: recapture, promote, take pawn tries, escape checks, long probing moves",
+		Options: []string{"noise=N: random spread added to each attempt's score, 0 to 1000 (default 60)"},
+		New: func(o *Options) (Player, error) {
+			return &Heuristic{noise: o.Int("noise", 60, 0, 1000)}, nil
+		},
+	}
+}
+
+// Heuristic scores every askable attempt with the rules of thumb that
+// Kriegspiel players and simple bots use, and plays the best, ties and near
+// ties broken by seeded noise:
+//
+//   - recapture on the square where the opponent just captured, with the
+//     cheapest man;
+//   - promote to a queen;
+//   - take the pawn tries the referee announced;
+//   - in check, move the king or land on the check's line (the rank, file or
+//     diagonal the referee named, or a knight's jump from the king), where the
+//     checker must be; in double check only the king;
+//   - otherwise prefer long slides and moves deep into the opponent's half
+//     (probes that capture or learn), castle, keep the king home;
+//   - after a long slide is refused, probe the squares before the blocker;
+//     avoid attempts refused in the previous turn.
+type Heuristic struct {
+	noise int
+	know  Knowledge
+	rng   *rand.Rand
+	list  chess.MoveList
+}
+
+// NewGame starts a game.
+func (h *Heuristic) NewGame(g Game) error {
+	h.know.Reset(g.Color)
+	h.rng = rand.New(rand.NewPCG(g.Seed, seedStreams^uint64(g.Color)))
+	return nil
+}
+
+// Attempt plays the best-scored askable attempt.
+func (h *Heuristic) Attempt(context.Context, Budget) (chess.Move, error) {
+	h.know.Askable(&h.list)
+	if h.list.N == 0 {
+		return chess.NullMove, ErrNoAttempt
+	}
+	var best chess.Move
+	bestScore := 0
+	for i, m := range h.list.Slice() {
+		s := h.score(m)
+		if h.noise > 0 {
+			s += h.rng.IntN(h.noise + 1)
+		}
+		if i == 0 || s > bestScore {
+			best, bestScore = m, s
+		}
+	}
+	h.know.Asked(best)
+	return best, nil
+}
+
+// Hear applies a referee answer.
+func (h *Heuristic) Hear(e Event) {
+	if e.Kind == Answer {
+		h.know.Hear(e.View)
+	}
+}
+
+// GameOver ends the game.
+func (h *Heuristic) GameOver(Outcome) {}
+
+// value is the usual material scale, for choosing the cheapest recapturer.
+func value(pt chess.PieceType) int {
+	switch pt {
+	case chess.Pawn:
+		return 1
+	case chess.Knight, chess.Bishop:
+		return 3
+	case chess.Rook:
+		return 5
+	case chess.Queen:
+		return 9
+	}
+	return 4 // the king recaptures when nothing else can
+}
+
+// The weights of the rules of thumb, in one place to tune by match.
+const (
+	wRecapture    = 800
+	wPromoteQueen = 900
+	wUnderPromote = -300
+	wPawnTry      = 600
+	wCheckKing    = 400
+	wCheckLine    = 500
+	wDoubleCheck  = -1000
+	wCastle       = 150
+	wKingWalk     = -250
+	wSlide        = 12 // per square travelled
+	wDepth        = 15 // per rank toward the opponent
+	wEnemyHalf    = 40
+	wPawnPush     = 30
+	wProbeBlocker = 150
+	wRefusedLast  = -150
+)
+
+func (h *Heuristic) score(m chess.Move) int {
+	k := &h.know
+	from, to := m.From(), m.To()
+	pt := k.Board.At(from)
+	us := k.Board.Color()
+	depth := to.Rank() // ranks toward the opponent, 0..7
+	if us == chess.Black {
+		depth = 7 - depth
+	}
+	dist := max(abs(from.File()-to.File()), abs(from.Rank()-to.Rank()))
+	castling := pt == chess.King && dist == 2
+	pawnTry := pt == chess.Pawn && from.File() != to.File()
+	s := 0
+
+	if k.InCheck() {
+		king := k.Board.King()
+		if pt == chess.King {
+			s += wCheckKing
+			if castling {
+				s += wDoubleCheck // never legal in check
+			}
+		} else if k.Checks[1] != chess.NoCheck {
+			s += wDoubleCheck
+		}
+		if checkLine(king, k.Checks).Has(to) {
+			s += wCheckLine
+		}
+	} else if pt == chess.King {
+		if castling {
+			s += wCastle
+		} else {
+			s += wKingWalk
+		}
+	}
+	if pr := m.Promotion(); pr == chess.Queen {
+		s += wPromoteQueen
+	} else if pr != chess.NoPieceType {
+		s += wUnderPromote
+	}
+	if to == k.TheirCapture {
+		s += wRecapture - 20*value(pt)
+	}
+	if pawnTry && k.Tries > 0 {
+		s += wPawnTry
+	}
+	switch pt {
+	case chess.Bishop, chess.Rook, chess.Queen:
+		s += wSlide * dist
+	case chess.Pawn:
+		s += wPawnPush
+	}
+	if pt != chess.King {
+		s += wDepth * depth
+		if depth >= 4 {
+			s += wEnemyHalf
+		}
+	}
+	for _, r := range k.Refused.Slice() {
+		if r.From() == from && chess.Between(from, r.To()).Has(to) {
+			s += wProbeBlocker
+			break
+		}
+	}
+	if k.PrevRefused.Contains(m) {
+		s += wRefusedLast
+	}
+	return s
+}
+
+// checkLine returns the squares on which a man announced as checking king
+// could stand: the king's rank or file, its long or short diagonal, or a
+// knight's jump away. For a double check, the union.
+func checkLine(king chess.Square, checks [2]chess.CheckKind) chess.Bitboard {
+	var out chess.Bitboard
+	rising, falling := chess.DiagonalLengths(king)
+	for _, c := range checks {
+		switch c {
+		case chess.CheckRank:
+			out |= chess.RankMask(king.Rank())
+		case chess.CheckFile:
+			out |= chess.FileMask(king.File())
+		case chess.CheckLongDiagonal, chess.CheckShortDiagonal:
+			// The long diagonal is the one with more squares; equal lengths
+			// make both candidates.
+			risingLong := rising >= falling
+			fallingLong := falling >= rising
+			wantLong := c == chess.CheckLongDiagonal
+			if risingLong == wantLong || rising == falling {
+				out |= diagonal(king, 1)
+			}
+			if fallingLong == wantLong || rising == falling {
+				out |= diagonal(king, -1)
+			}
+		case chess.CheckKnight:
+			out |= chess.KnightAttacks(king)
+		}
+	}
+	return out &^ king.Bit()
+}
+
+// diagonal returns the diagonal through s going up-right (dir 1) or up-left
+// (dir -1), s included.
+func diagonal(s chess.Square, dir int) chess.Bitboard {
+	var out chess.Bitboard
+	for _, step := range [2]int{1, -1} {
+		f, r := s.File(), s.Rank()
+		for f >= 0 && f < 8 && r >= 0 && r < 8 {
+			out |= chess.NewSquare(f, r).Bit()
+			f, r = f+step*dir, r+step
+		}
+	}
+	return out
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

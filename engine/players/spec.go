@@ -1,0 +1,169 @@
+package players
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Kind is one sort of player: a name, a line of help and a constructor that
+// reads the spec's options.
+type Kind struct {
+	Name    string
+	Summary string
+	// Options documents the keys the kind accepts ("noise=N: ...").
+	Options []string
+	// New makes a player from the options. It must read every option it
+	// accepts through o (so unknown keys are caught) and may be called many
+	// times, once per player needed.
+	New func(o *Options) (Player, error)
+}
+
+// Kinds lists the registered kinds. Adding a kind is one line here.
+func Kinds() []Kind {
+	return []Kind{
+		randomKind(),
+		heuristicKind(),
+	}
+}
+
+// Spec is a parsed player spec: a kind and its options.
+type Spec struct {
+	text string
+	kind Kind
+	opts map[string]string
+}
+
+// String returns the spec as written ("heuristic", "mcts:approach=c,threads=1").
+func (s Spec) String() string { return s.text }
+
+// Kind returns the spec's kind name.
+func (s Spec) Kind() string { return s.kind.Name }
+
+// New makes a fresh player from the spec.
+func (s Spec) New() (Player, error) {
+	o := &Options{kind: s.kind.Name, m: s.opts, used: map[string]bool{}}
+	p, err := s.kind.New(o)
+	if err != nil {
+		return nil, err
+	}
+	if err := o.Err(); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// maxSpec bounds a spec's length: specs come from the command line and
+// config files.
+const maxSpec = 1024
+
+// Parse reads "kind" or "kind:key=value,key=value" against kinds, and makes
+// one player to check the options, so errors surface before any game.
+func Parse(text string, kinds []Kind) (Spec, error) {
+	if len(text) > maxSpec {
+		return Spec{}, fmt.Errorf("players: spec longer than %d bytes", maxSpec)
+	}
+	name, rest, hasOpts := strings.Cut(text, ":")
+	i := slices.IndexFunc(kinds, func(k Kind) bool { return k.Name == name })
+	if i < 0 {
+		names := make([]string, len(kinds))
+		for j, k := range kinds {
+			names[j] = k.Name
+		}
+		return Spec{}, fmt.Errorf("players: spec %q: unknown kind %q (known: %s)", text, name, strings.Join(names, ", "))
+	}
+	s := Spec{text: text, kind: kinds[i], opts: map[string]string{}}
+	if hasOpts {
+		for _, kv := range strings.Split(rest, ",") {
+			k, v, ok := strings.Cut(kv, "=")
+			if !ok || k == "" {
+				return Spec{}, fmt.Errorf("players: spec %q: option %q is not key=value", text, kv)
+			}
+			if _, dup := s.opts[k]; dup {
+				return Spec{}, fmt.Errorf("players: spec %q: option %q given twice", text, k)
+			}
+			s.opts[k] = v
+		}
+	}
+	if _, err := s.New(); err != nil {
+		return Spec{}, fmt.Errorf("players: spec %q: %w", text, err)
+	}
+	return s, nil
+}
+
+// Options gives a kind's constructor typed access to a spec's options and
+// remembers the first error and which keys were read.
+type Options struct {
+	kind string
+	m    map[string]string
+	used map[string]bool
+	err  error
+}
+
+func (o *Options) fail(key, format string, args ...any) {
+	if o.err == nil {
+		o.err = fmt.Errorf("option %s: %s", key, fmt.Sprintf(format, args...))
+	}
+}
+
+func (o *Options) get(key string) (string, bool) {
+	o.used[key] = true
+	v, ok := o.m[key]
+	return v, ok
+}
+
+// String returns the option's value, or def when absent.
+func (o *Options) String(key, def string) string {
+	if v, ok := o.get(key); ok {
+		return v
+	}
+	return def
+}
+
+// Int returns the option as an integer in [lo, hi], or def when absent.
+func (o *Options) Int(key string, def, lo, hi int) int {
+	v, ok := o.get(key)
+	if !ok {
+		return def
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < lo || n > hi {
+		o.fail(key, "%q is not an integer from %d to %d", v, lo, hi)
+		return def
+	}
+	return n
+}
+
+// Float returns the option as a number in [lo, hi], or def when absent.
+func (o *Options) Float(key string, def, lo, hi float64) float64 {
+	v, ok := o.get(key)
+	if !ok {
+		return def
+	}
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil || !(f >= lo && f <= hi) {
+		o.fail(key, "%q is not a number from %g to %g", v, lo, hi)
+		return def
+	}
+	return f
+}
+
+// Err returns the first bad value, or an unknown key (sorted, so the message
+// does not depend on map order).
+func (o *Options) Err() error {
+	if o.err != nil {
+		return o.err
+	}
+	var unknown []string
+	for k := range o.m {
+		if !o.used[k] {
+			unknown = append(unknown, k)
+		}
+	}
+	if len(unknown) > 0 {
+		slices.Sort(unknown)
+		return fmt.Errorf("%s has no option %q", o.kind, unknown[0])
+	}
+	return nil
+}
