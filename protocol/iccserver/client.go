@@ -1,0 +1,345 @@
+package iccserver
+
+import (
+	"bytes"
+	"net"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"kriegbot/engine/chess"
+	"kriegbot/protocol"
+)
+
+type loginState uint8
+
+const (
+	stLogin    loginState = iota // waiting for level1=, level2settings= or the name
+	stPassword                   // a registered name was given alone
+	stOnline
+)
+
+// client is one connection. Fields below mu-comment are guarded by the
+// server mutex; the queue fields by their own atomics and channel.
+type client struct {
+	s    *Server
+	nc   net.Conn
+	host string
+
+	out       chan []byte
+	queued    atomic.Int64
+	closeOnce sync.Once
+	done      chan struct{}
+
+	// guarded by s.mu
+	state    loginState
+	pending  string // handle waiting for its password
+	handle   string
+	titles   string
+	guest    bool
+	level1   int
+	dgs      [256]bool
+	style    int
+	prompt   bool
+	game     *game
+	lastSeen time.Time
+}
+
+func newClient(s *Server, nc net.Conn) *client {
+	return &client{
+		s:      s,
+		nc:     nc,
+		host:   hostOf(nc.RemoteAddr()),
+		out:    make(chan []byte, 1024),
+		done:   make(chan struct{}),
+		prompt: true,
+		style:  1,
+	}
+}
+
+func (c *client) dgOn(n int) bool { return n >= 0 && n < len(c.dgs) && c.dgs[n] }
+
+func (c *client) moveFields() protocol.MoveFields {
+	return protocol.MoveFields{
+		Algebraic: c.dgOn(protocol.DGMoveAlgebraic), Smith: c.dgOn(protocol.DGMoveSmith),
+		Time: c.dgOn(protocol.DGMoveTime), Clock: c.dgOn(protocol.DGMoveClock),
+		Variation: c.dgOn(protocol.DGIsVariation),
+	}
+}
+
+// sendRaw queues b for the writer without blocking. A client whose queue is
+// full is disconnected: it is not reading, and must not hold others up.
+func (c *client) sendRaw(b []byte) {
+	if len(b) == 0 {
+		return
+	}
+	if c.queued.Add(int64(len(b))) > int64(c.s.cfg.MaxOutput) {
+		c.s.cfg.Log("drop %s: output overflow", c.nc.RemoteAddr())
+		c.close()
+		return
+	}
+	select {
+	case c.out <- b:
+	case <-c.done:
+	default:
+		c.s.cfg.Log("drop %s: output queue full", c.nc.RemoteAddr())
+		c.close()
+	}
+}
+
+func (c *client) close() {
+	c.closeOnce.Do(func() {
+		close(c.done)
+		c.nc.Close()
+	})
+}
+
+func (c *client) writeLoop() {
+	defer c.s.wg.Done()
+	for {
+		select {
+		case b := <-c.out:
+			c.queued.Add(-int64(len(b)))
+			if bytes.IndexByte(b, 0xff) >= 0 { // telnet: a data 0xFF is doubled
+				b = bytes.ReplaceAll(b, []byte{0xff}, []byte{0xff, 0xff})
+			}
+			c.nc.SetWriteDeadline(time.Now().Add(30 * time.Second))
+			if _, err := c.nc.Write(b); err != nil {
+				c.close()
+				return
+			}
+		case <-c.done:
+			// Say what is left, briefly, then stop.
+			for {
+				select {
+				case b := <-c.out:
+					c.nc.SetWriteDeadline(time.Now().Add(100 * time.Millisecond))
+					if _, err := c.nc.Write(b); err != nil {
+						return
+					}
+				default:
+					return
+				}
+			}
+		}
+	}
+}
+
+// Telnet bytes the reader strips.
+const (
+	iac  = 255
+	sb   = 250
+	se   = 240
+	will = 251
+	dont = 254
+)
+
+// readLoop assembles lines (bounded) from the connection, strips telnet
+// negotiation, and hands each line to the server.
+func (c *client) readLoop() {
+	defer c.s.wg.Done()
+	reason := "closed"
+	defer func() {
+		c.close()
+		c.s.dropped(c, reason)
+	}()
+	start := c.s.cfg.Now()
+	buf := make([]byte, 4096)
+	line := make([]byte, 0, 256)
+	skipping := false // discarding the rest of an over-long line
+	var tstate int    // 0 data, 1 after IAC, 2 option byte, 3 in SB, 4 IAC in SB
+	lastEOL := byte(0)
+	for {
+		c.nc.SetReadDeadline(c.readDeadline(start))
+		n, err := c.nc.Read(buf)
+		for _, b := range buf[:n] {
+			switch tstate {
+			case 1:
+				switch {
+				case b == iac:
+					tstate = 0 // IAC IAC is a data 0xFF; chat cleaning drops it
+					continue
+				case b >= will && b <= dont:
+					tstate = 2
+				case b == sb:
+					tstate = 3
+				default:
+					tstate = 0
+				}
+				continue
+			case 2:
+				tstate = 0
+				continue
+			case 3:
+				if b == iac {
+					tstate = 4
+				}
+				continue
+			case 4:
+				if b == se {
+					tstate = 0
+				} else {
+					tstate = 3
+				}
+				continue
+			}
+			if b == iac {
+				tstate = 1
+				continue
+			}
+			if b == '\r' || b == '\n' {
+				if (lastEOL == '\r' && b == '\n' || lastEOL == '\n' && b == '\r') && len(line) == 0 && !skipping {
+					lastEOL = 0 // second half of a CRLF or LFCR pair
+					continue
+				}
+				lastEOL = b
+				if skipping {
+					skipping = false
+					line = line[:0]
+					continue
+				}
+				if !c.s.handleLine(c, line) {
+					reason = "quit"
+					return
+				}
+				line = line[:0]
+				continue
+			}
+			lastEOL = 0
+			if b == 0 || skipping {
+				continue
+			}
+			if len(line) >= c.s.cfg.MaxLine {
+				skipping = true
+				line = line[:0]
+				c.sendRaw([]byte("Your line was too long and has been ignored.\r\n"))
+				continue
+			}
+			line = append(line, b)
+		}
+		if err != nil {
+			if ne, ok := err.(net.Error); ok && ne.Timeout() {
+				reason = "timeout"
+				c.sendRaw([]byte("\r\n**** Auto-logout: idle or login too slow. ****\r\n"))
+			} else {
+				reason = err.Error()
+			}
+			return
+		}
+	}
+}
+
+func (c *client) readDeadline(start time.Time) time.Time {
+	c.s.mu.Lock()
+	defer c.s.mu.Unlock()
+	if c.state != stOnline {
+		return start.Add(c.s.cfg.LoginTimeout)
+	}
+	if c.game != nil || c.s.cfg.IdleTimeout < 0 {
+		return time.Time{}
+	}
+	return c.s.cfg.Now().Add(c.s.cfg.IdleTimeout)
+}
+
+// events collects the output of one command (or one timer event) per
+// client, and sends each client's share as one level-1 unit, or followed by
+// a prompt for text-mode clients.
+type events struct {
+	s      *Server
+	cn     int
+	issuer *client
+	tag    string
+	order  []*client
+	out    map[*client][]byte
+}
+
+func (s *Server) newEvents() *events {
+	return &events{s: s, out: map[*client][]byte{}}
+}
+
+func (ev *events) buf(c *client) []byte {
+	b, ok := ev.out[c]
+	if !ok {
+		ev.order = append(ev.order, c)
+	}
+	return b
+}
+
+// text queues one line for c.
+func (ev *events) text(c *client, line string) {
+	if c == nil {
+		return
+	}
+	b := ev.buf(c)
+	b = append(b, line...)
+	ev.out[c] = append(b, '\r', '\n')
+}
+
+// dg queues a datagram for c if c enabled it.
+func (ev *events) dg(c *client, n int, fields ...string) {
+	if c == nil || !c.dgOn(n) {
+		return
+	}
+	ev.out[c] = protocol.AppendDatagram(ev.buf(c), n, fields...)
+}
+
+// touch makes sure c gets a (possibly empty) unit or prompt.
+func (ev *events) touch(c *client) {
+	if c != nil {
+		ev.out[c] = ev.buf(c)
+	}
+}
+
+func (ev *events) flush() {
+	for _, c := range ev.order {
+		body := ev.out[c]
+		var b []byte
+		if c.level1 > 0 && c.state == stOnline {
+			issuer, tag := "$server$", ""
+			if ev.issuer == c {
+				issuer, tag = "*", ev.tag
+			} else if ev.issuer != nil && ev.issuer.handle != "" {
+				issuer = ev.issuer.handle
+			}
+			b = protocol.AppendUnitBegin(make([]byte, 0, len(body)+32), ev.cn, issuer, tag)
+			b = append(b, body...)
+			b = protocol.AppendUnitEnd(b)
+		} else {
+			b = body
+			if c.state == stOnline && c.prompt {
+				b = append(b, "aics% "...)
+			}
+		}
+		c.sendRaw(b)
+	}
+	ev.order, ev.out = nil, map[*client][]byte{}
+}
+
+// boardText draws c's own men only, as a Kriegspiel player sees the board.
+func boardText(pos *chess.Position, own chess.Color) []string {
+	lines := make([]string, 0, 10)
+	ranks := []int{7, 6, 5, 4, 3, 2, 1, 0}
+	files := []int{0, 1, 2, 3, 4, 5, 6, 7}
+	if own == chess.Black {
+		ranks = []int{0, 1, 2, 3, 4, 5, 6, 7}
+		files = []int{7, 6, 5, 4, 3, 2, 1, 0}
+	}
+	for _, r := range ranks {
+		row := []byte{byte('1' + r), ' ', ' '}
+		for _, f := range files {
+			sq := chess.NewSquare(f, r)
+			p := pos.PieceAt(sq)
+			ch := byte('.')
+			if p != chess.NoPiece && p.Color() == own {
+				ch = p.Letter()
+			}
+			row = append(row, ch, ' ')
+		}
+		lines = append(lines, string(bytes.TrimRight(row, " ")))
+	}
+	foot := []byte("   ")
+	for _, f := range files {
+		foot = append(foot, byte('a'+f), ' ')
+	}
+	return append(lines, string(bytes.TrimRight(foot, " ")))
+}

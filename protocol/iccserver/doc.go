@@ -1,0 +1,18 @@
+// Package iccserver is a loopback ICC-compatible server for wild 16
+// (Kriegspiel), refereed by engine/umpire. The bot and the tests log in to it
+// exactly as they would to the Internet Chess Club: the same login prompt,
+// level-1 units, level-2 datagrams (only those the client enabled), the same
+// hidden-move form ("?" or "?x<sq>" in DG 24) and the referee announcements as
+// text. A person can use it too: `telnet 127.0.0.1 5000`, log in as "g", and
+// type "help".
+//
+// One mutex guards the whole server state (users, seeks, challenges, games);
+// commands are short, so this keeps the referee's order of events simple and
+// obviously right. Each connection has a reader goroutine that assembles
+// bounded lines and a writer goroutine that drains a bounded output queue: a
+// client that stops reading is dropped once its queue is full, as ICC drops
+// overflowing output, and never slows the others down.
+//
+// The exact wire format, and where it follows or guesses ICC, is in
+// docs/iccserver.md.
+package iccserver

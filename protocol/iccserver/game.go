@@ -1,0 +1,476 @@
+package iccserver
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"kriegbot/engine/chess"
+	"kriegbot/engine/umpire"
+	"kriegbot/protocol"
+)
+
+// game is one wild 16 game in progress or finished. Guarded by s.mu.
+type game struct {
+	number  int
+	names   [2]string
+	titles  [2]string
+	ratings [2]int
+	players [2]*client  // nil while a player is away (grace period)
+	absent  [2]time.Time // when the player left, during a grace period
+	rated   bool
+	minutes int
+	inc     int // seconds
+
+	ump       *umpire.Umpire
+	clock     [2]time.Duration // remaining, as of turnStart for the side to move
+	turnStart time.Time
+	timer     *time.Timer
+	gen       int // bumped on every move and at the end, to retire old timers
+
+	answers []umpire.Answer
+	attempt []attemptRecord
+	sans    []string // SAN of each legal move
+	used    []time.Duration
+
+	drawOffer  [2]bool
+	abortOffer [2]bool
+
+	result, code, description string
+	started, ended            time.Time
+}
+
+// attemptRecord is one attempt as the record files keep it.
+type attemptRecord struct {
+	Ply     int
+	Side    chess.Color
+	Answer  umpire.Answer
+	At      time.Duration // since the game started
+	ClockMs [2]int64      // both clocks after the attempt
+}
+
+func (g *game) colorOf(c *client) chess.Color {
+	if g.players[chess.Black] == c || g.players[chess.White] != c && strings.EqualFold(g.names[chess.Black], c.handle) {
+		return chess.Black
+	}
+	return chess.White
+}
+
+func scoreFor(winner chess.Color) string {
+	if winner == chess.White {
+		return "1-0"
+	}
+	return "0-1"
+}
+
+func colorName(c chess.Color) string {
+	if c == chess.White {
+		return "White"
+	}
+	return "Black"
+}
+
+// remaining is side's clock now.
+func (g *game) remaining(side chess.Color, now time.Time) time.Duration {
+	r := g.clock[side]
+	if g.result == "" && side == g.ump.Side() {
+		r -= now.Sub(g.turnStart)
+	}
+	return r
+}
+
+// startGame creates a game between white and black and tells both.
+func (s *Server) startGame(ev *events, white, black *client, minutes, inc int, rated bool) {
+	now := s.cfg.Now()
+	g := &game{
+		number: s.nextGame, names: [2]string{white.handle, black.handle},
+		titles:  [2]string{white.titles, black.titles},
+		ratings: [2]int{s.rating(white.handle), s.rating(black.handle)},
+		players: [2]*client{white, black}, rated: rated, minutes: minutes, inc: inc,
+		ump: umpire.New(s.cfg.Rules), turnStart: now, started: now,
+	}
+	s.nextGame++
+	base := time.Duration(minutes) * time.Minute
+	if base == 0 {
+		base = 10 * time.Second // an untimed request still gets a clock: 0 minutes + increment
+	}
+	g.clock = [2]time.Duration{base, base}
+	s.games[g.number] = g
+	white.game, black.game = g, g
+	s.removeOffersOf(ev, white.handle)
+	s.removeOffersOf(ev, black.handle)
+	kind := "unrated"
+	if rated {
+		kind = "rated"
+	}
+	for col, c := range g.players {
+		ev.text(c, fmt.Sprintf("Creating: %s (%d) %s (%d) %s wild 16 %d %d", g.names[0], g.ratings[0], g.names[1], g.ratings[1], kind, minutes, inc))
+		ev.text(c, fmt.Sprintf("{Game %d (%s vs. %s) Creating %s wild 16 (Kriegspiel) match.}", g.number, g.names[0], g.names[1], kind))
+		s.sendGameState(ev, g, chess.Color(col))
+	}
+	s.armClock(g)
+	s.cfg.Log("game %d started: %s vs %s %d+%d", g.number, g.names[0], g.names[1], minutes, inc)
+}
+
+// sendGameState tells the player of colour col everything about the game as
+// that player may see it: at the start, and again when a player comes back.
+func (s *Server) sendGameState(ev *events, g *game, col chess.Color) {
+	c := g.players[col]
+	n := strconv.Itoa(g.number)
+	rated := "0"
+	if g.rated {
+		rated = "1"
+	}
+	mins, inc := strconv.Itoa(g.minutes), strconv.Itoa(g.inc)
+	ev.dg(c, protocol.DGMyGameStarted, n, g.names[0], g.names[1], "16", "Wild", rated, mins, inc, mins, inc,
+		"1", "", strconv.Itoa(g.ratings[0]), strconv.Itoa(g.ratings[1]), n, g.titles[0], g.titles[1],
+		"0", "0", "0", "", "0")
+	sym := "PW"
+	if col == chess.Black {
+		sym = "PB"
+	}
+	ev.dg(c, protocol.DGMyRelationToGame, n, sym)
+	ev.dg(c, protocol.DGFlip, n, boolField(col == chess.Black))
+	s.sendMoveList(ev, c, g, col, false)
+	now := s.cfg.Now()
+	ev.dg(c, protocol.DGSetClock, n, strconv.Itoa(int(g.remaining(chess.White, now)/time.Second)), strconv.Itoa(int(g.remaining(chess.Black, now)/time.Second)))
+	s.sendClocks(ev, c, g, now)
+	if c != nil && !c.dgOn(protocol.DGSendMoves) {
+		for _, l := range boardText(ptr(g.ump.Position()), col) {
+			ev.text(c, l)
+		}
+	}
+	if g.ump.Side() == col {
+		s.yourTurn(ev, g, col)
+	}
+}
+
+func ptr(p chess.Position) *chess.Position { return &p }
+
+func boolField(b bool) string {
+	if b {
+		return "1"
+	}
+	return "0"
+}
+
+func (s *Server) yourTurn(ev *events, g *game, col chess.Color) {
+	c := g.players[col]
+	ev.dg(c, protocol.DGMyTurn, strconv.Itoa(g.number))
+	if c != nil && !c.dgOn(protocol.DGSendMoves) {
+		ev.text(c, fmt.Sprintf("Game %d: it is your move (%s).", g.number, strings.ToLower(colorName(col))))
+	}
+}
+
+// sendClocks sends DG 56 for both sides.
+func (s *Server) sendClocks(ev *events, c *client, g *game, now time.Time) {
+	n := strconv.Itoa(g.number)
+	for _, side := range []chess.Color{chess.White, chess.Black} {
+		running := g.result == "" && g.ump.Side() == side
+		ms := g.remaining(side, now).Milliseconds()
+		ev.dg(c, protocol.DGMsec, n, "WB"[side:side+1], strconv.FormatInt(ms, 10), boolField(running))
+	}
+}
+
+// moveFields renders one legal move for a viewer: the full move for its
+// mover (or anyone once the game is over), "?" or "?x<sq>" for the opponent.
+func moveFields(mf protocol.MoveFields, san string, a umpire.Answer, hidden bool, used time.Duration, left time.Duration) []string {
+	var f []string
+	alg, smith := san, a.Attempt.String()
+	if hidden {
+		alg, smith = "?", "?"
+		if a.Capture.Kind != umpire.NoCapture {
+			smith = "?x" + a.Capture.Square.String()
+		}
+	}
+	if mf.Algebraic {
+		f = append(f, alg)
+	}
+	if mf.Smith {
+		f = append(f, smith)
+	}
+	if mf.Time {
+		f = append(f, strconv.Itoa(int(used/time.Second)))
+	}
+	if mf.Clock {
+		f = append(f, strconv.Itoa(int(left/time.Second)))
+	}
+	return f
+}
+
+// sendMoveList sends DG 25 (and a text list when asked) as col sees it; col
+// -1 or a finished game reveals every move.
+func (s *Server) sendMoveList(ev *events, c *client, g *game, col chess.Color, asText bool) {
+	if c == nil {
+		return
+	}
+	reveal := g.result != "" || col > chess.Black
+	mf := c.moveFields()
+	fields := []string{strconv.Itoa(g.number), "*"}
+	var text []string
+	leg := 0
+	clockAfter := [2]time.Duration{}
+	base := time.Duration(g.minutes) * time.Minute
+	clockAfter[0], clockAfter[1] = base, base
+	for _, a := range g.answers {
+		if !a.Legal {
+			continue
+		}
+		side := a.Mover
+		clockAfter[side] += -g.used[leg] + time.Duration(g.inc)*time.Second
+		hidden := !reveal && side != col
+		fields = append(fields, strings.Join(moveFields(mf, g.sans[leg], a, hidden, g.used[leg], clockAfter[side]), " "))
+		shown := g.sans[leg]
+		if hidden {
+			shown = "?"
+			if a.Capture.Kind != umpire.NoCapture {
+				shown = "?x" + a.Capture.Square.String()
+			}
+		}
+		if side == chess.White {
+			text = append(text, fmt.Sprintf("%3d. %s", leg/2+1, shown))
+		} else if len(text) > 0 && leg%2 == 1 {
+			text[len(text)-1] += "   " + shown
+		}
+		leg++
+	}
+	ev.dg(c, protocol.DGMoveList, fields...)
+	if asText {
+		ev.text(c, fmt.Sprintf("Movelist for game %d: %s vs. %s, wild 16, %d %d", g.number, g.names[0], g.names[1], g.minutes, g.inc))
+		for _, l := range text {
+			ev.text(c, l)
+		}
+		if g.result != "" {
+			ev.text(c, fmt.Sprintf("{%s} %s", g.description, g.result))
+		}
+	}
+}
+
+// armClock sets the flag timer for the side to move.
+func (s *Server) armClock(g *game) {
+	if g.timer != nil {
+		g.timer.Stop()
+	}
+	g.gen++
+	gen := g.gen
+	side := g.ump.Side()
+	wait := g.clock[side] - s.cfg.Now().Sub(g.turnStart)
+	if wait < 0 {
+		wait = 0
+	}
+	g.timer = time.AfterFunc(wait+time.Millisecond, func() { s.flagCheck(g, gen) })
+}
+
+func (s *Server) flagCheck(g *game, gen int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if g.result != "" || g.gen != gen {
+		return
+	}
+	ev := s.newEvents()
+	if s.checkFlag(ev, g) {
+		ev.flush()
+		return
+	}
+	s.armClock(g) // woke early: sleep again
+}
+
+// checkFlag ends the game if the side to move has run out of time.
+func (s *Server) checkFlag(ev *events, g *game) bool {
+	side := g.ump.Side()
+	if g.remaining(side, s.cfg.Now()) > 0 {
+		return false
+	}
+	pos := g.ump.Position()
+	if pos.HasInsufficientMaterial(1 - side) {
+		s.endGame(ev, g, "NM", "1/2-1/2", fmt.Sprintf("%s ran out of time and %s has no material to mate", g.names[side], g.names[1-side]), umpire.NotOver)
+	} else {
+		s.endGame(ev, g, "Fla", scoreFor(1-side), fmt.Sprintf("%s forfeits on time", g.names[side]), umpire.NotOver)
+	}
+	return true
+}
+
+// attempt referees c's move attempt m in its game.
+func (s *Server) attempt(ev *events, c *client, m chess.Move, text string) {
+	g := c.game
+	col := g.colorOf(c)
+	n := strconv.Itoa(g.number)
+	if s.checkFlag(ev, g) {
+		return
+	}
+	if g.ump.Side() != col {
+		ev.dg(c, protocol.DGIllegalMove, n, text, "4")
+		ev.text(c, "It is not your move.")
+		return
+	}
+	now := s.cfg.Now()
+	before := g.ump.Position()
+	a, err := g.ump.Attempt(m)
+	if err != nil {
+		ev.text(c, "The game is over.")
+		return
+	}
+	g.answers = append(g.answers, a)
+	if !a.Legal {
+		g.attempt = append(g.attempt, attemptRecord{Ply: len(g.sans), Side: col, Answer: a, At: now.Sub(g.started),
+			ClockMs: [2]int64{g.remaining(0, now).Milliseconds(), g.remaining(1, now).Milliseconds()}})
+		ev.dg(c, protocol.DGIllegalMove, n, text, "2")
+		ev.text(c, fmt.Sprintf("Illegal move (%s).", text))
+		return
+	}
+	// Legal: charge the clock, add the increment, tell both.
+	used := now.Sub(g.turnStart)
+	g.clock[col] -= used
+	g.clock[col] += time.Duration(g.inc) * time.Second
+	g.turnStart = now
+	san := before.SAN(a.Attempt)
+	g.sans = append(g.sans, san)
+	g.used = append(g.used, used)
+	g.drawOffer = [2]bool{}
+	g.abortOffer = [2]bool{}
+	g.attempt = append(g.attempt, attemptRecord{Ply: len(g.sans) - 1, Side: col, Answer: a, At: now.Sub(g.started),
+		ClockMs: [2]int64{g.remaining(0, now).Milliseconds(), g.remaining(1, now).Milliseconds()}})
+	for viewer := chess.White; viewer <= chess.Black; viewer++ {
+		p := g.players[viewer]
+		if p == nil {
+			continue
+		}
+		f := moveFields(p.moveFields(), san, a, viewer != col, used, g.clock[col])
+		ev.dg(p, protocol.DGSendMoves, append([]string{n}, f...)...)
+		if !p.dgOn(protocol.DGSendMoves) {
+			if viewer == col {
+				ev.text(p, fmt.Sprintf("Game %d: you played %s.", g.number, san))
+			} else {
+				ev.text(p, fmt.Sprintf("Game %d: %s has moved.", g.number, colorName(col)))
+			}
+		}
+		for _, line := range announcementLines(g.number, a) {
+			ev.text(p, line)
+		}
+		s.sendClocks(ev, p, g, now)
+		if !p.dgOn(protocol.DGSendMoves) && a.Ending == umpire.NotOver {
+			for _, l := range boardText(ptr(g.ump.Position()), viewer) {
+				ev.text(p, l)
+			}
+		}
+	}
+	if a.Ending != umpire.NotOver {
+		code, desc := endingCode(a.Ending, g, col)
+		s.endGame(ev, g, code, a.Result, desc, a.Ending)
+		return
+	}
+	s.yourTurn(ev, g, 1-col)
+	s.armClock(g)
+}
+
+// announcementLines are the referee's words for a legal move, one per line,
+// told to both players: capture, checks, pawn tries.
+func announcementLines(game int, a umpire.Answer) []string {
+	var out []string
+	prefix := "Game " + strconv.Itoa(game) + ": "
+	if a.Capture.Kind == umpire.PawnCaptured {
+		out = append(out, prefix+"Pawn at "+a.Capture.Square.String()+" captured")
+	} else if a.Capture.Kind == umpire.PieceCaptured {
+		out = append(out, prefix+"Piece at "+a.Capture.Square.String()+" captured")
+	}
+	if a.Ending != umpire.NotOver {
+		return out
+	}
+	for _, k := range a.Checks {
+		if k != chess.NoCheck {
+			out = append(out, prefix+umpire.CheckWords(k))
+		}
+	}
+	if a.PawnTries >= 0 {
+		out = append(out, prefix+umpire.TriesWords(a.PawnTries))
+	}
+	return out
+}
+
+func endingCode(e umpire.Ending, g *game, mover chess.Color) (code, desc string) {
+	switch e {
+	case umpire.Checkmate:
+		return "Mat", colorName(1-mover) + " checkmated"
+	case umpire.Stalemate:
+		return "Sta", colorName(1-mover) + " stalemated"
+	case umpire.InsufficientMaterial:
+		return "NM", "Neither player has mating material"
+	case umpire.FiftyMoves:
+		return "50", "Game drawn by the 50 move rule"
+	case umpire.Repetition:
+		return "Rep", "Game drawn by repetition"
+	case umpire.TooManyReversible:
+		return "50", "Game drawn: too many moves without capture or pawn move"
+	case umpire.PlyLimit:
+		return "Adj", "Game adjourned at the move limit"
+	}
+	return "Adj", "Game over"
+}
+
+// endGame ends g with result ("1-0", "0-1", "1/2-1/2" or "aborted").
+func (s *Server) endGame(ev *events, g *game, code, result, description string, _ umpire.Ending) {
+	if g.result != "" {
+		return
+	}
+	now := s.cfg.Now()
+	if g.ump.Ending() == umpire.NotOver {
+		// Charge the running clock up to now, so the record shows it.
+		side := g.ump.Side()
+		g.clock[side] -= now.Sub(g.turnStart)
+		g.turnStart = now
+	}
+	g.result, g.code, g.description, g.ended = result, code, description, now
+	g.gen++
+	if g.timer != nil {
+		g.timer.Stop()
+	}
+	delete(s.games, g.number)
+	s.finished = append(s.finished, g)
+	if len(s.finished) > s.cfg.MaxGames {
+		s.finished = append(s.finished[:0], s.finished[len(s.finished)-s.cfg.MaxGames:]...)
+	}
+	if g.rated && (result == "1-0" || result == "0-1" || result == "1/2-1/2") {
+		s.updateRatings(g)
+	}
+	score := result
+	if result == "aborted" {
+		score = "*"
+	}
+	n := strconv.Itoa(g.number)
+	for _, p := range g.players {
+		if p == nil {
+			continue
+		}
+		ev.text(p, fmt.Sprintf("{Game %d (%s vs. %s) %s} %s", g.number, g.names[0], g.names[1], description, score))
+		ev.dg(p, protocol.DGMyGameResult, n, "0", code, result, description, "{}")
+		s.sendClocks(ev, p, g, now)
+		ev.dg(p, protocol.DGMyRelationToGame, n, "X")
+		if !g.rated {
+			ev.text(p, "Game was not rated.  No rating adjustment.")
+		}
+		p.game = nil
+	}
+	if s.cfg.RecordDir != "" {
+		if err := writeRecords(s.cfg.RecordDir, g); err != nil {
+			s.cfg.Log("game %d: record: %v", g.number, err)
+		}
+	}
+	s.cfg.Log("game %d ended: %s %s (%s)", g.number, result, code, description)
+}
+
+func (s *Server) updateRatings(g *game) {
+	w, b := float64(g.ratings[0]), float64(g.ratings[1])
+	expW := 1 / (1 + math.Pow(10, (b-w)/400))
+	var scoreW float64
+	switch g.result {
+	case "1-0":
+		scoreW = 1
+	case "1/2-1/2":
+		scoreW = 0.5
+	}
+	d := int(math.Round(32 * (scoreW - expW)))
+	s.ratings[strings.ToLower(g.names[0])] = g.ratings[0] + d
+	s.ratings[strings.ToLower(g.names[1])] = g.ratings[1] - d
+}
