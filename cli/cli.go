@@ -8,6 +8,7 @@ import (
 	"kriegbot/bench"
 	"kriegbot/engine/umpire/fixture"
 	"kriegbot/internal/cmdflag"
+	"kriegbot/match"
 )
 
 // command is one subcommand: its name, a one-line summary and its entry point,
@@ -22,6 +23,7 @@ func commands() []command {
 	return []command{
 		{"umpire", "referee tools: `umpire verify FILE` checks the umpire against fixture files", fixture.UmpireCommand},
 		{"bench", "speed figures, one line each: perft, umpire", bench.Command},
+		{"match", "engine-vs-engine matches in-process: W-L-D, Elo ± 95 %, SPRT, PGN, JSON Lines, shards", match.Command},
 	}
 }
 

@@ -1,0 +1,277 @@
+package match
+
+import (
+	"bufio"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"kriegbot/engine/clock"
+	"kriegbot/engine/players"
+	"kriegbot/engine/umpire"
+	"kriegbot/internal/cmdflag"
+)
+
+// DefaultMaxPlies is the default ply cap: long enough for nearly every game
+// between sensible players to end by the rules (wild 16 has no 50-move draw),
+// short enough that random play does not run forever.
+const DefaultMaxPlies = 600
+
+// Command runs "kriegbot match" and "kriegbot match merge".
+func Command(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "merge" {
+		return mergeCommand(args[1:], stdout, stderr)
+	}
+	fs := flag.NewFlagSet("match", flag.ContinueOnError)
+	p1 := fs.String("p1", "", "first player's spec (kind[:key=value,...]), required")
+	p2 := fs.String("p2", "", "second player's spec, required")
+	games := fs.Int("games", 200, "games in the whole match (all shards); colours alternate, p1 White in even games")
+	conc := fs.Int("concurrency", runtime.NumCPU(), "games played at once")
+	moveTime := fs.Duration("movetime", 0, "thinking time per attempt (e.g. 100ms)")
+	tc := fs.String("tc", "", "real-time clock per side, BASE+INC in seconds (e.g. 60+1); flag fall loses")
+	nodes := fs.Int64("nodes", 0, "search budget per attempt (reproducible)")
+	overhead := fs.Duration("overhead", 10*time.Millisecond, "move overhead the time manager reserves per attempt under -tc")
+	rulesName := fs.String("rules", "icc", "rule set: icc or olympiad (automatic 50-move and repetition draws)")
+	maxPlies := fs.Int("maxplies", DefaultMaxPlies, "ply cap: a game still on after this many moves ends unfinished (counted a draw); 0 for none")
+	seed := fs.Uint64("seed", 1, "match seed; game g's seed derives from it and g, so shards reproduce")
+	shard := fs.String("shard", "0/1", "play only shard I of N (games g with g mod N = I, I from 0)")
+	sprt := fs.String("sprt", "", "stop early by SPRT between ELO0,ELO1 (logistic Elo), e.g. 0,50")
+	alpha := fs.Float64("sprt-alpha", 0.05, "SPRT false-positive rate")
+	beta := fs.Float64("sprt-beta", 0.05, "SPRT false-negative rate")
+	pgnPath := fs.String("pgn", "", "write the games as PGN to this file")
+	jsonlPath := fs.String("jsonl", "", "write every attempt and game result as JSON Lines to this file")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: kriegbot match -p1 SPEC -p2 SPEC [flags]")
+		fmt.Fprintln(stderr, "       kriegbot match merge [-sprt ELO0,ELO1] FILE.jsonl...")
+		fmt.Fprintln(stderr, "\nPlays two players against each other through the in-process referee and prints")
+		fmt.Fprintln(stderr, "W-L-D, score, Elo difference with its 95 % interval and the terminations.")
+		fmt.Fprintln(stderr, "\nPlayer kinds:")
+		for _, k := range players.Kinds() {
+			fmt.Fprintf(stderr, "  %-10s %s\n", k.Name, k.Summary)
+			for _, o := range k.Options {
+				fmt.Fprintf(stderr, "  %-10s   %s\n", "", o)
+			}
+		}
+		fmt.Fprintln(stderr, "\nFlags:")
+		fs.PrintDefaults()
+	}
+	if code, done := cmdflag.Parse(fs, args, stderr); done {
+		return code
+	}
+	fail := func(format string, a ...any) int { return cmdflag.Fail(stderr, "match", format, a...) }
+	if fs.NArg() > 0 {
+		return fail("unexpected argument %q", fs.Arg(0))
+	}
+	if *p1 == "" || *p2 == "" {
+		return fail("both -p1 and -p2 are required")
+	}
+	c := Config{Games: *games, Concurrency: *conc, Seed: *seed}
+	var err error
+	if c.P1, err = players.Parse(*p1, players.Kinds()); err != nil {
+		return fail("-p1: %v", err)
+	}
+	if c.P2, err = players.Parse(*p2, players.Kinds()); err != nil {
+		return fail("-p2: %v", err)
+	}
+	if *games < 1 || *conc < 1 {
+		return fail("-games and -concurrency must be at least 1")
+	}
+	if *moveTime < 0 || *nodes < 0 || *overhead < 0 || *maxPlies < 0 {
+		return fail("-movetime, -nodes, -overhead and -maxplies must not be negative")
+	}
+	c.Limits = Limits{MoveTime: *moveTime, Nodes: *nodes, Overhead: *overhead}
+	if *tc != "" {
+		if c.Limits.Control, err = clock.ParseControl(*tc); err != nil {
+			return fail("-tc: %v", err)
+		}
+		if *moveTime > 0 {
+			return fail("-tc and -movetime exclude each other")
+		}
+	}
+	if c.Rules, err = umpire.ParseRules(*rulesName); err != nil {
+		return fail("-rules: %v", err)
+	}
+	c.Rules.MaxPlies = *maxPlies
+	if c.Shard, c.Shards, err = parseShard(*shard); err != nil {
+		return fail("-shard: %v", err)
+	}
+	if *sprt != "" {
+		if c.SPRT, err = parseSPRT(*sprt, *alpha, *beta); err != nil {
+			return fail("-sprt: %v", err)
+		}
+	}
+	c.PGNHeader = PGNHeader{Event: "w16 match: " + *p1 + " vs " + *p2, Site: "kriegbot match", Date: time.Now().UTC().Format("2006.01.02")}
+
+	var closers []func() error
+	open := func(path string) (io.Writer, error) {
+		f, err := os.Create(path)
+		if err != nil {
+			return nil, err
+		}
+		bw := bufio.NewWriterSize(f, 1<<16)
+		closers = append(closers, func() error {
+			if err := bw.Flush(); err != nil {
+				f.Close()
+				return err
+			}
+			return f.Close()
+		})
+		return bw, nil
+	}
+	if *pgnPath != "" {
+		if c.PGN, err = open(*pgnPath); err != nil {
+			fmt.Fprintf(stderr, "kriegbot match: %v\n", err)
+			return cmdflag.Failure
+		}
+	}
+	if *jsonlPath != "" {
+		if c.JSONL, err = open(*jsonlPath); err != nil {
+			fmt.Fprintf(stderr, "kriegbot match: %v\n", err)
+			return cmdflag.Failure
+		}
+	}
+	prog := newProgress(stderr)
+	c.Progress = prog.update
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	sum, runErr := Run(ctx, c)
+	prog.done()
+	code := cmdflag.OK
+	for _, cl := range closers {
+		if err := cl(); err != nil && runErr == nil {
+			runErr = err
+		}
+	}
+	if runErr != nil {
+		fmt.Fprintf(stderr, "kriegbot match: %v\n", runErr)
+		code = cmdflag.Failure
+	}
+	if err := sum.Write(stdout); err != nil {
+		return cmdflag.Failure
+	}
+	return code
+}
+
+func mergeCommand(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("match merge", flag.ContinueOnError)
+	sprt := fs.String("sprt", "", "also report the SPRT between ELO0,ELO1 over the merged games")
+	alpha := fs.Float64("sprt-alpha", 0.05, "SPRT false-positive rate")
+	beta := fs.Float64("sprt-beta", 0.05, "SPRT false-negative rate")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: kriegbot match merge [-sprt ELO0,ELO1] FILE.jsonl...")
+		fmt.Fprintln(stderr, "\nCombines the JSON Lines of a match's shards (-jsonl) into one summary.")
+		fs.PrintDefaults()
+	}
+	if code, done := cmdflag.Parse(fs, args, stderr); done {
+		return code
+	}
+	if fs.NArg() == 0 {
+		return cmdflag.Fail(stderr, "match merge", "no files to merge")
+	}
+	var s *SPRT
+	if *sprt != "" {
+		var err error
+		if s, err = parseSPRT(*sprt, *alpha, *beta); err != nil {
+			return cmdflag.Fail(stderr, "match merge", "-sprt: %v", err)
+		}
+	}
+	var shards []*Shard
+	for _, path := range fs.Args() {
+		f, err := os.Open(path)
+		if err != nil {
+			fmt.Fprintf(stderr, "kriegbot match merge: %v\n", err)
+			return cmdflag.Failure
+		}
+		sh, err := ReadShard(path, f)
+		f.Close()
+		if err != nil {
+			fmt.Fprintf(stderr, "kriegbot match merge: %v\n", err)
+			return cmdflag.Failure
+		}
+		shards = append(shards, sh)
+	}
+	sum, err := Merge(shards, s)
+	if err != nil {
+		fmt.Fprintf(stderr, "kriegbot match merge: %v\n", err)
+		return cmdflag.Failure
+	}
+	if err := sum.Write(stdout); err != nil {
+		return cmdflag.Failure
+	}
+	return cmdflag.OK
+}
+
+func parseShard(s string) (i, n int, err error) {
+	a, b, ok := strings.Cut(s, "/")
+	if ok {
+		i, err = strconv.Atoi(a)
+		if err == nil {
+			n, err = strconv.Atoi(b)
+		}
+	}
+	if !ok || err != nil || n < 1 || i < 0 || i >= n {
+		return 0, 0, fmt.Errorf("%q is not I/N with 0 ≤ I < N", s)
+	}
+	return i, n, nil
+}
+
+func parseSPRT(s string, alpha, beta float64) (*SPRT, error) {
+	a, b, ok := strings.Cut(s, ",")
+	if !ok {
+		return nil, fmt.Errorf("%q is not ELO0,ELO1", s)
+	}
+	e0, err0 := strconv.ParseFloat(strings.TrimSpace(a), 64)
+	e1, err1 := strconv.ParseFloat(strings.TrimSpace(b), 64)
+	if err0 != nil || err1 != nil || !(e0 < e1) || e0 < -1000 || e1 > 1000 {
+		return nil, fmt.Errorf("%q is not ELO0,ELO1 with -1000 ≤ ELO0 < ELO1 ≤ 1000", s)
+	}
+	if !(alpha > 0 && alpha < 0.5 && beta > 0 && beta < 0.5) {
+		return nil, fmt.Errorf("alpha and beta must lie in (0, 0.5)")
+	}
+	return &SPRT{Elo0: e0, Elo1: e1, Alpha: alpha, Beta: beta}, nil
+}
+
+// progress draws one status line on a terminal, at most ten times a second.
+type progress struct {
+	w    io.Writer
+	on   bool
+	last time.Time
+	drew bool
+}
+
+func newProgress(stderr io.Writer) *progress {
+	p := &progress{w: stderr}
+	if f, ok := stderr.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
+			p.on = true
+		}
+	}
+	return p
+}
+
+func (p *progress) update(s Summary) {
+	if !p.on || (time.Since(p.last) < 100*time.Millisecond && s.Tally.N() < s.Planned) {
+		return
+	}
+	p.last = time.Now()
+	t := s.Tally
+	elo, margin := t.Elo()
+	rate := float64(t.N()) / s.Elapsed.Seconds()
+	fmt.Fprintf(p.w, "\r\x1b[K%d/%d games  +%d -%d =%d  score %.1f%%  Elo %s ± %s  %.1f games/s",
+		t.N(), s.Planned, t.W, t.L, t.D, 100*t.Score(), signed(elo), unsigned(margin), rate)
+	p.drew = true
+}
+
+func (p *progress) done() {
+	if p.drew {
+		fmt.Fprintln(p.w)
+	}
+}

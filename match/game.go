@@ -1,0 +1,276 @@
+package match
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"kriegbot/engine/chess"
+	"kriegbot/engine/clock"
+	"kriegbot/engine/players"
+	"kriegbot/engine/umpire"
+)
+
+// Limits is how much each attempt may cost. Any combination may be set; with
+// none, players answer with what is cheap (random, heuristic).
+type Limits struct {
+	// MoveTime is the thinking time of every attempt.
+	MoveTime time.Duration
+	// Nodes is the search budget of every attempt (reproducible).
+	Nodes int64
+	// Control is a real-time clock per side: flag fall loses.
+	Control clock.Control
+	// Overhead is the time manager's move overhead under Control.
+	Overhead time.Duration
+}
+
+// Termination names, as the summary counts them.
+const (
+	TermCheckmate  = "checkmate"
+	TermStalemate  = "stalemate"
+	TermMaterial   = "material"
+	TermFifty      = "50-move"
+	TermRepetition = "repetition"
+	TermReversible = "reversible"
+	TermPlyCap     = "ply cap"
+	TermTime       = "time"
+	TermError      = "error"
+)
+
+// Terminations lists the termination names in summary order.
+func Terminations() []string {
+	return []string{TermCheckmate, TermStalemate, TermMaterial, TermFifty, TermRepetition, TermReversible, TermPlyCap, TermTime, TermError}
+}
+
+func terminationOf(e umpire.Ending) string {
+	switch e {
+	case umpire.Checkmate:
+		return TermCheckmate
+	case umpire.Stalemate:
+		return TermStalemate
+	case umpire.InsufficientMaterial:
+		return TermMaterial
+	case umpire.FiftyMoves:
+		return TermFifty
+	case umpire.Repetition:
+		return TermRepetition
+	case umpire.TooManyReversible:
+		return TermReversible
+	}
+	return TermPlyCap
+}
+
+// Attempt is one attempt of a game with the referee's answer.
+type Attempt struct {
+	Ply    int // legal moves played before it
+	Answer umpire.Answer
+	// SAN is the move in the true position when legal.
+	SAN string
+	// Elapsed is the time the player took.
+	Elapsed time.Duration
+	// Clock is the mover's clock after the attempt (timed games).
+	Clock time.Duration
+}
+
+// Record is one finished game.
+type Record struct {
+	Game         int // index in the match, from 0
+	Seed         uint64
+	White, Black string // specs
+	P1White      bool
+	Control      clock.Control
+	Attempts     []Attempt
+	Plies        int
+	Result       string // "1-0", "0-1", "1/2-1/2", "*"
+	Termination  string
+	Error        string // a player's fault, for TermError
+}
+
+// P1Score returns the first player's score: 1, ½ or 0 (an unfinished game,
+// "*", counts as a draw).
+func (r *Record) P1Score() float64 {
+	var white float64
+	switch r.Result {
+	case "1-0":
+		white = 1
+	case "0-1":
+		white = 0
+	default:
+		return 0.5
+	}
+	if r.P1White {
+		return white
+	}
+	return 1 - white
+}
+
+// maxTurnAttempts bounds the attempts of one turn: more than the askable
+// attempts means a player repeats itself.
+const maxTurnAttempts = 2 * chess.MaxMoves
+
+// errAborted marks a game cut short by the match (SPRT stop, interrupt).
+var errAborted = errors.New("match: game aborted")
+
+// table is what one worker reuses from game to game.
+type table struct {
+	ump *umpire.Umpire
+	mgr clock.Manager
+}
+
+// play plays one game between white and black. It returns errAborted when ctx
+// ends first.
+func (t *table) play(ctx context.Context, rec *Record, ps [2]players.Player, rules umpire.Rules, lim Limits) error {
+	u := t.ump
+	u.Reset(chess.StartPosition())
+	for c, p := range ps {
+		g := players.Game{Color: chess.Color(c), Rules: rules, Control: lim.Control, Seed: sideSeed(rec.Seed, chess.Color(c))}
+		if err := p.NewGame(g); err != nil {
+			return fmt.Errorf("match: %s: new game: %w", rec.specOf(chess.Color(c)), err)
+		}
+	}
+	timed := lim.Control.Timed()
+	var clocks [2]time.Duration
+	var trackers [2]clock.Tracker
+	var spent time.Duration // by the side to move this turn
+	clocks[0], clocks[1] = lim.Control.Base, lim.Control.Base
+	turnAttempts := 0
+	end := func(result, term, fault string) {
+		rec.Result, rec.Termination, rec.Error = result, term, fault
+	}
+	for u.Ending() == umpire.NotOver {
+		if ctx.Err() != nil {
+			return errAborted
+		}
+		side := u.Side()
+		budget := players.Budget{Time: lim.MoveTime, Nodes: lim.Nodes}
+		actx, cancel := ctx, context.CancelFunc(func() {})
+		switch {
+		case timed:
+			plan := t.mgr.Budget(clock.State{
+				Remaining: clocks[side], Increment: lim.Control.Increment,
+				MoveNumber: u.Plies()/2 + 1, Retries: trackers[side].Retries(),
+				ExpectedRetries: trackers[side].Expected(), Spent: spent,
+			})
+			budget.Time, budget.Emergency = plan.Soft, plan.Emergency
+			actx, cancel = context.WithTimeout(ctx, plan.Hard)
+		case lim.MoveTime > 0:
+			// A generous hard limit: MoveTime is a target, not a flag.
+			actx, cancel = context.WithTimeout(ctx, 2*lim.MoveTime+10*time.Millisecond)
+		}
+		start := time.Now()
+		m, err := ps[side].Attempt(actx, budget)
+		elapsed := time.Since(start)
+		cancel()
+		if ctx.Err() != nil {
+			return errAborted
+		}
+		if err != nil {
+			end(lossFor(side), TermError, fmt.Sprintf("%s: %v", rec.specOf(side), err))
+			break
+		}
+		if timed {
+			clocks[side] -= elapsed
+			if clocks[side] <= 0 {
+				// The flag fell before the attempt reached the referee. A side
+				// that cannot mate does not win on time.
+				pos := u.Position()
+				if pos.HasInsufficientMaterial(side.Other()) {
+					end("1/2-1/2", TermTime, "")
+				} else {
+					end(lossFor(side), TermTime, "")
+				}
+				break
+			}
+		}
+		for _, r := range u.Refused() {
+			if r == m {
+				err = fmt.Errorf("attempt %v again after its refusal", m)
+			}
+		}
+		if turnAttempts++; turnAttempts > maxTurnAttempts {
+			err = fmt.Errorf("more than %d attempts in one turn", maxTurnAttempts)
+		}
+		if err != nil {
+			end(lossFor(side), TermError, fmt.Sprintf("%s: %v", rec.specOf(side), err))
+			break
+		}
+		pos := u.Position()
+		a, err := u.Attempt(m)
+		if err != nil {
+			return fmt.Errorf("match: umpire: %w", err)
+		}
+		at := Attempt{Ply: u.Plies() - btoi(a.Legal), Answer: a, Elapsed: elapsed, Clock: clocks[side]}
+		if a.Legal {
+			at.SAN = pos.SAN(m)
+			turnAttempts, spent = 0, 0
+			trackers[side].Moved()
+			if timed {
+				clocks[side] += lim.Control.Increment
+				at.Clock = clocks[side]
+			}
+		} else {
+			trackers[side].Refused()
+			spent += elapsed
+		}
+		rec.Attempts = append(rec.Attempts, at)
+		for c, p := range ps {
+			if v := a.For(chess.Color(c)); v.Heard {
+				p.Hear(players.Event{Kind: players.Answer, View: v})
+			}
+		}
+		if timed && a.Legal {
+			for c, p := range ps {
+				p.Hear(players.Event{Kind: players.ClockUpdate, Clock: players.Clocks{Ours: clocks[c], Theirs: clocks[1-c]}})
+			}
+		}
+		if a.Ending != umpire.NotOver {
+			end(a.Result, terminationOf(a.Ending), "")
+		}
+	}
+	rec.Plies = u.Plies()
+	for _, p := range ps {
+		p.GameOver(players.Outcome{Result: rec.Result, Reason: rec.Termination})
+	}
+	return nil
+}
+
+func (r *Record) specOf(c chess.Color) string {
+	if c == chess.White {
+		return r.White
+	}
+	return r.Black
+}
+
+func lossFor(c chess.Color) string {
+	if c == chess.White {
+		return "0-1"
+	}
+	return "1-0"
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// splitmix64 is a strong 64-bit mixer (Steele, Lea, Flood 2014).
+func splitmix64(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
+	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
+	return x ^ (x >> 31)
+}
+
+// GameSeed derives game g's seed from the match seed, so that any shard
+// plays game g exactly as an unsharded run does.
+func GameSeed(matchSeed uint64, g int) uint64 {
+	return splitmix64(matchSeed ^ splitmix64(uint64(g)))
+}
+
+// sideSeed gives each side of a game its own seed.
+func sideSeed(gameSeed uint64, c chess.Color) uint64 {
+	return splitmix64(gameSeed + uint64(c) + 1)
+}

@@ -1,0 +1,242 @@
+package match
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"kriegbot/engine/chess"
+	"kriegbot/engine/umpire"
+)
+
+// The JSON Lines output holds three kinds of line, told apart by "type":
+//
+//	{"type":"match", ...}   once per file: the players and settings
+//	{"type":"attempt", ...} every attempt of a game, in order, with the answer
+//	{"type":"game", ...}    after a game's attempts: its result
+//
+// The lines of one game are written together, games in index order.
+
+// MatchLine heads a JSON Lines file.
+type MatchLine struct {
+	Type        string `json:"type"`
+	P1          string `json:"p1"`
+	P2          string `json:"p2"`
+	Games       int    `json:"games"`
+	Seed        uint64 `json:"seed,string"`
+	Shard       int    `json:"shard"`
+	Shards      int    `json:"shards"`
+	Rules       string `json:"rules"`
+	MaxPlies    int    `json:"max_plies"`
+	TimeControl string `json:"tc"`
+	MoveTimeMs  int64  `json:"movetime_ms,omitempty"`
+	Nodes       int64  `json:"nodes,omitempty"`
+}
+
+// AttemptLine is one attempt.
+type AttemptLine struct {
+	Type     string   `json:"type"`
+	Game     int      `json:"game"`
+	Ply      int      `json:"ply"`
+	Side     string   `json:"side"`
+	Attempt  string   `json:"attempt"`
+	Legal    bool     `json:"legal"`
+	SAN      string   `json:"san,omitempty"`
+	Capture  string   `json:"capture,omitempty"`
+	Captured string   `json:"captured,omitempty"`
+	Checks   []string `json:"checks,omitempty"`
+	Tries    int      `json:"tries,omitempty"`
+	Ending   string   `json:"ending,omitempty"`
+	Micros   int64    `json:"us"`
+	ClockMs  *int64   `json:"clock_ms,omitempty"`
+}
+
+// GameLine is one game's result.
+type GameLine struct {
+	Type        string  `json:"type"`
+	Game        int     `json:"game"`
+	Seed        uint64  `json:"seed,string"`
+	White       string  `json:"white"`
+	Black       string  `json:"black"`
+	P1          string  `json:"p1"` // "white" or "black"
+	Result      string  `json:"result"`
+	Termination string  `json:"termination"`
+	Plies       int     `json:"plies"`
+	Attempts    int     `json:"attempts"`
+	P1Score     float64 `json:"p1_score"`
+	Error       string  `json:"error,omitempty"`
+}
+
+// WriteJSONL writes the game's attempt lines and its game line.
+func (r *Record) WriteJSONL(w io.Writer) error {
+	var b []byte
+	for _, a := range r.Attempts {
+		l := AttemptLine{
+			Type: "attempt", Game: r.Game, Ply: a.Ply, Side: a.Answer.Mover.String(),
+			Attempt: a.Answer.Attempt.String(), Legal: a.Answer.Legal, SAN: a.SAN,
+			Tries: max(a.Answer.PawnTries, 0), Ending: a.Answer.Ending.String(),
+			Micros: a.Elapsed.Microseconds(),
+		}
+		if a.Answer.Capture.Kind != umpire.NoCapture {
+			l.Capture, l.Captured = a.Answer.Capture.Square.String(), a.Answer.Capture.Kind.String()
+		}
+		for _, k := range a.Answer.Checks {
+			if k != chess.NoCheck {
+				l.Checks = append(l.Checks, k.String())
+			}
+		}
+		if r.Control.Timed() {
+			ms := a.Clock.Milliseconds()
+			l.ClockMs = &ms
+		}
+		b = appendJSON(b, l)
+	}
+	b = appendJSON(b, r.gameLine())
+	_, err := w.Write(b)
+	return err
+}
+
+func (r *Record) gameLine() GameLine {
+	p1 := "black"
+	if r.P1White {
+		p1 = "white"
+	}
+	return GameLine{
+		Type: "game", Game: r.Game, Seed: r.Seed, White: r.White, Black: r.Black, P1: p1,
+		Result: r.Result, Termination: r.Termination, Plies: r.Plies, Attempts: len(r.Attempts),
+		P1Score: r.P1Score(), Error: r.Error,
+	}
+}
+
+func appendJSON(b []byte, v any) []byte {
+	j, err := json.Marshal(v)
+	if err != nil {
+		panic(err) // plain structs of strings and numbers always marshal
+	}
+	return append(append(b, j...), '\n')
+}
+
+// maxLine bounds a JSON Lines line when reading: the longest real line (a
+// game line with an error text) is a few hundred bytes.
+const maxLine = 64 << 10
+
+// Shard is what one JSON Lines file holds for merging.
+type Shard struct {
+	Name   string
+	Header MatchLine
+	Games  []GameLine
+	lines  []int // line number of each game line
+}
+
+// ReadShard reads a JSON Lines file written by a match (name is for errors).
+// It checks each line strictly: known type, known fields, sensible values.
+func ReadShard(name string, r io.Reader) (*Shard, error) {
+	sh := &Shard{Name: name}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 4096), maxLine)
+	line := 0
+	fail := func(format string, args ...any) error {
+		return fmt.Errorf("%s:%d: %s", name, line, fmt.Sprintf(format, args...))
+	}
+	sawHeader := false
+	for sc.Scan() {
+		line++
+		text := sc.Bytes()
+		if len(strings.TrimSpace(string(text))) == 0 {
+			continue
+		}
+		var kind struct {
+			Type string `json:"type"`
+		}
+		if err := json.Unmarshal(text, &kind); err != nil {
+			return nil, fail("not a JSON object: %v", err)
+		}
+		switch kind.Type {
+		case "match":
+			if sawHeader {
+				return nil, fail("second match line")
+			}
+			if err := strictUnmarshal(text, &sh.Header); err != nil {
+				return nil, fail("%v", err)
+			}
+			if sh.Header.P1 == "" || sh.Header.P2 == "" {
+				return nil, fail("match line without p1 and p2")
+			}
+			sawHeader = true
+		case "attempt":
+			var a AttemptLine
+			if err := strictUnmarshal(text, &a); err != nil {
+				return nil, fail("%v", err)
+			}
+		case "game":
+			if !sawHeader {
+				return nil, fail("game line before the match line")
+			}
+			var g GameLine
+			if err := strictUnmarshal(text, &g); err != nil {
+				return nil, fail("%v", err)
+			}
+			if err := g.check(sh.Header); err != nil {
+				return nil, fail("%v", err)
+			}
+			sh.Games = append(sh.Games, g)
+			sh.lines = append(sh.lines, line)
+		default:
+			return nil, fail("unknown line type %q", kind.Type)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return nil, fmt.Errorf("%s:%d: line longer than %d bytes", name, line+1, maxLine)
+		}
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	if !sawHeader {
+		return nil, fmt.Errorf("%s: no match line", name)
+	}
+	return sh, nil
+}
+
+func strictUnmarshal(b []byte, v any) error {
+	d := json.NewDecoder(strings.NewReader(string(b)))
+	d.DisallowUnknownFields()
+	if err := d.Decode(v); err != nil {
+		return err
+	}
+	if d.More() {
+		return errors.New("text after the JSON object")
+	}
+	return nil
+}
+
+func (g *GameLine) check(h MatchLine) error {
+	if g.Game < 0 || (h.Games > 0 && g.Game >= h.Games) {
+		return fmt.Errorf("game %d out of range 0..%d", g.Game, h.Games-1)
+	}
+	if !slices.Contains([]string{"1-0", "0-1", "1/2-1/2", "*"}, g.Result) {
+		return fmt.Errorf("game %d: bad result %q", g.Game, g.Result)
+	}
+	if !slices.Contains(Terminations(), g.Termination) {
+		return fmt.Errorf("game %d: unknown termination %q", g.Game, g.Termination)
+	}
+	want := [2]string{h.P1, h.P2}
+	switch g.P1 {
+	case "white":
+	case "black":
+		want = [2]string{h.P2, h.P1}
+	default:
+		return fmt.Errorf("game %d: p1 is %q, want white or black", g.Game, g.P1)
+	}
+	if g.White != want[0] || g.Black != want[1] {
+		return fmt.Errorf("game %d: %s vs %s does not match the match line's players", g.Game, g.White, g.Black)
+	}
+	r := Record{Result: g.Result, P1White: g.P1 == "white"}
+	if r.P1Score() != g.P1Score {
+		return fmt.Errorf("game %d: p1_score %v disagrees with result %s", g.Game, g.P1Score, g.Result)
+	}
+	return nil
+}

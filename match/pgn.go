@@ -1,0 +1,176 @@
+package match
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"kriegbot/engine/chess"
+	"kriegbot/engine/umpire"
+)
+
+// PGNHeader is what every game of a match shares in its PGN tags.
+type PGNHeader struct {
+	Event string // e.g. "w16 match: heuristic vs random"
+	Site  string
+	Date  string // "2026.11.23"
+}
+
+// WritePGN writes the game in PGN export format: the standard seven tags,
+// Variant "Kriegspiel" and the match's own tags, SAN movetext of the true
+// game, and after each move a comment with what the referee said that turn:
+// the refused attempts ("Illegal move"), the capture, checks and pawn tries
+// announced, and the mover's clock in timed games ([%clk]).
+func (r *Record) WritePGN(w io.Writer, h PGNHeader) error {
+	var b strings.Builder
+	tag := func(name, value string) {
+		value = strings.ReplaceAll(strings.ReplaceAll(value, `\`, `\\`), `"`, `\"`)
+		fmt.Fprintf(&b, "[%s \"%s\"]\n", name, value)
+	}
+	tag("Event", h.Event)
+	tag("Site", h.Site)
+	tag("Date", h.Date)
+	tag("Round", strconv.Itoa(r.Game+1))
+	tag("White", r.White)
+	tag("Black", r.Black)
+	tag("Result", r.Result)
+	tag("Variant", "Kriegspiel")
+	tag("TimeControl", r.Control.String())
+	tag("Termination", pgnTermination(r.Termination))
+	tag("Ending", r.Termination)
+	tag("PlyCount", strconv.Itoa(r.Plies))
+	tag("Seed", strconv.FormatUint(r.Seed, 10))
+	b.WriteByte('\n')
+
+	wr := wrapper{b: &b}
+	var illegal []string
+	needNumber := true
+	for _, a := range r.Attempts {
+		if !a.Answer.Legal {
+			illegal = append(illegal, a.Answer.Attempt.String())
+			continue
+		}
+		n := a.Ply/2 + 1
+		if a.Answer.Mover == chess.White {
+			wr.word(strconv.Itoa(n) + ".")
+		} else if needNumber {
+			wr.word(strconv.Itoa(n) + "...")
+		}
+		wr.word(a.SAN)
+		comment := refereeComment(illegal, &a.Answer)
+		if r.Control.Timed() {
+			comment = append(comment, "[%clk "+clk(a.Clock)+"]")
+		}
+		needNumber = len(comment) > 0
+		if needNumber {
+			wr.comment(strings.Join(comment, "; "))
+		}
+		illegal = illegal[:0]
+	}
+	if len(illegal) > 0 || r.Termination == TermTime || r.Termination == TermError {
+		var why []string
+		if len(illegal) > 0 {
+			why = append(why, "Illegal: "+strings.Join(illegal, " "))
+		}
+		switch r.Termination {
+		case TermTime:
+			why = append(why, sideToMove(r)+"'s flag fell")
+		case TermError:
+			why = append(why, "forfeit: "+r.Error)
+		}
+		wr.comment(strings.Join(why, "; "))
+	}
+	wr.word(r.Result)
+	b.WriteString("\n\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// sideToMove names the side that was to move when the game stopped.
+func sideToMove(r *Record) string {
+	if r.Plies%2 == 0 {
+		return "White"
+	}
+	return "Black"
+}
+
+func refereeComment(illegal []string, a *umpire.Answer) []string {
+	var c []string
+	if len(illegal) > 0 {
+		c = append(c, "Illegal: "+strings.Join(illegal, " "))
+	}
+	if a.Capture.Kind != umpire.NoCapture {
+		what := "Piece"
+		if a.Capture.Kind == umpire.PawnCaptured {
+			what = "Pawn"
+		}
+		c = append(c, what+" at "+a.Capture.Square.String()+" captured")
+	}
+	for _, k := range a.Checks {
+		if k != chess.NoCheck {
+			c = append(c, umpire.CheckWords(k))
+		}
+	}
+	if a.PawnTries > 0 {
+		c = append(c, umpire.TriesWords(a.PawnTries))
+	}
+	if a.Ending != umpire.NotOver {
+		c = append(c, a.Ending.String())
+	}
+	return c
+}
+
+// pgnTermination maps ours onto the PGN standard's Termination values.
+func pgnTermination(t string) string {
+	switch t {
+	case TermTime:
+		return "time forfeit"
+	case TermError:
+		return "rules infraction"
+	case TermPlyCap:
+		return "unterminated"
+	}
+	return "normal"
+}
+
+func clk(d time.Duration) string {
+	if d < 0 {
+		d = 0
+	}
+	d = d.Round(100 * time.Millisecond)
+	h := int(d / time.Hour)
+	m := int(d/time.Minute) % 60
+	s := float64(d%time.Minute) / float64(time.Second)
+	return fmt.Sprintf("%d:%02d:%04.1f", h, m, s)
+}
+
+// wrapper writes movetext in lines of at most 79 characters.
+type wrapper struct {
+	b   *strings.Builder
+	col int
+}
+
+func (w *wrapper) word(s string) {
+	if w.col > 0 && w.col+1+len(s) > 79 {
+		w.b.WriteByte('\n')
+		w.col = 0
+	}
+	if w.col > 0 {
+		w.b.WriteByte(' ')
+		w.col++
+	}
+	w.b.WriteString(s)
+	w.col += len(s)
+}
+
+// comment writes {text}, breaking lines between its words.
+func (w *wrapper) comment(text string) {
+	words := strings.Fields(strings.NewReplacer("{", "(", "}", ")").Replace(text))
+	words[0] = "{" + words[0]
+	words[len(words)-1] += "}"
+	for _, x := range words {
+		w.word(x)
+	}
+}

@@ -1,0 +1,326 @@
+package match
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"kriegbot/engine/clock"
+	"kriegbot/engine/players"
+	"kriegbot/engine/umpire"
+)
+
+// Config is one match (or one shard of it).
+type Config struct {
+	P1, P2 players.Spec
+	// Games is the number of games of the whole match (all shards).
+	Games int
+	// Concurrency is the number of games played at once.
+	Concurrency int
+	Rules       umpire.Rules // MaxPlies is the ply cap
+	Limits      Limits
+	Seed        uint64
+	// Shard and Shards select games g with g % Shards == Shard (Shards ≥ 1).
+	Shard, Shards int
+	// SPRT, when set, stops the match once a hypothesis is accepted.
+	SPRT *SPRT
+	// PGN and JSONL receive each game in index order when not nil.
+	PGN, JSONL io.Writer
+	PGNHeader  PGNHeader
+	// Progress, when not nil, is called after each game in index order.
+	Progress func(Summary)
+}
+
+// Summary is a match's outcome so far.
+type Summary struct {
+	P1, P2       string
+	Tally        Tally
+	Terminations map[string]int
+	// Planned is the number of games this run was to play.
+	Planned int
+	// SPRT is the test, if any, and its decision (+1 H1, -1 H0, 0 open).
+	SPRT     *SPRT
+	Decision int
+	Elapsed  time.Duration
+}
+
+// Add counts one game.
+func (s *Summary) Add(g GameLine) {
+	switch g.P1Score {
+	case 1:
+		s.Tally.W++
+	case 0:
+		s.Tally.L++
+	default:
+		s.Tally.D++
+	}
+	if s.Terminations == nil {
+		s.Terminations = map[string]int{}
+	}
+	s.Terminations[g.Termination]++
+	if s.SPRT != nil {
+		s.Decision = s.SPRT.Decide(s.Tally)
+	}
+}
+
+// Write prints the summary; its last line is exactly
+// "<p1> vs <p2>: +W -L =D, score X%, Elo E ± C".
+func (s *Summary) Write(w io.Writer) error {
+	var b strings.Builder
+	t := s.Tally
+	fmt.Fprintf(&b, "games: %d of %d", t.N(), s.Planned)
+	if s.Elapsed > 0 {
+		fmt.Fprintf(&b, " in %v (%.1f games/s)", s.Elapsed.Round(time.Millisecond), float64(t.N())/s.Elapsed.Seconds())
+	}
+	b.WriteString("\nterminations:")
+	for _, name := range Terminations() {
+		if n := s.Terminations[name]; n > 0 {
+			fmt.Fprintf(&b, " %s %d,", name, n)
+		}
+	}
+	out := strings.TrimSuffix(b.String(), ",")
+	b.Reset()
+	b.WriteString(out)
+	b.WriteByte('\n')
+	if s.SPRT != nil {
+		lo, hi := s.SPRT.Bounds()
+		verdict := "no decision yet"
+		switch s.Decision {
+		case 1:
+			verdict = "H1 accepted"
+		case -1:
+			verdict = "H0 accepted"
+		}
+		fmt.Fprintf(&b, "SPRT: elo0 %g elo1 %g alpha %g beta %g: LLR %.3f [%.3f, %.3f], %s\n",
+			s.SPRT.Elo0, s.SPRT.Elo1, s.SPRT.Alpha, s.SPRT.Beta, s.SPRT.LLR(t), lo, hi, verdict)
+	}
+	b.WriteString(s.Line())
+	b.WriteByte('\n')
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// Line returns "<p1> vs <p2>: +W -L =D, score X%, Elo E ± C".
+func (s *Summary) Line() string {
+	t := s.Tally
+	score := 100 * t.Score()
+	if t.N() == 0 {
+		score = 0
+	}
+	elo, margin := t.Elo()
+	return fmt.Sprintf("%s vs %s: +%d -%d =%d, score %.1f%%, Elo %s ± %s", s.P1, s.P2, t.W, t.L, t.D, score, signed(elo), unsigned(margin))
+}
+
+func signed(x float64) string {
+	switch {
+	case math.IsInf(x, 1):
+		return "+inf"
+	case math.IsInf(x, -1):
+		return "-inf"
+	}
+	return fmt.Sprintf("%+.1f", x)
+}
+
+func unsigned(x float64) string {
+	if math.IsInf(x, 0) || math.IsNaN(x) {
+		return "inf"
+	}
+	return fmt.Sprintf("%.1f", x)
+}
+
+// Header returns the JSON Lines match line for the config.
+func (c *Config) Header() MatchLine {
+	return MatchLine{
+		Type: "match", P1: c.P1.String(), P2: c.P2.String(), Games: c.Games, Seed: c.Seed,
+		Shard: c.Shard, Shards: c.Shards, Rules: c.Rules.Name, MaxPlies: c.Rules.MaxPlies,
+		TimeControl: c.Limits.Control.String(), MoveTimeMs: c.Limits.MoveTime.Milliseconds(), Nodes: c.Limits.Nodes,
+	}
+}
+
+// Run plays the match (this shard's games) and returns its summary. Games are
+// played Concurrency at a time, written and counted in index order, so the
+// output does not depend on scheduling; an SPRT decision stops the match after
+// the deciding game, counting no later one.
+func Run(ctx context.Context, c Config) (Summary, error) {
+	start := time.Now()
+	sum := Summary{P1: c.P1.String(), P2: c.P2.String(), SPRT: c.SPRT}
+	var games []int
+	for g := c.Shard; g < c.Games; g += max(c.Shards, 1) {
+		games = append(games, g)
+	}
+	sum.Planned = len(games)
+	if c.JSONL != nil {
+		if _, err := c.JSONL.Write(appendJSON(nil, c.Header())); err != nil {
+			return sum, err
+		}
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	type result struct {
+		i   int // position in games
+		rec *Record
+		err error
+	}
+	jobs := make(chan int)
+	results := make(chan result)
+	var wg sync.WaitGroup
+	for range max(min(c.Concurrency, len(games)), 1) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p1, err1 := c.P1.New()
+			p2, err2 := c.P2.New()
+			t := &table{ump: umpire.New(c.Rules), mgr: clock.Default(c.Limits.Overhead)}
+			for i := range jobs {
+				if err := firstErr(err1, err2); err != nil {
+					results <- result{i: i, err: err}
+					continue
+				}
+				rec := newRecord(&c, games[i])
+				ps := [2]players.Player{p1, p2}
+				if !rec.P1White {
+					ps = [2]players.Player{p2, p1}
+				}
+				err := t.play(ctx, rec, ps, c.Rules, c.Limits)
+				results <- result{i: i, rec: rec, err: err}
+			}
+		}()
+	}
+	go func() {
+		defer close(jobs)
+		for i := range games {
+			select {
+			case jobs <- i:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() {
+		wg.Wait()
+		close(results)
+	}()
+
+	// Collect in index order.
+	pending := map[int]*Record{}
+	next := 0
+	var firstFail error
+	for r := range results {
+		if r.err != nil {
+			if r.err != errAborted && firstFail == nil {
+				firstFail = r.err
+				cancel()
+			}
+			continue
+		}
+		if firstFail != nil || ctx.Err() != nil {
+			continue
+		}
+		pending[r.i] = r.rec
+		for pending[next] != nil {
+			rec := pending[next]
+			delete(pending, next)
+			next++
+			if err := writeGame(&c, rec); err != nil {
+				firstFail = err
+				cancel()
+				break
+			}
+			sum.Add(rec.gameLine())
+			sum.Elapsed = time.Since(start)
+			if c.Progress != nil {
+				c.Progress(sum)
+			}
+			if sum.Decision != 0 {
+				cancel()
+				break
+			}
+		}
+	}
+	sum.Elapsed = time.Since(start)
+	if firstFail != nil {
+		return sum, firstFail
+	}
+	if sum.Decision == 0 && next < len(games) {
+		if err := ctx.Err(); err != nil {
+			return sum, err
+		}
+	}
+	return sum, nil
+}
+
+func firstErr(errs ...error) error {
+	for _, e := range errs {
+		if e != nil {
+			return e
+		}
+	}
+	return nil
+}
+
+func newRecord(c *Config, g int) *Record {
+	rec := &Record{Game: g, Seed: GameSeed(c.Seed, g), P1White: g%2 == 0, Control: c.Limits.Control}
+	rec.White, rec.Black = c.P1.String(), c.P2.String()
+	if !rec.P1White {
+		rec.White, rec.Black = rec.Black, rec.White
+	}
+	return rec
+}
+
+func writeGame(c *Config, rec *Record) error {
+	if c.PGN != nil {
+		if err := rec.WritePGN(c.PGN, c.PGNHeader); err != nil {
+			return err
+		}
+	}
+	if c.JSONL != nil {
+		if err := rec.WriteJSONL(c.JSONL); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Merge combines shards' JSON Lines into one summary. The shards must come
+// from the same match (players, seed, rules, limits) and hold no game twice.
+func Merge(shards []*Shard, sprt *SPRT) (Summary, error) {
+	if len(shards) == 0 {
+		return Summary{}, fmt.Errorf("match: nothing to merge")
+	}
+	h0 := shards[0].Header
+	sum := Summary{P1: h0.P1, P2: h0.P2, SPRT: sprt}
+	type where struct {
+		name string
+		line int
+	}
+	seen := map[int]where{}
+	var games []GameLine
+	for _, sh := range shards {
+		h := sh.Header
+		h.Shard, h0.Shard = 0, 0
+		if h != h0 {
+			return sum, fmt.Errorf("match: %s is from another match than %s (%+v vs %+v)", sh.Name, shards[0].Name, sh.Header, shards[0].Header)
+		}
+		for i, g := range sh.Games {
+			if w, dup := seen[g.Game]; dup {
+				return sum, fmt.Errorf("match: %s:%d: game %d already in %s:%d", sh.Name, sh.lines[i], g.Game, w.name, w.line)
+			}
+			seen[g.Game] = where{sh.Name, sh.lines[i]}
+			games = append(games, g)
+		}
+	}
+	// Count in index order, as an unsharded run does.
+	slices.SortFunc(games, func(a, b GameLine) int { return cmp.Compare(a.Game, b.Game) })
+	sum.Planned = h0.Games
+	for _, g := range games {
+		sum.Add(g)
+	}
+	return sum, nil
+}
