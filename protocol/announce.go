@@ -56,7 +56,8 @@ const maxTries = 99
 //
 // Whole-line rule: if any word of the line is not part of an announcement,
 // no items are appended at all (dst is returned unchanged), so chatter such as
-// "I gave him a rank check" never yields a check. Lines containing
+// "I gave him a rank check" never yields a check. Game notices in braces
+// ("{Game 959 (A vs. B) Black checkmated} 1-0") are not referee text. Lines containing
 // "tells you", "says:", "shouts", "whispers" or "kibitzes" are treated as
 // chat and never as referee text.
 //
@@ -68,7 +69,7 @@ const maxTries = 99
 // ParseAnnouncements never panics, runs in time linear in len(line) and
 // allocates only when appending to dst needs to grow it.
 func ParseAnnouncements(dst []Announcement, line []byte) (items []Announcement, refereeLike, unknown bool) {
-	if isChat(line) {
+	if isChat(line) || isGameNotice(line) {
 		return dst, false, false
 	}
 	keyword := hasRefereeWord(line)
@@ -78,6 +79,15 @@ func ParseAnnouncements(dst []Announcement, line []byte) (items []Announcement, 
 		return dst[:start], keyword, keyword
 	}
 	return out, keyword || len(out) > start, false
+}
+
+// isGameNotice reports a game-status line in braces, such as
+// "{Game 959 (A vs. B) Black checkmated} 1-0" or "{Game 12 (A vs. B) Creating
+// unrated wild match.}": server notices, never referee announcements, though
+// "checkmated" contains "check".
+func isGameNotice(line []byte) bool {
+	t := trimLine(line)
+	return len(t) > 0 && t[0] == '{' && hasPrefixFold(t[1:], "game ")
 }
 
 // isChat reports whether line is a tell, say, shout, whisper or kibitz.

@@ -69,6 +69,8 @@ func TestParseAnnouncements(t *testing.T) {
 		{"Blacks move", []Announcement{black}, true, false},
 		// Illegal move with trailing text.
 		{"Illegal move (e2e5).", []Announcement{illegal}, true, false},
+		{"{Game 10 (bob vs. alice) Black checkmated} 1-0", nil, false, false},
+		{"aics% {Game 7 (a vs. b) White checkmated} 0-1", nil, false, false},
 		{"Illegal move: e2e5", []Announcement{illegal}, true, false},
 		{"illegal move (e2e5; really). 2 pawn tries", []Announcement{illegal, triesAnn(2)}, true, false},
 		{"Illegal move. Black's move", []Announcement{illegal, black}, true, false},

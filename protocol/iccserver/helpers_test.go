@@ -1,0 +1,123 @@
+package iccserver
+
+import (
+	"bufio"
+	"context"
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/crypto/bcrypt"
+
+	"kriegbot/engine/umpire"
+	"kriegbot/protocol"
+)
+
+// startServer runs a server on a loopback port for one test.
+func startServer(t testing.TB, cfg Config) (*Server, string) {
+	t.Helper()
+	if cfg.Rules == (umpire.Rules{}) {
+		cfg.Rules = umpire.Olympiad() // random games end by the draw rules
+	}
+	s, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go s.Serve(ln)
+	t.Cleanup(func() { s.Close() })
+	return s, ln.Addr().String()
+}
+
+func testAccounts(t testing.TB, pw map[string]string) *Accounts {
+	t.Helper()
+	a, err := NewAccounts(pw, "C", bcrypt.MinCost)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// plainDial connects with a plain TCP dialer (the server sends no telnet
+// negotiation), so tests also see what a raw client sees.
+func plainDial(ctx context.Context, addr string) (protocol.Conn, error) {
+	var d net.Dialer
+	return d.DialContext(ctx, "tcp", addr)
+}
+
+func dialSession(t testing.TB, addr, handle, password string) *protocol.Session {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	s, err := protocol.Dial(ctx, protocol.SessionConfig{
+		Addr: addr, Handle: handle, Password: password, Dial: plainDial,
+		LinesPerSecond: 5000, Burst: 5000, KeepAlive: -1, DeadAfter: -1,
+	})
+	if err != nil {
+		t.Fatalf("login %s: %v", handle, err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// rawClient is a line-oriented raw TCP client for robustness tests.
+type rawClient struct {
+	t  testing.TB
+	nc net.Conn
+	r  *bufio.Reader
+}
+
+func dialRaw(t testing.TB, addr string) *rawClient {
+	t.Helper()
+	nc, err := net.DialTimeout("tcp", addr, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { nc.Close() })
+	return &rawClient{t: t, nc: nc, r: bufio.NewReader(nc)}
+}
+
+func (c *rawClient) send(s string) {
+	c.t.Helper()
+	c.nc.SetWriteDeadline(time.Now().Add(5 * time.Second))
+	if _, err := c.nc.Write([]byte(s)); err != nil {
+		c.t.Fatalf("write: %v", err)
+	}
+}
+
+// expect reads until want appears, failing after the timeout.
+func (c *rawClient) expect(want string, timeout time.Duration) string {
+	c.t.Helper()
+	var seen strings.Builder
+	c.nc.SetReadDeadline(time.Now().Add(timeout))
+	buf := make([]byte, 4096)
+	for {
+		n, err := c.r.Read(buf)
+		seen.Write(buf[:n])
+		if strings.Contains(seen.String(), want) {
+			return seen.String()
+		}
+		if err != nil {
+			c.t.Fatalf("waiting for %q: %v; got %q", want, err, tail(seen.String(), 400))
+		}
+	}
+}
+
+func tail(s string, n int) string {
+	if len(s) > n {
+		return s[len(s)-n:]
+	}
+	return s
+}
+
+// loginGuest logs a raw text-mode client in as a guest.
+func (c *rawClient) loginGuest() {
+	c.t.Helper()
+	c.expect("login:", 5*time.Second)
+	c.send("g\r\n")
+	c.expect("Starting session as", 5*time.Second)
+}
