@@ -18,7 +18,7 @@ type game struct {
 	names   [2]string
 	titles  [2]string
 	ratings [2]int
-	players [2]*client  // nil while a player is away (grace period)
+	players [2]*client   // nil while a player is away (grace period)
 	absent  [2]time.Time // when the player left, during a grace period
 	rated   bool
 	minutes int

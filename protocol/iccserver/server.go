@@ -362,4 +362,3 @@ func (s *Server) Finished() []FinishedGame {
 	}
 	return out
 }
-
