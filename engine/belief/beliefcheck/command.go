@@ -1,0 +1,107 @@
+package beliefcheck
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"kriegbot/internal/cmdflag"
+)
+
+// Command runs "kriegbot belief SUBCOMMAND": today only "check".
+func Command(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
+		fmt.Fprintln(stderr, "usage: kriegbot belief check [-keep N] FILE...")
+		if len(args) == 0 {
+			return cmdflag.Usage
+		}
+		return cmdflag.OK
+	}
+	if args[0] != "check" {
+		return cmdflag.Fail(stderr, "belief", "unknown subcommand %q (want check)", args[0])
+	}
+	return checkCommand(args[1:], stdout, stderr)
+}
+
+func checkCommand(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("belief check", flag.ContinueOnError)
+	keep := fs.Int("keep", 10, "how many soundness violations and bad lines to show")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: kriegbot belief check [-keep N] FILE...")
+		fmt.Fprintln(stderr, "\nReplays wild 16 referee fixture files (JSON Lines, plain or gzip) from both")
+		fmt.Fprintln(stderr, "sides' points of view, each belief hearing only what its side hears, and prints")
+		fmt.Fprintln(stderr, "soundness violations and the log-loss of the predicted legality, capture and")
+		fmt.Fprintln(stderr, "check messages against the constant predictor. Exit 1 on any violation.")
+		fmt.Fprintln(stderr, "\nFlags:")
+		fs.PrintDefaults()
+	}
+	if code, done := cmdflag.Parse(fs, args, stderr); done {
+		return code
+	}
+	if fs.NArg() == 0 {
+		return cmdflag.Fail(stderr, "belief check", "missing FILE")
+	}
+	var rep Report
+	opt := Options{Keep: *keep}
+	if isTerminal(stderr) {
+		opt.Progress = func(games int) {
+			if games%10 == 0 {
+				fmt.Fprintf(stderr, "\r%d games", games)
+			}
+		}
+	}
+	for _, name := range fs.Args() {
+		f, err := os.Open(name)
+		if err != nil {
+			fmt.Fprintf(stderr, "kriegbot belief check: %v\n", err)
+			return cmdflag.Failure
+		}
+		before := rep.Games
+		err = Run(f, opt, &rep)
+		f.Close()
+		if opt.Progress != nil {
+			fmt.Fprint(stderr, "\r")
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "kriegbot belief check: %s: %v\n", name, err)
+			return cmdflag.Failure
+		}
+		fmt.Fprintf(stdout, "%s: %d games\n", name, rep.Games-before)
+	}
+	Print(stdout, &rep)
+	if rep.Violations > 0 || rep.BadLines > 0 {
+		return cmdflag.Failure
+	}
+	return cmdflag.OK
+}
+
+// Print writes the report; its last line is
+// "belief check: <G> games, <V> soundness violations, legal log-loss <x> (constant <y>)".
+func Print(w io.Writer, rep *Report) {
+	for _, e := range rep.FirstBad {
+		fmt.Fprintf(w, "bad input: %v\n", e)
+	}
+	if rep.BadLines > len(rep.FirstBad) {
+		fmt.Fprintf(w, "... %d more bad lines\n", rep.BadLines-len(rep.FirstBad))
+	}
+	for _, v := range rep.First {
+		fmt.Fprintf(w, "violation: %s\n", v)
+	}
+	fmt.Fprintf(w, "attempts %d, belief states checked %d, surprises %d\n", rep.Attempts, rep.States, rep.Surprises)
+	fmt.Fprintf(w, "legal   (all attempts, %d):            log-loss %.4f (constant %.4f)\n", rep.Legal.N, rep.Legal.LogLoss(), rep.Legal.Constant())
+	fmt.Fprintf(w, "capture (legal moves, none/pawn/piece, %d): log-loss %.4f (constant %.4f)\n", rep.Capture.N, rep.Capture.LogLoss(), rep.Capture.Constant())
+	fmt.Fprintf(w, "check   (legal moves not ending the game, %d): log-loss %.4f (constant %.4f)\n", rep.Check.N, rep.Check.LogLoss(), rep.Check.Constant())
+	fmt.Fprintf(w, "belief check: %d games, %d soundness violations, legal log-loss %.4f (constant %.4f)\n",
+		rep.Games, rep.Violations, rep.Legal.LogLoss(), rep.Legal.Constant())
+}
+
+// isTerminal reports whether w is a character device (progress is shown only there).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}

@@ -1,0 +1,8 @@
+// Package beliefcheck replays referee fixture games (the umpire fixture
+// schema) through two beliefs, one per side, each hearing only what that side
+// hears, and measures them: soundness (every opponent unit's true square keeps
+// a non-zero chance in its class's matrix after every update) and calibration
+// (log-loss of the predicted legality, capture and check messages of each
+// attempt against the constant predictor fitted on the same data). It also
+// holds "kriegbot belief check".
+package beliefcheck

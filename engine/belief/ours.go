@@ -1,0 +1,356 @@
+package belief
+
+import (
+	"kriegbot/engine/chess"
+	"kriegbot/engine/umpire"
+)
+
+// uncertainLegal is the chance we give a pawn capture whose legality we
+// cannot prove (possible pin, check, en passant) of counting as a try.
+const uncertainLegal = 0.9
+
+// Ours updates the belief with the referee's answer v to our attempt m.
+// v.Move is not needed (the referee does not repeat an illegal attempt).
+func (s *State) Ours(m chess.Move, v umpire.View) {
+	switch {
+	case v.Illegal:
+		s.illegal(m)
+	case v.Heard && v.Own:
+		s.ourMove(m, v)
+	}
+}
+
+// ourMove plays our legal move m on our board and learns from its
+// announcements: squares passed are empty, the capture, the checks on the
+// enemy king and the opponent's pawn tries.
+func (s *State) ourMove(m chess.Move, v umpire.View) {
+	from, to := m.From(), m.To()
+	pt := s.typeAt(from)
+	if pt == chess.NoPieceType {
+		s.surprises++
+		return
+	}
+	var empty, noPawn, noKing chess.Bitboard
+	switch pt {
+	case chess.Bishop, chess.Rook, chess.Queen:
+		empty = chess.Between(from, to)
+	case chess.Pawn:
+		empty = chess.Between(from, to) // the skipped square of a double step
+	case chess.King:
+		if d := to.File() - from.File(); d == 2 || d == -2 {
+			rookFrom, rookTo := chess.NewSquare(7, from.Rank()), chess.NewSquare(5, from.Rank())
+			if d < 0 {
+				rookFrom, rookTo = chess.NewSquare(0, from.Rank()), chess.NewSquare(3, from.Rank())
+			}
+			empty = chess.Between(from, rookFrom)
+			// Castling out of, through or into check is illegal.
+			for _, sq := range [3]chess.Square{from, (from + to) / 2, to} {
+				noPawn |= chess.PawnAttacks(s.me, sq)
+				noKing |= chess.KingAttacks(sq)
+			}
+			s.removeOwn(rookFrom)
+			s.putOwn(chess.Rook, rookTo)
+		}
+		s.castle = 0
+	}
+	s.removeOwn(from)
+	if promo := m.Promotion(); promo != chess.NoPieceType && pt == chess.Pawn {
+		pt = promo
+	}
+	s.removeOwn(to)
+	s.putOwn(pt, to)
+	// Our man on a corner means the opponent's rook is not there.
+	s.oppCastle &^= rookRight(to)
+	s.zeroAll(empty)
+
+	s.epProb = [8]float32{}
+	s.ourDouble = chess.NoSquare
+	if pt == chess.Pawn && (to-from == 16 || from-to == 16) {
+		s.ourDouble = to
+	}
+	if v.Capture.Kind != umpire.NoCapture {
+		x := v.Capture.Square
+		s.zeroAll(x.Bit())
+		s.units--
+		if v.Capture.Kind == umpire.PawnCaptured {
+			s.pawnMax--
+			s.pawnExp = max(s.pawnExp-1, 0)
+		}
+		s.oppCastle &^= rookRight(x)
+		if s.lastCapture == chess.NoSquare {
+			s.chain = 0
+		}
+		s.lastCapture = to
+		s.chain++
+	} else {
+		s.lastCapture, s.chain = chess.NoSquare, 0
+	}
+	// Our king is not attacked after our legal move.
+	ksq := s.OurKing()
+	noPawn |= chess.PawnAttacks(s.me, ksq)
+	s.zero(pawn, noPawn)
+	s.zero(king, noKing)
+	s.checks = [2]chess.CheckKind{}
+	s.ourTurn = false
+	s.normalize()
+	s.placeTheirKing(v.Checks)
+	s.theirTries = v.PawnTries
+	if v.Ending == umpire.NotOver {
+		s.normalize()
+		s.theirTriesEvidence(v.PawnTries, v.Checks[0] != chess.NoCheck)
+	}
+	s.updateCastling()
+	s.normalize()
+}
+
+// maybeOccupied is every square an opponent unit may stand on, plus our men:
+// the blockers to use when proving that a line is open.
+func (s *State) maybeOccupied() chess.Bitboard {
+	return s.own[0] | s.supp[king] | s.supp[pawn] | s.supp[piece]
+}
+
+// definiteAttacks returns the squares our men surely attack: lines count only
+// when every square before the target is proven empty.
+func (s *State) definiteAttacks() chess.Bitboard {
+	occ := s.maybeOccupied()
+	var att chess.Bitboard
+	for pt := chess.Pawn; pt <= chess.King; pt++ {
+		for b := s.own[pt]; b != 0; {
+			att |= chess.Attacks(s.me, pt, b.PopFirst(), occ)
+		}
+	}
+	return att
+}
+
+// placeTheirKing learns where the enemy king is from the checks announced
+// after our move: with none it stands on no square we surely attack; with
+// check kinds it stands where our men may give exactly those checks.
+func (s *State) placeTheirKing(checks [2]chess.CheckKind) {
+	if checks[0] == chess.NoCheck {
+		s.zero(king, s.definiteAttacks())
+		return
+	}
+	var announced [chess.CheckKnight + 1]bool
+	for _, k := range checks {
+		announced[k] = true
+	}
+	occ := s.maybeOccupied()
+	var possible [chess.CheckKnight + 1]chess.Bitboard
+	var excluded chess.Bitboard
+	for pt := chess.Pawn; pt < chess.King; pt++ {
+		for b := s.own[pt]; b != 0; {
+			u := b.PopFirst()
+			for a := chess.Attacks(s.me, pt, u, s.own[0]) &^ s.own[0]; a != 0; {
+				sq := a.PopFirst()
+				possible[chess.ClassifyCheck(sq, u)] |= sq.Bit()
+			}
+			for a := chess.Attacks(s.me, pt, u, occ) &^ s.own[0]; a != 0; {
+				sq := a.PopFirst()
+				if !announced[chess.ClassifyCheck(sq, u)] {
+					excluded |= sq.Bit()
+				}
+			}
+		}
+	}
+	allowed := ^excluded
+	for _, k := range checks {
+		if k != chess.NoCheck {
+			allowed &= possible[k]
+		}
+	}
+	s.zero(king, ^allowed)
+}
+
+// updateCastling drops the opponent's castling rights once its king or
+// rook has provably left home.
+func (s *State) updateCastling() {
+	opp := s.me.Other()
+	home := chess.NewSquare(4, 0)
+	k, q := chess.WhiteKingside, chess.WhiteQueenside
+	if opp == chess.Black {
+		home, k, q = chess.NewSquare(4, 7), chess.BlackKingside, chess.BlackQueenside
+	}
+	if !s.supp[king].Has(home) {
+		s.oppCastle &^= k | q
+	}
+	if !s.supp[piece].Has(home + 3) {
+		s.oppCastle &^= k
+	}
+	if !s.supp[piece].Has(home - 4) {
+		s.oppCastle &^= q
+	}
+}
+
+// pinRay returns, for our man on from moving to to, the direction from our
+// king through from when from stands on an open line from the king and to
+// leaves that line (so an enemy slider beyond from would pin it), else -1.
+func (s *State) pinRay(from, to chess.Square) int {
+	k := s.OurKing()
+	d := dirFrom(k, from)
+	if d < 0 || chess.Between(k, from)&s.own[0] != 0 || chess.Line(k, from).Has(to) {
+		return -1
+	}
+	return d
+}
+
+// possiblyPinned reports whether our man on from might be pinned for a move
+// to to: an enemy piece may stand beyond it on an open line from our king.
+func (s *State) possiblyPinned(from, to chess.Square) bool {
+	d := s.pinRay(from, to)
+	if d < 0 {
+		return false
+	}
+	r := &geo.rays[from][d]
+	for i := range r.n {
+		sq := r.sq[i]
+		if s.own[0].Has(sq) {
+			return false
+		}
+		if s.supp[piece].Has(sq) {
+			return true
+		}
+	}
+	return false
+}
+
+// pinProb is the chance that our man on from is pinned for a move to to:
+// an enemy rook, bishop or queen (as fits the line) beyond it with nothing
+// between.
+func (s *State) pinProb(from, to chess.Square) float64 {
+	d := s.pinRay(from, to)
+	if d < 0 {
+		return 0
+	}
+	r := &geo.rays[from][d]
+	clear, pin := 1.0, 0.0
+	lf := s.params.LineFactor
+	for i := range r.n {
+		sq := r.sq[i]
+		if s.own[0].Has(sq) {
+			break
+		}
+		pin += clear * lf * float64(s.p[piece][sq])
+		clear *= 1 - s.occ(sq)
+	}
+	return min(pin, 1)
+}
+
+// resolveProb is the chance that our non-king move to to answers the check on
+// our king (capturing or blocking the checker); 1 when not in check.
+func (s *State) resolveProb(to chess.Square) float64 {
+	if s.checks[0] == chess.NoCheck {
+		return 1
+	}
+	if s.checks[1] != chess.NoCheck {
+		return 0
+	}
+	k := s.OurKing()
+	r := float64(s.checker[to])
+	d := dirFrom(k, to)
+	if d >= 0 {
+		// Blocking: the checker stands beyond to on the same ray.
+		ry := &geo.rays[to][d]
+		for i := range ry.n {
+			r += float64(s.checker[ry.sq[i]])
+		}
+	}
+	return min(r, 1)
+}
+
+// illegal learns from "Illegal move" to our attempt m. Each cause that the
+// attempt could have (a blocked path, an empty pawn-capture square, an
+// attacked king square, a pin, an unanswered check) is made more likely in
+// proportion; squares become proven only when one cause alone remains.
+func (s *State) illegal(m chess.Move) {
+	from, to := m.From(), m.To()
+	pt := s.typeAt(from)
+	if pt == chess.NoPieceType || s.own[0].Has(to) {
+		return // nonsense on our own board: it tells nothing
+	}
+	inCheck := s.checks[0] != chess.NoCheck
+	switch {
+	case pt == chess.King:
+		if d := to.File() - from.File(); d == 2 || d == -2 {
+			return // castling: too many causes to tell apart
+		}
+		s.kingIllegal(from, to)
+	case pt == chess.Pawn && from.File() != to.File():
+		ep := s.epChance(from, to)
+		if !inCheck && !s.possiblyPinned(from, to) {
+			// Nothing to capture there, and no en passant either.
+			s.zero(pawn, to.Bit())
+			s.zero(piece, to.Bit())
+			if ep > 0 {
+				s.epProb[to.File()] = 0
+			}
+			break
+		}
+		g := (1 - s.pinProb(from, to)) * s.resolveProb(to)
+		q := s.men(to)
+		pIll := 1 - (q+ep)*g
+		if pIll > 0 {
+			// P(man on to | illegal) = q (1-g) / P(illegal).
+			s.scaleSquare(to, (1-g)/pIll)
+		}
+	default:
+		var path chess.Bitboard
+		switch pt {
+		case chess.Pawn:
+			path = chess.Between(from, to) | to.Bit()
+		case chess.Bishop, chess.Rook, chess.Queen:
+			path = chess.Between(from, to)
+		}
+		if path == 0 {
+			return // a knight: only a pin or the check can explain it
+		}
+		exact := !inCheck && !s.possiblyPinned(from, to)
+		g := (1 - s.pinProb(from, to)) * s.resolveProb(to)
+		if exact {
+			g = 1
+		}
+		e := 1.0
+		for b := path; b != 0; {
+			e *= 1 - s.occ(b.PopFirst())
+		}
+		pIll := 1 - e*g
+		if pIll <= 0 {
+			break
+		}
+		if exact && !path.More() {
+			s.scaleSquare(path.First(), 1/s.occ(path.First()))
+			break
+		}
+		for b := path; b != 0; {
+			s.scaleSquare(b.PopFirst(), 1/pIll)
+		}
+	}
+	s.normalize()
+}
+
+// epChance is the chance that our pawn's diagonal step from→to is an en
+// passant capture of a pawn that just made its double step.
+func (s *State) epChance(from, to chess.Square) float64 {
+	if relRank(s.me, from) != 4 {
+		return 0
+	}
+	return float64(s.epProb[to.File()])
+}
+
+// kingIllegal learns from our king's refused step to to: the square is
+// attacked (or holds a protected man). Every possible attacker becomes more
+// likely by the same factor, 1/P(illegal).
+func (s *State) kingIllegal(from, to chess.Square) {
+	var at attackers
+	s.attackersOf(to, from, &at)
+	pIll := at.prob()
+	if pIll <= 0 {
+		return
+	}
+	f := 1 / pIll
+	for i := range at.n {
+		sq := at.sq[i]
+		c := at.class[i]
+		v := float64(s.p[c][sq]) * f
+		s.p[c][sq] = float32(min(v, 1))
+	}
+}

@@ -1,0 +1,37 @@
+package belief
+
+import (
+	"kriegbot/engine/chess"
+	"kriegbot/opponent"
+)
+
+// Prior is what the belief needs of an opponent model.
+type Prior interface {
+	// Occupancy is D(p,t): how often the opponent of colour opp has a unit of class c on each
+	// square after its move number t (1-based full moves); ok false past the model's horizon.
+	Occupancy(opp chess.Color, c opponent.Class, move int) (d *[64]float32, ok bool)
+	// Trend is D(p,t+1)-D(p,t) per square, the paper's input to f; ok false past the horizon,
+	// where all squares are equally attractive.
+	Trend(opp chess.Color, c opponent.Class, move int) (d *[64]float32, ok bool)
+	// Params are the behavioural constants fitted with the model.
+	Params() opponent.Params
+}
+
+// UniformPrior is the prior without game records: it has no horizon (every
+// square is equally attractive to every unit at every move) and the paper's
+// default constants. The belief then spreads the opponent's units only by the
+// rules of movement, which is what to use when no model is loaded.
+type UniformPrior struct{}
+
+// Occupancy reports no data.
+func (UniformPrior) Occupancy(chess.Color, opponent.Class, int) (*[64]float32, bool) {
+	return nil, false
+}
+
+// Trend reports no data: all squares equally attractive.
+func (UniformPrior) Trend(chess.Color, opponent.Class, int) (*[64]float32, bool) {
+	return nil, false
+}
+
+// Params returns opponent.DefaultParams().
+func (UniformPrior) Params() opponent.Params { return opponent.DefaultParams() }

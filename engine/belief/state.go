@@ -1,0 +1,325 @@
+package belief
+
+import (
+	"kriegbot/engine/chess"
+	"kriegbot/opponent"
+)
+
+// The unit classes, as indices of State's matrices.
+const (
+	king  = opponent.King
+	pawn  = opponent.Pawn
+	piece = opponent.Piece
+)
+
+// floor is the least probability a square keeps while its class may stand
+// there: small enough not to distort the figures, far above float32 underflow.
+const floor = 1e-5
+
+// maxOcc caps the occupancy used in products of "square empty" chances, so
+// that nothing short of proof makes a move certainly illegal.
+const maxOcc = 1 - 1e-4
+
+// State is one side's belief. It is a plain value: copy it to keep it.
+// The zero value is not usable; start with New.
+type State struct {
+	prior  Prior
+	params opponent.Params
+	me     chess.Color
+
+	// own holds our men by piece type; own[0] is all of them.
+	own [7]chess.Bitboard
+	// castle holds our remaining castling rights; oppCastle the opponent's
+	// rights not yet disproved (its king or that rook provably left home).
+	castle, oppCastle chess.CastleRights
+
+	// p[c][sq] is the chance (for pawns and pieces, the expected number) of an
+	// opponent unit of class c on sq; supp[c] the squares where one may stand.
+	p    [opponent.NumClasses][64]float32
+	supp [opponent.NumClasses]chess.Bitboard
+
+	// units is the opponent's exact number of men besides the king; pawnMax
+	// bounds its pawns (captures seen; promotions are unseen); pawnExp is the
+	// expected number of its pawns.
+	units, pawnMax int
+	pawnExp        float32
+
+	oppMoves int // opponent moves made so far
+	ourTurn  bool
+	// ourTries is the pawn-try count in force for us, theirTries for the opponent.
+	ourTries, theirTries int
+	// checks on our king while it is our turn (NoCheck-padded).
+	checks [2]chess.CheckKind
+	// checker[sq] is, while we are in check, the chance that the checking
+	// unit stands on sq.
+	checker [64]float32
+	// epProb[f] is the chance that the opponent's last move was a double pawn
+	// step on file f (so that we may take en passant).
+	epProb [8]float32
+	// ourDouble is the square our last move's double pawn step reached, or
+	// NoSquare: the opponent may take it en passant.
+	ourDouble chess.Square
+	// lastCapture is where our last move captured (NoSquare if it did not);
+	// chain counts our consecutive captures for the retaliation model.
+	lastCapture chess.Square
+	chain       int
+	// surprises counts events the support did not foresee; it stays 0 unless
+	// the event stream is inconsistent with the rules.
+	surprises int
+}
+
+// New returns the belief of colour me at the start of a standard game, with
+// the opponent moving by prior (UniformPrior{} when there is no model).
+func New(me chess.Color, prior Prior) State {
+	if prior == nil {
+		prior = UniformPrior{}
+	}
+	s := State{prior: prior, params: prior.Params(), me: me, ourDouble: chess.NoSquare, lastCapture: chess.NoSquare}
+	start := chess.StartPosition()
+	for pt := chess.Pawn; pt <= chess.King; pt++ {
+		s.own[pt] = start.Pieces(me, pt)
+	}
+	s.own[0] = start.ByColor(me)
+	s.castle = chess.WhiteKingside | chess.WhiteQueenside
+	s.oppCastle = chess.BlackKingside | chess.BlackQueenside
+	if me == chess.Black {
+		s.castle, s.oppCastle = s.oppCastle, s.castle
+	}
+	opp := me.Other()
+	for pt := chess.Pawn; pt <= chess.King; pt++ {
+		c := opponent.ClassOf(pt)
+		for b := start.Pieces(opp, pt); b != 0; {
+			sq := b.PopFirst()
+			s.p[c][sq] = 1
+			s.supp[c] |= sq.Bit()
+		}
+	}
+	s.units, s.pawnMax, s.pawnExp = 15, 8, 8
+	s.ourTurn = me == chess.White
+	return s
+}
+
+// Color returns the side whose belief this is.
+func (s *State) Color() chess.Color { return s.me }
+
+// Own returns our men of type pt (chess.NoPieceType: all of them).
+func (s *State) Own(pt chess.PieceType) chess.Bitboard { return s.own[pt] }
+
+// OurKing returns our king's square.
+func (s *State) OurKing() chess.Square { return s.own[chess.King].First() }
+
+// Prob returns the chance that an opponent unit of class c stands on sq (for
+// pawns and pieces, the expected number there, at most 1).
+func (s *State) Prob(c opponent.Class, sq chess.Square) float64 { return float64(s.p[c][sq]) }
+
+// Matrix returns the probability matrix of class c.
+func (s *State) Matrix(c opponent.Class) *[64]float32 { return &s.p[c] }
+
+// Support returns the squares where an opponent unit of class c may stand;
+// every other square is proven free of that class.
+func (s *State) Support(c opponent.Class) chess.Bitboard { return s.supp[c] }
+
+// Units returns the opponent's exact number of men besides its king.
+func (s *State) Units() int { return s.units }
+
+// Pawns returns the expected number of opponent pawns and its upper bound.
+func (s *State) Pawns() (expected float64, max int) { return float64(s.pawnExp), s.pawnMax }
+
+// OurTurn reports whether we are to move.
+func (s *State) OurTurn() bool { return s.ourTurn }
+
+// Checks returns the checks on our king announced after the opponent's last move.
+func (s *State) Checks() [2]chess.CheckKind { return s.checks }
+
+// PawnTries returns the pawn-try counts in force for us and for the opponent.
+func (s *State) PawnTries() (ours, theirs int) { return s.ourTries, s.theirTries }
+
+// OpponentMoves returns how many moves the opponent has made.
+func (s *State) OpponentMoves() int { return s.oppMoves }
+
+// Surprises counts events the belief's support had ruled out; a non-zero value
+// means the events contradict the rules (or a defect in the belief).
+func (s *State) Surprises() int { return s.surprises }
+
+// occ is the chance that sq holds an opponent unit, capped below 1.
+func (s *State) occ(sq chess.Square) float64 {
+	o := float64(s.p[king][sq] + s.p[pawn][sq] + s.p[piece][sq])
+	if o > maxOcc {
+		return maxOcc
+	}
+	return o
+}
+
+// men returns the chance that sq holds an opponent pawn or piece (a unit our
+// men could capture), capped below 1.
+func (s *State) men(sq chess.Square) float64 {
+	o := float64(s.p[pawn][sq] + s.p[piece][sq])
+	if o > maxOcc {
+		return maxOcc
+	}
+	return o
+}
+
+// typeAt returns the type of our man on sq, or NoPieceType.
+func (s *State) typeAt(sq chess.Square) chess.PieceType {
+	if !s.own[0].Has(sq) {
+		return chess.NoPieceType
+	}
+	for pt := chess.Pawn; pt <= chess.King; pt++ {
+		if s.own[pt].Has(sq) {
+			return pt
+		}
+	}
+	return chess.NoPieceType
+}
+
+// removeOwn takes our man off sq.
+func (s *State) removeOwn(sq chess.Square) {
+	for pt := range s.own {
+		s.own[pt] &^= sq.Bit()
+	}
+	s.castle &^= rookRight(sq)
+}
+
+// putOwn puts our man of type pt on sq.
+func (s *State) putOwn(pt chess.PieceType, sq chess.Square) {
+	s.own[pt] |= sq.Bit()
+	s.own[0] |= sq.Bit()
+}
+
+// rookRight returns the castling right lost when the corner sq changes.
+func rookRight(sq chess.Square) chess.CastleRights {
+	switch sq {
+	case chess.H1:
+		return chess.WhiteKingside
+	case chess.A1:
+		return chess.WhiteQueenside
+	case chess.H8:
+		return chess.BlackKingside
+	case chess.A8:
+		return chess.BlackQueenside
+	}
+	return 0
+}
+
+// forward is the step of colour c's pawns.
+func forward(c chess.Color) int {
+	if c == chess.White {
+		return 8
+	}
+	return -8
+}
+
+// relRank returns sq's rank as seen from colour c (0 = c's back rank).
+func relRank(c chess.Color, sq chess.Square) int {
+	if c == chess.White {
+		return sq.Rank()
+	}
+	return 7 - sq.Rank()
+}
+
+// pawnRanks are the squares where no pawn can ever stand.
+const pawnRanks = chess.Rank1 | chess.Rank8
+
+// zero takes sq out of class c's support: it is proven free of that class.
+func (s *State) zero(c opponent.Class, b chess.Bitboard) {
+	s.supp[c] &^= b
+	for b != 0 {
+		s.p[c][b.PopFirst()] = 0
+	}
+}
+
+// zeroAll takes the squares of b out of every class's support.
+func (s *State) zeroAll(b chess.Bitboard) {
+	for c := range s.supp {
+		s.zero(opponent.Class(c), b)
+	}
+}
+
+// scaleSquare multiplies every class's value on sq by f (keeping the
+// square's total at most 1).
+func (s *State) scaleSquare(sq chess.Square, f float64) {
+	tot := float64(s.p[king][sq]+s.p[pawn][sq]+s.p[piece][sq]) * f
+	if tot > 1 {
+		f /= tot
+	}
+	for c := range s.p {
+		s.p[c][sq] = float32(float64(s.p[c][sq]) * f)
+	}
+}
+
+// normalize restores the invariants after an update: nothing outside the
+// supports, at least floor inside them, a king total of 1, pawns and pieces
+// summing to the known number of men, and no square above 1.
+func (s *State) normalize() {
+	free := ^s.own[0]
+	s.supp[king] &= free &^ chess.KingAttacks(s.OurKing())
+	s.supp[pawn] &= free &^ pawnRanks
+	s.supp[piece] &= free
+	if s.units == 0 {
+		s.supp[pawn], s.supp[piece] = 0, 0
+	}
+	if s.supp[pawn] == 0 {
+		s.pawnMax = 0
+	}
+	pawns := float64(s.pawnExp)
+	hi := float64(min(s.pawnMax, s.units, s.supp[pawn].Count()))
+	lo := float64(s.units - s.supp[piece].Count())
+	pawns = max(min(pawns, hi), lo, 0)
+	s.pawnExp = float32(pawns)
+	s.fit(king, 1)
+	s.fit(pawn, pawns)
+	s.fit(piece, float64(s.units)-pawns)
+}
+
+// fit scales class c's values on its support to sum to total, none above 1,
+// none below floor, and clears the rest of the board.
+func (s *State) fit(c opponent.Class, total float64) {
+	m := &s.p[c]
+	supp := s.supp[c]
+	for b := ^supp; b != 0; {
+		m[b.PopFirst()] = 0
+	}
+	if supp == 0 {
+		return
+	}
+	var capped chess.Bitboard
+	for range 4 {
+		sum, fixed := 0.0, 0.0
+		for b := supp &^ capped; b != 0; {
+			sum += float64(m[b.PopFirst()])
+		}
+		fixed = float64(capped.Count())
+		if sum <= 0 {
+			n := float64((supp &^ capped).Count())
+			if n == 0 {
+				break
+			}
+			for b := supp &^ capped; b != 0; {
+				m[b.PopFirst()] = float32(max(total-fixed, 0) / n)
+			}
+			continue
+		}
+		f := max(total-fixed, 0) / sum
+		over := false
+		for b := supp &^ capped; b != 0; {
+			sq := b.PopFirst()
+			v := float64(m[sq]) * f
+			if v >= 1 {
+				v = 1
+				capped |= sq.Bit()
+				over = true
+			}
+			m[sq] = float32(v)
+		}
+		if !over {
+			break
+		}
+	}
+	for b := supp; b != 0; {
+		sq := b.PopFirst()
+		if m[sq] < floor {
+			m[sq] = floor
+		}
+	}
+}

@@ -1,0 +1,418 @@
+package belief
+
+import (
+	"kriegbot/engine/chess"
+	"kriegbot/engine/umpire"
+	"kriegbot/opponent"
+)
+
+// Theirs updates the belief after the opponent's unseen legal move, from what
+// we hear of it (v as umpire.Answer.For gives it to us): the capture of one of
+// our men, checks on our king and our pawn tries. The opponent's illegal
+// attempts are not heard and change nothing.
+func (s *State) Theirs(v umpire.View) {
+	if !v.Heard || v.Own || v.Illegal {
+		return
+	}
+	s.oppMoves++
+	var a [opponent.NumClasses][64]float32
+	s.attraction(&a)
+	captured := v.Capture.Kind != umpire.NoCapture
+	s.epProb = [8]float32{}
+	if captured {
+		s.captureMove(v.Capture.Square)
+	} else {
+		s.spread(&a)
+	}
+	s.ourDouble, s.lastCapture, s.chain = chess.NoSquare, chess.NoSquare, 0
+	s.checks = v.Checks
+	s.ourTurn = true
+	if v.Checks[0] == chess.NoCheck {
+		// No enemy pawn gives check.
+		s.zero(pawn, chess.PawnAttacks(s.me, s.OurKing()))
+	}
+	// The opponent's king is not left attacked by its own move.
+	s.zero(king, s.definiteAttacks())
+	s.normalize()
+	if v.Checks[0] != chess.NoCheck {
+		s.locateChecker(v.Checks)
+	}
+	s.ourTries = v.PawnTries
+	if v.Ending == umpire.NotOver {
+		s.ourTriesEvidence(v.PawnTries)
+	}
+	s.updateCastling()
+	s.normalize()
+}
+
+// attraction fills a[c][sq] with how attractive sq is to the opponent's
+// units of class c on this move: the paper's f of the model's trend, centred
+// on 1; all ones past the model's horizon.
+func (s *State) attraction(a *[opponent.NumClasses][64]float32) {
+	opp := s.me.Other()
+	for c := range a {
+		d, ok := s.prior.Trend(opp, opponent.Class(c), s.oppMoves-1)
+		var big float32
+		if ok {
+			for _, x := range d {
+				big = max(big, x, -x)
+			}
+		}
+		if big == 0 {
+			for i := range a[c] {
+				a[c][i] = 1
+			}
+			continue
+		}
+		for i, x := range d {
+			a[c][i] = min(max(1+0.9*x/big, 0.1), 1.9)
+		}
+	}
+}
+
+// moveShare is the chance that one given unit of the opponent's is the one
+// it moves (the paper's P_king = 1/(k1+k2+1) and its per-unit share).
+func (s *State) moveShare() float64 { return 1 / float64(s.units+1) }
+
+// lineShares returns the parts of a piece's move along one line direction
+// (of four) and by a knight jump.
+func (s *State) lineShares() (line, knight float64) {
+	lf, kf := s.params.LineFactor, s.params.KnightFactor
+	t := 4*lf + kf
+	return lf / t, kf / t
+}
+
+// homeKing returns the opponent king's starting square.
+func (s *State) homeKing() chess.Square {
+	if s.me == chess.White {
+		return chess.E8
+	}
+	return chess.E1
+}
+
+// spread moves the opponent's units by one unseen quiet move: each unit
+// moves with the same chance; the king walks to a neighbouring square it may
+// stand on (or castles), pawns step forward (promoting on the last rank), the
+// other pieces slide along open stretches of ranks, files and diagonals or jump.
+func (s *State) spread(a *[opponent.NumClasses][64]float32) {
+	u := s.moveShare()
+	free := ^s.own[0]
+	opp := s.me.Other()
+
+	// King.
+	var nk [64]float32
+	reach := s.supp[king]
+	zone := chess.KingAttacks(s.OurKing())
+	home := s.homeKing()
+	for b := s.supp[king]; b != 0; {
+		o := b.PopFirst()
+		m := float64(s.p[king][o])
+		dests := chess.KingAttacks(o) & free &^ zone
+		if o == home {
+			if s.oppCastle&(chess.WhiteKingside|chess.BlackKingside) != 0 && chess.Between(o, o+3)&s.own[0] == 0 {
+				dests |= (o + 2).Bit() &^ zone
+			}
+			if s.oppCastle&(chess.WhiteQueenside|chess.BlackQueenside) != 0 && chess.Between(o, o-4)&s.own[0] == 0 {
+				dests |= (o - 2).Bit() &^ zone
+			}
+		}
+		reach |= dests
+		if dests == 0 || m == 0 {
+			nk[o] += float32(m)
+			continue
+		}
+		sumA := 0.0
+		for d := dests; d != 0; {
+			sumA += float64(a[king][d.PopFirst()])
+		}
+		mv := m * u
+		nk[o] += float32(m - mv)
+		for d := dests; d != 0; {
+			sq := d.PopFirst()
+			nk[sq] += float32(mv * float64(a[king][sq]) / sumA)
+		}
+	}
+	s.p[king], s.supp[king] = nk, reach
+
+	// Pawns: one-way chains.
+	dir := forward(opp)
+	pieceReach := s.supp[piece]
+	np := s.p[piece]
+	nw := s.p[pawn]
+	reach = s.supp[pawn]
+	promoted := 0.0
+	for b := s.supp[pawn]; b != 0; {
+		o := b.PopFirst()
+		one := chess.Square(int(o) + dir)
+		if s.own[0].Has(one) {
+			continue
+		}
+		m := float64(s.p[pawn][o])
+		two := chess.NoSquare
+		w1, w2 := float64(a[pawn][one]), 0.0
+		if relRank(opp, o) == 1 {
+			if t := chess.Square(int(one) + dir); !s.own[0].Has(t) {
+				two, w2 = t, float64(a[pawn][t])
+			}
+		}
+		mv := m * u
+		nw[o] -= float32(mv)
+		if relRank(opp, one) == 7 {
+			np[one] += float32(mv)
+			pieceReach |= one.Bit()
+			promoted += mv
+			continue
+		}
+		reach |= one.Bit()
+		if two == chess.NoSquare {
+			nw[one] += float32(mv)
+			continue
+		}
+		reach |= two.Bit()
+		nw[one] += float32(mv * w1 / (w1 + w2))
+		d := mv * w2 / (w1 + w2)
+		nw[two] += float32(d)
+		s.epProb[two.File()] = min(s.epProb[two.File()]+float32(d), 1)
+	}
+	s.p[pawn], s.supp[pawn] = nw, reach
+	s.pawnExp = max(s.pawnExp-float32(promoted), 0)
+
+	// Pieces: density spreading along open stretches (paper, Fig. 7).
+	lineShare, knightShare := s.lineShares()
+	ap := &a[piece]
+	for li := range geo.lines {
+		l := &geo.lines[li]
+		n := int(l.n)
+		for i := 0; i < n; {
+			if s.own[0].Has(l.sq[i]) {
+				i++
+				continue
+			}
+			j := i
+			var seg chess.Bitboard
+			sumA := 0.0
+			for j < n && !s.own[0].Has(l.sq[j]) {
+				seg |= l.sq[j].Bit()
+				sumA += float64(ap[l.sq[j]])
+				j++
+			}
+			if j-i >= 2 && seg&s.supp[piece] != 0 {
+				pieceReach |= seg
+				var fac [8]float64
+				total := 0.0
+				for k := i; k < j; k++ {
+					sq := l.sq[k]
+					m := float64(s.p[piece][sq])
+					if m == 0 {
+						continue
+					}
+					out := m * u * lineShare
+					np[sq] -= float32(out)
+					fac[k-i] = out / (sumA - float64(ap[sq]))
+					total += fac[k-i]
+				}
+				for k := i; k < j; k++ {
+					sq := l.sq[k]
+					np[sq] += float32(float64(ap[sq]) * (total - fac[k-i]))
+				}
+			}
+			i = j
+		}
+	}
+	for b := s.supp[piece]; b != 0; {
+		o := b.PopFirst()
+		dests := chess.KnightAttacks(o) & free
+		m := float64(s.p[piece][o])
+		if dests == 0 || m == 0 {
+			continue
+		}
+		pieceReach |= dests
+		sumA := 0.0
+		for d := dests; d != 0; {
+			sumA += float64(ap[d.PopFirst()])
+		}
+		out := m * u * knightShare
+		np[o] -= float32(out)
+		for d := dests; d != 0; {
+			sq := d.PopFirst()
+			np[sq] += float32(out * float64(ap[sq]) / sumA)
+		}
+	}
+	for i := range np {
+		np[i] = max(np[i], 0)
+	}
+	s.p[piece], s.supp[piece] = np, pieceReach
+}
+
+// captureMove handles the opponent's move that captured our man on x: that
+// move is the only one, so the other units stay where they were, and the
+// capturer (king, pawn, pawn taking en passant or promoting, or piece) is
+// weighed by how likely each could have made it.
+func (s *State) captureMove(x chess.Square) {
+	s.removeOwn(x)
+	opp := s.me.Other()
+	var wk, wp, we, wc float64
+	kingFrom := chess.KingAttacks(x) & s.supp[king]
+	for b := kingFrom; b != 0; {
+		wk += float64(s.p[king][b.PopFirst()])
+	}
+	pawnFrom := chess.PawnAttacks(s.me, x) & s.supp[pawn]
+	for b := pawnFrom; b != 0; {
+		wp += float64(s.p[pawn][b.PopFirst()])
+	}
+	var epFrom chess.Bitboard
+	epTo := chess.NoSquare
+	if x == s.ourDouble {
+		epTo = chess.Square(int(x) - forward(s.me))
+		epFrom = chess.PawnAttacks(s.me, epTo) & s.supp[pawn]
+		for b := epFrom; b != 0; {
+			we += float64(s.p[pawn][b.PopFirst()])
+		}
+	}
+	lineShare, knightShare := s.lineShares()
+	var wFrom [64]float32
+	for b := chess.KnightAttacks(x) & s.supp[piece]; b != 0; {
+		sq := b.PopFirst()
+		w := float64(s.p[piece][sq]) * knightShare
+		wFrom[sq] = float32(w)
+		wc += w
+	}
+	for d := range geo.rays[x] {
+		r := &geo.rays[x][d]
+		clear := 1.0
+		for i := range r.n {
+			sq := r.sq[i]
+			if s.own[0].Has(sq) {
+				break
+			}
+			if s.supp[piece].Has(sq) {
+				w := float64(s.p[piece][sq]) * clear * lineShare
+				w = max(w, floor*floor)
+				wFrom[sq] += float32(w)
+				wc += w
+			}
+			clear *= 1 - s.occ(sq)
+		}
+	}
+	total := wk + wp + we + wc
+	if total <= 0 {
+		// Nothing we thought possible could have captured there.
+		s.surprises++
+		s.supp[piece] |= x.Bit()
+		s.p[piece][x] = 1
+		return
+	}
+	promo := relRank(opp, x) == 7
+	if wk > 0 {
+		f := wk / total
+		if wp+we+wc == 0 {
+			s.supp[king] = x.Bit()
+		}
+		for b := kingFrom; b != 0; {
+			sq := b.PopFirst()
+			s.p[king][sq] -= float32(f * float64(s.p[king][sq]) / wk)
+		}
+		s.p[king][x] += float32(f)
+		s.supp[king] |= x.Bit()
+	}
+	if wp > 0 {
+		f := wp / total
+		for b := pawnFrom; b != 0; {
+			sq := b.PopFirst()
+			s.p[pawn][sq] -= float32(f * float64(s.p[pawn][sq]) / wp)
+		}
+		if promo {
+			s.p[piece][x] += float32(f)
+			s.supp[piece] |= x.Bit()
+			s.pawnExp = max(s.pawnExp-float32(f), 0)
+		} else {
+			s.p[pawn][x] += float32(f)
+			s.supp[pawn] |= x.Bit()
+		}
+	}
+	if we > 0 {
+		f := we / total
+		for b := epFrom; b != 0; {
+			sq := b.PopFirst()
+			s.p[pawn][sq] -= float32(f * float64(s.p[pawn][sq]) / we)
+		}
+		s.p[pawn][epTo] += float32(f)
+		s.supp[pawn] |= epTo.Bit()
+	}
+	if wc > 0 {
+		f := wc / total
+		for sq := range wFrom {
+			if wFrom[sq] > 0 {
+				s.p[piece][sq] = max(s.p[piece][sq]-float32(f*float64(wFrom[sq])/wc), 0)
+			}
+		}
+		s.p[piece][x] += float32(f)
+		s.supp[piece] |= x.Bit()
+	}
+	for c := range s.p {
+		for sq := range s.p[c] {
+			s.p[c][sq] = max(s.p[c][sq], 0)
+		}
+	}
+}
+
+// locateChecker learns from the checks announced on our king: for each kind,
+// the checker is the first unit along one of that line's two rays (or on a
+// knight square, or a pawn on a capturing square); each candidate's chance is
+// raised to at least its share of the explanation.
+func (s *State) locateChecker(checks [2]chess.CheckKind) {
+	s.checker = [64]float32{}
+	k := s.OurKing()
+	lf, kf := s.params.LineFactor, s.params.KnightFactor
+	for _, kind := range checks {
+		if kind == chess.NoCheck {
+			continue
+		}
+		var wPiece, wPawn [64]float64
+		total := 0.0
+		if kind == chess.CheckKnight {
+			for b := chess.KnightAttacks(k) & s.supp[piece]; b != 0; {
+				sq := b.PopFirst()
+				wPiece[sq] = kf * float64(s.p[piece][sq])
+				total += wPiece[sq]
+			}
+		} else {
+			pawnSq := chess.PawnAttacks(s.me, k)
+			for d := range geo.rays[k] {
+				r := &geo.rays[k][d]
+				if r.n == 0 || chess.ClassifyCheck(k, r.sq[0]) != kind {
+					continue
+				}
+				clear := 1.0
+				for i := range r.n {
+					sq := r.sq[i]
+					if s.own[0].Has(sq) {
+						break
+					}
+					wPiece[sq] = clear * lf * float64(s.p[piece][sq])
+					if i == 0 && pawnSq.Has(sq) {
+						wPawn[sq] = float64(s.p[pawn][sq])
+					}
+					total += wPiece[sq] + wPawn[sq]
+					clear *= 1 - s.occ(sq)
+				}
+			}
+		}
+		if total <= 0 {
+			s.surprises++
+			continue
+		}
+		for sq := range 64 {
+			if wPiece[sq] == 0 && wPawn[sq] == 0 {
+				continue
+			}
+			post := (wPiece[sq] + wPawn[sq]) / total
+			s.checker[sq] += float32(post)
+			s.p[piece][sq] = max(s.p[piece][sq], float32(wPiece[sq]/total))
+			s.p[pawn][sq] = max(s.p[pawn][sq], float32(wPawn[sq]/total))
+			if t := s.p[king][sq] + s.p[pawn][sq] + s.p[piece][sq]; t > 1 {
+				s.scaleSquare(chess.Square(sq), 1/float64(t))
+			}
+		}
+	}
+}
