@@ -1,0 +1,302 @@
+package pgnread
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	pgn "github.com/corentings/chess/v2"
+
+	"kriegbot/engine/chess"
+)
+
+// Limits bound the work one game may cost. Zero fields take the defaults.
+type Limits struct {
+	// MaxGameBytes is the largest game text parsed (default 1 MiB; a
+	// 300-move game with clock comments is about 20 KB).
+	MaxGameBytes int
+	// MaxPlies is the longest move list accepted (default 2000).
+	MaxPlies int
+	// ParseTimeout is how long the PGN library may take on one game before
+	// the game is skipped (default 10 s).
+	ParseTimeout time.Duration
+	// MaxStalls is how many timed-out games end the reading with an error
+	// (default 3): each leaves a goroutine behind that cannot be stopped.
+	MaxStalls int
+}
+
+func (l Limits) withDefaults() Limits {
+	if l.MaxGameBytes <= 0 {
+		l.MaxGameBytes = 1 << 20
+	}
+	if l.MaxPlies <= 0 {
+		l.MaxPlies = 2000
+	}
+	if l.ParseTimeout <= 0 {
+		l.ParseTimeout = 10 * time.Second
+	}
+	if l.MaxStalls <= 0 {
+		l.MaxStalls = 3
+	}
+	return l
+}
+
+// Game is one game record read from the PGN.
+type Game struct {
+	Line   int // line where the game's text starts
+	White  string
+	Black  string
+	Result string // the Result tag
+	Moves  []chess.Move
+}
+
+// SkipError is a game that could not be used. Reading goes on after it.
+type SkipError struct {
+	Name   string // the input's name
+	Line   int    // where the game starts
+	Reason string
+}
+
+func (e *SkipError) Error() string {
+	return fmt.Sprintf("%s:%d: game skipped: %s", e.Name, e.Line, e.Reason)
+}
+
+// Reader reads game records one by one from PGN text.
+type Reader struct {
+	name string
+	lim  Limits
+	br   *bufio.Reader
+	line int  // lines read so far
+	eof  bool // the input is exhausted
+	// lastEndedLine is true when the previous chunk ended its line.
+	lastEndedLine bool
+	stalls        int
+	// The game being collected.
+	buf       []byte
+	start     int
+	hasMoves  bool
+	oversized bool
+	inBrace   bool
+	// A tag line that began the next game, held until the current one is out.
+	pending     []byte
+	pendingLine int
+	pendingBig  bool
+}
+
+// NewReader reads PGN from r; name is used in error messages.
+func NewReader(r io.Reader, name string, lim Limits) *Reader {
+	return &Reader{name: name, lim: lim.withDefaults(), br: bufio.NewReaderSize(r, 64<<10)}
+}
+
+// Next returns the next game, a *SkipError for a game that cannot be used
+// (call Next again), io.EOF at the end, or another error when reading
+// fails.
+func (r *Reader) Next() (*Game, error) {
+	for {
+		text, start, big, ok, err := r.nextText()
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, io.EOF
+		}
+		if big {
+			return nil, r.skip(start, fmt.Sprintf("game text longer than %d bytes", r.lim.MaxGameBytes))
+		}
+		if len(bytes.TrimSpace(text)) == 0 {
+			continue
+		}
+		return r.parse(text, start)
+	}
+}
+
+func (r *Reader) skip(line int, reason string) error {
+	return &SkipError{Name: r.name, Line: line, Reason: reason}
+}
+
+// nextText collects the text of the next game: its tag lines and the
+// movetext after them, up to the next tag line that follows movetext.
+// Lines are read in bounded chunks, so no line length can exhaust memory.
+func (r *Reader) nextText() (text []byte, start int, big, ok bool, err error) {
+	r.buf, r.hasMoves, r.oversized, r.inBrace = r.buf[:0], false, false, false
+	r.start = 0
+	if r.pending != nil {
+		r.buf = append(r.buf, r.pending...)
+		r.start, r.oversized = r.pendingLine, r.pendingBig
+		r.pending = nil
+	}
+	for !r.eof {
+		chunk, isLineStart, lineNo, rerr := r.readChunk()
+		if rerr != nil {
+			return nil, 0, false, false, rerr
+		}
+		if chunk == nil {
+			break
+		}
+		if isLineStart {
+			trimmed := bytes.TrimLeft(chunk, " \t\r")
+			isTag := !r.inBrace && len(trimmed) > 0 && trimmed[0] == '['
+			if isTag && r.hasMoves {
+				// A new game begins; keep this line for it.
+				r.pending = append(r.pending[:0], chunk...)
+				r.pendingLine, r.pendingBig = lineNo, len(chunk) > r.lim.MaxGameBytes
+				if r.pendingBig {
+					r.pending = r.pending[:0]
+				}
+				return r.buf, r.start, r.oversized, true, nil
+			}
+			if len(chunk) > 0 && chunk[0] == '%' && !r.inBrace {
+				continue // PGN escape line
+			}
+			if len(bytes.TrimSpace(chunk)) > 0 {
+				if r.start == 0 {
+					r.start = lineNo
+				}
+				if !isTag {
+					r.hasMoves = true
+				}
+			}
+			if !isTag {
+				r.scanBraces(chunk)
+			}
+		} else if r.hasMoves {
+			r.scanBraces(chunk)
+		}
+		if len(r.buf)+len(chunk) > r.lim.MaxGameBytes {
+			r.oversized = true
+		}
+		if !r.oversized {
+			r.buf = append(r.buf, chunk...)
+		}
+	}
+	if r.start == 0 && len(bytes.TrimSpace(r.buf)) == 0 {
+		return nil, 0, false, false, nil
+	}
+	return r.buf, r.start, r.oversized, true, nil
+}
+
+// scanBraces tracks whether a {comment} stays open past the end of a line
+// (tag-looking lines inside a comment do not start a game).
+func (r *Reader) scanBraces(b []byte) {
+	for _, c := range b {
+		switch {
+		case r.inBrace:
+			if c == '}' {
+				r.inBrace = false
+			}
+		case c == '{':
+			r.inBrace = true
+		case c == ';':
+			return // a rest-of-line comment
+		}
+	}
+}
+
+// readChunk returns the next piece of a line (the whole line when it fits
+// the buffer), whether it starts a line, and that line's number; nil at the
+// end of the input.
+func (r *Reader) readChunk() (chunk []byte, lineStart bool, line int, err error) {
+	atStart := r.line == 0 || r.lastEndedLine
+	b, err := r.br.ReadSlice('\n')
+	switch {
+	case err == nil:
+		r.lastEndedLine = true
+	case errors.Is(err, bufio.ErrBufferFull):
+		r.lastEndedLine = false
+		err = nil
+	case errors.Is(err, io.EOF):
+		r.eof = true
+		r.lastEndedLine = true
+		err = nil
+		if len(b) == 0 {
+			return nil, false, 0, nil
+		}
+	default:
+		return nil, false, 0, fmt.Errorf("%s:%d: %w", r.name, r.line+1, err)
+	}
+	if atStart {
+		r.line++
+	}
+	return b, atStart, r.line, nil
+}
+
+type parseResult struct {
+	game *pgn.Game
+	err  error
+}
+
+// parse runs the PGN library on one game's text, guarded: a panic or an
+// error skips the game, and so does a parse that does not finish in time.
+func (r *Reader) parse(text []byte, start int) (*Game, error) {
+	raw := string(text)
+	done := make(chan parseResult, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				done <- parseResult{err: fmt.Errorf("PGN library panicked: %v", p)}
+			}
+		}()
+		tokens, err := pgn.TokenizeGame(&pgn.GameScanned{Raw: raw})
+		if err != nil {
+			done <- parseResult{err: err}
+			return
+		}
+		g, err := pgn.NewParser(tokens).Parse()
+		done <- parseResult{game: g, err: err}
+	}()
+	timer := time.NewTimer(r.lim.ParseTimeout)
+	defer timer.Stop()
+	var res parseResult
+	select {
+	case res = <-done:
+	case <-timer.C:
+		r.stalls++
+		if r.stalls >= r.lim.MaxStalls {
+			return nil, fmt.Errorf("%s:%d: the PGN library stalled on %d games; giving up", r.name, start, r.stalls)
+		}
+		return nil, r.skip(start, fmt.Sprintf("the PGN library did not finish within %v", r.lim.ParseTimeout))
+	}
+	if res.err != nil {
+		return nil, r.skip(start, "PGN: "+oneLine(res.err.Error()))
+	}
+	return r.convert(res.game, start)
+}
+
+func oneLine(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > 200 {
+		s = s[:200] + "..."
+	}
+	return s
+}
+
+// convert checks the parsed game against our own rules core and returns
+// its moves.
+func (r *Reader) convert(g *pgn.Game, start int) (*Game, error) {
+	if fen := g.GetTagPair("FEN"); fen != "" && fen != chess.StartFEN {
+		return nil, r.skip(start, "starts from a set-up position (FEN tag)")
+	}
+	moves := g.Moves()
+	if len(moves) == 0 {
+		return nil, r.skip(start, "no moves")
+	}
+	if len(moves) > r.lim.MaxPlies {
+		return nil, r.skip(start, fmt.Sprintf("%d plies, more than %d", len(moves), r.lim.MaxPlies))
+	}
+	out := &Game{Line: start, White: g.GetTagPair("White"), Black: g.GetTagPair("Black"), Result: g.GetTagPair("Result")}
+	out.Moves = make([]chess.Move, 0, len(moves))
+	pos := chess.StartPosition()
+	for i, pm := range moves {
+		m, err := chess.ParseUCI(pm.String())
+		if err != nil || !pos.IsLegal(m) {
+			return nil, r.skip(start, fmt.Sprintf("move %d (%s): not legal by our rules core in %s", i/2+1, pm.String(), pos.FEN()))
+		}
+		pos.Make(m)
+		out.Moves = append(out.Moves, m)
+	}
+	return out, nil
+}
