@@ -87,24 +87,35 @@ func (c *client) sendRaw(b []byte) {
 	}
 }
 
+// close ends the connection: the reader stops at once, the writer sends
+// what is queued (for at most a fraction of a second) and closes the socket.
 func (c *client) close() {
 	c.closeOnce.Do(func() {
 		close(c.done)
-		c.nc.Close()
+		if cr, ok := c.nc.(interface{ CloseRead() error }); ok {
+			cr.CloseRead()
+		} else {
+			c.nc.Close()
+		}
 	})
 }
 
 func (c *client) writeLoop() {
 	defer c.s.wg.Done()
+	defer c.nc.Close()
+	write := func(b []byte, d time.Duration) bool {
+		if bytes.IndexByte(b, 0xff) >= 0 { // telnet: a data 0xFF is doubled
+			b = bytes.ReplaceAll(b, []byte{0xff}, []byte{0xff, 0xff})
+		}
+		c.nc.SetWriteDeadline(time.Now().Add(d))
+		_, err := c.nc.Write(b)
+		return err == nil
+	}
 	for {
 		select {
 		case b := <-c.out:
 			c.queued.Add(-int64(len(b)))
-			if bytes.IndexByte(b, 0xff) >= 0 { // telnet: a data 0xFF is doubled
-				b = bytes.ReplaceAll(b, []byte{0xff}, []byte{0xff, 0xff})
-			}
-			c.nc.SetWriteDeadline(time.Now().Add(30 * time.Second))
-			if _, err := c.nc.Write(b); err != nil {
+			if !write(b, 30*time.Second) {
 				c.close()
 				return
 			}
@@ -113,8 +124,7 @@ func (c *client) writeLoop() {
 			for {
 				select {
 				case b := <-c.out:
-					c.nc.SetWriteDeadline(time.Now().Add(100 * time.Millisecond))
-					if _, err := c.nc.Write(b); err != nil {
+					if !write(b, 200*time.Millisecond) {
 						return
 					}
 				default:
@@ -218,6 +228,11 @@ func (c *client) readLoop() {
 			line = append(line, b)
 		}
 		if err != nil {
+			select {
+			case <-c.done:
+				return // closed by the server
+			default:
+			}
 			if ne, ok := err.(net.Error); ok && ne.Timeout() {
 				reason = "timeout"
 				c.sendRaw([]byte("\r\n**** Auto-logout: idle or login too slow. ****\r\n"))

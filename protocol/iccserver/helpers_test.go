@@ -64,11 +64,13 @@ func dialSession(t testing.TB, addr, handle, password string) *protocol.Session 
 	return s
 }
 
-// rawClient is a line-oriented raw TCP client for robustness tests.
+// rawClient is a raw TCP client for robustness tests. It keeps what it
+// has read past the last match, so consecutive expects see every byte.
 type rawClient struct {
-	t  testing.TB
-	nc net.Conn
-	r  *bufio.Reader
+	t       testing.TB
+	nc      net.Conn
+	r       *bufio.Reader
+	pending string
 }
 
 func dialRaw(t testing.TB, addr string) *rawClient {
@@ -89,20 +91,36 @@ func (c *rawClient) send(s string) {
 	}
 }
 
-// expect reads until want appears, failing after the timeout.
+// expect reads until want appears and returns the text up to the end of
+// the line holding it; the rest stays pending.
 func (c *rawClient) expect(want string, timeout time.Duration) string {
 	c.t.Helper()
-	var seen strings.Builder
 	c.nc.SetReadDeadline(time.Now().Add(timeout))
 	buf := make([]byte, 4096)
 	for {
-		n, err := c.r.Read(buf)
-		seen.Write(buf[:n])
-		if strings.Contains(seen.String(), want) {
-			return seen.String()
+		if i := strings.Index(c.pending, want); i >= 0 {
+			end := i + len(want)
+			if nl := strings.IndexByte(c.pending[end:], '\n'); nl >= 0 {
+				end += nl + 1
+			} else if !strings.HasSuffix(want, ":") {
+				// Wait a little for the rest of the line.
+				c.nc.SetReadDeadline(time.Now().Add(200 * time.Millisecond))
+				n, _ := c.r.Read(buf)
+				c.pending += string(buf[:n])
+				if nl := strings.IndexByte(c.pending[end:], '\n'); nl >= 0 {
+					end += nl + 1
+				} else {
+					end = len(c.pending)
+				}
+			}
+			out := c.pending[:end]
+			c.pending = c.pending[end:]
+			return out
 		}
-		if err != nil {
-			c.t.Fatalf("waiting for %q: %v; got %q", want, err, tail(seen.String(), 400))
+		n, err := c.r.Read(buf)
+		c.pending += string(buf[:n])
+		if err != nil && !strings.Contains(c.pending, want) {
+			c.t.Fatalf("waiting for %q: %v; got %q", want, err, tail(c.pending, 400))
 		}
 	}
 }
