@@ -32,10 +32,15 @@ func heuristicKind() Kind {
 //   - otherwise prefer long slides and moves deep into the opponent's half
 //     (probes that capture or learn), castle, keep the king home;
 //   - after a long slide is refused, probe the squares before the blocker;
-//     avoid attempts refused in the previous turn.
+//     avoid attempts refused in the previous turn;
+//   - against a (nearly) bare king, whose possible squares KingTrack keeps,
+//     play for mate: weigh each attempt by the share of those squares on
+//     which it mates, stalemates, checks or hangs the man, and by how few
+//     squares the king can reach afterwards (our king walks in to help).
 type Heuristic struct {
 	noise int
 	know  Knowledge
+	track KingTrack
 	rng   *rand.Rand
 	list  chess.MoveList
 }
@@ -43,6 +48,7 @@ type Heuristic struct {
 // NewGame starts a game.
 func (h *Heuristic) NewGame(g Game) error {
 	h.know.Reset(g.Color)
+	h.track.Reset(g.Color)
 	h.rng = rand.New(rand.NewPCG(g.Seed, seedStreams^uint64(g.Color)))
 	return nil
 }
@@ -57,6 +63,9 @@ func (h *Heuristic) Attempt(context.Context, Budget) (chess.Move, error) {
 	bestScore := 0
 	for i, m := range h.list.Slice() {
 		s := h.score(m)
+		if h.track.TheirMen <= endgameMen {
+			s += h.endgameScore(m)
+		}
 		if h.noise > 0 {
 			s += h.rng.IntN(h.noise + 1)
 		}
@@ -70,8 +79,16 @@ func (h *Heuristic) Attempt(context.Context, Budget) (chess.Move, error) {
 
 // Hear applies a referee answer.
 func (h *Heuristic) Hear(e Event) {
-	if e.Kind == Answer {
-		h.know.Hear(e.View)
+	if e.Kind != Answer || !e.View.Heard {
+		return
+	}
+	v := e.View
+	before := h.know.Board
+	h.know.Hear(v)
+	if v.Own {
+		h.track.OurMove(h.know.pending, v, &before, &h.know.Board)
+	} else {
+		h.track.TheirMove(v, &h.know.Board)
 	}
 }
 
@@ -139,7 +156,7 @@ func (h *Heuristic) score(m chess.Move) int {
 		if checkLine(king, k.Checks).Has(to) {
 			s += wCheckLine
 		}
-	} else if pt == chess.King {
+	} else if pt == chess.King && h.track.TheirMen > endgameMen {
 		if castling {
 			s += wCastle
 		} else {
@@ -231,4 +248,62 @@ func abs(x int) int {
 		return -x
 	}
 	return x
+}
+
+// endgameMen is the opponent's man count from which the heuristic plays to
+// mate its king (exact when bare, approximate with a few men left).
+const endgameMen = 3
+
+// Weights of the mating play.
+const (
+	wMate      = 5000
+	wStalemate = -20000
+	wGiveCheck = 300
+	wRoom      = -15  // per square the king may reach after its reply
+	wHang      = -100 // per point of material left next to the king undefended
+)
+
+// endgameScore weighs attempt m against each square the opponent's king may
+// stand on, taken as equally likely: with the opponent (nearly) bare, our
+// men and that square are the whole position.
+func (h *Heuristic) endgameScore(m chess.Move) int {
+	S := h.track.Squares
+	n := S.Count()
+	before := &h.know.Board
+	after := *before
+	after.Play(m)
+	occ := after.Men()
+	att := after.AttackMap(occ)
+	block := blockers(m, before)
+	to := m.To()
+	moved := after.At(to)
+	var legal, mate, stale, check, hang int
+	var quiet chess.Bitboard // king squares where m is legal and no check
+	for b := S; b != 0; {
+		k := b.PopFirst()
+		if block.Has(k) {
+			continue
+		}
+		legal++
+		escapes := chess.KingAttacks(k) &^ att
+		switch inCheck := att.Has(k); {
+		case inCheck && escapes == 0:
+			mate++
+		case inCheck:
+			check++
+		case escapes == 0:
+			stale++
+		default:
+			quiet |= k.Bit()
+		}
+		if moved != chess.King && chess.KingAttacks(k).Has(to) && !att.Has(to) {
+			hang++
+		}
+	}
+	if legal == 0 {
+		return -wMate // certainly refused: learns where the king is, nothing more
+	}
+	room := (spread(quiet) &^ att &^ occ).Count()
+	s := (wMate*mate + wStalemate*stale + wGiveCheck*check + wHang*value(moved)*hang) / n
+	return s + wRoom*room
 }
