@@ -204,13 +204,7 @@ func ReadShard(name string, r io.Reader) (*Shard, error) {
 func strictUnmarshal(b []byte, v any) error {
 	d := json.NewDecoder(strings.NewReader(string(b)))
 	d.DisallowUnknownFields()
-	if err := d.Decode(v); err != nil {
-		return err
-	}
-	if d.More() {
-		return errors.New("text after the JSON object")
-	}
-	return nil
+	return d.Decode(v) // trailing text was refused by the type probe
 }
 
 func (g *GameLine) check(h MatchLine) error {

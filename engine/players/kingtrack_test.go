@@ -64,8 +64,8 @@ func TestEndgameScoreMates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Several moves mate (Qg7, Qh7 defended by the king...) and several
-	// stalemate (Qf7, Qg1...): the true position judges the choice.
+	// Qg7 mates (our king guards g7), Qf7 stalemates: the true position
+	// judges the choice.
 	pos, err := chess.ParseFEN("7k/Q7/5K2/8/8/8/8/8 w - - 0 1")
 	if err != nil {
 		t.Fatal(err)

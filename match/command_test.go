@@ -1,0 +1,120 @@
+package match
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"kriegbot/engine/chess"
+	"kriegbot/engine/players"
+)
+
+var lastLine = regexp.MustCompile(`^heuristic vs random: \+\d+ -\d+ =\d+, score \d+\.\d%, Elo [+-](\d+\.\d|inf) ± (\d+\.\d|inf)$`)
+
+func runCommand(args ...string) (code int, stdout, stderr string) {
+	var o, e bytes.Buffer
+	code = Command(args, &o, &e)
+	return code, o.String(), e.String()
+}
+
+// TestCommandShardMerge runs the command as a user would: a match in two
+// shards to files, then merge, against the same match unsharded.
+func TestCommandShardMerge(t *testing.T) {
+	dir := t.TempDir()
+	base := []string{"-p1", "heuristic", "-p2", "random", "-games", "16", "-nodes", "100", "-seed", "9"}
+	code, whole, errs := runCommand(append(base, "-pgn", filepath.Join(dir, "all.pgn"))...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	lines := strings.Split(strings.TrimSpace(whole), "\n")
+	if !lastLine.MatchString(lines[len(lines)-1]) {
+		t.Fatalf("last line %q does not have the promised form", lines[len(lines)-1])
+	}
+	var files []string
+	for _, s := range []string{"0/2", "1/2"} {
+		f := filepath.Join(dir, strings.ReplaceAll(s, "/", "of")+".jsonl")
+		files = append(files, f)
+		if code, _, errs := runCommand(append(base, "-shard", s, "-jsonl", f)...); code != 0 {
+			t.Fatalf("shard %s: exit %d: %s", s, code, errs)
+		}
+	}
+	code, merged, errs := runCommand(append([]string{"merge"}, files...)...)
+	if code != 0 {
+		t.Fatalf("merge: exit %d: %s", code, errs)
+	}
+	mlines := strings.Split(strings.TrimSpace(merged), "\n")
+	if mlines[len(mlines)-1] != lines[len(lines)-1] || mlines[1] != lines[1] {
+		t.Fatalf("merged summary\n%s\ndiffers from unsharded\n%s", merged, whole)
+	}
+	if pgn, err := os.ReadFile(filepath.Join(dir, "all.pgn")); err != nil || bytes.Count(pgn, []byte("[Event ")) != 16 {
+		t.Fatalf("PGN file: %d games, %v", bytes.Count(pgn, []byte("[Event ")), err)
+	}
+}
+
+func TestCommandUsage(t *testing.T) {
+	tests := []struct {
+		args []string
+		code int
+		err  string
+	}{
+		{[]string{"-h"}, 0, "usage: kriegbot match"},
+		{[]string{"-p1", "heuristic"}, 2, "both -p1 and -p2 are required"},
+		{[]string{"-p1", "heuristic", "-p2", "alphazero"}, 2, `unknown kind "alphazero"`},
+		{[]string{"-p1", "heuristic:noise=x", "-p2", "random"}, 2, "-p1: players: spec"},
+		{[]string{"-p1", "random", "-p2", "random", "-tc", "60+"}, 2, "-tc: clock"},
+		{[]string{"-p1", "random", "-p2", "random", "-tc", "60", "-movetime", "1s"}, 2, "exclude each other"},
+		{[]string{"-p1", "random", "-p2", "random", "-shard", "2/2"}, 2, `"2/2" is not I/N`},
+		{[]string{"-p1", "random", "-p2", "random", "-sprt", "5,0"}, 2, "ELO0 < ELO1"},
+		{[]string{"-p1", "random", "-p2", "random", "-rules", "fide"}, 2, `unknown rules "fide"`},
+		{[]string{"-p1", "random", "-p2", "random", "-games", "0"}, 2, "at least 1"},
+		{[]string{"-p1", "random", "-p2", "random", "extra"}, 2, `unexpected argument "extra"`},
+		{[]string{"-p1", "random", "-p2", "random", "-pgn", "/nonexistent/dir/x.pgn"}, 1, "no such file"},
+		{[]string{"merge"}, 2, "no files to merge"},
+		{[]string{"merge", "/nonexistent.jsonl"}, 1, "no such file"},
+	}
+	for _, tc := range tests {
+		code, _, errs := runCommand(tc.args...)
+		if code != tc.code || !strings.Contains(errs, tc.err) {
+			t.Errorf("match %q: exit %d, stderr %q; want exit %d and %q", tc.args, code, errs, tc.code, tc.err)
+		}
+	}
+}
+
+// repeater is a real random player that, once refused, asks the same
+// attempt again: the runner must forfeit it rather than loop.
+type repeater struct {
+	players.Random
+	last    chess.Move
+	refused bool
+}
+
+func (r *repeater) Attempt(ctx context.Context, b players.Budget) (chess.Move, error) {
+	if r.refused {
+		return r.last, nil
+	}
+	m, err := r.Random.Attempt(ctx, b)
+	r.last = m
+	return m, err
+}
+
+func (r *repeater) Hear(e players.Event) {
+	r.refused = e.View.Own && e.View.Illegal
+	r.Random.Hear(e)
+}
+
+func TestRepeatedAttemptForfeits(t *testing.T) {
+	kind := players.Kind{Name: "repeater", New: func(*players.Options) (players.Player, error) { return &repeater{}, nil }}
+	c := config(t, "heuristic", "random", 2)
+	c.P2 = spec(t, "repeater", kind)
+	sum, pgn, _ := run(t, c)
+	if sum.Terminations[TermError] != 2 || sum.Tally.W != 2 {
+		t.Fatalf("repeater: %s %v", sum.Line(), sum.Terminations)
+	}
+	if flat := strings.Join(strings.Fields(pgn), " "); !strings.Contains(flat, "again after its refusal") || !strings.Contains(pgn, `[Termination "rules infraction"]`) {
+		t.Fatal("PGN does not say why the repeater forfeited")
+	}
+}

@@ -1,0 +1,62 @@
+package match
+
+import (
+	"strings"
+	"testing"
+)
+
+const header = `{"type":"match","p1":"heuristic","p2":"random","games":4,"seed":"1","shard":0,"shards":1,"rules":"icc","max_plies":600,"tc":"-"}`
+
+func TestReadShardErrors(t *testing.T) {
+	game := func(s string) string { return header + "\n" + s + "\n" }
+	tests := []struct {
+		name, in, err string
+	}{
+		{"empty", "", "f.jsonl: no match line"},
+		{"not json", "hello\n", "f.jsonl:1: not a JSON object"},
+		{"unknown type", `{"type":"move"}` + "\n", `f.jsonl:1: unknown line type "move"`},
+		{"game first", `{"type":"game","game":0}` + "\n", "f.jsonl:1: game line before the match line"},
+		{"two headers", header + "\n" + header + "\n", "f.jsonl:2: second match line"},
+		{"unknown field", game(`{"type":"game","game":0,"bogus":1}`), `f.jsonl:2: json: unknown field "bogus"`},
+		{"trailing text", game(`{"type":"attempt","game":0} {}`), "f.jsonl:2: not a JSON object"},
+		{"game range", game(`{"type":"game","game":9,"white":"heuristic","black":"random","p1":"white","result":"1-0","termination":"checkmate","p1_score":1}`), "f.jsonl:2: game 9 out of range 0..3"},
+		{"bad result", game(`{"type":"game","game":0,"white":"heuristic","black":"random","p1":"white","result":"2-0","termination":"checkmate","p1_score":1}`), `bad result "2-0"`},
+		{"bad termination", game(`{"type":"game","game":0,"white":"heuristic","black":"random","p1":"white","result":"1-0","termination":"resign","p1_score":1}`), `unknown termination "resign"`},
+		{"players swapped", game(`{"type":"game","game":1,"white":"heuristic","black":"random","p1":"black","result":"1-0","termination":"checkmate","p1_score":0}`), "does not match the match line's players"},
+		{"score disagrees", game(`{"type":"game","game":0,"white":"heuristic","black":"random","p1":"white","result":"1-0","termination":"checkmate","p1_score":0}`), "p1_score 0 disagrees with result 1-0"},
+		{"bad p1", game(`{"type":"game","game":0,"white":"heuristic","black":"random","p1":"both","result":"1-0","termination":"checkmate","p1_score":1}`), `p1 is "both"`},
+		{"long line", header + "\n" + strings.Repeat(" ", maxLine+10) + "\n", "f.jsonl:2: line longer than"},
+		{"header without players", `{"type":"match","games":4}` + "\n", "f.jsonl:1: match line without p1 and p2"},
+	}
+	for _, tc := range tests {
+		_, err := ReadShard("f.jsonl", strings.NewReader(tc.in))
+		if err == nil || !strings.Contains(err.Error(), tc.err) {
+			t.Errorf("%s: error %v, want one containing %q", tc.name, err, tc.err)
+		}
+	}
+	ok := header + "\n\n" + `{"type":"attempt","game":0,"ply":0,"side":"white","attempt":"e2e4","legal":true,"san":"e4","us":3}` + "\n" +
+		`{"type":"game","game":0,"seed":"7","white":"heuristic","black":"random","p1":"white","result":"1/2-1/2","termination":"ply cap","plies":600,"attempts":900,"p1_score":0.5}` + "\n"
+	sh, err := ReadShard("f.jsonl", strings.NewReader(ok))
+	if err != nil || len(sh.Games) != 1 || sh.Games[0].Seed != 7 || sh.Header.Seed != 1 {
+		t.Fatalf("good file: %+v, %v", sh, err)
+	}
+}
+
+func FuzzReadShard(f *testing.F) {
+	f.Add(header + "\n")
+	f.Add(header + "\n" + `{"type":"game","game":0,"seed":"7","white":"heuristic","black":"random","p1":"white","result":"1-0","termination":"checkmate","plies":9,"attempts":12,"p1_score":1}` + "\n")
+	f.Add(`{"type":"attempt","game":0,"checks":["file","knight"],"clock_ms":5}`)
+	f.Add("{\"type\":\"match\"\n\x00")
+	f.Fuzz(func(t *testing.T, in string) {
+		sh, err := ReadShard("fuzz", strings.NewReader(in))
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "fuzz") {
+				t.Fatalf("error without the file name: %v", err)
+			}
+			return
+		}
+		if _, err := Merge([]*Shard{sh}, nil); err != nil {
+			t.Fatalf("a shard that reads does not merge: %v", err)
+		}
+	})
+}
