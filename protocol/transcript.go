@@ -117,8 +117,12 @@ func AppendEscaped(dst, p []byte) []byte {
 	return dst
 }
 
-// Unescape reverses AppendEscaped.
-func Unescape(s []byte) ([]byte, error) {
+// Unescape reverses AppendEscaped. Errors name the 1-based column of the
+// bad escape in s.
+func Unescape(s []byte) ([]byte, error) { return unescapeAt(s, 0) }
+
+// unescapeAt is Unescape for s found at column base+1 of a line.
+func unescapeAt(s []byte, base int) ([]byte, error) {
 	out := make([]byte, 0, len(s))
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -127,7 +131,7 @@ func Unescape(s []byte) ([]byte, error) {
 			continue
 		}
 		if i+1 >= len(s) {
-			return nil, fmt.Errorf("column %d: lone backslash at end", i+1)
+			return nil, fmt.Errorf("column %d: lone backslash at end", base+i+1)
 		}
 		i++
 		switch s[i] {
@@ -141,16 +145,16 @@ func Unescape(s []byte) ([]byte, error) {
 			out = append(out, '\t')
 		case 'x':
 			if i+2 >= len(s) {
-				return nil, fmt.Errorf("column %d: short \\x escape", i)
+				return nil, fmt.Errorf("column %d: short \\x escape", base+i)
 			}
 			v, err := strconv.ParseUint(string(s[i+1:i+3]), 16, 8)
 			if err != nil {
-				return nil, fmt.Errorf("column %d: bad \\x escape %q", i, s[i-1:i+3])
+				return nil, fmt.Errorf("column %d: bad \\x escape %q", base+i, s[i-1:i+3])
 			}
 			out = append(out, byte(v))
 			i += 2
 		default:
-			return nil, fmt.Errorf("column %d: unknown escape \\%c", i, s[i])
+			return nil, fmt.Errorf("column %d: unknown escape \\%c", base+i, s[i])
 		}
 	}
 	return out, nil
@@ -219,7 +223,7 @@ func parseTranscriptLine(b []byte) (TranscriptEntry, error) {
 	}
 	var data []byte
 	if sp+3 <= len(b) {
-		data, err = Unescape(b[sp+3:])
+		data, err = unescapeAt(b[sp+3:], sp+3)
 		if err != nil {
 			return TranscriptEntry{}, err
 		}
