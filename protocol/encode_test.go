@@ -178,8 +178,12 @@ func TestCommandLines(t *testing.T) {
 		{func() (string, error) {
 			return SeekLine(SeekParams{Minutes: 2, Increment: 12, Wild: 16, MinRating: 1200, MaxRating: 1800})
 		}, "seek 2 12 u w16 a 1200-1800"},
-		{func() (string, error) { return SeekLine(SeekParams{Minutes: 5, Rated: true, Color: "white", Manual: true, Formula: true}) }, "seek 5 0 r white m f"},
-		{func() (string, error) { return MatchLine(MatchParams{Opponent: "Fred", Minutes: 2, Increment: 12, Wild: 16}) }, "match Fred 2 12 u w16"},
+		{func() (string, error) {
+			return SeekLine(SeekParams{Minutes: 5, Rated: true, Color: "white", Manual: true, Formula: true})
+		}, "seek 5 0 r white m f"},
+		{func() (string, error) {
+			return MatchLine(MatchParams{Opponent: "Fred", Minutes: 2, Increment: 12, Wild: 16})
+		}, "match Fred 2 12 u w16"},
 		{func() (string, error) { return AcceptLine("Fred") }, "accept Fred"},
 		{func() (string, error) { return DeclineLine("Fred") }, "decline Fred"},
 		{func() (string, error) { return TellLine("owner", "status:\n ok\x19;  quit") }, "tell owner status: ok ; quit"},
