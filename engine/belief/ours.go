@@ -173,10 +173,10 @@ func (s *State) updateCastling() {
 	if !s.supp[king].Has(home) {
 		s.oppCastle &^= k | q
 	}
-	if !s.supp[piece].Has(home + 3) {
+	if !s.moves[straight].Has(home + 3) {
 		s.oppCastle &^= k
 	}
-	if !s.supp[piece].Has(home - 4) {
+	if !s.moves[straight].Has(home - 4) {
 		s.oppCastle &^= q
 	}
 }
@@ -201,12 +201,13 @@ func (s *State) possiblyPinned(from, to chess.Square) bool {
 		return false
 	}
 	r := &geo.rays[from][d]
+	pinners := s.moves[lineKind(d)]
 	for i := range r.n {
 		sq := r.sq[i]
-		if s.own[0].Has(sq) {
+		if s.own[0].Has(sq) || s.full.Has(sq) && !pinners.Has(sq) {
 			return false
 		}
-		if s.supp[piece].Has(sq) {
+		if pinners.Has(sq) {
 			return true
 		}
 	}
@@ -224,12 +225,15 @@ func (s *State) pinProb(from, to chess.Square) float64 {
 	r := &geo.rays[from][d]
 	clear, pin := 1.0, 0.0
 	lf := s.params.LineFactor
+	pinners := s.moves[lineKind(d)]
 	for i := range r.n {
 		sq := r.sq[i]
 		if s.own[0].Has(sq) {
 			break
 		}
-		pin += clear * lf * float64(s.p[piece][sq])
+		if pinners.Has(sq) {
+			pin += clear * lf * float64(s.p[piece][sq])
+		}
 		clear *= 1 - s.occ(sq)
 	}
 	return min(pin, 1)
@@ -314,10 +318,13 @@ func (s *State) illegal(m chess.Move) {
 		}
 		pIll := 1 - e*g
 		if pIll <= 0 {
+			if exact {
+				s.surprises++
+			}
 			break
 		}
 		if exact && !path.More() {
-			s.scaleSquare(path.First(), 1/s.occ(path.First()))
+			s.full |= path
 			break
 		}
 		for b := path; b != 0; {

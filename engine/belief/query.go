@@ -49,20 +49,23 @@ func (s *State) attackersOf(target, ignore chess.Square, at *attackers) {
 		at.add(sq, pawn, float64(s.p[pawn][sq]))
 	}
 	kf, lf := s.params.KnightFactor, s.params.LineFactor
-	for b := chess.KnightAttacks(target) & s.supp[piece]; b != 0; {
+	for b := chess.KnightAttacks(target) & s.moves[jumper]; b != 0; {
 		sq := b.PopFirst()
 		at.add(sq, piece, kf*float64(s.p[piece][sq]))
 	}
 	own := s.own[0] &^ ignore.Bit()
 	for d := range geo.rays[target] {
 		r := &geo.rays[target][d]
+		movers := s.moves[lineKind(d)]
 		clear := 1.0
 		for i := range r.n {
 			sq := r.sq[i]
 			if own.Has(sq) {
 				break
 			}
-			at.add(sq, piece, clear*lf*float64(s.p[piece][sq]))
+			if movers.Has(sq) {
+				at.add(sq, piece, clear*lf*float64(s.p[piece][sq]))
+			}
 			clear *= 1 - s.occ(sq)
 			if clear < 1e-4 {
 				break
@@ -83,18 +86,21 @@ func (s *State) ProbControl(sq chess.Square) float64 {
 	for b := chess.PawnAttacks(s.me, sq) & s.supp[pawn]; b != 0; {
 		c += float64(s.p[pawn][b.PopFirst()])
 	}
-	for b := chess.KnightAttacks(sq) & s.supp[piece]; b != 0; {
+	for b := chess.KnightAttacks(sq) & s.moves[jumper]; b != 0; {
 		c += s.params.KnightFactor * float64(s.p[piece][b.PopFirst()])
 	}
 	for d := range geo.rays[sq] {
 		r := &geo.rays[sq][d]
 		w := s.params.LineFactor
+		movers := s.moves[lineKind(d)]
 		for i := range r.n {
 			t := r.sq[i]
 			if s.own[0].Has(t) {
 				break
 			}
-			c += w * float64(s.p[piece][t])
+			if movers.Has(t) {
+				c += w * float64(s.p[piece][t])
+			}
 			w *= s.params.Damping
 		}
 	}

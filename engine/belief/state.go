@@ -5,6 +5,22 @@ import (
 	"kriegbot/opponent"
 )
 
+// The ways a piece other than king and pawn moves: the opponent's pieces are
+// one class, but which squares each could reach depends on how it moves.
+const (
+	jumper   = iota // knight
+	diagonal        // bishop or queen
+	straight        // rook or queen
+)
+
+// lineKind returns how a piece must move to go along direction d.
+func lineKind(d int) int {
+	if orthogonal(d) {
+		return straight
+	}
+	return diagonal
+}
+
 // The unit classes, as indices of State's matrices.
 const (
 	king  = opponent.King
@@ -37,6 +53,14 @@ type State struct {
 	// opponent unit of class c on sq; supp[c] the squares where one may stand.
 	p    [opponent.NumClasses][64]float32
 	supp [opponent.NumClasses]chess.Bitboard
+	// moves[k] holds the squares where an opponent piece moving in way k
+	// (jumper, diagonal, straight) may stand; supp[piece] is their union.
+	moves [3]chess.Bitboard
+	// full holds the squares proven to hold an opponent unit.
+	full chess.Bitboard
+	// fresh holds the squares whose values the last evidence set: the next
+	// normalisation keeps them and rescales the others.
+	fresh chess.Bitboard
 
 	// units is the opponent's exact number of men besides the king; pawnMax
 	// bounds its pawns (captures seen; promotions are unseen); pawnExp is the
@@ -94,6 +118,10 @@ func New(me chess.Color, prior Prior) State {
 			s.supp[c] |= sq.Bit()
 		}
 	}
+	s.full = start.ByColor(opp)
+	s.moves[jumper] = start.Pieces(opp, chess.Knight)
+	s.moves[diagonal] = start.Pieces(opp, chess.Bishop) | start.Pieces(opp, chess.Queen)
+	s.moves[straight] = start.Pieces(opp, chess.Rook) | start.Pieces(opp, chess.Queen)
 	s.units, s.pawnMax, s.pawnExp = 15, 8, 8
 	s.ourTurn = me == chess.White
 	return s
@@ -137,6 +165,25 @@ func (s *State) PawnTries() (ours, theirs int) { return s.ourTries, s.theirTries
 // OpponentMoves returns how many moves the opponent has made.
 func (s *State) OpponentMoves() int { return s.oppMoves }
 
+// PieceMoves returns the squares where an opponent piece that jumps like a
+// knight, slides diagonally (bishop, queen) or slides straight (rook, queen)
+// may stand; together they make Support(opponent.Piece).
+func (s *State) PieceMoves() (jumpers, diagonals, straights chess.Bitboard) {
+	return s.moves[jumper], s.moves[diagonal], s.moves[straight]
+}
+
+// addPieces puts the squares of b into the support of pieces of every kind
+// (a promotion, or a capturer of unknown kind).
+func (s *State) addPieces(b chess.Bitboard) {
+	for k := range s.moves {
+		s.moves[k] |= b
+	}
+	s.supp[piece] |= b
+}
+
+// Full returns the squares proven to hold an opponent unit.
+func (s *State) Full() chess.Bitboard { return s.full }
+
 // Surprises counts events the belief's support had ruled out; a non-zero value
 // means the events contradict the rules (or a defect in the belief).
 func (s *State) Surprises() int { return s.surprises }
@@ -144,7 +191,7 @@ func (s *State) Surprises() int { return s.surprises }
 // occ is the chance that sq holds an opponent unit, capped below 1.
 func (s *State) occ(sq chess.Square) float64 {
 	o := float64(s.p[king][sq] + s.p[pawn][sq] + s.p[piece][sq])
-	if o > maxOcc {
+	if o > maxOcc || s.full.Has(sq) {
 		return maxOcc
 	}
 	return o
@@ -221,16 +268,24 @@ func relRank(c chess.Color, sq chess.Square) int {
 // pawnRanks are the squares where no pawn can ever stand.
 const pawnRanks = chess.Rank1 | chess.Rank8
 
-// zero takes sq out of class c's support: it is proven free of that class.
+// zero takes the squares of b out of class c's support: they are proven
+// free of that class.
 func (s *State) zero(c opponent.Class, b chess.Bitboard) {
 	s.supp[c] &^= b
+	if c == piece {
+		for k := range s.moves {
+			s.moves[k] &^= b
+		}
+	}
 	for b != 0 {
 		s.p[c][b.PopFirst()] = 0
 	}
 }
 
-// zeroAll takes the squares of b out of every class's support.
+// zeroAll takes the squares of b out of every class's support: they are
+// proven empty.
 func (s *State) zeroAll(b chess.Bitboard) {
+	s.full &^= b
 	for c := range s.supp {
 		s.zero(opponent.Class(c), b)
 	}
@@ -255,10 +310,14 @@ func (s *State) normalize() {
 	free := ^s.own[0]
 	s.supp[king] &= free &^ chess.KingAttacks(s.OurKing())
 	s.supp[pawn] &= free &^ pawnRanks
-	s.supp[piece] &= free
 	if s.units == 0 {
-		s.supp[pawn], s.supp[piece] = 0, 0
+		s.supp[pawn] = 0
+		s.moves = [3]chess.Bitboard{}
 	}
+	for k := range s.moves {
+		s.moves[k] &= free
+	}
+	s.supp[piece] = s.moves[jumper] | s.moves[diagonal] | s.moves[straight]
 	if s.supp[pawn] == 0 {
 		s.pawnMax = 0
 	}
@@ -270,6 +329,14 @@ func (s *State) normalize() {
 	s.fit(king, 1)
 	s.fit(pawn, pawns)
 	s.fit(piece, float64(s.units)-pawns)
+	s.fresh = 0
+	s.full &= s.supp[king] | s.supp[pawn] | s.supp[piece]
+	for b := s.full; b != 0; {
+		sq := b.PopFirst()
+		if t := s.p[king][sq] + s.p[pawn][sq] + s.p[piece][sq]; t > 0 {
+			s.scaleSquare(sq, 1/float64(t))
+		}
+	}
 }
 
 // fit scales class c's values on its support to sum to total, none above 1,
@@ -283,13 +350,21 @@ func (s *State) fit(c opponent.Class, total float64) {
 	if supp == 0 {
 		return
 	}
-	var capped chess.Bitboard
+	// Values set by fresh evidence stay, the others make up the total.
+	capped := s.fresh & supp
+	kept := 0.0
+	for b := capped; b != 0; {
+		kept += float64(m[b.PopFirst()])
+	}
+	if kept > total || capped == supp {
+		capped, kept = 0, 0
+	}
 	for range 4 {
-		sum, fixed := 0.0, 0.0
+		sum := 0.0
 		for b := supp &^ capped; b != 0; {
 			sum += float64(m[b.PopFirst()])
 		}
-		fixed = float64(capped.Count())
+		fixed := kept + float64((capped &^ s.fresh).Count())
 		if sum <= 0 {
 			n := float64((supp &^ capped).Count())
 			if n == 0 {

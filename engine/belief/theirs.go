@@ -93,28 +93,36 @@ func (s *State) homeKing() chess.Square {
 // spread moves the opponent's units by one unseen quiet move: each unit
 // moves with the same chance; the king walks to a neighbouring square it may
 // stand on (or castles), pawns step forward (promoting on the last rank), the
-// other pieces slide along open stretches of ranks, files and diagonals or jump.
+// other pieces slide along open stretches of ranks, files and diagonals or
+// jump. Squares proven occupied before the move (full) can be neither crossed
+// nor entered; afterwards only the full squares whose unit could not move stay
+// proven.
 func (s *State) spread(a *[opponent.NumClasses][64]float32) {
 	u := s.moveShare()
-	free := ^s.own[0]
+	blocked := s.own[0] | s.full
+	free := ^blocked
 	opp := s.me.Other()
+	stuck := s.full
 
 	// King.
 	var nk [64]float32
 	reach := s.supp[king]
-	zone := chess.KingAttacks(s.OurKing())
+	kingBar := blocked | chess.KingAttacks(s.OurKing()) | s.definiteAttacks()
 	home := s.homeKing()
 	for b := s.supp[king]; b != 0; {
 		o := b.PopFirst()
 		m := float64(s.p[king][o])
-		dests := chess.KingAttacks(o) & free &^ zone
+		dests := chess.KingAttacks(o) &^ kingBar
 		if o == home {
-			if s.oppCastle&(chess.WhiteKingside|chess.BlackKingside) != 0 && chess.Between(o, o+3)&s.own[0] == 0 {
-				dests |= (o + 2).Bit() &^ zone
+			if s.oppCastle&(chess.WhiteKingside|chess.BlackKingside) != 0 && chess.Between(o, o+3)&blocked == 0 {
+				dests |= (o + 2).Bit() &^ kingBar
 			}
-			if s.oppCastle&(chess.WhiteQueenside|chess.BlackQueenside) != 0 && chess.Between(o, o-4)&s.own[0] == 0 {
-				dests |= (o - 2).Bit() &^ zone
+			if s.oppCastle&(chess.WhiteQueenside|chess.BlackQueenside) != 0 && chess.Between(o, o-4)&blocked == 0 {
+				dests |= (o - 2).Bit() &^ kingBar
 			}
+		}
+		if dests != 0 {
+			stuck &^= o.Bit()
 		}
 		reach |= dests
 		if dests == 0 || m == 0 {
@@ -136,7 +144,8 @@ func (s *State) spread(a *[opponent.NumClasses][64]float32) {
 
 	// Pawns: one-way chains.
 	dir := forward(opp)
-	pieceReach := s.supp[piece]
+	reachMoves := s.moves
+	var promoReach chess.Bitboard
 	np := s.p[piece]
 	nw := s.p[pawn]
 	reach = s.supp[pawn]
@@ -144,14 +153,15 @@ func (s *State) spread(a *[opponent.NumClasses][64]float32) {
 	for b := s.supp[pawn]; b != 0; {
 		o := b.PopFirst()
 		one := chess.Square(int(o) + dir)
-		if s.own[0].Has(one) {
+		if blocked.Has(one) {
 			continue
 		}
+		stuck &^= o.Bit()
 		m := float64(s.p[pawn][o])
 		two := chess.NoSquare
 		w1, w2 := float64(a[pawn][one]), 0.0
 		if relRank(opp, o) == 1 {
-			if t := chess.Square(int(one) + dir); !s.own[0].Has(t) {
+			if t := chess.Square(int(one) + dir); !blocked.Has(t) {
 				two, w2 = t, float64(a[pawn][t])
 			}
 		}
@@ -159,7 +169,7 @@ func (s *State) spread(a *[opponent.NumClasses][64]float32) {
 		nw[o] -= float32(mv)
 		if relRank(opp, one) == 7 {
 			np[one] += float32(mv)
-			pieceReach |= one.Bit()
+			promoReach |= one.Bit()
 			promoted += mv
 			continue
 		}
@@ -181,52 +191,29 @@ func (s *State) spread(a *[opponent.NumClasses][64]float32) {
 	lineShare, knightShare := s.lineShares()
 	ap := &a[piece]
 	for li := range geo.lines {
-		l := &geo.lines[li]
-		n := int(l.n)
-		for i := 0; i < n; {
-			if s.own[0].Has(l.sq[i]) {
-				i++
-				continue
-			}
-			j := i
-			var seg chess.Bitboard
-			sumA := 0.0
-			for j < n && !s.own[0].Has(l.sq[j]) {
-				seg |= l.sq[j].Bit()
-				sumA += float64(ap[l.sq[j]])
-				j++
-			}
-			if j-i >= 2 && seg&s.supp[piece] != 0 {
-				pieceReach |= seg
-				var fac [8]float64
-				total := 0.0
-				for k := i; k < j; k++ {
-					sq := l.sq[k]
-					m := float64(s.p[piece][sq])
-					if m == 0 {
-						continue
-					}
-					out := m * u * lineShare
-					np[sq] -= float32(out)
-					fac[k-i] = out / (sumA - float64(ap[sq]))
-					total += fac[k-i]
-				}
-				for k := i; k < j; k++ {
-					sq := l.sq[k]
-					np[sq] += float32(float64(ap[sq]) * (total - fac[k-i]))
-				}
-			}
-			i = j
+		k := diagonal
+		if li < 16 {
+			k = straight
 		}
+		s.spreadLine(&geo.lines[li], s.moves[k], ap, u*lineShare, &np, &reachMoves[k], &stuck)
 	}
-	for b := s.supp[piece]; b != 0; {
+	// A queen keeps both ways of moving wherever it goes.
+	for b := s.moves[diagonal] & s.moves[straight]; b != 0; {
+		q := chess.QueenAttacks(b.PopFirst(), blocked) &^ blocked
+		reachMoves[diagonal] |= q
+		reachMoves[straight] |= q
+	}
+	for b := s.moves[jumper]; b != 0; {
 		o := b.PopFirst()
 		dests := chess.KnightAttacks(o) & free
+		if dests != 0 {
+			stuck &^= o.Bit()
+		}
 		m := float64(s.p[piece][o])
 		if dests == 0 || m == 0 {
 			continue
 		}
-		pieceReach |= dests
+		reachMoves[jumper] |= dests
 		sumA := 0.0
 		for d := dests; d != 0; {
 			sumA += float64(ap[d.PopFirst()])
@@ -241,7 +228,104 @@ func (s *State) spread(a *[opponent.NumClasses][64]float32) {
 	for i := range np {
 		np[i] = max(np[i], 0)
 	}
-	s.p[piece], s.supp[piece] = np, pieceReach
+	s.p[piece], s.moves = np, reachMoves
+	s.addPieces(promoReach)
+	s.supp[piece] |= s.moves[jumper] | s.moves[diagonal] | s.moves[straight]
+	s.full = stuck
+}
+
+// spreadLine spreads the piece mass along one line: each stretch of free
+// squares (runs between our men and proven-occupied squares) exchanges mass
+// among its squares, and a piece on a proven-occupied square at a run's end
+// may move into it. movers are the squares of pieces that move along this
+// line; share is one unit's chance of moving along it.
+func (s *State) spreadLine(l *line, movers chess.Bitboard, ap *[64]float32, share float64, np *[64]float32, reach, stuck *chess.Bitboard) {
+	n := int(l.n)
+	var run [8]int8 // run index of each free square, -1 if blocked
+	var runA [8]float64
+	var runBits [8]chess.Bitboard
+	nr := int8(0)
+	for i := range n {
+		sq := l.sq[i]
+		if s.own[0].Has(sq) || s.full.Has(sq) {
+			run[i] = -1
+			continue
+		}
+		if i == 0 || run[i-1] < 0 {
+			nr++
+		}
+		run[i] = nr - 1
+		runA[nr-1] += float64(ap[sq])
+		runBits[nr-1] |= sq.Bit()
+	}
+	if nr == 0 {
+		return
+	}
+	var fac [8]float64 // per square: its own outgoing factor (free sources only)
+	var inflow [8]float64
+	moved := false
+	for i := range n {
+		sq := l.sq[i]
+		if !movers.Has(sq) || s.own[0].Has(sq) {
+			continue
+		}
+		m := float64(s.p[piece][sq])
+		if r := run[i]; r >= 0 {
+			if runBits[r].More() {
+				*reach |= runBits[r]
+				if m > 0 {
+					out := m * share
+					np[sq] -= float32(out)
+					fac[i] = out / (runA[r] - float64(ap[sq]))
+					inflow[r] += fac[i]
+					moved = true
+				}
+			}
+			continue
+		}
+		// A piece on a proven-occupied square: the runs on either side.
+		left, right := int8(-1), int8(-1)
+		if i > 0 {
+			left = run[i-1]
+		}
+		if i+1 < n {
+			right = run[i+1]
+		}
+		den := 0.0
+		if left >= 0 {
+			den += runA[left]
+			*reach |= runBits[left]
+		}
+		if right >= 0 {
+			den += runA[right]
+			*reach |= runBits[right]
+		}
+		if den == 0 {
+			continue
+		}
+		*stuck &^= sq.Bit()
+		if m == 0 {
+			continue
+		}
+		out := m * share
+		np[sq] -= float32(out)
+		if left >= 0 {
+			inflow[left] += out / den
+		}
+		if right >= 0 {
+			inflow[right] += out / den
+		}
+		moved = true
+	}
+	if !moved {
+		return
+	}
+	for i := range n {
+		if r := run[i]; r >= 0 {
+			sq := l.sq[i]
+			np[sq] += float32(float64(ap[sq]) * (inflow[r] - fac[i]))
+		}
+	}
 }
 
 // captureMove handles the opponent's move that captured our man on x: that
@@ -271,25 +355,36 @@ func (s *State) captureMove(x chess.Square) {
 	}
 	lineShare, knightShare := s.lineShares()
 	var wFrom [64]float32
-	for b := chess.KnightAttacks(x) & s.supp[piece]; b != 0; {
+	// The capturer's ways of moving, for the support of X afterwards.
+	var landed [3]bool
+	for b := chess.KnightAttacks(x) & s.moves[jumper]; b != 0; {
 		sq := b.PopFirst()
-		w := float64(s.p[piece][sq]) * knightShare
+		w := max(float64(s.p[piece][sq])*knightShare, floor*floor)
 		wFrom[sq] = float32(w)
 		wc += w
+		landed[jumper] = true
 	}
 	for d := range geo.rays[x] {
 		r := &geo.rays[x][d]
+		k := lineKind(d)
 		clear := 1.0
 		for i := range r.n {
 			sq := r.sq[i]
 			if s.own[0].Has(sq) {
 				break
 			}
-			if s.supp[piece].Has(sq) {
+			if s.moves[k].Has(sq) {
 				w := float64(s.p[piece][sq]) * clear * lineShare
 				w = max(w, floor*floor)
 				wFrom[sq] += float32(w)
 				wc += w
+				landed[k] = true
+				if s.moves[diagonal].Has(sq) && s.moves[straight].Has(sq) {
+					landed[diagonal], landed[straight] = true, true
+				}
+			}
+			if s.full.Has(sq) {
+				break
 			}
 			clear *= 1 - s.occ(sq)
 		}
@@ -298,11 +393,26 @@ func (s *State) captureMove(x chess.Square) {
 	if total <= 0 {
 		// Nothing we thought possible could have captured there.
 		s.surprises++
-		s.supp[piece] |= x.Bit()
+		s.addPieces(x.Bit())
 		s.p[piece][x] = 1
 		return
 	}
 	promo := relRank(opp, x) == 7
+	// Only the capturer moved: the other proven squares stay proven.
+	origins := kingFrom | pawnFrom | epFrom
+	for sq := range wFrom {
+		if wFrom[sq] > 0 {
+			origins |= chess.Square(sq).Bit()
+		}
+	}
+	s.full &^= origins
+	s.fresh |= x.Bit()
+	switch {
+	case we == 0:
+		s.full |= x.Bit()
+	case wk+wp+wc == 0:
+		s.full |= epTo.Bit()
+	}
 	if wk > 0 {
 		f := wk / total
 		if wp+we+wc == 0 {
@@ -323,7 +433,7 @@ func (s *State) captureMove(x chess.Square) {
 		}
 		if promo {
 			s.p[piece][x] += float32(f)
-			s.supp[piece] |= x.Bit()
+			s.addPieces(x.Bit())
 			s.pawnExp = max(s.pawnExp-float32(f), 0)
 		} else {
 			s.p[pawn][x] += float32(f)
@@ -347,6 +457,11 @@ func (s *State) captureMove(x chess.Square) {
 			}
 		}
 		s.p[piece][x] += float32(f)
+		for k, ok := range landed {
+			if ok {
+				s.moves[k] |= x.Bit()
+			}
+		}
 		s.supp[piece] |= x.Bit()
 	}
 	for c := range s.p {
@@ -371,7 +486,7 @@ func (s *State) locateChecker(checks [2]chess.CheckKind) {
 		var wPiece, wPawn [64]float64
 		total := 0.0
 		if kind == chess.CheckKnight {
-			for b := chess.KnightAttacks(k) & s.supp[piece]; b != 0; {
+			for b := chess.KnightAttacks(k) & s.moves[jumper]; b != 0; {
 				sq := b.PopFirst()
 				wPiece[sq] = kf * float64(s.p[piece][sq])
 				total += wPiece[sq]
@@ -384,12 +499,15 @@ func (s *State) locateChecker(checks [2]chess.CheckKind) {
 					continue
 				}
 				clear := 1.0
+				movers := s.moves[lineKind(d)]
 				for i := range r.n {
 					sq := r.sq[i]
 					if s.own[0].Has(sq) {
 						break
 					}
-					wPiece[sq] = clear * lf * float64(s.p[piece][sq])
+					if movers.Has(sq) {
+						wPiece[sq] = clear * lf * float64(s.p[piece][sq])
+					}
 					if i == 0 && pawnSq.Has(sq) {
 						wPawn[sq] = float64(s.p[pawn][sq])
 					}
@@ -408,6 +526,7 @@ func (s *State) locateChecker(checks [2]chess.CheckKind) {
 			}
 			post := (wPiece[sq] + wPawn[sq]) / total
 			s.checker[sq] += float32(post)
+			s.fresh |= chess.Square(sq).Bit()
 			s.p[piece][sq] = max(s.p[piece][sq], float32(wPiece[sq]/total))
 			s.p[pawn][sq] = max(s.p[pawn][sq], float32(wPawn[sq]/total))
 			if t := s.p[king][sq] + s.p[pawn][sq] + s.p[piece][sq]; t > 1 {

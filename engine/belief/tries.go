@@ -178,6 +178,7 @@ func (s *State) ourTriesEvidence(n int) {
 			continue
 		}
 		s.scaleMen(term.sq, post[i]/term.q)
+		s.fresh |= term.sq.Bit()
 	}
 }
 

@@ -65,6 +65,8 @@ type Report struct {
 	Violations int // true units on squares the belief gave no chance
 	Surprises  int // events the beliefs' supports had ruled out
 	First      []string
+	// FirstSurprises lists where beliefs first met a surprise.
+	FirstSurprises []string
 	BadLines   int
 	FirstBad   []error
 	Legal      Metric // legal (1) or illegal (0), every attempt
@@ -233,6 +235,22 @@ func Violations(st *belief.State, pos *chess.Position) (n int, first string) {
 			}
 		}
 	}
+	jumpers, diagonals, straights := st.PieceMoves()
+	for _, k := range []struct {
+		pt    chess.PieceType
+		where chess.Bitboard
+		name  string
+	}{
+		{chess.Knight, jumpers, "jumping"}, {chess.Bishop, diagonals, "diagonal"}, {chess.Queen, diagonals, "diagonal"},
+		{chess.Rook, straights, "straight"}, {chess.Queen, straights, "straight"},
+	} {
+		if miss := pos.Pieces(opp, k.pt) &^ k.where; miss != 0 {
+			n++
+			if first == "" {
+				first = fmt.Sprintf("opponent %s on %s is outside the %s pieces' support", k.pt, miss.First(), k.name)
+			}
+		}
+	}
 	if units := pos.ByColor(opp).Count() - 1; units != st.Units() {
 		n++
 		if first == "" {
@@ -251,6 +269,10 @@ func Violations(st *belief.State, pos *chess.Position) (n int, first string) {
 func check(g *fixture.Game, i int, when string, st *belief.State, pos *chess.Position, opt Options, rep *Report) {
 	rep.States++
 	n, first := Violations(st, pos)
+	if st.Surprises() > 0 && len(rep.FirstSurprises) < opt.Keep {
+		rep.FirstSurprises = append(rep.FirstSurprises, fmt.Sprintf("line %d game %s attempt %d (%s, %s %s) [%s]",
+			g.Line, g.ID, i, g.Attempts[i].Move, st.Color(), when, pos.FEN()))
+	}
 	if n == 0 {
 		return
 	}

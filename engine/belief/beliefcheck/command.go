@@ -88,6 +88,9 @@ func Print(w io.Writer, rep *Report) {
 	for _, v := range rep.First {
 		fmt.Fprintf(w, "violation: %s\n", v)
 	}
+	for _, v := range rep.FirstSurprises {
+		fmt.Fprintf(w, "surprise: %s\n", v)
+	}
 	fmt.Fprintf(w, "attempts %d, belief states checked %d, surprises %d\n", rep.Attempts, rep.States, rep.Surprises)
 	fmt.Fprintf(w, "legal   (all attempts, %d):            log-loss %.4f (constant %.4f)\n", rep.Legal.N, rep.Legal.LogLoss(), rep.Legal.Constant())
 	fmt.Fprintf(w, "capture (legal moves, none/pawn/piece, %d): log-loss %.4f (constant %.4f)\n", rep.Capture.N, rep.Capture.LogLoss(), rep.Capture.Constant())

@@ -1,0 +1,316 @@
+package belief
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"kriegbot/engine/chess"
+	"kriegbot/engine/umpire"
+	"kriegbot/opponent"
+)
+
+// play drives an umpire and both beliefs through the given UCI attempts,
+// failing the test on a refused parse; it returns the beliefs and the umpire.
+func play(t testing.TB, moves ...string) (*[2]State, *umpire.Umpire) {
+	t.Helper()
+	u := umpire.New(umpire.ICC())
+	bel := [2]State{New(chess.White, nil), New(chess.Black, nil)}
+	for _, mv := range moves {
+		m, err := chess.ParseUCI(mv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		side := u.Side()
+		a, err := u.Attempt(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bel[side].Ours(m, a.For(side))
+		if a.Legal {
+			bel[side.Other()].Theirs(a.For(side.Other()))
+		}
+	}
+	return &bel, u
+}
+
+// sound reports the first true opponent unit st gives no chance.
+func sound(t *testing.T, st *State, pos chess.Position) {
+	t.Helper()
+	opp := st.Color().Other()
+	for b := pos.ByColor(opp); b != 0; {
+		sq := b.PopFirst()
+		c := opponent.ClassOf(pos.PieceAt(sq).Type())
+		if !st.Support(c).Has(sq) || st.Prob(c, sq) <= 0 {
+			t.Errorf("%s's belief: true %s on %s has chance %g (position %s)", st.Color(), c, sq, st.Prob(c, sq), pos.FEN())
+		}
+	}
+	for pt := chess.Pawn; pt <= chess.King; pt++ {
+		if st.Own(pt) != pos.Pieces(st.Color(), pt) {
+			t.Errorf("%s's own %ss differ from the true board", st.Color(), pt)
+		}
+	}
+}
+
+func sq(s string) chess.Square {
+	q, ok := chess.ParseSquare(s)
+	if !ok {
+		panic(s)
+	}
+	return q
+}
+
+func near(a, b float64) bool { return a-b < 1e-4 && b-a < 1e-4 }
+
+func TestNewStartsFromTheInitialPosition(t *testing.T) {
+	for _, c := range []chess.Color{chess.White, chess.Black} {
+		s := New(c, nil)
+		sound(t, &s, chess.StartPosition())
+		if s.Support(opponent.King).Count() != 1 || s.Support(opponent.Pawn).Count() != 8 || s.Support(opponent.Piece).Count() != 7 {
+			t.Errorf("%s: supports %d/%d/%d, want 1/8/7", c, s.Support(opponent.King).Count(), s.Support(opponent.Pawn).Count(), s.Support(opponent.Piece).Count())
+		}
+		if s.Units() != 15 {
+			t.Errorf("%s: %d units", c, s.Units())
+		}
+	}
+}
+
+func TestOpponentMoveSpreadsAndKeepsCounts(t *testing.T) {
+	bel, u := play(t, "e2e4")
+	b := &bel[chess.Black]
+	_ = b
+	w := &bel[chess.White]
+	_ = w
+	bel, u = play(t, "e2e4", "e7e5")
+	w = &bel[chess.White]
+	sound(t, w, u.Position())
+	// Black moved one unit; each pawn may have stepped one or two squares.
+	for _, s := range []string{"e6", "e5", "a6", "a5", "h6"} {
+		if w.Prob(opponent.Pawn, sq(s)) <= floor {
+			t.Errorf("pawn chance on %s = %g, want > floor", s, w.Prob(opponent.Pawn, sq(s)))
+		}
+	}
+	// Nothing can have reached the fourth rank yet.
+	for b := chess.Rank4 &^ w.Own(0); b != 0; {
+		s := b.PopFirst()
+		if w.Support(opponent.Pawn).Has(s) || w.Support(opponent.Piece).Has(s) {
+			t.Errorf("%s in a support after one black move", s)
+		}
+	}
+	sum := func(c opponent.Class) float64 {
+		t := 0.0
+		for s := range 64 {
+			t += w.Prob(c, chess.Square(s))
+		}
+		return t
+	}
+	if k, p, c := sum(opponent.King), sum(opponent.Pawn), sum(opponent.Piece); !near(k, 1) || !near(p+c, 15) {
+		t.Errorf("sums king %g, pawns %g + pieces %g; want 1 and 15", k, p, c)
+	}
+	// The knights may have jumped, the king not (e7 was occupied, but the
+	// support is only what the rules allow: e7 is now free).
+	if w.Prob(opponent.Piece, sq("f6")) <= floor || w.Prob(opponent.Piece, sq("c6")) <= floor {
+		t.Error("knight squares f6/c6 got no chance")
+	}
+	if w.Support(opponent.Piece).Has(sq("b4")) {
+		t.Error("a piece may be on b4 after one move with the bishops shut in")
+	}
+}
+
+func TestPawnTriesZeroProvesEmpty(t *testing.T) {
+	// After 1.e4 d5 White hears 1 pawn try: d5 or f5 holds a man (only
+	// pawns can be there after one move), not both.
+	bel, u := play(t, "e2e4", "d7d5")
+	w := &bel[chess.White]
+	sound(t, w, u.Position())
+	if ours, _ := w.PawnTries(); ours != 1 {
+		t.Fatalf("tries %d", ours)
+	}
+	if p := w.occ(sq("d5")) + w.occ(sq("f5")); p < 0.98 || p > 1.02 {
+		t.Errorf("d5 + f5 occupied with chance %g after 1 pawn try, want 1", p)
+	}
+	// After 1.e4 e5 White hears 0 tries: d5 and f5 hold nothing.
+	bel, u = play(t, "e2e4", "e7e5")
+	w = &bel[chess.White]
+	for _, s := range []string{"d5", "f5"} {
+		if w.Support(opponent.Pawn).Has(sq(s)) || w.Support(opponent.Piece).Has(sq(s)) {
+			t.Errorf("%s still possible after 0 pawn tries", s)
+		}
+	}
+}
+
+func TestIllegalPawnPushProvesBlocker(t *testing.T) {
+	// 1.e4 e5: White's e4-e5 is refused, so e5 is occupied (no pin, no check).
+	bel, u := play(t, "e2e4", "e7e5", "e4e5")
+	w := &bel[chess.White]
+	sound(t, w, u.Position())
+	if o := w.occ(sq("e5")); o < 0.99 {
+		t.Errorf("e5 occupied with chance %g after e4-e5 was refused", o)
+	}
+}
+
+func TestCheckPlacesTheEnemyKing(t *testing.T) {
+	// Fool's mate setup: 1.f3 e5 2.g4 Qh4 is mate; stop at 1.e4 f6 2.Qh5+.
+	bel, u := play(t, "e2e4", "f7f6", "d1h5")
+	w := &bel[chess.White]
+	sound(t, w, u.Position())
+	// Short-diagonal check from h5: the king is on the h5-e8 diagonal.
+	for b := w.Support(opponent.King); b != 0; {
+		s := b.PopFirst()
+		if k := chess.ClassifyCheck(s, sq("h5")); k == chess.NoCheck || !chess.BishopAttacks(sq("h5"), 0).Has(s) {
+			t.Errorf("king may stand on %s, which h5 does not check diagonally", s)
+		}
+	}
+	if !w.Support(opponent.King).Has(sq("e8")) {
+		t.Error("e8 ruled out")
+	}
+	// Black hears a check on its king and learns the checker's line.
+	b := &bel[chess.Black]
+	if b.Checks()[0] == chess.NoCheck {
+		t.Fatal("black heard no check")
+	}
+	if p := b.Prob(opponent.Piece, sq("h5")); p < 0.3 {
+		t.Errorf("black gives the checker on h5 chance %g", p)
+	}
+	// Any non-king move that does not block or capture on the diagonal is
+	// (nearly) certainly illegal.
+	m, _ := chess.ParseUCI("a7a6")
+	if pl := b.ProbLegal(m); pl > 0.01 {
+		t.Errorf("ProbLegal(a7a6) in check = %g", pl)
+	}
+	m, _ = chess.ParseUCI("g7g6")
+	if pl := b.ProbLegal(m); pl < 0.3 {
+		t.Errorf("ProbLegal(g7g6) blocking the check = %g", pl)
+	}
+}
+
+func TestOpponentCaptureLocatesTheCapturer(t *testing.T) {
+	bel, u := play(t, "e2e4", "d7d5", "e4d5", "d8d5")
+	b := &bel[chess.Black]
+	w := &bel[chess.White]
+	sound(t, b, u.Position())
+	sound(t, w, u.Position())
+	if b.Units() != 14 {
+		t.Errorf("black counts %d white men", b.Units())
+	}
+	if p, _ := b.Pawns(); !near(p, 7) {
+		t.Errorf("black expects %g white pawns", p)
+	}
+	// White lost its pawn on d5: a black unit stands there for sure, the
+	// queen (a piece) more likely than anything else.
+	if o := w.occ(sq("d5")); o < 0.99 {
+		t.Errorf("d5 occupied with chance %g", o)
+	}
+	if w.Own(chess.Pawn).Has(sq("d5")) {
+		t.Error("captured pawn still on white's board")
+	}
+}
+
+func TestEnPassantBothWays(t *testing.T) {
+	// White takes en passant; then Black's pawn on d5 is gone.
+	bel, u := play(t, "e2e4", "a7a6", "e4e5", "d7d5", "e5d6")
+	for c := range bel {
+		sound(t, &bel[c], u.Position())
+	}
+	if bel[chess.White].Units() != 14 {
+		t.Error("white did not count the en passant capture")
+	}
+	// Black takes en passant.
+	bel, u = play(t, "a2a3", "e7e5", "a3a4", "e5e4", "d2d4", "e4d3")
+	for c := range bel {
+		sound(t, &bel[c], u.Position())
+	}
+	if !bel[chess.White].Support(opponent.Pawn).Has(sq("d3")) {
+		t.Error("white rules out the en passant capturer on d3")
+	}
+}
+
+func TestOpponentCastlesAndPromotes(t *testing.T) {
+	bel, u := play(t, "a2a3", "e7e5", "a3a4", "g8f6", "b2b3", "f8e7", "b3b4", "e8g8")
+	sound(t, &bel[chess.White], u.Position())
+	// Promotion: a black pawn running to a1 (captures included) must stay possible.
+	bel, u = play(t, "g1f3", "h7h5", "f3e5", "h5h4", "e5g6", "h4h3", "g6h8", "h3g2", "a2a3", "g2f1q")
+	for c := range bel {
+		sound(t, &bel[c], u.Position())
+	}
+}
+
+func TestSampleRespectsBelief(t *testing.T) {
+	bel, _ := play(t, "e2e4", "d7d5", "e4d5", "d8d5", "b1c3")
+	b := &bel[chess.Black]
+	rng := rand.New(rand.NewPCG(1, 2))
+	var first chess.Position
+	for i := range 50 {
+		var p chess.Position
+		if !b.Sample(rng, &p) {
+			t.Fatal("no board sampled")
+		}
+		if i == 0 {
+			first = p
+		}
+		for pt := chess.Pawn; pt <= chess.King; pt++ {
+			if p.Pieces(chess.Black, pt) != b.Own(pt) {
+				t.Fatalf("sample %d changed our %ss: %s", i, pt, p.FEN())
+			}
+		}
+		if n := p.ByColor(chess.White).Count() - 1; n != b.Units() {
+			t.Fatalf("sample %d has %d white men, want %d", i, n, b.Units())
+		}
+		for bb := p.ByColor(chess.White); bb != 0; {
+			s := bb.PopFirst()
+			if !b.Support(opponent.ClassOf(p.PieceAt(s).Type())).Has(s) {
+				t.Fatalf("sample %d puts a man on %s outside the support: %s", i, s, p.FEN())
+			}
+		}
+		if chess.KingAttacks(p.KingSquare(chess.White)).Has(p.KingSquare(chess.Black)) {
+			t.Fatalf("kings adjacent: %s", p.FEN())
+		}
+	}
+	// Same seed, same board.
+	var again chess.Position
+	b.Sample(rand.New(rand.NewPCG(1, 2)), &again)
+	if again.FEN() != first.FEN() {
+		t.Errorf("seeded samples differ: %s vs %s", first.FEN(), again.FEN())
+	}
+}
+
+func TestOutcomesAreADistribution(t *testing.T) {
+	bel, u := play(t, "e2e4", "d7d5", "g1f3", "c8g4")
+	w := &bel[chess.White]
+	var l chess.MoveList
+	u.Askable(&l)
+	for _, m := range l.Slice() {
+		o := w.Outcomes(m)
+		sum := o.Illegal + o.Quiet + o.CapturePawn + o.CapturePiece
+		checks := 0.0
+		for _, c := range o.Check {
+			checks += c
+		}
+		if !near(sum, 1) || !near(checks, o.Legal()) || o.Illegal < 0 || o.Quiet < 0 {
+			t.Errorf("%s: %+v (sum %g, checks %g)", m, o, sum, checks)
+		}
+	}
+	// e4xd5 or e4xf5 captures (1 pawn try), most likely a pawn.
+	m, _ := chess.ParseUCI("e4d5")
+	m2, _ := chess.ParseUCI("e4f5")
+	o, o2 := w.Outcomes(m), w.Outcomes(m2)
+	if l := o.Legal() + o2.Legal(); l < 0.9 || l > 1.1 || o.CapturePawn < o.CapturePiece {
+		t.Errorf("e4xd5: %+v\ne4xf5: %+v", o, o2)
+	}
+}
+
+func TestUpdatesDoNotAllocate(t *testing.T) {
+	bel, _ := play(t, "e2e4", "d7d5")
+	w := bel[chess.White]
+	m, _ := chess.ParseUCI("e4d5")
+	v := umpire.View{Heard: true, Own: true, Capture: umpire.Capture{Square: sq("d5"), Kind: umpire.PawnCaptured}, PawnTries: 0}
+	them := umpire.View{Heard: true, PawnTries: 1}
+	n := testing.AllocsPerRun(100, func() {
+		s := w
+		s.Ours(m, v)
+		s.Theirs(them)
+		_ = s.Outcomes(m)
+	})
+	if n != 0 {
+		t.Errorf("%g allocations per update", n)
+	}
+}
