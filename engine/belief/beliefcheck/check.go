@@ -67,11 +67,11 @@ type Report struct {
 	First      []string
 	// FirstSurprises lists where beliefs first met a surprise.
 	FirstSurprises []string
-	BadLines   int
-	FirstBad   []error
-	Legal      Metric // legal (1) or illegal (0), every attempt
-	Capture    Metric // none / pawn / piece, legal attempts
-	Check      Metric // no check (0) / check (1), legal attempts not ending the game
+	BadLines       int
+	FirstBad       []error
+	Legal          Metric // legal (1) or illegal (0), every attempt
+	Capture        Metric // none / pawn / piece, legal attempts
+	Check          Metric // no check (0) / check (1), legal attempts not ending the game
 }
 
 // Options tunes Run.
