@@ -9,6 +9,8 @@ import (
 	"kriegbot/engine/umpire/fixture"
 	"kriegbot/internal/cmdflag"
 	"kriegbot/match"
+	"kriegbot/opponent/modelcmd"
+	"kriegbot/protocol/iccserver"
 )
 
 // command is one subcommand: its name, a one-line summary and its entry point,
@@ -22,7 +24,9 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"umpire", "referee tools: `umpire verify FILE` checks the umpire against fixture files", fixture.UmpireCommand},
+		{"serve", "an ICC-compatible wild 16 server on loopback, for bots and telnet users", iccserver.Command},
 		{"bench", "speed figures, one line each: perft, umpire", bench.Command},
+		{"model", "opponent models: `model build -o FILE PGN...` from game records, `model show [FILE]`", modelcmd.Command},
 		{"match", "engine-vs-engine matches in-process: W-L-D, Elo ± 95 %, SPRT, PGN, JSON Lines, shards", match.Command},
 	}
 }

@@ -339,3 +339,21 @@ func (c *Counts) Add(o *Counts) error {
 	}
 	return nil
 }
+
+// WithHorizon returns a copy of c recording h moves: rows past h are
+// dropped, rows past c.Horizon are empty (no record reached them as far as
+// the counts know).
+func (c *Counts) WithHorizon(h int) *Counts {
+	out := NewCounts(h)
+	tables := *c
+	tables.Coverage, tables.Mass = out.Coverage, out.Mass
+	tables.Horizon = h
+	*out = tables
+	for col := range 2 {
+		for cls := range NumClasses {
+			copy(out.Coverage[col][cls], c.Coverage[col][cls])
+			copy(out.Mass[col][cls], c.Mass[col][cls])
+		}
+	}
+	return out
+}

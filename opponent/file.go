@@ -204,14 +204,15 @@ func (d *decoder) str(what string) (string, error) {
 		return "", d.fail(at, "%s: unexpected end of data", what)
 	}
 	s := string(d.b[d.off : d.off+int(n)])
-	if err := checkMetaString(s); err != nil {
+	if err := CheckMetaString(s); err != nil {
 		return "", d.fail(d.off, "%s: %v", what, err)
 	}
 	d.off += int(n)
 	return s, nil
 }
 
-func checkMetaString(s string) error {
+// CheckMetaString reports why s cannot be a Meta string, or nil.
+func CheckMetaString(s string) error {
 	if len(s) > MaxMetaLen {
 		return fmt.Errorf("longer than %d bytes", MaxMetaLen)
 	}

@@ -99,9 +99,17 @@ func NewModel(c *Counts) *Model {
 				if n == 0 {
 					continue
 				}
+				row := &m.occ[col][cls][t]
+				if t == 0 {
+					// The start position is known exactly: nothing to smooth.
+					for sq := range 64 {
+						row[sq] = float32(raw[sq])
+					}
+					m.have[col][cls][t] = true
+					continue
+				}
 				blurInto(&raw, &blur, cls == Pawn)
 				nf := float64(n)
-				row := &m.occ[col][cls][t]
 				for sq := range 64 {
 					row[sq] = float32((nf*raw[sq] + BlurWeight*blur[sq]) / (nf + BlurWeight))
 				}
@@ -381,11 +389,11 @@ const BlendGames = 10
 // back each figure. For D(t) the weight of the opponent's data is
 // n/(n+k), n being the number of its games that reached move t; for pawn
 // chains, mover shares and Params it is g/(g+k), g being its games as that
-// colour (Params: all its games). k is BlendGames when k ≤ 0. The two must
-// have the same horizon.
-func Blend(def, opp *Counts, k float64) (*Model, error) {
+// colour (Params: all its games). k is BlendGames when k ≤ 0. The
+// opponent's counts are brought to def's horizon first.
+func Blend(def, opp *Counts, k float64) *Model {
 	if def.Horizon != opp.Horizon {
-		return nil, fmt.Errorf("opponent: blend: default horizon %d, opponent horizon %d", def.Horizon, opp.Horizon)
+		opp = opp.WithHorizon(def.Horizon)
 	}
 	if k <= 0 {
 		k = BlendGames
@@ -461,5 +469,5 @@ func Blend(def, opp *Counts, k float64) (*Model, error) {
 	}
 	m.setParams()
 	m.computeTrends()
-	return m, nil
+	return m
 }

@@ -1,0 +1,50 @@
+package opponent
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// LoadCounts reads a model file; errors name the file.
+func LoadCounts(path string) (*Counts, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	c, err := ReadCounts(f)
+	if err != nil {
+		return nil, fmt.Errorf("model file %s: %w", path, err)
+	}
+	return c, nil
+}
+
+// WriteFileAtomic writes data to path through a temporary file in the same
+// folder and a rename, so a reader never sees a half-written model and a
+// crash leaves the old file in place.
+func WriteFileAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-*")
+	if err != nil {
+		return err
+	}
+	name := tmp.Name()
+	_, err = tmp.Write(data)
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(name, 0o644)
+	}
+	if err == nil {
+		err = os.Rename(name, path)
+	}
+	if err != nil {
+		os.Remove(name)
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
+}

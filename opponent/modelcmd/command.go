@@ -1,0 +1,311 @@
+package modelcmd
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"kriegbot/engine/chess"
+	"kriegbot/internal/cmdflag"
+	"kriegbot/opponent"
+	"kriegbot/opponent/pgnread"
+)
+
+// Builder is written into every model this command builds.
+const Builder = "kriegbot model build 1"
+
+// Command runs `kriegbot model SUBCOMMAND`.
+func Command(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		return cmdflag.Fail(stderr, "model", "missing subcommand: build or show")
+	}
+	switch args[0] {
+	case "build":
+		return build(args[1:], stdout, stderr)
+	case "show":
+		return show(args[1:], stdout, stderr)
+	case "-h", "-help", "--help", "help":
+		fmt.Fprint(stdout, usageText)
+		return cmdflag.OK
+	}
+	return cmdflag.Fail(stderr, "model", "unknown subcommand %q: build or show", args[0])
+}
+
+const usageText = `usage: kriegbot model build -o FILE [-source TEXT] [-horizon N] PGN...
+       kriegbot model show [FILE]
+
+build reads game records (PGN; "-" is standard input), skips and counts
+broken games with the reason, and writes an opponent model file
+(docs/opponent-model.md). show prints a model's metadata, coverage and
+parameters (the embedded default when FILE is omitted).
+`
+
+func build(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("model build", flag.ContinueOnError)
+	out := fs.String("o", "", "write the model to this file (required)")
+	source := fs.String("source", "", "what the games are, for the model's metadata (default: the PGN file names)")
+	horizon := fs.Int("horizon", opponent.DefaultHorizon, "moves per game recorded in the occupancy tables")
+	maxSkips := fs.Int("show-skips", 20, "skipped games listed one by one on stderr (the rest are counted)")
+	fs.Usage = func() { fmt.Fprint(fs.Output(), usageText); fs.PrintDefaults() }
+	if code, done := cmdflag.Parse(fs, args, stderr); done {
+		return code
+	}
+	switch {
+	case *out == "":
+		return cmdflag.Fail(stderr, "model build", "-o FILE is required")
+	case fs.NArg() == 0:
+		return cmdflag.Fail(stderr, "model build", "no PGN files given")
+	case *horizon < 1 || *horizon > opponent.MaxHorizon:
+		return cmdflag.Fail(stderr, "model build", "-horizon %d out of range 1..%d", *horizon, opponent.MaxHorizon)
+	case opponent.CheckMetaString(*source) != nil:
+		return cmdflag.Fail(stderr, "model build", "-source: %v", opponent.CheckMetaString(*source))
+	}
+	b := builder{
+		counts:   opponent.NewCounts(*horizon),
+		stderr:   stderr,
+		progress: isTerminal(stderr),
+		maxSkips: *maxSkips,
+		reasons:  map[string]int{},
+	}
+	for _, name := range fs.Args() {
+		if err := b.readFile(name); err != nil {
+			b.endProgress()
+			fmt.Fprintf(stderr, "kriegbot model build: %v\n", err)
+			return cmdflag.Failure
+		}
+	}
+	b.endProgress()
+	if b.used == 0 {
+		fmt.Fprintf(stderr, "kriegbot model build: no usable games (%d skipped)\n", b.skipped)
+		return cmdflag.Failure
+	}
+	src := *source
+	if src == "" {
+		src = "PGN: " + strings.Join(baseNames(fs.Args()), ", ")
+	}
+	b.counts.Meta = opponent.Meta{Builder: Builder, Source: src}
+	data := b.counts.AppendFile(nil)
+	// Read the file back before writing it: what we write must load.
+	back, err := opponent.DecodeCounts(data)
+	if err != nil {
+		fmt.Fprintf(stderr, "kriegbot model build: the model does not read back: %v\n", err)
+		return cmdflag.Failure
+	}
+	if err := opponent.WriteFileAtomic(*out, data); err != nil {
+		fmt.Fprintf(stderr, "kriegbot model build: %v\n", err)
+		return cmdflag.Failure
+	}
+	b.summary(stdout, opponent.NewModel(back))
+	fmt.Fprintf(stdout, "wrote %s (%d bytes, format %d)\n", *out, len(data), opponent.FormatVersion)
+	return cmdflag.OK
+}
+
+type builder struct {
+	counts   *opponent.Counts
+	stderr   io.Writer
+	progress bool
+	lastShow time.Time
+	shown    bool
+	maxSkips int
+	used     int
+	skipped  int
+	listed   int
+	reasons  map[string]int
+}
+
+func (b *builder) readFile(name string) error {
+	var r io.Reader
+	if name == "-" {
+		r = os.Stdin
+		name = "stdin"
+	} else {
+		f, err := os.Open(name)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		r = f
+	}
+	pr := pgnread.NewReader(r, name, pgnread.Limits{})
+	for {
+		g, err := pr.Next()
+		var se *pgnread.SkipError
+		switch {
+		case errors.Is(err, io.EOF):
+			return nil
+		case errors.As(err, &se):
+			b.skip(se.Error(), se.Reason)
+		case err != nil:
+			return err
+		default:
+			if err := b.counts.AddGame(g.Moves, [2]bool{true, true}); err != nil {
+				b.skip(fmt.Sprintf("%s:%d: game skipped: %v", name, g.Line, err), "illegal move")
+			} else {
+				b.used++
+			}
+		}
+		b.showProgress()
+	}
+}
+
+func (b *builder) skip(msg, reason string) {
+	b.skipped++
+	b.reasons[reasonKind(reason)]++
+	if b.listed < b.maxSkips {
+		b.endProgress()
+		fmt.Fprintln(b.stderr, msg)
+		b.listed++
+	}
+}
+
+// reasonKind groups skip reasons for the summary: the text before the first
+// detail (a colon, a digit-bearing part or a parenthesis).
+func reasonKind(reason string) string {
+	switch {
+	case strings.HasPrefix(reason, "PGN:"):
+		return "PGN the library refused"
+	case strings.Contains(reason, "longer than"):
+		return "game too long (bytes)"
+	case strings.Contains(reason, "plies, more than"):
+		return "game too long (plies)"
+	case strings.Contains(reason, "not legal"), reason == "illegal move":
+		return "illegal move"
+	case strings.Contains(reason, "did not finish"):
+		return "PGN library stalled"
+	}
+	return reason
+}
+
+func (b *builder) showProgress() {
+	if !b.progress || time.Since(b.lastShow) < 200*time.Millisecond {
+		return
+	}
+	b.lastShow = time.Now()
+	fmt.Fprintf(b.stderr, "\rmodel build: %d games used, %d skipped", b.used, b.skipped)
+	b.shown = true
+}
+
+func (b *builder) endProgress() {
+	if b.shown {
+		fmt.Fprint(b.stderr, "\r\033[K")
+		b.shown = false
+	}
+}
+
+// Phases by full move number, for the coverage summary.
+const (
+	openingEnd = 12
+	middleEnd  = 40
+)
+
+func (b *builder) summary(w io.Writer, m *opponent.Model) {
+	c := b.counts
+	fmt.Fprintf(w, "model build: %d games used, %d skipped, %d plies (white %d, black %d)\n",
+		b.used, b.skipped, c.TotalPlies(), c.Plies[0], c.Plies[1])
+	if b.skipped > 0 {
+		kinds := make([]string, 0, len(b.reasons))
+		for k := range b.reasons {
+			kinds = append(kinds, k)
+		}
+		sort.Strings(kinds)
+		for _, k := range kinds {
+			fmt.Fprintf(w, "  skipped: %d %s\n", b.reasons[k], k)
+		}
+	}
+	PrintCoverage(w, c)
+	PrintModel(w, m)
+}
+
+// PrintCoverage prints plies per phase and how many games reach chosen move
+// numbers.
+func PrintCoverage(w io.Writer, c *opponent.Counts) {
+	var opening, middle uint64
+	for col := range 2 {
+		cov := c.Coverage[col][opponent.King]
+		for t := 1; t < len(cov); t++ {
+			switch {
+			case t <= openingEnd:
+				opening += cov[t]
+			case t <= middleEnd:
+				middle += cov[t]
+			}
+		}
+	}
+	end := c.TotalPlies() - opening - middle
+	fmt.Fprintf(w, "phases: opening (moves 1-%d) %d plies, middlegame (%d-%d) %d plies, endgame (%d+) %d plies\n",
+		openingEnd, opening, openingEnd+1, middleEnd, middle, middleEnd+1, end)
+	fmt.Fprint(w, "games reaching move (white/black):")
+	for _, t := range []int{1, 10, 20, 40, 60, 80, 100, 150, 200} {
+		if t > c.Horizon {
+			break
+		}
+		fmt.Fprintf(w, " %d: %d/%d", t, c.Coverage[0][opponent.King][t], c.Coverage[1][opponent.King][t])
+	}
+	fmt.Fprintln(w)
+}
+
+// PrintModel prints what a model serves: horizons and fitted parameters.
+func PrintModel(w io.Writer, m *opponent.Model) {
+	fmt.Fprintf(w, "served horizon: white %d, black %d moves (at least %d games per move)\n",
+		m.Horizon(chess.White), m.Horizon(chess.Black), opponent.MinServeGames)
+	for _, f := range m.ParamsFit() {
+		how := fmt.Sprintf("default (only %d trials, need %d)", f.Tally.Trials, opponent.MinParamTrials)
+		if f.Fitted {
+			how = fmt.Sprintf("fitted: %d of %d", f.Tally.Hits, f.Tally.Trials)
+		}
+		fmt.Fprintf(w, "param %-16s %.3f  %s\n", f.Event, f.Value, how)
+	}
+}
+
+func show(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("model show", flag.ContinueOnError)
+	fs.Usage = func() { fmt.Fprint(fs.Output(), usageText) }
+	if code, done := cmdflag.Parse(fs, args, stderr); done {
+		return code
+	}
+	var c *opponent.Counts
+	var err error
+	name := "embedded default"
+	switch fs.NArg() {
+	case 0:
+		c, err = opponent.DefaultCounts()
+	case 1:
+		name = fs.Arg(0)
+		c, err = opponent.LoadCounts(name)
+	default:
+		return cmdflag.Fail(stderr, "model show", "one FILE at most")
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "kriegbot model show: %v\n", err)
+		return cmdflag.Failure
+	}
+	m := opponent.NewModel(c)
+	fmt.Fprintf(stdout, "model: %s\nbuilder: %s\nsource: %s\nhorizon: %d moves\ngames: white %d, black %d; plies %d\n",
+		name, c.Meta.Builder, c.Meta.Source, c.Horizon, c.Games[0], c.Games[1], c.TotalPlies())
+	PrintCoverage(stdout, c)
+	PrintModel(stdout, m)
+	return cmdflag.OK
+}
+
+func baseNames(paths []string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		out[i] = filepath.Base(p)
+	}
+	return out
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}

@@ -1,0 +1,135 @@
+package opponent
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"kriegbot/engine/chess"
+)
+
+// Store keeps one model file per opponent handle in a folder. Each file
+// holds that opponent's own Counts, one game added at a time; Model blends
+// them with the default. Safe for concurrent use by one process.
+type Store struct {
+	dir     string
+	horizon int
+	mu      sync.Mutex // serialises read-modify-write of the files
+}
+
+// StoreBuilder is the Meta.Builder of per-opponent files.
+const StoreBuilder = "kriegbot opponent store 1"
+
+// MaxHandleLen bounds a handle (ICC handles are at most 15 characters).
+const MaxHandleLen = 64
+
+// OpenStore opens (creating it if needed) the store in dir. New
+// per-opponent files record horizon moves per game (use the default
+// model's horizon).
+func OpenStore(dir string, horizon int) (*Store, error) {
+	if horizon < 1 || horizon > MaxHorizon {
+		return nil, fmt.Errorf("opponent store: horizon %d out of range 1..%d", horizon, MaxHorizon)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("opponent store: %w", err)
+	}
+	return &Store{dir: dir, horizon: horizon}, nil
+}
+
+// FileName returns the file name a handle is stored under: the handle in
+// lower case (servers compare handles without case), with every byte other
+// than a-z, 0-9 and '-' written as _XX in hex, plus ".kbm". So a name can
+// never leave the folder, hide itself or collide with another handle.
+func FileName(handle string) (string, error) {
+	if handle == "" || len(handle) > MaxHandleLen {
+		return "", fmt.Errorf("opponent store: handle %q must have 1 to %d bytes", handle, MaxHandleLen)
+	}
+	var sb strings.Builder
+	for _, c := range []byte(strings.ToLower(handle)) {
+		switch {
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9', c == '-':
+			sb.WriteByte(c)
+		default:
+			fmt.Fprintf(&sb, "_%02x", c)
+		}
+	}
+	sb.WriteString(".kbm")
+	return sb.String(), nil
+}
+
+func (s *Store) path(handle string) (string, error) {
+	name, err := FileName(handle)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(s.dir, name), nil
+}
+
+// Counts returns the counts stored for handle; an opponent never seen has
+// empty counts.
+func (s *Store) Counts(handle string) (*Counts, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.load(handle)
+}
+
+func (s *Store) load(handle string) (*Counts, error) {
+	p, err := s.path(handle)
+	if err != nil {
+		return nil, err
+	}
+	c, err := LoadCounts(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		c = NewCounts(s.horizon)
+		c.Meta = Meta{Builder: StoreBuilder, Source: "games of " + printable(handle) + " recorded after play"}
+		return c, nil
+	}
+	return c, err
+}
+
+// AddGame records one finished game of handle, who played colour opp, from
+// its full move list (standard start; servers reveal the moves after the
+// game). Only the opponent's side is recorded. The file is replaced
+// atomically.
+func (s *Store) AddGame(handle string, opp chess.Color, moves []chess.Move) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, err := s.load(handle)
+	if err != nil {
+		return err
+	}
+	var record [2]bool
+	record[opp&1] = true
+	if err := c.AddGame(moves, record); err != nil {
+		return fmt.Errorf("opponent store: game of %s: %w", printable(handle), err)
+	}
+	p, err := s.path(handle)
+	if err != nil {
+		return err
+	}
+	return WriteFileAtomic(p, c.AppendFile(nil))
+}
+
+// Model returns the model for handle: def blended with the opponent's own
+// counts (Blend, k = BlendGames). An opponent never seen gets def's model.
+func (s *Store) Model(handle string, def *Counts) (*Model, error) {
+	c, err := s.Counts(handle)
+	if err != nil {
+		return nil, err
+	}
+	return Blend(def, c, BlendGames), nil
+}
+
+// printable keeps a handle safe for Meta and messages.
+func printable(handle string) string {
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || r == 0xfffd {
+			return '?'
+		}
+		return r
+	}, handle)
+}
