@@ -107,7 +107,9 @@ func (r *repeater) Hear(e players.Event) {
 }
 
 func TestRepeatedAttemptForfeits(t *testing.T) {
-	kind := players.Kind{Name: "repeater", New: func(*players.Options) (players.Player, error) { return &repeater{}, nil }}
+	kind := players.Kind{Name: "repeater", Build: func(*players.Options) (func() players.Player, error) {
+		return func() players.Player { return &repeater{} }, nil
+	}}
 	c := config(t, "heuristic", "random", 2)
 	c.P2 = spec(t, "repeater", kind)
 	sum, pgn, _ := run(t, c)

@@ -199,8 +199,8 @@ func (s *sleeper) Attempt(ctx context.Context, b players.Budget) (chess.Move, er
 // TestFlagFall: a player slower than its clock loses on time, recorded as
 // such; the ordinary players under the same clock never flag.
 func TestFlagFall(t *testing.T) {
-	slow := players.Kind{Name: "slow", New: func(*players.Options) (players.Player, error) {
-		return &sleeper{d: 5 * time.Millisecond}, nil
+	slow := players.Kind{Name: "slow", Build: func(*players.Options) (func() players.Player, error) {
+		return func() players.Player { return &sleeper{d: 5 * time.Millisecond} }, nil
 	}}
 	c := config(t, "heuristic", "random", 2)
 	c.P2 = spec(t, "slow", slow)

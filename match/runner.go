@@ -175,14 +175,9 @@ func Run(ctx context.Context, c Config) (Summary, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			p1, err1 := c.P1.New()
-			p2, err2 := c.P2.New()
+			p1, p2 := c.P1.New(), c.P2.New()
 			t := &table{ump: umpire.New(c.Rules), mgr: clock.Default(c.Limits.Overhead)}
 			for i := range jobs {
-				if err := firstErr(err1, err2); err != nil {
-					results <- result{i: i, err: err}
-					continue
-				}
 				rec := newRecord(&c, games[i])
 				ps := [2]players.Player{p1, p2}
 				if !rec.P1White {
@@ -254,15 +249,6 @@ func Run(ctx context.Context, c Config) (Summary, error) {
 		}
 	}
 	return sum, nil
-}
-
-func firstErr(errs ...error) error {
-	for _, e := range errs {
-		if e != nil {
-			return e
-		}
-	}
-	return nil
 }
 
 func newRecord(c *Config, g int) *Record {

@@ -12,8 +12,9 @@ func heuristicKind() Kind {
 		Name:    "heuristic",
 		Summary: "the simple-heuristics baseline: recapture, promote, take pawn tries, escape checks, long probing moves",
 		Options: []string{"noise=N: random spread added to each attempt's score, 0 to 1000 (default 60)"},
-		New: func(o *Options) (Player, error) {
-			return &Heuristic{noise: o.Int("noise", 60, 0, 1000)}, nil
+		Build: func(o *Options) (func() Player, error) {
+			noise := o.Int("noise", 60, 0, 1000)
+			return func() Player { return &Heuristic{noise: noise} }, nil
 		},
 	}
 }

@@ -78,3 +78,22 @@ func TestEndgameScoreMates(t *testing.T) {
 		t.Fatalf("heuristic chose %v, which does not mate (%s)", m, pos.FEN())
 	}
 }
+
+// BenchmarkHeuristicEndgame measures an attempt in mating mode: queen, rook
+// and king against a bare king that may be on any of 30 squares.
+func BenchmarkHeuristicEndgame(b *testing.B) {
+	h := &Heuristic{noise: 60}
+	h.NewGame(Game{Color: chess.White, Seed: 3})
+	h.know.Board = OwnBoard{us: chess.White}
+	h.know.Board.put(chess.E1, chess.King)
+	h.know.Board.put(chess.A1, chess.Rook)
+	h.know.Board.put(chess.D1, chess.Queen)
+	h.track = KingTrack{Squares: chess.Rank5 | chess.Rank6 | chess.Rank7 | chess.Rank8&^chess.FileH&^chess.FileA, TheirMen: 1}
+	if n := h.track.Squares.Count(); n < 20 {
+		b.Fatalf("only %d candidate squares", n)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		h.Attempt(b.Context(), Budget{})
+	}
+}

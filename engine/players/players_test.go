@@ -107,11 +107,7 @@ func mustNew(t testing.TB, spec string) Player {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := s.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return s.New()
 }
 
 // TestDeterministic: the same seed gives the same game, another seed another.
@@ -170,11 +166,11 @@ func TestOptionsTyped(t *testing.T) {
 		n int
 		f float64
 	}
-	kinds := append(Kinds(), Kind{Name: "probe", New: func(o *Options) (Player, error) {
+	kinds := append(Kinds(), Kind{Name: "probe", Build: func(o *Options) (func() Player, error) {
 		got.a = o.String("approach", "c")
 		got.n = o.Int("threads", 1, 1, 64)
 		got.f = o.Float("c", 0.5, 0, 10)
-		return &Random{}, nil
+		return func() Player { return &Random{} }, nil
 	}})
 	if _, err := Parse("probe:approach=b,threads=4,c=0.25", kinds); err != nil {
 		t.Fatal(err)

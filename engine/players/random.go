@@ -11,7 +11,7 @@ func randomKind() Kind {
 	return Kind{
 		Name:    "random",
 		Summary: "uniform over the askable attempts of its own men not yet refused this turn",
-		New:     func(*Options) (Player, error) { return &Random{}, nil },
+		Build:   func(*Options) (func() Player, error) { return func() Player { return &Random{} }, nil },
 	}
 }
 

@@ -7,17 +7,17 @@ import (
 	"strings"
 )
 
-// Kind is one sort of player: a name, a line of help and a constructor that
+// Kind is one sort of player: a name, a line of help and a builder that
 // reads the spec's options.
 type Kind struct {
 	Name    string
 	Summary string
 	// Options documents the keys the kind accepts ("noise=N: ...").
 	Options []string
-	// New makes a player from the options. It must read every option it
-	// accepts through o (so unknown keys are caught) and may be called many
-	// times, once per player needed.
-	New func(o *Options) (Player, error)
+	// Build reads the options, every one through o (so unknown keys are
+	// caught), and returns the constructor of players with them, called once
+	// per player needed (one per game in flight).
+	Build func(o *Options) (func() Player, error)
 }
 
 // Kinds lists the registered kinds. Adding a kind is one line here.
@@ -32,7 +32,7 @@ func Kinds() []Kind {
 type Spec struct {
 	text string
 	kind Kind
-	opts map[string]string
+	make func() Player
 }
 
 // String returns the spec as written ("heuristic", "mcts:approach=c,threads=1").
@@ -42,24 +42,14 @@ func (s Spec) String() string { return s.text }
 func (s Spec) Kind() string { return s.kind.Name }
 
 // New makes a fresh player from the spec.
-func (s Spec) New() (Player, error) {
-	o := &Options{kind: s.kind.Name, m: s.opts, used: map[string]bool{}}
-	p, err := s.kind.New(o)
-	if err != nil {
-		return nil, err
-	}
-	if err := o.Err(); err != nil {
-		return nil, err
-	}
-	return p, nil
-}
+func (s Spec) New() Player { return s.make() }
 
 // maxSpec bounds a spec's length: specs come from the command line and
 // config files.
 const maxSpec = 1024
 
-// Parse reads "kind" or "kind:key=value,key=value" against kinds, and makes
-// one player to check the options, so errors surface before any game.
+// Parse reads "kind" or "kind:key=value,key=value" against kinds and builds
+// the kind with its options, so errors surface before any game.
 func Parse(text string, kinds []Kind) (Spec, error) {
 	if len(text) > maxSpec {
 		return Spec{}, fmt.Errorf("players: spec longer than %d bytes", maxSpec)
@@ -73,23 +63,27 @@ func Parse(text string, kinds []Kind) (Spec, error) {
 		}
 		return Spec{}, fmt.Errorf("players: spec %q: unknown kind %q (known: %s)", text, name, strings.Join(names, ", "))
 	}
-	s := Spec{text: text, kind: kinds[i], opts: map[string]string{}}
+	o := &Options{kind: name, m: map[string]string{}, used: map[string]bool{}}
 	if hasOpts {
 		for _, kv := range strings.Split(rest, ",") {
 			k, v, ok := strings.Cut(kv, "=")
 			if !ok || k == "" {
 				return Spec{}, fmt.Errorf("players: spec %q: option %q is not key=value", text, kv)
 			}
-			if _, dup := s.opts[k]; dup {
+			if _, dup := o.m[k]; dup {
 				return Spec{}, fmt.Errorf("players: spec %q: option %q given twice", text, k)
 			}
-			s.opts[k] = v
+			o.m[k] = v
 		}
 	}
-	if _, err := s.New(); err != nil {
+	newPlayer, err := kinds[i].Build(o)
+	if err == nil {
+		err = o.Err()
+	}
+	if err != nil {
 		return Spec{}, fmt.Errorf("players: spec %q: %w", text, err)
 	}
-	return s, nil
+	return Spec{text: text, kind: kinds[i], make: newPlayer}, nil
 }
 
 // Options gives a kind's constructor typed access to a spec's options and
