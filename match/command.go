@@ -265,8 +265,11 @@ func (p *progress) update(s Summary) {
 	t := s.Tally
 	elo, margin := t.Elo()
 	rate := float64(t.N()) / s.Elapsed.Seconds()
-	fmt.Fprintf(p.w, "\r\x1b[K%d/%d games  +%d -%d =%d  score %.1f%%  Elo %s ± %s  %.1f games/s",
-		t.N(), s.Planned, t.W, t.L, t.D, 100*t.Score(), signed(elo), unsigned(margin), rate)
+	const width = 20
+	filled := width * t.N() / max(s.Planned, 1)
+	bar := strings.Repeat("#", filled) + strings.Repeat(".", width-filled)
+	fmt.Fprintf(p.w, "\r\x1b[K[%s] %d/%d games  +%d -%d =%d  score %.1f%%  Elo %s ± %s  %.1f games/s",
+		bar, t.N(), s.Planned, t.W, t.L, t.D, 100*t.Score(), signed(elo), unsigned(margin), rate)
 	p.drew = true
 }
 

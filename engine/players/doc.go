@@ -48,5 +48,11 @@
 // example "random", "heuristic:noise=0" or "mcts:approach=c,threads=1". Parse
 // reads a spec against the registered kinds (Kinds) and checks its options
 // once, so a typo fails before a match starts; Spec.New then makes as many
-// independent players as needed. Adding a kind is one line in Kinds.
+// independent players as needed.
+//
+// Adding a kind is a file in this package with a func returning its Kind
+// (name, help, Build reading the options through Options.String, Int and
+// Float, which reject bad values and unknown keys) and one line in Kinds.
+// The mcts kind wraps engine/search this way; search itself does not import
+// this package.
 package players
