@@ -85,11 +85,23 @@ type Reader struct {
 	pending     []byte
 	pendingLine int
 	pendingBig  bool
+	// parseGame is the PGN library call, a field so tests can check the
+	// guard against panics and stalls.
+	parseGame func(raw string) (*pgn.Game, error)
 }
 
 // NewReader reads PGN from r; name is used in error messages.
 func NewReader(r io.Reader, name string, lim Limits) *Reader {
-	return &Reader{name: name, lim: lim.withDefaults(), br: bufio.NewReaderSize(r, 64<<10)}
+	return &Reader{name: name, lim: lim.withDefaults(), br: bufio.NewReaderSize(r, 64<<10), parseGame: libraryParse}
+}
+
+// libraryParse parses one game's text with github.com/corentings/chess/v2.
+func libraryParse(raw string) (*pgn.Game, error) {
+	tokens, err := pgn.TokenizeGame(&pgn.GameScanned{Raw: raw})
+	if err != nil {
+		return nil, err
+	}
+	return pgn.NewParser(tokens).Parse()
 }
 
 // Next returns the next game, a *SkipError for a game that cannot be used
@@ -240,12 +252,7 @@ func (r *Reader) parse(text []byte, start int) (*Game, error) {
 				done <- parseResult{err: fmt.Errorf("PGN library panicked: %v", p)}
 			}
 		}()
-		tokens, err := pgn.TokenizeGame(&pgn.GameScanned{Raw: raw})
-		if err != nil {
-			done <- parseResult{err: err}
-			return
-		}
-		g, err := pgn.NewParser(tokens).Parse()
+		g, err := r.parseGame(raw)
 		done <- parseResult{game: g, err: err}
 	}()
 	timer := time.NewTimer(r.lim.ParseTimeout)

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	pgn "github.com/corentings/chess/v2"
+
 	"kriegbot/engine/chess"
 )
 
@@ -208,4 +210,38 @@ func FuzzReader(f *testing.F) {
 		}
 		t.Fatal("reader did not reach the end")
 	})
+}
+
+// TestGuard checks that a panic or a stall in the PGN library costs one
+// game, and that repeated stalls end the reading instead of piling up.
+func TestGuard(t *testing.T) {
+	text := iccSample + "\n" + iccSample + "\n" + iccSample + "\n" + iccSample
+	calls := 0
+	r := NewReader(strings.NewReader(text), "g.pgn", Limits{ParseTimeout: 50 * time.Millisecond, MaxStalls: 2})
+	release := make(chan struct{})
+	defer close(release)
+	r.parseGame = func(raw string) (*pgn.Game, error) {
+		calls++
+		switch calls {
+		case 1:
+			panic("boom")
+		case 2, 4:
+			<-release // stall until the test ends
+		}
+		return libraryParse(raw)
+	}
+	_, err := r.Next()
+	var se *SkipError
+	if !errors.As(err, &se) || !strings.Contains(se.Reason, "panicked: boom") || se.Line != 1 {
+		t.Fatalf("after a panic: %v", err)
+	}
+	if _, err = r.Next(); !errors.As(err, &se) || !strings.Contains(se.Reason, "did not finish") || se.Line != 16 {
+		t.Fatalf("after a stall: %v", err)
+	}
+	if g, err := r.Next(); err != nil || len(g.Moves) != 14 {
+		t.Fatalf("third game: %v", err)
+	}
+	if _, err = r.Next(); err == nil || errors.As(err, &se) || !strings.Contains(err.Error(), "g.pgn:46: the PGN library stalled on 2 games") {
+		t.Fatalf("second stall: %v, want a fatal error", err)
+	}
 }

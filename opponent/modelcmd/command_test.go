@@ -1,0 +1,145 @@
+package modelcmd
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"kriegbot/opponent"
+)
+
+const goodGame = `[Event "ICC w16 1 0"]
+[White "a"]
+[Black "b"]
+[Result "0-1"]
+
+1. g4 Nh6 2. g5 g6 3. gxh6 Bxh6 4. Nc3 Bg7 5. f3 Bxc3 6. dxc3 e5 7. e4 Qh4#
+{White checkmated}
+0-1
+
+`
+
+// malformed holds one broken game of each kind between good ones.
+func malformedPGN() string {
+	var sb strings.Builder
+	sb.WriteString(goodGame)
+	sb.WriteString("[Event \"illegal\"]\n[Result \"*\"]\n\n1. e4 e5 2. Ke3 *\n\n")
+	sb.WriteString(goodGame)
+	sb.WriteString("[Event \"garbage\"]\n[Result \"*\"]\n\n1. zz9 \x00\xff?? *\n\n")
+	sb.WriteString("[Event \"huge\"]\n[Result \"*\"]\n\n1. e4 {" + strings.Repeat("y", 2<<20) + "} *\n\n")
+	sb.WriteString("[Event \"setup\"]\n[FEN \"4k3/8/8/8/8/8/8/4K2R w K - 0 1\"]\n[Result \"*\"]\n\n1. Rh2 *\n\n")
+	sb.WriteString(goodGame)
+	sb.WriteString("[Event \"cut off\"]\n[Result \"*\"]\n\n1. e4 e5 2. N")
+	return sb.String()
+}
+
+func run(args ...string) (code int, stdout, stderr string) {
+	var o, e bytes.Buffer
+	code = Command(args, &o, &e)
+	return code, o.String(), e.String()
+}
+
+func TestBuildWithMalformedGames(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "mixed.pgn")
+	if err := os.WriteFile(in, []byte(malformedPGN()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "m.kbm")
+	code, stdout, stderr := run("build", "-o", out, "-source", "test games", in)
+	if code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stdout, "model build: 3 games used, 5 skipped, 42 plies") {
+		t.Errorf("summary:\n%s", stdout)
+	}
+	for _, want := range []string{"skipped: 3 PGN the library refused", "skipped: 1 game too long (bytes)", "skipped: 1 starts from a set-up position (FEN tag)", "phases: opening", "param recapture"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("summary lacks %q:\n%s", want, stdout)
+		}
+	}
+	// Each skip is named with file and line on stderr; no progress when piped.
+	for _, want := range []string{"mixed.pgn:10: game skipped", "mixed.pgn:24: game skipped", "mixed.pgn:49: game skipped", "game text longer than"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%.2000s", want, stderr)
+		}
+	}
+	if strings.Contains(stderr, "\r") {
+		t.Error("progress written to a non-terminal")
+	}
+	c, err := opponent.LoadCounts(out)
+	if err != nil {
+		t.Fatalf("the written model does not load: %v", err)
+	}
+	if c.Games != [2]uint64{3, 3} || c.Meta.Source != "test games" || c.Meta.Builder != Builder {
+		t.Errorf("loaded: games %v meta %+v", c.Games, c.Meta)
+	}
+	// The skip list is bounded.
+	_, _, stderr = run("build", "-o", out, "-show-skips", "1", in)
+	if n := strings.Count(stderr, "game skipped"); n != 1 {
+		t.Errorf("-show-skips 1 listed %d skips", n)
+	}
+}
+
+func TestBuildDeterministic(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "g.pgn")
+	os.WriteFile(in, []byte(goodGame+goodGame), 0o644)
+	a, b := filepath.Join(dir, "a.kbm"), filepath.Join(dir, "b.kbm")
+	if code, _, e := run("build", "-o", a, in); code != 0 {
+		t.Fatal(e)
+	}
+	if code, _, e := run("build", "-o", b, in); code != 0 {
+		t.Fatal(e)
+	}
+	da, _ := os.ReadFile(a)
+	db, _ := os.ReadFile(b)
+	if !bytes.Equal(da, db) {
+		t.Error("the same input built different files")
+	}
+	c, _ := opponent.LoadCounts(a)
+	if c.Meta.Source != "PGN: g.pgn" {
+		t.Errorf("default source %q", c.Meta.Source)
+	}
+}
+
+func TestBuildFailures(t *testing.T) {
+	dir := t.TempDir()
+	broken := filepath.Join(dir, "broken.pgn")
+	os.WriteFile(broken, []byte("[Event \"x\"]\n\n1. e4 e5 2. Ke3 *\n"), 0o644)
+	tests := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{}, 2, "missing subcommand"},
+		{[]string{"frob"}, 2, "unknown subcommand"},
+		{[]string{"build", broken}, 2, "-o FILE is required"},
+		{[]string{"build", "-o", filepath.Join(dir, "x.kbm")}, 2, "no PGN files"},
+		{[]string{"build", "-o", filepath.Join(dir, "x.kbm"), "-horizon", "0", broken}, 2, "-horizon 0"},
+		{[]string{"build", "-o", filepath.Join(dir, "x.kbm"), "-source", "a\tb", broken}, 2, "unprintable"},
+		{[]string{"build", "-o", filepath.Join(dir, "x.kbm"), broken}, 1, "no usable games (1 skipped)"},
+		{[]string{"build", "-o", filepath.Join(dir, "x.kbm"), filepath.Join(dir, "missing.pgn")}, 1, "missing.pgn"},
+		{[]string{"build", "-o", filepath.Join(dir, "no", "such", "dir.kbm"), "-"}, 1, ""},
+		{[]string{"show", broken}, 1, "broken.pgn: offset 0: not a kriegbot opponent model"},
+		{[]string{"show", "a", "b"}, 2, "one FILE at most"},
+	}
+	for _, tc := range tests {
+		code, _, stderr := run(tc.args...)
+		if code != tc.code || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%v: exit %d stderr %q, want %d and %q", tc.args, code, stderr, tc.code, tc.want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "x.kbm")); err == nil {
+		t.Error("a failed build wrote its output")
+	}
+}
+
+func TestShowDefault(t *testing.T) {
+	code, stdout, stderr := run("show")
+	if code != 0 || !strings.Contains(stdout, "model: embedded default") || !strings.Contains(stdout, "source: ") || !strings.Contains(stdout, "served horizon") {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+}
