@@ -188,9 +188,17 @@ func Run(ctx context.Context, c Config) (Summary, error) {
 			}
 		}()
 	}
+	// window bounds the games dispatched but not yet written, so one slow
+	// game holds back a bounded number of finished records.
+	window := make(chan struct{}, 4*c.Concurrency+16)
 	go func() {
 		defer close(jobs)
 		for i := range games {
+			select {
+			case window <- struct{}{}:
+			case <-ctx.Done():
+				return
+			}
 			select {
 			case jobs <- i:
 			case <-ctx.Done():
@@ -223,6 +231,7 @@ func Run(ctx context.Context, c Config) (Summary, error) {
 			rec := pending[next]
 			delete(pending, next)
 			next++
+			<-window
 			if err := writeGame(&c, rec); err != nil {
 				firstFail = err
 				cancel()
