@@ -69,7 +69,9 @@ type Clocks struct {
 type Event struct {
 	Kind EventKind
 	// View is the referee's answer from our side (Kind Answer). For our own
-	// accepted move, View.Move holds it; for the opponent's, NullMove.
+	// accepted move View.Move holds it, or NullMove when the driver does not
+	// repeat it (KEP's "legal" line): the player knows what it asked. For the
+	// opponent's move, NullMove.
 	View umpire.View
 	// Clock holds both clocks (Kind ClockUpdate).
 	Clock Clocks

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"kriegbot/engine/chess"
 	"kriegbot/engine/umpire"
@@ -240,4 +241,38 @@ func BenchmarkHeuristicAttempt(b *testing.B) {
 	for b.Loop() {
 		h.Attempt(context.Background(), Budget{})
 	}
+}
+
+// TestKEPStyleEvents drives a player the way a KEP engine front end does:
+// our accepted move arrives without the move itself ("legal"), the
+// opponent's as announcements only ("opponent capture e4 pawn").
+func TestKEPStyleEvents(t *testing.T) {
+	p := mustNew(t, "random").(*Random)
+	if err := p.NewGame(Game{Color: chess.White, Seed: 5}); err != nil {
+		t.Fatal(err)
+	}
+	m, err := p.Attempt(context.Background(), Budget{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Hear(Event{Kind: Answer, View: umpire.View{Heard: true, Own: true, Illegal: true, PawnTries: -1}})
+	if !p.know.Refused.Contains(m) {
+		t.Fatal("refused attempt not remembered")
+	}
+	m2, _ := p.Attempt(context.Background(), Budget{})
+	if m2 == m {
+		t.Fatal("refused attempt asked again")
+	}
+	p.Hear(Event{Kind: Answer, View: umpire.View{Heard: true, Own: true}}) // "legal"
+	if p.know.Board.At(m2.To()) == chess.NoPieceType || p.know.Refused.N != 0 {
+		t.Fatalf("accepted %v not applied", m2)
+	}
+	// "opponent capture <our man's square> pawn|piece", "tries 1"
+	sq := m2.To()
+	p.Hear(Event{Kind: Answer, View: umpire.View{Heard: true, Capture: umpire.Capture{Square: sq, Kind: umpire.PieceCaptured}, PawnTries: 1}})
+	if p.know.Board.At(sq) != chess.NoPieceType || p.know.Tries != 1 || p.know.TheirCapture != sq {
+		t.Fatalf("opponent's capture on %v not applied: %+v", sq, p.know)
+	}
+	p.Hear(Event{Kind: ClockUpdate, Clock: Clocks{Ours: time.Second, Theirs: time.Second}})
+	p.GameOver(Outcome{Result: "0-1", Reason: "checkmate"})
 }
