@@ -107,7 +107,7 @@ func Command(args []string, stdout, stderr io.Writer) int {
 			return fail("-sprt: %v", err)
 		}
 	}
-	c.PGNHeader = PGNHeader{Event: "w16 match: " + *p1 + " vs " + *p2, Site: "kriegbot match", Date: time.Now().UTC().Format("2006.01.02")}
+	c.PGNHeader = PGNHeader{Event: EventName(c.Limits.Control), Site: "kriegbot match", Date: time.Now().UTC().Format("2006.01.02")}
 
 	var closers []func() error
 	open := func(path string) (io.Writer, error) {

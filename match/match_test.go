@@ -209,7 +209,8 @@ func TestFlagFall(t *testing.T) {
 	if sum.Terminations[TermTime] != 2 || sum.Tally.W != 2 {
 		t.Fatalf("slow player: %s, terminations %v", sum.Line(), sum.Terminations)
 	}
-	if !strings.Contains(pgn, `[Termination "time forfeit"]`) || !strings.Contains(pgn, "flag fell") {
+	if !strings.Contains(pgn, `[Termination "time forfeit"]`) || !strings.Contains(pgn, "flag fell") ||
+		!strings.Contains(pgn, `[ICCResult "Black forfeits on time"]`) || !strings.Contains(pgn, `[ICCResult "White forfeits on time"]`) {
 		t.Fatal("PGN does not record the time forfeit")
 	}
 	c = config(t, "heuristic", "random", 4)

@@ -8,14 +8,61 @@ import (
 	"time"
 
 	"kriegbot/engine/chess"
+	"kriegbot/engine/clock"
 	"kriegbot/engine/umpire"
 )
 
 // PGNHeader is what every game of a match shares in its PGN tags.
 type PGNHeader struct {
-	Event string // e.g. "w16 match: heuristic vs random"
+	Event string // ICC style: EventName(control), e.g. "kriegbot w16 1 0"
 	Site  string
 	Date  string // "2026.11.23"
+}
+
+// EventName returns an Event tag in the style of ICC's w16 records
+// ("ICC w16 1 0": base in minutes, increment in seconds), so that tools made
+// for ICC's archive recognise the variant: "kriegbot w16 1 0", or
+// "kriegbot w16" untimed.
+func EventName(c clock.Control) string {
+	if !c.Timed() {
+		return "kriegbot w16"
+	}
+	return fmt.Sprintf("kriegbot w16 %s %s", strconv.FormatFloat(c.Base.Minutes(), 'f', -1, 64),
+		strconv.FormatFloat(c.Increment.Seconds(), 'f', -1, 64))
+}
+
+// iccResult words the ending as ICC's ICCResult tag does.
+func iccResult(r *Record) string {
+	side := sideToMove(r)
+	switch r.Termination {
+	case TermCheckmate:
+		return side + " checkmated"
+	case TermStalemate:
+		return "Game drawn by stalemate"
+	case TermMaterial:
+		return "Neither player has mating material"
+	case TermFifty:
+		return "Game drawn by the 50 move rule"
+	case TermRepetition:
+		return "Game drawn by repetition"
+	case TermReversible:
+		return "Game drawn by the reversible move limit"
+	case TermTime:
+		if r.Result == "1/2-1/2" {
+			return side + " ran out of time and " + other(side) + " has no material to mate"
+		}
+		return side + " forfeits on time"
+	case TermError:
+		return side + " forfeits by a player error"
+	}
+	return "Game unfinished at the ply cap"
+}
+
+func other(side string) string {
+	if side == "White" {
+		return "Black"
+	}
+	return "White"
 }
 
 // WritePGN writes the game in PGN export format: the standard seven tags,
@@ -37,6 +84,7 @@ func (r *Record) WritePGN(w io.Writer, h PGNHeader) error {
 	tag("Black", r.Black)
 	tag("Result", r.Result)
 	tag("Variant", "Kriegspiel")
+	tag("ICCResult", iccResult(r))
 	tag("TimeControl", r.Control.String())
 	tag("Termination", pgnTermination(r.Termination))
 	tag("Ending", r.Termination)
