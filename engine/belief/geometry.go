@@ -10,8 +10,9 @@ type ray struct {
 
 // line is a whole rank, file or diagonal, in order along it.
 type line struct {
-	n  uint8
-	sq [8]chess.Square
+	n    uint8
+	sq   [8]chess.Square
+	bits chess.Bitboard
 }
 
 // The eight directions as (file, rank) steps: the first four are orthogonal.
@@ -41,8 +42,7 @@ func buildGeometry() *geometry {
 	n := 0
 	// Every line starts at a square with no neighbour behind it in its
 	// direction (E, N, NE, NW) and runs to the edge.
-	for d, dd := range []int{0, 2, 4, 7} {
-		_ = d
+	for _, dd := range []int{0, 2, 4, 7} {
 		back := dd ^ 1
 		for sq := range 64 {
 			if g.rays[sq][back].n != 0 {
@@ -51,9 +51,11 @@ func buildGeometry() *geometry {
 			l := &g.lines[n]
 			l.sq[0] = chess.Square(sq)
 			l.n = 1
+			l.bits = chess.Square(sq).Bit()
 			rr := &g.rays[sq][dd]
 			for i := range rr.n {
 				l.sq[l.n] = rr.sq[i]
+				l.bits |= rr.sq[i].Bit()
 				l.n++
 			}
 			n++

@@ -344,57 +344,65 @@ func (s *State) normalize() {
 func (s *State) fit(c opponent.Class, total float64) {
 	m := &s.p[c]
 	supp := s.supp[c]
-	for b := ^supp; b != 0; {
-		m[b.PopFirst()] = 0
-	}
 	if supp == 0 {
+		*m = [64]float32{}
 		return
 	}
 	// Values set by fresh evidence stay, the others make up the total.
-	capped := s.fresh & supp
-	kept := 0.0
-	for b := capped; b != 0; {
-		kept += float64(m[b.PopFirst()])
-	}
-	if kept > total || capped == supp {
-		capped, kept = 0, 0
-	}
-	for range 4 {
-		sum := 0.0
-		for b := supp &^ capped; b != 0; {
-			sum += float64(m[b.PopFirst()])
+	keep := s.fresh & supp
+	sum, kept := 0.0, 0.0
+	for sq := range m {
+		bit := chess.Bitboard(1) << sq
+		switch {
+		case supp&bit == 0:
+			m[sq] = 0
+		case keep&bit != 0:
+			kept += float64(m[sq])
+		default:
+			sum += float64(m[sq])
 		}
-		fixed := kept + float64((capped &^ s.fresh).Count())
+	}
+	if kept > total || keep == supp {
+		sum += kept
+		keep, kept = 0, 0
+	}
+	capped := keep
+	fixed := kept
+	for range 4 {
+		free := supp &^ capped
+		if free == 0 {
+			break
+		}
 		if sum <= 0 {
-			n := float64((supp &^ capped).Count())
-			if n == 0 {
-				break
+			v := float32(max(total-fixed, 0) / float64(free.Count()))
+			for b := free; b != 0; {
+				m[b.PopFirst()] = v
 			}
-			for b := supp &^ capped; b != 0; {
-				m[b.PopFirst()] = float32(max(total-fixed, 0) / n)
-			}
-			continue
+			break
 		}
 		f := max(total-fixed, 0) / sum
 		over := false
-		for b := supp &^ capped; b != 0; {
+		next := 0.0
+		for b := free; b != 0; {
 			sq := b.PopFirst()
 			v := float64(m[sq]) * f
 			if v >= 1 {
 				v = 1
 				capped |= sq.Bit()
+				fixed++
 				over = true
+			} else {
+				next += v
 			}
 			m[sq] = float32(v)
 		}
 		if !over {
 			break
 		}
+		sum = next
 	}
 	for b := supp; b != 0; {
 		sq := b.PopFirst()
-		if m[sq] < floor {
-			m[sq] = floor
-		}
+		m[sq] = max(m[sq], floor)
 	}
 }

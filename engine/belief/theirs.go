@@ -16,13 +16,13 @@ func (s *State) Theirs(v umpire.View) {
 	}
 	s.oppMoves++
 	var a [opponent.NumClasses][64]float32
-	s.attraction(&a)
+	flat := s.attraction(&a)
 	captured := v.Capture.Kind != umpire.NoCapture
 	s.epProb = [8]float32{}
 	if captured {
 		s.captureMove(v.Capture.Square)
 	} else {
-		s.spread(&a)
+		s.spread(&a, flat)
 	}
 	s.ourDouble, s.lastCapture, s.chain = chess.NoSquare, chess.NoSquare, 0
 	s.checks = v.Checks
@@ -33,7 +33,6 @@ func (s *State) Theirs(v umpire.View) {
 	}
 	// The opponent's king is not left attacked by its own move.
 	s.zero(king, s.definiteAttacks())
-	s.normalize()
 	if v.Checks[0] != chess.NoCheck {
 		s.locateChecker(v.Checks)
 	}
@@ -47,8 +46,9 @@ func (s *State) Theirs(v umpire.View) {
 
 // attraction fills a[c][sq] with how attractive sq is to the opponent's
 // units of class c on this move: the paper's f of the model's trend, centred
-// on 1; all ones past the model's horizon.
-func (s *State) attraction(a *[opponent.NumClasses][64]float32) {
+// on 1. Past the model's horizon all squares are equally attractive: flat[c]
+// is then set and a[c] left unset.
+func (s *State) attraction(a *[opponent.NumClasses][64]float32) (flat [opponent.NumClasses]bool) {
 	opp := s.me.Other()
 	for c := range a {
 		d, ok := s.prior.Trend(opp, opponent.Class(c), s.oppMoves-1)
@@ -59,16 +59,27 @@ func (s *State) attraction(a *[opponent.NumClasses][64]float32) {
 			}
 		}
 		if big == 0 {
-			for i := range a[c] {
-				a[c][i] = 1
-			}
+			flat[c] = true
 			continue
 		}
 		for i, x := range d {
 			a[c][i] = min(max(1+0.9*x/big, 0.1), 1.9)
 		}
 	}
+	return flat
 }
+
+// ones is the attraction of every square when all are equally attractive.
+var ones = func() (a [64]float32) {
+	for i := range a {
+		a[i] = 1
+	}
+	return a
+}()
+
+// massFloor is the least mass worth moving in the spread: lighter squares
+// keep theirs (their support still grows).
+const massFloor = 1e-3
 
 // moveShare is the chance that one given unit of the opponent's is the one
 // it moves (the paper's P_king = 1/(k1+k2+1) and its per-unit share).
@@ -97,7 +108,7 @@ func (s *State) homeKing() chess.Square {
 // jump. Squares proven occupied before the move (full) can be neither crossed
 // nor entered; afterwards only the full squares whose unit could not move stay
 // proven.
-func (s *State) spread(a *[opponent.NumClasses][64]float32) {
+func (s *State) spread(a *[opponent.NumClasses][64]float32, flat [opponent.NumClasses]bool) {
 	u := s.moveShare()
 	blocked := s.own[0] | s.full
 	free := ^blocked
@@ -125,20 +136,13 @@ func (s *State) spread(a *[opponent.NumClasses][64]float32) {
 			stuck &^= o.Bit()
 		}
 		reach |= dests
-		if dests == 0 || m == 0 {
+		if dests == 0 || m < massFloor {
 			nk[o] += float32(m)
 			continue
 		}
-		sumA := 0.0
-		for d := dests; d != 0; {
-			sumA += float64(a[king][d.PopFirst()])
-		}
 		mv := m * u
 		nk[o] += float32(m - mv)
-		for d := dests; d != 0; {
-			sq := d.PopFirst()
-			nk[sq] += float32(mv * float64(a[king][sq]) / sumA)
-		}
+		spreadTo(&nk, dests, mv, &a[king], flat[king])
 	}
 	s.p[king], s.supp[king] = nk, reach
 
@@ -159,10 +163,16 @@ func (s *State) spread(a *[opponent.NumClasses][64]float32) {
 		stuck &^= o.Bit()
 		m := float64(s.p[pawn][o])
 		two := chess.NoSquare
-		w1, w2 := float64(a[pawn][one]), 0.0
+		w1, w2 := 1.0, 0.0
+		if !flat[pawn] {
+			w1 = float64(a[pawn][one])
+		}
 		if relRank(opp, o) == 1 {
 			if t := chess.Square(int(one) + dir); !blocked.Has(t) {
-				two, w2 = t, float64(a[pawn][t])
+				two, w2 = t, 1
+				if !flat[pawn] {
+					w2 = float64(a[pawn][t])
+				}
 			}
 		}
 		mv := m * u
@@ -187,43 +197,78 @@ func (s *State) spread(a *[opponent.NumClasses][64]float32) {
 	s.p[pawn], s.supp[pawn] = nw, reach
 	s.pawnExp = max(s.pawnExp-float32(promoted), 0)
 
-	// Pieces: density spreading along open stretches (paper, Fig. 7).
+	// Pieces: density spreading along open stretches (paper, Fig. 7). The
+	// support grows by every square a piece of each way of moving could reach;
+	// the mass moves only where there is enough of it to matter.
 	lineShare, knightShare := s.lineShares()
 	ap := &a[piece]
-	for li := range geo.lines {
-		k := diagonal
-		if li < 16 {
-			k = straight
-		}
-		s.spreadLine(&geo.lines[li], s.moves[k], ap, u*lineShare, &np, &reachMoves[k], &stuck)
+	if flat[piece] {
+		ap = &ones
 	}
-	// A queen keeps both ways of moving wherever it goes.
-	for b := s.moves[diagonal] & s.moves[straight]; b != 0; {
-		q := chess.QueenAttacks(b.PopFirst(), blocked) &^ blocked
-		reachMoves[diagonal] |= q
-		reachMoves[straight] |= q
+	for b := s.moves[diagonal] | s.moves[straight]; b != 0; {
+		o := b.PopFirst()
+		var att chess.Bitboard
+		diag, str := s.moves[diagonal].Has(o), s.moves[straight].Has(o)
+		if diag {
+			att |= chess.BishopAttacks(o, blocked)
+		}
+		if str {
+			att |= chess.RookAttacks(o, blocked)
+		}
+		att &^= blocked
+		if att == 0 {
+			continue
+		}
+		stuck &^= o.Bit()
+		switch {
+		case diag && str:
+			// A queen keeps both ways of moving wherever it goes.
+			reachMoves[diagonal] |= att
+			reachMoves[straight] |= att
+		case diag:
+			reachMoves[diagonal] |= att
+		default:
+			reachMoves[straight] |= att
+		}
+	}
+	// The mass moves along lines with enough of it to matter.
+	var heavy [2]chess.Bitboard // by orientation group: straight, diagonal
+	for b := s.moves[diagonal] | s.moves[straight]; b != 0; {
+		o := b.PopFirst()
+		if s.p[piece][o] >= massFloor {
+			if s.moves[straight].Has(o) {
+				heavy[0] |= o.Bit()
+			}
+			if s.moves[diagonal].Has(o) {
+				heavy[1] |= o.Bit()
+			}
+		}
+	}
+	for li := range geo.lines {
+		g := 1
+		if li < 16 {
+			g = 0
+		}
+		l := &geo.lines[li]
+		if l.bits&heavy[g] != 0 {
+			spreadLine(l, blocked, heavy[g], &s.p[piece], &np, ap, u*lineShare)
+		}
 	}
 	for b := s.moves[jumper]; b != 0; {
 		o := b.PopFirst()
 		dests := chess.KnightAttacks(o) & free
-		if dests != 0 {
-			stuck &^= o.Bit()
-		}
-		m := float64(s.p[piece][o])
-		if dests == 0 || m == 0 {
+		if dests == 0 {
 			continue
 		}
+		stuck &^= o.Bit()
 		reachMoves[jumper] |= dests
-		sumA := 0.0
-		for d := dests; d != 0; {
-			sumA += float64(ap[d.PopFirst()])
+		m := float64(s.p[piece][o])
+		if m < massFloor {
+			continue
 		}
 		out := m * u * knightShare
 		np[o] -= float32(out)
-		for d := dests; d != 0; {
-			sq := d.PopFirst()
-			np[sq] += float32(out * float64(ap[sq]) / sumA)
-		}
+		spreadTo(&np, dests, out, ap, flat[piece])
 	}
 	for i := range np {
 		np[i] = max(np[i], 0)
@@ -234,20 +279,20 @@ func (s *State) spread(a *[opponent.NumClasses][64]float32) {
 	s.full = stuck
 }
 
-// spreadLine spreads the piece mass along one line: each stretch of free
-// squares (runs between our men and proven-occupied squares) exchanges mass
-// among its squares, and a piece on a proven-occupied square at a run's end
-// may move into it. movers are the squares of pieces that move along this
-// line; share is one unit's chance of moving along it.
-func (s *State) spreadLine(l *line, movers chess.Bitboard, ap *[64]float32, share float64, np *[64]float32, reach, stuck *chess.Bitboard) {
+// spreadLine spreads the piece mass of the movers along one line: each
+// stretch of free squares (runs between blocked squares) exchanges mass among
+// its squares in proportion to their attraction a, and a mover on a blocked
+// (proven-occupied) square at a run's end sends mass into the runs beside it.
+// share is one unit's chance of moving along this line.
+func spreadLine(l *line, blocked, movers chess.Bitboard, p, np, a *[64]float32, share float64) {
 	n := int(l.n)
-	var run [8]int8 // run index of each free square, -1 if blocked
-	var runA [8]float64
-	var runBits [8]chess.Bitboard
+	var run [8]int8 // run index of each square, -1 if blocked
+	var runA, inflow [8]float64
+	var fac [8]float64
 	nr := int8(0)
 	for i := range n {
 		sq := l.sq[i]
-		if s.own[0].Has(sq) || s.full.Has(sq) {
+		if blocked.Has(sq) {
 			run[i] = -1
 			continue
 		}
@@ -255,35 +300,27 @@ func (s *State) spreadLine(l *line, movers chess.Bitboard, ap *[64]float32, shar
 			nr++
 		}
 		run[i] = nr - 1
-		runA[nr-1] += float64(ap[sq])
-		runBits[nr-1] |= sq.Bit()
+		runA[nr-1] += float64(a[sq])
 	}
 	if nr == 0 {
 		return
 	}
-	var fac [8]float64 // per square: its own outgoing factor (free sources only)
-	var inflow [8]float64
 	moved := false
 	for i := range n {
 		sq := l.sq[i]
-		if !movers.Has(sq) || s.own[0].Has(sq) {
+		if !movers.Has(sq) {
 			continue
 		}
-		m := float64(s.p[piece][sq])
+		out := float64(p[sq]) * share
 		if r := run[i]; r >= 0 {
-			if runBits[r].More() {
-				*reach |= runBits[r]
-				if m > 0 {
-					out := m * share
-					np[sq] -= float32(out)
-					fac[i] = out / (runA[r] - float64(ap[sq]))
-					inflow[r] += fac[i]
-					moved = true
-				}
+			if den := runA[r] - float64(a[sq]); den > 0 {
+				np[sq] -= float32(out)
+				fac[i] = out / den
+				inflow[r] += fac[i]
+				moved = true
 			}
 			continue
 		}
-		// A piece on a proven-occupied square: the runs on either side.
 		left, right := int8(-1), int8(-1)
 		if i > 0 {
 			left = run[i-1]
@@ -294,20 +331,13 @@ func (s *State) spreadLine(l *line, movers chess.Bitboard, ap *[64]float32, shar
 		den := 0.0
 		if left >= 0 {
 			den += runA[left]
-			*reach |= runBits[left]
 		}
 		if right >= 0 {
 			den += runA[right]
-			*reach |= runBits[right]
 		}
 		if den == 0 {
 			continue
 		}
-		*stuck &^= sq.Bit()
-		if m == 0 {
-			continue
-		}
-		out := m * share
 		np[sq] -= float32(out)
 		if left >= 0 {
 			inflow[left] += out / den
@@ -321,10 +351,31 @@ func (s *State) spreadLine(l *line, movers chess.Bitboard, ap *[64]float32, shar
 		return
 	}
 	for i := range n {
-		if r := run[i]; r >= 0 {
+		if r := run[i]; r >= 0 && inflow[r] != 0 {
 			sq := l.sq[i]
-			np[sq] += float32(float64(ap[sq]) * (inflow[r] - fac[i]))
+			np[sq] += float32(float64(a[sq]) * (inflow[r] - fac[i]))
 		}
+	}
+}
+
+// spreadTo adds out to m over the squares of dests in proportion to their
+// attraction a (evenly when flat).
+func spreadTo(m *[64]float32, dests chess.Bitboard, out float64, a *[64]float32, flat bool) {
+	if flat {
+		per := float32(out / float64(dests.Count()))
+		for dests != 0 {
+			m[dests.PopFirst()] += per
+		}
+		return
+	}
+	sum := 0.0
+	for d := dests; d != 0; {
+		sum += float64(a[d.PopFirst()])
+	}
+	per := out / sum
+	for dests != 0 {
+		sq := dests.PopFirst()
+		m[sq] += float32(per * float64(a[sq]))
 	}
 }
 

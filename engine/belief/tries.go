@@ -128,6 +128,7 @@ func (s *State) ourTriesEvidence(n int) {
 	}
 	targets &^= s.own[0]
 	var legal [2]float64
+	targets &= s.supp[pawn] | s.supp[piece]
 	for b := targets; b != 0; {
 		t := b.PopFirst()
 		k := 0
@@ -139,7 +140,7 @@ func (s *State) ourTriesEvidence(n int) {
 			}
 			k++
 		}
-		tm.add(t, false, s.men(t), legal[:k])
+		tm.add(t, false, max(s.men(t), floor), legal[:k])
 	}
 	for f := range s.epProb {
 		if s.epProb[f] <= 0 {
@@ -213,7 +214,7 @@ func (s *State) theirTriesEvidence(n int, checked bool) {
 			k++
 		}
 		if k > 0 {
-			tm.add(p, false, float64(s.p[pawn][p]), legal[:k])
+			tm.add(p, false, max(float64(s.p[pawn][p]), floor), legal[:k])
 		}
 	}
 	var post [40]float64
