@@ -51,7 +51,7 @@ type AttemptLine struct {
 	Checks   []string `json:"checks,omitempty"`
 	Tries    int      `json:"tries,omitempty"`
 	Ending   string   `json:"ending,omitempty"`
-	Micros   int64    `json:"us"`
+	ThinkUs  int64    `json:"think_us"`
 	ClockMs  *int64   `json:"clock_ms,omitempty"`
 }
 
@@ -79,7 +79,7 @@ func (r *Record) WriteJSONL(w io.Writer) error {
 			Type: "attempt", Game: r.Game, Ply: a.Ply, Side: a.Answer.Mover.String(),
 			Attempt: a.Answer.Attempt.String(), Legal: a.Answer.Legal, SAN: a.SAN,
 			Tries: max(a.Answer.PawnTries, 0), Ending: a.Answer.Ending.String(),
-			Micros: a.Elapsed.Microseconds(),
+			ThinkUs: a.Elapsed.Microseconds(),
 		}
 		if a.Answer.Capture.Kind != umpire.NoCapture {
 			l.Capture, l.Captured = a.Answer.Capture.Square.String(), a.Answer.Capture.Kind.String()

@@ -34,7 +34,7 @@ func TestReadShardErrors(t *testing.T) {
 			t.Errorf("%s: error %v, want one containing %q", tc.name, err, tc.err)
 		}
 	}
-	ok := header + "\n\n" + `{"type":"attempt","game":0,"ply":0,"side":"white","attempt":"e2e4","legal":true,"san":"e4","us":3}` + "\n" +
+	ok := header + "\n\n" + `{"type":"attempt","game":0,"ply":0,"side":"white","attempt":"e2e4","legal":true,"san":"e4","think_us":3}` + "\n" +
 		`{"type":"game","game":0,"seed":"7","white":"heuristic","black":"random","p1":"white","result":"1/2-1/2","termination":"ply cap","plies":600,"attempts":900,"p1_score":0.5}` + "\n"
 	sh, err := ReadShard("f.jsonl", strings.NewReader(ok))
 	if err != nil || len(sh.Games) != 1 || sh.Games[0].Seed != 7 || sh.Header.Seed != 1 {
