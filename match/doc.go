@@ -1,0 +1,19 @@
+// Package match plays Kriegspiel players against each other in-process,
+// through the wild 16 referee (engine/umpire), and measures who is stronger:
+// "kriegbot match".
+//
+// Run plays a Config: two player specs (engine/players), a number of games
+// with colours alternating, limits per attempt (movetime, nodes) or a real
+// clock per side (engine/clock manages it; a flag fall loses), Concurrency
+// games at once. Whatever the scheduling, games are written and counted in
+// index order, and game g's seed derives from the match seed and g alone, so
+// a run is reproducible and a shard (-shard I/N) plays exactly its games of
+// the whole match.
+//
+// The results: Tally (W-L-D from the first player's side) with the Elo
+// difference and its 95 % interval (cutechess-cli's method), an SPRT that
+// can stop the match early (the trinomial generalized SPRT, computed exactly),
+// the terminations, PGN with the referee's words as comments (WritePGN), and
+// JSON Lines with every attempt (WriteJSONL), which ReadShard and Merge
+// combine across shards. docs/match.md describes the command and the formats.
+package match
