@@ -134,6 +134,11 @@ func (t *table) play(ctx context.Context, rec *Record, ps [2]players.Player, rul
 	var trackers [2]clock.Tracker
 	var spent time.Duration // by the side to move this turn
 	clocks[0], clocks[1] = lim.Control.Base, lim.Control.Base
+	if timed {
+		for _, p := range ps {
+			p.Hear(players.Event{Kind: players.ClockUpdate, Clock: players.Clocks{Ours: lim.Control.Base, Theirs: lim.Control.Base}})
+		}
+	}
 	turnAttempts := 0
 	end := func(result, term, fault string) {
 		rec.Result, rec.Termination, rec.Error = result, term, fault
