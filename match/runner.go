@@ -254,7 +254,7 @@ func Run(ctx context.Context, c Config) (Summary, error) {
 	}
 	if sum.Decision == 0 && next < len(games) {
 		if err := ctx.Err(); err != nil {
-			return sum, err
+			return sum, fmt.Errorf("stopped after %d of %d games: %w", next, len(games), err)
 		}
 	}
 	return sum, nil
