@@ -1,6 +1,8 @@
 package protocol
 
 import (
+	"bytes"
+
 	"kriegbot/engine/chess"
 	"kriegbot/engine/umpire"
 )
@@ -69,16 +71,45 @@ const maxTries = 99
 // ParseAnnouncements never panics, runs in time linear in len(line) and
 // allocates only when appending to dst needs to grow it.
 func ParseAnnouncements(dst []Announcement, line []byte) (items []Announcement, refereeLike, unknown bool) {
-	if isChat(line) || isGameNotice(line) {
-		return dst, false, false
+	// Lower-case short lines once, on the stack, so the keyword scans are
+	// plain (vectorised) substring searches; longer lines, which are never
+	// referee text, take the slower case-folding scan.
+	var buf [256]byte
+	f := folded{line: line}
+	if len(line) <= len(buf) {
+		for i, c := range line {
+			buf[i] = lower(c)
+		}
+		f.low = buf[:len(line)]
 	}
-	keyword := hasRefereeWord(line)
 	start := len(dst)
 	out, ok := parseItems(dst, line)
+	if ok && len(out) > start {
+		// A line made entirely of announcements is referee text: chat and
+		// game notices always hold words that are not announcements.
+		return out, true, false
+	}
+	if f.isChat() || isGameNotice(line) {
+		return dst[:start], false, false
+	}
+	keyword := f.hasRefereeWord()
 	if !ok {
 		return dst[:start], keyword, keyword
 	}
-	return out, keyword || len(out) > start, false
+	return out, keyword, false
+}
+
+// folded is a line with, when short enough, its lower-case copy.
+type folded struct {
+	line, low []byte
+}
+
+// has reports whether the line contains the lower-case pattern p, ignoring case.
+func (f *folded) has(p string) bool {
+	if f.low != nil {
+		return bytes.Contains(f.low, []byte(p))
+	}
+	return containsFold(f.line, p)
 }
 
 // isGameNotice reports a game-status line in braces, such as
@@ -90,16 +121,13 @@ func isGameNotice(line []byte) bool {
 	return len(t) > 0 && t[0] == '{' && hasPrefixFold(t[1:], "game ")
 }
 
-// isChat reports whether line is a tell, say, shout, whisper or kibitz.
-func isChat(line []byte) bool {
-	return containsFold(line, "tells you") || containsFold(line, "says:") ||
-		containsFold(line, "shouts") || containsFold(line, "kibitzes") ||
-		containsFold(line, "whispers")
+// isChat reports whether the line is a tell, say, shout, whisper or kibitz.
+func (f *folded) isChat() bool {
+	return f.has("tells you") || f.has("says:") || f.has("shouts") || f.has("kibitzes") || f.has("whispers")
 }
 
-func hasRefereeWord(line []byte) bool {
-	return containsFold(line, "check") || containsFold(line, "captured") ||
-		containsFold(line, "pawn tr") || containsFold(line, "illegal")
+func (f *folded) hasRefereeWord() bool {
+	return f.has("check") || f.has("captured") || f.has("pawn tr") || f.has("illegal")
 }
 
 // containsFold reports whether s contains the lower-case ASCII pattern p,

@@ -394,10 +394,18 @@ func (p *dgFields) num(i int, name string) int {
 	if p.err != nil {
 		return 0
 	}
-	n, err := strconv.Atoi(string(b))
-	if err != nil || len(b) > 12 {
+	neg := len(b) > 0 && b[0] == '-'
+	digits := b
+	if neg {
+		digits = b[1:]
+	}
+	n, ok := parseNumber(digits, 12)
+	if !ok {
 		p.fail(name, b, false)
 		return 0
+	}
+	if neg {
+		return -n
 	}
 	return n
 }
@@ -484,6 +492,31 @@ func (d Decoder) DecodeMove(fields [][]byte) (MoveDG, error) {
 	p.move(&m, 1, d.Moves, true)
 	if p.err != nil {
 		return MoveDG{}, p.err
+	}
+	return m, nil
+}
+
+// DecodeMyTurn decodes the fields of a DG 139 without boxing.
+func DecodeMyTurn(fields [][]byte) (MyTurnDG, error) {
+	p := dgFields{dg: DGMyTurn, f: fields}
+	m := MyTurnDG{Game: p.num(0, "gamenumber")}
+	if p.err != nil {
+		return MyTurnDG{}, p.err
+	}
+	return m, nil
+}
+
+// DecodeIllegalMove decodes the fields of a DG 42 without boxing; with an
+// Interner the move string is shared once seen.
+func (d Decoder) DecodeIllegalMove(fields [][]byte) (IllegalMoveDG, error) {
+	p := dgFields{dg: DGIllegalMove, f: fields, in: d.Intern}
+	m := IllegalMoveDG{Game: p.num(0, "gamenumber")}
+	if b := p.raw(1, "movestring"); p.err == nil {
+		m.Move = d.Intern.String(b)
+	}
+	m.Reason = p.num(2, "reason")
+	if p.err != nil {
+		return IllegalMoveDG{}, p.err
 	}
 	return m, nil
 }
@@ -597,7 +630,11 @@ func (d Decoder) Decode(dg int, fields [][]byte) (DG, error) {
 	case DGFlip:
 		out = FlipDG{Game: p.num(0, "gamenumber"), Flip: p.flag(1, "flip")}
 	case DGIllegalMove:
-		out = IllegalMoveDG{Game: p.num(0, "gamenumber"), Move: p.str(1, "movestring"), Reason: p.num(2, "reason")}
+		m, err := d.DecodeIllegalMove(fields)
+		if err != nil {
+			return nil, err
+		}
+		return m, nil
 	case DGMyRelationToGame:
 		out = RelationDG{Game: p.num(0, "gamenumber"), Symbol: p.word(1, "symbol")}
 	case DGMsec:
@@ -621,7 +658,11 @@ func (d Decoder) Decode(dg int, fields [][]byte) (DG, error) {
 	case DGSet2:
 		out = Set2DG{DG: p.num(0, "dg-code"), On: p.flag(1, "on")}
 	case DGMyTurn:
-		out = MyTurnDG{Game: p.num(0, "gamenumber")}
+		m, err := DecodeMyTurn(fields)
+		if err != nil {
+			return nil, err
+		}
+		return m, nil
 	case DGError:
 		out = ErrorDG{Code: p.num(0, "err-no"), Lang: p.str(1, "iso-lang"), Text: p.str(2, "text"), URL: p.str(3, "URL")}
 	case DGFail:

@@ -1,0 +1,126 @@
+package iccserver
+
+import (
+	"bufio"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/signal"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"kriegbot/engine/umpire"
+	"kriegbot/internal/cmdflag"
+)
+
+// Command runs "kriegbot serve [flags]" and "kriegbot serve hash".
+func Command(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "hash" {
+		return hashCommand(args[1:], os.Stdin, stdout, stderr)
+	}
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	addr := fs.String("addr", "127.0.0.1:5000", "listen address; loopback unless you mean to serve a network")
+	accounts := fs.String("accounts", "", "accounts file: one \"handle bcrypt-hash [titles]\" per line (make hashes with `kriegbot serve hash`)")
+	rulesName := fs.String("rules", "icc", "referee rules: icc (no automatic 50-move or repetition draw) or olympiad")
+	noGuests := fs.Bool("no-guests", false, "refuse guest logins")
+	grace := fs.Duration("grace", 0, "time a disconnected player may take to come back (0 loses at once, as on ICC)")
+	records := fs.String("records", "", "folder for a PGN and a JSON Lines record of every game")
+	maxConns := fs.Int("max-conns", 1000, "most simultaneous connections")
+	quiet := fs.Bool("q", false, "do not log server events to stderr")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: kriegbot serve [flags]\n       kriegbot serve hash < password")
+		fmt.Fprintln(stderr, "\nRuns an ICC-compatible wild 16 (Kriegspiel) server. Bots log in as on ICC;")
+		fmt.Fprintln(stderr, "people can `telnet 127.0.0.1 5000`, log in as \"g\" and type \"help\".")
+		fmt.Fprintln(stderr, "The wire format is in docs/iccserver.md. `serve hash` reads a password on")
+		fmt.Fprintln(stderr, "standard input and prints the bcrypt hash for an accounts file.\n\nFlags:")
+		fs.PrintDefaults()
+	}
+	if code, done := cmdflag.Parse(fs, args, stderr); done {
+		return code
+	}
+	if fs.NArg() > 0 {
+		return cmdflag.Fail(stderr, "serve", "unexpected argument %q", fs.Arg(0))
+	}
+	rules, err := umpire.ParseRules(*rulesName)
+	if err != nil {
+		return cmdflag.Fail(stderr, "serve", "%v", err)
+	}
+	if *maxConns < 1 {
+		return cmdflag.Fail(stderr, "serve", "-max-conns must be at least 1")
+	}
+	cfg := Config{Rules: rules, NoGuests: *noGuests, DisconnectGrace: *grace, RecordDir: *records, MaxConns: *maxConns}
+	if *accounts != "" {
+		a, err := LoadAccounts(*accounts)
+		if err != nil {
+			fmt.Fprintf(stderr, "kriegbot serve: %v\n", err)
+			return cmdflag.Usage
+		}
+		cfg.Accounts = a
+	}
+	var logMu sync.Mutex
+	if !*quiet {
+		cfg.Log = func(format string, a ...any) {
+			logMu.Lock()
+			defer logMu.Unlock()
+			fmt.Fprintf(stderr, "%s %s\n", time.Now().UTC().Format("2006-01-02T15:04:05Z"), fmt.Sprintf(format, a...))
+		}
+	}
+	srv, err := New(cfg)
+	if err != nil {
+		fmt.Fprintf(stderr, "kriegbot serve: %v\n", err)
+		return cmdflag.Usage
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		fmt.Fprintf(stderr, "kriegbot serve: %v\n", err)
+		return cmdflag.Failure
+	}
+	if host, _, _ := net.SplitHostPort(ln.Addr().String()); !net.ParseIP(host).IsLoopback() {
+		fmt.Fprintf(stderr, "kriegbot serve: warning: listening on %s, which is not a loopback address\n", ln.Addr())
+	}
+	fmt.Fprintf(stdout, "kriegbot serve: wild 16 server on %s (rules %s); telnet to it and log in as \"g\"\n", ln.Addr(), rules.Name)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	go func() {
+		<-ctx.Done()
+		srv.Close()
+	}()
+	if err := srv.Serve(ln); err != nil {
+		fmt.Fprintf(stderr, "kriegbot serve: %v\n", err)
+		return cmdflag.Failure
+	}
+	_, finished := srv.GameCount()
+	fmt.Fprintf(stdout, "kriegbot serve: stopped after %d games\n", finished)
+	return cmdflag.OK
+}
+
+func hashCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		if args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
+			fmt.Fprintln(stderr, "usage: kriegbot serve hash < password\n\nPrints the bcrypt hash of the first line of standard input.")
+			return cmdflag.OK
+		}
+		return cmdflag.Fail(stderr, "serve hash", "the password is read from standard input, not given as an argument")
+	}
+	line, err := bufio.NewReader(io.LimitReader(stdin, 1024)).ReadString('\n')
+	if err != nil && err != io.EOF {
+		fmt.Fprintf(stderr, "kriegbot serve hash: %v\n", err)
+		return cmdflag.Failure
+	}
+	pw := strings.TrimRight(line, "\r\n")
+	if pw == "" || len(pw) > 72 {
+		return cmdflag.Fail(stderr, "serve hash", "want a password of 1 to 72 bytes on standard input")
+	}
+	h, err := HashPassword(pw)
+	if err != nil {
+		fmt.Fprintf(stderr, "kriegbot serve hash: %v\n", err)
+		return cmdflag.Failure
+	}
+	fmt.Fprintln(stdout, h)
+	return cmdflag.OK
+}
