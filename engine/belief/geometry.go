@@ -22,6 +22,8 @@ var dirSteps = [8][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, 1}, {-1, -1}, {1,
 type geometry struct {
 	rays  [64][8]ray
 	lines [46]line // 8 ranks, 8 files, 15 diagonals, 15 anti-diagonals
+	// lineMask[sq] holds the rank, file, diagonal and anti-diagonal through sq.
+	lineMask [64][4]chess.Bitboard
 }
 
 var geo = buildGeometry()
@@ -42,7 +44,7 @@ func buildGeometry() *geometry {
 	n := 0
 	// Every line starts at a square with no neighbour behind it in its
 	// direction (E, N, NE, NW) and runs to the edge.
-	for _, dd := range []int{0, 2, 4, 7} {
+	for o, dd := range []int{0, 2, 4, 7} {
 		back := dd ^ 1
 		for sq := range 64 {
 			if g.rays[sq][back].n != 0 {
@@ -57,6 +59,9 @@ func buildGeometry() *geometry {
 				l.sq[l.n] = rr.sq[i]
 				l.bits |= rr.sq[i].Bit()
 				l.n++
+			}
+			for b := l.bits; b != 0; {
+				g.lineMask[b.PopFirst()][o] = l.bits
 			}
 			n++
 		}

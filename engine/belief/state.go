@@ -308,14 +308,12 @@ func (s *State) scaleSquare(sq chess.Square, f float64) {
 // summing to the known number of men, and no square above 1.
 func (s *State) normalize() {
 	free := ^s.own[0]
-	s.supp[king] &= free &^ chess.KingAttacks(s.OurKing())
-	s.supp[pawn] &= free &^ pawnRanks
+	s.zero(king, ^free|chess.KingAttacks(s.OurKing()))
+	s.zero(pawn, ^free|pawnRanks)
+	s.zero(piece, ^free)
 	if s.units == 0 {
-		s.supp[pawn] = 0
-		s.moves = [3]chess.Bitboard{}
-	}
-	for k := range s.moves {
-		s.moves[k] &= free
+		s.zero(pawn, s.supp[pawn])
+		s.zero(piece, s.supp[piece])
 	}
 	s.supp[piece] = s.moves[jumper] | s.moves[diagonal] | s.moves[straight]
 	if s.supp[pawn] == 0 {
@@ -339,33 +337,63 @@ func (s *State) normalize() {
 	}
 }
 
-// fit scales class c's values on its support to sum to total, none above 1,
-// none below floor, and clears the rest of the board.
+// fit scales class c's values on its support to sum to total, none above 1
+// and none below floor. Squares outside the support already hold 0 (zero
+// keeps it so), which lets the sums run over the whole board.
 func (s *State) fit(c opponent.Class, total float64) {
 	m := &s.p[c]
 	supp := s.supp[c]
 	if supp == 0 {
-		*m = [64]float32{}
 		return
 	}
 	// Values set by fresh evidence stay, the others make up the total.
 	keep := s.fresh & supp
-	sum, kept := 0.0, 0.0
-	for sq := range m {
-		bit := chess.Bitboard(1) << sq
-		switch {
-		case supp&bit == 0:
-			m[sq] = 0
-		case keep&bit != 0:
-			kept += float64(m[sq])
-		default:
-			sum += float64(m[sq])
-		}
+	var sum32 float32
+	for _, v := range m {
+		sum32 += v
 	}
+	sum, kept := float64(sum32), 0.0
+	for b := keep; b != 0; {
+		kept += float64(m[b.PopFirst()])
+	}
+	sum -= kept
 	if kept > total || keep == supp {
 		sum += kept
 		keep, kept = 0, 0
 	}
+	scale := supp &^ keep
+	if sum > 0 {
+		// The common case: one scaling, nothing reaches 1.
+		f := float32(max(total-kept, 0) / sum)
+		over := false
+		if keep == 0 {
+			for i, v := range m {
+				v *= f
+				m[i] = v
+				if v >= 1 {
+					over = true
+				}
+			}
+		} else {
+			for b := scale; b != 0; {
+				sq := b.PopFirst()
+				v := m[sq] * f
+				m[sq] = v
+				if v >= 1 {
+					over = true
+				}
+			}
+		}
+		if !over {
+			s.floorSupport(c)
+			return
+		}
+		sum = 0
+		for b := scale; b != 0; {
+			sum += float64(m[b.PopFirst()])
+		}
+	}
+	// Some values reached 1: cap them and share the rest among the others.
 	capped := keep
 	fixed := kept
 	for range 4 {
@@ -401,8 +429,16 @@ func (s *State) fit(c opponent.Class, total float64) {
 		}
 		sum = next
 	}
-	for b := supp; b != 0; {
+	s.floorSupport(c)
+}
+
+// floorSupport lifts class c's values on its support to at least floor.
+func (s *State) floorSupport(c opponent.Class) {
+	m := &s.p[c]
+	for b := s.supp[c]; b != 0; {
 		sq := b.PopFirst()
-		m[sq] = max(m[sq], floor)
+		if m[sq] < floor {
+			m[sq] = floor
+		}
 	}
 }

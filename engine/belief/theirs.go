@@ -79,7 +79,7 @@ var ones = func() (a [64]float32) {
 
 // massFloor is the least mass worth moving in the spread: lighter squares
 // keep theirs (their support still grows).
-const massFloor = 1e-3
+const massFloor = 1e-2
 
 // moveShare is the chance that one given unit of the opponent's is the one
 // it moves (the paper's P_king = 1/(k1+k2+1) and its per-unit share).
@@ -205,53 +205,65 @@ func (s *State) spread(a *[opponent.NumClasses][64]float32, flat [opponent.NumCl
 	if flat[piece] {
 		ap = &ones
 	}
-	for b := s.moves[diagonal] | s.moves[straight]; b != 0; {
-		o := b.PopFirst()
-		var att chess.Bitboard
-		diag, str := s.moves[diagonal].Has(o), s.moves[straight].Has(o)
-		if diag {
-			att |= chess.BishopAttacks(o, blocked)
+	share := u * lineShare
+	queens := s.moves[diagonal] & s.moves[straight]
+	for g := range 4 {
+		k, other := straight, diagonal
+		if g >= 2 {
+			k, other = diagonal, straight
 		}
-		if str {
-			att |= chess.RookAttacks(o, blocked)
-		}
-		att &^= blocked
-		if att == 0 {
-			continue
-		}
-		stuck &^= o.Bit()
-		switch {
-		case diag && str:
-			// A queen keeps both ways of moving wherever it goes.
-			reachMoves[diagonal] |= att
-			reachMoves[straight] |= att
-		case diag:
-			reachMoves[diagonal] |= att
-		default:
-			reachMoves[straight] |= att
-		}
-	}
-	// The mass moves along lines with enough of it to matter.
-	var heavy [2]chess.Bitboard // by orientation group: straight, diagonal
-	for b := s.moves[diagonal] | s.moves[straight]; b != 0; {
-		o := b.PopFirst()
-		if s.p[piece][o] >= massFloor {
-			if s.moves[straight].Has(o) {
-				heavy[0] |= o.Bit()
+		movers := s.moves[k]
+		// Stretches of free squares along this orientation's lines: every
+		// piece in one may go anywhere in it, so they feed it together.
+		for free := movers &^ blocked; free != 0; {
+			o := free.First()
+			run := lineAttacks(g, o, blocked)&^blocked | o.Bit()
+			free &^= run
+			if !run.More() {
+				continue
 			}
-			if s.moves[diagonal].Has(o) {
-				heavy[1] |= o.Bit()
+			reachMoves[k] |= run
+			if run&queens != 0 {
+				// A queen keeps both ways of moving wherever it goes.
+				reachMoves[other] |= run
+			}
+			sumA := sumAttraction(run, ap, flat[piece])
+			feed := 0.0 // mass per unit of attraction sent into the stretch
+			for mb := run & movers; mb != 0; {
+				sq := mb.PopFirst()
+				m := float64(s.p[piece][sq])
+				if m < massFloor {
+					continue
+				}
+				out := m * share
+				f := out / (sumA - float64(ap[sq]))
+				feed += f
+				np[sq] -= float32(out + f*float64(ap[sq])) // not to itself
+			}
+			if feed != 0 {
+				for r := run; r != 0; {
+					sq := r.PopFirst()
+					np[sq] += float32(feed * float64(ap[sq]))
+				}
 			}
 		}
-	}
-	for li := range geo.lines {
-		g := 1
-		if li < 16 {
-			g = 0
-		}
-		l := &geo.lines[li]
-		if l.bits&heavy[g] != 0 {
-			spreadLine(l, blocked, heavy[g], &s.p[piece], &np, ap, u*lineShare)
+		// Pieces on proven-occupied squares move into the stretches beside them.
+		for b := movers & blocked; b != 0; {
+			o := b.PopFirst()
+			dests := lineAttacks(g, o, blocked) &^ blocked
+			if dests == 0 {
+				continue
+			}
+			stuck &^= o.Bit()
+			reachMoves[k] |= dests
+			if queens.Has(o) {
+				reachMoves[other] |= dests
+			}
+			if m := float64(s.p[piece][o]); m >= massFloor {
+				out := m * share
+				np[o] -= float32(out)
+				spreadTo(&np, dests, out, ap, flat[piece])
+			}
 		}
 	}
 	for b := s.moves[jumper]; b != 0; {
@@ -270,8 +282,10 @@ func (s *State) spread(a *[opponent.NumClasses][64]float32, flat [opponent.NumCl
 		np[o] -= float32(out)
 		spreadTo(&np, dests, out, ap, flat[piece])
 	}
-	for i := range np {
-		np[i] = max(np[i], 0)
+	for i, v := range np {
+		if v < 0 {
+			np[i] = 0
+		}
 	}
 	s.p[piece], s.moves = np, reachMoves
 	s.addPieces(promoReach)
@@ -279,83 +293,25 @@ func (s *State) spread(a *[opponent.NumClasses][64]float32, flat [opponent.NumCl
 	s.full = stuck
 }
 
-// spreadLine spreads the piece mass of the movers along one line: each
-// stretch of free squares (runs between blocked squares) exchanges mass among
-// its squares in proportion to their attraction a, and a mover on a blocked
-// (proven-occupied) square at a run's end sends mass into the runs beside it.
-// share is one unit's chance of moving along this line.
-func spreadLine(l *line, blocked, movers chess.Bitboard, p, np, a *[64]float32, share float64) {
-	n := int(l.n)
-	var run [8]int8 // run index of each square, -1 if blocked
-	var runA, inflow [8]float64
-	var fac [8]float64
-	nr := int8(0)
-	for i := range n {
-		sq := l.sq[i]
-		if blocked.Has(sq) {
-			run[i] = -1
-			continue
-		}
-		if i == 0 || run[i-1] < 0 {
-			nr++
-		}
-		run[i] = nr - 1
-		runA[nr-1] += float64(a[sq])
+// lineAttacks returns the squares a slider on o reaches along the line of
+// orientation g (rank, file, diagonal, anti-diagonal) given the blockers.
+func lineAttacks(g int, o chess.Square, blocked chess.Bitboard) chess.Bitboard {
+	if g < 2 {
+		return chess.RookAttacks(o, blocked) & geo.lineMask[o][g]
 	}
-	if nr == 0 {
-		return
+	return chess.BishopAttacks(o, blocked) & geo.lineMask[o][g]
+}
+
+// sumAttraction is the attraction of the squares of b (their number when flat).
+func sumAttraction(b chess.Bitboard, a *[64]float32, flat bool) float64 {
+	if flat {
+		return float64(b.Count())
 	}
-	moved := false
-	for i := range n {
-		sq := l.sq[i]
-		if !movers.Has(sq) {
-			continue
-		}
-		out := float64(p[sq]) * share
-		if r := run[i]; r >= 0 {
-			if den := runA[r] - float64(a[sq]); den > 0 {
-				np[sq] -= float32(out)
-				fac[i] = out / den
-				inflow[r] += fac[i]
-				moved = true
-			}
-			continue
-		}
-		left, right := int8(-1), int8(-1)
-		if i > 0 {
-			left = run[i-1]
-		}
-		if i+1 < n {
-			right = run[i+1]
-		}
-		den := 0.0
-		if left >= 0 {
-			den += runA[left]
-		}
-		if right >= 0 {
-			den += runA[right]
-		}
-		if den == 0 {
-			continue
-		}
-		np[sq] -= float32(out)
-		if left >= 0 {
-			inflow[left] += out / den
-		}
-		if right >= 0 {
-			inflow[right] += out / den
-		}
-		moved = true
+	sum := 0.0
+	for b != 0 {
+		sum += float64(a[b.PopFirst()])
 	}
-	if !moved {
-		return
-	}
-	for i := range n {
-		if r := run[i]; r >= 0 && inflow[r] != 0 {
-			sq := l.sq[i]
-			np[sq] += float32(float64(a[sq]) * (inflow[r] - fac[i]))
-		}
-	}
+	return sum
 }
 
 // spreadTo adds out to m over the squares of dests in proportion to their

@@ -55,6 +55,14 @@ func (t *triesModel) posterior(n int, post *[40]float64) bool {
 	if n < 0 || n > maxCount {
 		return false
 	}
+	if n == 0 {
+		// Every term adds nothing: the terms are independent.
+		for i := range t.n {
+			tm := &t.term[i]
+			post[i] = tm.q * tm.dist[0] / (1 - tm.q + tm.q*tm.dist[0])
+		}
+		return true
+	}
 	// prefix[i][c]: chance that terms before i add c; suffix likewise after i.
 	var prefix, suffix [41][maxCount + 1]float64
 	prefix[0][0] = 1
