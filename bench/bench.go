@@ -31,6 +31,7 @@ func benchmarks() []benchmark {
 		{"perft", "legal move generation and copy-make: start position depth 5 plus Kiwipete depth 4, every leaf made", perftFigure},
 		{"umpire", "referee answers on a long stream of random askable attempts (legal and illegal)", umpireFigure},
 		{"protocol", "ICC wire input of 20 random games (units, DG 24/56/139/42, referee text): tokenized, decoded, announcements parsed", protocolFigure},
+		{"belief", "belief update after each opponent move (spread, captures, checks, pawn tries) over 20 random games", beliefFigure},
 	}
 }
 

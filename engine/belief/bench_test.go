@@ -7,34 +7,13 @@ import (
 	"kriegbot/engine/umpire"
 )
 
-// benchStream records, from random games, the belief before each opponent
-// move and what its side heard of that move, so that benchmarks time the
-// update alone.
+// benchStream records the belief before each opponent move of random games
+// and what its side heard of that move, so that benchmarks time the update
+// alone.
 func benchStream(b *testing.B) ([]State, []umpire.View) {
 	b.Helper()
-	stream := umpire.RandomStream(7, 20, 200)
-	u := umpire.New(umpire.ICC())
-	var states []State
-	var views []umpire.View
-	for _, game := range stream.Games {
-		u.Reset(stream.Start)
-		bel := [2]State{New(chess.White, nil), New(chess.Black, nil)}
-		for _, m := range game {
-			side := u.Side()
-			a, err := u.Attempt(m)
-			if err != nil {
-				break
-			}
-			bel[side].Ours(m, a.For(side))
-			if a.Legal {
-				other := side.Other()
-				states = append(states, bel[other])
-				views = append(views, a.For(other))
-				bel[other].Theirs(a.For(other))
-			}
-		}
-	}
-	return states, views
+	r := RecordUpdates(7, 20, 200)
+	return r.states, r.views
 }
 
 // BenchmarkTheirs times the update after an opponent move with its
@@ -57,8 +36,6 @@ func BenchmarkOutcomes(b *testing.B) {
 	var moves []chess.Move
 	for i := range states {
 		var l chess.MoveList
-		var pos chess.Position
-		_ = pos
 		// Any own man's step one square forward or sideways is a fair mix.
 		own := states[i].Own(chess.NoPieceType)
 		from := own.First()
@@ -79,4 +56,14 @@ func BenchmarkOutcomes(b *testing.B) {
 		sink += o.Illegal
 	}
 	_ = sink
+}
+
+func TestUpdateStreamAllocatesNothing(t *testing.T) {
+	r := RecordUpdates(3, 2, 60)
+	if r.Len() == 0 {
+		t.Fatal("empty stream")
+	}
+	if n := testing.AllocsPerRun(5, func() { r.Replay() }); n != 0 {
+		t.Errorf("%g allocations per replay", n)
+	}
 }
