@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"kriegbot/bench"
+	"kriegbot/engine/belief/beliefcheck"
 	"kriegbot/engine/umpire/fixture"
 	"kriegbot/internal/cmdflag"
 	"kriegbot/match"
@@ -28,6 +29,7 @@ func commands() []command {
 		{"bench", "speed figures, one line each: perft, umpire", bench.Command},
 		{"model", "opponent models: `model build -o FILE PGN...` from game records, `model show [FILE]`", modelcmd.Command},
 		{"match", "engine-vs-engine matches in-process: W-L-D, Elo ± 95 %, SPRT, PGN, JSON Lines, shards", match.Command},
+		{"belief", "belief tools: `belief check FILE...` measures soundness and calibration on fixture files", beliefcheck.Command},
 	}
 }
 
