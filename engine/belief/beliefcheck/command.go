@@ -6,13 +6,15 @@ import (
 	"io"
 	"os"
 
+	"kriegbot/engine/belief"
 	"kriegbot/internal/cmdflag"
+	"kriegbot/opponent"
 )
 
 // Command runs "kriegbot belief SUBCOMMAND": today only "check".
 func Command(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
-		fmt.Fprintln(stderr, "usage: kriegbot belief check [-keep N] FILE...")
+		fmt.Fprintln(stderr, "usage: kriegbot belief check [-keep N] [-model uniform|default|FILE] FILE...")
 		if len(args) == 0 {
 			return cmdflag.Usage
 		}
@@ -27,8 +29,9 @@ func Command(args []string, stdout, stderr io.Writer) int {
 func checkCommand(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("belief check", flag.ContinueOnError)
 	keep := fs.Int("keep", 10, "how many soundness violations and bad lines to show")
+	model := fs.String("model", "uniform", "opponent model driving the spread: uniform (no data), default (the embedded model) or a model FILE")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: kriegbot belief check [-keep N] FILE...")
+		fmt.Fprintln(stderr, "usage: kriegbot belief check [-keep N] [-model uniform|default|FILE] FILE...")
 		fmt.Fprintln(stderr, "\nReplays wild 16 referee fixture files (JSON Lines, plain or gzip) from both")
 		fmt.Fprintln(stderr, "sides' points of view, each belief hearing only what its side hears, and prints")
 		fmt.Fprintln(stderr, "soundness violations and the log-loss of the predicted legality, capture and")
@@ -42,8 +45,13 @@ func checkCommand(args []string, stdout, stderr io.Writer) int {
 	if fs.NArg() == 0 {
 		return cmdflag.Fail(stderr, "belief check", "missing FILE")
 	}
+	prior, err := loadPrior(*model)
+	if err != nil {
+		fmt.Fprintf(stderr, "kriegbot belief check: %v\n", err)
+		return cmdflag.Failure
+	}
 	var rep Report
-	opt := Options{Keep: *keep}
+	opt := Options{Keep: *keep, Prior: prior}
 	if isTerminal(stderr) {
 		opt.Progress = func(games int) {
 			if games%10 == 0 {
@@ -97,6 +105,25 @@ func Print(w io.Writer, rep *Report) {
 	fmt.Fprintf(w, "check   (legal moves not ending the game, %d): log-loss %.4f (constant %.4f)\n", rep.Check.N, rep.Check.LogLoss(), rep.Check.Constant())
 	fmt.Fprintf(w, "belief check: %d games, %d soundness violations, legal log-loss %.4f (constant %.4f)\n",
 		rep.Games, rep.Violations, rep.Legal.LogLoss(), rep.Legal.Constant())
+}
+
+// loadPrior returns the opponent model named on the command line.
+func loadPrior(name string) (belief.Prior, error) {
+	switch name {
+	case "uniform":
+		return belief.UniformPrior{}, nil
+	case "default":
+		m, err := opponent.Default()
+		if err != nil {
+			return nil, fmt.Errorf("default model: %w", err)
+		}
+		return m, nil
+	}
+	c, err := opponent.LoadCounts(name)
+	if err != nil {
+		return nil, err
+	}
+	return opponent.NewModel(c), nil
 }
 
 // isTerminal reports whether w is a character device (progress is shown only there).
