@@ -224,7 +224,6 @@ func (s *State) pinProb(from, to chess.Square) float64 {
 	}
 	r := &geo.rays[from][d]
 	clear, pin := 1.0, 0.0
-	lf := s.params.LineFactor
 	pinners := s.moves[lineKind(d)]
 	for i := range r.n {
 		sq := r.sq[i]
@@ -232,7 +231,7 @@ func (s *State) pinProb(from, to chess.Square) float64 {
 			break
 		}
 		if pinners.Has(sq) {
-			pin += clear * lf * float64(s.p[piece][sq])
+			pin += clear * s.kind(sq, lineKind(d)) * float64(s.p[piece][sq])
 		}
 		clear *= 1 - s.occ(sq)
 	}

@@ -5,6 +5,12 @@ import (
 	"kriegbot/opponent"
 )
 
+// pieceAttackWeight tempers the chance that a piece able to attack a square
+// does so: measured on the fixture games, the plain product overstates the
+// danger to our king's squares (the pieces' matrices are diffuse, and a
+// piece's line is more often blocked than the independent-squares model says).
+const pieceAttackWeight = 0.5
+
 // attackers lists the opponent units that may attack one square, each with
 // the chance that it is there and does attack.
 type attackers struct {
@@ -48,15 +54,15 @@ func (s *State) attackersOf(target, ignore chess.Square, at *attackers) {
 		sq := b.PopFirst()
 		at.add(sq, pawn, float64(s.p[pawn][sq]))
 	}
-	kf, lf := s.params.KnightFactor, s.params.LineFactor
 	for b := chess.KnightAttacks(target) & s.moves[jumper]; b != 0; {
 		sq := b.PopFirst()
-		at.add(sq, piece, kf*float64(s.p[piece][sq]))
+		at.add(sq, piece, pieceAttackWeight*s.kind(sq, jumper)*float64(s.p[piece][sq]))
 	}
 	own := s.own[0] &^ ignore.Bit()
 	for d := range geo.rays[target] {
 		r := &geo.rays[target][d]
-		movers := s.moves[lineKind(d)]
+		k := lineKind(d)
+		movers := s.moves[k]
 		clear := 1.0
 		for i := range r.n {
 			sq := r.sq[i]
@@ -64,7 +70,11 @@ func (s *State) attackersOf(target, ignore chess.Square, at *attackers) {
 				break
 			}
 			if movers.Has(sq) {
-				at.add(sq, piece, clear*lf*float64(s.p[piece][sq]))
+				w := pieceAttackWeight
+				if s.checker[sq] > 0 {
+					w = 1 // the checker's line is known
+				}
+				at.add(sq, piece, w*clear*s.kind(sq, k)*float64(s.p[piece][sq]))
 			}
 			clear *= 1 - s.occ(sq)
 			if clear < 1e-4 {

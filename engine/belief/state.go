@@ -42,6 +42,10 @@ type State struct {
 	prior  Prior
 	params opponent.Params
 	me     chess.Color
+	// kindShare[mask][k] is the chance that an opponent piece moves in way k
+	// given the ways its square's support allows (mask bit k set for
+	// moves[k]), from the starting set's make-up (Params' factors).
+	kindShare [8][3]float32
 
 	// own holds our men by piece type; own[0] is all of them.
 	own [7]chess.Bitboard
@@ -99,6 +103,7 @@ func New(me chess.Color, prior Prior) State {
 		prior = UniformPrior{}
 	}
 	s := State{prior: prior, params: prior.Params(), me: me, ourDouble: chess.NoSquare, lastCapture: chess.NoSquare}
+	s.kindShare = kindShares(s.params)
 	start := chess.StartPosition()
 	for pt := chess.Pawn; pt <= chess.King; pt++ {
 		s.own[pt] = start.Pieces(me, pt)
@@ -125,6 +130,51 @@ func New(me chess.Color, prior Prior) State {
 	s.units, s.pawnMax, s.pawnExp = 15, 8, 8
 	s.ourTurn = me == chess.White
 	return s
+}
+
+// kindShares works out State.kindShare. The factors say which share of the
+// pieces slide along a line (LineFactor: queen, two rooks or two bishops out
+// of seven) and jump (KnightFactor); the queen's share is what makes the
+// shares of the four kinds of piece add up to one.
+func kindShares(p opponent.Params) (t [8][3]float32) {
+	n, lf := p.KnightFactor, p.LineFactor
+	q := min(max(n+2*lf-1, 0), lf)
+	b, r := lf-q, lf-q
+	for mask := range t {
+		var wn, wb, wr, wq float64
+		if mask&(1<<jumper) != 0 {
+			wn = n
+		}
+		if mask&(1<<diagonal) != 0 {
+			wb = b
+		}
+		if mask&(1<<straight) != 0 {
+			wr = r
+		}
+		if mask&(1<<diagonal) != 0 && mask&(1<<straight) != 0 {
+			wq = q
+		}
+		total := wn + wb + wr + wq
+		if total <= 0 {
+			continue
+		}
+		t[mask][jumper] = float32(wn / total)
+		t[mask][diagonal] = float32((wb + wq) / total)
+		t[mask][straight] = float32((wr + wq) / total)
+	}
+	return t
+}
+
+// kind returns the chance that an opponent piece on sq moves in way k
+// (0 where no piece may stand).
+func (s *State) kind(sq chess.Square, k int) float64 {
+	mask := 0
+	for i, b := range s.moves {
+		if b.Has(sq) {
+			mask |= 1 << i
+		}
+	}
+	return float64(s.kindShare[mask][k])
 }
 
 // Color returns the side whose belief this is.

@@ -504,7 +504,6 @@ func (s *State) captureMove(x chess.Square) {
 func (s *State) locateChecker(checks [2]chess.CheckKind) {
 	s.checker = [64]float32{}
 	k := s.OurKing()
-	lf, kf := s.params.LineFactor, s.params.KnightFactor
 	for _, kind := range checks {
 		if kind == chess.NoCheck {
 			continue
@@ -514,7 +513,7 @@ func (s *State) locateChecker(checks [2]chess.CheckKind) {
 		if kind == chess.CheckKnight {
 			for b := chess.KnightAttacks(k) & s.moves[jumper]; b != 0; {
 				sq := b.PopFirst()
-				wPiece[sq] = kf * float64(s.p[piece][sq])
+				wPiece[sq] = s.kind(sq, jumper) * float64(s.p[piece][sq])
 				total += wPiece[sq]
 			}
 		} else {
@@ -525,14 +524,15 @@ func (s *State) locateChecker(checks [2]chess.CheckKind) {
 					continue
 				}
 				clear := 1.0
-				movers := s.moves[lineKind(d)]
+				lk := lineKind(d)
+				movers := s.moves[lk]
 				for i := range r.n {
 					sq := r.sq[i]
 					if s.own[0].Has(sq) {
 						break
 					}
 					if movers.Has(sq) {
-						wPiece[sq] = clear * lf * float64(s.p[piece][sq])
+						wPiece[sq] = clear * s.kind(sq, lk) * float64(s.p[piece][sq])
 					}
 					if i == 0 && pawnSq.Has(sq) {
 						wPawn[sq] = float64(s.p[pawn][sq])
