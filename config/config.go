@@ -1,0 +1,149 @@
+package config
+
+import "time"
+
+// Config is the whole daemon configuration: config.toml decoded onto
+// Defaults(). Every field has a default, a range (checked by Validate) and a
+// comment in the shipped config.toml.
+type Config struct {
+	Server     Server     `toml:"server"`
+	Account    Account    `toml:"account"`
+	Engine     Engine     `toml:"engine"`
+	Policy     Policy     `toml:"policy"`
+	Owner      Owner      `toml:"owner"`
+	Sparring   Sparring   `toml:"sparring"`
+	Connection Connection `toml:"connection"`
+	Logs       Logs       `toml:"logs"`
+}
+
+// Server says where to play.
+type Server struct {
+	// Embedded starts kriegbot's own wild 16 server in-process on a loopback
+	// port and plays there (no account, no network).
+	Embedded bool `toml:"embedded"`
+	// Host and Port of the chess server (ICC: chessclub.com 5000). With
+	// Embedded, Host must be a loopback address and Port 0 picks a free port.
+	Host string `toml:"host"`
+	Port int    `toml:"port"`
+	// Rules of the embedded server's referee: "icc" or "olympiad".
+	Rules string `toml:"rules"`
+	// Level1 bits sent at login (ICC: 5 gives unit brackets and tags).
+	Level1 int `toml:"level1"`
+	// PromotionStyle is how promotions are typed: "uci" (e7e8q) or "equals" (e7e8=Q).
+	PromotionStyle string `toml:"promotion_style"`
+	// Settings are command lines sent once logged in.
+	Settings []string `toml:"settings"`
+}
+
+// Account is who we log in as. The password never lives in config.toml.
+type Account struct {
+	Handle string `toml:"handle"`
+	// Guest logs in as a guest (Handle is then ignored).
+	Guest bool `toml:"guest"`
+	// PasswordEnv names the environment variable holding the password.
+	PasswordEnv string `toml:"password_env"`
+	// PasswordFile is a file whose first line is the password (used when
+	// PasswordEnv is empty or unset).
+	PasswordFile string `toml:"password_file"`
+	// PasswordPrompt sends the password on its own line when the server asks,
+	// instead of "handle password" on one line.
+	PasswordPrompt bool `toml:"password_prompt"`
+}
+
+// Engine is the player and its time management.
+type Engine struct {
+	// Player is a player spec: "mcts:approach=c,threads=1", "heuristic", "random".
+	Player string `toml:"player"`
+	// Seed is the base seed of the player's randomness; 0 draws one at start-up
+	// (and logs it, so a game can be replayed).
+	Seed uint64 `toml:"seed"`
+	// MoveOverhead is the time kept back on every attempt for lag and wake-up.
+	MoveOverhead Duration `toml:"move_overhead"`
+	// MinThink is the least time spent on an attempt outside emergencies.
+	MinThink Duration `toml:"min_think"`
+	// Emergency is the clock level below which the bot answers at once.
+	Emergency Duration `toml:"emergency"`
+}
+
+// Policy is what the bot accepts, seeks and does in a game.
+type Policy struct {
+	// AcceptChallenges answers challenges; false declines them all.
+	AcceptChallenges bool `toml:"accept_challenges"`
+	// MinBase/MaxBase bound the initial time (minutes); MinIncrement/MaxIncrement the increment (seconds).
+	MinBase      int  `toml:"min_base"`
+	MaxBase      int  `toml:"max_base"`
+	MinIncrement int  `toml:"min_increment"`
+	MaxIncrement int  `toml:"max_increment"`
+	Rated        bool `toml:"rated"`
+	Unrated      bool `toml:"unrated"`
+	// MinRating/MaxRating bound the opponent's rating (0 = no bound).
+	MinRating int `toml:"min_rating"`
+	MaxRating int `toml:"max_rating"`
+	// Allow, when not empty, is the only handles accepted; Block are never accepted.
+	Allow []string `toml:"allow"`
+	Block []string `toml:"block"`
+	// MaxGames is the most games at once (never exceeded).
+	MaxGames int `toml:"max_games"`
+	// Seek posts a seek when idle; SeekBase/SeekIncrement/SeekRated describe it.
+	Seek          bool `toml:"seek"`
+	SeekBase      int  `toml:"seek_base"`
+	SeekIncrement int  `toml:"seek_increment"`
+	SeekRated     bool `toml:"seek_rated"`
+	// Challenge, when set, is a handle the bot challenges whenever idle (the
+	// embedded default uses it to play its sparring partner).
+	Challenge string `toml:"challenge"`
+	// MaxRematches bounds games in a row against one opponent (0 = no bound).
+	MaxRematches int `toml:"max_rematches"`
+	// AbortAfter aborts a game whose opponent has not made its first move in this time.
+	AbortAfter Duration `toml:"abort_after"`
+	// Resign when the engine's value stays below ResignBelow for ResignMoves moves in a row.
+	Resign      bool    `toml:"resign"`
+	ResignBelow float64 `toml:"resign_below"`
+	ResignMoves int     `toml:"resign_moves"`
+	// AcceptDraw accepts a draw offer when the engine's value is below DrawBelow.
+	AcceptDraw bool    `toml:"accept_draw"`
+	DrawBelow  float64 `toml:"draw_below"`
+	// Greeting is said to the opponent at the start of each game ("" says nothing).
+	Greeting string `toml:"greeting"`
+	// Games stops after this many finished games (0 = run until told to stop).
+	Games int `toml:"games"`
+}
+
+// Owner is who may command the bot by tell.
+type Owner struct {
+	Handles []string `toml:"handles"`
+	// Settable lists the policy keys an owner may change with "set".
+	Settable []string `toml:"settable"`
+}
+
+// Sparring is the embedded server's second account, which plays kriegbot.
+type Sparring struct {
+	Enabled bool   `toml:"enabled"`
+	Handle  string `toml:"handle"`
+	Player  string `toml:"player"`
+}
+
+// Connection is keep-alive and reconnect behaviour.
+type Connection struct {
+	KeepAlive      Duration `toml:"keep_alive"`
+	DeadAfter      Duration `toml:"dead_after"`
+	LoginTimeout   Duration `toml:"login_timeout"`
+	ReconnectMin   Duration `toml:"reconnect_min"`
+	ReconnectMax   Duration `toml:"reconnect_max"`
+	LinesPerSecond float64  `toml:"lines_per_second"`
+	MaxReconnects  int      `toml:"max_reconnects"`
+}
+
+// Logs is where records go.
+type Logs struct {
+	Dir         string `toml:"dir"`
+	Level       string `toml:"level"`
+	MaxSizeMB   int    `toml:"max_size_mb"`
+	Keep        int    `toml:"keep"`
+	Transcripts bool   `toml:"transcripts"`
+	Records     bool   `toml:"records"`
+	Console     string `toml:"console"`
+}
+
+// Duration is a time.Duration written as "300ms" or "2m" in TOML.
+type Duration struct{ time.Duration }

@@ -1,0 +1,100 @@
+package config
+
+import "time"
+
+// SettableKeys returns the keys an owner may change at run time with the
+// "set" tell, in a new slice. Owner.Settable may only name keys from this
+// list: connection, account and log settings stay fixed while the bot runs.
+// (A function, not a variable, so that nobody can widen the list at run time.)
+func SettableKeys() []string {
+	return []string{
+		"policy.accept_challenges",
+		"policy.seek",
+		"policy.max_games",
+		"policy.min_base",
+		"policy.max_base",
+		"policy.min_increment",
+		"policy.max_increment",
+		"policy.rated",
+		"policy.unrated",
+		"policy.resign",
+		"policy.accept_draw",
+		"policy.greeting",
+		"policy.max_rematches",
+		"engine.player",
+	}
+}
+
+// Defaults is the embedded default: kriegbot plays its sparring partner on an
+// in-process server on a loopback port, with no account and no network. The
+// shipped config.toml spells out exactly these values (a test keeps them equal).
+func Defaults() Config {
+	return Config{
+		Server: Server{
+			Embedded:       true,
+			Host:           "127.0.0.1",
+			Port:           0,
+			Rules:          "icc",
+			Level1:         5,
+			PromotionStyle: "uci",
+			Settings:       []string{"set-quietly prompt 0", "set-quietly style 13"},
+		},
+		Account: Account{
+			Handle:      "kriegbot",
+			PasswordEnv: "KRIEGBOT_PASSWORD",
+		},
+		Engine: Engine{
+			Player:       "mcts:approach=c",
+			MoveOverhead: Duration{300 * time.Millisecond},
+			MinThink:     Duration{20 * time.Millisecond},
+			Emergency:    Duration{2 * time.Second},
+		},
+		Policy: Policy{
+			AcceptChallenges: true,
+			MinBase:          1,
+			MaxBase:          60,
+			MaxIncrement:     60,
+			Rated:            true,
+			Unrated:          true,
+			Allow:            []string{},
+			Block:            []string{},
+			MaxGames:         1,
+			SeekBase:         2,
+			SeekIncrement:    12,
+			Challenge:        "sparring",
+			AbortAfter:       Duration{60 * time.Second},
+			Resign:           true,
+			ResignBelow:      -0.95,
+			ResignMoves:      4,
+			AcceptDraw:       true,
+			DrawBelow:        -0.5,
+			Greeting:         "Hello! I am kriegbot, a computer program playing Kriegspiel. Good luck!",
+		},
+		Owner: Owner{
+			Handles:  []string{},
+			Settable: SettableKeys(),
+		},
+		Sparring: Sparring{
+			Enabled: true,
+			Handle:  "sparring",
+			Player:  "heuristic",
+		},
+		Connection: Connection{
+			KeepAlive:      Duration{50 * time.Second},
+			DeadAfter:      Duration{120 * time.Second},
+			LoginTimeout:   Duration{30 * time.Second},
+			ReconnectMin:   Duration{time.Second},
+			ReconnectMax:   Duration{5 * time.Minute},
+			LinesPerSecond: 10,
+		},
+		Logs: Logs{
+			Dir:         "logs",
+			Level:       "info",
+			MaxSizeMB:   20,
+			Keep:        10,
+			Transcripts: true,
+			Records:     true,
+			Console:     "auto",
+		},
+	}
+}

@@ -1,0 +1,297 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"reflect"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+)
+
+// MaxFileSize bounds what Load reads: a real config is a few kilobytes.
+const MaxFileSize = 1 << 20
+
+// Load reads and parses the config file at path (see Parse).
+func Load(path string) (Config, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return Config{}, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return Config{}, fmt.Errorf("%s: %w", path, err)
+	}
+	if len(data) > MaxFileSize {
+		return Config{}, fmt.Errorf("%s: larger than %d bytes; is this a kriegbot config?", path, MaxFileSize)
+	}
+	return Parse(data, path)
+}
+
+// Parse decodes TOML data onto Defaults() and validates the result. Keys
+// left out keep their defaults. Unknown keys, values of the wrong type and
+// values out of range are errors (*Error), each naming name, the line and
+// the key; all of them are returned, joined and sorted by line. A TOML
+// syntax error is returned alone, with its line and column.
+func Parse(data []byte, name string) (Config, error) {
+	var raw map[string]any
+	if _, err := toml.Decode(string(data), &raw); err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			return Config{}, &Error{File: name, Line: pe.Position.Line, Col: pe.Position.Col, Msg: "invalid TOML: " + pe.Message}
+		}
+		return Config{}, fmt.Errorf("%s: %w", name, err)
+	}
+	c := Defaults()
+	errs := decode(&c, raw)
+	failed := make(map[string]bool, len(errs))
+	for _, e := range errs {
+		failed[e.Key] = true
+	}
+	// A key that failed to decode kept its default; do not also blame it.
+	for _, e := range c.validate() {
+		if !failed[e.Key] {
+			errs = append(errs, e)
+		}
+	}
+	if len(errs) == 0 {
+		return c, nil
+	}
+	lines := locateKeys(data)
+	for _, e := range errs {
+		e.File = name
+		e.Line = lines.line(e.path...)
+		for _, alt := range e.also {
+			if e.Line > 0 {
+				break
+			}
+			e.Line = lines.line(strings.Split(alt, ".")...)
+		}
+	}
+	return Config{}, joinErrors(errs)
+}
+
+// decode sets the fields of c named in raw. Decoding the raw TOML tree
+// ourselves, rather than with toml.Decode onto the struct, lets us report
+// every bad key at once (the library stops at the first), match keys
+// exactly (the library also accepts "Max_Games"), and catch integers that
+// do not fit (a negative seed would wrap around).
+func decode(c *Config, raw map[string]any) []*Error {
+	var errs []*Error
+	for secName, secRaw := range raw {
+		sec, ok := sectionOf(c, secName)
+		if !ok {
+			msg := "unknown section" + suggestSection(secName)
+			switch secRaw.(type) {
+			case map[string]any, []map[string]any:
+			default:
+				msg = "unknown key: keys belong in a [section]" + suggestKey(c, "", secName)
+			}
+			errs = append(errs, keyError([]string{secName}, msg))
+			continue
+		}
+		table, ok := secRaw.(map[string]any)
+		if !ok {
+			errs = append(errs, keyError([]string{secName}, fmt.Sprintf("must be a table ([%s]), got %s", secName, tomlType(secRaw))))
+			continue
+		}
+		for name, v := range table {
+			f, ok := fieldOf(sec, name)
+			if !ok {
+				errs = append(errs, keyError([]string{secName, name}, "unknown key"+suggestKey(c, secName, name)))
+				continue
+			}
+			if msg := setRaw(f, v); msg != "" {
+				errs = append(errs, keyError([]string{secName, name}, msg))
+			}
+		}
+	}
+	return errs
+}
+
+// keyError is an Error about the key with the given parts.
+func keyError(path []string, msg string) *Error {
+	return &Error{Key: toml.Key(path).String(), Msg: msg, path: path}
+}
+
+// setRaw stores a decoded TOML value in f, or says why it cannot.
+func setRaw(f reflect.Value, v any) string {
+	if d, ok := f.Addr().Interface().(*Duration); ok {
+		s, ok := v.(string)
+		if !ok {
+			return fmt.Sprintf("must be a duration string such as \"300ms\" or \"2m\", got %s", tomlType(v))
+		}
+		var nd Duration
+		if err := nd.UnmarshalText([]byte(s)); err != nil {
+			return err.Error()
+		}
+		*d = nd
+		return ""
+	}
+	switch f.Kind() {
+	case reflect.Bool:
+		if b, ok := v.(bool); ok {
+			f.SetBool(b)
+			return ""
+		}
+		return "must be true or false, got " + tomlType(v)
+	case reflect.Int:
+		n, ok := v.(int64)
+		if !ok {
+			return "must be an integer, got " + tomlType(v)
+		}
+		if f.OverflowInt(n) {
+			return fmt.Sprintf("%d is too large", n)
+		}
+		f.SetInt(n)
+		return ""
+	case reflect.Uint64:
+		n, ok := v.(int64)
+		if !ok {
+			return "must be an integer, got " + tomlType(v)
+		}
+		if n < 0 {
+			return fmt.Sprintf("must not be negative, got %d", n)
+		}
+		f.SetUint(uint64(n))
+		return ""
+	case reflect.Float64:
+		switch n := v.(type) {
+		case float64:
+			f.SetFloat(n)
+			return ""
+		case int64:
+			f.SetFloat(float64(n))
+			return ""
+		}
+		return "must be a number, got " + tomlType(v)
+	case reflect.String:
+		if s, ok := v.(string); ok {
+			f.SetString(s)
+			return ""
+		}
+		return "must be a string, got " + tomlType(v)
+	case reflect.Slice:
+		list, ok := v.([]any)
+		if !ok {
+			return "must be an array of strings, got " + tomlType(v)
+		}
+		out := make([]string, 0, len(list))
+		for i, item := range list {
+			s, ok := item.(string)
+			if !ok {
+				return fmt.Sprintf("must be an array of strings, item %d is %s", i+1, tomlType(item))
+			}
+			out = append(out, s)
+		}
+		f.Set(reflect.ValueOf(out))
+		return ""
+	}
+	return fmt.Sprintf("cannot decode into %s", f.Type()) // a schema type this file does not know yet
+}
+
+// tomlType names the TOML type of a decoded value, with an article.
+func tomlType(v any) string {
+	switch v := v.(type) {
+	case bool:
+		return "a boolean"
+	case int64:
+		return fmt.Sprintf("an integer (%d)", v)
+	case float64:
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Sprintf("a float (%v)", v)
+		}
+		return fmt.Sprintf("a float (%g)", v)
+	case string:
+		if len(v) > 40 {
+			return "a string"
+		}
+		return fmt.Sprintf("a string (%q)", v)
+	case []any, []map[string]any:
+		return "an array"
+	case map[string]any:
+		return "a table"
+	case time.Time:
+		return "a date or time"
+	}
+	return fmt.Sprintf("a %T", v)
+}
+
+// suggestSection hints at the section meant by an unknown one.
+func suggestSection(name string) string {
+	var c Config
+	root := reflect.ValueOf(&c).Elem()
+	best, bestDist := "", 3
+	for i := range root.NumField() {
+		s := tagName(root.Type().Field(i))
+		if d := distance(s, name); d < bestDist {
+			best, bestDist = s, d
+		}
+	}
+	if best != "" {
+		return fmt.Sprintf(" (did you mean [%s]?)", best)
+	}
+	return ""
+}
+
+// suggestKey hints at the key meant by an unknown one: a near spelling in
+// the same section, or the same name in another section.
+func suggestKey(c *Config, section, name string) string {
+	best, bestDist := "", 3
+	for _, f := range fields(c) {
+		if f.section != section {
+			continue
+		}
+		if d := distance(f.name, name); d < bestDist {
+			best, bestDist = f.name, d
+		}
+	}
+	if best != "" {
+		return fmt.Sprintf(" (did you mean %s?)", best)
+	}
+	for _, f := range fields(c) {
+		if f.name == name {
+			return fmt.Sprintf(" (%s belongs in [%s])", name, f.section)
+		}
+	}
+	return ""
+}
+
+// distance is how far apart two names are for a "did you mean": 0 when
+// they differ only in case, else their edit distance; long names are not
+// compared (a typo hint is not worth quadratic work on hostile input).
+func distance(a, b string) int {
+	if strings.EqualFold(a, b) {
+		return 0
+	}
+	if len(a) > 64 || len(b) > 64 {
+		return math.MaxInt
+	}
+	return editDistance(strings.ToLower(a), strings.ToLower(b))
+}
+
+// editDistance is the Levenshtein distance of two short strings.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
