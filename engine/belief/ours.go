@@ -244,20 +244,26 @@ func (s *State) resolveProb(to chess.Square) float64 {
 	if s.checks[0] == chess.NoCheck {
 		return 1
 	}
+	capture, block := s.answers(to)
+	return min(capture+block, 1)
+}
+
+// answers splits, while we are in check, the ways a non-king move to to
+// answers it: capture is the chance that the checker stands on to, block
+// that it stands beyond to on the same ray from our king (to is then empty).
+// A double check is answered by no such move.
+func (s *State) answers(to chess.Square) (capture, block float64) {
 	if s.checks[1] != chess.NoCheck {
-		return 0
+		return 0, 0
 	}
-	k := s.OurKing()
-	r := float64(s.checker[to])
-	d := dirFrom(k, to)
-	if d >= 0 {
-		// Blocking: the checker stands beyond to on the same ray.
+	capture = float64(s.checker[to])
+	if d := dirFrom(s.OurKing(), to); d >= 0 {
 		ry := &geo.rays[to][d]
 		for i := range ry.n {
-			r += float64(s.checker[ry.sq[i]])
+			block += float64(s.checker[ry.sq[i]])
 		}
 	}
-	return min(r, 1)
+	return min(capture, 1), min(block, 1)
 }
 
 // illegal learns from "Illegal move" to our attempt m. Each cause that the

@@ -197,8 +197,25 @@ func (s *State) Outcomes(m chess.Move) Outcome {
 		safe := 1 - at.prob()
 		o.CapturePawn, o.CapturePiece = safe*qw, safe*qc
 		o.Quiet = safe * max(1-qw-qc, 0)
+	case s.checks[0] != chess.NoCheck:
+		// In check, a man's move is legal only if it takes the checker or
+		// steps between it and our king (on a square then empty).
+		capture, block := s.answers(to)
+		e := 1 - s.pinProb(from, to)
+		for b := chess.Between(from, to); b != 0; {
+			e *= 1 - s.occ(b.PopFirst())
+		}
+		pawnStep := pt == chess.Pawn && from.File() == to.File()
+		if pt == chess.Pawn && !pawnStep {
+			block = 0 // a pawn moves diagonally only to capture
+		}
+		if !pawnStep && capture > 0 {
+			w := qw / max(qw+qc, 1e-9)
+			o.CapturePawn, o.CapturePiece = e*capture*w, e*capture*(1-w)
+		}
+		o.Quiet = e * block
 	case pt == chess.Pawn && from.File() != to.File():
-		g := (1 - s.pinProb(from, to)) * s.resolveProb(to)
+		g := 1 - s.pinProb(from, to)
 		ep := s.epChance(from, to) * (1 - s.men(to))
 		o.CapturePawn = g * min(qw+ep, 1)
 		o.CapturePiece = g * qc
@@ -207,7 +224,7 @@ func (s *State) Outcomes(m chess.Move) Outcome {
 		if pt == chess.Pawn {
 			path |= to.Bit()
 		}
-		e := (1 - s.pinProb(from, to)) * s.resolveProb(to)
+		e := 1 - s.pinProb(from, to)
 		for b := path; b != 0; {
 			e *= 1 - s.occ(b.PopFirst())
 		}

@@ -72,6 +72,49 @@ type Report struct {
 	Legal          Metric // legal (1) or illegal (0), every attempt
 	Capture        Metric // none / pawn / piece, legal attempts
 	Check          Metric // no check (0) / check (1), legal attempts not ending the game
+	// LegalBy splits Legal by whether the mover was in check and by the kind
+	// of attempt (see KindNames).
+	LegalBy [2][NumKinds]Metric
+}
+
+// Kinds of attempt, for the breakdown of the legality figures.
+const (
+	KindPawnPush = iota
+	KindPawnCapture
+	KindKnight
+	KindBishop
+	KindRook
+	KindQueen
+	KindKing
+	KindCastling
+	NumKinds
+)
+
+// KindNames names the kinds of attempt.
+var KindNames = [NumKinds]string{"pawn push", "pawn capture", "knight", "bishop", "rook", "queen", "king step", "castling"}
+
+// attemptKind classifies our attempt m by the man st has on its square.
+func attemptKind(st *belief.State, m chess.Move) int {
+	from, to := m.From(), m.To()
+	for pt := chess.Pawn; pt <= chess.King; pt++ {
+		if !st.Own(pt).Has(from) {
+			continue
+		}
+		switch pt {
+		case chess.Pawn:
+			if from.File() != to.File() {
+				return KindPawnCapture
+			}
+			return KindPawnPush
+		case chess.King:
+			if d := to.File() - from.File(); d == 2 || d == -2 {
+				return KindCastling
+			}
+			return KindKing
+		}
+		return KindKnight + int(pt-chess.Knight)
+	}
+	return KindKing
 }
 
 // Options tunes Run.
@@ -161,6 +204,8 @@ func replay(g *fixture.Game, u *umpire.Umpire, opt Options, rep *Report) error {
 		side := u.Side()
 		me := &bel[side]
 		o := me.Outcomes(m)
+		kind := attemptKind(me, m)
+		inCheck := b2i(me.Checks()[0] != chess.NoCheck)
 		a, err := u.Attempt(m)
 		if err != nil {
 			return fmt.Errorf("line %d: attempts[%d]: %v", g.Line, i, err)
@@ -170,6 +215,8 @@ func replay(g *fixture.Game, u *umpire.Umpire, opt Options, rep *Report) error {
 		}
 		rep.Attempts++
 		score(&o, &a, rep)
+		legal := o.Legal()
+		rep.LegalBy[inCheck][kind].add([]float64{1 - legal, legal}, b2i(a.Legal))
 		me.Ours(m, a.For(side))
 		pos := u.Position()
 		check(g, i, "after its own attempt", me, &pos, opt, rep)

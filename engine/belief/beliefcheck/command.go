@@ -14,7 +14,7 @@ import (
 // Command runs "kriegbot belief SUBCOMMAND": today only "check".
 func Command(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
-		fmt.Fprintln(stderr, "usage: kriegbot belief check [-keep N] [-model uniform|default|FILE] FILE...")
+		fmt.Fprintln(stderr, "usage: kriegbot belief check [-v] [-keep N] [-model uniform|default|FILE] FILE...")
 		if len(args) == 0 {
 			return cmdflag.Usage
 		}
@@ -29,9 +29,10 @@ func Command(args []string, stdout, stderr io.Writer) int {
 func checkCommand(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("belief check", flag.ContinueOnError)
 	keep := fs.Int("keep", 10, "how many soundness violations and bad lines to show")
+	verbose := fs.Bool("v", false, "also break the legality figures down by kind of attempt")
 	model := fs.String("model", "uniform", "opponent model driving the spread: uniform (no data), default (the embedded model) or a model FILE")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: kriegbot belief check [-keep N] [-model uniform|default|FILE] FILE...")
+		fmt.Fprintln(stderr, "usage: kriegbot belief check [-v] [-keep N] [-model uniform|default|FILE] FILE...")
 		fmt.Fprintln(stderr, "\nReplays wild 16 referee fixture files (JSON Lines, plain or gzip) from both")
 		fmt.Fprintln(stderr, "sides' points of view, each belief hearing only what its side hears, and prints")
 		fmt.Fprintln(stderr, "soundness violations and the log-loss of the predicted legality, capture and")
@@ -77,6 +78,9 @@ func checkCommand(args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintf(stdout, "%s: %d games\n", name, rep.Games-before)
 	}
+	if *verbose {
+		PrintBreakdown(stdout, &rep)
+	}
 	Print(stdout, &rep)
 	if rep.Violations > 0 || rep.BadLines > 0 {
 		return cmdflag.Failure
@@ -105,6 +109,21 @@ func Print(w io.Writer, rep *Report) {
 	fmt.Fprintf(w, "check   (legal moves not ending the game, %d): log-loss %.4f (constant %.4f)\n", rep.Check.N, rep.Check.LogLoss(), rep.Check.Constant())
 	fmt.Fprintf(w, "belief check: %d games, %d soundness violations, legal log-loss %.4f (constant %.4f)\n",
 		rep.Games, rep.Violations, rep.Legal.LogLoss(), rep.Legal.Constant())
+}
+
+// PrintBreakdown writes the legality figures by kind of attempt, out of check
+// and in check.
+func PrintBreakdown(w io.Writer, rep *Report) {
+	fmt.Fprintln(w, "legality by kind of attempt:            n   legal  log-loss  constant")
+	for c, state := range [2]string{"not in check", "in check"} {
+		for k := range NumKinds {
+			m := &rep.LegalBy[c][k]
+			if m.N == 0 {
+				continue
+			}
+			fmt.Fprintf(w, "  %-12s %-14s %8d  %5.3f  %8.4f  %8.4f\n", state, KindNames[k], m.N, m.counts[1]/float64(m.N), m.LogLoss(), m.Constant())
+		}
+	}
 }
 
 // loadPrior returns the opponent model named on the command line.
