@@ -25,6 +25,7 @@ func Kinds() []Kind {
 	return []Kind{
 		randomKind(),
 		heuristicKind(),
+		mctsKind(),
 	}
 }
 

@@ -1,0 +1,192 @@
+package players
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"kriegbot/engine/belief"
+	"kriegbot/engine/chess"
+	"kriegbot/engine/clock"
+	"kriegbot/engine/search"
+	"kriegbot/engine/umpire"
+	"kriegbot/opponent"
+)
+
+func mctsKind() Kind {
+	return Kind{
+		Name:    "mcts",
+		Summary: "Monte Carlo tree search over the belief (the paper's approach C; A and B for ablation)",
+		Options: []string{
+			"approach=a|b|c: the paper's approach (default c)",
+			"threads=N: independent trees searched in parallel, 1 to 64 (default 1)",
+			"c=X: UCT exploration constant in pawns, 0 to 100 (default 0.3)",
+			"k=N: approach B's simulation length in moves, 1 to 100 (default 1)",
+			"mem=MB: memory cap per tree, 1 to 4096 (default 32)",
+			"solver=0|1: back up proven wins and draws (default 1)",
+			"samples=N: approach A's boards drawn per search, 1 to 4096 (default 64)",
+			"playout=N: approach A's playout length in plies, 0 to 1000 (default 40)",
+			"prior=default|uniform: the opponent model (default: the embedded one)",
+			"seed=N: mixed into each game's seed (default 0)",
+		},
+		Build: buildMCTS,
+	}
+}
+
+func buildMCTS(o *Options) (func() Player, error) {
+	cfg := search.DefaultConfig()
+	ap, err := search.ParseApproach(o.String("approach", "c"))
+	if err != nil {
+		return nil, err
+	}
+	cfg.Approach = ap
+	cfg.Threads = o.Int("threads", 1, 1, 64)
+	cfg.Exploration = o.Float("c", cfg.Exploration, 0, 100)
+	cfg.K = o.Int("k", 1, 1, 100)
+	cfg.MemoryMB = o.Int("mem", cfg.MemoryMB, 1, 4096)
+	cfg.Solver = o.Int("solver", 1, 0, 1) == 1
+	cfg.Samples = o.Int("samples", cfg.Samples, 1, 4096)
+	cfg.Playout = o.Int("playout", cfg.Playout, 0, 1000)
+	seed := uint64(o.Int("seed", 0, 0, 1<<62))
+	var prior belief.Prior = belief.UniformPrior{}
+	switch p := o.String("prior", "default"); p {
+	case "default":
+		m, err := opponent.Default()
+		if err != nil {
+			return nil, err
+		}
+		prior = m
+	case "uniform":
+	default:
+		return nil, fmt.Errorf("option prior: %q is not default or uniform", p)
+	}
+	if err := o.Err(); err != nil {
+		return nil, err
+	}
+	if err := cfg.Check(); err != nil {
+		return nil, err
+	}
+	return func() Player {
+		s, err := search.New(cfg, prior)
+		if err != nil {
+			panic(err) // checked above
+		}
+		return &MCTS{search: s, prior: prior, seed: seed, mgr: clock.Default(10 * time.Millisecond)}
+	}, nil
+}
+
+// MCTS plays by engine/search. It keeps a belief of the opponent's men
+// updated with exactly what the referee tells it: our refused attempts, our
+// accepted moves with their capture, checks and the opponent's pawn tries,
+// and the opponent's hidden moves with their announcements.
+type MCTS struct {
+	search *search.Searcher
+	prior  belief.Prior
+	seed   uint64
+	know   Knowledge
+	bel    belief.State
+	game   Game
+	mgr    clock.Manager
+	track  clock.Tracker
+	clocks Clocks
+	timed  bool // clocks known
+	list   chess.MoveList
+	// ourMove and ourView are our last accepted move and what we heard of
+	// it, to walk the tree down once the opponent's reply is heard.
+	ourMove chess.Move
+	ourView umpire.View
+	// Last is the last search's result (for logs and tests).
+	Last search.Result
+}
+
+// NewGame starts a game.
+func (p *MCTS) NewGame(g Game) error {
+	p.game = g
+	p.know.Reset(g.Color)
+	p.bel = belief.New(g.Color, p.prior)
+	p.search.NewGame(g.Seed ^ p.seed)
+	p.track = clock.Tracker{}
+	p.timed = false
+	p.ourMove = chess.NullMove
+	return nil
+}
+
+// emergencyNodes is the search spent on an attempt when the clock is nearly
+// out: enough to see every attempt once.
+const emergencyNodes = 64
+
+// Attempt searches the askable attempts and proposes the best.
+func (p *MCTS) Attempt(ctx context.Context, b Budget) (chess.Move, error) {
+	p.know.Askable(&p.list)
+	if p.list.N == 0 {
+		return chess.NullMove, ErrNoAttempt
+	}
+	lim := search.Limits{Nodes: b.Nodes, Time: b.Time}
+	switch {
+	case b.Emergency:
+		lim = search.Limits{Nodes: emergencyNodes}
+	case b.Nodes == 0 && b.Time == 0 && p.timed && p.game.Control.Timed():
+		plan := p.mgr.Budget(clock.State{
+			Remaining: p.clocks.Ours, Increment: p.game.Control.Increment,
+			MoveNumber: p.know.Plies/2 + 1, Retries: p.track.Retries(),
+			ExpectedRetries: p.track.Expected(),
+		})
+		lim.Time = plan.Soft
+		if plan.Emergency {
+			lim = search.Limits{Nodes: emergencyNodes}
+		} else {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(ctx, plan.Hard)
+			defer cancel()
+		}
+	case b.Nodes == 0 && b.Time == 0:
+		lim.Nodes = emergencyNodes // no budget: what is cheap
+	}
+	r := p.search.Search(ctx, &p.bel, p.list.Slice(), lim)
+	p.Last = r
+	m := r.Move
+	if !p.list.Contains(m) { // cannot happen; never ask a refused attempt
+		m = p.list.Moves[0]
+	}
+	p.know.Asked(m)
+	return m, nil
+}
+
+// Hear applies a referee answer to the knowledge, the belief and the tree.
+func (p *MCTS) Hear(e Event) {
+	if e.Kind == ClockUpdate {
+		p.clocks, p.timed = e.Clock, true
+		return
+	}
+	v := e.View
+	if !v.Heard {
+		return
+	}
+	switch {
+	case v.Own && v.Illegal:
+		m := p.know.pending
+		p.know.Hear(v)
+		p.bel.Ours(m, v)
+		p.track.Refused()
+		p.search.Refused(m, &p.bel)
+	case v.Own:
+		m := v.Move
+		if m == chess.NullMove {
+			m = p.know.pending
+		}
+		p.know.Hear(v)
+		v.Move = m
+		p.bel.Ours(m, v)
+		p.track.Moved()
+		p.ourMove, p.ourView = m, v
+	default:
+		p.know.Hear(v)
+		p.bel.Theirs(v)
+		if p.ourMove != chess.NullMove {
+			p.search.Played(p.ourMove, p.ourView, v, &p.bel)
+		}
+	}
+}
+
+// GameOver ends the game.
+func (p *MCTS) GameOver(Outcome) {}

@@ -1,0 +1,110 @@
+package search
+
+import (
+	"fmt"
+	"time"
+)
+
+// Approach is one of the paper's three searches.
+type Approach uint8
+
+// The approaches of the paper, section 5.
+const (
+	// ApproachC evaluates each new node once, by the probability-weighted
+	// value of the referee's answers (k = 1), and backs up the maximum.
+	ApproachC Approach = iota
+	// ApproachB simulates K moves of referee messages from the belief and
+	// backs up the mean.
+	ApproachB
+	// ApproachA samples concrete boards from the belief and plays
+	// pseudo-random games on them, backing up the mean.
+	ApproachA
+)
+
+// String returns "a", "b" or "c".
+func (a Approach) String() string {
+	switch a {
+	case ApproachA:
+		return "a"
+	case ApproachB:
+		return "b"
+	}
+	return "c"
+}
+
+// ParseApproach reads "a", "b" or "c".
+func ParseApproach(s string) (Approach, error) {
+	switch s {
+	case "a", "A":
+		return ApproachA, nil
+	case "b", "B":
+		return ApproachB, nil
+	case "c", "C":
+		return ApproachC, nil
+	}
+	return 0, fmt.Errorf("search: unknown approach %q (want a, b or c)", s)
+}
+
+// Config sets up a Searcher.
+type Config struct {
+	Approach Approach
+	// Threads is the number of independent trees searched in parallel (root
+	// parallelism).
+	Threads int
+	// Exploration is UCT's constant c, in pawns: the bonus a child gets for
+	// being little visited.
+	Exploration float64
+	// K is approach B's simulation length in moves.
+	K int
+	// MemoryMB caps each tree's node and state pools.
+	MemoryMB int
+	// Solver backs up proven wins and draws as exact values (approach C).
+	Solver bool
+	// Samples is approach A's number of boards drawn from the belief per
+	// search; Playout bounds its playouts in plies.
+	Samples, Playout int
+	// Seed is the source of all randomness.
+	Seed uint64
+}
+
+// DefaultConfig returns approach C with one thread.
+func DefaultConfig() Config {
+	return Config{
+		Approach:    ApproachC,
+		Threads:     1,
+		Exploration: 0.3,
+		K:           1,
+		MemoryMB:    32,
+		Solver:      true,
+		Samples:     64,
+		Playout:     40,
+	}
+}
+
+// Check reports a configuration that cannot work.
+func (c Config) Check() error {
+	switch {
+	case c.Approach > ApproachA:
+		return fmt.Errorf("search: unknown approach %d", c.Approach)
+	case c.Threads < 1 || c.Threads > 256:
+		return fmt.Errorf("search: threads %d not in 1..256", c.Threads)
+	case !(c.Exploration >= 0 && c.Exploration <= 100):
+		return fmt.Errorf("search: exploration %g not in 0..100", c.Exploration)
+	case c.K < 1 || c.K > 100:
+		return fmt.Errorf("search: k %d not in 1..100", c.K)
+	case c.MemoryMB < 1 || c.MemoryMB > 1<<16:
+		return fmt.Errorf("search: memory %d MB not in 1..65536", c.MemoryMB)
+	case c.Approach == ApproachA && (c.Samples < 1 || c.Samples > 1<<16 || c.Playout < 0 || c.Playout > 2000):
+		return fmt.Errorf("search: approach A needs 1..65536 samples and 0..2000 playout plies")
+	}
+	return nil
+}
+
+// Limits bound one search. The context's deadline is the hard limit.
+type Limits struct {
+	// Nodes is the number of iterations over all trees (0: no bound). With
+	// Nodes set and Time zero the result depends on the seed alone.
+	Nodes int64
+	// Time is the thinking time to aim for (0: no bound).
+	Time time.Duration
+}

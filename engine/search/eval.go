@@ -1,0 +1,329 @@
+package search
+
+import (
+	"kriegbot/engine/belief"
+	"kriegbot/engine/chess"
+	"kriegbot/engine/umpire"
+	"kriegbot/opponent"
+)
+
+// Values are in pawns from our side. A won game is worth more than any
+// material, a drawn one nothing.
+const (
+	winValue  = 100
+	drawValue = 0
+)
+
+// Evaluation weights. Each beyond material was kept because a match showed it
+// wins (docs/strength.md).
+const (
+	// pieceAverage is the value of an unknown opponent piece (Q, 2R, 2B, 2N
+	// average a little over 4; the ones left late are more often minor).
+	pieceAverage = 3.5
+	// promotionGain is what a queen promotion adds to a pawn.
+	promotionGain = 8
+	// pawnTake is the chance the opponent takes a man its pawn attacks: the
+	// referee tells it about the pawn try.
+	pawnTake = 0.9
+	// blindTake is the chance the opponent takes a man one of its pieces
+	// attacks without being told it is there.
+	blindTake = 0.25
+	// recapturerValue is the expected value of the opponent's man we take
+	// back on a capture square we defend.
+	recapturerValue = 2.5
+	// checkBonus values the information a check gives.
+	checkBonus = 0.02
+	// roomWeight is the cost of each square a bare king may reach.
+	roomWeight = 0.06
+	// hangEndgame is the chance a bare king takes an undefended man next to it.
+	hangEndgame = 0.5
+)
+
+var manValue = [chess.King + 1]float32{0, 1, 3, 3, 5, 9, 0}
+
+// material is our men's value less the opponent's expected.
+func material(s *belief.State) float32 {
+	var ours float32
+	for pt := chess.Pawn; pt < chess.King; pt++ {
+		ours += manValue[pt] * float32(s.Own(pt).Count())
+	}
+	pawns, _ := s.Pawns()
+	units := float64(s.Units())
+	pawns = min(pawns, units)
+	return ours - float32(pawns+(units-pawns)*pieceAverage)
+}
+
+// defended reports whether our men other than the one on sq attack sq,
+// with occupancy own.
+func defended(m *men, sq chess.Square, own chess.Bitboard) bool {
+	other := own &^ sq.Bit()
+	by := &m.by
+	if chess.KnightAttacks(sq)&by[chess.Knight]&other != 0 ||
+		chess.KingAttacks(sq)&by[chess.King]&other != 0 ||
+		chess.PawnAttacks(m.us.Other(), sq)&by[chess.Pawn]&other != 0 ||
+		chess.BishopAttacks(sq, own)&(by[chess.Bishop]|by[chess.Queen])&other != 0 ||
+		chess.RookAttacks(sq, own)&(by[chess.Rook]|by[chess.Queen])&other != 0 {
+		return true
+	}
+	return false
+}
+
+// pawnAttack is the chance that an opponent pawn attacks sq.
+func pawnAttack(s *belief.State, us chess.Color, sq chess.Square) float64 {
+	none := 1.0
+	for b := chess.PawnAttacks(us, sq) & s.Support(opponent.Pawn); b != 0; {
+		none *= 1 - s.Prob(opponent.Pawn, b.PopFirst())
+	}
+	return 1 - none
+}
+
+// hangLoss is the expected loss of our man of value v on sq to the
+// opponent's next move, with pAny the chance it is attacked at all and
+// pPawn by a pawn; def says whether we take back.
+func hangLoss(v float32, def bool, pAny, pPawn float64) float32 {
+	if v == 0 {
+		return 0
+	}
+	lossPawn, lossPiece := float64(v), float64(v)
+	if def {
+		lossPawn = max(lossPawn-1, 0)
+		lossPiece = max(lossPiece-pieceAverage, 0)
+	}
+	pOther := max(pAny-pPawn, 0)
+	return float32(pPawn*pawnTake*lossPawn + pOther*blindTake*lossPiece)
+}
+
+// staticValue values a belief at our turn: material, less the expected blind
+// losses of our men (filled into hang), less, against a bare king, the room
+// its king has.
+func staticValue(s *belief.State, hang *[64]float32) float32 {
+	var m men
+	m.fromBelief(s)
+	*hang = [64]float32{}
+	v := material(s)
+	own := m.by[0]
+	for b := own &^ m.by[chess.King]; b != 0; {
+		sq := b.PopFirst()
+		h := hangLoss(manValue[m.at[sq]], defended(&m, sq, own), s.ProbAttacked(sq), pawnAttack(s, m.us, sq))
+		hang[sq] = h
+		v -= h
+	}
+	if s.Units() == 0 {
+		v -= roomWeight * float32(s.Support(opponent.King).Count())
+	}
+	return v
+}
+
+// maxAnswers bounds the referee answers kept for one attempt.
+const maxAnswers = 12
+
+// answers is the distribution of the referee's answers to one attempt, each
+// with its k = 1 value.
+type answers struct {
+	n       int
+	prob    [maxAnswers]float32
+	value   [maxAnswers]float32
+	illegal [maxAnswers]bool
+	term    [maxAnswers]bool // mate or stalemate: exact
+	capture [maxAnswers]umpire.CaptureKind
+	check   [maxAnswers]chess.CheckKind
+}
+
+func (a *answers) add(p, v float32, illegal, term bool, c umpire.CaptureKind, k chess.CheckKind) {
+	if p <= 0 || a.n == maxAnswers {
+		return
+	}
+	i := a.n
+	a.prob[i], a.value[i], a.illegal[i], a.term[i], a.capture[i], a.check[i] = p, v, illegal, term, c, k
+	a.n++
+}
+
+// mean is the probability-weighted value: approach C's evaluation.
+func (a *answers) mean() float32 {
+	var sum, w float32
+	for i := range a.n {
+		sum += a.prob[i] * a.value[i]
+		w += a.prob[i]
+	}
+	if w == 0 {
+		return 0
+	}
+	return sum / w
+}
+
+// certainWin reports whether every answer is a mate.
+func (a *answers) certainWin() bool {
+	if a.n == 0 {
+		return false
+	}
+	for i := range a.n {
+		if !a.term[i] || a.value[i] != winValue {
+			return false
+		}
+	}
+	return true
+}
+
+// minCheck is the least chance of a check kind kept as an answer of its own;
+// rarer checks are folded into the silent answer.
+const minCheck = 0.03
+
+// evalAttempt fills out with the referee's answers to attempt mv from the
+// decision belief e, valued at k = 1; alt is the value of the turn should the
+// attempt be refused (we then play another).
+func evalAttempt(e *stateEntry, m *men, mv chess.Move, alt float32, out *answers) {
+	out.n = 0
+	s := &e.bel
+	if s.Units() == 0 && s.Support(opponent.King) != 0 {
+		evalBare(e, m, mv, alt, out)
+		return
+	}
+	o := s.Outcomes(mv)
+	from, to := mv.From(), mv.To()
+	pt := m.at[from]
+	vm := manValue[pt]
+	own := m.by[0]&^from.Bit() | to.Bit()
+	def := pt != chess.King && defended(m, to, own)
+	base := e.static + e.hang[from]
+	if pt == chess.Pawn && mv.Promotion() != chess.NoPieceType {
+		base += manValue[mv.Promotion()] - 1
+		vm = manValue[mv.Promotion()]
+	}
+	pAny := s.ProbAttacked(to)
+	var pPawn float64
+	if pt != chess.King {
+		pPawn = pawnAttack(s, m.us, to)
+	}
+	quiet := base - hangLoss(vm, def, pAny, pPawn)
+	out.add(float32(o.Illegal), alt, true, false, umpire.NoCapture, chess.NoCheck)
+	legal := o.Legal()
+	if legal > 0 && o.Quiet > 0 {
+		rest := o.Quiet
+		for k := chess.CheckRank; k <= chess.CheckKnight; k++ {
+			if c := o.Quiet * o.Check[k] / legal; c >= minCheck {
+				out.add(float32(c), quiet+checkBonus, false, false, umpire.NoCapture, k)
+				rest -= c
+			}
+		}
+		out.add(float32(rest), quiet, false, false, umpire.NoCapture, chess.NoCheck)
+	}
+	// A capture tells the opponent where we stand: it takes back if it can.
+	var re float32
+	if pt != chess.King || pAny > 0 {
+		lost := float64(vm)
+		if def {
+			lost = max(lost-recapturerValue, 0)
+		}
+		if pt == chess.King {
+			lost = 0 // the king cannot be taken: a capture next to a defender is refused instead
+		}
+		re = float32(pAny * lost)
+	}
+	out.add(float32(o.CapturePawn), base+1-re, false, false, umpire.PawnCaptured, chess.NoCheck)
+	out.add(float32(o.CapturePiece), base+pieceAverage-re, false, false, umpire.PieceCaptured, chess.NoCheck)
+}
+
+// evalBare computes the answers exactly against a bare king: for every square
+// its king may stand on, whether the attempt is refused, mates, stalemates,
+// checks (of which kind) or passes silently, and how much room the king keeps.
+func evalBare(e *stateEntry, m *men, mv chess.Move, alt float32, out *answers) {
+	s := &e.bel
+	from, to := mv.From(), mv.To()
+	pt := m.at[from]
+	var after men = *m
+	after.by[pt] &^= from.Bit()
+	after.at[from] = chess.NoPieceType
+	npt := pt
+	if pt == chess.Pawn && mv.Promotion() != chess.NoPieceType {
+		npt = mv.Promotion()
+	}
+	after.by[npt] |= to.Bit()
+	after.at[to] = npt
+	after.by[0] = m.by[0]&^from.Bit() | to.Bit()
+	own := after.by[0]
+	var att chess.Bitboard
+	for b := own; b != 0; {
+		sq := b.PopFirst()
+		att |= chess.Attacks(m.us, after.at[sq], sq, own)
+	}
+	path := chess.Between(from, to) | to.Bit()
+	pawnCapture := pt == chess.Pawn && from.File() != to.File()
+	castle := pt == chess.King && (to.File()-from.File() == 2 || from.File()-to.File() == 2)
+	var pIllegal, pMate, pStale, pQuiet, total float64
+	var pCheck [chess.CheckKnight + 1]float64
+	var alive chess.Bitboard // king squares after a legal, non-final answer
+	var hang float64
+	S := s.Support(opponent.King)
+	for b := S; b != 0; {
+		k := b.PopFirst()
+		p := s.Prob(opponent.King, k)
+		total += p
+		illegal := pawnCapture || path.Has(k)
+		if pt == chess.King {
+			illegal = path.Has(k) || chess.KingAttacks(k).Has(to) || castle && (chess.KingAttacks(k)&(path|from.Bit()) != 0)
+		}
+		if illegal {
+			pIllegal += p
+			continue
+		}
+		escapes := chess.KingAttacks(k) &^ att
+		inCheck := att.Has(k)
+		switch {
+		case inCheck && escapes == 0:
+			pMate += p
+			continue
+		case escapes == 0:
+			pStale += p
+			continue
+		case inCheck:
+			pCheck[checkKind(&after, k, own)] += p
+		default:
+			pQuiet += p
+		}
+		alive |= k.Bit()
+		if npt != chess.King && chess.KingAttacks(k).Has(to) && !att.Has(to) {
+			hang += p
+		}
+	}
+	if total == 0 {
+		total = 1
+		pIllegal = 1
+	}
+	room := (spread(alive) &^ att).Count()
+	v := material(s) - roomWeight*float32(room)
+	if pt == chess.Pawn && mv.Promotion() != chess.NoPieceType {
+		v += manValue[mv.Promotion()] - 1
+	}
+	if legal := total - pIllegal - pMate - pStale; legal > 0 {
+		v -= float32(hangEndgame * hang / legal * float64(manValue[npt]))
+	}
+	out.add(float32(pIllegal/total), alt, true, false, umpire.NoCapture, chess.NoCheck)
+	out.add(float32(pMate/total), winValue, false, true, umpire.NoCapture, chess.NoCheck)
+	out.add(float32(pStale/total), drawValue, false, true, umpire.NoCapture, chess.NoCheck)
+	for k := chess.CheckRank; k <= chess.CheckKnight; k++ {
+		out.add(float32(pCheck[k]/total), v+checkBonus, false, false, umpire.NoCapture, k)
+	}
+	out.add(float32(pQuiet/total), v, false, false, umpire.NoCapture, chess.NoCheck)
+}
+
+// checkKind classifies the check our men (after our move) give a king on k.
+func checkKind(m *men, k chess.Square, own chess.Bitboard) chess.CheckKind {
+	by := &m.by
+	at := chess.KnightAttacks(k)&by[chess.Knight] |
+		chess.PawnAttacks(m.us.Other(), k)&by[chess.Pawn] |
+		chess.BishopAttacks(k, own)&(by[chess.Bishop]|by[chess.Queen]) |
+		chess.RookAttacks(k, own)&(by[chess.Rook]|by[chess.Queen])
+	if at == 0 {
+		return chess.CheckRank // the king "checks": cannot happen, keep a kind
+	}
+	return chess.ClassifyCheck(k, at.First())
+}
+
+// spread returns b with every square a king step away.
+func spread(b chess.Bitboard) chess.Bitboard {
+	out := b
+	for x := b; x != 0; {
+		out |= chess.KingAttacks(x.PopFirst())
+	}
+	return out
+}

@@ -1,0 +1,101 @@
+package search
+
+import (
+	"kriegbot/engine/belief"
+	"kriegbot/engine/chess"
+)
+
+// men is our side's men by type, what attempt generation needs.
+type men struct {
+	us    chess.Color
+	by    [chess.King + 1]chess.Bitboard // by[0] all
+	at    [64]chess.PieceType
+	tries int // pawn tries announced to us; negative: unknown
+}
+
+func (m *men) fromBelief(s *belief.State) {
+	m.us = s.Color()
+	m.by[0] = 0
+	m.at = [64]chess.PieceType{}
+	for pt := chess.Pawn; pt <= chess.King; pt++ {
+		b := s.Own(pt)
+		m.by[pt] = b
+		m.by[0] |= b
+		for x := b; x != 0; {
+			m.at[x.PopFirst()] = pt
+		}
+	}
+	m.tries, _ = s.PawnTries()
+}
+
+func (m *men) fromPosition(p *chess.Position, us chess.Color) {
+	m.us = us
+	m.by[0] = 0
+	m.at = [64]chess.PieceType{}
+	for pt := chess.Pawn; pt <= chess.King; pt++ {
+		b := p.Pieces(us, pt)
+		m.by[pt] = b
+		m.by[0] |= b
+		for x := b; x != 0; {
+			m.at[x.PopFirst()] = pt
+		}
+	}
+	m.tries = -1
+	if p.Side() == us {
+		m.tries = p.PawnTries()
+	}
+}
+
+// attempts lists the attempts worth asking below the root: every move of our
+// men over our own occupancy (the opponent's men unseen), pawn captures only
+// when pawn tries may be announced, promotions to a queen only, no castling
+// (the root's list, from the player, has them), minus refused.
+func (m *men) attempts(refused []chess.Move, out *chess.MoveList) {
+	out.N = 0
+	us, own := m.us, m.by[0]
+	add := func(mv chess.Move) {
+		for _, r := range refused {
+			if r == mv {
+				return
+			}
+		}
+		if out.N < chess.MaxMoves {
+			out.Add(mv)
+		}
+	}
+	last := 7
+	dir, start := 8, 1
+	if us == chess.Black {
+		last, dir, start = 0, -8, 6
+	}
+	pawn := func(from, to chess.Square) {
+		if to.Rank() == last {
+			add(chess.NewMove(from, to, chess.Queen))
+			return
+		}
+		add(chess.NewMove(from, to, chess.NoPieceType))
+	}
+	for s := own; s != 0; {
+		from := s.PopFirst()
+		pt := m.at[from]
+		if pt != chess.Pawn {
+			for t := chess.Attacks(us, pt, from, own) &^ own; t != 0; {
+				add(chess.NewMove(from, t.PopFirst(), chess.NoPieceType))
+			}
+			continue
+		}
+		one := chess.Square(int(from) + dir)
+		if !own.Has(one) {
+			pawn(from, one)
+			two := chess.Square(int(one) + dir)
+			if from.Rank() == start && !own.Has(two) {
+				add(chess.NewMove(from, two, chess.NoPieceType))
+			}
+		}
+		if m.tries != 0 {
+			for t := chess.PawnAttacks(us, from) &^ own; t != 0; {
+				pawn(from, t.PopFirst())
+			}
+		}
+	}
+}

@@ -1,0 +1,478 @@
+package search
+
+import (
+	"math"
+
+	"kriegbot/engine/belief"
+	"kriegbot/engine/chess"
+	"kriegbot/engine/umpire"
+)
+
+// maxReplies bounds the captures of our men kept as the opponent's replies;
+// the rest of the capture chance is folded into "nothing heard".
+const maxReplies = 3
+
+// minReply is the least chance of a reply capture kept as its own child.
+const minReply = 0.02
+
+// iterate runs one iteration of approach B or C: select down the tree,
+// evaluate one new attempt (C: k = 1 weighted answers; B: a k-move
+// simulation) and back the value up. It returns false when the pools are full.
+func (t *tree) iterate(cfg *Config) bool {
+	t.path = t.path[:0]
+	i := int32(0)
+	var leaf float32
+	for {
+		t.path = append(t.path, i)
+		n := &t.nodes[i]
+		switch n.kind {
+		case terminal:
+			leaf = n.value
+			t.backup(cfg, leaf)
+			return true
+		case answer:
+			if n.first == noChild && !t.expandReplies(i) {
+				return false
+			}
+			c := t.sample(i)
+			if c < 0 {
+				t.backup(cfg, n.value)
+				return true
+			}
+			i = c
+			continue
+		}
+		// decision node
+		if n.state < 0 && !t.computeState(len(t.path)-1) {
+			return false
+		}
+		n = &t.nodes[i]
+		if n.first == noChild && !t.expandAttempts(i) {
+			return false
+		}
+		n = &t.nodes[i]
+		if n.nchild == 0 {
+			t.backup(cfg, n.value)
+			return true
+		}
+		c := t.selectAttempt(i, cfg.Exploration, cfg.Approach)
+		if c < 0 {
+			t.backup(cfg, n.value)
+			return true
+		}
+		t.path = append(t.path, c)
+		a := &t.nodes[c]
+		if a.visits == 0 {
+			e := &t.states[n.state]
+			var m men
+			m.fromBelief(&e.bel)
+			if cfg.Approach == ApproachB {
+				leaf = t.simulate(e, &m, a.move, cfg.K)
+				a.value = leaf
+			} else {
+				var ans answers
+				evalAttempt(e, &m, a.move, t.alt(i), &ans)
+				a.value = ans.mean()
+				if cfg.Solver && ans.certainWin() {
+					a.flags |= fSolved
+				}
+				leaf = a.value
+			}
+			t.backup(cfg, leaf)
+			return true
+		}
+		if a.first == noChild && !t.expandAnswers(i, c) {
+			return false
+		}
+		ans := t.sample(c)
+		if ans < 0 {
+			t.backup(cfg, t.nodes[c].value)
+			return true
+		}
+		i = ans
+	}
+}
+
+// alt is the value of decision node i's turn should an attempt be refused:
+// its best value so far (we would play another attempt), or its static value.
+func (t *tree) alt(i int32) float32 {
+	n := &t.nodes[i]
+	if n.visits > 0 {
+		return n.value
+	}
+	return t.states[n.state].static
+}
+
+// selectAttempt picks decision node i's child: the first not yet evaluated,
+// else the best by UCT. Pruned and solved children are skipped.
+func (t *tree) selectAttempt(i int32, c float64, ap Approach) int32 {
+	n := &t.nodes[i]
+	lnN := math.Log(float64(n.visits) + 1)
+	best, bestScore := int32(-1), math.Inf(-1)
+	for j := n.first; j < n.first+int32(n.nchild); j++ {
+		ch := &t.nodes[j]
+		if ch.flags&(fPruned|fSolved) != 0 {
+			continue
+		}
+		if ch.visits == 0 {
+			return j
+		}
+		score := float64(ch.value) + c*math.Sqrt(lnN/float64(ch.visits))
+		if score > bestScore {
+			best, bestScore = j, score
+		}
+	}
+	return best
+}
+
+// sample draws a child of chance node i by probability among the unsolved.
+func (t *tree) sample(i int32) int32 {
+	n := &t.nodes[i]
+	var total float32
+	for j := n.first; j < n.first+int32(n.nchild); j++ {
+		if t.nodes[j].flags&fSolved == 0 {
+			total += t.nodes[j].prob
+		}
+	}
+	if total <= 0 {
+		return -1
+	}
+	r := t.rng.Float32() * total
+	last := int32(-1)
+	for j := n.first; j < n.first+int32(n.nchild); j++ {
+		if t.nodes[j].flags&fSolved != 0 {
+			continue
+		}
+		last = j
+		r -= t.nodes[j].prob
+		if r < 0 {
+			return j
+		}
+	}
+	return last
+}
+
+// backup walks the path up: counts the visit and recomputes each node's
+// value, the maximum at decision nodes and the expectation at chance nodes
+// (approach C), or the running mean of leaf values (approaches A and B).
+func (t *tree) backup(cfg *Config, leaf float32) {
+	maxBackup := cfg.Approach == ApproachC
+	for j := len(t.path) - 1; j >= 0; j-- {
+		i := t.path[j]
+		n := &t.nodes[i]
+		n.visits++
+		if !maxBackup {
+			n.value += (leaf - n.value) / float32(n.visits)
+			continue
+		}
+		if n.first == noChild || n.kind == terminal {
+			continue
+		}
+		first, end := n.first, n.first+int32(n.nchild)
+		if n.kind == decision {
+			best := float32(math.Inf(-1))
+			any, allSolved, proven := false, true, false
+			for c := first; c < end; c++ {
+				ch := &t.nodes[c]
+				if ch.flags&fPruned != 0 {
+					continue
+				}
+				if ch.flags&fSolved == 0 {
+					allSolved = false
+				} else if ch.value >= winValue {
+					proven = true
+				}
+				if ch.visits > 0 && ch.value > best {
+					best, any = ch.value, true
+				}
+			}
+			if any {
+				n.value = best
+			}
+			if cfg.Solver && any && (proven || allSolved) {
+				n.flags |= fSolved
+			}
+			continue
+		}
+		var sum, w float32
+		allSolved := true
+		for c := first; c < end; c++ {
+			ch := &t.nodes[c]
+			sum += ch.prob * ch.value
+			w += ch.prob
+			if ch.flags&fSolved == 0 {
+				allSolved = false
+			}
+		}
+		if w > 0 {
+			n.value = sum / w
+		}
+		if cfg.Solver && allSolved {
+			n.flags |= fSolved
+		}
+	}
+}
+
+// expandAttempts gives decision node i its attempts: every attempt of our
+// men not refused on the way here (an "Illegal move" chain of this turn).
+func (t *tree) expandAttempts(i int32) bool {
+	e := &t.states[t.nodes[i].state]
+	var m men
+	m.fromBelief(&e.bel)
+	var refused [maxChildren]chess.Move
+	nr := 0
+	// Walk up through "Illegal move" answers of this turn.
+	for j := len(t.path) - 1; j >= 2 && t.nodes[t.path[j]].illegal && nr < len(refused); j -= 2 {
+		refused[nr] = t.nodes[t.path[j-1]].move
+		nr++
+	}
+	m.attempts(refused[:nr], &t.moves)
+	return t.addAttempts(i, t.moves.Slice())
+}
+
+// addAttempts creates decision node i's children for moves.
+func (t *tree) addAttempts(i int32, moves []chess.Move) bool {
+	nm := min(len(moves), maxChildren)
+	f := t.newNodes(nm)
+	if f < 0 {
+		return false
+	}
+	for j := range nm {
+		c := &t.nodes[f+int32(j)]
+		c.kind = attempt
+		c.move = moves[j]
+	}
+	n := &t.nodes[i]
+	n.first, n.nchild = f, uint8(nm)
+	return true
+}
+
+// expandAnswers gives attempt c (child of decision node d) the referee's
+// answers as children: "Illegal move" a decision node of the same turn, mate
+// and stalemate terminal, the others answer nodes over the opponent's reply.
+func (t *tree) expandAnswers(d, c int32) bool {
+	e := &t.states[t.nodes[d].state]
+	var m men
+	m.fromBelief(&e.bel)
+	var ans answers
+	evalAttempt(e, &m, t.nodes[c].move, t.alt(d), &ans)
+	if ans.n == 0 {
+		t.nodes[c].flags |= fSolved
+		return true
+	}
+	f := t.newNodes(ans.n)
+	if f < 0 {
+		return false
+	}
+	for j := range ans.n {
+		ch := &t.nodes[f+int32(j)]
+		ch.prob, ch.value = ans.prob[j], ans.value[j]
+		ch.capture, ch.check = ans.capture[j], ans.check[j]
+		switch {
+		case ans.illegal[j]:
+			ch.kind, ch.illegal = decision, true
+		case ans.term[j]:
+			ch.kind, ch.flags = terminal, fSolved
+		default:
+			ch.kind = answer
+		}
+	}
+	n := &t.nodes[c]
+	n.first, n.nchild = f, uint8(ans.n)
+	return true
+}
+
+// ourView is what we hear when the referee gives answer a to attempt mv.
+func ourView(mv chess.Move, a *node) umpire.View {
+	if a.illegal {
+		return umpire.View{Heard: true, Own: true, Illegal: true}
+	}
+	v := umpire.View{Heard: true, Own: true, Move: mv, PawnTries: -1}
+	v.Checks[0] = a.check
+	if a.capture != umpire.NoCapture {
+		v.Capture = umpire.Capture{Square: mv.To(), Kind: a.capture}
+	}
+	return v
+}
+
+// theirView is what we hear of the opponent's reply r.
+func theirView(r *node) umpire.View {
+	v := umpire.View{Heard: true, PawnTries: -1}
+	if r.square != chess.NoSquare {
+		v.Capture = umpire.Capture{Square: r.square, Kind: r.capture}
+	}
+	return v
+}
+
+// expandReplies gives answer node i the opponent's replies we may hear:
+// nothing, or the capture of one of our most exposed men.
+func (t *tree) expandReplies(i int32) bool {
+	p := len(t.path) - 1 // t.path[p] == i
+	at, dec := t.path[p-1], t.path[p-2]
+	mv := t.nodes[at].move
+	t.tmp = t.states[t.nodes[dec].state].bel
+	t.tmp.Ours(mv, ourView(mv, &t.nodes[i]))
+	t.tmp.ReplyCaptureRisk(&t.risk)
+	var sq [maxReplies]chess.Square
+	var r [maxReplies]float32
+	k := 0
+	var total float32
+	for s := range chess.Square(64) {
+		x := t.risk[s]
+		total += x
+		if x < minReply {
+			continue
+		}
+		// keep the largest maxReplies risks, sorted by insertion
+		j := k
+		if k < maxReplies {
+			k++
+		} else if x <= r[maxReplies-1] {
+			continue
+		} else {
+			j = maxReplies - 1
+		}
+		for j > 0 && r[j-1] < x {
+			sq[j], r[j] = sq[j-1], r[j-1]
+			j--
+		}
+		sq[j], r[j] = s, x
+	}
+	var kept float32
+	for j := range k {
+		kept += r[j]
+	}
+	f := t.newNodes(1 + k)
+	if f < 0 {
+		return false
+	}
+	v := t.nodes[i].value
+	q := &t.nodes[f]
+	q.kind, q.prob, q.value = decision, max(1-kept, 0), v
+	own := t.tmp.Own(chess.Pawn)
+	for j := range k {
+		ch := &t.nodes[f+1+int32(j)]
+		ch.kind, ch.prob, ch.value, ch.square = decision, r[j], v, sq[j]
+		ch.capture = umpire.PieceCaptured
+		if own.Has(sq[j]) {
+			ch.capture = umpire.PawnCaptured
+		}
+	}
+	n := &t.nodes[i]
+	n.first, n.nchild = f, uint8(1+k)
+	return true
+}
+
+// computeState gives the decision node at t.path[p] its belief, from the
+// nearest decision node above it and what was heard on the way.
+func (t *tree) computeState(p int) bool {
+	i := t.path[p]
+	n := &t.nodes[i]
+	if n.illegal {
+		at, dec := t.path[p-1], t.path[p-2]
+		t.tmp = t.states[t.nodes[dec].state].bel
+		t.tmp.Ours(t.nodes[at].move, ourView(t.nodes[at].move, n))
+	} else {
+		ans, at, dec := t.path[p-1], t.path[p-2], t.path[p-3]
+		mv := t.nodes[at].move
+		t.tmp = t.states[t.nodes[dec].state].bel
+		t.tmp.Ours(mv, ourView(mv, &t.nodes[ans]))
+		t.tmp.Theirs(theirView(n))
+	}
+	if !t.setState(i, &t.tmp) {
+		return false
+	}
+	n = &t.nodes[i]
+	if n.visits == 0 && !n.illegal {
+		n.value = t.states[n.state].static
+	}
+	return true
+}
+
+// simulate is approach B's playout: k moves of referee messages drawn from
+// the belief (our attempt's answer, the opponent's reply), our later attempts
+// chosen by the usual human rules (take back where we were just taken, take
+// announced pawn tries) or at random, extended while captures go on; the end
+// is valued statically.
+func (t *tree) simulate(e *stateEntry, m *men, mv chess.Move, k int) float32 {
+	t.tmp = e.bel
+	s := &t.tmp
+	const maxRefusals, maxExtension = 8, 4
+	ext := 0
+	var cur men = *m
+	for ply := 0; ply < k+ext; ply++ {
+		captured := false
+		for range maxRefusals {
+			o := s.Outcomes(mv)
+			r := t.rng.Float64()
+			if r < o.Illegal {
+				s.Ours(mv, umpire.View{Heard: true, Own: true, Illegal: true})
+				cur.fromBelief(s)
+				mv = t.randomAttempt(&cur, chess.NoSquare)
+				if mv == chess.NullMove {
+					return staticValue(s, &t.risk)
+				}
+				continue
+			}
+			r -= o.Illegal
+			v := umpire.View{Heard: true, Own: true, Move: mv, PawnTries: -1}
+			switch {
+			case r < o.CapturePawn:
+				v.Capture = umpire.Capture{Square: mv.To(), Kind: umpire.PawnCaptured}
+				captured = true
+			case r < o.CapturePawn+o.CapturePiece:
+				v.Capture = umpire.Capture{Square: mv.To(), Kind: umpire.PieceCaptured}
+				captured = true
+			}
+			s.Ours(mv, v)
+			break
+		}
+		if s.OurTurn() {
+			break // every attempt refused: stop here
+		}
+		s.ReplyCaptureRisk(&t.risk)
+		r := t.rng.Float32()
+		w := umpire.View{Heard: true, PawnTries: -1}
+		for sq := range chess.Square(64) {
+			if r -= t.risk[sq]; r < 0 {
+				kind := umpire.PieceCaptured
+				if s.Own(chess.Pawn).Has(sq) {
+					kind = umpire.PawnCaptured
+				}
+				w.Capture = umpire.Capture{Square: sq, Kind: kind}
+				captured = true
+				break
+			}
+		}
+		s.Theirs(w)
+		if captured && ply == k+ext-1 && ext < maxExtension {
+			ext++ // quiescence: the chain of captures goes on
+		}
+		cur.fromBelief(s)
+		mv = t.randomAttempt(&cur, w.Capture.Square)
+		if mv == chess.NullMove {
+			break
+		}
+	}
+	return staticValue(s, &t.risk)
+}
+
+// randomAttempt draws a simulated attempt: a recapture on the square where we
+// were just taken if one of our men attacks it, else uniformly.
+func (t *tree) randomAttempt(m *men, recapture chess.Square) chess.Move {
+	m.attempts(nil, &t.moves)
+	if t.moves.N == 0 {
+		return chess.NullMove
+	}
+	if recapture != chess.NoSquare && recapture < 64 {
+		for _, mv := range t.moves.Slice() {
+			if mv.To() == recapture {
+				return mv
+			}
+		}
+	}
+	return t.moves.Moves[t.rng.IntN(t.moves.N)]
+}
+
+// rootState is the belief at the root.
+func (t *tree) rootState() *belief.State { return &t.states[t.nodes[0].state].bel }

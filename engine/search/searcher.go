@@ -1,0 +1,373 @@
+package search
+
+import (
+	"context"
+	"math"
+	"sync"
+	"time"
+
+	"kriegbot/engine/belief"
+	"kriegbot/engine/chess"
+	"kriegbot/engine/umpire"
+	"kriegbot/opponent"
+)
+
+// Searcher searches one game's decisions. It keeps its trees between calls
+// for reuse; it is used by one goroutine at a time (it runs its own for the
+// trees).
+type Searcher struct {
+	cfg    Config
+	params opponent.Params
+	trees  []*tree
+	// rooted says the trees hold a root for the current decision.
+	rooted bool
+	// visits and values summed over the trees, per root child.
+	visits []int64
+	values []float64
+}
+
+// Result is the outcome of one search.
+type Result struct {
+	// Move is the attempt chosen: a proven win if there is one, else the
+	// root child most visited over all trees.
+	Move chess.Move
+	// Value is Move's value in pawns (mean over the trees).
+	Value float64
+	// Proven says Move's value is exact (a forced win or draw).
+	Proven bool
+	// Iterations is the number of iterations run over all trees.
+	Iterations int64
+	// Visits is Move's visit count over all trees.
+	Visits int64
+	// Nodes is the number of nodes held by the trees.
+	Nodes int64
+}
+
+// New makes a Searcher; prior supplies the opponent model's constants.
+func New(cfg Config, prior belief.Prior) (*Searcher, error) {
+	if err := cfg.Check(); err != nil {
+		return nil, err
+	}
+	if prior == nil {
+		prior = belief.UniformPrior{}
+	}
+	s := &Searcher{cfg: cfg, params: prior.Params()}
+	s.visits = make([]int64, maxChildren)
+	s.values = make([]float64, maxChildren)
+	return s, nil
+}
+
+// Config returns the searcher's configuration.
+func (s *Searcher) Config() Config { return s.cfg }
+
+// alloc makes the trees on first use (their pools are large).
+func (s *Searcher) alloc() {
+	if s.trees != nil {
+		return
+	}
+	s.trees = make([]*tree, s.cfg.Threads)
+	for i := range s.trees {
+		t := newTree(s.cfg.MemoryMB, 0)
+		t.src.Seed(treeSeed(s.cfg.Seed, i), treeSeed(s.cfg.Seed, i)^0x6a09e667f3bcc909)
+		s.trees[i] = t
+	}
+}
+
+// treeSeed gives tree i its own stream (splitmix64 of seed and i).
+func treeSeed(seed uint64, i int) uint64 {
+	z := seed + uint64(i+1)*0x9e3779b97f4a7c15
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return z ^ z>>31
+}
+
+// NewGame forgets the trees and reseeds them with seed.
+func (s *Searcher) NewGame(seed uint64) {
+	s.cfg.Seed = seed
+	s.rooted = false
+	for i, t := range s.trees {
+		t.src.Seed(treeSeed(seed, i), treeSeed(seed, i)^0x6a09e667f3bcc909)
+	}
+}
+
+// Refused tells the searcher that the referee refused root attempt m and
+// that bel is the belief after it: the attempt's subtree is dropped and the
+// root takes the new belief, the other attempts keep their statistics.
+func (s *Searcher) Refused(m chess.Move, bel *belief.State) {
+	if !s.rooted {
+		return
+	}
+	for _, t := range s.trees {
+		r := &t.nodes[0]
+		for c := r.first; r.first >= 0 && c < r.first+int32(r.nchild); c++ {
+			if t.nodes[c].move == m {
+				t.nodes[c].flags |= fPruned
+			}
+		}
+		if !t.setState(0, bel) {
+			s.rooted = false
+			return
+		}
+		r.flags &^= fSolved
+		t.rescore(0)
+	}
+}
+
+// Played tells the searcher our attempt m was accepted with answer ours and
+// the opponent replied with what we heard, theirs; bel is the belief now. The
+// subtree below what was heard becomes the root where the tree has it.
+func (s *Searcher) Played(m chess.Move, ours, theirs umpire.View, bel *belief.State) {
+	if !s.rooted || s.cfg.Approach == ApproachA {
+		s.rooted = false
+		return
+	}
+	for _, t := range s.trees {
+		next := t.follow(m, ours, theirs)
+		if next < 0 {
+			s.rooted = false
+			return
+		}
+		t.reroot(next)
+		if !t.setState(0, bel) {
+			s.rooted = false
+			return
+		}
+		t.nodes[0].illegal = false
+		t.nodes[0].flags &^= fSolved
+	}
+}
+
+// follow finds the decision node reached from the root by attempt m, answer
+// ours and reply theirs, or -1.
+func (t *tree) follow(m chess.Move, ours, theirs umpire.View) int32 {
+	child := func(i int32, ok func(*node) bool) int32 {
+		n := &t.nodes[i]
+		if n.first < 0 {
+			return -1
+		}
+		for c := n.first; c < n.first+int32(n.nchild); c++ {
+			if ok(&t.nodes[c]) {
+				return c
+			}
+		}
+		return -1
+	}
+	a := child(0, func(n *node) bool { return n.move == m && n.flags&fPruned == 0 })
+	if a < 0 {
+		return -1
+	}
+	b := child(a, func(n *node) bool {
+		return n.kind == answer && n.capture == ours.Capture.Kind && n.check == ours.Checks[0]
+	})
+	if b < 0 {
+		return -1
+	}
+	return child(b, func(n *node) bool {
+		if theirs.Capture.Kind == umpire.NoCapture {
+			return n.square == chess.NoSquare
+		}
+		return n.square == theirs.Capture.Square
+	})
+}
+
+// rescore recomputes decision node i's value from its unpruned children.
+func (t *tree) rescore(i int32) {
+	n := &t.nodes[i]
+	best := float32(math.Inf(-1))
+	for c := n.first; n.first >= 0 && c < n.first+int32(n.nchild); c++ {
+		ch := &t.nodes[c]
+		if ch.flags&fPruned == 0 && ch.visits > 0 && ch.value > best {
+			best = ch.value
+		}
+	}
+	if !math.IsInf(float64(best), -1) {
+		n.value = best
+	}
+}
+
+// root prepares every tree's root for belief bel and the askable attempts
+// moves (in this order: the trees' root children line up by index).
+func (s *Searcher) root(bel *belief.State, moves []chess.Move) bool {
+	s.alloc()
+	for _, t := range s.trees {
+		if !s.rooted {
+			t.reset(bel)
+		} else if !t.setState(0, bel) {
+			t.reset(bel)
+		}
+		if !t.rootChildren(moves) {
+			t.reset(bel)
+			if !t.rootChildren(moves) {
+				return false
+			}
+		}
+	}
+	s.rooted = true
+	return true
+}
+
+// rootChildren makes the root's children exactly moves, keeping the
+// statistics and subtrees of those already there.
+func (t *tree) rootChildren(moves []chess.Move) bool {
+	r := &t.nodes[0]
+	if r.first >= 0 && int(r.nchild) == len(moves) {
+		same := true
+		for j, m := range moves {
+			ch := &t.nodes[r.first+int32(j)]
+			if ch.move != m || ch.flags&fPruned != 0 {
+				same = false
+				break
+			}
+		}
+		if same {
+			return true
+		}
+	}
+	oldFirst, oldN := r.first, int32(r.nchild)
+	if !t.addAttempts(0, moves) {
+		return false
+	}
+	r = &t.nodes[0]
+	if oldFirst >= 0 {
+		for j := r.first; j < r.first+int32(r.nchild); j++ {
+			for o := oldFirst; o < oldFirst+oldN; o++ {
+				if t.nodes[o].move == t.nodes[j].move && t.nodes[o].flags&fPruned == 0 {
+					t.nodes[j] = t.nodes[o]
+					break
+				}
+			}
+		}
+	}
+	r.visits = 0
+	for j := r.first; j < r.first+int32(r.nchild); j++ {
+		r.visits += t.nodes[j].visits
+	}
+	r.flags &^= fSolved
+	t.rescore(0)
+	return true
+}
+
+// Search chooses an attempt from belief bel among moves (the askable
+// attempts, none refused), within lim and ctx. It returns at once when ctx
+// is done, with the best attempt found so far.
+func (s *Searcher) Search(ctx context.Context, bel *belief.State, moves []chess.Move, lim Limits) Result {
+	if len(moves) == 0 {
+		return Result{}
+	}
+	if len(moves) > maxChildren {
+		moves = moves[:maxChildren]
+	}
+	if !s.root(bel, moves) {
+		return Result{Move: moves[0]}
+	}
+	start := time.Now()
+	var stop func() bool
+	done := ctx.Done()
+	stop = func() bool {
+		select {
+		case <-done:
+			return true
+		default:
+		}
+		return lim.Time > 0 && time.Since(start) >= lim.Time
+	}
+	if s.cfg.Approach == ApproachA {
+		for _, t := range s.trees {
+			t.sampleBoards(bel, s.cfg.Samples)
+		}
+	}
+	n := len(s.trees)
+	if n == 1 {
+		s.run(s.trees[0], budget(lim.Nodes, 0, 1), stop)
+	} else {
+		var wg sync.WaitGroup
+		for i, t := range s.trees {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				s.run(t, budget(lim.Nodes, i, n), stop)
+			}()
+		}
+		wg.Wait()
+	}
+	return s.result(moves)
+}
+
+// budget is tree i's share of nodes over n trees (0: unbounded).
+func budget(nodes int64, i, n int) int64 {
+	if nodes <= 0 {
+		return 0
+	}
+	b := nodes / int64(n)
+	if int64(i) < nodes%int64(n) {
+		b++
+	}
+	return max(b, 1)
+}
+
+// checkEvery is how many iterations pass between looks at the clock.
+const checkEvery = 16
+
+// run iterates on tree t until its budget, the clock or the pools end it.
+func (s *Searcher) run(t *tree, nodes int64, stop func() bool) {
+	t.iters = 0
+	cfg := &s.cfg
+	for {
+		if nodes > 0 && t.iters >= nodes {
+			return
+		}
+		if t.iters%checkEvery == 0 && stop() && (t.iters > 0 || nodes == 0) {
+			return
+		}
+		if t.nodes[0].flags&fSolved != 0 || t.full() {
+			return
+		}
+		var ok bool
+		if cfg.Approach == ApproachA {
+			ok = t.iterateA(cfg)
+		} else {
+			ok = t.iterate(cfg)
+		}
+		if !ok {
+			return
+		}
+		t.iters++
+	}
+}
+
+// result sums the trees' root statistics and picks the attempt.
+func (s *Searcher) result(moves []chess.Move) Result {
+	nm := len(moves)
+	res := Result{Move: moves[0]}
+	for j := range nm {
+		s.visits[j], s.values[j] = 0, 0
+	}
+	provenAt := -1
+	for _, t := range s.trees {
+		res.Iterations += t.iters
+		res.Nodes += int64(t.nn)
+		r := &t.nodes[0]
+		for j := range nm {
+			ch := &t.nodes[r.first+int32(j)]
+			s.visits[j] += int64(ch.visits)
+			s.values[j] += float64(ch.value)
+			if ch.flags&fSolved != 0 && ch.value >= winValue && ch.flags&fPruned == 0 {
+				provenAt = j
+			}
+		}
+	}
+	best := 0
+	for j := 1; j < nm; j++ {
+		if s.visits[j] > s.visits[best] || s.visits[j] == s.visits[best] && s.values[j] > s.values[best] {
+			best = j
+		}
+	}
+	if provenAt >= 0 {
+		best = provenAt
+		res.Proven = true
+	}
+	res.Move = moves[best]
+	res.Visits = s.visits[best]
+	res.Value = s.values[best] / float64(len(s.trees))
+	return res
+}
