@@ -12,6 +12,10 @@ const uncertainLegal = 0.9
 // Ours updates the belief with the referee's answer v to our attempt m.
 // v.Move is not needed (the referee does not repeat an illegal attempt).
 func (s *State) Ours(m chess.Move, v umpire.View) {
+	if !wellFormed(&v) {
+		s.surprises++
+		return
+	}
 	switch {
 	case v.Illegal:
 		s.illegal(m)
@@ -26,8 +30,8 @@ func (s *State) Ours(m chess.Move, v umpire.View) {
 func (s *State) ourMove(m chess.Move, v umpire.View) {
 	from, to := m.From(), m.To()
 	pt := s.typeAt(from)
-	if pt == chess.NoPieceType {
-		s.surprises++
+	if pt == chess.NoPieceType || s.own[0].Has(to) || m.Promotion() > chess.Queen || !s.shaped(pt, from, to) {
+		s.surprises++ // not a move of ours: the referee would not have played it
 		return
 	}
 	var empty, noPawn, noKing chess.Bitboard
@@ -42,6 +46,10 @@ func (s *State) ourMove(m chess.Move, v umpire.View) {
 			if d < 0 {
 				rookFrom, rookTo = chess.NewSquare(0, from.Rank()), chess.NewSquare(3, from.Rank())
 			}
+			if !s.own[chess.Rook].Has(rookFrom) {
+				s.surprises++
+				return
+			}
 			empty = chess.Between(from, rookFrom)
 			// Castling out of, through or into check is illegal.
 			for _, sq := range [3]chess.Square{from, (from + to) / 2, to} {
@@ -54,8 +62,11 @@ func (s *State) ourMove(m chess.Move, v umpire.View) {
 		s.castle = 0
 	}
 	s.removeOwn(from)
-	if promo := m.Promotion(); promo != chess.NoPieceType && pt == chess.Pawn {
-		pt = promo
+	if pt == chess.Pawn && relRank(s.me, to) == 7 {
+		pt = chess.Queen // a promotion the referee played without a letter
+		if promo := m.Promotion(); promo >= chess.Knight {
+			pt = promo
+		}
 	}
 	s.removeOwn(to)
 	s.putOwn(pt, to)
@@ -65,16 +76,20 @@ func (s *State) ourMove(m chess.Move, v umpire.View) {
 
 	s.epProb = [8]float32{}
 	s.ourDouble = chess.NoSquare
-	if pt == chess.Pawn && (to-from == 16 || from-to == 16) {
+	if pt == chess.Pawn && relRank(s.me, from) == 1 && relRank(s.me, to) == 3 {
 		s.ourDouble = to
 	}
 	if v.Capture.Kind != umpire.NoCapture {
 		x := v.Capture.Square
 		s.zeroAll(x.Bit())
-		s.units--
-		if v.Capture.Kind == umpire.PawnCaptured {
-			s.pawnMax--
-			s.pawnExp = max(s.pawnExp-1, 0)
+		if s.units == 0 || v.Capture.Kind == umpire.PawnCaptured && s.pawnMax == 0 {
+			s.surprises++ // nothing of that kind was left to capture
+		} else {
+			s.units--
+			if v.Capture.Kind == umpire.PawnCaptured {
+				s.pawnMax--
+				s.pawnExp = max(s.pawnExp-1, 0)
+			}
 		}
 		s.oppCastle &^= rookRight(x)
 		if s.lastCapture == chess.NoSquare {
@@ -101,6 +116,43 @@ func (s *State) ourMove(m chess.Move, v umpire.View) {
 	}
 	s.updateCastling()
 	s.normalize()
+}
+
+// shaped reports whether our man of type pt could go from from to to on a
+// board without other men (the geometry of a move, castling included).
+func (s *State) shaped(pt chess.PieceType, from, to chess.Square) bool {
+	switch pt {
+	case chess.Pawn:
+		if to.File() == from.File() {
+			steps := relRank(s.me, to) - relRank(s.me, from)
+			return steps == 1 || steps == 2 && relRank(s.me, from) == 1
+		}
+		return chess.PawnAttacks(s.me, from).Has(to)
+	case chess.King:
+		if chess.KingAttacks(from).Has(to) {
+			return true
+		}
+		home := chess.E1
+		if s.me == chess.Black {
+			home = chess.E8
+		}
+		return from == home && (to == home+2 || to == home-2)
+	}
+	return chess.Attacks(s.me, pt, from, 0).Has(to)
+}
+
+// wellFormed reports whether v could come from the referee: a capture on a
+// square of the board, known check kinds.
+func wellFormed(v *umpire.View) bool {
+	if v.Capture.Kind > umpire.PieceCaptured || v.Capture.Kind != umpire.NoCapture && v.Capture.Square > 63 {
+		return false
+	}
+	for _, k := range v.Checks {
+		if k > chess.CheckKnight {
+			return false
+		}
+	}
+	return true
 }
 
 // maybeOccupied is every square an opponent unit may stand on, plus our men:

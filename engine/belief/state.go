@@ -374,10 +374,8 @@ func (s *State) normalize() {
 	lo := float64(s.units - s.supp[piece].Count())
 	pawns = max(min(pawns, hi), lo, 0)
 	s.pawnExp = float32(pawns)
-	s.fit(king, 1)
-	s.fit(pawn, pawns)
-	s.fit(piece, float64(s.units)-pawns)
-	s.fresh = 0
+	// A proven-occupied square holds one unit for sure: its classes share 1,
+	// and the fits below keep it so.
 	s.full &= s.supp[king] | s.supp[pawn] | s.supp[piece]
 	for b := s.full; b != 0; {
 		sq := b.PopFirst()
@@ -385,6 +383,10 @@ func (s *State) normalize() {
 			s.scaleSquare(sq, 1/float64(t))
 		}
 	}
+	s.fit(king, 1)
+	s.fit(pawn, pawns)
+	s.fit(piece, float64(s.units)-pawns)
+	s.fresh = 0
 }
 
 // fit scales class c's values on its support to sum to total, none above 1
@@ -396,8 +398,9 @@ func (s *State) fit(c opponent.Class, total float64) {
 	if supp == 0 {
 		return
 	}
-	// Values set by fresh evidence stay, the others make up the total.
-	keep := s.fresh & supp
+	// Values set by fresh evidence or on proven squares stay, the others make
+	// up the total.
+	keep := (s.fresh | s.full) & supp
 	sum, kept := float64(sum64(m)), 0.0
 	for b := keep; b != 0; {
 		kept += float64(m[b.PopFirst()])
@@ -408,6 +411,9 @@ func (s *State) fit(c opponent.Class, total float64) {
 		keep, kept = 0, 0
 	}
 	scale := supp &^ keep
+	if sum < 1e-20 {
+		sum = 0 // too little left to scale: share the total evenly instead
+	}
 	if sum > 0 {
 		// The common case: one scaling, nothing reaches 1.
 		f := float32(max(total-kept, 0) / sum)

@@ -14,6 +14,11 @@ func (s *State) Theirs(v umpire.View) {
 	if !v.Heard || v.Own || v.Illegal {
 		return
 	}
+	if !wellFormed(&v) || v.Capture.Kind != umpire.NoCapture && !s.own[0].Has(v.Capture.Square) ||
+		s.own[chess.King].Has(v.Capture.Square) && v.Capture.Kind != umpire.NoCapture {
+		s.surprises++ // no man of ours stood there to be taken
+		return
+	}
 	s.oppMoves++
 	var a [opponent.NumClasses][64]float32
 	flat := s.attraction(&a)
@@ -442,7 +447,8 @@ func (s *State) captureMove(x chess.Square) {
 	if wk > 0 {
 		f := wk / total
 		if wp+we+wc == 0 {
-			s.supp[king] = x.Bit()
+			// Only the king could have taken: it stands on x now.
+			s.zero(king, s.supp[king]&^x.Bit())
 		}
 		for b := kingFrom; b != 0; {
 			sq := b.PopFirst()
