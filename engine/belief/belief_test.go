@@ -314,3 +314,39 @@ func TestUpdatesDoNotAllocate(t *testing.T) {
 		t.Errorf("%g allocations per update", n)
 	}
 }
+
+func TestReplyCaptureRisk(t *testing.T) {
+	// 1.e4 d5 2.exd5: White's pawn on d5 is exposed to the recapture.
+	bel, _ := play(t, "e2e4", "d7d5", "e4d5")
+	w := &bel[chess.White]
+	var risk [64]float32
+	w.ReplyCaptureRisk(&risk)
+	if got, want := float64(risk[sq("d5")]), w.params.RecaptureFirst; !near(got, want) {
+		t.Errorf("recapture risk on d5 = %g, want RecaptureFirst %g", got, want)
+	}
+	if risk[sq("e1")] != 0 {
+		t.Error("the king has a capture risk")
+	}
+	total := 0.0
+	for s, r := range risk {
+		if s != int(sq("d5")) {
+			total += float64(r)
+		}
+	}
+	if !near(total, w.params.CaptureOnMove) {
+		t.Errorf("other risks sum to %g, want CaptureOnMove %g", total, w.params.CaptureOnMove)
+	}
+}
+
+func TestProbControl(t *testing.T) {
+	// 1.e4 f6 2.Qh5+: Black, in check, knows a piece attacks along the h5-e8
+	// diagonal; a6 is far from anything White could have brought out.
+	bel, _ := play(t, "e2e4", "f7f6", "d1h5")
+	b := &bel[chess.Black]
+	if c := b.ProbControl(sq("f7")); c < 0.2 {
+		t.Errorf("ProbControl(f7) = %g, next to the checker's line", c)
+	}
+	if p := b.ProbAttacked(sq("a6")); p > 0.2 {
+		t.Errorf("ProbAttacked(a6) = %g", p)
+	}
+}

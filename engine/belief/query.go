@@ -324,8 +324,9 @@ func (s *State) rayChecks(u, start chess.Square, d int, clear float64, own chess
 // ReplyCaptureRisk fills risk[sq], for each of our men except the king, with
 // the chance that the opponent's reply captures it (the paper's model: after
 // our first capture the capturing man is taken back with RecaptureFirst, after
-// later ones with its Prob_control; otherwise a fixed CaptureOnMove chance
-// shared among our men in proportion to Prob_control). Other squares get 0.
+// later ones with its Prob_control capped at 1; the other men share a fixed
+// CaptureOnMove chance in proportion to their Prob_control). Other squares
+// get 0.
 func (s *State) ReplyCaptureRisk(risk *[64]float32) {
 	*risk = [64]float32{}
 	var ctrl [64]float64
@@ -333,7 +334,9 @@ func (s *State) ReplyCaptureRisk(risk *[64]float32) {
 	for b := s.own[0] &^ s.own[chess.King]; b != 0; {
 		sq := b.PopFirst()
 		ctrl[sq] = s.ProbControl(sq)
-		total += ctrl[sq]
+		if sq != s.lastCapture {
+			total += ctrl[sq]
+		}
 	}
 	for b := s.own[0] &^ s.own[chess.King]; b != 0; {
 		sq := b.PopFirst()

@@ -1,0 +1,119 @@
+package beliefcheck
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"kriegbot/engine/belief"
+	"kriegbot/engine/chess"
+)
+
+// firstGames returns the first n lines of the public fixture file.
+func firstGames(t testing.TB, n int) []byte {
+	t.Helper()
+	f, err := os.Open(publicGames)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(zr)
+	sc.Buffer(make([]byte, 1<<20), 1<<26)
+	var out bytes.Buffer
+	for i := 0; i < n && sc.Scan(); i++ {
+		out.Write(sc.Bytes())
+		out.WriteByte('\n')
+	}
+	return out.Bytes()
+}
+
+var lastLine = regexp.MustCompile(`^belief check: (\d+) games, (\d+) soundness violations, legal log-loss (\d+\.\d+) \(constant (\d+\.\d+)\)$`)
+
+func TestCommand(t *testing.T) {
+	dir := t.TempDir()
+	plain := filepath.Join(dir, "three.jsonl")
+	if err := os.WriteFile(plain, firstGames(t, 3), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(dir, "bad.jsonl")
+	if err := os.WriteFile(bad, append(firstGames(t, 1), "{\"id\":\"x\"\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name string
+		args []string
+		code int
+		out  string // a line the output must hold
+		err  string // text stderr must hold
+	}{
+		{"plain and gzip", []string{"check", plain, publicGames}, 0, "", ""},
+		{"breakdown", []string{"check", "-v", plain}, 0, "legality by kind of attempt", ""},
+		{"default model", []string{"check", "-model", "default", plain}, 0, "", ""},
+		{"bad line", []string{"check", bad}, 1, "bad input: line 2", ""},
+		{"missing file", []string{"check", filepath.Join(dir, "nope")}, 1, "", "no such file"},
+		{"missing model", []string{"check", "-model", filepath.Join(dir, "nope"), plain}, 1, "", "nope"},
+		{"no file", []string{"check"}, 2, "", "missing FILE"},
+		{"bad flag", []string{"check", "-x", plain}, 2, "", "-x"},
+		{"no subcommand", nil, 2, "", "usage"},
+		{"unknown subcommand", []string{"verify"}, 2, "", "unknown subcommand"},
+		{"help", []string{"check", "-h"}, 0, "", "usage"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if c.name == "plain and gzip" && testing.Short() {
+				t.Skip("reads all 400 games")
+			}
+			var out, errOut bytes.Buffer
+			code := Command(c.args, &out, &errOut)
+			if code != c.code {
+				t.Fatalf("exit %d, want %d; stdout %q stderr %q", code, c.code, out.String(), errOut.String())
+			}
+			if c.out != "" && !strings.Contains(out.String(), c.out) {
+				t.Errorf("stdout lacks %q:\n%s", c.out, out.String())
+			}
+			if c.err != "" && !strings.Contains(errOut.String(), c.err) {
+				t.Errorf("stderr lacks %q:\n%s", c.err, errOut.String())
+			}
+			if c.code == 0 && len(c.args) > 1 && c.args[1] != "-h" {
+				lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+				m := lastLine.FindStringSubmatch(lines[len(lines)-1])
+				if m == nil {
+					t.Fatalf("last line %q", lines[len(lines)-1])
+				}
+				if c.name == "plain and gzip" && m[1] != "403" {
+					t.Errorf("games %s, want 403", m[1])
+				}
+			}
+		})
+	}
+}
+
+// TestViolationsCatchAPlantedError makes sure the soundness check can fail:
+// a belief that has not heard the opponent's move must be caught out by the
+// position after it.
+func TestViolationsCatchAPlantedError(t *testing.T) {
+	st := belief.New(chess.White, nil)
+	pos, err := chess.ParseFEN("rnbqkb1r/pppppppp/5n2/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 1 2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// White's own board is still the start position, and the knight on f6 is
+	// where no belief of the start position allows a knight.
+	n, first := Violations(&st, &pos)
+	if n < 2 || first == "" {
+		t.Errorf("Violations = %d (%q), want at least 2 (own pawns, knight on f6)", n, first)
+	}
+	start := chess.StartPosition()
+	if n, first := Violations(&st, &start); n != 0 {
+		t.Errorf("start position: %d violations (%s)", n, first)
+	}
+}
