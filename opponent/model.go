@@ -15,12 +15,16 @@ const (
 	// PoolTarget is the number of games the model tries to pool per move
 	// number: while fewer records reach move t, moves t±1, t±2, ... are
 	// added, up to MaxPoolRadius on each side (never move 0, the start).
-	PoolTarget    = 200
+	PoolTarget    = 500
 	MaxPoolRadius = 8
 	// BlurWeight is the weight, in games, of the square-blurred distribution
 	// mixed into each D(t): negligible with thousands of games, dominant with
-	// a handful.
-	BlurWeight = 16
+	// a handful. UniformWeight is the weight of a uniform distribution (over
+	// the squares the class may stand on), so that no square a unit can reach
+	// ever gets probability 0 from the model. Chosen by held-out scoring
+	// (kriegbot model eval; docs/opponent-model.md).
+	BlurWeight    = 64
+	UniformWeight = 1
 	// MinServeGames is the fewest records that must reach move t (the king's
 	// coverage, i.e. games still running) for the model to serve D(t); past
 	// that Occupancy and Trend answer ok = false and the belief falls back to
@@ -79,6 +83,7 @@ type Model struct {
 
 // NewModel derives a model from counts. The counts are not kept.
 func NewModel(c *Counts) *Model {
+	const uniform, uniformPawn = 1.0 / 64, 1.0 / 48
 	m := &Model{meta: c.Meta, games: c.Games, plies: c.Plies}
 	h := c.Horizon
 	var raw, blur [64]float64
@@ -111,7 +116,13 @@ func NewModel(c *Counts) *Model {
 				blurInto(&raw, &blur, cls == Pawn)
 				nf := float64(n)
 				for sq := range 64 {
-					row[sq] = float32((nf*raw[sq] + BlurWeight*blur[sq]) / (nf + BlurWeight))
+					u := uniform
+					if cls == Pawn && (sq < 8 || sq >= 56) {
+						u = 0
+					} else if cls == Pawn {
+						u = uniformPawn
+					}
+					row[sq] = float32((nf*raw[sq] + BlurWeight*blur[sq] + UniformWeight*u) / (nf + BlurWeight + UniformWeight))
 				}
 				m.have[col][cls][t] = true
 			}

@@ -23,27 +23,32 @@ const Builder = "kriegbot model build 1"
 // Command runs `kriegbot model SUBCOMMAND`.
 func Command(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		return cmdflag.Fail(stderr, "model", "missing subcommand: build or show")
+		return cmdflag.Fail(stderr, "model", "missing subcommand: build, show or eval")
 	}
 	switch args[0] {
 	case "build":
 		return build(args[1:], stdout, stderr)
 	case "show":
 		return show(args[1:], stdout, stderr)
+	case "eval":
+		return eval(args[1:], stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, usageText)
 		return cmdflag.OK
 	}
-	return cmdflag.Fail(stderr, "model", "unknown subcommand %q: build or show", args[0])
+	return cmdflag.Fail(stderr, "model", "unknown subcommand %q: build, show or eval", args[0])
 }
 
 const usageText = `usage: kriegbot model build -o FILE [-source TEXT] [-horizon N] PGN...
        kriegbot model show [FILE]
+       kriegbot model eval [-model FILE] PGN...
 
 build reads game records (PGN; "-" is standard input), skips and counts
 broken games with the reason, and writes an opponent model file
 (docs/opponent-model.md). show prints a model's metadata, coverage and
-parameters (the embedded default when FILE is omitted).
+parameters (the embedded default when FILE is omitted). eval scores a model
+(the default unless -model) on held-out games: bits per unit to say where
+each unit stands, against a uniform guess, by class and phase.
 `
 
 func build(args []string, stdout, stderr io.Writer) int {
@@ -66,13 +71,7 @@ func build(args []string, stdout, stderr io.Writer) int {
 	case opponent.CheckMetaString(*source) != nil:
 		return cmdflag.Fail(stderr, "model build", "-source: %v", opponent.CheckMetaString(*source))
 	}
-	b := builder{
-		counts:   opponent.NewCounts(*horizon),
-		stderr:   stderr,
-		progress: isTerminal(stderr),
-		maxSkips: *maxSkips,
-		reasons:  map[string]int{},
-	}
+	b := newBuilder(*horizon, stderr, *maxSkips)
 	for _, name := range fs.Args() {
 		if err := b.readFile(name); err != nil {
 			b.endProgress()
@@ -104,6 +103,16 @@ func build(args []string, stdout, stderr io.Writer) int {
 	b.summary(stdout, opponent.NewModel(back))
 	fmt.Fprintf(stdout, "wrote %s (%d bytes, format %d)\n", *out, len(data), opponent.FormatVersion)
 	return cmdflag.OK
+}
+
+func newBuilder(horizon int, stderr io.Writer, maxSkips int) *builder {
+	return &builder{
+		counts:   opponent.NewCounts(horizon),
+		stderr:   stderr,
+		progress: isTerminal(stderr),
+		maxSkips: maxSkips,
+		reasons:  map[string]int{},
+	}
 }
 
 type builder struct {

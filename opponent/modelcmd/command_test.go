@@ -143,3 +143,28 @@ func TestShowDefault(t *testing.T) {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 	}
 }
+
+func TestEval(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "g.pgn")
+	os.WriteFile(in, []byte(malformedPGN()), 0o644)
+	model := filepath.Join(dir, "m.kbm")
+	if code, _, e := run("build", "-o", model, in); code != 0 {
+		t.Fatal(e)
+	}
+	// Three games are too few for the model to serve any move.
+	code, stdout, stderr := run("eval", "-model", model, in)
+	if code != 1 || !strings.Contains(stdout, "model eval: "+model+" on 3 games (5 skipped)") || !strings.Contains(stderr, "nothing scored") {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	code, stdout, _ = run("eval", in)
+	if code != 0 || !strings.Contains(stdout, "embedded default") || !strings.Contains(stdout, "fewer bits than uniform") || strings.Contains(stdout, "NaN") {
+		t.Fatalf("eval of the default: exit %d\n%s", code, stdout)
+	}
+	if code, _, _ := run("eval"); code != 2 {
+		t.Errorf("eval without files: exit %d", code)
+	}
+	if code, _, _ := run("eval", "-model", filepath.Join(dir, "none.kbm"), in); code != 1 {
+		t.Errorf("eval with a missing model: exit %d", code)
+	}
+}

@@ -22,7 +22,8 @@ type Limits struct {
 	// MaxPlies is the longest move list accepted (default 2000).
 	MaxPlies int
 	// ParseTimeout is how long the PGN library may take on one game before
-	// the game is skipped (default 10 s).
+	// the game is skipped (default 60 s: a 600-ply game takes about 15 ms,
+	// but over 1 s was seen on a machine loaded five times over).
 	ParseTimeout time.Duration
 	// MaxStalls is how many timed-out games end the reading with an error
 	// (default 3): each leaves a goroutine behind that cannot be stopped.
@@ -37,7 +38,7 @@ func (l Limits) withDefaults() Limits {
 		l.MaxPlies = 2000
 	}
 	if l.ParseTimeout <= 0 {
-		l.ParseTimeout = 10 * time.Second
+		l.ParseTimeout = time.Minute
 	}
 	if l.MaxStalls <= 0 {
 		l.MaxStalls = 3

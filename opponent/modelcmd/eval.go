@@ -1,0 +1,106 @@
+package modelcmd
+
+import (
+	"flag"
+	"fmt"
+	"io"
+
+	"kriegbot/internal/cmdflag"
+	"kriegbot/opponent"
+)
+
+func eval(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("model eval", flag.ContinueOnError)
+	modelFile := fs.String("model", "", "model file to score (default: the embedded default)")
+	fs.Usage = func() { fmt.Fprint(fs.Output(), usageText); fs.PrintDefaults() }
+	if code, done := cmdflag.Parse(fs, args, stderr); done {
+		return code
+	}
+	if fs.NArg() == 0 {
+		return cmdflag.Fail(stderr, "model eval", "no PGN files given")
+	}
+	var def *opponent.Counts
+	var err error
+	name := "embedded default"
+	if *modelFile == "" {
+		def, err = opponent.DefaultCounts()
+	} else {
+		name = *modelFile
+		def, err = opponent.LoadCounts(*modelFile)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "kriegbot model eval: %v\n", err)
+		return cmdflag.Failure
+	}
+	b := newBuilder(def.Horizon, stderr, 0)
+	for _, f := range fs.Args() {
+		if err := b.readFile(f); err != nil {
+			b.endProgress()
+			fmt.Fprintf(stderr, "kriegbot model eval: %v\n", err)
+			return cmdflag.Failure
+		}
+	}
+	b.endProgress()
+	if b.used == 0 {
+		fmt.Fprintf(stderr, "kriegbot model eval: no usable games (%d skipped)\n", b.skipped)
+		return cmdflag.Failure
+	}
+	scores := opponent.Evaluate(opponent.NewModel(def), b.counts)
+	fmt.Fprintf(stdout, "model eval: %s on %d games (%d skipped); bits per unit, model vs uniform\n", name, b.used, b.skipped)
+	fmt.Fprintf(stdout, "%-6s %14s %14s %14s\n", "class", "opening 1-12", "middle 13-40", fmt.Sprintf("late 41-%d", def.Horizon))
+	var all [3]float64
+	for cls := range opponent.NumClasses {
+		fmt.Fprintf(stdout, "%-6s", cls)
+		var cells [3]opponent.MoveScore
+		for col := range 2 {
+			for t, s := range scores[col][cls] {
+				if t == 0 {
+					continue // the start position is not a prediction
+				}
+				p := 2
+				switch {
+				case t <= openingEnd:
+					p = 0
+				case t <= middleEnd:
+					p = 1
+				}
+				cells[p].Games += s.Games
+				cells[p].Bits += s.Bits
+				cells[p].Uniform += s.Uniform
+				cells[p].Floored += s.Floored
+			}
+		}
+		for _, c := range cells {
+			all[0] += c.Bits
+			all[1] += c.Uniform
+			all[2] += c.Floored
+			if c.Games == 0 {
+				fmt.Fprintf(stdout, " %14s", "-")
+				continue
+			}
+			fmt.Fprintf(stdout, " %6.2f / %5.2f", c.Bits/c.Games, c.Uniform/c.Games)
+		}
+		fmt.Fprintln(stdout)
+	}
+	if all[1] == 0 {
+		fmt.Fprintln(stderr, "kriegbot model eval: nothing scored: the model serves no move these games reach")
+		return cmdflag.Failure
+	}
+	fmt.Fprintf(stdout, "units on squares the model gives < %g: %.4f%%\n", opponent.EvalFloor, 100*all[2]/totalGames(scores))
+	fmt.Fprintf(stdout, "model eval: %.1f%% fewer bits than uniform\n", 100*(1-all[0]/all[1]))
+	return cmdflag.OK
+}
+
+func totalGames(scores [2][opponent.NumClasses][]opponent.MoveScore) float64 {
+	n := 0.0
+	for col := range scores {
+		for cls := range scores[col] {
+			for t, s := range scores[col][cls] {
+				if t > 0 {
+					n += s.Games
+				}
+			}
+		}
+	}
+	return n
+}
