@@ -350,3 +350,24 @@ func TestProbControl(t *testing.T) {
 		t.Errorf("ProbAttacked(a6) = %g", p)
 	}
 }
+
+func TestSampleMatchesWhatWasHeard(t *testing.T) {
+	// Black, in check from h5, samples boards with that very check and with
+	// its pawn-try count.
+	bel, _ := play(t, "e2e4", "f7f6", "d1h5")
+	b := &bel[chess.Black]
+	rng := rand.New(rand.NewPCG(3, 4))
+	for i := range 20 {
+		var p chess.Position
+		if !b.Sample(rng, &p) {
+			t.Fatal("no board sampled")
+		}
+		k1, k2 := p.CheckKinds()
+		if !sameChecks(k1, k2, b.Checks()) {
+			t.Fatalf("sample %d: checks %s/%s, heard %v: %s", i, k1, k2, b.Checks(), p.FEN())
+		}
+		if p.Side() != chess.Black {
+			t.Fatalf("sample %d: %s to move", i, p.Side())
+		}
+	}
+}

@@ -1,8 +1,11 @@
 package beliefcheck
 
 import (
+	"bytes"
 	"os"
 	"testing"
+
+	"kriegbot/opponent"
 )
 
 const publicGames = "../../umpire/testdata/wild16-games.jsonl.gz"
@@ -34,6 +37,28 @@ func TestPublicFixturesSound(t *testing.T) {
 		if m.LogLoss() >= m.Constant() {
 			t.Errorf("%s log-loss %.4f not below the constant predictor's %.4f", name, m.LogLoss(), m.Constant())
 		}
+	}
+}
+
+// TestSoundWithTheDefaultModel replays the first 100 public games with the
+// embedded opponent model driving the spread (attraction from its trends)
+// instead of the flat prior: still no violation.
+func TestSoundWithTheDefaultModel(t *testing.T) {
+	m, err := opponent.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep Report
+	if err := Run(bytes.NewReader(firstGames(t, 100)), Options{Keep: 5, Prior: m}, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Games != 100 || rep.Violations != 0 || rep.Surprises != 0 {
+		var out bytes.Buffer
+		Print(&out, &rep)
+		t.Errorf("%d games, %d violations, %d surprises:\n%s", rep.Games, rep.Violations, rep.Surprises, out.String())
+	}
+	if rep.Legal.LogLoss() >= rep.Legal.Constant() {
+		t.Errorf("legal log-loss %.4f not below the constant's %.4f", rep.Legal.LogLoss(), rep.Legal.Constant())
 	}
 }
 
