@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"kriegbot/bench"
+	"kriegbot/bot"
 	"kriegbot/engine/belief/beliefcheck"
 	"kriegbot/engine/umpire/fixture"
 	"kriegbot/internal/cmdflag"
@@ -24,9 +25,10 @@ type command struct {
 
 func commands() []command {
 	return []command{
+		{"run", "the bot: plays wild 16 on a server (by default its own embedded one, against a sparring partner)", bot.Command},
 		{"umpire", "referee tools: `umpire verify FILE` checks the umpire against fixture files", fixture.UmpireCommand},
 		{"serve", "an ICC-compatible wild 16 server on loopback, for bots and telnet users", iccserver.Command},
-		{"bench", "speed figures, one line each: perft, umpire", bench.Command},
+		{"bench", "speed figures, one line each: perft, umpire, protocol, belief, search", bench.Command},
 		{"model", "opponent models: `model build -o FILE PGN...` from game records, `model show [FILE]`", modelcmd.Command},
 		{"match", "engine-vs-engine matches in-process: W-L-D, Elo ± 95 %, SPRT, PGN, JSON Lines, shards", match.Command},
 		{"belief", "belief tools: `belief check FILE...` measures soundness and calibration on fixture files", beliefcheck.Command},

@@ -43,14 +43,16 @@ const (
 	DGFail             = 168 // DG_FAIL
 )
 
-// BotDatagrams lists the DGs a Kriegspiel bot enables, as recommended in
-// protocol-notes.md (b) "Suggested level2settings for the bot": 0, 15, 16,
+// BotDatagrams lists the DGs a Kriegspiel bot enables: those recommended in
+// protocol-notes.md (b) "Suggested level2settings for the bot" (0, 15, 16,
 // 17, 21, 24, 29, 30, 31, 33-36, 38, 42, 43, 56, 61, 62, 69, 77, 101, 124,
-// 139 and 154. With 33-36 on (and 113 off), DG 24 carries
-// game SAN smith time clock; see BotMoveFields.
+// 139 and 154) plus 25, the move list, which the bot needs to take a game
+// back after a reconnection and to read the whole game once it is over. With
+// 33-36 on (and 113 off), DG 24 carries game SAN smith time clock; see
+// BotMoveFields.
 var BotDatagrams = []int{
 	DGWhoAmI, DGMyGameStarted, DGMyGameResult, DGMyGameEnded,
-	DGOffersInMyGame, DGSendMoves, DGMatch, DGMatchRemoved, DGPersonalTell,
+	DGOffersInMyGame, DGSendMoves, DGMoveList, DGMatch, DGMatchRemoved, DGPersonalTell,
 	DGMoveAlgebraic, DGMoveSmith, DGMoveTime, DGMoveClock,
 	DGSetClock, DGIllegalMove, DGMyRelationToGame, DGMsec, DGMoretime,
 	DGPersonalTellEcho, DGLoginFailed, DGGameMessage, DGPositionBegin,

@@ -36,9 +36,12 @@ func TestBotDatagramsSettings(t *testing.T) {
 			t.Errorf("position %d = %c, enabled=%v", i, s[i], on[i])
 		}
 	}
-	// Cross-check against the string printed in protocol-notes.md (b).
+	// Cross-check against the string printed in protocol-notes.md (b), plus
+	// DG 25 (the move list).
 	const notes = "10000000000000011100010010000111011110100011000000000000100001100000010000000100000000000000000000000100000000000000000000001000000000000001000000000000001"
-	if s != notes {
-		t.Errorf("BotDatagrams settings\n got %s\nwant %s", s, notes)
+	want := []byte(notes)
+	want[DGMoveList] = '1'
+	if s != string(want) {
+		t.Errorf("BotDatagrams settings\n got %s\nwant %s", s, want)
 	}
 }

@@ -1,0 +1,275 @@
+package bot
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"net"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/rs/zerolog"
+	"golang.org/x/crypto/bcrypt"
+
+	"kriegbot/config"
+	"kriegbot/engine/players"
+	"kriegbot/engine/umpire"
+	"kriegbot/internal/cmdflag"
+	"kriegbot/internal/rotate"
+	"kriegbot/protocol/iccserver"
+)
+
+func (d *Daemon) kinds() []players.Kind { return players.Kinds() }
+
+// Command runs "kriegbot run [-config FILE] [-check] [-games N]".
+func Command(args []string, stdout, stderr io.Writer) int {
+	fset := flag.NewFlagSet("run", flag.ContinueOnError)
+	path := fset.String("config", "config.toml", "configuration file; when the default file is missing, the built-in defaults (the embedded server and sparring partner) are used")
+	check := fset.Bool("check", false, "validate the configuration, print the effective values (password masked) and exit")
+	games := fset.Int("games", -1, "stop after this many finished games (overrides policy.games; 0 runs until stopped)")
+	fset.Usage = func() {
+		fmt.Fprintln(stderr, "usage: kriegbot run [-config FILE] [-check] [-games N]")
+		fmt.Fprintln(stderr, "\nRuns the bot. With the shipped config.toml it starts kriegbot's own wild 16")
+		fmt.Fprintln(stderr, "server in-process on a loopback port with a sparring partner, and plays game")
+		fmt.Fprintln(stderr, "after game against it over TCP, one line per finished game. SIGINT or SIGTERM")
+		fmt.Fprintln(stderr, "finishes the games in progress and exits; a second signal leaves at once.")
+		fmt.Fprintln(stderr, "Exit status: 0 done, 1 restart me (the server is unreachable), 2 bad configuration.\n\nFlags:")
+		fset.PrintDefaults()
+	}
+	if code, done := cmdflag.Parse(fset, args, stderr); done {
+		return code
+	}
+	if fset.NArg() > 0 {
+		return cmdflag.Fail(stderr, "run", "unexpected argument %q", fset.Arg(0))
+	}
+	cfg, source, err := loadConfig(*path, flagSet(fset, "config"))
+	if err != nil {
+		fmt.Fprintf(stderr, "kriegbot run: %v\n", err)
+		return ExitBadConfig
+	}
+	if *games >= 0 {
+		cfg.Policy.Games = *games
+	}
+	spec, err := players.Parse(cfg.Engine.Player, players.Kinds())
+	if err != nil {
+		fmt.Fprintf(stderr, "kriegbot run: %s: engine.player: %v\n", source, err)
+		return ExitBadConfig
+	}
+	var sparSpec players.Spec
+	if cfg.Server.Embedded && cfg.Sparring.Enabled {
+		if sparSpec, err = players.Parse(cfg.Sparring.Player, players.Kinds()); err != nil {
+			fmt.Fprintf(stderr, "kriegbot run: %s: sparring.player: %v\n", source, err)
+			return ExitBadConfig
+		}
+	}
+	password, err := config.Password(cfg, os.Getenv)
+	if err != nil && !cfg.Server.Embedded {
+		fmt.Fprintf(stderr, "kriegbot run: %v\n", err)
+		return ExitBadConfig
+	}
+	if *check {
+		fmt.Fprintf(stdout, "# %s: valid\n", source)
+		io.WriteString(stdout, cfg.Effective())
+		return ExitDone
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	return runDaemons(ctx, cfg, spec, sparSpec, password, stdout, stderr)
+}
+
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == name {
+			set = true
+		}
+	})
+	return set
+}
+
+// loadConfig reads the file, or gives the defaults when the default file is
+// absent (so `go run . run` works from any folder).
+func loadConfig(path string, explicit bool) (config.Config, string, error) {
+	cfg, err := config.Load(path)
+	if err == nil {
+		return cfg, path, nil
+	}
+	if !explicit && errors.Is(err, fs.ErrNotExist) {
+		return config.Defaults(), "built-in defaults", nil
+	}
+	return config.Config{}, path, err
+}
+
+// runDaemons starts the logs, the embedded server and sparring partner when
+// configured, and the bot; it handles the signals.
+func runDaemons(ctx context.Context, cfg config.Config, spec, sparSpec players.Spec, password string, stdout, stderr io.Writer) int {
+	logFile, err := rotate.Open(cfg.Logs.Dir, "kriegbot.log", int64(cfg.Logs.MaxSizeMB)<<20, cfg.Logs.Keep)
+	if err != nil {
+		fmt.Fprintf(stderr, "kriegbot run: logs: %v\n", err)
+		return ExitBadConfig
+	}
+	defer logFile.Close()
+	level, err := zerolog.ParseLevel(cfg.Logs.Level)
+	if err != nil {
+		level = zerolog.InfoLevel
+	}
+	var outs []io.Writer = []io.Writer{logFile}
+	if cw := consoleWriter(cfg.Logs.Console, stderr); cw != nil {
+		outs = append(outs, cw)
+	}
+	log := zerolog.New(zerolog.MultiLevelWriter(outs...)).Level(level).With().Timestamp().Logger()
+	seed := cfg.Engine.Seed
+	if seed == 0 {
+		var b [8]byte
+		rand.Read(b[:])
+		seed = binary.LittleEndian.Uint64(b[:])
+	}
+	log.Info().Uint64("seed", seed).Str("player", spec.String()).Bool("embedded", cfg.Server.Embedded).Msg("kriegbot starting")
+
+	addr := ""
+	var wg sync.WaitGroup
+	var sparring *Daemon
+	if cfg.Server.Embedded {
+		srv, a, passwords, err := startEmbedded(cfg, log)
+		if err != nil {
+			fmt.Fprintf(stderr, "kriegbot run: embedded server: %v\n", err)
+			return ExitRestart
+		}
+		defer srv.Close()
+		addr = a
+		password = passwords[cfg.Account.Handle]
+		fmt.Fprintf(stdout, "kriegbot: embedded wild 16 server on %s; playing %s as %s", addr, spec, cfg.Account.Handle)
+		if cfg.Sparring.Enabled {
+			fmt.Fprintf(stdout, " against %s (%s)", cfg.Sparring.Handle, sparSpec)
+		}
+		fmt.Fprintln(stdout)
+		if cfg.Sparring.Enabled {
+			sc := sparringConfig(cfg)
+			sparring = New(sc, Options{Name: cfg.Sparring.Handle, Password: passwords[cfg.Sparring.Handle], Addr: addr,
+				Spec: sparSpec, Log: log.With().Str("bot", cfg.Sparring.Handle).Logger(), Seed: seed ^ 0x5a5a})
+			wg.Add(1)
+			sctx, cancel := context.WithCancel(ctx)
+			defer cancel()
+			go func() { defer wg.Done(); sparring.Run(sctx) }()
+		}
+	}
+	bot := New(cfg, Options{Name: cfg.Account.Handle, Password: password, Addr: addr, Spec: spec,
+		Log: log.With().Str("bot", cfg.Account.Handle).Logger(), Console: stdout, Dir: cfg.Logs.Dir, Seed: seed})
+
+	sig := make(chan os.Signal, 2)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sig)
+	go func() {
+		for range sig {
+			fmt.Fprintln(stderr, "kriegbot: finishing the games in progress (signal again to leave at once)")
+			bot.SoftQuit()
+		}
+	}()
+	code := bot.Run(ctx)
+	if sparring != nil {
+		sparring.HardQuit()
+		wg.Wait()
+	}
+	f, w, l, dr := bot.Score()
+	fmt.Fprintf(stdout, "kriegbot: %d games, +%d -%d =%d\n", f, w, l, dr)
+	log.Info().Int("code", code).Msg("kriegbot stopped")
+	return code
+}
+
+func consoleWriter(mode string, stderr io.Writer) io.Writer {
+	switch mode {
+	case "off":
+		return nil
+	case "json":
+		return levelFilter{stderr, zerolog.WarnLevel}
+	case "pretty":
+		return levelFilter{zerolog.ConsoleWriter{Out: stderr, TimeFormat: time.Kitchen}, zerolog.WarnLevel}
+	}
+	if f, ok := stderr.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
+			return levelFilter{zerolog.ConsoleWriter{Out: stderr, TimeFormat: time.Kitchen}, zerolog.WarnLevel}
+		}
+	}
+	return nil
+}
+
+// levelFilter passes only events at or above min to the console: the
+// console shows problems and the one line per game, the file keeps all.
+type levelFilter struct {
+	w   io.Writer
+	min zerolog.Level
+}
+
+func (f levelFilter) Write(p []byte) (int, error) { return f.w.Write(p) }
+
+func (f levelFilter) WriteLevel(l zerolog.Level, p []byte) (int, error) {
+	if l < f.min {
+		return len(p), nil
+	}
+	return f.w.Write(p)
+}
+
+// sparringConfig derives the partner's configuration: it accepts our
+// challenges and does nothing else of its own.
+func sparringConfig(cfg config.Config) config.Config {
+	s := cfg
+	s.Account.Handle = cfg.Sparring.Handle
+	s.Policy.Challenge = ""
+	s.Policy.Seek = false
+	s.Policy.Greeting = ""
+	s.Policy.Games = 0
+	s.Policy.Resign = false
+	s.Policy.AcceptChallenges = true
+	s.Policy.Allow = []string{cfg.Account.Handle}
+	s.Owner.Handles = nil
+	s.Logs.Transcripts = false
+	s.Logs.Records = false
+	return s
+}
+
+// startEmbedded starts the in-process server with two registered accounts
+// (the bot and its partner) whose passwords are fresh random strings, so
+// the real login path, with a masked password, is exercised.
+func startEmbedded(cfg config.Config, log zerolog.Logger) (*iccserver.Server, string, map[string]string, error) {
+	rules, err := umpire.ParseRules(cfg.Server.Rules)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	passwords := map[string]string{}
+	for _, h := range []string{cfg.Account.Handle, cfg.Sparring.Handle} {
+		var b [12]byte
+		rand.Read(b[:])
+		passwords[h] = hex.EncodeToString(b[:])
+	}
+	accounts, err := iccserver.NewAccounts(passwords, "C", bcrypt.MinCost)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	srvLog := log.With().Str("component", "server").Logger()
+	records := ""
+	if cfg.Logs.Records {
+		records = filepath.Join(cfg.Logs.Dir, "server")
+	}
+	srv, err := iccserver.New(iccserver.Config{Rules: rules, Accounts: accounts, NoGuests: true, RecordDir: records,
+		DisconnectGrace: 2 * time.Minute,
+		Log:             func(format string, a ...any) { srvLog.Debug().Msgf(format, a...) }})
+	if err != nil {
+		return nil, "", nil, err
+	}
+	ln, err := net.Listen("tcp", net.JoinHostPort(cfg.Server.Host, fmt.Sprint(cfg.Server.Port)))
+	if err != nil {
+		return nil, "", nil, err
+	}
+	go srv.Serve(ln)
+	return srv, ln.Addr().String(), passwords, nil
+}

@@ -1,0 +1,346 @@
+package bot
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+	"golang.org/x/crypto/bcrypt"
+
+	"kriegbot/config"
+	"kriegbot/engine/players"
+	"kriegbot/engine/umpire"
+	"kriegbot/protocol"
+	"kriegbot/protocol/iccserver"
+)
+
+// testPasswords are the accounts of the daemon tests; TestNoPasswordInLogs
+// searches everything the tests wrote for them.
+var testPasswords = map[string]string{
+	"kriegbot": "Kb-s3cret-8812", "sparring": "Sp-s3cret-2291", "owner": "Ow-s3cret-5521",
+	"stranger": "St-s3cret-7734",
+}
+
+// testDir is a log folder for one daemon; when the test ends, everything
+// written there (log, transcripts, records) is searched for the passwords.
+func testDir(t *testing.T) string {
+	d := t.TempDir()
+	t.Cleanup(func() { assertNoPassword(t, d) })
+	return d
+}
+
+func assertNoPassword(t *testing.T, dir string) {
+	files := 0
+	filepath.Walk(dir, func(path string, info os.FileInfo, err error) error {
+		if err != nil || info.IsDir() {
+			return nil
+		}
+		files++
+		data, _ := os.ReadFile(path)
+		for h, pw := range testPasswords {
+			if bytes.Contains(data, []byte(pw)) || bytes.Contains(data, []byte("fan-pw")) {
+				t.Errorf("%s holds the password of %s", path, h)
+			}
+		}
+		return nil
+	})
+	if files == 0 {
+		t.Errorf("%s: no log written", dir)
+	}
+}
+
+func startTestServer(t *testing.T, grace time.Duration) (*iccserver.Server, string) {
+	t.Helper()
+	pw := map[string]string{}
+	for h, p := range testPasswords {
+		pw[h] = p
+	}
+	for i := 0; i < 20; i++ {
+		pw[fmt.Sprintf("fan%02d", i)] = "fan-pw"
+	}
+	acc, err := iccserver.NewAccounts(pw, "C", bcrypt.MinCost)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := iccserver.New(iccserver.Config{Rules: umpire.Olympiad(), Accounts: acc, DisconnectGrace: grace})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+	return srv, ln.Addr().String()
+}
+
+// testConfig is a quick, valid configuration for a daemon named handle
+// playing on the server at addr.
+func testConfig(t *testing.T, handle, addr string) config.Config {
+	t.Helper()
+	c := config.Defaults()
+	host, port, _ := net.SplitHostPort(addr)
+	c.Server.Embedded = false
+	c.Server.Host = host
+	fmt.Sscan(port, &c.Server.Port)
+	c.Sparring.Enabled = false
+	c.Account.Handle = handle
+	c.Engine.Player = "heuristic"
+	c.Engine.MoveOverhead = config.Duration{Duration: 20 * time.Millisecond}
+	c.Engine.MinThink = config.Duration{Duration: time.Millisecond}
+	c.Policy.Challenge = ""
+	c.Policy.Greeting = "Hello! I am a computer."
+	c.Policy.SeekBase, c.Policy.SeekIncrement = 2, 1
+	c.Connection.ReconnectMin = config.Duration{Duration: 100 * time.Millisecond}
+	c.Connection.ReconnectMax = config.Duration{Duration: 500 * time.Millisecond}
+	c.Connection.LinesPerSecond = 100
+	c.Connection.KeepAlive = config.Duration{Duration: time.Second}
+	c.Connection.DeadAfter = config.Duration{Duration: 5 * time.Second}
+	if err := c.Validate(); err != nil {
+		t.Fatalf("test config: %v", err)
+	}
+	return c
+}
+
+func newTestDaemon(t *testing.T, cfg config.Config, addr, player string, console io.Writer) (*Daemon, string) {
+	t.Helper()
+	spec, err := players.Parse(player, players.Kinds())
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := testDir(t)
+	logf, err := os.Create(filepath.Join(dir, "daemon.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { logf.Close() })
+	d := New(cfg, Options{Name: cfg.Account.Handle, Password: testPasswords[cfg.Account.Handle], Addr: addr, Spec: spec,
+		Log: zerolog.New(logf).With().Timestamp().Logger(), Console: console, Dir: dir, Seed: 42})
+	return d, dir
+}
+
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// TestTwoDaemonsPlayCompleteGames runs two daemons against the server over
+// loopback: one challenges, the other accepts, for three complete games.
+func TestTwoDaemonsPlayCompleteGames(t *testing.T) {
+	srv, addr := startTestServer(t, 0)
+	ac := testConfig(t, "kriegbot", addr)
+	ac.Policy.Challenge = "sparring"
+	ac.Policy.Games = 3
+	var console lockedBuffer
+	a, adir := newTestDaemon(t, ac, addr, "heuristic", &console)
+	b, _ := newTestDaemon(t, testConfig(t, "sparring", addr), addr, "random", nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	bdone := make(chan int, 1)
+	go func() { bdone <- b.Run(ctx) }()
+	if code := a.Run(ctx); code != ExitDone {
+		t.Fatalf("exit %d", code)
+	}
+	f, w, l, dr := a.Score()
+	if f != 3 || w+l+dr != 3 {
+		t.Fatalf("score %d games +%d -%d =%d; console:\n%s", f, w, l, dr, console.String())
+	}
+	if n := strings.Count(console.String(), "\n"); n != 3 || !strings.Contains(console.String(), "vs sparring") {
+		t.Fatalf("console lines:\n%s", console.String())
+	}
+	b.HardQuit()
+	<-bdone
+	fin := srv.Finished()
+	if len(fin) != 3 {
+		t.Fatalf("%d games on the server", len(fin))
+	}
+	for _, g := range fin {
+		if g.Code == "Fla" || g.Code == "Dis" || g.Code == "Abo" {
+			t.Fatalf("game %d ended by %s: %s", g.Number, g.Code, g.Description)
+		}
+	}
+	// Every game has its JSON Lines record, and a PGN once the moves came.
+	time.Sleep(200 * time.Millisecond)
+	recs, _ := filepath.Glob(filepath.Join(adir, "games", "*.jsonl"))
+	if len(recs) != 3 {
+		t.Fatalf("%d records", len(recs))
+	}
+	for _, r := range recs {
+		data, err := os.ReadFile(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		types := map[string]int{}
+		for i, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+			var v map[string]any
+			if err := json.Unmarshal([]byte(line), &v); err != nil {
+				t.Fatalf("%s:%d: %v", r, i+1, err)
+			}
+			types[fmt.Sprint(v["type"])]++
+		}
+		if types["game"] != 1 || types["result"] != 1 || types["attempt"] == 0 || types["answer"] == 0 {
+			t.Fatalf("%s: line types %v", r, types)
+		}
+	}
+	pgns, _ := filepath.Glob(filepath.Join(adir, "games", "*.pgn"))
+	if len(pgns) == 0 {
+		t.Fatal("no PGN written")
+	}
+}
+
+// TestChallengeBurst: twenty players challenge a daemon with max_games 1 at
+// the same moment; exactly one game starts.
+func TestChallengeBurst(t *testing.T) {
+	srv, addr := startTestServer(t, 0)
+	cfg := testConfig(t, "kriegbot", addr)
+	cfg.Policy.AbortAfter = config.Duration{Duration: time.Hour}
+	d, _ := newTestDaemon(t, cfg, addr, "heuristic", nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	done := make(chan int, 1)
+	go func() { done <- d.Run(ctx) }()
+	waitFor(t, func() bool { return len(srv.Users()) == 1 })
+	var fans []*protocol.Session
+	for i := 0; i < 20; i++ {
+		s, err := protocol.Dial(ctx, protocol.SessionConfig{Addr: addr, Handle: fmt.Sprintf("fan%02d", i), Password: "fan-pw",
+			Dial: plainDial, KeepAlive: -1, DeadAfter: -1, LinesPerSecond: 100})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		fans = append(fans, s)
+	}
+	var wg sync.WaitGroup
+	for _, s := range fans {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			line, _ := protocol.MatchLine(protocol.MatchParams{Opponent: "kriegbot", Minutes: 5, Wild: 16})
+			s.Send(line)
+		}()
+	}
+	wg.Wait()
+	time.Sleep(2 * time.Second)
+	if playing, _ := srv.GameCount(); playing != 1 {
+		t.Fatalf("%d games started, want exactly 1", playing)
+	}
+	d.HardQuit()
+	<-done
+}
+
+// TestOwnerCommands: the owner's tells work, a stranger's are refused.
+func TestOwnerCommands(t *testing.T) {
+	_, addr := startTestServer(t, 0)
+	cfg := testConfig(t, "kriegbot", addr)
+	cfg.Owner.Handles = []string{"owner"}
+	d, _ := newTestDaemon(t, cfg, addr, "heuristic", nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	done := make(chan int, 1)
+	go func() { done <- d.Run(ctx) }()
+	owner := dialAs(t, ctx, addr, "owner")
+	stranger := dialAs(t, ctx, addr, "stranger")
+	time.Sleep(300 * time.Millisecond)
+	tell := func(s *protocol.Session, text string) string {
+		line, _ := protocol.TellLine("kriegbot", text)
+		s.Send(line)
+		return readTell(t, ctx, s)
+	}
+	if r := tell(stranger, "hardquit"); !strings.Contains(r, "only from my owner") {
+		t.Fatalf("stranger got %q", r)
+	}
+	if r := tell(owner, "status"); !strings.Contains(r, "games finished") {
+		t.Fatalf("status: %q", r)
+	}
+	if r := tell(owner, "set policy.max_games 2"); !strings.Contains(r, "set to 2") {
+		t.Fatalf("set: %q", r)
+	}
+	if r := tell(owner, "set account.handle evil"); !strings.Contains(r, "Not set") {
+		t.Fatalf("set of a non-settable key: %q", r)
+	}
+	if d.config().Policy.MaxGames != 2 {
+		t.Fatal("max_games not changed")
+	}
+	if r := tell(owner, "pause"); !strings.Contains(r, "Paused") {
+		t.Fatalf("pause: %q", r)
+	}
+	select {
+	case <-done:
+		t.Fatal("the stranger's hardquit was obeyed")
+	default:
+	}
+	if r := tell(owner, "softquit"); !strings.Contains(r, "finish") {
+		t.Fatalf("softquit: %q", r)
+	}
+	select {
+	case code := <-done:
+		if code != ExitDone {
+			t.Fatalf("exit %d", code)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("softquit did not end the daemon")
+	}
+}
+
+func plainDial(ctx context.Context, addr string) (protocol.Conn, error) {
+	var d net.Dialer
+	return d.DialContext(ctx, "tcp", addr)
+}
+
+func dialAs(t *testing.T, ctx context.Context, addr, handle string) *protocol.Session {
+	t.Helper()
+	s, err := protocol.Dial(ctx, protocol.SessionConfig{Addr: addr, Handle: handle, Password: testPasswords[handle],
+		Dial: plainDial, KeepAlive: -1, DeadAfter: -1, LinesPerSecond: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func readTell(t *testing.T, ctx context.Context, s *protocol.Session) string {
+	t.Helper()
+	for {
+		m, err := s.Next(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d, ok := m.DG.(protocol.PersonalTellDG); ok {
+			return d.Text
+		}
+	}
+}
+
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	for i := 0; i < 200; i++ {
+		if cond() {
+			return
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+	t.Fatal("condition never met")
+}

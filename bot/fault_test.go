@@ -1,0 +1,225 @@
+package bot
+
+import (
+	"context"
+	"net"
+	"os"
+	"sync"
+	"testing"
+	"time"
+
+	"kriegbot/config"
+)
+
+// proxy sits between a daemon and the server: it can delay every chunk by
+// a fixed lag (in both directions, order kept) and cut every connection.
+type proxy struct {
+	ln     net.Listener
+	target string
+	lag    time.Duration
+	mu     sync.Mutex
+	conns  []net.Conn
+}
+
+func startProxy(t *testing.T, target string, lag time.Duration) *proxy {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &proxy{ln: ln, target: target, lag: lag}
+	go p.serve()
+	t.Cleanup(func() { ln.Close(); p.cut() })
+	return p
+}
+
+func (p *proxy) addr() string { return p.ln.Addr().String() }
+
+func (p *proxy) serve() {
+	for {
+		c, err := p.ln.Accept()
+		if err != nil {
+			return
+		}
+		s, err := net.Dial("tcp", p.target)
+		if err != nil {
+			c.Close()
+			continue
+		}
+		p.mu.Lock()
+		p.conns = append(p.conns, c, s)
+		p.mu.Unlock()
+		go p.pump(c, s)
+		go p.pump(s, c)
+	}
+}
+
+// pump copies src to dst, each chunk delivered lag after it was read.
+func (p *proxy) pump(src, dst net.Conn) {
+	type chunk struct {
+		at time.Time
+		b  []byte
+	}
+	ch := make(chan chunk, 4096)
+	go func() {
+		defer dst.Close()
+		for c := range ch {
+			time.Sleep(time.Until(c.at))
+			if _, err := dst.Write(c.b); err != nil {
+				return
+			}
+		}
+	}()
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := src.Read(buf)
+		if n > 0 {
+			ch <- chunk{time.Now().Add(p.lag), append([]byte(nil), buf[:n]...)}
+		}
+		if err != nil {
+			close(ch)
+			return
+		}
+	}
+}
+
+// cut closes every connection through the proxy (a network failure).
+func (p *proxy) cut() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, c := range p.conns {
+		c.Close()
+	}
+	p.conns = nil
+}
+
+// TestReconnectResumesGame cuts the daemon's connection in the middle of a
+// game; it reconnects, the server (with a grace period) gives the game back,
+// and the game is played to its end.
+func TestReconnectResumesGame(t *testing.T) {
+	srv, addr := startTestServer(t, 30*time.Second)
+	px := startProxy(t, addr, 0)
+	ac := testConfig(t, "kriegbot", addr)
+	ac.Policy.Challenge = "sparring"
+	ac.Policy.Games = 1
+	a, _ := newTestDaemon(t, ac, px.addr(), "heuristic", nil)
+	b, _ := newTestDaemon(t, testConfig(t, "sparring", addr), addr, "random", nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	go b.Run(ctx)
+	defer b.HardQuit()
+	done := make(chan int, 1)
+	go func() { done <- a.Run(ctx) }()
+	waitFor(t, func() bool { p, _ := srv.GameCount(); return p == 1 })
+	time.Sleep(150 * time.Millisecond) // a few moves in
+	px.cut()
+	select {
+	case code := <-done:
+		if code != ExitDone {
+			t.Fatalf("exit %d", code)
+		}
+	case <-ctx.Done():
+		t.Fatal("the game never finished after the cut")
+	}
+	fin := srv.Finished()
+	if len(fin) != 1 || fin[0].Code == "Dis" || fin[0].Code == "Fla" {
+		t.Fatalf("finished %+v", fin)
+	}
+	if a.connections < 2 {
+		t.Fatalf("%d connections: the cut was not noticed", a.connections)
+	}
+}
+
+// TestGarbageServer: a "server" that answers with garbage and hangs up. The
+// daemon keeps retrying with backoff, never panics, and leaves when told.
+func TestGarbageServer(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	accepted := make(chan struct{}, 100)
+	go func() {
+		junk := []byte("\x19(\x19[\x19]\xff\xfb\x01login\x00:\x19)\x1a garbage \x19(0\r\n")
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			accepted <- struct{}{}
+			c.Write(junk)
+			c.Close()
+		}
+	}()
+	addr := ln.Addr().String()
+	cfg := testConfig(t, "kriegbot", addr)
+	cfg.Connection.LoginTimeout = config.Duration{Duration: 300 * time.Millisecond}
+	d, _ := newTestDaemon(t, cfg, ln.Addr().String(), "heuristic", nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	done := make(chan int, 1)
+	go func() { done <- d.Run(ctx) }()
+	for i := 0; i < 3; i++ {
+		select {
+		case <-accepted:
+		case <-ctx.Done():
+			t.Fatal("the daemon stopped retrying")
+		}
+	}
+	d.HardQuit()
+	if code := <-done; code != ExitDone {
+		t.Fatalf("exit %d", code)
+	}
+}
+
+// TestBadPasswordIsFinal: a refused password ends the daemon with the
+// bad-configuration code instead of hammering the server.
+func TestBadPasswordIsFinal(t *testing.T) {
+	_, addr := startTestServer(t, 0)
+	d, _ := newTestDaemon(t, testConfig(t, "kriegbot", addr), addr, "heuristic", nil)
+	d.opt.Password = "wrong"
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if code := d.Run(ctx); code != ExitBadConfig {
+		t.Fatalf("exit %d", code)
+	}
+}
+
+// TestNoTimeForfeitsWithLag plays 1+0 games through 150 ms of lag each way.
+// CI plays one game; KRIEGBOT_LONG=1 plays the fifty.
+func TestNoTimeForfeitsWithLag(t *testing.T) {
+	games := 1
+	if os.Getenv("KRIEGBOT_LONG") != "" {
+		games = 50
+	}
+	if testing.Short() {
+		t.Skip("plays real-time games")
+	}
+	srv, addr := startTestServer(t, 0)
+	px := startProxy(t, addr, 150*time.Millisecond)
+	ac := testConfig(t, "kriegbot", addr)
+	ac.Policy.Challenge = "sparring"
+	ac.Policy.Games = games
+	ac.Policy.SeekBase, ac.Policy.SeekIncrement = 1, 0
+	a, _ := newTestDaemon(t, ac, px.addr(), "heuristic", nil)
+	bc := testConfig(t, "sparring", addr)
+	b, _ := newTestDaemon(t, bc, addr, "random", nil)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(games)*150*time.Second)
+	defer cancel()
+	go b.Run(ctx)
+	defer b.HardQuit()
+	if code := a.Run(ctx); code != ExitDone {
+		t.Fatalf("exit %d", code)
+	}
+	flags := 0
+	for _, g := range srv.Finished() {
+		if g.Code == "Fla" && (g.White == "kriegbot" && g.Result == "0-1" || g.Black == "kriegbot" && g.Result == "1-0") {
+			flags++
+		}
+	}
+	if f, _, _, _ := a.Score(); f != games || flags != 0 {
+		t.Fatalf("%d games, %d lost on time", f, flags)
+	}
+}
+
+
