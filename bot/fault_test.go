@@ -221,5 +221,3 @@ func TestNoTimeForfeitsWithLag(t *testing.T) {
 		t.Fatalf("%d games, %d lost on time", f, flags)
 	}
 }
-
-

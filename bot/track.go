@@ -34,16 +34,16 @@ type tracker struct {
 	pending    *umpire.View // answer being assembled
 	pendingAt  time.Time
 	pendingSAN string
-	turnStart  time.Time // when our turn began
-	attempt   chess.Move // our attempt sent and not yet answered
-	sentAt    time.Time
-	ourTurn   bool
-	plies     int // legal moves so far
-	refused   int // refusals this turn
-	over      bool
-	result    string
-	reason    string
-	code      string
+	turnStart  time.Time  // when our turn began
+	attempt    chess.Move // our attempt sent and not yet answered
+	sentAt     time.Time
+	ourTurn    bool
+	plies      int // legal moves so far
+	refused    int // refusals this turn
+	over       bool
+	result     string
+	reason     string
+	code       string
 
 	clocks  [2]time.Duration // as of clockAt
 	running int              // -1 none, else the colour whose clock runs
