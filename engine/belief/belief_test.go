@@ -371,3 +371,23 @@ func TestSampleMatchesWhatWasHeard(t *testing.T) {
 		}
 	}
 }
+
+func TestExchangeChain(t *testing.T) {
+	// 1.e4 d5 2.Nc3 Nf6 3.exd5 Nxd5 4.Nxd5: our first capture is taken back
+	// with RecaptureFirst; 4.Nxd5 continues the exchange and is judged by
+	// Prob_control instead. A quiet move in between ends the exchange.
+	bel, _ := play(t, "e2e4", "d7d5", "b1c3", "g8f6", "e4d5", "f6d5", "g1f3", "e7e5")
+	if w := &bel[chess.White]; w.chain != 0 {
+		t.Errorf("chain %d after a quiet move", w.chain)
+	}
+	bel, _ = play(t, "e2e4", "d7d5", "b1c3", "g8f6", "e4d5", "f6d5", "c3d5")
+	w := &bel[chess.White]
+	if w.chain != 2 || w.lastCapture != sq("d5") {
+		t.Fatalf("chain %d on %s, want 2 on d5", w.chain, w.lastCapture)
+	}
+	var risk [64]float32
+	w.ReplyCaptureRisk(&risk)
+	if want := min(w.ProbControl(sq("d5")), 1); !near(float64(risk[sq("d5")]), want) {
+		t.Errorf("second capture's risk %g, want Prob_control %g", risk[sq("d5")], want)
+	}
+}

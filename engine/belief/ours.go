@@ -92,13 +92,15 @@ func (s *State) ourMove(m chess.Move, v umpire.View) {
 			}
 		}
 		s.oppCastle &^= rookRight(x)
-		if s.lastCapture == chess.NoSquare {
+		// An exchange goes on when we take back on the square where the
+		// opponent just took.
+		if to != s.exchange {
 			s.chain = 0
 		}
-		s.lastCapture = to
+		s.lastCapture, s.exchange = to, to
 		s.chain++
 	} else {
-		s.lastCapture, s.chain = chess.NoSquare, 0
+		s.lastCapture, s.exchange, s.chain = chess.NoSquare, chess.NoSquare, 0
 	}
 	// Our king is not attacked after our legal move.
 	ksq := s.OurKing()

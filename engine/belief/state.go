@@ -88,9 +88,11 @@ type State struct {
 	// NoSquare: the opponent may take it en passant.
 	ourDouble chess.Square
 	// lastCapture is where our last move captured (NoSquare if it did not);
-	// chain counts our consecutive captures for the retaliation model.
-	lastCapture chess.Square
-	chain       int
+	// exchange is the square of the capture sequence under way (we took
+	// there, or the opponent took back there) and chain counts our captures
+	// in it, for the retaliation model.
+	lastCapture, exchange chess.Square
+	chain                 int
 	// surprises counts events the support did not foresee; it stays 0 unless
 	// the event stream is inconsistent with the rules.
 	surprises int
@@ -102,7 +104,7 @@ func New(me chess.Color, prior Prior) State {
 	if prior == nil {
 		prior = UniformPrior{}
 	}
-	s := State{prior: prior, params: prior.Params(), me: me, ourDouble: chess.NoSquare, lastCapture: chess.NoSquare}
+	s := State{prior: prior, params: prior.Params(), me: me, ourDouble: chess.NoSquare, lastCapture: chess.NoSquare, exchange: chess.NoSquare}
 	s.kindShare = kindShares(s.params)
 	start := chess.StartPosition()
 	for pt := chess.Pawn; pt <= chess.King; pt++ {

@@ -29,7 +29,10 @@ func (s *State) Theirs(v umpire.View) {
 	} else {
 		s.spread(&a, flat)
 	}
-	s.ourDouble, s.lastCapture, s.chain = chess.NoSquare, chess.NoSquare, 0
+	s.ourDouble, s.lastCapture = chess.NoSquare, chess.NoSquare
+	if !captured || v.Capture.Square != s.exchange {
+		s.exchange, s.chain = chess.NoSquare, 0
+	}
 	s.checks = v.Checks
 	s.ourTurn = true
 	if v.Checks[0] == chess.NoCheck {
