@@ -3,6 +3,7 @@ package config
 import (
 	"cmp"
 	"errors"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -50,7 +51,12 @@ func (e *Error) Error() string {
 	return b.String()
 }
 
-// joinErrors sorts errs by line, then key, and joins them; nil if none.
+// maxErrors bounds the errors reported at once: a wrong file (say, a log
+// fed to -config) should give a screenful, not a flood.
+const maxErrors = 50
+
+// joinErrors sorts errs by line, then key, and joins at most maxErrors of
+// them (saying how many were left out); nil if none.
 func joinErrors(errs []*Error) error {
 	if len(errs) == 0 {
 		return nil
@@ -58,9 +64,12 @@ func joinErrors(errs []*Error) error {
 	slices.SortStableFunc(errs, func(a, b *Error) int {
 		return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Key, b.Key), cmp.Compare(a.Msg, b.Msg))
 	})
-	out := make([]error, len(errs))
-	for i, e := range errs {
-		out[i] = e
+	out := make([]error, 0, min(len(errs), maxErrors)+1)
+	for _, e := range errs[:min(len(errs), maxErrors)] {
+		out = append(out, e)
+	}
+	if len(errs) > maxErrors {
+		out = append(out, &Error{File: errs[0].File, Msg: fmt.Sprintf("%d more errors not shown", len(errs)-maxErrors)})
 	}
 	return errors.Join(out...)
 }

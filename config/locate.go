@@ -2,6 +2,7 @@ package config
 
 import (
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
@@ -24,6 +25,20 @@ func (kl keyLines) line(key ...string) int {
 	return 0
 }
 
+// place returns the line of key if it is in the file, else of the first of
+// also (dotted keys) that is, else of key's nearest parent, else 0.
+func (kl keyLines) place(key []string, also []string) int {
+	if l, ok := kl[toml.Key(key).String()]; ok {
+		return l
+	}
+	for _, a := range also {
+		if l, ok := kl[toml.Key(strings.Split(a, ".")).String()]; ok {
+			return l
+		}
+	}
+	return kl.line(key...)
+}
+
 // maxNesting bounds the scanner's recursion into arrays and inline tables;
 // deeper values are skipped byte by byte (their keys are never ours).
 const maxNesting = 64
@@ -35,6 +50,13 @@ const maxNesting = 64
 // TOML it still terminates and never panics; its answers are then best effort.
 func locateKeys(text []byte) keyLines {
 	sc := scanner{s: text, line: 1, out: keyLines{}}
+	// Skip a byte order mark, as the TOML library does.
+	for _, bom := range []string{"\xef\xbb\xbf", "\xff\xfe", "\xfe\xff"} {
+		if sc.has(bom) {
+			sc.i = len(bom)
+			break
+		}
+	}
 	var table []string
 	for sc.i < len(sc.s) {
 		start := sc.i
@@ -89,12 +111,15 @@ func (sc *scanner) has(prefix string) bool {
 }
 
 // record notes the line of key and of each of its parents not yet seen.
+// A recorded key always has its parents recorded, so the walk up stops at
+// the first key already known.
 func (sc *scanner) record(key []string, line int) {
-	for n := 1; n <= len(key); n++ {
+	for n := len(key); n > 0; n-- {
 		k := toml.Key(key[:n]).String()
-		if _, ok := sc.out[k]; !ok {
-			sc.out[k] = line
+		if _, ok := sc.out[k]; ok {
+			return
 		}
+		sc.out[k] = line
 	}
 }
 
@@ -258,9 +283,9 @@ func (sc *scanner) literalString() (string, bool) {
 	return "", false
 }
 
-// skipMultiline skips a """...""" or '''...''' string whose opening
-// delimiter is at sc.i, counting its lines. Up to two quotes may touch the
-// closing delimiter ("""a""""" is a"").
+// skipMultiline skips a multi-line string (delim is three double or three
+// single quotes) whose opening delimiter is at sc.i, counting its lines. Up
+// to two quotes may touch the closing delimiter: 5 quotes end "a" with "".
 func (sc *scanner) skipMultiline(delim string, escapes bool) {
 	sc.i += 3
 	for sc.i < len(sc.s) {

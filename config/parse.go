@@ -65,13 +65,7 @@ func Parse(data []byte, name string) (Config, error) {
 	lines := locateKeys(data)
 	for _, e := range errs {
 		e.File = name
-		e.Line = lines.line(e.path...)
-		for _, alt := range e.also {
-			if e.Line > 0 {
-				break
-			}
-			e.Line = lines.line(strings.Split(alt, ".")...)
-		}
+		e.Line = lines.place(e.path, e.also)
 	}
 	return Config{}, joinErrors(errs)
 }
@@ -103,7 +97,11 @@ func decode(c *Config, raw map[string]any) []*Error {
 		for name, v := range table {
 			f, ok := fieldOf(sec, name)
 			if !ok {
-				errs = append(errs, keyError([]string{secName, name}, "unknown key"+suggestKey(c, secName, name)))
+				msg := "unknown key"
+				if len(errs) < maxErrors { // hints cost a few edit distances each
+					msg += suggestKey(c, secName, name)
+				}
+				errs = append(errs, keyError([]string{secName, name}, msg))
 				continue
 			}
 			if msg := setRaw(f, v); msg != "" {

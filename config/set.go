@@ -14,7 +14,8 @@ import (
 //
 // Values are read as typed by a person: booleans as true/false, on/off or
 // yes/no; durations as "2m"; strings verbatim, or in double quotes (Go
-// syntax) to give an empty string or surrounding spaces.
+// syntax) to give an empty string or surrounding spaces. As in Validate, a
+// player spec is only checked to be present; the caller checks its syntax.
 func (c *Config) Set(key, value string) error {
 	if !slices.Contains(c.Owner.Settable, key) {
 		if slices.Contains(SettableKeys(), key) {

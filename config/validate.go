@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"math"
 	"net"
 	"slices"
 	"strings"
@@ -177,6 +178,9 @@ func validEnvName(s string) bool {
 func (ck *checker) engine(c Config) {
 	e := c.Engine
 	ck.text("engine.player", e.Player, 200, false)
+	if e.Seed > math.MaxInt64 { // TOML integers are signed 64-bit: a larger seed could not be written back
+		ck.add("engine.seed", fmt.Sprintf("must be at most %d, got %d", int64(math.MaxInt64), e.Seed))
+	}
 	ck.durRange("engine.move_overhead", e.MoveOverhead, 0, 10*time.Second)
 	ck.durRange("engine.min_think", e.MinThink, 0, 10*time.Second)
 	ck.durRange("engine.emergency", e.Emergency, 0, time.Minute)
