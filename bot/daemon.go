@@ -325,12 +325,24 @@ func (d *Daemon) checkQuit() (int, bool) {
 		d.sess.Send(protocol.QuitLine)
 		return ExitDone, true
 	}
-	if soft && len(d.games) == 0 && d.pending == "" {
+	if soft && len(d.games) == 0 && d.pending == "" && !d.awaitingMoves() {
 		d.sess.Send(protocol.UnseekLine(0))
 		d.sess.Send(protocol.QuitLine)
 		return ExitDone, true
 	}
 	return 0, false
+}
+
+// awaitingMoves reports a finished game whose full move list (for its PGN)
+// was asked for less than two seconds ago: a soft quit waits for it.
+func (d *Daemon) awaitingMoves() bool {
+	now := d.opt.Now()
+	for _, r := range d.recent {
+		if !r.pgn && now.Sub(r.finishedAt) < 2*time.Second {
+			return true
+		}
+	}
+	return false
 }
 
 func (d *Daemon) stopThinking() {

@@ -208,8 +208,13 @@ func TestNoTimeForfeitsWithLag(t *testing.T) {
 	defer cancel()
 	go b.Run(ctx)
 	defer b.HardQuit()
-	if code := a.Run(ctx); code != ExitDone {
-		t.Fatalf("exit %d", code)
+	code := a.Run(ctx)
+	var ends []string
+	for _, g := range srv.Finished() {
+		ends = append(ends, g.Code+" "+g.Result+" "+g.Description)
+	}
+	if code != ExitDone {
+		t.Fatalf("exit %d; games: %q", code, ends)
 	}
 	flags := 0
 	for _, g := range srv.Finished() {
@@ -218,6 +223,6 @@ func TestNoTimeForfeitsWithLag(t *testing.T) {
 		}
 	}
 	if f, _, _, _ := a.Score(); f != games || flags != 0 {
-		t.Fatalf("%d games, %d lost on time", f, flags)
+		t.Fatalf("%d games, %d lost on time; games: %q", f, flags, ends)
 	}
 }

@@ -59,6 +59,8 @@ type gameRecord struct {
 	reason string
 	done   bool
 	pgn    bool
+	// finishedAt is when the game ended and its move list was asked for.
+	finishedAt time.Time
 }
 
 // statser is implemented by players that report statistics of their last
@@ -154,7 +156,7 @@ func refereeWords(v umpire.View) []string {
 }
 
 func (r *gameRecord) finish(t *tracker, now time.Time) {
-	r.result, r.reason, r.done = t.result, t.reason, true
+	r.result, r.reason, r.done, r.finishedAt = t.result, t.reason, true, now
 	illegal := 0
 	for _, a := range t.log {
 		if a.View.Illegal {
