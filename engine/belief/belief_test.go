@@ -391,3 +391,19 @@ func TestExchangeChain(t *testing.T) {
 		t.Errorf("second capture's risk %g, want Prob_control %g", risk[sq("d5")], want)
 	}
 }
+
+func TestNonsenseAttemptTellsNothing(t *testing.T) {
+	// A rook "move" a1-c3 is refused whatever stands on b2 (our pawn moved
+	// away first so the geometry is the only reason): no square is proven.
+	bel, _ := play(t, "b2b4", "e7e5")
+	w := bel[chess.White]
+	before := w
+	m, _ := chess.ParseUCI("a1c3")
+	w.Ours(m, umpire.View{Heard: true, Own: true, Illegal: true, PawnTries: -1})
+	if w.Full() != before.Full() || w.p != before.p {
+		t.Error("a nonsense attempt changed the belief")
+	}
+	if o := w.Outcomes(m); o.Illegal != 1 {
+		t.Errorf("nonsense attempt outcomes %+v", o)
+	}
+}

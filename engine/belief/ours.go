@@ -327,8 +327,8 @@ func (s *State) answers(to chess.Square) (capture, block float64) {
 func (s *State) illegal(m chess.Move) {
 	from, to := m.From(), m.To()
 	pt := s.typeAt(from)
-	if pt == chess.NoPieceType || s.own[0].Has(to) {
-		return // nonsense on our own board: it tells nothing
+	if pt == chess.NoPieceType || s.own[0].Has(to) || !s.shaped(pt, from, to) {
+		return // nonsense on our own board: refused whatever the opponent has
 	}
 	inCheck := s.checks[0] != chess.NoCheck
 	switch {

@@ -166,8 +166,8 @@ func (s *State) Outcomes(m chess.Move) Outcome {
 	var o Outcome
 	from, to := m.From(), m.To()
 	pt := s.typeAt(from)
-	if pt == chess.NoPieceType || s.own[0].Has(to) || from == to {
-		o.Illegal = 1
+	if pt == chess.NoPieceType || s.own[0].Has(to) || !s.shaped(pt, from, to) {
+		o.Illegal = 1 // nonsense on our own board
 		return o
 	}
 	qw, qc := float64(s.p[pawn][to]), float64(s.p[piece][to])
