@@ -31,12 +31,27 @@ const (
 	// recapturerValue is the expected value of the opponent's man we take
 	// back on a capture square we defend.
 	recapturerValue = 2.5
+	// illegalCost is what a refusal costs against playing the turn's best
+	// attempt at once: time on the clock, nothing on the board.
+	illegalCost = 0.02
+	// winningLead is the material lead from which we press for mate even
+	// while the opponent keeps some men: restrict its king, bring ours.
+	winningLead = 5
+	// pawnAdvance values each rank a pawn of ours has advanced (promotion
+	// drive).
+	pawnAdvance = 0.03
 	// checkBonus values the information a check gives.
 	checkBonus = 0.02
 	// roomWeight is the cost of each square a bare king may reach.
 	roomWeight = 0.06
-	// hangEndgame is the chance a bare king takes an undefended man next to it.
-	hangEndgame = 0.5
+	// hangQuiet and hangCheck are the chances that a bare king takes an
+	// undefended man next to it, unchecked or checked (then taking the
+	// checker is one of its few ways out).
+	hangQuiet = 0.5
+	hangCheck = 0.9
+	// kingDistWeight is the cost per square of distance between our king and
+	// a bare king: ours must come to help mate.
+	kingDistWeight = 0.08
 )
 
 var manValue = [chess.King + 1]float32{0, 1, 3, 3, 5, 9, 0}
@@ -108,10 +123,32 @@ func staticValue(s *belief.State, hang *[64]float32) float32 {
 		hang[sq] = h
 		v -= h
 	}
-	if s.Units() == 0 {
+	v += pawnAdvance * float32(pawnRanks(&m))
+	if pressing(s, v) {
 		v -= roomWeight * float32(s.Support(opponent.King).Count())
+		v -= kingDistWeight * float32(kingDistance(s, m.by[chess.King].First()))
 	}
 	return v
+}
+
+// pressing reports whether the search plays for mate: against a bare king,
+// or with a winning material lead.
+func pressing(s *belief.State, v float32) bool {
+	return s.Units() == 0 || v >= winningLead
+}
+
+// pawnRanks sums how far our pawns have advanced from their starting rank.
+func pawnRanks(m *men) int {
+	n := 0
+	for b := m.by[chess.Pawn]; b != 0; {
+		r := b.PopFirst().Rank()
+		if m.us == chess.White {
+			n += r - 1
+		} else {
+			n += 6 - r
+		}
+	}
+	return n
 }
 
 // maxAnswers bounds the referee answers kept for one attempt.
@@ -185,16 +222,26 @@ func evalAttempt(e *stateEntry, m *men, mv chess.Move, alt float32, out *answers
 	own := m.by[0]&^from.Bit() | to.Bit()
 	def := pt != chess.King && defended(m, to, own)
 	base := e.static + e.hang[from]
-	if pt == chess.Pawn && mv.Promotion() != chess.NoPieceType {
-		base += manValue[mv.Promotion()] - 1
-		vm = manValue[mv.Promotion()]
+	if pt == chess.Pawn {
+		base += pawnAdvance * float32(abs(to.Rank()-from.Rank()))
+		if mv.Promotion() != chess.NoPieceType {
+			base += manValue[mv.Promotion()] - 1 - pawnAdvance*float32(pawnRanks(m))
+			vm = manValue[mv.Promotion()]
+		}
 	}
+	if pt == chess.King && pressing(s, e.static) {
+		base -= kingDistWeight * float32(kingDistance(s, to)-kingDistance(s, from))
+	}
+	alt -= illegalCost
 	pAny := s.ProbAttacked(to)
 	var pPawn float64
 	if pt != chess.King {
 		pPawn = pawnAttack(s, m.us, to)
 	}
 	quiet := base - hangLoss(vm, def, pAny, pPawn)
+	if s.Units() <= fewUnits {
+		quiet = kingEndgame(s, m, mv, quiet)
+	}
 	out.add(float32(o.Illegal), alt, true, false, umpire.NoCapture, chess.NoCheck)
 	legal := o.Legal()
 	if legal > 0 && o.Quiet > 0 {
@@ -223,14 +270,24 @@ func evalAttempt(e *stateEntry, m *men, mv chess.Move, alt float32, out *answers
 	out.add(float32(o.CapturePiece), base+pieceAverage-re, false, false, umpire.PieceCaptured, chess.NoCheck)
 }
 
-// evalBare computes the answers exactly against a bare king: for every square
-// its king may stand on, whether the attempt is refused, mates, stalemates,
-// checks (of which kind) or passes silently, and how much room the king keeps.
-func evalBare(e *stateEntry, m *men, mv chess.Move, alt float32, out *answers) {
-	s := &e.bel
+// kingOdds enumerates the squares the opponent's king may stand on (with
+// their chances) against our men after attempt mv (after): the chance that mv
+// is refused because of the king, mates, leaves it without a move (a
+// stalemate if nothing else of its side can move), checks it by kind or
+// passes; alive collects the king squares of the last two, hang the chance
+// that the moved man is left undefended next to the king.
+type kingOdds struct {
+	illegal, mate, stale, quiet, total, hang float64
+	dist                                     float64 // our king's distance to the king, summed over alive
+	check                                    [chess.CheckKnight + 1]float64
+	alive, att                               chess.Bitboard
+}
+
+func (ko *kingOdds) compute(s *belief.State, m *men, mv chess.Move, after *men) {
+	*ko = kingOdds{}
 	from, to := mv.From(), mv.To()
 	pt := m.at[from]
-	var after men = *m
+	*after = *m
 	after.by[pt] &^= from.Bit()
 	after.at[from] = chess.NoPieceType
 	npt := pt
@@ -246,64 +303,105 @@ func evalBare(e *stateEntry, m *men, mv chess.Move, alt float32, out *answers) {
 		sq := b.PopFirst()
 		att |= chess.Attacks(m.us, after.at[sq], sq, own)
 	}
+	ko.att = att
 	path := chess.Between(from, to) | to.Bit()
 	pawnCapture := pt == chess.Pawn && from.File() != to.File()
 	castle := pt == chess.King && (to.File()-from.File() == 2 || from.File()-to.File() == 2)
-	var pIllegal, pMate, pStale, pQuiet, total float64
-	var pCheck [chess.CheckKnight + 1]float64
-	var alive chess.Bitboard // king squares after a legal, non-final answer
-	var hang float64
-	S := s.Support(opponent.King)
-	for b := S; b != 0; {
+	for b := s.Support(opponent.King); b != 0; {
 		k := b.PopFirst()
 		p := s.Prob(opponent.King, k)
-		total += p
-		illegal := pawnCapture || path.Has(k)
+		ko.total += p
+		illegal := pawnCapture && s.Units() == 0 || path.Has(k)
 		if pt == chess.King {
 			illegal = path.Has(k) || chess.KingAttacks(k).Has(to) || castle && (chess.KingAttacks(k)&(path|from.Bit()) != 0)
 		}
 		if illegal {
-			pIllegal += p
+			ko.illegal += p
 			continue
 		}
 		escapes := chess.KingAttacks(k) &^ att
 		inCheck := att.Has(k)
 		switch {
 		case inCheck && escapes == 0:
-			pMate += p
+			ko.mate += p
 			continue
 		case escapes == 0:
-			pStale += p
+			ko.stale += p
 			continue
 		case inCheck:
-			pCheck[checkKind(&after, k, own)] += p
+			ko.check[checkKind(after, k, own)] += p
 		default:
-			pQuiet += p
+			ko.quiet += p
 		}
-		alive |= k.Bit()
+		ko.alive |= k.Bit()
+		ko.dist += p * float64(chebyshev(after.by[chess.King].First(), k))
 		if npt != chess.King && chess.KingAttacks(k).Has(to) && !att.Has(to) {
-			hang += p
+			if inCheck {
+				ko.hang += p * hangCheck
+			} else {
+				ko.hang += p * hangQuiet
+			}
 		}
 	}
-	if total == 0 {
-		total = 1
-		pIllegal = 1
+	if ko.total == 0 {
+		ko.total, ko.illegal = 1, 1
 	}
-	room := (spread(alive) &^ att).Count()
-	v := material(s) - roomWeight*float32(room)
-	if pt == chess.Pawn && mv.Promotion() != chess.NoPieceType {
+}
+
+// evalBare computes the answers exactly against a bare king: for every square
+// its king may stand on, whether the attempt is refused, mates, stalemates,
+// checks (of which kind) or passes silently, and how much room the king keeps.
+func evalBare(e *stateEntry, m *men, mv chess.Move, alt float32, out *answers) {
+	s := &e.bel
+	var after men
+	var ko kingOdds
+	ko.compute(s, m, mv, &after)
+	npt := after.at[mv.To()]
+	room := (spread(ko.alive) &^ ko.att).Count()
+	v := material(s) - roomWeight*float32(room) + pawnAdvance*float32(pawnRanks(&after))
+	if m.at[mv.From()] == chess.Pawn && mv.Promotion() != chess.NoPieceType {
 		v += manValue[mv.Promotion()] - 1
 	}
-	if legal := total - pIllegal - pMate - pStale; legal > 0 {
-		v -= float32(hangEndgame * hang / legal * float64(manValue[npt]))
+	alt -= illegalCost
+	if legal := ko.total - ko.illegal - ko.mate - ko.stale; legal > 0 {
+		v -= float32(ko.hang / legal * float64(manValue[npt]))
+		v -= float32(kingDistWeight * ko.dist / legal)
 	}
-	out.add(float32(pIllegal/total), alt, true, false, umpire.NoCapture, chess.NoCheck)
-	out.add(float32(pMate/total), winValue, false, true, umpire.NoCapture, chess.NoCheck)
-	out.add(float32(pStale/total), drawValue, false, true, umpire.NoCapture, chess.NoCheck)
+	t := ko.total
+	out.add(float32(ko.illegal/t), alt, true, false, umpire.NoCapture, chess.NoCheck)
+	out.add(float32(ko.mate/t), winValue, false, true, umpire.NoCapture, chess.NoCheck)
+	out.add(float32(ko.stale/t), drawValue, false, true, umpire.NoCapture, chess.NoCheck)
 	for k := chess.CheckRank; k <= chess.CheckKnight; k++ {
-		out.add(float32(pCheck[k]/total), v+checkBonus, false, false, umpire.NoCapture, k)
+		out.add(float32(ko.check[k]/t), v+checkBonus, false, false, umpire.NoCapture, k)
 	}
-	out.add(float32(pQuiet/total), v, false, false, umpire.NoCapture, chess.NoCheck)
+	out.add(float32(ko.quiet/t), v, false, false, umpire.NoCapture, chess.NoCheck)
+}
+
+// fewUnits is the opponent's unit count up to which a legal attempt is also
+// weighed for leaving its king without a move: with so few men a stalemate
+// (all of them blocked) or a mate (none able to help) is likely.
+const fewUnits = 4
+
+// stalemateShare and mateShare are the chances, with a few opponent units
+// left, that a king without a move means stalemate or mate.
+const (
+	stalemateShare = 0.5
+	mateShare      = 0.3
+)
+
+// kingEndgame adjusts legal answers' values with a few opponent units left:
+// the chance of stalemating costs our material lead, mating gains a win.
+func kingEndgame(s *belief.State, m *men, mv chess.Move, legalValue float32) float32 {
+	var after men
+	var ko kingOdds
+	ko.compute(s, m, mv, &after)
+	legal := ko.total - ko.illegal
+	if legal <= 0 {
+		return legalValue
+	}
+	pStale := stalemateShare * ko.stale / legal
+	pMate := mateShare * ko.mate / legal
+	return legalValue + float32(pStale)*(drawValue-legalValue) + float32(pMate)*(winValue-legalValue)
 }
 
 // checkKind classifies the check our men (after our move) give a king on k.
@@ -326,4 +424,32 @@ func spread(b chess.Bitboard) chess.Bitboard {
 		out |= chess.KingAttacks(x.PopFirst())
 	}
 	return out
+}
+
+// chebyshev is the king-step distance between two squares.
+func chebyshev(a, b chess.Square) int {
+	return max(abs(a.File()-b.File()), abs(a.Rank()-b.Rank()))
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// kingDistance is the expected distance from our king on k to the
+// opponent's king.
+func kingDistance(s *belief.State, k chess.Square) float64 {
+	var d, w float64
+	for b := s.Support(opponent.King); b != 0; {
+		sq := b.PopFirst()
+		p := s.Prob(opponent.King, sq)
+		d += p * float64(chebyshev(k, sq))
+		w += p
+	}
+	if w == 0 {
+		return 0
+	}
+	return d / w
 }

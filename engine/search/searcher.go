@@ -2,6 +2,8 @@ package search
 
 import (
 	"context"
+	"fmt"
+	"io"
 	"math"
 	"sync"
 	"time"
@@ -19,8 +21,12 @@ type Searcher struct {
 	cfg    Config
 	params opponent.Params
 	trees  []*tree
-	// rooted says the trees hold a root for the current decision.
+	// rooted says the trees hold a root for the current decision: set by a
+	// search, kept by Refused and Played when they could reuse the trees,
+	// cleared by the next search otherwise.
 	rooted bool
+	// reuse says Refused or Played moved the roots since the last search.
+	reuse bool
 	// visits and values summed over the trees, per root child.
 	visits []int64
 	values []float64
@@ -111,6 +117,7 @@ func (s *Searcher) Refused(m chess.Move, bel *belief.State) {
 		r.flags &^= fSolved
 		t.rescore(0)
 	}
+	s.reuse = true
 }
 
 // Played tells the searcher our attempt m was accepted with answer ours and
@@ -135,6 +142,7 @@ func (s *Searcher) Played(m chess.Move, ours, theirs umpire.View, bel *belief.St
 		t.nodes[0].illegal = false
 		t.nodes[0].flags &^= fSolved
 	}
+	s.reuse = true
 }
 
 // follow finds the decision node reached from the root by attempt m, answer
@@ -189,10 +197,10 @@ func (t *tree) rescore(i int32) {
 // moves (in this order: the trees' root children line up by index).
 func (s *Searcher) root(bel *belief.State, moves []chess.Move) bool {
 	s.alloc()
+	keep := s.rooted && s.reuse
+	s.reuse = false
 	for _, t := range s.trees {
-		if !s.rooted {
-			t.reset(bel)
-		} else if !t.setState(0, bel) {
+		if !keep || t.full() || !t.setState(0, bel) {
 			t.reset(bel)
 		}
 		if !t.rootChildren(moves) {
@@ -370,4 +378,28 @@ func (s *Searcher) result(moves []chess.Move) Result {
 	res.Visits = s.visits[best]
 	res.Value = s.values[best] / float64(len(s.trees))
 	return res
+}
+
+// WriteRoot writes the first tree's root attempts (visits, value) and, for
+// each attempt's referee answers, their chances and values: for logs and
+// for people looking into a decision.
+func (s *Searcher) WriteRoot(w io.Writer) {
+	if !s.rooted || len(s.trees) == 0 {
+		return
+	}
+	t := s.trees[0]
+	r := &t.nodes[0]
+	fmt.Fprintf(w, "root visits %d value %.3f\n", r.visits, r.value)
+	for c := r.first; r.first >= 0 && c < r.first+int32(r.nchild); c++ {
+		a := &t.nodes[c]
+		if a.visits == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "  %v visits %d value %.3f flags %d:", a.move, a.visits, a.value, a.flags)
+		for j := a.first; a.first >= 0 && j < a.first+int32(a.nchild); j++ {
+			ch := &t.nodes[j]
+			fmt.Fprintf(w, " [ill=%v cap=%d chk=%d p=%.2f v=%.2f n=%d]", ch.illegal, ch.capture, ch.check, ch.prob, ch.value, ch.visits)
+		}
+		fmt.Fprintln(w)
+	}
 }

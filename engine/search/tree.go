@@ -94,11 +94,12 @@ var (
 	stateSize = int(unsafe.Sizeof(stateEntry{}))
 )
 
-// newTree allocates a tree's pools within memMB: a sixth of the bytes for
-// beliefs (a decision node per few dozen attempts), the rest for nodes.
+// newTree allocates a tree's pools within memMB: a third of the bytes for
+// beliefs (one per decision node, a decision node per few dozen attempts),
+// the rest for nodes.
 func newTree(memMB int, seed uint64) *tree {
 	bytes := memMB << 20
-	ns := max(bytes/6/stateSize, 16)
+	ns := max(bytes/3/stateSize, 16)
 	nn := max((bytes-ns*stateSize)/(nodeSize+4), 256)
 	src := rand.NewPCG(seed, seed^0x6a09e667f3bcc909)
 	return &tree{

@@ -1,0 +1,210 @@
+package search
+
+import (
+	"context"
+	"testing"
+
+	"kriegbot/engine/chess"
+	"kriegbot/engine/umpire"
+)
+
+func newSearcher(t testing.TB, cfg Config) *Searcher {
+	t.Helper()
+	s, err := New(cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func testConfig(ap Approach, threads int) Config {
+	cfg := DefaultConfig()
+	cfg.Approach, cfg.Threads, cfg.MemoryMB, cfg.Samples = ap, threads, 8, 16
+	return cfg
+}
+
+// TestDeterministic: the same seed and node budget give the same attempt and
+// statistics, with one thread and with two, for every approach.
+func TestDeterministic(t *testing.T) {
+	ps := Middlegames(11, 3, 20, 40)
+	for _, ap := range []Approach{ApproachC, ApproachB, ApproachA} {
+		for _, threads := range []int{1, 2} {
+			nodes := int64(600)
+			if ap != ApproachC {
+				nodes = 150
+			}
+			run := func(seed uint64) []Result {
+				cfg := testConfig(ap, threads)
+				cfg.Seed = seed
+				s := newSearcher(t, cfg)
+				var out []Result
+				for i := 0; i < len(ps); i += 7 {
+					out = append(out, s.Search(context.Background(), &ps[i].Belief, ps[i].Moves, Limits{Nodes: nodes}))
+				}
+				return out
+			}
+			a, b := run(5), run(5)
+			for i := range a {
+				if a[i] != b[i] {
+					t.Fatalf("approach %v threads %d position %d: %+v then %+v", ap, threads, i, a[i], b[i])
+				}
+				if a[i].Iterations != nodes {
+					t.Fatalf("approach %v threads %d: %d iterations, budget %d", ap, threads, a[i].Iterations, nodes)
+				}
+			}
+		}
+	}
+}
+
+// TestMoveFromList: the attempt chosen is always one of those offered, and a
+// done context still gets an answer at once.
+func TestMoveFromList(t *testing.T) {
+	ps := Middlegames(12, 3, 10, 80)
+	s := newSearcher(t, testConfig(ApproachC, 1))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for i := range ps {
+		p := &ps[i]
+		r := s.Search(context.Background(), &p.Belief, p.Moves, Limits{Nodes: 100})
+		if !contains(p.Moves, r.Move) {
+			t.Fatalf("position %d: %v not among the attempts", i, r.Move)
+		}
+		r = s.Search(ctx, &p.Belief, p.Moves, Limits{})
+		if !contains(p.Moves, r.Move) || r.Iterations > checkEvery {
+			t.Fatalf("position %d, context done: %v after %d iterations", i, r.Move, r.Iterations)
+		}
+	}
+}
+
+func contains(ms []chess.Move, m chess.Move) bool {
+	for _, x := range ms {
+		if x == m {
+			return true
+		}
+	}
+	return false
+}
+
+// TestRefusedReuse: after a refusal the root keeps its other attempts'
+// statistics, drops the refused one, and the next search never picks it.
+func TestRefusedReuse(t *testing.T) {
+	ps := Middlegames(13, 2, 20, 40)
+	p := ps[len(ps)/2]
+	s := newSearcher(t, testConfig(ApproachC, 1))
+	r := s.Search(context.Background(), &p.Belief, p.Moves, Limits{Nodes: 500})
+	tr := s.trees[0]
+	before := tr.nodes[0].visits
+	bel := p.Belief
+	bel.Ours(r.Move, umpire.View{Heard: true, Own: true, Illegal: true})
+	s.Refused(r.Move, &bel)
+	var rest []chess.Move
+	for _, m := range p.Moves {
+		if m != r.Move {
+			rest = append(rest, m)
+		}
+	}
+	r2 := s.Search(context.Background(), &bel, rest, Limits{Nodes: 300})
+	if r2.Move == r.Move {
+		t.Fatal("the refused attempt was chosen again")
+	}
+	if got := tr.nodes[0].visits; got <= 300 || got >= before+300 {
+		t.Fatalf("root visits %d after reuse (had %d, refused attempt had %d)", got, before, r.Visits)
+	}
+}
+
+// TestPlayedReuse: after our move and the opponent's reply the subtree below
+// what was heard becomes the root, compacted to the front of the pools.
+func TestPlayedReuse(t *testing.T) {
+	ps := Middlegames(14, 2, 20, 40)
+	p := ps[len(ps)/2]
+	s := newSearcher(t, testConfig(ApproachC, 1))
+	r := s.Search(context.Background(), &p.Belief, p.Moves, Limits{Nodes: 3000})
+	tr := s.trees[0]
+	ours := umpire.View{Heard: true, Own: true, Move: r.Move}
+	theirs := umpire.View{Heard: true}
+	next := tr.follow(r.Move, ours, theirs)
+	if next < 0 {
+		t.Skip("the silent answer was not expanded") // depends on the position
+	}
+	want := tr.nodes[next].visits
+	bel := p.Belief
+	bel.Ours(r.Move, ours)
+	bel.Theirs(theirs)
+	s.Played(r.Move, ours, theirs, &bel)
+	if !s.rooted || tr.nodes[0].visits != want {
+		t.Fatalf("rooted %v, root visits %d, want %d", s.rooted, tr.nodes[0].visits, want)
+	}
+	// The compacted tree is whole: every child index is in range, every
+	// decision node's state too.
+	for i := range tr.nn {
+		n := &tr.nodes[i]
+		if n.first >= 0 && (n.first <= i || n.first+int32(n.nchild) > tr.nn) {
+			t.Fatalf("node %d: children %d+%d out of %d", i, n.first, n.nchild, tr.nn)
+		}
+		if n.state >= tr.ns {
+			t.Fatalf("node %d: state %d of %d", i, n.state, tr.ns)
+		}
+	}
+	var m men
+	m.fromBelief(&bel)
+	var l chess.MoveList
+	m.attempts(nil, &l)
+	r2 := s.Search(context.Background(), &bel, l.Slice(), Limits{Nodes: 200})
+	if !contains(l.Slice(), r2.Move) {
+		t.Fatalf("%v not among the attempts", r2.Move)
+	}
+}
+
+// TestNoAllocs: iterations allocate nothing.
+func TestNoAllocs(t *testing.T) {
+	ps := Middlegames(15, 2, 20, 40)
+	cfg := DefaultConfig()
+	tr := newTree(16, 1)
+	tr.reset(&ps[0].Belief)
+	tr.addAttempts(0, ps[0].Moves)
+	allocs := testing.AllocsPerRun(500, func() {
+		if !tr.iterate(&cfg) {
+			t.Fatal("pool full")
+		}
+	})
+	if allocs != 0 {
+		t.Fatalf("%.1f allocations per iteration", allocs)
+	}
+}
+
+// TestMemoryCap: a search stops growing at its pools' size.
+func TestMemoryCap(t *testing.T) {
+	ps := Middlegames(16, 2, 20, 40)
+	cfg := testConfig(ApproachC, 1)
+	cfg.MemoryMB = 1
+	s := newSearcher(t, cfg)
+	r := s.Search(context.Background(), &ps[0].Belief, ps[0].Moves, Limits{Nodes: 1 << 30})
+	if r.Iterations >= 1<<30 || int(r.Nodes) > len(s.trees[0].nodes) {
+		t.Fatalf("%d iterations, %d nodes of %d", r.Iterations, r.Nodes, len(s.trees[0].nodes))
+	}
+}
+
+func TestConfig(t *testing.T) {
+	for _, s := range []string{"a", "b", "c", "C"} {
+		if _, err := ParseApproach(s); err != nil {
+			t.Error(err)
+		}
+	}
+	if _, err := ParseApproach("d"); err == nil {
+		t.Error("approach d accepted")
+	}
+	bad := []func(*Config){
+		func(c *Config) { c.Threads = 0 },
+		func(c *Config) { c.Exploration = -1 },
+		func(c *Config) { c.K = 0 },
+		func(c *Config) { c.MemoryMB = 0 },
+		func(c *Config) { c.Approach = ApproachA; c.Samples = 0 },
+	}
+	for i, f := range bad {
+		c := DefaultConfig()
+		f(&c)
+		if _, err := New(c, nil); err == nil {
+			t.Errorf("bad config %d accepted", i)
+		}
+	}
+}
