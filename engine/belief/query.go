@@ -174,13 +174,14 @@ func (s *State) Outcomes(m chess.Move) Outcome {
 	switch {
 	case pt == chess.King:
 		if d := to.File() - from.File(); d == 2 || d == -2 {
-			if s.checks[0] != chess.NoCheck {
-				o.Illegal = 1
-				return o
-			}
 			rookFrom := chess.NewSquare(7, from.Rank())
 			if d < 0 {
 				rookFrom = chess.NewSquare(0, from.Rank())
+			}
+			if s.checks[0] != chess.NoCheck || s.castle&rookRight(rookFrom) == 0 ||
+				!s.own[chess.Rook].Has(rookFrom) || chess.Between(from, rookFrom)&s.own[0] != 0 {
+				o.Illegal = 1 // in check, no right, or our own man in the way
+				return o
 			}
 			e := 1.0
 			for b := chess.Between(from, rookFrom); b != 0; {
