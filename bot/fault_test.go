@@ -8,7 +8,11 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/crypto/bcrypt"
+
 	"kriegbot/config"
+	"kriegbot/engine/umpire"
+	"kriegbot/protocol/iccserver"
 )
 
 // proxy sits between a daemon and the server: it can delay every chunk by
@@ -225,4 +229,66 @@ func TestNoTimeForfeitsWithLag(t *testing.T) {
 	if f, _, _, _ := a.Score(); f != games || flags != 0 {
 		t.Fatalf("%d games, %d lost on time; games: %q", f, flags, ends)
 	}
+}
+
+// TestServerRestart stops the server under a logged-in daemon and starts a
+// new one on the same address: the daemon logs in again and plays there.
+func TestServerRestart(t *testing.T) {
+	srv1, addr := startTestServer(t, 0)
+	cfg := testConfig(t, "kriegbot", addr)
+	cfg.Policy.Challenge = "sparring"
+	cfg.Policy.Games = 1
+	a, _ := newTestDaemon(t, cfg, addr, "heuristic", nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	done := make(chan int, 1)
+	go func() { done <- a.Run(ctx) }()
+	waitFor(t, func() bool { return len(srv1.Users()) == 1 })
+	srv1.Close()
+	srv2 := restartServerAt(t, addr)
+	b, _ := newTestDaemon(t, testConfig(t, "sparring", addr), addr, "random", nil)
+	go b.Run(ctx)
+	defer b.HardQuit()
+	select {
+	case code := <-done:
+		if code != ExitDone {
+			t.Fatalf("exit %d", code)
+		}
+	case <-ctx.Done():
+		t.Fatal("no game after the restart")
+	}
+	if fin := srv2.Finished(); len(fin) != 1 || a.connections < 2 {
+		t.Fatalf("%d games on the new server, %d connections", len(fin), a.connections)
+	}
+}
+
+// restartServerAt starts a fresh server on addr (retrying while the old
+// socket lets go of the port).
+func restartServerAt(t *testing.T, addr string) *iccserver.Server {
+	t.Helper()
+	pw := map[string]string{}
+	for h, p := range testPasswords {
+		pw[h] = p
+	}
+	acc, err := iccserver.NewAccounts(pw, "C", bcrypt.MinCost)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := iccserver.New(iccserver.Config{Rules: umpire.Olympiad(), Accounts: acc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ln net.Listener
+	for i := 0; i < 100; i++ {
+		if ln, err = net.Listen("tcp", addr); err == nil {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+	return srv
 }
