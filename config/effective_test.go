@@ -67,3 +67,13 @@ func TestTOMLQuote(t *testing.T) {
 		}
 	}
 }
+
+func TestEffectiveReadsTheEnvironment(t *testing.T) {
+	t.Setenv("KRIEGBOT_TEST_PW", secret)
+	c := realServer()
+	c.Account.PasswordEnv = "KRIEGBOT_TEST_PW"
+	text := c.Effective()
+	if strings.Contains(text, secret) || !strings.Contains(text, "# password: from $KRIEGBOT_TEST_PW (set)") {
+		t.Errorf("Effective:\n%s", text)
+	}
+}

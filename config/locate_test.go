@@ -137,3 +137,22 @@ func TestLocatorAgreesWithLibraryOnShippedConfig(t *testing.T) {
 		t.Errorf("locator found %d keys in config.toml, want all %d keys and 8 sections", len(got), len(Keys()))
 	}
 }
+
+func TestPlaceFallsBack(t *testing.T) {
+	kl := locateKeys([]byte("# x\n[policy]\nmin_base = 3\n\"k\\u0065y\\t\" = 1\n"))
+	for _, tc := range []struct {
+		key  []string
+		also []string
+		want int
+	}{
+		{[]string{"policy", "min_base"}, nil, 3},
+		{[]string{"policy", "max_base"}, []string{"policy.min_base"}, 3},
+		{[]string{"policy", "max_base"}, []string{"policy.nothing"}, 2},
+		{[]string{"policy", "key\t"}, nil, 4},
+		{[]string{"server", "port"}, nil, 0},
+	} {
+		if got := kl.place(tc.key, tc.also); got != tc.want {
+			t.Errorf("place(%v, %v) = %d, want %d", tc.key, tc.also, got, tc.want)
+		}
+	}
+}

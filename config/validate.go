@@ -143,9 +143,10 @@ func (ck *checker) server(c Config) {
 	ck.oneOf("server.promotion_style", s.PromotionStyle, "uci", "equals")
 	if len(s.Settings) > 64 {
 		ck.add("server.settings", fmt.Sprintf("must list at most 64 commands, got %d", len(s.Settings)))
-	}
-	for _, cmd := range s.Settings {
-		ck.text("server.settings", cmd, 200, false)
+	} else {
+		for _, cmd := range s.Settings {
+			ck.text("server.settings", cmd, 200, false)
+		}
 	}
 }
 

@@ -263,3 +263,41 @@ func BenchmarkWrite(b *testing.B) {
 		w.Write(l)
 	}
 }
+
+// When rotation fails (here: name.1 is a non-empty directory), lines are
+// still written to the current file, and the error is reported.
+func TestFailedRotationKeepsWriting(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "a.log.1", "x"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	w, err := Open(dir, "a.log", 50, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.Path() != filepath.Join(dir, "a.log") {
+		t.Errorf("Path() = %s", w.Path())
+	}
+	var errs int
+	for i := range 3 {
+		l := line(i, 40)
+		n, err := w.Write(l)
+		if n != len(l) {
+			t.Fatalf("write %d: n = %d, %v", i, n, err)
+		}
+		if err != nil {
+			errs++
+		}
+	}
+	w.Close()
+	if errs == 0 {
+		t.Error("rotation into a directory reported no error")
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "a.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := seqsOf(t, b); got != "0 1 2" {
+		t.Errorf("a.log holds %q, want all three lines", got)
+	}
+}
