@@ -50,7 +50,10 @@ func TestValidateRules(t *testing.T) {
 			`sparring.handle: must differ from account.handle ("kriegbot")`},
 		{"seed beyond TOML", func(c *Config) { c.Engine.Seed = 1 << 63 },
 			"engine.seed: must be at most 9223372036854775807, got 9223372036854775808"},
-		{"reconnect bounds", func(c *Config) { c.Connection.ReconnectMin = Duration{time.Minute}; c.Connection.ReconnectMax = Duration{2 * time.Second} },
+		{"reconnect bounds", func(c *Config) {
+			c.Connection.ReconnectMin = Duration{time.Minute}
+			c.Connection.ReconnectMax = Duration{2 * time.Second}
+		},
 			"connection.reconnect_max: must be at least connection.reconnect_min (1m), got 2s"},
 		{"flooding", func(c *Config) { c.Connection.LinesPerSecond = 1000 }, "connection.lines_per_second: must be 0.5 to 100, got 1000"},
 		{"console", func(c *Config) { c.Logs.Console = "tty" }, `logs.console: must be one of "auto", "pretty", "json", "off"; got "tty"`},
