@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"kriegbot/engine/chess"
+	"kriegbot/engine/search"
 	"kriegbot/engine/umpire"
 	"kriegbot/internal/cmdflag"
 )
@@ -32,6 +33,14 @@ func benchmarks() []benchmark {
 		{"umpire", "referee answers on a long stream of random askable attempts (legal and illegal)", umpireFigure},
 		{"protocol", "ICC wire input of 20 random games (units, DG 24/56/139/42, referee text): tokenized, decoded, announcements parsed", protocolFigure},
 		{"belief", "belief update after each opponent move (spread, captures, checks, pawn tries) over 20 random games", beliefFigure},
+		{"search", "MCTS approach C iterations on middlegame beliefs (plies 20-60 of random games), one thread, 10000 per search", func(min time.Duration) (Figure, error) {
+			v, err := search.Speed(1, 10000, min)
+			return Figure{"search", v, "iterations/s"}, err
+		}},
+		{"search2", "the same with two threads (root parallelism, independent trees)", func(min time.Duration) (Figure, error) {
+			v, err := search.Speed(2, 10000, min)
+			return Figure{"search2", v, "iterations/s"}, err
+		}},
 	}
 }
 
