@@ -4,9 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"time"
 
@@ -77,7 +79,8 @@ func Parse(data []byte, name string) (Config, error) {
 // do not fit (a negative seed would wrap around).
 func decode(c *Config, raw map[string]any) []*Error {
 	var errs []*Error
-	for secName, secRaw := range raw {
+	for _, secName := range slices.Sorted(maps.Keys(raw)) { // sorted: the same file gives the same errors
+		secRaw := raw[secName]
 		sec, ok := sectionOf(c, secName)
 		if !ok {
 			msg := "unknown section" + suggestSection(secName)
@@ -94,7 +97,8 @@ func decode(c *Config, raw map[string]any) []*Error {
 			errs = append(errs, keyError([]string{secName}, fmt.Sprintf("must be a table ([%s]), got %s", secName, tomlType(secRaw))))
 			continue
 		}
-		for name, v := range table {
+		for _, name := range slices.Sorted(maps.Keys(table)) {
+			v := table[name]
 			f, ok := fieldOf(sec, name)
 			if !ok {
 				msg := "unknown key"
