@@ -171,6 +171,13 @@ func TestCheckPlacesTheEnemyKing(t *testing.T) {
 	if p := b.Prob(opponent.Piece, sq("h5")); p < 0.3 {
 		t.Errorf("black gives the checker on h5 chance %g", p)
 	}
+	// Only the h5-e8 ray can hold the checker, so f7 (between the king and
+	// the nearest possible checker square) is proven empty.
+	for c := opponent.King; c < opponent.NumClasses; c++ {
+		if b.Support(c).Has(sq("f7")) {
+			t.Errorf("f7 still possible for the %s", c)
+		}
+	}
 	// Any non-king move that does not block or capture on the diagonal is
 	// (nearly) certainly illegal.
 	m, _ := chess.ParseUCI("a7a6")

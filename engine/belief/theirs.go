@@ -520,13 +520,20 @@ func (s *State) locateChecker(checks [2]chess.CheckKind) {
 		var wPiece, wPawn [64]float64
 		total := 0.0
 		if kind == chess.CheckKnight {
-			for b := chess.KnightAttacks(k) & s.moves[jumper]; b != 0; {
+			cands := chess.KnightAttacks(k) & s.moves[jumper]
+			for b := cands; b != 0; {
 				sq := b.PopFirst()
 				wPiece[sq] = s.kind(sq, jumper) * float64(s.p[piece][sq])
 				total += wPiece[sq]
 			}
+			if cands != 0 && !cands.More() {
+				s.full |= cands // the only square a knight could check from
+			}
 		} else {
-			pawnSq := chess.PawnAttacks(s.me, k)
+			pawnSq := chess.PawnAttacks(s.me, k) & s.supp[pawn]
+			var nearest chess.Square
+			var rayCands chess.Bitboard
+			rays := 0
 			for d := range geo.rays[k] {
 				r := &geo.rays[k][d]
 				if r.n == 0 || chess.ClassifyCheck(k, r.sq[0]) != kind {
@@ -535,6 +542,7 @@ func (s *State) locateChecker(checks [2]chess.CheckKind) {
 				clear := 1.0
 				lk := lineKind(d)
 				movers := s.moves[lk]
+				var cands chess.Bitboard
 				for i := range r.n {
 					sq := r.sq[i]
 					if s.own[0].Has(sq) {
@@ -546,8 +554,29 @@ func (s *State) locateChecker(checks [2]chess.CheckKind) {
 					if i == 0 && pawnSq.Has(sq) {
 						wPawn[sq] = float64(s.p[pawn][sq])
 					}
+					if movers.Has(sq) || i == 0 && pawnSq.Has(sq) {
+						if cands == 0 {
+							nearest = sq
+						}
+						cands |= sq.Bit()
+					}
 					total += wPiece[sq] + wPawn[sq]
+					if s.full.Has(sq) {
+						break // nothing checks through a proven unit
+					}
 					clear *= 1 - s.occ(sq)
+				}
+				if cands != 0 {
+					rays++
+					rayCands = cands
+				}
+			}
+			if rays == 1 {
+				// One ray can hold the checker: the line up to its nearest
+				// possible square is empty, and a lone candidate is proven.
+				s.zeroAll(chess.Between(k, nearest))
+				if !rayCands.More() {
+					s.full |= rayCands
 				}
 			}
 		}
