@@ -414,3 +414,26 @@ func TestNonsenseAttemptTellsNothing(t *testing.T) {
 		t.Errorf("nonsense attempt outcomes %+v", o)
 	}
 }
+
+func TestCheckLineProvesEmptySquares(t *testing.T) {
+	// Black king on e8, its e-pawn gone; White's only straight-moving piece
+	// may stand on e4, a knight may stand on e6. A file check must come from
+	// e4 along an empty e7-e5: e6 is proven empty, e4 proven occupied.
+	s := New(chess.Black, nil)
+	s.removeOwn(sq("e7"))
+	s.zero(piece, s.supp[piece])
+	s.moves[jumper] = sq("e6").Bit()
+	s.moves[straight] = sq("e4").Bit()
+	s.supp[piece] = s.moves[jumper] | s.moves[straight]
+	s.p[piece][sq("e6")], s.p[piece][sq("e4")] = 0.5, 0.5
+	s.locateChecker([2]chess.CheckKind{chess.CheckFile})
+	if s.Support(opponent.Piece).Has(sq("e6")) {
+		t.Error("e6 still possible between the king and the only checker square")
+	}
+	if !s.Full().Has(sq("e4")) {
+		t.Error("the lone checker square e4 is not proven occupied")
+	}
+	if s.checker[sq("e4")] < 0.99 {
+		t.Errorf("checker on e4 with chance %g", s.checker[sq("e4")])
+	}
+}
