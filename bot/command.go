@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -54,11 +55,17 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	}
 	cfg, source, err := loadConfig(*path, flagSet(fset, "config"))
 	if err != nil {
-		fmt.Fprintf(stderr, "kriegbot run: %v\n", err)
+		// One error per line, each with the command's prefix.
+		for _, line := range strings.Split(strings.TrimRight(err.Error(), "\n"), "\n") {
+			fmt.Fprintf(stderr, "kriegbot run: %s\n", line)
+		}
 		return ExitBadConfig
 	}
 	if *games >= 0 {
 		cfg.Policy.Games = *games
+		if err := cfg.Validate(); err != nil {
+			return cmdflag.Fail(stderr, "run", "-games %d: %v", *games, err)
+		}
 	}
 	spec, err := players.Parse(cfg.Engine.Player, players.Kinds())
 	if err != nil {
@@ -132,7 +139,9 @@ func runDaemons(ctx context.Context, cfg config.Config, spec, sparSpec players.S
 	if seed == 0 {
 		var b [8]byte
 		rand.Read(b[:])
-		seed = binary.LittleEndian.Uint64(b[:])
+		// 63 bits, so the logged seed can be written back as engine.seed
+		// (a TOML integer) to replay the games.
+		seed = binary.LittleEndian.Uint64(b[:]) >> 1
 	}
 	log.Info().Uint64("seed", seed).Str("player", spec.String()).Bool("embedded", cfg.Server.Embedded).Msg("kriegbot starting")
 

@@ -81,6 +81,7 @@ type Daemon struct {
 	connections int
 	thinkDone   chan thinkResult
 	recent      []*gameRecord // finished games waiting for their full move list
+	poll        time.Duration // watchdog interval (tests shorten it)
 }
 
 // New makes a daemon; cfg must be valid.
@@ -279,6 +280,10 @@ type gameRun struct {
 	greeted  bool
 	started  time.Time
 	offered  bool // the opponent offers a draw
+	// resyncAsked: we asked for the move list because something disagreed;
+	// polled: when we last asked.
+	resyncAsked bool
+	polled      time.Time
 }
 
 // serve runs one connection. It returns (code, true, "") to exit, or
@@ -530,8 +535,14 @@ func (d *Daemon) moveList(v protocol.MoveListDG) {
 		}
 		return
 	}
-	if len(v.Moves) == 0 || len(v.Moves) == g.t.plies && g.t.desync == "" {
-		return
+	asked := g.resyncAsked
+	g.resyncAsked = false
+	if len(v.Moves) == g.t.plies && !asked {
+		return // the list at game start, or a poll that found nothing new
+	}
+	if len(v.Moves) == g.t.plies && g.t.pending == nil && g.t.attempt == chess.NullMove &&
+		g.t.ourTurn == (len(v.Moves)%2 == int(g.t.us)) {
+		return // asked, but we agree with the server after all
 	}
 	d.resync(g, v)
 }
@@ -586,6 +597,8 @@ func (d *Daemon) drive() {
 		if g.t.desync != "" && !g.t.over {
 			d.opt.Log.Warn().Int("game", num).Str("why", g.t.desync).Msg("desync: asking for the move list")
 			g.t.desync = ""
+			g.resyncAsked = true
+			g.polled = now
 			d.sess.Send(fmt.Sprintf("moves %d", num))
 		}
 		ev := g.t.takeEvents()
@@ -784,8 +797,9 @@ func (d *Daemon) finish(num int, g *gameRun, now time.Time) {
 func (d *Daemon) tick() {
 	now := d.opt.Now()
 	cfg := d.config()
-	for _, g := range d.games {
+	for num, g := range d.games {
 		g.t.settle(now)
+		d.watchdog(num, g, now)
 		if a := cfg.Policy.AbortAfter.Duration; a > 0 && !g.t.over {
 			theirFirst := g.t.us == chess.White && g.t.plies == 1 || g.t.us == chess.Black && g.t.plies == 0
 			if theirFirst && now.Sub(g.t.lastOpp) > a && !g.t.ourTurn {
@@ -824,6 +838,37 @@ func (d *Daemon) tick() {
 			d.lastMatch = now
 		}
 	}
+}
+
+// watchdog notices a game that stopped moving for a reason we cannot see
+// (output lost to an overflow or a broken link): our clock runs but we wait,
+// or our attempt got no answer, or nothing at all came for a long while. It
+// then asks for the move list, at most once per pollEvery.
+func (d *Daemon) watchdog(num int, g *gameRun, now time.Time) {
+	t := g.t
+	if t.over || g.thinking || now.Sub(g.polled) < d.pollEvery() {
+		return
+	}
+	why := ""
+	switch {
+	case t.running == int(t.us) && !t.ourTurn && t.pending == nil && t.attempt == chess.NullMove && now.Sub(t.clockAt) > 2*time.Second:
+		why = "our clock runs but we are waiting"
+	case t.attempt != chess.NullMove && now.Sub(t.sentAt) > 5*time.Second+4*t.lag:
+		why = "no answer to our attempt"
+	case !t.ourTurn && now.Sub(t.lastHeard) > d.pollEvery():
+		why = "nothing heard for a while"
+	}
+	if why != "" {
+		t.setDesync("%s", why)
+	}
+}
+
+// pollEvery is the least time between two move-list requests of one game.
+func (d *Daemon) pollEvery() time.Duration {
+	if d.poll > 0 {
+		return d.poll
+	}
+	return 15 * time.Second
 }
 
 // challenge answers a DG 29 addressed to us.

@@ -49,8 +49,9 @@ type tracker struct {
 	running int              // -1 none, else the colour whose clock runs
 	clockAt time.Time
 
-	lag     time.Duration // smoothed time from sending an attempt to its answer
-	lastOpp time.Time     // when the opponent last moved (or the game started)
+	lag       time.Duration // smoothed time from sending an attempt to its answer
+	lastOpp   time.Time     // when the opponent last moved (or the game started)
+	lastHeard time.Time     // when the server last said anything about this game
 
 	events  []players.Event // to hand to the player, in order
 	log     []answerRecord  // everything heard, for the game record
@@ -75,7 +76,7 @@ func newTracker(g protocol.MyGameStartedDG, us chess.Color, now time.Time) *trac
 	t := &tracker{
 		number: g.Game, us: us, white: g.White, black: g.Black, rated: g.Rated,
 		base: time.Duration(g.WhiteInitial) * time.Minute, inc: time.Duration(g.WhiteIncrement) * time.Second,
-		running: -1, clockAt: now, lastOpp: now,
+		running: -1, clockAt: now, lastOpp: now, lastHeard: now,
 	}
 	if us == chess.Black {
 		t.base, t.inc = time.Duration(g.BlackInitial)*time.Minute, time.Duration(g.BlackIncrement)*time.Second
@@ -157,6 +158,7 @@ func (t *tracker) setDesync(format string, args ...any) {
 // move handles DG 24 for this game.
 func (t *tracker) move(d protocol.MoveDG, now time.Time) {
 	t.close()
+	t.lastHeard = now
 	t.plies++
 	mover := chess.Color((t.plies - 1) % 2)
 	if d.Clock != 0 || d.TimeUsed != 0 {
@@ -201,6 +203,7 @@ func (t *tracker) move(d protocol.MoveDG, now time.Time) {
 
 // illegal handles our refused attempt (DG 42 reason 2/3, or the text).
 func (t *tracker) illegal(now time.Time) {
+	t.lastHeard = now
 	if t.attempt == chess.NullMove {
 		return // the DG and the text both came: count it once
 	}
@@ -252,6 +255,7 @@ func (t *tracker) announce(items []protocol.Announcement, now time.Time) {
 
 // msec handles DG 56.
 func (t *tracker) msec(d protocol.MsecDG, now time.Time) {
+	t.lastHeard = now
 	t.clocks[d.Color] = time.Duration(d.Msec) * time.Millisecond
 	t.clockAt = now
 	if d.Running {
