@@ -1,9 +1,11 @@
 package bot
 
 import (
+	"bytes"
 	"context"
 	"net"
 	"os"
+	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -21,17 +23,20 @@ type proxy struct {
 	ln     net.Listener
 	target string
 	lag    time.Duration
-	mu     sync.Mutex
-	conns  []net.Conn
+	// drop, when set, is asked about every chunk from the server; true
+	// loses it (as an overflowing server or a broken middlebox would).
+	drop  func([]byte) bool
+	mu    sync.Mutex
+	conns []net.Conn
 }
 
-func startProxy(t *testing.T, target string, lag time.Duration) *proxy {
+func startProxy(t *testing.T, target string, lag time.Duration, drop func([]byte) bool) *proxy {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &proxy{ln: ln, target: target, lag: lag}
+	p := &proxy{ln: ln, target: target, lag: lag, drop: drop}
 	go p.serve()
 	t.Cleanup(func() { ln.Close(); p.cut() })
 	return p
@@ -53,13 +58,13 @@ func (p *proxy) serve() {
 		p.mu.Lock()
 		p.conns = append(p.conns, c, s)
 		p.mu.Unlock()
-		go p.pump(c, s)
-		go p.pump(s, c)
+		go p.pump(c, s, nil)
+		go p.pump(s, c, p.drop)
 	}
 }
 
 // pump copies src to dst, each chunk delivered lag after it was read.
-func (p *proxy) pump(src, dst net.Conn) {
+func (p *proxy) pump(src, dst net.Conn, drop func([]byte) bool) {
 	type chunk struct {
 		at time.Time
 		b  []byte
@@ -77,7 +82,7 @@ func (p *proxy) pump(src, dst net.Conn) {
 	buf := make([]byte, 32<<10)
 	for {
 		n, err := src.Read(buf)
-		if n > 0 {
+		if n > 0 && (drop == nil || !drop(buf[:n])) {
 			ch <- chunk{time.Now().Add(p.lag), append([]byte(nil), buf[:n]...)}
 		}
 		if err != nil {
@@ -102,7 +107,7 @@ func (p *proxy) cut() {
 // and the game is played to its end.
 func TestReconnectResumesGame(t *testing.T) {
 	srv, addr := startTestServer(t, 30*time.Second)
-	px := startProxy(t, addr, 0)
+	px := startProxy(t, addr, 0, nil)
 	ac := testConfig(t, "kriegbot", addr)
 	ac.Policy.Challenge = "sparring"
 	ac.Policy.Games = 1
@@ -200,7 +205,7 @@ func TestNoTimeForfeitsWithLag(t *testing.T) {
 		t.Skip("plays real-time games")
 	}
 	srv, addr := startTestServer(t, 0)
-	px := startProxy(t, addr, 150*time.Millisecond)
+	px := startProxy(t, addr, 150*time.Millisecond, nil)
 	ac := testConfig(t, "kriegbot", addr)
 	ac.Policy.Challenge = "sparring"
 	ac.Policy.Games = games
@@ -291,4 +296,45 @@ func restartServerAt(t *testing.T, addr string) *iccserver.Server {
 	go srv.Serve(ln)
 	t.Cleanup(func() { srv.Close() })
 	return srv
+}
+
+// TestDroppedOutput loses a whole burst of server output in mid-game (the
+// opponent's move, its announcements, the clocks and DG 139). The daemon's
+// watchdog notices the silence, asks for the move list, resyncs, and the game
+// is played to its end without a forfeit.
+func TestDroppedOutput(t *testing.T) {
+	srv, addr := startTestServer(t, 0)
+	var once sync.Once
+	hidden := 0
+	px := startProxy(t, addr, 0, func(b []byte) bool {
+		dropped := false
+		if bytes.Contains(b, []byte(" ? ?")) {
+			hidden++
+			if hidden == 5 {
+				once.Do(func() { dropped = true })
+			}
+		}
+		return dropped
+	})
+	ac := testConfig(t, "kriegbot", addr)
+	ac.Policy.Challenge = "sparring"
+	ac.Policy.Games = 1
+	a, adir := newTestDaemon(t, ac, px.addr(), "heuristic", nil)
+	a.poll = 500 * time.Millisecond
+	b, _ := newTestDaemon(t, testConfig(t, "sparring", addr), addr, "random", nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	go b.Run(ctx)
+	defer b.HardQuit()
+	if code := a.Run(ctx); code != ExitDone {
+		t.Fatalf("exit %d", code)
+	}
+	fin := srv.Finished()
+	if hidden < 5 || len(fin) != 1 || fin[0].Code == "Fla" || fin[0].Code == "Dis" {
+		t.Fatalf("hidden moves seen %d; finished %+v", hidden, fin)
+	}
+	log, _ := os.ReadFile(filepath.Join(adir, "daemon.log"))
+	if !bytes.Contains(log, []byte("resyncing from the server's move list")) {
+		t.Fatal("no resync in the log: the drop went unnoticed")
+	}
 }
