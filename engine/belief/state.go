@@ -101,22 +101,29 @@ type State struct {
 // New returns the belief of colour me at the start of a standard game, with
 // the opponent moving by prior (UniformPrior{} when there is no model).
 func New(me chess.Color, prior Prior) State {
+	return FromPosition(me, chess.StartPosition(), prior)
+}
+
+// FromPosition returns the belief of colour me in a game that starts from the
+// known position start (both sides' men, the side to move, castling rights
+// and en passant square are public at the start), with the opponent moving
+// by prior (UniformPrior{} when nil).
+func FromPosition(me chess.Color, start chess.Position, prior Prior) State {
 	if prior == nil {
 		prior = UniformPrior{}
 	}
 	s := State{prior: prior, params: prior.Params(), me: me, ourDouble: chess.NoSquare, lastCapture: chess.NoSquare, exchange: chess.NoSquare}
 	s.kindShare = kindShares(s.params)
-	start := chess.StartPosition()
 	for pt := chess.Pawn; pt <= chess.King; pt++ {
 		s.own[pt] = start.Pieces(me, pt)
 	}
 	s.own[0] = start.ByColor(me)
-	s.castle = chess.WhiteKingside | chess.WhiteQueenside
-	s.oppCastle = chess.BlackKingside | chess.BlackQueenside
+	opp := me.Other()
+	white := chess.WhiteKingside | chess.WhiteQueenside
+	s.castle, s.oppCastle = start.Castling()&white, start.Castling()&^white
 	if me == chess.Black {
 		s.castle, s.oppCastle = s.oppCastle, s.castle
 	}
-	opp := me.Other()
 	for pt := chess.Pawn; pt <= chess.King; pt++ {
 		c := opponent.ClassOf(pt)
 		for b := start.Pieces(opp, pt); b != 0; {
@@ -129,8 +136,28 @@ func New(me chess.Color, prior Prior) State {
 	s.moves[jumper] = start.Pieces(opp, chess.Knight)
 	s.moves[diagonal] = start.Pieces(opp, chess.Bishop) | start.Pieces(opp, chess.Queen)
 	s.moves[straight] = start.Pieces(opp, chess.Rook) | start.Pieces(opp, chess.Queen)
-	s.units, s.pawnMax, s.pawnExp = 15, 8, 8
-	s.ourTurn = me == chess.White
+	s.units = start.ByColor(opp).Count() - 1
+	s.pawnMax = start.Pieces(opp, chess.Pawn).Count()
+	s.pawnExp = float32(s.pawnMax)
+	s.ourTurn = start.Side() == me
+	// The position is public: the side to move's pawn tries and checks, and
+	// the double step just made (the en passant square).
+	ep := start.EnPassant()
+	if s.ourTurn {
+		s.ourTries = start.PawnTries()
+		s.checks[0], s.checks[1] = start.CheckKinds()
+		for b := start.Checkers(); b != 0; {
+			s.checker[b.PopFirst()] = 1
+		}
+		if ep != chess.NoSquare {
+			s.epProb[ep.File()] = 1
+		}
+	} else {
+		s.theirTries = start.PawnTries()
+		if ep != chess.NoSquare {
+			s.ourDouble = chess.Square(int(ep) + forward(me))
+		}
+	}
 	return s
 }
 

@@ -189,12 +189,8 @@ func replay(g *fixture.Game, u *umpire.Umpire, opt Options, rep *Report) error {
 	if err != nil {
 		return fmt.Errorf("line %d: start_fen: %v", g.Line, err)
 	}
-	std := chess.StartPosition()
-	if start.FEN() != std.FEN() {
-		return fmt.Errorf("line %d: start_fen: the belief starts from the standard position only", g.Line)
-	}
 	u.Reset(start)
-	bel := [2]belief.State{belief.New(chess.White, opt.Prior), belief.New(chess.Black, opt.Prior)}
+	bel := [2]belief.State{belief.FromPosition(chess.White, start, opt.Prior), belief.FromPosition(chess.Black, start, opt.Prior)}
 	for i := range g.Attempts {
 		at := &g.Attempts[i]
 		m, err := chess.ParseUCI(at.Move)

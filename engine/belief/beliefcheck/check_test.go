@@ -2,9 +2,11 @@ package beliefcheck
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"testing"
 
+	"kriegbot/engine/umpire/fixture"
 	"kriegbot/opponent"
 )
 
@@ -67,4 +69,68 @@ type testWriter struct{ t *testing.T }
 func (w testWriter) Write(p []byte) (int, error) {
 	w.t.Log(string(p))
 	return len(p), nil
+}
+
+// TestSoundFromOtherStarts replays the public games from a middle position
+// (the position before ply 30) as if the game had started there: the belief
+// built from a known start position is as sound as from the usual one.
+func TestSoundFromOtherStarts(t *testing.T) {
+	f, err := os.Open(publicGames)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	in, err := Open(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fr := fixture.NewReader(in)
+	var buf bytes.Buffer
+	made := 0
+	for made < 60 {
+		g, err := fr.Next()
+		if err != nil {
+			break
+		}
+		first, fen := -1, ""
+		for i, a := range g.Attempts {
+			if a.Ply == 30 {
+				if first < 0 {
+					first = i
+				}
+				if a.FEN != "" {
+					fen = a.FEN
+					break
+				}
+			}
+		}
+		if fen == "" {
+			continue
+		}
+		fmt.Fprintf(&buf, `{"id":%q,"start_fen":%q,"attempts":[`, g.ID+"-from-30", fen)
+		for i, a := range g.Attempts[first:] {
+			if i > 0 {
+				buf.WriteByte(',')
+			}
+			fmt.Fprintf(&buf, `{"color":%q,"move":%q,"legal":%v`, string(a.Color), a.Move, a.Legal)
+			if a.Capture != nil {
+				fmt.Fprintf(&buf, `,"capture":{"square":%q,"kind":%q}`, a.Capture.Square, a.Capture.Kind)
+			}
+			buf.WriteByte('}')
+		}
+		buf.WriteString("]}\n")
+		made++
+	}
+	var rep Report
+	if err := Run(&buf, Options{Keep: 5}, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Games != made || rep.BadLines != 0 || rep.Violations != 0 || rep.Surprises != 0 {
+		var out bytes.Buffer
+		Print(&out, &rep)
+		t.Fatalf("%d games of %d, %d bad, %d violations, %d surprises:\n%s", rep.Games, made, rep.BadLines, rep.Violations, rep.Surprises, out.String())
+	}
+	if rep.Attempts < 1000 {
+		t.Errorf("only %d attempts replayed", rep.Attempts)
+	}
 }
