@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"time"
@@ -141,7 +142,8 @@ func (b *builder) readFile(name string) error {
 		defer f.Close()
 		r = f
 	}
-	pr := pgnread.NewReader(r, name, pgnread.Limits{})
+	pr := pgnread.NewReader(r, name, pgnread.Limits{Workers: runtime.GOMAXPROCS(0)})
+	defer pr.Close()
 	for {
 		g, err := pr.Next()
 		var se *pgnread.SkipError

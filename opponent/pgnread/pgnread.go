@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	pgn "github.com/corentings/chess/v2"
@@ -28,6 +30,9 @@ type Limits struct {
 	// MaxStalls is how many timed-out games end the reading with an error
 	// (default 3): each leaves a goroutine behind that cannot be stopped.
 	MaxStalls int
+	// Workers is how many games are parsed at once (default 1). Games are
+	// still returned in input order, so the output does not depend on it.
+	Workers int
 }
 
 func (l Limits) withDefaults() Limits {
@@ -42,6 +47,9 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.MaxStalls <= 0 {
 		l.MaxStalls = 3
+	}
+	if l.Workers <= 0 {
+		l.Workers = 1
 	}
 	return l
 }
@@ -75,7 +83,7 @@ type Reader struct {
 	eof  bool // the input is exhausted
 	// lastEndedLine is true when the previous chunk ended its line.
 	lastEndedLine bool
-	stalls        int
+	stalls        atomic.Int32
 	// The game being collected.
 	buf       []byte
 	start     int
@@ -89,26 +97,85 @@ type Reader struct {
 	// parseGame is the PGN library call, a field so tests can check the
 	// guard against panics and stalls.
 	parseGame func(raw string) (*pgn.Game, error)
+
+	// The parallel pipeline (Workers > 1), started by the first Next.
+	results   chan result
+	waiting   map[int]result // results that arrived before their turn
+	nextSeq   int
+	final     *result // the terminal result (io.EOF or a fatal error), once seen
+	done      chan struct{}
+	closeOnce sync.Once
+}
+
+// result is one game's outcome in the pipeline; terminal marks io.EOF or a
+// fatal error, after which nothing follows.
+type result struct {
+	seq      int
+	game     *Game
+	err      error
+	terminal bool
 }
 
 // NewReader reads PGN from r; name is used in error messages.
 func NewReader(r io.Reader, name string, lim Limits) *Reader {
-	return &Reader{name: name, lim: lim.withDefaults(), br: bufio.NewReaderSize(r, 64<<10), parseGame: libraryParse}
+	rd := &Reader{name: name, lim: lim.withDefaults(), br: bufio.NewReaderSize(r, 64<<10)}
+	rd.parseGame = rd.libraryParse
+	return rd
 }
 
+// errSetUp marks a game that starts from a set-up position.
+var errSetUp = errors.New("starts from a set-up position (FEN tag)")
+
+// libraryFEN serialises the PGN library's FEN decoding, which writes a
+// package-level buffer of that library (see libraryParse). It guards the
+// library's global, not state of ours, so it has to be process-wide too.
+var libraryFEN sync.Mutex
+
 // libraryParse parses one game's text with github.com/corentings/chess/v2.
-func libraryParse(raw string) (*pgn.Game, error) {
+//
+// That library (v2.3.2) decodes FEN through a package-level buffer
+// (rankBuffer in its fen.go), so decoding FEN in two goroutines at once is a
+// data race, whichever Readers the goroutines belong to. NewParser decodes
+// the start position, and Parse decodes a FEN tag: NewParser runs under
+// libraryFEN, games with a FEN tag other than the
+// standard start are refused before Parse, and a game with the standard
+// start as FEN tag is parsed entirely under the lock.
+func (r *Reader) libraryParse(raw string) (*pgn.Game, error) {
 	tokens, err := pgn.TokenizeGame(&pgn.GameScanned{Raw: raw})
 	if err != nil {
 		return nil, err
 	}
-	return pgn.NewParser(tokens).Parse()
+	fen, hasFEN := fenTag(tokens)
+	if hasFEN && fen != chess.StartFEN {
+		return nil, errSetUp
+	}
+	libraryFEN.Lock()
+	p := pgn.NewParser(tokens)
+	if hasFEN {
+		defer libraryFEN.Unlock()
+		return p.Parse()
+	}
+	libraryFEN.Unlock()
+	return p.Parse()
+}
+
+// fenTag returns the value of the FEN tag among a game's tokens.
+func fenTag(tokens []pgn.Token) (string, bool) {
+	for i := 0; i+1 < len(tokens); i++ {
+		if tokens[i].Type == pgn.TagKey && tokens[i].Value == "FEN" && tokens[i+1].Type == pgn.TagValue {
+			return tokens[i+1].Value, true
+		}
+	}
+	return "", false
 }
 
 // Next returns the next game, a *SkipError for a game that cannot be used
 // (call Next again), io.EOF at the end, or another error when reading
 // fails.
 func (r *Reader) Next() (*Game, error) {
+	if r.lim.Workers > 1 {
+		return r.nextParallel()
+	}
 	for {
 		text, start, big, ok, err := r.nextText()
 		if err != nil {
@@ -118,12 +185,112 @@ func (r *Reader) Next() (*Game, error) {
 			return nil, io.EOF
 		}
 		if big {
-			return nil, r.skip(start, fmt.Sprintf("game text longer than %d bytes", r.lim.MaxGameBytes))
+			return nil, r.tooBig(start)
 		}
 		if len(bytes.TrimSpace(text)) == 0 {
 			continue
 		}
-		return r.parse(text, start)
+		return r.parse(string(text), start)
+	}
+}
+
+func (r *Reader) tooBig(start int) error {
+	return r.skip(start, fmt.Sprintf("game text longer than %d bytes", r.lim.MaxGameBytes))
+}
+
+// Close stops the parsing goroutines of a Reader with Workers > 1 that is
+// abandoned before the end of its input. Reading to io.EOF or to a fatal
+// error stops them too.
+func (r *Reader) Close() {
+	if r.done != nil {
+		r.closeOnce.Do(func() { close(r.done) })
+	}
+}
+
+type job struct {
+	seq   int
+	raw   string
+	start int
+}
+
+// nextParallel returns the results of the pipeline in input order.
+func (r *Reader) nextParallel() (*Game, error) {
+	if r.final != nil {
+		return nil, r.final.err
+	}
+	if r.results == nil {
+		r.startPipeline()
+	}
+	for {
+		res, ok := r.waiting[r.nextSeq]
+		if !ok {
+			res = <-r.results
+			r.waiting[res.seq] = res
+			continue
+		}
+		delete(r.waiting, r.nextSeq)
+		r.nextSeq++
+		if res.terminal {
+			r.final = &res
+			r.Close()
+		}
+		return res.game, res.err
+	}
+}
+
+// startPipeline starts one splitter, which reads the input in order, and
+// Workers parsers.
+func (r *Reader) startPipeline() {
+	n := r.lim.Workers
+	jobs := make(chan job, 2*n)
+	r.results = make(chan result, 4*n)
+	r.waiting = map[int]result{}
+	r.done = make(chan struct{})
+	send := func(res result) bool {
+		select {
+		case r.results <- res:
+			return true
+		case <-r.done:
+			return false
+		}
+	}
+	go func() {
+		defer close(jobs)
+		for seq := 0; ; seq++ {
+			text, start, big, ok, err := r.nextText()
+			switch {
+			case err != nil:
+				send(result{seq: seq, err: err, terminal: true})
+				return
+			case !ok:
+				send(result{seq: seq, err: io.EOF, terminal: true})
+				return
+			case big:
+				if !send(result{seq: seq, err: r.tooBig(start)}) {
+					return
+				}
+				continue
+			case len(bytes.TrimSpace(text)) == 0:
+				seq--
+				continue
+			}
+			select {
+			case jobs <- job{seq: seq, raw: string(text), start: start}:
+			case <-r.done:
+				return
+			}
+		}
+	}()
+	for range n {
+		go func() {
+			for j := range jobs {
+				g, err := r.parse(j.raw, j.start)
+				var se *SkipError
+				if !send(result{seq: j.seq, game: g, err: err, terminal: err != nil && !errors.As(err, &se)}) {
+					return
+				}
+			}
+		}()
 	}
 }
 
@@ -244,8 +411,7 @@ type parseResult struct {
 
 // parse runs the PGN library on one game's text, guarded: a panic or an
 // error skips the game, and so does a parse that does not finish in time.
-func (r *Reader) parse(text []byte, start int) (*Game, error) {
-	raw := string(text)
+func (r *Reader) parse(raw string, start int) (*Game, error) {
 	done := make(chan parseResult, 1)
 	go func() {
 		defer func() {
@@ -262,11 +428,13 @@ func (r *Reader) parse(text []byte, start int) (*Game, error) {
 	select {
 	case res = <-done:
 	case <-timer.C:
-		r.stalls++
-		if r.stalls >= r.lim.MaxStalls {
-			return nil, fmt.Errorf("%s:%d: the PGN library stalled on %d games; giving up", r.name, start, r.stalls)
+		if n := r.stalls.Add(1); int(n) >= r.lim.MaxStalls {
+			return nil, fmt.Errorf("%s:%d: the PGN library stalled on %d games; giving up", r.name, start, n)
 		}
 		return nil, r.skip(start, fmt.Sprintf("the PGN library did not finish within %v", r.lim.ParseTimeout))
+	}
+	if errors.Is(res.err, errSetUp) {
+		return nil, r.skip(start, res.err.Error())
 	}
 	if res.err != nil {
 		return nil, r.skip(start, "PGN: "+oneLine(res.err.Error()))
@@ -285,9 +453,6 @@ func oneLine(s string) string {
 // convert checks the parsed game against our own rules core and returns
 // its moves.
 func (r *Reader) convert(g *pgn.Game, start int) (*Game, error) {
-	if fen := g.GetTagPair("FEN"); fen != "" && fen != chess.StartFEN {
-		return nil, r.skip(start, "starts from a set-up position (FEN tag)")
-	}
 	moves := g.Moves()
 	if len(moves) == 0 {
 		return nil, r.skip(start, "no moves")

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -157,6 +158,7 @@ func TestReadOddLayouts(t *testing.T) {
 		{"no final newline", strings.TrimRight(iccSample, "\n"), 1, 0},
 		{"tag-like line inside a comment", "[Event \"a\"]\n[Result \"*\"]\n\n1. e4 {a comment\n[not a tag]\n} e5 *\n", 1, 0},
 		{"escape line", "% produced by a tool\n" + iccSample, 1, 0},
+		{"standard start as FEN tag", "[Event \"a\"]\n[FEN \"" + chess.StartFEN + "\"]\n[Result \"*\"]\n\n1. e4 *\n", 1, 0},
 		{"rest-of-line comment with brace", "[Event \"a\"]\n[Result \"*\"]\n\n1. e4 ; {unclosed\ne5 *\n\n" + iccSample, 1, 1}, // the library does not know ; comments
 	}
 	for _, tc := range tests {
@@ -216,19 +218,18 @@ func FuzzReader(f *testing.F) {
 // game, and that repeated stalls end the reading instead of piling up.
 func TestGuard(t *testing.T) {
 	text := iccSample + "\n" + iccSample + "\n" + iccSample + "\n" + iccSample
-	calls := 0
+	var calls atomic.Int32
 	r := NewReader(strings.NewReader(text), "g.pgn", Limits{ParseTimeout: 50 * time.Millisecond, MaxStalls: 2})
 	release := make(chan struct{})
 	defer close(release)
 	r.parseGame = func(raw string) (*pgn.Game, error) {
-		calls++
-		switch calls {
+		switch calls.Add(1) {
 		case 1:
 			panic("boom")
 		case 2, 4:
 			<-release // stall until the test ends
 		}
-		return libraryParse(raw)
+		return r.libraryParse(raw)
 	}
 	_, err := r.Next()
 	var se *SkipError
@@ -243,5 +244,61 @@ func TestGuard(t *testing.T) {
 	}
 	if _, err = r.Next(); err == nil || errors.As(err, &se) || !strings.Contains(err.Error(), "g.pgn:46: the PGN library stalled on 2 games") {
 		t.Fatalf("second stall: %v, want a fatal error", err)
+	}
+}
+
+// TestParallelSameAsSequential reads a mix of good and broken games with
+// one and with several workers: the same games and skips, in the same order.
+func TestParallelSameAsSequential(t *testing.T) {
+	var sb strings.Builder
+	broken := []string{
+		"[Event \"x\"]\n[Result \"*\"]\n\n1. e4 e5 2. Ke3 *\n\n",
+		"[Event \"x\"]\n[Result \"*\"]\n\n1. e4 {" + strings.Repeat("x", 5000) + "} e5 *\n\n",
+		"[Event \"x\"]\n[Result \"*\"]\n\n*\n\n",
+	}
+	for i := range 60 {
+		sb.WriteString(iccSample + "\n")
+		if i%7 == 0 {
+			sb.WriteString(broken[i%len(broken)])
+		}
+		if i%5 == 0 {
+			sb.WriteString(specialMoves + "\n")
+		}
+	}
+	text := sb.String()
+	seqGames, seqSkips := readAll(t, text, Limits{MaxGameBytes: 4096})
+	for _, w := range []int{2, 3, 8} {
+		games, skips := readAll(t, text, Limits{MaxGameBytes: 4096, Workers: w})
+		if len(games) != len(seqGames) || len(skips) != len(seqSkips) {
+			t.Fatalf("workers %d: %d games %d skips, sequential %d and %d", w, len(games), len(skips), len(seqGames), len(seqSkips))
+		}
+		for i := range games {
+			if games[i].Line != seqGames[i].Line || len(games[i].Moves) != len(seqGames[i].Moves) {
+				t.Fatalf("workers %d: game %d differs", w, i)
+			}
+		}
+		for i := range skips {
+			if *skips[i] != *seqSkips[i] {
+				t.Fatalf("workers %d: skip %d: %v, sequential %v", w, i, skips[i], seqSkips[i])
+			}
+		}
+	}
+	if len(seqSkips) == 0 || len(seqGames) < 60 {
+		t.Fatalf("test input too tame: %d games %d skips", len(seqGames), len(seqSkips))
+	}
+	// Abandoning a parallel reader early and closing it does not hang.
+	r := NewReader(strings.NewReader(text), "t.pgn", Limits{Workers: 2})
+	if _, err := r.Next(); err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	r.Close()
+	// After the end, Next keeps answering io.EOF.
+	r = NewReader(strings.NewReader(iccSample), "t.pgn", Limits{Workers: 2})
+	r.Next()
+	for range 2 {
+		if _, err := r.Next(); !errors.Is(err, io.EOF) {
+			t.Fatalf("after the end: %v", err)
+		}
 	}
 }
