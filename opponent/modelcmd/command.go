@@ -308,6 +308,9 @@ func baseNames(paths []string) []string {
 	out := make([]string, len(paths))
 	for i, p := range paths {
 		out[i] = filepath.Base(p)
+		if p == "-" {
+			out[i] = "standard input"
+		}
 	}
 	return out
 }
