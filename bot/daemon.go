@@ -17,6 +17,7 @@ import (
 	"kriegbot/engine/clock"
 	"kriegbot/engine/players"
 	"kriegbot/engine/umpire"
+	"kriegbot/opponent"
 	"kriegbot/protocol"
 )
 
@@ -82,6 +83,8 @@ type Daemon struct {
 	thinkDone   chan thinkResult
 	recent      []*gameRecord // finished games waiting for their full move list
 	poll        time.Duration // watchdog interval (tests shorten it)
+	store       *opponent.Store
+	defaults    *opponent.Counts
 }
 
 // New makes a daemon; cfg must be valid.
@@ -156,6 +159,7 @@ func (d *Daemon) addr() string {
 // Run connects and plays until told to stop or the game limit is reached,
 // reconnecting with exponential backoff and jitter. It returns an exit code.
 func (d *Daemon) Run(ctx context.Context) int {
+	d.openStore()
 	addr := d.addr()
 	backoff := time.Duration(0)
 	failures := 0
@@ -500,6 +504,7 @@ func (d *Daemon) gameStarted(v protocol.MyGameStartedDG, now time.Time) {
 	}
 	t := newTracker(v, us, now)
 	ctl := clock.Control{Base: t.base, Increment: t.inc}
+	d.priorFor(p, t.opponent())
 	if err := p.NewGame(players.Game{Color: us, Rules: rules, Control: ctl, Seed: seed}); err != nil {
 		d.opt.Log.Error().Err(err).Msg("player refused the game; resigning")
 		d.sess.Send(protocol.ResignLine)
@@ -531,7 +536,9 @@ func (d *Daemon) moveList(v protocol.MoveListDG) {
 	g := d.games[v.Game]
 	if g == nil {
 		if r := d.findRecord(v.Game); r != nil {
-			r.fullMoves(v)
+			if sans := r.fullMoves(v); sans != nil {
+				d.learn(r, sans)
+			}
 		}
 		return
 	}

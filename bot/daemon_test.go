@@ -95,6 +95,7 @@ func testConfig(t *testing.T, handle, addr string) config.Config {
 	c.Server.Host = host
 	fmt.Sscan(port, &c.Server.Port)
 	c.Sparring.Enabled = false
+	c.Engine.OpponentModels = filepath.Join(t.TempDir(), "opponents")
 	c.Account.Handle = handle
 	c.Engine.Player = "heuristic"
 	c.Engine.MoveOverhead = config.Duration{Duration: 20 * time.Millisecond}
@@ -206,8 +207,13 @@ func TestTwoDaemonsPlayCompleteGames(t *testing.T) {
 		}
 	}
 	pgns, _ := filepath.Glob(filepath.Join(adir, "games", "*.pgn"))
-	if len(pgns) == 0 {
-		t.Fatal("no PGN written")
+	if len(pgns) != 3 {
+		t.Fatalf("%d PGNs written, want 3", len(pgns))
+	}
+	// What the games taught about the opponent is in its model file.
+	counts, err := a.store.Counts("sparring")
+	if err != nil || counts.Games[0]+counts.Games[1] != 3 {
+		t.Fatalf("sparring's model: %v games, err %v", counts, err)
 	}
 }
 

@@ -168,15 +168,16 @@ func (r *gameRecord) finish(t *tracker, now time.Time) {
 }
 
 // fullMoves receives the whole move list the server reveals after the game:
-// it goes into the JSON record and makes the PGN.
-func (r *gameRecord) fullMoves(v protocol.MoveListDG) {
+// it goes into the JSON record and makes the PGN. It returns the SAN moves,
+// or nil when the list is not (yet) the revealed one.
+func (r *gameRecord) fullMoves(v protocol.MoveListDG) []string {
 	if r.pgn || !r.done {
-		return
+		return nil
 	}
 	sans := make([]string, 0, len(v.Moves))
 	for _, m := range v.Moves {
 		if m.Hidden || m.SAN == "" {
-			return // not revealed (yet)
+			return nil // not revealed (yet)
 		}
 		sans = append(sans, m.SAN)
 	}
@@ -185,14 +186,13 @@ func (r *gameRecord) fullMoves(v protocol.MoveListDG) {
 	if r.f != nil {
 		r.f.Close()
 	}
-	if r.base == "" {
-		return
+	if r.base != "" {
+		tmp := r.base + ".pgn.tmp"
+		if err := os.WriteFile(tmp, []byte(r.pgnText(sans)), 0o644); err == nil {
+			os.Rename(tmp, r.base+".pgn")
+		}
 	}
-	pgn := r.pgnText(sans)
-	tmp := r.base + ".pgn.tmp"
-	if err := os.WriteFile(tmp, []byte(pgn), 0o644); err == nil {
-		os.Rename(tmp, r.base+".pgn")
-	}
+	return sans
 }
 
 // pgnText writes the game with our referee messages as comments.

@@ -63,6 +63,9 @@ type Engine struct {
 	MinThink Duration `toml:"min_think"`
 	// Emergency is the clock level below which the bot answers at once.
 	Emergency Duration `toml:"emergency"`
+	// OpponentModels is the folder of per-opponent models: each finished
+	// game's move list is added to its opponent's file ("" keeps none).
+	OpponentModels string `toml:"opponent_models"`
 }
 
 // Policy is what the bot accepts, seeks and does in a game.
