@@ -34,7 +34,7 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	case "eval":
 		return eval(args[1:], stdout, stderr)
 	case "-h", "-help", "--help", "help":
-		fmt.Fprint(stdout, usageText)
+		fmt.Fprint(stderr, usageText) // usage goes to stderr, as for every command
 		return cmdflag.OK
 	}
 	return cmdflag.Fail(stderr, "model", "unknown subcommand %q: build, show or eval", args[0])
