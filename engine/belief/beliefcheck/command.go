@@ -72,11 +72,13 @@ func checkCommand(args []string, stdout, stderr io.Writer) int {
 		if opt.Progress != nil {
 			fmt.Fprint(stderr, "\r")
 		}
+		fmt.Fprintf(stdout, "%s: %d games\n", name, rep.Games-before)
 		if err != nil {
+			// The figures so far still say something: print them, then fail.
 			fmt.Fprintf(stderr, "kriegbot belief check: %s: %v\n", name, err)
+			Print(stdout, &rep)
 			return cmdflag.Failure
 		}
-		fmt.Fprintf(stdout, "%s: %d games\n", name, rep.Games-before)
 	}
 	if *verbose {
 		PrintBreakdown(stdout, &rep)

@@ -44,6 +44,14 @@ func TestCommand(t *testing.T) {
 	if err := os.WriteFile(plain, firstGames(t, 3), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	truncated := filepath.Join(dir, "truncated.jsonl.gz")
+	whole, err := os.ReadFile(publicGames)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(truncated, whole[:len(whole)/50], 0o644); err != nil {
+		t.Fatal(err)
+	}
 	bad := filepath.Join(dir, "bad.jsonl")
 	if err := os.WriteFile(bad, append(firstGames(t, 1), "{\"id\":\"x\"\n"...), 0o644); err != nil {
 		t.Fatal(err)
@@ -60,6 +68,7 @@ func TestCommand(t *testing.T) {
 		{"default model", []string{"check", "-model", "default", plain}, 0, "", ""},
 		{"bad line", []string{"check", bad}, 1, "bad input: line 2", ""},
 		{"missing file", []string{"check", filepath.Join(dir, "nope")}, 1, "", "no such file"},
+		{"truncated gzip", []string{"check", truncated}, 1, "belief check: ", "unexpected EOF"},
 		{"missing model", []string{"check", "-model", filepath.Join(dir, "nope"), plain}, 1, "", "nope"},
 		{"no file", []string{"check"}, 2, "", "missing FILE"},
 		{"bad flag", []string{"check", "-x", plain}, 2, "", "-x"},
