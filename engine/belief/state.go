@@ -37,7 +37,7 @@ const floor = 1e-5
 const maxOcc = 1 - 1e-4
 
 // State is one side's belief. It is a plain value: copy it to keep it.
-// The zero value is not usable; start with New.
+// The zero value is not usable; start with New or FromPosition.
 type State struct {
 	prior  Prior
 	params opponent.Params
