@@ -40,16 +40,19 @@ func OpenStore(dir string, horizon int) (*Store, error) {
 	return &Store{dir: dir, horizon: horizon}, nil
 }
 
-// FileName returns the file name a handle is stored under: the handle in
-// lower case (servers compare handles without case), with every byte other
-// than a-z, 0-9 and '-' written as _XX in hex, plus ".kbm". So a name can
+// FileName returns the file name a handle is stored under: the handle with
+// ASCII letters in lower case (servers compare handles without case), every
+// other byte than a-z, 0-9 and '-' written as _XX in hex, plus ".kbm". So a name can
 // never leave the folder, hide itself or collide with another handle.
 func FileName(handle string) (string, error) {
 	if handle == "" || len(handle) > MaxHandleLen {
 		return "", fmt.Errorf("opponent store: handle %q must have 1 to %d bytes", handle, MaxHandleLen)
 	}
 	var sb strings.Builder
-	for _, c := range []byte(strings.ToLower(handle)) {
+	for _, c := range []byte(handle) {
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
 		switch {
 		case c >= 'a' && c <= 'z', c >= '0' && c <= '9', c == '-':
 			sb.WriteByte(c)

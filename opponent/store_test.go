@@ -1,6 +1,7 @@
 package opponent
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -23,6 +24,7 @@ func TestFileName(t *testing.T) {
 		{".hidden", "_2ehidden.kbm"},
 		{"a b\x00", "a_20b_00.kbm"},
 		{"Zoë", "zo_c3_ab.kbm"},
+		{"\u212a", "_e2_84_aa.kbm"}, // the Kelvin sign is not the letter k
 		{"", ""},
 		{strings.Repeat("x", MaxHandleLen+1), ""},
 	}
@@ -173,4 +175,51 @@ func TestDefaultModel(t *testing.T) {
 			t.Errorf("default: %s not fitted (%d trials)", f.Event, f.Tally.Trials)
 		}
 	}
+}
+
+func FuzzFileName(f *testing.F) {
+	for _, s := range []string{"Tortoise", "../x", "a_b", "Zoë", "", ".", "A-1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, handle string) {
+		name, err := FileName(handle)
+		if err != nil {
+			if handle != "" && len(handle) <= MaxHandleLen {
+				t.Fatalf("FileName(%q): %v", handle, err)
+			}
+			return
+		}
+		base := strings.TrimSuffix(name, ".kbm")
+		if base == name || base == "" {
+			t.Fatalf("FileName(%q) = %q", handle, name)
+		}
+		for _, c := range []byte(base) {
+			if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+				t.Fatalf("FileName(%q) = %q holds %q", handle, name, c)
+			}
+		}
+		// Injective up to case: decoding gives back the lower-cased handle.
+		var back []byte
+		for i := 0; i < len(base); i++ {
+			if base[i] == '_' {
+				var b byte
+				if _, err := fmt.Sscanf(base[i+1:i+3], "%02x", &b); err != nil {
+					t.Fatalf("bad escape in %q", name)
+				}
+				back = append(back, b)
+				i += 2
+				continue
+			}
+			back = append(back, base[i])
+		}
+		lower := []byte(handle)
+		for i, c := range lower {
+			if c >= 'A' && c <= 'Z' {
+				lower[i] = c + 'a' - 'A'
+			}
+		}
+		if string(back) != string(lower) {
+			t.Fatalf("FileName(%q) = %q decodes to %q", handle, name, back)
+		}
+	})
 }
