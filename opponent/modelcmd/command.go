@@ -263,8 +263,14 @@ func PrintCoverage(w io.Writer, c *opponent.Counts) {
 
 // PrintModel prints what a model serves: horizons and fitted parameters.
 func PrintModel(w io.Writer, m *opponent.Model) {
-	fmt.Fprintf(w, "served horizon: white %d, black %d moves (at least %d games per move)\n",
-		m.Horizon(chess.White), m.Horizon(chess.Black), opponent.MinServeGames)
+	horizon := func(c chess.Color) string {
+		if h := m.Horizon(c); h >= 0 {
+			return fmt.Sprintf("%d moves", h)
+		}
+		return "none"
+	}
+	fmt.Fprintf(w, "served horizon: white %s, black %s (a move is served while at least %d games reach it)\n",
+		horizon(chess.White), horizon(chess.Black), opponent.MinServeGames)
 	for _, f := range m.ParamsFit() {
 		how := fmt.Sprintf("default (only %d trials, need %d)", f.Tally.Trials, opponent.MinParamTrials)
 		if f.Fitted {
