@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	pgnlib "github.com/corentings/chess/v2"
 	"github.com/rs/zerolog"
 	"golang.org/x/crypto/bcrypt"
 
@@ -209,6 +210,13 @@ func TestTwoDaemonsPlayCompleteGames(t *testing.T) {
 	pgns, _ := filepath.Glob(filepath.Join(adir, "games", "*.pgn"))
 	if len(pgns) != 3 {
 		t.Fatalf("%d PGNs written, want 3", len(pgns))
+	}
+	for _, name := range pgns {
+		data, _ := os.ReadFile(name)
+		g, err := pgnlib.NewScanner(bytes.NewReader(data)).ParseNext()
+		if err != nil || len(g.Moves()) == 0 || g.GetTagPair("Result") == "" {
+			t.Fatalf("%s does not read back: %v\n%s", name, err, data)
+		}
 	}
 	// What the games taught about the opponent is in its model file.
 	counts, err := a.store.Counts("sparring")

@@ -12,6 +12,7 @@ import (
 	"kriegbot/engine/chess"
 	"kriegbot/engine/players"
 	"kriegbot/engine/umpire"
+	"kriegbot/internal/pgnout"
 	"kriegbot/protocol"
 )
 
@@ -133,27 +134,7 @@ func (r *gameRecord) event(e players.Event, now time.Time) {
 }
 
 // refereeWords renders what the referee said of one answer.
-func refereeWords(v umpire.View) []string {
-	var w []string
-	if v.Illegal {
-		return []string{"Illegal move"}
-	}
-	switch v.Capture.Kind {
-	case umpire.PawnCaptured:
-		w = append(w, "Pawn at "+v.Capture.Square.String()+" captured")
-	case umpire.PieceCaptured:
-		w = append(w, "Piece at "+v.Capture.Square.String()+" captured")
-	}
-	for _, k := range v.Checks {
-		if k != chess.NoCheck {
-			w = append(w, umpire.CheckWords(k))
-		}
-	}
-	if v.PawnTries >= 0 {
-		w = append(w, umpire.TriesWords(v.PawnTries))
-	}
-	return w
-}
+func refereeWords(v umpire.View) []string { return v.Words() }
 
 func (r *gameRecord) finish(t *tracker, now time.Time) {
 	r.result, r.reason, r.done, r.finishedAt = t.result, t.reason, true, now
@@ -195,31 +176,25 @@ func (r *gameRecord) fullMoves(v protocol.MoveListDG) []string {
 	return sans
 }
 
-// pgnText writes the game with our referee messages as comments.
+// pgnText writes the game with our referee messages as comments: what we
+// heard of each move, and our refused attempts before the move that followed.
 func (r *gameRecord) pgnText(sans []string) string {
-	var sb strings.Builder
-	tag := func(k, v string) {
-		fmt.Fprintf(&sb, "[%s \"%s\"]\n", k, strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(v))
-	}
+	var w pgnout.Writer
 	result := r.result
 	if result != "1-0" && result != "0-1" && result != "1/2-1/2" {
 		result = "*"
 	}
-	tag("Event", "kriegbot wild 16")
-	tag("Site", "kriegbot")
-	tag("Date", r.start.UTC().Format("2006.01.02"))
-	tag("Round", "-")
-	tag("White", r.white)
-	tag("Black", r.black)
-	tag("Result", result)
-	tag("Variant", "kriegspiel")
-	tag("Termination", r.reason)
-	sb.WriteString("\n")
-	var toks []string
+	w.Tag("Event", "kriegbot wild 16")
+	w.Tag("Site", "kriegbot")
+	w.Tag("Date", r.start.UTC().Format("2006.01.02"))
+	w.Tag("Round", "-")
+	w.Tag("White", r.white)
+	w.Tag("Black", r.black)
+	w.Tag("Result", result)
+	w.Tag("Variant", "kriegspiel")
+	w.Tag("Termination", r.reason)
 	hi := 0 // index into heard
-	needNum := true
 	for i, san := range sans {
-		mover := chess.Color(i % 2)
 		var illegal []string
 		var words []string
 		for hi < len(r.heard) {
@@ -233,40 +208,13 @@ func (r *gameRecord) pgnText(sans []string) string {
 			break
 		}
 		if len(illegal) > 0 {
-			toks = append(toks, "{Illegal: "+strings.Join(illegal, " ")+"}")
-			needNum = true
+			w.Comment("Illegal: " + strings.Join(illegal, " "))
 		}
-		switch {
-		case mover == chess.White:
-			toks = append(toks, fmt.Sprintf("%d. %s", i/2+1, san))
-		case needNum:
-			toks = append(toks, fmt.Sprintf("%d... %s", i/2+1, san))
-		default:
-			toks = append(toks, san)
-		}
-		needNum = false
-		if len(words) > 0 {
-			toks = append(toks, "{"+strings.Join(words, "; ")+"}")
-			needNum = true
-		}
+		w.Move(i, san)
+		w.Comment(strings.Join(words, "; "))
 	}
-	toks = append(toks, "{"+r.reason+"}", result)
-	col := 0
-	for i, t := range toks {
-		if i > 0 {
-			if col+1+len(t) > 79 {
-				sb.WriteString("\n")
-				col = 0
-			} else {
-				sb.WriteString(" ")
-				col++
-			}
-		}
-		sb.WriteString(t)
-		col += len(t)
-	}
-	sb.WriteString("\n\n")
-	return sb.String()
+	w.Comment(r.reason)
+	return w.Finish(result)
 }
 
 // keepRecord remembers a finished game's record until its move list comes.

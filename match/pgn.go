@@ -10,6 +10,7 @@ import (
 	"kriegbot/engine/chess"
 	"kriegbot/engine/clock"
 	"kriegbot/engine/umpire"
+	"kriegbot/internal/pgnout"
 )
 
 // PGNHeader is what every game of a match shares in its PGN tags.
@@ -71,50 +72,34 @@ func other(side string) string {
 // the refused attempts ("Illegal move"), the capture, checks and pawn tries
 // announced, and the mover's clock in timed games ([%clk]).
 func (r *Record) WritePGN(w io.Writer, h PGNHeader) error {
-	var b strings.Builder
-	tag := func(name, value string) {
-		value = strings.ReplaceAll(strings.ReplaceAll(value, `\`, `\\`), `"`, `\"`)
-		fmt.Fprintf(&b, "[%s \"%s\"]\n", name, value)
-	}
-	tag("Event", h.Event)
-	tag("Site", h.Site)
-	tag("Date", h.Date)
-	tag("Round", strconv.Itoa(r.Game+1))
-	tag("White", r.White)
-	tag("Black", r.Black)
-	tag("Result", r.Result)
-	tag("Variant", "Kriegspiel")
-	tag("ICCResult", iccResult(r))
-	tag("TimeControl", r.Control.String())
-	tag("Termination", pgnTermination(r.Termination))
-	tag("Ending", r.Termination)
-	tag("PlyCount", strconv.Itoa(r.Plies))
-	tag("Seed", strconv.FormatUint(r.Seed, 10))
-	b.WriteByte('\n')
+	var p pgnout.Writer
+	p.Tag("Event", h.Event)
+	p.Tag("Site", h.Site)
+	p.Tag("Date", h.Date)
+	p.Tag("Round", strconv.Itoa(r.Game+1))
+	p.Tag("White", r.White)
+	p.Tag("Black", r.Black)
+	p.Tag("Result", r.Result)
+	p.Tag("Variant", "Kriegspiel")
+	p.Tag("ICCResult", iccResult(r))
+	p.Tag("TimeControl", r.Control.String())
+	p.Tag("Termination", pgnTermination(r.Termination))
+	p.Tag("Ending", r.Termination)
+	p.Tag("PlyCount", strconv.Itoa(r.Plies))
+	p.Tag("Seed", strconv.FormatUint(r.Seed, 10))
 
-	wr := wrapper{b: &b}
 	var illegal []string
-	needNumber := true
 	for _, a := range r.Attempts {
 		if !a.Answer.Legal {
 			illegal = append(illegal, a.Answer.Attempt.String())
 			continue
 		}
-		n := a.Ply/2 + 1
-		if a.Answer.Mover == chess.White {
-			wr.word(strconv.Itoa(n) + ".")
-		} else if needNumber {
-			wr.word(strconv.Itoa(n) + "...")
-		}
-		wr.word(a.SAN)
+		p.Move(a.Ply, a.SAN)
 		comment := refereeComment(illegal, &a.Answer)
 		if r.Control.Timed() {
 			comment = append(comment, "[%clk "+clk(a.Clock)+"]")
 		}
-		needNumber = len(comment) > 0
-		if needNumber {
-			wr.comment(strings.Join(comment, "; "))
-		}
+		p.Comment(strings.Join(comment, "; "))
 		illegal = illegal[:0]
 	}
 	if len(illegal) > 0 || r.Termination == TermTime || r.Termination == TermError {
@@ -128,11 +113,9 @@ func (r *Record) WritePGN(w io.Writer, h PGNHeader) error {
 		case TermError:
 			why = append(why, "forfeit: "+r.Error)
 		}
-		wr.comment(strings.Join(why, "; "))
+		p.Comment(strings.Join(why, "; "))
 	}
-	wr.word(r.Result)
-	b.WriteString("\n\n")
-	_, err := io.WriteString(w, b.String())
+	_, err := io.WriteString(w, p.Finish(r.Result))
 	return err
 }
 
@@ -192,33 +175,4 @@ func clk(d time.Duration) string {
 	m := int(d/time.Minute) % 60
 	s := float64(d%time.Minute) / float64(time.Second)
 	return fmt.Sprintf("%d:%02d:%04.1f", h, m, s)
-}
-
-// wrapper writes movetext in lines of at most 79 characters.
-type wrapper struct {
-	b   *strings.Builder
-	col int
-}
-
-func (w *wrapper) word(s string) {
-	if w.col > 0 && w.col+1+len(s) > 79 {
-		w.b.WriteByte('\n')
-		w.col = 0
-	}
-	if w.col > 0 {
-		w.b.WriteByte(' ')
-		w.col++
-	}
-	w.b.WriteString(s)
-	w.col += len(s)
-}
-
-// comment writes {text}, breaking lines between its words.
-func (w *wrapper) comment(text string) {
-	words := strings.Fields(strings.NewReplacer("{", "(", "}", ")").Replace(text))
-	words[0] = "{" + words[0]
-	words[len(words)-1] += "}"
-	for _, x := range words {
-		w.word(x)
-	}
 }

@@ -132,6 +132,39 @@ func (a *Answer) For(c chess.Color) View {
 	return v
 }
 
+// Words returns what the referee said to this side, one announcement each,
+// in ICC's wording: "Illegal move"; or, for a legal move, the capture ("Pawn
+// at d5 captured"), the checks ("File check") and the pawn tries ("2 pawn
+// tries", "0 pawn tries" included). On the move that ends the game only the
+// capture is said, as ks-game does. Nothing heard gives nothing.
+func (v *View) Words() []string {
+	if !v.Heard {
+		return nil
+	}
+	if v.Illegal {
+		return []string{"Illegal move"}
+	}
+	var w []string
+	switch v.Capture.Kind {
+	case PawnCaptured:
+		w = append(w, "Pawn at "+v.Capture.Square.String()+" captured")
+	case PieceCaptured:
+		w = append(w, "Piece at "+v.Capture.Square.String()+" captured")
+	}
+	if v.Ending != NotOver {
+		return w
+	}
+	for _, k := range v.Checks {
+		if k != chess.NoCheck {
+			w = append(w, CheckWords(k))
+		}
+	}
+	if v.PawnTries >= 0 {
+		w = append(w, TriesWords(v.PawnTries))
+	}
+	return w
+}
+
 // String renders the answer in the referee's words, e.g.
 // "e2e4: legal; Piece at d5 captured; File check; 2 pawn tries".
 func (a *Answer) String() string {

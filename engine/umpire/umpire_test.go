@@ -1,6 +1,7 @@
 package umpire
 
 import (
+	"strings"
 	"testing"
 
 	"kriegbot/engine/chess"
@@ -213,4 +214,24 @@ func BenchmarkUmpire(b *testing.B) {
 		total += n
 	}
 	b.ReportMetric(float64(total)/b.Elapsed().Seconds(), "attempts/s")
+}
+
+func TestViewWords(t *testing.T) {
+	d5, _ := chess.ParseSquare("d5")
+	for _, c := range []struct {
+		v    View
+		want string
+	}{
+		{View{}, ""},
+		{View{Heard: true, Own: true, Illegal: true, PawnTries: -1}, "Illegal move"},
+		{View{Heard: true, PawnTries: 0}, "0 pawn tries"},
+		{View{Heard: true, Capture: Capture{d5, PawnCaptured}, Checks: [2]chess.CheckKind{chess.CheckFile, chess.CheckKnight}, PawnTries: 1},
+			"Pawn at d5 captured|File check|Knight check|1 pawn try"},
+		{View{Heard: true, Capture: Capture{d5, PieceCaptured}, Checks: [2]chess.CheckKind{chess.CheckRank}, PawnTries: -1, Ending: Checkmate},
+			"Piece at d5 captured"},
+	} {
+		if got := strings.Join(c.v.Words(), "|"); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.v, got, c.want)
+		}
+	}
 }

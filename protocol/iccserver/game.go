@@ -368,25 +368,12 @@ func (s *Server) attempt(ev *events, c *client, m chess.Move, text string) {
 // announcementLines are the referee's words for a legal move, one per line,
 // told to both players: capture, checks, pawn tries.
 func announcementLines(game int, a umpire.Answer) []string {
-	var out []string
+	words := refereeWords(a)
 	prefix := "Game " + strconv.Itoa(game) + ": "
-	if a.Capture.Kind == umpire.PawnCaptured {
-		out = append(out, prefix+"Pawn at "+a.Capture.Square.String()+" captured")
-	} else if a.Capture.Kind == umpire.PieceCaptured {
-		out = append(out, prefix+"Piece at "+a.Capture.Square.String()+" captured")
+	for i, w := range words {
+		words[i] = prefix + w
 	}
-	if a.Ending != umpire.NotOver {
-		return out
-	}
-	for _, k := range a.Checks {
-		if k != chess.NoCheck {
-			out = append(out, prefix+umpire.CheckWords(k))
-		}
-	}
-	if a.PawnTries >= 0 {
-		out = append(out, prefix+umpire.TriesWords(a.PawnTries))
-	}
-	return out
+	return words
 }
 
 func endingCode(e umpire.Ending, g *game, mover chess.Color) (code, desc string) {

@@ -2,12 +2,17 @@ package iccserver
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	pgnlib "github.com/corentings/chess/v2"
 
 	"kriegbot/engine/chess"
 	"kriegbot/engine/umpire"
@@ -219,7 +224,8 @@ func sameHeard(a, b heard) bool {
 // complete games with random askable attempts, checking everything each side
 // was told against the umpire's own record.
 func TestSessionsPlayCompleteGames(t *testing.T) {
-	srv, addr := startServer(t, Config{Accounts: testAccounts(t, map[string]string{"alice": "wonderland", "bob": "builder"})})
+	records := t.TempDir()
+	srv, addr := startServer(t, Config{RecordDir: records, Accounts: testAccounts(t, map[string]string{"alice": "wonderland", "bob": "builder"})})
 	alice := dialSession(t, addr, "alice", "wonderland")
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -299,4 +305,49 @@ func TestSessionsPlayCompleteGames(t *testing.T) {
 		}
 	}
 	t.Logf("endings: %v", endings)
+	checkRecords(t, records, srv.Finished())
+}
+
+// checkRecords reads every game's PGN back with an ordinary PGN library and
+// its JSON Lines record, and compares both with the umpire's record.
+func checkRecords(t *testing.T, dir string, games []FinishedGame) {
+	t.Helper()
+	for _, g := range games {
+		var legal []string
+		for _, a := range g.Answers {
+			if a.Legal {
+				legal = append(legal, a.Attempt.String())
+			}
+		}
+		data, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("game-%d.pgn", g.Number)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := pgnlib.NewScanner(strings.NewReader(string(data)))
+		pg, err := sc.ParseNext()
+		if err != nil {
+			t.Fatalf("game %d PGN: %v\n%s", g.Number, err, data)
+		}
+		var uci []string
+		for _, m := range pg.Moves() {
+			uci = append(uci, m.String())
+		}
+		if fmt.Sprint(uci) != fmt.Sprint(legal) || pg.GetTagPair("Result") != g.Result {
+			t.Fatalf("game %d PGN: %d moves, result %q; umpire %d moves, %q", g.Number, len(uci), pg.GetTagPair("Result"), len(legal), g.Result)
+		}
+		lines, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("game-%d.jsonl", g.Number)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows := strings.Split(strings.TrimSpace(string(lines)), "\n")
+		if len(rows) != len(g.Answers)+1 {
+			t.Fatalf("game %d: %d JSON lines for %d attempts", g.Number, len(rows), len(g.Answers))
+		}
+		for i, row := range rows {
+			var v map[string]any
+			if err := json.Unmarshal([]byte(row), &v); err != nil {
+				t.Fatalf("game %d line %d: %v", g.Number, i+1, err)
+			}
+		}
+	}
 }

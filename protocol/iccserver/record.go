@@ -9,6 +9,7 @@ import (
 
 	"kriegbot/engine/chess"
 	"kriegbot/engine/umpire"
+	"kriegbot/internal/pgnout"
 )
 
 // writeRecords writes game-<n>.pgn (SAN moves, referee messages and illegal
@@ -37,97 +38,47 @@ func writeAtomic(name string, data []byte) error {
 
 // refereeWords renders what both players heard of a legal move.
 func refereeWords(a umpire.Answer) []string {
-	var w []string
-	switch a.Capture.Kind {
-	case umpire.PawnCaptured:
-		w = append(w, "Pawn at "+a.Capture.Square.String()+" captured")
-	case umpire.PieceCaptured:
-		w = append(w, "Piece at "+a.Capture.Square.String()+" captured")
-	}
-	for _, k := range a.Checks {
-		if k != chess.NoCheck {
-			w = append(w, umpire.CheckWords(k))
-		}
-	}
-	if a.PawnTries >= 0 && a.Ending == umpire.NotOver {
-		w = append(w, umpire.TriesWords(a.PawnTries))
-	}
-	return w
-}
-
-func pgnTag(sb *strings.Builder, name, value string) {
-	value = strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(value)
-	fmt.Fprintf(sb, "[%s \"%s\"]\n", name, value)
+	v := a.For(a.Mover)
+	return v.Words()
 }
 
 func gamePGN(g *game) string {
-	var sb strings.Builder
+	var w pgnout.Writer
 	result := g.result
 	if result == "aborted" {
 		result = "*"
 	}
-	pgnTag(&sb, "Event", fmt.Sprintf("kriegbot serve w16 %d %d", g.minutes, g.inc))
-	pgnTag(&sb, "Site", "kriegbot serve")
-	pgnTag(&sb, "Date", g.started.UTC().Format("2006.01.02"))
-	pgnTag(&sb, "Round", "-")
-	pgnTag(&sb, "White", g.names[0])
-	pgnTag(&sb, "Black", g.names[1])
-	pgnTag(&sb, "Result", result)
-	pgnTag(&sb, "Variant", "kriegspiel")
-	pgnTag(&sb, "TimeControl", fmt.Sprintf("%d+%d", g.minutes*60, g.inc))
-	pgnTag(&sb, "Termination", g.description)
-	pgnTag(&sb, "GameId", fmt.Sprint(g.number))
-	sb.WriteString("\n")
-	var body []string
+	w.Tag("Event", fmt.Sprintf("kriegbot serve w16 %d %d", g.minutes, g.inc))
+	w.Tag("Site", "kriegbot serve")
+	w.Tag("Date", g.started.UTC().Format("2006.01.02"))
+	w.Tag("Round", "-")
+	w.Tag("White", g.names[0])
+	w.Tag("Black", g.names[1])
+	w.Tag("Result", result)
+	w.Tag("Variant", "kriegspiel")
+	w.Tag("TimeControl", fmt.Sprintf("%d+%d", g.minutes*60, g.inc))
+	w.Tag("Termination", g.description)
+	w.Tag("GameId", fmt.Sprint(g.number))
 	var illegal []string
 	leg := 0
-	needNumber := true // a Black move after a comment repeats its number ("3...")
 	for _, a := range g.answers {
 		if !a.Legal {
 			illegal = append(illegal, a.Attempt.String())
 			continue
 		}
 		if len(illegal) > 0 {
-			body = append(body, "{Illegal: "+strings.Join(illegal, " ")+"}")
+			w.Comment("Illegal: " + strings.Join(illegal, " "))
 			illegal = illegal[:0]
-			needNumber = true
 		}
-		tok := ""
-		switch {
-		case a.Mover == chess.White:
-			tok = fmt.Sprintf("%d. ", leg/2+1)
-		case needNumber:
-			tok = fmt.Sprintf("%d... ", leg/2+1)
-		}
-		body = append(body, tok+g.sans[leg])
-		needNumber = false
-		if w := refereeWords(a); len(w) > 0 {
-			body = append(body, "{"+strings.Join(w, "; ")+"}")
-			needNumber = true
-		}
+		w.Move(leg, g.sans[leg])
+		w.Comment(strings.Join(refereeWords(a), "; "))
 		leg++
 	}
 	if len(illegal) > 0 {
-		body = append(body, "{Illegal: "+strings.Join(illegal, " ")+"}")
+		w.Comment("Illegal: " + strings.Join(illegal, " "))
 	}
-	body = append(body, "{"+g.description+"}", result)
-	// Wrap at 79 columns, as the PGN standard asks.
-	col := 0
-	for i, t := range body {
-		if i > 0 {
-			if col+1+len(t) > 79 {
-				sb.WriteString("\n")
-				col = 0
-			} else {
-				sb.WriteString(" ")
-				col++
-			}
-		}
-		sb.WriteString(t)
-		col += len(t)
-	}
-	sb.WriteString("\n\n")
-	return sb.String()
+	w.Comment(g.description)
+	return w.Finish(result)
 }
 
 // jsonAttempt is one line of the JSON Lines record.

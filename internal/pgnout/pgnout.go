@@ -1,0 +1,87 @@
+package pgnout
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Width is the longest movetext line.
+const Width = 79
+
+// Writer builds one game's PGN. The zero Writer is ready: add the tags, then
+// the moves and comments in order, then call Finish.
+type Writer struct {
+	b          strings.Builder
+	col        int
+	inMoves    bool
+	needNumber bool // a Black move after a comment repeats its number ("3...")
+}
+
+var tagEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", " ", "\r", " ")
+
+// Tag writes [Name "value"], escaping the value.
+func (w *Writer) Tag(name, value string) {
+	w.b.WriteString("[" + name + " \"" + tagEscaper.Replace(value) + "\"]\n")
+}
+
+func (w *Writer) startMoves() {
+	if !w.inMoves {
+		w.b.WriteByte('\n')
+		w.inMoves = true
+		w.needNumber = true
+	}
+}
+
+// word writes one token, breaking the line before it if it would not fit.
+func (w *Writer) word(s string) {
+	w.startMoves()
+	if w.col > 0 && w.col+1+len(s) > Width {
+		w.b.WriteByte('\n')
+		w.col = 0
+	}
+	if w.col > 0 {
+		w.b.WriteByte(' ')
+		w.col++
+	}
+	w.b.WriteString(s)
+	w.col += len(s)
+}
+
+// Move writes the SAN move of ply (0 for White's first move) with its number
+// where one is due: before every White move, and before a Black move that
+// follows a comment or starts the movetext.
+func (w *Writer) Move(ply int, san string) {
+	w.startMoves()
+	n := strconv.Itoa(ply/2 + 1)
+	switch {
+	case ply%2 == 0:
+		w.word(n + ".")
+	case w.needNumber:
+		w.word(n + "...")
+	}
+	w.word(san)
+	w.needNumber = false
+}
+
+// Comment writes {text}, breaking lines between its words; braces inside
+// become parentheses. Empty text writes nothing.
+func (w *Writer) Comment(text string) {
+	words := strings.Fields(strings.NewReplacer("{", "(", "}", ")").Replace(text))
+	if len(words) == 0 {
+		return
+	}
+	words[0] = "{" + words[0]
+	words[len(words)-1] += "}"
+	for _, x := range words {
+		w.word(x)
+	}
+	w.needNumber = true
+}
+
+// Finish writes the result token and returns the whole game, ending in a
+// blank line.
+func (w *Writer) Finish(result string) string {
+	w.word(result)
+	w.b.WriteString("\n\n")
+	return w.b.String()
+}
