@@ -8,6 +8,7 @@ import (
 	"kriegbot/bench"
 	"kriegbot/bot"
 	"kriegbot/engine/belief/beliefcheck"
+	"kriegbot/engine/kep"
 	"kriegbot/engine/umpire/fixture"
 	"kriegbot/internal/cmdflag"
 	"kriegbot/match"
@@ -32,6 +33,7 @@ func commands() []command {
 		{"model", "opponent models: `model build -o FILE PGN...` from game records, `model show [FILE]`", modelcmd.Command},
 		{"match", "engine-vs-engine matches in-process: W-L-D, Elo ± 95 %, SPRT, PGN, JSON Lines, shards", match.Command},
 		{"belief", "belief tools: `belief check FILE...` measures soundness and calibration on fixture files", beliefcheck.Command},
+		{"engine", "KEP, the Kriegspiel engine protocol, on standard input and output (for referees, GUIs, harnesses)", kep.Command},
 	}
 }
 

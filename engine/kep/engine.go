@@ -1,0 +1,469 @@
+package kep
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"strconv"
+	"time"
+
+	"kriegbot/engine/belief"
+	"kriegbot/engine/chess"
+	"kriegbot/engine/clock"
+	"kriegbot/engine/players"
+	"kriegbot/engine/umpire"
+	"kriegbot/opponent"
+)
+
+// Config adapts Run.
+type Config struct {
+	// Kinds are the player kinds the Player option is read against;
+	// players.Kinds() when nil.
+	Kinds []players.Kind
+	// Name is the engine's id name; "kriegbot" when empty.
+	Name string
+}
+
+// Author is the engine's id author line.
+const Author = "the kriegbot authors"
+
+// quitWait bounds how long quit waits for a cancelled search to hand the
+// player back: Attempt returns at once when its context ends, and quit must
+// be done within 100 ms.
+const quitWait = 50 * time.Millisecond
+
+// phase is where the game stands for the engine.
+type phase uint8
+
+const (
+	noGame    phase = iota
+	ourTurn         // a go is expected
+	answering       // an attempt went out; legal or illegal is expected
+	theirTurn       // opponent is expected
+)
+
+var phaseWords = [...]string{noGame: "no game", ourTurn: "our turn", answering: "awaiting the answer to our attempt", theirTurn: "the opponent's turn"}
+
+// inputLine is one line from the driver, numbered from 1.
+type inputLine struct {
+	n    int
+	text string
+}
+
+// searchResult is what a search goroutine hands back.
+type searchResult struct {
+	move    chess.Move
+	err     error
+	nodes   int64
+	elapsed time.Duration
+}
+
+// running is a search in flight.
+type running struct {
+	cancel context.CancelFunc
+	done   chan searchResult
+}
+
+// engine is Run's state; only Run's goroutine touches it.
+type engine struct {
+	cfg   Config
+	log   *log.Logger
+	w     *bufio.Writer
+	werr  error
+	set   settings
+	model belief.Prior // loaded from ModelFile, nil for the player's own
+
+	player    players.Player
+	playerKey string // the spec and model file the player was built with
+
+	phase   phase
+	color   chess.Color
+	plies   int
+	pending chess.Move // our last attempt
+	know    players.Knowledge
+	tracker clock.Tracker
+	// turnStart is when our current turn's first go arrived: the clock runs
+	// during refused attempts, and the time manager wants what was spent.
+	turnStart time.Time
+
+	search *running
+}
+
+// priorSetter is implemented by players that take an opponent model for the
+// next game (the same optional interface the daemon uses).
+type priorSetter interface {
+	SetPrior(belief.Prior)
+}
+
+// Run speaks KEP: it reads commands from in and writes protocol lines to out
+// and diagnostics to logw, until quit, the end of in (after answering a go
+// still pending) or ctx's end. It returns an error only when out fails (the
+// driver is gone). Run does not wait for a reader blocked in in.Read: that
+// goroutine ends when in returns.
+func Run(ctx context.Context, in io.Reader, out, logw io.Writer, cfg Config) error {
+	if cfg.Kinds == nil {
+		cfg.Kinds = players.Kinds()
+	}
+	if cfg.Name == "" {
+		cfg.Name = "kriegbot"
+	}
+	e := &engine{cfg: cfg, log: log.New(logw, "kep: ", 0), w: bufio.NewWriter(out), set: defaultSettings(), pending: chess.NullMove}
+	lines := make(chan inputLine)
+	stop := make(chan struct{})
+	defer close(stop)
+	go readLines(in, lines, stop, e.log)
+	for {
+		var done chan searchResult
+		if e.search != nil {
+			done = e.search.done
+		}
+		select {
+		case <-ctx.Done():
+			e.abort()
+			return e.werr
+		case r := <-done:
+			e.finish(r)
+		case l, ok := <-lines:
+			if !ok {
+				if e.search != nil {
+					e.log.Printf("end of input: answering the pending go, then exiting")
+					e.finish(<-e.search.done)
+				}
+				return e.werr
+			}
+			if quit := e.handle(l); quit {
+				e.abort()
+				return e.werr
+			}
+		}
+		if e.werr != nil {
+			e.abort()
+			return e.werr
+		}
+	}
+}
+
+// readLines sends in's lines to lines until the end of in or stop. A line of
+// more than MaxLine bytes is skipped (logged) without being held in memory.
+func readLines(in io.Reader, lines chan<- inputLine, stop <-chan struct{}, lg *log.Logger) {
+	defer close(lines)
+	br := bufio.NewReaderSize(in, MaxLine+1)
+	n := 0
+	for {
+		b, err := br.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			n++
+			lg.Printf("line %d: longer than %d bytes: skipped", n, MaxLine)
+			for errors.Is(err, bufio.ErrBufferFull) {
+				_, err = br.ReadSlice('\n')
+			}
+		} else if len(b) > 0 {
+			n++
+			select {
+			case lines <- inputLine{n: n, text: string(b)}:
+			case <-stop:
+				return
+			}
+		}
+		if err != nil {
+			if !errors.Is(err, io.EOF) {
+				lg.Printf("reading input: %v", err)
+			}
+			return
+		}
+	}
+}
+
+// send writes one protocol line and flushes it.
+func (e *engine) send(s string) {
+	if e.werr != nil {
+		return
+	}
+	e.w.WriteString(s)
+	e.w.WriteByte('\n')
+	if err := e.w.Flush(); err != nil {
+		e.werr = fmt.Errorf("kep: writing to the driver: %w", err)
+		e.log.Print(e.werr)
+	}
+}
+
+// handle executes one line and reports whether it was quit.
+func (e *engine) handle(l inputLine) (quit bool) {
+	c, err := ParseLine(l.text)
+	if err != nil {
+		e.log.Printf("line %d: %v: ignored", l.n, err)
+		return false
+	}
+	if len(c.Extra) > 0 {
+		e.log.Printf("line %d: %s: unknown words %q ignored", l.n, c.Kind, clipWords(c.Extra))
+	}
+	switch c.Kind {
+	case Empty:
+	case Hello:
+		e.send("id name " + e.cfg.Name)
+		e.send("id author " + Author)
+		for _, d := range optionDefs() {
+			e.send(d.line())
+		}
+		e.send("kepok")
+	case IsReady:
+		e.send("readyok")
+	case SetOption:
+		e.setOption(l.n, c.Name, c.Value)
+	case Quit:
+		return true
+	case Stop:
+		if e.search == nil {
+			e.log.Printf("line %d: stop with no search running: ignored", l.n)
+			return false
+		}
+		e.search.cancel() // the attempt goes out when the search hands it back
+	default:
+		if e.search != nil {
+			e.log.Printf("line %d: %s during a search: stopping the search first", l.n, c.Kind)
+			e.search.cancel()
+			e.finish(<-e.search.done)
+		}
+		e.gameCommand(l.n, c)
+	}
+	return false
+}
+
+// gameCommand executes the commands that drive the game.
+func (e *engine) gameCommand(n int, c Line) {
+	if c.Kind == NewGame {
+		e.newGame(n, c.Color)
+		return
+	}
+	if e.phase == noGame {
+		e.log.Printf("line %d: %s with no game (newgame starts one): ignored", n, c.Kind)
+		return
+	}
+	want := map[Kind]phase{Illegal: answering, Legal: answering, Opponent: theirTurn}
+	if p, ok := want[c.Kind]; ok && e.phase != p {
+		e.log.Printf("line %d: %s in %s: ignored", n, c.Kind, phaseWords[e.phase])
+		return
+	}
+	switch c.Kind {
+	case Go:
+		if e.phase != ourTurn {
+			e.log.Printf("line %d: go in %s: answering anyway", n, phaseWords[e.phase])
+		}
+		e.start(c.Go)
+	case Illegal:
+		e.hear(umpire.View{Heard: true, Own: true, Illegal: true, PawnTries: -1})
+		e.tracker.Refused()
+		e.phase = ourTurn
+	case Legal:
+		e.hear(c.Heard.View(true, e.pending))
+		e.tracker.Moved()
+		e.plies++
+		e.phase, e.turnStart = theirTurn, time.Time{}
+	case Opponent:
+		e.hear(c.Heard.View(false, chess.NullMove))
+		e.plies++
+		e.phase = ourTurn
+	case GameOver:
+		e.player.GameOver(players.Outcome{Result: c.Result, Reason: c.Reason})
+		e.phase = noGame
+	}
+}
+
+// hear tells the player and the engine's own record of our men.
+func (e *engine) hear(v umpire.View) {
+	e.player.Hear(players.Event{Kind: players.Answer, View: v})
+	e.know.Hear(v)
+}
+
+// setOption applies a setoption. A change of player or model takes effect at
+// the next newgame: a game is played by one player from start to end.
+func (e *engine) setOption(n int, name, value string) {
+	old := e.set
+	if err := e.set.set(name, value, e.cfg.Kinds); err != nil {
+		e.log.Printf("line %d: %v: ignored", n, err)
+		return
+	}
+	if e.set.modelFile != old.modelFile {
+		if e.set.modelFile == "" {
+			e.model = nil
+		} else {
+			c, err := opponent.LoadCounts(e.set.modelFile)
+			if err != nil {
+				e.log.Printf("line %d: option ModelFile: %v: ignored", n, err)
+				e.set.modelFile = old.modelFile
+				return
+			}
+			e.model = opponent.NewModel(c)
+		}
+	}
+	if e.phase != noGame && e.key() != e.playerKey {
+		e.log.Printf("line %d: option %s takes effect at the next newgame", n, name)
+	}
+}
+
+func (e *engine) key() string { return e.set.spec() + "\x00" + e.set.modelFile }
+
+// newGame starts a game, building the player anew when its options changed.
+func (e *engine) newGame(n int, c chess.Color) {
+	if e.phase != noGame {
+		e.log.Printf("line %d: newgame before gameover: the previous game is abandoned", n)
+		e.player.GameOver(players.Outcome{Result: "*", Reason: "abandoned"})
+	}
+	if e.player == nil || e.key() != e.playerKey {
+		spec := e.set.spec()
+		sp, err := players.Parse(spec, e.cfg.Kinds)
+		if err != nil {
+			// Only reachable when Threads and Hash combine badly; Player
+			// specs are checked when set.
+			e.log.Printf("line %d: player %q: %v: playing heuristic", n, spec, err)
+			if sp, err = players.Parse("heuristic", e.cfg.Kinds); err != nil {
+				e.log.Printf("line %d: no player: %v", n, err)
+				return
+			}
+		}
+		e.player, e.playerKey = sp.New(), e.key()
+		if e.model != nil {
+			if ps, ok := e.player.(priorSetter); ok {
+				ps.SetPrior(e.model)
+			} else {
+				e.log.Printf("line %d: player %q takes no opponent model: ModelFile unused", n, spec)
+			}
+		}
+	}
+	g := players.Game{Color: c, Rules: umpire.ICC(), Seed: e.set.seed}
+	if err := e.player.NewGame(g); err != nil {
+		e.log.Printf("line %d: newgame: %v", n, err)
+		e.phase = noGame
+		return
+	}
+	e.color, e.plies, e.pending = c, 0, chess.NullMove
+	e.know.Reset(c)
+	e.tracker = clock.Tracker{}
+	e.turnStart = time.Time{}
+	e.phase = theirTurn
+	if c == chess.White {
+		e.phase = ourTurn
+	}
+}
+
+// budget turns a go's limits into the player's budget and the hard limit
+// (zero for none). movetime is a fixed time less the overhead; clocks go
+// through the time manager; nodes bound the work whatever else is given.
+func (e *engine) budget(g GoLimits) (players.Budget, time.Duration) {
+	b := players.Budget{Nodes: g.Nodes}
+	var hard time.Duration
+	switch {
+	case g.MoveTime > 0:
+		t := max(g.MoveTime-e.set.overhead, time.Millisecond)
+		b.Time, hard = t, t
+	case g.HasClock[e.color]:
+		var spent time.Duration
+		if !e.turnStart.IsZero() {
+			spent = time.Since(e.turnStart)
+		}
+		plan := clock.Default(e.set.overhead).Budget(clock.State{
+			Remaining: g.Clock[e.color], Increment: g.Inc[e.color],
+			MoveNumber: e.plies/2 + 1, Retries: e.tracker.Retries(),
+			ExpectedRetries: e.tracker.Expected(), Spent: spent,
+		})
+		b.Time, b.Emergency, hard = plan.Soft, plan.Emergency, plan.Hard
+	}
+	return b, hard
+}
+
+// start answers a go: the search runs in its own goroutine, so the loop
+// keeps reading (stop, isready, quit) meanwhile.
+func (e *engine) start(g GoLimits) {
+	if e.turnStart.IsZero() {
+		e.turnStart = time.Now()
+	}
+	if g.HasClock[e.color] {
+		theirs := g.Clock[e.color.Other()]
+		if !g.HasClock[e.color.Other()] {
+			theirs = g.Clock[e.color]
+		}
+		e.player.Hear(players.Event{Kind: players.ClockUpdate, Clock: players.Clocks{Ours: g.Clock[e.color], Theirs: theirs}})
+	}
+	b, hard := e.budget(g)
+	ctx, cancel := context.WithCancel(context.Background())
+	if hard > 0 {
+		ctx, cancel = context.WithTimeout(context.Background(), hard)
+	}
+	r := &running{cancel: cancel, done: make(chan searchResult, 1)}
+	e.search = r
+	p := e.player
+	go func() {
+		start := time.Now()
+		var res searchResult
+		defer func() {
+			if v := recover(); v != nil {
+				res = searchResult{move: chess.NullMove, err: fmt.Errorf("player panicked: %v", v)}
+			}
+			res.elapsed = time.Since(start)
+			r.done <- res
+		}()
+		res.move, res.err = p.Attempt(ctx, b)
+		if m, ok := p.(*players.MCTS); ok {
+			res.nodes = m.Last.Iterations
+		}
+	}()
+}
+
+// finish sends the attempt of a finished search. When the player failed it
+// sends the first attempt our own record allows, so that every go gets
+// exactly one attempt.
+func (e *engine) finish(r searchResult) {
+	e.search.cancel()
+	e.search = nil
+	m := r.move
+	if r.err != nil || m == chess.NullMove {
+		var list chess.MoveList
+		e.know.Askable(&list)
+		e.log.Printf("search failed (%v): sending the first askable attempt of %d", r.err, list.N)
+		m = chess.NullMove
+		if list.N > 0 {
+			m = list.Moves[0]
+		}
+	}
+	e.know.Asked(m)
+	e.pending = m
+	e.phase = answering
+	info := "info time " + strconv.FormatInt(r.elapsed.Milliseconds(), 10)
+	if r.nodes > 0 {
+		info += " nodes " + strconv.FormatInt(r.nodes, 10)
+	}
+	e.send(info)
+	e.send("attempt " + m.String())
+}
+
+// abort ends a running search for quit: its attempt is not sent. The wait is
+// bounded so that quit is prompt even if a player were slow to notice.
+func (e *engine) abort() {
+	if e.search == nil {
+		return
+	}
+	e.search.cancel()
+	select {
+	case <-e.search.done:
+	case <-time.After(quitWait):
+		e.log.Printf("quit: the search did not stop within %v", quitWait)
+	}
+	e.search = nil
+}
+
+// clipWords shortens a list of ignored words for the log.
+func clipWords(ws []string) []string {
+	const n = 8
+	out := make([]string, 0, min(len(ws), n+1))
+	for i, w := range ws {
+		if i == n {
+			out = append(out, fmt.Sprintf("... (%d more)", len(ws)-n))
+			break
+		}
+		out = append(out, clip(w))
+	}
+	return out
+}
