@@ -647,12 +647,6 @@ func (d *Daemon) hear(g *gameRun, ev []players.Event) {
 	}
 }
 
-// valuer is implemented by players that can say how they stand, in [-1, 1]
-// from their own point of view; the resign and draw policies use it.
-type valuer interface {
-	Value() (v float64, ok bool)
-}
-
 // think starts a search for our next attempt.
 func (d *Daemon) think(num int, g *gameRun, now time.Time) {
 	cfg := d.config()
@@ -722,7 +716,7 @@ func (d *Daemon) thought(r thinkResult) {
 // resignOrDraw applies the value-based policies before a search; it reports
 // whether it ended (or offered to end) the game instead.
 func (d *Daemon) resignOrDraw(g *gameRun, cfg config.Config) bool {
-	vp, ok := g.p.(valuer)
+	vp, ok := g.p.(players.Valuer)
 	if !ok {
 		return false
 	}

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"kriegbot/engine/belief"
 	"kriegbot/engine/chess"
+	"kriegbot/engine/players"
 	"kriegbot/opponent"
 )
 
@@ -13,12 +13,6 @@ import (
 // list; it is added to the opponent's file in the store, and the next game
 // against that opponent is played with the default model blended with what
 // we learnt (opponent.Store, weighted by the games seen).
-
-// priorSetter is implemented by players that can take an opponent model for
-// the next game (the mcts player).
-type priorSetter interface {
-	SetPrior(belief.Prior)
-}
 
 // openStore opens the per-opponent store and the default counts, or returns
 // nils when the configuration keeps no models or the store cannot be used
@@ -43,7 +37,7 @@ func (d *Daemon) openStore() {
 
 // priorFor gives p the model of opponent handle, if p takes one.
 func (d *Daemon) priorFor(p any, handle string) {
-	ps, ok := p.(priorSetter)
+	ps, ok := p.(players.PriorSetter)
 	if !ok || d.store == nil {
 		return
 	}

@@ -64,12 +64,6 @@ type gameRecord struct {
 	finishedAt time.Time
 }
 
-// statser is implemented by players that report statistics of their last
-// search (visits, depth, value...), which the record keeps beside each attempt.
-type statser interface {
-	LastStats() map[string]any
-}
-
 func newGameRecord(dir, name string, g protocol.MyGameStartedDG, us chess.Color, seed uint64, spec string, now time.Time) *gameRecord {
 	d := filepath.Join(dir, "games")
 	r := &gameRecord{number: g.Game, white: g.White, black: g.Black, us: us, start: now}
@@ -104,8 +98,19 @@ func (r *gameRecord) line(v map[string]any) {
 
 func (r *gameRecord) attempt(m chess.Move, now time.Time, p players.Player) {
 	v := map[string]any{"type": "attempt", "move": m.String(), "t": now.UTC().Format(time.RFC3339Nano)}
-	if s, ok := p.(statser); ok {
-		v["search"] = s.LastStats()
+	if in, ok := p.(players.Inspector); ok {
+		rep := in.LastSearch()
+		s := map[string]any{"iterations": rep.Iterations, "nodes": rep.Nodes, "value": rep.Value, "proven": rep.Proven}
+		var top []map[string]any
+		for i, c := range rep.Candidates {
+			if i == 5 {
+				break
+			}
+			top = append(top, map[string]any{"move": c.Move.String(), "visits": c.Visits, "value": c.Value,
+				"p_illegal": c.PIllegal, "p_capture": c.PCapture, "p_check": c.PCheck})
+		}
+		s["top"] = top
+		v["search"] = s
 	}
 	r.line(v)
 }

@@ -1,0 +1,52 @@
+package players
+
+import (
+	"kriegbot/engine/belief"
+	"kriegbot/engine/chess"
+)
+
+// Optional interfaces: what a driver may ask of a player beyond Player, for
+// records, replays and the daemon's policies. None of it is ever shown to
+// the opponent.
+
+// Inspector is a player that can show what it believed and why it moved.
+type Inspector interface {
+	// LastSearch reports the last Attempt's search.
+	LastSearch() SearchReport
+	// Belief is the player's current belief about the opponent's men, or nil.
+	// The driver must not change it, nor keep it past the next call.
+	Belief() *belief.State
+}
+
+// SearchReport describes one search.
+type SearchReport struct {
+	Move       chess.Move
+	Iterations int64
+	Nodes      int64
+	// Value is the chosen attempt's value in pawns from our side.
+	Value  float64
+	Proven bool
+	// Candidates are the attempts searched, most visited first.
+	Candidates []Candidate
+}
+
+// Candidate is one attempt as the search saw it.
+type Candidate struct {
+	Move   chess.Move
+	Visits int64
+	Value  float64
+	// PIllegal, PCapture and PCheck are the predicted referee answers.
+	PIllegal, PCapture, PCheck float64
+}
+
+// Valuer is a player that can say how it stands, in [-1, 1] from its own
+// side (the daemon's resign and draw policies use it).
+type Valuer interface {
+	Value() (v float64, ok bool)
+}
+
+// PriorSetter is a player that takes an opponent model for its next game
+// (the daemon's per-opponent models).
+type PriorSetter interface {
+	SetPrior(belief.Prior)
+}
