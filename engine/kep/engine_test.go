@@ -1,0 +1,605 @@
+package kep
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"kriegbot/engine/chess"
+	"kriegbot/engine/players"
+	"kriegbot/engine/umpire"
+)
+
+// proc is one engine run by Run over pipes, as a driver sees it.
+type proc struct {
+	t     *testing.T
+	name  string
+	in    *io.PipeWriter
+	lines chan string // the engine's output lines
+	done  chan error  // Run's result
+	log   *lockedBuffer
+	sent  []string // our lines, for failure messages
+}
+
+// lockedBuffer collects the engine's log.
+type lockedBuffer struct {
+	mu sync.Mutex
+	sb strings.Builder
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.sb.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.sb.String()
+}
+
+func startEngine(t *testing.T, name string, cfg Config) *proc {
+	t.Helper()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	p := &proc{t: t, name: name, in: inW, lines: make(chan string, 64), done: make(chan error, 1), log: &lockedBuffer{}}
+	go func() {
+		err := Run(context.Background(), inR, outW, p.log, cfg)
+		outW.Close()
+		p.done <- err
+	}()
+	go func() {
+		sc := bufio.NewScanner(outR)
+		for sc.Scan() {
+			p.lines <- sc.Text()
+		}
+		close(p.lines)
+	}()
+	t.Cleanup(func() {
+		inW.Close()
+		inR.Close()
+		if t.Failed() {
+			t.Logf("%s: last lines sent: %q\n%s log:\n%s", name, p.sent[max(len(p.sent)-12, 0):], name, tail(p.log.String(), 3000))
+		}
+	})
+	return p
+}
+
+func tail(s string, n int) string {
+	if len(s) > n {
+		return "..." + s[len(s)-n:]
+	}
+	return s
+}
+
+func (p *proc) send(lines ...string) {
+	p.t.Helper()
+	for _, l := range lines {
+		p.sent = append(p.sent, l)
+		if _, err := io.WriteString(p.in, l+"\n"); err != nil {
+			p.t.Fatalf("%s: writing %q: %v", p.name, l, err)
+		}
+	}
+}
+
+// recv returns the engine's next output line.
+func (p *proc) recv(timeout time.Duration) string {
+	p.t.Helper()
+	select {
+	case l, ok := <-p.lines:
+		if !ok {
+			p.t.Fatalf("%s: output closed", p.name)
+		}
+		return l
+	case <-time.After(timeout):
+		p.t.Fatalf("%s: no output within %v", p.name, timeout)
+	}
+	return ""
+}
+
+// attempt reads the answer to a go: info lines, then one attempt.
+func (p *proc) attempt(timeout time.Duration) chess.Move {
+	p.t.Helper()
+	for {
+		l := p.recv(timeout)
+		if strings.HasPrefix(l, "info ") {
+			continue
+		}
+		s, ok := strings.CutPrefix(l, "attempt ")
+		if !ok {
+			p.t.Fatalf("%s: %q where an attempt was due", p.name, l)
+		}
+		m, err := chess.ParseUCI(s)
+		if err != nil {
+			p.t.Fatalf("%s: %q: %v", p.name, l, err)
+		}
+		return m
+	}
+}
+
+// sync waits until the engine has handled every line sent so far and checks
+// that it printed nothing else meanwhile.
+func (p *proc) sync() {
+	p.t.Helper()
+	p.send("isready")
+	if l := p.recv(5 * time.Second); l != "readyok" {
+		p.t.Fatalf("%s: %q where readyok was due", p.name, l)
+	}
+}
+
+// hello runs the handshake and sets options.
+func (p *proc) hello(opts ...string) {
+	p.t.Helper()
+	p.send("kep")
+	var got []string
+	for {
+		l := p.recv(5 * time.Second)
+		if l == "kepok" {
+			break
+		}
+		got = append(got, l)
+	}
+	if len(got) < 2 || got[0] != "id name kriegbot" || !strings.HasPrefix(got[1], "id author ") {
+		p.t.Fatalf("%s: handshake %q", p.name, got)
+	}
+	for i := 0; i+1 < len(opts); i += 2 {
+		p.send("setoption name " + opts[i] + " value " + opts[i+1])
+	}
+	p.sync()
+	if strings.Contains(p.log.String(), "ignored") {
+		p.t.Fatalf("%s: an option was refused:\n%s", p.name, p.log.String())
+	}
+}
+
+// quit ends the engine and returns how long Run took to return.
+func (p *proc) quit() time.Duration {
+	p.t.Helper()
+	start := time.Now()
+	p.send("quit")
+	select {
+	case err := <-p.done:
+		if err != nil {
+			p.t.Fatalf("%s: Run: %v", p.name, err)
+		}
+	case <-time.After(5 * time.Second):
+		p.t.Fatalf("%s: Run did not return after quit", p.name)
+	}
+	d := time.Since(start)
+	for l := range p.lines {
+		p.t.Errorf("%s: output %q after quit", p.name, l)
+	}
+	return d
+}
+
+// announce writes a legal or opponent line.
+func announce(word string, v umpire.View) string {
+	if s := AnnouncementOf(v).String(); s != "" {
+		return word + " " + s
+	}
+	return word
+}
+
+// noise is what a sloppy or hostile driver may send between commands: lines
+// the engine must log and ignore without any effect on its play. Out-of-turn
+// events are among them: noise is only sent when the engine is to move and
+// idle.
+var noise = []string{
+	"",
+	"   ",
+	"hello engine",
+	"bestmove e2e4",
+	"go wtime soon",
+	"go nodes -5",
+	"legal capture z9 pawn",
+	"legal check diagonal",
+	"opponent tries many",
+	"newgame purple",
+	"gameover 3-0",
+	"setoption name Nonsense value 1",
+	"setoption name Threads value 999",
+	"setoption name Approach value z",
+	"setoption name Player value chess-master-3000",
+	"setoption name ModelFile value /nonexistent/model.kbm",
+	"setoption",
+	"opponent",                 // not our opponent's turn: ignored
+	"opponent capture e4 pawn", // idem
+	"legal tries 2",            // no attempt pending: ignored
+	"illegal",                  // idem
+	"stop",                     // no search: ignored
+	"\x00\xff\xfe\x01",
+	"KEP",
+	strings.Repeat("go ", 30000), // 90 KB: skipped unread
+	strings.Repeat("x", MaxLine+1),
+}
+
+// referee plays one game between two engines, refereed by the umpire, and
+// returns the umpire and the attempts made. goLine gives each go; when rng is
+// set, noise lines are sent (seeded) before some go lines.
+type gameOpts struct {
+	maxPlies int
+	goLine   func(side chess.Color, ply int) string
+	rng      *rand.Rand
+	// stopEvery sends a long go and a stop on every n-th turn of White.
+	stopEvery int
+	// views receives what each side should have heard, in order.
+	views *[2][]umpire.View
+	// finalOpponent tells the opponent of the game-ending move too (KEP
+	// allows a driver to go straight to gameover).
+	finalOpponent bool
+}
+
+func referee(t *testing.T, white, black *proc, o gameOpts) (*umpire.Umpire, []chess.Move) {
+	t.Helper()
+	rules := umpire.ICC()
+	rules.MaxPlies = o.maxPlies
+	u := umpire.New(rules)
+	ps := [2]*proc{white, black}
+	white.send("newgame white")
+	black.send("newgame black")
+	var attempts []chess.Move
+	turn := 0
+	for u.Ending() == umpire.NotOver {
+		side := u.Side()
+		p := ps[side]
+		if turn++; turn > 2*chess.MaxMoves {
+			t.Fatalf("%s: more than %d attempts in one turn", p.name, 2*chess.MaxMoves)
+		}
+		if o.rng != nil && o.rng.IntN(4) == 0 {
+			p.send(noise[o.rng.IntN(len(noise))])
+		}
+		var m chess.Move
+		if o.stopEvery > 0 && side == chess.White && u.Plies()%(2*o.stopEvery) == 0 && len(u.Refused()) == 0 {
+			p.send("go movetime 600000")
+			time.Sleep(5 * time.Millisecond)
+			start := time.Now()
+			p.send("stop")
+			m = p.attempt(5 * time.Second)
+			if d := time.Since(start); d > 250*time.Millisecond {
+				t.Errorf("stop answered after %v", d)
+			}
+		} else {
+			p.send(o.goLine(side, u.Plies()))
+			m = p.attempt(30 * time.Second)
+		}
+		attempts = append(attempts, m)
+		for _, r := range u.Refused() {
+			if r == m {
+				t.Fatalf("%s: attempt %v again after its refusal", p.name, m)
+			}
+		}
+		a, err := u.Attempt(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o.views != nil {
+			for c := range 2 {
+				told := c == int(side) || a.Ending == umpire.NotOver || o.finalOpponent
+				if v := a.For(chess.Color(c)); v.Heard && told {
+					(*o.views)[c] = append((*o.views)[c], v)
+				}
+			}
+		}
+		if !a.Legal {
+			p.send("illegal")
+			continue
+		}
+		turn = 0
+		p.send(announce("legal", a.For(side)))
+		if a.Ending == umpire.NotOver || o.finalOpponent {
+			ps[side.Other()].send(announce("opponent", a.For(side.Other())))
+		}
+	}
+	result, reason := u.Result(), u.Ending().String()
+	if u.Ending() == umpire.PlyLimit {
+		result = "1/2-1/2"
+	}
+	for _, p := range ps {
+		p.send("gameover " + result + " " + reason)
+		p.sync()
+	}
+	return u, attempts
+}
+
+func nodesGo(n int) func(chess.Color, int) string {
+	return func(chess.Color, int) string { return fmt.Sprintf("go nodes %d", n) }
+}
+
+// TestGamesBothColours plays two complete games over pipes, the MCTS engine
+// once with each colour against a second engine running the heuristic
+// player, with malformed lines, out-of-turn events, over-long lines and stop
+// mixed in; then an early quit in the middle of a third game's search.
+func TestGamesBothColours(t *testing.T) {
+	a := startEngine(t, "mcts", Config{})
+	b := startEngine(t, "heuristic", Config{})
+	a.hello("Threads", "1", "Hash", "8", "Seed", "11", "Approach", "c")
+	b.hello("Player", "heuristic", "Seed", "5")
+	rng := rand.New(rand.NewPCG(1, 2))
+	illegal := 0
+	for g, o := range []gameOpts{
+		{maxPlies: 400, goLine: nodesGo(60), rng: rng, stopEvery: 10, finalOpponent: true},
+		{maxPlies: 400, goLine: func(side chess.Color, ply int) string {
+			// Clocks as a harness sends them: the time manager budgets.
+			return "go wtime 20000 btime 20000 winc 100 binc 100 nodes 60"
+		}, rng: rng},
+	} {
+		white, black := a, b
+		if g == 1 {
+			white, black = b, a
+		}
+		u, attempts := referee(t, white, black, o)
+		illegal += len(attempts) - u.Plies()
+		t.Logf("game %d: %s (%s) after %d plies, %d attempts", g, u.Result(), u.Ending(), u.Plies(), len(attempts))
+		if u.Plies() < 10 {
+			t.Fatalf("game %d ended after %d plies", g, u.Plies())
+		}
+	}
+	if illegal == 0 {
+		t.Fatal("no illegal attempt in two games: the refusal path went untested")
+	}
+	for _, p := range []*proc{a, b} {
+		log := p.log.String()
+		for _, want := range []string{"unknown command", "ignored", "longer than 65536 bytes: skipped"} {
+			if !strings.Contains(log, want) {
+				t.Errorf("%s: the log never says %q", p.name, want)
+			}
+		}
+	}
+	// An early quit: a third game, quit in the middle of a long search.
+	a.send("newgame white", "go movetime 600000")
+	time.Sleep(20 * time.Millisecond)
+	if d := a.quit(); d > 100*time.Millisecond {
+		t.Errorf("quit mid-search took %v", d)
+	}
+	if d := b.quit(); d > 100*time.Millisecond {
+		t.Errorf("quit took %v", d)
+	}
+}
+
+// TestNoiseHasNoEffect plays the same game twice with the same seeds and
+// node budgets, once clean and once with noise before a quarter of the go
+// lines: the attempts must be identical (determinism, and ignored lines are
+// truly ignored).
+func TestNoiseHasNoEffect(t *testing.T) {
+	play := func(rng *rand.Rand) []chess.Move {
+		a := startEngine(t, "mcts", Config{})
+		b := startEngine(t, "heuristic", Config{})
+		a.hello("Seed", "3")
+		b.hello("Player", "heuristic", "Seed", "4")
+		_, attempts := referee(t, b, a, gameOpts{maxPlies: 120, goLine: nodesGo(40), rng: rng})
+		a.quit()
+		b.quit()
+		return attempts
+	}
+	clean := play(nil)
+	noisy := play(rand.New(rand.NewPCG(9, 9)))
+	if len(clean) != len(noisy) {
+		t.Fatalf("%d attempts clean, %d with noise", len(clean), len(noisy))
+	}
+	for i := range clean {
+		if clean[i] != noisy[i] {
+			t.Fatalf("attempt %d: %v clean, %v with noise", i, clean[i], noisy[i])
+		}
+	}
+	if len(clean) < 50 {
+		t.Fatalf("only %d attempts", len(clean))
+	}
+}
+
+// spy wraps a real player and records what it hears, so that a test can
+// compare the engine's translation of KEP lines with the umpire's views.
+type spy struct {
+	players.Player
+	mu    *sync.Mutex
+	heard *[]umpire.View
+}
+
+func (s spy) Hear(e players.Event) {
+	if e.Kind == players.Answer {
+		s.mu.Lock()
+		*s.heard = append(*s.heard, e.View)
+		s.mu.Unlock()
+	}
+	s.Player.Hear(e)
+}
+
+func spyKind(mu *sync.Mutex, heard *[]umpire.View) players.Kind {
+	return players.Kind{Name: "spy", Summary: "the heuristic player, recording what it hears", Build: func(o *players.Options) (func() players.Player, error) {
+		inner, err := players.Parse("heuristic", players.Kinds())
+		if err != nil {
+			return nil, err
+		}
+		return func() players.Player { return spy{Player: inner.New(), mu: mu, heard: heard} }, o.Err()
+	}}
+}
+
+// TestTranslationExact checks that every legal, opponent and illegal line
+// reaches the player as exactly the view the umpire gives that side (our own
+// accepted move included; the game's ending travels in gameover instead).
+func TestTranslationExact(t *testing.T) {
+	for _, color := range []chess.Color{chess.White, chess.Black} {
+		var mu sync.Mutex
+		var heard []umpire.View
+		kinds := append(players.Kinds(), spyKind(&mu, &heard))
+		s := startEngine(t, "spy", Config{Kinds: kinds})
+		o := startEngine(t, "mcts", Config{})
+		s.hello("Player", "spy")
+		o.hello("Seed", "8")
+		var views [2][]umpire.View
+		white, black := s, o
+		if color == chess.Black {
+			white, black = o, s
+		}
+		u, _ := referee(t, white, black, gameOpts{maxPlies: 300, goLine: nodesGo(30), views: &views, finalOpponent: color == chess.Black})
+		want := views[color]
+		for i := range want {
+			if want[i].Ending != umpire.NotOver {
+				want[i].Ending, want[i].Result, want[i].PawnTries = umpire.NotOver, "", 0
+			}
+		}
+		mu.Lock()
+		got := heard
+		mu.Unlock()
+		if len(got) != len(want) {
+			t.Fatalf("%v: the player heard %d answers, the umpire gave %d", color, len(got), len(want))
+		}
+		kinds2 := map[string]int{}
+		for i := range want {
+			if got[i] != want[i] {
+				t.Fatalf("%v: answer %d: heard %+v, umpire %+v", color, i, got[i], want[i])
+			}
+			switch {
+			case want[i].Illegal:
+				kinds2["illegal"]++
+			case want[i].Capture.Kind != umpire.NoCapture:
+				kinds2["capture"]++
+			}
+			if want[i].Checks[0] != chess.NoCheck {
+				kinds2["check"]++
+			}
+			if want[i].PawnTries > 0 {
+				kinds2["tries"]++
+			}
+		}
+		t.Logf("%v: %d answers, %v, %s after %d plies", color, len(want), kinds2, u.Ending(), u.Plies())
+		for _, k := range []string{"illegal", "capture", "check", "tries"} {
+			if kinds2[k] == 0 {
+				t.Errorf("%v: no %s announced: that translation went untested", color, k)
+			}
+		}
+		s.quit()
+		o.quit()
+	}
+}
+
+// TestStopAndQuitTiming measures how fast stop gets its attempt and quit
+// ends Run while a search that would run for ten minutes is under way.
+func TestStopAndQuitTiming(t *testing.T) {
+	p := startEngine(t, "mcts", Config{})
+	p.hello("Threads", "2")
+	p.send("newgame white")
+	var worst time.Duration
+	for i := range 5 {
+		p.send("go movetime 600000")
+		time.Sleep(time.Duration(10+10*i) * time.Millisecond)
+		start := time.Now()
+		p.send("stop")
+		m := p.attempt(5 * time.Second)
+		worst = max(worst, time.Since(start))
+		p.send("illegal") // keeps the turn going: five different attempts
+		if m == chess.NullMove {
+			t.Fatal("null attempt")
+		}
+	}
+	if worst > 100*time.Millisecond {
+		t.Errorf("stop answered after %v at worst", worst)
+	}
+	p.send("go wtime 600000 btime 600000")
+	time.Sleep(30 * time.Millisecond)
+	d := p.quit()
+	if d > 100*time.Millisecond {
+		t.Errorf("quit took %v", d)
+	}
+	t.Logf("stop: %v at worst of 5; quit mid-search: %v", worst, d)
+}
+
+// TestOddDrivers covers drivers that break the rules of the conversation.
+func TestOddDrivers(t *testing.T) {
+	p := startEngine(t, "heuristic", Config{})
+	p.hello("Player", "heuristic")
+	// go with no game: logged, no attempt.
+	p.send("go nodes 10")
+	p.sync()
+	if !strings.Contains(p.log.String(), "go with no game") {
+		t.Errorf("go with no game not logged:\n%s", p.log.String())
+	}
+	// Two go without an answer between: each gets exactly one attempt.
+	p.send("newgame white", "go", "go")
+	p.attempt(5 * time.Second)
+	p.attempt(5 * time.Second)
+	p.sync()
+	// legal, then a go out of turn (the opponent's move was not told).
+	p.send("legal", "go")
+	p.attempt(5 * time.Second)
+	p.sync()
+	if !strings.Contains(p.log.String(), "go in the opponent's turn: answering anyway") {
+		t.Errorf("out-of-turn go not logged:\n%s", p.log.String())
+	}
+	// A command during a search stops it first; the attempt still comes.
+	p.send("illegal", "setoption name Player value mcts", "newgame black", "opponent", "go movetime 600000", "gameover 1-0 resign")
+	p.attempt(5 * time.Second)
+	p.sync()
+	if !strings.Contains(p.log.String(), "gameover during a search: stopping the search first") {
+		t.Errorf("command during search not logged:\n%s", p.log.String())
+	}
+	// CR LF line ends and tabs.
+	p.send("isready\r")
+	if l := p.recv(5 * time.Second); l != "readyok" {
+		t.Fatalf("%q", l)
+	}
+	p.quit()
+
+	// The end of input with a go pending: the attempt comes, then Run ends.
+	q := startEngine(t, "eof", Config{})
+	q.send("setoption name Player value heuristic", "newgame white", "go")
+	q.in.Close()
+	q.attempt(5 * time.Second)
+	select {
+	case err := <-q.done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Run did not end at the end of input")
+	}
+}
+
+// TestDriverGone checks that Run returns an error, not hangs, when its
+// output fails.
+func TestDriverGone(t *testing.T) {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	outR.Close()
+	done := make(chan error, 1)
+	go func() { done <- Run(context.Background(), inR, outW, io.Discard, Config{}) }()
+	go io.WriteString(inW, "isready\n")
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "writing to the driver") {
+			t.Fatalf("Run: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Run did not return")
+	}
+	inW.Close()
+}
+
+// TestHello checks the handshake's options line by line.
+func TestHello(t *testing.T) {
+	p := startEngine(t, "hello", Config{})
+	p.send("kep")
+	want := []string{
+		"id name kriegbot",
+		"id author " + Author,
+		"option name Threads type spin default 1 min 1 max 64",
+		"option name Hash type spin default 32 min 1 max 65536",
+		"option name Seed type spin default 0 min 0 max 4611686018427387903",
+		"option name Approach type string default c",
+		"option name Player type string default <empty>",
+		"option name MoveOverhead type spin default 10 min 0 max 5000",
+		"option name ModelFile type string default <empty>",
+		"kepok",
+	}
+	for _, w := range want {
+		if l := p.recv(5 * time.Second); l != w {
+			t.Fatalf("got %q, want %q", l, w)
+		}
+	}
+	p.quit()
+}
