@@ -15,8 +15,11 @@
 //     longer than MaxLine), the loop keeps the game's phase, hands events to a
 //     players.Player and runs each search in a goroutine under a cancelable
 //     context, so that stop, isready and quit are answered while it thinks.
-//     Only the loop writes to the output, one protocol line at a time; every
-//     diagnostic goes to the log.
+//     Lines take effect in order: one that needs the player while a search
+//     runs waits (in a bounded queue) for the search to end, so a driver that
+//     sends a whole script at once gets the same attempts as one that waits
+//     for each; stop and quit never wait. Only the loop writes to the output,
+//     one protocol line at a time; every diagnostic goes to the log.
 //
 // Events that do not fit the game's phase (a legal with no attempt pending,
 // an opponent move while we are to move, ...) are logged and not passed on:

@@ -90,7 +90,21 @@ type engine struct {
 	turnStart time.Time
 
 	search *running
+	// queue holds the lines that wait for the running search to end, and
+	// queued their size in bytes, bounded by maxQueued.
+	queue  []queuedLine
+	queued int
 }
+
+// queuedLine is a parsed line waiting for the search to end.
+type queuedLine struct {
+	n    int
+	line Line
+}
+
+// maxQueued bounds the bytes of the lines waiting for a search: a driver
+// that streams lines without waiting for the attempt cannot fill memory.
+const maxQueued = 1 << 20
 
 // priorSetter is implemented by players that take an opponent model for the
 // next game (the same optional interface the daemon uses).
@@ -110,12 +124,21 @@ func Run(ctx context.Context, in io.Reader, out, logw io.Writer, cfg Config) err
 	if cfg.Name == "" {
 		cfg.Name = "kriegbot"
 	}
-	e := &engine{cfg: cfg, log: log.New(logw, "kep: ", 0), w: bufio.NewWriter(out), set: defaultSettings(), pending: chess.NullMove}
+	e := &engine{cfg: cfg, log: log.New(logw, "kriegbot engine: ", 0), w: bufio.NewWriter(out), set: defaultSettings(), pending: chess.NullMove}
 	lines := make(chan inputLine)
 	stop := make(chan struct{})
 	defer close(stop)
 	go readLines(in, lines, stop, e.log)
+	eof := false
 	for {
+		e.drain()
+		if e.werr != nil {
+			e.abort()
+			return e.werr
+		}
+		if eof && e.search == nil && len(e.queue) == 0 {
+			return nil
+		}
 		var done chan searchResult
 		if e.search != nil {
 			done = e.search.done
@@ -128,20 +151,16 @@ func Run(ctx context.Context, in io.Reader, out, logw io.Writer, cfg Config) err
 			e.finish(r)
 		case l, ok := <-lines:
 			if !ok {
-				if e.search != nil {
-					e.log.Printf("end of input: answering the pending go, then exiting")
-					e.finish(<-e.search.done)
+				eof, lines = true, nil
+				if e.search != nil || len(e.queue) > 0 {
+					e.log.Printf("end of input: answering what is pending, then exiting")
 				}
-				return e.werr
+				continue
 			}
-			if quit := e.handle(l); quit {
+			if quit := e.accept(l); quit {
 				e.abort()
 				return e.werr
 			}
-		}
-		if e.werr != nil {
-			e.abort()
-			return e.werr
 		}
 	}
 }
@@ -190,8 +209,14 @@ func (e *engine) send(s string) {
 	}
 }
 
-// handle executes one line and reports whether it was quit.
-func (e *engine) handle(l inputLine) (quit bool) {
+// accept takes one line as it arrives and reports whether it was quit.
+// Lines take effect in order: while a search runs, a line that needs the
+// player waits in the queue until the search ends, and so does every line
+// behind it. quit and stop never wait (stop ends the running search, whatever
+// waits behind it); isready, kep and setoption act at once while nothing
+// waits before them (they do not touch the player), so that readyok still
+// means that every line before it took effect.
+func (e *engine) accept(l inputLine) (quit bool) {
 	c, err := ParseLine(l.text)
 	if err != nil {
 		e.log.Printf("line %d: %v: ignored", l.n, err)
@@ -200,8 +225,44 @@ func (e *engine) handle(l inputLine) (quit bool) {
 	if len(c.Extra) > 0 {
 		e.log.Printf("line %d: %s: unknown words %q ignored", l.n, c.Kind, clipWords(c.Extra))
 	}
+	switch {
+	case c.Kind == Quit:
+		return true
+	case c.Kind == Empty:
+	case e.search == nil && len(e.queue) == 0, c.Kind == Stop && e.search != nil:
+		e.handle(l.n, c)
+	case len(e.queue) == 0 && (c.Kind == IsReady || c.Kind == Hello || c.Kind == SetOption):
+		e.handle(l.n, c)
+	default:
+		if e.queued+len(l.text) > maxQueued {
+			e.log.Printf("line %d: more than %d bytes wait for the search: dropped", l.n, maxQueued)
+			return false
+		}
+		if len(e.queue) == 0 {
+			e.log.Printf("line %d: %s waits for the search to end (stop ends it)", l.n, c.Kind)
+		}
+		e.queue = append(e.queue, queuedLine{n: l.n, line: c})
+		e.queued += len(l.text)
+	}
+	return false
+}
+
+// drain executes the waiting lines until a search starts.
+func (e *engine) drain() {
+	for e.search == nil && len(e.queue) > 0 && e.werr == nil {
+		q := e.queue[0]
+		e.queue = e.queue[1:]
+		e.handle(q.n, q.line)
+	}
+	if len(e.queue) == 0 {
+		e.queue, e.queued = nil, 0 // let the backing array go
+	}
+}
+
+// handle executes one command.
+func (e *engine) handle(n int, c Line) {
 	switch c.Kind {
-	case Empty:
+	case Empty, Quit:
 	case Hello:
 		e.send("id name " + e.cfg.Name)
 		e.send("id author " + Author)
@@ -212,24 +273,16 @@ func (e *engine) handle(l inputLine) (quit bool) {
 	case IsReady:
 		e.send("readyok")
 	case SetOption:
-		e.setOption(l.n, c.Name, c.Value)
-	case Quit:
-		return true
+		e.setOption(n, c.Name, c.Value)
 	case Stop:
 		if e.search == nil {
-			e.log.Printf("line %d: stop with no search running: ignored", l.n)
-			return false
+			e.log.Printf("line %d: stop with no search running: ignored", n)
+			return
 		}
 		e.search.cancel() // the attempt goes out when the search hands it back
 	default:
-		if e.search != nil {
-			e.log.Printf("line %d: %s during a search: stopping the search first", l.n, c.Kind)
-			e.search.cancel()
-			e.finish(<-e.search.done)
-		}
-		e.gameCommand(l.n, c)
+		e.gameCommand(n, c)
 	}
-	return false
 }
 
 // gameCommand executes the commands that drive the game.

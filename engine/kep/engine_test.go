@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -14,6 +16,7 @@ import (
 	"kriegbot/engine/chess"
 	"kriegbot/engine/players"
 	"kriegbot/engine/umpire"
+	"kriegbot/opponent"
 )
 
 // proc is one engine run by Run over pipes, as a driver sees it.
@@ -531,12 +534,23 @@ func TestOddDrivers(t *testing.T) {
 	if !strings.Contains(p.log.String(), "go in the opponent's turn: answering anyway") {
 		t.Errorf("out-of-turn go not logged:\n%s", p.log.String())
 	}
-	// A command during a search stops it first; the attempt still comes.
-	p.send("illegal", "setoption name Player value mcts", "newgame black", "opponent", "go movetime 600000", "gameover 1-0 resign")
-	p.attempt(5 * time.Second)
-	p.sync()
-	if !strings.Contains(p.log.String(), "gameover during a search: stopping the search first") {
-		t.Errorf("command during search not logged:\n%s", p.log.String())
+	// Lines sent during a search wait for it (a node budget is kept whole);
+	// stop ends it at once even with lines waiting.
+	p.send("illegal", "setoption name Player value mcts", "newgame black", "opponent", "go movetime 600000", "gameover 1-0 resign", "newgame white", "go nodes 5", "isready")
+	time.Sleep(20 * time.Millisecond)
+	select {
+	case l := <-p.lines:
+		t.Fatalf("%q before stop: the waiting lines did not wait", l)
+	default:
+	}
+	p.send("stop")
+	p.attempt(5 * time.Second) // the stopped search
+	p.attempt(5 * time.Second) // go nodes 5, from the queue
+	if l := p.recv(5 * time.Second); l != "readyok" {
+		t.Fatalf("%q where readyok was due", l)
+	}
+	if !strings.Contains(p.log.String(), "gameover waits for the search to end") {
+		t.Errorf("waiting lines not logged:\n%s", p.log.String())
 	}
 	// CR LF line ends and tabs.
 	p.send("isready\r")
@@ -602,4 +616,102 @@ func TestHello(t *testing.T) {
 		}
 	}
 	p.quit()
+}
+
+// TestModelFile loads a real model file, refuses a corrupt one with an error
+// naming the file, and plays a game with the model set.
+func TestModelFile(t *testing.T) {
+	dir := t.TempDir()
+	c, err := opponent.DefaultCounts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := filepath.Join(dir, "good.kbm")
+	if err := os.WriteFile(good, c.AppendFile(nil), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(dir, "bad.kbm")
+	if err := os.WriteFile(bad, []byte("not a model\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := startEngine(t, "model", Config{})
+	p.send("setoption name ModelFile value " + bad)
+	p.sync()
+	if log := p.log.String(); !strings.Contains(log, "option ModelFile: ") || !strings.Contains(log, "bad.kbm") {
+		t.Fatalf("a corrupt model file gave no error naming it:\n%s", log)
+	}
+	before := p.log.String()
+	p.send("setoption name ModelFile value "+good, "newgame white", "go nodes 50")
+	p.attempt(10 * time.Second)
+	p.sync()
+	if strings.Contains(strings.TrimPrefix(p.log.String(), before), "option ModelFile") {
+		t.Fatalf("the good model file was refused:\n%s", p.log.String())
+	}
+	p.quit()
+}
+
+// broken is a player that fails, to check that a go still gets its attempt.
+type broken struct{ players.Player }
+
+func (broken) Attempt(context.Context, players.Budget) (chess.Move, error) {
+	panic("broken player")
+}
+
+// TestFailingPlayer checks that a go is answered with an askable attempt
+// even when the player panics, and that the failure is logged.
+func TestFailingPlayer(t *testing.T) {
+	kind := players.Kind{Name: "broken", Build: func(o *players.Options) (func() players.Player, error) {
+		h, err := players.Parse("heuristic", players.Kinds())
+		if err != nil {
+			return nil, err
+		}
+		return func() players.Player { return broken{h.New()} }, o.Err()
+	}}
+	p := startEngine(t, "broken", Config{Kinds: append(players.Kinds(), kind)})
+	p.hello("Player", "broken")
+	p.send("newgame white", "go")
+	m := p.attempt(5 * time.Second)
+	var list chess.MoveList
+	u := umpire.New(umpire.ICC())
+	u.Askable(&list)
+	if !list.Contains(m) {
+		t.Fatalf("attempt %v is not askable", m)
+	}
+	p.send("illegal", "go")
+	if m2 := p.attempt(5 * time.Second); m2 == m {
+		t.Fatalf("the refused attempt %v came again", m)
+	}
+	p.sync()
+	if !strings.Contains(p.log.String(), "player panicked: broken player") {
+		t.Fatalf("the failure was not logged:\n%s", p.log.String())
+	}
+	p.quit()
+}
+
+// TestScriptedDriver sends a whole script at once, as `kriegbot engine <
+// file` does: lines behind a go wait for its search, so the node budgets are
+// kept whole and the attempts equal those of a driver that waits for each.
+func TestScriptedDriver(t *testing.T) {
+	script := []string{"setoption name Seed value 21", "newgame white", "go nodes 300", "illegal", "go nodes 300", "legal", "opponent tries 1", "go nodes 300", "isready"}
+	var want []string
+	w := startEngine(t, "waiting", Config{})
+	for _, l := range script {
+		w.send(l)
+		if strings.HasPrefix(l, "go") {
+			want = append(want, w.attempt(10*time.Second).String())
+		}
+	}
+	w.recv(5 * time.Second) // readyok
+	w.quit()
+	s := startEngine(t, "scripted", Config{})
+	s.send(script...)
+	for i := range want {
+		if got := s.attempt(10 * time.Second).String(); got != want[i] {
+			t.Fatalf("attempt %d: %s scripted, %s waiting", i, got, want[i])
+		}
+	}
+	if l := s.recv(5 * time.Second); l != "readyok" {
+		t.Fatalf("%q", l)
+	}
+	s.quit()
 }
