@@ -7,11 +7,16 @@ import (
 	"kriegbot/opponent"
 )
 
-// Values are in pawns from our side. A won game is worth more than any
-// material, a drawn one nothing.
+// Values are in pawns from our side. A won game is worth a little more than
+// the material that usually wins it (not more than any material: a search
+// that values mate above everything gambles its queen on a 10 % mate chance
+// in KQ-K, where patience wins for sure); a drawn game is worth nothing.
 const (
-	winValue  = 100
+	winValue  = 25
 	drawValue = 0
+	// bareWon is the value of mating material against a bare king: nearly
+	// a win, so that no gamble for a quicker mate is worth the mating man.
+	bareWon = 20
 )
 
 // Evaluation weights. Each beyond material was kept because a match showed it
@@ -115,7 +120,7 @@ func staticValue(s *belief.State, hang *[64]float32) float32 {
 	var m men
 	m.fromBelief(s)
 	*hang = [64]float32{}
-	v := material(s)
+	v := baseValue(s, &m)
 	own := m.by[0]
 	for b := own &^ m.by[chess.King]; b != 0; {
 		sq := b.PopFirst()
@@ -124,9 +129,22 @@ func staticValue(s *belief.State, hang *[64]float32) float32 {
 		v -= h
 	}
 	v += pawnAdvance * float32(pawnRanks(&m))
+	if cannotMate(&m) {
+		v = min(v, drawValue) // a lead we cannot turn into mate is a draw
+	}
 	if pressing(s, v) {
 		v -= roomWeight * float32(s.Support(opponent.King).Count())
 		v -= kingDistWeight * float32(kingDistance(s, m.by[chess.King].First()))
+	}
+	return v
+}
+
+// baseValue is the material balance, or against a bare king with mating
+// material, nearly a win.
+func baseValue(s *belief.State, m *men) float32 {
+	v := material(s)
+	if s.Units() == 0 && !cannotMate(m) {
+		return bareWon + v/10
 	}
 	return v
 }
@@ -135,6 +153,13 @@ func staticValue(s *belief.State, hang *[64]float32) float32 {
 // or with a winning material lead.
 func pressing(s *belief.State, v float32) bool {
 	return s.Units() == 0 || v >= winningLead
+}
+
+// cannotMate reports whether our men cannot mate even a bare king: no pawn,
+// rook or queen, and at most one minor piece.
+func cannotMate(m *men) bool {
+	return m.by[chess.Pawn]|m.by[chess.Rook]|m.by[chess.Queen] == 0 &&
+		(m.by[chess.Knight] | m.by[chess.Bishop]).Count() <= 1
 }
 
 // pawnRanks sums how far our pawns have advanced from their starting rank.
@@ -358,13 +383,20 @@ func evalBare(e *stateEntry, m *men, mv chess.Move, alt float32, out *answers) {
 	ko.compute(s, m, mv, &after)
 	npt := after.at[mv.To()]
 	room := (spread(ko.alive) &^ ko.att).Count()
-	v := material(s) - roomWeight*float32(room) + pawnAdvance*float32(pawnRanks(&after))
+	v := baseValue(s, &after) - roomWeight*float32(room) + pawnAdvance*float32(pawnRanks(&after))
 	if m.at[mv.From()] == chess.Pawn && mv.Promotion() != chess.NoPieceType {
-		v += manValue[mv.Promotion()] - 1
+		v += (manValue[mv.Promotion()] - 1) / 10
 	}
 	alt -= illegalCost
 	if legal := ko.total - ko.illegal - ko.mate - ko.stale; legal > 0 {
-		v -= float32(ko.hang / legal * float64(manValue[npt]))
+		var left men = after
+		left.by[npt] &^= mv.To().Bit()
+		left.by[0] &^= mv.To().Bit()
+		lost := v - baseValue(s, &left) + manValue[npt]/10
+		if cannotMate(&left) {
+			lost = v - drawValue
+		}
+		v -= float32(ko.hang/legal) * lost
 		v -= float32(kingDistWeight * ko.dist / legal)
 	}
 	t := ko.total

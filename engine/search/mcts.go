@@ -6,6 +6,7 @@ import (
 	"kriegbot/engine/belief"
 	"kriegbot/engine/chess"
 	"kriegbot/engine/umpire"
+	"kriegbot/opponent"
 )
 
 // maxReplies bounds the captures of our men kept as the opponent's replies;
@@ -313,6 +314,9 @@ func (t *tree) expandReplies(i int32) bool {
 	t.tmp = t.states[t.nodes[dec].state].bel
 	t.tmp.Ours(mv, ourView(mv, &t.nodes[i]))
 	t.tmp.ReplyCaptureRisk(&t.risk)
+	if t.tmp.Units() <= fewUnits {
+		kingTakes(&t.tmp, t.nodes[i].check != chess.NoCheck, &t.risk)
+	}
 	var sq [maxReplies]chess.Square
 	var r [maxReplies]float32
 	k := 0
@@ -476,3 +480,36 @@ func (t *tree) randomAttempt(m *men, recapture chess.Square) chess.Move {
 
 // rootState is the belief at the root.
 func (t *tree) rootState() *belief.State { return &t.states[t.nodes[0].state].bel }
+
+// kingTakes raises risk[sq] for each undefended man of ours next to a square
+// the opponent's king may stand on: with few men left the king takes what it
+// bumps into, and a checked king takes the checker as one of its few ways out.
+func kingTakes(s *belief.State, checked bool, risk *[64]float32) {
+	var m men
+	m.fromBelief(s)
+	own := m.by[0]
+	w := float32(hangQuiet)
+	if checked {
+		w = hangCheck
+	}
+	for b := own &^ m.by[chess.King]; b != 0; {
+		sq := b.PopFirst()
+		if defended(&m, sq, own) {
+			continue
+		}
+		var p float32
+		for k := chess.KingAttacks(sq) & s.Support(opponent.King); k != 0; {
+			p += float32(s.Prob(opponent.King, k.PopFirst()))
+		}
+		risk[sq] = max(risk[sq], min(w*p, 1))
+	}
+	var total float32
+	for _, r := range risk {
+		total += r
+	}
+	if total > 1 {
+		for sq := range risk {
+			risk[sq] /= total
+		}
+	}
+}
