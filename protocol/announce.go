@@ -71,6 +71,13 @@ const maxTries = 99
 // ParseAnnouncements never panics, runs in time linear in len(line) and
 // allocates only when appending to dst needs to grow it.
 func ParseAnnouncements(dst []Announcement, line []byte) (items []Announcement, refereeLike, unknown bool) {
+	start := len(dst)
+	out, ok := parseItems(dst, line)
+	if ok && len(out) > start {
+		// A line made entirely of announcements is referee text: chat and
+		// game notices always hold words that are not announcements.
+		return out, true, false
+	}
 	// Lower-case short lines once, on the stack, so the keyword scans are
 	// plain (vectorised) substring searches; longer lines, which are never
 	// referee text, take the slower case-folding scan.
@@ -81,13 +88,6 @@ func ParseAnnouncements(dst []Announcement, line []byte) (items []Announcement, 
 			buf[i] = lower(c)
 		}
 		f.low = buf[:len(line)]
-	}
-	start := len(dst)
-	out, ok := parseItems(dst, line)
-	if ok && len(out) > start {
-		// A line made entirely of announcements is referee text: chat and
-		// game notices always hold words that are not announcements.
-		return out, true, false
 	}
 	if f.isChat() || isGameNotice(line) {
 		return dst[:start], false, false

@@ -230,6 +230,21 @@ func (r *Reader) Next() (Event, bool) {
 				break
 			}
 		}
+		if r.st == sText && !r.esc && len(r.line) == 0 && r.pos+1 < len(r.in) &&
+			r.in[r.pos] == esc && r.in[r.pos+1] == '(' {
+			// A datagram at a line start, the commonest thing on the wire:
+			// open it here, and when it is whole in the buffer, close it too,
+			// without the byte-wise marker steps.
+			r.pos += 2
+			r.st, r.dgs, r.lastEOL = sDG, dgBetween, 0
+			r.dg, r.offs = r.dg[:0], r.offs[:0]
+			if r.wholeDG() {
+				r.pos += 2 // the closing ^Y)
+				r.finishDG()
+				return r.ev, true
+			}
+			continue
+		}
 		emit, consume := r.step(r.in[r.pos])
 		if consume {
 			r.pos++
