@@ -311,11 +311,23 @@ func (e *engine) gameCommand(n int, c Line) {
 		e.tracker.Refused()
 		e.phase = ourTurn
 	case Legal:
+		if e.pending == chess.NullMove { // only after a failed search found nothing to ask
+			e.log.Printf("line %d: legal for the null attempt: ignored", n)
+			return
+		}
+		if err := e.plausibleOurs(c.Heard); err != nil {
+			e.log.Printf("line %d: legal: %v: ignored", n, err)
+			return
+		}
 		e.hear(c.Heard.View(true, e.pending))
 		e.tracker.Moved()
 		e.plies++
 		e.phase, e.turnStart = theirTurn, time.Time{}
 	case Opponent:
+		if err := e.plausibleTheirs(c.Heard); err != nil {
+			e.log.Printf("line %d: opponent: %v: ignored", n, err)
+			return
+		}
 		e.hear(c.Heard.View(false, chess.NullMove))
 		e.plies++
 		e.phase = ourTurn
@@ -325,10 +337,67 @@ func (e *engine) gameCommand(n int, c Line) {
 	}
 }
 
-// hear tells the player and the engine's own record of our men.
+// hear tells the player and the engine's own record of our men. A player
+// that fails on an answer is logged, not fatal: the engine goes on, and a go
+// still gets an attempt.
 func (e *engine) hear(v umpire.View) {
-	e.player.Hear(players.Event{Kind: players.Answer, View: v})
 	e.know.Hear(v)
+	defer func() {
+		if r := recover(); r != nil {
+			e.log.Printf("the player failed on %+v: %v", v, r)
+		}
+	}()
+	e.player.Hear(players.Event{Kind: players.Answer, View: v})
+}
+
+// plausibleOurs checks what a legal line announced against our attempt and
+// our men: the players assume a real referee, and a driver's mistake must
+// not reach them as an impossible event.
+func (e *engine) plausibleOurs(a Announcement) error {
+	m := e.pending
+	if a.Capture.Kind == umpire.NoCapture {
+		return nil
+	}
+	from, to, sq := m.From(), m.To(), a.Capture.Square
+	mover := e.know.Board.At(from)
+	if a.Capture.Kind == umpire.PawnCaptured && (sq.Rank() == 0 || sq.Rank() == 7) {
+		return fmt.Errorf("a pawn captured on %v, a last rank", sq)
+	}
+	switch {
+	case mover == chess.King && abs(to.File()-from.File()) == 2:
+		return fmt.Errorf("a capture by castling %v", m)
+	case mover == chess.Pawn && to.File() == from.File():
+		return fmt.Errorf("a capture by the pawn push %v", m)
+	case sq == to:
+		return nil
+	case mover == chess.Pawn && a.Capture.Kind == umpire.PawnCaptured && sq == chess.NewSquare(to.File(), from.Rank()):
+		return nil // en passant
+	}
+	return fmt.Errorf("a capture on %v by %v", sq, m)
+}
+
+// plausibleTheirs checks what an opponent line announced against our men.
+func (e *engine) plausibleTheirs(a Announcement) error {
+	if a.Capture.Kind == umpire.NoCapture {
+		return nil
+	}
+	sq := a.Capture.Square
+	switch pt := e.know.Board.At(sq); {
+	case pt == chess.NoPieceType:
+		return fmt.Errorf("a capture on %v, where we have no man", sq)
+	case pt == chess.King:
+		return fmt.Errorf("a capture of our king on %v", sq)
+	case (pt == chess.Pawn) != (a.Capture.Kind == umpire.PawnCaptured):
+		return fmt.Errorf("a %v captured on %v, where our man is a %v", a.Capture.Kind, sq, pt)
+	}
+	return nil
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }
 
 // setOption applies a setoption. A change of player or model takes effect at

@@ -715,3 +715,99 @@ func TestScriptedDriver(t *testing.T) {
 	}
 	s.quit()
 }
+
+// TestRandomDriver feeds long seeded streams of valid, malformed and
+// out-of-order lines: the engine must never fail, must print only protocol
+// lines, and must answer every go that finds a game with exactly one
+// attempt.
+func TestRandomDriver(t *testing.T) {
+	words := []string{
+		"kep", "isready", "stop", "illegal", "legal", "opponent", "go", "newgame white", "newgame black",
+		"gameover 1-0", "gameover 1/2-1/2 stalemate", "go nodes 20", "go movetime 2", "go wtime 500 btime 500",
+		"go wtime 0 btime 0", "legal capture e4 pawn", "opponent capture d2 pawn tries 1", "legal check file,knight",
+		"opponent check long", "opponent capture e1 piece", "legal tries 16", "setoption name Player value heuristic",
+		"setoption name Player value mcts:threads=2", "setoption name Threads value 2", "setoption name Approach value b",
+		"setoption name Approach value a", "setoption name Seed value 7", "setoption name Hash value 1",
+		"go nodes", "legal capture", "opponent check", "newgame", "gameover", "frob", "\x00", "",
+		"opponent check short,short", "opponent check knight,knight tries 16", "legal check rank,file tries 3",
+		"opponent capture e2 pawn check short", "opponent capture b1 piece check knight", "legal capture e3 pawn",
+		"legal capture d3 pawn", "legal capture f6 piece check long,knight", "opponent check rank,file",
+	}
+	seeds := uint64(3)
+	if os.Getenv("KRIEGBOT_LONG") != "" {
+		seeds = 40
+	}
+	for seed := range seeds {
+		rng := rand.New(rand.NewPCG(seed, 77))
+		p := startEngine(t, fmt.Sprintf("random%d", seed), Config{})
+		var script []string
+		want, game := 0, false
+		for range 1500 {
+			l := words[rng.IntN(len(words))]
+			script = append(script, l)
+			c, err := ParseLine(l)
+			if err != nil {
+				continue
+			}
+			switch c.Kind {
+			case NewGame:
+				game = true
+			case GameOver:
+				game = false
+			case Go:
+				if game {
+					want++
+				}
+			}
+		}
+		got := 0
+		errc := make(chan error, 1)
+		go func() {
+			for l := range p.lines {
+				switch {
+				case l == "readyok":
+					errc <- nil
+					return
+				case strings.HasPrefix(l, "attempt "):
+					if _, err := chess.ParseUCI(l[len("attempt "):]); err != nil {
+						errc <- fmt.Errorf("%q: %v", l, err)
+						return
+					}
+					got++
+				case strings.HasPrefix(l, "info "), strings.HasPrefix(l, "id "), strings.HasPrefix(l, "option "), l == "kepok":
+				default:
+					errc <- fmt.Errorf("line %q is not a protocol line", l)
+					return
+				}
+			}
+			errc <- fmt.Errorf("output closed")
+		}()
+		// isready lines inside the script are answered too: count them out.
+		for _, l := range script {
+			if l == "isready" {
+				l = "kep" // keep the last readyok the only one
+			}
+			io.WriteString(p.in, l+"\n")
+		}
+		p.send("isready")
+		select {
+		case err := <-errc:
+			if err != nil {
+				t.Fatal(err)
+			}
+		case <-time.After(60 * time.Second):
+			t.Fatal("no readyok")
+		}
+		if got != want {
+			t.Fatalf("seed %d: %d attempts for %d go lines with a game", seed, got, want)
+		}
+		p.quit()
+		log := p.log.String()
+		for _, bad := range []string{"the player failed", "player panicked"} {
+			if i := strings.Index(log, bad); i >= 0 {
+				t.Errorf("seed %d: %s", seed, log[i:min(len(log), i+300)])
+			}
+		}
+		t.Logf("seed %d: %d attempts, %d log lines", seed, got, strings.Count(log, "\n"))
+	}
+}
