@@ -194,23 +194,29 @@ func TestBadPasswordIsFinal(t *testing.T) {
 	}
 }
 
-// TestNoTimeForfeitsWithLag plays 1+0 games through 150 ms of lag each way.
-// CI plays one game; KRIEGBOT_LONG=1 plays the fifty.
+// TestNoTimeForfeitsWithLag plays 1+0 games through 150 ms of injected
+// lag (round trip: 75 ms each way, so every attempt costs the mover's clock
+// 150 ms more than its thinking; the server, like ICC without timestamp,
+// does not compensate). CI plays one game with the heuristic player;
+// KRIEGBOT_LONG=1 plays the fifty with the mcts player, the bot's
+// default engine.
 func TestNoTimeForfeitsWithLag(t *testing.T) {
-	games := 1
+	games, player := 1, "heuristic"
 	if os.Getenv("KRIEGBOT_LONG") != "" {
-		games = 50
+		games, player = 50, "mcts:approach=c"
 	}
 	if testing.Short() {
 		t.Skip("plays real-time games")
 	}
 	srv, addr := startTestServer(t, 0)
-	px := startProxy(t, addr, 150*time.Millisecond, nil)
+	px := startProxy(t, addr, 75*time.Millisecond, nil)
 	ac := testConfig(t, "kriegbot", addr)
 	ac.Policy.Challenge = "sparring"
 	ac.Policy.Games = games
 	ac.Policy.SeekBase, ac.Policy.SeekIncrement = 1, 0
-	a, _ := newTestDaemon(t, ac, px.addr(), "heuristic", nil)
+	var console lockedBuffer
+	a, _ := newTestDaemon(t, ac, px.addr(), player, &console)
+	defer func() { t.Logf("games:\n%s", console.String()) }()
 	bc := testConfig(t, "sparring", addr)
 	b, _ := newTestDaemon(t, bc, addr, "random", nil)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(games)*150*time.Second)
