@@ -61,3 +61,46 @@ func Evaluate(m *Model, c *Counts) (out [2][NumClasses][]MoveScore) {
 	}
 	return out
 }
+
+// TrendAgreement measures the trends, which are what the belief uses: for
+// each colour and class, the cosine similarity between the model's
+// Trend(t) and the raw trend of held-out counts c (D(t+1) - D(t) from their
+// unsmoothed rows), averaged over the moves both serve, each move weighted by
+// the held-out games that reach t+1. 1 is perfect agreement, 0 none. The
+// held-out trends are noisy themselves, so the figure is for comparing
+// models on the same games, not an absolute grade.
+func TrendAgreement(m *Model, c *Counts) (out [2][NumClasses]float64) {
+	for col := range 2 {
+		for cls := range NumClasses {
+			var sum, weight float64
+			for t := 0; t < c.Horizon; t++ {
+				n0, n1 := c.Coverage[col][cls][t], c.Coverage[col][cls][t+1]
+				if n0 == 0 || n1 == 0 {
+					continue
+				}
+				mt, ok := m.Trend(chess.Color(col), cls, t)
+				if !ok {
+					continue
+				}
+				var dot, a2, b2 float64
+				for sq := range 64 {
+					held := float64(c.Mass[col][cls][t+1][sq])/float64(n1*MassScale) - float64(c.Mass[col][cls][t][sq])/float64(n0*MassScale)
+					x := float64(mt[sq])
+					dot += x * held
+					a2 += x * x
+					b2 += held * held
+				}
+				if a2 == 0 || b2 == 0 {
+					continue
+				}
+				w := float64(n1)
+				sum += w * dot / math.Sqrt(a2*b2)
+				weight += w
+			}
+			if weight > 0 {
+				out[col][cls] = sum / weight
+			}
+		}
+	}
+	return out
+}

@@ -44,3 +44,29 @@ func TestEvaluate(t *testing.T) {
 		t.Errorf("move past the horizon scored: %+v", s)
 	}
 }
+
+func TestTrendAgreement(t *testing.T) {
+	// On the games it was built from, a fixed opening, the model's trends
+	// point the same way as the raw ones (not exactly: the blur smooths them,
+	// and the pieces' moves 2 and 3 are pooled with their neighbours).
+	games := make([][]chess.Move, 300)
+	for i := range games {
+		games[i] = uciMoves(t, "e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6")
+	}
+	c := countsFrom(t, games, 5)
+	a := TrendAgreement(NewModel(c), c)
+	if a[chess.White][Pawn] < 0.9 || a[chess.Black][Pawn] < 0.9 || a[chess.White][Piece] < 0.8 || a[chess.Black][Piece] < 0.8 {
+		t.Errorf("self agreement %v, want > 0.9 for pawns and 0.8 for pieces", a)
+	}
+	// On other games of the same kind, trends agree more than by chance.
+	train := countsFrom(t, randomGames(51, 150, 120), 20)
+	test := countsFrom(t, randomGames(52, 150, 120), 20)
+	b := TrendAgreement(NewModel(train), test)
+	for col := range 2 {
+		for cls := range NumClasses {
+			if b[col][cls] <= 0.05 || b[col][cls] > 1 {
+				t.Errorf("held-out agreement %v: colour %d %s out of (0.05, 1]", b, col, Class(cls))
+			}
+		}
+	}
+}

@@ -14,8 +14,9 @@ import (
 const (
 	// PoolTarget is the number of games the model tries to pool per move
 	// number: while fewer records reach move t, moves t±1, t±2, ... are
-	// added, up to MaxPoolRadius on each side (never move 0, the start).
-	PoolTarget    = 500
+	// added, up to MaxPoolRadius on each side and never more than t-1, so
+	// the window stays centred on t and leaves out move 0, the start.
+	PoolTarget    = 2000
 	MaxPoolRadius = 8
 	// BlurWeight is the weight, in games, of the square-blurred distribution
 	// mixed into each D(t): negligible with thousands of games, dominant with
@@ -135,9 +136,10 @@ func NewModel(c *Counts) *Model {
 	return m
 }
 
-// poolRows sums the mass rows around move t until PoolTarget games are
-// pooled or MaxPoolRadius is reached, writes the normalised distribution to
-// out and returns the number of games pooled.
+// poolRows sums the mass rows t-r..t+r for the least r that pools
+// PoolTarget games (r ≤ MaxPoolRadius, and r < t so the window stays
+// centred on t and never takes in the start position), writes the
+// normalised distribution to out and returns the number of games pooled.
 func poolRows(c *Counts, col int, cls Class, t int, out *[64]float64) uint64 {
 	cov, mass := c.Coverage[col][cls], c.Mass[col][cls]
 	var sum [64]uint64
@@ -148,14 +150,10 @@ func poolRows(c *Counts, col int, cls Class, t int, out *[64]float64) uint64 {
 		return cov[u]
 	}
 	n := add(t)
-	if t > 0 {
-		for r := 1; r <= MaxPoolRadius && n < PoolTarget; r++ {
-			if t-r >= 1 {
-				n += add(t - r)
-			}
-			if t+r < len(cov) {
-				n += add(t + r)
-			}
+	for r := 1; r <= min(MaxPoolRadius, t-1) && n < PoolTarget; r++ {
+		n += add(t - r)
+		if t+r < len(cov) {
+			n += add(t + r)
 		}
 	}
 	if n == 0 {

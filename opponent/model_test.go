@@ -90,14 +90,16 @@ func TestOccupancyValues(t *testing.T) {
 		t.Fatalf("start: ok %v e2 %v e4 %v, want exactly 1/8 and 0", ok, d[sq(t, "e2")], d[sq(t, "e4")])
 	}
 	d, _ = m.Occupancy(chess.White, Pawn, 1)
-	// 40 games put the pawn on e4 and keep it there at move 2, which is
-	// pooled in (40 < PoolTarget); the blur keeps 4/16 of e4's share on e4
-	// and spreads the rest to its neighbours; the uniform part adds 1/48.
-	_, pooled := m.Coverage(chess.White, Pawn, 1)
-	if pooled != 80 {
-		t.Fatalf("pooled %d games at move 1, want 80 (moves 1 and 2)", pooled)
+	// 40 games put the pawn on e4 (move 1 pools nothing: its window may not
+	// reach move 0); the blur keeps 4/16 of e4's share on e4 and spreads the
+	// rest to its neighbours; the uniform part adds 1/48.
+	if _, pooled := m.Coverage(chess.White, Pawn, 1); pooled != 40 {
+		t.Fatalf("pooled %d games at move 1, want 40", pooled)
 	}
-	want := (80*0.125 + BlurWeight*0.125*4/16 + UniformWeight/48.0) / (80 + BlurWeight + UniformWeight)
+	if _, pooled := m.Coverage(chess.White, Pawn, 2); pooled != 80 {
+		t.Fatalf("pooled %d games at move 2, want 80 (moves 1, 2 and 3)", pooled)
+	}
+	want := (40*0.125 + BlurWeight*0.125*4/16 + UniformWeight/48.0) / (40 + BlurWeight + UniformWeight)
 	if got := d[sq(t, "e4")]; math.Abs(float64(got)-want) > 1e-6 {
 		t.Errorf("after 1.e4: e4 %v, want %v", got, want)
 	}

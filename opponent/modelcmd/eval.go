@@ -45,7 +45,8 @@ func eval(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "kriegbot model eval: no usable games (%d skipped)\n", b.skipped)
 		return cmdflag.Failure
 	}
-	scores := opponent.Evaluate(opponent.NewModel(def), b.counts)
+	model := opponent.NewModel(def)
+	scores := opponent.Evaluate(model, b.counts)
 	fmt.Fprintf(stdout, "model eval: %s on %d games (%d skipped); bits per unit, model vs uniform\n", name, b.used, b.skipped)
 	fmt.Fprintf(stdout, "%-6s %14s %14s %14s\n", "class", "opening 1-12", "middle 13-40", fmt.Sprintf("late 41-%d", def.Horizon))
 	var all [3]float64
@@ -87,6 +88,12 @@ func eval(args []string, stdout, stderr io.Writer) int {
 		return cmdflag.Failure
 	}
 	fmt.Fprintf(stdout, "units on squares the model gives < %g: %.4f%%\n", opponent.EvalFloor, 100*all[2]/totalGames(scores))
+	agree := opponent.TrendAgreement(model, b.counts)
+	fmt.Fprint(stdout, "trend agreement with the held-out games (cosine, white/black):")
+	for cls := range opponent.NumClasses {
+		fmt.Fprintf(stdout, " %s %.3f/%.3f", cls, agree[0][cls], agree[1][cls])
+	}
+	fmt.Fprintln(stdout)
 	fmt.Fprintf(stdout, "model eval: %.1f%% fewer bits than uniform\n", 100*(1-all[0]/all[1]))
 	return cmdflag.OK
 }
