@@ -14,6 +14,7 @@ import (
 	"kriegbot/match"
 	"kriegbot/opponent/modelcmd"
 	"kriegbot/protocol/iccserver"
+	"kriegbot/replay"
 )
 
 // command is one subcommand: its name, a one-line summary and its entry point,
@@ -34,6 +35,7 @@ func commands() []command {
 		{"match", "engine-vs-engine matches in-process: W-L-D, Elo ± 95 %, SPRT, PGN, JSON Lines, shards", match.Command},
 		{"belief", "belief tools: `belief check FILE...` measures soundness and calibration on fixture files", beliefcheck.Command},
 		{"engine", "KEP, the Kriegspiel engine protocol, on standard input and output (for referees, GUIs, harnesses)", kep.Command},
+		{"replay", "re-runs a logged game: belief heat maps, candidates, clocks per attempt; reports differing choices", replay.Command},
 	}
 }
 

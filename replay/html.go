@@ -1,0 +1,265 @@
+package replay
+
+import (
+	"fmt"
+	"html"
+	"io"
+	"os"
+	"strings"
+
+	"kriegbot/engine/chess"
+	"kriegbot/opponent"
+)
+
+// The HTML page is one file: inline SVG boards drawn here, a little CSS and
+// a few lines of JavaScript for the slider. Nothing is fetched. Every frame
+// is drawn in advance and hidden; the slider shows one at a time. Text from
+// the record (handles, spec, referee words) is escaped.
+
+const cell = 28 // pixels per square
+
+// writeHTMLFile writes the HTML page to name.
+func writeHTMLFile(name string, res *Result) error {
+	f, err := os.Create(name)
+	if err != nil {
+		return err
+	}
+	if err := WriteHTML(f, res); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// WriteHTML writes the replay as one self-contained HTML page.
+func WriteHTML(w io.Writer, res *Result) error {
+	var sb strings.Builder
+	g := res.Record.Game
+	title := fmt.Sprintf("kriegbot replay: game %d, %s vs %s", g.Number, g.White, g.Black)
+	sb.WriteString("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>")
+	sb.WriteString(html.EscapeString(title))
+	sb.WriteString("</title>\n<style>\n" + pageCSS + "</style></head><body>\n")
+	fmt.Fprintf(&sb, "<h1>%s</h1>\n<p class=\"meta\">", html.EscapeString(title))
+	fmt.Fprintf(&sb, "We play %s with <code>%s</code>, seed %d, %d+%d. ", colorName(g.Us), html.EscapeString(g.Player), g.Seed, g.BaseMin, g.IncS)
+	if r := res.Record.Result; r != nil {
+		fmt.Fprintf(&sb, "Result %s (%s) after %d plies, %d illegal attempts. ", html.EscapeString(r.Result), html.EscapeString(r.Reason), r.Plies, r.Illegal)
+	}
+	fmt.Fprintf(&sb, "<b id=\"summary\">%s</b></p>\n", html.EscapeString(Summary(res)))
+	for _, w := range res.Warnings {
+		fmt.Fprintf(&sb, "<p class=\"warn\">warning: %s</p>\n", html.EscapeString(w))
+	}
+	sb.WriteString(boardSymbol())
+	if len(res.Frames) > 0 {
+		fmt.Fprintf(&sb, "<div class=\"nav\"><button id=\"prev\">&#9664;</button> <input type=\"range\" id=\"slider\" min=\"0\" max=\"%d\" value=\"0\"> <button id=\"next\">&#9654;</button> <span id=\"pos\"></span></div>\n", len(res.Frames)-1)
+	} else {
+		sb.WriteString("<p>No attempts in the chosen plies.</p>\n")
+	}
+	for i := range res.Frames {
+		writeHTMLFrame(&sb, res, i)
+		if sb.Len() > 1<<16 {
+			if _, err := io.WriteString(w, sb.String()); err != nil {
+				return err
+			}
+			sb.Reset()
+		}
+	}
+	writeHTMLFinal(&sb, res)
+	sb.WriteString("<script>\n" + pageJS + "</script>\n</body></html>\n")
+	_, err := io.WriteString(w, sb.String())
+	return err
+}
+
+const pageCSS = `body{font-family:sans-serif;margin:16px;color:#222;background:#fafafa}
+h1{font-size:20px;margin:0 0 6px}
+.meta{margin:0 0 10px}
+.warn{color:#a40}
+.nav{position:sticky;top:0;background:#fafafa;padding:6px 0;border-bottom:1px solid #ccc;margin-bottom:8px}
+#slider{width:60%;vertical-align:middle}
+.frame{display:none}
+.frame.on{display:block}
+.boards{display:flex;flex-wrap:wrap;gap:14px}
+.board figcaption{text-align:center;font-size:13px}
+.board{margin:0}
+.differs{color:#c00;font-weight:bold}
+table{border-collapse:collapse;margin-top:8px}
+td,th{padding:2px 8px;text-align:right;font-size:13px}
+th{border-bottom:1px solid #999}
+tr.chosen td{font-weight:bold}
+td.mv{text-align:left;font-family:monospace}
+ol.heard{font-size:13px;max-height:130px;overflow:auto;margin:4px 0;padding-left:28px}
+.final{margin-top:24px;border-top:1px solid #ccc;padding-top:8px}
+.moves{font-family:monospace;font-size:13px;max-width:900px}
+`
+
+const pageJS = `(function(){
+var frames=document.querySelectorAll('.frame'),s=document.getElementById('slider'),pos=document.getElementById('pos');
+if(!s||frames.length===0)return;
+function show(i){i=Math.max(0,Math.min(frames.length-1,i));s.value=i;
+for(var k=0;k<frames.length;k++)frames[k].classList.toggle('on',k===i);
+pos.textContent=frames[i].getAttribute('data-label');}
+s.addEventListener('input',function(){show(+s.value)});
+document.getElementById('prev').onclick=function(){show(+s.value-1)};
+document.getElementById('next').onclick=function(){show(+s.value+1)};
+document.addEventListener('keydown',function(e){if(e.key==='ArrowLeft'||e.key==='p')show(+s.value-1);if(e.key==='ArrowRight'||e.key==='n')show(+s.value+1)});
+show(0);})();
+`
+
+// boardSymbol defines the empty board once; every board uses it.
+func boardSymbol() string {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "<svg width=\"0\" height=\"0\" style=\"position:absolute\"><defs><symbol id=\"board\" viewBox=\"0 0 %d %d\">", 8*cell, 8*cell)
+	for r := 0; r < 8; r++ {
+		for f := 0; f < 8; f++ {
+			fill := "#f0d9b5"
+			if (r+f)%2 == 1 {
+				fill = "#b58863"
+			}
+			fmt.Fprintf(&sb, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>", f*cell, r*cell, cell, cell, fill)
+		}
+	}
+	sb.WriteString("</symbol></defs></svg>\n")
+	return sb.String()
+}
+
+// glyphs are the Unicode chess men by colour and type (solid for black).
+var glyphs = [2][chess.King + 1]string{
+	{"", "&#9817;", "&#9816;", "&#9815;", "&#9814;", "&#9813;", "&#9812;"},
+	{"", "&#9823;", "&#9822;", "&#9821;", "&#9820;", "&#9819;", "&#9818;"},
+}
+
+// svgBoard draws one board seen from side us: the empty board, then cells
+// (heat) and men from draw, then coordinates.
+func svgBoard(sb *strings.Builder, caption string, us chess.Color, draw func(sq chess.Square, x, y int)) {
+	size := 8*cell + 14
+	fmt.Fprintf(sb, "<figure class=\"board\"><svg width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" xmlns=\"http://www.w3.org/2000/svg\">", size, size, size, size)
+	fmt.Fprintf(sb, "<use href=\"#board\" x=\"14\" y=\"0\" width=\"%d\" height=\"%d\"/>", 8*cell, 8*cell)
+	for row := 0; row < 8; row++ {
+		for col := 0; col < 8; col++ {
+			file, rank := col, 7-row
+			if us == chess.Black {
+				file, rank = 7-col, row
+			}
+			draw(chess.NewSquare(file, rank), 14+col*cell, row*cell)
+		}
+	}
+	for i := 0; i < 8; i++ {
+		file, rank := i, 7-i
+		if us == chess.Black {
+			file, rank = 7-i, i
+		}
+		fmt.Fprintf(sb, "<text x=\"%d\" y=\"%d\" font-size=\"10\" text-anchor=\"middle\">%c</text>", 14+i*cell+cell/2, 8*cell+11, 'a'+file)
+		fmt.Fprintf(sb, "<text x=\"6\" y=\"%d\" font-size=\"10\" text-anchor=\"middle\">%d</text>", i*cell+cell/2+4, rank+1)
+	}
+	fmt.Fprintf(sb, "</svg><figcaption>%s</figcaption></figure>\n", html.EscapeString(caption))
+}
+
+func glyph(sb *strings.Builder, p chess.Piece, x, y int) {
+	fmt.Fprintf(sb, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"middle\">%s</text>", x+cell/2, y+cell-6, cell-4, glyphs[p.Color()][p.Type()])
+}
+
+// heatBoard draws a probability map as red cells, the percentage written
+// in cells of 5 % and more.
+func heatBoard(sb *strings.Builder, caption string, us chess.Color, heat *[64]float32) {
+	svgBoard(sb, caption, us, func(sq chess.Square, x, y int) {
+		p := heat[sq]
+		if p < 0.005 {
+			return
+		}
+		fmt.Fprintf(sb, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#d00000\" fill-opacity=\"%.2f\"/>", x, y, cell, cell, 0.15+0.85*min(float64(p), 1))
+		if p >= 0.05 {
+			fmt.Fprintf(sb, "<text x=\"%d\" y=\"%d\" font-size=\"10\" text-anchor=\"middle\" fill=\"#000\">%d</text>", x+cell/2, y+cell/2+4, int(p*100+0.5))
+		}
+	})
+}
+
+func positionBoard(sb *strings.Builder, caption string, us chess.Color, pos *chess.Position) {
+	svgBoard(sb, caption, us, func(sq chess.Square, x, y int) {
+		if p := pos.PieceAt(sq); p != chess.NoPiece {
+			glyph(sb, p, x, y)
+		}
+	})
+}
+
+var heatTitles = [opponent.NumClasses]string{"their king (%)", "their pawns (%)", "their other pieces (%)"}
+
+func writeHTMLFrame(sb *strings.Builder, res *Result, i int) {
+	f := &res.Frames[i]
+	label := fmt.Sprintf("attempt %d, ply %d (line %d)", f.Attempt, f.Ply, f.Line)
+	fmt.Fprintf(sb, "<section class=\"frame\" data-label=\"%s\">\n<h2>Attempt %d &middot; ply %d &middot; move %d &middot; record line %d", html.EscapeString(label), f.Attempt, f.Ply, f.Ply/2+1, f.Line)
+	if f.Differs {
+		sb.WriteString(" <span class=\"differs\">re-run differs</span>")
+	}
+	sb.WriteString("</h2>\n")
+	if f.HasClocks {
+		fmt.Fprintf(sb, "<p>Clocks: ours %s, theirs %s</p>\n", clockText(f.Clocks.Ours), clockText(f.Clocks.Theirs))
+	}
+	sb.WriteString("<div class=\"boards\">\n")
+	if f.HasHeat {
+		svgBoard(sb, "our men", f.Us, func(sq chess.Square, x, y int) {
+			for pt := chess.Pawn; pt <= chess.King; pt++ {
+				if f.Own[pt].Has(sq) {
+					glyph(sb, chess.MakePiece(f.Us, pt), x, y)
+				}
+			}
+		})
+		for c := range opponent.NumClasses {
+			heatBoard(sb, heatTitles[c], f.Us, &f.Heat[c])
+		}
+	}
+	if t := truthAt(res, f.Ply); t != nil {
+		positionBoard(sb, "the truth at this ply (revealed after the game)", f.Us, t)
+	}
+	sb.WriteString("</div>\n")
+	writeHTMLCandidates(sb, f)
+	fmt.Fprintf(sb, "<p>Referee, so far (%d answers, latest first):</p>\n<ol class=\"heard\" reversed>", f.Heard)
+	for k := f.Heard - 1; k >= 0 && k >= f.Heard-40; k-- {
+		h := res.Heard[k]
+		fmt.Fprintf(sb, "<li>ply %d: %s</li>", h.Ply, html.EscapeString(heardText(h)))
+	}
+	sb.WriteString("</ol>\n</section>\n")
+}
+
+func writeHTMLCandidates(sb *strings.Builder, f *Frame) {
+	sb.WriteString("<p>Recorded attempt <b>")
+	sb.WriteString(f.Recorded.String())
+	sb.WriteString("</b>")
+	if rs := f.RecordedSearch; rs != nil {
+		fmt.Fprintf(sb, " (%d iterations, value %.2f)", rs.Iterations, rs.Value)
+	}
+	if f.Differs {
+		fmt.Fprintf(sb, "; <span class=\"differs\">the re-run chose %s</span>", f.Replayed)
+	} else {
+		sb.WriteString("; the re-run agrees")
+	}
+	sb.WriteString(".</p>\n")
+	if len(f.Search.Candidates) == 0 {
+		return
+	}
+	sb.WriteString("<table><tr><th>candidate</th><th>visits</th><th>value</th><th>p(illegal)</th><th>p(capture)</th><th>p(check)</th></tr>\n")
+	for _, c := range f.Search.Candidates {
+		cls := ""
+		if c.Move == f.Replayed {
+			cls = " class=\"chosen\""
+		}
+		fmt.Fprintf(sb, "<tr%s><td class=\"mv\">%s</td><td>%d</td><td>%.2f</td><td>%.3f</td><td>%.3f</td><td>%.3f</td></tr>\n",
+			cls, c.Move, c.Visits, c.Value, c.PIllegal, c.PCapture, c.PCheck)
+	}
+	sb.WriteString("</table>\n")
+}
+
+func writeHTMLFinal(sb *strings.Builder, res *Result) {
+	if len(res.Truth) == 0 {
+		return
+	}
+	sb.WriteString("<section class=\"final\"><h2>The game as revealed after the end</h2>\n<p class=\"moves\">")
+	for i, s := range res.Record.Moves {
+		if i%2 == 0 {
+			fmt.Fprintf(sb, "%d. ", i/2+1)
+		}
+		sb.WriteString(html.EscapeString(s))
+		sb.WriteByte(' ')
+	}
+	sb.WriteString("</p>\n<div class=\"boards\">")
+	positionBoard(sb, "final position", res.Record.Game.Us, &res.Truth[len(res.Truth)-1])
+	sb.WriteString("</div></section>\n")
+}

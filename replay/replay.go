@@ -1,0 +1,220 @@
+package replay
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"kriegbot/engine/chess"
+	"kriegbot/engine/clock"
+	"kriegbot/engine/players"
+	"kriegbot/engine/umpire"
+	"kriegbot/opponent"
+)
+
+// Options choose the slice of a game a replay shows.
+type Options struct {
+	// From and To are ply numbers (legal moves played before an attempt):
+	// attempts at plies From..To are shown; To 0 means to the end. Attempts
+	// before From are still re-run, to rebuild the player's state.
+	From, To int
+	// Kinds are the player kinds to rebuild the player from; nil means
+	// players.Kinds().
+	Kinds []players.Kind
+	// Top is how many candidates a frame keeps (0: 5).
+	Top int
+}
+
+// Frame is what the player knew and chose at one attempt.
+type Frame struct {
+	// Attempt counts attempts from 1 over the whole game.
+	Attempt int
+	// Ply is the number of legal moves played before the attempt.
+	Ply int
+	// Line is the attempt's line in the record.
+	Line int
+	Us   chess.Color
+	// Own are our men by piece type (index chess.Pawn..chess.King).
+	Own [chess.King + 1]chess.Bitboard
+	// Heat is the belief's probability per square of the opponent's king,
+	// pawns and other pieces (opponent.King, Pawn, Piece), when the player
+	// shows its belief.
+	Heat    [opponent.NumClasses][64]float32
+	HasHeat bool
+	// Heard is how many entries of Result.Heard had been heard.
+	Heard int
+	// Clocks are the last clocks heard before the attempt.
+	Clocks    players.Clocks
+	HasClocks bool
+	// Recorded is the attempt the live player chose, with its search.
+	Recorded       chess.Move
+	RecordedSearch *Search
+	// Replayed is the re-run's choice and search.
+	Replayed chess.Move
+	Search   players.SearchReport
+	// Differs says the re-run chose another attempt.
+	Differs bool
+}
+
+// Heard is one referee answer as we heard it.
+type Heard struct {
+	Line int
+	// Ply is the ply the answer belongs to (1-based for legal moves).
+	Ply   int
+	Own   bool
+	Move  chess.Move
+	Words []string
+}
+
+// Result is a whole replay.
+type Result struct {
+	Record *Record
+	Frames []Frame
+	Heard  []Heard
+	// Attempts is the number of attempts re-run; Differing how many chose
+	// otherwise than the record; FirstDiffering is the first one's line.
+	Attempts, Differing int
+	FirstDiffering      int
+	// Truth holds the true position after each ply (Truth[0] is the start)
+	// when the record reveals the moves; nil otherwise.
+	Truth []chess.Position
+	// Warnings say why differences may be expected.
+	Warnings []string
+}
+
+// Run re-feeds a record to a fresh player built from the record's spec and
+// seed, re-running every attempt's search with the recorded iteration count.
+func Run(ctx context.Context, rec *Record, opt Options) (*Result, error) {
+	kinds := opt.Kinds
+	if kinds == nil {
+		kinds = players.Kinds()
+	}
+	top := opt.Top
+	if top <= 0 {
+		top = 5
+	}
+	g := rec.Game
+	at := func(line int, err error) error { return &LineError{Name: rec.Name, Line: line, Err: err} }
+	spec, err := players.Parse(g.Player, kinds)
+	if err != nil {
+		return nil, at(g.Line, err)
+	}
+	res := &Result{Record: rec}
+	if threads := specOption(g.Player, "threads"); threads != "" && threads != "1" {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("the player searched %s trees in parallel on a clock: "+
+			"their shares of the recorded iterations are not recorded, so choices may differ", threads))
+	}
+	p := spec.New()
+	ctl := clock.Control{Base: time.Duration(g.BaseMin) * time.Minute, Increment: time.Duration(g.IncS) * time.Second}
+	if err := p.NewGame(players.Game{Color: g.Us, Rules: umpire.ICC(), Control: ctl, Seed: g.Seed}); err != nil {
+		return nil, at(g.Line, err)
+	}
+	if rec.Moves != nil {
+		res.Truth = truePositions(rec.Moves)
+	}
+	in, inspect := p.(players.Inspector)
+	var clocks players.Clocks
+	hasClocks := false
+	plies, attempts := 0, 0
+	for _, s := range rec.Steps {
+		if err := ctx.Err(); err != nil {
+			return res, err
+		}
+		switch s.Kind {
+		case StepClock:
+			clocks, hasClocks = s.Clock, true
+			p.Hear(players.Event{Kind: players.ClockUpdate, Clock: s.Clock})
+		case StepAnswer:
+			if !s.View.Illegal {
+				plies++
+			}
+			res.Heard = append(res.Heard, Heard{Line: s.Line, Ply: plies, Own: s.View.Own, Move: s.Move, Words: s.Words})
+			p.Hear(players.Event{Kind: players.Answer, View: s.View})
+		case StepAttempt:
+			if opt.To > 0 && plies > opt.To {
+				return res, nil
+			}
+			attempts++
+			f := Frame{Attempt: attempts, Ply: plies, Line: s.Line, Us: g.Us, Heard: len(res.Heard),
+				Clocks: clocks, HasClocks: hasClocks, Recorded: s.Move, RecordedSearch: s.Search}
+			show := plies >= opt.From
+			if show && inspect {
+				if b := in.Belief(); b != nil {
+					for pt := chess.Pawn; pt <= chess.King; pt++ {
+						f.Own[pt] = b.Own(pt)
+					}
+					for c := range opponent.NumClasses {
+						f.Heat[c] = *b.Matrix(c)
+					}
+					f.HasHeat = true
+				}
+			}
+			m, err := attempt(ctx, p, s.Search)
+			if err != nil {
+				return res, at(s.Line, fmt.Errorf("re-running the attempt: %w", err))
+			}
+			f.Replayed = m
+			res.Attempts++
+			if m != s.Move {
+				f.Differs = true
+				res.Differing++
+				if res.FirstDiffering == 0 {
+					res.FirstDiffering = s.Line
+				}
+			}
+			if show {
+				if inspect {
+					f.Search = in.LastSearch()
+					if len(f.Search.Candidates) > top {
+						f.Search.Candidates = f.Search.Candidates[:top]
+					}
+				}
+				res.Frames = append(res.Frames, f)
+			}
+		}
+	}
+	return res, nil
+}
+
+// attempt re-runs one search with the recorded work: exactly the recorded
+// iterations (a search stopped by its deadline before any iteration gets a
+// context that is already done).
+func attempt(ctx context.Context, p players.Player, s *Search) (chess.Move, error) {
+	switch {
+	case s == nil:
+		return p.Attempt(ctx, players.Budget{})
+	case s.Iterations == 0:
+		done, cancel := context.WithCancel(ctx)
+		cancel()
+		return p.Attempt(done, players.Budget{Time: time.Nanosecond})
+	}
+	return p.Attempt(ctx, players.Budget{Nodes: s.Iterations})
+}
+
+// specOption returns the value of key in a "kind:k=v,..." spec.
+func specOption(spec, key string) string {
+	_, opts, _ := strings.Cut(spec, ":")
+	for _, kv := range strings.Split(opts, ",") {
+		if k, v, ok := strings.Cut(kv, "="); ok && k == key {
+			return v
+		}
+	}
+	return ""
+}
+
+// truePositions plays the revealed moves (checked by ReadRecord).
+func truePositions(sans []string) []chess.Position {
+	out := make([]chess.Position, 1, len(sans)+1)
+	out[0] = chess.StartPosition()
+	for _, s := range sans {
+		pos := out[len(out)-1]
+		m, err := pos.ParseSAN(s)
+		if err != nil {
+			break
+		}
+		pos.Make(m)
+		out = append(out, pos)
+	}
+	return out
+}

@@ -1,0 +1,238 @@
+package replay
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"kriegbot/bot"
+	"kriegbot/engine/chess"
+	"kriegbot/engine/players"
+	"kriegbot/engine/umpire"
+	"kriegbot/protocol"
+)
+
+// playRecorded plays one game in-process, our mcts player against the
+// heuristic one, the way the daemon does: the player searches on a clock
+// (so its iteration counts are whatever the machine managed), hears exactly
+// what the referee tells its side, and the daemon's own record writer
+// (bot.GameRecorder) writes the record. It returns the record's path.
+func playRecorded(t *testing.T, us chess.Color, seed uint64, maxPlies int) string {
+	t.Helper()
+	const spec = "mcts:approach=c,mem=8"
+	mine, err := players.Parse(spec, players.Kinds())
+	if err != nil {
+		t.Fatal(err)
+	}
+	theirs, err := players.Parse("heuristic", players.Kinds())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ps [2]players.Player
+	ps[us], ps[1-us] = mine.New(), theirs.New()
+	for c := range ps {
+		if err := ps[c].NewGame(players.Game{Color: chess.Color(c), Rules: umpire.ICC(), Seed: seed + uint64(c)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dir := t.TempDir()
+	start := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	g := protocol.MyGameStartedDG{Game: 7, White: "kriegbot", Black: "sparring", Wild: 16, WhiteInitial: 5, WhiteIncrement: 0, BlackInitial: 5, Played: true}
+	if us == chess.Black {
+		g.White, g.Black = g.Black, g.White
+	}
+	rec := bot.NewGameRecorder(dir, "kriegbot", g, us, seed+uint64(us), spec, start)
+	u := umpire.New(umpire.ICC())
+	u.Reset(chess.StartPosition())
+	ctx := context.Background()
+	var sans []string
+	for u.Ending() == umpire.NotOver && u.Plies() < maxPlies {
+		side := u.Side()
+		budget := players.Budget{Nodes: 200}
+		if side == us {
+			budget = players.Budget{Time: 3 * time.Millisecond}
+		}
+		m, err := ps[side].Attempt(ctx, budget)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if side == us {
+			rec.Attempt(m, start, ps[us])
+		}
+		pos := u.Position()
+		a, err := u.Attempt(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.Legal {
+			sans = append(sans, pos.SAN(m))
+		}
+		for c := range ps {
+			e := players.AnswerEvent(&a, chess.Color(c))
+			if e.View.Own && e.View.Illegal {
+				e.View.Move = m // the daemon's tracker names the refused attempt
+			}
+			ps[c].Hear(e)
+			if chess.Color(c) == us {
+				rec.Event(e, start)
+			}
+		}
+	}
+	rec.Finish(u.Result(), "Res", "ply cap", u.Plies(), start)
+	rec.Moves(sans)
+	if err := rec.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return rec.Path()
+}
+
+func readFile(t *testing.T, name string) *Record {
+	t.Helper()
+	f, err := os.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rec, err := ReadRecord(f, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rec
+}
+
+// TestReplayAgrees: a game searched on a clock replays with the recorded
+// iteration counts to the very same choices, from both colours.
+func TestReplayAgrees(t *testing.T) {
+	for _, us := range []chess.Color{chess.White, chess.Black} {
+		name := playRecorded(t, us, 41, 40)
+		rec := readFile(t, name)
+		if rec.Moves == nil || rec.Result == nil {
+			t.Fatalf("%s: no moves or result line", name)
+		}
+		res, err := Run(context.Background(), rec, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Attempts < 20 || res.Differing != 0 {
+			t.Fatalf("colour %v: %s (first differing at line %d)", us, Summary(res), res.FirstDiffering)
+		}
+		var out bytes.Buffer
+		if err := WriteText(&out, res, false); err != nil {
+			t.Fatal(err)
+		}
+		text := out.String()
+		want := Summary(res) + "\n"
+		if !strings.HasSuffix(text, want) {
+			t.Fatalf("text does not end with %q", want)
+		}
+		for _, s := range []string{"their king", "their pawns", "their pieces", "candidate  visits", "their men in truth:", "heard: ["} {
+			if !strings.Contains(text, s) {
+				t.Fatalf("text lacks %q", s)
+			}
+		}
+	}
+}
+
+// TestReplayCatchesADifferentChoice: a record whose attempt is not what the
+// search chooses is reported, with its line, and the command exits 1.
+func TestReplayCatchesADifferentChoice(t *testing.T) {
+	name := playRecorded(t, chess.White, 5, 12)
+	data, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(data), "\n")
+	// From the third attempt on, multiply the searches' iterations (a "1"
+	// before the count): the searches are no longer the recorded ones, which
+	// is what a nondeterministic search looks like.
+	n, at := 0, 0
+	for i, l := range lines {
+		if strings.Contains(l, `"type":"attempt"`) {
+			if n++; n >= 3 {
+				lines[i] = strings.Replace(l, `"iterations":`, `"iterations":1`, 1)
+				if at == 0 {
+					at = i + 1
+				}
+			}
+		}
+	}
+	changed := filepath.Join(t.TempDir(), "changed.jsonl")
+	os.WriteFile(changed, []byte(strings.Join(lines, "\n")), 0o644)
+	rec := readFile(t, changed)
+	res, err := Run(context.Background(), rec, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Differing == 0 || res.FirstDiffering < at {
+		t.Fatalf("%s, first at line %d; the first changed line is %d", Summary(res), res.FirstDiffering, at)
+	}
+	var out, errs bytes.Buffer
+	if code := Command([]string{"-plain", changed}, &out, &errs); code != 1 {
+		t.Fatalf("exit %d; stderr %s", code, errs.String())
+	}
+	if !strings.Contains(errs.String(), changed+":") || !strings.Contains(out.String(), "DIFFERS") {
+		t.Fatalf("stderr %q", errs.String())
+	}
+}
+
+// TestCorruptRecordNamesTheLine: damage one line of a real record; the
+// command fails with file:line.
+func TestCorruptRecordNamesTheLine(t *testing.T) {
+	name := playRecorded(t, chess.White, 9, 8)
+	data, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(data), "\n")
+	for _, c := range []struct {
+		line int
+		edit func(string) string
+		want string
+	}{
+		{3, func(s string) string { return s[:len(s)/2] }, "not valid JSON"},
+		{2, func(s string) string { return strings.Replace(s, `"move":"`, `"move":"z`, 1) }, "is not a UCI move"},
+		{1, func(s string) string { return strings.Replace(s, `"us":"white"`, `"us":"green"`, 1) }, "neither white nor black"},
+	} {
+		bad := append([]string(nil), lines...)
+		bad[c.line-1] = c.edit(bad[c.line-1])
+		f := filepath.Join(t.TempDir(), "bad.jsonl")
+		os.WriteFile(f, []byte(strings.Join(bad, "\n")), 0o644)
+		var out, errs bytes.Buffer
+		if code := Command([]string{f}, &out, &errs); code != 1 {
+			t.Fatalf("line %d: exit %d", c.line, code)
+		}
+		prefix := f + ":" + string(rune('0'+c.line)) + ": "
+		if !strings.Contains(errs.String(), prefix) || !strings.Contains(errs.String(), c.want) {
+			t.Fatalf("line %d: stderr %q, want %q and %q", c.line, errs.String(), prefix, c.want)
+		}
+		var le *LineError
+		_, err := ReadRecord(strings.NewReader(strings.Join(bad, "\n")), "x")
+		if !errors.As(err, &le) || le.Line != c.line {
+			t.Fatalf("line %d: error %v", c.line, err)
+		}
+	}
+}
+
+func TestCommandUsage(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{nil, 2, "want one FILE"},
+		{[]string{"-from", "9", "-to", "3", "x"}, 2, "not a range"},
+		{[]string{"-top", "0", "x"}, 2, "-top"},
+		{[]string{"/nonexistent/x.jsonl"}, 1, "no such file"},
+		{[]string{"-h"}, 0, "usage: kriegbot replay"},
+	} {
+		var out, errs bytes.Buffer
+		if code := Command(c.args, &out, &errs); code != c.code || !strings.Contains(errs.String(), c.want) {
+			t.Errorf("%q: exit %d, stderr %q", c.args, code, errs.String())
+		}
+	}
+}

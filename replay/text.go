@@ -1,0 +1,256 @@
+package replay
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"kriegbot/engine/chess"
+	"kriegbot/opponent"
+)
+
+// heardShown is how many of the latest referee answers a frame lists.
+const heardShown = 8
+
+// WriteText writes every frame and the summary line. color adds ANSI
+// colours to the heat maps (for a terminal).
+func WriteText(w io.Writer, res *Result, color bool) error {
+	var sb strings.Builder
+	writeHeader(&sb, res)
+	for i := range res.Frames {
+		writeFrame(&sb, res, i, color)
+		if sb.Len() > 1<<16 {
+			if _, err := io.WriteString(w, sb.String()); err != nil {
+				return err
+			}
+			sb.Reset()
+		}
+	}
+	writeFinal(&sb, res)
+	sb.WriteString(Summary(res))
+	sb.WriteByte('\n')
+	_, err := io.WriteString(w, sb.String())
+	return err
+}
+
+// Summary is the last line of a replay.
+func Summary(res *Result) string {
+	return fmt.Sprintf("replay: %d attempts, %d differing choices", res.Attempts, res.Differing)
+}
+
+func writeHeader(sb *strings.Builder, res *Result) {
+	g := res.Record.Game
+	fmt.Fprintf(sb, "%s: game %d, %s vs %s, we play %s with %q, seed %d, %d+%d\n",
+		res.Record.Name, g.Number, g.White, g.Black, colorName(g.Us), g.Player, g.Seed, g.BaseMin, g.IncS)
+	if r := res.Record.Result; r != nil {
+		fmt.Fprintf(sb, "result %s (%s) after %d plies, %d illegal attempts\n", r.Result, r.Reason, r.Plies, r.Illegal)
+	}
+	for _, w := range res.Warnings {
+		fmt.Fprintf(sb, "warning: %s\n", w)
+	}
+}
+
+func colorName(c chess.Color) string {
+	if c == chess.White {
+		return "white"
+	}
+	return "black"
+}
+
+// writeFrame writes frame i: header, clocks, answers heard, the four boards
+// and the candidates.
+func writeFrame(sb *strings.Builder, res *Result, i int, color bool) {
+	f := &res.Frames[i]
+	mark := ""
+	if f.Differs {
+		mark = "   <<< DIFFERS"
+	}
+	fmt.Fprintf(sb, "\n== attempt %d, ply %d, move %d (line %d)%s\n", f.Attempt, f.Ply, f.Ply/2+1, f.Line, mark)
+	if f.HasClocks {
+		fmt.Fprintf(sb, "clocks: ours %s, theirs %s\n", clockText(f.Clocks.Ours), clockText(f.Clocks.Theirs))
+	}
+	from := max(0, f.Heard-heardShown)
+	if f.Heard > 0 {
+		sb.WriteString("heard:")
+		if from > 0 {
+			sb.WriteString(" ...")
+		}
+		for _, h := range res.Heard[from:f.Heard] {
+			sb.WriteString(" [")
+			sb.WriteString(heardText(h))
+			sb.WriteString("]")
+		}
+		sb.WriteByte('\n')
+	}
+	if f.HasHeat {
+		writeBoards(sb, f, truthAt(res, f.Ply), color)
+	}
+	writeCandidates(sb, f)
+}
+
+func heardText(h Heard) string {
+	who := "they"
+	if h.Own {
+		who = h.Move.String()
+	}
+	if len(h.Words) == 0 {
+		return who + ": silent"
+	}
+	return who + ": " + strings.Join(h.Words, ", ")
+}
+
+func clockText(d time.Duration) string {
+	neg := ""
+	if d < 0 {
+		neg, d = "-", -d
+	}
+	d = d.Round(100 * time.Millisecond)
+	return fmt.Sprintf("%s%d:%02d.%d", neg, int(d/time.Minute), int(d/time.Second)%60, int(d/(100*time.Millisecond))%10)
+}
+
+// truthAt is the true position at ply, or nil.
+func truthAt(res *Result, ply int) *chess.Position {
+	if ply < len(res.Truth) {
+		return &res.Truth[ply]
+	}
+	return nil
+}
+
+var classTitles = [opponent.NumClasses]string{"their king", "their pawns", "their pieces"}
+
+// writeBoards writes our men and the three heat maps side by side, from our
+// side of the board. Heat digits are tenths of probability ('.' below 0.5 %,
+// '+' below 10 %, '#' at 95 % and above); with truth, the opponent's real
+// men are listed below.
+func writeBoards(sb *strings.Builder, f *Frame, truth *chess.Position, color bool) {
+	fmt.Fprintf(sb, "   %-17s", "our men")
+	for _, t := range classTitles {
+		fmt.Fprintf(sb, "   %-17s", t)
+	}
+	sb.WriteByte('\n')
+	for row := 7; row >= 0; row-- {
+		rank := row
+		if f.Us == chess.Black {
+			rank = 7 - row
+		}
+		for b := 0; b < 4; b++ {
+			fmt.Fprintf(sb, "%d  ", rank+1)
+			for col := 0; col < 8; col++ {
+				file := col
+				if f.Us == chess.Black {
+					file = 7 - col
+				}
+				sq := chess.NewSquare(file, rank)
+				if b == 0 {
+					sb.WriteByte(ownLetter(f, sq))
+				} else {
+					writeHeatCell(sb, f.Heat[b-1][sq], color)
+				}
+				sb.WriteByte(' ')
+			}
+			sb.WriteString("  ")
+		}
+		sb.WriteByte('\n')
+	}
+	files := "a b c d e f g h"
+	if f.Us == chess.Black {
+		files = "h g f e d c b a"
+	}
+	for b := 0; b < 4; b++ {
+		fmt.Fprintf(sb, "   %s   ", files)
+	}
+	sb.WriteByte('\n')
+	if truth != nil {
+		sb.WriteString("their men in truth:")
+		for pt := chess.King; pt >= chess.Pawn; pt-- {
+			bb := truth.Pieces(1-f.Us, pt)
+			for bb != 0 {
+				sq := bb.PopFirst()
+				fmt.Fprintf(sb, " %c%s", pt.Letter()&^0x20, sq)
+			}
+		}
+		sb.WriteByte('\n')
+	}
+}
+
+func ownLetter(f *Frame, sq chess.Square) byte {
+	for pt := chess.Pawn; pt <= chess.King; pt++ {
+		if f.Own[pt].Has(sq) {
+			return chess.MakePiece(f.Us, pt).Letter()
+		}
+	}
+	return '.'
+}
+
+// heatRamp is a 256-colour background ramp from pale yellow to dark red.
+var heatRamp = [...]int{230, 229, 228, 221, 214, 208, 202, 196, 160, 124}
+
+func heatChar(p float32) byte {
+	switch {
+	case p < 0.005:
+		return '.'
+	case p < 0.1:
+		return '+'
+	case p >= 0.95:
+		return '#'
+	}
+	return byte('0' + int(p*10))
+}
+
+func writeHeatCell(sb *strings.Builder, p float32, color bool) {
+	c := heatChar(p)
+	if !color || c == '.' {
+		sb.WriteByte(c)
+		return
+	}
+	i := min(int(p*float32(len(heatRamp))), len(heatRamp)-1)
+	fmt.Fprintf(sb, "\x1b[48;5;%d;38;5;16m%c\x1b[0m", heatRamp[i], c)
+}
+
+func writeCandidates(sb *strings.Builder, f *Frame) {
+	rs := f.RecordedSearch
+	switch {
+	case rs != nil:
+		fmt.Fprintf(sb, "recorded %s (%d iterations, value %.2f)", f.Recorded, rs.Iterations, rs.Value)
+	default:
+		fmt.Fprintf(sb, "recorded %s", f.Recorded)
+	}
+	if f.Differs {
+		fmt.Fprintf(sb, "; re-run chose %s\n", f.Replayed)
+	} else {
+		sb.WriteString("; re-run agrees\n")
+	}
+	if len(f.Search.Candidates) == 0 {
+		return
+	}
+	sb.WriteString("  candidate  visits    value  p(illegal) p(capture) p(check)\n")
+	for _, c := range f.Search.Candidates {
+		star := ' '
+		if c.Move == f.Replayed {
+			star = '*'
+		}
+		fmt.Fprintf(sb, "%c %-8s %7d %8.2f %10.3f %10.3f %8.3f\n", star, c.Move, c.Visits, c.Value, c.PIllegal, c.PCapture, c.PCheck)
+	}
+}
+
+// writeFinal writes the revealed game and its final position.
+func writeFinal(sb *strings.Builder, res *Result) {
+	if len(res.Truth) == 0 {
+		return
+	}
+	sb.WriteString("\n== the game as revealed after the end\n")
+	for i, s := range res.Record.Moves {
+		if i%2 == 0 {
+			fmt.Fprintf(sb, "%d. ", i/2+1)
+		}
+		sb.WriteString(s)
+		sb.WriteByte(' ')
+	}
+	sb.WriteByte('\n')
+	final := res.Truth[len(res.Truth)-1]
+	sb.WriteString(final.String())
+	if !strings.HasSuffix(sb.String(), "\n") {
+		sb.WriteByte('\n')
+	}
+}
