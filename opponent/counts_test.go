@@ -145,3 +145,21 @@ func TestCountsAddMatchesOneByOne(t *testing.T) {
 		t.Error("adding counts of another horizon succeeded")
 	}
 }
+
+func BenchmarkAddGame(b *testing.B) {
+	games := randomGames(17, 20, 300)
+	plies := 0
+	for _, g := range games {
+		plies += len(g)
+	}
+	c := NewCounts(DefaultHorizon)
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if err := c.AddGame(games[i%len(games)], [2]bool{true, true}); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+	b.ReportMetric(float64(plies)/float64(len(games)), "plies/game")
+}
