@@ -83,6 +83,8 @@ type Daemon struct {
 	thinkDone   chan thinkResult
 	recent      []*gameRecord // finished games waiting for their full move list
 	poll        time.Duration // watchdog interval (tests shorten it)
+	searches    int           // searches started, numbering their answers
+	stale       time.Duration // wait for a game after a reconnection (tests shorten it)
 	store       *opponent.Store
 	defaults    *opponent.Counts
 }
@@ -288,6 +290,9 @@ type gameRun struct {
 	// polled: when we last asked.
 	resyncAsked bool
 	polled      time.Time
+	// stale is when the connection that carried this game was lost, until
+	// the server gives the game back; zero otherwise.
+	stale time.Time
 }
 
 // serve runs one connection. It returns (code, true, "") to exit, or
@@ -296,6 +301,14 @@ func (d *Daemon) serve(ctx context.Context, sess *protocol.Session) (int, bool, 
 	d.sess = sess
 	d.seekPosted = false
 	d.pending = ""
+	// Games from before a reconnection wait for the server to give them
+	// back (DG 15 again); those it does not are over for us.
+	for _, g := range d.games {
+		if g.cancel != nil {
+			g.cancel()
+		}
+		g.stale = d.opt.Now()
+	}
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
 	defer d.stopThinking()
@@ -588,7 +601,8 @@ func (d *Daemon) resync(g *gameRun, v protocol.MoveListDG) {
 	g.p = p
 	g.thinking = false
 	g.queued = nil
-	g.seq++
+	d.searches++
+	g.seq = d.searches
 	t.plies = len(v.Moves)
 	t.pending = nil
 	t.attempt = chess.NullMove
@@ -621,7 +635,7 @@ func (d *Daemon) drive() {
 			d.finish(num, g, now)
 			continue
 		}
-		if g.t.ourTurn && g.t.attempt == chess.NullMove && g.t.pending == nil {
+		if g.stale.IsZero() && g.t.ourTurn && g.t.attempt == chess.NullMove && g.t.pending == nil {
 			d.think(num, g, now)
 		}
 	}
@@ -665,7 +679,11 @@ func (d *Daemon) think(num int, g *gameRun, now time.Time) {
 	if t.base == 0 && t.inc == 0 {
 		plan = clock.Plan{Soft: time.Second, Hard: 2 * time.Second}
 	}
-	g.seq++
+	// Sequence numbers are unique over the daemon's life, so the answer of a
+	// search for a game replaced after a reconnection is never taken for the
+	// new game's.
+	d.searches++
+	g.seq = d.searches
 	seq := g.seq
 	g.thinking = true
 	ctx, cancel := context.WithTimeout(context.Background(), plan.Hard)
@@ -687,7 +705,7 @@ func (d *Daemon) thought(r thinkResult) {
 	}
 	g.thinking = false
 	g.cancel = nil
-	if g.t.over || !g.t.ourTurn || g.t.attempt != chess.NullMove {
+	if g.t.over || !g.stale.IsZero() || !g.t.ourTurn || g.t.attempt != chess.NullMove {
 		return // the game ended or moved on while we thought: send nothing
 	}
 	if r.err != nil {
@@ -799,6 +817,22 @@ func (d *Daemon) tick() {
 	now := d.opt.Now()
 	cfg := d.config()
 	for num, g := range d.games {
+		if !g.stale.IsZero() {
+			if now.Sub(g.stale) > d.staleAfter() {
+				// As on ICC, where a Kriegspiel game is not adjourned: the
+				// one who dropped lost it.
+				d.opt.Log.Warn().Int("game", num).Msg("the server did not give the game back after the reconnection: lost by disconnection")
+				loss := "0-1"
+				if g.t.us == chess.Black {
+					loss = "1-0"
+				}
+				g.t.over, g.t.result, g.t.reason, g.t.code = true, loss, "lost by disconnection (the server did not resume the game)", "Dis"
+				if g.thinking && g.cancel != nil {
+					g.cancel()
+				}
+			}
+			continue
+		}
 		g.t.settle(now)
 		d.watchdog(num, g, now)
 		if a := cfg.Policy.AbortAfter.Duration; a > 0 && !g.t.over {
@@ -862,6 +896,15 @@ func (d *Daemon) watchdog(num int, g *gameRun, now time.Time) {
 	if why != "" {
 		t.setDesync("%s", why)
 	}
+}
+
+// staleAfter is how long after a reconnection a game may take to be given
+// back by the server before the daemon counts it as lost.
+func (d *Daemon) staleAfter() time.Duration {
+	if d.stale > 0 {
+		return d.stale
+	}
+	return 15 * time.Second
 }
 
 // pollEvery is the least time between two move-list requests of one game.

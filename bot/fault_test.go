@@ -344,3 +344,39 @@ func TestDroppedOutput(t *testing.T) {
 		t.Fatal("no resync in the log: the drop went unnoticed")
 	}
 }
+
+// TestReconnectWithoutGrace: as on ICC, the server forfeits a game whose
+// player dropped. The daemon reconnects, sees the game is not given back,
+// counts it as lost, and goes on to the next game.
+func TestReconnectWithoutGrace(t *testing.T) {
+	srv, addr := startTestServer(t, 0)
+	px := startProxy(t, addr, 0, nil)
+	ac := testConfig(t, "kriegbot", addr)
+	ac.Policy.Challenge = "sparring"
+	ac.Policy.Games = 2
+	a, _ := newTestDaemon(t, ac, px.addr(), "heuristic", nil)
+	a.stale = 500 * time.Millisecond
+	b, _ := newTestDaemon(t, testConfig(t, "sparring", addr), addr, "random", nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	go b.Run(ctx)
+	defer b.HardQuit()
+	done := make(chan int, 1)
+	go func() { done <- a.Run(ctx) }()
+	waitFor(t, func() bool { p, _ := srv.GameCount(); return p == 1 })
+	time.Sleep(100 * time.Millisecond)
+	px.cut()
+	select {
+	case code := <-done:
+		if code != ExitDone {
+			t.Fatalf("exit %d", code)
+		}
+	case <-ctx.Done():
+		t.Fatal("stuck after the lost game")
+	}
+	fin := srv.Finished()
+	f, _, l, _ := a.Score()
+	if len(fin) != 2 || fin[0].Code != "Dis" || f != 2 || l < 1 {
+		t.Fatalf("server %d games (first %s); daemon %d games, %d lost", len(fin), fin[0].Code, f, l)
+	}
+}
