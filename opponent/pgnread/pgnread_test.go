@@ -190,7 +190,9 @@ func FuzzReader(f *testing.F) {
 	f.Add("[FEN \"4k3/8/8/8/8/8/8/4K2R w K - 0 1\"]\n1. Rh2 *")
 	f.Add("((((( 1. e4 ))) $$ ;;; }{ *")
 	f.Fuzz(func(t *testing.T, text string) {
-		r := NewReader(strings.NewReader(text), "f.pgn", Limits{MaxGameBytes: 1 << 12, ParseTimeout: 2 * time.Second})
+		// Odd lengths go through the parallel pipeline.
+		r := NewReader(strings.NewReader(text), "f.pgn", Limits{MaxGameBytes: 1 << 12, ParseTimeout: 2 * time.Second, Workers: 1 + len(text)%2})
+		defer r.Close()
 		for range len(text) + 2 { // each call consumes at least one line
 			g, err := r.Next()
 			if errors.Is(err, io.EOF) {
