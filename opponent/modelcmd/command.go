@@ -24,7 +24,7 @@ const Builder = "kriegbot model build 1"
 // Command runs `kriegbot model SUBCOMMAND`.
 func Command(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		return cmdflag.Fail(stderr, "model", "missing subcommand: build, show or eval")
+		return cmdflag.Fail(stderr, "model", "missing subcommand: build, show, eval or merge")
 	}
 	switch args[0] {
 	case "build":
@@ -33,23 +33,28 @@ func Command(args []string, stdout, stderr io.Writer) int {
 		return show(args[1:], stdout, stderr)
 	case "eval":
 		return eval(args[1:], stdout, stderr)
+	case "merge":
+		return merge(args[1:], stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stderr, usageText) // usage goes to stderr, as for every command
 		return cmdflag.OK
 	}
-	return cmdflag.Fail(stderr, "model", "unknown subcommand %q: build, show or eval", args[0])
+	return cmdflag.Fail(stderr, "model", "unknown subcommand %q: build, show, eval or merge", args[0])
 }
 
 const usageText = `usage: kriegbot model build -o FILE [-source TEXT] [-horizon N] PGN...
        kriegbot model show [FILE]
        kriegbot model eval [-model FILE] PGN...
+       kriegbot model merge -o FILE [-source TEXT] MODEL...
 
 build reads game records (PGN; "-" is standard input), skips and counts
 broken games with the reason, and writes an opponent model file
 (docs/opponent-model.md). show prints a model's metadata, coverage and
 parameters (the embedded default when FILE is omitted). eval scores a model
 (the default unless -model) on held-out games: bits per unit to say where
-each unit stands, against a uniform guess, by class and phase.
+each unit stands, against a uniform guess, by class and phase, and how well
+its trends agree with the games'. merge adds models built from disjoint sets
+of games (shards) into the model of all of them, exactly.
 `
 
 func build(args []string, stdout, stderr io.Writer) int {

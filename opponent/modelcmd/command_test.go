@@ -168,3 +168,56 @@ func TestEval(t *testing.T) {
 		t.Errorf("eval with a missing model: exit %d", code)
 	}
 }
+
+func TestMergeEqualsWhole(t *testing.T) {
+	dir := t.TempDir()
+	games := strings.Split(malformedPGN(), "[Event")
+	half := len(games) / 2
+	write := func(name string, parts []string) string {
+		p := filepath.Join(dir, name)
+		var sb strings.Builder
+		for _, g := range parts {
+			if g != "" {
+				sb.WriteString("[Event" + g)
+			}
+		}
+		os.WriteFile(p, []byte(sb.String()), 0o644)
+		return p
+	}
+	a, b, all := write("a.pgn", games[:half]), write("b.pgn", games[half:]), write("all.pgn", games)
+	for _, in := range []string{a, b, all} {
+		if code, _, e := run("build", "-source", "s", "-o", in+".kbm", in); code != 0 {
+			t.Fatal(e)
+		}
+	}
+	out := filepath.Join(dir, "merged.kbm")
+	code, stdout, stderr := run("merge", "-source", "s", "-o", out, a+".kbm", b+".kbm")
+	if code != 0 || !strings.Contains(stdout, "games white 3, black 3") {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	merged, _ := os.ReadFile(out)
+	whole, _ := os.ReadFile(all + ".kbm")
+	if !bytes.Equal(merged, whole) {
+		t.Error("merging the halves differs from building from all games")
+	}
+	// The default source joins the parts'.
+	if code, _, e := run("merge", "-o", out, a+".kbm", b+".kbm"); code != 0 {
+		t.Fatal(e)
+	}
+	if c, _ := opponent.LoadCounts(out); c.Meta.Source != "s + s" {
+		t.Errorf("merged source %q", c.Meta.Source)
+	}
+	for _, tc := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"merge", a + ".kbm", b + ".kbm"}, 2},
+		{[]string{"merge", "-o", out, a + ".kbm"}, 2},
+		{[]string{"merge", "-o", out, a + ".kbm", a}, 1},
+		{[]string{"merge", "-o", out, "-source", strings.Repeat("x", opponent.MaxMetaLen+1), a + ".kbm", b + ".kbm"}, 2},
+	} {
+		if code, _, _ := run(tc.args...); code != tc.code {
+			t.Errorf("%v: exit %d, want %d", tc.args[:2], code, tc.code)
+		}
+	}
+}
