@@ -31,7 +31,7 @@ func commands() []command {
 		{"umpire", "referee tools: `umpire verify FILE` checks the umpire against fixture files", fixture.UmpireCommand},
 		{"serve", "an ICC-compatible wild 16 server on loopback, for bots and telnet users", iccserver.Command},
 		{"bench", "speed figures, one line each: perft, umpire, protocol, belief, search", bench.Command},
-		{"model", "opponent models: `model build -o FILE PGN...` from game records, `model show [FILE]`", modelcmd.Command},
+		{"model", "opponent models: `model build -o FILE PGN...` from game records; show, eval, merge", modelcmd.Command},
 		{"match", "engine-vs-engine matches in-process: W-L-D, Elo ± 95 %, SPRT, PGN, JSON Lines, shards", match.Command},
 		{"belief", "belief tools: `belief check FILE...` measures soundness and calibration on fixture files", beliefcheck.Command},
 		{"engine", "KEP, the Kriegspiel engine protocol, on standard input and output (for referees, GUIs, harnesses)", kep.Command},
