@@ -7,16 +7,14 @@ import (
 	"kriegbot/opponent"
 )
 
-// Values are in pawns from our side. A won game is worth a little more than
-// the material that usually wins it (not more than any material: a search
-// that values mate above everything gambles its queen on a 10 % mate chance
-// in KQ-K, where patience wins for sure); a drawn game is worth nothing.
+// Values are in pawns from our side. A won game is worth more than any
+// material; a drawn game nothing. Mating material against a bare king is
+// worth nearly a win (bareWon): valued by material alone, a search gambles
+// its queen on a 10 % mate chance in KQ-K, where patience wins for sure.
 const (
-	winValue  = 25
+	winValue  = 100
 	drawValue = 0
-	// bareWon is the value of mating material against a bare king: nearly
-	// a win, so that no gamble for a quicker mate is worth the mating man.
-	bareWon = 20
+	bareWon   = 80
 )
 
 // Evaluation weights. Each beyond material was kept because a match showed it
@@ -412,7 +410,7 @@ func evalBare(e *stateEntry, m *men, mv chess.Move, alt float32, out *answers) {
 // fewUnits is the opponent's unit count up to which a legal attempt is also
 // weighed for leaving its king without a move: with so few men a stalemate
 // (all of them blocked) or a mate (none able to help) is likely.
-const fewUnits = 4
+const fewUnits = 8
 
 // stalemateShare and mateShare are the chances, with a few opponent units
 // left, that a king without a move means stalemate or mate.
