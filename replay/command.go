@@ -1,12 +1,17 @@
 package replay
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"strings"
+	"time"
 
 	"kriegbot/internal/cmdflag"
 )
@@ -19,13 +24,21 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	htmlOut := fs.String("html", "", "also write one self-contained HTML page with every shown attempt to this file")
 	top := fs.Int("top", 5, "candidates shown per attempt")
 	plain := fs.Bool("plain", false, "print every attempt even on a terminal (no step-through)")
+	game := fs.Int("game", 0, "transcripts: the server's game number (0: the first game we played)")
+	recordName := fs.String("record", "", "transcripts: the game's per-game record, for the player spec, seed and searches (default: looked up in ../games)")
+	player := fs.String("player", "", "transcripts without a record: the player spec to run")
+	seed := fs.Uint64("seed", 0, "transcripts without a record: the game's seed")
+	nodes := fs.Int64("nodes", 2000, "transcripts without a record: iterations per search")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: kriegbot replay [flags] FILE")
+		fmt.Fprintln(stderr, "usage: kriegbot replay [flags] RECORD.jsonl | TRANSCRIPT.txt")
 		fmt.Fprintln(stderr, "\nRe-runs a game from the daemon's per-game record (logs/games/*.jsonl): rebuilds")
 		fmt.Fprintln(stderr, "the player from the recorded spec and seed, feeds it the recorded answers and")
 		fmt.Fprintln(stderr, "re-runs every search with the recorded iterations. Shows per attempt our men,")
 		fmt.Fprintln(stderr, "the belief's heat maps, the referee's answers, the candidates and the clocks;")
 		fmt.Fprintln(stderr, "the last line counts the attempts where the re-run chose differently (exit 1).")
+		fmt.Fprintln(stderr, "A raw session transcript (logs/transcripts/*.txt) is re-fed through the protocol")
+		fmt.Fprintln(stderr, "reader and the daemon's game tracking; its game's record supplies spec, seed and")
+		fmt.Fprintln(stderr, "searches. On a terminal, Enter/n, p and q step through the attempts.")
 		fmt.Fprintln(stderr, "\nFlags:")
 		fs.PrintDefaults()
 	}
@@ -42,13 +55,7 @@ func Command(args []string, stdout, stderr io.Writer) int {
 		return cmdflag.Fail(stderr, "replay", "-top %d: want 1 to %d", *top, maxTop)
 	}
 	name := fs.Arg(0)
-	f, err := os.Open(name)
-	if err != nil {
-		fmt.Fprintf(stderr, "kriegbot replay: %v\n", err)
-		return cmdflag.Failure
-	}
-	defer f.Close()
-	rec, err := ReadRecord(f, name)
+	rec, err := load(name, *game, *recordName, *player, *seed, *nodes, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "kriegbot replay: %v\n", err)
 		return cmdflag.Failure
@@ -59,6 +66,102 @@ func Command(args []string, stdout, stderr io.Writer) int {
 		return cmdflag.Failure
 	}
 	return finish(res, *htmlOut, *plain, stdout, stderr)
+}
+
+// load reads a per-game record, or a game of a transcript with its record.
+func load(name string, game int, recordName, player string, seed uint64, nodes int64, stderr io.Writer) (*Record, error) {
+	data, err := readBounded(name)
+	if err != nil {
+		return nil, err
+	}
+	if first := bytes.TrimLeft(data, " \t\r\n"); len(first) > 0 && first[0] == '{' {
+		return ReadRecord(bytes.NewReader(data), name)
+	}
+	tg, err := ReadTranscript(bytes.NewReader(data), name, TranscriptOptions{Game: game})
+	if err != nil {
+		return nil, err
+	}
+	if tg.Desync != "" {
+		fmt.Fprintf(stderr, "kriegbot replay: the daemon's tracker lost track of game %d: %s\n", tg.Record.Game.Number, tg.Desync)
+	}
+	if recordName == "" && player == "" {
+		recordName = findRecord(name, tg.Record)
+		if recordName == "" {
+			return nil, fmt.Errorf("%s: no record of game %d found next to the transcript: give -record FILE, or -player SPEC and -seed N", name, tg.Record.Game.Number)
+		}
+		fmt.Fprintf(stderr, "kriegbot replay: using the record %s\n", recordName)
+	}
+	if recordName != "" {
+		rd, err := readBounded(recordName)
+		if err != nil {
+			return nil, err
+		}
+		rec, err := ReadRecord(bytes.NewReader(rd), recordName)
+		if err != nil {
+			return nil, err
+		}
+		return tg.Record, tg.AttachRecord(rec)
+	}
+	if nodes < 1 {
+		return nil, fmt.Errorf("-nodes %d: want at least 1", nodes)
+	}
+	tg.Record.Game.Player, tg.Record.Game.Seed = player, seed
+	for i := range tg.Record.Steps {
+		if tg.Record.Steps[i].Kind == StepAttempt {
+			tg.Record.Steps[i].Search = &Search{Iterations: nodes}
+		}
+	}
+	fmt.Fprintf(stderr, "kriegbot replay: no record: every search runs %d iterations, so choices may differ from the live ones\n", nodes)
+	return tg.Record, nil
+}
+
+// maxFile bounds a file read whole: records are capped by lines of capped
+// length; transcripts of a long session are large but finite.
+const maxFile = 1 << 30
+
+func readBounded(name string) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxFile+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxFile {
+		return nil, fmt.Errorf("%s: larger than %d bytes", name, maxFile)
+	}
+	return data, nil
+}
+
+// findRecord looks for the game's record where the daemon writes it: in
+// games/ beside the transcripts folder, named ...-g<N>-..., with the same
+// players and a start within a minute of the transcript's.
+func findRecord(transcript string, g *Record) string {
+	dir := filepath.Join(filepath.Dir(transcript), "..", "games")
+	names, _ := filepath.Glob(filepath.Join(dir, fmt.Sprintf("*-g%d-*.jsonl", g.Game.Number)))
+	for _, n := range names {
+		f, err := os.Open(n)
+		if err != nil {
+			continue
+		}
+		line, err := readLine(bufio.NewReader(f))
+		f.Close()
+		if err != nil {
+			continue
+		}
+		r, err := ReadRecord(bytes.NewReader(line), n)
+		if err != nil {
+			continue
+		}
+		d := r.Game.Start.Sub(g.Game.Start)
+		if r.Game.Number == g.Game.Number && strings.EqualFold(r.Game.White, g.Game.White) &&
+			strings.EqualFold(r.Game.Black, g.Game.Black) && d < time.Minute && d > -time.Minute {
+			return n
+		}
+	}
+	return ""
 }
 
 // finish writes the replay: HTML if asked, then the step-through view on a

@@ -1,0 +1,178 @@
+package replay
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+	"golang.org/x/crypto/bcrypt"
+
+	"kriegbot/bot"
+	"kriegbot/config"
+	"kriegbot/engine/players"
+	"kriegbot/engine/umpire"
+	"kriegbot/protocol/iccserver"
+)
+
+// daemonGame plays one game between two real daemons over loopback on our
+// own server: "kriegbot" plays spec and challenges "sparring", who plays
+// random. It returns kriegbot's log folder (games/ and transcripts/).
+func daemonGame(t *testing.T, spec string, base, inc int, timeout time.Duration) string {
+	t.Helper()
+	pw := map[string]string{"kriegbot": "kb-test-pw-1", "sparring": "sp-test-pw-2"}
+	acc, err := iccserver.NewAccounts(pw, "C", bcrypt.MinCost)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := iccserver.New(iccserver.Config{Rules: umpire.ICC(), Accounts: acc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve(ln)
+	defer srv.Close()
+	addr := ln.Addr().String()
+	daemon := func(handle, player string) (*bot.Daemon, string) {
+		c := config.Defaults()
+		host, port, _ := net.SplitHostPort(addr)
+		c.Server.Embedded, c.Server.Host = false, host
+		fmt.Sscan(port, &c.Server.Port)
+		c.Sparring.Enabled = false
+		c.Engine.OpponentModels = "" // a per-opponent model is not in the record
+		c.Account.Handle = handle
+		c.Engine.Player = player
+		c.Engine.MoveOverhead = config.Duration{Duration: 20 * time.Millisecond}
+		c.Engine.MinThink = config.Duration{Duration: time.Millisecond}
+		c.Policy.SeekBase, c.Policy.SeekIncrement = base, inc
+		c.Policy.Greeting, c.Policy.Challenge = "", ""
+		c.Connection.LinesPerSecond = 100
+		if handle == "kriegbot" {
+			c.Policy.Challenge, c.Policy.Games = "sparring", 1
+		}
+		if err := c.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		sp, err := players.Parse(player, players.Kinds())
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := t.TempDir()
+		return bot.New(c, bot.Options{Name: handle, Password: pw[handle], Addr: addr, Spec: sp,
+			Log: zerolog.New(io.Discard), Dir: dir, Seed: 1234}), dir
+	}
+	a, dir := daemon("kriegbot", spec)
+	b, _ := daemon("sparring", "random")
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	bdone := make(chan int, 1)
+	go func() { bdone <- b.Run(ctx) }()
+	if code := a.Run(ctx); code != bot.ExitDone {
+		t.Fatalf("daemon exit %d", code)
+	}
+	b.HardQuit()
+	<-bdone
+	// The PGN (and the record's moves line) follow the game's end.
+	for i := 0; i < 50; i++ {
+		if p, _ := filepath.Glob(filepath.Join(dir, "games", "*.pgn")); len(p) > 0 {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return dir
+}
+
+func onlyFile(t *testing.T, pattern string) string {
+	t.Helper()
+	names, _ := filepath.Glob(pattern)
+	if len(names) != 1 {
+		t.Fatalf("%s: %d files", pattern, len(names))
+	}
+	return names[0]
+}
+
+// TestDaemonRecordAndTranscript: a game played by the daemon on our server
+// replays from its record and from its raw transcript with 0 differing
+// choices, and the transcript, re-fed through the protocol reader and the
+// daemon's tracker, gives exactly the answers and attempts of the record.
+func TestDaemonRecordAndTranscript(t *testing.T) {
+	dir := daemonGame(t, "heuristic", 2, 1, 60*time.Second)
+	checkDaemonGame(t, dir)
+}
+
+// TestDaemonMCTSGame: the same with the MCTS player on a clock, the real
+// thing (30-60 s): KRIEGBOT_LONG=1.
+func TestDaemonMCTSGame(t *testing.T) {
+	if os.Getenv("KRIEGBOT_LONG") == "" {
+		t.Skip("KRIEGBOT_LONG=1 plays a daemon game with the MCTS player")
+	}
+	dir := daemonGame(t, "mcts:approach=c", 1, 1, 5*time.Minute)
+	checkDaemonGame(t, dir)
+}
+
+func checkDaemonGame(t *testing.T, dir string) {
+	recName := onlyFile(t, filepath.Join(dir, "games", "*.jsonl"))
+	trName := onlyFile(t, filepath.Join(dir, "transcripts", "*.txt"))
+	rec := readFile(t, recName)
+	if rec.Result == nil || rec.Moves == nil {
+		t.Fatalf("%s: no result or moves line", recName)
+	}
+	res, err := Run(context.Background(), rec, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Attempts == 0 || res.Differing != 0 {
+		t.Fatalf("record: %s, first differing at line %d", Summary(res), res.FirstDiffering)
+	}
+	f, err := os.Open(trName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	tg, err := ReadTranscript(f, trName, TranscriptOptions{Game: rec.Game.Number})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tg.Desync != "" {
+		t.Fatalf("tracker desync: %s", tg.Desync)
+	}
+	// Same answers (as the player heard them) and attempts, in order.
+	pick := func(steps []Step) (out []Step) {
+		for _, s := range steps {
+			if s.Kind != StepClock {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	a, b := pick(rec.Steps), pick(tg.Record.Steps)
+	if len(a) != len(b) {
+		t.Fatalf("record has %d answers and attempts, transcript %d", len(a), len(b))
+	}
+	for i := range a {
+		if a[i].Kind != b[i].Kind || a[i].Move != b[i].Move || a[i].View != b[i].View {
+			t.Fatalf("step %d: record line %d %+v, transcript line %d %+v", i, a[i].Line, a[i], b[i].Line, b[i])
+		}
+	}
+	if strings.Join(tg.Record.Moves, " ") != strings.Join(rec.Moves, " ") || tg.Record.Result.Result != rec.Result.Result {
+		t.Fatalf("transcript moves/result %v %v, record %v %v", tg.Record.Moves, tg.Record.Result, rec.Moves, rec.Result)
+	}
+	// The command finds the record beside the transcript.
+	var out, errs bytes.Buffer
+	if code := Command([]string{"-plain", trName}, &out, &errs); code != 0 {
+		t.Fatalf("replay of the transcript: exit %d\n%s", code, errs.String())
+	}
+	if !strings.Contains(errs.String(), "using the record "+recName) || !strings.HasSuffix(out.String(), Summary(res)+"\n") {
+		t.Fatalf("stderr %q, last line of %d bytes: %q", errs.String(), out.Len(), out.String()[max(0, out.Len()-80):])
+	}
+}

@@ -1,0 +1,146 @@
+package replay
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"kriegbot/engine/chess"
+	"kriegbot/engine/umpire"
+)
+
+const gameLine = `{"type":"game","game":3,"white":"kriegbot","black":"x","us":"white","base_min":2,"inc_s":12,"seed":17437761000903900699,"player":"mcts:approach=c","start":"2026-11-23T18:54:08.48Z"}`
+
+func TestReadRecordTable(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		in   string
+		want string // "" for success; else a part of the error, after "f:"
+	}{
+		{"game only", gameLine + "\n", ""},
+		{"no newline at end", gameLine, ""},
+		{"blank lines", "\n" + gameLine + "\n\n", ""},
+		{"empty", "", "f: no game line"},
+		{"not json", "hello\n", "f:1: not a JSON object"},
+		{"broken json", `{"type":"game"` + "\n", "f:1: not valid JSON"},
+		{"no type", `{"a":1}`, "f:1: no type"},
+		{"first not game", `{"type":"clock","ours_ms":1,"theirs_ms":2}`, `f:1: the first line must be of type "game"`},
+		{"two games", gameLine + "\n" + gameLine, "f:2: a second game line"},
+		{"bad colour", strings.Replace(gameLine, `"white","base`, `"red","base`, 1), "f:1: us:"},
+		{"seed as string", strings.Replace(gameLine, `17437761000903900699`, `"17437761000903900699"`, 1), ""},
+		{"seed too big", strings.Replace(gameLine, `17437761000903900699`, `27437761000903900699`, 1), "f:1: seed:"},
+		{"seed negative", strings.Replace(gameLine, `17437761000903900699`, `-1`, 1), "f:1: seed:"},
+		{"seed fraction", strings.Replace(gameLine, `17437761000903900699`, `1.5`, 1), "f:1: seed:"},
+		{"no seed", strings.Replace(gameLine, `"seed":17437761000903900699,`, ``, 1), "f:1: no seed"},
+		{"no spec", strings.Replace(gameLine, `"mcts:approach=c"`, `""`, 1), "f:1: no player spec"},
+		{"bad time", strings.Replace(gameLine, `"2026-11-23T18:54:08.48Z"`, `"yesterday"`, 1), "f:1: start:"},
+		{"wrong field type", strings.Replace(gameLine, `"base_min":2`, `"base_min":"2"`, 1), "f:1: field base_min"},
+		{"unknown type", gameLine + "\n" + `{"type":"gossip"}`, `f:2: unknown line type "gossip"`},
+		{"unknown field kept quiet", gameLine + "\n" + `{"type":"clock","ours_ms":1,"theirs_ms":2,"new":true}`, ""},
+		{"clock missing", gameLine + "\n" + `{"type":"clock","ours_ms":1}`, "f:2: clock:"},
+		{"bad t", gameLine + "\n" + `{"type":"clock","ours_ms":1,"theirs_ms":1,"t":"noon"}`, "f:2: t:"},
+		{"attempt", gameLine + "\n" + `{"type":"attempt","move":"e2e4","search":{"iterations":5,"nodes":9,"value":0.5,"top":[{"move":"e2e4","visits":5}]}}`, ""},
+		{"attempt bad move", gameLine + "\n" + `{"type":"attempt","move":"e9e4"}`, `f:2: move "e9e4" is not a UCI move`},
+		{"attempt null move", gameLine + "\n" + `{"type":"attempt","move":"0000"}`, `f:2: move "0000"`},
+		{"attempt negative", gameLine + "\n" + `{"type":"attempt","move":"e2e4","search":{"iterations":-5}}`, "f:2: search: negative"},
+		{"candidate bad", gameLine + "\n" + `{"type":"attempt","move":"e2e4","search":{"top":[{"move":"x"}]}}`, "f:2: search: candidate 1:"},
+		{"answer illegal", gameLine + "\n" + `{"type":"answer","own":true,"move":"e2e5","legal":false,"referee":["Illegal move"]}`, ""},
+		{"answer illegal words", gameLine + "\n" + `{"type":"answer","own":true,"move":"e2e5","legal":false,"referee":["0 pawn tries"]}`, `f:2: answer: an illegal attempt`},
+		{"answer no own", gameLine + "\n" + `{"type":"answer","referee":["0 pawn tries"]}`, "f:2: answer: no own field"},
+		{"answer no legal", gameLine + "\n" + `{"type":"answer","own":true,"move":"e2e4"}`, "f:2: answer: own answer without legal"},
+		{"their move named", gameLine + "\n" + `{"type":"answer","own":false,"move":"e7e5"}`, "f:2: answer: the opponent's move is never known"},
+		{"answer full", gameLine + "\n" + `{"type":"answer","own":false,"referee":["Pawn at e4 captured","Rank check","Knight check","2 pawn tries"]}`, ""},
+		{"answer order", gameLine + "\n" + `{"type":"answer","own":false,"referee":["2 pawn tries","Rank check"]}`, "f:2: answer: referee words"},
+		{"answer chatter", gameLine + "\n" + `{"type":"answer","own":false,"referee":["I gave him a rank check"]}`, "is not one referee announcement"},
+		{"answer two items in one", gameLine + "\n" + `{"type":"answer","own":false,"referee":["Rank check, 2 pawn tries"]}`, "is not one referee announcement"},
+		{"answer game prefix", gameLine + "\n" + `{"type":"answer","own":false,"referee":["Game 4: Rank check"]}`, "is not one referee announcement"},
+		{"answer two tries", gameLine + "\n" + `{"type":"answer","own":false,"referee":["1 pawn try","2 pawn tries"]}`, "f:2: answer: two pawn-tries"},
+		{"answer too many", gameLine + "\n" + `{"type":"answer","own":false,"referee":["a","a","a","a","a","a","a","a","a"]}`, "more than 8"},
+		{"moves", gameLine + "\n" + `{"type":"moves","san":["e4","e5","Qh5"]}`, ""},
+		{"moves illegal", gameLine + "\n" + `{"type":"moves","san":["e4","e4"]}`, `f:2: moves: ply 2: "e4"`},
+		{"after moves", gameLine + "\n" + `{"type":"moves","san":[]}` + "\n" + `{"type":"clock","ours_ms":1,"theirs_ms":1}`, "f:3: line of type \"clock\" after the moves line"},
+		{"two results", gameLine + "\n" + `{"type":"result","result":"1-0"}` + "\n" + `{"type":"result","result":"1-0"}`, "f:3: a second result line"},
+		{"long line", gameLine + "\n" + `{"type":"clock","x":"` + strings.Repeat("a", MaxLine) + `"}`, "f:2: line longer than"},
+	} {
+		rec, err := ReadRecord(strings.NewReader(c.in), "f")
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%s: %v", c.name, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%s: error %v, want %q", c.name, err, c.want)
+		case c.want != "" && !strings.HasPrefix(err.Error(), "f:"):
+			t.Errorf("%s: error %q does not start with the file name", c.name, err)
+		case c.want == "" && rec.Game.Seed != 17437761000903900699:
+			t.Errorf("%s: seed %d", c.name, rec.Game.Seed)
+		}
+	}
+}
+
+// TestReadRecordViews: the views rebuilt from the words are those the
+// player heard.
+func TestReadRecordViews(t *testing.T) {
+	in := gameLine + "\n" +
+		`{"type":"attempt","move":"e2e5"}` + "\n" +
+		`{"type":"answer","own":true,"move":"0000","legal":false,"referee":["Illegal move"]}` + "\n" +
+		`{"type":"answer","own":true,"move":"e2e4","legal":true,"referee":["Piece at d5 captured","Long-diagonal check","1 pawn try"]}` + "\n" +
+		`{"type":"answer","own":false,"referee":["Pawn at e4 captured","Rank check","Knight check","0 pawn tries"]}` + "\n" +
+		`{"type":"answer","own":false}`
+	rec, err := ReadRecord(strings.NewReader(in), "f")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := rec.Steps
+	if len(s) != 5 || s[1].Move.String() != "e2e5" || !s[1].View.Illegal || s[1].View.Move != chess.NullMove {
+		t.Fatalf("illegal answer: %+v", s[1])
+	}
+	v := s[2].View
+	if !v.Own || v.Illegal || v.Move.String() != "e2e4" || v.Capture.Kind != umpire.PieceCaptured || v.Capture.Square.String() != "d5" ||
+		v.Checks[0] != chess.CheckLongDiagonal || v.Checks[1] != chess.NoCheck || v.PawnTries != 1 {
+		t.Fatalf("own answer: %+v", v)
+	}
+	v = s[3].View
+	if v.Own || v.Capture.Kind != umpire.PawnCaptured || v.Checks[0] != chess.CheckRank || v.Checks[1] != chess.CheckKnight || v.PawnTries != 0 {
+		t.Fatalf("their answer: %+v", v)
+	}
+	if v := s[4].View; !v.Heard || v.PawnTries != -1 || len(v.Words()) != 0 {
+		t.Fatalf("silent answer: %+v", v)
+	}
+}
+
+func TestReadRecordTooManyLines(t *testing.T) {
+	in := gameLine + "\n" + strings.Repeat(`{"type":"clock","ours_ms":1,"theirs_ms":1}`+"\n", MaxLines)
+	_, err := ReadRecord(strings.NewReader(in), "f")
+	var le *LineError
+	if !errors.As(err, &le) || le.Line != MaxLines+1 {
+		t.Fatalf("error %v", err)
+	}
+}
+
+// FuzzReadRecord: any bytes give a record or an error naming the file and
+// (past the first line) the line; never a panic.
+func FuzzReadRecord(f *testing.F) {
+	f.Add([]byte(gameLine + "\n" + `{"type":"attempt","move":"e2e4","search":{"iterations":5,"top":[{"move":"e2e4","visits":5,"p_illegal":0.5}]}}`))
+	f.Add([]byte(gameLine + "\n" + `{"type":"answer","own":false,"referee":["Pawn at e4 captured","Rank check","0 pawn tries"]}`))
+	f.Add([]byte(gameLine + "\n" + `{"type":"answer","own":true,"move":"e2e5","legal":false,"referee":["Illegal move"]}`))
+	f.Add([]byte(gameLine + "\n" + `{"type":"moves","san":["e4","e5","Qh5","Nc6","Bc4","Nf6","Qxf7#"]}`))
+	f.Add([]byte(gameLine + "\n" + `{"type":"result","result":"1-0","code":"Mat","reason":"x","plies":3,"illegal":0}`))
+	f.Add([]byte(`{"type":"game","seed":"1","us":"black","player":"random"}` + "\n" + `{"type":"clock","ours_ms":-5,"theirs_ms":1e3}`))
+	f.Add([]byte("{\n}\n\x00\xff"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		rec, err := ReadRecord(strings.NewReader(string(data)), "f")
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "f:") {
+				t.Fatalf("error %q does not name the file", err)
+			}
+			return
+		}
+		if rec.Game.Player == "" || len(rec.Steps) > MaxLines {
+			t.Fatalf("accepted a record without a spec, or too long: %+v", rec.Game)
+		}
+		for _, s := range rec.Steps {
+			if s.Kind == StepAnswer && !s.View.Illegal && strings.Join(s.View.Words(), "|") != strings.Join(s.Words, "|") {
+				t.Fatalf("line %d: words %q rebuild as %q", s.Line, s.Words, s.View.Words())
+			}
+		}
+	})
+}
