@@ -135,6 +135,18 @@ type Counts struct {
 	Movers [2][maxPawns + 1][maxPieces + 1][NumClasses]uint64
 	// Events[c][e] counts the behaviours Params are fitted from.
 	Events [2][NumEvents]Tally
+	// Material[c] sums, after each recorded move of colour c that left it
+	// pieces, the shares of its pieces that move like a rook, like a bishop
+	// and like a knight (LineFactor and KnightFactor of Params).
+	Material [2]MaterialTally
+}
+
+// MaterialTally sums piece shares over positions. Each position with k > 0
+// pieces (other than king and pawns) adds MassScale/k per rook or queen to
+// Straight, per bishop or queen to Diagonal and per knight to Knight (exact,
+// as for Mass), and 1 to Positions.
+type MaterialTally struct {
+	Positions, Straight, Diagonal, Knight uint64
 }
 
 // NewCounts returns empty counts recording horizon moves per game.
@@ -211,8 +223,11 @@ func (c *Counts) AddGame(moves []chess.Move, record [2]bool) error {
 			c.addEvents(side, lastTo, checkers, capSq)
 		}
 		pos.Make(m)
-		if record[side] && t <= c.Horizon {
-			c.addOccupancy(&pos, side, t)
+		if record[side] {
+			c.addMaterial(&pos, side)
+			if t <= c.Horizon {
+				c.addOccupancy(&pos, side, t)
+			}
 		}
 		lastTo = chess.NoSquare
 		if capSq != chess.NoSquare {
@@ -267,6 +282,20 @@ func (c *Counts) addOccupancy(pos *chess.Position, col chess.Color, t int) {
 			row[bb.PopFirst()] += w
 		}
 	}
+}
+
+func (c *Counts) addMaterial(pos *chess.Position, col chess.Color) {
+	k := classBoard(pos, col, Piece).Count()
+	if k == 0 {
+		return
+	}
+	w := uint64(MassScale / k)
+	q := uint64(pos.Pieces(col, chess.Queen).Count())
+	mt := &c.Material[col]
+	mt.Positions++
+	mt.Straight += w * (q + uint64(pos.Pieces(col, chess.Rook).Count()))
+	mt.Diagonal += w * (q + uint64(pos.Pieces(col, chess.Bishop).Count()))
+	mt.Knight += w * uint64(pos.Pieces(col, chess.Knight).Count())
 }
 
 func (c *Counts) addMover(pos *chess.Position, side chess.Color, m chess.Move) {
@@ -336,6 +365,11 @@ func (c *Counts) Add(o *Counts) error {
 			c.Events[col][e].Trials += o.Events[col][e].Trials
 			c.Events[col][e].Hits += o.Events[col][e].Hits
 		}
+		m, om := &c.Material[col], &o.Material[col]
+		m.Positions += om.Positions
+		m.Straight += om.Straight
+		m.Diagonal += om.Diagonal
+		m.Knight += om.Knight
 	}
 	return nil
 }

@@ -56,6 +56,11 @@ func TestAddGameOccupancy(t *testing.T) {
 	if c.Pawn[chess.White][sq(t, "a2")][PawnStay] != 3 {
 		t.Errorf("a2 pawn stayed %d times, want 3", c.Pawn[chess.White][sq(t, "a2")][PawnStay])
 	}
+	// Material: white's three moves left all 7 pieces: 3 straight movers
+	// (queen, rooks), 3 diagonal (queen, bishops), 2 knights, each /7.
+	if got, want := c.Material[chess.White], (MaterialTally{3, 3 * 3 * L / 7, 3 * 3 * L / 7, 3 * 2 * L / 7}); got != want {
+		t.Errorf("white material %+v, want %+v", got, want)
+	}
 	// Movers: white moved pawn, pawn, piece with 8, 8, 7 pawns and 7 pieces.
 	if c.Movers[chess.White][8][7][Pawn] != 2 || c.Movers[chess.White][8][7][Piece] != 0 || c.Movers[chess.White][7][7][Piece] != 1 {
 		t.Errorf("white movers wrong")

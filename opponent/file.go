@@ -27,6 +27,7 @@ import (
 //	per colour, square a2..h7: the five pawn-step counts           uvarints
 //	per colour, pawns 0..8, pieces 0..15: the three mover counts   uvarints
 //	per colour, event: trials, hits                                uvarints
+//	per colour: material positions, straight, diagonal, knight     uvarints
 //	crc      4 bytes  CRC-32C (Castagnoli) of everything before, little endian
 //
 // Every uvarint is minimal (the shortest encoding of its value), so one set
@@ -34,7 +35,8 @@ import (
 // follow from how counts are made: each mass row sums to coverage ×
 // MassScale, coverage never exceeds the games, kings and pawns never come
 // back, pawns never stand on the first or last rank, impossible pawn steps
-// are zero, the mover counts sum to the plies, hits never exceed trials.
+// are zero, the mover counts sum to the plies, hits never exceed trials,
+// piece shares stay between 1 and 2 per position.
 const (
 	fileMagic = "KBOPMDL\x1a"
 	// FormatVersion is the version this package writes and reads.
@@ -112,6 +114,12 @@ func (c *Counts) AppendFile(dst []byte) []byte {
 		for e := range NumEvents {
 			dst = binary.AppendUvarint(dst, c.Events[col][e].Trials)
 			dst = binary.AppendUvarint(dst, c.Events[col][e].Hits)
+		}
+	}
+	for col := range 2 {
+		m := &c.Material[col]
+		for _, v := range []uint64{m.Positions, m.Straight, m.Diagonal, m.Knight} {
+			dst = binary.AppendUvarint(dst, v)
 		}
 	}
 	return binary.LittleEndian.AppendUint32(dst, crc32.Checksum(dst[start:], castagnoli))
@@ -279,7 +287,33 @@ func (d *decoder) counts() (*Counts, error) {
 			}
 		}
 	}
+	if err := d.material(c); err != nil {
+		return nil, err
+	}
 	return c, nil
+}
+
+func (d *decoder) material(c *Counts) error {
+	for col := range 2 {
+		m := &c.Material[col]
+		var err error
+		if m.Positions, err = d.bounded("material positions", c.Plies[col]); err != nil {
+			return err
+		}
+		at := d.off
+		limit := m.Positions * MassScale // a share is at most 1 per position
+		for _, f := range []*uint64{&m.Straight, &m.Diagonal, &m.Knight} {
+			if *f, err = d.bounded("material share", limit); err != nil {
+				return err
+			}
+		}
+		// Every piece moves like a rook, a bishop or a knight (a queen like
+		// both of the first two), so the shares add up to at least 1.
+		if sum := m.Straight + m.Diagonal + m.Knight; sum < limit || sum > 2*limit {
+			return d.fail(at, "material shares sum to %d, outside 1 to 2 times the %d positions × %d", sum, m.Positions, MassScale)
+		}
+	}
+	return nil
 }
 
 func (d *decoder) occupancy(c *Counts) error {

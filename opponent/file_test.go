@@ -147,6 +147,9 @@ func TestFileInvariants(t *testing.T) {
 		{"capture west from the a-file", func(c *Counts) { c.Pawn[1][48][PawnCaptureWest] = 1 }, "impossible step"},
 		{"movers off", func(c *Counts) { c.Movers[0][8][7][King]++ }, "mover counts"},
 		{"hits above trials", func(c *Counts) { c.Events[1][EventRecapture].Hits = c.Events[1][EventRecapture].Trials + 1 }, "exceeds"},
+		{"material shares too small", func(c *Counts) { c.Material[0].Knight = 0 }, "material shares sum"},
+		{"material share above one per position", func(c *Counts) { c.Material[1].Straight = c.Material[1].Positions*MassScale + 1 }, "exceeds"},
+		{"material positions above plies", func(c *Counts) { c.Material[0].Positions = c.Plies[0] + 1 }, "exceeds"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -67,19 +67,32 @@ type ParamFit struct {
 // read-only after construction and safe for concurrent use; its accessors
 // allocate nothing.
 type Model struct {
-	meta    Meta
-	games   [2]uint64
-	plies   [2]uint64
-	horizon [2]int // last move number served, -1 when none
-	occ     [2][NumClasses][][64]float32
-	trend   [2][NumClasses][][64]float32
-	have    [2][NumClasses][]bool // occ holds data (pooled coverage > 0)
-	cover   [2][NumClasses][]uint64
-	pooled  [2][NumClasses][]uint64
-	pawn    [2]PawnChain
-	movers  [2][maxPawns + 1][maxPieces + 1][NumClasses]float32
-	params  Params
-	fit     [NumEvents]ParamFit
+	meta     Meta
+	games    [2]uint64
+	plies    [2]uint64
+	horizon  [2]int // last move number served, -1 when none
+	occ      [2][NumClasses][][64]float32
+	trend    [2][NumClasses][][64]float32
+	have     [2][NumClasses][]bool // occ holds data (pooled coverage > 0)
+	cover    [2][NumClasses][]uint64
+	pooled   [2][NumClasses][]uint64
+	pawn     [2]PawnChain
+	movers   [2][maxPawns + 1][maxPieces + 1][NumClasses]float32
+	params   Params
+	fit      [NumEvents]ParamFit
+	material MaterialFit
+}
+
+// MaterialFit says how LineFactor and KnightFactor were obtained: the mean,
+// over the recorded positions, of the share of the side's pieces that move
+// along ranks and files (rooks, queens) averaged with the share that moves
+// along diagonals (bishops, queens), and of the share of knights. Fitted
+// when at least MinParamTrials positions were recorded.
+type MaterialFit struct {
+	Positions    uint64
+	Fitted       bool
+	LineFactor   float64
+	KnightFactor float64
 }
 
 // NewModel derives a model from counts. The counts are not kept.
@@ -132,6 +145,8 @@ func NewModel(c *Counts) *Model {
 		m.movers[col] = moverShares(&c.Movers[col])
 	}
 	m.fitParams(&c.Events)
+	m.fitMaterial(&c.Material)
+	m.setParams()
 	m.computeTrends()
 	return m
 }
@@ -309,13 +324,34 @@ func (m *Model) fitParams(events *[2][NumEvents]Tally) {
 		}
 		m.fit[e] = f
 	}
-	m.setParams()
+}
+
+func (m *Model) fitMaterial(mt *[2]MaterialTally) {
+	def := DefaultParams()
+	f := MaterialFit{LineFactor: def.LineFactor, KnightFactor: def.KnightFactor}
+	var t MaterialTally
+	for col := range mt {
+		t.Positions += mt[col].Positions
+		t.Straight += mt[col].Straight
+		t.Diagonal += mt[col].Diagonal
+		t.Knight += mt[col].Knight
+	}
+	f.Positions = t.Positions
+	if t.Positions >= MinParamTrials {
+		den := float64(t.Positions) * MassScale
+		f.Fitted = true
+		f.LineFactor = (float64(t.Straight) + float64(t.Diagonal)) / (2 * den)
+		f.KnightFactor = float64(t.Knight) / den
+	}
+	m.material = f
 }
 
 func (m *Model) setParams() {
 	m.params.RecaptureFirst = m.fit[EventRecapture].Value
 	m.params.CheckerCaptured = m.fit[EventCheckerCaptured].Value
 	m.params.CaptureOnMove = m.fit[EventCaptureOnMove].Value
+	m.params.LineFactor = m.material.LineFactor
+	m.params.KnightFactor = m.material.KnightFactor
 }
 
 func (m *Model) inRange(opp chess.Color, c Class, move int) bool {
@@ -351,6 +387,9 @@ func (m *Model) Params() Params { return m.params }
 // ParamsFit says, per event, whether its Params field was fitted from the
 // records (and from how many) or kept at DefaultParams.
 func (m *Model) ParamsFit() [NumEvents]ParamFit { return m.fit }
+
+// MaterialFit says whether LineFactor and KnightFactor were fitted.
+func (m *Model) MaterialFit() MaterialFit { return m.material }
 
 // Horizon returns the last move number served for an opponent of colour opp
 // (-1 when none).
@@ -475,6 +514,12 @@ func Blend(def, opp *Counts, k float64) *Model {
 		f.Value = (1-lambda)*f.Value + lambda*float64(ot.Hits)/float64(ot.Trials)
 		f.Tally.Trials += ot.Trials
 		f.Tally.Hits += ot.Hits
+	}
+	if om := o.material; om.Positions > 0 {
+		mf := &m.material
+		mf.LineFactor = (1-lambda)*mf.LineFactor + lambda*om.LineFactor
+		mf.KnightFactor = (1-lambda)*mf.KnightFactor + lambda*om.KnightFactor
+		mf.Positions += om.Positions
 	}
 	m.setParams()
 	m.computeTrends()

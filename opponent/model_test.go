@@ -198,6 +198,18 @@ func TestParamsFit(t *testing.T) {
 	if got := m.ParamsFit()[EventCheckerCaptured]; got.Fitted || m.Params().CheckerCaptured != DefaultParams().CheckerCaptured {
 		t.Errorf("checker-captured without checks: %+v", got)
 	}
+	// Piece shares: both sides keep their 7 pieces in all 4 positions of each
+	// game, so the fit is the paper's starting-set values exactly.
+	mf := m.MaterialFit()
+	if !mf.Fitted || mf.Positions != 40*4 || math.Abs(mf.LineFactor-3.0/7) > 1e-12 || math.Abs(mf.KnightFactor-2.0/7) > 1e-12 {
+		t.Errorf("material fit %+v", mf)
+	}
+	if m.Params().LineFactor != mf.LineFactor || m.Params().KnightFactor != mf.KnightFactor {
+		t.Errorf("params %+v do not carry the material fit %+v", m.Params(), mf)
+	}
+	if e.MaterialFit().Fitted || e.Params().LineFactor != DefaultParams().LineFactor {
+		t.Errorf("empty model material fit %+v", e.MaterialFit())
+	}
 }
 
 func TestBlend(t *testing.T) {

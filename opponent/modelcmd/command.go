@@ -283,6 +283,12 @@ func PrintModel(w io.Writer, m *opponent.Model) {
 		}
 		fmt.Fprintf(w, "param %-16s %.3f  %s\n", f.Event, f.Value, how)
 	}
+	mf := m.MaterialFit()
+	how := fmt.Sprintf("default (only %d positions, need %d)", mf.Positions, opponent.MinParamTrials)
+	if mf.Fitted {
+		how = fmt.Sprintf("fitted: mean piece shares over %d positions", mf.Positions)
+	}
+	fmt.Fprintf(w, "param line/knight     %.3f/%.3f  %s\n", mf.LineFactor, mf.KnightFactor, how)
 }
 
 func show(args []string, stdout, stderr io.Writer) int {
