@@ -500,7 +500,7 @@ func TestStopAndQuitTiming(t *testing.T) {
 			t.Fatal("null attempt")
 		}
 	}
-	if worst > 100*time.Millisecond {
+	if worst > 250*time.Millisecond { // "at once": about 1 ms on an idle machine; slack for a loaded CI
 		t.Errorf("stop answered after %v at worst", worst)
 	}
 	p.send("go wtime 600000 btime 600000")
