@@ -124,8 +124,8 @@ func checkDaemonGame(t *testing.T, dir string) {
 	recName := onlyFile(t, filepath.Join(dir, "games", "*.jsonl"))
 	trName := onlyFile(t, filepath.Join(dir, "transcripts", "*.txt"))
 	rec := readFile(t, recName)
-	if rec.Result == nil || rec.Moves == nil {
-		t.Fatalf("%s: no result or moves line", recName)
+	if rec.Result == nil {
+		t.Fatalf("%s: no result line", recName)
 	}
 	res, err := Run(context.Background(), rec, Options{})
 	if err != nil {
@@ -164,7 +164,10 @@ func checkDaemonGame(t *testing.T, dir string) {
 			t.Fatalf("step %d: record line %d %+v, transcript line %d %+v", i, a[i].Line, a[i], b[i].Line, b[i])
 		}
 	}
-	if strings.Join(tg.Record.Moves, " ") != strings.Join(rec.Moves, " ") || tg.Record.Result.Result != rec.Result.Result {
+	// The move list may come after the daemon has quit; when both have it,
+	// it is the same.
+	if tg.Record.Moves != nil && rec.Moves != nil && strings.Join(tg.Record.Moves, " ") != strings.Join(rec.Moves, " ") ||
+		tg.Record.Result == nil || tg.Record.Result.Result != rec.Result.Result {
 		t.Fatalf("transcript moves/result %v %v, record %v %v", tg.Record.Moves, tg.Record.Result, rec.Moves, rec.Result)
 	}
 	// The command finds the record beside the transcript.

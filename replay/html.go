@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html"
 	"io"
+	"math"
 	"os"
 	"strings"
 
@@ -157,15 +158,16 @@ func glyph(sb *strings.Builder, p chess.Piece, x, y int) {
 	fmt.Fprintf(sb, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"middle\">%s</text>", x+cell/2, y+cell-6, cell-4, glyphs[p.Color()][p.Type()])
 }
 
-// heatBoard draws a probability map as red cells, the percentage written
-// in cells of 5 % and more.
+// heatBoard draws a probability map as red cells, opacity growing with the
+// square root of the probability (so that 1 % is faint but visible), the
+// percentage written in cells of 5 % and more.
 func heatBoard(sb *strings.Builder, caption string, us chess.Color, heat *[64]float32) {
 	svgBoard(sb, caption, us, func(sq chess.Square, x, y int) {
 		p := heat[sq]
 		if p < 0.005 {
 			return
 		}
-		fmt.Fprintf(sb, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#d00000\" fill-opacity=\"%.2f\"/>", x, y, cell, cell, 0.15+0.85*min(float64(p), 1))
+		fmt.Fprintf(sb, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#d00000\" fill-opacity=\"%.2f\"/>", x, y, cell, cell, 0.9*math.Sqrt(min(float64(p), 1)))
 		if p >= 0.05 {
 			fmt.Fprintf(sb, "<text x=\"%d\" y=\"%d\" font-size=\"10\" text-anchor=\"middle\" fill=\"#000\">%d</text>", x+cell/2, y+cell/2+4, int(p*100+0.5))
 		}
