@@ -23,6 +23,10 @@ type Limits struct {
 	MaxGameBytes int
 	// MaxPlies is the longest move list accepted (default 2000).
 	MaxPlies int
+	// MaxVariationDepth is the deepest nesting of (variations) accepted
+	// (default 32): the PGN library parses them recursively, and 100,000
+	// levels in one game cost it 6 s and 200 MB.
+	MaxVariationDepth int
 	// ParseTimeout is how long the PGN library may take on one game before
 	// the game is skipped (default 60 s: a 600-ply game takes about 15 ms,
 	// but over 1 s was seen on a machine loaded five times over).
@@ -41,6 +45,9 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.MaxPlies <= 0 {
 		l.MaxPlies = 2000
+	}
+	if l.MaxVariationDepth <= 0 {
+		l.MaxVariationDepth = 32
 	}
 	if l.ParseTimeout <= 0 {
 		l.ParseTimeout = time.Minute
@@ -90,6 +97,8 @@ type Reader struct {
 	hasMoves  bool
 	oversized bool
 	inBrace   bool
+	depth     int // open (variations) outside comments
+	maxDepth  int
 	// A tag line that began the next game, held until the current one is out.
 	pending     []byte
 	pendingLine int
@@ -184,8 +193,8 @@ func (r *Reader) Next() (*Game, error) {
 		if !ok {
 			return nil, io.EOF
 		}
-		if big {
-			return nil, r.tooBig(start)
+		if err := r.refuse(big, start); err != nil {
+			return nil, err
 		}
 		if len(bytes.TrimSpace(text)) == 0 {
 			continue
@@ -194,8 +203,16 @@ func (r *Reader) Next() (*Game, error) {
 	}
 }
 
-func (r *Reader) tooBig(start int) error {
-	return r.skip(start, fmt.Sprintf("game text longer than %d bytes", r.lim.MaxGameBytes))
+// refuse returns the skip for a game whose text is too long or whose
+// variations nest too deep to hand to the PGN library, or nil.
+func (r *Reader) refuse(big bool, start int) error {
+	switch {
+	case big:
+		return r.skip(start, fmt.Sprintf("game text longer than %d bytes", r.lim.MaxGameBytes))
+	case r.maxDepth > r.lim.MaxVariationDepth:
+		return r.skip(start, fmt.Sprintf("variations nested %d deep, more than %d", r.maxDepth, r.lim.MaxVariationDepth))
+	}
+	return nil
 }
 
 // Close stops the parsing goroutines of a Reader with Workers > 1 that is
@@ -258,6 +275,7 @@ func (r *Reader) startPipeline() {
 		defer close(jobs)
 		for seq := 0; ; seq++ {
 			text, start, big, ok, err := r.nextText()
+			refused := r.refuse(big, start)
 			switch {
 			case err != nil:
 				send(result{seq: seq, err: err, terminal: true})
@@ -265,8 +283,8 @@ func (r *Reader) startPipeline() {
 			case !ok:
 				send(result{seq: seq, err: io.EOF, terminal: true})
 				return
-			case big:
-				if !send(result{seq: seq, err: r.tooBig(start)}) {
+			case refused != nil:
+				if !send(result{seq: seq, err: refused}) {
 					return
 				}
 				continue
@@ -303,6 +321,7 @@ func (r *Reader) skip(line int, reason string) error {
 // Lines are read in bounded chunks, so no line length can exhaust memory.
 func (r *Reader) nextText() (text []byte, start int, big, ok bool, err error) {
 	r.buf, r.hasMoves, r.oversized, r.inBrace = r.buf[:0], false, false, false
+	r.depth, r.maxDepth = 0, 0
 	r.start = 0
 	if r.pending != nil {
 		r.buf = append(r.buf, r.pending...)
@@ -370,6 +389,11 @@ func (r *Reader) scanBraces(b []byte) {
 			}
 		case c == '{':
 			r.inBrace = true
+		case c == '(':
+			r.depth++
+			r.maxDepth = max(r.maxDepth, r.depth)
+		case c == ')':
+			r.depth--
 		case c == ';':
 			return // a rest-of-line comment
 		}

@@ -114,6 +114,7 @@ func TestReadSkips(t *testing.T) {
 		{"broken header", "[Event \"x\n[Result \"*\"]\n\n1. e4 *\n\n", "PGN", 5},
 		{"set-up position", "[Event \"x\"]\n[FEN \"4k3/8/8/8/8/8/8/4K2R w K - 0 1\"]\n[Result \"*\"]\n\n1. Rh2 *\n\n", "set-up position", 6},
 		{"no moves", "[Event \"x\"]\n[Result \"*\"]\n\n*\n\n", "no moves", 5},
+		{"variations too deep", "[Event \"x\"]\n[Result \"*\"]\n\n1. e4 " + strings.Repeat("( 1. d4 ", 40) + strings.Repeat(")", 40) + " e5 *\n\n", "nested 40 deep, more than 32", 5},
 		{"too long", "[Event \"x\"]\n[Result \"*\"]\n\n1. e4 {" + strings.Repeat("x", 5000) + "} e5 *\n\n", "longer than", 5},
 		{"too long line without newline breaks", "[Event \"x\"]\n[Result \"*\"]\n\n" + strings.Repeat("1. e4 e5 ", 20000) + "*\n\n", "longer than", 5},
 	}
