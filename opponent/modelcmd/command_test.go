@@ -28,7 +28,7 @@ func malformedPGN() string {
 	sb.WriteString("[Event \"illegal\"]\n[Result \"*\"]\n\n1. e4 e5 2. Ke3 *\n\n")
 	sb.WriteString(goodGame)
 	sb.WriteString("[Event \"garbage\"]\n[Result \"*\"]\n\n1. zz9 \x00\xff?? *\n\n")
-	sb.WriteString("[Event \"huge\"]\n[Result \"*\"]\n\n1. e4 {" + strings.Repeat("y", 2<<20) + "} *\n\n")
+	sb.WriteString("[Event \"huge\"]\n[Result \"*\"]\n\n1. e4 {" + strings.Repeat("y", 300<<10) + "} *\n\n")
 	sb.WriteString("[Event \"setup\"]\n[FEN \"4k3/8/8/8/8/8/8/4K2R w K - 0 1\"]\n[Result \"*\"]\n\n1. Rh2 *\n\n")
 	sb.WriteString(goodGame)
 	sb.WriteString("[Event \"cut off\"]\n[Result \"*\"]\n\n1. e4 e5 2. N")

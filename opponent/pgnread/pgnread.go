@@ -18,8 +18,10 @@ import (
 
 // Limits bound the work one game may cost. Zero fields take the defaults.
 type Limits struct {
-	// MaxGameBytes is the largest game text parsed (default 1 MiB; a
-	// 300-move game with clock comments is about 20 KB).
+	// MaxGameBytes is the largest game text parsed (default 256 KiB; the
+	// longest of 4,000 match games, 300 moves with the referee's messages as
+	// comments, is 21 KB). It bounds what one game can cost the PGN library:
+	// about 1 s and 30 MB at this size.
 	MaxGameBytes int
 	// MaxPlies is the longest move list accepted (default 2000).
 	MaxPlies int
@@ -41,7 +43,7 @@ type Limits struct {
 
 func (l Limits) withDefaults() Limits {
 	if l.MaxGameBytes <= 0 {
-		l.MaxGameBytes = 1 << 20
+		l.MaxGameBytes = 256 << 10
 	}
 	if l.MaxPlies <= 0 {
 		l.MaxPlies = 2000
