@@ -8,6 +8,7 @@ import (
 	"io"
 	"log"
 	"strconv"
+	"strings"
 	"time"
 
 	"kriegbot/engine/belief"
@@ -219,7 +220,7 @@ func (e *engine) send(s string) {
 func (e *engine) accept(l inputLine) (quit bool) {
 	c, err := ParseLine(l.text)
 	if err != nil {
-		e.log.Printf("line %d: %v: ignored", l.n, err)
+		e.log.Printf("line %d: %s: ignored", l.n, strings.TrimPrefix(err.Error(), "kep: "))
 		return false
 	}
 	if len(c.Extra) > 0 {
