@@ -236,3 +236,34 @@ func TestCommandUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestFromTo: only attempts at plies From..To are shown; the replay stops
+// after To; the earlier attempts are still re-run (and checked).
+func TestFromTo(t *testing.T) {
+	rec := readFile(t, playRecorded(t, chess.Black, 11, 30))
+	all, err := Run(context.Background(), rec, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	part, err := Run(context.Background(), rec, Options{From: 9, To: 15})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(part.Frames) == 0 || part.Differing != 0 {
+		t.Fatalf("%s with %d frames", Summary(part), len(part.Frames))
+	}
+	for _, f := range part.Frames {
+		if f.Ply < 9 || f.Ply > 15 {
+			t.Fatalf("frame at ply %d", f.Ply)
+		}
+	}
+	first := part.Frames[0]
+	if first.Attempt == 1 || part.Attempts >= all.Attempts || part.Attempts != part.Frames[len(part.Frames)-1].Attempt {
+		t.Fatalf("attempts: part %d (frames %d..%d), all %d", part.Attempts, first.Attempt, part.Frames[len(part.Frames)-1].Attempt, all.Attempts)
+	}
+	// The same attempt shows the same belief and search either way.
+	same := all.Frames[first.Attempt-1]
+	if same.Heat != first.Heat || same.Replayed != first.Replayed || len(same.Search.Candidates) != len(first.Search.Candidates) {
+		t.Fatal("a slice shows another state than the whole replay")
+	}
+}
