@@ -3,12 +3,10 @@ package players
 import (
 	"context"
 	"fmt"
-	"os"
-	"strings"
 	"testing"
+	"time"
 
 	"kriegbot/engine/chess"
-	"kriegbot/engine/search"
 	"kriegbot/engine/umpire"
 )
 
@@ -57,130 +55,134 @@ func playBudget(t *testing.T, white, black Player, seed uint64, maxPlies int, no
 	return u
 }
 
-func TestMCTSDebugBare(t *testing.T) {
-	if os.Getenv("KRIEGBOT_DEBUG") == "" {
-		t.Skip("debug only")
+// TestMCTSBeatsRandom: a tiny match with a small node budget, which the
+// search must win clearly; every game also checks that no refused attempt is
+// asked again.
+func TestMCTSBeatsRandom(t *testing.T) {
+	wins, games := 0, 6
+	for g := range games {
+		m, r := mustNew(t, "mcts:mem=8"), mustNew(t, "random")
+		white, black, us := m, r, chess.White
+		if g%2 == 1 {
+			white, black, us = r, m, chess.Black
+		}
+		u := playBudget(t, white, black, uint64(100+g), 400, 300, nil)
+		if (u.Result() == "1-0") == (us == chess.White) && u.Result() != "1/2-1/2" && u.Result() != "*" {
+			wins++
+		}
 	}
-	for seed := uint64(1); seed < 40; seed++ {
-		w := mustNew(t, "mcts").(*MCTS)
-		t.Log("seed", seed)
-		var prev string
-		u := playBudget(t, w, mustNew(t, "heuristic"), seed, 400, 1000, func(u *umpire.Umpire) {
-			pos := u.Position()
-			if u.Side() != chess.White {
-				return
-			}
-			mine := pos.ByColor(chess.White) &^ pos.Pieces(chess.White, chess.King)
-			if mine.Count() <= 2 && !pos.ByColor(chess.Black).More() {
-				var b strings.Builder
-				fmt.Fprintf(&b, "ply %d %s units %d\n", u.Plies(), pos.FEN(), w.bel.Units())
-				w.bel.Format(&b)
-				w.search.WriteRoot(&b)
-				prev = b.String()
-			}
-			if mine.Count() == 0 && prev != "" {
-				t.Logf("lost the last man after:\n%s", prev)
-				t.FailNow()
-			}
-		})
-		pos := u.Position()
-		mv := u.Moves()
-		t.Log(seed, u.Ending(), u.Result(), u.Plies(), pos.FEN(), mv[max(len(mv)-8, 0):])
+	if wins < 4 {
+		t.Fatalf("mcts won %d of %d games against random", wins, games)
 	}
 }
 
-// TestMCTSDebugReplay replays a recorded game (PGN movetext with the
-// referee's comments) to a ply and shows the mcts player's decision there.
-func TestMCTSDebugReplay(t *testing.T) {
-	file, stop := os.Getenv("KRIEGBOT_REPLAY"), 0
-	if file == "" {
-		t.Skip("debug only")
+// TestMCTSMatesBareKing: the heuristic plays White against random until
+// Black is down to its bare king, the mcts player hearing every event as if
+// it had asked those attempts itself; from there the mcts player plays on and
+// must mate within 40 moves.
+func TestMCTSMatesBareKing(t *testing.T) {
+	reached := 0
+	for g := range 16 {
+		h, m, r := mustNew(t, "heuristic:noise=0").(*Heuristic), mustNew(t, "mcts:mem=8").(*MCTS), mustNew(t, "random")
+		rules := umpire.ICC()
+		u := umpire.New(rules)
+		for c, p := range []Player{h, m, r} {
+			p.NewGame(Game{Color: chess.Color(c / 2), Rules: rules, Seed: uint64(300 + g)})
+		}
+		bareAt := -1
+		for attempts := 0; u.Ending() == umpire.NotOver && u.Plies() < 800 && attempts < 20000; attempts++ {
+			pos := u.Position()
+			var mv chess.Move
+			var err error
+			switch {
+			case u.Side() == chess.Black:
+				mv, err = r.Attempt(context.Background(), Budget{})
+			case bareAt >= 0:
+				mv, err = m.Attempt(context.Background(), Budget{Nodes: 400})
+			default:
+				if !pos.ByColor(chess.Black).More() && pos.Pieces(chess.White, chess.Queen)|pos.Pieces(chess.White, chess.Rook) != 0 {
+					bareAt = u.Plies()
+					mv, err = m.Attempt(context.Background(), Budget{Nodes: 400})
+					break
+				}
+				mv, err = h.Attempt(context.Background(), Budget{})
+				m.know.Asked(mv)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, err := u.Attempt(mv)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range []Player{h, m} {
+				p.Hear(AnswerEvent(&a, chess.White))
+			}
+			r.Hear(AnswerEvent(&a, chess.Black))
+		}
+		if bareAt < 0 {
+			continue
+		}
+		reached++
+		if end := u.Position(); u.Ending() != umpire.Checkmate || u.Plies()-bareAt > 80 {
+			t.Errorf("game %d: bare king at ply %d, then %v at ply %d (%s)", g, bareAt, u.Ending(), u.Plies(), end.FEN())
+		}
 	}
-	fmt.Sscan(os.Getenv("KRIEGBOT_PLY"), &stop)
-	data, err := os.ReadFile(file)
-	if err != nil {
+	t.Logf("%d of 16 games reached a bare king", reached)
+	if reached < 5 {
+		t.Fatalf("only %d of 16 games reached a bare king", reached)
+	}
+}
+
+// TestMCTSDeterministic: the same seed and node budget give the same game,
+// with one thread and with two.
+func TestMCTSDeterministic(t *testing.T) {
+	for _, spec := range []string{"mcts:mem=8", "mcts:mem=8,threads=2"} {
+		record := func(seed uint64) string {
+			u := playBudget(t, mustNew(t, spec), mustNew(t, "heuristic"), seed, 60, 200, nil)
+			return fmt.Sprint(u.Moves())
+		}
+		if a, b := record(7), record(7); a != b {
+			t.Fatalf("%s: same seed, different games", spec)
+		}
+	}
+}
+
+// TestMCTSAnswersAtOnce: with the context done the player still answers,
+// from the askable attempts, and quickly.
+func TestMCTSAnswersAtOnce(t *testing.T) {
+	p := mustNew(t, "mcts:mem=8")
+	if err := p.NewGame(Game{Color: chess.White, Seed: 1}); err != nil {
 		t.Fatal(err)
 	}
-	text := string(data)
-	type ply struct {
-		illegal []string
-		san     string
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	start := time.Now()
+	m, err := p.Attempt(ctx, Budget{Time: time.Hour})
+	if err != nil || m == chess.NullMove {
+		t.Fatalf("%v, %v", m, err)
 	}
-	var plies []ply
-	for len(text) > 0 {
-		text = strings.TrimLeft(text, " \n")
-		if text == "" {
-			break
-		}
-		if text[0] == '{' {
-			end := strings.IndexByte(text, '}')
-			c := text[1:end]
-			text = text[end+1:]
-			for _, part := range strings.Split(c, ";") {
-				part = strings.TrimSpace(part)
-				if strings.HasPrefix(part, "Illegal:") && len(plies) > 0 {
-					plies[len(plies)-1].illegal = strings.Fields(part[len("Illegal:"):])
-				}
-			}
-			continue
-		}
-		sp := strings.IndexAny(text, " \n")
-		if sp < 0 {
-			sp = len(text)
-		}
-		tok := text[:sp]
-		text = text[sp:]
-		if strings.Contains(tok, ".") || strings.Contains(tok, "-") {
-			continue
-		}
-		plies = append(plies, ply{san: tok})
+	if el := time.Since(start); el > time.Second {
+		t.Fatalf("answered after %v", el)
 	}
-	w := mustNew(t, "mcts").(*MCTS)
-	b := mustNew(t, "heuristic")
-	ps := [2]Player{w, b}
-	rules := umpire.ICC()
-	u := umpire.New(rules)
-	for c, p := range ps {
-		p.NewGame(Game{Color: chess.Color(c), Rules: rules, Seed: 1})
+	var l chess.MoveList
+	p.(*MCTS).know.Askable(&l)
+	if !l.Contains(m) {
+		t.Fatalf("%v is not askable", m)
 	}
-	for i, pl := range plies {
-		side := u.Side()
-		pos := u.Position()
-		if i == stop && side == chess.White {
-			w.know.Askable(&w.list)
-			r := w.search.Search(context.Background(), &w.bel, w.list.Slice(), search.Limits{Nodes: 1000})
-			t.Logf("ply %d %s: %+v", i, pos.FEN(), r)
-			w.bel.Format(os.Stderr)
-			w.search.WriteRoot(os.Stderr)
-			return
+}
+
+func TestMCTSSpec(t *testing.T) {
+	good := []string{"mcts", "mcts:approach=a,samples=8,playout=10", "mcts:approach=b,k=3", "mcts:approach=c,threads=2,c=0.5,mem=4,solver=0,prior=uniform,seed=9"}
+	for _, s := range good {
+		if _, err := Parse(s, Kinds()); err != nil {
+			t.Errorf("%s: %v", s, err)
 		}
-		mv, err := pos.ParseSAN(pl.san)
-		if err != nil {
-			t.Fatalf("ply %d %q: %v", i, pl.san, err)
-		}
-		var attempts []chess.Move
-		for _, s := range pl.illegal {
-			m, err := chess.ParseUCI(s)
-			if err != nil {
-				t.Fatal(err)
-			}
-			attempts = append(attempts, m)
-		}
-		attempts = append(attempts, mv)
-		for _, m := range attempts {
-			switch p := ps[side].(type) {
-			case *MCTS:
-				p.know.Asked(m)
-			case *Heuristic:
-				p.know.Asked(m)
-			}
-			a, err := u.Attempt(m)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for c, p := range ps {
-				p.Hear(AnswerEvent(&a, chess.Color(c)))
-			}
+	}
+	bad := []string{"mcts:approach=d", "mcts:threads=0", "mcts:c=-1", "mcts:k=0", "mcts:prior=x", "mcts:mem=0", "mcts:depth=3"}
+	for _, s := range bad {
+		if _, err := Parse(s, Kinds()); err == nil {
+			t.Errorf("%s accepted", s)
 		}
 	}
 }
