@@ -157,7 +157,7 @@ func pressing(s *belief.State, v float32) bool {
 // rook or queen, and at most one minor piece.
 func cannotMate(m *men) bool {
 	return m.by[chess.Pawn]|m.by[chess.Rook]|m.by[chess.Queen] == 0 &&
-		(m.by[chess.Knight] | m.by[chess.Bishop]).Count() <= 1
+		(m.by[chess.Knight]|m.by[chess.Bishop]).Count() <= 1
 }
 
 // pawnRanks sums how far our pawns have advanced from their starting rank.
