@@ -21,7 +21,7 @@ type Limits struct {
 	// MaxGameBytes is the largest game text parsed (default 256 KiB; the
 	// longest of 4,000 match games, 300 moves with the referee's messages as
 	// comments, is 21 KB). It bounds what one game can cost the PGN library:
-	// about 1 s and 30 MB at this size.
+	// a 255 KB game of 34,000 plies took it 2.3 s and 52 MB (loaded machine).
 	MaxGameBytes int
 	// MaxPlies is the longest move list accepted (default 2000).
 	MaxPlies int
