@@ -3,6 +3,7 @@ package kep
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -239,22 +240,27 @@ func wordSpans(s string) [][2]int {
 	return spans
 }
 
+// The keywords of go and of an announcement.
+var (
+	goWords           = []string{"wtime", "btime", "winc", "binc", "movetime", "nodes"}
+	announcementWords = []string{"capture", "check", "tries"}
+)
+
 // parseGo reads a go's keyword-value pairs in any order.
 func parseGo(c *Line, words []string) error {
 	g := &c.Go
-	seen := map[string]bool{}
+	var seen uint8 // one bit per keyword of goWords
 	for i := 0; i < len(words); i++ {
 		w := words[i]
-		switch w {
-		case "wtime", "btime", "winc", "binc", "movetime", "nodes":
-		default:
+		k := slices.Index(goWords, w)
+		if k < 0 {
 			c.Extra = append(c.Extra, w)
 			continue
 		}
-		if seen[w] {
+		if seen&(1<<k) != 0 {
 			return fmt.Errorf("%w: go %s given twice", errWords, w)
 		}
-		seen[w] = true
+		seen |= 1 << k
 		if i+1 >= len(words) {
 			return fmt.Errorf("%w: go %s needs a number", errWords, w)
 		}
@@ -295,19 +301,18 @@ func parseGo(c *Line, words []string) error {
 // [tries <n>]" in any order.
 func parseAnnouncement(c *Line, words []string) error {
 	a := &c.Heard
-	seen := map[string]bool{}
+	var seen uint8 // one bit per keyword of announcementWords
 	for i := 0; i < len(words); i++ {
 		w := words[i]
-		switch w {
-		case "capture", "check", "tries":
-		default:
+		k := slices.Index(announcementWords, w)
+		if k < 0 {
 			c.Extra = append(c.Extra, w)
 			continue
 		}
-		if seen[w] {
+		if seen&(1<<k) != 0 {
 			return fmt.Errorf("%w: %s given twice", errWords, w)
 		}
-		seen[w] = true
+		seen |= 1 << k
 		switch w {
 		case "capture":
 			if i+2 >= len(words) {

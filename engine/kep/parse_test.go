@@ -196,3 +196,14 @@ func TestAnnouncementOfUmpire(t *testing.T) {
 		t.Fatalf("only %d answers checked", checked)
 	}
 }
+
+// BenchmarkParseLine parses the lines of a typical turn.
+func BenchmarkParseLine(b *testing.B) {
+	lines := []string{"go wtime 179000 btime 178500 winc 1000 binc 1000", "illegal", "legal capture d5 piece check file tries 1", "opponent capture e4 pawn"}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		if _, err := ParseLine(lines[i%len(lines)]); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
