@@ -21,8 +21,8 @@ func LoadCounts(path string) (*Counts, error) {
 }
 
 // WriteFileAtomic writes data to path through a temporary file in the same
-// folder and a rename, so a reader never sees a half-written model and a
-// crash leaves the old file in place.
+// folder (synced) and a rename (the folder synced after), so a reader never
+// sees a half-written model and a crash leaves the old file or the new one.
 func WriteFileAtomic(path string, data []byte) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-*")
 	if err != nil {
@@ -45,6 +45,12 @@ func WriteFileAtomic(path string, data []byte) error {
 	if err != nil {
 		os.Remove(name)
 		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	// Make the rename itself durable; not every system can sync a folder,
+	// and the file is complete either way, so a failure here is ignored.
+	if dir, err := os.Open(filepath.Dir(path)); err == nil {
+		dir.Sync()
+		dir.Close()
 	}
 	return nil
 }
