@@ -46,7 +46,8 @@ func TestProcess(t *testing.T) {
 			t.Skip(err)
 		}
 		cmd = exec.CommandContext(ctx, exe)
-		cmd.Env = append(os.Environ(), helperEnv+"=1")
+		// Under -race a process sleeps a second at exit unless told not to.
+		cmd.Env = append(os.Environ(), helperEnv+"=1", "GORACE="+os.Getenv("GORACE")+" atexit_sleep_ms=0")
 	}
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
