@@ -296,8 +296,7 @@ func (e *engine) gameCommand(n int, c Line) {
 		e.log.Printf("line %d: %s with no game (newgame starts one): ignored", n, c.Kind)
 		return
 	}
-	want := map[Kind]phase{Illegal: answering, Legal: answering, Opponent: theirTurn}
-	if p, ok := want[c.Kind]; ok && e.phase != p {
+	if p, ok := phaseFor(c.Kind); ok && e.phase != p {
 		e.log.Printf("line %d: %s in %s: ignored", n, c.Kind, phaseWords[e.phase])
 		return
 	}
@@ -336,6 +335,17 @@ func (e *engine) gameCommand(n int, c Line) {
 		e.player.GameOver(players.Outcome{Result: c.Result, Reason: c.Reason})
 		e.phase = noGame
 	}
+}
+
+// phaseFor returns the phase in which a referee event makes sense.
+func phaseFor(k Kind) (phase, bool) {
+	switch k {
+	case Illegal, Legal:
+		return answering, true
+	case Opponent:
+		return theirTurn, true
+	}
+	return noGame, false
 }
 
 // hear tells the player and the engine's own record of our men. A player
@@ -444,6 +454,7 @@ func (e *engine) newGame(n int, c chess.Color) {
 			e.log.Printf("line %d: player %q: %v: playing heuristic", n, spec, err)
 			if sp, err = players.Parse("heuristic", e.cfg.Kinds); err != nil {
 				e.log.Printf("line %d: no player: %v", n, err)
+				e.phase = noGame
 				return
 			}
 		}
