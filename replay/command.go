@@ -69,15 +69,19 @@ func Command(args []string, stdout, stderr io.Writer) int {
 }
 
 // load reads a per-game record, or a game of a transcript with its record.
+// Both are read as streams: a record line by line with bounded lines, a
+// transcript entry by entry, keeping one game.
 func load(name string, game int, recordName, player string, seed uint64, nodes int64, stderr io.Writer) (*Record, error) {
-	data, err := readBounded(name)
+	f, err := os.Open(name)
 	if err != nil {
 		return nil, err
 	}
-	if first := bytes.TrimLeft(data, " \t\r\n"); len(first) > 0 && first[0] == '{' {
-		return ReadRecord(bytes.NewReader(data), name)
+	defer f.Close()
+	br := bufio.NewReader(f)
+	if isRecord(br) {
+		return ReadRecord(br, name)
 	}
-	tg, err := ReadTranscript(bytes.NewReader(data), name, TranscriptOptions{Game: game})
+	tg, err := ReadTranscript(br, name, TranscriptOptions{Game: game})
 	if err != nil {
 		return nil, err
 	}
@@ -92,11 +96,12 @@ func load(name string, game int, recordName, player string, seed uint64, nodes i
 		fmt.Fprintf(stderr, "kriegbot replay: using the record %s\n", recordName)
 	}
 	if recordName != "" {
-		rd, err := readBounded(recordName)
+		rf, err := os.Open(recordName)
 		if err != nil {
 			return nil, err
 		}
-		rec, err := ReadRecord(bytes.NewReader(rd), recordName)
+		defer rf.Close()
+		rec, err := ReadRecord(rf, recordName)
 		if err != nil {
 			return nil, err
 		}
@@ -115,24 +120,23 @@ func load(name string, game int, recordName, player string, seed uint64, nodes i
 	return tg.Record, nil
 }
 
-// maxFile bounds a file read whole: records are capped by lines of capped
-// length; transcripts of a long session are large but finite.
-const maxFile = 1 << 30
-
-func readBounded(name string) ([]byte, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
+// isRecord says whether the stream starts like JSON (a record) rather than
+// a transcript's time stamp.
+func isRecord(br *bufio.Reader) bool {
+	for i := 1; i <= 64; i++ {
+		b, err := br.Peek(i)
+		if err != nil {
+			return false
+		}
+		switch b[i-1] {
+		case ' ', '\t', '\r', '\n':
+			continue
+		case '{':
+			return true
+		}
+		return false
 	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxFile+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > maxFile {
-		return nil, fmt.Errorf("%s: larger than %d bytes", name, maxFile)
-	}
-	return data, nil
+	return false
 }
 
 // findRecord looks for the game's record where the daemon writes it: in

@@ -1,0 +1,110 @@
+package replay
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// session is the start of a real session of the daemon on our server: the
+// login, the challenge, game 1 and its first moves.
+func session(t testing.TB) string {
+	data, err := os.ReadFile(filepath.Join("testdata", "session-start.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+func TestReadTranscriptTable(t *testing.T) {
+	s := session(t)
+	lines := strings.SplitAfter(s, "\n")
+	for _, c := range []struct {
+		name string
+		in   string
+		opt  TranscriptOptions
+		want string // "" for success, else a part of the error
+	}{
+		{"session", s, TranscriptOptions{}, ""},
+		{"by number", s, TranscriptOptions{Game: 1}, ""},
+		{"no such game", s, TranscriptOptions{Game: 9}, "f: no game 9 of ours here (games: [1])"},
+		{"empty", "", TranscriptOptions{}, "f: no game of ours in this transcript"},
+		{"login only", strings.Join(lines[:8], ""), TranscriptOptions{}, "no game of ours"},
+		{"not a transcript", "hello world\n", TranscriptOptions{}, "f: transcript line 1"},
+		{"bad escape", lines[0] + "2026-11-23T19:10:42.9Z < \\xZZ\n", TranscriptOptions{}, "f: transcript line 2"},
+	} {
+		tg, err := ReadTranscript(strings.NewReader(c.in), "f", c.opt)
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%s: %v", c.name, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%s: error %v, want %q", c.name, err, c.want)
+		case c.want == "":
+			g := tg.Record
+			if g.Game.Number != 1 || g.Game.White != "kriegbot" || g.Game.BaseMin != 2 || g.Game.IncS != 12 || tg.Desync != "" {
+				t.Errorf("%s: game %+v, desync %q", c.name, g.Game, tg.Desync)
+			}
+			attempts, answers := 0, 0
+			for _, st := range g.Steps {
+				switch st.Kind {
+				case StepAttempt:
+					attempts++
+				case StepAnswer:
+					answers++
+					if len(st.Words) == 0 && st.View.PawnTries >= 0 {
+						t.Errorf("%s: line %d: an answer without its words", c.name, st.Line)
+					}
+				}
+			}
+			if attempts < 5 || answers < attempts {
+				t.Errorf("%s: %d attempts, %d answers", c.name, attempts, answers)
+			}
+		}
+	}
+}
+
+// TestTranscriptNeedsItsRecord: without a record beside it, the command says
+// what to give; with -player it runs and warns that choices may differ.
+func TestTranscriptNeedsItsRecord(t *testing.T) {
+	dir := t.TempDir()
+	name := filepath.Join(dir, "t.txt")
+	os.WriteFile(name, []byte(session(t)), 0o644)
+	var out, errs bytes.Buffer
+	if code := Command([]string{"-plain", name}, &out, &errs); code != 1 || !strings.Contains(errs.String(), "give -record FILE") {
+		t.Fatalf("exit %d: %s", code, errs.String())
+	}
+	out.Reset()
+	errs.Reset()
+	code := Command([]string{"-plain", "-player", "heuristic", "-seed", "3", name}, &out, &errs)
+	if code == 2 || !strings.Contains(errs.String(), "choices may differ") || !strings.Contains(out.String(), "replay: ") {
+		t.Fatalf("exit %d: %s", code, errs.String())
+	}
+}
+
+// FuzzReadTranscript: any bytes give a game or an error naming the file;
+// never a panic or a hang.
+func FuzzReadTranscript(f *testing.F) {
+	s := session(f)
+	f.Add(s)
+	lines := strings.SplitAfter(s, "\n")
+	f.Add(strings.Join(lines[:40], ""))
+	f.Add(strings.Join(lines[30:90], ""))
+	f.Add("2026-11-23T19:10:42.9Z < \\x19(15 1 kriegbot x 16 Wild 0 2 12 2 12 1 {} 1500 1500 1 C C 0 0 0 {} 0\\x19)\n")
+	f.Add("2026-11-23T19:10:42.9Z > e2e4\\n\n2026-11-23T19:10:42.9Z # closed\n")
+	f.Fuzz(func(t *testing.T, in string) {
+		tg, err := ReadTranscript(strings.NewReader(in), "f", TranscriptOptions{})
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "f:") {
+				t.Fatalf("error %q does not name the file", err)
+			}
+			return
+		}
+		for _, st := range tg.Record.Steps {
+			if st.Kind == StepAnswer && !st.View.Illegal && strings.Join(st.View.Words(), "|") != strings.Join(st.Words, "|") {
+				t.Fatalf("words %q for view %+v", st.Words, st.View)
+			}
+		}
+	})
+}
