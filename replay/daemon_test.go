@@ -25,14 +25,16 @@ import (
 // daemonGame plays one game between two real daemons over loopback on our
 // own server: "kriegbot" plays spec and challenges "sparring", who plays
 // random. It returns kriegbot's log folder (games/ and transcripts/).
-func daemonGame(t *testing.T, spec string, base, inc int, timeout time.Duration) (string, *syncBuffer) {
+//
+// The server writes its own records into serverRecords, when not "".
+func daemonGame(t *testing.T, spec string, base, inc int, timeout time.Duration, serverRecords string) (string, *syncBuffer) {
 	t.Helper()
 	pw := map[string]string{"kriegbot": "kb-test-pw-1", "sparring": "sp-test-pw-2"}
 	acc, err := iccserver.NewAccounts(pw, "C", bcrypt.MinCost)
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := iccserver.New(iccserver.Config{Rules: umpire.ICC(), Accounts: acc})
+	srv, err := iccserver.New(iccserver.Config{Rules: umpire.ICC(), Accounts: acc, RecordDir: serverRecords})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +130,7 @@ func onlyFile(t *testing.T, pattern string) string {
 // choices, and the transcript, re-fed through the protocol reader and the
 // daemon's tracker, gives exactly the answers and attempts of the record.
 func TestDaemonRecordAndTranscript(t *testing.T) {
-	dir, log := daemonGame(t, "heuristic", 2, 1, 60*time.Second)
+	dir, log := daemonGame(t, "heuristic", 2, 1, 60*time.Second, "")
 	checkDaemonGame(t, dir, log)
 }
 
@@ -138,7 +140,7 @@ func TestDaemonMCTSGame(t *testing.T) {
 	if os.Getenv("KRIEGBOT_LONG") == "" {
 		t.Skip("KRIEGBOT_LONG=1 plays a daemon game with the MCTS player")
 	}
-	dir, log := daemonGame(t, "mcts:approach=c", 1, 1, 5*time.Minute)
+	dir, log := daemonGame(t, "mcts:approach=c", 1, 1, 5*time.Minute, "")
 	checkDaemonGame(t, dir, log)
 }
 
