@@ -60,7 +60,18 @@ func Command(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "kriegbot replay: %v\n", err)
 		return cmdflag.Failure
 	}
-	res, err := Run(context.Background(), rec, Options{From: *from, To: *to, Top: *top})
+	opt := Options{From: *from, To: *to, Top: *top}
+	if t, ok := terminal(stderr); ok {
+		opt.Progress = func(done, total int) {
+			if done%4 == 0 || done == total {
+				fmt.Fprintf(t, "\rreplaying attempt %d of %d ", done, total)
+			}
+		}
+	}
+	res, err := Run(context.Background(), rec, opt)
+	if opt.Progress != nil {
+		fmt.Fprint(stderr, "\r\x1b[K")
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "kriegbot replay: %v\n", err)
 		return cmdflag.Failure

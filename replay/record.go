@@ -25,8 +25,9 @@ const (
 	MaxLine = 64 << 10
 	// MaxLines is the most lines read from one record.
 	MaxLines = 100_000
-	// maxTop is the most candidates kept per recorded search.
-	maxTop = 64
+	// maxTop is the most candidates kept per recorded search (the daemon
+	// records five).
+	maxTop = 16
 	// maxWords is the most referee announcements in one answer.
 	maxWords = 8
 	// maxMoves is the most SAN moves in the revealed move list.

@@ -24,6 +24,9 @@ type Options struct {
 	Kinds []players.Kind
 	// Top is how many candidates a frame keeps (0: 5).
 	Top int
+	// Progress, when not nil, is called after each re-run attempt with the
+	// number done and the number in the record.
+	Progress func(done, total int)
 }
 
 // Frame is what the player knew and chose at one attempt.
@@ -113,6 +116,12 @@ func Run(ctx context.Context, rec *Record, opt Options) (*Result, error) {
 	if rec.Moves != nil {
 		res.Truth = truePositions(rec.Moves)
 	}
+	total := 0
+	for _, s := range rec.Steps {
+		if s.Kind == StepAttempt {
+			total++
+		}
+	}
 	in, inspect := p.(players.Inspector)
 	var clocks players.Clocks
 	hasClocks := false
@@ -156,6 +165,9 @@ func Run(ctx context.Context, rec *Record, opt Options) (*Result, error) {
 			}
 			f.Replayed = m
 			res.Attempts++
+			if opt.Progress != nil {
+				opt.Progress(res.Attempts, total)
+			}
 			if m != s.Move {
 				f.Differs = true
 				res.Differing++

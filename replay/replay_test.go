@@ -241,9 +241,14 @@ func TestCommandUsage(t *testing.T) {
 // after To; the earlier attempts are still re-run (and checked).
 func TestFromTo(t *testing.T) {
 	rec := readFile(t, playRecorded(t, chess.Black, 11, 30))
-	all, err := Run(context.Background(), rec, Options{})
+	calls, last, lastTotal := 0, 0, 0
+	progress := func(done, total int) { calls, last, lastTotal = calls+1, done, total }
+	all, err := Run(context.Background(), rec, Options{Progress: progress})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if calls != all.Attempts || last != all.Attempts || lastTotal != all.Attempts {
+		t.Fatalf("progress: %d calls, last %d of %d; %d attempts", calls, last, lastTotal, all.Attempts)
 	}
 	part, err := Run(context.Background(), rec, Options{From: 9, To: 15})
 	if err != nil {
