@@ -13,7 +13,8 @@ import (
 )
 
 // The HTML page is one file: inline SVG boards drawn here, a little CSS and
-// a few lines of JavaScript for the slider. Nothing is fetched. Every frame
+// a few lines of JavaScript for the slider (page.html#60 opens at attempt
+// 60). Nothing is fetched. Every frame
 // is drawn in advance and hidden; the slider shows one at a time. Text from
 // the record (handles, spec, referee words) is escaped.
 
@@ -102,7 +103,9 @@ s.addEventListener('input',function(){show(+s.value)});
 document.getElementById('prev').onclick=function(){show(+s.value-1)};
 document.getElementById('next').onclick=function(){show(+s.value+1)};
 document.addEventListener('keydown',function(e){if(e.key==='ArrowLeft'||e.key==='p')show(+s.value-1);if(e.key==='ArrowRight'||e.key==='n')show(+s.value+1)});
-show(0);})();
+var start=0,h=document.getElementById('a'+location.hash.slice(1));
+for(var k=0;k<frames.length;k++)if(frames[k]===h)start=k;
+show(start);})();
 `
 
 // boardSymbol defines the empty board once; every board uses it.
@@ -187,7 +190,7 @@ var heatTitles = [opponent.NumClasses]string{"their king (%)", "their pawns (%)"
 func writeHTMLFrame(sb *strings.Builder, res *Result, i int) {
 	f := &res.Frames[i]
 	label := fmt.Sprintf("attempt %d, ply %d (line %d)", f.Attempt, f.Ply, f.Line)
-	fmt.Fprintf(sb, "<section class=\"frame\" data-label=\"%s\">\n<h2>Attempt %d &middot; ply %d &middot; move %d &middot; record line %d", html.EscapeString(label), f.Attempt, f.Ply, f.Ply/2+1, f.Line)
+	fmt.Fprintf(sb, "<section class=\"frame\" id=\"a%d\" data-label=\"%s\">\n<h2>Attempt %d &middot; ply %d &middot; move %d &middot; record line %d", f.Attempt, html.EscapeString(label), f.Attempt, f.Ply, f.Ply/2+1, f.Line)
 	if f.Differs {
 		sb.WriteString(" <span class=\"differs\">re-run differs</span>")
 	}

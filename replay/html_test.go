@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -34,7 +35,8 @@ func TestHTMLPage(t *testing.T) {
 		t.Fatalf("%d frames drawn, %d frames", n, len(res.Frames))
 	}
 	for _, s := range []string{`type="range"`, "The game as revealed after the end", "final position", "their king (%)",
-		"p(illegal)", "the truth at this ply", html0(Summary(res))} {
+		"p(illegal)", "the truth at this ply", html0(Summary(res)),
+		`id="a` + strconv.Itoa(res.Frames[len(res.Frames)-1].Attempt) + `"`} {
 		if !strings.Contains(page, s) {
 			t.Errorf("page lacks %q", s)
 		}
