@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"kriegbot/bot"
 	"kriegbot/internal/cmdflag"
 )
 
@@ -61,6 +62,9 @@ func Command(args []string, stdout, stderr io.Writer) int {
 		return cmdflag.Failure
 	}
 	opt := Options{From: *from, To: *to, Top: *top}
+	if rec.Game.Build != "" {
+		opt.Build = bot.BuildID()
+	}
 	if t, ok := terminal(stderr); ok {
 		opt.Progress = func(done, total int) {
 			if done%4 == 0 || done == total {

@@ -63,6 +63,8 @@ type GameInfo struct {
 	Seed    uint64
 	Player  string
 	Start   time.Time
+	// Build is the build that played (bot.BuildID), when recorded.
+	Build string
 }
 
 // StepKind says what a Step holds.
@@ -132,6 +134,7 @@ type rawLine struct {
 	Seed    json.RawMessage `json:"seed"`
 	Player  string          `json:"player"`
 	Start   string          `json:"start"`
+	Build   string          `json:"build"`
 	// attempt and answer
 	Move   string     `json:"move"`
 	Search *rawSearch `json:"search"`
@@ -343,7 +346,7 @@ func parseTime(s string) (time.Time, error) {
 
 func gameInfo(raw *rawLine) (GameInfo, error) {
 	g := GameInfo{White: raw.White, Black: raw.Black, BaseMin: raw.BaseMin, IncS: raw.IncS,
-		Rated: raw.Rated, Wild: raw.Wild, Player: raw.Player}
+		Rated: raw.Rated, Wild: raw.Wild, Player: raw.Player, Build: raw.Build}
 	if raw.Game != nil {
 		g.Number = *raw.Game
 	}

@@ -24,6 +24,9 @@ type Options struct {
 	Kinds []players.Kind
 	// Top is how many candidates a frame keeps (0: 5).
 	Top int
+	// Build is this program's build (bot.BuildID), compared with the
+	// record's; "" skips the comparison.
+	Build string
 	// Progress, when not nil, is called after each re-run attempt with the
 	// number done and the number in the record.
 	Progress func(done, total int)
@@ -107,6 +110,12 @@ func Run(ctx context.Context, rec *Record, opt Options) (*Result, error) {
 	if threads := specOption(g.Player, "threads"); threads != "" && threads != "1" {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("the player searched %s trees in parallel on a clock: "+
 			"their shares of the recorded iterations are not recorded, so choices may differ", threads))
+	}
+	if g.Build != "" {
+		if b := opt.Build; b != "" && b != g.Build {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("the game was played by build %q, this is %q: "+
+				"other code may choose otherwise", g.Build, b))
+		}
 	}
 	p := spec.New()
 	ctl := clock.Control{Base: time.Duration(g.BaseMin) * time.Minute, Increment: time.Duration(g.IncS) * time.Second}
