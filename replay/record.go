@@ -65,6 +65,9 @@ type GameInfo struct {
 	Start   time.Time
 	// Build is the build that played (bot.BuildID), when recorded.
 	Build string
+	// OpponentModel names the per-opponent model the player was given, when
+	// recorded ("" for the spec's own prior).
+	OpponentModel string
 }
 
 // StepKind says what a Step holds.
@@ -123,18 +126,19 @@ type rawLine struct {
 	Type string `json:"type"`
 	T    string `json:"t"`
 	// game
-	Game    *int            `json:"game"`
-	White   string          `json:"white"`
-	Black   string          `json:"black"`
-	Us      string          `json:"us"`
-	BaseMin int             `json:"base_min"`
-	IncS    int             `json:"inc_s"`
-	Rated   bool            `json:"rated"`
-	Wild    int             `json:"wild"`
-	Seed    json.RawMessage `json:"seed"`
-	Player  string          `json:"player"`
-	Start   string          `json:"start"`
-	Build   string          `json:"build"`
+	Game     *int            `json:"game"`
+	White    string          `json:"white"`
+	Black    string          `json:"black"`
+	Us       string          `json:"us"`
+	BaseMin  int             `json:"base_min"`
+	IncS     int             `json:"inc_s"`
+	Rated    bool            `json:"rated"`
+	Wild     int             `json:"wild"`
+	Seed     json.RawMessage `json:"seed"`
+	Player   string          `json:"player"`
+	Start    string          `json:"start"`
+	Build    string          `json:"build"`
+	OppModel string          `json:"opponent_model"`
 	// attempt and answer
 	Move   string     `json:"move"`
 	Search *rawSearch `json:"search"`
@@ -346,7 +350,8 @@ func parseTime(s string) (time.Time, error) {
 
 func gameInfo(raw *rawLine) (GameInfo, error) {
 	g := GameInfo{White: raw.White, Black: raw.Black, BaseMin: raw.BaseMin, IncS: raw.IncS,
-		Rated: raw.Rated, Wild: raw.Wild, Player: raw.Player, Build: raw.Build}
+		Rated: raw.Rated, Wild: raw.Wild, Player: raw.Player, Build: raw.Build,
+		OpponentModel: raw.OppModel}
 	if raw.Game != nil {
 		g.Number = *raw.Game
 	}

@@ -117,6 +117,10 @@ func Run(ctx context.Context, rec *Record, opt Options) (*Result, error) {
 				"other code may choose otherwise", g.Build, b))
 		}
 	}
+	if g.OpponentModel != "" {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("the game was played with a per-opponent model (%s), "+
+			"which is not in the record: the replay uses the spec's own prior, so choices may differ", g.OpponentModel))
+	}
 	p := spec.New()
 	ctl := clock.Control{Base: time.Duration(g.BaseMin) * time.Minute, Increment: time.Duration(g.IncS) * time.Second}
 	if err := p.NewGame(players.Game{Color: g.Us, Rules: umpire.ICC(), Control: ctl, Seed: g.Seed}); err != nil {

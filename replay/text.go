@@ -249,8 +249,7 @@ func writeFinal(sb *strings.Builder, res *Result) {
 	}
 	sb.WriteByte('\n')
 	final := res.Truth[len(res.Truth)-1]
-	sb.WriteString(final.String())
-	if !strings.HasSuffix(sb.String(), "\n") {
-		sb.WriteByte('\n')
-	}
+	sb.WriteString("final position: ")
+	sb.WriteString(final.FEN())
+	sb.WriteByte('\n')
 }
