@@ -1,6 +1,8 @@
 package search
 
 import (
+	"math"
+
 	"kriegbot/engine/belief"
 	"kriegbot/engine/chess"
 	"kriegbot/engine/umpire"
@@ -43,6 +45,13 @@ const (
 	// pawnAdvance values each rank a pawn of ours has advanced (promotion
 	// drive).
 	pawnAdvance = 0.03
+	// kingHome is the cost of each rank our king stands away from home
+	// while the opponent has men; kingMoveCost that of any king move then
+	// (the king is the one man whose loss the material count does not see),
+	// castleBonus the value of castling.
+	kingHome     = 0.25
+	kingMoveCost = 0.15
+	castleBonus  = 0.2
 	// checkBonus values the information a check gives.
 	checkBonus = 0.02
 	// roomWeight is the cost of each square a bare king may reach.
@@ -127,12 +136,17 @@ func staticValue(s *belief.State, hang *[64]float32) float32 {
 		v -= h
 	}
 	v += pawnAdvance * float32(pawnRanks(&m))
+	if s.Units() > kingWalkUnits {
+		v -= kingHome * float32(kingRanks(m.us, m.by[chess.King].First()))
+	}
 	if cannotMate(&m) {
 		v = min(v, drawValue) // a lead we cannot turn into mate is a draw
 	}
 	if pressing(s, v) {
 		v -= roomWeight * float32(s.Support(opponent.King).Count())
-		v -= kingDistWeight * float32(kingDistance(s, m.by[chess.King].First()))
+		if s.Units() <= kingWalkUnits {
+			v -= kingDistWeight * float32(kingDistance(s, m.by[chess.King].First()))
+		}
 	}
 	return v
 }
@@ -146,6 +160,18 @@ func baseValue(s *belief.State, m *men) float32 {
 	}
 	return v
 }
+
+// kingRanks is how far our king on k stands from our first rank.
+func kingRanks(us chess.Color, k chess.Square) int {
+	if us == chess.White {
+		return k.Rank()
+	}
+	return 7 - k.Rank()
+}
+
+// kingWalkUnits is the opponent's unit count up to which our king walks
+// toward its king to help mate; with more men about it stays home.
+const kingWalkUnits = 2
 
 // pressing reports whether the search plays for mate: against a bare king,
 // or with a winning material lead.
@@ -252,7 +278,16 @@ func evalAttempt(e *stateEntry, m *men, mv chess.Move, alt float32, out *answers
 			vm = manValue[mv.Promotion()]
 		}
 	}
-	if pt == chess.King && pressing(s, e.static) {
+	if pt == chess.King && s.Units() > kingWalkUnits {
+		// The king stays home while the opponent has men to hunt it with.
+		base -= kingHome * float32(kingRanks(m.us, to)-kingRanks(m.us, from))
+		if d := to.File() - from.File(); d == 2 || d == -2 {
+			base += castleBonus
+		} else {
+			base -= kingMoveCost
+		}
+	}
+	if pt == chess.King && pressing(s, e.static) && s.Units() <= kingWalkUnits {
 		base -= kingDistWeight * float32(kingDistance(s, to)-kingDistance(s, from))
 	}
 	alt -= illegalCost
@@ -412,12 +447,34 @@ func evalBare(e *stateEntry, m *men, mv chess.Move, alt float32, out *answers) {
 // (all of them blocked) or a mate (none able to help) is likely.
 const fewUnits = 8
 
-// stalemateShare and mateShare are the chances, with a few opponent units
-// left, that a king without a move means stalemate or mate.
-const (
-	stalemateShare = 0.5
-	mateShare      = 0.3
-)
+// mateShare is the chance, with a few opponent units left, that a checked
+// king without a move is mated (its men may still block or take).
+const mateShare = 0.3
+
+// immobile is the chance that none of the opponent's men besides its king
+// can move, which makes a king without a move a stalemate: its pawns are
+// stuck when our men stand in front of them with nothing to take, its
+// pieces (rarely stuck) are counted as a 10 % chance.
+func immobile(s *belief.State, m *men) float64 {
+	pawns, _ := s.Pawns()
+	if float64(s.Units())-pawns > 0.5 {
+		return 0.1
+	}
+	own, opp := m.by[0], m.us.Other()
+	step := 8
+	if opp == chess.Black {
+		step = -8
+	}
+	var mobile float64
+	for b := s.Support(opponent.Pawn); b != 0; {
+		sq := b.PopFirst()
+		front := int(sq) + step
+		if front < 0 || front > 63 || !own.Has(chess.Square(front)) || chess.PawnAttacks(opp, sq)&own != 0 {
+			mobile += s.Prob(opponent.Pawn, sq)
+		}
+	}
+	return math.Exp(-mobile)
+}
 
 // kingEndgame adjusts legal answers' values with a few opponent units left:
 // the chance of stalemating costs our material lead, mating gains a win.
@@ -429,7 +486,7 @@ func kingEndgame(s *belief.State, m *men, mv chess.Move, legalValue float32) flo
 	if legal <= 0 {
 		return legalValue
 	}
-	pStale := stalemateShare * ko.stale / legal
+	pStale := immobile(s, m) * ko.stale / legal
 	pMate := mateShare * ko.mate / legal
 	return legalValue + float32(pStale)*(drawValue-legalValue) + float32(pMate)*(winValue-legalValue)
 }
