@@ -85,6 +85,7 @@ type Daemon struct {
 	poll        time.Duration // watchdog interval (tests shorten it)
 	searches    int           // searches started, numbering their answers
 	stale       time.Duration // wait for a game after a reconnection (tests shorten it)
+	build       string        // BuildID, for the game records
 	store       *opponent.Store
 	defaults    *opponent.Counts
 }
@@ -98,7 +99,7 @@ func New(cfg config.Config, opt Options) *Daemon {
 		opt.Name = cfg.Account.Handle
 	}
 	return &Daemon{
-		opt: opt, cfg: cfg, rng: rand.New(rand.NewPCG(opt.Seed, 0x6b726965)),
+		opt: opt, cfg: cfg, rng: rand.New(rand.NewPCG(opt.Seed, 0x6b726965)), build: BuildID(),
 		control: make(chan struct{}, 1), games: map[int]*gameRun{},
 		refusedTell: map[string]time.Time{}, thinkDone: make(chan thinkResult, 4),
 	}
@@ -289,10 +290,13 @@ type gameRun struct {
 	// resyncAsked: we asked for the move list because something disagreed;
 	// polled: when we last asked.
 	resyncAsked bool
+	resyncWhy   string
 	polled      time.Time
 	// stale is when the connection that carried this game was lost, until
 	// the server gives the game back; zero otherwise.
 	stale time.Time
+	// model names the per-opponent model the player was given, or "".
+	model string
 }
 
 // serve runs one connection. It returns (code, true, "") to exit, or
@@ -411,7 +415,7 @@ func (d *Daemon) text(line string, now time.Time) {
 		if items[0].Game != 0 && items[0].Game != g.t.number {
 			continue
 		}
-		g.t.announce(items, now)
+		g.t.announce(items, line, now)
 	}
 }
 
@@ -435,7 +439,7 @@ func (d *Daemon) datagram(dg protocol.DG, now time.Time) string {
 			case 10:
 				// lost on time before the attempt: DG 16 follows
 			default:
-				g.t.illegal(now)
+				g.t.illegal(now, true, v.Move)
 			}
 		}
 	case protocol.MsecDG:
@@ -517,16 +521,17 @@ func (d *Daemon) gameStarted(v protocol.MyGameStartedDG, now time.Time) {
 	}
 	t := newTracker(v, us, now)
 	ctl := clock.Control{Base: t.base, Increment: t.inc}
-	d.priorFor(p, t.opponent())
+	model := d.priorFor(p, t.opponent())
 	if err := p.NewGame(players.Game{Color: us, Rules: rules, Control: ctl, Seed: seed}); err != nil {
 		d.opt.Log.Error().Err(err).Msg("player refused the game; resigning")
 		d.sess.Send(protocol.ResignLine)
 		return
 	}
-	g := &gameRun{t: t, p: p, seed: seed, started: now}
+	g := &gameRun{t: t, p: p, seed: seed, started: now, model: model}
 	d.games[v.Game] = g
 	if d.opt.Dir != "" && cfg.Logs.Records {
-		g.record = newGameRecord(d.opt.Dir, d.opt.Name, v, us, seed, d.opt.Spec.String(), now)
+		g.record = newGameRecord(d.opt.Dir, d.opt.Name, v, us, seed, d.opt.Spec.String(), now,
+			map[string]any{"build": d.build, "opponent_model": g.model})
 	}
 	opp := t.opponent()
 	if strings.EqualFold(opp, d.lastOpp) {
@@ -575,7 +580,17 @@ func (d *Daemon) resync(g *gameRun, v protocol.MoveListDG) {
 	if g.cancel != nil {
 		g.cancel()
 	}
-	d.opt.Log.Warn().Int("game", g.t.number).Str("why", g.t.desync).Int("plies", len(v.Moves)).Msg("resyncing from the server's move list")
+	why := g.resyncWhy
+	if why == "" {
+		why = g.t.desync
+	}
+	if why == "" {
+		why = "the server's move list differs from ours"
+	}
+	d.opt.Log.Warn().Int("game", g.t.number).Str("why", why).Int("plies", len(v.Moves)).Msg("resyncing from the server's move list")
+	if g.record != nil {
+		g.record.line(map[string]any{"type": "resync", "plies": len(v.Moves), "why": why, "t": d.opt.Now().UTC().Format(time.RFC3339Nano)})
+	}
 	cfg := d.config()
 	p := d.opt.Spec.New()
 	rules := umpire.ICC()
@@ -617,6 +632,7 @@ func (d *Daemon) drive() {
 	for num, g := range d.games {
 		if g.t.desync != "" && !g.t.over {
 			d.opt.Log.Warn().Int("game", num).Str("why", g.t.desync).Msg("desync: asking for the move list")
+			g.resyncWhy = g.t.desync
 			g.t.desync = ""
 			g.resyncAsked = true
 			g.polled = now
@@ -642,9 +658,9 @@ func (d *Daemon) drive() {
 }
 
 func (d *Daemon) hear(g *gameRun, ev []players.Event) {
-	for _, e := range g.queued {
-		g.p.Hear(e)
-	}
+	// What was heard while the player searched comes first, and is recorded
+	// and counted like the rest.
+	ev = append(g.queued, ev...)
 	g.queued = nil
 	for _, e := range ev {
 		if e.Kind == players.Answer && e.View.Own {

@@ -35,18 +35,25 @@ func (d *Daemon) openStore() {
 	d.store, d.defaults = st, def
 }
 
-// priorFor gives p the model of opponent handle, if p takes one.
-func (d *Daemon) priorFor(p any, handle string) {
+// priorFor gives p the model of opponent handle, if p takes one and we have
+// seen that opponent before; it returns the model's name for the record, or "".
+func (d *Daemon) priorFor(p any, handle string) string {
 	ps, ok := p.(players.PriorSetter)
 	if !ok || d.store == nil {
-		return
+		return ""
+	}
+	c, err := d.store.Counts(handle)
+	if err != nil || c == nil || c.Games[0]+c.Games[1] == 0 {
+		return "" // never met: the player keeps its default model
 	}
 	m, err := d.store.Model(handle, d.defaults)
 	if err != nil {
 		d.opt.Log.Warn().Err(err).Str("opponent", handle).Msg("opponent model unreadable: using the default")
-		return
+		return ""
 	}
 	ps.SetPrior(m)
+	name, _ := opponent.FileName(handle)
+	return fmt.Sprintf("%s (%d games)", name, c.Games[0]+c.Games[1])
 }
 
 // learn adds a finished game's full move list to its opponent's model.

@@ -26,7 +26,7 @@ type GameRecorder struct {
 // NewGameRecorder starts the record of game g under dir/games, played as us
 // by the player built from spec with seed.
 func NewGameRecorder(dir, name string, g protocol.MyGameStartedDG, us chess.Color, seed uint64, spec string, now time.Time) *GameRecorder {
-	return &GameRecorder{r: newGameRecord(dir, name, g, us, seed, spec, now)}
+	return &GameRecorder{r: newGameRecord(dir, name, g, us, seed, spec, now, map[string]any{"build": BuildID()})}
 }
 
 // Attempt records the attempt p has just chosen, with p's last search.
@@ -86,7 +86,7 @@ func (k *Tracker) Message(m protocol.Message, now time.Time) {
 	case protocol.MsgText:
 		items, refLike, _ := protocol.ParseAnnouncements(nil, []byte(m.Text))
 		if refLike && len(items) > 0 && (items[0].Game == 0 || items[0].Game == t.number) {
-			t.announce(items, now)
+			t.announce(items, m.Text, now)
 		}
 	case protocol.MsgDatagram:
 		if m.DecodeErr != nil {
@@ -108,7 +108,7 @@ func (k *Tracker) Message(m protocol.Message, now time.Time) {
 				t.attempt = chess.NullMove
 			case 10:
 			default:
-				t.illegal(now)
+				t.illegal(now, true, v.Move)
 			}
 		case protocol.MsecDG:
 			if v.Game == t.number {

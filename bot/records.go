@@ -64,7 +64,8 @@ type gameRecord struct {
 	finishedAt time.Time
 }
 
-func newGameRecord(dir, name string, g protocol.MyGameStartedDG, us chess.Color, seed uint64, spec string, now time.Time) *gameRecord {
+// extra holds optional fields of the game line ("build", "opponent_model").
+func newGameRecord(dir, name string, g protocol.MyGameStartedDG, us chess.Color, seed uint64, spec string, now time.Time, extra map[string]any) *gameRecord {
 	d := filepath.Join(dir, "games")
 	r := &gameRecord{number: g.Game, white: g.White, black: g.Black, us: us, start: now}
 	if r.err = os.MkdirAll(d, 0o755); r.err != nil {
@@ -76,9 +77,15 @@ func newGameRecord(dir, name string, g protocol.MyGameStartedDG, us chess.Color,
 	}
 	r.base = filepath.Join(d, fmt.Sprintf("%s-%s-g%d-%s", now.UTC().Format("20060102-150405"), safeName(name), g.Game, safeName(opp)))
 	r.f, r.err = os.OpenFile(r.base+".jsonl", os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-	r.line(map[string]any{"type": "game", "game": g.Game, "white": g.White, "black": g.Black, "us": colorWord(us),
+	line := map[string]any{"type": "game", "game": g.Game, "white": g.White, "black": g.Black, "us": colorWord(us),
 		"base_min": g.WhiteInitial, "inc_s": g.WhiteIncrement, "rated": g.Rated, "wild": g.Wild, "seed": seed,
-		"player": spec, "start": now.UTC().Format(time.RFC3339Nano)})
+		"player": spec, "start": now.UTC().Format(time.RFC3339Nano)}
+	for k, v := range extra {
+		if v != "" {
+			line[k] = v
+		}
+	}
+	r.line(line)
 	return r
 }
 

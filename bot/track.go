@@ -57,6 +57,7 @@ type tracker struct {
 	log     []answerRecord  // everything heard, for the game record
 	desync  string          // why our view disagrees with the server's, once
 	unknown []string        // referee-looking lines we could not parse
+	byDG    bool            // the server reports refusals by DG 42
 }
 
 // answerRecord is one referee answer as we heard it, with timing.
@@ -201,11 +202,26 @@ func (t *tracker) move(d protocol.MoveDG, now time.Time) {
 	t.pendingSAN = d.SAN
 }
 
-// illegal handles our refused attempt (DG 42 reason 2/3, or the text).
-func (t *tracker) illegal(now time.Time) {
+// illegal handles a refusal of our attempt: DG 42 reason 2 or 3 (fromDG),
+// or the "Illegal move" text. move is the refused move as the server wrote
+// it ("" when the text names none).
+//
+// A server that sends DG 42 also sends the text ("I get the text message
+// anyway", formats.txt), and the player may have sent its next attempt before
+// the echo is read: so once a DG 42 has been seen the texts are ignored, and a
+// refusal naming another move than our outstanding attempt is a late echo.
+func (t *tracker) illegal(now time.Time, fromDG bool, move string) {
 	t.lastHeard = now
+	if fromDG {
+		t.byDG = true
+	} else if t.byDG {
+		return
+	}
 	if t.attempt == chess.NullMove {
-		return // the DG and the text both came: count it once
+		return // nothing outstanding: an echo of a refusal already counted
+	}
+	if move != "" && normalMove(move) != t.attempt.String() {
+		return // the refusal of an earlier attempt, read late
 	}
 	t.close()
 	t.noteLag(now)
@@ -216,15 +232,38 @@ func (t *tracker) illegal(now time.Time) {
 	t.refused++
 }
 
-// announce applies referee lines to the pending answer.
-func (t *tracker) announce(items []protocol.Announcement, now time.Time) {
+// normalMove writes a move as our attempts' UCI form: e7e8=Q -> e7e8q.
+func normalMove(s string) string {
+	return strings.ToLower(strings.Replace(strings.TrimSpace(s), "=", "", 1))
+}
+
+// refusedMove finds the move an "Illegal move (e2e5)." line names, or "".
+func refusedMove(line string) string {
+	i := strings.Index(strings.ToLower(line), "illegal move")
+	if i < 0 {
+		return ""
+	}
+	rest := line[i+len("illegal move"):]
+	open, close := strings.IndexByte(rest, '('), strings.IndexByte(rest, ')')
+	if open < 0 || close < open || close-open > 8 {
+		return ""
+	}
+	m := normalMove(rest[open+1 : close])
+	if _, err := chess.ParseUCI(m); err != nil {
+		return ""
+	}
+	return m
+}
+
+// announce applies the referee items of one text line to the pending answer.
+func (t *tracker) announce(items []protocol.Announcement, line string, now time.Time) {
 	for _, a := range items {
 		if a.Game != 0 && a.Game != t.number {
 			continue
 		}
 		switch a.Kind {
 		case protocol.AnnIllegal:
-			t.illegal(now)
+			t.illegal(now, false, refusedMove(line))
 			continue
 		case protocol.AnnWhiteToMove, protocol.AnnBlackToMove:
 			continue

@@ -29,21 +29,21 @@ func TestTrackerAssemblesAnswers(t *testing.T) {
 	e2e5, _ := chess.ParseUCI("e2e5")
 	e2e4, _ := chess.ParseUCI("e2e4")
 	tr.sent(e2e5, now)
-	tr.illegal(now.Add(10 * time.Millisecond))
-	tr.illegal(now.Add(11 * time.Millisecond)) // the text after DG 42: counted once
-	tr.announce(ann(t, "Illegal move (e2e5)."), now)
+	tr.illegal(now.Add(10*time.Millisecond), true, "e2e5")
+	tr.illegal(now.Add(11*time.Millisecond), true, "e2e5") // a repeated refusal: counted once
+	tr.announce(ann(t, "Illegal move (e2e5)."), "Illegal move (e2e5).", now)
 	tr.sent(e2e4, now)
 	tr.move(protocol.MoveDG{Game: 7, SAN: "e4", Smith: "e2e4", CaptureSquare: chess.NoSquare, Clock: 299}, now.Add(50*time.Millisecond))
-	tr.announce(ann(t, "Game 7: 0 pawn tries"), now)
+	tr.announce(ann(t, "Game 7: 0 pawn tries"), "Game 7: 0 pawn tries", now)
 	if tr.ourTurn || tr.pending == nil {
 		t.Fatal("after our move: not our turn, answer open")
 	}
 	// The opponent captures on e4 with a pawn, gives a check; 1 pawn try for us.
 	tr.move(protocol.MoveDG{Game: 7, SAN: "?", Smith: "?xe4", Hidden: true, CaptureSquare: sq("e4"), Clock: 298}, now.Add(time.Second))
-	tr.announce(ann(t, "Game 7: Pawn at e4 captured"), now)
-	tr.announce(ann(t, "Game 7: Short-diagonal check"), now)
-	tr.announce(ann(t, "Game 99: Rank check"), now) // another game's line
-	tr.announce(ann(t, "Game 7: 1 pawn try"), now)
+	tr.announce(ann(t, "Game 7: Pawn at e4 captured"), "Game 7: Pawn at e4 captured", now)
+	tr.announce(ann(t, "Game 7: Short-diagonal check"), "Game 7: Short-diagonal check", now)
+	tr.announce(ann(t, "Game 99: Rank check"), "Game 99: Rank check", now) // another game's line
+	tr.announce(ann(t, "Game 7: 1 pawn try"), "Game 7: 1 pawn try", now)
 	tr.myTurn(now.Add(time.Second))
 	ev := tr.takeEvents()
 	want := []umpire.View{
@@ -102,4 +102,37 @@ func sq(s string) chess.Square {
 		panic(s)
 	}
 	return q
+}
+
+// TestTrackerIgnoresLateIllegalEcho: the server sends DG 42 and then the text
+// "Illegal move (a1a7)."; the player may have sent its next attempt before
+// the text is read. The echo must not refuse the new attempt.
+func TestTrackerIgnoresLateIllegalEcho(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	g := protocol.MyGameStartedDG{Game: 1, White: "bot", Black: "opp", Wild: 16, WhiteInitial: 5, BlackInitial: 5, Played: true}
+	for _, textFirst := range []bool{false, true} {
+		tr := newTracker(g, chess.White, now)
+		a1a7, _ := chess.ParseUCI("a1a7")
+		a1a5, _ := chess.ParseUCI("a1a5")
+		tr.sent(a1a7, now)
+		if textFirst { // a server without DG 42, or the text before the DG
+			tr.announce(ann(t, "Illegal move (a1a7)."), "Illegal move (a1a7).", now)
+			tr.sent(a1a5, now)
+			tr.illegal(now, true, "a1a7") // the DG, late: names the old move
+		} else {
+			tr.illegal(now, true, "a1a7")
+			tr.sent(a1a5, now)
+			tr.announce(ann(t, "Illegal move (a1a7)."), "Illegal move (a1a7).", now)
+		}
+		ev := tr.takeEvents()
+		if len(ev) != 1 || ev[0].View.Move != a1a7 || tr.attempt != a1a5 {
+			t.Fatalf("textFirst=%v: %d refusals (%+v), outstanding %v", textFirst, len(ev), ev, tr.attempt)
+		}
+	}
+	if m := refusedMove("Game 3: Illegal move (e7e8=Q)."); m != "e7e8q" {
+		t.Fatalf("refusedMove %q", m)
+	}
+	if m := refusedMove("Illegal move"); m != "" {
+		t.Fatalf("refusedMove %q", m)
+	}
 }

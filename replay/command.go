@@ -61,6 +61,9 @@ func Command(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "kriegbot replay: %v\n", err)
 		return cmdflag.Failure
 	}
+	if rec.ResyncLine != 0 {
+		fmt.Fprintf(stderr, "kriegbot replay: warning: the daemon resynced this game at %s:%d (%s); replaying the attempts before it\n", name, rec.ResyncLine, rec.ResyncWhy)
+	}
 	opt := Options{From: *from, To: *to, Top: *top}
 	if rec.Game.Build != "" {
 		opt.Build = bot.BuildID()

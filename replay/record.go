@@ -47,6 +47,11 @@ type Record struct {
 	// Moves is the whole game in SAN, revealed by the server after the game
 	// (nil when the record has no moves line).
 	Moves []string
+	// ResyncLine is the line where the daemon rebuilt its player from the
+	// server's move list (0 if it never did); Steps stop there, because the
+	// rebuilt player heard less than the record holds.
+	ResyncLine int
+	ResyncWhy  string
 }
 
 // GameInfo is the record's first line.
@@ -153,6 +158,7 @@ type rawLine struct {
 	Code    string `json:"code"`
 	Reason  string `json:"reason"`
 	Plies   int    `json:"plies"`
+	Why     string `json:"why"`
 	Illegal int    `json:"illegal"`
 	// moves
 	SAN []string `json:"san"`
@@ -234,7 +240,14 @@ func ReadRecord(r io.Reader, name string) (*Record, error) {
 		if err != nil {
 			return nil, fail(n, "t: %v", err)
 		}
+		if rec.ResyncLine != 0 && (raw.Type == "attempt" || raw.Type == "answer" || raw.Type == "clock") {
+			continue // past a resync: not replayable
+		}
 		switch raw.Type {
+		case "resync":
+			if rec.ResyncLine == 0 {
+				rec.ResyncLine, rec.ResyncWhy = n, raw.Why
+			}
 		case "game":
 			if seenGame {
 				return nil, fail(n, "a second game line")

@@ -144,3 +144,19 @@ func FuzzReadRecord(f *testing.F) {
 		}
 	})
 }
+
+// TestReadRecordStopsAtResync: the daemon rebuilt its player at a resync, so
+// the steps after it are not replayable and are left out.
+func TestReadRecordStopsAtResync(t *testing.T) {
+	in := gameLine + "\n" +
+		`{"type":"clock","ours_ms":1,"theirs_ms":2}` + "\n" +
+		`{"type":"resync","plies":4,"why":"no answer to our attempt"}` + "\n" +
+		`{"type":"clock","ours_ms":3,"theirs_ms":4}` + "\n"
+	rec, err := ReadRecord(strings.NewReader(in), "f")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.ResyncLine != 3 || rec.ResyncWhy != "no answer to our attempt" || len(rec.Steps) != 1 {
+		t.Fatalf("resync line %d (%q), %d steps", rec.ResyncLine, rec.ResyncWhy, len(rec.Steps))
+	}
+}
