@@ -419,14 +419,6 @@ func (s *Session) Send(line string) error {
 	return s.sendRaw(line, false)
 }
 
-// SendContext is Send that gives up waiting for the pacing bucket when ctx ends.
-func (s *Session) SendContext(ctx context.Context, line string) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	return s.Send(line)
-}
-
 func (s *Session) sendRaw(line string, secret bool) error {
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
