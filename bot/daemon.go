@@ -276,16 +276,14 @@ type gameRun struct {
 	t        *tracker
 	p        players.Player
 	seed     uint64
-	seq      int // attempts asked of the player
+	seq      int // number of the search in flight or last asked (Daemon.searches)
 	thinking bool
 	cancel   context.CancelFunc
 	queued   []players.Event // heard while the player was thinking
 	retries  clock.Tracker
 	over     bool // the player was told GameOver
 	record   *gameRecord
-	low      int // consecutive moves with a value below the resign line
-	greeted  bool
-	started  time.Time
+	low      int  // consecutive moves with a value below the resign line
 	offered  bool // the opponent offers a draw
 	// resyncAsked: we asked for the move list because something disagreed;
 	// polled: when we last asked.
@@ -527,7 +525,7 @@ func (d *Daemon) gameStarted(v protocol.MyGameStartedDG, now time.Time) {
 		d.sess.Send(protocol.ResignLine)
 		return
 	}
-	g := &gameRun{t: t, p: p, seed: seed, started: now, model: model}
+	g := &gameRun{t: t, p: p, seed: seed, model: model}
 	d.games[v.Game] = g
 	if d.opt.Dir != "" && cfg.Logs.Records {
 		g.record = newGameRecord(d.opt.Dir, d.opt.Name, v, us, seed, d.opt.Spec.String(), now,

@@ -53,11 +53,10 @@ type tracker struct {
 	lastOpp   time.Time     // when the opponent last moved (or the game started)
 	lastHeard time.Time     // when the server last said anything about this game
 
-	events  []players.Event // to hand to the player, in order
-	log     []answerRecord  // everything heard, for the game record
-	desync  string          // why our view disagrees with the server's, once
-	unknown []string        // referee-looking lines we could not parse
-	byDG    bool            // the server reports refusals by DG 42
+	events []players.Event // to hand to the player, in order
+	log    []answerRecord  // everything heard, for the game record
+	desync string          // why our view disagrees with the server's, once
+	byDG   bool            // the server reports refusals by DG 42
 }
 
 // answerRecord is one referee answer as we heard it, with timing.
