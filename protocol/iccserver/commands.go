@@ -328,7 +328,7 @@ func (s *Server) command(c *client, line, tag string) bool {
 	case "resign":
 		if g := c.game; g != nil {
 			col := g.colorOf(c)
-			s.endGame(ev, g, "Res", scoreFor(1-col), fmt.Sprintf("%s resigns", c.handle), 0)
+			s.endGame(ev, g, "Res", scoreFor(1-col), fmt.Sprintf("%s resigns", c.handle))
 		} else {
 			ev.text(c, "You are not playing a game.")
 		}
@@ -842,7 +842,7 @@ func (s *Server) cmdDraw(ev *events, c *client) {
 	}
 	col := g.colorOf(c)
 	if g.drawOffer[1-col] {
-		s.endGame(ev, g, "Agr", "1/2-1/2", "Game drawn by mutual agreement", 0)
+		s.endGame(ev, g, "Agr", "1/2-1/2", "Game drawn by mutual agreement")
 		return
 	}
 	g.drawOffer[col] = true
@@ -861,7 +861,7 @@ func (s *Server) cmdAbort(ev *events, c *client) {
 	col := g.colorOf(c)
 	// As on ICC, either player may abort alone before both have moved.
 	if len(g.sans) < 2 || g.abortOffer[1-col] {
-		s.endGame(ev, g, "Abo", "aborted", "Game aborted", 0)
+		s.endGame(ev, g, "Abo", "aborted", "Game aborted")
 		return
 	}
 	g.abortOffer[col] = true

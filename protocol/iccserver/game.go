@@ -285,9 +285,9 @@ func (s *Server) checkFlag(ev *events, g *game) bool {
 	}
 	pos := g.ump.Position()
 	if pos.HasInsufficientMaterial(1 - side) {
-		s.endGame(ev, g, "NM", "1/2-1/2", fmt.Sprintf("%s ran out of time and %s has no material to mate", g.names[side], g.names[1-side]), umpire.NotOver)
+		s.endGame(ev, g, "NM", "1/2-1/2", fmt.Sprintf("%s ran out of time and %s has no material to mate", g.names[side], g.names[1-side]))
 	} else {
-		s.endGame(ev, g, "Fla", scoreFor(1-side), fmt.Sprintf("%s forfeits on time", g.names[side]), umpire.NotOver)
+		s.endGame(ev, g, "Fla", scoreFor(1-side), fmt.Sprintf("%s forfeits on time", g.names[side]))
 	}
 	return true
 }
@@ -357,8 +357,8 @@ func (s *Server) attempt(ev *events, c *client, m chess.Move, text string) {
 		}
 	}
 	if a.Ending != umpire.NotOver {
-		code, desc := endingCode(a.Ending, g, col)
-		s.endGame(ev, g, code, a.Result, desc, a.Ending)
+		code, desc := endingCode(a.Ending, col)
+		s.endGame(ev, g, code, a.Result, desc)
 		return
 	}
 	s.yourTurn(ev, g, 1-col)
@@ -376,7 +376,7 @@ func announcementLines(game int, a umpire.Answer) []string {
 	return words
 }
 
-func endingCode(e umpire.Ending, g *game, mover chess.Color) (code, desc string) {
+func endingCode(e umpire.Ending, mover chess.Color) (code, desc string) {
 	switch e {
 	case umpire.Checkmate:
 		return "Mat", colorName(1-mover) + " checkmated"
@@ -397,7 +397,7 @@ func endingCode(e umpire.Ending, g *game, mover chess.Color) (code, desc string)
 }
 
 // endGame ends g with result ("1-0", "0-1", "1/2-1/2" or "aborted").
-func (s *Server) endGame(ev *events, g *game, code, result, description string, _ umpire.Ending) {
+func (s *Server) endGame(ev *events, g *game, code, result, description string) {
 	if g.result != "" {
 		return
 	}

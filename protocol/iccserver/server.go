@@ -189,7 +189,7 @@ func (s *Server) Close() error {
 	}
 	ev := s.newEvents()
 	for _, g := range s.games {
-		s.endGame(ev, g, "Abo", "aborted", "Game aborted: the server is shutting down", umpire.NotOver)
+		s.endGame(ev, g, "Abo", "aborted", "Game aborted: the server is shutting down")
 	}
 	ev.flush()
 	for c := range s.conns {
@@ -253,7 +253,7 @@ func (s *Server) dropped(c *client, reason string) {
 			ev.text(g.players[1-col], fmt.Sprintf("Your opponent %s has disconnected; they have %s to come back.", c.handle, s.cfg.DisconnectGrace))
 			time.AfterFunc(s.cfg.DisconnectGrace, func() { s.graceOver(g, col, left) })
 		} else {
-			s.endGame(ev, g, "Dis", scoreFor(1-col), fmt.Sprintf("%s forfeits by disconnection", c.handle), umpire.NotOver)
+			s.endGame(ev, g, "Dis", scoreFor(1-col), fmt.Sprintf("%s forfeits by disconnection", c.handle))
 		}
 	}
 	ev.flush()
@@ -268,7 +268,7 @@ func (s *Server) graceOver(g *game, col chess.Color, left time.Time) {
 		return
 	}
 	ev := s.newEvents()
-	s.endGame(ev, g, "Dis", scoreFor(1-col), fmt.Sprintf("%s forfeits by disconnection", g.names[col]), umpire.NotOver)
+	s.endGame(ev, g, "Dis", scoreFor(1-col), fmt.Sprintf("%s forfeits by disconnection", g.names[col]))
 	ev.flush()
 }
 
