@@ -102,7 +102,7 @@ func (c *streamConsumer) consume(stream []byte) error {
 	for off := 0; off < len(stream); off += 4096 {
 		c.r.Feed(stream[off:min(off+4096, len(stream))])
 		for {
-			ev, ok := c.r.Next()
+			ev, ok := c.r.NextRef()
 			if !ok {
 				break
 			}

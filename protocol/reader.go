@@ -212,6 +212,25 @@ func (r *Reader) Flush() { r.flush = true }
 // Next returns the next event, or false when more input is needed.
 // The previous event's slices become invalid.
 func (r *Reader) Next() (Event, bool) {
+	if !r.advance() {
+		return Event{}, false
+	}
+	return r.ev, true
+}
+
+// NextRef is Next without the copy: the event it points to is the
+// Reader's own, valid (like its slices) only until the next call. Hot loops
+// that handle every event in place use it.
+func (r *Reader) NextRef() (*Event, bool) {
+	if !r.advance() {
+		return nil, false
+	}
+	return &r.ev, true
+}
+
+// advance moves to the next event, leaving it in r.ev; false means more
+// input is needed.
+func (r *Reader) advance() bool {
 	if r.clearLine {
 		r.line = r.line[:0]
 		r.clearLine = false
@@ -223,7 +242,7 @@ func (r *Reader) Next() (Event, bool) {
 				r.fastText()
 			case sDG:
 				if r.fastDG() {
-					return r.ev, true
+					return true
 				}
 			}
 			if r.pos >= len(r.in) {
@@ -241,7 +260,7 @@ func (r *Reader) Next() (Event, bool) {
 			if r.wholeDG() {
 				r.pos += 2 // the closing ^Y)
 				r.finishDG()
-				return r.ev, true
+				return true
 			}
 			continue
 		}
@@ -250,7 +269,7 @@ func (r *Reader) Next() (Event, bool) {
 			r.pos++
 		}
 		if emit {
-			return r.ev, true
+			return true
 		}
 	}
 	r.in = r.in[:0]
@@ -262,20 +281,22 @@ func (r *Reader) Next() (Event, bool) {
 		switch r.st {
 		case sText:
 			if r.flushText() {
-				return r.ev, true
+				return true
 			}
 		case sHeader:
 			r.st = sText
 			r.line = r.line[:0]
-			return r.errorf("unterminated unit header at end of input"), true
+			r.errorf("unterminated unit header at end of input")
+			return true
 		case sDG:
 			r.st = sText
-			return r.errorf("unterminated datagram at end of input"), true
+			r.errorf("unterminated datagram at end of input")
+			return true
 		default:
 			r.st = sText
 		}
 	}
-	return Event{}, false
+	return false
 }
 
 // fastText appends a run of ordinary text bytes.
