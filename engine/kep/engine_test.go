@@ -509,7 +509,10 @@ func TestStopAndQuitTiming(t *testing.T) {
 	if worst > 250*time.Millisecond { // "at once": about 1 ms on an idle machine; slack for a loaded CI
 		t.Errorf("stop answered after %v at worst", worst)
 	}
-	p.send("go wtime 600000 btime 600000")
+	// A clock-budgeted search may legitimately end within milliseconds (the
+	// search stops early when its trees are full or the choice is settled),
+	// and its attempt would then precede quit; movetime keeps one running.
+	p.send("go movetime 600000")
 	time.Sleep(30 * time.Millisecond)
 	d := p.quit()
 	if d > 100*time.Millisecond {
