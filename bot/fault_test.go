@@ -119,17 +119,8 @@ func TestReconnectResumesGame(t *testing.T) {
 	defer b.HardQuit()
 	done := make(chan int, 1)
 	go func() { done <- a.Run(ctx) }()
-	waitFor(t, func() bool { p, _ := srv.GameCount(); return p == 1 })
-	time.Sleep(150 * time.Millisecond) // a few moves in
-	px.cut()
-	select {
-	case code := <-done:
-		if code != ExitDone {
-			t.Fatalf("exit %d", code)
-		}
-	case <-ctx.Done():
-		t.Fatal("the game never finished after the cut")
-	}
+	cutMidGame(t, srv, px, 150*time.Millisecond)
+	awaitExit(t, ctx, done, "the game never finished after the cut")
 	fin := srv.Finished()
 	if len(fin) != 1 || fin[0].Code == "Dis" || fin[0].Code == "Fla" {
 		t.Fatalf("finished %+v", fin)
@@ -363,20 +354,34 @@ func TestReconnectWithoutGrace(t *testing.T) {
 	defer b.HardQuit()
 	done := make(chan int, 1)
 	go func() { done <- a.Run(ctx) }()
+	cutMidGame(t, srv, px, 100*time.Millisecond)
+	awaitExit(t, ctx, done, "stuck after the lost game")
+	fin := srv.Finished()
+	f, _, l, _ := a.Score()
+	if len(fin) != 2 || fin[0].Code != "Dis" || f != 2 || l < 1 {
+		t.Fatalf("server %d games (first %s); daemon %d games, %d lost", len(fin), fin[0].Code, f, l)
+	}
+}
+
+// cutMidGame waits for a game to start on srv, lets it run for a few moves,
+// then cuts every connection through px.
+func cutMidGame(t *testing.T, srv *iccserver.Server, px *proxy, after time.Duration) {
+	t.Helper()
 	waitFor(t, func() bool { p, _ := srv.GameCount(); return p == 1 })
-	time.Sleep(100 * time.Millisecond)
+	time.Sleep(after)
 	px.cut()
+}
+
+// awaitExit waits for a daemon's Run to return ExitDone, failing with stuck
+// if ctx ends first.
+func awaitExit(t *testing.T, ctx context.Context, done <-chan int, stuck string) {
+	t.Helper()
 	select {
 	case code := <-done:
 		if code != ExitDone {
 			t.Fatalf("exit %d", code)
 		}
 	case <-ctx.Done():
-		t.Fatal("stuck after the lost game")
-	}
-	fin := srv.Finished()
-	f, _, l, _ := a.Score()
-	if len(fin) != 2 || fin[0].Code != "Dis" || f != 2 || l < 1 {
-		t.Fatalf("server %d games (first %s); daemon %d games, %d lost", len(fin), fin[0].Code, f, l)
+		t.Fatal(stuck)
 	}
 }
