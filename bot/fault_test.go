@@ -251,14 +251,7 @@ func TestServerRestart(t *testing.T) {
 	b, _ := newTestDaemon(t, testConfig(t, "sparring", addr), addr, "random", nil)
 	go b.Run(ctx)
 	defer b.HardQuit()
-	select {
-	case code := <-done:
-		if code != ExitDone {
-			t.Fatalf("exit %d", code)
-		}
-	case <-ctx.Done():
-		t.Fatal("no game after the restart")
-	}
+	awaitExit(t, ctx, done, "no game after the restart")
 	if fin := srv2.Finished(); len(fin) != 1 || a.connections < 2 {
 		t.Fatalf("%d games on the new server, %d connections", len(fin), a.connections)
 	}
