@@ -138,15 +138,12 @@ func (r *gameRecord) event(e players.Event, now time.Time) {
 			out["move"] = v.Move.String()
 			out["legal"] = !v.Illegal
 		}
-		if w := refereeWords(v); len(w) > 0 {
+		if w := v.Words(); len(w) > 0 {
 			out["referee"] = w
 		}
 		r.line(out)
 	}
 }
-
-// refereeWords renders what the referee said of one answer.
-func refereeWords(v umpire.View) []string { return v.Words() }
 
 func (r *gameRecord) finish(t *tracker, now time.Time) {
 	r.result, r.reason, r.done, r.finishedAt = t.result, t.reason, true, now
@@ -216,7 +213,7 @@ func (r *gameRecord) pgnText(sans []string) string {
 				illegal = append(illegal, v.Move.String())
 				continue
 			}
-			words = refereeWords(v)
+			words = v.Words()
 			break
 		}
 		if len(illegal) > 0 {
