@@ -147,19 +147,32 @@ func TestReplayCatchesADifferentChoice(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(string(data), "\n")
-	// From the third attempt on, multiply the searches' iterations (a "1"
-	// before the count): the searches are no longer the recorded ones, which
-	// is what a nondeterministic search looks like.
+	// Make the third attempt name another move than the one the search
+	// chose (what a nondeterministic search, or a hand-edited record, looks
+	// like). Changing the move itself, not the iteration count, keeps the
+	// test certain: a search given other iterations may well choose the
+	// same move again.
 	n, at := 0, 0
 	for i, l := range lines {
-		if strings.Contains(l, `"type":"attempt"`) {
-			if n++; n >= 3 {
-				lines[i] = strings.Replace(l, `"iterations":`, `"iterations":1`, 1)
-				if at == 0 {
-					at = i + 1
-				}
-			}
+		if !strings.Contains(l, `"type":"attempt"`) {
+			continue
 		}
+		if n++; n == 3 {
+			_, rest, ok := strings.Cut(l, `"move":"`)
+			if !ok {
+				t.Fatalf("line %d has no move: %s", i+1, l)
+			}
+			recorded, _, _ := strings.Cut(rest, `"`)
+			other := "a2a3"
+			if recorded == other {
+				other = "h2h3"
+			}
+			lines[i] = strings.Replace(l, `"move":"`+recorded+`"`, `"move":"`+other+`"`, 1)
+			at = i + 1
+		}
+	}
+	if at == 0 {
+		t.Fatalf("the game has only %d attempts", n)
 	}
 	changed := filepath.Join(t.TempDir(), "changed.jsonl")
 	os.WriteFile(changed, []byte(strings.Join(lines, "\n")), 0o644)
@@ -168,7 +181,7 @@ func TestReplayCatchesADifferentChoice(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Differing == 0 || res.FirstDiffering < at {
+	if res.Differing != 1 || res.FirstDiffering != at {
 		t.Fatalf("%s, first at line %d; the first changed line is %d", Summary(res), res.FirstDiffering, at)
 	}
 	var out, errs bytes.Buffer
