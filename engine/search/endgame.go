@@ -1,0 +1,226 @@
+package search
+
+import (
+	"math"
+
+	"kriegbot/engine/belief"
+	"kriegbot/engine/chess"
+	"kriegbot/engine/umpire"
+	"kriegbot/opponent"
+)
+
+// The endgame: exact answers against a bare king (every square it may stand
+// on), and with few opponent units the chances of mating or stalemating it.
+
+// kingOdds enumerates the squares the opponent's king may stand on (with
+// their chances) against our men after attempt mv (after): the chance that mv
+// is refused because of the king, mates, leaves it without a move (a
+// stalemate if nothing else of its side can move), checks it by kind or
+// passes; alive collects the king squares of the last two, hang the chance
+// that the moved man is left undefended next to the king.
+type kingOdds struct {
+	illegal, mate, stale, quiet, total, hang float64
+	dist                                     float64 // our king's distance to the king, summed over alive
+	check                                    [chess.CheckKnight + 1]float64
+	alive, att                               chess.Bitboard
+}
+
+func (ko *kingOdds) compute(s *belief.State, m *men, mv chess.Move, after *men) {
+	*ko = kingOdds{}
+	from, to := mv.From(), mv.To()
+	pt := m.at[from]
+	*after = *m
+	after.by[pt] &^= from.Bit()
+	after.at[from] = chess.NoPieceType
+	npt := pt
+	if pt == chess.Pawn && mv.Promotion() != chess.NoPieceType {
+		npt = mv.Promotion()
+	}
+	after.by[npt] |= to.Bit()
+	after.at[to] = npt
+	after.by[0] = m.by[0]&^from.Bit() | to.Bit()
+	own := after.by[0]
+	var att chess.Bitboard
+	for b := own; b != 0; {
+		sq := b.PopFirst()
+		att |= chess.Attacks(m.us, after.at[sq], sq, own)
+	}
+	ko.att = att
+	path := chess.Between(from, to) | to.Bit()
+	pawnCapture := pt == chess.Pawn && from.File() != to.File()
+	castle := pt == chess.King && (to.File()-from.File() == 2 || from.File()-to.File() == 2)
+	for b := s.Support(opponent.King); b != 0; {
+		k := b.PopFirst()
+		p := s.Prob(opponent.King, k)
+		ko.total += p
+		illegal := pawnCapture && s.Units() == 0 || path.Has(k)
+		if pt == chess.King {
+			illegal = path.Has(k) || chess.KingAttacks(k).Has(to) || castle && (chess.KingAttacks(k)&(path|from.Bit()) != 0)
+		}
+		if illegal {
+			ko.illegal += p
+			continue
+		}
+		escapes := chess.KingAttacks(k) &^ att
+		inCheck := att.Has(k)
+		switch {
+		case inCheck && escapes == 0:
+			ko.mate += p
+			continue
+		case escapes == 0:
+			ko.stale += p
+			continue
+		case inCheck:
+			ko.check[checkKind(after, k, own)] += p
+		default:
+			ko.quiet += p
+		}
+		ko.alive |= k.Bit()
+		ko.dist += p * float64(chebyshev(after.by[chess.King].First(), k))
+		if npt != chess.King && chess.KingAttacks(k).Has(to) && !att.Has(to) {
+			if inCheck {
+				ko.hang += p * hangCheck
+			} else {
+				ko.hang += p * hangQuiet
+			}
+		}
+	}
+	if ko.total == 0 {
+		ko.total, ko.illegal = 1, 1
+	}
+}
+
+// evalBare computes the answers exactly against a bare king: for every square
+// its king may stand on, whether the attempt is refused, mates, stalemates,
+// checks (of which kind) or passes silently, and how much room the king keeps.
+func evalBare(e *stateEntry, m *men, mv chess.Move, alt float32, out *answers) {
+	s := &e.bel
+	var after men
+	var ko kingOdds
+	ko.compute(s, m, mv, &after)
+	npt := after.at[mv.To()]
+	room := (spread(ko.alive) &^ ko.att).Count()
+	v := baseValue(s, &after) - roomWeight*float32(room) + pawnAdvance*float32(pawnRanks(&after))
+	if m.at[mv.From()] == chess.Pawn && mv.Promotion() != chess.NoPieceType {
+		v += (manValue[mv.Promotion()] - 1) / 10
+	}
+	alt -= illegalCost
+	if legal := ko.total - ko.illegal - ko.mate - ko.stale; legal > 0 {
+		var left men = after
+		left.by[npt] &^= mv.To().Bit()
+		left.by[0] &^= mv.To().Bit()
+		lost := v - baseValue(s, &left) + manValue[npt]/10
+		if cannotMate(&left) {
+			lost = v - drawValue
+		}
+		v -= float32(ko.hang/legal) * lost
+		v -= float32(kingDistWeight * ko.dist / legal)
+	}
+	t := ko.total
+	out.add(float32(ko.illegal/t), alt, true, false, umpire.NoCapture, chess.NoCheck)
+	out.add(float32(ko.mate/t), winValue, false, true, umpire.NoCapture, chess.NoCheck)
+	out.add(float32(ko.stale/t), drawValue, false, true, umpire.NoCapture, chess.NoCheck)
+	for k := chess.CheckRank; k <= chess.CheckKnight; k++ {
+		out.add(float32(ko.check[k]/t), v+checkBonus, false, false, umpire.NoCapture, k)
+	}
+	out.add(float32(ko.quiet/t), v, false, false, umpire.NoCapture, chess.NoCheck)
+}
+
+// fewUnits is the opponent's unit count up to which a legal attempt is also
+// weighed for leaving its king without a move: with so few men a stalemate
+// (all of them blocked) or a mate (none able to help) is likely.
+const fewUnits = 8
+
+// mateShare is the chance, with a few opponent units left, that a checked
+// king without a move is mated (its men may still block or take).
+const mateShare = 0.3
+
+// immobile is the chance that none of the opponent's men besides its king
+// can move, which makes a king without a move a stalemate: its pawns are
+// stuck when our men stand in front of them with nothing to take, its
+// pieces (rarely stuck) are counted as a 10 % chance.
+func immobile(s *belief.State, m *men) float64 {
+	pawns, _ := s.Pawns()
+	if float64(s.Units())-pawns > 0.5 {
+		return 0.1
+	}
+	own, opp := m.by[0], m.us.Other()
+	step := 8
+	if opp == chess.Black {
+		step = -8
+	}
+	var mobile float64
+	for b := s.Support(opponent.Pawn); b != 0; {
+		sq := b.PopFirst()
+		front := int(sq) + step
+		if front < 0 || front > 63 || !own.Has(chess.Square(front)) || chess.PawnAttacks(opp, sq)&own != 0 {
+			mobile += s.Prob(opponent.Pawn, sq)
+		}
+	}
+	return math.Exp(-mobile)
+}
+
+// kingEndgame adjusts legal answers' values with a few opponent units left:
+// the chance of stalemating costs our material lead, mating gains a win.
+func kingEndgame(s *belief.State, m *men, mv chess.Move, legalValue float32) float32 {
+	var after men
+	var ko kingOdds
+	ko.compute(s, m, mv, &after)
+	legal := ko.total - ko.illegal
+	if legal <= 0 {
+		return legalValue
+	}
+	pStale := immobile(s, m) * ko.stale / legal
+	pMate := mateShare * ko.mate / legal
+	return legalValue + float32(pStale)*(drawValue-legalValue) + float32(pMate)*(winValue-legalValue)
+}
+
+// checkKind classifies the check our men (after our move) give a king on k.
+func checkKind(m *men, k chess.Square, own chess.Bitboard) chess.CheckKind {
+	by := &m.by
+	at := chess.KnightAttacks(k)&by[chess.Knight] |
+		chess.PawnAttacks(m.us.Other(), k)&by[chess.Pawn] |
+		chess.BishopAttacks(k, own)&(by[chess.Bishop]|by[chess.Queen]) |
+		chess.RookAttacks(k, own)&(by[chess.Rook]|by[chess.Queen])
+	if at == 0 {
+		return chess.CheckRank // the king "checks": cannot happen, keep a kind
+	}
+	return chess.ClassifyCheck(k, at.First())
+}
+
+// spread returns b with every square a king step away.
+func spread(b chess.Bitboard) chess.Bitboard {
+	out := b
+	for x := b; x != 0; {
+		out |= chess.KingAttacks(x.PopFirst())
+	}
+	return out
+}
+
+// chebyshev is the king-step distance between two squares.
+func chebyshev(a, b chess.Square) int {
+	return max(abs(a.File()-b.File()), abs(a.Rank()-b.Rank()))
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// kingDistance is the expected distance from our king on k to the
+// opponent's king.
+func kingDistance(s *belief.State, k chess.Square) float64 {
+	var d, w float64
+	for b := s.Support(opponent.King); b != 0; {
+		sq := b.PopFirst()
+		p := s.Prob(opponent.King, sq)
+		d += p * float64(chebyshev(k, sq))
+		w += p
+	}
+	if w == 0 {
+		return 0
+	}
+	return d / w
+}
