@@ -47,6 +47,7 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	beta := fs.Float64("sprt-beta", 0.05, "SPRT false-negative rate")
 	pgnPath := fs.String("pgn", "", "write the games as PGN to this file")
 	jsonlPath := fs.String("jsonl", "", "write every attempt and game result as JSON Lines to this file")
+	positions := fs.String("positions", "", "start positions file (FEN or EPD per line, # comments): game g starts from position g/2 mod N, so each is played with both colour assignments")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: kriegbot match -p1 SPEC -p2 SPEC [flags]")
 		fmt.Fprintln(stderr, "       kriegbot match merge [-sprt ELO0,ELO1] FILE.jsonl...")
@@ -105,6 +106,11 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	if *sprt != "" {
 		if c.SPRT, err = parseSPRT(*sprt, *alpha, *beta); err != nil {
 			return fail("-sprt: %v", err)
+		}
+	}
+	if *positions != "" {
+		if c.Positions, err = ReadPositionsFile(*positions); err != nil {
+			return fail("-positions: %v", err)
 		}
 	}
 	c.PGNHeader = PGNHeader{Event: EventName(c.Limits.Control), Site: "kriegbot match", Date: time.Now().UTC().Format("2006.01.02")}

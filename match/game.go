@@ -85,6 +85,25 @@ type Record struct {
 	Result       string // "1-0", "0-1", "1/2-1/2", "*"
 	Termination  string
 	Error        string // a player's fault, for TermError
+	// Start is the start position, or nil for the standard start.
+	Start *chess.Position
+}
+
+// startPosition returns the game's start position.
+func (r *Record) startPosition() chess.Position {
+	if r.Start == nil {
+		return chess.StartPosition()
+	}
+	return *r.Start
+}
+
+// startPly is the ply number of the start position's side to move, counted
+// from the standard start (0 for White's first move), for move numbers.
+func (r *Record) startPly() int {
+	if r.Start == nil {
+		return 0
+	}
+	return 2*(r.Start.FullmoveNumber()-1) + int(r.Start.Side())
 }
 
 // P1Score returns the first player's score: 1, ½ or 0 (an unfinished game,
@@ -122,9 +141,9 @@ type table struct {
 // ends first.
 func (t *table) play(ctx context.Context, rec *Record, ps [2]players.Player, rules umpire.Rules, lim Limits) error {
 	u := t.ump
-	u.Reset(chess.StartPosition())
+	u.Reset(rec.startPosition())
 	for c, p := range ps {
-		g := players.Game{Color: chess.Color(c), Rules: rules, Control: lim.Control, Seed: sideSeed(rec.Seed, chess.Color(c))}
+		g := players.Game{Color: chess.Color(c), Rules: rules, Control: lim.Control, Seed: sideSeed(rec.Seed, chess.Color(c)), Start: rec.Start}
 		if err := p.NewGame(g); err != nil {
 			return fmt.Errorf("match: %s: new game: %w", rec.specOf(chess.Color(c)), err)
 		}

@@ -35,6 +35,9 @@ type MatchLine struct {
 	TimeControl string `json:"tc"`
 	MoveTimeMs  int64  `json:"movetime_ms,omitempty"`
 	Nodes       int64  `json:"nodes,omitempty"`
+	// Positions is the number of start positions (-positions), 0 for the
+	// standard start.
+	Positions int `json:"positions,omitempty"`
 }
 
 // AttemptLine is one attempt.
@@ -69,6 +72,8 @@ type GameLine struct {
 	Attempts    int     `json:"attempts"`
 	P1Score     float64 `json:"p1_score"`
 	Error       string  `json:"error,omitempty"`
+	// FEN is the start position when not the standard start.
+	FEN string `json:"fen,omitempty"`
 }
 
 // WriteJSONL writes the game's attempt lines and its game line.
@@ -105,11 +110,15 @@ func (r *Record) gameLine() GameLine {
 	if r.P1White {
 		p1 = "white"
 	}
-	return GameLine{
+	g := GameLine{
 		Type: "game", Game: r.Game, Seed: r.Seed, White: r.White, Black: r.Black, P1: p1,
 		Result: r.Result, Termination: r.Termination, Plies: r.Plies, Attempts: len(r.Attempts),
 		P1Score: r.P1Score(), Error: r.Error,
 	}
+	if r.Start != nil {
+		g.FEN = r.Start.FEN()
+	}
+	return g
 }
 
 func appendJSON(b []byte, v any) []byte {

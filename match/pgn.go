@@ -87,6 +87,10 @@ func (r *Record) WritePGN(w io.Writer, h PGNHeader) error {
 	p.Tag("Ending", r.Termination)
 	p.Tag("PlyCount", strconv.Itoa(r.Plies))
 	p.Tag("Seed", strconv.FormatUint(r.Seed, 10))
+	if r.Start != nil {
+		p.Tag("SetUp", "1")
+		p.Tag("FEN", r.Start.FEN())
+	}
 
 	var illegal []string
 	for _, a := range r.Attempts {
@@ -94,7 +98,7 @@ func (r *Record) WritePGN(w io.Writer, h PGNHeader) error {
 			illegal = append(illegal, a.Answer.Attempt.String())
 			continue
 		}
-		p.Move(a.Ply, a.SAN)
+		p.Move(r.startPly()+a.Ply, a.SAN)
 		comment := refereeComment(illegal, &a.Answer)
 		if r.Control.Timed() {
 			comment = append(comment, "[%clk "+clk(a.Clock)+"]")
@@ -121,7 +125,7 @@ func (r *Record) WritePGN(w io.Writer, h PGNHeader) error {
 
 // sideToMove names the side that was to move when the game stopped.
 func sideToMove(r *Record) string {
-	if r.Plies%2 == 0 {
+	if (r.startPly()+r.Plies)%2 == 0 {
 		return "White"
 	}
 	return "Black"

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"kriegbot/engine/chess"
 	"kriegbot/engine/clock"
 	"kriegbot/engine/players"
 	"kriegbot/engine/umpire"
@@ -35,6 +36,10 @@ type Config struct {
 	PGNHeader  PGNHeader
 	// Progress, when not nil, is called after each game in index order.
 	Progress func(Summary)
+	// Positions, when not empty, are the start positions: game g starts from
+	// Positions[(g/2) % len(Positions)], so each is played once with each
+	// colour assignment. Empty means the standard start.
+	Positions []chess.Position
 }
 
 // Summary is a match's outcome so far.
@@ -140,6 +145,7 @@ func (c *Config) Header() MatchLine {
 		Type: "match", P1: c.P1.String(), P2: c.P2.String(), Games: c.Games, Seed: c.Seed,
 		Shard: c.Shard, Shards: c.Shards, Rules: c.Rules.Name, MaxPlies: c.Rules.MaxPlies,
 		TimeControl: c.Limits.Control.String(), MoveTimeMs: c.Limits.MoveTime.Milliseconds(), Nodes: c.Limits.Nodes,
+		Positions: len(c.Positions),
 	}
 }
 
@@ -262,6 +268,9 @@ func Run(ctx context.Context, c Config) (Summary, error) {
 
 func newRecord(c *Config, g int) *Record {
 	rec := &Record{Game: g, Seed: GameSeed(c.Seed, g), P1White: g%2 == 0, Control: c.Limits.Control}
+	if len(c.Positions) > 0 {
+		rec.Start = &c.Positions[(g/2)%len(c.Positions)]
+	}
 	rec.White, rec.Black = c.P1.String(), c.P2.String()
 	if !rec.P1White {
 		rec.White, rec.Black = rec.Black, rec.White

@@ -27,6 +27,22 @@ func (b *OwnBoard) Reset(us chess.Color) {
 	}
 }
 
+// ResetFrom sets up colour us's men as they stand in pos, with our castling
+// rights there.
+func (b *OwnBoard) ResetFrom(us chess.Color, pos *chess.Position) {
+	*b = OwnBoard{us: us}
+	for pt := chess.Pawn; pt <= chess.King; pt++ {
+		for s := pos.Pieces(us, pt); s != 0; {
+			b.put(s.PopFirst(), pt)
+		}
+	}
+	ours := chess.WhiteKingside | chess.WhiteQueenside
+	if us == chess.Black {
+		ours = chess.BlackKingside | chess.BlackQueenside
+	}
+	b.castle = pos.Castling() & ours
+}
+
 // Color returns the side whose men the board holds.
 func (b *OwnBoard) Color() chess.Color { return b.us }
 

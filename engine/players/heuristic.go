@@ -50,6 +50,14 @@ type Heuristic struct {
 func (h *Heuristic) NewGame(g Game) error {
 	h.know.Reset(g.Color)
 	h.track.Reset(g.Color)
+	if g.Start != nil {
+		// A set-up position is known to both sides: the opponent's king and
+		// men stand where it has them.
+		h.know.ResetFrom(g.Color, g.Start)
+		opp := g.Color.Other()
+		h.track.TheirMen = g.Start.ByColor(opp).Count()
+		h.track.Squares = g.Start.KingSquare(opp).Bit()
+	}
 	h.rng = rand.New(rand.NewPCG(g.Seed, seedStreams^uint64(g.Color)))
 	return nil
 }

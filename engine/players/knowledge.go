@@ -38,6 +38,18 @@ func (k *Knowledge) Reset(us chess.Color) {
 	k.Board.Reset(us) // no pawn can capture in the initial position: Tries is 0
 }
 
+// ResetFrom starts a game as colour us from the known position pos: our men
+// as they stand there and, when we are to move, the pawn tries and checks the
+// position holds (the referee announces nothing before the first move).
+func (k *Knowledge) ResetFrom(us chess.Color, pos *chess.Position) {
+	*k = Knowledge{TheirCapture: chess.NoSquare, OurCapture: chess.NoSquare}
+	k.Board.ResetFrom(us, pos)
+	if pos.Side() == us {
+		k.Tries = pos.PawnTries()
+		k.Checks[0], k.Checks[1] = pos.CheckKinds()
+	}
+}
+
 // InCheck reports whether the referee announced a check on our king.
 func (k *Knowledge) InCheck() bool { return k.Checks[0] != chess.NoCheck }
 

@@ -102,8 +102,9 @@ type MCTS struct {
 // NewGame starts a game.
 func (p *MCTS) NewGame(g Game) error {
 	p.game = g
-	p.know.Reset(g.Color)
-	p.bel = belief.New(g.Color, p.prior)
+	start := g.StartPosition()
+	p.know.ResetFrom(g.Color, &start)
+	p.bel = belief.FromPosition(g.Color, start, p.prior)
 	p.search.NewGame(g.Seed ^ p.seed)
 	p.track = clock.Tracker{}
 	p.timed = false

@@ -34,6 +34,17 @@ type Game struct {
 	Control clock.Control
 	// Seed is the source of all of the player's randomness in this game.
 	Seed uint64
+	// Start is the position the game starts from, known to both sides (a
+	// set-up position, as in an endgame drill); nil is the standard start.
+	Start *chess.Position
+}
+
+// StartPosition returns the game's starting position.
+func (g *Game) StartPosition() chess.Position {
+	if g.Start == nil {
+		return chess.StartPosition()
+	}
+	return *g.Start
 }
 
 // Budget bounds one attempt. A zero field means no bound of that kind; a zero

@@ -30,6 +30,9 @@ const seedStreams = 0x9e3779b97f4a7c15
 // NewGame starts a game.
 func (r *Random) NewGame(g Game) error {
 	r.know.Reset(g.Color)
+	if g.Start != nil {
+		r.know.ResetFrom(g.Color, g.Start)
+	}
 	r.rng = rand.New(rand.NewPCG(g.Seed, seedStreams^uint64(g.Color)))
 	return nil
 }
