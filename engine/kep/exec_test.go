@@ -29,13 +29,13 @@ func TestMain(m *testing.M) {
 }
 
 // TestProcess drives a real engine process through a complete game against
-// the in-process heuristic player, refereed by the umpire, then quits it and
-// times the process's exit. The process is this test binary in helper mode,
+// the in-process heuristic player, refereed by the umpire, then quits it:
+// the process must exit within wait of the quit (its exit time is logged). The process is this test binary in helper mode,
 // or the program named by KRIEGBOT_ENGINE_BIN (run as BIN engine). With
 // KRIEGBOT_ENGINE_TRANSCRIPT=FILE the session is written there (docs/kep.md
 // shows one).
 func TestProcess(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	var cmd *exec.Cmd
 	if bin := os.Getenv("KRIEGBOT_ENGINE_BIN"); bin != "" {
@@ -150,13 +150,17 @@ func TestProcess(t *testing.T) {
 	}
 	start := time.Now()
 	send("quit")
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("engine: %v\nstderr:\n%s", err, stderr.String())
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	select {
+	case err := <-exited:
+		if err != nil {
+			t.Fatalf("engine: %v\nstderr:\n%s", err, stderr.String())
+		}
+	case <-time.After(wait):
+		t.Fatalf("the process did not exit within %v of quit\nstderr:\n%s", wait, stderr.String())
 	}
 	exit := time.Since(start)
-	if exit > 500*time.Millisecond { // a process's exit, not Run's return: looser
-		t.Errorf("the process took %v to exit after quit", exit)
-	}
 	t.Logf("%s (%s) after %d plies; the process exited %v after quit", result, u.Ending(), u.Plies(), exit)
 	if stderr.Len() > 0 {
 		t.Logf("stderr:\n%s", stderr.String())
