@@ -18,11 +18,26 @@ import (
 )
 
 // playRecorded plays one game in-process, our mcts player against the
-// heuristic one, the way the daemon does: the player searches on a clock
-// (so its iteration counts are whatever the machine managed), hears exactly
-// what the referee tells its side, and the daemon's own record writer
-// (bot.GameRecorder) writes the record. It returns the record's path.
+// heuristic one, the way the daemon does: the player hears exactly what the
+// referee tells its side, and the daemon's own record writer
+// (bot.GameRecorder) writes the record. It returns the record's path. Our
+// player searches a fixed number of iterations, so the game is the same on
+// every machine (how long it lasts, which plies it has); playOnClock gives
+// a game searched on a clock.
 func playRecorded(t *testing.T, us chess.Color, seed uint64, maxPlies int) string {
+	t.Helper()
+	return playGame(t, us, seed, maxPlies, players.Budget{Nodes: 300})
+}
+
+// playOnClock is playRecorded with our player searching on a clock, as the
+// daemon's does: its iteration counts are whatever the machine managed, and
+// so are its choices and the game's length.
+func playOnClock(t *testing.T, us chess.Color, seed uint64, maxPlies int) string {
+	t.Helper()
+	return playGame(t, us, seed, maxPlies, players.Budget{Time: 3 * time.Millisecond})
+}
+
+func playGame(t *testing.T, us chess.Color, seed uint64, maxPlies int, ours players.Budget) string {
 	t.Helper()
 	const spec = "mcts:approach=c,mem=8"
 	mine, err := players.Parse(spec, players.Kinds())
@@ -55,7 +70,7 @@ func playRecorded(t *testing.T, us chess.Color, seed uint64, maxPlies int) strin
 		side := u.Side()
 		budget := players.Budget{Nodes: 200}
 		if side == us {
-			budget = players.Budget{Time: 3 * time.Millisecond}
+			budget = ours
 		}
 		m, err := ps[side].Attempt(ctx, budget)
 		if err != nil {
@@ -106,20 +121,27 @@ func readFile(t *testing.T, name string) *Record {
 }
 
 // TestReplayAgrees: a game searched on a clock replays with the recorded
-// iteration counts to the very same choices, from both colours.
+// iteration counts to the very same choices, from both colours. (How long
+// the game lasts depends on the machine: every recorded attempt is re-run.)
 func TestReplayAgrees(t *testing.T) {
 	for _, us := range []chess.Color{chess.White, chess.Black} {
-		name := playRecorded(t, us, 41, 40)
+		name := playOnClock(t, us, 41, 40)
 		rec := readFile(t, name)
 		if rec.Moves == nil || rec.Result == nil {
 			t.Fatalf("%s: no moves or result line", name)
+		}
+		recorded := 0
+		for _, s := range rec.Steps {
+			if s.Kind == StepAttempt {
+				recorded++
+			}
 		}
 		res, err := Run(context.Background(), rec, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.Attempts < 20 || res.Differing != 0 {
-			t.Fatalf("colour %v: %s (first differing at line %d)", us, Summary(res), res.FirstDiffering)
+		if res.Attempts != recorded || recorded < 5 || res.Differing != 0 {
+			t.Fatalf("colour %v: %s of %d recorded (first differing at line %d)", us, Summary(res), recorded, res.FirstDiffering)
 		}
 		var out bytes.Buffer
 		if err := WriteText(&out, res, false); err != nil {
@@ -263,7 +285,18 @@ func TestFromTo(t *testing.T) {
 	if calls != all.Attempts || last != all.Attempts || lastTotal != all.Attempts {
 		t.Fatalf("progress: %d calls, last %d of %d; %d attempts", calls, last, lastTotal, all.Attempts)
 	}
-	part, err := Run(context.Background(), rec, Options{From: 9, To: 15})
+	// A slice in the middle of the game: attempts before it and after it.
+	var plies []int
+	for _, f := range all.Frames {
+		if len(plies) == 0 || plies[len(plies)-1] != f.Ply {
+			plies = append(plies, f.Ply)
+		}
+	}
+	if len(plies) < 4 {
+		t.Fatalf("the game has attempts at only %d plies", len(plies))
+	}
+	from, to := plies[1], plies[len(plies)-2]
+	part, err := Run(context.Background(), rec, Options{From: from, To: to})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -271,8 +304,8 @@ func TestFromTo(t *testing.T) {
 		t.Fatalf("%s with %d frames", Summary(part), len(part.Frames))
 	}
 	for _, f := range part.Frames {
-		if f.Ply < 9 || f.Ply > 15 {
-			t.Fatalf("frame at ply %d", f.Ply)
+		if f.Ply < from || f.Ply > to {
+			t.Fatalf("frame at ply %d, want %d..%d", f.Ply, from, to)
 		}
 	}
 	first := part.Frames[0]
