@@ -10,7 +10,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	pgnlib "github.com/corentings/chess/v2"
 
@@ -227,7 +226,7 @@ func TestSessionsPlayCompleteGames(t *testing.T) {
 	records := t.TempDir()
 	srv, addr := startServer(t, Config{RecordDir: records, Accounts: testAccounts(t, map[string]string{"alice": "wonderland", "bob": "builder"})})
 	alice := dialSession(t, addr, "alice", "wonderland")
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
 	bob, err := protocol.Dial(ctx, protocol.SessionConfig{Addr: addr, Handle: "bob", Password: "builder", PasswordPrompt: true,
 		Dial: plainDial, LinesPerSecond: 5000, Burst: 5000, KeepAlive: -1, DeadAfter: -1})
@@ -244,7 +243,7 @@ func TestSessionsPlayCompleteGames(t *testing.T) {
 	}
 	endings := map[string]int{}
 	for g := 0; g < games; g++ {
-		gctx, gcancel := context.WithTimeout(context.Background(), 60*time.Second)
+		gctx, gcancel := context.WithTimeout(context.Background(), 2*wait)
 		line, _ := protocol.MatchLine(protocol.MatchParams{Opponent: "bob", Minutes: 30, Increment: 0, Wild: 16})
 		if err := alice.Send(line); err != nil {
 			t.Fatal(err)

@@ -14,6 +14,11 @@ import (
 	"kriegbot/protocol"
 )
 
+// wait bounds every wait for something that must happen: only a server
+// that never does it fails, even on a slow, loaded machine (a passing test
+// never waits this long).
+const wait = 30 * time.Second
+
 // startServer runs a server on a loopback port for one test.
 func startServer(t testing.TB, cfg Config) (*Server, string) {
 	t.Helper()
@@ -51,7 +56,7 @@ func plainDial(ctx context.Context, addr string) (protocol.Conn, error) {
 
 func dialSession(t testing.TB, addr, handle, password string) *protocol.Session {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
 	s, err := protocol.Dial(ctx, protocol.SessionConfig{
 		Addr: addr, Handle: handle, Password: password, Dial: plainDial,
@@ -75,7 +80,7 @@ type rawClient struct {
 
 func dialRaw(t testing.TB, addr string) *rawClient {
 	t.Helper()
-	nc, err := net.DialTimeout("tcp", addr, 5*time.Second)
+	nc, err := net.DialTimeout("tcp", addr, wait)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +90,7 @@ func dialRaw(t testing.TB, addr string) *rawClient {
 
 func (c *rawClient) send(s string) {
 	c.t.Helper()
-	c.nc.SetWriteDeadline(time.Now().Add(5 * time.Second))
+	c.nc.SetWriteDeadline(time.Now().Add(wait))
 	if _, err := c.nc.Write([]byte(s)); err != nil {
 		c.t.Fatalf("write: %v", err)
 	}
@@ -103,8 +108,9 @@ func (c *rawClient) expect(want string, timeout time.Duration) string {
 			if nl := strings.IndexByte(c.pending[end:], '\n'); nl >= 0 {
 				end += nl + 1
 			} else if !strings.HasSuffix(want, ":") {
-				// Wait a little for the rest of the line.
-				c.nc.SetReadDeadline(time.Now().Add(200 * time.Millisecond))
+				// Wait a little for the rest of the line (the server
+				// writes whole lines: it is normally there already).
+				c.nc.SetReadDeadline(time.Now().Add(2 * time.Second))
 				n, _ := c.r.Read(buf)
 				c.pending += string(buf[:n])
 				if nl := strings.IndexByte(c.pending[end:], '\n'); nl >= 0 {
@@ -135,7 +141,7 @@ func tail(s string, n int) string {
 // loginGuest logs a raw text-mode client in as a guest.
 func (c *rawClient) loginGuest() {
 	c.t.Helper()
-	c.expect("login:", 5*time.Second)
+	c.expect("login:", wait)
 	c.send("g\r\n")
-	c.expect("Starting session as", 5*time.Second)
+	c.expect("Starting session as", wait)
 }
