@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -226,13 +227,16 @@ func TestTwoDaemonsPlayCompleteGames(t *testing.T) {
 }
 
 // TestChallengeBurst: twenty players challenge a daemon with max_games 1 at
-// the same moment; exactly one game starts.
+// the same moment; exactly one game starts. The games are counted once
+// every challenge has its answer (accepted, declined, withdrawn when the
+// game started, or not issued because the game had started), so a slow
+// daemon cannot pass by answering late.
 func TestChallengeBurst(t *testing.T) {
 	srv, addr := startTestServer(t, 0)
 	cfg := testConfig(t, "kriegbot", addr)
 	cfg.Policy.AbortAfter = config.Duration{Duration: time.Hour}
 	d, _ := newTestDaemon(t, cfg, addr, "heuristic", nil)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*wait)
 	defer cancel()
 	done := make(chan int, 1)
 	go func() { done <- d.Run(ctx) }()
@@ -248,18 +252,42 @@ func TestChallengeBurst(t *testing.T) {
 		fans = append(fans, s)
 	}
 	var wg sync.WaitGroup
-	for _, s := range fans {
+	answers := make([]string, len(fans))
+	for i, s := range fans {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			line, _ := protocol.MatchLine(protocol.MatchParams{Opponent: "kriegbot", Minutes: 5, Wild: 16})
 			s.Send(line)
+			for { // DG 30: the challenge is gone, with the reason
+				m, err := s.Next(ctx)
+				if err != nil {
+					answers[i] = "no answer: " + err.Error()
+					return
+				}
+				if r, ok := m.DG.(protocol.MatchRemovedDG); ok && r.Challenger == s.Handle() {
+					answers[i] = r.Explanation
+					return
+				}
+				if m.Kind == protocol.MsgText && strings.Contains(m.Text, "already playing") {
+					answers[i] = m.Text
+					return
+				}
+			}
 		}()
 	}
 	wg.Wait()
-	time.Sleep(2 * time.Second)
-	if playing, _ := srv.GameCount(); playing != 1 {
-		t.Fatalf("%d games started, want exactly 1", playing)
+	accepted := 0
+	for i, a := range answers {
+		switch {
+		case strings.Contains(a, "accepts"):
+			accepted++
+		case !strings.Contains(a, "declines") && !strings.Contains(a, "withdrawn") && !strings.Contains(a, "already playing"):
+			t.Errorf("fan%02d's challenge: %q", i, a)
+		}
+	}
+	if playing, _ := srv.GameCount(); playing != 1 || accepted != 1 {
+		t.Fatalf("%d challenges accepted, %d games started, want exactly 1", accepted, playing)
 	}
 	d.HardQuit()
 	<-done
@@ -267,17 +295,17 @@ func TestChallengeBurst(t *testing.T) {
 
 // TestOwnerCommands: the owner's tells work, a stranger's are refused.
 func TestOwnerCommands(t *testing.T) {
-	_, addr := startTestServer(t, 0)
+	srv, addr := startTestServer(t, 0)
 	cfg := testConfig(t, "kriegbot", addr)
 	cfg.Owner.Handles = []string{"owner"}
 	d, _ := newTestDaemon(t, cfg, addr, "heuristic", nil)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*wait)
 	defer cancel()
 	done := make(chan int, 1)
 	go func() { done <- d.Run(ctx) }()
 	owner := dialAs(t, ctx, addr, "owner")
 	stranger := dialAs(t, ctx, addr, "stranger")
-	time.Sleep(300 * time.Millisecond)
+	waitFor(t, func() bool { return slices.Contains(srv.Users(), "kriegbot") }) // a tell before its login is lost
 	tell := func(s *protocol.Session, text string) string {
 		line, _ := protocol.TellLine("kriegbot", text)
 		s.Send(line)
@@ -314,7 +342,7 @@ func TestOwnerCommands(t *testing.T) {
 		if code != ExitDone {
 			t.Fatalf("exit %d", code)
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(wait):
 		t.Fatal("softquit did not end the daemon")
 	}
 }
@@ -348,13 +376,17 @@ func readTell(t *testing.T, ctx context.Context, s *protocol.Session) string {
 	}
 }
 
+// wait bounds every wait for something that must happen: only a daemon
+// that never does it fails, even on a slow, loaded machine (a passing test
+// never waits this long).
+const wait = 30 * time.Second
+
+// waitFor polls cond until it holds, failing after wait.
 func waitFor(t *testing.T, cond func() bool) {
 	t.Helper()
-	for i := 0; i < 200; i++ {
-		if cond() {
-			return
+	for deadline := time.Now().Add(wait); !cond(); time.Sleep(25 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("condition not met within %v", wait)
 		}
-		time.Sleep(25 * time.Millisecond)
 	}
-	t.Fatal("condition never met")
 }

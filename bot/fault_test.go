@@ -155,7 +155,7 @@ func TestGarbageServer(t *testing.T) {
 	cfg := testConfig(t, "kriegbot", addr)
 	cfg.Connection.LoginTimeout = config.Duration{Duration: 300 * time.Millisecond}
 	d, _ := newTestDaemon(t, cfg, ln.Addr().String(), "heuristic", nil)
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*wait)
 	defer cancel()
 	done := make(chan int, 1)
 	go func() { done <- d.Run(ctx) }()
@@ -178,7 +178,7 @@ func TestBadPasswordIsFinal(t *testing.T) {
 	_, addr := startTestServer(t, 0)
 	d, _ := newTestDaemon(t, testConfig(t, "kriegbot", addr), addr, "heuristic", nil)
 	d.opt.Password = "wrong"
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*wait)
 	defer cancel()
 	if code := d.Run(ctx); code != ExitBadConfig {
 		t.Fatalf("exit %d", code)
@@ -274,14 +274,13 @@ func restartServerAt(t *testing.T, addr string) *iccserver.Server {
 		t.Fatal(err)
 	}
 	var ln net.Listener
-	for i := 0; i < 100; i++ {
+	for deadline := time.Now().Add(wait); ; time.Sleep(20 * time.Millisecond) {
 		if ln, err = net.Listen("tcp", addr); err == nil {
 			break
 		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	if err != nil {
-		t.Fatal(err)
+		if time.Now().After(deadline) {
+			t.Fatal(err)
+		}
 	}
 	go srv.Serve(ln)
 	t.Cleanup(func() { srv.Close() })
