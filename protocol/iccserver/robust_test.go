@@ -75,17 +75,39 @@ func TestSlowClientDoesNotBlockOthers(t *testing.T) {
 	healthy(t, addr)
 }
 
+// TestClientThatNeverReadsIsDropped: a client that asks for far more
+// output than its queue and the sockets' buffers hold, and never reads it,
+// is dropped, and the server goes on serving the others.
 func TestClientThatNeverReadsIsDropped(t *testing.T) {
-	_, addr := startServer(t, Config{MaxOutput: 64 << 10})
+	var mu sync.Mutex
+	var drops []string
+	logf := func(format string, args ...any) {
+		if l := fmt.Sprintf(format, args...); strings.HasPrefix(l, "drop ") {
+			mu.Lock()
+			drops = append(drops, l)
+			mu.Unlock()
+		}
+	}
+	_, addr := startServer(t, Config{MaxOutput: 64 << 10, Log: logf})
 	c := dialRaw(t, addr)
 	c.loginGuest()
-	// Ask for far more output than the queue holds and never read it.
+	// About 60 MB of help text: more than any kernel buffers on loopback.
 	var flood bytes.Buffer
-	for i := 0; i < 4000; i++ {
+	for i := 0; i < 40000; i++ {
 		flood.WriteString("help\r\n")
 	}
 	go c.nc.Write(flood.Bytes())
-	time.Sleep(500 * time.Millisecond)
+	for deadline := time.Now().Add(wait); ; time.Sleep(10 * time.Millisecond) {
+		mu.Lock()
+		n := len(drops)
+		mu.Unlock()
+		if n > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the client that never reads was not dropped within %v", wait)
+		}
+	}
 	healthy(t, addr)
 }
 
