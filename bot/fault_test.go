@@ -240,12 +240,15 @@ func TestServerRestart(t *testing.T) {
 	cfg := testConfig(t, "kriegbot", addr)
 	cfg.Policy.Challenge = "sparring"
 	cfg.Policy.Games = 1
-	a, _ := newTestDaemon(t, cfg, addr, "heuristic", nil)
+	a, adir := newTestDaemon(t, cfg, addr, "heuristic", nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	done := make(chan int, 1)
 	go func() { done <- a.Run(ctx) }()
-	waitFor(t, func() bool { return len(srv1.Users()) == 1 })
+	// The daemon's own login must be complete, not only the server's side
+	// of it: a server closed in between makes that login fail, and the
+	// retry is then the daemon's first connection.
+	waitFor(t, func() bool { return loggedIn(t, adir) == 1 && len(srv1.Users()) == 1 })
 	srv1.Close()
 	srv2 := restartServerAt(t, addr)
 	b, _ := newTestDaemon(t, testConfig(t, "sparring", addr), addr, "random", nil)
@@ -255,6 +258,16 @@ func TestServerRestart(t *testing.T) {
 	if fin := srv2.Finished(); len(fin) != 1 || a.connections < 2 {
 		t.Fatalf("%d games on the new server, %d connections", len(fin), a.connections)
 	}
+}
+
+// loggedIn counts the logins in the daemon log in dir.
+func loggedIn(t *testing.T, dir string) int {
+	t.Helper()
+	log, err := os.ReadFile(filepath.Join(dir, "daemon.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bytes.Count(log, []byte(`"message":"logged in"`))
 }
 
 // restartServerAt starts a fresh server on addr (retrying while the old
