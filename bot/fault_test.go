@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -306,17 +307,9 @@ func restartServerAt(t *testing.T, addr string) *iccserver.Server {
 // is played to its end without a forfeit.
 func TestDroppedOutput(t *testing.T) {
 	srv, addr := startTestServer(t, 0)
-	var once sync.Once
-	hidden := 0
+	var hidden atomic.Int32 // counted by the proxy's goroutine, which may outlive the daemon's Run
 	px := startProxy(t, addr, 0, func(b []byte) bool {
-		dropped := false
-		if bytes.Contains(b, []byte(" ? ?")) {
-			hidden++
-			if hidden == 5 {
-				once.Do(func() { dropped = true })
-			}
-		}
-		return dropped
+		return bytes.Contains(b, []byte(" ? ?")) && hidden.Add(1) == 5
 	})
 	ac := testConfig(t, "kriegbot", addr)
 	ac.Policy.Challenge = "sparring"
@@ -332,8 +325,8 @@ func TestDroppedOutput(t *testing.T) {
 		t.Fatalf("exit %d", code)
 	}
 	fin := srv.Finished()
-	if hidden < 5 || len(fin) != 1 || fin[0].Code == "Fla" || fin[0].Code == "Dis" {
-		t.Fatalf("hidden moves seen %d; finished %+v", hidden, fin)
+	if hidden.Load() < 5 || len(fin) != 1 || fin[0].Code == "Fla" || fin[0].Code == "Dis" {
+		t.Fatalf("hidden moves seen %d; finished %+v", hidden.Load(), fin)
 	}
 	log, _ := os.ReadFile(filepath.Join(adir, "daemon.log"))
 	if !bytes.Contains(log, []byte("resyncing from the server's move list")) {
