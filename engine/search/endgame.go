@@ -16,14 +16,23 @@ import (
 // their chances) against our men after attempt mv (after): the chance that mv
 // is refused because of the king, mates, leaves it without a move (a
 // stalemate if nothing else of its side can move), checks it by kind or
-// passes; alive collects the king squares of the last two, hang the chance
-// that the moved man is left undefended next to the king.
+// passes; alive collects the king squares of the last two, region the squares
+// the king can walk to from them through squares our men do not attack (the
+// box it is confined to), hangP the chance that the king takes each of our
+// men left undefended next to it (hangSq).
 type kingOdds struct {
-	illegal, mate, stale, quiet, total, hang float64
-	dist                                     float64 // our king's distance to the king, summed over alive
-	check                                    [chess.CheckKnight + 1]float64
-	alive, att                               chess.Bitboard
+	illegal, mate, stale, quiet, total float64
+	dist                               float64 // our king's distance to its goal, summed over alive
+	check                              [chess.CheckKnight + 1]float64
+	alive, att, region                 chess.Bitboard
+	pawnEnding                         bool // no piece but pawns: no box to shrink
+	nhang                              int
+	hangSq                             [maxHang]chess.Square
+	hangP                              [maxHang]float64
 }
+
+// maxHang bounds the undefended men weighed for the king taking them.
+const maxHang = 4
 
 func (ko *kingOdds) compute(s *belief.State, m *men, mv chess.Move, after *men) {
 	*ko = kingOdds{}
@@ -46,6 +55,19 @@ func (ko *kingOdds) compute(s *belief.State, m *men, mv chess.Move, after *men) 
 		att |= chess.Attacks(m.us, after.at[sq], sq, own)
 	}
 	ko.att = att
+	// Our undefended men the king may take. In a pawn ending only the moved
+	// man: there the pawn is the whole win, and weighing it wherever the
+	// king might reach froze our king beside it (measured: more unfinished
+	// games, no more mates).
+	pawnEnding := after.by[chess.Knight]|after.by[chess.Bishop]|after.by[chess.Rook]|after.by[chess.Queen] == 0
+	cand := own &^ after.by[chess.King] &^ att
+	if pawnEnding {
+		cand &= to.Bit()
+	}
+	for b := cand; b != 0 && ko.nhang < maxHang; {
+		ko.hangSq[ko.nhang] = b.PopFirst()
+		ko.nhang++
+	}
 	path := chess.Between(from, to) | to.Bit()
 	pawnCapture := pt == chess.Pawn && from.File() != to.File()
 	castle := pt == chess.King && (to.File()-from.File() == 2 || from.File()-to.File() == 2)
@@ -77,16 +99,40 @@ func (ko *kingOdds) compute(s *belief.State, m *men, mv chess.Move, after *men) 
 		}
 		ko.alive |= k.Bit()
 		ko.dist += p * float64(chebyshev(after.by[chess.King].First(), k))
-		if npt != chess.King && chess.KingAttacks(k).Has(to) && !att.Has(to) {
-			if inCheck {
-				ko.hang += p * hangCheck
-			} else {
-				ko.hang += p * hangQuiet
+		w := hangQuiet
+		if inCheck {
+			w = hangCheck
+		}
+		for i := range ko.nhang {
+			if chess.KingAttacks(k).Has(ko.hangSq[i]) {
+				ko.hangP[i] += p * w
 			}
 		}
 	}
 	if ko.total == 0 {
 		ko.total, ko.illegal = 1, 1
+	}
+	ko.region = confine(ko.alive, ^(att | own))
+	ko.pawnEnding = pawnEnding
+}
+
+// kingStep returns b with every square a king step away: shifts, no loop
+// over squares.
+func kingStep(b chess.Bitboard) chess.Bitboard {
+	x := b | (b&^chess.FileH)<<1 | (b&^chess.FileA)>>1
+	return x | x<<8 | x>>8
+}
+
+// confine returns the squares a king starting anywhere in from can walk to
+// through free squares (from included): the region our men confine it to.
+func confine(from, free chess.Bitboard) chess.Bitboard {
+	r := from
+	for {
+		n := r | kingStep(r)&free
+		if n == r {
+			return r
+		}
+		r = n
 	}
 }
 
@@ -98,22 +144,29 @@ func evalBare(e *stateEntry, m *men, mv chess.Move, alt float32, out *answers) {
 	var after men
 	var ko kingOdds
 	ko.compute(s, m, mv, &after)
-	npt := after.at[mv.To()]
 	room := (spread(ko.alive) &^ ko.att).Count()
 	v := baseValue(s, &after) - roomWeight*float32(room) + pawnAdvance*float32(pawnRanks(&after))
+	if !ko.pawnEnding {
+		// Mating men box the king in; a pawn has first to promote.
+		v -= regionWeight * float32(ko.region.Count())
+	}
 	if m.at[mv.From()] == chess.Pawn && mv.Promotion() != chess.NoPieceType {
 		v += (manValue[mv.Promotion()] - 1) / 10
 	}
 	alt -= illegalCost
 	if legal := ko.total - ko.illegal - ko.mate - ko.stale; legal > 0 {
-		var left men = after
-		left.by[npt] &^= mv.To().Bit()
-		left.by[0] &^= mv.To().Bit()
-		lost := v - baseValue(s, &left) + manValue[npt]/10
-		if cannotMate(&left) {
-			lost = v - drawValue
+		base := v
+		for i := range ko.nhang {
+			sq := ko.hangSq[i]
+			var left men = after
+			left.by[left.at[sq]] &^= sq.Bit()
+			left.by[0] &^= sq.Bit()
+			lost := base - baseValue(s, &left) + manValue[after.at[sq]]/10
+			if cannotMate(&left) {
+				lost = base - drawValue
+			}
+			v -= float32(min(ko.hangP[i]/legal, 1)) * lost
 		}
-		v -= float32(ko.hang/legal) * lost
 		v -= float32(kingDistWeight * ko.dist / legal)
 	}
 	t := ko.total
@@ -125,6 +178,10 @@ func evalBare(e *stateEntry, m *men, mv chess.Move, alt float32, out *answers) {
 	}
 	out.add(float32(ko.quiet/t), v, false, false, umpire.NoCapture, chess.NoCheck)
 }
+
+// regionWeight is the cost of each square of the region a bare king is
+// confined to (Bolognesi and Ciancarini's KRK evaluation: shrink the box).
+const regionWeight = 0.06
 
 // fewUnits is the opponent's unit count up to which a legal attempt is also
 // weighed for leaving its king without a move: with so few men a stalemate

@@ -1,0 +1,129 @@
+package search
+
+import (
+	"testing"
+
+	"kriegbot/engine/belief"
+	"kriegbot/engine/chess"
+	"kriegbot/opponent"
+)
+
+// bareEntry is the decision belief of White in the public position fen.
+func bareEntry(t testing.TB, fen string) (*stateEntry, *men) {
+	t.Helper()
+	pos, err := chess.ParseFEN(fen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &stateEntry{bel: belief.FromPosition(chess.White, pos, nil)}
+	e.static = staticValue(&e.bel, &e.hang)
+	var m men
+	m.fromBelief(&e.bel)
+	return e, &m
+}
+
+// attemptValue is approach C's k = 1 value of the attempt uci.
+func attemptValue(t testing.TB, e *stateEntry, m *men, uci string) float32 {
+	t.Helper()
+	mv, err := chess.ParseUCI(uci)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a answers
+	evalAttempt(e, m, mv, e.static, &a)
+	return a.mean()
+}
+
+func sq(t testing.TB, s string) chess.Square {
+	t.Helper()
+	x, ok := chess.ParseSquare(s)
+	if !ok {
+		t.Fatalf("bad square %q", s)
+	}
+	return x
+}
+
+func TestConfine(t *testing.T) {
+	// A rook on d4 cuts a king on e6 into the e-h files above the fourth
+	// rank; our king far away on a1.
+	_, m := bareEntry(t, "8/8/4k3/8/3R4/8/8/K7 w - - 0 1")
+	var att chess.Bitboard
+	for b := m.by[0]; b != 0; {
+		s := b.PopFirst()
+		att |= chess.Attacks(m.us, m.at[s], s, m.by[0])
+	}
+	// Our men's squares are no way through (the undefended rook's included:
+	// taking it is the hang terms' business).
+	r := confine(sq(t, "e6").Bit(), ^(att | m.by[0]))
+	if r.Count() != 16 || !r.Has(sq(t, "h8")) || r.Has(sq(t, "c6")) || r.Has(sq(t, "e3")) {
+		t.Fatalf("region %x (%d squares), want files e-h, ranks 5-8", uint64(r), r.Count())
+	}
+	if got := kingStep(sq(t, "a1").Bit()); got != sq(t, "a1").Bit()|chess.KingAttacks(sq(t, "a1")) {
+		t.Fatalf("kingStep(a1) = %x", uint64(got))
+	}
+	if got := kingStep(sq(t, "h5").Bit()); got != sq(t, "h5").Bit()|chess.KingAttacks(sq(t, "h5")) {
+		t.Fatalf("kingStep(h5) = %x", uint64(got))
+	}
+}
+
+func TestBareKingEvaluation(t *testing.T) {
+	tests := []struct {
+		name, fen, better, worse string
+		margin                   float32
+	}{
+		// Cutting the king off on the fifth rank confines it to 24 squares;
+		// a rook move along the first rank leaves it the whole board.
+		{"rook cuts", "8/8/4k3/8/8/8/8/K6R w - - 0 1", "h1h5", "h1g1", 0.3},
+		// The rook on f7 hangs next to the king, undefended: the game is
+		// nearly drawn; on f4 it cuts safely.
+		{"rook hangs", "8/8/4k3/8/8/8/8/K4R2 w - - 0 1", "f1f4", "f1f7", 20},
+		// Our king stays next to the rook the bare king attacks.
+		{"rook left hanging", "8/8/8/4k3/3R4/4K3/8/8 w - - 0 1", "e3d3", "e3f2", 20},
+		// ... but in a pawn ending only the moved man is weighed (there the
+		// wider rule froze our king beside its pawn).
+		{"pawn ending", "8/8/8/4k3/4P3/4K3/8/8 w - - 0 1", "e3d3", "e3f2", 0},
+		// Against a bare king the queen boxes it in: Qe4+ leaves it the
+		// corner beyond the queen's lines, Qa1 most of the board.
+		{"queen boxes", "8/8/8/8/6k1/8/5K2/1Q6 w - - 0 1", "b1e4", "b1a1", 0.5},
+		// The queen does not stalemate a cornered king.
+		{"stalemate", "k7/8/8/8/8/8/8/1Q2K3 w - - 0 1", "e1d2", "b1b6", 50},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e, m := bareEntry(t, tt.fen)
+			b, w := attemptValue(t, e, m, tt.better), attemptValue(t, e, m, tt.worse)
+			if b < w+tt.margin {
+				t.Fatalf("%s values %.3f, %s %.3f: want the first ahead by %.2f", tt.better, b, tt.worse, w, tt.margin)
+			}
+		})
+	}
+}
+
+// BenchmarkEvalBare times the exact bare-king evaluation of one attempt in a
+// KR-K belief whose king may stand on many squares: it allocates nothing.
+func BenchmarkEvalBare(b *testing.B) {
+	e, m := bareEntry(b, "8/8/4k3/8/8/8/8/K6R w - - 0 1")
+	// Spread the king's possible squares: our king shuffles, the opponent's
+	// replies are silent.
+	for i := range 4 {
+		mv := chess.NewMove(chess.A1, chess.B1, chess.NoPieceType)
+		if i%2 == 1 {
+			mv = chess.NewMove(chess.B1, chess.A1, chess.NoPieceType)
+		}
+		e.bel.Ours(mv, ourView(mv, &node{}))
+		e.bel.Theirs(theirView(&node{square: chess.NoSquare}))
+	}
+	e.static = staticValue(&e.bel, &e.hang)
+	if n := e.bel.Support(opponent.King).Count(); n < 10 {
+		b.Fatalf("the king may stand on %d squares only", n)
+	}
+	_ = m
+	b.ReportAllocs()
+	var a answers
+	mv := chess.NewMove(chess.H1, chess.NewSquare(7, 4), chess.NoPieceType)
+	for b.Loop() {
+		var mm men
+		mm.fromBelief(&e.bel)
+		evalAttempt(e, &mm, mv, 0, &a)
+	}
+}
