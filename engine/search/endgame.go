@@ -148,7 +148,11 @@ func evalBare(e *stateEntry, m *men, mv chess.Move, alt float32, out *answers) {
 	v := baseValue(s, &after) - roomWeight*float32(room) + pawnAdvance*float32(pawnRanks(&after))
 	if !ko.pawnEnding {
 		// Mating men box the king in; a pawn has first to promote.
-		v -= regionWeight * float32(ko.region.Count())
+		w := float32(regionWeight)
+		if after.by[chess.Queen] != 0 {
+			w = regionWeightQueen
+		}
+		v -= w * float32(ko.region.Count())
 	}
 	if m.at[mv.From()] == chess.Pawn && mv.Promotion() != chess.NoPieceType {
 		v += (manValue[mv.Promotion()] - 1) / 10
@@ -180,8 +184,15 @@ func evalBare(e *stateEntry, m *men, mv chess.Move, alt float32, out *answers) {
 }
 
 // regionWeight is the cost of each square of the region a bare king is
-// confined to (Bolognesi and Ciancarini's KRK evaluation: shrink the box).
-const regionWeight = 0.06
+// confined to (Bolognesi and Ciancarini's KRK evaluation: shrink the box);
+// regionWeightQueen the same with a queen, whose lines box the king in
+// wherever she stands: there a heavier weight kept her central and our king
+// away (KQ-K drills stalled at the ply cap), so our king's approach weighs
+// more.
+const (
+	regionWeight      = 0.06
+	regionWeightQueen = 0.03
+)
 
 // fewUnits is the opponent's unit count up to which a legal attempt is also
 // weighed for leaving its king without a move: with so few men a stalemate
