@@ -56,7 +56,8 @@ type Config struct {
 	Exploration float64
 	// K is approach B's simulation length in moves.
 	K int
-	// MemoryMB caps each tree's node and state pools.
+	// MemoryMB caps each tree's node and state pools; a tree that fills them
+	// is pruned and the search goes on.
 	MemoryMB int
 	// Solver backs up proven wins and draws as exact values (approach C).
 	Solver bool

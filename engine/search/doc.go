@@ -36,8 +36,11 @@
 // Each tree lives in fixed-size arrays allocated once: nodes refer to their
 // children by index (a child block is contiguous), decision nodes to their
 // belief by index into a state pool. The memory cap (Config.MemoryMB per tree)
-// bounds both; a search stops growing when a pool is full. Iterations allocate
-// nothing. Root parallelism runs Config.Threads independent trees, each with
+// bounds both. When a pool is nearly full in the middle of a search the tree
+// is pruned (prune.go): the least visited subtrees are collapsed into their
+// top node, which keeps its value and visit count, until each pool is at most
+// half full, and the search goes on until its time or node budget is spent;
+// it stops early only when nothing can be freed. Iterations allocate nothing. Root parallelism runs Config.Threads independent trees, each with
 // its own seed (and, under a node budget, its share of the budget), and sums
 // their root visit counts. The tree is reused across our refused attempts (the
 // refused attempt's subtree is dropped, the root's belief replaced) and across

@@ -172,7 +172,7 @@ func (t *tree) backup(cfg *Config, leaf float32) {
 		first, end := n.first, n.first+int32(n.nchild)
 		if n.kind == decision {
 			best := float32(math.Inf(-1))
-			any, allSolved, proven := false, true, false
+			any, allSolved, proven, unvalued := false, true, false, false
 			for c := first; c < end; c++ {
 				ch := &t.nodes[c]
 				if ch.flags&fPruned != 0 {
@@ -180,12 +180,19 @@ func (t *tree) backup(cfg *Config, leaf float32) {
 				}
 				if ch.flags&fSolved == 0 {
 					allSolved = false
+					unvalued = unvalued || ch.visits == 0
 				} else if ch.value >= winValue {
 					proven = true
 				}
 				if ch.visits > 0 && ch.value > best {
 					best, any = ch.value, true
 				}
+			}
+			if n.flags&fCollapsed != 0 {
+				if unvalued && !proven {
+					continue // keep the value found before the collapse
+				}
+				n.flags &^= fCollapsed
 			}
 			if any {
 				n.value = best

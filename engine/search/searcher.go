@@ -47,6 +47,9 @@ type Result struct {
 	Visits int64
 	// Nodes is the number of nodes held by the trees.
 	Nodes int64
+	// Prunes is the number of times the trees' pools filled up and their
+	// least visited subtrees were collapsed to make room (see prune.go).
+	Prunes int64
 }
 
 // New makes a Searcher; prior supplies the opponent model's constants.
@@ -140,7 +143,7 @@ func (s *Searcher) Played(m chess.Move, ours, theirs umpire.View, bel *belief.St
 			return
 		}
 		t.nodes[0].illegal = false
-		t.nodes[0].flags &^= fSolved
+		t.nodes[0].flags &^= fSolved | fCollapsed
 	}
 	s.reuse = true
 }
@@ -200,7 +203,8 @@ func (s *Searcher) root(bel *belief.State, moves []chess.Move) bool {
 	keep := s.rooted && s.reuse
 	s.reuse = false
 	for _, t := range s.trees {
-		if !keep || t.full() || !t.setState(0, bel) {
+		t.prunes = 0
+		if !keep || t.full() && !t.prune() || !t.setState(0, bel) {
 			t.reset(bel)
 		}
 		if !t.rootChildren(moves) {
@@ -250,7 +254,7 @@ func (t *tree) rootChildren(moves []chess.Move) bool {
 	for j := r.first; j < r.first+int32(r.nchild); j++ {
 		r.visits += t.nodes[j].visits
 	}
-	r.flags &^= fSolved
+	r.flags &^= fSolved | fCollapsed
 	t.rescore(0)
 	return true
 }
@@ -316,7 +320,9 @@ func budget(nodes int64, i, n int) int64 {
 // checkEvery is how many iterations pass between looks at the clock.
 const checkEvery = 16
 
-// run iterates on tree t until its budget, the clock or the pools end it.
+// run iterates on tree t until its budget or the clock ends it (or the
+// root is solved). When the pools fill up the tree is pruned; only when
+// pruning cannot free room does the search stop early.
 func (s *Searcher) run(t *tree, nodes int64, stop func() bool) {
 	t.iters = 0
 	cfg := &s.cfg
@@ -327,8 +333,15 @@ func (s *Searcher) run(t *tree, nodes int64, stop func() bool) {
 		if t.iters%checkEvery == 0 && stop() && (t.iters > 0 || nodes == 0) {
 			return
 		}
-		if t.nodes[0].flags&fSolved != 0 || t.full() {
+		if t.nodes[0].flags&fSolved != 0 {
 			return
+		}
+		if t.full() {
+			// A prune of a large tree takes milliseconds: look at the
+			// clock again after it.
+			if !t.prune() || stop() && (t.iters > 0 || nodes == 0) {
+				return
+			}
 		}
 		var ok bool
 		if cfg.Approach == ApproachA {
@@ -354,6 +367,7 @@ func (s *Searcher) result(moves []chess.Move) Result {
 	for _, t := range s.trees {
 		res.Iterations += t.iters
 		res.Nodes += int64(t.nn)
+		res.Prunes += t.prunes
 		r := &t.nodes[0]
 		for j := range nm {
 			ch := &t.nodes[r.first+int32(j)]
@@ -389,7 +403,7 @@ func (s *Searcher) WriteRoot(w io.Writer) {
 	}
 	t := s.trees[0]
 	r := &t.nodes[0]
-	fmt.Fprintf(w, "root visits %d value %.3f\n", r.visits, r.value)
+	fmt.Fprintf(w, "root visits %d value %.3f prunes %d\n", r.visits, r.value, t.prunes)
 	for c := r.first; r.first >= 0 && c < r.first+int32(r.nchild); c++ {
 		a := &t.nodes[c]
 		if a.visits == 0 {

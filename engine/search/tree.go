@@ -30,6 +30,9 @@ const (
 const (
 	fSolved uint8 = 1 << iota // value is exact (a proven win or draw)
 	fPruned                   // refused at the root: never selected again
+	// fCollapsed: a decision node whose subtree was collapsed to free the
+	// pools; it keeps its value until its attempts are all valued again.
+	fCollapsed
 )
 
 // noChild marks a node not yet expanded.
@@ -77,7 +80,7 @@ type tree struct {
 	rng    *rand.Rand
 	fwd    []int32 // compaction scratch, one per node
 	fwdS   []int32 // compaction scratch, one per state
-	stack  []int32
+	frames []markFrame
 	path   []int32
 	// scratch belief and lists for one iteration
 	tmp   belief.State
@@ -87,6 +90,7 @@ type tree struct {
 	boards []chess.Position
 	board  chess.Position
 	iters  int64
+	prunes int64 // collapses in the current search (see prune)
 }
 
 var (
@@ -94,12 +98,13 @@ var (
 	stateSize = int(unsafe.Sizeof(stateEntry{}))
 )
 
-// newTree allocates a tree's pools within memMB: a third of the bytes for
-// beliefs (one per decision node, a decision node per few dozen attempts),
-// the rest for nodes.
+// newTree allocates a tree's pools within memMB: half of the bytes for
+// beliefs (one per decision node), the rest for nodes. A grown tree holds
+// about 40 nodes (36 bytes each with their compaction scratch) per belief
+// (1,696 bytes), so both pools fill at about the same time.
 func newTree(memMB int, seed uint64) *tree {
 	bytes := memMB << 20
-	ns := max(bytes/3/stateSize, 16)
+	ns := max(bytes/2/stateSize, 16)
 	nn := max((bytes-ns*stateSize)/(nodeSize+4), 256)
 	src := rand.NewPCG(seed, seed^0x6a09e667f3bcc909)
 	return &tree{
@@ -108,7 +113,7 @@ func newTree(memMB int, seed uint64) *tree {
 		states: make([]stateEntry, ns),
 		fwd:    make([]int32, nn),
 		fwdS:   make([]int32, ns),
-		stack:  make([]int32, 0, 1<<14),
+		frames: make([]markFrame, 0, 1024),
 		path:   make([]int32, 0, 256),
 		rng:    rand.New(src),
 	}
@@ -164,60 +169,9 @@ func (t *tree) full() bool {
 // maxChildren bounds a node's children (attempts, answers or replies).
 const maxChildren = 255
 
-// reroot makes node r the root and compacts both pools in place. Children
-// are always allocated after their parent and in contiguous blocks, so
-// moving the live nodes down in index order keeps every block contiguous and
-// puts r at index 0.
+// reroot makes node r the root and compacts both pools in place (see
+// compact), dropping everything not below r.
 func (t *tree) reroot(r int32) {
-	for i := range t.nn {
-		t.fwd[i] = -1
-	}
-	for i := range t.ns {
-		t.fwdS[i] = -1
-	}
-	t.stack = append(t.stack[:0], r)
-	for len(t.stack) > 0 {
-		i := t.stack[len(t.stack)-1]
-		t.stack = t.stack[:len(t.stack)-1]
-		t.fwd[i] = 0 // live
-		n := &t.nodes[i]
-		if n.first >= 0 {
-			for c := n.first; c < n.first+int32(n.nchild); c++ {
-				t.stack = append(t.stack, c)
-			}
-		}
-	}
-	var next, nextS int32
-	for i := range t.nn {
-		if t.fwd[i] < 0 {
-			continue
-		}
-		if s := t.nodes[i].state; s >= 0 {
-			t.fwdS[s] = 0 // live
-		}
-		t.fwd[i] = next
-		t.nodes[next] = t.nodes[i]
-		next++
-	}
-	// States were allocated in their own order: compact them in theirs.
-	for s := range t.ns {
-		if t.fwdS[s] < 0 {
-			continue
-		}
-		t.fwdS[s] = nextS
-		if nextS != s {
-			t.states[nextS] = t.states[s]
-		}
-		nextS++
-	}
-	for i := range next {
-		n := &t.nodes[i]
-		if n.first >= 0 {
-			n.first = t.fwd[n.first]
-		}
-		if n.state >= 0 {
-			n.state = t.fwdS[n.state]
-		}
-	}
-	t.nn, t.ns = next, nextS
+	t.mark(r, nil)
+	t.compact(r, 0)
 }
