@@ -82,9 +82,9 @@ func TestBareKingEvaluation(t *testing.T) {
 		// ... but in a pawn ending only the moved man is weighed (there the
 		// wider rule froze our king beside its pawn).
 		{"pawn ending", "8/8/8/4k3/4P3/4K3/8/8 w - - 0 1", "e3d3", "e3f2", 0},
-		// Against a bare king the queen boxes it in: Qe4+ leaves it the
-		// corner beyond the queen's lines, Qa1 most of the board.
-		{"queen boxes", "8/8/8/8/6k1/8/5K2/1Q6 w - - 0 1", "b1e4", "b1a1", 0.5},
+		// The queen takes the king's room: after Qe4+ it has few squares
+		// to step to, after Qa1 all its neighbours but those our king holds.
+		{"queen takes room", "8/8/8/8/6k1/8/5K2/1Q6 w - - 0 1", "b1e4", "b1a1", 0.2},
 		// The queen does not stalemate a cornered king.
 		{"stalemate", "k7/8/8/8/8/8/8/1Q2K3 w - - 0 1", "e1d2", "b1b6", 50},
 	}
