@@ -134,6 +134,7 @@ func staticValue(s *belief.State, hang *[64]float32) float32 {
 		v -= h
 	}
 	v += pawnAdvance * float32(pawnRanks(&m))
+	v -= promotionThreat(s)
 	if s.Units() > kingWalkUnits {
 		v -= kingHome * float32(kingRanks(m.us, m.by[chess.King].First()))
 	}
@@ -322,6 +323,7 @@ func evalAttempt(e *stateEntry, m *men, mv chess.Move, alt float32, out *answers
 		}
 		re = float32(pAny * lost)
 	}
-	out.add(float32(o.CapturePawn), base+1-re, false, false, umpire.PawnCaptured, chess.NoCheck)
+	taken := 1 + pawnThreat[relRank(m.us.Other(), to)] // the pawn no longer threatens to promote
+	out.add(float32(o.CapturePawn), base+taken-re, false, false, umpire.PawnCaptured, chess.NoCheck)
 	out.add(float32(o.CapturePiece), base+pieceAverage-re, false, false, umpire.PieceCaptured, chess.NoCheck)
 }

@@ -1,0 +1,77 @@
+package search
+
+import (
+	"testing"
+
+	"kriegbot/engine/belief"
+	"kriegbot/engine/chess"
+	"kriegbot/engine/umpire"
+)
+
+// beliefAt is White's belief at the start of a game from fen: the
+// opponent's men are known exactly.
+func beliefAt(t *testing.T, fen string) belief.State {
+	t.Helper()
+	p, err := chess.ParseFEN(fen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return belief.FromPosition(chess.White, p, nil)
+}
+
+// TestPromotionThreat: an opponent pawn costs more the nearer it stands to
+// promotion, and the evaluation sees it.
+func TestPromotionThreat(t *testing.T) {
+	// The same men, Black's a-pawn on a6, a4 and a2.
+	fens := []string{
+		"4k3/8/p7/8/8/8/8/R3K3 w - - 0 1",
+		"4k3/8/8/8/p7/8/8/R3K3 w - - 0 1",
+		"4k3/8/8/8/8/8/p7/1R2K3 w - - 0 1",
+	}
+	var threat, static []float32
+	for _, fen := range fens {
+		s := beliefAt(t, fen)
+		var hang [64]float32
+		threat = append(threat, promotionThreat(&s))
+		static = append(static, staticValue(&s, &hang))
+	}
+	for i := 1; i < len(fens); i++ {
+		if threat[i] <= threat[i-1] || static[i] >= static[i-1] {
+			t.Errorf("pawn nearer promotion: threat %v, static %v", threat, static)
+		}
+	}
+	if threat[2] >= pieceAverage-1 {
+		t.Errorf("a pawn on its seventh rank costs %v: promoting it would raise our value", threat[2])
+	}
+}
+
+// TestTakeAdvancedPawn: taking a pawn about to promote is worth more than
+// taking one at home.
+func TestTakeAdvancedPawn(t *testing.T) {
+	value := func(fen, uci string) float32 {
+		s := beliefAt(t, fen)
+		var e stateEntry
+		e.bel = s
+		e.static = staticValue(&e.bel, &e.hang)
+		var m men
+		m.fromBelief(&e.bel)
+		mv, err := chess.ParseUCI(uci)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out answers
+		evalAttempt(&e, &m, mv, e.static, &out)
+		for i := range out.n {
+			if out.capture[i] != umpire.NoCapture {
+				return out.value[i] - e.static
+			}
+		}
+		t.Fatalf("%s %s: no capture answer", fen, uci)
+		return 0
+	}
+	home := value("4k3/p7/8/8/8/8/8/R3K3 w - - 0 1", "a1a7")
+	near := value("4k3/8/8/8/8/8/p7/R3K3 w - - 0 1", "a1a2")
+	if near <= home {
+		t.Errorf("taking a pawn on a2 gains %v, on a7 %v", near, home)
+	}
+}

@@ -1,0 +1,39 @@
+package search
+
+import (
+	"kriegbot/engine/belief"
+	"kriegbot/engine/chess"
+	"kriegbot/opponent"
+)
+
+// What mates our king. Of the 15 games the mcts player lost to the heuristic
+// player at 100 ms/attempt (docs/strength.md), 13 were mated by a queen the
+// opponent had promoted, unseen, from a pawn the evaluation valued at 1
+// wherever it stood: material counts a promoted queen as an average piece,
+// so a pawn on its seventh rank cost us nothing to leave alone.
+
+// pawnThreat is the cost of an opponent pawn by how far it has come from
+// its starting rank (1) toward promotion (7): the chance it promotes, times
+// what a new queen is worth beyond the pawn and beyond the average piece
+// material counts it as, kept below that average so that a promotion is
+// never the cheaper belief.
+var pawnThreat = [8]float32{0, 0, 0.05, 0.15, 0.35, 0.8, 1.6, 0}
+
+// relRank is how far sq stands from side c's first rank.
+func relRank(c chess.Color, sq chess.Square) int {
+	if c == chess.White {
+		return sq.Rank()
+	}
+	return 7 - sq.Rank()
+}
+
+// promotionThreat is the expected cost of the opponent's pawns' advance.
+func promotionThreat(s *belief.State) float32 {
+	opp := s.Color().Other()
+	var v float32
+	for b := s.Support(opponent.Pawn); b != 0; {
+		sq := b.PopFirst()
+		v += pawnThreat[relRank(opp, sq)] * float32(s.Prob(opponent.Pawn, sq))
+	}
+	return v
+}
