@@ -172,18 +172,6 @@ func TestNoAllocs(t *testing.T) {
 	}
 }
 
-// TestMemoryCap: a search stops growing at its pools' size.
-func TestMemoryCap(t *testing.T) {
-	ps := Middlegames(16, 2, 20, 40)
-	cfg := testConfig(ApproachC, 1)
-	cfg.MemoryMB = 1
-	s := newSearcher(t, cfg)
-	r := s.Search(context.Background(), &ps[0].Belief, ps[0].Moves, Limits{Nodes: 1 << 30})
-	if r.Iterations >= 1<<30 || int(r.Nodes) > len(s.trees[0].nodes) {
-		t.Fatalf("%d iterations, %d nodes of %d", r.Iterations, r.Nodes, len(s.trees[0].nodes))
-	}
-}
-
 func TestConfig(t *testing.T) {
 	for _, s := range []string{"a", "b", "c", "C"} {
 		if _, err := ParseApproach(s); err != nil {
