@@ -200,11 +200,15 @@ func (s *sleeper) Attempt(ctx context.Context, b players.Budget) (chess.Move, er
 // such; the ordinary players under the same clock never flag.
 func TestFlagFall(t *testing.T) {
 	slow := players.Kind{Name: "slow", Build: func(*players.Options) (func() players.Player, error) {
-		return func() players.Player { return &sleeper{d: 5 * time.Millisecond} }, nil
+		return func() players.Player { return &sleeper{d: 300 * time.Millisecond} }, nil
 	}}
+	// The slow side needs more than its whole clock for its first attempt,
+	// so it flags at once whatever the machine's speed; the heuristic side
+	// makes at most one attempt against 250 ms (a clock of a few attempts
+	// could run out on a stalled machine).
 	c := config(t, "heuristic", "random", 2)
 	c.P2 = spec(t, "slow", slow)
-	c.Limits.Control = clock.Control{Base: 50 * time.Millisecond}
+	c.Limits.Control = clock.Control{Base: 250 * time.Millisecond}
 	sum, pgn, _ := run(t, c)
 	if sum.Terminations[TermTime] != 2 || sum.Tally.W != 2 {
 		t.Fatalf("slow player: %s, terminations %v", sum.Line(), sum.Terminations)
@@ -214,7 +218,8 @@ func TestFlagFall(t *testing.T) {
 		t.Fatal("PGN does not record the time forfeit")
 	}
 	c = config(t, "heuristic", "random", 4)
-	c.Limits.Control = clock.Control{Base: 2 * time.Second, Increment: 10 * time.Millisecond}
+	// Instant players never flag: a generous clock costs no time.
+	c.Limits.Control = clock.Control{Base: 30 * time.Second, Increment: 10 * time.Millisecond}
 	if sum, _, _ := run(t, c); sum.Terminations[TermTime] != 0 {
 		t.Fatalf("instant players flagged: %v", sum.Terminations)
 	}

@@ -157,13 +157,15 @@ func TestMCTSAnswersAtOnce(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	start := time.Now()
 	m, err := p.Attempt(ctx, Budget{Time: time.Hour})
 	if err != nil || m == chess.NullMove {
 		t.Fatalf("%v, %v", m, err)
 	}
-	if el := time.Since(start); el > time.Second {
-		t.Fatalf("answered after %v", el)
+	// A done context stops the search at its first look at the clock (every
+	// 16 iterations), not after an hour; counted, not timed, so a slow
+	// machine cannot fail it.
+	if it := p.(*MCTS).Last.Iterations; it > 16 {
+		t.Fatalf("searched %d iterations with a done context", it)
 	}
 	var l chess.MoveList
 	p.(*MCTS).know.Askable(&l)
