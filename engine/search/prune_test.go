@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"kriegbot/engine/chess"
-	"kriegbot/engine/umpire"
 )
 
 // TestPruneRunsBudget: with a tiny memory cap and a node budget far above
@@ -191,15 +190,7 @@ func TestPruneReuse(t *testing.T) {
 		t.Fatal("the first search did not prune")
 	}
 	tr := s.trees[0]
-	bel := p.Belief
-	bel.Ours(r.Move, umpire.View{Heard: true, Own: true, Illegal: true})
-	s.Refused(r.Move, &bel)
-	var rest []chess.Move
-	for _, m := range p.Moves {
-		if m != r.Move {
-			rest = append(rest, m)
-		}
-	}
+	bel, rest := refuse(s, &p, r.Move)
 	before := tr.nodes[0].visits
 	r2 := s.Search(context.Background(), &bel, rest, Limits{Nodes: budget})
 	if r2.Move == r.Move || r2.Iterations != budget {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"kriegbot/engine/belief"
 	"kriegbot/engine/chess"
 	"kriegbot/engine/umpire"
 )
@@ -85,6 +86,22 @@ func contains(ms []chess.Move, m chess.Move) bool {
 	return false
 }
 
+// refuse tells searcher s that attempt m from position p was refused, as
+// the daemon does, and returns the belief after the refusal and the
+// attempts still askable.
+func refuse(s *Searcher, p *Position, m chess.Move) (belief.State, []chess.Move) {
+	bel := p.Belief
+	bel.Ours(m, umpire.View{Heard: true, Own: true, Illegal: true})
+	s.Refused(m, &bel)
+	var rest []chess.Move
+	for _, a := range p.Moves {
+		if a != m {
+			rest = append(rest, a)
+		}
+	}
+	return bel, rest
+}
+
 // TestRefusedReuse: after a refusal the root keeps its other attempts'
 // statistics, drops the refused one, and the next search never picks it.
 func TestRefusedReuse(t *testing.T) {
@@ -94,15 +111,7 @@ func TestRefusedReuse(t *testing.T) {
 	r := s.Search(context.Background(), &p.Belief, p.Moves, Limits{Nodes: 500})
 	tr := s.trees[0]
 	before := tr.nodes[0].visits
-	bel := p.Belief
-	bel.Ours(r.Move, umpire.View{Heard: true, Own: true, Illegal: true})
-	s.Refused(r.Move, &bel)
-	var rest []chess.Move
-	for _, m := range p.Moves {
-		if m != r.Move {
-			rest = append(rest, m)
-		}
-	}
+	bel, rest := refuse(s, &p, r.Move)
 	r2 := s.Search(context.Background(), &bel, rest, Limits{Nodes: 300})
 	if r2.Move == r.Move {
 		t.Fatal("the refused attempt was chosen again")
