@@ -144,7 +144,7 @@ func evalBare(e *stateEntry, m *men, mv chess.Move, alt float32, out *answers) {
 	var after men
 	var ko kingOdds
 	ko.compute(s, m, mv, &after)
-	room := (spread(ko.alive) &^ ko.att).Count()
+	room := (kingStep(ko.alive) &^ ko.att).Count()
 	v := baseValue(s, &after) - roomWeight*float32(room) + pawnAdvance*float32(pawnRanks(&after))
 	if !ko.pawnEnding && after.by[chess.Queen] == 0 {
 		// A rook or minor pieces box the king in; a pawn has first to
@@ -248,15 +248,6 @@ func checkKind(m *men, k chess.Square, own chess.Bitboard) chess.CheckKind {
 		return chess.CheckRank // the king "checks": cannot happen, keep a kind
 	}
 	return chess.ClassifyCheck(k, at.First())
-}
-
-// spread returns b with every square a king step away.
-func spread(b chess.Bitboard) chess.Bitboard {
-	out := b
-	for x := b; x != 0; {
-		out |= chess.KingAttacks(x.PopFirst())
-	}
-	return out
 }
 
 // chebyshev is the king-step distance between two squares.

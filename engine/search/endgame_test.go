@@ -1,6 +1,7 @@
 package search
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"kriegbot/engine/belief"
@@ -125,5 +126,21 @@ func BenchmarkEvalBare(b *testing.B) {
 		var mm men
 		mm.fromBelief(&e.bel)
 		evalAttempt(e, &mm, mv, 0, &a)
+	}
+}
+
+// TestKingStep: the shift form equals b with every king step from each of
+// its squares (it replaced a loop over squares), edges included.
+func TestKingStep(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 2000 {
+		b := chess.Bitboard(rng.Uint64() & rng.Uint64() & rng.Uint64())
+		want := b
+		for x := b; x != 0; {
+			want |= chess.KingAttacks(x.PopFirst())
+		}
+		if got := kingStep(b); got != want {
+			t.Fatalf("kingStep(%#x) = %#x, want %#x", uint64(b), uint64(got), uint64(want))
+		}
 	}
 }

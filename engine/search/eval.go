@@ -136,7 +136,7 @@ func staticValue(s *belief.State, hang *[64]float32) float32 {
 	v += pawnAdvance * float32(pawnRanks(&m))
 	v -= promotionThreat(s)
 	if s.Units() > kingWalkUnits {
-		v -= kingHome * float32(kingRanks(m.us, m.by[chess.King].First()))
+		v -= kingHome * float32(relRank(m.us, m.by[chess.King].First()))
 	}
 	if cannotMate(&m) {
 		v = min(v, drawValue) // a lead we cannot turn into mate is a draw
@@ -158,14 +158,6 @@ func baseValue(s *belief.State, m *men) float32 {
 		return bareWon + v/10
 	}
 	return v
-}
-
-// kingRanks is how far our king on k stands from our first rank.
-func kingRanks(us chess.Color, k chess.Square) int {
-	if us == chess.White {
-		return k.Rank()
-	}
-	return 7 - k.Rank()
 }
 
 // kingWalkUnits is the opponent's unit count up to which our king walks
@@ -279,7 +271,7 @@ func evalAttempt(e *stateEntry, m *men, mv chess.Move, alt float32, out *answers
 	}
 	if pt == chess.King && s.Units() > kingWalkUnits {
 		// The king stays home while the opponent has men to hunt it with.
-		base -= kingHome * float32(kingRanks(m.us, to)-kingRanks(m.us, from))
+		base -= kingHome * float32(relRank(m.us, to)-relRank(m.us, from))
 		if d := to.File() - from.File(); d == 2 || d == -2 {
 			base += castleBonus
 		} else {

@@ -19,7 +19,8 @@ import (
 // never the cheaper belief.
 var pawnThreat = [8]float32{0, 0, 0.05, 0.15, 0.35, 0.8, 1.6, 0}
 
-// relRank is how far sq stands from side c's first rank.
+// relRank is how far sq stands from side c's first rank (our king from
+// home, an opponent pawn toward promotion).
 func relRank(c chess.Color, sq chess.Square) int {
 	if c == chess.White {
 		return sq.Rank()
