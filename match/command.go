@@ -47,6 +47,7 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	beta := fs.Float64("sprt-beta", 0.05, "SPRT false-negative rate")
 	pgnPath := fs.String("pgn", "", "write the games as PGN to this file")
 	jsonlPath := fs.String("jsonl", "", "write every attempt and game result as JSON Lines to this file")
+	hiddenKing := fs.Bool("hidden-king", false, "with -positions: the players start not knowing where the opponent's king stands (as after a promotion)")
 	positions := fs.String("positions", "", "start positions file (FEN or EPD per line, # comments): game g starts from position g/2 mod N, so each is played with both colour assignments")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: kriegbot match -p1 SPEC -p2 SPEC [flags]")
@@ -112,6 +113,12 @@ func Command(args []string, stdout, stderr io.Writer) int {
 		if c.Positions, err = ReadPositionsFile(*positions); err != nil {
 			return fail("-positions: %v", err)
 		}
+	}
+	if *hiddenKing {
+		if *positions == "" {
+			return fail("-hidden-king needs -positions")
+		}
+		c.HiddenKing = true
 	}
 	c.PGNHeader = PGNHeader{Event: EventName(c.Limits.Control), Site: "kriegbot match", Date: time.Now().UTC().Format("2006.01.02")}
 

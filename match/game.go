@@ -87,6 +87,9 @@ type Record struct {
 	Error        string // a player's fault, for TermError
 	// Start is the start position, or nil for the standard start.
 	Start *chess.Position
+	// HiddenKing: the players did not know where the opponent's king stood
+	// in Start.
+	HiddenKing bool
 }
 
 // startPosition returns the game's start position.
@@ -143,7 +146,7 @@ func (t *table) play(ctx context.Context, rec *Record, ps [2]players.Player, rul
 	u := t.ump
 	u.Reset(rec.startPosition())
 	for c, p := range ps {
-		g := players.Game{Color: chess.Color(c), Rules: rules, Control: lim.Control, Seed: sideSeed(rec.Seed, chess.Color(c)), Start: rec.Start}
+		g := players.Game{Color: chess.Color(c), Rules: rules, Control: lim.Control, Seed: sideSeed(rec.Seed, chess.Color(c)), Start: rec.Start, HiddenKing: rec.HiddenKing}
 		if err := p.NewGame(g); err != nil {
 			return fmt.Errorf("match: %s: new game: %w", rec.specOf(chess.Color(c)), err)
 		}

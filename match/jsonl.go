@@ -38,6 +38,9 @@ type MatchLine struct {
 	// Positions is the number of start positions (-positions), 0 for the
 	// standard start.
 	Positions int `json:"positions,omitempty"`
+	// HiddenKing says the players started not knowing where the opponent's
+	// king stood (-hidden-king).
+	HiddenKing bool `json:"hidden_king,omitempty"`
 }
 
 // AttemptLine is one attempt.

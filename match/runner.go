@@ -40,6 +40,10 @@ type Config struct {
 	// Positions[(g/2) % len(Positions)], so each is played once with each
 	// colour assignment. Empty means the standard start.
 	Positions []chess.Position
+	// HiddenKing starts every game with each player's belief not knowing
+	// where the opponent's king stands (players.Game.HiddenKing): drills
+	// from positions reached unseen. Only with Positions.
+	HiddenKing bool
 }
 
 // Summary is a match's outcome so far.
@@ -145,7 +149,7 @@ func (c *Config) Header() MatchLine {
 		Type: "match", P1: c.P1.String(), P2: c.P2.String(), Games: c.Games, Seed: c.Seed,
 		Shard: c.Shard, Shards: c.Shards, Rules: c.Rules.Name, MaxPlies: c.Rules.MaxPlies,
 		TimeControl: c.Limits.Control.String(), MoveTimeMs: c.Limits.MoveTime.Milliseconds(), Nodes: c.Limits.Nodes,
-		Positions: len(c.Positions),
+		Positions: len(c.Positions), HiddenKing: c.HiddenKing,
 	}
 }
 
@@ -270,6 +274,7 @@ func newRecord(c *Config, g int) *Record {
 	rec := &Record{Game: g, Seed: GameSeed(c.Seed, g), P1White: g%2 == 0, Control: c.Limits.Control}
 	if len(c.Positions) > 0 {
 		rec.Start = &c.Positions[(g/2)%len(c.Positions)]
+		rec.HiddenKing = c.HiddenKing
 	}
 	rec.White, rec.Black = c.P1.String(), c.P2.String()
 	if !rec.P1White {

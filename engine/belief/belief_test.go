@@ -437,3 +437,34 @@ func TestCheckLineProvesEmptySquares(t *testing.T) {
 		t.Errorf("checker on e4 with chance %g", s.checker[sq("e4")])
 	}
 }
+
+// TestHideKing checks that a hidden king may stand on every square a king
+// could legally occupy with White to move (and only there), each as likely.
+func TestHideKing(t *testing.T) {
+	pos, err := chess.ParseFEN("3k4/8/6Q1/4K3/8/8/8/8 w - - 0 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := FromPosition(chess.White, pos, nil)
+	st.HideKing()
+	var want chess.Bitboard
+	white := pos.ByColor(chess.White)
+	for sq := chess.Square(0); sq < 64; sq++ {
+		if !white.Has(sq) && pos.AttackersTo(sq, white)&white == 0 {
+			want |= sq.Bit()
+		}
+	}
+	if want.Count() != 64-2-26 {
+		t.Fatalf("test set-up: %d free squares", want.Count())
+	}
+	if got := st.Support(opponent.King); got != want {
+		t.Fatalf("support %v, want %v", got, want)
+	}
+	n := float64(want.Count())
+	for b := want; b != 0; {
+		sq := b.PopFirst()
+		if p := st.Prob(opponent.King, sq); p < 1/n-1e-6 || p > 1/n+1e-6 {
+			t.Fatalf("P(king on %v) = %v, want %v", sq, p, 1/n)
+		}
+	}
+}

@@ -163,10 +163,14 @@ func (s *State) maybeOccupied() chess.Bitboard {
 	return s.own[0] | s.supp[king] | s.supp[pawn] | s.supp[piece]
 }
 
-// definiteAttacks returns the squares our men surely attack: lines count only
-// when every square before the target is proven empty.
+// definiteAttacks returns the squares where the opponent's king would surely
+// be attacked: lines count only when every square before the target is proven
+// empty of our men and of the opponent's other units. The king's own possible
+// squares do not block: a king on the target cannot also stand in the line
+// (nor shield itself by leaving a square on it). Counting them as blockers
+// left a bare king a whole rank our queen swept, wherever else it might be.
 func (s *State) definiteAttacks() chess.Bitboard {
-	occ := s.maybeOccupied()
+	occ := s.own[0] | s.supp[pawn] | s.supp[piece]
 	var att chess.Bitboard
 	for pt := chess.Pawn; pt <= chess.King; pt++ {
 		for b := s.own[pt]; b != 0; {

@@ -552,3 +552,31 @@ func (s *State) floorSupport(c opponent.Class) {
 		}
 	}
 }
+
+// HideKing forgets where the opponent's king stands: it may be on any square
+// a king of its side could occupy now, each as likely. This is the belief of
+// a drill that starts from a position reached unseen (after a promotion the
+// king has long been out of sight), not of a public start. On our turn the
+// opponent's king is not in check, so squares our men attack are out.
+func (s *State) HideKing() {
+	s.full &^= s.supp[king] // the king's square is no longer known to be held
+	var attacked chess.Bitboard
+	if s.ourTurn {
+		occ := s.own[0] | s.full
+		for pt := chess.Pawn; pt <= chess.King; pt++ {
+			for b := s.own[pt]; b != 0; {
+				attacked |= chess.Attacks(s.me, pt, b.PopFirst(), occ)
+			}
+		}
+	}
+	allowed := ^s.own[0] &^ s.full &^ chess.KingAttacks(s.OurKing()) &^ attacked
+	n := allowed.Count()
+	if n == 0 {
+		return
+	}
+	s.p[king] = [64]float32{}
+	for b := allowed; b != 0; {
+		s.p[king][b.PopFirst()] = 1 / float32(n)
+	}
+	s.supp[king] = allowed
+}

@@ -50,3 +50,27 @@ type Valuer interface {
 type PriorSetter interface {
 	SetPrior(belief.Prior)
 }
+
+// Overrider is implemented by players whose proposal a driver may replace:
+// a replay that follows a recorded game sends the recorded attempt even where
+// the re-run search chose another, and the player must apply the answers to
+// the attempt that was sent.
+type Overrider interface {
+	// Override says that m, not the last Attempt's proposal, was sent.
+	Override(m chess.Move)
+}
+
+var (
+	_ Overrider = (*MCTS)(nil)
+	_ Overrider = (*Heuristic)(nil)
+	_ Overrider = (*Random)(nil)
+)
+
+// Override says that m was sent instead of the proposal.
+func (p *MCTS) Override(m chess.Move) { p.know.Asked(m) }
+
+// Override says that m was sent instead of the proposal.
+func (h *Heuristic) Override(m chess.Move) { h.know.Asked(m) }
+
+// Override says that m was sent instead of the proposal.
+func (r *Random) Override(m chess.Move) { r.know.Asked(m) }

@@ -105,6 +105,9 @@ func (p *MCTS) NewGame(g Game) error {
 	start := g.StartPosition()
 	p.know.ResetFrom(g.Color, &start)
 	p.bel = belief.FromPosition(g.Color, start, p.prior)
+	if g.HiddenKing {
+		p.bel.HideKing()
+	}
 	p.search.NewGame(g.Seed ^ p.seed)
 	p.track = clock.Tracker{}
 	p.timed = false

@@ -37,6 +37,11 @@ type Game struct {
 	// Start is the position the game starts from, known to both sides (a
 	// set-up position, as in an endgame drill); nil is the standard start.
 	Start *chess.Position
+	// HiddenKing says that the opponent's king square in Start is not known:
+	// a drill from a position reached unseen (after a promotion the bare
+	// king has long been out of sight). Players with a belief spread it
+	// over every square the king may stand on; the others ignore it.
+	HiddenKing bool
 }
 
 // StartPosition returns the game's starting position.

@@ -25,7 +25,8 @@ type kingOdds struct {
 	dist                               float64 // our king's distance to its goal, summed over alive
 	check                              [chess.CheckKnight + 1]float64
 	alive, att, region                 chess.Bitboard
-	pawnEnding                         bool // no piece but pawns: no box to shrink
+	box                                float64 // expected size of the king's part of region (boxSize)
+	pawnEnding                         bool    // no piece but pawns: no box to shrink
 	nhang                              int
 	hangSq                             [maxHang]chess.Square
 	hangP                              [maxHang]float64
@@ -113,7 +114,32 @@ func (ko *kingOdds) compute(s *belief.State, m *men, mv chess.Move, after *men) 
 		ko.total, ko.illegal = 1, 1
 	}
 	ko.region = confine(ko.alive, ^(att | own))
+	ko.box = boxSize(s, ko.alive, ko.region)
 	ko.pawnEnding = pawnEnding
+}
+
+// boxSize is the expected size of the box the king is confined to: region
+// (every square the king may walk to from alive) falls into parts a king
+// cannot walk between, and each part counts with the chance that the king
+// stands in it. Against a king that may be anywhere, region is the whole
+// board whatever our men do; this measure still sees a cut that leaves the
+// king, probably, on the smaller side.
+func boxSize(s *belief.State, alive, region chess.Bitboard) float64 {
+	var sum, w float64
+	for rest := alive; rest != 0; {
+		part := confine(rest&-rest, region)
+		var p float64
+		for b := part & alive; b != 0; {
+			p += s.Prob(opponent.King, b.PopFirst())
+		}
+		sum += p * float64(part.Count())
+		w += p
+		rest &^= part
+	}
+	if w == 0 {
+		return 0
+	}
+	return sum / w
 }
 
 // kingStep returns b with every square a king step away: shifts, no loop
@@ -149,7 +175,7 @@ func evalBare(e *stateEntry, m *men, mv chess.Move, alt float32, out *answers) {
 	if !ko.pawnEnding && after.by[chess.Queen] == 0 {
 		// A rook or minor pieces box the king in; a pawn has first to
 		// promote, and a queen's lines box it wherever she stands.
-		v -= regionWeight * float32(ko.region.Count())
+		v -= regionWeight * float32(ko.box)
 	}
 	if m.at[mv.From()] == chess.Pawn && mv.Promotion() != chess.NoPieceType {
 		v += (manValue[mv.Promotion()] - 1) / 10
