@@ -468,3 +468,36 @@ func TestHideKing(t *testing.T) {
 		}
 	}
 }
+
+// TestKingNotOnSweptLine checks that after the opponent's move its king is
+// on no square our men attack through squares only its king may hold: a
+// king cannot shield itself, so a hidden bare king is off the whole rank and
+// file our queen sweeps (it used to keep the far end of each line).
+func TestKingNotOnSweptLine(t *testing.T) {
+	pos, err := chess.ParseFEN("7Q/8/2K5/8/8/8/8/6k1 b - - 0 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := FromPosition(chess.White, pos, nil)
+	st.HideKing()
+	u := umpire.New(umpire.ICC())
+	u.Reset(pos)
+	m, _ := chess.ParseUCI("g1g2")
+	a, err := u.Attempt(m)
+	if err != nil || !a.Legal {
+		t.Fatalf("g1g2: %v %v", a, err)
+	}
+	st.Theirs(a.For(chess.White))
+	white := pos.ByColor(chess.White)
+	var attacked chess.Bitboard
+	for b := white; b != 0; {
+		sq := b.PopFirst()
+		attacked |= chess.Attacks(chess.White, pos.PieceAt(sq).Type(), sq, white)
+	}
+	if bad := st.Support(opponent.King) & attacked; bad != 0 {
+		t.Fatalf("king may stand on attacked squares %v", bad)
+	}
+	if g2, _ := chess.ParseSquare("g2"); !st.Support(opponent.King).Has(g2) {
+		t.Fatal("the king's true square g2 is out of the support")
+	}
+}

@@ -3,6 +3,9 @@ package search
 import (
 	"fmt"
 	"time"
+
+	"kriegbot/engine/belief"
+	"kriegbot/engine/chess"
 )
 
 // Approach is one of the paper's three searches.
@@ -108,4 +111,24 @@ type Limits struct {
 	Nodes int64
 	// Time is the thinking time to aim for (0: no bound).
 	Time time.Duration
+}
+
+// bareExploration multiplies the UCT constant against a bare king when our
+// mating men are a rook or minor pieces (no queen). There the values span the
+// 20 pawns between bareWon and a mate, and a child searched deeper finds mate
+// chances its siblings' k = 1 values cannot show: with the middlegame
+// constant the first child to look better took nearly every visit (11,972 of
+// 12,000 in one position). KR-K drills with the king hidden, 50 games at
+// 3,000 nodes: ×1 22 % mated, ×5 78 %, ×10 80 % (slower), ×30 62 %. With a
+// queen ×10 did worse (100 % in 67 plies -> 92 % in 149) and pawn endings
+// gained nothing (66 % -> 68 %, slower): there the constant stays.
+const bareExploration = 5
+
+// exploration is the UCT constant for a search from root.
+func exploration(cfg *Config, root *belief.State) float64 {
+	if root.Units() != 0 || root.Own(chess.Queen) != 0 ||
+		root.Own(chess.Rook)|root.Own(chess.Bishop)|root.Own(chess.Knight) == 0 {
+		return cfg.Exploration
+	}
+	return cfg.Exploration * bareExploration
 }

@@ -144,3 +144,26 @@ func TestKingStep(t *testing.T) {
 		}
 	}
 }
+
+// TestBareExploration checks which roots explore wider: against a bare king
+// with a rook or minor pieces, not with a queen, a pawn ending or while the
+// opponent has men.
+func TestBareExploration(t *testing.T) {
+	cfg := DefaultConfig()
+	for _, tc := range []struct {
+		fen  string
+		want float64
+	}{
+		{"8/8/4k3/8/8/8/8/K6R w - - 0 1", cfg.Exploration * bareExploration},
+		{"8/8/4k3/8/8/8/8/K1BB4 w - - 0 1", cfg.Exploration * bareExploration},
+		{"8/8/4k3/8/8/8/8/K6Q w - - 0 1", cfg.Exploration},
+		{"8/8/4k3/8/8/8/1P6/K7 w - - 0 1", cfg.Exploration},
+		{"8/8/4k3/8/8/8/6p1/K6R w - - 0 1", cfg.Exploration},
+		{chess.StartFEN, cfg.Exploration},
+	} {
+		e, _ := bareEntry(t, tc.fen)
+		if got := exploration(&cfg, &e.bel); got != tc.want {
+			t.Errorf("%s: exploration %v, want %v", tc.fen, got, tc.want)
+		}
+	}
+}

@@ -56,7 +56,7 @@ func (t *tree) iterate(cfg *Config) bool {
 			t.backup(cfg, n.value)
 			return true
 		}
-		c := t.selectAttempt(i, cfg.Exploration, cfg.Approach)
+		c := t.selectAttempt(i, t.explore, cfg.Approach)
 		if c < 0 {
 			t.backup(cfg, n.value)
 			return true

@@ -326,6 +326,7 @@ const checkEvery = 16
 func (s *Searcher) run(t *tree, nodes int64, stop func() bool) {
 	t.iters = 0
 	cfg := &s.cfg
+	t.explore = exploration(cfg, t.rootState())
 	for {
 		if nodes > 0 && t.iters >= nodes {
 			return

@@ -91,6 +91,8 @@ type tree struct {
 	board  chess.Position
 	iters  int64
 	prunes int64 // collapses in the current search (see prune)
+	// explore is this search's UCT constant (exploration for its root).
+	explore float64
 }
 
 var (
