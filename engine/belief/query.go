@@ -324,8 +324,8 @@ func (s *State) rayChecks(u, start chess.Square, d int, clear float64, own chess
 
 // ReplyCaptureRisk fills risk[sq], for each of our men except the king, with
 // the chance that the opponent's reply captures it (the paper's model: after
-// our first capture the capturing man is taken back with RecaptureFirst, after
-// later ones with its Prob_control capped at 1; the other men share a fixed
+// a capture the capturing man is taken back with its Prob_control capped at
+// 1, after our first at least with RecaptureFirst; the other men share a fixed
 // CaptureOnMove chance in proportion to their Prob_control). Other squares
 // get 0.
 func (s *State) ReplyCaptureRisk(risk *[64]float32) {
@@ -346,10 +346,12 @@ func (s *State) ReplyCaptureRisk(risk *[64]float32) {
 			r = s.params.CaptureOnMove * ctrl[sq] / total
 		}
 		if sq == s.lastCapture {
+			// RecaptureFirst is fitted over every capture, defended or
+			// not; where the opponent surely controls the square it takes
+			// back as surely (the evaluation assumes the same).
+			r = min(ctrl[sq], 1)
 			if s.chain <= 1 {
-				r = s.params.RecaptureFirst
-			} else {
-				r = min(ctrl[sq], 1)
+				r = max(r, s.params.RecaptureFirst)
 			}
 		}
 		risk[sq] = float32(r)
