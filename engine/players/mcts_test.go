@@ -188,3 +188,48 @@ func TestMCTSSpec(t *testing.T) {
 		}
 	}
 }
+
+// TestOverride: after a driver sends another attempt than the proposal,
+// every player applies the referee's refusal to the attempt sent.
+func TestOverride(t *testing.T) {
+	for _, spec := range []string{"mcts:mem=8", "heuristic", "random"} {
+		p := mustNew(t, spec)
+		if err := p.NewGame(Game{Color: chess.White, Seed: 3}); err != nil {
+			t.Fatal(err)
+		}
+		var know *Knowledge
+		switch x := p.(type) {
+		case *MCTS:
+			know = &x.know
+		case *Heuristic:
+			know = &x.know
+		case *Random:
+			know = &x.know
+		}
+		u := umpire.New(umpire.ICC())
+		send := func(uci string) {
+			t.Helper()
+			m, _ := chess.ParseUCI(uci)
+			if u.Side() == chess.White {
+				if _, err := p.Attempt(context.Background(), Budget{Nodes: 50}); err != nil {
+					t.Fatal(err)
+				}
+				p.(Overrider).Override(m)
+			}
+			a, err := u.Attempt(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if v := a.For(chess.White); v.Heard {
+				p.Hear(Event{Kind: Answer, View: v})
+			}
+		}
+		send("e2e4")
+		send("e7e5")
+		send("e4e5") // refused: the black pawn stands there
+		want, _ := chess.ParseUCI("e4e5")
+		if know.Refused.N != 1 || !know.Refused.Contains(want) {
+			t.Fatalf("%s: refused %v, want only e4e5", spec, know.Refused.Moves[:know.Refused.N])
+		}
+	}
+}
