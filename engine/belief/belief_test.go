@@ -438,15 +438,23 @@ func TestCheckLineProvesEmptySquares(t *testing.T) {
 	}
 }
 
-// TestHideKing checks that a hidden king may stand on every square a king
-// could legally occupy with White to move (and only there), each as likely.
-func TestHideKing(t *testing.T) {
-	pos, err := chess.ParseFEN("3k4/8/6Q1/4K3/8/8/8/8 w - - 0 1")
+// hiddenKing returns White's belief in the public position fen with the
+// opponent's king hidden (HideKing), and the position.
+func hiddenKing(t *testing.T, fen string) (State, chess.Position) {
+	t.Helper()
+	pos, err := chess.ParseFEN(fen)
 	if err != nil {
 		t.Fatal(err)
 	}
 	st := FromPosition(chess.White, pos, nil)
 	st.HideKing()
+	return st, pos
+}
+
+// TestHideKing checks that a hidden king may stand on every square a king
+// could legally occupy with White to move (and only there), each as likely.
+func TestHideKing(t *testing.T) {
+	st, pos := hiddenKing(t, "3k4/8/6Q1/4K3/8/8/8/8 w - - 0 1")
 	var want chess.Bitboard
 	white := pos.ByColor(chess.White)
 	for sq := chess.Square(0); sq < 64; sq++ {
@@ -474,12 +482,7 @@ func TestHideKing(t *testing.T) {
 // king cannot shield itself, so a hidden bare king is off the whole rank and
 // file our queen sweeps (it used to keep the far end of each line).
 func TestKingNotOnSweptLine(t *testing.T) {
-	pos, err := chess.ParseFEN("7Q/8/2K5/8/8/8/8/6k1 b - - 0 1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	st := FromPosition(chess.White, pos, nil)
-	st.HideKing()
+	st, pos := hiddenKing(t, "7Q/8/2K5/8/8/8/8/6k1 b - - 0 1")
 	u := umpire.New(umpire.ICC())
 	u.Reset(pos)
 	m, _ := chess.ParseUCI("g1g2")

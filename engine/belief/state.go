@@ -560,16 +560,10 @@ func (s *State) floorSupport(c opponent.Class) {
 // opponent's king is not in check, so squares our men attack are out.
 func (s *State) HideKing() {
 	s.full &^= s.supp[king] // the king's square is no longer known to be held
-	var attacked chess.Bitboard
+	allowed := ^s.own[0] &^ s.full &^ chess.KingAttacks(s.OurKing())
 	if s.ourTurn {
-		occ := s.own[0] | s.full
-		for pt := chess.Pawn; pt <= chess.King; pt++ {
-			for b := s.own[pt]; b != 0; {
-				attacked |= chess.Attacks(s.me, pt, b.PopFirst(), occ)
-			}
-		}
+		allowed &^= s.definiteAttacks()
 	}
-	allowed := ^s.own[0] &^ s.full &^ chess.KingAttacks(s.OurKing()) &^ attacked
 	n := allowed.Count()
 	if n == 0 {
 		return

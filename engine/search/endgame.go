@@ -16,17 +16,16 @@ import (
 // their chances) against our men after attempt mv (after): the chance that mv
 // is refused because of the king, mates, leaves it without a move (a
 // stalemate if nothing else of its side can move), checks it by kind or
-// passes; alive collects the king squares of the last two, region the squares
-// the king can walk to from them through squares our men do not attack (the
-// box it is confined to), hangP the chance that the king takes each of our
+// passes; alive collects the king squares of the last two, box the expected
+// size of the box our men confine the king to (boxSize), hangP the chance that the king takes each of our
 // men left undefended next to it (hangSq).
 type kingOdds struct {
 	illegal, mate, stale, quiet, total float64
 	dist                               float64 // our king's distance to its goal, summed over alive
 	check                              [chess.CheckKnight + 1]float64
-	alive, att, region                 chess.Bitboard
-	box                                float64 // expected size of the king's part of region (boxSize)
-	pawnEnding                         bool    // no piece but pawns: no box to shrink
+	alive, att                         chess.Bitboard
+	box                                float64
+	pawnEnding                         bool // no piece but pawns: no box to shrink
 	nhang                              int
 	hangSq                             [maxHang]chess.Square
 	hangP                              [maxHang]float64
@@ -113,13 +112,13 @@ func (ko *kingOdds) compute(s *belief.State, m *men, mv chess.Move, after *men) 
 	if ko.total == 0 {
 		ko.total, ko.illegal = 1, 1
 	}
-	ko.region = confine(ko.alive, ^(att | own))
-	ko.box = boxSize(s, ko.alive, ko.region)
+	ko.box = boxSize(s, ko.alive, confine(ko.alive, ^(att|own)))
 	ko.pawnEnding = pawnEnding
 }
 
 // boxSize is the expected size of the box the king is confined to: region
-// (every square the king may walk to from alive) falls into parts a king
+// (every square the king may walk to from alive through squares our men do
+// not attack) falls into parts a king
 // cannot walk between, and each part counts with the chance that the king
 // stands in it. Against a king that may be anywhere, region is the whole
 // board whatever our men do; this measure still sees a cut that leaves the
