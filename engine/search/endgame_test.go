@@ -86,6 +86,12 @@ func TestBareKingEvaluation(t *testing.T) {
 		// The queen takes the king's room: after Qe4+ it has few squares
 		// to step to, after Qa1 all its neighbours but those our king holds.
 		{"queen takes room", "8/8/8/8/6k1/8/5K2/1Q6 w - - 0 1", "b1e4", "b1a1", 0.2},
+		// A lone pawn promotes as soon as it safely can: the queen is worth
+		// far more than the pawn on its seventh rank (valued as a win
+		// wherever it stood, promoting gained 0.8 and a king shuffled
+		// beside its pawn for 300 plies), and each step forward counts.
+		{"promote", "k7/6P1/8/8/8/8/8/4K3 w - - 0 1", "g7g8q", "e1d2", 3},
+		{"pawn steps", "k7/8/8/8/8/6P1/8/4K3 w - - 0 1", "g3g4", "e1d2", 3},
 		// The queen does not stalemate a cornered king.
 		{"stalemate", "k7/8/8/8/8/8/8/1Q2K3 w - - 0 1", "e1d2", "b1b6", 50},
 	}

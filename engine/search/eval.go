@@ -155,9 +155,30 @@ func staticValue(s *belief.State, hang *[64]float32) float32 {
 func baseValue(s *belief.State, m *men) float32 {
 	v := material(s)
 	if s.Units() == 0 && !cannotMate(m) {
-		return bareWon + v/10
+		return bareWon + v/10 - promotionDistance(m)
 	}
 	return v
+}
+
+// pawnWinStep is how much nearer a win each rank brings our most advanced
+// pawn against a bare king when no queen or rook of ours can mate it. Valued
+// as a win wherever it stood, a lone pawn gained 0.8 by promoting, less than
+// the stalemate chance a new queen brings: a K+P against K game walked its
+// king beside the pawn on g2 for 300 plies and never promoted.
+const pawnWinStep = 6
+
+// promotionDistance is what our men against a bare king lack of a sure win:
+// nothing with a queen or rook (or minor pieces only), else pawnWinStep for
+// each rank our most advanced pawn has still to go.
+func promotionDistance(m *men) float32 {
+	if m.by[chess.Queen]|m.by[chess.Rook] != 0 || m.by[chess.Pawn] == 0 {
+		return 0
+	}
+	best := 0
+	for b := m.by[chess.Pawn]; b != 0; {
+		best = max(best, relRank(m.us, b.PopFirst()))
+	}
+	return pawnWinStep * float32(7-best)
 }
 
 // kingWalkUnits is the opponent's unit count up to which our king walks
