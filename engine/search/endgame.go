@@ -38,16 +38,7 @@ func (ko *kingOdds) compute(s *belief.State, m *men, mv chess.Move, after *men) 
 	*ko = kingOdds{}
 	from, to := mv.From(), mv.To()
 	pt := m.at[from]
-	*after = *m
-	after.by[pt] &^= from.Bit()
-	after.at[from] = chess.NoPieceType
-	npt := pt
-	if pt == chess.Pawn && mv.Promotion() != chess.NoPieceType {
-		npt = mv.Promotion()
-	}
-	after.by[npt] |= to.Bit()
-	after.at[to] = npt
-	after.by[0] = m.by[0]&^from.Bit() | to.Bit()
+	m.play(mv, after)
 	own := after.by[0]
 	var att chess.Bitboard
 	for b := own; b != 0; {

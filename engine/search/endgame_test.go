@@ -106,6 +106,28 @@ func TestBareKingEvaluation(t *testing.T) {
 	}
 }
 
+// TestLastCapture: taking the opponent's last man is worth the won game
+// against its bare king (valued as material, a queen taking a knight was
+// worth a few pawns), unless the king takes our last mating man back.
+func TestLastCapture(t *testing.T) {
+	tests := []struct {
+		name, fen, attempt string
+		lo, hi             float32
+	}{
+		{"king far", "k7/8/8/7n/8/8/8/3QK3 w - - 0 1", "d1h5", bareWon, winValue},
+		{"king takes back", "8/8/6k1/7n/8/8/8/3QK3 w - - 0 1", "d1h5", drawValue - 1, drawValue + 1},
+		{"defended", "8/8/6k1/7n/8/8/7R/3QK3 w - - 0 1", "d1h5", bareWon, winValue},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e, m := bareEntry(t, tt.fen)
+			if v := attemptValue(t, e, m, tt.attempt); v < tt.lo || v > tt.hi {
+				t.Fatalf("%s values %.2f, want %.0f to %.0f", tt.attempt, v, tt.lo, tt.hi)
+			}
+		})
+	}
+}
+
 // BenchmarkEvalBare times the exact bare-king evaluation of one attempt in a
 // KR-K belief whose king may stand on many squares: it allocates nothing.
 func BenchmarkEvalBare(b *testing.B) {

@@ -168,10 +168,12 @@ func baseValue(s *belief.State, m *men) float32 {
 const pawnWinStep = 6
 
 // promotionDistance is what our men against a bare king lack of a sure win:
-// nothing with a queen or rook (or minor pieces only), else pawnWinStep for
-// each rank our most advanced pawn has still to go.
+// nothing with a queen or rook, else pawnWinStep for each rank our most
+// advanced pawn has still to go; minor pieces alone count as a pawn that
+// has not moved (two bishops or bishop and knight mate only with a known
+// king, and losing our last pawn must not look like a gain).
 func promotionDistance(m *men) float32 {
-	if m.by[chess.Queen]|m.by[chess.Rook] != 0 || m.by[chess.Pawn] == 0 {
+	if m.by[chess.Queen]|m.by[chess.Rook] != 0 {
 		return 0
 	}
 	best := 0
@@ -336,7 +338,55 @@ func evalAttempt(e *stateEntry, m *men, mv chess.Move, alt float32, out *answers
 		}
 		re = float32(pAny * lost)
 	}
+	if s.Units() == 1 {
+		// The capture leaves the king bare: nearly a win, or a draw if the
+		// king takes back our last mating man.
+		v := lastCapture(s, m, mv)
+		out.add(float32(o.CapturePawn), v, false, false, umpire.PawnCaptured, chess.NoCheck)
+		out.add(float32(o.CapturePiece), v, false, false, umpire.PieceCaptured, chess.NoCheck)
+		return
+	}
 	taken := 1 + pawnThreat[relRank(m.us.Other(), to)] // the pawn no longer threatens to promote
 	out.add(float32(o.CapturePawn), base+taken-re, false, false, umpire.PawnCaptured, chess.NoCheck)
 	out.add(float32(o.CapturePiece), base+pieceAverage-re, false, false, umpire.PieceCaptured, chess.NoCheck)
+}
+
+// lastCapture values attempt mv taking the opponent's last man: our men
+// against a bare king, less what we lose should the king take the capturer
+// back (it can when it stands next to an undefended capturer). Counted as
+// material, a queen that took the last knight next to the king was worth
+// its 9 pawns at risk, not the won game.
+func lastCapture(s *belief.State, m *men, mv chess.Move) float32 {
+	var after men
+	m.play(mv, &after)
+	v := bareValue(&after)
+	to := mv.To()
+	if after.at[to] == chess.King || defended(&after, to, after.by[0]) {
+		return v
+	}
+	var pKing float64
+	for b := chess.KingAttacks(to) & s.Support(opponent.King); b != 0; {
+		pKing += s.Prob(opponent.King, b.PopFirst())
+	}
+	if pKing == 0 {
+		return v
+	}
+	left := after
+	left.by[left.at[to]] &^= to.Bit()
+	left.by[0] &^= to.Bit()
+	left.at[to] = chess.NoPieceType
+	p := float32(min(pKing, 1))
+	return (1-p)*v + p*bareValue(&left)
+}
+
+// bareValue is what our men m are worth against a bare king.
+func bareValue(m *men) float32 {
+	if cannotMate(m) {
+		return drawValue
+	}
+	var ours float32
+	for pt := chess.Pawn; pt < chess.King; pt++ {
+		ours += manValue[pt] * float32(m.by[pt].Count())
+	}
+	return bareWon + ours/10 - promotionDistance(m)
 }

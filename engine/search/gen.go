@@ -28,6 +28,23 @@ func (m *men) fromBelief(s *belief.State) {
 	m.tries, _ = s.PawnTries()
 }
 
+// play sets after to our men once attempt mv is played (castling's rook
+// left where it stands: no caller needs it).
+func (m *men) play(mv chess.Move, after *men) {
+	from, to := mv.From(), mv.To()
+	pt := m.at[from]
+	*after = *m
+	after.by[pt] &^= from.Bit()
+	after.at[from] = chess.NoPieceType
+	npt := pt
+	if pt == chess.Pawn && mv.Promotion() != chess.NoPieceType {
+		npt = mv.Promotion()
+	}
+	after.by[npt] |= to.Bit()
+	after.at[to] = npt
+	after.by[0] = m.by[0]&^from.Bit() | to.Bit()
+}
+
 func (m *men) fromPosition(p *chess.Position, us chess.Color) {
 	m.us = us
 	m.by[0] = 0
