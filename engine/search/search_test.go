@@ -164,6 +164,49 @@ func TestPlayedReuse(t *testing.T) {
 	}
 }
 
+// TestReuseAgrees: a subtree is reused only when its belief can stand for
+// the belief after what was really heard (a subtree whose belief had lost
+// the bare king kept valuing every attempt alike, move after move).
+func TestReuseAgrees(t *testing.T) {
+	bel := func(fen string) belief.State {
+		pos, err := chess.ParseFEN(fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return belief.FromPosition(chess.White, pos, nil)
+	}
+	a := bel("k7/8/8/8/8/8/8/K5Q1 w - - 0 1")
+	elsewhere := bel("8/8/8/8/4k3/8/8/K5Q1 w - - 0 1")
+	more := bel("k7/p7/8/8/8/8/8/K5Q1 w - - 0 1")
+	tr := newTree(1, 1)
+	tr.reset(&a)
+	if !tr.agrees(0, &a) {
+		t.Fatal("a belief does not agree with itself")
+	}
+	if tr.agrees(0, &elsewhere) {
+		t.Fatal("a king outside the subtree's support agrees")
+	}
+	if tr.agrees(0, &more) {
+		t.Fatal("another unit count agrees")
+	}
+
+	// Played drops a tree whose subtree disagrees with what was heard.
+	ps := Middlegames(14, 2, 20, 40)
+	p := ps[len(ps)/2]
+	s := newSearcher(t, testConfig(ApproachC, 1))
+	r := s.Search(context.Background(), &p.Belief, p.Moves, Limits{Nodes: 3000})
+	ours := umpire.View{Heard: true, Own: true, Move: r.Move}
+	theirs := umpire.View{Heard: true}
+	if s.trees[0].follow(r.Move, ours, theirs) < 0 {
+		t.Skip("the silent answer was not expanded") // depends on the position
+	}
+	wrong := bel(chess.StartFEN)
+	s.Played(r.Move, ours, theirs, &wrong)
+	if s.rooted {
+		t.Fatal("a subtree that disagrees with the heard belief was kept")
+	}
+}
+
 // TestNoAllocs: iterations allocate nothing.
 func TestNoAllocs(t *testing.T) {
 	ps := Middlegames(15, 2, 20, 40)

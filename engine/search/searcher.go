@@ -133,7 +133,7 @@ func (s *Searcher) Played(m chess.Move, ours, theirs umpire.View, bel *belief.St
 	}
 	for _, t := range s.trees {
 		next := t.follow(m, ours, theirs)
-		if next < 0 {
+		if next < 0 || !t.agrees(next, bel) {
 			s.rooted = false
 			return
 		}
@@ -146,6 +146,30 @@ func (s *Searcher) Played(m chess.Move, ours, theirs umpire.View, bel *belief.St
 		t.nodes[0].flags &^= fSolved | fCollapsed
 	}
 	s.reuse = true
+}
+
+// agrees reports whether decision node i's belief can stand for bel, the
+// belief after what was really heard: the tree's belief heard less (no pawn
+// tries), so every square where bel places an opponent man must be in its
+// supports, and the unit counts must match. A subtree built on a belief
+// that lost the bare king (no square left for it) valued every attempt the
+// same, and reused move after move it kept a queen, bishop and knight
+// shuffling their king for 450 plies.
+func (t *tree) agrees(i int32, bel *belief.State) bool {
+	st := t.nodes[i].state
+	if st < 0 {
+		return true // no belief yet: computed from the new root's
+	}
+	tb := &t.states[st].bel
+	if tb.Units() != bel.Units() {
+		return false
+	}
+	for _, c := range [...]opponent.Class{opponent.King, opponent.Pawn, opponent.Piece} {
+		if bel.Support(c)&^tb.Support(c) != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // follow finds the decision node reached from the root by attempt m, answer
