@@ -92,6 +92,10 @@ func TestBareKingEvaluation(t *testing.T) {
 		// beside its pawn for 300 plies), and each step forward counts.
 		{"promote", "k7/6P1/8/8/8/8/8/4K3 w - - 0 1", "g7g8q", "e1d2", 3},
 		{"pawn steps", "k7/8/8/8/8/6P1/8/4K3 w - - 0 1", "g3g4", "e1d2", 3},
+		// With a rook the pawn still runs (a rook mates a king it cannot
+		// see more slowly than a queen): a K+R+P game kept its pawn at home
+		// for 450 plies.
+		{"rook's pawn runs", "k7/8/8/8/8/7P/8/K5R1 w - - 0 1", "h3h4", "a1b1", 0.3},
 		// The queen does not stalemate a cornered king.
 		{"stalemate", "k7/8/8/8/8/8/8/1Q2K3 w - - 0 1", "e1d2", "b1b6", 50},
 	}

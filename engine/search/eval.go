@@ -160,27 +160,37 @@ func baseValue(s *belief.State, m *men) float32 {
 	return v
 }
 
-// pawnWinStep is how much nearer a win each rank brings our most advanced
-// pawn against a bare king when no queen or rook of ours can mate it. Valued
-// as a win wherever it stood, a lone pawn gained 0.8 by promoting, less than
-// the stalemate chance a new queen brings: a K+P against K game walked its
-// king beside the pawn on g2 for 300 plies and never promoted.
-const pawnWinStep = 6
+// What our men against a bare king lack of a sure win (promotionDistance).
+// Valued as a win wherever it stood, a lone pawn gained 0.8 by promoting,
+// less than the stalemate chance a new queen brings: a K+P against K game
+// walked its king beside the pawn on g2 for 300 plies and never promoted.
+// A rook mates a king it cannot see more slowly than a queen does (drills,
+// king hidden: 78 % against 100 %), so its pawns still run to promote: a
+// K+R+P game shuffled its king in a corner for 450 plies, the pawn at home.
+const (
+	// minorGap is the whole gap with minor pieces and pawns only (two
+	// bishops or bishop and knight mate only a king they can find).
+	minorGap = 42
+	// rookGap is the gap with a rook and no queen.
+	rookGap = 4
+)
 
-// promotionDistance is what our men against a bare king lack of a sure win:
-// nothing with a queen or rook, else pawnWinStep for each rank our most
-// advanced pawn has still to go; minor pieces alone count as a pawn that
-// has not moved (two bishops or bishop and knight mate only with a known
-// king, and losing our last pawn must not look like a gain).
+// promotionDistance is what our men m against a bare king lack of a sure
+// win: nothing with a queen, else the gap of our best piece, less a seventh
+// of it for each rank our most advanced pawn has come (it promotes at 7).
 func promotionDistance(m *men) float32 {
-	if m.by[chess.Queen]|m.by[chess.Rook] != 0 {
+	if m.by[chess.Queen] != 0 {
 		return 0
+	}
+	gap := float32(minorGap)
+	if m.by[chess.Rook] != 0 {
+		gap = rookGap
 	}
 	best := 0
 	for b := m.by[chess.Pawn]; b != 0; {
 		best = max(best, relRank(m.us, b.PopFirst()))
 	}
-	return pawnWinStep * float32(7-best)
+	return gap * float32(7-best) / 7
 }
 
 // kingWalkUnits is the opponent's unit count up to which our king walks
