@@ -40,7 +40,9 @@ func TestPromotionThreat(t *testing.T) {
 			t.Errorf("pawn nearer promotion: threat %v, static %v", threat, static)
 		}
 	}
-	if threat[2] >= pieceAverage-1 {
+	// At most the piece it becomes, as material counts it: an unseen
+	// promotion must not raise our value.
+	if threat[2] > pieceAverage-1 {
 		t.Errorf("a pawn on its seventh rank costs %v: promoting it would raise our value", threat[2])
 	}
 }
