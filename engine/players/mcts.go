@@ -27,6 +27,8 @@ func mctsKind() Kind {
 			"samples=N: approach A's boards drawn per search, 1 to 4096 (default 64)",
 			"playout=N: approach A's playout length in plies, 0 to 1000 (default 40)",
 			"prior=default|uniform: the opponent model (default: the embedded one)",
+			"mix=X: weight of the attempts' visit-weighted mean in a decision's value, 0 to 1 (default 0: the paper's max backup)",
+			"widen=X: each root attempt is searched widen·√N times before UCT picks (default 0)",
 			"seed=N: mixed into each game's seed (default 0)",
 		},
 		Build: buildMCTS,
@@ -45,6 +47,8 @@ func buildMCTS(o *Options) (func() Player, error) {
 	cfg.K = o.Int("k", 1, 1, 100)
 	cfg.MemoryMB = o.Int("mem", cfg.MemoryMB, 1, 4096)
 	cfg.Solver = o.Int("solver", 1, 0, 1) == 1
+	cfg.Mix = o.Float("mix", cfg.Mix, 0, 1)
+	cfg.Widen = o.Float("widen", cfg.Widen, 0, 100)
 	cfg.Samples = o.Int("samples", cfg.Samples, 1, 4096)
 	cfg.Playout = o.Int("playout", cfg.Playout, 0, 1000)
 	seed := uint64(o.Int("seed", 0, 0, 1<<62))

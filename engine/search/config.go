@@ -64,6 +64,13 @@ type Config struct {
 	MemoryMB int
 	// Solver backs up proven wins and draws as exact values (approach C).
 	Solver bool
+	// Mix is the weight, 0 to 1, of the visit-weighted mean of a decision
+	// node's attempts in its backed-up value; the rest is their maximum (the
+	// paper's max backup is 0).
+	Mix float64
+	// Widen forces each root attempt to widen·√N visits (N the root's)
+	// before UCT chooses among them; 0 leaves the root to UCT.
+	Widen float64
 	// Samples is approach A's number of boards drawn from the belief per
 	// search; Playout bounds its playouts in plies.
 	Samples, Playout int
@@ -94,6 +101,10 @@ func (c Config) Check() error {
 		return fmt.Errorf("search: threads %d not in 1..256", c.Threads)
 	case !(c.Exploration >= 0 && c.Exploration <= 100):
 		return fmt.Errorf("search: exploration %g not in 0..100", c.Exploration)
+	case !(c.Widen >= 0 && c.Widen <= 100):
+		return fmt.Errorf("search: widen %g not in 0..100", c.Widen)
+	case !(c.Mix >= 0 && c.Mix <= 1):
+		return fmt.Errorf("search: mix %g not in 0..1", c.Mix)
 	case c.K < 1 || c.K > 100:
 		return fmt.Errorf("search: k %d not in 1..100", c.K)
 	case c.MemoryMB < 1 || c.MemoryMB > 1<<16:

@@ -207,6 +207,42 @@ func TestReuseAgrees(t *testing.T) {
 	}
 }
 
+// TestMixAndWiden: the ablation options do what they say. With mix 1 a
+// decision node backs up its attempts' visit-weighted mean, with 0 their
+// maximum; widen forces the least visited root attempt below widen·√N.
+func TestMixAndWiden(t *testing.T) {
+	bel := beliefAt(t, chess.StartFEN)
+	tr := newTree(1, 1)
+	tr.reset(&bel)
+	var m men
+	m.fromBelief(&bel)
+	var l chess.MoveList
+	m.attempts(nil, &l)
+	if !tr.addAttempts(0, l.Slice()[:2]) {
+		t.Fatal("no room for two attempts")
+	}
+	a, b := &tr.nodes[tr.nodes[0].first], &tr.nodes[tr.nodes[0].first+1]
+	a.visits, a.value = 3, 1
+	b.visits, b.value = 1, 5
+	tr.nodes[0].visits = 4
+	for _, tc := range []struct{ mix, want float32 }{{0, 5}, {1, 2}, {0.5, 3.5}} {
+		cfg := DefaultConfig()
+		cfg.Mix = float64(tc.mix)
+		tr.path = append(tr.path[:0], 0)
+		tr.backup(&cfg, 0)
+		if got := tr.nodes[0].value; got != tc.want {
+			t.Errorf("mix %v: root value %v, want %v", tc.mix, got, tc.want)
+		}
+	}
+	// The root has 6 visits now: widen 1 asks √6 ≈ 2 of each attempt.
+	if got := tr.forcedAttempt(1); got != tr.nodes[0].first+1 {
+		t.Errorf("widen 1 forced node %d, want the once-visited attempt %d", got, tr.nodes[0].first+1)
+	}
+	if got := tr.forcedAttempt(0.1); got != -1 {
+		t.Errorf("widen 0.1 forced node %d, want none", got)
+	}
+}
+
 // TestNoAllocs: iterations allocate nothing.
 func TestNoAllocs(t *testing.T) {
 	ps := Middlegames(15, 2, 20, 40)
@@ -239,6 +275,8 @@ func TestConfig(t *testing.T) {
 		func(c *Config) { c.K = 0 },
 		func(c *Config) { c.MemoryMB = 0 },
 		func(c *Config) { c.Approach = ApproachA; c.Samples = 0 },
+		func(c *Config) { c.Mix = 1.5 },
+		func(c *Config) { c.Widen = -1 },
 	}
 	for i, f := range bad {
 		c := DefaultConfig()
