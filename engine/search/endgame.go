@@ -176,8 +176,7 @@ func evalBare(e *stateEntry, m *men, mv chess.Move, alt float32, out *answers) {
 		for i := range ko.nhang {
 			sq := ko.hangSq[i]
 			var left men = after
-			left.by[left.at[sq]] &^= sq.Bit()
-			left.by[0] &^= sq.Bit()
+			left.remove(sq)
 			lost := base - baseValue(s, &left) + manValue[after.at[sq]]/10
 			if cannotMate(&left) {
 				lost = base - drawValue

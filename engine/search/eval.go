@@ -382,9 +382,7 @@ func lastCapture(s *belief.State, m *men, mv chess.Move) float32 {
 		return v
 	}
 	left := after
-	left.by[left.at[to]] &^= to.Bit()
-	left.by[0] &^= to.Bit()
-	left.at[to] = chess.NoPieceType
+	left.remove(to)
 	p := float32(min(pKing, 1))
 	return (1-p)*v + p*bareValue(&left)
 }

@@ -45,6 +45,13 @@ func (m *men) play(mv chess.Move, after *men) {
 	after.by[0] = m.by[0]&^from.Bit() | to.Bit()
 }
 
+// remove takes our man on sq off the board (a man the opponent may take).
+func (m *men) remove(sq chess.Square) {
+	m.by[m.at[sq]] &^= sq.Bit()
+	m.by[0] &^= sq.Bit()
+	m.at[sq] = chess.NoPieceType
+}
+
 func (m *men) fromPosition(p *chess.Position, us chess.Color) {
 	m.us = us
 	m.by[0] = 0
