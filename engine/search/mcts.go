@@ -48,6 +48,10 @@ func (t *tree) iterate(cfg *Config) bool {
 			return false
 		}
 		n = &t.nodes[i]
+		if n.kind == terminal { // an impossible reply (computeState)
+			t.backup(cfg, n.value)
+			return true
+		}
 		if n.first == noChild && !t.expandAttempts(i) {
 			return false
 		}
@@ -251,6 +255,10 @@ func (t *tree) backup(cfg *Config, leaf float32) {
 		}
 		if w > 0 {
 			n.value = sum / w
+		} else if n.kind == answer && t.nodes[first].kind == terminal {
+			// Every reply is impossible: the game ended on our move
+			// (computeState gave each the value of mate or stalemate).
+			n.value = t.nodes[first].value
 		}
 		if cfg.Solver && allSolved {
 			n.flags |= fSolved
@@ -426,6 +434,10 @@ func (t *tree) computeState(p int) bool {
 		t.tmp = t.states[t.nodes[dec].state].bel
 		t.tmp.Ours(mv, ourView(mv, &t.nodes[ans]))
 		t.tmp.Theirs(theirView(n))
+		if t.tmp.Support(opponent.King) == 0 {
+			t.impossible(i, t.nodes[ans].check != chess.NoCheck)
+			return true
+		}
 	}
 	if !t.setState(i, &t.tmp) {
 		return false
@@ -435,6 +447,21 @@ func (t *tree) computeState(p int) bool {
 		n.value = t.states[n.state].static
 	}
 	return true
+}
+
+// impossible turns reply node i into a terminal of no weight: its belief
+// left the opponent's king no square, so (the belief being sound) no world
+// allows the reply. A king in check with no escape but to take one of our
+// men could only take; with no move at all it was mated (checked) or
+// stalemated, the value the node keeps for its answer should every reply
+// prove impossible. Valued as beliefs, such nodes gave every attempt below
+// them the same meaningless value (about 0.4 % of a late game's nodes).
+func (t *tree) impossible(i int32, checked bool) {
+	n := &t.nodes[i]
+	n.kind, n.flags, n.prob, n.value = terminal, n.flags|fSolved, 0, drawValue
+	if checked {
+		n.value = winValue
+	}
 }
 
 // simulate is approach B's playout: k moves of referee messages drawn from

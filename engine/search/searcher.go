@@ -198,6 +198,9 @@ func (t *tree) follow(m chess.Move, ours, theirs umpire.View) int32 {
 		return -1
 	}
 	return child(b, func(n *node) bool {
+		if n.kind != decision {
+			return false // a reply found impossible: not this one
+		}
 		if theirs.Capture.Kind == umpire.NoCapture {
 			return n.square == chess.NoSquare
 		}
