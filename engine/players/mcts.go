@@ -29,6 +29,8 @@ func mctsKind() Kind {
 			"prior=default|uniform: the opponent model (default: the embedded one)",
 			"mix=X: weight of the attempts' visit-weighted mean in a decision's value, 0 to 1 (default 0: the paper's max backup)",
 			"widen=X: each root attempt is searched widen·√N times before UCT picks (default 0)",
+			"threat=X: approach C's chance that the opponent finds a mate in one it has, 0 to 1, counted at the root on sampled boards (default 0.5; 0 does not look)",
+			"threatboards=N: boards drawn per search to count the mates on, 1 to 4096 (default 32)",
 			"seed=N: mixed into each game's seed (default 0)",
 		},
 		Build: buildMCTS,
@@ -49,6 +51,8 @@ func buildMCTS(o *Options) (func() Player, error) {
 	cfg.Solver = o.Int("solver", 1, 0, 1) == 1
 	cfg.Mix = o.Float("mix", cfg.Mix, 0, 1)
 	cfg.Widen = o.Float("widen", cfg.Widen, 0, 100)
+	cfg.MateThreat = o.Float("threat", cfg.MateThreat, 0, 1)
+	cfg.ThreatBoards = o.Int("threatboards", cfg.ThreatBoards, 1, 4096)
 	cfg.Samples = o.Int("samples", cfg.Samples, 1, 4096)
 	cfg.Playout = o.Int("playout", cfg.Playout, 0, 1000)
 	seed := uint64(o.Int("seed", 0, 0, 1<<62))

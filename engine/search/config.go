@@ -71,6 +71,12 @@ type Config struct {
 	// Widen forces each root attempt to widen·√N visits (N the root's)
 	// before UCT chooses among them; 0 leaves the root to UCT.
 	Widen float64
+	// MateThreat is the chance that the opponent finds a mate in one that
+	// it has, for approach C's root (see rootThreats); 0 does not look.
+	// ThreatBoards is the number of boards drawn from the belief to count
+	// the mates on.
+	MateThreat   float64
+	ThreatBoards int
 	// Samples is approach A's number of boards drawn from the belief per
 	// search; Playout bounds its playouts in plies.
 	Samples, Playout int
@@ -81,14 +87,16 @@ type Config struct {
 // DefaultConfig returns approach C with one thread.
 func DefaultConfig() Config {
 	return Config{
-		Approach:    ApproachC,
-		Threads:     1,
-		Exploration: 0.3,
-		K:           1,
-		MemoryMB:    32,
-		Solver:      true,
-		Samples:     64,
-		Playout:     40,
+		Approach:     ApproachC,
+		Threads:      1,
+		Exploration:  0.3,
+		K:            1,
+		MemoryMB:     32,
+		Solver:       true,
+		Samples:      64,
+		Playout:      40,
+		MateThreat:   0.5,
+		ThreatBoards: 32,
 	}
 }
 
@@ -103,6 +111,10 @@ func (c Config) Check() error {
 		return fmt.Errorf("search: exploration %g not in 0..100", c.Exploration)
 	case !(c.Widen >= 0 && c.Widen <= 100):
 		return fmt.Errorf("search: widen %g not in 0..100", c.Widen)
+	case !(c.MateThreat >= 0 && c.MateThreat <= 1):
+		return fmt.Errorf("search: mate threat %g not in 0..1", c.MateThreat)
+	case c.MateThreat > 0 && (c.ThreatBoards < 1 || c.ThreatBoards > 4096):
+		return fmt.Errorf("search: threat boards %d not in 1..4096", c.ThreatBoards)
 	case !(c.Mix >= 0 && c.Mix <= 1):
 		return fmt.Errorf("search: mix %g not in 0..1", c.Mix)
 	case c.K < 1 || c.K > 100:

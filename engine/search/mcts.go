@@ -128,7 +128,11 @@ func (t *tree) selectAttempt(i int32, c float64, ap Approach) int32 {
 		if ch.visits == 0 {
 			return j
 		}
-		score := float64(ch.value) + c*math.Sqrt(lnN/float64(ch.visits))
+		v := ch.value
+		if i == 0 {
+			v = t.rootValue(j)
+		}
+		score := float64(v) + c*math.Sqrt(lnN/float64(ch.visits))
 		if score > bestScore {
 			best, bestScore = j, score
 		}
@@ -219,10 +223,14 @@ func (t *tree) backup(cfg *Config, leaf float32) {
 					proven = true
 				}
 				if ch.visits > 0 {
-					sum += float32(ch.visits) * ch.value
+					v := ch.value
+					if i == 0 {
+						v = t.rootValue(c)
+					}
+					sum += float32(ch.visits) * v
 					seen += float32(ch.visits)
-					if ch.value > best {
-						best, any = ch.value, true
+					if v > best {
+						best, any = v, true
 					}
 				}
 			}

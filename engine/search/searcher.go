@@ -214,8 +214,12 @@ func (t *tree) rescore(i int32) {
 	best := float32(math.Inf(-1))
 	for c := n.first; n.first >= 0 && c < n.first+int32(n.nchild); c++ {
 		ch := &t.nodes[c]
-		if ch.flags&fPruned == 0 && ch.visits > 0 && ch.value > best {
-			best = ch.value
+		if ch.flags&fPruned == 0 && ch.visits > 0 {
+			v := ch.value
+			if i == 0 {
+				v = t.rootValue(c)
+			}
+			best = max(best, v)
 		}
 	}
 	if !math.IsInf(float64(best), -1) {
@@ -310,13 +314,9 @@ func (s *Searcher) Search(ctx context.Context, bel *belief.State, moves []chess.
 		}
 		return lim.Time > 0 && time.Since(start) >= lim.Time
 	}
-	if s.cfg.Approach == ApproachA {
-		for _, t := range s.trees {
-			t.sampleBoards(bel, s.cfg.Samples)
-		}
-	}
 	n := len(s.trees)
 	if n == 1 {
+		s.prepare(s.trees[0], bel, moves)
 		s.run(s.trees[0], budget(lim.Nodes, 0, 1), stop)
 	} else {
 		var wg sync.WaitGroup
@@ -324,12 +324,27 @@ func (s *Searcher) Search(ctx context.Context, bel *belief.State, moves []chess.
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
+				s.prepare(t, bel, moves)
 				s.run(t, budget(lim.Nodes, i, n), stop)
 			}()
 		}
 		wg.Wait()
 	}
 	return s.result(moves)
+}
+
+// prepare draws tree t's boards for this search: approach A's boards to play
+// on, or approach C's to count the mate threats of the root attempts on. Each
+// tree draws its own, in its own goroutine.
+func (s *Searcher) prepare(t *tree, bel *belief.State, moves []chess.Move) {
+	t.threat = t.threat[:0]
+	switch {
+	case s.cfg.Approach == ApproachA:
+		t.sampleBoards(bel, s.cfg.Samples)
+	case s.cfg.Approach == ApproachC && s.cfg.MateThreat > 0:
+		t.rootThreats(bel, moves, s.cfg.ThreatBoards, s.cfg.MateThreat)
+		t.rescore(0)
+	}
 }
 
 // budget is tree i's share of nodes over n trees (0: unbounded).

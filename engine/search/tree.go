@@ -86,7 +86,10 @@ type tree struct {
 	tmp   belief.State
 	risk  [64]float32
 	moves chess.MoveList
-	// approach A
+	// threat[j] is root attempt j's chance of being mated at once (see
+	// rootThreats); empty when the search does not look.
+	threat []float32
+	// approach A, and approach C's mate threats
 	boards []chess.Position
 	board  chess.Position
 	iters  int64
@@ -117,6 +120,7 @@ func newTree(memMB int, seed uint64) *tree {
 		fwdS:   make([]int32, ns),
 		frames: make([]markFrame, 0, 1024),
 		path:   make([]int32, 0, 256),
+		threat: make([]float32, 0, maxChildren),
 		rng:    rand.New(src),
 	}
 }

@@ -1,0 +1,79 @@
+package search
+
+import (
+	"testing"
+
+	"kriegbot/engine/chess"
+)
+
+// TestRootThreats: a root attempt that leaves the opponent a mate in one is
+// charged MateThreat's chance of a loss, the others nothing, and the root
+// values it so. Black's man on d3 is a knight on some of the boards drawn
+// (the belief knows where the opponent's men stand, not what they are), and
+// then Nf2 mates White's king in the corner unless White makes room or
+// guards f2; a rook or queen there takes a rook left on its line and mates
+// on the back rank.
+func TestRootThreats(t *testing.T) {
+	bel := beliefAt(t, "k7/8/8/8/8/3n4/P5PP/6RK w - - 0 1")
+	var m men
+	m.fromBelief(&bel)
+	var ml chess.MoveList
+	m.attempts(nil, &ml)
+	moves := ml.Slice()
+	tr := newTree(1, 1)
+	tr.reset(&bel)
+	if !tr.addAttempts(0, moves) {
+		t.Fatal("no room for the attempts")
+	}
+	tr.rootThreats(&bel, moves, 64, 0.5)
+	if len(tr.threat) != len(moves) {
+		t.Fatalf("%d threats for %d attempts", len(tr.threat), len(moves))
+	}
+	threatened := map[string]bool{"a2a3": true, "a2a4": true, "g1b1": true, "g1d1": true, "g1f1": true}
+	for j, mv := range moves {
+		p := tr.threat[j]
+		switch {
+		case threatened[mv.String()] && (p <= 0 || p > 0.5):
+			t.Errorf("%v: threat %v, want in (0, 0.5]", mv, p)
+		case !threatened[mv.String()] && p != 0:
+			t.Errorf("%v: threat %v, want 0", mv, p)
+		}
+		// The root values the attempt as the threat's chance of a loss
+		// and its tree value for the rest.
+		c := tr.nodes[0].first + int32(j)
+		tr.nodes[c].value = 2
+		want := 2 - p*(2+winValue)
+		if got := tr.rootValue(c); got != want {
+			t.Errorf("%v: root value %v, want %v", mv, got, want)
+		}
+	}
+}
+
+// TestMateInOne: mateInOne finds the mates (by a promotion and by a
+// discovered check among them) and only them.
+func TestMateInOne(t *testing.T) {
+	tr := newTree(1, 1)
+	for _, tc := range []struct {
+		fen  string
+		mate bool
+	}{
+		{"6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", true},         // Ra8
+		{"6k1/5pp1/7p/8/8/8/8/R5K1 w - - 0 1", false},       // luft on h7
+		{"6k1/5ppp/8/8/8/8/8/R5K1 b - - 0 1", false},        // Black to move
+		{"k7/2P5/1K6/8/8/8/8/8 w - - 0 1", true},            // c8=Q
+		{"k7/8/1K6/8/8/8/8/7R w - - 0 1", true},             // Rh8
+		{"k7/8/2K5/8/8/8/8/7R w - - 0 1", false},            // a7 is free
+		{"3rkr2/3p1p2/8/4N3/8/8/8/K3R3 w - - 0 1", true},    // the knight discovers the rook
+		{"3rkr2/3p1p2/8/4N3/8/8/4p3/K3R3 w - - 0 1", false}, // a pawn shields the king
+		{"k7/8/8/8/8/3n4/P5PP/6RK b - - 0 1", true},         // Nf2
+		{"k7/8/8/8/8/3n4/P5PP/5R1K b - - 0 1", false},       // f2 guarded
+	} {
+		p, err := chess.ParseFEN(tc.fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := tr.mateInOne(&p); got != tc.mate {
+			t.Errorf("%s: mate in one %v, want %v", tc.fen, got, tc.mate)
+		}
+	}
+}
