@@ -75,8 +75,11 @@ type Config struct {
 	// it has, for approach C's root (see rootThreats); 0 does not look.
 	// ThreatBoards is the number of boards drawn from the belief to count
 	// the mates on.
+	// OwnMates adds, on the same boards, the chance that each root attempt
+	// mates (the answers know mate only against a bare king).
 	MateThreat   float64
 	ThreatBoards int
+	OwnMates     bool
 	// Samples is approach A's number of boards drawn from the belief per
 	// search; Playout bounds its playouts in plies.
 	Samples, Playout int
@@ -97,6 +100,7 @@ func DefaultConfig() Config {
 		Playout:      40,
 		MateThreat:   0.5,
 		ThreatBoards: 32,
+		OwnMates:     true,
 	}
 }
 
@@ -113,7 +117,7 @@ func (c Config) Check() error {
 		return fmt.Errorf("search: widen %g not in 0..100", c.Widen)
 	case !(c.MateThreat >= 0 && c.MateThreat <= 1):
 		return fmt.Errorf("search: mate threat %g not in 0..1", c.MateThreat)
-	case c.MateThreat > 0 && (c.ThreatBoards < 1 || c.ThreatBoards > 4096):
+	case (c.MateThreat > 0 || c.OwnMates) && (c.ThreatBoards < 1 || c.ThreatBoards > 4096):
 		return fmt.Errorf("search: threat boards %d not in 1..4096", c.ThreatBoards)
 	case !(c.Mix >= 0 && c.Mix <= 1):
 		return fmt.Errorf("search: mix %g not in 0..1", c.Mix)

@@ -337,12 +337,12 @@ func (s *Searcher) Search(ctx context.Context, bel *belief.State, moves []chess.
 // on, or approach C's to count the mate threats of the root attempts on. Each
 // tree draws its own, in its own goroutine.
 func (s *Searcher) prepare(t *tree, bel *belief.State, moves []chess.Move) {
-	t.threat = t.threat[:0]
+	t.threat, t.mates = t.threat[:0], t.mates[:0]
 	switch {
 	case s.cfg.Approach == ApproachA:
 		t.sampleBoards(bel, s.cfg.Samples)
-	case s.cfg.Approach == ApproachC && s.cfg.MateThreat > 0:
-		t.rootThreats(bel, moves, s.cfg.ThreatBoards, s.cfg.MateThreat)
+	case s.cfg.Approach == ApproachC && (s.cfg.MateThreat > 0 || s.cfg.OwnMates):
+		t.rootThreats(bel, moves, s.cfg.ThreatBoards, s.cfg.MateThreat, s.cfg.OwnMates)
 		t.rescore(0)
 	}
 }

@@ -5,23 +5,29 @@ import (
 	"kriegbot/engine/chess"
 )
 
-// Mate threats at the root. Approach C's reply tier hears only captures of
-// our men: it never sees the opponent mate us, and against approach A (whose
-// playouts on sampled boards do) most lost games ended with our king mated
-// while we led in material. Before each search every root attempt gets the
-// chance that the opponent can mate at once after it, counted on boards drawn
-// from the belief, times MateThreat (the chance it finds that move); the
-// root values the attempt as that chance of a loss and the rest its tree
-// value.
+// Mates at the root, ours and theirs. Approach C's reply tier hears only
+// captures of our men: it never sees the opponent mate us, and against
+// approach A (whose playouts on sampled boards do) most lost games ended
+// with our king mated while we led in material. Its answers know mate only
+// against a bare king. Before each search every root attempt gets, counted
+// on boards drawn from the belief, the chance that it mates (the share of
+// the boards on which it is legal and mates) and the chance that the
+// opponent can mate at once after it, times MateThreat (the chance it finds
+// that move); the root values the attempt as those chances of a win and of
+// a loss and its tree value for the rest.
 
-// rootThreats draws up to n boards from bel and sets t.threat[j] for each
-// root attempt moves[j]: find times the share of the boards on which moves[j]
-// is legal, does not end the game, and leaves the opponent a mate in one.
-func (t *tree) rootThreats(bel *belief.State, moves []chess.Move, n int, find float64) {
+// rootThreats draws up to n boards from bel and sets, for each root attempt
+// moves[j], t.threat[j]: find times the share of the boards on which
+// moves[j] is legal, does not end the game, and leaves the opponent a mate
+// in one; and, with own, t.mates[j]: the share of all boards on which
+// moves[j] mates, unless the opponent has a bare king (the answers then know
+// mate).
+func (t *tree) rootThreats(bel *belief.State, moves []chess.Move, n int, find float64, own bool) {
 	t.sampleBoards(bel, n)
-	t.threat = t.threat[:0]
+	t.threat, t.mates = t.threat[:0], t.mates[:0]
+	own = own && bel.Units() > 0
 	for _, mv := range moves {
-		legal, mated := 0, 0
+		legal, mated, won := 0, 0, 0
 		for k := range t.boards {
 			b := &t.boards[k]
 			if !b.IsLegal(mv) {
@@ -30,18 +36,25 @@ func (t *tree) rootThreats(bel *belief.State, moves []chess.Move, n int, find fl
 			t.board = *b
 			t.board.Make(mv)
 			if !t.board.HasLegalMove() {
-				continue // we mated or stalemated: the tree knows its value
+				if t.board.InCheck() {
+					won++
+				}
+				continue
 			}
 			legal++
-			if t.mateInOne(&t.board) {
+			if find > 0 && t.mateInOne(&t.board) {
 				mated++
 			}
 		}
-		var p float32
+		var p, w float32
 		if legal > 0 {
 			p = float32(find) * float32(mated) / float32(legal)
 		}
+		if own && len(t.boards) > 0 {
+			w = float32(won) / float32(len(t.boards))
+		}
 		t.threat = append(t.threat, p)
+		t.mates = append(t.mates, w)
 	}
 }
 
@@ -86,14 +99,15 @@ func mayCheck(b *chess.Position, m chess.Move, king chess.Square) bool {
 	return chess.Attacks(b.Side(), pt, to, occ).Has(king)
 }
 
-// rootValue is root child c's value with its mate threat: the chance of a
-// loss and its tree value for the rest. A proven win keeps its value.
+// rootValue is root child c's value with its mates: the chance of a win,
+// the chance of a loss, and its tree value for the rest. A proven win keeps
+// its value.
 func (t *tree) rootValue(c int32) float32 {
 	ch := &t.nodes[c]
 	j := int(c - t.nodes[0].first)
 	if j >= len(t.threat) || ch.flags&fSolved != 0 && ch.value >= winValue {
 		return ch.value
 	}
-	p := t.threat[j]
-	return ch.value - p*(ch.value+winValue)
+	v := ch.value + t.mates[j]*(winValue-ch.value)
+	return v - t.threat[j]*(v+winValue)
 }

@@ -25,7 +25,7 @@ func TestRootThreats(t *testing.T) {
 	if !tr.addAttempts(0, moves) {
 		t.Fatal("no room for the attempts")
 	}
-	tr.rootThreats(&bel, moves, 64, 0.5)
+	tr.rootThreats(&bel, moves, 64, 0.5, true)
 	if len(tr.threat) != len(moves) {
 		t.Fatalf("%d threats for %d attempts", len(tr.threat), len(moves))
 	}
@@ -75,5 +75,63 @@ func TestMateInOne(t *testing.T) {
 		if got := tr.mateInOne(&p); got != tc.mate {
 			t.Errorf("%s: mate in one %v, want %v", tc.fen, got, tc.mate)
 		}
+	}
+}
+
+// TestRootOwnMates: the root counts the share of the boards on which an
+// attempt mates (Ra8 against a king shut in by its own pawns), only when
+// asked and only when the answers do not know mate (a bare king).
+func TestRootOwnMates(t *testing.T) {
+	for _, tc := range []struct {
+		fen  string
+		own  bool
+		want float32
+	}{
+		{"6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", true, 1},
+		{"6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", false, 0},
+		{"6k1/8/6K1/8/8/8/8/R7 w - - 0 1", true, 0}, // bare king: the answers know
+	} {
+		bel := beliefAt(t, tc.fen)
+		var m men
+		m.fromBelief(&bel)
+		var ml chess.MoveList
+		m.attempts(nil, &ml)
+		moves := ml.Slice()
+		tr := newTree(1, 1)
+		tr.reset(&bel)
+		if !tr.addAttempts(0, moves) {
+			t.Fatal("no room for the attempts")
+		}
+		tr.rootThreats(&bel, moves, 16, 0.5, tc.own)
+		for j, mv := range moves {
+			want := float32(0)
+			if mv.String() == "a1a8" {
+				want = tc.want
+			}
+			if tr.mates[j] != want {
+				t.Errorf("%s own=%v: %v mates on %v of the boards, want %v", tc.fen, tc.own, mv, tr.mates[j], want)
+			}
+			c := tr.nodes[0].first + int32(j)
+			tr.nodes[c].value = 1
+			if want == 1 && tr.rootValue(c) != winValue {
+				t.Errorf("%s: the root values the mate %v at %v", tc.fen, mv, tr.rootValue(c))
+			}
+		}
+	}
+}
+
+// BenchmarkRootThreats times the root's mate count of one search (32 boards
+// drawn, every attempt tried on each) on middlegame beliefs: a cost paid once
+// per search, not per iteration (drawing a board allocates).
+func BenchmarkRootThreats(b *testing.B) {
+	ps := Middlegames(3, 4, 20, 60)
+	cfg := DefaultConfig()
+	tr := newTree(1, 1)
+	k := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		p := &ps[k]
+		tr.rootThreats(&p.Belief, p.Moves, cfg.ThreatBoards, cfg.MateThreat, cfg.OwnMates)
+		k = (k + 1) % len(ps)
 	}
 }

@@ -86,9 +86,10 @@ type tree struct {
 	tmp   belief.State
 	risk  [64]float32
 	moves chess.MoveList
-	// threat[j] is root attempt j's chance of being mated at once (see
-	// rootThreats); empty when the search does not look.
-	threat []float32
+	// threat[j] is root attempt j's chance of being mated at once, mates[j]
+	// its chance of mating (see rootThreats); empty when the search does
+	// not look.
+	threat, mates []float32
 	// approach A, and approach C's mate threats
 	boards []chess.Position
 	board  chess.Position
@@ -121,6 +122,7 @@ func newTree(memMB int, seed uint64) *tree {
 		frames: make([]markFrame, 0, 1024),
 		path:   make([]int32, 0, 256),
 		threat: make([]float32, 0, maxChildren),
+		mates:  make([]float32, 0, maxChildren),
 		rng:    rand.New(src),
 	}
 }
