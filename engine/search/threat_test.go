@@ -3,18 +3,15 @@ package search
 import (
 	"testing"
 
+	"kriegbot/engine/belief"
 	"kriegbot/engine/chess"
 )
 
-// TestRootThreats: a root attempt that leaves the opponent a mate in one is
-// charged MateThreat's chance of a loss, the others nothing, and the root
-// values it so. Black's man on d3 is a knight on some of the boards drawn
-// (the belief knows where the opponent's men stand, not what they are), and
-// then Nf2 mates White's king in the corner unless White makes room or
-// guards f2; a rook or queen there takes a rook left on its line and mates
-// on the back rank.
-func TestRootThreats(t *testing.T) {
-	bel := beliefAt(t, "k7/8/8/8/8/3n4/P5PP/6RK w - - 0 1")
+// rootAt is a tree rooted at the belief of the side to move in fen, knowing
+// every man, with our askable attempts as the root's children.
+func rootAt(t *testing.T, fen string) (belief.State, []chess.Move, *tree) {
+	t.Helper()
+	bel := beliefAt(t, fen)
 	var m men
 	m.fromBelief(&bel)
 	var ml chess.MoveList
@@ -25,6 +22,18 @@ func TestRootThreats(t *testing.T) {
 	if !tr.addAttempts(0, moves) {
 		t.Fatal("no room for the attempts")
 	}
+	return bel, moves, tr
+}
+
+// TestRootThreats: a root attempt that leaves the opponent a mate in one is
+// charged MateThreat's chance of a loss, the others nothing, and the root
+// values it so. Black's man on d3 is a knight on some of the boards drawn
+// (the belief knows where the opponent's men stand, not what they are), and
+// then Nf2 mates White's king in the corner unless White makes room or
+// guards f2; a rook or queen there takes a rook left on its line and mates
+// on the back rank.
+func TestRootThreats(t *testing.T) {
+	bel, moves, tr := rootAt(t, "k7/8/8/8/8/3n4/P5PP/6RK w - - 0 1")
 	tr.rootThreats(&bel, moves, 64, 0.5, true)
 	if len(tr.threat) != len(moves) {
 		t.Fatalf("%d threats for %d attempts", len(tr.threat), len(moves))
@@ -91,17 +100,7 @@ func TestRootOwnMates(t *testing.T) {
 		{"6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", false, 0},
 		{"6k1/8/6K1/8/8/8/8/R7 w - - 0 1", true, 0}, // bare king: the answers know
 	} {
-		bel := beliefAt(t, tc.fen)
-		var m men
-		m.fromBelief(&bel)
-		var ml chess.MoveList
-		m.attempts(nil, &ml)
-		moves := ml.Slice()
-		tr := newTree(1, 1)
-		tr.reset(&bel)
-		if !tr.addAttempts(0, moves) {
-			t.Fatal("no room for the attempts")
-		}
+		bel, moves, tr := rootAt(t, tc.fen)
 		tr.rootThreats(&bel, moves, 16, 0.5, tc.own)
 		for j, mv := range moves {
 			want := float32(0)
