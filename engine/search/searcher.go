@@ -316,7 +316,7 @@ func (s *Searcher) Search(ctx context.Context, bel *belief.State, moves []chess.
 	}
 	n := len(s.trees)
 	if n == 1 {
-		s.prepare(s.trees[0], bel, moves)
+		s.prepare(s.trees[0], bel, moves, lim)
 		s.run(s.trees[0], budget(lim.Nodes, 0, 1), stop)
 	} else {
 		var wg sync.WaitGroup
@@ -324,7 +324,7 @@ func (s *Searcher) Search(ctx context.Context, bel *belief.State, moves []chess.
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				s.prepare(t, bel, moves)
+				s.prepare(t, bel, moves, lim)
 				s.run(t, budget(lim.Nodes, i, n), stop)
 			}()
 		}
@@ -334,18 +334,28 @@ func (s *Searcher) Search(ctx context.Context, bel *belief.State, moves []chess.
 }
 
 // prepare draws tree t's boards for this search: approach A's boards to play
-// on, or approach C's to count the mate threats of the root attempts on. Each
-// tree draws its own, in its own goroutine.
-func (s *Searcher) prepare(t *tree, bel *belief.State, moves []chess.Move) {
+// on, or approach C's to count the mates of the root attempts on. Each tree
+// draws its own, in its own goroutine. A search too short to pay for the
+// count (a few milliseconds, which cannot be cut short) goes without it:
+// an emergency answer near the flag must be quick.
+func (s *Searcher) prepare(t *tree, bel *belief.State, moves []chess.Move, lim Limits) {
 	t.threat, t.mates = t.threat[:0], t.mates[:0]
+	short := lim.Nodes > 0 && lim.Nodes <= minCountNodes || lim.Time > 0 && lim.Time < minCountTime
 	switch {
 	case s.cfg.Approach == ApproachA:
 		t.sampleBoards(bel, s.cfg.Samples)
-	case s.cfg.Approach == ApproachC && (s.cfg.MateThreat > 0 || s.cfg.OwnMates):
+	case s.cfg.Approach == ApproachC && (s.cfg.MateThreat > 0 || s.cfg.OwnMates) && !short:
 		t.rootThreats(bel, moves, s.cfg.ThreatBoards, s.cfg.MateThreat, s.cfg.OwnMates)
 		t.rescore(0)
 	}
 }
+
+// minCountNodes and minCountTime are the least budgets for which approach C
+// counts the mates at the root (see prepare).
+const (
+	minCountNodes = 64
+	minCountTime  = 20 * time.Millisecond
+)
 
 // budget is tree i's share of nodes over n trees (0: unbounded).
 func budget(nodes int64, i, n int) int64 {

@@ -1,7 +1,9 @@
 package search
 
 import (
+	"context"
 	"testing"
+	"time"
 
 	"kriegbot/engine/belief"
 	"kriegbot/engine/chess"
@@ -132,5 +134,27 @@ func BenchmarkRootThreats(b *testing.B) {
 		p := &ps[k]
 		tr.rootThreats(&p.Belief, p.Moves, cfg.ThreatBoards, cfg.MateThreat, cfg.OwnMates)
 		k = (k + 1) % len(ps)
+	}
+}
+
+// TestShortSearchSkipsCount: an emergency search (at most 64 iterations, or
+// under 20 ms) answers without the mate count, which cannot be cut short;
+// a longer one counts.
+func TestShortSearchSkipsCount(t *testing.T) {
+	bel, moves, _ := rootAt(t, "k7/8/8/8/8/3n4/P5PP/6RK w - - 0 1")
+	for _, tc := range []struct {
+		lim   Limits
+		count bool
+	}{
+		{Limits{Nodes: minCountNodes}, false},
+		{Limits{Time: time.Millisecond}, false},
+		{Limits{Nodes: minCountNodes + 1}, true},
+		{Limits{Nodes: 100, Time: time.Second}, true},
+	} {
+		s := newSearcher(t, testConfig(ApproachC, 1))
+		s.Search(context.Background(), &bel, moves, tc.lim)
+		if got := len(s.trees[0].threat) == len(moves); got != tc.count {
+			t.Errorf("%+v: counted %v, want %v", tc.lim, got, tc.count)
+		}
 	}
 }
