@@ -315,47 +315,80 @@ func (s *Searcher) Search(ctx context.Context, bel *belief.State, moves []chess.
 		return lim.Time > 0 && time.Since(start) >= lim.Time
 	}
 	n := len(s.trees)
+	count := s.cfg.Approach == ApproachC && (s.cfg.MateThreat > 0 || s.cfg.OwnMates) &&
+		!(lim.Nodes > 0 && lim.Nodes <= minCountNodes)
+	for _, t := range s.trees {
+		t.threat, t.mates, t.counts = t.threat[:0], t.mates[:0], t.counts[:0]
+	}
 	if n == 1 {
-		s.prepare(s.trees[0], bel, moves, lim)
+		s.prepare(s.trees[0], 0, bel, moves, count)
+		s.mergeCounts(bel, count)
 		s.run(s.trees[0], budget(lim.Nodes, 0, 1), stop)
 	} else {
-		var wg sync.WaitGroup
-		for i, t := range s.trees {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				s.prepare(t, bel, moves, lim)
-				s.run(t, budget(lim.Nodes, i, n), stop)
-			}()
-		}
-		wg.Wait()
+		s.parallel(func(i int, t *tree) { s.prepare(t, i, bel, moves, count) })
+		s.mergeCounts(bel, count)
+		s.parallel(func(i int, t *tree) { s.run(t, budget(lim.Nodes, i, n), stop) })
 	}
 	return s.result(moves)
 }
 
-// prepare draws tree t's boards for this search: approach A's boards to play
-// on, or approach C's to count the mates of the root attempts on. Each tree
-// draws its own, in its own goroutine. A search too short to pay for the
-// count (a few milliseconds, which cannot be cut short) goes without it:
-// an emergency answer near the flag must be quick.
-func (s *Searcher) prepare(t *tree, bel *belief.State, moves []chess.Move, lim Limits) {
-	t.threat, t.mates = t.threat[:0], t.mates[:0]
-	short := lim.Nodes > 0 && lim.Nodes <= minCountNodes || lim.Time > 0 && lim.Time < minCountTime
+// parallel calls f for every tree, each on its own goroutine, and waits.
+func (s *Searcher) parallel(f func(i int, t *tree)) {
+	var wg sync.WaitGroup
+	for i, t := range s.trees {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f(i, t)
+		}()
+	}
+	wg.Wait()
+}
+
+// prepare draws tree i's boards for this search: approach A's boards to play
+// on, or, with count, its share of approach C's boards to count the mates of
+// the root attempts on (the trees share the count, so that two threads pay
+// half of it each). An emergency search (a node budget of at most
+// minCountNodes) goes without it: the count takes a few milliseconds and
+// cannot be cut short.
+func (s *Searcher) prepare(t *tree, i int, bel *belief.State, moves []chess.Move, count bool) {
 	switch {
 	case s.cfg.Approach == ApproachA:
 		t.sampleBoards(bel, s.cfg.Samples)
-	case s.cfg.Approach == ApproachC && (s.cfg.MateThreat > 0 || s.cfg.OwnMates) && !short:
-		t.rootThreats(bel, moves, s.cfg.ThreatBoards, s.cfg.MateThreat, s.cfg.OwnMates)
-		t.rescore(0)
+	case count:
+		n := int(budget(int64(s.cfg.ThreatBoards), i, len(s.trees)))
+		t.countMates(bel, moves, n, s.cfg.MateThreat > 0)
 	}
 }
 
-// minCountNodes and minCountTime are the least budgets for which approach C
-// counts the mates at the root (see prepare).
-const (
-	minCountNodes = 64
-	minCountTime  = 20 * time.Millisecond
-)
+// mergeCounts sums the trees' mate counts and gives every tree the root
+// values they make.
+func (s *Searcher) mergeCounts(bel *belief.State, count bool) {
+	if !count {
+		return
+	}
+	t0 := s.trees[0]
+	boards := len(t0.boards)
+	for _, t := range s.trees[1:] {
+		boards += len(t.boards)
+		for j, c := range t.counts {
+			t0.counts[j].legal += c.legal
+			t0.counts[j].mated += c.mated
+			t0.counts[j].won += c.won
+		}
+	}
+	own := s.cfg.OwnMates && bel.Units() > 0
+	for _, t := range s.trees {
+		t.setMates(t0.counts, boards, s.cfg.MateThreat, own)
+	}
+}
+
+// minCountNodes is the largest node budget for which approach C does not
+// count the mates at the root (see prepare): the player's emergency answer
+// near the flag spends 64 iterations. The rule looks at the node budget
+// alone, so that a replay with the recorded iteration counts counts where
+// the game did.
+const minCountNodes = 64
 
 // budget is tree i's share of nodes over n trees (0: unbounded).
 func budget(nodes int64, i, n int) int64 {

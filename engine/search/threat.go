@@ -16,18 +16,25 @@ import (
 // that move); the root values the attempt as those chances of a win and of
 // a loss and its tree value for the rest.
 
-// rootThreats draws up to n boards from bel and sets, for each root attempt
-// moves[j], t.threat[j]: find times the share of the boards on which
-// moves[j] is legal, does not end the game, and leaves the opponent a mate
-// in one; and, with own, t.mates[j]: the share of all boards on which
-// moves[j] mates, unless the opponent has a bare king (the answers then know
-// mate).
+// mateCount is what one tree's boards tell of a root attempt: on how many
+// it is legal and does not end the game (legal), of those how many leave the
+// opponent a mate in one (mated), and on how many it mates (won).
+type mateCount struct{ legal, mated, won int32 }
+
+// rootThreats draws up to n boards from bel, counts on them and sets t.threat
+// and t.mates (see countMates and setMates): one tree's whole count.
 func (t *tree) rootThreats(bel *belief.State, moves []chess.Move, n int, find float64, own bool) {
+	t.countMates(bel, moves, n, find > 0)
+	t.setMates(t.counts, len(t.boards), find, own && bel.Units() > 0)
+}
+
+// countMates draws up to n boards from bel and fills t.counts[j] for each
+// root attempt moves[j] (the mates in one only when threats is set).
+func (t *tree) countMates(bel *belief.State, moves []chess.Move, n int, threats bool) {
 	t.sampleBoards(bel, n)
-	t.threat, t.mates = t.threat[:0], t.mates[:0]
-	own = own && bel.Units() > 0
+	t.counts = t.counts[:0]
 	for _, mv := range moves {
-		legal, mated, won := 0, 0, 0
+		var c mateCount
 		for k := range t.boards {
 			b := &t.boards[k]
 			if !b.IsLegal(mv) {
@@ -37,25 +44,38 @@ func (t *tree) rootThreats(bel *belief.State, moves []chess.Move, n int, find fl
 			t.board.Make(mv)
 			if !t.board.HasLegalMove() {
 				if t.board.InCheck() {
-					won++
+					c.won++
 				}
 				continue
 			}
-			legal++
-			if find > 0 && t.mateInOne(&t.board) {
-				mated++
+			c.legal++
+			if threats && t.mateInOne(&t.board) {
+				c.mated++
 			}
 		}
+		t.counts = append(t.counts, c)
+	}
+}
+
+// setMates sets, from counts over boards boards, for each root attempt j
+// t.threat[j]: find times the share of the boards on which it is legal,
+// does not end the game, and leaves the opponent a mate in one; and, with
+// own, t.mates[j]: the share of all boards on which it mates (own is false
+// against a bare king: the answers then know mate).
+func (t *tree) setMates(counts []mateCount, boards int, find float64, own bool) {
+	t.threat, t.mates = t.threat[:0], t.mates[:0]
+	for _, c := range counts {
 		var p, w float32
-		if legal > 0 {
-			p = float32(find) * float32(mated) / float32(legal)
+		if c.legal > 0 {
+			p = float32(find) * float32(c.mated) / float32(c.legal)
 		}
-		if own && len(t.boards) > 0 {
-			w = float32(won) / float32(len(t.boards))
+		if own && boards > 0 {
+			w = float32(c.won) / float32(boards)
 		}
 		t.threat = append(t.threat, p)
 		t.mates = append(t.mates, w)
 	}
+	t.rescore(0)
 }
 
 // mateInOne reports whether the side to move on b has a move that mates.

@@ -137,9 +137,10 @@ func BenchmarkRootThreats(b *testing.B) {
 	}
 }
 
-// TestShortSearchSkipsCount: an emergency search (at most 64 iterations, or
-// under 20 ms) answers without the mate count, which cannot be cut short;
-// a longer one counts.
+// TestShortSearchSkipsCount: an emergency search (at most 64 iterations)
+// answers without the mate count, which cannot be cut short; a longer one
+// counts, and so does any search on the clock (its replay, with the
+// iteration count recorded, must count as it did).
 func TestShortSearchSkipsCount(t *testing.T) {
 	bel, moves, _ := rootAt(t, "k7/8/8/8/8/3n4/P5PP/6RK w - - 0 1")
 	for _, tc := range []struct {
@@ -147,7 +148,7 @@ func TestShortSearchSkipsCount(t *testing.T) {
 		count bool
 	}{
 		{Limits{Nodes: minCountNodes}, false},
-		{Limits{Time: time.Millisecond}, false},
+		{Limits{Time: time.Millisecond}, true},
 		{Limits{Nodes: minCountNodes + 1}, true},
 		{Limits{Nodes: 100, Time: time.Second}, true},
 	} {
@@ -155,6 +156,26 @@ func TestShortSearchSkipsCount(t *testing.T) {
 		s.Search(context.Background(), &bel, moves, tc.lim)
 		if got := len(s.trees[0].threat) == len(moves); got != tc.count {
 			t.Errorf("%+v: counted %v, want %v", tc.lim, got, tc.count)
+		}
+	}
+}
+
+// TestSharedCount: with two trees each draws half the boards, and both root
+// values come from the summed count.
+func TestSharedCount(t *testing.T) {
+	bel, moves, _ := rootAt(t, "k7/8/8/8/8/3n4/P5PP/6RK w - - 0 1")
+	s := newSearcher(t, testConfig(ApproachC, 2))
+	s.Search(context.Background(), &bel, moves, Limits{Nodes: 200})
+	a, b := s.trees[0], s.trees[1]
+	if len(a.boards)+len(b.boards) != s.cfg.ThreatBoards || len(a.boards) != len(b.boards) {
+		t.Fatalf("the trees drew %d and %d boards, want %d between them", len(a.boards), len(b.boards), s.cfg.ThreatBoards)
+	}
+	for j, mv := range moves {
+		if a.threat[j] != b.threat[j] || a.mates[j] != b.mates[j] {
+			t.Errorf("%v: threats %v and %v, mates %v and %v", mv, a.threat[j], b.threat[j], a.mates[j], b.mates[j])
+		}
+		if mv.String() == "a2a3" && a.threat[j] == 0 {
+			t.Errorf("%v: no threat counted", mv)
 		}
 	}
 }

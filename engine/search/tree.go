@@ -90,6 +90,7 @@ type tree struct {
 	// its chance of mating (see rootThreats); empty when the search does
 	// not look.
 	threat, mates []float32
+	counts        []mateCount
 	// approach A, and approach C's mate threats
 	boards []chess.Position
 	board  chess.Position
@@ -123,6 +124,7 @@ func newTree(memMB int, seed uint64) *tree {
 		path:   make([]int32, 0, 256),
 		threat: make([]float32, 0, maxChildren),
 		mates:  make([]float32, 0, maxChildren),
+		counts: make([]mateCount, 0, maxChildren),
 		rng:    rand.New(src),
 	}
 }
