@@ -315,8 +315,7 @@ func (s *Searcher) Search(ctx context.Context, bel *belief.State, moves []chess.
 		return lim.Time > 0 && time.Since(start) >= lim.Time
 	}
 	n := len(s.trees)
-	count := s.cfg.Approach == ApproachC && (s.cfg.MateThreat > 0 || s.cfg.OwnMates) &&
-		!(lim.Nodes > 0 && lim.Nodes <= minCountNodes)
+	count := s.cfg.Approach == ApproachC && (s.cfg.MateThreat > 0 || s.cfg.OwnMates)
 	for _, t := range s.trees {
 		t.threat, t.mates, t.counts = t.threat[:0], t.mates[:0], t.counts[:0]
 	}
@@ -348,9 +347,9 @@ func (s *Searcher) parallel(f func(i int, t *tree)) {
 // prepare draws tree i's boards for this search: approach A's boards to play
 // on, or, with count, its share of approach C's boards to count the mates of
 // the root attempts on (the trees share the count, so that two threads pay
-// half of it each). An emergency search (a node budget of at most
-// minCountNodes) goes without it: the count takes a few milliseconds and
-// cannot be cut short.
+// half of it each). Every search counts, an emergency one too (a skip rule
+// would have to be one a replay with the recorded iteration counts can
+// follow); the count takes a few milliseconds.
 func (s *Searcher) prepare(t *tree, i int, bel *belief.State, moves []chess.Move, count bool) {
 	switch {
 	case s.cfg.Approach == ApproachA:
@@ -383,13 +382,6 @@ func (s *Searcher) mergeCounts(bel *belief.State, count bool) {
 	}
 }
 
-// minCountNodes is the largest node budget for which approach C does not
-// count the mates at the root (see prepare): the player's emergency answer
-// near the flag spends 64 iterations. The rule looks at the node budget
-// alone, so that a replay with the recorded iteration counts counts where
-// the game did.
-const minCountNodes = 64
-
 // budget is tree i's share of nodes over n trees (0: unbounded).
 func budget(nodes int64, i, n int) int64 {
 	if nodes <= 0 {
@@ -416,7 +408,10 @@ func (s *Searcher) run(t *tree, nodes int64, stop func() bool) {
 		if nodes > 0 && t.iters >= nodes {
 			return
 		}
-		if t.iters%checkEvery == 0 && stop() && (t.iters > 0 || nodes == 0) {
+		// At least checkEvery iterations: a search on the clock that
+		// the root's mate count left no time still searches, so that its
+		// replay with the recorded iteration count (never 0) is the same.
+		if t.iters > 0 && t.iters%checkEvery == 0 && stop() {
 			return
 		}
 		if t.nodes[0].flags&fSolved != 0 {
@@ -425,7 +420,7 @@ func (s *Searcher) run(t *tree, nodes int64, stop func() bool) {
 		if t.full() {
 			// A prune of a large tree takes milliseconds: look at the
 			// clock again after it.
-			if !t.prune() || stop() && (t.iters > 0 || nodes == 0) {
+			if !t.prune() || t.iters > 0 && stop() {
 				return
 			}
 		}

@@ -137,25 +137,19 @@ func BenchmarkRootThreats(b *testing.B) {
 	}
 }
 
-// TestShortSearchSkipsCount: an emergency search (at most 64 iterations)
-// answers without the mate count, which cannot be cut short; a longer one
-// counts, and so does any search on the clock (its replay, with the
-// iteration count recorded, must count as it did).
-func TestShortSearchSkipsCount(t *testing.T) {
+// TestCountAlways: every search counts the root's mates, an emergency one
+// too, and a search whose time the count used up still searches (a replay
+// runs it again with its recorded iteration count, which must not be 0).
+func TestCountAlways(t *testing.T) {
 	bel, moves, _ := rootAt(t, "k7/8/8/8/8/3n4/P5PP/6RK w - - 0 1")
-	for _, tc := range []struct {
-		lim   Limits
-		count bool
-	}{
-		{Limits{Nodes: minCountNodes}, false},
-		{Limits{Time: time.Millisecond}, true},
-		{Limits{Nodes: minCountNodes + 1}, true},
-		{Limits{Nodes: 100, Time: time.Second}, true},
-	} {
+	for _, lim := range []Limits{{Nodes: 64}, {Time: time.Nanosecond}, {Nodes: 1000}} {
 		s := newSearcher(t, testConfig(ApproachC, 1))
-		s.Search(context.Background(), &bel, moves, tc.lim)
-		if got := len(s.trees[0].threat) == len(moves); got != tc.count {
-			t.Errorf("%+v: counted %v, want %v", tc.lim, got, tc.count)
+		r := s.Search(context.Background(), &bel, moves, lim)
+		if len(s.trees[0].threat) != len(moves) {
+			t.Errorf("%+v: no count", lim)
+		}
+		if r.Iterations == 0 {
+			t.Errorf("%+v: no iteration", lim)
 		}
 	}
 }
