@@ -72,7 +72,7 @@ type Config struct {
 	// before UCT chooses among them; 0 leaves the root to UCT.
 	Widen float64
 	// MateThreat is the chance that the opponent finds a mate in one that
-	// it has, for approach C's root (see rootThreats); 0 does not look.
+	// it has, for approach C's root (see countMates); 0 does not look.
 	// ThreatBoards is the number of boards drawn from the belief to count
 	// the mates on.
 	// OwnMates adds, on the same boards, the chance that each root attempt

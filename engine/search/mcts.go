@@ -128,11 +128,7 @@ func (t *tree) selectAttempt(i int32, c float64, ap Approach) int32 {
 		if ch.visits == 0 {
 			return j
 		}
-		v := ch.value
-		if i == 0 {
-			v = t.rootValue(j)
-		}
-		score := float64(v) + c*math.Sqrt(lnN/float64(ch.visits))
+		score := float64(t.childValue(i, j)) + c*math.Sqrt(lnN/float64(ch.visits))
 		if score > bestScore {
 			best, bestScore = j, score
 		}
@@ -223,10 +219,7 @@ func (t *tree) backup(cfg *Config, leaf float32) {
 					proven = true
 				}
 				if ch.visits > 0 {
-					v := ch.value
-					if i == 0 {
-						v = t.rootValue(c)
-					}
+					v := t.childValue(i, c)
 					sum += float32(ch.visits) * v
 					seen += float32(ch.visits)
 					if v > best {

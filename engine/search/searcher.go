@@ -215,11 +215,7 @@ func (t *tree) rescore(i int32) {
 	for c := n.first; n.first >= 0 && c < n.first+int32(n.nchild); c++ {
 		ch := &t.nodes[c]
 		if ch.flags&fPruned == 0 && ch.visits > 0 {
-			v := ch.value
-			if i == 0 {
-				v = t.rootValue(c)
-			}
-			best = max(best, v)
+			best = max(best, t.childValue(i, c))
 		}
 	}
 	if !math.IsInf(float64(best), -1) {
@@ -376,9 +372,8 @@ func (s *Searcher) mergeCounts(bel *belief.State, count bool) {
 			t0.counts[j].won += c.won
 		}
 	}
-	own := s.cfg.OwnMates && bel.Units() > 0
 	for _, t := range s.trees {
-		t.setMates(t0.counts, boards, s.cfg.MateThreat, own)
+		t.setMates(bel, t0.counts, boards, s.cfg.MateThreat, s.cfg.OwnMates)
 	}
 }
 

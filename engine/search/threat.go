@@ -21,13 +21,6 @@ import (
 // opponent a mate in one (mated), and on how many it mates (won).
 type mateCount struct{ legal, mated, won int32 }
 
-// rootThreats draws up to n boards from bel, counts on them and sets t.threat
-// and t.mates (see countMates and setMates): one tree's whole count.
-func (t *tree) rootThreats(bel *belief.State, moves []chess.Move, n int, find float64, own bool) {
-	t.countMates(bel, moves, n, find > 0)
-	t.setMates(t.counts, len(t.boards), find, own && bel.Units() > 0)
-}
-
 // countMates draws up to n boards from bel and fills t.counts[j] for each
 // root attempt moves[j] (the mates in one only when threats is set).
 func (t *tree) countMates(bel *belief.State, moves []chess.Move, n int, threats bool) {
@@ -60,9 +53,10 @@ func (t *tree) countMates(bel *belief.State, moves []chess.Move, n int, threats 
 // setMates sets, from counts over boards boards, for each root attempt j
 // t.threat[j]: find times the share of the boards on which it is legal,
 // does not end the game, and leaves the opponent a mate in one; and, with
-// own, t.mates[j]: the share of all boards on which it mates (own is false
-// against a bare king: the answers then know mate).
-func (t *tree) setMates(counts []mateCount, boards int, find float64, own bool) {
+// own, t.mates[j]: the share of all boards on which it mates, unless bel
+// leaves the opponent a bare king (the answers then know mate).
+func (t *tree) setMates(bel *belief.State, counts []mateCount, boards int, find float64, own bool) {
+	own = own && bel.Units() > 0
 	t.threat, t.mates = t.threat[:0], t.mates[:0]
 	for _, c := range counts {
 		var p, w float32
@@ -117,6 +111,15 @@ func mayCheck(b *chess.Position, m chess.Move, king chess.Square) bool {
 	}
 	occ := b.Occupied()&^from.Bit() | to.Bit()
 	return chess.Attacks(b.Side(), pt, to, occ).Has(king)
+}
+
+// childValue is the value of node i's child c: at the root with its mates
+// (rootValue), elsewhere the tree's.
+func (t *tree) childValue(i, c int32) float32 {
+	if i == 0 {
+		return t.rootValue(c)
+	}
+	return t.nodes[c].value
 }
 
 // rootValue is root child c's value with its mates: the chance of a win,

@@ -27,6 +27,13 @@ func rootAt(t *testing.T, fen string) (belief.State, []chess.Move, *tree) {
 	return bel, moves, tr
 }
 
+// rootThreats draws up to n boards from bel on tree t and counts the mates
+// on them as a one-tree search does (countMates, then setMates).
+func rootThreats(t *tree, bel *belief.State, moves []chess.Move, n int, find float64, own bool) {
+	t.countMates(bel, moves, n, find > 0)
+	t.setMates(bel, t.counts, len(t.boards), find, own)
+}
+
 // TestRootThreats: a root attempt that leaves the opponent a mate in one is
 // charged MateThreat's chance of a loss, the others nothing, and the root
 // values it so. Black's man on d3 is a knight on some of the boards drawn
@@ -36,7 +43,7 @@ func rootAt(t *testing.T, fen string) (belief.State, []chess.Move, *tree) {
 // on the back rank.
 func TestRootThreats(t *testing.T) {
 	bel, moves, tr := rootAt(t, "k7/8/8/8/8/3n4/P5PP/6RK w - - 0 1")
-	tr.rootThreats(&bel, moves, 64, 0.5, true)
+	rootThreats(tr, &bel, moves, 64, 0.5, true)
 	if len(tr.threat) != len(moves) {
 		t.Fatalf("%d threats for %d attempts", len(tr.threat), len(moves))
 	}
@@ -103,7 +110,7 @@ func TestRootOwnMates(t *testing.T) {
 		{"6k1/8/6K1/8/8/8/8/R7 w - - 0 1", true, 0}, // bare king: the answers know
 	} {
 		bel, moves, tr := rootAt(t, tc.fen)
-		tr.rootThreats(&bel, moves, 16, 0.5, tc.own)
+		rootThreats(tr, &bel, moves, 16, 0.5, tc.own)
 		for j, mv := range moves {
 			want := float32(0)
 			if mv.String() == "a1a8" {
@@ -132,7 +139,7 @@ func BenchmarkRootThreats(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		p := &ps[k]
-		tr.rootThreats(&p.Belief, p.Moves, cfg.ThreatBoards, cfg.MateThreat, cfg.OwnMates)
+		rootThreats(tr, &p.Belief, p.Moves, cfg.ThreatBoards, cfg.MateThreat, cfg.OwnMates)
 		k = (k + 1) % len(ps)
 	}
 }

@@ -87,8 +87,8 @@ type tree struct {
 	risk  [64]float32
 	moves chess.MoveList
 	// threat[j] is root attempt j's chance of being mated at once, mates[j]
-	// its chance of mating (see rootThreats); empty when the search does
-	// not look.
+	// its chance of mating (see setMates); counts holds the tally they
+	// come from (countMates). Empty when the search does not look.
 	threat, mates []float32
 	counts        []mateCount
 	// approach A, and approach C's mate threats
