@@ -504,3 +504,32 @@ func TestKingNotOnSweptLine(t *testing.T) {
 		t.Fatal("the king's true square g2 is out of the support")
 	}
 }
+
+// TestProbMenAttack: the chance that a man other than the opponent's king
+// attacks a square (the king, next to it, does not count).
+func TestProbMenAttack(t *testing.T) {
+	tests := []struct {
+		fen, square string
+		min, max    float64
+	}{
+		{"8/8/8/8/8/8/6k1/K6N w - - 0 1", "h1", 0, 0},   // only the king touches h1
+		{"4k3/8/8/8/8/8/6p1/K6Q w - - 0 1", "h1", 1, 1}, // a pawn takes on h1
+		{"4k3/8/8/8/8/6n1/8/K6Q w - - 0 1", "h1", 0.01, 0.99},
+		{"4k3/8/8/8/8/6n1/8/K6Q w - - 0 1", "a8", 0, 0},
+	}
+	for _, tc := range tests {
+		pos, err := chess.ParseFEN(tc.fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := FromPosition(chess.White, pos, nil)
+		if p := s.ProbMenAttack(sq(tc.square)); p < tc.min-1e-9 || p > tc.max+1e-9 {
+			t.Errorf("%s, %s: %v, want in [%v, %v]", tc.fen, tc.square, p, tc.min, tc.max)
+		}
+	}
+	pos, _ := chess.ParseFEN("8/8/8/8/8/8/6k1/K6N w - - 0 1")
+	s := FromPosition(chess.White, pos, nil)
+	if s.ProbAttacked(sq("h1")) == 0 {
+		t.Error("ProbAttacked leaves out the king next to h1")
+	}
+}

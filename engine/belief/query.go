@@ -125,6 +125,21 @@ func (s *State) ProbAttacked(sq chess.Square) float64 {
 	return at.prob()
 }
 
+// ProbMenAttack is the chance that at least one opponent man other than its
+// king attacks sq: the men that could take a checker there, which the king,
+// weighed square by square, does not cover.
+func (s *State) ProbMenAttack(sq chess.Square) float64 {
+	var at attackers
+	s.attackersOf(sq, chess.NoSquare, &at)
+	none := 1.0
+	for i := range at.n {
+		if at.class[i] != king {
+			none *= 1 - at.r[i]
+		}
+	}
+	return 1 - none
+}
+
 // Outcome is the distribution of the referee's answers to one attempt of ours.
 // Illegal+Quiet+CapturePawn+CapturePiece is 1.
 type Outcome struct {

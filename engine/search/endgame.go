@@ -46,6 +46,14 @@ func (ko *kingOdds) compute(s *belief.State, m *men, mv chess.Move, after *men) 
 		att |= chess.Attacks(m.us, after.at[sq], sq, own)
 	}
 	ko.att = att
+	// A king square our men attacked before the move is shielded by unseen
+	// men (the opponent's king is never left in check on our turn): the king
+	// there is neither mated nor stalemated by a move that keeps the line.
+	var before chess.Bitboard
+	for b := m.by[0]; b != 0; {
+		sq := b.PopFirst()
+		before |= chess.Attacks(m.us, m.at[sq], sq, m.by[0])
+	}
 	// Our undefended men the king may take. In a pawn ending only the moved
 	// man: there the pawn is the whole win, and weighing it wherever the
 	// king might reach froze our king beside it (measured: more unfinished
@@ -77,6 +85,8 @@ func (ko *kingOdds) compute(s *belief.State, m *men, mv chess.Move, after *men) 
 		escapes := chess.KingAttacks(k) &^ att
 		inCheck := att.Has(k)
 		switch {
+		case before.Has(k):
+			ko.quiet += p
 		case inCheck && escapes == 0:
 			ko.mate += p
 			continue
@@ -209,8 +219,25 @@ const regionWeight = 0.06
 const fewUnits = 8
 
 // mateShare is the chance, with a few opponent units left, that a checked
-// king without a move is mated (its men may still block or take).
+// king without a move is mated, before its men's help (helpless).
 const mateShare = 0.3
+
+// pieceBlock is the chance that one opponent piece (not a pawn) can step
+// into a check's line or take the checker from where it stands unseen.
+const pieceBlock = 0.5
+
+// helpless is the chance that the opponent's men other than its king can
+// neither take our man on sq (the checker, as a rule) nor block its check:
+// no man attacks sq, and each piece fails to step in. Without it a queen
+// check along the first rank, with eight opponent men left, was valued as a
+// 20 % mate: worth 20 pawns, more than any capture, so the queen shuttled
+// on the back rank while pawns recaptured and promoted (docs/strength.md,
+// round 7).
+func helpless(s *belief.State, sq chess.Square) float64 {
+	pawns, _ := s.Pawns()
+	pieces := max(float64(s.Units())-pawns, 0)
+	return (1 - s.ProbMenAttack(sq)) * math.Pow(1-pieceBlock, pieces)
+}
 
 // immobile is the chance that none of the opponent's men besides its king
 // can move, which makes a king without a move a stalemate: its pawns are
@@ -248,7 +275,7 @@ func kingEndgame(s *belief.State, m *men, mv chess.Move, legalValue float32) flo
 		return legalValue
 	}
 	pStale := immobile(s, m) * ko.stale / legal
-	pMate := mateShare * ko.mate / legal
+	pMate := mateShare * helpless(s, mv.To()) * ko.mate / legal
 	return legalValue + float32(pStale)*(drawValue-legalValue) + float32(pMate)*(winValue-legalValue)
 }
 

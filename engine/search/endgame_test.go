@@ -199,3 +199,43 @@ func TestBareExploration(t *testing.T) {
 		}
 	}
 }
+
+// TestShieldedKing: a king square our men attack already on our turn is
+// shielded by unseen men, so a quiet move elsewhere mates no king there.
+// Black's knight on c1 stands between our queen and its king; valued in
+// our men's view alone, the king on e1 "had no move", and any quiet move
+// gained 0.3 of a won game.
+func TestShieldedKing(t *testing.T) {
+	e, m := bareEntry(t, "7K/8/8/8/8/8/1R6/Q1n1k3 w - - 0 1")
+	if v := attemptValue(t, e, m, "h8g8"); v > e.static+1 {
+		t.Errorf("quiet Kg8: %v, static %v: the shielded king is counted mated", v, e.static)
+	}
+	// The same men with the knight off the line: Qa1 mates unless it
+	// steps in, which a piece does half the time.
+	e, m = bareEntry(t, "7K/8/8/7n/8/8/QR6/4k3 w - - 0 1")
+	mate, quiet := attemptValue(t, e, m, "a2a1"), attemptValue(t, e, m, "h8g8")
+	if mate < quiet+5 {
+		t.Errorf("Qa1 mate %v against quiet Kg8 %v: the mate odds are lost", mate, quiet)
+	}
+}
+
+// TestHelpless: each opponent piece halves the chance that a mate in our
+// men's view stands; pawns help only by taking the checker.
+func TestHelpless(t *testing.T) {
+	pawns := beliefAt(t, "4k3/pppp4/8/8/8/8/8/4K2Q w - - 0 1")
+	pieces := beliefAt(t, "4k3/nn6/8/8/8/8/8/4K2Q w - - 0 1")
+	h1 := sq(t, "h1")
+	if h := helpless(&pawns, h1); h != 1 {
+		t.Errorf("four pawns far away: helpless %v, want 1", h)
+	}
+	if h := helpless(&pieces, h1); h < 0.24 || h > 0.26 {
+		t.Errorf("two knights that cannot reach h1: helpless %v, want 0.25", h)
+	}
+	// A piece on g3 may be a knight that takes the checker on h1 (the
+	// belief knows where the opponent's pieces stand, not which they are).
+	far := beliefAt(t, "4k3/n7/8/8/8/8/8/4K2Q w - - 0 1")
+	near := beliefAt(t, "4k3/8/8/8/8/6n1/8/4K2Q w - - 0 1")
+	if hf, hn := helpless(&far, h1), helpless(&near, h1); hf < 0.49 || hn > 0.8*hf {
+		t.Errorf("one piece: helpless %v far from h1, %v attacking it", hf, hn)
+	}
+}

@@ -274,6 +274,18 @@ func (a *answers) certainWin() bool {
 	return true
 }
 
+// certainRefusal is the chance of "Illegal move" from which an attempt is
+// never asked: the refusal is certain, so asking teaches nothing and costs
+// an attempt. Valued as the turn's best less illegalCost, such attempts
+// took as many visits as the best one and were played by visit count: a
+// pawn try on an empty square, five in a row, instead of the recapture.
+const certainRefusal = 0.999
+
+// sureRefusal reports whether the referee refuses the attempt for certain.
+func (a *answers) sureRefusal() bool {
+	return a.n > 0 && a.illegal[0] && a.prob[0] >= certainRefusal
+}
+
 // minCheck is the least chance of a check kind kept as an answer of its own;
 // rarer checks are folded into the silent answer.
 const minCheck = 0.03

@@ -87,6 +87,9 @@ func (t *tree) iterate(cfg *Config) bool {
 				if cfg.Solver && ans.certainWin() {
 					a.flags |= fSolved
 				}
+				if ans.sureRefusal() {
+					a.flags |= fPruned
+				}
 				leaf = a.value
 			}
 			t.backup(cfg, leaf)

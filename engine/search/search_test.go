@@ -318,3 +318,24 @@ func TestImpossibleReplies(t *testing.T) {
 		t.Fatalf("back-rank mate: %+v, want a1a8 proven at %v", r, float64(winValue))
 	}
 }
+
+// TestCertainRefusal: an attempt the belief knows is refused (a rook move
+// through Black's known pawn) is never searched again nor played: asking it
+// teaches nothing.
+func TestCertainRefusal(t *testing.T) {
+	bel, moves, _ := rootAt(t, "k7/8/8/8/p7/8/8/R5K1 w - - 0 1")
+	s := newSearcher(t, testConfig(ApproachC, 1))
+	r := s.Search(context.Background(), &bel, moves, Limits{Nodes: 2000})
+	blocked := map[string]bool{"a1a5": true, "a1a6": true, "a1a7": true, "a1a8": true}
+	if blocked[r.Move.String()] {
+		t.Fatalf("played %v, refused for certain", r.Move)
+	}
+	tr := s.trees[0]
+	root := &tr.nodes[0]
+	for j := range moves {
+		ch := &tr.nodes[root.first+int32(j)]
+		if blocked[ch.move.String()] && (ch.visits > 1 || ch.flags&fPruned == 0) {
+			t.Errorf("%v: %d visits, flags %b: want one visit, pruned", ch.move, ch.visits, ch.flags)
+		}
+	}
+}

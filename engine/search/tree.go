@@ -29,7 +29,7 @@ const (
 // node flags.
 const (
 	fSolved uint8 = 1 << iota // value is exact (a proven win or draw)
-	fPruned                   // refused at the root: never selected again
+	fPruned                   // refused at the root, or sure to be refused: never selected again
 	// fCollapsed: a decision node whose subtree was collapsed to free the
 	// pools; it keeps its value until its attempts are all valued again.
 	fCollapsed
