@@ -177,6 +177,14 @@ func Run(ctx context.Context, rec *Record, opt Options) (*Result, error) {
 				return res, at(s.Line, fmt.Errorf("re-running the attempt: %w", err))
 			}
 			f.Replayed = m
+			if m != s.Move {
+				// The recorded attempt is the one the referee answered: the
+				// player must hear its answers as answers to it (a refusal
+				// of the re-run's choice would strike the wrong attempt).
+				if o, ok := p.(players.Overrider); ok {
+					o.Override(s.Move)
+				}
+			}
 			res.Attempts++
 			if opt.Progress != nil {
 				opt.Progress(res.Attempts, total)
