@@ -146,7 +146,7 @@ func (t *table) play(ctx context.Context, rec *Record, ps [2]players.Player, rul
 	u := t.ump
 	u.Reset(rec.startPosition())
 	for c, p := range ps {
-		g := players.Game{Color: chess.Color(c), Rules: rules, Control: lim.Control, Seed: sideSeed(rec.Seed, chess.Color(c)), Start: rec.Start, HiddenKing: rec.HiddenKing}
+		g := players.Game{Color: chess.Color(c), Rules: rules, Control: lim.Control, Seed: SideSeed(rec.Seed, chess.Color(c)), Start: rec.Start, HiddenKing: rec.HiddenKing}
 		if err := p.NewGame(g); err != nil {
 			return fmt.Errorf("match: %s: new game: %w", rec.specOf(chess.Color(c)), err)
 		}
@@ -297,7 +297,8 @@ func GameSeed(matchSeed uint64, g int) uint64 {
 	return splitmix64(matchSeed ^ splitmix64(uint64(g)))
 }
 
-// sideSeed gives each side of a game its own seed.
-func sideSeed(gameSeed uint64, c chess.Color) uint64 {
+// SideSeed gives each side of a game its own seed: the player of colour c
+// in the game of seed gameSeed starts from it (a replay rebuilds it so).
+func SideSeed(gameSeed uint64, c chess.Color) uint64 {
 	return splitmix64(gameSeed + uint64(c) + 1)
 }

@@ -147,6 +147,47 @@ type Shard struct {
 // ReadShard reads a JSON Lines file written by a match (name is for errors).
 // It checks each line strictly: known type, known fields, sensible values.
 func ReadShard(name string, r io.Reader) (*Shard, error) {
+	return readLines(name, r, nil)
+}
+
+// Game is one game of a match file, with its attempts, for a replay.
+type Game struct {
+	Header MatchLine
+	Result GameLine
+	// ResultLine is the line number of the game line.
+	ResultLine int
+	Attempts   []AttemptLine
+	// Lines are the attempts' line numbers.
+	Lines []int
+}
+
+// ReadGame reads game number game (its index in the match) from a match's
+// JSON Lines file, checked as ReadShard checks it; only that game's attempts
+// are kept.
+func ReadGame(name string, r io.Reader, game int) (*Game, error) {
+	g := &Game{}
+	sh, err := readLines(name, r, func(a *AttemptLine, line int) {
+		if a.Game == game {
+			g.Attempts = append(g.Attempts, *a)
+			g.Lines = append(g.Lines, line)
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	g.Header = sh.Header
+	for i, gl := range sh.Games {
+		if gl.Game == game {
+			g.Result, g.ResultLine = gl, sh.lines[i]
+			return g, nil
+		}
+	}
+	return nil, fmt.Errorf("%s: no game %d (the file has %d games)", name, game, len(sh.Games))
+}
+
+// readLines reads a match file, handing each attempt line to attempt when
+// it is not nil.
+func readLines(name string, r io.Reader, attempt func(a *AttemptLine, line int)) (*Shard, error) {
 	sh := &Shard{Name: name}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 4096), maxLine)
@@ -183,6 +224,9 @@ func ReadShard(name string, r io.Reader) (*Shard, error) {
 			var a AttemptLine
 			if err := strictUnmarshal(text, &a); err != nil {
 				return nil, fail("%v", err)
+			}
+			if attempt != nil {
+				attempt(&a, line)
 			}
 		case "game":
 			if !sawHeader {

@@ -14,7 +14,9 @@ import (
 	"time"
 
 	"kriegbot/bot"
+	"kriegbot/engine/chess"
 	"kriegbot/internal/cmdflag"
+	"kriegbot/match"
 )
 
 // Command is `kriegbot replay [flags] FILE`.
@@ -25,13 +27,14 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	htmlOut := fs.String("html", "", "also write one self-contained HTML page with every shown attempt to this file")
 	top := fs.Int("top", 5, "candidates shown per attempt")
 	plain := fs.Bool("plain", false, "print every attempt even on a terminal (no step-through)")
-	game := fs.Int("game", 0, "transcripts: the server's game number (0: the first game we played)")
+	game := fs.Int("game", 0, "transcripts: the server's game number (0: the first game we played); match files: the game's index (from 0)")
+	side := fs.String("side", "", "match files: the side to replay, white or black (default: the match's first player, -p1)")
 	recordName := fs.String("record", "", "transcripts: the game's per-game record, for the player spec, seed and searches (default: looked up in ../games)")
 	player := fs.String("player", "", "transcripts without a record: the player spec to run")
 	seed := fs.Uint64("seed", 0, "transcripts without a record: the game's seed")
-	nodes := fs.Int64("nodes", 2000, "transcripts without a record: iterations per search")
+	nodes := fs.Int64("nodes", 2000, "transcripts without a record, and match files played on a clock: iterations per search")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: kriegbot replay [flags] RECORD.jsonl | TRANSCRIPT.txt")
+		fmt.Fprintln(stderr, "usage: kriegbot replay [flags] RECORD.jsonl | TRANSCRIPT.txt | MATCH.jsonl")
 		fmt.Fprintln(stderr, "\nRe-runs a game from the daemon's per-game record (logs/games/*.jsonl): rebuilds")
 		fmt.Fprintln(stderr, "the player from the recorded spec and seed, feeds it the recorded answers and")
 		fmt.Fprintln(stderr, "re-runs every search with the recorded iterations. Shows per attempt our men,")
@@ -39,7 +42,9 @@ func Command(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "the last line counts the attempts where the re-run chose differently (exit 1).")
 		fmt.Fprintln(stderr, "A raw session transcript (logs/transcripts/*.txt) is re-fed through the protocol")
 		fmt.Fprintln(stderr, "reader and the daemon's game tracking; its game's record supplies spec, seed and")
-		fmt.Fprintln(stderr, "searches. On a terminal, Enter/n, p and q step through the attempts.")
+		fmt.Fprintln(stderr, "searches. A match's JSON Lines file (kriegbot match -jsonl) replays game -game of")
+		fmt.Fprintln(stderr, "the player on -side, exactly when the match ran on -nodes. On a terminal,")
+		fmt.Fprintln(stderr, "Enter/n, p and q step through the attempts.")
 		fmt.Fprintln(stderr, "\nFlags:")
 		fs.PrintDefaults()
 	}
@@ -56,7 +61,7 @@ func Command(args []string, stdout, stderr io.Writer) int {
 		return cmdflag.Fail(stderr, "replay", "-top %d: want 1 to %d", *top, maxTop)
 	}
 	name := fs.Arg(0)
-	rec, err := load(name, *game, *recordName, *player, *seed, *nodes, stderr)
+	rec, err := load(name, source{game: *game, side: *side, record: *recordName, player: *player, seed: *seed, nodes: *nodes}, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "kriegbot replay: %v\n", err)
 		return cmdflag.Failure
@@ -86,16 +91,31 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	return finish(res, *htmlOut, *plain, stdout, stderr)
 }
 
-// load reads a per-game record, or a game of a transcript with its record.
-// Both are read as streams: a record line by line with bounded lines, a
-// transcript entry by entry, keeping one game.
-func load(name string, game int, recordName, player string, seed uint64, nodes int64, stderr io.Writer) (*Record, error) {
+// source is what the flags say of the file to replay.
+type source struct {
+	game   int
+	side   string
+	record string
+	player string
+	seed   uint64
+	nodes  int64
+}
+
+// load reads a per-game record, a game of a match file, or a game of a
+// transcript with its record. All are read as streams: records and match
+// files line by line with bounded lines, a transcript entry by entry,
+// keeping one game.
+func load(name string, src source, stderr io.Writer) (*Record, error) {
+	game, recordName, player, seed, nodes := src.game, src.record, src.player, src.seed, src.nodes
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
 	br := bufio.NewReader(f)
+	if isMatch(br) {
+		return loadMatch(br, name, src, stderr)
+	}
 	if isRecord(br) {
 		return ReadRecord(br, name)
 	}
@@ -136,6 +156,37 @@ func load(name string, game int, recordName, player string, seed uint64, nodes i
 	}
 	fmt.Fprintf(stderr, "kriegbot replay: no record: every search runs %d iterations, so choices may differ from the live ones\n", nodes)
 	return tg.Record, nil
+}
+
+// loadMatch reads game src.game of a match file as a record of the player
+// on src.side.
+func loadMatch(br *bufio.Reader, name string, src source, stderr io.Writer) (*Record, error) {
+	g, err := match.ReadGame(name, br, src.game)
+	if err != nil {
+		return nil, err
+	}
+	us := chess.White
+	switch src.side {
+	case "white":
+	case "black":
+		us = chess.Black
+	case "":
+		if g.Result.P1 == "black" {
+			us = chess.Black
+		}
+	default:
+		return nil, fmt.Errorf("-side %q: want white or black", src.side)
+	}
+	if g.Header.Nodes == 0 {
+		fmt.Fprintf(stderr, "kriegbot replay: the match ran on a clock: every search runs %d iterations, so choices may differ from the match's\n", src.nodes)
+	}
+	return FromMatch(g, name, us, src.nodes)
+}
+
+// isMatch says whether the stream starts with a match file's first line.
+func isMatch(br *bufio.Reader) bool {
+	b, _ := br.Peek(64)
+	return bytes.HasPrefix(bytes.TrimLeft(b, " \t\r\n"), []byte(`{"type":"match"`))
 }
 
 // isRecord says whether the stream starts like JSON (a record) rather than

@@ -73,6 +73,13 @@ type GameInfo struct {
 	// OpponentModel names the per-opponent model the player was given, when
 	// recorded ("" for the spec's own prior).
 	OpponentModel string
+	// Setup is the set-up position the game began from (match files with
+	// -positions), nil for the standard start; HiddenKing says the players
+	// did not know where the opponent's king stood in it.
+	Setup      *chess.Position
+	HiddenKing bool
+	// Rules are the referee's rules; the zero value means ICC's.
+	Rules umpire.Rules
 }
 
 // StepKind says what a Step holds.

@@ -123,11 +123,19 @@ func Run(ctx context.Context, rec *Record, opt Options) (*Result, error) {
 	}
 	p := spec.New()
 	ctl := clock.Control{Base: time.Duration(g.BaseMin) * time.Minute, Increment: time.Duration(g.IncS) * time.Second}
-	if err := p.NewGame(players.Game{Color: g.Us, Rules: umpire.ICC(), Control: ctl, Seed: g.Seed}); err != nil {
+	rules := g.Rules
+	if rules.Name == "" {
+		rules = umpire.ICC()
+	}
+	if err := p.NewGame(players.Game{Color: g.Us, Rules: rules, Control: ctl, Seed: g.Seed, Start: g.Setup, HiddenKing: g.HiddenKing}); err != nil {
 		return nil, at(g.Line, err)
 	}
 	if rec.Moves != nil {
-		res.Truth = truePositions(rec.Moves)
+		start := chess.StartPosition()
+		if g.Setup != nil {
+			start = *g.Setup
+		}
+		res.Truth = truePositions(start, rec.Moves)
 	}
 	total := 0
 	for _, s := range rec.Steps {
@@ -237,9 +245,9 @@ func specOption(spec, key string) string {
 }
 
 // truePositions plays the revealed moves (checked by ReadRecord).
-func truePositions(sans []string) []chess.Position {
+func truePositions(start chess.Position, sans []string) []chess.Position {
 	out := make([]chess.Position, 1, len(sans)+1)
-	out[0] = chess.StartPosition()
+	out[0] = start
 	for _, s := range sans {
 		pos := out[len(out)-1]
 		m, err := pos.ParseSAN(s)

@@ -1,0 +1,158 @@
+package replay
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"kriegbot/engine/chess"
+	"kriegbot/match"
+)
+
+// playMatch plays a short node-limited match (mcts against the heuristic,
+// colours alternating) and returns its JSON Lines file.
+func playMatch(t *testing.T, extra ...string) string {
+	t.Helper()
+	f := filepath.Join(t.TempDir(), "m.jsonl")
+	args := append([]string{"-p1", "mcts:mem=8", "-p2", "heuristic", "-games", "2", "-nodes", "150", "-maxplies", "40", "-concurrency", "1", "-seed", "3", "-jsonl", f}, extra...)
+	var out, errs bytes.Buffer
+	if code := match.Command(args, &out, &errs); code != 0 {
+		t.Fatalf("match: exit %d: %s", code, errs.String())
+	}
+	return f
+}
+
+func readMatchGame(t *testing.T, name string, game int) *match.Game {
+	t.Helper()
+	f, err := os.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	g, err := match.ReadGame(name, f, game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// TestMatchReplayAgrees: every game of a node-limited match replays exactly,
+// for both players (the mcts player's searches are re-run with the match's
+// budget and the seed the match gave it).
+func TestMatchReplayAgrees(t *testing.T) {
+	name := playMatch(t)
+	for game := range 2 {
+		g := readMatchGame(t, name, game)
+		for _, us := range []chess.Color{chess.White, chess.Black} {
+			rec, err := FromMatch(g, name, us, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := Run(context.Background(), rec, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Attempts == 0 || res.Differing != 0 {
+				t.Errorf("game %d, %v (%s): %s", game, us, rec.Game.Player, Summary(res))
+			}
+			if len(res.Truth) != len(rec.Moves)+1 || len(rec.Moves) != g.Result.Plies {
+				t.Errorf("game %d: %d true positions for %d moves, %d plies", game, len(res.Truth), len(rec.Moves), g.Result.Plies)
+			}
+		}
+	}
+	// The command finds the file's kind by itself and replays p1 by default.
+	var out, errs bytes.Buffer
+	if code := Command([]string{"-plain", "-game", "1", name}, &out, &errs); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs.String())
+	}
+	if !strings.Contains(out.String(), "0 differing choices") {
+		t.Fatalf("output ends %q", tail(out.String()))
+	}
+}
+
+func tail(s string) string {
+	if len(s) > 300 {
+		return s[len(s)-300:]
+	}
+	return s
+}
+
+// TestMatchReplayErrors: what cannot be replayed is refused with the file
+// and line.
+func TestMatchReplayErrors(t *testing.T) {
+	name := playMatch(t)
+	data, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Flip the legality of game 0's first attempt.
+	lines := strings.Split(string(data), "\n")
+	for i, l := range lines {
+		if strings.Contains(l, `"type":"attempt","game":0`) {
+			lines[i] = strings.Replace(l, `"legal":true`, `"legal":false`, 1)
+			break
+		}
+	}
+	bad := filepath.Join(t.TempDir(), "bad.jsonl")
+	if err := os.WriteFile(bad, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = FromMatch(readMatchGame(t, bad, 0), bad, chess.White, 0)
+	if err == nil || !strings.Contains(err.Error(), bad+":2:") || !strings.Contains(err.Error(), "legal") {
+		t.Errorf("flipped legality: %v", err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-game", "5", name}, "no game 5"},
+		{[]string{"-side", "red", name}, `-side "red"`},
+	} {
+		var out, errs bytes.Buffer
+		if code := Command(tc.args, &out, &errs); code == 0 || !strings.Contains(errs.String(), tc.want) {
+			t.Errorf("%v: exit %d, stderr %q, want %q", tc.args, code, errs.String(), tc.want)
+		}
+	}
+	// A match on a clock has no iteration counts: its searches need -nodes.
+	g := readMatchGame(t, name, 0)
+	g.Header.Nodes = 0
+	if _, err := FromMatch(g, name, chess.White, 0); err == nil || !strings.Contains(err.Error(), "-nodes") {
+		t.Errorf("clock match without -nodes: %v", err)
+	}
+}
+
+// FuzzMatchGame: any bytes read as a match file and turned into a record
+// give a record or an error naming the file, never a panic.
+func FuzzMatchGame(f *testing.F) {
+	const head = `{"type":"match","p1":"random","p2":"heuristic","games":2,"seed":"1","shard":0,"shards":1,"rules":"icc","max_plies":600,"tc":"-","nodes":10}`
+	const game = `{"type":"game","game":0,"seed":"7","white":"random","black":"heuristic","p1":"white","result":"*","termination":"ply cap","plies":1,"attempts":2,"p1_score":0.5}`
+	f.Add(head + "\n" + `{"type":"attempt","game":0,"ply":0,"side":"white","attempt":"e2e5","legal":false,"think_us":1}` + "\n" +
+		`{"type":"attempt","game":0,"ply":0,"side":"white","attempt":"e2e4","legal":true,"san":"e4","think_us":1}` + "\n" + game + "\n")
+	f.Add(head + "\n" + `{"type":"attempt","game":0,"ply":0,"side":"black","attempt":"e7e5","legal":true,"think_us":1}` + "\n" + game + "\n")
+	f.Add(head + "\n" + strings.Replace(game, `"seed":"7"`, `"seed":"7","fen":"8/8/8/8/8/8/8/K6k w - - 0 1"`, 1) + "\n")
+	f.Fuzz(func(t *testing.T, in string) {
+		g, err := match.ReadGame("fuzz", strings.NewReader(in), 0)
+		if err != nil {
+			return
+		}
+		if len(g.Attempts) > 64 {
+			return // long games are the same code, slower
+		}
+		for _, us := range []chess.Color{chess.White, chess.Black} {
+			rec, err := FromMatch(g, "fuzz", us, 0)
+			if err != nil {
+				if !strings.HasPrefix(err.Error(), "fuzz") {
+					t.Fatalf("error without the file name: %v", err)
+				}
+				continue
+			}
+			if rec.Game.Us != us {
+				t.Fatalf("record of %v for %v", rec.Game.Us, us)
+			}
+		}
+	})
+}
+
