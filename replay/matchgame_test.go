@@ -155,4 +155,3 @@ func FuzzMatchGame(f *testing.F) {
 		}
 	})
 }
-
