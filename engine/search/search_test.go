@@ -339,3 +339,34 @@ func TestCertainRefusal(t *testing.T) {
 		}
 	}
 }
+
+// TestFirstReply: a king left without a square reads as mate or stalemate
+// only at the replies to our first move (an illegal chain of the same turn
+// included), not deeper, where the beliefs rest on made-up replies.
+func TestFirstReply(t *testing.T) {
+	tr := newTree(1, 1)
+	tr.nodes = tr.nodes[:0]
+	add := func(k kind, illegal bool) int32 {
+		tr.nodes = append(tr.nodes, node{kind: k, illegal: illegal})
+		return int32(len(tr.nodes) - 1)
+	}
+	root := add(decision, false)
+	a1, ans1, r1 := add(attempt, false), add(answer, false), add(decision, false)
+	a2, ans2, r2 := add(attempt, false), add(answer, false), add(decision, false)
+	ill := add(decision, true)
+	tests := []struct {
+		name string
+		path []int32
+		want bool
+	}{
+		{"first reply", []int32{root, a1, ans1, r1}, true},
+		{"after an illegal attempt", []int32{root, a1, ill, a2, ans2, r2}, true},
+		{"second move", []int32{root, a1, ans1, r1, a2, ans2, r2}, false},
+	}
+	for _, tc := range tests {
+		tr.path = tc.path
+		if got := tr.firstReply(len(tc.path) - 1); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
