@@ -275,7 +275,10 @@ func kingEndgame(s *belief.State, m *men, mv chess.Move, legalValue float32) flo
 		return legalValue
 	}
 	pStale := immobile(s, m) * ko.stale / legal
-	pMate := mateShare * helpless(s, mv.To()) * ko.mate / legal
+	var pMate float64
+	if ko.mate > 0 { // helpless walks the opponent's lines: only when it counts
+		pMate = mateShare * helpless(s, mv.To()) * ko.mate / legal
+	}
 	return legalValue + float32(pStale)*(drawValue-legalValue) + float32(pMate)*(winValue-legalValue)
 }
 
