@@ -40,20 +40,12 @@ func (ko *kingOdds) compute(s *belief.State, m *men, mv chess.Move, after *men) 
 	pt := m.at[from]
 	m.play(mv, after)
 	own := after.by[0]
-	var att chess.Bitboard
-	for b := own; b != 0; {
-		sq := b.PopFirst()
-		att |= chess.Attacks(m.us, after.at[sq], sq, own)
-	}
+	att := after.attacks()
 	ko.att = att
 	// A king square our men attacked before the move is shielded by unseen
 	// men (the opponent's king is never left in check on our turn): the king
 	// there is neither mated nor stalemated by a move that keeps the line.
-	var before chess.Bitboard
-	for b := m.by[0]; b != 0; {
-		sq := b.PopFirst()
-		before |= chess.Attacks(m.us, m.at[sq], sq, m.by[0])
-	}
+	before := m.attacks()
 	// Our undefended men the king may take. In a pawn ending only the moved
 	// man: there the pawn is the whole win, and weighing it wherever the
 	// king might reach froze our king beside it (measured: more unfinished

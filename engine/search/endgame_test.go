@@ -48,11 +48,7 @@ func TestConfine(t *testing.T) {
 	// A rook on d4 cuts a king on e6 into the e-h files above the fourth
 	// rank; our king far away on a1.
 	_, m := bareEntry(t, "8/8/4k3/8/3R4/8/8/K7 w - - 0 1")
-	var att chess.Bitboard
-	for b := m.by[0]; b != 0; {
-		s := b.PopFirst()
-		att |= chess.Attacks(m.us, m.at[s], s, m.by[0])
-	}
+	att := m.attacks()
 	// Our men's squares are no way through (the undefended rook's included:
 	// taking it is the hang terms' business).
 	r := confine(sq(t, "e6").Bit(), ^(att | m.by[0]))

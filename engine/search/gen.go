@@ -45,6 +45,17 @@ func (m *men) play(mv chess.Move, after *men) {
 	after.by[0] = m.by[0]&^from.Bit() | to.Bit()
 }
 
+// attacks is every square our men attack, through our own men only (the
+// opponent's are unseen).
+func (m *men) attacks() chess.Bitboard {
+	var att chess.Bitboard
+	for b := m.by[0]; b != 0; {
+		sq := b.PopFirst()
+		att |= chess.Attacks(m.us, m.at[sq], sq, m.by[0])
+	}
+	return att
+}
+
 // remove takes our man on sq off the board (a man the opponent may take).
 func (m *men) remove(sq chess.Square) {
 	m.by[m.at[sq]] &^= sq.Bit()
