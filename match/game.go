@@ -153,8 +153,8 @@ func (t *table) play(ctx context.Context, rec *Record, ps [2]players.Player, rul
 	}
 	timed := lim.Control.Timed()
 	var clocks [2]time.Duration
-	var trackers [2]clock.Tracker
-	var spent time.Duration // by the side to move this turn
+	turns := [2]*clock.Turn{clock.NewTurn(t.mgr), clock.NewTurn(t.mgr)}
+	var spent time.Duration // thinking time of the side to move this turn
 	clocks[0], clocks[1] = lim.Control.Base, lim.Control.Base
 	if timed {
 		for _, p := range ps {
@@ -174,11 +174,7 @@ func (t *table) play(ctx context.Context, rec *Record, ps [2]players.Player, rul
 		actx, cancel := ctx, context.CancelFunc(func() {})
 		switch {
 		case timed:
-			plan := t.mgr.Budget(clock.State{
-				Remaining: clocks[side], Increment: lim.Control.Increment,
-				MoveNumber: u.Plies()/2 + 1, Retries: trackers[side].Retries(),
-				ExpectedRetries: trackers[side].Expected(), Spent: spent,
-			})
+			plan := turns[side].PlanSpent(clocks[side], lim.Control.Increment, u.Plies()/2+1, spent)
 			budget.Time, budget.Emergency = plan.Soft, plan.Emergency
 			actx, cancel = context.WithTimeout(ctx, plan.Hard)
 		case lim.MoveTime > 0:
@@ -231,13 +227,13 @@ func (t *table) play(ctx context.Context, rec *Record, ps [2]players.Player, rul
 		if a.Legal {
 			at.SAN = pos.SAN(m)
 			turnAttempts, spent = 0, 0
-			trackers[side].Moved()
+			turns[side].Moved()
 			if timed {
 				clocks[side] += lim.Control.Increment
 				at.Clock = clocks[side]
 			}
 		} else {
-			trackers[side].Refused()
+			turns[side].Refused()
 			spent += elapsed
 		}
 		rec.Attempts = append(rec.Attempts, at)

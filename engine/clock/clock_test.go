@@ -168,3 +168,36 @@ func TestTracker(t *testing.T) {
 		t.Fatalf("Retries() = %d, want 1", tr.Retries())
 	}
 }
+
+// TestTurn checks that a Turn plans as the manager does with its own refusal
+// count and the time spent since the turn began, and that a refusal keeps the
+// turn (and its start) while a move ends it.
+func TestTurn(t *testing.T) {
+	m := Default(50 * time.Millisecond)
+	tu := NewTurn(m)
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	tu.Begin(t0)
+	tu.Refused()
+	tu.Begin(t0.Add(time.Second)) // a refusal does not restart the turn
+	if !tu.Started().Equal(t0) {
+		t.Fatalf("Started() = %v after a refusal, want %v", tu.Started(), t0)
+	}
+	now := t0.Add(900 * time.Millisecond)
+	got := tu.Plan(60*time.Second, time.Second, 3, now)
+	var tr Tracker
+	tr.Refused()
+	want := m.Budget(State{Remaining: 60 * time.Second, Increment: time.Second, MoveNumber: 3,
+		Retries: 1, ExpectedRetries: tr.Expected(), Spent: 900 * time.Millisecond})
+	if got != want {
+		t.Fatalf("Plan = %+v, want %+v", got, want)
+	}
+	tu.Moved()
+	if !tu.Started().IsZero() || tu.Retries() != 0 {
+		t.Fatalf("after Moved: started %v, retries %d; want zero, 0", tu.Started(), tu.Retries())
+	}
+	tr.Moved()
+	if got, want := tu.PlanSpent(60*time.Second, time.Second, 4, 0), m.Budget(State{Remaining: 60 * time.Second,
+		Increment: time.Second, MoveNumber: 4, ExpectedRetries: tr.Expected()}); got != want {
+		t.Fatalf("PlanSpent after a move = %+v, want %+v", got, want)
+	}
+}

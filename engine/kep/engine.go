@@ -85,10 +85,10 @@ type engine struct {
 	plies   int
 	pending chess.Move // our last attempt
 	know    players.Knowledge
-	tracker clock.Tracker
-	// turnStart is when our current turn's first go arrived: the clock runs
-	// during refused attempts, and the time manager wants what was spent.
-	turnStart time.Time
+	// turn is our time management: refusals per turn, and when the current
+	// turn's first go arrived (the clock runs during refused attempts, and
+	// the plan wants what was spent).
+	turn clock.Turn
 
 	search *running
 	// queue holds the lines that wait for the running search to end, and
@@ -308,7 +308,7 @@ func (e *engine) gameCommand(n int, c Line) {
 		e.start(c.Go)
 	case Illegal:
 		e.hear(umpire.View{Heard: true, Own: true, Illegal: true, PawnTries: -1})
-		e.tracker.Refused()
+		e.turn.Refused()
 		e.phase = ourTurn
 	case Legal:
 		if e.pending == chess.NullMove { // only after a failed search found nothing to ask
@@ -320,9 +320,9 @@ func (e *engine) gameCommand(n int, c Line) {
 			return
 		}
 		e.hear(c.Heard.View(true, e.pending))
-		e.tracker.Moved()
+		e.turn.Moved()
 		e.plies++
-		e.phase, e.turnStart = theirTurn, time.Time{}
+		e.phase = theirTurn
 	case Opponent:
 		if err := e.plausibleTheirs(c.Heard); err != nil {
 			e.log.Printf("line %d: opponent: %v: ignored", n, err)
@@ -475,8 +475,7 @@ func (e *engine) newGame(n int, c chess.Color) {
 	}
 	e.color, e.plies, e.pending = c, 0, chess.NullMove
 	e.know.Reset(c)
-	e.tracker = clock.Tracker{}
-	e.turnStart = time.Time{}
+	e.turn = clock.Turn{}
 	e.phase = theirTurn
 	if c == chess.White {
 		e.phase = ourTurn
@@ -494,15 +493,8 @@ func (e *engine) budget(g GoLimits) (players.Budget, time.Duration) {
 		t := max(g.MoveTime-e.set.overhead, time.Millisecond)
 		b.Time, hard = t, t
 	case g.HasClock[e.color]:
-		var spent time.Duration
-		if !e.turnStart.IsZero() {
-			spent = time.Since(e.turnStart)
-		}
-		plan := clock.Default(e.set.overhead).Budget(clock.State{
-			Remaining: g.Clock[e.color], Increment: g.Inc[e.color],
-			MoveNumber: e.plies/2 + 1, Retries: e.tracker.Retries(),
-			ExpectedRetries: e.tracker.Expected(), Spent: spent,
-		})
+		e.turn.Manager = clock.Default(e.set.overhead) // the overhead is a setoption
+		plan := e.turn.Plan(g.Clock[e.color], g.Inc[e.color], e.plies/2+1, time.Now())
 		b.Time, b.Emergency, hard = plan.Soft, plan.Emergency, plan.Hard
 	}
 	return b, hard
@@ -511,9 +503,7 @@ func (e *engine) budget(g GoLimits) (players.Budget, time.Duration) {
 // start answers a go: the search runs in its own goroutine, so the loop
 // keeps reading (stop, isready, quit) meanwhile.
 func (e *engine) start(g GoLimits) {
-	if e.turnStart.IsZero() {
-		e.turnStart = time.Now()
-	}
+	e.turn.Begin(time.Now())
 	if g.HasClock[e.color] {
 		theirs := g.Clock[e.color.Other()]
 		if !g.HasClock[e.color.Other()] {

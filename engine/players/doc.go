@@ -37,6 +37,9 @@
 //     attempt so far at once (never an error for a timeout). Budget.Time is
 //     the thinking time to aim for; the context's deadline is the hard limit.
 //     Budget.Nodes bounds the work instead of time, for reproducible matches.
+//     The budget is the driver's (it owns the game's clock.Turn): a player
+//     keeps no time manager of its own, and a zero Budget means "answer with
+//     what is cheap".
 //   - Given the same Game.Seed, the same events and a node (not time) budget,
 //     a player makes the same attempts: all randomness comes from the seed.
 //   - A Player is used by one goroutine at a time; a driver playing games in

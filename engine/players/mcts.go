@@ -3,11 +3,9 @@ package players
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"kriegbot/engine/belief"
 	"kriegbot/engine/chess"
-	"kriegbot/engine/clock"
 	"kriegbot/engine/search"
 	"kriegbot/engine/umpire"
 	"kriegbot/opponent"
@@ -81,7 +79,7 @@ func buildMCTS(o *Options) (func() Player, error) {
 		if err != nil {
 			panic(err) // checked above
 		}
-		return &MCTS{search: s, prior: prior, seed: seed, mgr: clock.Default(10 * time.Millisecond)}
+		return &MCTS{search: s, prior: prior, seed: seed}
 	}, nil
 }
 
@@ -96,10 +94,6 @@ type MCTS struct {
 	know   Knowledge
 	bel    belief.State
 	game   Game
-	mgr    clock.Manager
-	track  clock.Tracker
-	clocks Clocks
-	timed  bool // clocks known
 	list   chess.MoveList
 	// ourMove and ourView are our last accepted move and what we heard of
 	// it, to walk the tree down once the opponent's reply is heard.
@@ -119,8 +113,6 @@ func (p *MCTS) NewGame(g Game) error {
 		p.bel.HideKing()
 	}
 	p.search.NewGame(g.Seed ^ p.seed)
-	p.track = clock.Tracker{}
-	p.timed = false
 	p.ourMove = chess.NullMove
 	return nil
 }
@@ -139,20 +131,6 @@ func (p *MCTS) Attempt(ctx context.Context, b Budget) (chess.Move, error) {
 	switch {
 	case b.Emergency:
 		lim = search.Limits{Nodes: emergencyNodes}
-	case b.Nodes == 0 && b.Time == 0 && p.timed && p.game.Control.Timed():
-		plan := p.mgr.Budget(clock.State{
-			Remaining: p.clocks.Ours, Increment: p.game.Control.Increment,
-			MoveNumber: p.know.Plies/2 + 1, Retries: p.track.Retries(),
-			ExpectedRetries: p.track.Expected(),
-		})
-		lim.Time = plan.Soft
-		if plan.Emergency {
-			lim = search.Limits{Nodes: emergencyNodes}
-		} else {
-			var cancel context.CancelFunc
-			ctx, cancel = context.WithTimeout(ctx, plan.Hard)
-			defer cancel()
-		}
 	case b.Nodes == 0 && b.Time == 0:
 		lim.Nodes = emergencyNodes // no budget: what is cheap
 	}
@@ -169,8 +147,7 @@ func (p *MCTS) Attempt(ctx context.Context, b Budget) (chess.Move, error) {
 // Hear applies a referee answer to the knowledge, the belief and the tree.
 func (p *MCTS) Hear(e Event) {
 	if e.Kind == ClockUpdate {
-		p.clocks, p.timed = e.Clock, true
-		return
+		return // the driver's budget accounts for the clock
 	}
 	v := e.View
 	if !v.Heard {
@@ -181,7 +158,6 @@ func (p *MCTS) Hear(e Event) {
 		m := p.know.pending
 		p.know.Hear(v)
 		p.bel.Ours(m, v)
-		p.track.Refused()
 		p.search.Refused(m, &p.bel)
 	case v.Own:
 		m := v.Move
@@ -191,7 +167,6 @@ func (p *MCTS) Hear(e Event) {
 		p.know.Hear(v)
 		v.Move = m
 		p.bel.Ours(m, v)
-		p.track.Moved()
 		p.ourMove, p.ourView = m, v
 	default:
 		p.know.Hear(v)
