@@ -1,4 +1,4 @@
-package replay
+package record
 
 import (
 	"bufio"
@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strconv"
 	"strings"
 	"time"
 
@@ -34,8 +33,7 @@ const (
 	maxMoves = 4096
 )
 
-// Record is one game's JSON Lines record as the daemon writes it
-// (bot/records.go; docs/records.md).
+// Record is one game's JSON Lines record as read (docs/records.md).
 type Record struct {
 	// Name is the file name, for messages.
 	Name string
@@ -68,7 +66,7 @@ type GameInfo struct {
 	Seed    uint64
 	Player  string
 	Start   time.Time
-	// Build is the build that played (bot.BuildID), when recorded.
+	// Build is the build that played, when recorded.
 	Build string
 	// OpponentModel names the per-opponent model the player was given, when
 	// recorded ("" for the spec's own prior).
@@ -132,62 +130,6 @@ type ResultInfo struct {
 	Illegal int
 }
 
-// rawLine is the union of every line type's fields; unknown fields are
-// ignored so that newer daemons' records still replay.
-type rawLine struct {
-	Type string `json:"type"`
-	T    string `json:"t"`
-	// game
-	Game     *int            `json:"game"`
-	White    string          `json:"white"`
-	Black    string          `json:"black"`
-	Us       string          `json:"us"`
-	BaseMin  int             `json:"base_min"`
-	IncS     int             `json:"inc_s"`
-	Rated    bool            `json:"rated"`
-	Wild     int             `json:"wild"`
-	Seed     json.RawMessage `json:"seed"`
-	Player   string          `json:"player"`
-	Start    string          `json:"start"`
-	Build    string          `json:"build"`
-	OppModel string          `json:"opponent_model"`
-	// attempt and answer
-	Move   string     `json:"move"`
-	Search *rawSearch `json:"search"`
-	Own    *bool      `json:"own"`
-	Legal  *bool      `json:"legal"`
-	Words  []string   `json:"referee"`
-	// clock
-	OursMs   *int64 `json:"ours_ms"`
-	TheirsMs *int64 `json:"theirs_ms"`
-	// result
-	Result  string `json:"result"`
-	Code    string `json:"code"`
-	Reason  string `json:"reason"`
-	Plies   int    `json:"plies"`
-	Why     string `json:"why"`
-	Illegal int    `json:"illegal"`
-	// moves
-	SAN []string `json:"san"`
-}
-
-type rawSearch struct {
-	Iterations int64          `json:"iterations"`
-	Nodes      int64          `json:"nodes"`
-	Value      float64        `json:"value"`
-	Proven     bool           `json:"proven"`
-	Top        []rawCandidate `json:"top"`
-}
-
-type rawCandidate struct {
-	Move     string  `json:"move"`
-	Visits   int64   `json:"visits"`
-	Value    float64 `json:"value"`
-	PIllegal float64 `json:"p_illegal"`
-	PCapture float64 `json:"p_capture"`
-	PCheck   float64 `json:"p_check"`
-}
-
 // LineError is a record error at a line.
 type LineError struct {
 	Name string
@@ -204,10 +146,10 @@ func (e *LineError) Error() string {
 
 func (e *LineError) Unwrap() error { return e.Err }
 
-// ReadRecord reads a per-game record. name is used in errors ("name:line:
+// Read reads a per-game record. name is used in errors ("name:line:
 // reason"). Every line is checked: a line that is not JSON, a line of
 // unknown type, a move that is not UCI, referee words that are not ICC's.
-func ReadRecord(r io.Reader, name string) (*Record, error) {
+func Read(r io.Reader, name string) (*Record, error) {
 	rec := &Record{Name: name}
 	br := bufio.NewReaderSize(r, 4096)
 	fail := func(line int, format string, args ...any) error {
@@ -233,49 +175,71 @@ func ReadRecord(r io.Reader, name string) (*Record, error) {
 		if len(line) == 0 {
 			continue
 		}
-		var raw rawLine
-		if err := unmarshal(line, &raw); err != nil {
+		typ, err := typeOf(line)
+		if err != nil {
 			return nil, fail(n, "%v", err)
 		}
-		if !seenGame && raw.Type != "game" {
-			return nil, fail(n, "the first line must be of type \"game\", not %q", raw.Type)
+		if !seenGame && typ != TypeGame {
+			return nil, fail(n, "the first line must be of type \"game\", not %q", typ)
 		}
 		if seenMoves {
-			return nil, fail(n, "line of type %q after the moves line", raw.Type)
+			return nil, fail(n, "line of type %q after the moves line", typ)
 		}
-		t, err := parseTime(raw.T)
+		var stamp struct {
+			T string `json:"t"`
+		}
+		if err := decode(line, &stamp); err != nil {
+			return nil, fail(n, "%v", err)
+		}
+		t, err := parseTime(stamp.T)
 		if err != nil {
 			return nil, fail(n, "t: %v", err)
 		}
-		if rec.ResyncLine != 0 && (raw.Type == "attempt" || raw.Type == "answer" || raw.Type == "clock") {
+		if rec.ResyncLine != 0 && (typ == TypeAttempt || typ == TypeAnswer || typ == TypeClock) {
 			continue // past a resync: not replayable
 		}
-		switch raw.Type {
-		case "resync":
-			if rec.ResyncLine == 0 {
-				rec.ResyncLine, rec.ResyncWhy = n, raw.Why
+		switch typ {
+		case TypeResync:
+			var l ResyncLine
+			if err := decode(line, &l); err != nil {
+				return nil, fail(n, "%v", err)
 			}
-		case "game":
+			if rec.ResyncLine == 0 {
+				rec.ResyncLine, rec.ResyncWhy = n, l.Why
+			}
+		case TypeGame:
 			if seenGame {
 				return nil, fail(n, "a second game line")
 			}
 			seenGame = true
-			g, err := gameInfo(&raw)
+			var l GameLine
+			if err := decode(line, &l); err != nil {
+				return nil, fail(n, "%v", err)
+			}
+			g, err := gameInfo(line, &l)
 			if err != nil {
 				return nil, fail(n, "%v", err)
 			}
 			g.Line = n
 			rec.Game = g
-		case "attempt":
-			s, err := attemptStep(&raw)
+		case TypeAttempt:
+			var l AttemptLine
+			if err := decode(line, &l); err != nil {
+				return nil, fail(n, "%v", err)
+			}
+			s, err := attemptStep(&l)
 			if err != nil {
 				return nil, fail(n, "%v", err)
 			}
 			s.Line, s.T = n, t
 			rec.Steps = append(rec.Steps, s)
 			lastAttempt = s.Move
-		case "answer":
-			s, err := answerStep(&raw)
+		case TypeAnswer:
+			var l AnswerLine
+			if err := decode(line, &l); err != nil {
+				return nil, fail(n, "%v", err)
+			}
+			s, err := answerStep(&l)
 			if err != nil {
 				return nil, fail(n, "%v", err)
 			}
@@ -284,32 +248,44 @@ func ReadRecord(r io.Reader, name string) (*Record, error) {
 				s.Move = lastAttempt
 			}
 			rec.Steps = append(rec.Steps, s)
-		case "clock":
-			if raw.OursMs == nil || raw.TheirsMs == nil || *raw.OursMs < -1e9 || *raw.TheirsMs < -1e9 ||
-				*raw.OursMs > 1e10 || *raw.TheirsMs > 1e10 {
+		case TypeClock:
+			var l ClockLine
+			if err := decode(line, &l); err != nil {
+				return nil, fail(n, "%v", err)
+			}
+			if l.OursMs == nil || l.TheirsMs == nil || *l.OursMs < -1e9 || *l.TheirsMs < -1e9 ||
+				*l.OursMs > 1e10 || *l.TheirsMs > 1e10 {
 				return nil, fail(n, "clock: ours_ms and theirs_ms must be milliseconds")
 			}
 			rec.Steps = append(rec.Steps, Step{Line: n, T: t, Kind: StepClock, Clock: players.Clocks{
-				Ours: time.Duration(*raw.OursMs) * time.Millisecond, Theirs: time.Duration(*raw.TheirsMs) * time.Millisecond}})
-		case "result":
+				Ours: time.Duration(*l.OursMs) * time.Millisecond, Theirs: time.Duration(*l.TheirsMs) * time.Millisecond}})
+		case TypeResult:
 			if rec.Result != nil {
 				return nil, fail(n, "a second result line")
 			}
-			rec.Result = &ResultInfo{Line: n, Result: raw.Result, Code: raw.Code, Reason: raw.Reason, Plies: raw.Plies, Illegal: raw.Illegal}
-		case "moves":
-			if len(raw.SAN) > maxMoves {
-				return nil, fail(n, "more than %d moves", maxMoves)
-			}
-			if err := checkSAN(raw.SAN); err != nil {
+			var l ResultLine
+			if err := decode(line, &l); err != nil {
 				return nil, fail(n, "%v", err)
 			}
-			rec.Moves = raw.SAN
+			rec.Result = &ResultInfo{Line: n, Result: l.Result, Code: l.Code, Reason: l.Reason, Plies: l.Plies, Illegal: l.Illegal}
+		case TypeMoves:
+			var l MovesLine
+			if err := decode(line, &l); err != nil {
+				return nil, fail(n, "%v", err)
+			}
+			if len(l.SAN) > maxMoves {
+				return nil, fail(n, "more than %d moves", maxMoves)
+			}
+			if err := checkSAN(l.SAN); err != nil {
+				return nil, fail(n, "%v", err)
+			}
+			rec.Moves = l.SAN
 			if rec.Moves == nil {
 				rec.Moves = []string{}
 			}
 			seenMoves = true
 		default:
-			return nil, fail(n, "unknown line type %q", raw.Type)
+			return nil, fail(n, "unknown line type %q", typ)
 		}
 	}
 	if !seenGame {
@@ -343,24 +319,6 @@ func readLine(br *bufio.Reader) ([]byte, error) {
 	}
 }
 
-// unmarshal decodes one JSON object and says what is wrong in a line's terms.
-func unmarshal(line []byte, v *rawLine) error {
-	if line[0] != '{' {
-		return errors.New("not a JSON object")
-	}
-	if err := json.Unmarshal(line, v); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) && te.Field != "" {
-			return fmt.Errorf("field %s: %s is not a %s", te.Field, te.Value, te.Type)
-		}
-		return fmt.Errorf("not valid JSON: %v", err)
-	}
-	if v.Type == "" {
-		return errors.New("no type")
-	}
-	return nil
-}
-
 func parseTime(s string) (time.Time, error) {
 	if s == "" {
 		return time.Time{}, nil
@@ -368,55 +326,39 @@ func parseTime(s string) (time.Time, error) {
 	return time.Parse(time.RFC3339Nano, s)
 }
 
-func gameInfo(raw *rawLine) (GameInfo, error) {
-	g := GameInfo{White: raw.White, Black: raw.Black, BaseMin: raw.BaseMin, IncS: raw.IncS,
-		Rated: raw.Rated, Wild: raw.Wild, Player: raw.Player, Build: raw.Build,
-		OpponentModel: raw.OppModel}
-	if raw.Game != nil {
-		g.Number = *raw.Game
+func gameInfo(line []byte, l *GameLine) (GameInfo, error) {
+	g := GameInfo{Number: l.Game, White: l.White, Black: l.Black, BaseMin: l.BaseMin, IncS: l.IncS,
+		Rated: l.Rated, Wild: l.Wild, Player: l.Player, Build: l.Build, OpponentModel: l.OpponentModel,
+		Seed: uint64(l.Seed)}
+	if l.V > Version {
+		return g, fmt.Errorf("record version %d is newer than this program's (%d)", l.V, Version)
 	}
-	switch raw.Us {
+	switch l.Us {
 	case "white":
 		g.Us = chess.White
 	case "black":
 		g.Us = chess.Black
 	default:
-		return g, fmt.Errorf("us: %q is neither white nor black", raw.Us)
+		return g, fmt.Errorf("us: %q is neither white nor black", l.Us)
 	}
-	seed, err := parseSeed(raw.Seed)
-	if err != nil {
-		return g, err
+	var seed struct {
+		Seed json.RawMessage `json:"seed"`
 	}
-	g.Seed = seed
-	if raw.Player == "" {
+	if err := decode(line, &seed); err != nil || len(seed.Seed) == 0 {
+		return g, errors.New("no seed")
+	}
+	if l.Player == "" {
 		return g, errors.New("no player spec")
 	}
-	if raw.BaseMin < 0 || raw.IncS < 0 || raw.BaseMin > 1e6 || raw.IncS > 1e6 {
+	if l.BaseMin < 0 || l.IncS < 0 || l.BaseMin > 1e6 || l.IncS > 1e6 {
 		return g, errors.New("time control out of range")
 	}
-	t, err := parseTime(raw.Start)
+	t, err := parseTime(l.Start)
 	if err != nil {
 		return g, fmt.Errorf("start: %v", err)
 	}
 	g.Start = t
 	return g, nil
-}
-
-// parseSeed reads the 64-bit seed, a JSON number (the daemon's records) or
-// a string of digits (match records).
-func parseSeed(raw json.RawMessage) (uint64, error) {
-	if len(raw) == 0 {
-		return 0, errors.New("no seed")
-	}
-	s := string(raw)
-	if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' {
-		s = s[1 : len(s)-1]
-	}
-	u, err := strconv.ParseUint(s, 10, 64)
-	if err != nil {
-		return 0, fmt.Errorf("seed: %.40s is not an unsigned 64-bit number", raw)
-	}
-	return u, nil
 }
 
 func parseMove(s string) (chess.Move, error) {
@@ -427,7 +369,7 @@ func parseMove(s string) (chess.Move, error) {
 	return m, nil
 }
 
-func attemptStep(raw *rawLine) (Step, error) {
+func attemptStep(raw *AttemptLine) (Step, error) {
 	m, err := parseMove(raw.Move)
 	if err != nil {
 		return Step{}, err
@@ -459,15 +401,15 @@ func attemptStep(raw *rawLine) (Step, error) {
 
 // answerStep rebuilds the view the player heard from the recorded words;
 // the words must be exactly what umpire.View.Words would say of it.
-func answerStep(raw *rawLine) (Step, error) {
+func answerStep(raw *AnswerLine) (Step, error) {
 	if raw.Own == nil {
 		return Step{}, errors.New("answer: no own field")
 	}
-	if len(raw.Words) > maxWords {
+	if len(raw.Referee) > maxWords {
 		return Step{}, fmt.Errorf("answer: more than %d referee announcements", maxWords)
 	}
 	v := umpire.View{Heard: true, Own: *raw.Own, PawnTries: -1}
-	s := Step{Kind: StepAnswer, Words: raw.Words}
+	s := Step{Kind: StepAnswer, Words: raw.Referee}
 	if v.Own {
 		// The daemon repeats our move; other drivers may write "0000" (the
 		// player knows what it asked).
@@ -487,14 +429,14 @@ func answerStep(raw *rawLine) (Step, error) {
 		return Step{}, errors.New("answer: the opponent's move is never known")
 	}
 	if v.Illegal {
-		if len(raw.Words) != 1 || raw.Words[0] != "Illegal move" {
-			return Step{}, fmt.Errorf("answer: an illegal attempt must say [\"Illegal move\"], not %q", raw.Words)
+		if len(raw.Referee) != 1 || raw.Referee[0] != "Illegal move" {
+			return Step{}, fmt.Errorf("answer: an illegal attempt must say [\"Illegal move\"], not %q", raw.Referee)
 		}
 		s.View = v
 		return s, nil
 	}
 	var items []protocol.Announcement
-	for _, w := range raw.Words {
+	for _, w := range raw.Referee {
 		var ok bool
 		items, ok = parseWord(items[:0], w)
 		if !ok || len(items) != 1 {
@@ -527,8 +469,8 @@ func answerStep(raw *rawLine) (Step, error) {
 	}
 	// The words must be the canonical rendering, in order: then the view is
 	// exactly the one the daemon handed its player.
-	if got := v.Words(); strings.Join(got, "|") != strings.Join(raw.Words, "|") {
-		return Step{}, fmt.Errorf("answer: referee words %q are not in ICC's order and wording (%q)", raw.Words, got)
+	if got := v.Words(); strings.Join(got, "|") != strings.Join(raw.Referee, "|") {
+		return Step{}, fmt.Errorf("answer: referee words %q are not in ICC's order and wording (%q)", raw.Referee, got)
 	}
 	s.View = v
 	return s, nil

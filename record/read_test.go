@@ -1,4 +1,4 @@
-package replay
+package record
 
 import (
 	"errors"
@@ -62,7 +62,7 @@ func TestReadRecordTable(t *testing.T) {
 		{"two results", gameLine + "\n" + `{"type":"result","result":"1-0"}` + "\n" + `{"type":"result","result":"1-0"}`, "f:3: a second result line"},
 		{"long line", gameLine + "\n" + `{"type":"clock","x":"` + strings.Repeat("a", MaxLine) + `"}`, "f:2: line longer than"},
 	} {
-		rec, err := ReadRecord(strings.NewReader(c.in), "f")
+		rec, err := Read(strings.NewReader(c.in), "f")
 		switch {
 		case c.want == "" && err != nil:
 			t.Errorf("%s: %v", c.name, err)
@@ -85,7 +85,7 @@ func TestReadRecordViews(t *testing.T) {
 		`{"type":"answer","own":true,"move":"e2e4","legal":true,"referee":["Piece at d5 captured","Long-diagonal check","1 pawn try"]}` + "\n" +
 		`{"type":"answer","own":false,"referee":["Pawn at e4 captured","Rank check","Knight check","0 pawn tries"]}` + "\n" +
 		`{"type":"answer","own":false}`
-	rec, err := ReadRecord(strings.NewReader(in), "f")
+	rec, err := Read(strings.NewReader(in), "f")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +109,7 @@ func TestReadRecordViews(t *testing.T) {
 
 func TestReadRecordTooManyLines(t *testing.T) {
 	in := gameLine + "\n" + strings.Repeat(`{"type":"clock","ours_ms":1,"theirs_ms":1}`+"\n", MaxLines)
-	_, err := ReadRecord(strings.NewReader(in), "f")
+	_, err := Read(strings.NewReader(in), "f")
 	var le *LineError
 	if !errors.As(err, &le) || le.Line != MaxLines+1 {
 		t.Fatalf("error %v", err)
@@ -118,7 +118,7 @@ func TestReadRecordTooManyLines(t *testing.T) {
 
 // FuzzReadRecord: any bytes give a record or an error naming the file and
 // (past the first line) the line; never a panic.
-func FuzzReadRecord(f *testing.F) {
+func FuzzRead(f *testing.F) {
 	f.Add([]byte(gameLine + "\n" + `{"type":"attempt","move":"e2e4","search":{"iterations":5,"top":[{"move":"e2e4","visits":5,"p_illegal":0.5}]}}`))
 	f.Add([]byte(gameLine + "\n" + `{"type":"answer","own":false,"referee":["Pawn at e4 captured","Rank check","0 pawn tries"]}`))
 	f.Add([]byte(gameLine + "\n" + `{"type":"answer","own":true,"move":"e2e5","legal":false,"referee":["Illegal move"]}`))
@@ -127,7 +127,7 @@ func FuzzReadRecord(f *testing.F) {
 	f.Add([]byte(`{"type":"game","seed":"1","us":"black","player":"random"}` + "\n" + `{"type":"clock","ours_ms":-5,"theirs_ms":1e3}`))
 	f.Add([]byte("{\n}\n\x00\xff"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		rec, err := ReadRecord(strings.NewReader(string(data)), "f")
+		rec, err := Read(strings.NewReader(string(data)), "f")
 		if err != nil {
 			if !strings.HasPrefix(err.Error(), "f:") {
 				t.Fatalf("error %q does not name the file", err)
@@ -152,7 +152,7 @@ func TestReadRecordStopsAtResync(t *testing.T) {
 		`{"type":"clock","ours_ms":1,"theirs_ms":2}` + "\n" +
 		`{"type":"resync","plies":4,"why":"no answer to our attempt"}` + "\n" +
 		`{"type":"clock","ours_ms":3,"theirs_ms":4}` + "\n"
-	rec, err := ReadRecord(strings.NewReader(in), "f")
+	rec, err := Read(strings.NewReader(in), "f")
 	if err != nil {
 		t.Fatal(err)
 	}

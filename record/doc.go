@@ -1,0 +1,14 @@
+// Package record is the daemon's per-game record: one JSON Lines file per
+// game, written from our side of the board (what we tried, what the referee
+// told us, how we searched), and the PGN made from it once the server
+// reveals the moves.
+//
+// The schema is defined once, here: each line type is a Go struct
+// (schema.go) that the Writer marshals and Read unmarshals, and
+// docs/records.md is checked against these structs by a test. The game line
+// carries the schema version (Version); a reader refuses a record of a newer
+// version and ignores unknown fields of known line types.
+//
+// Writers: the game driver (package driver) for every server. Readers:
+// kriegbot replay, and tests.
+package record

@@ -1,0 +1,173 @@
+package record
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+)
+
+// Version is the record schema's version, written on the game line as "v".
+// Records without "v" are version 1 (the same lines, before it was written).
+const Version = 1
+
+// Line types, the "type" field of each line.
+const (
+	TypeGame    = "game"
+	TypeAttempt = "attempt"
+	TypeAnswer  = "answer"
+	TypeClock   = "clock"
+	TypeResync  = "resync"
+	TypeResult  = "result"
+	TypeMoves   = "moves"
+)
+
+// GameLine is a record's first line: the game, and what rebuilds the player
+// (Seed and Player).
+type GameLine struct {
+	Type    string `json:"type"`
+	V       int    `json:"v,omitempty"`
+	Game    int    `json:"game"`
+	White   string `json:"white"`
+	Black   string `json:"black"`
+	Us      string `json:"us"` // "white" or "black"
+	BaseMin int    `json:"base_min"`
+	IncS    int    `json:"inc_s"`
+	Rated   bool   `json:"rated"`
+	Wild    int    `json:"wild"`
+	Seed    Seed   `json:"seed"`
+	Player  string `json:"player"`
+	Start   string `json:"start"` // RFC 3339, UTC
+	// Build names the program that played (its build identity).
+	Build string `json:"build,omitempty"`
+	// OpponentModel names the per-opponent model the player was given.
+	OpponentModel string `json:"opponent_model,omitempty"`
+}
+
+// AttemptLine is an attempt we sent, with the search behind it.
+type AttemptLine struct {
+	Type   string      `json:"type"`
+	Move   string      `json:"move"` // UCI
+	T      string      `json:"t"`
+	Search *SearchLine `json:"search,omitempty"`
+}
+
+// SearchLine is a recorded search.
+type SearchLine struct {
+	// Iterations is exactly the iterations run: a replay re-runs this many.
+	Iterations int64           `json:"iterations"`
+	Nodes      int64           `json:"nodes"`
+	Value      float64         `json:"value"`
+	Proven     bool            `json:"proven"`
+	Top        []CandidateLine `json:"top"`
+}
+
+// CandidateLine is one of the root's most visited attempts.
+type CandidateLine struct {
+	Move     string  `json:"move"`
+	Visits   int64   `json:"visits"`
+	Value    float64 `json:"value"`
+	PIllegal float64 `json:"p_illegal"`
+	PCapture float64 `json:"p_capture"`
+	PCheck   float64 `json:"p_check"`
+}
+
+// AnswerLine is a referee answer as we heard it.
+type AnswerLine struct {
+	Type string `json:"type"`
+	Own  *bool  `json:"own"`
+	// Move (UCI) and Legal are set on our own answers only.
+	Move    string   `json:"move,omitempty"`
+	Legal   *bool    `json:"legal,omitempty"`
+	Referee []string `json:"referee,omitempty"`
+	T       string   `json:"t"`
+}
+
+// ClockLine is both clocks as the player was told them.
+type ClockLine struct {
+	Type     string `json:"type"`
+	OursMs   *int64 `json:"ours_ms"`
+	TheirsMs *int64 `json:"theirs_ms"`
+	T        string `json:"t"`
+}
+
+// ResyncLine marks where the player was rebuilt from the server's move list.
+type ResyncLine struct {
+	Type  string `json:"type"`
+	Plies int    `json:"plies"`
+	Why   string `json:"why"`
+	T     string `json:"t"`
+}
+
+// ResultLine is how the game ended.
+type ResultLine struct {
+	Type    string `json:"type"`
+	Result  string `json:"result"`
+	Code    string `json:"code"`
+	Reason  string `json:"reason"`
+	Plies   int    `json:"plies"`
+	Illegal int    `json:"illegal"`
+	LagMs   int64  `json:"lag_ms"`
+	T       string `json:"t"`
+}
+
+// MovesLine is the whole game in SAN, revealed after its end: the last line.
+type MovesLine struct {
+	Type string   `json:"type"`
+	SAN  []string `json:"san"`
+}
+
+// Seed is a 64-bit seed. It is written as a JSON number and read from a
+// number or a string of digits (match files write strings, since readers
+// that turn numbers into doubles lose its last digits).
+type Seed uint64
+
+// MarshalJSON writes the seed as a number.
+func (s Seed) MarshalJSON() ([]byte, error) { return strconv.AppendUint(nil, uint64(s), 10), nil }
+
+// UnmarshalJSON reads a number or a string of digits.
+func (s *Seed) UnmarshalJSON(b []byte) error {
+	str := string(b)
+	if len(str) >= 2 && str[0] == '"' && str[len(str)-1] == '"' {
+		str = str[1 : len(str)-1]
+	}
+	u, err := strconv.ParseUint(str, 10, 64)
+	if err != nil {
+		return fmt.Errorf("seed: %.40s is not an unsigned 64-bit number", b)
+	}
+	*s = Seed(u)
+	return nil
+}
+
+// typeOf reads a line's "type" field.
+func typeOf(line []byte) (string, error) {
+	var head struct {
+		Type string `json:"type"`
+	}
+	if err := decode(line, &head); err != nil {
+		return "", err
+	}
+	if head.Type == "" {
+		return "", errors.New("no type")
+	}
+	return head.Type, nil
+}
+
+// decode unmarshals one JSON object and says what is wrong in a line's terms.
+func decode(line []byte, v any) error {
+	if len(line) == 0 || line[0] != '{' {
+		return errors.New("not a JSON object")
+	}
+	if err := json.Unmarshal(line, v); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Field != "" {
+			return fmt.Errorf("field %s: %s is not a %s", te.Field, te.Value, te.Type)
+		}
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			return fmt.Errorf("not valid JSON: %v", err)
+		}
+		return err // a field's own check (Seed)
+	}
+	return nil
+}

@@ -1,0 +1,254 @@
+package record
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"kriegbot/engine/chess"
+	"kriegbot/engine/players"
+	"kriegbot/engine/umpire"
+	"kriegbot/internal/pgnout"
+)
+
+// Writer writes one game's record under DIR/games as the game goes: every
+// line with one append the moment it is known, so a crash loses at most the
+// last line; the PGN once the moves are revealed, to a temporary name and
+// then renamed. Errors are kept (Err), never fatal to the game.
+type Writer struct {
+	game  GameLine
+	us    chess.Color
+	start time.Time
+	base  string // path without extension; "" when the file could not be made
+	f     *os.File
+	err   error
+	heard []umpire.View // our answers and the opponent's moves, in order
+	// Set by Result.
+	result, reason string
+	done           bool
+	finishedAt     time.Time
+	pgn            bool // the moves line and PGN are written; the file is closed
+}
+
+// Create starts the record of game g (its Type, V and Start are filled in)
+// under dir/games; name is our account's, for the file name.
+func Create(dir, name string, g GameLine, us chess.Color, now time.Time) *Writer {
+	g.Type, g.V = TypeGame, Version
+	g.Start = stamp(now)
+	g.Us = ColorWord(us)
+	w := &Writer{game: g, us: us, start: now}
+	d := filepath.Join(dir, "games")
+	if w.err = os.MkdirAll(d, 0o755); w.err != nil {
+		return w
+	}
+	opp := g.Black
+	if us == chess.Black {
+		opp = g.White
+	}
+	w.base = filepath.Join(d, fmt.Sprintf("%s-%s-g%d-%s", now.UTC().Format("20060102-150405"), SafeName(name), g.Game, SafeName(opp)))
+	w.f, w.err = os.OpenFile(w.base+".jsonl", os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	w.line(g)
+	return w
+}
+
+// Number is the server's game number.
+func (w *Writer) Number() int { return w.game.Game }
+
+// Path is the JSON Lines record's file name ("" if it could not be made).
+func (w *Writer) Path() string {
+	if w.base == "" {
+		return ""
+	}
+	return w.base + ".jsonl"
+}
+
+// Err is the first error writing the record.
+func (w *Writer) Err() error { return w.err }
+
+// Opponent returns the opponent's handle and colour.
+func (w *Writer) Opponent() (string, chess.Color) {
+	if w.us == chess.White {
+		return w.game.Black, chess.Black
+	}
+	return w.game.White, chess.White
+}
+
+func (w *Writer) line(v any) {
+	if w.f == nil || w.err != nil || w.pgn {
+		return
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		w.err = err
+		return
+	}
+	if _, err := w.f.Write(append(b, '\n')); err != nil {
+		w.err = err
+	}
+}
+
+// Attempt records an attempt we sent at now, with the search behind it
+// (nil for players without one).
+func (w *Writer) Attempt(m chess.Move, now time.Time, rep *players.SearchReport) {
+	l := AttemptLine{Type: TypeAttempt, Move: m.String(), T: stamp(now)}
+	if rep != nil {
+		s := &SearchLine{Iterations: rep.Iterations, Nodes: rep.Nodes, Value: rep.Value, Proven: rep.Proven}
+		for i, c := range rep.Candidates {
+			if i == 5 {
+				break
+			}
+			s.Top = append(s.Top, CandidateLine{Move: c.Move.String(), Visits: c.Visits, Value: c.Value,
+				PIllegal: c.PIllegal, PCapture: c.PCapture, PCheck: c.PCheck})
+		}
+		l.Search = s
+	}
+	w.line(l)
+}
+
+// Event records what the player was told: a referee answer or the clocks.
+func (w *Writer) Event(e players.Event, now time.Time) {
+	t := stamp(now)
+	switch e.Kind {
+	case players.ClockUpdate:
+		ours, theirs := e.Clock.Ours.Milliseconds(), e.Clock.Theirs.Milliseconds()
+		w.line(ClockLine{Type: TypeClock, OursMs: &ours, TheirsMs: &theirs, T: t})
+	case players.Answer:
+		v := e.View
+		if !v.Heard {
+			return
+		}
+		w.heard = append(w.heard, v)
+		own := v.Own
+		l := AnswerLine{Type: TypeAnswer, Own: &own, Referee: v.Words(), T: t}
+		if v.Own {
+			legal := !v.Illegal
+			l.Move, l.Legal = v.Move.String(), &legal
+		}
+		w.line(l)
+	}
+}
+
+// Resync records that the player was rebuilt from the server's move list of
+// plies moves: what follows is not replayable.
+func (w *Writer) Resync(plies int, why string, now time.Time) {
+	w.line(ResyncLine{Type: TypeResync, Plies: plies, Why: why, T: stamp(now)})
+}
+
+// Result records how the game ended; Illegal is counted from what was heard.
+func (w *Writer) Result(l ResultLine, now time.Time) {
+	w.result, w.reason, w.done, w.finishedAt = l.Result, l.Reason, true, now
+	l.Type, l.T = TypeResult, stamp(now)
+	l.Illegal = 0
+	for _, v := range w.heard {
+		if v.Illegal {
+			l.Illegal++
+		}
+	}
+	w.line(l)
+}
+
+// Done reports whether the result is recorded, and when.
+func (w *Writer) Done() (bool, time.Time) { return w.done, w.finishedAt }
+
+// Complete reports whether the moves are recorded (the record is closed).
+func (w *Writer) Complete() bool { return w.pgn }
+
+// Moves records the whole game, revealed by the server after its end, as
+// the last line, writes the PGN, and closes the record. It reports false
+// (and writes nothing) before the result or after the moves.
+func (w *Writer) Moves(sans []string) bool {
+	if w.pgn || !w.done {
+		return false
+	}
+	w.line(MovesLine{Type: TypeMoves, SAN: sans})
+	w.pgn = true
+	w.Close()
+	if w.base != "" {
+		tmp := w.base + ".pgn.tmp"
+		if err := os.WriteFile(tmp, []byte(w.pgnText(sans)), 0o644); err == nil {
+			if err := os.Rename(tmp, w.base+".pgn"); err != nil && w.err == nil {
+				w.err = err
+			}
+		} else if w.err == nil {
+			w.err = err
+		}
+	}
+	return true
+}
+
+// Close closes the file (a record given up on before its moves came).
+func (w *Writer) Close() {
+	if w.f != nil {
+		w.f.Close()
+		w.f = nil
+	}
+}
+
+// pgnText writes the game with our referee messages as comments: what we
+// heard of each move, and our refused attempts before the move that followed.
+func (w *Writer) pgnText(sans []string) string {
+	var p pgnout.Writer
+	result := w.result
+	if result != "1-0" && result != "0-1" && result != "1/2-1/2" {
+		result = "*"
+	}
+	p.Tag("Event", "kriegbot wild 16")
+	p.Tag("Site", "kriegbot")
+	p.Tag("Date", w.start.UTC().Format("2006.01.02"))
+	p.Tag("Round", "-")
+	p.Tag("White", w.game.White)
+	p.Tag("Black", w.game.Black)
+	p.Tag("Result", result)
+	p.Tag("Variant", "kriegspiel")
+	p.Tag("Termination", w.reason)
+	hi := 0 // index into heard
+	for i, san := range sans {
+		var illegal []string
+		var words []string
+		for hi < len(w.heard) {
+			v := w.heard[hi]
+			hi++
+			if v.Illegal {
+				illegal = append(illegal, v.Move.String())
+				continue
+			}
+			words = v.Words()
+			break
+		}
+		if len(illegal) > 0 {
+			p.Comment("Illegal: " + strings.Join(illegal, " "))
+		}
+		p.Move(i, san)
+		p.Comment(strings.Join(words, "; "))
+	}
+	p.Comment(w.reason)
+	return p.Finish(result)
+}
+
+func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
+
+// ColorWord is "white" or "black", as records write a colour.
+func ColorWord(c chess.Color) string {
+	if c == chess.White {
+		return "white"
+	}
+	return "black"
+}
+
+// SafeName keeps letters, digits, '-' and '_' of a handle for a file name.
+func SafeName(s string) string {
+	b := []byte(s)
+	out := b[:0]
+	for _, c := range b {
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' {
+			out = append(out, c)
+		}
+	}
+	if len(out) == 0 {
+		return "x"
+	}
+	return string(out)
+}
