@@ -30,8 +30,6 @@ import (
 	"kriegbot/protocol/iccserver"
 )
 
-func (d *Daemon) kinds() []players.Kind { return players.Kinds() }
-
 // Command runs "kriegbot run [-config FILE] [-check] [-games N]".
 func Command(args []string, stdout, stderr io.Writer) int {
 	fset := flag.NewFlagSet("run", flag.ContinueOnError)

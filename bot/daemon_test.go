@@ -220,7 +220,7 @@ func TestTwoDaemonsPlayCompleteGames(t *testing.T) {
 		}
 	}
 	// What the games taught about the opponent is in its model file.
-	counts, err := a.store.Counts("sparring")
+	counts, err := a.learner.store.Counts("sparring")
 	if err != nil || counts.Games[0]+counts.Games[1] != 3 {
 		t.Fatalf("sparring's model: %v games, err %v", counts, err)
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/rs/zerolog"
+
 	"kriegbot/engine/chess"
 	"kriegbot/engine/players"
 	"kriegbot/opponent"
@@ -14,41 +16,45 @@ import (
 // against that opponent is played with the default model blended with what
 // we learnt (opponent.Store, weighted by the games seen).
 
-// openStore opens the per-opponent store and the default counts, or returns
-// nils when the configuration keeps no models or the store cannot be used
-// (logged: the bot still plays with the default model).
-func (d *Daemon) openStore() {
-	dir := d.config().Engine.OpponentModels
-	if dir == "" || d.store != nil {
+// learner keeps the per-opponent store; the zero value learns nothing.
+type learner struct {
+	store    *opponent.Store
+	defaults *opponent.Counts
+}
+
+// open opens the store in dir and the default counts; with dir "" or a
+// store that cannot be used (logged) the bot plays with the default model.
+func (l *learner) open(dir string, log zerolog.Logger) {
+	if dir == "" || l.store != nil {
 		return
 	}
 	def, err := opponent.DefaultCounts()
 	if err != nil {
-		d.opt.Log.Warn().Err(err).Msg("no default opponent model: per-opponent models off")
+		log.Warn().Err(err).Msg("no default opponent model: per-opponent models off")
 		return
 	}
 	st, err := opponent.OpenStore(dir, def.Horizon)
 	if err != nil {
-		d.opt.Log.Warn().Err(err).Str("dir", dir).Msg("cannot open the opponent store: per-opponent models off")
+		log.Warn().Err(err).Str("dir", dir).Msg("cannot open the opponent store: per-opponent models off")
 		return
 	}
-	d.store, d.defaults = st, def
+	l.store, l.defaults = st, def
 }
 
 // priorFor gives p the model of opponent handle, if p takes one and we have
 // seen that opponent before; it returns the model's name for the record, or "".
-func (d *Daemon) priorFor(p any, handle string) string {
+func (l *learner) priorFor(p any, handle string, log zerolog.Logger) string {
 	ps, ok := p.(players.PriorSetter)
-	if !ok || d.store == nil {
+	if !ok || l.store == nil {
 		return ""
 	}
-	c, err := d.store.Counts(handle)
+	c, err := l.store.Counts(handle)
 	if err != nil || c == nil || c.Games[0]+c.Games[1] == 0 {
 		return "" // never met: the player keeps its default model
 	}
-	m, err := d.store.Model(handle, d.defaults)
+	m, err := l.store.Model(handle, l.defaults)
 	if err != nil {
-		d.opt.Log.Warn().Err(err).Str("opponent", handle).Msg("opponent model unreadable: using the default")
+		log.Warn().Err(err).Str("opponent", handle).Msg("opponent model unreadable: using the default")
 		return ""
 	}
 	ps.SetPrior(m)
@@ -57,24 +63,20 @@ func (d *Daemon) priorFor(p any, handle string) string {
 }
 
 // learn adds a finished game's full move list to its opponent's model.
-func (d *Daemon) learn(r *gameRecord, sans []string) {
-	if d.store == nil {
+func (l *learner) learn(opp string, oppColor chess.Color, sans []string, log zerolog.Logger) {
+	if l.store == nil {
 		return
 	}
 	moves, err := replaySAN(sans)
 	if err != nil {
-		d.opt.Log.Warn().Err(err).Int("game", r.number).Msg("move list not replayable: not learnt")
+		log.Warn().Err(err).Str("opponent", opp).Msg("move list not replayable: not learnt")
 		return
 	}
-	opp, oppColor := r.black, chess.Black
-	if r.us == chess.Black {
-		opp, oppColor = r.white, chess.White
-	}
-	if err := d.store.AddGame(opp, oppColor, moves); err != nil {
-		d.opt.Log.Warn().Err(err).Str("opponent", opp).Msg("opponent model not updated")
+	if err := l.store.AddGame(opp, oppColor, moves); err != nil {
+		log.Warn().Err(err).Str("opponent", opp).Msg("opponent model not updated")
 		return
 	}
-	d.opt.Log.Info().Str("opponent", opp).Int("plies", len(moves)).Msg("opponent model updated")
+	log.Info().Str("opponent", opp).Int("plies", len(moves)).Msg("opponent model updated")
 }
 
 // replaySAN turns a game's SAN moves into moves from the start position.

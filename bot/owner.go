@@ -9,6 +9,43 @@ import (
 	"kriegbot/protocol"
 )
 
+// ownerCommand is one command the owner may tell the bot. The table below
+// is the only list: dispatch and the help line are made from it.
+type ownerCommand struct {
+	name string
+	args string // usage of the arguments, "" for none
+	help string
+	run  func(d *Daemon, from, rest string)
+}
+
+// ownerCommands is the owner's command table, in help order.
+func ownerCommands() []ownerCommand {
+	return []ownerCommand{
+		{"status", "", "games, score, pause and quit state, the player", (*Daemon).ownerStatus},
+		{"pause", "", "finish the games in progress and accept nothing new", (*Daemon).ownerPause},
+		{"resume", "", "accept games again", (*Daemon).ownerResume},
+		{"softquit", "", "finish the games in progress, then leave", func(d *Daemon, from, _ string) {
+			d.reply(from, "I will finish my games, then leave.")
+			d.SoftQuit()
+		}},
+		{"hardquit", "", "leave now (games in progress are lost)", func(d *Daemon, from, _ string) {
+			d.reply(from, "Leaving now.")
+			d.HardQuit()
+		}},
+		{"seek", "on|off", "post or withdraw our seek", (*Daemon).ownerSeek},
+		{"set", "<key> <value>", "change a key listed in owner.settable", (*Daemon).ownerSet},
+	}
+}
+
+// ownerHelp is the reply to an unknown command.
+func ownerHelp() string {
+	var names []string
+	for _, c := range ownerCommands() {
+		names = append(names, strings.TrimSpace(c.name+" "+c.args))
+	}
+	return "Commands: " + strings.Join(names, ", ") + "."
+}
+
 // tell handles a personal tell: commands from an owner, a polite refusal
 // (at most once an hour per handle, so nobody can make us flood) for others.
 func (d *Daemon) tell(v protocol.PersonalTellDG) {
@@ -34,79 +71,86 @@ func (d *Daemon) tell(v protocol.PersonalTellDG) {
 	word = strings.ToLower(word)
 	rest = strings.TrimSpace(rest)
 	d.opt.Log.Info().Str("owner", v.Name).Str("command", word).Str("args", rest).Msg("owner command")
-	switch word {
-	case "status":
-		f, w, l, dr := d.Score()
-		soft, _ := d.quitting()
-		d.mu.Lock()
-		paused := d.paused
-		d.mu.Unlock()
-		games := make([]string, 0, len(d.games))
-		for n, g := range d.games {
-			games = append(games, fmt.Sprintf("game %d vs %s, ply %d", n, g.t.opponent(), g.t.plies))
-		}
-		d.reply(v.Name, fmt.Sprintf("%d games finished (+%d -%d =%d); playing: %s; paused %v; quitting %v; seek %v; player %s",
-			f, w, l, dr, orNone(games), paused, soft, cfg.Policy.Seek, d.opt.Spec.String()))
-	case "pause":
-		d.mu.Lock()
-		d.paused = true
-		d.mu.Unlock()
-		d.sess.Send(protocol.UnseekLine(0))
-		d.seekPosted = false
-		d.reply(v.Name, "Paused: I finish my games and accept nothing new.")
-	case "resume":
-		d.mu.Lock()
-		d.paused = false
-		d.mu.Unlock()
-		d.reply(v.Name, "Resumed.")
-	case "softquit":
-		d.reply(v.Name, "I will finish my games, then leave.")
-		d.SoftQuit()
-	case "hardquit":
-		d.reply(v.Name, "Leaving now.")
-		d.HardQuit()
-	case "seek":
-		on := rest == "on"
-		if rest != "on" && rest != "off" {
-			d.reply(v.Name, "Usage: seek on|off")
+	for _, c := range ownerCommands() {
+		if c.name == word {
+			c.run(d, v.Name, rest)
 			return
 		}
-		d.mu.Lock()
-		d.cfg.Policy.Seek = on
-		d.mu.Unlock()
-		if !on {
-			d.sess.Send(protocol.UnseekLine(0))
-			d.seekPosted = false
-		}
-		d.reply(v.Name, "seek "+rest)
-	case "set":
-		key, val, _ := strings.Cut(rest, " ")
-		key, val = strings.TrimSpace(key), strings.TrimSpace(val)
-		if !contains(cfg.Owner.Settable, key) {
-			d.reply(v.Name, fmt.Sprintf("Not set: %s is not in owner.settable (%s).", key, strings.Join(cfg.Owner.Settable, ", ")))
-			return
-		}
-		var spec players.Spec
-		var err error
-		if key == "engine.player" {
-			spec, err = players.Parse(val, d.kinds())
-		}
-		if err == nil {
-			d.mu.Lock()
-			err = d.cfg.Set(key, val)
-			d.mu.Unlock()
-		}
-		if err == nil && key == "engine.player" {
-			d.opt.Spec = spec // from the next game on
-		}
-		if err != nil {
-			d.reply(v.Name, "Not set: "+err.Error())
-			return
-		}
-		d.reply(v.Name, fmt.Sprintf("%s set to %s.", key, strings.TrimSpace(val)))
-	default:
-		d.reply(v.Name, "Commands: status, pause, resume, softquit, hardquit, seek on|off, set <key> <value>.")
 	}
+	d.reply(v.Name, ownerHelp())
+}
+
+func (d *Daemon) ownerStatus(from, _ string) {
+	cfg := d.config()
+	f, w, l, dr := d.Score()
+	soft, _ := d.quitting()
+	d.mu.Lock()
+	paused := d.paused
+	d.mu.Unlock()
+	games := make([]string, 0, len(d.games))
+	for _, g := range d.games {
+		games = append(games, g.t.String())
+	}
+	d.reply(from, fmt.Sprintf("%d games finished (+%d -%d =%d); playing: %s; paused %v; quitting %v; seek %v; player %s",
+		f, w, l, dr, orNone(games), paused, soft, cfg.Policy.Seek, d.opt.Spec.String()))
+}
+
+func (d *Daemon) ownerPause(from, _ string) {
+	d.mu.Lock()
+	d.paused = true
+	d.mu.Unlock()
+	d.unseek()
+	d.reply(from, "Paused: I finish my games and accept nothing new.")
+}
+
+func (d *Daemon) ownerResume(from, _ string) {
+	d.mu.Lock()
+	d.paused = false
+	d.mu.Unlock()
+	d.reply(from, "Resumed.")
+}
+
+func (d *Daemon) ownerSeek(from, rest string) {
+	on := rest == "on"
+	if rest != "on" && rest != "off" {
+		d.reply(from, "Usage: seek on|off")
+		return
+	}
+	d.mu.Lock()
+	d.cfg.Policy.Seek = on
+	d.mu.Unlock()
+	if !on {
+		d.unseek()
+	}
+	d.reply(from, "seek "+rest)
+}
+
+func (d *Daemon) ownerSet(from, rest string) {
+	cfg := d.config()
+	key, val, _ := strings.Cut(rest, " ")
+	key, val = strings.TrimSpace(key), strings.TrimSpace(val)
+	if !contains(cfg.Owner.Settable, key) {
+		d.reply(from, fmt.Sprintf("Not set: %s is not in owner.settable (%s).", key, strings.Join(cfg.Owner.Settable, ", ")))
+		return
+	}
+	var spec players.Spec
+	var err error
+	if key == "engine.player" {
+		spec, err = players.Parse(val, players.Kinds())
+	}
+	if err == nil {
+		d.mu.Lock()
+		err = d.cfg.Set(key, val)
+		d.mu.Unlock()
+	}
+	if err == nil && key == "engine.player" {
+		d.opt.Spec = spec // from the next game on
+	}
+	if err != nil {
+		d.reply(from, "Not set: "+err.Error())
+		return
+	}
+	d.reply(from, fmt.Sprintf("%s set to %s.", key, val))
 }
 
 func (d *Daemon) reply(to, text string) {

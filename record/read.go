@@ -24,9 +24,9 @@ const (
 	MaxLine = 64 << 10
 	// MaxLines is the most lines read from one record.
 	MaxLines = 100_000
-	// maxTop is the most candidates kept per recorded search (the daemon
+	// MaxTop is the most candidates kept per recorded search (the daemon
 	// records five).
-	maxTop = 16
+	MaxTop = 16
 	// maxWords is the most referee announcements in one answer.
 	maxWords = 8
 	// maxMoves is the most SAN moves in the revealed move list.
@@ -158,7 +158,7 @@ func Read(r io.Reader, name string) (*Record, error) {
 	seenGame, seenMoves := false, false
 	lastAttempt := chess.NullMove
 	for n := 1; ; n++ {
-		line, err := readLine(br)
+		line, err := ReadLine(br)
 		if err == io.EOF {
 			break
 		}
@@ -276,7 +276,7 @@ func Read(r io.Reader, name string) (*Record, error) {
 			if len(l.SAN) > maxMoves {
 				return nil, fail(n, "more than %d moves", maxMoves)
 			}
-			if err := checkSAN(l.SAN); err != nil {
+			if err := CheckSAN(l.SAN); err != nil {
 				return nil, fail(n, "%v", err)
 			}
 			rec.Moves = l.SAN
@@ -296,9 +296,9 @@ func Read(r io.Reader, name string) (*Record, error) {
 
 var errLong = errors.New("line too long")
 
-// readLine returns the next line without its end, or errLong when it
+// ReadLine returns the next line without its end, or errLong when it
 // exceeds MaxLine (the rest of the line is not read).
-func readLine(br *bufio.Reader) ([]byte, error) {
+func ReadLine(br *bufio.Reader) ([]byte, error) {
 	var buf []byte
 	for {
 		chunk, err := br.ReadSlice('\n')
@@ -379,8 +379,8 @@ func attemptStep(raw *AttemptLine) (Step, error) {
 		if rs.Iterations < 0 || rs.Nodes < 0 || math.IsNaN(rs.Value) || math.IsInf(rs.Value, 0) {
 			return Step{}, errors.New("search: negative counts or a value that is not a number")
 		}
-		if len(rs.Top) > maxTop {
-			return Step{}, fmt.Errorf("search: more than %d candidates", maxTop)
+		if len(rs.Top) > MaxTop {
+			return Step{}, fmt.Errorf("search: more than %d candidates", MaxTop)
 		}
 		sr := &Search{Iterations: rs.Iterations, Nodes: rs.Nodes, Value: rs.Value, Proven: rs.Proven}
 		for i, c := range rs.Top {
@@ -484,8 +484,8 @@ func parseWord(dst []protocol.Announcement, w string) ([]protocol.Announcement, 
 	return items, !unknown && len(items) > 0 && items[0].Game == 0
 }
 
-// checkSAN checks that the revealed moves are legal from the start.
-func checkSAN(sans []string) error {
+// CheckSAN checks that the revealed moves are legal from the start.
+func CheckSAN(sans []string) error {
 	pos := chess.StartPosition()
 	for i, s := range sans {
 		m, err := pos.ParseSAN(s)

@@ -13,10 +13,11 @@ import (
 	"strings"
 	"time"
 
-	"kriegbot/bot"
 	"kriegbot/engine/chess"
+	"kriegbot/internal/buildinfo"
 	"kriegbot/internal/cmdflag"
 	"kriegbot/match"
+	"kriegbot/record"
 )
 
 // Command is `kriegbot replay [flags] FILE`.
@@ -57,8 +58,8 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	if *from < 0 || *to < 0 || (*to > 0 && *to < *from) {
 		return cmdflag.Fail(stderr, "replay", "-from %d -to %d is not a range of plies", *from, *to)
 	}
-	if *top < 1 || *top > maxTop {
-		return cmdflag.Fail(stderr, "replay", "-top %d: want 1 to %d", *top, maxTop)
+	if *top < 1 || *top > record.MaxTop {
+		return cmdflag.Fail(stderr, "replay", "-top %d: want 1 to %d", *top, record.MaxTop)
 	}
 	name := fs.Arg(0)
 	rec, err := load(name, source{game: *game, side: *side, record: *recordName, player: *player, seed: *seed, nodes: *nodes}, stderr)
@@ -71,7 +72,7 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	}
 	opt := Options{From: *from, To: *to, Top: *top}
 	if rec.Game.Build != "" {
-		opt.Build = bot.BuildID()
+		opt.Build = buildinfo.ID()
 	}
 	if t, ok := terminal(stderr); ok {
 		opt.Progress = func(done, total int) {
@@ -219,7 +220,7 @@ func findRecord(transcript string, g *Record) string {
 		if err != nil {
 			continue
 		}
-		line, err := readLine(bufio.NewReader(f))
+		line, err := record.ReadLine(bufio.NewReader(f))
 		f.Close()
 		if err != nil {
 			continue

@@ -15,7 +15,7 @@ import (
 
 // TestPGNExtract checks the PGN files of every writer with pgn-extract, an
 // ordinary PGN tool that knows nothing of Kriegspiel: the daemon's (a game
-// on our server, and games written by bot.GameRecorder) and the server's.
+// on our server, and games written by record.Writer) and the server's.
 // Opt-in: KRIEGBOT_PGN_EXTRACT=1 (Debian package pgn-extract).
 func TestPGNExtract(t *testing.T) {
 	if os.Getenv("KRIEGBOT_PGN_EXTRACT") == "" {

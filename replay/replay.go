@@ -24,7 +24,7 @@ type Options struct {
 	Kinds []players.Kind
 	// Top is how many candidates a frame keeps (0: 5).
 	Top int
-	// Build is this program's build (bot.BuildID), compared with the
+	// Build is this program's build (buildinfo.ID), compared with the
 	// record's; "" skips the comparison.
 	Build string
 	// Progress, when not nil, is called after each re-run attempt with the

@@ -10,17 +10,18 @@ import (
 	"testing"
 	"time"
 
-	"kriegbot/bot"
 	"kriegbot/engine/chess"
 	"kriegbot/engine/players"
 	"kriegbot/engine/umpire"
+	"kriegbot/internal/buildinfo"
 	"kriegbot/protocol"
+	"kriegbot/record"
 )
 
 // playRecorded plays one game in-process, our mcts player against the
 // heuristic one, the way the daemon does: the player hears exactly what the
 // referee tells its side, and the daemon's own record writer
-// (bot.GameRecorder) writes the record. It returns the record's path. Our
+// (record.Writer) writes the record. It returns the record's path. Our
 // player searches a fixed number of iterations, so the game is the same on
 // every machine (how long it lasts, which plies it has); playOnClock gives
 // a game searched on a clock.
@@ -61,7 +62,8 @@ func playGame(t *testing.T, us chess.Color, seed uint64, maxPlies int, ours play
 	if us == chess.Black {
 		g.White, g.Black = g.Black, g.White
 	}
-	rec := bot.NewGameRecorder(dir, "kriegbot", g, us, seed+uint64(us), spec, start)
+	rec := record.Create(dir, "kriegbot", record.GameLine{Game: g.Game, White: g.White, Black: g.Black, BaseMin: g.WhiteInitial,
+		IncS: g.WhiteIncrement, Wild: g.Wild, Seed: record.Seed(seed + uint64(us)), Player: spec, Build: buildinfo.ID()}, us, start)
 	u := umpire.New(umpire.ICC())
 	u.Reset(chess.StartPosition())
 	ctx := context.Background()
@@ -77,7 +79,12 @@ func playGame(t *testing.T, us chess.Color, seed uint64, maxPlies int, ours play
 			t.Fatal(err)
 		}
 		if side == us {
-			rec.Attempt(m, start, ps[us])
+			var rep *players.SearchReport
+			if in, ok := ps[us].(players.Inspector); ok {
+				r := in.LastSearch()
+				rep = &r
+			}
+			rec.Attempt(m, start, rep)
 		}
 		pos := u.Position()
 		a, err := u.Attempt(m)
@@ -98,7 +105,7 @@ func playGame(t *testing.T, us chess.Color, seed uint64, maxPlies int, ours play
 			}
 		}
 	}
-	rec.Finish(u.Result(), "Res", "ply cap", u.Plies(), start)
+	rec.Result(record.ResultLine{Result: u.Result(), Code: "Res", Reason: "ply cap", Plies: u.Plies()}, start)
 	rec.Moves(sans)
 	if err := rec.Err(); err != nil {
 		t.Fatal(err)

@@ -8,10 +8,11 @@ import (
 	"strings"
 	"time"
 
-	"kriegbot/bot"
 	"kriegbot/engine/chess"
 	"kriegbot/engine/players"
 	"kriegbot/protocol"
+	"kriegbot/protocol/iccgame"
+	"kriegbot/record"
 )
 
 // maxGames bounds the games listed from one transcript.
@@ -37,7 +38,7 @@ type TranscriptGame struct {
 
 // ReadTranscript re-feeds the bytes received in a session transcript
 // (protocol/transcript.go) through protocol.Reader, the datagram decoder and
-// the daemon's game tracking (bot.Tracker), and returns one game as a record.
+// the daemon's game tracking (iccgame.Tracker), and returns one game as a record.
 func ReadTranscript(r io.Reader, name string, opt TranscriptOptions) (*TranscriptGame, error) {
 	tr := protocol.NewTranscriptReader(r)
 	var rd protocol.Reader
@@ -46,7 +47,7 @@ func ReadTranscript(r io.Reader, name string, opt TranscriptOptions) (*Transcrip
 	rec := out.Record
 	var (
 		me       string
-		track    *bot.Tracker
+		track    *iccgame.Tracker
 		ended    bool
 		gameNum  int
 		lastTime time.Time
@@ -55,7 +56,7 @@ func ReadTranscript(r io.Reader, name string, opt TranscriptOptions) (*Transcrip
 		if track == nil {
 			return
 		}
-		for _, e := range track.Events() {
+		for _, e := range track.TakeEvents() {
 			s := Step{Line: line, T: at}
 			switch e.Kind {
 			case players.ClockUpdate:
@@ -83,7 +84,7 @@ func ReadTranscript(r io.Reader, name string, opt TranscriptOptions) (*Transcrip
 					out.Games = append(out.Games, v.Game)
 				}
 				if track == nil && (opt.Game == 0 || opt.Game == v.Game) {
-					track, gameNum = bot.NewTracker(v, us, at), v.Game
+					track, gameNum = iccgame.New(v, us, at), v.Game
 					rec.Game = GameInfo{Line: line, Number: v.Game, White: v.White, Black: v.Black, Us: us,
 						BaseMin: v.WhiteInitial, IncS: v.WhiteIncrement, Rated: v.Rated, Wild: v.Wild, Start: at}
 					if us == chess.Black {
@@ -101,11 +102,11 @@ func ReadTranscript(r io.Reader, name string, opt TranscriptOptions) (*Transcrip
 		if track == nil || ended {
 			return
 		}
-		track.Message(m, at)
+		track.Feed(m, at)
 		drain(line, at)
-		if res, code, reason, plies, over := track.Over(); over {
+		if res, code, reason, over := track.Over(); over {
 			ended = true
-			rec.Result = &ResultInfo{Line: line, Result: res, Code: code, Reason: reason, Plies: plies}
+			rec.Result = &ResultInfo{Line: line, Result: res, Code: code, Reason: reason, Plies: track.Plies()}
 			for _, s := range rec.Steps {
 				if s.Kind == StepAnswer && s.View.Illegal {
 					rec.Result.Illegal++
@@ -121,8 +122,8 @@ func ReadTranscript(r io.Reader, name string, opt TranscriptOptions) (*Transcrip
 		if err != nil {
 			return nil, &LineError{Name: name, Err: err}
 		}
-		if line > 10*MaxLines {
-			return nil, &LineError{Name: name, Line: line, Err: fmt.Errorf("more than %d entries", 10*MaxLines)}
+		if line > 10*record.MaxLines {
+			return nil, &LineError{Name: name, Line: line, Err: fmt.Errorf("more than %d entries", 10*record.MaxLines)}
 		}
 		lastTime = e.Time
 		switch e.Dir {
@@ -137,7 +138,7 @@ func ReadTranscript(r io.Reader, name string, opt TranscriptOptions) (*Transcrip
 			}
 			if m, ok := attemptLine(s); ok {
 				drain(line, e.Time)
-				track.Sent(m, e.Time)
+				track.SentAfterClose(m, e.Time)
 				drain(line, e.Time)
 				rec.Steps = append(rec.Steps, Step{Line: line, T: e.Time, Kind: StepAttempt, Move: m})
 			}
@@ -160,7 +161,7 @@ func ReadTranscript(r io.Reader, name string, opt TranscriptOptions) (*Transcrip
 		return out, &LineError{Name: name, Err: noGame(opt.Game, out.Games)}
 	}
 	if !ended {
-		track.Settle(lastTime.Add(bot.Settle))
+		track.Settle(lastTime.Add(iccgame.Settle))
 		drain(0, lastTime)
 	}
 	out.Desync = track.Desync()
@@ -236,7 +237,7 @@ func revealed(v protocol.MoveListDG) []string {
 		}
 		sans = append(sans, m.SAN)
 	}
-	if checkSAN(sans) != nil {
+	if record.CheckSAN(sans) != nil {
 		return nil
 	}
 	return sans

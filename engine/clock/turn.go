@@ -26,6 +26,10 @@ func (t *Turn) Begin(now time.Time) {
 	}
 }
 
+// ForgetStart forgets when the current turn began, keeping its refusals: the
+// next Begin sets it anew (the game was re-read from the server).
+func (t *Turn) ForgetStart() { t.start = time.Time{} }
+
 // Started reports when the current turn began (zero when it has not).
 func (t *Turn) Started() time.Time { return t.start }
 

@@ -1,4 +1,4 @@
-package bot
+package iccgame
 
 import (
 	"testing"

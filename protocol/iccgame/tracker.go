@@ -1,4 +1,4 @@
-package bot
+package iccgame
 
 import (
 	"fmt"
@@ -11,7 +11,7 @@ import (
 	"kriegbot/protocol"
 )
 
-// tracker follows one game on the wire and turns what the server says into
+// Tracker follows one game on the wire and turns what the server says into
 // what the player hears. It is pure (no I/O, no goroutines, no clock of its
 // own): the daemon feeds it messages with their arrival time and reads back
 // the player events, whether it is our turn, and any desync it noticed.
@@ -22,7 +22,7 @@ import (
 // (protocol-notes, open question 1), so an answer is closed lazily: by the
 // next move, DG 42, DG 139, the result, or a quiet period (Settle), never by
 // a level-1 unit end alone.
-type tracker struct {
+type Tracker struct {
 	number int
 	us     chess.Color
 	white  string
@@ -72,8 +72,8 @@ type answerRecord struct {
 // later message closes it.
 const Settle = 300 * time.Millisecond
 
-func newTracker(g protocol.MyGameStartedDG, us chess.Color, now time.Time) *tracker {
-	t := &tracker{
+func newTracker(g protocol.MyGameStartedDG, us chess.Color, now time.Time) *Tracker {
+	t := &Tracker{
 		number: g.Game, us: us, white: g.White, black: g.Black, rated: g.Rated,
 		base: time.Duration(g.WhiteInitial) * time.Minute, inc: time.Duration(g.WhiteIncrement) * time.Second,
 		running: -1, clockAt: now, lastOpp: now, lastHeard: now,
@@ -87,7 +87,7 @@ func newTracker(g protocol.MyGameStartedDG, us chess.Color, now time.Time) *trac
 	return t
 }
 
-func (t *tracker) opponent() string {
+func (t *Tracker) opponent() string {
 	if t.us == chess.White {
 		return t.black
 	}
@@ -95,7 +95,7 @@ func (t *tracker) opponent() string {
 }
 
 // clock returns side's clock at now.
-func (t *tracker) clock(side chess.Color, now time.Time) time.Duration {
+func (t *Tracker) clock(side chess.Color, now time.Time) time.Duration {
 	c := t.clocks[side]
 	if t.running == int(side) {
 		c -= now.Sub(t.clockAt)
@@ -104,7 +104,7 @@ func (t *tracker) clock(side chess.Color, now time.Time) time.Duration {
 }
 
 // close finishes the pending answer and hands it to the player.
-func (t *tracker) close() {
+func (t *Tracker) close() {
 	if t.pending == nil {
 		return
 	}
@@ -124,19 +124,19 @@ func (t *tracker) close() {
 }
 
 // settle closes a pending answer that has been quiet for Settle.
-func (t *tracker) settle(now time.Time) {
+func (t *Tracker) settle(now time.Time) {
 	if t.pending != nil && now.Sub(t.pendingAt) >= Settle {
 		t.close()
 	}
 }
 
 // sent records our attempt as sent at now.
-func (t *tracker) sent(m chess.Move, now time.Time) {
+func (t *Tracker) sent(m chess.Move, now time.Time) {
 	t.attempt = m
 	t.sentAt = now
 }
 
-func (t *tracker) noteLag(now time.Time) {
+func (t *Tracker) noteLag(now time.Time) {
 	if t.sentAt.IsZero() {
 		return
 	}
@@ -149,14 +149,14 @@ func (t *tracker) noteLag(now time.Time) {
 	t.sentAt = time.Time{}
 }
 
-func (t *tracker) setDesync(format string, args ...any) {
+func (t *Tracker) setDesync(format string, args ...any) {
 	if t.desync == "" {
 		t.desync = fmt.Sprintf(format, args...)
 	}
 }
 
 // move handles DG 24 for this game.
-func (t *tracker) move(d protocol.MoveDG, now time.Time) {
+func (t *Tracker) move(d protocol.MoveDG, now time.Time) {
 	t.close()
 	t.lastHeard = now
 	t.plies++
@@ -209,7 +209,7 @@ func (t *tracker) move(d protocol.MoveDG, now time.Time) {
 // anyway", formats.txt), and the player may have sent its next attempt before
 // the echo is read: so once a DG 42 has been seen the texts are ignored, and a
 // refusal naming another move than our outstanding attempt is a late echo.
-func (t *tracker) illegal(now time.Time, fromDG bool, move string) {
+func (t *Tracker) illegal(now time.Time, fromDG bool, move string) {
 	t.lastHeard = now
 	if fromDG {
 		t.byDG = true
@@ -255,7 +255,7 @@ func refusedMove(line string) string {
 }
 
 // announce applies the referee items of one text line to the pending answer.
-func (t *tracker) announce(items []protocol.Announcement, line string, now time.Time) {
+func (t *Tracker) announce(items []protocol.Announcement, line string, now time.Time) {
 	for _, a := range items {
 		if a.Game != 0 && a.Game != t.number {
 			continue
@@ -292,7 +292,7 @@ func (t *tracker) announce(items []protocol.Announcement, line string, now time.
 }
 
 // msec handles DG 56.
-func (t *tracker) msec(d protocol.MsecDG, now time.Time) {
+func (t *Tracker) msec(d protocol.MsecDG, now time.Time) {
 	t.lastHeard = now
 	t.clocks[d.Color] = time.Duration(d.Msec) * time.Millisecond
 	t.clockAt = now
@@ -306,7 +306,7 @@ func (t *tracker) msec(d protocol.MsecDG, now time.Time) {
 }
 
 // myTurn handles DG 139.
-func (t *tracker) myTurn(now time.Time) {
+func (t *Tracker) myTurn(now time.Time) {
 	t.close()
 	if !t.ourTurn && t.attempt == chess.NullMove {
 		t.setDesync("ply %d: the server says it is our turn, we thought not", t.plies)
@@ -318,7 +318,7 @@ func (t *tracker) myTurn(now time.Time) {
 }
 
 // end handles DG 16.
-func (t *tracker) end(d protocol.MyGameResultDG) {
+func (t *Tracker) end(d protocol.MyGameResultDG) {
 	t.close()
 	t.over = true
 	t.result, t.code, t.reason = d.Score, d.Code, d.Description
@@ -327,7 +327,7 @@ func (t *tracker) end(d protocol.MyGameResultDG) {
 }
 
 // takeEvents returns the events for the player and forgets them.
-func (t *tracker) takeEvents() []players.Event {
+func (t *Tracker) takeEvents() []players.Event {
 	e := t.events
 	t.events = nil
 	return e

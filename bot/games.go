@@ -1,0 +1,543 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"kriegbot/driver"
+	"kriegbot/engine/chess"
+	"kriegbot/engine/players"
+	"kriegbot/engine/umpire"
+	"kriegbot/protocol"
+	"kriegbot/protocol/iccgame"
+	"kriegbot/record"
+)
+
+// The ICC backend of the daemon: the session loop translates the wire into
+// each game's tracker (package iccgame) and the tracker's events into the
+// game's driver (package driver), and sends what the driver decides.
+
+// gameRun is one game being played on this connection.
+type gameRun struct {
+	t   *iccgame.Tracker
+	drv *driver.Game
+	// resyncAsked: we asked for the move list because something disagreed;
+	// polled: when we last asked.
+	resyncAsked bool
+	resyncWhy   string
+	polled      time.Time
+	// stale is when the connection that carried this game was lost, until
+	// the server gives the game back; zero otherwise.
+	stale time.Time
+	// model names the per-opponent model the player was given, or "".
+	model string
+}
+
+// serve runs one connection. It returns (code, true, "") to exit, or
+// (_, false, addr) to reconnect (to addr, when the server redirected us).
+func (d *Daemon) serve(ctx context.Context, sess *protocol.Session) (int, bool, string) {
+	d.sess = sess
+	d.policy.connected()
+	// Games from before a reconnection wait for the server to give them
+	// back (DG 15 again); those it does not are over for us.
+	for _, g := range d.games {
+		g.drv.Stop()
+		g.stale = d.opt.Now()
+	}
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	defer d.stopThinking()
+	for {
+		select {
+		case <-ctx.Done():
+			d.SoftQuit()
+			d.HardQuit()
+		case <-d.control:
+		case m, ok := <-sess.Messages():
+			if !ok {
+				return 0, false, ""
+			}
+			if next := d.handle(m); next != "" {
+				return 0, false, next
+			}
+		case r := <-d.thinkDone:
+			d.thought(r)
+		case <-tick.C:
+			d.tick()
+		}
+		if code, done := d.checkQuit(); done {
+			return code, true, ""
+		}
+		d.drive()
+	}
+}
+
+// checkQuit ends the connection politely when quitting and no game remains.
+func (d *Daemon) checkQuit() (int, bool) {
+	soft, hard := d.quitting()
+	if hard {
+		if len(d.games) > 0 {
+			d.opt.Log.Warn().Int("games", len(d.games)).Msg("leaving at once: games in progress are lost")
+		}
+		d.sess.Send(protocol.QuitLine)
+		return ExitDone, true
+	}
+	if soft && len(d.games) == 0 && !d.policy.waiting() && !d.awaitingMoves() {
+		d.sess.Send(protocol.UnseekLine(0))
+		d.sess.Send(protocol.QuitLine)
+		return ExitDone, true
+	}
+	return 0, false
+}
+
+// awaitingMoves reports a finished game whose full move list (for its PGN)
+// was asked for less than two seconds ago: a soft quit waits for it.
+func (d *Daemon) awaitingMoves() bool {
+	now := d.opt.Now()
+	for _, r := range d.recent {
+		if done, at := r.Done(); done && !r.Complete() && now.Sub(at) < 2*time.Second {
+			return true
+		}
+	}
+	return false
+}
+
+func (d *Daemon) stopThinking() {
+	for _, g := range d.games {
+		g.drv.Stop()
+	}
+}
+
+// trackers lists the games' trackers, for routing referee text.
+func (d *Daemon) trackers() []*iccgame.Tracker {
+	out := make([]*iccgame.Tracker, 0, len(d.games))
+	for _, g := range d.games {
+		out = append(out, g.t)
+	}
+	return out
+}
+
+// handle processes one message; it returns an address when the server asks
+// us to switch to it.
+func (d *Daemon) handle(m protocol.Message) string {
+	now := d.opt.Now()
+	switch m.Kind {
+	case protocol.MsgText:
+		d.text(m.Text, now)
+	case protocol.MsgDatagram:
+		if m.DecodeErr != nil {
+			d.opt.Log.Warn().Err(m.DecodeErr).Int("dg", m.N).Strs("fields", m.Fields).Msg("bad datagram")
+			return ""
+		}
+		return d.datagram(m.DG, now)
+	case protocol.MsgOverflow:
+		d.opt.Log.Warn().Msg("server output overflowed (^Z/^O): some output was lost; resyncing games")
+		for _, g := range d.games {
+			d.sess.Send(fmt.Sprintf("moves %d", g.t.Number()))
+		}
+	case protocol.MsgError:
+		d.opt.Log.Warn().Str("error", m.Text).Msg("wire")
+	}
+	return ""
+}
+
+// text applies a referee line to the game it belongs to (iccgame.Route):
+// an unprefixed line that two games could own makes both resync.
+func (d *Daemon) text(line string, now time.Time) {
+	items, refLike, unknown := protocol.ParseAnnouncements(nil, []byte(line))
+	if unknown {
+		d.opt.Log.Warn().Str("line", line).Msg("referee-looking text not understood")
+	}
+	if !refLike || len(items) == 0 {
+		return
+	}
+	to, ambiguous := iccgame.Route(items, d.trackers())
+	if ambiguous {
+		d.opt.Log.Warn().Str("line", line).Msg("referee line without a game number, and two games wait for an answer: asking for both move lists")
+		for _, g := range d.games {
+			if g.t.Unanswered() {
+				g.resyncWhy = "a referee line without a game number could be this game's"
+				g.resyncAsked = true
+				d.sess.Send(fmt.Sprintf("moves %d", g.t.Number()))
+			}
+		}
+		return
+	}
+	for _, t := range to {
+		t.Announce(items, line, now)
+	}
+}
+
+func (d *Daemon) datagram(dg protocol.DG, now time.Time) string {
+	if n := iccgame.GameOf(dg); n != 0 {
+		if g := d.games[n]; g != nil {
+			g.t.Datagram(dg, now)
+		}
+		return ""
+	}
+	switch v := dg.(type) {
+	case protocol.MyGameStartedDG:
+		d.gameStarted(v, now)
+	case protocol.MoveListDG:
+		d.moveList(v)
+	case protocol.MatchDG:
+		d.challenge(v, now)
+	case protocol.MatchRemovedDG:
+		d.policy.removed(v)
+	case protocol.PersonalTellDG:
+		d.tell(v)
+	case protocol.OffersInMyGameDG:
+		if g := d.games[v.Game]; g != nil {
+			us := g.t.Us()
+			g.drv.Offered(v.WhiteDraw && us == chess.Black || v.BlackDraw && us == chess.White)
+		}
+	case protocol.GameMessageDG:
+		if g := d.games[v.Game]; g != nil && strings.Contains(strings.ToLower(v.Text), "offers you a draw") {
+			g.drv.Offered(true)
+		}
+	case protocol.SwitchServersDG:
+		host := v.IP
+		if host == "" {
+			host = v.Server
+		}
+		d.opt.Log.Info().Str("server", host).Int("port", v.Port).Msg("server asks us to switch")
+		return fmt.Sprintf("%s:%d", host, v.Port)
+	}
+	return ""
+}
+
+// rules are the referee's rules of games on this server.
+func (d *Daemon) rules() umpire.Rules {
+	cfg := d.config()
+	if r, err := umpire.ParseRules(cfg.Server.Rules); err == nil && cfg.Server.Embedded {
+		return r
+	}
+	return umpire.ICC()
+}
+
+// settings are the driver's settings from the configuration.
+func (d *Daemon) settings() driver.Settings {
+	cfg := d.config()
+	return driver.Settings{
+		Overhead: cfg.Engine.MoveOverhead.Duration, MinThink: cfg.Engine.MinThink.Duration, Emergency: cfg.Engine.Emergency.Duration,
+		Resign: cfg.Policy.Resign, ResignBelow: cfg.Policy.ResignBelow, ResignMoves: cfg.Policy.ResignMoves,
+		AcceptDraw: cfg.Policy.AcceptDraw, DrawBelow: cfg.Policy.DrawBelow,
+	}
+}
+
+func (d *Daemon) gameStarted(v protocol.MyGameStartedDG, now time.Time) {
+	if !v.Played {
+		return
+	}
+	me := d.sess.Handle()
+	var us chess.Color
+	switch {
+	case strings.EqualFold(v.White, me):
+		us = chess.White
+	case strings.EqualFold(v.Black, me):
+		us = chess.Black
+	default:
+		return
+	}
+	d.policy.started()
+	if old := d.games[v.Game]; old != nil {
+		// A resumed game after a reconnection: start afresh from the
+		// server's move list (DG 25 follows).
+		old.drv.Stop()
+	}
+	if v.Wild != 16 {
+		d.opt.Log.Warn().Int("wild", v.Wild).Int("game", v.Game).Msg("not a wild 16 game: resigning it")
+		d.sess.Send(protocol.ResignLine)
+		return
+	}
+	cfg := d.config()
+	d.gameSeq++
+	seed := d.opt.Seed ^ (d.gameSeq * 0x9e3779b97f4a7c15) ^ uint64(v.Game)
+	t := iccgame.New(v, us, now)
+	g := &gameRun{t: t}
+	setup := driver.Setup{
+		Spec: d.opt.Spec, Game: players.Game{Color: us, Rules: d.rules(), Control: t.Control(), Seed: seed},
+		Prepare:  func(p players.Player) { g.model = d.learner.priorFor(p, t.Opponent(), d.opt.Log) },
+		Settings: d.settings(),
+	}
+	drv, err := driver.New(setup, d.thinkDone)
+	if err != nil {
+		d.opt.Log.Error().Err(err).Msg("player refused the game; resigning")
+		d.sess.Send(protocol.ResignLine)
+		return
+	}
+	g.drv = drv
+	d.games[v.Game] = g
+	if d.opt.Dir != "" && cfg.Logs.Records {
+		drv.SetRecord(record.Create(d.opt.Dir, d.opt.Name, record.GameLine{Game: v.Game, White: v.White, Black: v.Black,
+			BaseMin: v.WhiteInitial, IncS: v.WhiteIncrement, Rated: v.Rated, Wild: v.Wild, Seed: record.Seed(seed),
+			Player: d.opt.Spec.String(), Build: d.build, OpponentModel: g.model}, us, now))
+	}
+	opp := t.Opponent()
+	d.policy.opponent(opp)
+	d.opt.Log.Info().Int("game", v.Game).Str("opponent", opp).Str("color", iccgame.ColorWord(us)).
+		Int("base_min", v.WhiteInitial).Int("inc_s", v.WhiteIncrement).Bool("rated", v.Rated).Uint64("seed", seed).Msg("game started")
+	if cfg.Policy.Greeting != "" {
+		if line, err := protocol.SayLine(cfg.Policy.Greeting); err == nil {
+			d.sess.Send(line)
+		}
+	}
+}
+
+// moveList rebuilds a game from the server's move list when we joined it
+// late (a reconnection) or lost track (an overflow or a desync); after a
+// game's end it completes the game's record and teaches its opponent model.
+func (d *Daemon) moveList(v protocol.MoveListDG) {
+	g := d.games[v.Game]
+	if g == nil {
+		if r := d.findRecord(v.Game); r != nil {
+			if sans := revealed(v); sans != nil && r.Moves(sans) {
+				opp, color := r.Opponent()
+				d.learner.learn(opp, color, sans, d.opt.Log)
+			}
+		}
+		return
+	}
+	asked := g.resyncAsked
+	g.resyncAsked = false
+	if len(v.Moves) == g.t.Plies() && !asked {
+		return // the list at game start, or a poll that found nothing new
+	}
+	if g.t.Agrees(len(v.Moves)) {
+		return // asked, but we agree with the server after all
+	}
+	d.resync(g, v)
+}
+
+// revealed returns the SAN moves of a move list the server reveals after
+// the game, or nil when it hides moves (not revealed yet).
+func revealed(v protocol.MoveListDG) []string {
+	sans := make([]string, 0, len(v.Moves))
+	for _, m := range v.Moves {
+		if m.Hidden || m.SAN == "" {
+			return nil
+		}
+		sans = append(sans, m.SAN)
+	}
+	return sans
+}
+
+// resync replays the server's move list into a fresh player: our own moves
+// as accepted, the opponent's as hidden moves with their capture squares. The
+// checks and pawn tries of past moves are not in the list; the current turn's
+// are asked for again by the next moves.
+func (d *Daemon) resync(g *gameRun, v protocol.MoveListDG) {
+	why := g.resyncWhy
+	if why == "" {
+		why = g.t.TakeDesync()
+	}
+	if why == "" {
+		why = "the server's move list differs from ours"
+	}
+	now := d.opt.Now()
+	d.opt.Log.Warn().Int("game", g.t.Number()).Str("why", why).Int("plies", len(v.Moves)).Msg("resyncing from the server's move list")
+	us := g.t.Us()
+	views := make([]umpire.View, 0, len(v.Moves))
+	for i, mv := range v.Moves {
+		mover := chess.Color(i % 2)
+		view := umpire.View{Heard: true, Own: mover == us, PawnTries: -1}
+		if mv.Hidden {
+			if mv.CaptureSquare != chess.NoSquare {
+				view.Capture = umpire.Capture{Square: mv.CaptureSquare, Kind: umpire.PieceCaptured}
+			}
+		} else if m, err := chess.ParseUCI(strings.ToLower(mv.Smith)); err == nil {
+			view.Move = m
+		}
+		views = append(views, view)
+	}
+	if err := g.drv.Rebuild(views, why, now); err != nil {
+		d.opt.Log.Error().Err(err).Int("game", g.t.Number()).Msg("the player could not be rebuilt")
+		return
+	}
+	g.t.Rebuilt(len(v.Moves), now)
+}
+
+// drive hands events to the drivers, lets them act, and finishes games.
+func (d *Daemon) drive() {
+	now := d.opt.Now()
+	for num, g := range d.games {
+		if _, _, _, over := g.t.Over(); !over {
+			if why := g.t.TakeDesync(); why != "" {
+				d.opt.Log.Warn().Int("game", num).Str("why", why).Msg("desync: asking for the move list")
+				g.resyncWhy = why
+				g.resyncAsked = true
+				g.polled = now
+				d.sess.Send(fmt.Sprintf("moves %d", num))
+			}
+		}
+		g.drv.Hear(g.t.TakeEvents(), now)
+		_, _, _, over := g.t.Over()
+		if g.drv.Thinking() {
+			if over {
+				g.drv.Stop()
+			}
+			continue
+		}
+		if over {
+			d.finish(num, g, now)
+			continue
+		}
+		if g.stale.IsZero() && g.t.Due() {
+			d.send(g, g.drv.Act(now, driver.Situation{Since: g.t.TurnStart(), Clock: g.t.Clock(g.t.Us(), now),
+				Lag: g.t.Lag(), MoveNumber: g.t.Plies()/2 + 1}))
+		}
+	}
+}
+
+// thought sends a finished search's attempt, if it is still wanted.
+func (d *Daemon) thought(r driver.Thought) {
+	for _, g := range d.games {
+		if g.drv == r.Game {
+			d.send(g, g.drv.Done(r, g.stale.IsZero() && g.t.Wants(), d.opt.Now()))
+			return
+		}
+	}
+}
+
+// send puts a driver's actions on the wire.
+func (d *Daemon) send(g *gameRun, acts []driver.Action) {
+	num := g.t.Number()
+	for _, a := range acts {
+		switch a.Kind {
+		case driver.AcceptDraw:
+			d.opt.Log.Info().Int("game", num).Float64("value", a.Value).Msg("accepting the draw offer")
+			d.sess.Send(protocol.DrawLine)
+		case driver.Resign:
+			if a.Err != nil {
+				d.opt.Log.Error().Err(a.Err).Int("game", num).Msg("the player has no attempt; resigning")
+			} else {
+				d.opt.Log.Info().Int("game", num).Float64("value", a.Value).Int("moves", g.drv.LowTurns()).Msg("resigning")
+			}
+			d.sess.Send(protocol.ResignLine)
+			g.t.Resigned()
+		case driver.Attempt:
+			style := protocol.PromoteUCI
+			if d.config().Server.PromotionStyle == "equals" {
+				style = protocol.PromoteEquals
+			}
+			line, err := protocol.MoveLine(a.Move, style)
+			if err != nil {
+				d.opt.Log.Error().Err(err).Msg("bad attempt from the player")
+				continue
+			}
+			g.t.Sent(a.Move, d.opt.Now())
+			if err := d.sess.Send(line); err != nil {
+				d.opt.Log.Warn().Err(err).Msg("could not send the attempt")
+			}
+		}
+	}
+}
+
+// finish closes a game: the player, the records, the score, the console.
+func (d *Daemon) finish(num int, g *gameRun, now time.Time) {
+	delete(d.games, num)
+	result, code, reason, _ := g.t.Over()
+	illegal := g.t.Illegal()
+	g.drv.End(players.Outcome{Result: result, Reason: reason},
+		record.ResultLine{Code: code, Plies: g.t.Plies(), LagMs: g.t.Lag().Milliseconds()}, now)
+	us := g.t.Us()
+	d.mu.Lock()
+	s := d.score.add(result, us)
+	limit := d.cfg.Policy.Games
+	d.mu.Unlock()
+	left := g.t.Clock(us, now)
+	d.opt.Log.Info().Int("game", num).Str("result", result).Str("code", code).Str("reason", reason).
+		Int("plies", g.t.Plies()).Int("illegal", illegal).Dur("clock_left", left).Msg("game over")
+	if d.opt.Console != nil {
+		fmt.Fprintf(d.opt.Console, "game %d vs %s (%s): %s %s, %d plies, %d illegal attempts, %s left; score +%d -%d =%d\n",
+			num, g.t.Opponent(), iccgame.ColorWord(us), result, reason, g.t.Plies(), illegal, fmtClock(left), s.wins, s.losses, s.draws)
+	}
+	if r := g.drv.Record(); r != nil {
+		d.sess.Send(fmt.Sprintf("moves %d", num)) // the full move list, for the PGN
+		d.keepRecord(r)
+	}
+	if limit > 0 && s.finished >= limit {
+		d.opt.Log.Info().Int("games", s.finished).Msg("game limit reached")
+		d.mu.Lock()
+		d.soft = true
+		d.mu.Unlock()
+	}
+}
+
+// keepRecord remembers a finished game's record until its move list comes.
+func (d *Daemon) keepRecord(r *record.Writer) {
+	d.recent = append(d.recent, r)
+	if len(d.recent) > 8 {
+		d.recent[0].Close()
+		d.recent = d.recent[1:]
+	}
+}
+
+func (d *Daemon) findRecord(game int) *record.Writer {
+	for _, r := range d.recent {
+		if r.Number() == game {
+			return r
+		}
+	}
+	return nil
+}
+
+// tick runs the timers: settling answers, the watchdog, aborts, and the
+// policy's seeks and challenges.
+func (d *Daemon) tick() {
+	now := d.opt.Now()
+	cfg := d.config()
+	for num, g := range d.games {
+		if !g.stale.IsZero() {
+			if now.Sub(g.stale) > d.staleAfter() {
+				// As on ICC, where a Kriegspiel game is not adjourned: the
+				// one who dropped lost it.
+				d.opt.Log.Warn().Int("game", num).Msg("the server did not give the game back after the reconnection: lost by disconnection")
+				g.t.Lost("Dis", "lost by disconnection (the server did not resume the game)")
+				g.drv.Stop()
+			}
+			continue
+		}
+		g.t.Settle(now)
+		if !g.drv.Thinking() && now.Sub(g.polled) >= d.pollEvery() {
+			if why := g.t.Stalled(now, d.pollEvery()); why != "" {
+				g.t.SetDesync(why)
+			}
+		}
+		if g.t.FirstMoveOverdue(now, cfg.Policy.AbortAfter.Duration) {
+			d.opt.Log.Info().Int("game", num).Msg("the opponent never moved: aborting")
+			d.sess.Send(protocol.AbortLine)
+		}
+	}
+	soft, _ := d.quitting()
+	d.mu.Lock()
+	paused := d.paused
+	d.mu.Unlock()
+	d.policy.tick(d, now, cfg, soft || paused || len(d.games) > 0)
+}
+
+// staleAfter is how long after a reconnection a game may take to be given
+// back by the server before the daemon counts it as lost.
+func (d *Daemon) staleAfter() time.Duration {
+	if d.stale > 0 {
+		return d.stale
+	}
+	return 15 * time.Second
+}
+
+// pollEvery is the least time between two move-list requests of one game.
+func (d *Daemon) pollEvery() time.Duration {
+	if d.poll > 0 {
+		return d.poll
+	}
+	return 15 * time.Second
+}
+
+func fmtClock(d time.Duration) string {
+	if d < 0 {
+		d = 0
+	}
+	return fmt.Sprintf("%d:%02d", int(d/time.Minute), int(d%time.Minute/time.Second))
+}

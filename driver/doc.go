@@ -1,0 +1,15 @@
+// Package driver is the game driver: one value per game, the same for every
+// server backend (ICC's session, kriegspiel.org's HTTP API) and for replay.
+//
+// A Game owns the player, the game's clock.Turn, the record writer, the
+// resignation and draw decisions, and the search goroutine. A backend turns
+// its wire into referee events (players.Event: umpire.View answers and
+// clocks) and game facts, hands them to Hear, asks Act when the wire says an
+// attempt of ours is due, and sends what the returned Actions say (an
+// attempt, a resignation, a draw acceptance) in its own protocol. Finished
+// searches come back on the channel the backend gave New, as Thoughts,
+// which Done turns into the attempt to send.
+//
+// Nothing here knows a wire format, a socket or a server's game numbers
+// beyond the record's.
+package driver

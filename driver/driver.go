@@ -1,0 +1,323 @@
+package driver
+
+import (
+	"context"
+	"time"
+
+	"kriegbot/engine/chess"
+	"kriegbot/engine/clock"
+	"kriegbot/engine/players"
+	"kriegbot/engine/umpire"
+	"kriegbot/record"
+)
+
+// Settings are the driver's part of the configuration: time management and
+// the value-based decisions.
+type Settings struct {
+	// Overhead is paid on every attempt (lag and wake-up); the measured lag
+	// is added to it.
+	Overhead time.Duration
+	// MinThink is the least thinking time outside an emergency; Emergency
+	// the clock level below which the answer is instant.
+	MinThink, Emergency time.Duration
+	// Resign on value: after ResignMoves consecutive turns valued below
+	// ResignBelow (the player's value, -1..+1).
+	Resign      bool
+	ResignBelow float64
+	ResignMoves int
+	// AcceptDraw accepts an offered draw when the value is below DrawBelow.
+	AcceptDraw bool
+	DrawBelow  float64
+}
+
+// ActionKind says what a backend must send.
+type ActionKind uint8
+
+// Actions.
+const (
+	// Attempt: send Action.Move.
+	Attempt ActionKind = iota + 1
+	// Resign the game.
+	Resign
+	// AcceptDraw accepts the opponent's draw offer.
+	AcceptDraw
+)
+
+// Action is one thing to send.
+type Action struct {
+	Kind ActionKind
+	Move chess.Move
+	// Value is the player's value behind a resignation or draw (logs).
+	Value float64
+	// Err is why the player had no attempt (Kind Resign after a failure).
+	Err error
+}
+
+// Thought is a finished search, delivered on the backend's channel.
+type Thought struct {
+	// Game is the game that searched: a backend looks it up among its games
+	// (a game replaced after a reconnection no longer matches).
+	Game *Game
+	seq  int
+	move chess.Move
+	err  error
+}
+
+// Situation is what the backend knows of the clock when an attempt is due.
+type Situation struct {
+	// Since is when our turn began (the clock runs during refusals).
+	Since time.Time
+	// Clock is our clock now; Lag the measured answer lag.
+	Clock, Lag time.Duration
+	// MoveNumber is the full move being played.
+	MoveNumber int
+}
+
+// Setup is what a new game needs.
+type Setup struct {
+	// Spec builds the player (again after a rebuild).
+	Spec players.Spec
+	// Game is the player's view of the game: colour, rules, control, seed.
+	Game players.Game
+	// Prepare, when set, is called with each new player before its NewGame
+	// (a per-opponent prior).
+	Prepare func(players.Player)
+	// Record is the game's record writer, nil for none.
+	Record *record.Writer
+	// Settings are the time and value decisions.
+	Settings Settings
+}
+
+// Game is one game being played.
+type Game struct {
+	setup    Setup
+	p        players.Player
+	turn     *clock.Turn
+	done     chan<- Thought
+	seq      int
+	thinking bool
+	cancel   context.CancelFunc
+	queued   []players.Event // heard while the player was thinking
+	over     bool            // the player was told GameOver
+	low      int             // consecutive turns valued below the resign line
+	offered  bool            // the opponent offers a draw
+	resigned bool
+}
+
+// New starts a game: it builds the player and gives it the game. Finished
+// searches are sent on done, which the backend reads.
+func New(s Setup, done chan<- Thought) (*Game, error) {
+	g := &Game{setup: s, done: done, turn: clock.NewTurn(manager(s.Settings, 0))}
+	p, err := g.newPlayer()
+	if err != nil {
+		return nil, err
+	}
+	g.p = p
+	return g, nil
+}
+
+func (g *Game) newPlayer() (players.Player, error) {
+	p := g.setup.Spec.New()
+	if g.setup.Prepare != nil {
+		g.setup.Prepare(p)
+	}
+	if err := p.NewGame(g.setup.Game); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+func manager(s Settings, lag time.Duration) clock.Manager {
+	m := clock.Default(s.Overhead + lag)
+	m.MinSoft = s.MinThink
+	m.Emergency = s.Emergency
+	return m
+}
+
+// Player is the game's player (for inspection: belief, last search).
+func (g *Game) Player() players.Player { return g.p }
+
+// Record is the game's record writer, nil for none.
+func (g *Game) Record() *record.Writer { return g.setup.Record }
+
+// SetRecord gives the game its record writer (made once the player is
+// built, so that the game line can name the player's model).
+func (g *Game) SetRecord(w *record.Writer) { g.setup.Record = w }
+
+// Thinking reports a search in flight.
+func (g *Game) Thinking() bool { return g.thinking }
+
+// Hear hands events to the player in order, recording each; while the
+// player searches they wait, and go first once it is done.
+func (g *Game) Hear(ev []players.Event, now time.Time) {
+	if g.thinking {
+		g.queued = append(g.queued, ev...)
+		return
+	}
+	ev = append(g.queued, ev...)
+	g.queued = nil
+	for _, e := range ev {
+		if e.Kind == players.Answer && e.View.Own {
+			if e.View.Illegal {
+				g.turn.Refused()
+			} else {
+				g.turn.Moved()
+			}
+		}
+		if r := g.setup.Record; r != nil {
+			r.Event(e, now)
+		}
+		g.p.Hear(e)
+	}
+}
+
+// Offered tells the driver whether the opponent offers a draw.
+func (g *Game) Offered(on bool) { g.offered = on }
+
+// Act is called when an attempt of ours is due and no search runs: it
+// decides on a draw or resignation by value, and otherwise starts the
+// search, whose Thought arrives on the done channel. It returns what to
+// send now.
+func (g *Game) Act(now time.Time, s Situation) []Action {
+	if g.thinking || g.over || g.resigned {
+		return nil
+	}
+	acts, resign := g.decide()
+	if resign {
+		g.resigned = true
+		return acts
+	}
+	g.turn.Manager = manager(g.setup.Settings, s.Lag)
+	g.turn.Begin(s.Since)
+	plan := clock.Plan{Soft: time.Second, Hard: 2 * time.Second} // untimed
+	if ctl := g.setup.Game.Control; ctl.Base != 0 || ctl.Increment != 0 {
+		plan = g.turn.Plan(s.Clock, ctl.Increment, s.MoveNumber, now)
+	}
+	g.think(players.Budget{Time: plan.Soft, Emergency: plan.Emergency}, plan.Hard)
+	return acts
+}
+
+// decide applies the value-based policies before a search.
+func (g *Game) decide() ([]Action, bool) {
+	vp, ok := g.p.(players.Valuer)
+	if !ok {
+		return nil, false
+	}
+	v, ok := vp.Value()
+	if !ok {
+		return nil, false
+	}
+	st := g.setup.Settings
+	var acts []Action
+	if g.offered && st.AcceptDraw && v < st.DrawBelow {
+		acts = append(acts, Action{Kind: AcceptDraw, Value: v})
+		g.offered = false
+	}
+	if v < st.ResignBelow {
+		g.low++
+	} else {
+		g.low = 0
+	}
+	if st.Resign && g.low >= st.ResignMoves {
+		return append(acts, Action{Kind: Resign, Value: v}), true
+	}
+	return acts, false
+}
+
+// LowTurns is how many consecutive turns were valued below the resign line.
+func (g *Game) LowTurns() int { return g.low }
+
+// think starts the search in its own goroutine.
+func (g *Game) think(b players.Budget, hard time.Duration) {
+	g.seq++
+	seq := g.seq
+	g.thinking = true
+	ctx, cancel := context.WithTimeout(context.Background(), hard)
+	g.cancel = cancel
+	p, done := g.p, g.done
+	go func() {
+		m, err := p.Attempt(ctx, b)
+		cancel()
+		done <- Thought{Game: g, seq: seq, move: m, err: err}
+	}()
+}
+
+// Done takes a finished search. wanted says whether an attempt is still
+// due (the game on, our turn, nothing outstanding, the connection ours):
+// if not, or if the search is stale, nothing is sent. Otherwise it records
+// the attempt and returns it, or a resignation when the player has none.
+func (g *Game) Done(r Thought, wanted bool, now time.Time) []Action {
+	if r.Game != g || r.seq != g.seq || !g.thinking {
+		return nil
+	}
+	g.thinking = false
+	g.cancel = nil
+	if !wanted || g.over {
+		return nil
+	}
+	if r.err != nil {
+		g.resigned = true
+		return []Action{{Kind: Resign, Err: r.err}}
+	}
+	if rec := g.setup.Record; rec != nil {
+		var rep *players.SearchReport
+		if in, ok := g.p.(players.Inspector); ok {
+			s := in.LastSearch()
+			rep = &s
+		}
+		rec.Attempt(r.move, now, rep)
+	}
+	return []Action{{Kind: Attempt, Move: r.move}}
+}
+
+// Stop cancels a search in flight; its Thought still arrives and is dropped.
+func (g *Game) Stop() {
+	if g.cancel != nil {
+		g.cancel()
+	}
+}
+
+// Drop forgets the search in flight (cancelled, its result unwanted) and
+// what was queued for the player: the game goes on from a rebuilt player.
+func (g *Game) drop() {
+	g.Stop()
+	g.seq++
+	g.thinking = false
+	g.cancel = nil
+	g.queued = nil
+}
+
+// Rebuild replaces the player by a fresh one fed the game so far, as the
+// server lists it (views: our moves as accepted, the opponent's hidden
+// moves with their captures), after our view of the game was lost. The
+// record notes it; what follows is not replayable.
+func (g *Game) Rebuild(views []umpire.View, why string, now time.Time) error {
+	g.drop()
+	if r := g.setup.Record; r != nil {
+		r.Resync(len(views), why, now)
+	}
+	p, err := g.newPlayer()
+	if err != nil {
+		return err
+	}
+	for _, v := range views {
+		p.Hear(players.Event{Kind: players.Answer, View: v})
+	}
+	g.p = p
+	g.turn.ForgetStart() // the backend's Situation.Since says it anew
+	return nil
+}
+
+// End tells the player the game is over (once) and records the result.
+func (g *Game) End(o players.Outcome, res record.ResultLine, now time.Time) {
+	g.Stop()
+	if g.over {
+		return
+	}
+	g.over = true
+	g.p.GameOver(o)
+	if r := g.setup.Record; r != nil {
+		res.Result, res.Reason = o.Result, o.Reason
+		r.Result(res, now)
+	}
+}
