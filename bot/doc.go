@@ -5,17 +5,20 @@
 // backoff and jitter; a refused password is final), answers challenges by its
 // policy (wild 16 only, time controls, rated or not, ratings, allow and block
 // lists, a concurrency cap that a burst of challenges cannot exceed, rematch
-// limits), seeks or challenges when idle, and plays each game with a
-// players.Player:
+// limits; policy.go), seeks or challenges when idle, and plays each game
+// through the server-neutral game driver (package driver), translating the
+// wire to it and back (games.go):
 //
-//   - tracker turns the wire (DG 24 with "?"/"?x<sq>" hidden moves, DG 42,
-//     DG 56, DG 139, DG 16 and the referee's text lines) into the referee
-//     answers the player hears, closing an answer only when a later message
-//     (or a quiet period) shows it is complete;
-//   - each attempt is searched in its own goroutine under a budget from
-//     engine/clock (clock, increment, retries expected, measured lag, move
-//     overhead), while the session goes on being read; a search that ends
-//     after its game ended, or after the turn moved on, sends nothing;
+//   - an iccgame.Tracker turns the wire (DG 24 with "?"/"?x<sq>" hidden
+//     moves, DG 42, DG 56, DG 139, DG 16 and the referee's text lines) into
+//     the referee answers the player hears, closing an answer only when a
+//     later message (or a quiet period) shows it is complete; referee text
+//     without a game number goes to the one game waiting for an answer;
+//   - the driver searches each attempt in its own goroutine under a budget
+//     from the game's clock.Turn (clock, increment, retries expected,
+//     measured lag, move overhead), while the session goes on being read; a
+//     search that ends after its game ended, or after the turn moved on,
+//     sends nothing;
 //   - a desync (a move we did not send, a hidden move on our turn, a silent
 //     game while our clock runs) asks for the move list and rebuilds the
 //     player from it;
@@ -23,12 +26,12 @@
 //     value), aborting when the opponent never moves, a greeting that says it
 //     is a computer, and never a word of search output to the opponent.
 //
-// The owner commands it by tell (status, pause, resume, softquit, hardquit,
-// seek on|off, set KEY VALUE for whitelisted keys); anyone else gets one polite
-// refusal an hour. Every game leaves a JSON Lines record (each attempt,
-// answer, announcement and clock, the seed, search statistics) written line by
-// line, a PGN with the referee's words once the server reveals the moves, and
-// a line on the console; the connection's raw transcript has the password
-// masked. After each game its opponent's model (package opponent) learns the
-// game's moves.
+// The owner commands it by tell (one table, owner.go: status, pause, resume,
+// softquit, hardquit, seek on|off, set KEY VALUE for whitelisted keys);
+// anyone else gets one polite refusal an hour. Every game leaves a JSON
+// Lines record (package record: each attempt, answer, announcement and
+// clock, the seed, search statistics) written line by line, a PGN with the
+// referee's words once the server reveals the moves, and a line on the
+// console; the connection's raw transcript has the password masked. After
+// each game its opponent's model (package opponent) learns the game's moves.
 package bot

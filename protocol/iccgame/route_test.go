@@ -1,0 +1,46 @@
+package iccgame
+
+import (
+	"testing"
+	"time"
+
+	"kriegbot/engine/chess"
+	"kriegbot/protocol"
+)
+
+// TestRouteUnprefixed: a referee line without "Game N" goes to the one game
+// whose answer is pending; with two such games to none (ambiguous), never to
+// every game in progress as the daemon once did.
+func TestRouteUnprefixed(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	a := New(protocol.MyGameStartedDG{Game: 1, White: "bot", Black: "x", Wild: 16, Played: true}, chess.White, now)
+	b := New(protocol.MyGameStartedDG{Game: 2, White: "bot", Black: "y", Wild: 16, Played: true}, chess.White, now)
+	items := ann(t, "Illegal move.")
+	if to, amb := Route(items, []*Tracker{a, b}); len(to) != 0 || amb {
+		t.Fatalf("nothing pending: routed to %d games (ambiguous %v), want none", len(to), amb)
+	}
+	e2e5, _ := chess.ParseUCI("e2e5")
+	b.Sent(e2e5, now)
+	to, amb := Route(items, []*Tracker{a, b})
+	if amb || len(to) != 1 || to[0] != b {
+		t.Fatalf("one game waits: routed to %v (ambiguous %v), want game 2 alone", to, amb)
+	}
+	to[0].Announce(items, "Illegal move.", now)
+	if ev := b.TakeEvents(); len(ev) != 1 || !ev[0].View.Illegal {
+		t.Fatalf("game 2 heard %+v, want its refusal", ev)
+	}
+	if ev := a.TakeEvents(); len(ev) != 0 {
+		t.Fatalf("game 1 heard %+v, want nothing", ev)
+	}
+	a.Sent(e2e5, now)
+	b.Sent(e2e5, now)
+	if to, amb := Route(items, []*Tracker{a, b}); len(to) != 0 || !amb {
+		t.Fatalf("two games wait: routed to %d (ambiguous %v), want none and ambiguous", len(to), amb)
+	}
+	if to, _ := Route(ann(t, "Game 2: Illegal move."), []*Tracker{a, b}); len(to) != 1 || to[0] != b {
+		t.Fatalf("a prefixed line goes to its game, got %v", to)
+	}
+	if to, _ := Route(items, []*Tracker{a}); len(to) != 1 {
+		t.Fatalf("a single game takes every unprefixed line, got %v", to)
+	}
+}
