@@ -244,10 +244,17 @@ func (t *Tracker) Stalled(now time.Time, quiet time.Duration) string {
 		return "our clock runs but we are waiting"
 	case t.attempt != chess.NullMove && now.Sub(t.sentAt) > 5*time.Second+4*t.lag:
 		return "no answer to our attempt"
-	case !t.ourTurn && now.Sub(t.lastHeard) > quiet:
+	case !t.ourTurn && now.Sub(t.lastHeard) > quiet && !t.opponentThinking(now):
 		return "nothing heard for a while"
 	}
 	return ""
+}
+
+// opponentThinking reports that the opponent's clock runs and has not
+// fallen (with a margin for lag): silence then is a long think, not a fault.
+func (t *Tracker) opponentThinking(now time.Time) bool {
+	them := 1 - t.us
+	return t.running == int(them) && t.clock(them, now) > -2*time.Second-4*t.lag
 }
 
 // FirstMoveOverdue reports that the opponent has not made their first move
