@@ -48,9 +48,10 @@ const (
 	Repetition
 	TooManyReversible
 	PlyLimit
+	DeadMaterial
 )
 
-var endingNames = [...]string{"", "checkmate", "stalemate", "insufficient_material", "fifty_moves", "repetition", "too_many_reversible_moves", "ply_limit"}
+var endingNames = [...]string{"", "checkmate", "stalemate", "insufficient_material", "fifty_moves", "repetition", "too_many_reversible_moves", "ply_limit", "dead_material"}
 
 // String returns the fixture spelling ("checkmate", "insufficient_material", ...),
 // or "" for NotOver.

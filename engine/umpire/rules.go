@@ -20,6 +20,11 @@ type Rules struct {
 	// MaxReversible ends the game as a draw after that many half-moves without a
 	// capture or pawn move (ks-game uses 2000; 0: no limit).
 	MaxReversible int
+	// DeadMaterial draws the game once neither side can force mate: no pawn,
+	// rook or queen on the board, and each side has at most one minor piece
+	// or two knights (a server's adjudication, beyond insufficient material,
+	// which always applies: K+N against K+N can be mated only by a blunder).
+	DeadMaterial bool
 }
 
 // ICC returns the rules of ICC wild 16: no automatic draw by the 50-move rule or

@@ -146,10 +146,27 @@ func (u *Umpire) ruleEnding() Ending {
 		return Repetition
 	case r.MaxReversible > 0 && u.pos.HalfmoveClock() >= r.MaxReversible:
 		return TooManyReversible
+	case r.DeadMaterial && cannotForceMate(&u.pos):
+		return DeadMaterial
 	case r.MaxPlies > 0 && u.plies >= r.MaxPlies:
 		return PlyLimit
 	}
 	return NotOver
+}
+
+// cannotForceMate reports dead material: no pawn, rook or queen, and each
+// side with at most one minor piece or two knights.
+func cannotForceMate(pos *chess.Position) bool {
+	for c := chess.White; c <= chess.Black; c++ {
+		if pos.Pieces(c, chess.Pawn)|pos.Pieces(c, chess.Rook)|pos.Pieces(c, chess.Queen) != 0 {
+			return false
+		}
+		n, b := pos.Pieces(c, chess.Knight).Count(), pos.Pieces(c, chess.Bishop).Count()
+		if n+b > 1 && !(n == 2 && b == 0) {
+			return false
+		}
+	}
+	return true
 }
 
 // repetitions counts how often the current position has occurred, itself included.

@@ -235,3 +235,47 @@ func TestViewWords(t *testing.T) {
 		}
 	}
 }
+
+// TestDeadMaterial: with the rule on, K+N against K+B is drawn at once;
+// K+R against K+N, or K+B+N against K, play on; without the rule K+N
+// against K+N plays on (it is not insufficient material).
+func TestDeadMaterial(t *testing.T) {
+	on := ICC()
+	on.DeadMaterial = true
+	for _, tc := range []struct {
+		fen   string
+		rules Rules
+		want  Ending
+	}{
+		{"8/8/3k4/8/2n5/8/3KB3/8 w - - 0 1", on, DeadMaterial},
+		{"8/8/3k4/8/2n5/8/3KN3/8 w - - 0 1", ICC(), NotOver},
+		{"8/8/3k4/8/2n5/8/3KR3/8 w - - 0 1", on, NotOver},
+		{"8/8/3k4/8/8/8/2NKB3/8 w - - 0 1", on, NotOver},
+		{"8/8/3k4/8/8/8/2NKN3/8 w - - 0 1", on, DeadMaterial},
+	} {
+		pos, err := chess.ParseFEN(tc.fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		u := New(tc.rules)
+		u.Reset(pos)
+		// One quiet king move, so the rule set is consulted.
+		var list chess.MoveList
+		u.Askable(&list)
+		for _, m := range list.Slice() {
+			a, err := u.Attempt(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a.Legal {
+				break
+			}
+		}
+		if got := u.Ending(); got != tc.want {
+			t.Errorf("%s: ending %v, want %v", tc.fen, got, tc.want)
+		}
+		if tc.want == DeadMaterial && u.Result() != "1/2-1/2" {
+			t.Errorf("%s: result %q, want a draw", tc.fen, u.Result())
+		}
+	}
+}
