@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -30,18 +31,23 @@ import (
 	"kriegbot/protocol/iccserver"
 )
 
-// Command runs "kriegbot run [-config FILE] [-check] [-games N]".
+// Command runs "kriegbot run [-config FILE] [-check] [-games N] [-v]
+// [-connect HOST:PORT] [-guest]".
 func Command(args []string, stdout, stderr io.Writer) int {
 	fset := flag.NewFlagSet("run", flag.ContinueOnError)
 	path := fset.String("config", "config.toml", "configuration file; when the default file is missing, the built-in defaults (the embedded server and sparring partner) are used")
 	check := fset.Bool("check", false, "validate the configuration, print the effective values (password masked) and exit")
 	games := fset.Int("games", -1, "stop after this many finished games (overrides policy.games; 0 runs until stopped)")
+	verbose := fset.Bool("v", false, "print a line per attempt and per answer (attempt, referee's words, value, time used)")
+	connect := fset.String("connect", "", "play on the ICC-protocol server at HOST:PORT instead of the embedded one (no sparring partner, no challenges: the bot waits for games)")
+	guest := fset.Bool("guest", false, "log in as a guest (no password; unrated games only)")
 	fset.Usage = func() {
-		fmt.Fprintln(stderr, "usage: kriegbot run [-config FILE] [-check] [-games N]")
+		fmt.Fprintln(stderr, "usage: kriegbot run [-config FILE] [-check] [-games N] [-v] [-connect HOST:PORT] [-guest]")
 		fmt.Fprintln(stderr, "\nRuns the bot. With the shipped config.toml it starts kriegbot's own wild 16")
 		fmt.Fprintln(stderr, "server in-process on a loopback port with a sparring partner, and plays game")
 		fmt.Fprintln(stderr, "after game against it over TCP, one line per finished game. SIGINT or SIGTERM")
-		fmt.Fprintln(stderr, "finishes the games in progress and exits; a second signal leaves at once.")
+		fmt.Fprintln(stderr, "finishes the games in progress and exits (at once when none is in progress);")
+		fmt.Fprintln(stderr, "a second signal leaves at once.")
 		fmt.Fprintln(stderr, "Exit status: 0 done, 1 restart me (the server is unreachable), 2 bad configuration.\n\nFlags:")
 		fset.PrintDefaults()
 	}
@@ -63,6 +69,17 @@ func Command(args []string, stdout, stderr io.Writer) int {
 		cfg.Policy.Games = *games
 		if err := cfg.Validate(); err != nil {
 			return cmdflag.Fail(stderr, "run", "-games %d: %v", *games, err)
+		}
+	}
+	if *connect != "" {
+		if err := connectTo(&cfg, *connect); err != nil {
+			return cmdflag.Fail(stderr, "run", "-connect %s: %v", *connect, err)
+		}
+	}
+	if *guest {
+		cfg.Account.Guest = true
+		if err := cfg.Validate(); err != nil {
+			return cmdflag.Fail(stderr, "run", "-guest: %v", err)
 		}
 	}
 	spec, err := players.Parse(cfg.Engine.Player, players.Kinds())
@@ -89,7 +106,36 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
-	return runDaemons(ctx, cfg, spec, sparSpec, password, stdout, stderr)
+	console := NewConsole(stdout, isTerminal(stdout), *verbose)
+	return runDaemons(ctx, cfg, spec, sparSpec, password, console, stdout, stderr)
+}
+
+// connectTo points the configuration at an outside ICC-protocol server at
+// addr: no embedded server, no sparring partner, no standing challenge.
+func connectTo(cfg *config.Config, addr string) error {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("want HOST:PORT, e.g. 127.0.0.1:5000 (%v)", err)
+	}
+	p, err := strconv.Atoi(port)
+	if err != nil || p < 1 || p > 65535 {
+		return fmt.Errorf("port %q: want a number from 1 to 65535", port)
+	}
+	cfg.Server.Embedded = false
+	cfg.Server.Host, cfg.Server.Port = host, p
+	cfg.Sparring.Enabled = false
+	cfg.Policy.Challenge = ""
+	return cfg.Validate()
+}
+
+// isTerminal reports whether w is a terminal (a character device).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
 func flagSet(fs *flag.FlagSet, name string) bool {
@@ -117,7 +163,8 @@ func loadConfig(path string, explicit bool) (config.Config, string, error) {
 
 // runDaemons starts the logs, the embedded server and sparring partner when
 // configured, and the bot; it handles the signals.
-func runDaemons(ctx context.Context, cfg config.Config, spec, sparSpec players.Spec, password string, stdout, stderr io.Writer) int {
+func runDaemons(ctx context.Context, cfg config.Config, spec, sparSpec players.Spec, password string, console *Console, stdout, stderr io.Writer) int {
+	began := time.Now()
 	logFile, err := rotate.Open(cfg.Logs.Dir, "kriegbot.log", int64(cfg.Logs.MaxSizeMB)<<20, cfg.Logs.Keep)
 	if err != nil {
 		fmt.Fprintf(stderr, "kriegbot run: logs: %v\n", err)
@@ -155,11 +202,14 @@ func runDaemons(ctx context.Context, cfg config.Config, spec, sparSpec players.S
 		defer srv.Close()
 		addr = a
 		password = passwords[cfg.Account.Handle]
-		fmt.Fprintf(stdout, "kriegbot: embedded wild 16 server on %s; playing %s as %s", addr, spec, cfg.Account.Handle)
+		line := fmt.Sprintf("kriegbot: embedded wild 16 server on %s; playing %s as %s", addr, spec, cfg.Account.Handle)
 		if cfg.Sparring.Enabled {
-			fmt.Fprintf(stdout, " against %s (%s)", cfg.Sparring.Handle, sparSpec)
+			line += fmt.Sprintf(" against %s (%s)", cfg.Sparring.Handle, sparSpec)
 		}
-		fmt.Fprintln(stdout)
+		console.say(lineProgress, "%s", line)
+		if cfg.Sparring.Enabled && cfg.Policy.Challenge == cfg.Sparring.Handle {
+			console.say(lineProgress, "%s", demoNotice(cfg))
+		}
 		if cfg.Sparring.Enabled {
 			sc := sparringConfig(cfg)
 			sparring = New(sc, Options{Name: cfg.Sparring.Handle, Password: passwords[cfg.Sparring.Handle], Addr: addr,
@@ -171,14 +221,20 @@ func runDaemons(ctx context.Context, cfg config.Config, spec, sparSpec players.S
 		}
 	}
 	bot := New(cfg, Options{Name: cfg.Account.Handle, Password: password, Addr: addr, Spec: spec,
-		Log: log.With().Str("bot", cfg.Account.Handle).Logger(), Console: stdout, Dir: cfg.Logs.Dir, Seed: seed})
+		Log: log.With().Str("bot", cfg.Account.Handle).Logger(), Console: console, Dir: cfg.Logs.Dir, Seed: seed})
 
 	sig := make(chan os.Signal, 2)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sig)
 	go func() {
+		n := 0
 		for range sig {
-			fmt.Fprintln(stderr, "kriegbot: finishing the games in progress (signal again to leave at once)")
+			n++
+			if n == 1 && bot.Playing() > 0 {
+				console.say(lineResult, "kriegbot: finishing the game in progress, then leaving (signal again to leave at once)")
+			} else {
+				console.say(lineResult, "kriegbot: leaving now")
+			}
 			bot.SoftQuit()
 		}
 	}()
@@ -187,10 +243,42 @@ func runDaemons(ctx context.Context, cfg config.Config, spec, sparSpec players.S
 		sparring.HardQuit()
 		wg.Wait()
 	}
-	f, w, l, dr := bot.Score()
-	fmt.Fprintf(stdout, "kriegbot: %d games, +%d -%d =%d\n", f, w, l, dr)
+	console.Close()
+	console.say(lineResult, "%s", summary(bot, time.Since(began)))
 	log.Info().Int("code", code).Msg("kriegbot stopped")
 	return code
+}
+
+// demoNotice says up front what the embedded demo will do and how long it
+// takes: each game lasts at most both clocks' base time and increments over
+// a long game; most end well before.
+func demoNotice(cfg config.Config) string {
+	p := cfg.Policy
+	perGame := 2 * (time.Duration(p.SeekBase)*time.Minute + 80*time.Duration(p.SeekIncrement)*time.Second)
+	games := "game after game until stopped"
+	if p.Games > 0 {
+		games = fmt.Sprintf("%d game%s", p.Games, plural(p.Games))
+	}
+	return fmt.Sprintf("kriegbot: %s at %d+%d (%s rules); each game takes about a minute, at most %s; Ctrl-C stops after the game in progress",
+		games, p.SeekBase, p.SeekIncrement, cfg.Server.Rules, perGame.Round(time.Minute))
+}
+
+// summary is the last line: games finished and their score, the time it
+// took, and any game left unfinished.
+func summary(d *Daemon, took time.Duration) string {
+	f, w, l, dr := d.Score()
+	s := fmt.Sprintf("kriegbot: %d game%s finished (+%d -%d =%d) in %s", f, plural(f), w, l, dr, took.Round(time.Second))
+	if ab := d.Abandoned(); len(ab) > 0 {
+		s += fmt.Sprintf("; %d abandoned, lost by leaving: %s", len(ab), strings.Join(ab, "; "))
+	}
+	return s
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }
 
 func consoleWriter(mode string, stderr io.Writer) io.Writer {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"sync"
 	"time"
@@ -38,8 +37,9 @@ type Options struct {
 	Spec players.Spec
 	// Log receives structured events.
 	Log zerolog.Logger
-	// Console, when set, gets one line per finished game.
-	Console io.Writer
+	// Console, when set, is what a person sees (results, and on a terminal
+	// the progress and a status line).
+	Console *Console
 	// Dir is the log folder for transcripts and game records ("" keeps none).
 	Dir string
 	// Dial overrides the connection (tests); default protocol.TelnetDialer.
@@ -76,6 +76,9 @@ type Daemon struct {
 	stale       time.Duration    // wait for a game after a reconnection (tests shorten it)
 	build       string           // BuildID, for the game records
 	learner     learner          // per-opponent models
+	abandoned   []string         // games in progress when we left at once
+	playing     int              // len(games), for other goroutines (mu)
+	cancelLogin context.CancelFunc // ends a login in progress (mu)
 }
 
 // New makes a daemon; cfg must be valid.
@@ -91,6 +94,21 @@ func New(cfg config.Config, opt Options) *Daemon {
 		control: make(chan struct{}, 1), games: map[int]*gameRun{},
 		refusedTell: map[string]time.Time{}, thinkDone: make(chan driver.Thought, 4),
 	}
+}
+
+// Playing returns the number of games in progress.
+func (d *Daemon) Playing() int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.playing
+}
+
+// Abandoned lists the games that were in progress when the daemon left at
+// once (a second signal, hardquit), one description each.
+func (d *Daemon) Abandoned() []string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return append([]string(nil), d.abandoned...)
 }
 
 // Score returns games finished and our wins, losses and draws.
@@ -109,7 +127,12 @@ func (d *Daemon) SoftQuit() {
 		d.hard = true
 	}
 	d.soft = true
+	idle := d.playing == 0
+	cancel := d.cancelLogin
 	d.mu.Unlock()
+	if idle && cancel != nil {
+		cancel() // no game to finish: a login in progress need not end first
+	}
 	d.poke()
 }
 
@@ -117,8 +140,26 @@ func (d *Daemon) SoftQuit() {
 func (d *Daemon) HardQuit() {
 	d.mu.Lock()
 	d.soft, d.hard = true, true
+	cancel := d.cancelLogin
 	d.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
 	d.poke()
+}
+
+// stopNow reports that the daemon should leave: told to leave at once, or
+// to finish its games when it has none.
+func (d *Daemon) stopNow() bool {
+	soft, hard := d.quitting()
+	return hard || soft && len(d.games) == 0
+}
+
+// setPlaying publishes the number of games in progress.
+func (d *Daemon) setPlaying() {
+	d.mu.Lock()
+	d.playing = len(d.games)
+	d.mu.Unlock()
 }
 
 func (d *Daemon) poke() {
@@ -156,11 +197,23 @@ func (d *Daemon) Run(ctx context.Context) int {
 	backoff := time.Duration(0)
 	failures := 0
 	for {
-		if _, hard := d.quitting(); hard || ctx.Err() != nil {
+		if d.stopNow() || ctx.Err() != nil {
 			return ExitDone
 		}
 		cfg := d.config()
-		sess, err := protocol.Dial(ctx, d.sessionConfig(cfg, addr))
+		d.opt.Console.say(lineProgress, "connecting to %s ...", addr)
+		lctx, cancel := context.WithCancel(ctx)
+		d.mu.Lock()
+		d.cancelLogin = cancel
+		d.mu.Unlock()
+		sess, err := protocol.Dial(lctx, d.sessionConfig(cfg, addr))
+		d.mu.Lock()
+		d.cancelLogin = nil
+		d.mu.Unlock()
+		cancel()
+		if err != nil && d.stopNow() {
+			return ExitDone
+		}
 		if err != nil {
 			var le *protocol.LoginError
 			if errors.As(err, &le) && !le.Retryable() {
@@ -174,6 +227,7 @@ func (d *Daemon) Run(ctx context.Context) int {
 			}
 			backoff = d.nextBackoff(backoff, cfg)
 			d.opt.Log.Warn().Err(err).Dur("retry_in", backoff).Msg("cannot log in")
+			d.opt.Console.say(lineProgress, "cannot log in (%v); trying again in %s", err, backoff.Round(100*time.Millisecond))
 			if !d.sleep(ctx, backoff) {
 				return ExitDone
 			}
@@ -183,6 +237,7 @@ func (d *Daemon) Run(ctx context.Context) int {
 		backoff = 0
 		d.connections++
 		d.opt.Log.Info().Str("handle", sess.Handle()).Str("addr", addr).Int("connection", d.connections).Msg("logged in")
+		d.opt.Console.say(lineProgress, "logged in as %s", sess.Handle())
 		code, done, next := d.serve(ctx, sess)
 		sess.Close()
 		if done {
@@ -193,6 +248,7 @@ func (d *Daemon) Run(ctx context.Context) int {
 		}
 		backoff = d.nextBackoff(backoff, cfg)
 		d.opt.Log.Warn().Err(sess.Err()).Dur("retry_in", backoff).Msg("connection lost")
+		d.opt.Console.say(lineProgress, "connection lost (%v); reconnecting in %s", sess.Err(), backoff.Round(100*time.Millisecond))
 		if !d.sleep(ctx, backoff) {
 			return ExitDone
 		}
@@ -222,8 +278,7 @@ func (d *Daemon) sleep(ctx context.Context, dur time.Duration) bool {
 	case <-ctx.Done():
 		return false
 	case <-d.control:
-		_, hard := d.quitting()
-		if hard {
+		if d.stopNow() {
 			return false
 		}
 		return d.sleep(ctx, dur/2)

@@ -116,8 +116,7 @@ func TestReconnectResumesGame(t *testing.T) {
 	b, _ := newTestDaemon(t, testConfig(t, "sparring", addr), addr, "random", nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	go b.Run(ctx)
-	defer b.HardQuit()
+	runInBackground(t, ctx, b)
 	done := make(chan int, 1)
 	go func() { done <- a.Run(ctx) }()
 	cutMidGame(t, srv, px, 150*time.Millisecond)
@@ -213,8 +212,7 @@ func TestNoTimeForfeitsWithLag(t *testing.T) {
 	b, _ := newTestDaemon(t, bc, addr, "random", nil)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(games)*150*time.Second)
 	defer cancel()
-	go b.Run(ctx)
-	defer b.HardQuit()
+	runInBackground(t, ctx, b)
 	code := a.Run(ctx)
 	var ends []string
 	for _, g := range srv.Finished() {
@@ -253,8 +251,7 @@ func TestServerRestart(t *testing.T) {
 	srv1.Close()
 	srv2 := restartServerAt(t, addr)
 	b, _ := newTestDaemon(t, testConfig(t, "sparring", addr), addr, "random", nil)
-	go b.Run(ctx)
-	defer b.HardQuit()
+	runInBackground(t, ctx, b)
 	awaitExit(t, ctx, done, "no game after the restart")
 	if fin := srv2.Finished(); len(fin) != 1 || a.connections < 2 {
 		t.Fatalf("%d games on the new server, %d connections", len(fin), a.connections)
@@ -319,8 +316,7 @@ func TestDroppedOutput(t *testing.T) {
 	b, _ := newTestDaemon(t, testConfig(t, "sparring", addr), addr, "random", nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	go b.Run(ctx)
-	defer b.HardQuit()
+	runInBackground(t, ctx, b)
 	if code := a.Run(ctx); code != ExitDone {
 		t.Fatalf("exit %d", code)
 	}
@@ -348,8 +344,7 @@ func TestReconnectWithoutGrace(t *testing.T) {
 	b, _ := newTestDaemon(t, testConfig(t, "sparring", addr), addr, "random", nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	go b.Run(ctx)
-	defer b.HardQuit()
+	runInBackground(t, ctx, b)
 	done := make(chan int, 1)
 	go func() { done <- a.Run(ctx) }()
 	cutMidGame(t, srv, px, 100*time.Millisecond)
@@ -382,4 +377,22 @@ func awaitExit(t *testing.T, ctx context.Context, done <-chan int, stuck string)
 	case <-ctx.Done():
 		t.Fatal(stuck)
 	}
+}
+
+// runInBackground runs a daemon (the sparring partner) for the rest of the
+// test, and at cleanup makes it leave and waits for its Run to return, before
+// its log file and folder are removed (the goroutine used to outlive the
+// test: "TempDir RemoveAll cleanup: directory not empty" under -race).
+func runInBackground(t *testing.T, ctx context.Context, d *Daemon) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() { defer close(done); d.Run(ctx) }()
+	t.Cleanup(func() {
+		d.HardQuit()
+		select {
+		case <-done:
+		case <-time.After(30 * time.Second):
+			t.Error("a background daemon did not stop within 30 s of HardQuit")
+		}
+	})
 }

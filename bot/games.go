@@ -33,6 +33,8 @@ type gameRun struct {
 	stale time.Time
 	// model names the per-opponent model the player was given, or "".
 	model string
+	// lastAttempt is the last attempt sent, for the console's move lines.
+	lastAttempt driver.Action
 }
 
 // serve runs one connection. It returns (code, true, "") to exit, or
@@ -71,6 +73,7 @@ func (d *Daemon) serve(ctx context.Context, sess *protocol.Session) (int, bool, 
 			return code, true, ""
 		}
 		d.drive()
+		d.setPlaying()
 	}
 }
 
@@ -80,6 +83,11 @@ func (d *Daemon) checkQuit() (int, bool) {
 	if hard {
 		if len(d.games) > 0 {
 			d.opt.Log.Warn().Int("games", len(d.games)).Msg("leaving at once: games in progress are lost")
+			d.mu.Lock()
+			for _, g := range d.games {
+				d.abandoned = append(d.abandoned, g.t.String())
+			}
+			d.mu.Unlock()
 		}
 		d.sess.Send(protocol.QuitLine)
 		return ExitDone, true
@@ -279,6 +287,12 @@ func (d *Daemon) gameStarted(v protocol.MyGameStartedDG, now time.Time) {
 	d.policy.opponent(opp)
 	d.opt.Log.Info().Int("game", v.Game).Str("opponent", opp).Str("color", iccgame.ColorWord(us)).
 		Int("base_min", v.WhiteInitial).Int("inc_s", v.WhiteIncrement).Bool("rated", v.Rated).Uint64("seed", seed).Msg("game started")
+	rated := "unrated"
+	if v.Rated {
+		rated = "rated"
+	}
+	d.opt.Console.say(lineProgress, "game %d started: %s (white) vs %s (black), %d+%d %s; we play %s",
+		v.Game, v.White, v.Black, v.WhiteInitial, v.WhiteIncrement, rated, iccgame.ColorWord(us))
 	if cfg.Policy.Greeting != "" {
 		if line, err := protocol.SayLine(cfg.Policy.Greeting); err == nil {
 			d.sess.Send(line)
@@ -372,7 +386,9 @@ func (d *Daemon) drive() {
 				d.sess.Send(fmt.Sprintf("moves %d", num))
 			}
 		}
-		g.drv.Hear(g.t.TakeEvents(), now)
+		ev := g.t.TakeEvents()
+		d.showAnswers(g, ev)
+		g.drv.Hear(ev, now)
 		_, _, _, over := g.t.Over()
 		if g.drv.Thinking() {
 			if over {
@@ -428,6 +444,7 @@ func (d *Daemon) send(g *gameRun, acts []driver.Action) {
 				continue
 			}
 			g.t.Sent(a.Move, d.opt.Now())
+			g.lastAttempt = a
 			if err := d.sess.Send(line); err != nil {
 				d.opt.Log.Warn().Err(err).Msg("could not send the attempt")
 			}
@@ -450,10 +467,9 @@ func (d *Daemon) finish(num int, g *gameRun, now time.Time) {
 	left := g.t.Clock(us, now)
 	d.opt.Log.Info().Int("game", num).Str("result", result).Str("code", code).Str("reason", reason).
 		Int("plies", g.t.Plies()).Int("illegal", illegal).Dur("clock_left", left).Msg("game over")
-	if d.opt.Console != nil {
-		fmt.Fprintf(d.opt.Console, "game %d vs %s (%s): %s %s, %d plies, %d illegal attempts, %s left; score +%d -%d =%d\n",
-			num, g.t.Opponent(), iccgame.ColorWord(us), result, reason, g.t.Plies(), illegal, fmtClock(left), s.wins, s.losses, s.draws)
-	}
+	d.opt.Console.say(lineResult, "game %d vs %s (%s): %s %s, %d plies, %d illegal attempts, %s left; score +%d -%d =%d",
+		num, g.t.Opponent(), iccgame.ColorWord(us), result, reason, g.t.Plies(), illegal, fmtClock(left), s.wins, s.losses, s.draws)
+	d.opt.Console.setStatus("", now)
 	if r := g.drv.Record(); r != nil {
 		d.sess.Send(fmt.Sprintf("moves %d", num)) // the full move list, for the PGN
 		d.keepRecord(r)
@@ -502,7 +518,12 @@ func (d *Daemon) tick() {
 		}
 		g.t.Settle(now)
 		if !g.drv.Thinking() && now.Sub(g.polled) >= d.pollEvery() {
-			if why := g.t.Stalled(now, d.pollEvery()); why != "" {
+			switch why, routine := g.t.Stalled(now, d.pollEvery()); {
+			case routine:
+				d.opt.Log.Debug().Int("game", num).Str("why", why).Msg("a long silence: looking at the move list")
+				g.resyncWhy, g.resyncAsked, g.polled = why, true, now
+				d.sess.Send(fmt.Sprintf("moves %d", num))
+			case why != "":
 				g.t.SetDesync(why)
 			}
 		}
@@ -511,11 +532,85 @@ func (d *Daemon) tick() {
 			d.sess.Send(protocol.AbortLine)
 		}
 	}
+	d.showStatus(now)
 	soft, _ := d.quitting()
 	d.mu.Lock()
 	paused := d.paused
 	d.mu.Unlock()
 	d.policy.tick(d, now, cfg, soft || paused || len(d.games) > 0)
+}
+
+// showAnswers prints our attempts' answers and the opponent's moves as the
+// player hears them (verbose console).
+func (d *Daemon) showAnswers(g *gameRun, ev []players.Event) {
+	c := d.opt.Console
+	if c == nil || !c.verbose {
+		return
+	}
+	for _, e := range ev {
+		if e.Kind != players.Answer || !e.View.Heard {
+			continue
+		}
+		v := e.View
+		words := strings.Join(v.Words(), ", ")
+		if words == "" {
+			words = "nothing said"
+		}
+		move := (g.t.Plies() + 1) / 2
+		if !v.Own {
+			c.say(lineMove, "  g%d %d%s (hidden): %s", g.t.Number(), (g.t.Plies()+1)/2, dots(g.t.Us().Other()), words)
+			continue
+		}
+		if v.Illegal {
+			move = g.t.Plies()/2 + 1
+		}
+		a := g.lastAttempt
+		info := fmt.Sprintf("%.2f s", a.Elapsed.Seconds())
+		if a.Iterations > 0 {
+			info += fmt.Sprintf(", %d iterations", a.Iterations)
+		}
+		if a.HasValue {
+			info = fmt.Sprintf("value %+.2f, ", a.Value) + info
+		}
+		c.say(lineMove, "  g%d %d%s %s: %s  (%s)", g.t.Number(), move, dots(g.t.Us()), v.Move, words, info)
+	}
+}
+
+// dots is "." after White's move number and "..." after Black's.
+func dots(c chess.Color) string {
+	if c == chess.White {
+		return "."
+	}
+	return "..."
+}
+
+// showStatus rewrites the terminal's status line: the game in progress,
+// its clocks and the last value, or what the bot waits for.
+func (d *Daemon) showStatus(now time.Time) {
+	c := d.opt.Console
+	if c == nil || !c.tty {
+		return
+	}
+	for _, g := range d.games {
+		us := g.t.Us()
+		state := "their turn"
+		if g.drv.Thinking() {
+			state = "thinking"
+		} else if g.t.OurTurn() {
+			state = "our turn"
+		}
+		value := ""
+		if g.lastAttempt.HasValue {
+			value = fmt.Sprintf(" | value %+.2f", g.lastAttempt.Value)
+		}
+		line := fmt.Sprintf("game %d vs %s | ply %d | clocks %s us, %s them%s | %s", g.t.Number(), g.t.Opponent(), g.t.Plies(),
+			fmtClock(g.t.Clock(us, now)), fmtClock(g.t.Clock(us.Other(), now)), value, state)
+		if len(line) > 79 {
+			line = line[:79]
+		}
+		c.setStatus(line, now)
+		return
+	}
 }
 
 // staleAfter is how long after a reconnection a game may take to be given

@@ -18,6 +18,7 @@ type policy struct {
 	lastMatch  time.Time
 	lastOpp    string
 	inARow     int
+	announced  bool // the console was told what we wait for, since the last game
 }
 
 // connected forgets what a lost connection took with it.
@@ -27,7 +28,7 @@ func (p *policy) connected() { p.seekPosted, p.pending = false, "" }
 func (p *policy) waiting() bool { return p.pending != "" }
 
 // started notes a game start: the seek and the accepted challenge are used.
-func (p *policy) started() { p.pending, p.seekPosted = "", false }
+func (p *policy) started() { p.pending, p.seekPosted, p.announced = "", false, false }
 
 // opponent counts games in a row against the same opponent.
 func (p *policy) opponent(opp string) {
@@ -67,6 +68,8 @@ func (p *policy) tick(d *Daemon, now time.Time, cfg config.Config, busy bool) {
 		if err == nil {
 			d.sess.Send(line)
 			p.seekPosted = true
+			d.opt.Console.say(lineProgress, "waiting for a game: seeking wild 16 at %d+%d", pol.SeekBase, pol.SeekIncrement)
+			p.announced = true
 		}
 	}
 	if c := pol.Challenge; c != "" && now.Sub(p.lastMatch) > 5*time.Second {
@@ -78,7 +81,15 @@ func (p *policy) tick(d *Daemon, now time.Time, cfg config.Config, busy bool) {
 		if err == nil {
 			d.sess.Send(line)
 			p.lastMatch = now
+			if !p.announced {
+				d.opt.Console.say(lineProgress, "waiting for a game: challenging %s to wild 16 at %d+%d", c, pol.SeekBase, pol.SeekIncrement)
+				p.announced = true
+			}
 		}
+	}
+	if !p.announced && pol.AcceptChallenges {
+		d.opt.Console.say(lineProgress, "waiting for a challenge (wild 16, %d-%d minutes)", pol.MinBase, pol.MaxBase)
+		p.announced = true
 	}
 }
 

@@ -47,10 +47,16 @@ const (
 type Action struct {
 	Kind ActionKind
 	Move chess.Move
-	// Value is the player's value behind a resignation or draw (logs).
+	// Value is the player's value behind a resignation, a draw or an
+	// attempt (-1 lost .. +1 won).
 	Value float64
 	// Err is why the player had no attempt (Kind Resign after a failure).
 	Err error
+	// For an Attempt: how long the search took, its iterations, and the
+	// player's value (-1..+1) when it reports one (HasValue).
+	Elapsed    time.Duration
+	Iterations int64
+	HasValue   bool
 }
 
 // Thought is a finished search, delivered on the backend's channel.
@@ -96,6 +102,7 @@ type Game struct {
 	done     chan<- Thought
 	seq      int
 	thinking bool
+	started  time.Time // when the search in flight began
 	cancel   context.CancelFunc
 	queued   []players.Event // heard while the player was thinking
 	over     bool            // the player was told GameOver
@@ -193,6 +200,7 @@ func (g *Game) Act(now time.Time, s Situation) []Action {
 	if ctl := g.setup.Game.Control; ctl.Base != 0 || ctl.Increment != 0 {
 		plan = g.turn.Plan(s.Clock, ctl.Increment, s.MoveNumber, now)
 	}
+	g.started = now
 	g.think(players.Budget{Time: plan.Soft, Emergency: plan.Emergency}, plan.Hard)
 	return acts
 }
@@ -259,15 +267,20 @@ func (g *Game) Done(r Thought, wanted bool, now time.Time) []Action {
 		g.resigned = true
 		return []Action{{Kind: Resign, Err: r.err}}
 	}
+	act := Action{Kind: Attempt, Move: r.move, Elapsed: now.Sub(g.started)}
+	var rep *players.SearchReport
+	if in, ok := g.p.(players.Inspector); ok {
+		s := in.LastSearch()
+		rep = &s
+		act.Iterations = s.Iterations
+	}
+	if vp, ok := g.p.(players.Valuer); ok {
+		act.Value, act.HasValue = vp.Value()
+	}
 	if rec := g.setup.Record; rec != nil {
-		var rep *players.SearchReport
-		if in, ok := g.p.(players.Inspector); ok {
-			s := in.LastSearch()
-			rep = &s
-		}
 		rec.Attempt(r.move, now, rep)
 	}
-	return []Action{{Kind: Attempt, Move: r.move}}
+	return []Action{act}
 }
 
 // Stop cancels a search in flight; its Thought still arrives and is dropped.

@@ -236,18 +236,21 @@ func (t *Tracker) Illegal() int {
 // Stalled says why the game looks stuck for a reason we cannot see (output
 // lost to an overflow or a broken link), or "": our clock runs but we wait,
 // or our attempt got no answer, or nothing came for longer than quiet.
-func (t *Tracker) Stalled(now time.Time, quiet time.Duration) string {
+// routine is true when the only sign is silence while the opponent's clock
+// runs: most likely a long think, worth a quiet look at the move list but
+// not a warning (the sparring daemon warned 31 times in one 2+12 game).
+func (t *Tracker) Stalled(now time.Time, quiet time.Duration) (why string, routine bool) {
 	switch {
 	case t.over:
-		return ""
+		return "", false
 	case t.running == int(t.us) && !t.ourTurn && t.pending == nil && t.attempt == chess.NullMove && now.Sub(t.clockAt) > 2*time.Second:
-		return "our clock runs but we are waiting"
+		return "our clock runs but we are waiting", false
 	case t.attempt != chess.NullMove && now.Sub(t.sentAt) > 5*time.Second+4*t.lag:
-		return "no answer to our attempt"
-	case !t.ourTurn && now.Sub(t.lastHeard) > quiet && !t.opponentThinking(now):
-		return "nothing heard for a while"
+		return "no answer to our attempt", false
+	case !t.ourTurn && now.Sub(t.lastHeard) > quiet:
+		return "nothing heard for a while", t.opponentThinking(now)
 	}
-	return ""
+	return "", false
 }
 
 // opponentThinking reports that the opponent's clock runs and has not

@@ -45,22 +45,22 @@ func TestRouteUnprefixed(t *testing.T) {
 	}
 }
 
-// TestLongThinkIsNotStalled: while the opponent's clock runs, silence is a
-// long think (the sparring daemon asked for the move list every 15 s while
-// kriegbot thought at 2+12: 31 "desync" warnings in one game); once their
-// flag has fallen and nothing came, the game is stalled.
-func TestLongThinkIsNotStalled(t *testing.T) {
+// TestLongThinkIsRoutine: while the opponent's clock runs, silence is
+// most likely a long think (the sparring daemon warned of a desync every
+// 15 s while kriegbot thought at 2+12: 31 warnings in one game): a routine
+// look; once their flag has fallen and nothing came, a real stall.
+func TestLongThinkIsRoutine(t *testing.T) {
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	tr := New(protocol.MyGameStartedDG{Game: 3, White: "opp", Black: "bot", Wild: 16, WhiteInitial: 2, BlackInitial: 2, Played: true}, chess.Black, now)
 	tr.Datagram(protocol.MsecDG{Game: 3, Color: chess.White, Msec: 60_000, Running: true}, now)
-	if why := tr.Stalled(now.Add(40*time.Second), 15*time.Second); why != "" {
-		t.Fatalf("opponent thinking 40 s of its 60: stalled %q", why)
+	if why, routine := tr.Stalled(now.Add(40*time.Second), 15*time.Second); why == "" || !routine {
+		t.Fatalf("opponent thinking 40 s of its 60: stalled %q routine %v, want a routine look", why, routine)
 	}
-	if why := tr.Stalled(now.Add(65*time.Second), 15*time.Second); why != "nothing heard for a while" {
-		t.Fatalf("5 s past the opponent's flag: stalled %q, want nothing heard", why)
+	if why, routine := tr.Stalled(now.Add(65*time.Second), 15*time.Second); why != "nothing heard for a while" || routine {
+		t.Fatalf("5 s past the opponent's flag: stalled %q routine %v, want a real stall", why, routine)
 	}
 	quiet := New(protocol.MyGameStartedDG{Game: 4, White: "opp", Black: "bot", Wild: 16, Played: true}, chess.Black, now)
-	if why := quiet.Stalled(now.Add(20*time.Second), 15*time.Second); why != "nothing heard for a while" {
-		t.Fatalf("no clock known, 20 s of silence: stalled %q", why)
+	if why, routine := quiet.Stalled(now.Add(20*time.Second), 15*time.Second); why == "" || routine {
+		t.Fatalf("no clock known, 20 s of silence: stalled %q routine %v", why, routine)
 	}
 }
