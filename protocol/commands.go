@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"kriegbot/engine/chess"
+	"kriegbot/protocol/handle"
 )
 
 // Command lines sent to the server. Each function returns one line without its
@@ -16,10 +17,6 @@ import (
 // MaxTellText bounds the text of a tell or say; longer text is cut. ICC's own
 // limit is about 400 characters.
 const MaxTellText = 400
-
-// maxHandle bounds a handle; ICC handles have at most 15 characters, and we
-// allow a little more for other servers.
-const maxHandle = 20
 
 // CommandError reports an argument that cannot be encoded.
 type CommandError struct {
@@ -32,24 +29,9 @@ func (e *CommandError) Error() string {
 	return fmt.Sprintf("protocol: %s: bad argument %q: %s", e.Command, e.Arg, e.Reason)
 }
 
-// ValidHandle reports whether s can be sent as a handle: 1 to 20 letters,
-// digits, '-' or '_'.
-func ValidHandle(s string) bool {
-	if len(s) == 0 || len(s) > maxHandle {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
-			return false
-		}
-	}
-	return true
-}
-
 func handleArg(cmd, name string) error {
-	if !ValidHandle(name) {
-		return &CommandError{cmd, name, "a handle is 1-20 letters, digits, '-' or '_'"}
+	if !handle.Valid(name) {
+		return &CommandError{cmd, name, "a handle is " + handle.Syntax}
 	}
 	return nil
 }
@@ -269,7 +251,7 @@ const (
 
 // SetLine sets a server variable: `set <name> <value>`.
 func SetLine(name, value string) (string, error) {
-	if !ValidHandle(name) {
+	if !handle.Valid(name) {
 		return "", &CommandError{"set", name, "a variable name is letters, digits, '-' or '_'"}
 	}
 	v := CleanText(value)
