@@ -19,6 +19,7 @@ import (
 	"kriegbot/engine/umpire"
 	"kriegbot/opponent"
 	"kriegbot/protocol"
+	"kriegbot/protocol/iccclient"
 )
 
 // Exit codes of the daemon.
@@ -44,8 +45,8 @@ type Options struct {
 	Console io.Writer
 	// Dir is the log folder for transcripts and game records ("" keeps none).
 	Dir string
-	// Dial overrides the connection (tests); default protocol.TelnetDialer.
-	Dial protocol.Dialer
+	// Dial overrides the connection (tests); default iccclient.TelnetDialer.
+	Dial iccclient.Dialer
 	// Now is the clock (default time.Now).
 	Now func() time.Time
 	// Seed is the base of every game's seed.
@@ -65,7 +66,7 @@ type Daemon struct {
 	hard    bool // leave now
 	control chan struct{}
 
-	sess        *protocol.Session
+	sess        *iccclient.Session
 	games       map[int]*gameRun
 	pending     string // handle whose challenge we accepted, game not yet started
 	pendingAt   time.Time
@@ -171,9 +172,9 @@ func (d *Daemon) Run(ctx context.Context) int {
 			return ExitDone
 		}
 		cfg := d.config()
-		sess, err := protocol.Dial(ctx, d.sessionConfig(cfg, addr))
+		sess, err := iccclient.Dial(ctx, d.sessionConfig(cfg, addr))
 		if err != nil {
-			var le *protocol.LoginError
+			var le *iccclient.LoginError
 			if errors.As(err, &le) && !le.Retryable() {
 				d.opt.Log.Error().Int("code", le.Code).Str("why", le.Explanation).Msg("login refused for good")
 				return ExitBadConfig
@@ -241,12 +242,12 @@ func (d *Daemon) sleep(ctx context.Context, dur time.Duration) bool {
 	}
 }
 
-func (d *Daemon) sessionConfig(cfg config.Config, addr string) protocol.SessionConfig {
+func (d *Daemon) sessionConfig(cfg config.Config, addr string) iccclient.Config {
 	handle := cfg.Account.Handle
 	if cfg.Account.Guest {
 		handle = "g"
 	}
-	sc := protocol.SessionConfig{
+	sc := iccclient.Config{
 		Addr: addr, Handle: handle, Password: d.opt.Password, PasswordPrompt: cfg.Account.PasswordPrompt,
 		Level1: cfg.Server.Level1, Settings: cfg.Server.Settings,
 		KeepAlive: cfg.Connection.KeepAlive.Duration, DeadAfter: cfg.Connection.DeadAfter.Duration,
@@ -299,7 +300,7 @@ type gameRun struct {
 
 // serve runs one connection. It returns (code, true, "") to exit, or
 // (_, false, addr) to reconnect (to addr, when the server redirected us).
-func (d *Daemon) serve(ctx context.Context, sess *protocol.Session) (int, bool, string) {
+func (d *Daemon) serve(ctx context.Context, sess *iccclient.Session) (int, bool, string) {
 	d.sess = sess
 	d.seekPosted = false
 	d.pending = ""
