@@ -10,7 +10,7 @@ import (
 )
 
 // Command lines sent to the server. Each function returns one line without its
-// line end; Session.Send adds it. Arguments that come from outside (handles,
+// line end; iccclient.Session.Send adds it. Arguments that come from outside (handles,
 // chat text) are checked or cleaned here, so that no value can smuggle a
 // second command onto the line or past the server's line limit.
 
@@ -167,9 +167,6 @@ func UnseekLine(index int) string {
 	return "unseek " + strconv.Itoa(index)
 }
 
-// PlayLine answers seek ad index.
-func PlayLine(index int) string { return "play " + strconv.Itoa(index) }
-
 // MatchParams describe a challenge: `match <name> <time> <inc> [r|u] [w<n>]
 // [white|black]`.
 type MatchParams struct {
@@ -248,31 +245,3 @@ const (
 	AbortLine       = "abort"
 	QuitLine        = "quit"
 )
-
-// SetLine sets a server variable: `set <name> <value>`.
-func SetLine(name, value string) (string, error) {
-	if !handle.Valid(name) {
-		return "", &CommandError{"set", name, "a variable name is letters, digits, '-' or '_'"}
-	}
-	v := CleanText(value)
-	return strings.TrimRight("set "+name+" "+v, " "), nil
-}
-
-// Set2Line turns datagram dg on or off after login; the server answers DG 124.
-func Set2Line(dg int, on bool) string {
-	b := "0"
-	if on {
-		b = "1"
-	}
-	return "set-2 " + strconv.Itoa(dg) + " " + b
-}
-
-// TaggedLine prefixes a command with a level-1 tag (`tag`command), which
-// the server echoes in the unit header when level1 bit 4 is on. The tag is at
-// most 99 characters without blanks.
-func TaggedLine(tag, command string) (string, error) {
-	if tag == "" || len(tag) > 99 || strings.ContainsAny(tag, " \t\r\n`") {
-		return "", &CommandError{"tag", tag, "a tag is 1-99 characters without blanks or backquotes"}
-	}
-	return "`" + tag + "`" + command, nil
-}

@@ -10,7 +10,7 @@ import (
 
 // DG is a decoded ICC datagram (a Datagram event's content). Number reports its DG number.
 //
-// DecodeDatagram returns one of the ...DG struct values below (not pointers) for the DGs listed in
+// Decoder.Decode returns one of the ...DG struct values below (not pointers) for the DGs listed in
 // protocol-notes.md (b), and a RawDG for any other DG number. All strings
 // are copies, so a DG stays valid after the Reader reuses its
 // buffers.
@@ -89,15 +89,6 @@ func (in *Interner) String(b []byte) string {
 		in.m[s] = s
 	}
 	return s
-}
-
-// DecodeDatagram decodes one datagram with Decoder{Moves: BotMoveFields}.
-// Fields are the Reader's Datagram event fields (quotes removed); they
-// are not retained. Too few fields, or a field that does not parse, give
-// a *DecodeError naming the DG and field; extra trailing fields are
-// ignored. DG numbers without a decoder give a RawDG.
-func DecodeDatagram(dg int, fields [][]byte) (DG, error) {
-	return Decoder{Moves: BotMoveFields}.Decode(dg, fields)
 }
 
 // RawDG is a datagram without a typed decoder.
@@ -538,7 +529,10 @@ func DecodeMsec(fields [][]byte) (MsecDG, error) {
 	return m, nil
 }
 
-// Decode decodes one datagram; see DecodeDatagram.
+// Decode decodes one datagram. Fields are the Reader's Datagram event
+// fields (quotes removed); they are not retained. Too few fields, or a field
+// that does not parse, give a *DecodeError naming the DG and field; extra
+// trailing fields are ignored. DG numbers without a decoder give a RawDG.
 func (d Decoder) Decode(dg int, fields [][]byte) (DG, error) {
 	p := &dgFields{dg: dg, f: fields, in: d.Intern}
 	var out DG

@@ -192,12 +192,8 @@ func TestCommandLines(t *testing.T) {
 		{func() (string, error) { return DeclineLine("Fred") }, "decline Fred"},
 		{func() (string, error) { return TellLine("owner", "status:\n ok\x19;  quit") }, "tell owner status: ok ; quit"},
 		{func() (string, error) { return SayLine("  good game ") }, "say good game"},
-		{func() (string, error) { return SetLine("style", "13") }, "set style 13"},
-		{func() (string, error) { return TaggedLine("t7", "e2e4") }, "`t7`e2e4"},
-		{func() (string, error) { return Set2Line(56, true), nil }, "set-2 56 1"},
 		{func() (string, error) { return UnseekLine(0), nil }, "unseek"},
 		{func() (string, error) { return UnseekLine(3), nil }, "unseek 3"},
-		{func() (string, error) { return PlayLine(7), nil }, "play 7"},
 		{func() (string, error) { return Level1Line(5), nil }, "level1=5"},
 	} {
 		got, err := c.got()
@@ -215,7 +211,6 @@ func TestCommandLines(t *testing.T) {
 		func() (string, error) { return MatchLine(MatchParams{Opponent: "f", Minutes: 1, Color: "red"}) },
 		func() (string, error) { return SeekLine(SeekParams{Minutes: 1000}) },
 		func() (string, error) { return SeekLine(SeekParams{Minutes: 1, MinRating: 1800, MaxRating: 1200}) },
-		func() (string, error) { return TaggedLine("a b", "x") },
 	} {
 		got, err := bad()
 		var ce *CommandError

@@ -28,6 +28,7 @@ const (
 
 var kindNames = [...]string{"Invalid", "Text", "Datagram", "UnitBegin", "UnitEnd", "Overflow", "Error"}
 
+// String names the kind, for Event.String and %v.
 func (k EventKind) String() string {
 	if int(k) < len(kindNames) {
 		return kindNames[k]
@@ -58,7 +59,10 @@ type Event struct {
 }
 
 // String renders the event for tests and logs, with control bytes and
-// non-ASCII bytes escaped.
+// non-ASCII bytes escaped. No production code calls it (deadcode says so);
+// it is kept because %v of an Event in a test failure or a debugging log
+// needs it, and the golden event tables of reader_test.go are written in
+// its form.
 func (e Event) String() string {
 	var sb strings.Builder
 	sb.WriteString(e.Kind.String())
