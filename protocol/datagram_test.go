@@ -342,3 +342,20 @@ func FuzzDecodeDatagram(f *testing.F) {
 		}
 	})
 }
+
+func TestHotDatagramsDoNotAllocate(t *testing.T) {
+	d := Decoder{Moves: BotMoveFields, Intern: NewInterner(64)}
+	move := fl("959", "e4", "e2e4", "23", "37")
+	msec := fl("959", "W", "59000", "1")
+	d.DecodeMove(move) // warm the interner
+	if n := testing.AllocsPerRun(100, func() {
+		if _, err := d.DecodeMove(move); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := DecodeMsec(msec); err != nil {
+			t.Fatal(err)
+		}
+	}); n != 0 {
+		t.Fatalf("%v allocations per DG 24 + DG 56", n)
+	}
+}
