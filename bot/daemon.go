@@ -14,7 +14,7 @@ import (
 	"kriegbot/driver"
 	"kriegbot/engine/players"
 	"kriegbot/internal/buildinfo"
-	"kriegbot/protocol"
+	"kriegbot/protocol/iccclient"
 	"kriegbot/record"
 )
 
@@ -42,8 +42,8 @@ type Options struct {
 	Console *Console
 	// Dir is the log folder for transcripts and game records ("" keeps none).
 	Dir string
-	// Dial overrides the connection (tests); default protocol.TelnetDialer.
-	Dial protocol.Dialer
+	// Dial overrides the connection (tests); default iccclient.TelnetDialer.
+	Dial iccclient.Dialer
 	// Now is the clock (default time.Now).
 	Now func() time.Time
 	// Seed is the base of every game's seed.
@@ -63,7 +63,7 @@ type Daemon struct {
 	hard    bool // leave now
 	control chan struct{}
 
-	sess        *protocol.Session
+	sess        *iccclient.Session
 	games       map[int]*gameRun
 	policy      policy // challenges, seeks, rematches
 	score       score
@@ -71,13 +71,13 @@ type Daemon struct {
 	gameSeq     uint64
 	connections int
 	thinkDone   chan driver.Thought
-	recent      []*record.Writer // finished games waiting for their full move list
-	poll        time.Duration    // watchdog interval (tests shorten it)
-	stale       time.Duration    // wait for a game after a reconnection (tests shorten it)
-	build       string           // BuildID, for the game records
-	learner     learner          // per-opponent models
-	abandoned   []string         // games in progress when we left at once
-	playing     int              // len(games), for other goroutines (mu)
+	recent      []*record.Writer   // finished games waiting for their full move list
+	poll        time.Duration      // watchdog interval (tests shorten it)
+	stale       time.Duration      // wait for a game after a reconnection (tests shorten it)
+	build       string             // BuildID, for the game records
+	learner     learner            // per-opponent models
+	abandoned   []string           // games in progress when we left at once
+	playing     int                // len(games), for other goroutines (mu)
 	cancelLogin context.CancelFunc // ends a login in progress (mu)
 }
 
@@ -206,7 +206,7 @@ func (d *Daemon) Run(ctx context.Context) int {
 		d.mu.Lock()
 		d.cancelLogin = cancel
 		d.mu.Unlock()
-		sess, err := protocol.Dial(lctx, d.sessionConfig(cfg, addr))
+		sess, err := iccclient.Dial(lctx, d.sessionConfig(cfg, addr))
 		d.mu.Lock()
 		d.cancelLogin = nil
 		d.mu.Unlock()
@@ -215,7 +215,7 @@ func (d *Daemon) Run(ctx context.Context) int {
 			return ExitDone
 		}
 		if err != nil {
-			var le *protocol.LoginError
+			var le *iccclient.LoginError
 			if errors.As(err, &le) && !le.Retryable() {
 				d.opt.Log.Error().Int("code", le.Code).Str("why", le.Explanation).Msg("login refused for good")
 				return ExitBadConfig
@@ -285,12 +285,12 @@ func (d *Daemon) sleep(ctx context.Context, dur time.Duration) bool {
 	}
 }
 
-func (d *Daemon) sessionConfig(cfg config.Config, addr string) protocol.SessionConfig {
+func (d *Daemon) sessionConfig(cfg config.Config, addr string) iccclient.Config {
 	handle := cfg.Account.Handle
 	if cfg.Account.Guest {
 		handle = "g"
 	}
-	sc := protocol.SessionConfig{
+	sc := iccclient.Config{
 		Addr: addr, Handle: handle, Password: d.opt.Password, PasswordPrompt: cfg.Account.PasswordPrompt,
 		Level1: cfg.Server.Level1, Settings: cfg.Server.Settings,
 		KeepAlive: cfg.Connection.KeepAlive.Duration, DeadAfter: cfg.Connection.DeadAfter.Duration,

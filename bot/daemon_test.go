@@ -23,6 +23,7 @@ import (
 	"kriegbot/engine/players"
 	"kriegbot/engine/umpire"
 	"kriegbot/protocol"
+	"kriegbot/protocol/iccclient"
 	"kriegbot/protocol/iccserver"
 )
 
@@ -245,9 +246,9 @@ func TestChallengeBurst(t *testing.T) {
 	done := make(chan int, 1)
 	go func() { done <- d.Run(ctx) }()
 	waitFor(t, func() bool { return len(srv.Users()) == 1 })
-	var fans []*protocol.Session
+	var fans []*iccclient.Session
 	for i := 0; i < 20; i++ {
-		s, err := protocol.Dial(ctx, protocol.SessionConfig{Addr: addr, Handle: fmt.Sprintf("fan%02d", i), Password: "fan-pw",
+		s, err := iccclient.Dial(ctx, iccclient.Config{Addr: addr, Handle: fmt.Sprintf("fan%02d", i), Password: "fan-pw",
 			Dial: plainDial, KeepAlive: -1, DeadAfter: -1, LinesPerSecond: 100})
 		if err != nil {
 			t.Fatal(err)
@@ -310,7 +311,7 @@ func TestOwnerCommands(t *testing.T) {
 	owner := dialAs(t, ctx, addr, "owner")
 	stranger := dialAs(t, ctx, addr, "stranger")
 	waitFor(t, func() bool { return slices.Contains(srv.Users(), "kriegbot") }) // a tell before its login is lost
-	tell := func(s *protocol.Session, text string) string {
+	tell := func(s *iccclient.Session, text string) string {
 		line, _ := protocol.TellLine("kriegbot", text)
 		s.Send(line)
 		return readTell(t, ctx, s)
@@ -351,14 +352,14 @@ func TestOwnerCommands(t *testing.T) {
 	}
 }
 
-func plainDial(ctx context.Context, addr string) (protocol.Conn, error) {
+func plainDial(ctx context.Context, addr string) (iccclient.Conn, error) {
 	var d net.Dialer
 	return d.DialContext(ctx, "tcp", addr)
 }
 
-func dialAs(t *testing.T, ctx context.Context, addr, handle string) *protocol.Session {
+func dialAs(t *testing.T, ctx context.Context, addr, handle string) *iccclient.Session {
 	t.Helper()
-	s, err := protocol.Dial(ctx, protocol.SessionConfig{Addr: addr, Handle: handle, Password: testPasswords[handle],
+	s, err := iccclient.Dial(ctx, iccclient.Config{Addr: addr, Handle: handle, Password: testPasswords[handle],
 		Dial: plainDial, KeepAlive: -1, DeadAfter: -1, LinesPerSecond: 100})
 	if err != nil {
 		t.Fatal(err)
@@ -367,7 +368,7 @@ func dialAs(t *testing.T, ctx context.Context, addr, handle string) *protocol.Se
 	return s
 }
 
-func readTell(t *testing.T, ctx context.Context, s *protocol.Session) string {
+func readTell(t *testing.T, ctx context.Context, s *iccclient.Session) string {
 	t.Helper()
 	for {
 		m, err := s.Next(ctx)

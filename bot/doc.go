@@ -1,7 +1,7 @@
 // Package bot is the daemon behind `kriegbot run`: one bot account on a chess
 // server (ICC, or kriegbot's own embedded server), playing wild 16 unattended.
 //
-// A Daemon keeps a protocol.Session alive (reconnecting with exponential
+// A Daemon keeps an iccclient.Session alive (reconnecting with exponential
 // backoff and jitter; a refused password is final), answers challenges by its
 // policy (wild 16 only, time controls, rated or not, ratings, allow and block
 // lists, a concurrency cap that a burst of challenges cannot exceed, rematch

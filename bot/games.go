@@ -11,6 +11,7 @@ import (
 	"kriegbot/engine/players"
 	"kriegbot/engine/umpire"
 	"kriegbot/protocol"
+	"kriegbot/protocol/iccclient"
 	"kriegbot/protocol/iccgame"
 	"kriegbot/record"
 )
@@ -39,7 +40,7 @@ type gameRun struct {
 
 // serve runs one connection. It returns (code, true, "") to exit, or
 // (_, false, addr) to reconnect (to addr, when the server redirected us).
-func (d *Daemon) serve(ctx context.Context, sess *protocol.Session) (int, bool, string) {
+func (d *Daemon) serve(ctx context.Context, sess *iccclient.Session) (int, bool, string) {
 	d.sess = sess
 	d.policy.connected()
 	// Games from before a reconnection wait for the server to give them

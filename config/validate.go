@@ -10,7 +10,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"kriegbot/protocol"
+	"kriegbot/protocol/handle"
 )
 
 // Validate checks every value against its range and the values against
@@ -69,8 +69,8 @@ func (ck *checker) oneOf(key, v string, allowed ...string) {
 }
 
 func (ck *checker) handle(key, h string) {
-	if !protocol.ValidHandle(h) {
-		ck.add(key, fmt.Sprintf("must be a handle of 1-20 letters, digits, '-' or '_'; got %q", h))
+	if !handle.Valid(h) {
+		ck.add(key, fmt.Sprintf("must be a handle of %s; got %q", handle.Syntax, h))
 	}
 }
 
@@ -81,8 +81,8 @@ func (ck *checker) handles(key string, hs []string, max int) {
 	}
 	seen := make(map[string]bool, len(hs))
 	for _, h := range hs {
-		if !protocol.ValidHandle(h) {
-			ck.add(key, fmt.Sprintf("must list handles of 1-20 letters, digits, '-' or '_'; got %q", h))
+		if !handle.Valid(h) {
+			ck.add(key, fmt.Sprintf("must list handles of %s; got %q", handle.Syntax, h))
 			continue
 		}
 		if seen[strings.ToLower(h)] {

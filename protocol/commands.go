@@ -6,20 +6,17 @@ import (
 	"strings"
 
 	"kriegbot/engine/chess"
+	"kriegbot/protocol/handle"
 )
 
 // Command lines sent to the server. Each function returns one line without its
-// line end; Session.Send adds it. Arguments that come from outside (handles,
+// line end; iccclient.Session.Send adds it. Arguments that come from outside (handles,
 // chat text) are checked or cleaned here, so that no value can smuggle a
 // second command onto the line or past the server's line limit.
 
 // MaxTellText bounds the text of a tell or say; longer text is cut. ICC's own
 // limit is about 400 characters.
 const MaxTellText = 400
-
-// maxHandle bounds a handle; ICC handles have at most 15 characters, and we
-// allow a little more for other servers.
-const maxHandle = 20
 
 // CommandError reports an argument that cannot be encoded.
 type CommandError struct {
@@ -32,24 +29,9 @@ func (e *CommandError) Error() string {
 	return fmt.Sprintf("protocol: %s: bad argument %q: %s", e.Command, e.Arg, e.Reason)
 }
 
-// ValidHandle reports whether s can be sent as a handle: 1 to 20 letters,
-// digits, '-' or '_'.
-func ValidHandle(s string) bool {
-	if len(s) == 0 || len(s) > maxHandle {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
-			return false
-		}
-	}
-	return true
-}
-
 func handleArg(cmd, name string) error {
-	if !ValidHandle(name) {
-		return &CommandError{cmd, name, "a handle is 1-20 letters, digits, '-' or '_'"}
+	if !handle.Valid(name) {
+		return &CommandError{cmd, name, "a handle is " + handle.Syntax}
 	}
 	return nil
 }
@@ -185,9 +167,6 @@ func UnseekLine(index int) string {
 	return "unseek " + strconv.Itoa(index)
 }
 
-// PlayLine answers seek ad index.
-func PlayLine(index int) string { return "play " + strconv.Itoa(index) }
-
 // MatchParams describe a challenge: `match <name> <time> <inc> [r|u] [w<n>]
 // [white|black]`.
 type MatchParams struct {
@@ -266,31 +245,3 @@ const (
 	AbortLine       = "abort"
 	QuitLine        = "quit"
 )
-
-// SetLine sets a server variable: `set <name> <value>`.
-func SetLine(name, value string) (string, error) {
-	if !ValidHandle(name) {
-		return "", &CommandError{"set", name, "a variable name is letters, digits, '-' or '_'"}
-	}
-	v := CleanText(value)
-	return strings.TrimRight("set "+name+" "+v, " "), nil
-}
-
-// Set2Line turns datagram dg on or off after login; the server answers DG 124.
-func Set2Line(dg int, on bool) string {
-	b := "0"
-	if on {
-		b = "1"
-	}
-	return "set-2 " + strconv.Itoa(dg) + " " + b
-}
-
-// TaggedLine prefixes a command with a level-1 tag (`tag`command), which
-// the server echoes in the unit header when level1 bit 4 is on. The tag is at
-// most 99 characters without blanks.
-func TaggedLine(tag, command string) (string, error) {
-	if tag == "" || len(tag) > 99 || strings.ContainsAny(tag, " \t\r\n`") {
-		return "", &CommandError{"tag", tag, "a tag is 1-99 characters without blanks or backquotes"}
-	}
-	return "`" + tag + "`" + command, nil
-}

@@ -27,6 +27,11 @@ func sq(s string) chess.Square {
 	return q
 }
 
+// decodeBot decodes as the bot's sessions do, with BotDatagrams on.
+func decodeBot(dg int, fields [][]byte) (DG, error) {
+	return Decoder{Moves: BotMoveFields}.Decode(dg, fields)
+}
+
 func TestDecodeDatagramGood(t *testing.T) {
 	ns := chess.NoSquare
 	for _, c := range []struct {
@@ -91,7 +96,7 @@ func TestDecodeDatagramGood(t *testing.T) {
 				}
 			}
 		}
-		got, err := DecodeDatagram(c.dg, fields)
+		got, err := decodeBot(c.dg, fields)
 		if err != nil {
 			t.Errorf("%s: %v", c.name, err)
 			continue
@@ -155,7 +160,7 @@ func TestDecodeDatagramBad(t *testing.T) {
 		{154, fl("1", "en", "text"), "URL"},
 		{168, fl("x", "m"), "command_id"},
 	} {
-		got, err := DecodeDatagram(c.dg, c.fields)
+		got, err := decodeBot(c.dg, c.fields)
 		var de *DecodeError
 		if !errors.As(err, &de) {
 			t.Errorf("DG %d %q: got %#v, %v; want DecodeError", c.dg, c.fields, got, err)
@@ -199,7 +204,7 @@ func TestDecodeMoveFieldForms(t *testing.T) {
 
 func TestDecodeCopiesFields(t *testing.T) {
 	fields := fl("959", "relipse", "PW", "1")
-	got, err := DecodeDatagram(20, fields)
+	got, err := decodeBot(20, fields)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,7 +217,7 @@ func TestDecodeCopiesFields(t *testing.T) {
 		t.Errorf("decoded strings alias the input: %+v", p)
 	}
 	raw := fl("a", "b")
-	r, _ := DecodeDatagram(999, raw)
+	r, _ := decodeBot(999, raw)
 	raw[0][0] = 'z'
 	if r.(RawDG).Fields[0] != "a" {
 		t.Error("RawDG aliases the input")
@@ -241,7 +246,7 @@ func TestDecodeTranscripts(t *testing.T) {
 			if ev.Kind != Datagram {
 				continue
 			}
-			d, err := DecodeDatagram(ev.DG, ev.Fields)
+			d, err := decodeBot(ev.DG, ev.Fields)
 			if err != nil {
 				t.Errorf("%s: %v: %v", name, ev, err)
 				continue
@@ -336,4 +341,21 @@ func FuzzDecodeDatagram(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestHotDatagramsDoNotAllocate(t *testing.T) {
+	d := Decoder{Moves: BotMoveFields, Intern: NewInterner(64)}
+	move := fl("959", "e4", "e2e4", "23", "37")
+	msec := fl("959", "W", "59000", "1")
+	d.DecodeMove(move) // warm the interner
+	if n := testing.AllocsPerRun(100, func() {
+		if _, err := d.DecodeMove(move); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := DecodeMsec(msec); err != nil {
+			t.Fatal(err)
+		}
+	}); n != 0 {
+		t.Fatalf("%v allocations per DG 24 + DG 56", n)
+	}
 }

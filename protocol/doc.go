@@ -1,9 +1,26 @@
-// Package protocol tokenizes the Internet Chess Club (ICC) telnet wire
+// Package protocol is the codec of the Internet Chess Club (ICC) telnet wire
 // protocol: level-0 text, level-1 units (^Y[ ... ^Y]) and level-2
-// datagrams (^Y( ... ^Y)). ^Y is the byte 0x19.
+// datagrams (^Y( ... ^Y)); ^Y is the byte 0x19. It holds
 //
-// The package is pure: no goroutines, no I/O. A Reader is fed raw bytes
-// with Feed and drained with Next, which yields one Event at a time:
+//   - the tokenizer (Reader: bytes to Events) and MessageReader, which adds
+//     datagram decoding and the level-1 unit around each Message;
+//   - typed datagram decoding (Decoder, the ...DG types, the DG numbers);
+//   - command encoding (MoveLine, SeekLine, TellLine, ...; handles are
+//     checked with package protocol/handle);
+//   - the server side's encoding (AppendDatagram, AppendUnitBegin), for
+//     protocol/iccserver and tests;
+//   - the referee-announcement parser (ParseAnnouncements);
+//   - the transcript format (AppendTranscriptEntry, TranscriptReader).
+//
+// The package is pure: no goroutines, no network, no clock, no files, no
+// package state that changes. The only reader of outside bytes it does not get fed is
+// TranscriptReader, which reads an io.Reader its caller opened, as
+// encoding/csv does. The client connection (dial, login, keep-alive, paced
+// writes, writing transcripts) is package protocol/iccclient; the loopback
+// server is protocol/iccserver.
+//
+// A Reader is fed raw bytes with Feed and drained with Next, which yields
+// one Event at a time:
 //
 //	var r protocol.Reader
 //	r.Feed(buf[:n])

@@ -79,3 +79,23 @@ func Level2Settings(dgs ...int) string {
 	}
 	return string(b)
 }
+
+// MoveFieldsFor returns the DG 24 fields a server sends when exactly dgs are on.
+func MoveFieldsFor(dgs []int) MoveFields {
+	var mf MoveFields
+	for _, d := range dgs {
+		switch d {
+		case DGMoveAlgebraic:
+			mf.Algebraic = true
+		case DGMoveSmith:
+			mf.Smith = true
+		case DGMoveTime:
+			mf.Time = true
+		case DGMoveClock:
+			mf.Clock = true
+		case DGIsVariation:
+			mf.Variation = true
+		}
+	}
+	return mf
+}

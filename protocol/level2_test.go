@@ -45,3 +45,12 @@ func TestBotDatagramsSettings(t *testing.T) {
 		t.Errorf("BotDatagrams settings\n got %s\nwant %s", s, want)
 	}
 }
+
+func TestMoveFieldsFor(t *testing.T) {
+	if MoveFieldsFor(BotDatagrams) != BotMoveFields {
+		t.Fatalf("bot datagrams give %+v", MoveFieldsFor(BotDatagrams))
+	}
+	if mf := MoveFieldsFor([]int{DGMoveSmith, DGMoveClock}); mf != (MoveFields{Smith: true, Clock: true}) {
+		t.Fatalf("got %+v", mf)
+	}
+}

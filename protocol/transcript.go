@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"sync"
 	"time"
 )
 
@@ -22,7 +21,9 @@ import (
 // from the server, '>' sent by us, '#' a note), the rest the bytes escaped so
 // that the line is printable ASCII and the bytes can be recovered exactly:
 // '\\' and the bytes below 0x20, 0x7f and above are written as \\, \r, \n, \t
-// or \xHH. The password is masked before anything is written.
+// or \xHH. The writer (protocol/iccclient) masks the password before
+// anything is written; this file holds the format: AppendTranscriptEntry
+// writes a line, TranscriptReader reads them back.
 
 // Transcript directions.
 const (
@@ -31,73 +32,22 @@ const (
 	DirNote = '#'
 )
 
-// Mask replaces a secret in transcripts and logs.
-const Mask = "********"
+// transcriptTime is the layout of an entry's time: UTC, microseconds.
+const transcriptTime = "2006-01-02T15:04:05.000000Z"
 
-// TranscriptWriter writes a transcript. It is safe for concurrent use. A
-// write error is kept and reported by Err; the connection goes on.
-type TranscriptWriter struct {
-	mu     sync.Mutex
-	w      io.Writer
-	now    func() time.Time
-	secret []byte
-	buf    []byte
-	err    error
-}
-
-// NewTranscriptWriter writes to w, masking every occurrence of secret (if
-// not empty) in both directions. now may be nil (time.Now).
-func NewTranscriptWriter(w io.Writer, secret string, now func() time.Time) *TranscriptWriter {
-	if now == nil {
-		now = time.Now
-	}
-	t := &TranscriptWriter{w: w, now: now}
-	if secret != "" {
-		t.secret = []byte(secret)
-	}
-	return t
-}
-
-// Record writes one entry. p is not retained.
-func (t *TranscriptWriter) Record(dir byte, p []byte) {
-	if t == nil || t.w == nil {
-		return
-	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if len(t.secret) > 0 && bytes.Contains(p, t.secret) {
-		p = bytes.ReplaceAll(p, t.secret, []byte(Mask))
-	}
-	b := t.buf[:0]
-	b = t.now().UTC().AppendFormat(b, "2006-01-02T15:04:05.000000Z")
-	b = append(b, ' ', dir, ' ')
-	b = AppendEscaped(b, p)
-	b = append(b, '\n')
-	t.buf = b
-	if _, err := t.w.Write(b); err != nil && t.err == nil {
-		t.err = err
-	}
-}
-
-// Note writes a '#' entry.
-func (t *TranscriptWriter) Note(format string, args ...any) {
-	t.Record(DirNote, []byte(fmt.Sprintf(format, args...)))
-}
-
-// Err returns the first write error.
-func (t *TranscriptWriter) Err() error {
-	if t == nil {
-		return nil
-	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.err
+// AppendTranscriptEntry appends e as one transcript line, its data escaped,
+// ending in '\n'. The time is written in UTC to the microsecond.
+func AppendTranscriptEntry(dst []byte, e TranscriptEntry) []byte {
+	dst = e.Time.UTC().AppendFormat(dst, transcriptTime)
+	dst = append(dst, ' ', e.Dir, ' ')
+	dst = appendEscaped(dst, e.Data)
+	return append(dst, '\n')
 }
 
 const hexDigits = "0123456789abcdef"
 
-// AppendEscaped appends p escaped as in a transcript line.
-func AppendEscaped(dst, p []byte) []byte {
+// appendEscaped appends p escaped as in a transcript line.
+func appendEscaped(dst, p []byte) []byte {
 	for _, c := range p {
 		switch {
 		case c == '\\':
@@ -117,11 +67,8 @@ func AppendEscaped(dst, p []byte) []byte {
 	return dst
 }
 
-// Unescape reverses AppendEscaped. Errors name the 1-based column of the
-// bad escape in s.
-func Unescape(s []byte) ([]byte, error) { return unescapeAt(s, 0) }
-
-// unescapeAt is Unescape for s found at column base+1 of a line.
+// unescapeAt reverses appendEscaped for s found at column base+1 of a
+// line; errors name the 1-based column of the bad escape.
 func unescapeAt(s []byte, base int) ([]byte, error) {
 	out := make([]byte, 0, len(s))
 	for i := 0; i < len(s); i++ {

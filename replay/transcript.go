@@ -191,7 +191,7 @@ func ourColor(g protocol.MyGameStartedDG, me string) (chess.Color, bool) {
 	return chess.White, false
 }
 
-// toMessage decodes one token as protocol.Session does.
+// toMessage decodes one token as iccclient.Session does.
 func toMessage(ev protocol.Event, at time.Time, dec protocol.Decoder) protocol.Message {
 	m := protocol.Message{Time: at}
 	switch ev.Kind {

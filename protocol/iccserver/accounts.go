@@ -9,7 +9,7 @@ import (
 
 	"golang.org/x/crypto/bcrypt"
 
-	"kriegbot/protocol"
+	"kriegbot/protocol/handle"
 )
 
 // Accounts are the registered handles of a server, read from an accounts
@@ -64,7 +64,7 @@ func ReadAccounts(r io.Reader, name string) (*Accounts, error) {
 		if len(f) < 2 || len(f) > 3 {
 			return nil, fmt.Errorf("%s:%d: want \"handle bcrypt-hash [titles]\"", name, line)
 		}
-		if !protocol.ValidHandle(f[0]) {
+		if !handle.Valid(f[0]) {
 			return nil, fmt.Errorf("%s:%d: bad handle %q (1-20 letters, digits, '-' or '_')", name, line, f[0])
 		}
 		if strings.EqualFold(f[0], "g") || strings.EqualFold(f[0], "guest") {
@@ -97,7 +97,7 @@ func ReadAccounts(r io.Reader, name string) (*Accounts, error) {
 func NewAccounts(passwords map[string]string, titles string, cost int) (*Accounts, error) {
 	a := &Accounts{byName: map[string]Account{}}
 	for h, pw := range passwords {
-		if !protocol.ValidHandle(h) {
+		if !handle.Valid(h) {
 			return nil, fmt.Errorf("iccserver: bad handle %q", h)
 		}
 		hash, err := bcrypt.GenerateFromPassword([]byte(pw), cost)

@@ -9,6 +9,7 @@ import (
 
 	"kriegbot/engine/chess"
 	"kriegbot/protocol"
+	"kriegbot/protocol/handle"
 )
 
 // Command numbers in level-1 unit headers. ICC's own CN_* values are not in
@@ -124,7 +125,7 @@ func (s *Server) loginLine(c *client, line string) bool {
 		}
 		return s.loggedIn(c, fmt.Sprintf("Guest%04d", s.nextGuest), "U", true)
 	}
-	if !protocol.ValidHandle(name) {
+	if !handle.Valid(name) {
 		return s.refuse(c, 1, fmt.Sprintf("%q is not a valid handle.", name))
 	}
 	acct, ok := s.cfg.Accounts.Lookup(name)

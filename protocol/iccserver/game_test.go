@@ -16,6 +16,7 @@ import (
 	"kriegbot/engine/chess"
 	"kriegbot/engine/umpire"
 	"kriegbot/protocol"
+	"kriegbot/protocol/iccclient"
 )
 
 // heard is one thing a player was told about one attempt.
@@ -64,7 +65,7 @@ func (sh *shadow) apply(m chess.Move, tries int) {
 // player runs one side with random askable attempts until the game ends,
 // recording what it heard.
 type player struct {
-	s       *protocol.Session
+	s       *iccclient.Session
 	sh      *shadow
 	rng     *rand.Rand
 	log     []heard
@@ -228,7 +229,7 @@ func TestSessionsPlayCompleteGames(t *testing.T) {
 	alice := dialSession(t, addr, "alice", "wonderland")
 	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
-	bob, err := protocol.Dial(ctx, protocol.SessionConfig{Addr: addr, Handle: "bob", Password: "builder", PasswordPrompt: true,
+	bob, err := iccclient.Dial(ctx, iccclient.Config{Addr: addr, Handle: "bob", Password: "builder", PasswordPrompt: true,
 		Dial: plainDial, LinesPerSecond: 5000, Burst: 5000, KeepAlive: -1, DeadAfter: -1})
 	if err != nil {
 		t.Fatal(err)

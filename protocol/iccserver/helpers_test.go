@@ -11,7 +11,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"kriegbot/engine/umpire"
-	"kriegbot/protocol"
+	"kriegbot/protocol/iccclient"
 )
 
 // wait bounds every wait for something that must happen: only a server
@@ -49,16 +49,16 @@ func testAccounts(t testing.TB, pw map[string]string) *Accounts {
 
 // plainDial connects with a plain TCP dialer (the server sends no telnet
 // negotiation), so tests also see what a raw client sees.
-func plainDial(ctx context.Context, addr string) (protocol.Conn, error) {
+func plainDial(ctx context.Context, addr string) (iccclient.Conn, error) {
 	var d net.Dialer
 	return d.DialContext(ctx, "tcp", addr)
 }
 
-func dialSession(t testing.TB, addr, handle, password string) *protocol.Session {
+func dialSession(t testing.TB, addr, handle, password string) *iccclient.Session {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
-	s, err := protocol.Dial(ctx, protocol.SessionConfig{
+	s, err := iccclient.Dial(ctx, iccclient.Config{
 		Addr: addr, Handle: handle, Password: password, Dial: plainDial,
 		LinesPerSecond: 5000, Burst: 5000, KeepAlive: -1, DeadAfter: -1,
 	})

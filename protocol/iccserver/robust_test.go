@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"kriegbot/protocol"
+	"kriegbot/protocol/iccclient"
 )
 
 // healthy checks that a fresh guest can still log in and get an answer.
@@ -144,7 +145,7 @@ func TestTwoHundredConnections(t *testing.T) {
 			defer wg.Done()
 			ctx, cancel := context.WithTimeout(context.Background(), 2*wait)
 			defer cancel()
-			s, err := protocol.Dial(ctx, protocol.SessionConfig{Addr: addr, Dial: plainDial, KeepAlive: -1, DeadAfter: -1})
+			s, err := iccclient.Dial(ctx, iccclient.Config{Addr: addr, Dial: plainDial, KeepAlive: -1, DeadAfter: -1})
 			if err != nil {
 				errs <- err
 				return

@@ -1,4 +1,4 @@
-package protocol
+package iccclient
 
 import (
 	"bufio"
@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"kriegbot/protocol"
 )
 
 // script is a fake server on one end of a net.Pipe: it runs fn with a line
@@ -51,12 +53,12 @@ func pipeDialer(sc *script, fn func(r *bufio.Reader, w io.Writer, read func() st
 	}
 }
 
-func dg(n int, fields ...string) string { return string(AppendDatagram(nil, n, fields...)) }
+func dg(n int, fields ...string) string { return string(protocol.AppendDatagram(nil, n, fields...)) }
 
 // quickConfig has a login timeout that only a login that never ends
 // reaches, even on a slow, loaded machine.
-func quickConfig(d Dialer) SessionConfig {
-	return SessionConfig{Addr: "test:5000", Dial: d, LinesPerSecond: 1000, Burst: 1000,
+func quickConfig(d Dialer) Config {
+	return Config{Addr: "test:5000", Dial: d, LinesPerSecond: 1000, Burst: 1000,
 		KeepAlive: -1, DeadAfter: -1, LoginTimeout: time.Minute}
 }
 
@@ -67,10 +69,10 @@ func TestLoginOneLine(t *testing.T) {
 		read() // level1
 		read() // level2settings
 		if l := read(); l != "kriegbot s3cret!" {
-			io.WriteString(w, dg(DGLoginFailed, "9", "bad"))
+			io.WriteString(w, dg(protocol.DGLoginFailed, "9", "bad"))
 			return
 		}
-		io.WriteString(w, dg(DGWhoAmI, "KriegBot", "C"))
+		io.WriteString(w, dg(protocol.DGWhoAmI, "KriegBot", "C"))
 		read() // settings
 		io.WriteString(w, "\x19[5 *\r\nhello\r\n\x19]")
 		io.ReadAll(r)
@@ -86,7 +88,7 @@ func TestLoginOneLine(t *testing.T) {
 	if s.Handle() != "KriegBot" || s.Titles() != "C" {
 		t.Fatalf("handle %q titles %q", s.Handle(), s.Titles())
 	}
-	var got []Message
+	var got []protocol.Message
 	for len(got) < 3 {
 		m, err := s.Next(context.Background())
 		if err != nil {
@@ -94,19 +96,19 @@ func TestLoginOneLine(t *testing.T) {
 		}
 		got = append(got, m)
 	}
-	if got[1].Kind != MsgText || got[1].Text != "hello" || got[1].Unit.Command != 5 || got[1].Unit.Issuer != "*" {
+	if got[1].Kind != protocol.MsgText || got[1].Text != "hello" || got[1].Unit.Command != 5 || got[1].Unit.Issuer != "*" {
 		t.Fatalf("messages %+v", got)
 	}
 	s.Close()
 	lines := sc.got()
-	want := []string{"level1=5", Level2Line(BotDatagrams), "kriegbot s3cret!", "set-quietly prompt 0"}
+	want := []string{"level1=5", protocol.Level2Line(protocol.BotDatagrams), "kriegbot s3cret!", "set-quietly prompt 0"}
 	if strings.Join(lines, "|") != strings.Join(want, "|") {
 		t.Fatalf("sent %q, want %q", lines, want)
 	}
 	if strings.Contains(tr.String(), "s3cret!") {
 		t.Fatalf("transcript holds the password:\n%s", tr.String())
 	}
-	if !strings.Contains(tr.String(), "> kriegbot "+Mask) || !strings.Contains(tr.String(), `< \x19(0 KriegBot C\x19)`) {
+	if !strings.Contains(tr.String(), "> kriegbot "+mask) || !strings.Contains(tr.String(), `< \x19(0 KriegBot C\x19)`) {
 		t.Fatalf("transcript:\n%s", tr.String())
 	}
 }
@@ -120,14 +122,14 @@ func TestLoginPasswordPromptFlows(t *testing.T) {
 			read()
 			read() // name
 			if viaDG {
-				io.WriteString(w, dg(DGLoginFailed, "5", "\"bot\" is a registered name. If it is yours, type the password."))
+				io.WriteString(w, dg(protocol.DGLoginFailed, "5", "\"bot\" is a registered name. If it is yours, type the password."))
 			} else {
 				io.WriteString(w, "\"bot\" is a registered name.\r\npassword: ")
 			}
 			if read() != "pw" {
 				return
 			}
-			io.WriteString(w, dg(DGWhoAmI, "bot", ""))
+			io.WriteString(w, dg(protocol.DGWhoAmI, "bot", ""))
 			io.ReadAll(r)
 		})
 		cfg := quickConfig(d)
@@ -154,7 +156,7 @@ func TestLoginRefusals(t *testing.T) {
 			read()
 			read()
 			read()
-			io.WriteString(w, dg(DGLoginFailed, c.code, "no"))
+			io.WriteString(w, dg(protocol.DGLoginFailed, c.code, "no"))
 			io.ReadAll(r)
 		})
 		cfg := quickConfig(d)
@@ -196,7 +198,7 @@ func TestGuestLogin(t *testing.T) {
 		if read() != "g" {
 			return
 		}
-		io.WriteString(w, dg(DGWhoAmI, "guest123", ""))
+		io.WriteString(w, dg(protocol.DGWhoAmI, "guest123", ""))
 		io.ReadAll(r)
 	})
 	s, err := Dial(context.Background(), quickConfig(d))
@@ -232,9 +234,9 @@ func TestSwitchServer(t *testing.T) {
 		read()
 		calls++
 		if calls == 1 {
-			io.WriteString(w, dg(DGSwitchServers, "other.example", "5001", "10.0.0.2"))
+			io.WriteString(w, dg(protocol.DGSwitchServers, "other.example", "5001", "10.0.0.2"))
 		} else {
-			io.WriteString(w, dg(DGWhoAmI, "bot", ""))
+			io.WriteString(w, dg(protocol.DGWhoAmI, "bot", ""))
 		}
 		io.ReadAll(r)
 	})
@@ -261,7 +263,7 @@ func TestKeepAliveAndDeadConnection(t *testing.T) {
 		read()
 		read()
 		read()
-		io.WriteString(w, dg(DGWhoAmI, "bot", ""))
+		io.WriteString(w, dg(protocol.DGWhoAmI, "bot", ""))
 		for { // read keep-alives, answer nothing: the session must give up
 			if read() == "" {
 				return
@@ -308,7 +310,7 @@ func TestSendPacing(t *testing.T) {
 		read()
 		read()
 		read()
-		io.WriteString(w, dg(DGWhoAmI, "bot", ""))
+		io.WriteString(w, dg(protocol.DGWhoAmI, "bot", ""))
 		io.ReadAll(r)
 	})
 	cfg := quickConfig(d)
