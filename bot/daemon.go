@@ -233,11 +233,10 @@ func (d *Daemon) Run(ctx context.Context) int {
 			}
 			continue
 		}
-		failures = 0
-		backoff = 0
 		d.connections++
 		d.opt.Log.Info().Str("handle", sess.Handle()).Str("addr", addr).Int("connection", d.connections).Msg("logged in")
 		d.opt.Console.say(lineProgress, "logged in as %s", sess.Handle())
+		loggedIn := d.opt.Now()
 		code, done, next := d.serve(ctx, sess)
 		sess.Close()
 		if done {
@@ -245,6 +244,18 @@ func (d *Daemon) Run(ctx context.Context) int {
 		}
 		if next != "" {
 			addr = next
+		}
+		// The delays start again from reconnect_min only after a session
+		// that lasted: a server that takes the login and drops us (or
+		// garbles) at once is not hammered every second.
+		if d.opt.Now().Sub(loggedIn) >= stableSession {
+			failures, backoff = 0, 0
+		} else {
+			failures++
+			if max := cfg.Connection.MaxReconnects; max > 0 && failures > max {
+				d.opt.Log.Error().Err(sess.Err()).Int("tries", failures).Msg("giving up on the server: every session ends at once")
+				return ExitRestart
+			}
 		}
 		backoff = d.nextBackoff(backoff, cfg)
 		d.opt.Log.Warn().Err(sess.Err()).Dur("retry_in", backoff).Msg("connection lost")
@@ -254,6 +265,10 @@ func (d *Daemon) Run(ctx context.Context) int {
 		}
 	}
 }
+
+// stableSession is how long a session must last for the reconnection delays
+// to start again from the shortest.
+const stableSession = time.Minute
 
 func (d *Daemon) nextBackoff(prev time.Duration, cfg config.Config) time.Duration {
 	lo, hi := cfg.Connection.ReconnectMin.Duration, cfg.Connection.ReconnectMax.Duration

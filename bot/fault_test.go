@@ -26,9 +26,13 @@ type proxy struct {
 	lag    time.Duration
 	// drop, when set, is asked about every chunk from the server; true
 	// loses it (as an overflowing server or a broken middlebox would).
-	drop  func([]byte) bool
-	mu    sync.Mutex
-	conns []net.Conn
+	drop func([]byte) bool
+	// life, when set, closes each connection that long after it began (a
+	// server that takes the login and drops us).
+	life     time.Duration
+	mu       sync.Mutex
+	conns    []net.Conn
+	accepted []time.Time
 }
 
 func startProxy(t *testing.T, target string, lag time.Duration, drop func([]byte) bool) *proxy {
@@ -58,7 +62,11 @@ func (p *proxy) serve() {
 		}
 		p.mu.Lock()
 		p.conns = append(p.conns, c, s)
+		p.accepted = append(p.accepted, time.Now())
 		p.mu.Unlock()
+		if p.life > 0 {
+			time.AfterFunc(p.life, func() { c.Close(); s.Close() })
+		}
 		go p.pump(c, s, nil)
 		go p.pump(s, c, p.drop)
 	}
@@ -127,6 +135,66 @@ func TestReconnectResumesGame(t *testing.T) {
 	}
 	if a.connections < 2 {
 		t.Fatalf("%d connections: the cut was not noticed", a.connections)
+	}
+}
+
+// TestBackoffAfterShortSessions: a server that accepts the login and drops
+// the connection 300 ms later, again and again. The delays must grow while
+// sessions stay short (they used to start again from reconnect_min at every
+// login: 35 connections in 25 s, never spaced out).
+func TestBackoffAfterShortSessions(t *testing.T) {
+	_, addr := startTestServer(t, 0)
+	px := startProxy(t, addr, 0, nil)
+	px.life = 300 * time.Millisecond
+	cfg := testConfig(t, "kriegbot", addr)
+	cfg.Connection.ReconnectMin = config.Duration{Duration: 200 * time.Millisecond}
+	cfg.Connection.ReconnectMax = config.Duration{Duration: 30 * time.Second}
+	d, _ := newTestDaemon(t, cfg, px.addr(), "heuristic", nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Second)
+	defer cancel()
+	d.Run(ctx)
+	px.mu.Lock()
+	n := len(px.accepted)
+	px.mu.Unlock()
+	// Growing delays (0.1-0.2, 0.2-0.4, 0.4-0.8, 0.8-1.6, 1.6-3.2 s, each
+	// after a 0.3 s session) allow at most 7 connections in 6 s; delays that
+	// start again from 0.2 s allow about 15. A slow machine only lowers n.
+	if n > 7 {
+		t.Fatalf("%d connections in 6 s to a server that drops every session at once: the backoff does not grow", n)
+	}
+	if n < 2 {
+		t.Fatalf("%d connections: the daemon did not reconnect at all", n)
+	}
+}
+
+// TestFirstSignalWhileLoggingIn: with no game in progress, the first
+// SoftQuit (the first SIGINT) ends the daemon at once, even while it
+// retries a login against an unreachable server (it used to go on retrying
+// until a second signal).
+func TestFirstSignalWhileLoggingIn(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close() // connection refused from now on
+	cfg := testConfig(t, "kriegbot", addr)
+	cfg.Connection.ReconnectMin = config.Duration{Duration: 20 * time.Second}
+	cfg.Connection.ReconnectMax = config.Duration{Duration: 40 * time.Second}
+	d, _ := newTestDaemon(t, cfg, addr, "heuristic", nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	done := make(chan int, 1)
+	go func() { done <- d.Run(ctx) }()
+	time.Sleep(300 * time.Millisecond) // in its first backoff sleep by now
+	d.SoftQuit()
+	select {
+	case code := <-done:
+		if code != ExitDone {
+			t.Fatalf("exit %d, want %d", code, ExitDone)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("one SoftQuit with no game in progress did not end the daemon within 10 s")
 	}
 }
 
