@@ -15,6 +15,7 @@ import (
 	"kriegbot/config"
 	"kriegbot/engine/chess"
 	"kriegbot/engine/clock"
+	"kriegbot/engine/oppmodel"
 	"kriegbot/engine/players"
 	"kriegbot/engine/umpire"
 	"kriegbot/opponent"
@@ -87,7 +88,7 @@ type Daemon struct {
 	stale       time.Duration // wait for a game after a reconnection (tests shorten it)
 	build       string        // BuildID, for the game records
 	store       *opponent.Store
-	defaults    *opponent.Counts
+	defaults    *oppmodel.Counts
 }
 
 // New makes a daemon; cfg must be valid.

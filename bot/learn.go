@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"kriegbot/engine/chess"
+	"kriegbot/engine/oppmodel"
 	"kriegbot/engine/players"
 	"kriegbot/opponent"
 )
@@ -22,7 +23,7 @@ func (d *Daemon) openStore() {
 	if dir == "" || d.store != nil {
 		return
 	}
-	def, err := opponent.DefaultCounts()
+	def, err := oppmodel.DefaultCounts()
 	if err != nil {
 		d.opt.Log.Warn().Err(err).Msg("no default opponent model: per-opponent models off")
 		return

@@ -7,12 +7,12 @@ import (
 
 	"kriegbot/bench"
 	"kriegbot/bot"
+	"kriegbot/cli/modelcmd"
 	"kriegbot/engine/belief/beliefcheck"
 	"kriegbot/engine/kep"
 	"kriegbot/engine/umpire/fixture"
 	"kriegbot/internal/cmdflag"
 	"kriegbot/match"
-	"kriegbot/opponent/modelcmd"
 	"kriegbot/protocol/iccserver"
 	"kriegbot/replay"
 )

@@ -6,8 +6,8 @@ import (
 	"os"
 	"testing"
 
+	"kriegbot/engine/oppmodel"
 	"kriegbot/engine/umpire/fixture"
-	"kriegbot/opponent"
 )
 
 const publicGames = "../../umpire/testdata/wild16-games.jsonl.gz"
@@ -46,7 +46,7 @@ func TestPublicFixturesSound(t *testing.T) {
 // embedded opponent model driving the spread (attraction from its trends)
 // instead of the flat prior: still no violation.
 func TestSoundWithTheDefaultModel(t *testing.T) {
-	m, err := opponent.Default()
+	m, err := oppmodel.Default()
 	if err != nil {
 		t.Fatal(err)
 	}

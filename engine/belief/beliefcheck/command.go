@@ -7,8 +7,8 @@ import (
 	"os"
 
 	"kriegbot/engine/belief"
+	"kriegbot/engine/oppmodel"
 	"kriegbot/internal/cmdflag"
-	"kriegbot/opponent"
 )
 
 // Command runs "kriegbot belief SUBCOMMAND": today only "check".
@@ -134,17 +134,17 @@ func loadPrior(name string) (belief.Prior, error) {
 	case "uniform":
 		return belief.UniformPrior{}, nil
 	case "default":
-		m, err := opponent.Default()
+		m, err := oppmodel.Default()
 		if err != nil {
 			return nil, fmt.Errorf("default model: %w", err)
 		}
 		return m, nil
 	}
-	c, err := opponent.LoadCounts(name)
+	c, err := oppmodel.LoadCounts(name)
 	if err != nil {
 		return nil, err
 	}
-	return opponent.NewModel(c), nil
+	return oppmodel.NewModel(c), nil
 }
 
 // isTerminal reports whether w is a character device (progress is shown only there).
