@@ -23,8 +23,6 @@ const (
 	// pieceAverage is the value of an unknown opponent piece (Q, 2R, 2B, 2N
 	// average a little over 4; the ones left late are more often minor).
 	pieceAverage = 3.5
-	// promotionGain is what a queen promotion adds to a pawn.
-	promotionGain = 8
 	// pawnTake is the chance the opponent takes a man its pawn attacks: the
 	// referee tells it about the pawn try.
 	pawnTake = 0.9
