@@ -7,6 +7,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"kriegbot/engine/chess"
+	"kriegbot/engine/oppmodel"
 	"kriegbot/engine/players"
 	"kriegbot/opponent"
 )
@@ -19,7 +20,7 @@ import (
 // learner keeps the per-opponent store; the zero value learns nothing.
 type learner struct {
 	store    *opponent.Store
-	defaults *opponent.Counts
+	defaults *oppmodel.Counts
 }
 
 // open opens the store in dir and the default counts; with dir "" or a
@@ -28,7 +29,7 @@ func (l *learner) open(dir string, log zerolog.Logger) {
 	if dir == "" || l.store != nil {
 		return
 	}
-	def, err := opponent.DefaultCounts()
+	def, err := oppmodel.DefaultCounts()
 	if err != nil {
 		log.Warn().Err(err).Msg("no default opponent model: per-opponent models off")
 		return

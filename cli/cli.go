@@ -7,12 +7,12 @@ import (
 
 	"kriegbot/bench"
 	"kriegbot/bot"
-	"kriegbot/engine/belief/beliefcheck"
-	"kriegbot/engine/kep"
-	"kriegbot/engine/umpire/fixture"
+	"kriegbot/cli/beliefcmd"
+	"kriegbot/cli/enginecmd"
+	"kriegbot/cli/modelcmd"
+	"kriegbot/cli/umpirecmd"
 	"kriegbot/internal/cmdflag"
 	"kriegbot/match"
-	"kriegbot/opponent/modelcmd"
 	"kriegbot/protocol/iccserver"
 	"kriegbot/replay"
 )
@@ -28,13 +28,13 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"run", "the bot: plays wild 16 on a server (by default its own embedded one, against a sparring partner)", bot.Command},
-		{"umpire", "referee tools: `umpire verify FILE` checks the umpire against fixture files", fixture.UmpireCommand},
+		{"umpire", "referee tools: `umpire verify FILE` checks the umpire against fixture files", umpirecmd.Command},
 		{"serve", "an ICC-compatible wild 16 server on loopback, for bots and telnet users", iccserver.Command},
 		{"bench", "speed figures, one line each: perft, umpire, protocol, belief, search", bench.Command},
 		{"model", "opponent models: `model build -o FILE PGN...` from game records; show, eval, merge", modelcmd.Command},
 		{"match", "engine-vs-engine matches in-process: W-L-D, Elo ± 95 %, SPRT, PGN, JSON Lines, shards", match.Command},
-		{"belief", "belief tools: `belief check FILE...` measures soundness and calibration on fixture files", beliefcheck.Command},
-		{"engine", "KEP, the Kriegspiel engine protocol, on standard input and output (for referees, GUIs, harnesses)", kep.Command},
+		{"belief", "belief tools: `belief check FILE...` measures soundness and calibration on fixture files", beliefcmd.Command},
+		{"engine", "KEP, the Kriegspiel engine protocol, on standard input and output (for referees, GUIs, harnesses)", enginecmd.Command},
 		{"replay", "re-runs a logged game: belief heat maps, candidates, clocks per attempt; reports differing choices", replay.Command},
 	}
 }

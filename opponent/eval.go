@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"kriegbot/engine/chess"
+	"kriegbot/engine/oppmodel"
 )
 
 // EvalFloor is the least probability Evaluate charges for a unit's square,
@@ -26,12 +27,12 @@ type MoveScore struct {
 // Evaluate scores model m on held-out counts c (built from other games than
 // m's): for each colour, class and move number served by m, the bits per
 // unit. Exact: it reads the held-out counts' masses, not samples.
-func Evaluate(m *Model, c *Counts) (out [2][NumClasses][]MoveScore) {
+func Evaluate(m *oppmodel.Model, c *oppmodel.Counts) (out [2][oppmodel.NumClasses][]MoveScore) {
 	for col := range 2 {
-		for cls := range NumClasses {
+		for cls := range oppmodel.NumClasses {
 			out[col][cls] = make([]MoveScore, c.Horizon+1)
 			uniform := math.Log2(64)
-			if cls == Pawn {
+			if cls == oppmodel.Pawn {
 				uniform = math.Log2(48)
 			}
 			for t := 0; t <= c.Horizon; t++ {
@@ -45,7 +46,7 @@ func Evaluate(m *Model, c *Counts) (out [2][NumClasses][]MoveScore) {
 					if mass == 0 {
 						continue
 					}
-					w := float64(mass) / MassScale // a row sums to one per game
+					w := float64(mass) / oppmodel.MassScale // a row sums to one per game
 					p := float64(d[sq])
 					if p < EvalFloor {
 						p = EvalFloor
@@ -69,9 +70,9 @@ func Evaluate(m *Model, c *Counts) (out [2][NumClasses][]MoveScore) {
 // the held-out games that reach t+1. 1 is perfect agreement, 0 none. The
 // held-out trends are noisy themselves, so the figure is for comparing
 // models on the same games, not an absolute grade.
-func TrendAgreement(m *Model, c *Counts) (out [2][NumClasses]float64) {
+func TrendAgreement(m *oppmodel.Model, c *oppmodel.Counts) (out [2][oppmodel.NumClasses]float64) {
 	for col := range 2 {
-		for cls := range NumClasses {
+		for cls := range oppmodel.NumClasses {
 			var sum, weight float64
 			for t := 0; t < c.Horizon; t++ {
 				n0, n1 := c.Coverage[col][cls][t], c.Coverage[col][cls][t+1]
@@ -84,7 +85,7 @@ func TrendAgreement(m *Model, c *Counts) (out [2][NumClasses]float64) {
 				}
 				var dot, a2, b2 float64
 				for sq := range 64 {
-					held := float64(c.Mass[col][cls][t+1][sq])/float64(n1*MassScale) - float64(c.Mass[col][cls][t][sq])/float64(n0*MassScale)
+					held := float64(c.Mass[col][cls][t+1][sq])/float64(n1*oppmodel.MassScale) - float64(c.Mass[col][cls][t][sq])/float64(n0*oppmodel.MassScale)
 					x := float64(mt[sq])
 					dot += x * held
 					a2 += x * x

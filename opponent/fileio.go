@@ -6,20 +6,6 @@ import (
 	"path/filepath"
 )
 
-// LoadCounts reads a model file; errors name the file.
-func LoadCounts(path string) (*Counts, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	c, err := ReadCounts(f)
-	if err != nil {
-		return nil, fmt.Errorf("model file %s: %w", path, err)
-	}
-	return c, nil
-}
-
 // WriteFileAtomic writes data to path through a temporary file in the same
 // folder (synced) and a rename (the folder synced after), so a reader never
 // sees a half-written model and a crash leaves the old file or the new one.

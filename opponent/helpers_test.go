@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"kriegbot/engine/chess"
+	"kriegbot/engine/oppmodel"
 	"kriegbot/engine/umpire"
 )
 
@@ -38,10 +39,10 @@ func uciMoves(t testing.TB, ucis ...string) []chess.Move {
 	return out
 }
 
-func countsFrom(t testing.TB, games [][]chess.Move, horizon int) *Counts {
+func countsFrom(t testing.TB, games [][]chess.Move, horizon int) *oppmodel.Counts {
 	t.Helper()
-	c := NewCounts(horizon)
-	c.Meta = Meta{Builder: "test", Source: "random games"}
+	c := oppmodel.NewCounts(horizon)
+	c.Meta = oppmodel.Meta{Builder: "test", Source: "random games"}
 	for i, g := range games {
 		if err := c.AddGame(g, [2]bool{true, true}); err != nil {
 			t.Fatalf("game %d: %v", i, err)

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"kriegbot/engine/chess"
+	"kriegbot/engine/oppmodel"
 )
 
 // Store keeps one model file per opponent handle in a folder. Each file
@@ -31,8 +32,8 @@ const MaxHandleLen = 64
 // per-opponent files record horizon moves per game (use the default
 // model's horizon).
 func OpenStore(dir string, horizon int) (*Store, error) {
-	if horizon < 1 || horizon > MaxHorizon {
-		return nil, fmt.Errorf("opponent store: horizon %d out of range 1..%d", horizon, MaxHorizon)
+	if horizon < 1 || horizon > oppmodel.MaxHorizon {
+		return nil, fmt.Errorf("opponent store: horizon %d out of range 1..%d", horizon, oppmodel.MaxHorizon)
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("opponent store: %w", err)
@@ -74,21 +75,21 @@ func (s *Store) path(handle string) (string, error) {
 
 // Counts returns the counts stored for handle; an opponent never seen has
 // empty counts.
-func (s *Store) Counts(handle string) (*Counts, error) {
+func (s *Store) Counts(handle string) (*oppmodel.Counts, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.load(handle)
 }
 
-func (s *Store) load(handle string) (*Counts, error) {
+func (s *Store) load(handle string) (*oppmodel.Counts, error) {
 	p, err := s.path(handle)
 	if err != nil {
 		return nil, err
 	}
-	c, err := LoadCounts(p)
+	c, err := oppmodel.LoadCounts(p)
 	if errors.Is(err, fs.ErrNotExist) {
-		c = NewCounts(s.horizon)
-		c.Meta = Meta{Builder: StoreBuilder, Source: "games of " + printable(handle) + " recorded after play"}
+		c = oppmodel.NewCounts(s.horizon)
+		c.Meta = oppmodel.Meta{Builder: StoreBuilder, Source: "games of " + printable(handle) + " recorded after play"}
 		return c, nil
 	}
 	return c, err
@@ -119,12 +120,12 @@ func (s *Store) AddGame(handle string, opp chess.Color, moves []chess.Move) erro
 
 // Model returns the model for handle: def blended with the opponent's own
 // counts (Blend, k = BlendGames). An opponent never seen gets def's model.
-func (s *Store) Model(handle string, def *Counts) (*Model, error) {
+func (s *Store) Model(handle string, def *oppmodel.Counts) (*oppmodel.Model, error) {
 	c, err := s.Counts(handle)
 	if err != nil {
 		return nil, err
 	}
-	return Blend(def, c, BlendGames), nil
+	return oppmodel.Blend(def, c, oppmodel.BlendGames), nil
 }
 
 // printable keeps a handle safe for Meta and messages.

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"kriegbot/engine/chess"
+	"kriegbot/engine/oppmodel"
 )
 
 func TestFileName(t *testing.T) {
@@ -66,7 +67,7 @@ func TestStoreAddGameAndBlend(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if fresh.Params() != NewModel(def).Params() {
+	if fresh.Params() != oppmodel.NewModel(def).Params() {
 		t.Error("an unseen opponent's model differs from the default")
 	}
 	game := uciMoves(t, "e2e4", "a7a5", "d2d4", "a5a4")
@@ -104,8 +105,8 @@ func TestStoreAddGameAndBlend(t *testing.T) {
 		t.Fatal(err)
 	}
 	a5 := sq(t, "a5")
-	base, _ := NewModel(def).Occupancy(chess.Black, Pawn, 1)
-	blended, _ := m.Occupancy(chess.Black, Pawn, 1)
+	base, _ := oppmodel.NewModel(def).Occupancy(chess.Black, oppmodel.Pawn, 1)
+	blended, _ := m.Occupancy(chess.Black, oppmodel.Pawn, 1)
 	if blended[a5] <= base[a5] {
 		t.Errorf("a5 after black's first move: blended %v, default %v", blended[a5], base[a5])
 	}
@@ -144,36 +145,6 @@ func TestStoreCorruptFile(t *testing.T) {
 	_, err := s.Counts("bad")
 	if err == nil || !strings.Contains(err.Error(), "bad.kbm") || !strings.Contains(err.Error(), "offset 0") {
 		t.Fatalf("error %v, want one naming the file and offset", err)
-	}
-}
-
-func TestDefaultModel(t *testing.T) {
-	c, err := DefaultCounts()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(c.Meta.Source, "heuristic") || !strings.HasPrefix(c.Meta.Builder, "kriegbot model build") {
-		t.Errorf("default meta %+v does not say what it was built from", c.Meta)
-	}
-	if c.Games[0] < 1000 || c.Horizon != DefaultHorizon {
-		t.Errorf("default: %v games, horizon %d", c.Games, c.Horizon)
-	}
-	if len(defaultModelFile) > 400<<10 {
-		t.Errorf("embedded default is %d bytes, keep it under 400 KB", len(defaultModelFile))
-	}
-	m, err := Default()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for col := chess.White; col <= chess.Black; col++ {
-		if m.Horizon(col) < 60 {
-			t.Errorf("default serves %s only to move %d", col, m.Horizon(col))
-		}
-	}
-	for _, f := range m.ParamsFit() {
-		if !f.Fitted {
-			t.Errorf("default: %s not fitted (%d trials)", f.Event, f.Tally.Trials)
-		}
 	}
 }
 

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"kriegbot/engine/chess"
-	"kriegbot/opponent"
+	"kriegbot/engine/oppmodel"
 )
 
 // The HTML page is one file: inline SVG boards drawn here, a little CSS and
@@ -185,7 +185,7 @@ func positionBoard(sb *strings.Builder, caption string, us chess.Color, pos *che
 	})
 }
 
-var heatTitles = [opponent.NumClasses]string{"their king (%)", "their pawns (%)", "their other pieces (%)"}
+var heatTitles = [oppmodel.NumClasses]string{"their king (%)", "their pawns (%)", "their other pieces (%)"}
 
 func writeHTMLFrame(sb *strings.Builder, res *Result, i int) {
 	f := &res.Frames[i]
@@ -207,7 +207,7 @@ func writeHTMLFrame(sb *strings.Builder, res *Result, i int) {
 				}
 			}
 		})
-		for c := range opponent.NumClasses {
+		for c := range oppmodel.NumClasses {
 			heatBoard(sb, heatTitles[c], f.Us, &f.Heat[c])
 		}
 	}

@@ -8,9 +8,9 @@ import (
 
 	"kriegbot/engine/chess"
 	"kriegbot/engine/clock"
+	"kriegbot/engine/oppmodel"
 	"kriegbot/engine/players"
 	"kriegbot/engine/umpire"
-	"kriegbot/opponent"
 )
 
 // Options choose the slice of a game a replay shows.
@@ -44,9 +44,9 @@ type Frame struct {
 	// Own are our men by piece type (index chess.Pawn..chess.King).
 	Own [chess.King + 1]chess.Bitboard
 	// Heat is the belief's probability per square of the opponent's king,
-	// pawns and other pieces (opponent.King, Pawn, Piece), when the player
+	// pawns and other pieces (oppmodel.King, Pawn, Piece), when the player
 	// shows its belief.
-	Heat    [opponent.NumClasses][64]float32
+	Heat    [oppmodel.NumClasses][64]float32
 	HasHeat bool
 	// Heard is how many entries of Result.Heard had been heard.
 	Heard int
@@ -174,7 +174,7 @@ func Run(ctx context.Context, rec *Record, opt Options) (*Result, error) {
 					for pt := chess.Pawn; pt <= chess.King; pt++ {
 						f.Own[pt] = b.Own(pt)
 					}
-					for c := range opponent.NumClasses {
+					for c := range oppmodel.NumClasses {
 						f.Heat[c] = *b.Matrix(c)
 					}
 					f.HasHeat = true

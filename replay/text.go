@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"kriegbot/engine/chess"
-	"kriegbot/opponent"
+	"kriegbot/engine/oppmodel"
 )
 
 // heardShown is how many of the latest referee answers a frame lists.
@@ -117,7 +117,7 @@ func truthAt(res *Result, ply int) *chess.Position {
 	return nil
 }
 
-var classTitles = [opponent.NumClasses]string{"their king", "their pawns", "their pieces"}
+var classTitles = [oppmodel.NumClasses]string{"their king", "their pawns", "their pieces"}
 
 // writeBoards writes our men and the three heat maps side by side, from our
 // side of the board. Heat digits are tenths of probability ('.' below 0.5 %,

@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"kriegbot/engine/chess"
+	"kriegbot/engine/oppmodel"
 	"kriegbot/engine/umpire"
-	"kriegbot/opponent"
 )
 
 // play drives an umpire and both beliefs through the given UCI attempts,
@@ -39,7 +39,7 @@ func sound(t *testing.T, st *State, pos chess.Position) {
 	opp := st.Color().Other()
 	for b := pos.ByColor(opp); b != 0; {
 		sq := b.PopFirst()
-		c := opponent.ClassOf(pos.PieceAt(sq).Type())
+		c := oppmodel.ClassOf(pos.PieceAt(sq).Type())
 		if !st.Support(c).Has(sq) || st.Prob(c, sq) <= 0 {
 			t.Errorf("%s's belief: true %s on %s has chance %g (position %s)", st.Color(), c, sq, st.Prob(c, sq), pos.FEN())
 		}
@@ -65,8 +65,8 @@ func TestNewStartsFromTheInitialPosition(t *testing.T) {
 	for _, c := range []chess.Color{chess.White, chess.Black} {
 		s := New(c, nil)
 		sound(t, &s, chess.StartPosition())
-		if s.Support(opponent.King).Count() != 1 || s.Support(opponent.Pawn).Count() != 8 || s.Support(opponent.Piece).Count() != 7 {
-			t.Errorf("%s: supports %d/%d/%d, want 1/8/7", c, s.Support(opponent.King).Count(), s.Support(opponent.Pawn).Count(), s.Support(opponent.Piece).Count())
+		if s.Support(oppmodel.King).Count() != 1 || s.Support(oppmodel.Pawn).Count() != 8 || s.Support(oppmodel.Piece).Count() != 7 {
+			t.Errorf("%s: supports %d/%d/%d, want 1/8/7", c, s.Support(oppmodel.King).Count(), s.Support(oppmodel.Pawn).Count(), s.Support(oppmodel.Piece).Count())
 		}
 		if s.Units() != 15 {
 			t.Errorf("%s: %d units", c, s.Units())
@@ -85,33 +85,33 @@ func TestOpponentMoveSpreadsAndKeepsCounts(t *testing.T) {
 	sound(t, w, u.Position())
 	// Black moved one unit; each pawn may have stepped one or two squares.
 	for _, s := range []string{"e6", "e5", "a6", "a5", "h6"} {
-		if w.Prob(opponent.Pawn, sq(s)) <= floor {
-			t.Errorf("pawn chance on %s = %g, want > floor", s, w.Prob(opponent.Pawn, sq(s)))
+		if w.Prob(oppmodel.Pawn, sq(s)) <= floor {
+			t.Errorf("pawn chance on %s = %g, want > floor", s, w.Prob(oppmodel.Pawn, sq(s)))
 		}
 	}
 	// Nothing can have reached the fourth rank yet.
 	for b := chess.Rank4 &^ w.Own(0); b != 0; {
 		s := b.PopFirst()
-		if w.Support(opponent.Pawn).Has(s) || w.Support(opponent.Piece).Has(s) {
+		if w.Support(oppmodel.Pawn).Has(s) || w.Support(oppmodel.Piece).Has(s) {
 			t.Errorf("%s in a support after one black move", s)
 		}
 	}
-	sum := func(c opponent.Class) float64 {
+	sum := func(c oppmodel.Class) float64 {
 		t := 0.0
 		for s := range 64 {
 			t += w.Prob(c, chess.Square(s))
 		}
 		return t
 	}
-	if k, p, c := sum(opponent.King), sum(opponent.Pawn), sum(opponent.Piece); !near(k, 1) || !near(p+c, 15) {
+	if k, p, c := sum(oppmodel.King), sum(oppmodel.Pawn), sum(oppmodel.Piece); !near(k, 1) || !near(p+c, 15) {
 		t.Errorf("sums king %g, pawns %g + pieces %g; want 1 and 15", k, p, c)
 	}
 	// The knights may have jumped, the king not (e7 was occupied, but the
 	// support is only what the rules allow: e7 is now free).
-	if w.Prob(opponent.Piece, sq("f6")) <= floor || w.Prob(opponent.Piece, sq("c6")) <= floor {
+	if w.Prob(oppmodel.Piece, sq("f6")) <= floor || w.Prob(oppmodel.Piece, sq("c6")) <= floor {
 		t.Error("knight squares f6/c6 got no chance")
 	}
-	if w.Support(opponent.Piece).Has(sq("b4")) {
+	if w.Support(oppmodel.Piece).Has(sq("b4")) {
 		t.Error("a piece may be on b4 after one move with the bishops shut in")
 	}
 }
@@ -132,7 +132,7 @@ func TestPawnTriesZeroProvesEmpty(t *testing.T) {
 	bel, u = play(t, "e2e4", "e7e5")
 	w = &bel[chess.White]
 	for _, s := range []string{"d5", "f5"} {
-		if w.Support(opponent.Pawn).Has(sq(s)) || w.Support(opponent.Piece).Has(sq(s)) {
+		if w.Support(oppmodel.Pawn).Has(sq(s)) || w.Support(oppmodel.Piece).Has(sq(s)) {
 			t.Errorf("%s still possible after 0 pawn tries", s)
 		}
 	}
@@ -154,13 +154,13 @@ func TestCheckPlacesTheEnemyKing(t *testing.T) {
 	w := &bel[chess.White]
 	sound(t, w, u.Position())
 	// Short-diagonal check from h5: the king is on the h5-e8 diagonal.
-	for b := w.Support(opponent.King); b != 0; {
+	for b := w.Support(oppmodel.King); b != 0; {
 		s := b.PopFirst()
 		if k := chess.ClassifyCheck(s, sq("h5")); k == chess.NoCheck || !chess.BishopAttacks(sq("h5"), 0).Has(s) {
 			t.Errorf("king may stand on %s, which h5 does not check diagonally", s)
 		}
 	}
-	if !w.Support(opponent.King).Has(sq("e8")) {
+	if !w.Support(oppmodel.King).Has(sq("e8")) {
 		t.Error("e8 ruled out")
 	}
 	// Black hears a check on its king and learns the checker's line.
@@ -168,12 +168,12 @@ func TestCheckPlacesTheEnemyKing(t *testing.T) {
 	if b.Checks()[0] == chess.NoCheck {
 		t.Fatal("black heard no check")
 	}
-	if p := b.Prob(opponent.Piece, sq("h5")); p < 0.3 {
+	if p := b.Prob(oppmodel.Piece, sq("h5")); p < 0.3 {
 		t.Errorf("black gives the checker on h5 chance %g", p)
 	}
 	// Only the h5-e8 ray can hold the checker, so f7 (between the king and
 	// the nearest possible checker square) is proven empty.
-	for c := opponent.King; c < opponent.NumClasses; c++ {
+	for c := oppmodel.King; c < oppmodel.NumClasses; c++ {
 		if b.Support(c).Has(sq("f7")) {
 			t.Errorf("f7 still possible for the %s", c)
 		}
@@ -226,7 +226,7 @@ func TestEnPassantBothWays(t *testing.T) {
 	for c := range bel {
 		sound(t, &bel[c], u.Position())
 	}
-	if !bel[chess.White].Support(opponent.Pawn).Has(sq("d3")) {
+	if !bel[chess.White].Support(oppmodel.Pawn).Has(sq("d3")) {
 		t.Error("white rules out the en passant capturer on d3")
 	}
 }
@@ -264,7 +264,7 @@ func TestSampleRespectsBelief(t *testing.T) {
 		}
 		for bb := p.ByColor(chess.White); bb != 0; {
 			s := bb.PopFirst()
-			if !b.Support(opponent.ClassOf(p.PieceAt(s).Type())).Has(s) {
+			if !b.Support(oppmodel.ClassOf(p.PieceAt(s).Type())).Has(s) {
 				t.Fatalf("sample %d puts a man on %s outside the support: %s", i, s, p.FEN())
 			}
 		}
@@ -427,7 +427,7 @@ func TestCheckLineProvesEmptySquares(t *testing.T) {
 	s.supp[piece] = s.moves[jumper] | s.moves[straight]
 	s.p[piece][sq("e6")], s.p[piece][sq("e4")] = 0.5, 0.5
 	s.locateChecker([2]chess.CheckKind{chess.CheckFile})
-	if s.Support(opponent.Piece).Has(sq("e6")) {
+	if s.Support(oppmodel.Piece).Has(sq("e6")) {
 		t.Error("e6 still possible between the king and the only checker square")
 	}
 	if !s.Full().Has(sq("e4")) {
@@ -465,13 +465,13 @@ func TestHideKing(t *testing.T) {
 	if want.Count() != 64-2-26 {
 		t.Fatalf("test set-up: %d free squares", want.Count())
 	}
-	if got := st.Support(opponent.King); got != want {
+	if got := st.Support(oppmodel.King); got != want {
 		t.Fatalf("support %v, want %v", got, want)
 	}
 	n := float64(want.Count())
 	for b := want; b != 0; {
 		sq := b.PopFirst()
-		if p := st.Prob(opponent.King, sq); p < 1/n-1e-6 || p > 1/n+1e-6 {
+		if p := st.Prob(oppmodel.King, sq); p < 1/n-1e-6 || p > 1/n+1e-6 {
 			t.Fatalf("P(king on %v) = %v, want %v", sq, p, 1/n)
 		}
 	}
@@ -497,10 +497,10 @@ func TestKingNotOnSweptLine(t *testing.T) {
 		sq := b.PopFirst()
 		attacked |= chess.Attacks(chess.White, pos.PieceAt(sq).Type(), sq, white)
 	}
-	if bad := st.Support(opponent.King) & attacked; bad != 0 {
+	if bad := st.Support(oppmodel.King) & attacked; bad != 0 {
 		t.Fatalf("king may stand on attacked squares %v", bad)
 	}
-	if g2, _ := chess.ParseSquare("g2"); !st.Support(opponent.King).Has(g2) {
+	if g2, _ := chess.ParseSquare("g2"); !st.Support(oppmodel.King).Has(g2) {
 		t.Fatal("the king's true square g2 is out of the support")
 	}
 }

@@ -5,8 +5,8 @@ import (
 
 	"kriegbot/engine/belief"
 	"kriegbot/engine/chess"
+	"kriegbot/engine/oppmodel"
 	"kriegbot/engine/umpire"
-	"kriegbot/opponent"
 )
 
 // White's belief through 1.e4 d5: the referee's answers, as each side hears
@@ -30,7 +30,7 @@ func Example() {
 		o := white.Outcomes(m)
 		fmt.Printf("%s: legal %.2f, captures a pawn %.2f\n", uci, o.Legal(), o.CapturePawn)
 	}
-	fmt.Printf("black pawn on d5: %.2f, on d7: %.2f\n", white.Prob(opponent.Pawn, sq("d5")), white.Prob(opponent.Pawn, sq("d7")))
+	fmt.Printf("black pawn on d5: %.2f, on d7: %.2f\n", white.Prob(oppmodel.Pawn, sq("d5")), white.Prob(oppmodel.Pawn, sq("d7")))
 	// Output:
 	// pawn tries: 1
 	// e4d5: legal 0.50, captures a pawn 0.50

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"kriegbot/engine/chess"
+	"kriegbot/engine/oppmodel"
 	"kriegbot/engine/umpire"
-	"kriegbot/opponent"
 )
 
 // FuzzUpdates feeds a belief arbitrary event sequences, consistent with the
@@ -69,7 +69,7 @@ func checkInvariants(t *testing.T, s *State) {
 		for sq, v := range s.p[c] {
 			in := s.supp[c].Has(chess.Square(sq))
 			if math.IsNaN(float64(v)) || v < 0 || v > 1.0001 || (!in && v != 0) || (in && v < floor) {
-				t.Fatalf("%s on %s: %g (in support %v)", opponent.Class(c), chess.Square(sq), v, in)
+				t.Fatalf("%s on %s: %g (in support %v)", oppmodel.Class(c), chess.Square(sq), v, in)
 			}
 			total[c] += float64(v)
 		}

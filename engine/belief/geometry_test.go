@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"kriegbot/engine/chess"
-	"kriegbot/opponent"
+	"kriegbot/engine/oppmodel"
 )
 
 func TestGeometry(t *testing.T) {
@@ -38,7 +38,7 @@ func TestGeometry(t *testing.T) {
 }
 
 func TestKindShares(t *testing.T) {
-	sh := kindShares(opponent.DefaultParams())
+	sh := kindShares(oppmodel.DefaultParams())
 	all := 1<<jumper | 1<<diagonal | 1<<straight
 	near := func(a float32, b float64) bool { return a-float32(b) < 1e-6 && float32(b)-a < 1e-6 }
 	if !near(sh[all][jumper], 2.0/7) || !near(sh[all][diagonal], 3.0/7) || !near(sh[all][straight], 3.0/7) {

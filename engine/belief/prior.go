@@ -2,19 +2,19 @@ package belief
 
 import (
 	"kriegbot/engine/chess"
-	"kriegbot/opponent"
+	"kriegbot/engine/oppmodel"
 )
 
 // Prior is what the belief needs of an opponent model.
 type Prior interface {
 	// Occupancy is D(p,t): how often the opponent of colour opp has a unit of class c on each
 	// square after its move number t (1-based full moves); ok false past the model's horizon.
-	Occupancy(opp chess.Color, c opponent.Class, move int) (d *[64]float32, ok bool)
+	Occupancy(opp chess.Color, c oppmodel.Class, move int) (d *[64]float32, ok bool)
 	// Trend is D(p,t+1)-D(p,t) per square, the paper's input to f; ok false past the horizon,
 	// where all squares are equally attractive.
-	Trend(opp chess.Color, c opponent.Class, move int) (d *[64]float32, ok bool)
+	Trend(opp chess.Color, c oppmodel.Class, move int) (d *[64]float32, ok bool)
 	// Params are the behavioural constants fitted with the model.
-	Params() opponent.Params
+	Params() oppmodel.Params
 }
 
 // UniformPrior is the prior without game records: it has no horizon (every
@@ -24,14 +24,14 @@ type Prior interface {
 type UniformPrior struct{}
 
 // Occupancy reports no data.
-func (UniformPrior) Occupancy(chess.Color, opponent.Class, int) (*[64]float32, bool) {
+func (UniformPrior) Occupancy(chess.Color, oppmodel.Class, int) (*[64]float32, bool) {
 	return nil, false
 }
 
 // Trend reports no data: all squares equally attractive.
-func (UniformPrior) Trend(chess.Color, opponent.Class, int) (*[64]float32, bool) {
+func (UniformPrior) Trend(chess.Color, oppmodel.Class, int) (*[64]float32, bool) {
 	return nil, false
 }
 
-// Params returns opponent.DefaultParams().
-func (UniformPrior) Params() opponent.Params { return opponent.DefaultParams() }
+// Params returns oppmodel.DefaultParams().
+func (UniformPrior) Params() oppmodel.Params { return oppmodel.DefaultParams() }

@@ -2,7 +2,7 @@ package belief
 
 import (
 	"kriegbot/engine/chess"
-	"kriegbot/opponent"
+	"kriegbot/engine/oppmodel"
 )
 
 // pieceAttackWeight tempers the chance that a piece able to attack a square
@@ -16,11 +16,11 @@ const pieceAttackWeight = 0.5
 type attackers struct {
 	n     int
 	sq    [48]chess.Square
-	class [48]opponent.Class
+	class [48]oppmodel.Class
 	r     [48]float64
 }
 
-func (a *attackers) add(sq chess.Square, c opponent.Class, r float64) {
+func (a *attackers) add(sq chess.Square, c oppmodel.Class, r float64) {
 	if r <= 0 || a.n == len(a.sq) {
 		return
 	}

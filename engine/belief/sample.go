@@ -4,7 +4,7 @@ import (
 	"math/rand/v2"
 
 	"kriegbot/engine/chess"
-	"kriegbot/opponent"
+	"kriegbot/engine/oppmodel"
 )
 
 // sampleTries bounds the boards drawn and rejected by Sample.
@@ -96,7 +96,7 @@ func sameChecks(a, b chess.CheckKind, want [2]chess.CheckKind) bool {
 }
 
 // draw picks a free square of class c's support in proportion to its chance.
-func (s *State) draw(rng *rand.Rand, c opponent.Class, taken chess.Bitboard) (chess.Square, bool) {
+func (s *State) draw(rng *rand.Rand, c oppmodel.Class, taken chess.Bitboard) (chess.Square, bool) {
 	cand := s.supp[c] &^ taken
 	if c == pawn {
 		cand &^= pawnRanks

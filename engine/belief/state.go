@@ -2,7 +2,7 @@ package belief
 
 import (
 	"kriegbot/engine/chess"
-	"kriegbot/opponent"
+	"kriegbot/engine/oppmodel"
 )
 
 // The ways a piece other than king and pawn moves: the opponent's pieces are
@@ -23,9 +23,9 @@ func lineKind(d int) int {
 
 // The unit classes, as indices of State's matrices.
 const (
-	king  = opponent.King
-	pawn  = opponent.Pawn
-	piece = opponent.Piece
+	king  = oppmodel.King
+	pawn  = oppmodel.Pawn
+	piece = oppmodel.Piece
 )
 
 // floor is the least probability a square keeps while its class may stand
@@ -40,7 +40,7 @@ const maxOcc = 1 - 1e-4
 // The zero value is not usable; start with New or FromPosition.
 type State struct {
 	prior  Prior
-	params opponent.Params
+	params oppmodel.Params
 	me     chess.Color
 	// kindShare[mask][k] is the chance that an opponent piece moves in way k
 	// given the ways its square's support allows (mask bit k set for
@@ -55,8 +55,8 @@ type State struct {
 
 	// p[c][sq] is the chance (for pawns and pieces, the expected number) of an
 	// opponent unit of class c on sq; supp[c] the squares where one may stand.
-	p    [opponent.NumClasses][64]float32
-	supp [opponent.NumClasses]chess.Bitboard
+	p    [oppmodel.NumClasses][64]float32
+	supp [oppmodel.NumClasses]chess.Bitboard
 	// moves[k] holds the squares where an opponent piece moving in way k
 	// (jumper, diagonal, straight) may stand; supp[piece] is their union.
 	moves [3]chess.Bitboard
@@ -125,7 +125,7 @@ func FromPosition(me chess.Color, start chess.Position, prior Prior) State {
 		s.castle, s.oppCastle = s.oppCastle, s.castle
 	}
 	for pt := chess.Pawn; pt <= chess.King; pt++ {
-		c := opponent.ClassOf(pt)
+		c := oppmodel.ClassOf(pt)
 		for b := start.Pieces(opp, pt); b != 0; {
 			sq := b.PopFirst()
 			s.p[c][sq] = 1
@@ -165,7 +165,7 @@ func FromPosition(me chess.Color, start chess.Position, prior Prior) State {
 // pieces slide along a line (LineFactor: queen, two rooks or two bishops out
 // of seven) and jump (KnightFactor); the queen's share is what makes the
 // shares of the four kinds of piece add up to one.
-func kindShares(p opponent.Params) (t [8][3]float32) {
+func kindShares(p oppmodel.Params) (t [8][3]float32) {
 	n, lf := p.KnightFactor, p.LineFactor
 	q := min(max(n+2*lf-1, 0), lf)
 	b, r := lf-q, lf-q
@@ -217,14 +217,14 @@ func (s *State) OurKing() chess.Square { return s.own[chess.King].First() }
 
 // Prob returns the chance that an opponent unit of class c stands on sq (for
 // pawns and pieces, the expected number there, at most 1).
-func (s *State) Prob(c opponent.Class, sq chess.Square) float64 { return float64(s.p[c][sq]) }
+func (s *State) Prob(c oppmodel.Class, sq chess.Square) float64 { return float64(s.p[c][sq]) }
 
 // Matrix returns the probability matrix of class c.
-func (s *State) Matrix(c opponent.Class) *[64]float32 { return &s.p[c] }
+func (s *State) Matrix(c oppmodel.Class) *[64]float32 { return &s.p[c] }
 
 // Support returns the squares where an opponent unit of class c may stand;
 // every other square is proven free of that class.
-func (s *State) Support(c opponent.Class) chess.Bitboard { return s.supp[c] }
+func (s *State) Support(c oppmodel.Class) chess.Bitboard { return s.supp[c] }
 
 // Units returns the opponent's exact number of men besides its king.
 func (s *State) Units() int { return s.units }
@@ -246,7 +246,7 @@ func (s *State) OpponentMoves() int { return s.oppMoves }
 
 // PieceMoves returns the squares where an opponent piece that jumps like a
 // knight, slides diagonally (bishop, queen) or slides straight (rook, queen)
-// may stand; together they make Support(opponent.Piece).
+// may stand; together they make Support(oppmodel.Piece).
 func (s *State) PieceMoves() (jumpers, diagonals, straights chess.Bitboard) {
 	return s.moves[jumper], s.moves[diagonal], s.moves[straight]
 }
@@ -349,7 +349,7 @@ const pawnRanks = chess.Rank1 | chess.Rank8
 
 // zero takes the squares of b out of class c's support: they are proven
 // free of that class.
-func (s *State) zero(c opponent.Class, b chess.Bitboard) {
+func (s *State) zero(c oppmodel.Class, b chess.Bitboard) {
 	s.supp[c] &^= b
 	if c == piece {
 		for k := range s.moves {
@@ -366,7 +366,7 @@ func (s *State) zero(c opponent.Class, b chess.Bitboard) {
 func (s *State) zeroAll(b chess.Bitboard) {
 	s.full &^= b
 	for c := range s.supp {
-		s.zero(opponent.Class(c), b)
+		s.zero(oppmodel.Class(c), b)
 	}
 }
 
@@ -421,7 +421,7 @@ func (s *State) normalize() {
 // fit scales class c's values on its support to sum to total, none above 1
 // and none below floor. Squares outside the support already hold 0 (zero
 // keeps it so), which lets the sums run over the whole board.
-func (s *State) fit(c opponent.Class, total float64) {
+func (s *State) fit(c oppmodel.Class, total float64) {
 	m := &s.p[c]
 	supp := s.supp[c]
 	if supp == 0 {
@@ -543,7 +543,7 @@ func scale64(m *[64]float32, f float32) float32 {
 }
 
 // floorSupport lifts class c's values on its support to at least floor.
-func (s *State) floorSupport(c opponent.Class) {
+func (s *State) floorSupport(c oppmodel.Class) {
 	m := &s.p[c]
 	for b := s.supp[c]; b != 0; {
 		sq := b.PopFirst()

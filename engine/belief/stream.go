@@ -55,10 +55,3 @@ func (r *UpdateStream) Replay() int {
 	}
 	return len(r.states)
 }
-
-// ReplayOne applies recorded update i (modulo the length) to a copy.
-func (r *UpdateStream) ReplayOne(i int) {
-	i %= len(r.states)
-	s := r.states[i]
-	s.Theirs(r.views[i])
-}

@@ -2,8 +2,8 @@ package belief
 
 import (
 	"kriegbot/engine/chess"
+	"kriegbot/engine/oppmodel"
 	"kriegbot/engine/umpire"
-	"kriegbot/opponent"
 )
 
 // Theirs updates the belief after the opponent's unseen legal move, from what
@@ -20,7 +20,7 @@ func (s *State) Theirs(v umpire.View) {
 		return
 	}
 	s.oppMoves++
-	var a [opponent.NumClasses][64]float32
+	var a [oppmodel.NumClasses][64]float32
 	flat := s.attraction(&a)
 	captured := v.Capture.Kind != umpire.NoCapture
 	s.epProb = [8]float32{}
@@ -56,10 +56,10 @@ func (s *State) Theirs(v umpire.View) {
 // units of class c on this move: the paper's f of the model's trend, centred
 // on 1. Past the model's horizon all squares are equally attractive: flat[c]
 // is then set and a[c] left unset.
-func (s *State) attraction(a *[opponent.NumClasses][64]float32) (flat [opponent.NumClasses]bool) {
+func (s *State) attraction(a *[oppmodel.NumClasses][64]float32) (flat [oppmodel.NumClasses]bool) {
 	opp := s.me.Other()
 	for c := range a {
-		d, ok := s.prior.Trend(opp, opponent.Class(c), s.oppMoves-1)
+		d, ok := s.prior.Trend(opp, oppmodel.Class(c), s.oppMoves-1)
 		var big float32
 		if ok {
 			for _, x := range d {
@@ -116,7 +116,7 @@ func (s *State) homeKing() chess.Square {
 // jump. Squares proven occupied before the move (full) can be neither crossed
 // nor entered; afterwards only the full squares whose unit could not move stay
 // proven.
-func (s *State) spread(a *[opponent.NumClasses][64]float32, flat [opponent.NumClasses]bool) {
+func (s *State) spread(a *[oppmodel.NumClasses][64]float32, flat [oppmodel.NumClasses]bool) {
 	u := s.moveShare()
 	blocked := s.own[0] | s.full
 	free := ^blocked

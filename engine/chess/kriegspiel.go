@@ -32,16 +32,6 @@ func (k CheckKind) String() string {
 	return "none"
 }
 
-// ParseCheckKind reads the fixture spelling of a check kind.
-func ParseCheckKind(s string) (CheckKind, bool) {
-	for k := CheckRank; k <= CheckKnight; k++ {
-		if k.String() == s {
-			return k, true
-		}
-	}
-	return NoCheck, false
-}
-
 // DiagonalLengths returns the number of squares on the a1-h8-direction diagonal
 // and on the a8-h1-direction diagonal through s, edge to edge, s included.
 func DiagonalLengths(s Square) (rising, falling int) {

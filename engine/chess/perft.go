@@ -17,17 +17,3 @@ func Perft(p Position, depth int) uint64 {
 	}
 	return n
 }
-
-// Divide returns the perft count below each legal move of p (for debugging a
-// perft mismatch against another program).
-func Divide(p Position, depth int) map[string]uint64 {
-	out := make(map[string]uint64)
-	var l MoveList
-	p.GenerateLegal(&l)
-	for _, m := range l.Slice() {
-		child := p
-		child.Make(m)
-		out[m.String()] = Perft(child, depth-1)
-	}
-	return out
-}

@@ -48,7 +48,7 @@ func TestPerft(t *testing.T) {
 					break
 				}
 				if got := Perft(p, d); got != tc.nodes[d-1] {
-					t.Errorf("perft(%d) = %d, want %d; divide(%d): %v", d, got, tc.nodes[d-1], d, Divide(p, d))
+					t.Errorf("perft(%d) = %d, want %d; divide(%d): %v", d, got, tc.nodes[d-1], d, divide(p, d))
 				}
 			}
 		})
@@ -94,4 +94,18 @@ func BenchmarkPerft(b *testing.B) {
 		nodes += Perft(p, 3)
 	}
 	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+}
+
+// divide returns the perft count below each legal move of p (for debugging a
+// perft mismatch against another program).
+func divide(p Position, depth int) map[string]uint64 {
+	out := make(map[string]uint64)
+	var l MoveList
+	p.GenerateLegal(&l)
+	for _, m := range l.Slice() {
+		child := p
+		child.Make(m)
+		out[m.String()] = Perft(child, depth-1)
+	}
+	return out
 }

@@ -1,7 +1,7 @@
 // Package kep implements KEP, the line protocol by which a Kriegspiel referee,
 // GUI or tournament harness drives an engine over stdin/stdout the way UCI
 // drives a chess engine (shared/kep.md; docs/kep.md describes it with the
-// options and an example session). `kriegbot engine` is Command.
+// options and an example session). `kriegbot engine` (cli/enginecmd) calls Run.
 //
 // The package has three parts:
 //

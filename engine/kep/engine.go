@@ -14,9 +14,9 @@ import (
 	"kriegbot/engine/belief"
 	"kriegbot/engine/chess"
 	"kriegbot/engine/clock"
+	"kriegbot/engine/oppmodel"
 	"kriegbot/engine/players"
 	"kriegbot/engine/umpire"
-	"kriegbot/opponent"
 )
 
 // Config adapts Run.
@@ -423,13 +423,13 @@ func (e *engine) setOption(n int, name, value string) {
 		if e.set.modelFile == "" {
 			e.model = nil
 		} else {
-			c, err := opponent.LoadCounts(e.set.modelFile)
+			c, err := oppmodel.LoadCounts(e.set.modelFile)
 			if err != nil {
 				e.log.Printf("line %d: option ModelFile: %v: ignored", n, err)
 				e.set.modelFile = old.modelFile
 				return
 			}
-			e.model = opponent.NewModel(c)
+			e.model = oppmodel.NewModel(c)
 		}
 	}
 	if e.phase != noGame && e.key() != e.playerKey {

@@ -14,9 +14,9 @@ import (
 	"time"
 
 	"kriegbot/engine/chess"
+	"kriegbot/engine/oppmodel"
 	"kriegbot/engine/players"
 	"kriegbot/engine/umpire"
-	"kriegbot/opponent"
 )
 
 // wait bounds every wait for output that must come: long enough that only
@@ -654,7 +654,7 @@ func TestHello(t *testing.T) {
 // naming the file, and plays a game with the model set.
 func TestModelFile(t *testing.T) {
 	dir := t.TempDir()
-	c, err := opponent.DefaultCounts()
+	c, err := oppmodel.DefaultCounts()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,14 +16,18 @@ import (
 	"kriegbot/engine/umpire"
 )
 
-// helperEnv makes the test binary act as `kriegbot engine` (Command on the
-// process's real standard streams), so that a test can drive a real process
-// without building the whole program.
+// helperEnv makes the test binary act as `kriegbot engine` (Run on the
+// process's real standard streams, as cli/enginecmd does), so that a test
+// can drive a real process without building the whole program.
 const helperEnv = "KRIEGBOT_KEP_HELPER"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(helperEnv) == "1" {
-		os.Exit(Command(nil, os.Stdout, os.Stderr))
+		if err := Run(context.Background(), os.Stdin, os.Stdout, os.Stderr, Config{}); err != nil {
+			fmt.Fprintf(os.Stderr, "kriegbot engine: %v\n", err)
+			os.Exit(1)
+		}
+		os.Exit(0)
 	}
 	os.Exit(m.Run())
 }

@@ -1,6 +1,9 @@
 package players
 
-import "kriegbot/engine/chess"
+import (
+	"kriegbot/engine/chess"
+	"kriegbot/engine/umpire"
+)
 
 // OwnBoard is what a Kriegspiel player knows for certain: where its own men
 // stand and which castling rights it keeps. The opponent's men are unknown.
@@ -126,68 +129,11 @@ func (b *OwnBoard) dropRights(s chess.Square) {
 }
 
 // Askable lists into out the attempts our side may ask with tries pawn tries
-// announced, minus refused: the umpire's rule (umpire.Askable) computed from
-// our own men alone. The one difference: we cannot know the opponent's
-// en passant chance, so with no pawn tries the en passant step, which could
-// only be refused, is not listed.
+// announced, minus refused: the umpire's rule (umpire.Men) over our own men
+// alone, with every promotion piece. The one difference from the umpire's
+// list: we cannot know the opponent's en passant chance, so with no pawn
+// tries the en passant step, which could only be refused, is not listed.
 func (b *OwnBoard) Askable(tries int, refused []chess.Move, out *chess.MoveList) {
-	out.N = 0
-	us, own := b.us, b.own
-	add := func(m chess.Move) {
-		for _, r := range refused {
-			if r == m {
-				return
-			}
-		}
-		out.Add(m)
-	}
-	addPawn := func(from, to chess.Square) {
-		if to.Rank() == 0 || to.Rank() == 7 {
-			for _, pr := range [4]chess.PieceType{chess.Queen, chess.Rook, chess.Bishop, chess.Knight} {
-				add(chess.NewMove(from, to, pr))
-			}
-			return
-		}
-		add(chess.NewMove(from, to, chess.NoPieceType))
-	}
-	dir, start := 8, 1
-	if us == chess.Black {
-		dir, start = -8, 6
-	}
-	for s := own; s != 0; {
-		from := s.PopFirst()
-		pt := b.men[from]
-		if pt != chess.Pawn {
-			for t := chess.Attacks(us, pt, from, own) &^ own; t != 0; {
-				add(chess.NewMove(from, t.PopFirst(), chess.NoPieceType))
-			}
-			continue
-		}
-		one := chess.Square(int(from) + dir)
-		if !own.Has(one) {
-			addPawn(from, one)
-			two := chess.Square(int(one) + dir)
-			if from.Rank() == start && !own.Has(two) {
-				add(chess.NewMove(from, two, chess.NoPieceType))
-			}
-		}
-		if tries >= 1 {
-			for t := chess.PawnAttacks(us, from) &^ own; t != 0; {
-				addPawn(from, t.PopFirst())
-			}
-		}
-	}
-	ks, qs := chess.WhiteKingside, chess.WhiteQueenside
-	if us == chess.Black {
-		ks, qs = chess.BlackKingside, chess.BlackQueenside
-	}
-	if b.castle&(ks|qs) != 0 {
-		ksq := b.King()
-		if b.castle&ks != 0 && own&(chess.Bitboard(3)<<(ksq+1)) == 0 {
-			add(chess.NewMove(ksq, ksq+2, chess.NoPieceType))
-		}
-		if b.castle&qs != 0 && own&(chess.Bitboard(7)<<(ksq-3)) == 0 {
-			add(chess.NewMove(ksq, ksq-2, chess.NoPieceType))
-		}
-	}
+	m := umpire.Men{Color: b.us, Own: b.own, Types: &b.men, Castling: b.castle, EnPassant: chess.NoSquare, Tries: tries}
+	m.Askable(umpire.AllPromotions, refused, out)
 }

@@ -6,9 +6,9 @@ import (
 
 	"kriegbot/engine/belief"
 	"kriegbot/engine/chess"
+	"kriegbot/engine/oppmodel"
 	"kriegbot/engine/search"
 	"kriegbot/engine/umpire"
-	"kriegbot/opponent"
 )
 
 func mctsKind() Kind {
@@ -59,7 +59,7 @@ func buildMCTS(o *Options) (func() Player, error) {
 	var prior belief.Prior = belief.UniformPrior{}
 	switch p := o.String("prior", "default"); p {
 	case "default":
-		m, err := opponent.Default()
+		m, err := oppmodel.Default()
 		if err != nil {
 			return nil, err
 		}

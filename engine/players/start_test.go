@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"kriegbot/engine/chess"
+	"kriegbot/engine/oppmodel"
 	"kriegbot/engine/umpire"
-	"kriegbot/opponent"
 )
 
 // startKnowledge returns the knowledge every kind keeps of its own side.
@@ -105,7 +105,7 @@ func TestStartKnownToOpponent(t *testing.T) {
 	if err := m.NewGame(Game{Color: chess.White, Start: &start}); err != nil {
 		t.Fatal(err)
 	}
-	if m.bel.Units() != 0 || m.bel.Prob(opponent.King, g4) != 1 {
-		t.Errorf("mcts belief: %d units, king on g4 with chance %v", m.bel.Units(), m.bel.Prob(opponent.King, g4))
+	if m.bel.Units() != 0 || m.bel.Prob(oppmodel.King, g4) != 1 {
+		t.Errorf("mcts belief: %d units, king on g4 with chance %v", m.bel.Units(), m.bel.Prob(oppmodel.King, g4))
 	}
 }

@@ -5,8 +5,8 @@ import (
 
 	"kriegbot/engine/belief"
 	"kriegbot/engine/chess"
+	"kriegbot/engine/oppmodel"
 	"kriegbot/engine/umpire"
-	"kriegbot/opponent"
 )
 
 // The endgame: exact answers against a bare king (every square it may stand
@@ -62,9 +62,9 @@ func (ko *kingOdds) compute(s *belief.State, m *men, mv chess.Move, after *men) 
 	path := chess.Between(from, to) | to.Bit()
 	pawnCapture := pt == chess.Pawn && from.File() != to.File()
 	castle := pt == chess.King && (to.File()-from.File() == 2 || from.File()-to.File() == 2)
-	for b := s.Support(opponent.King); b != 0; {
+	for b := s.Support(oppmodel.King); b != 0; {
 		k := b.PopFirst()
-		p := s.Prob(opponent.King, k)
+		p := s.Prob(oppmodel.King, k)
 		ko.total += p
 		illegal := pawnCapture && s.Units() == 0 || path.Has(k)
 		if pt == chess.King {
@@ -122,7 +122,7 @@ func boxSize(s *belief.State, alive, region chess.Bitboard) float64 {
 		part := confine(rest&-rest, region)
 		var p float64
 		for b := part & alive; b != 0; {
-			p += s.Prob(opponent.King, b.PopFirst())
+			p += s.Prob(oppmodel.King, b.PopFirst())
 		}
 		sum += p * float64(part.Count())
 		w += p
@@ -246,11 +246,11 @@ func immobile(s *belief.State, m *men) float64 {
 		step = -8
 	}
 	var mobile float64
-	for b := s.Support(opponent.Pawn); b != 0; {
+	for b := s.Support(oppmodel.Pawn); b != 0; {
 		sq := b.PopFirst()
 		front := int(sq) + step
 		if front < 0 || front > 63 || !own.Has(chess.Square(front)) || chess.PawnAttacks(opp, sq)&own != 0 {
-			mobile += s.Prob(opponent.Pawn, sq)
+			mobile += s.Prob(oppmodel.Pawn, sq)
 		}
 	}
 	return math.Exp(-mobile)
@@ -303,9 +303,9 @@ func abs(x int) int {
 // opponent's king.
 func kingDistance(s *belief.State, k chess.Square) float64 {
 	var d, w float64
-	for b := s.Support(opponent.King); b != 0; {
+	for b := s.Support(oppmodel.King); b != 0; {
 		sq := b.PopFirst()
-		p := s.Prob(opponent.King, sq)
+		p := s.Prob(oppmodel.King, sq)
 		d += p * float64(chebyshev(k, sq))
 		w += p
 	}

@@ -6,7 +6,7 @@ import (
 
 	"kriegbot/engine/belief"
 	"kriegbot/engine/chess"
-	"kriegbot/opponent"
+	"kriegbot/engine/oppmodel"
 )
 
 // bareEntry is the decision belief of White in the public position fen.
@@ -143,7 +143,7 @@ func BenchmarkEvalBare(b *testing.B) {
 		e.bel.Theirs(theirView(&node{square: chess.NoSquare}))
 	}
 	e.static = staticValue(&e.bel, &e.hang)
-	if n := e.bel.Support(opponent.King).Count(); n < 10 {
+	if n := e.bel.Support(oppmodel.King).Count(); n < 10 {
 		b.Fatalf("the king may stand on %d squares only", n)
 	}
 	_ = m

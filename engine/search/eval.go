@@ -3,8 +3,8 @@ package search
 import (
 	"kriegbot/engine/belief"
 	"kriegbot/engine/chess"
+	"kriegbot/engine/oppmodel"
 	"kriegbot/engine/umpire"
-	"kriegbot/opponent"
 )
 
 // Values are in pawns from our side. A won game is worth more than any
@@ -23,8 +23,6 @@ const (
 	// pieceAverage is the value of an unknown opponent piece (Q, 2R, 2B, 2N
 	// average a little over 4; the ones left late are more often minor).
 	pieceAverage = 3.5
-	// promotionGain is what a queen promotion adds to a pawn.
-	promotionGain = 8
 	// pawnTake is the chance the opponent takes a man its pawn attacks: the
 	// referee tells it about the pawn try.
 	pawnTake = 0.9
@@ -96,8 +94,8 @@ func defended(m *men, sq chess.Square, own chess.Bitboard) bool {
 // pawnAttack is the chance that an opponent pawn attacks sq.
 func pawnAttack(s *belief.State, us chess.Color, sq chess.Square) float64 {
 	none := 1.0
-	for b := chess.PawnAttacks(us, sq) & s.Support(opponent.Pawn); b != 0; {
-		none *= 1 - s.Prob(opponent.Pawn, b.PopFirst())
+	for b := chess.PawnAttacks(us, sq) & s.Support(oppmodel.Pawn); b != 0; {
+		none *= 1 - s.Prob(oppmodel.Pawn, b.PopFirst())
 	}
 	return 1 - none
 }
@@ -142,7 +140,7 @@ func staticValue(s *belief.State, hang *[64]float32) float32 {
 		v = min(v, drawValue) // a lead we cannot turn into mate is a draw
 	}
 	if pressing(s, v) {
-		v -= roomWeight * float32(s.Support(opponent.King).Count())
+		v -= roomWeight * float32(s.Support(oppmodel.King).Count())
 		if s.Units() <= kingWalkUnits {
 			v -= kingDistWeight * float32(kingDistance(s, m.by[chess.King].First()))
 		}
@@ -296,7 +294,7 @@ const minCheck = 0.03
 func evalAttempt(e *stateEntry, m *men, mv chess.Move, alt float32, out *answers) {
 	out.n = 0
 	s := &e.bel
-	if s.Units() == 0 && s.Support(opponent.King) != 0 {
+	if s.Units() == 0 && s.Support(oppmodel.King) != 0 {
 		evalBare(e, m, mv, alt, out)
 		return
 	}
@@ -387,8 +385,8 @@ func lastCapture(s *belief.State, m *men, mv chess.Move) float32 {
 		return v
 	}
 	var pKing float64
-	for b := chess.KingAttacks(to) & s.Support(opponent.King); b != 0; {
-		pKing += s.Prob(opponent.King, b.PopFirst())
+	for b := chess.KingAttacks(to) & s.Support(oppmodel.King); b != 0; {
+		pKing += s.Prob(oppmodel.King, b.PopFirst())
 	}
 	if pKing == 0 {
 		return v

@@ -3,6 +3,7 @@ package search
 import (
 	"kriegbot/engine/belief"
 	"kriegbot/engine/chess"
+	"kriegbot/engine/umpire"
 )
 
 // men is our side's men by type, what attempt generation needs.
@@ -81,56 +82,12 @@ func (m *men) fromPosition(p *chess.Position, us chess.Color) {
 	}
 }
 
-// attempts lists the attempts worth asking below the root: every move of our
-// men over our own occupancy (the opponent's men unseen), pawn captures only
-// when pawn tries may be announced, promotions to a queen only, no castling
-// (the root's list, from the player, has them), minus refused.
+// attempts lists the attempts worth asking below the root: the umpire's rule
+// (umpire.Men) over our men, the opponent's men unseen, with pawn captures
+// whenever pawn tries may be announced (tries ≠ 0, unknown included),
+// promotions to a queen only and no castling or en passant step (the root's
+// list, from the player, has them), minus refused.
 func (m *men) attempts(refused []chess.Move, out *chess.MoveList) {
-	out.N = 0
-	us, own := m.us, m.by[0]
-	add := func(mv chess.Move) {
-		for _, r := range refused {
-			if r == mv {
-				return
-			}
-		}
-		if out.N < chess.MaxMoves {
-			out.Add(mv)
-		}
-	}
-	last := 7
-	dir, start := 8, 1
-	if us == chess.Black {
-		last, dir, start = 0, -8, 6
-	}
-	pawn := func(from, to chess.Square) {
-		if to.Rank() == last {
-			add(chess.NewMove(from, to, chess.Queen))
-			return
-		}
-		add(chess.NewMove(from, to, chess.NoPieceType))
-	}
-	for s := own; s != 0; {
-		from := s.PopFirst()
-		pt := m.at[from]
-		if pt != chess.Pawn {
-			for t := chess.Attacks(us, pt, from, own) &^ own; t != 0; {
-				add(chess.NewMove(from, t.PopFirst(), chess.NoPieceType))
-			}
-			continue
-		}
-		one := chess.Square(int(from) + dir)
-		if !own.Has(one) {
-			pawn(from, one)
-			two := chess.Square(int(one) + dir)
-			if from.Rank() == start && !own.Has(two) {
-				add(chess.NewMove(from, two, chess.NoPieceType))
-			}
-		}
-		if m.tries != 0 {
-			for t := chess.PawnAttacks(us, from) &^ own; t != 0; {
-				pawn(from, t.PopFirst())
-			}
-		}
-	}
+	u := umpire.Men{Color: m.us, Own: m.by[0], Types: &m.at, Castling: chess.NoCastling, EnPassant: chess.NoSquare, Tries: m.tries}
+	u.Askable(umpire.PromoteQueen, refused, out)
 }

@@ -3,7 +3,7 @@ package search
 import (
 	"kriegbot/engine/belief"
 	"kriegbot/engine/chess"
-	"kriegbot/opponent"
+	"kriegbot/engine/oppmodel"
 )
 
 // What mates our king. Of the 15 games the mcts player lost to the heuristic
@@ -36,9 +36,9 @@ func relRank(c chess.Color, sq chess.Square) int {
 func promotionThreat(s *belief.State) float32 {
 	opp := s.Color().Other()
 	var v float32
-	for b := s.Support(opponent.Pawn); b != 0; {
+	for b := s.Support(oppmodel.Pawn); b != 0; {
 		sq := b.PopFirst()
-		v += pawnThreat[relRank(opp, sq)] * float32(s.Prob(opponent.Pawn, sq))
+		v += pawnThreat[relRank(opp, sq)] * float32(s.Prob(oppmodel.Pawn, sq))
 	}
 	return v
 }

@@ -5,8 +5,8 @@ import (
 
 	"kriegbot/engine/belief"
 	"kriegbot/engine/chess"
+	"kriegbot/engine/oppmodel"
 	"kriegbot/engine/umpire"
-	"kriegbot/opponent"
 )
 
 // maxReplies bounds the captures of our men kept as the opponent's replies;
@@ -438,7 +438,7 @@ func (t *tree) computeState(p int) bool {
 		t.tmp = t.states[t.nodes[dec].state].bel
 		t.tmp.Ours(mv, ourView(mv, &t.nodes[ans]))
 		t.tmp.Theirs(theirView(n))
-		if t.tmp.Support(opponent.King) == 0 {
+		if t.tmp.Support(oppmodel.King) == 0 {
 			v := t.nodes[ans].value
 			if t.firstReply(p) {
 				v = drawValue
@@ -596,8 +596,8 @@ func kingTakes(s *belief.State, checked bool, risk *[64]float32) {
 			continue
 		}
 		var p float32
-		for k := chess.KingAttacks(sq) & s.Support(opponent.King); k != 0; {
-			p += float32(s.Prob(opponent.King, k.PopFirst()))
+		for k := chess.KingAttacks(sq) & s.Support(oppmodel.King); k != 0; {
+			p += float32(s.Prob(oppmodel.King, k.PopFirst()))
 		}
 		risk[sq] = max(risk[sq], min(w*p, 1))
 	}

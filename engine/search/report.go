@@ -4,8 +4,8 @@ import (
 	"sort"
 
 	"kriegbot/engine/chess"
+	"kriegbot/engine/oppmodel"
 	"kriegbot/engine/umpire"
-	"kriegbot/opponent"
 )
 
 // Candidate is one root attempt as the last search saw it, for logs and
@@ -68,4 +68,4 @@ func (s *Searcher) Candidates(out []Candidate) []Candidate {
 
 // SetParams replaces the opponent model's behavioural constants, for a
 // new game against an opponent whose own model is known.
-func (s *Searcher) SetParams(p opponent.Params) { s.params = p }
+func (s *Searcher) SetParams(p oppmodel.Params) { s.params = p }

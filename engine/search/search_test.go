@@ -6,8 +6,8 @@ import (
 
 	"kriegbot/engine/belief"
 	"kriegbot/engine/chess"
+	"kriegbot/engine/oppmodel"
 	"kriegbot/engine/umpire"
-	"kriegbot/opponent"
 )
 
 func newSearcher(t testing.TB, cfg Config) *Searcher {
@@ -300,7 +300,7 @@ func TestImpossibleReplies(t *testing.T) {
 		s.Search(context.Background(), &ps[i].Belief, ps[i].Moves, Limits{Nodes: 3000})
 		tr := s.trees[0]
 		for j := range tr.ns {
-			if tr.states[j].bel.Support(opponent.King) == 0 {
+			if tr.states[j].bel.Support(oppmodel.King) == 0 {
 				t.Fatalf("position %d: state %d of %d has no square for the king", i, j, tr.ns)
 			}
 		}

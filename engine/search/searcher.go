@@ -10,8 +10,8 @@ import (
 
 	"kriegbot/engine/belief"
 	"kriegbot/engine/chess"
+	"kriegbot/engine/oppmodel"
 	"kriegbot/engine/umpire"
-	"kriegbot/opponent"
 )
 
 // Searcher searches one game's decisions. It keeps its trees between calls
@@ -19,7 +19,7 @@ import (
 // trees).
 type Searcher struct {
 	cfg    Config
-	params opponent.Params
+	params oppmodel.Params
 	trees  []*tree
 	// rooted says the trees hold a root for the current decision: set by a
 	// search, kept by Refused and Played when they could reuse the trees,
@@ -164,7 +164,7 @@ func (t *tree) agrees(i int32, bel *belief.State) bool {
 	if tb.Units() != bel.Units() {
 		return false
 	}
-	for _, c := range [...]opponent.Class{opponent.King, opponent.Pawn, opponent.Piece} {
+	for _, c := range [...]oppmodel.Class{oppmodel.King, oppmodel.Pawn, oppmodel.Piece} {
 		if bel.Support(c)&^tb.Support(c) != 0 {
 			return false
 		}

@@ -62,16 +62,6 @@ func (e Ending) String() string {
 	return "unknown"
 }
 
-// ParseEnding reads the fixture spelling of an ending.
-func ParseEnding(s string) (Ending, bool) {
-	for i, n := range endingNames {
-		if n == s {
-			return Ending(i), true
-		}
-	}
-	return NotOver, false
-}
-
 // Answer is the referee's judgement of one attempt.
 type Answer struct {
 	Mover   chess.Color

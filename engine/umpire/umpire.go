@@ -203,83 +203,49 @@ func (u *Umpire) Askable(out *chess.MoveList) {
 	Askable(&u.pos, u.tries, u.refused.Slice(), out)
 }
 
-// Askable lists into out the attempts the side to move of pos may ask, given its
-// pawn-try count and the attempts already refused this turn:
-//   - every move of its own men that would be legal with all enemy men off the
-//     board (pushes and slides into or through enemy men, king moves onto
-//     attacked squares, castling with the right and no own man between king and
-//     rook, the en passant step when the en passant square is set);
-//   - while tries ≥ 1, every forward-diagonal pawn step onto a square without an
-//     own man (four attempts on the last rank).
-//
-// Enemy men on pos are ignored, so a position holding only what a player knows
-// of its own side (with both kings, as chess.Position requires) gives the same list.
+// Askable lists into out the attempts the side to move of pos may ask, given
+// its pawn-try count and the attempts already refused this turn: Men.Askable
+// over the mover's men, castling rights and en passant square, with every
+// promotion piece. Enemy men on pos are ignored, so a position holding only
+// what a player knows of its own side (with both kings, as chess.Position
+// requires) gives the same list.
 func Askable(pos *chess.Position, tries int, refused []chess.Move, out *chess.MoveList) {
-	out.N = 0
 	us := pos.Side()
-	own := pos.ByColor(us)
-	add := func(m chess.Move) {
-		for _, r := range refused {
-			if r == m {
-				return
-			}
+	m := Men{Color: us, Own: pos.ByColor(us), Castling: pos.Castling(), EnPassant: pos.EnPassant(), Tries: tries}
+	var types [64]chess.PieceType
+	for b := m.Own; b != 0; {
+		sq := b.PopFirst()
+		types[sq] = pos.PieceAt(sq).Type()
+	}
+	m.Types = &types
+	m.Askable(AllPromotions, refused, out)
+	pawnsAfterPieces(out, &types)
+}
+
+// pawnsAfterPieces reorders a list from Men.Askable into the umpire's
+// historical order: the pieces' attempts, then the pawns', then castling
+// (Men.Askable takes the men in square order). RandomStream and the
+// other random drivers draw attempts by index, so this keeps the recorded
+// test and benchmark games what they were. Stable, no allocation.
+func pawnsAfterPieces(l *chess.MoveList, types *[64]chess.PieceType) {
+	body := l.Moves[:l.N]
+	for len(body) > 0 { // castling comes last: the king's only two-square step
+		mv := body[len(body)-1]
+		if d := int(mv.To()) - int(mv.From()); types[mv.From()] != chess.King || (d != 2 && d != -2) {
+			break
 		}
-		out.Add(m)
+		body = body[:len(body)-1]
 	}
-	addPawn := func(from, to chess.Square) {
-		if to.Rank() == 0 || to.Rank() == 7 {
-			for _, pr := range [4]chess.PieceType{chess.Queen, chess.Rook, chess.Bishop, chess.Knight} {
-				add(chess.NewMove(from, to, pr))
-			}
-			return
+	var pawns [chess.MaxMoves]chess.Move
+	np, w := 0, 0
+	for _, mv := range body {
+		if types[mv.From()] == chess.Pawn {
+			pawns[np] = mv
+			np++
+			continue
 		}
-		add(chess.NewMove(from, to, chess.NoPieceType))
+		body[w] = mv
+		w++
 	}
-	for b := own &^ pos.ByType(chess.Pawn); b != 0; {
-		from := b.PopFirst()
-		for t := chess.Attacks(us, pos.PieceAt(from).Type(), from, own) &^ own; t != 0; {
-			add(chess.NewMove(from, t.PopFirst(), chess.NoPieceType))
-		}
-	}
-	ep := pos.EnPassant()
-	fifth := 4
-	if us == chess.Black {
-		fifth = 3
-	}
-	for b := pos.Pieces(us, chess.Pawn); b != 0; {
-		from := b.PopFirst()
-		dir := 8
-		if us == chess.Black {
-			dir = -8
-		}
-		one := chess.Square(int(from) + dir)
-		if !own.Has(one) {
-			addPawn(from, one)
-			start := (us == chess.White && from.Rank() == 1) || (us == chess.Black && from.Rank() == 6)
-			two := chess.Square(int(one) + dir)
-			if start && !own.Has(two) {
-				add(chess.NewMove(from, two, chess.NoPieceType))
-			}
-		}
-		diag := chess.PawnAttacks(us, from) &^ own
-		if tries >= 1 {
-			for t := diag; t != 0; {
-				addPawn(from, t.PopFirst())
-			}
-		} else if ep != chess.NoSquare && from.Rank() == fifth && diag.Has(ep) {
-			add(chess.NewMove(from, ep, chess.NoPieceType))
-		}
-	}
-	castle := pos.Castling()
-	ksq := pos.KingSquare(us)
-	ks, qs := chess.WhiteKingside, chess.WhiteQueenside
-	if us == chess.Black {
-		ks, qs = chess.BlackKingside, chess.BlackQueenside
-	}
-	if castle&ks != 0 && own&(chess.Bitboard(3)<<(ksq+1)) == 0 {
-		add(chess.NewMove(ksq, ksq+2, chess.NoPieceType))
-	}
-	if castle&qs != 0 && own&(chess.Bitboard(7)<<(ksq-3)) == 0 {
-		add(chess.NewMove(ksq, ksq-2, chess.NoPieceType))
-	}
+	copy(body[w:], pawns[:np])
 }

@@ -10,9 +10,9 @@ import (
 
 	"kriegbot/engine/belief"
 	"kriegbot/engine/chess"
+	"kriegbot/engine/oppmodel"
 	"kriegbot/engine/umpire"
 	"kriegbot/engine/umpire/fixture"
-	"kriegbot/opponent"
 )
 
 // eps bounds predicted chances away from 0 and 1 in the log-loss, so one
@@ -270,7 +270,7 @@ func Violations(st *belief.State, pos *chess.Position) (n int, first string) {
 	opp := me.Other()
 	for b := pos.ByColor(opp); b != 0; {
 		sq := b.PopFirst()
-		c := opponent.ClassOf(pos.PieceAt(sq).Type())
+		c := oppmodel.ClassOf(pos.PieceAt(sq).Type())
 		if !st.Support(c).Has(sq) || st.Prob(c, sq) <= 0 {
 			n++
 			if first == "" {

@@ -1,13 +1,17 @@
 package beliefcheck
 
 import (
+	"bufio"
 	"bytes"
+	"compress/gzip"
 	"fmt"
 	"os"
 	"testing"
 
+	"kriegbot/engine/belief"
+	"kriegbot/engine/chess"
+	"kriegbot/engine/oppmodel"
 	"kriegbot/engine/umpire/fixture"
-	"kriegbot/opponent"
 )
 
 const publicGames = "../../umpire/testdata/wild16-games.jsonl.gz"
@@ -46,7 +50,7 @@ func TestPublicFixturesSound(t *testing.T) {
 // embedded opponent model driving the spread (attraction from its trends)
 // instead of the flat prior: still no violation.
 func TestSoundWithTheDefaultModel(t *testing.T) {
-	m, err := opponent.Default()
+	m, err := oppmodel.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,5 +136,48 @@ func TestSoundFromOtherStarts(t *testing.T) {
 	}
 	if rep.Attempts < 1000 {
 		t.Errorf("only %d attempts replayed", rep.Attempts)
+	}
+}
+
+// firstGames returns the first n lines of the public fixture file.
+func firstGames(t testing.TB, n int) []byte {
+	t.Helper()
+	f, err := os.Open(publicGames)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(zr)
+	sc.Buffer(make([]byte, 1<<20), 1<<26)
+	var out bytes.Buffer
+	for i := 0; i < n && sc.Scan(); i++ {
+		out.Write(sc.Bytes())
+		out.WriteByte('\n')
+	}
+	return out.Bytes()
+}
+
+// TestViolationsCatchAPlantedError makes sure the soundness check can fail:
+// a belief that has not heard the opponent's move must be caught out by the
+// position after it.
+func TestViolationsCatchAPlantedError(t *testing.T) {
+	st := belief.New(chess.White, nil)
+	pos, err := chess.ParseFEN("rnbqkb1r/pppppppp/5n2/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 1 2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// White's own board is still the start position, and the knight on f6 is
+	// where no belief of the start position allows a knight.
+	n, first := Violations(&st, &pos)
+	if n < 2 || first == "" {
+		t.Errorf("Violations = %d (%q), want at least 2 (own pawns, knight on f6)", n, first)
+	}
+	start := chess.StartPosition()
+	if n, first := Violations(&st, &start); n != 0 {
+		t.Errorf("start position: %d violations (%s)", n, first)
 	}
 }

@@ -3,6 +3,6 @@
 // hears, and measures them: soundness (every opponent unit's true square keeps
 // a non-zero chance in its class's matrix after every update) and calibration
 // (log-loss of the predicted legality, capture and check messages of each
-// attempt against the constant predictor fitted on the same data). It also
-// holds "kriegbot belief check".
+// attempt against the constant predictor fitted on the same data), and prints its
+// Report. The command "kriegbot belief check" is cli/beliefcmd.
 package beliefcheck

@@ -1,4 +1,4 @@
-package opponent
+package oppmodel
 
 import (
 	"encoding/binary"
@@ -7,6 +7,7 @@ import (
 	"hash/crc32"
 	"io"
 	"math/bits"
+	"os"
 	"unicode"
 	"unicode/utf8"
 
@@ -418,4 +419,18 @@ func (d *decoder) movers(c *Counts) error {
 		}
 	}
 	return nil
+}
+
+// LoadCounts reads a model file; errors name the file.
+func LoadCounts(path string) (*Counts, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	c, err := ReadCounts(f)
+	if err != nil {
+		return nil, fmt.Errorf("model file %s: %w", path, err)
+	}
+	return c, nil
 }

@@ -1,4 +1,4 @@
-package beliefcheck
+package beliefcmd
 
 import (
 	"flag"
@@ -7,8 +7,9 @@ import (
 	"os"
 
 	"kriegbot/engine/belief"
+	"kriegbot/engine/belief/beliefcheck"
+	"kriegbot/engine/oppmodel"
 	"kriegbot/internal/cmdflag"
-	"kriegbot/opponent"
 )
 
 // Command runs "kriegbot belief SUBCOMMAND": today only "check".
@@ -51,8 +52,8 @@ func checkCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "kriegbot belief check: %v\n", err)
 		return cmdflag.Failure
 	}
-	var rep Report
-	opt := Options{Keep: *keep, Prior: prior}
+	var rep beliefcheck.Report
+	opt := beliefcheck.Options{Keep: *keep, Prior: prior}
 	if isTerminal(stderr) {
 		opt.Progress = func(games int) {
 			if games%10 == 0 {
@@ -67,7 +68,7 @@ func checkCommand(args []string, stdout, stderr io.Writer) int {
 			return cmdflag.Failure
 		}
 		before := rep.Games
-		err = Run(f, opt, &rep)
+		err = beliefcheck.Run(f, opt, &rep)
 		f.Close()
 		if opt.Progress != nil {
 			fmt.Fprint(stderr, "\r")
@@ -76,56 +77,18 @@ func checkCommand(args []string, stdout, stderr io.Writer) int {
 		if err != nil {
 			// The figures so far still say something: print them, then fail.
 			fmt.Fprintf(stderr, "kriegbot belief check: %s: %v\n", name, err)
-			Print(stdout, &rep)
+			beliefcheck.Print(stdout, &rep)
 			return cmdflag.Failure
 		}
 	}
 	if *verbose {
-		PrintBreakdown(stdout, &rep)
+		beliefcheck.PrintBreakdown(stdout, &rep)
 	}
-	Print(stdout, &rep)
+	beliefcheck.Print(stdout, &rep)
 	if rep.Violations > 0 || rep.BadLines > 0 {
 		return cmdflag.Failure
 	}
 	return cmdflag.OK
-}
-
-// Print writes the report; its last line is
-// "belief check: <G> games, <V> soundness violations, legal log-loss <x> (constant <y>)".
-func Print(w io.Writer, rep *Report) {
-	for _, e := range rep.FirstBad {
-		fmt.Fprintf(w, "bad input: %v\n", e)
-	}
-	if rep.BadLines > len(rep.FirstBad) {
-		fmt.Fprintf(w, "... %d more bad lines\n", rep.BadLines-len(rep.FirstBad))
-	}
-	for _, v := range rep.First {
-		fmt.Fprintf(w, "violation: %s\n", v)
-	}
-	for _, v := range rep.FirstSurprises {
-		fmt.Fprintf(w, "surprise: %s\n", v)
-	}
-	fmt.Fprintf(w, "attempts %d, belief states checked %d, surprises %d\n", rep.Attempts, rep.States, rep.Surprises)
-	fmt.Fprintf(w, "legal   (all attempts, %d):            log-loss %.4f (constant %.4f)\n", rep.Legal.N, rep.Legal.LogLoss(), rep.Legal.Constant())
-	fmt.Fprintf(w, "capture (legal moves, none/pawn/piece, %d): log-loss %.4f (constant %.4f)\n", rep.Capture.N, rep.Capture.LogLoss(), rep.Capture.Constant())
-	fmt.Fprintf(w, "check   (legal moves not ending the game, %d): log-loss %.4f (constant %.4f)\n", rep.Check.N, rep.Check.LogLoss(), rep.Check.Constant())
-	fmt.Fprintf(w, "belief check: %d games, %d soundness violations, legal log-loss %.4f (constant %.4f)\n",
-		rep.Games, rep.Violations, rep.Legal.LogLoss(), rep.Legal.Constant())
-}
-
-// PrintBreakdown writes the legality figures by kind of attempt, out of check
-// and in check.
-func PrintBreakdown(w io.Writer, rep *Report) {
-	fmt.Fprintln(w, "legality by kind of attempt:            n   legal  log-loss  constant")
-	for c, state := range [2]string{"not in check", "in check"} {
-		for k := range NumKinds {
-			m := &rep.LegalBy[c][k]
-			if m.N == 0 {
-				continue
-			}
-			fmt.Fprintf(w, "  %-12s %-14s %8d  %5.3f  %8.4f  %8.4f\n", state, KindNames[k], m.N, m.counts[1]/float64(m.N), m.LogLoss(), m.Constant())
-		}
-	}
 }
 
 // loadPrior returns the opponent model named on the command line.
@@ -134,17 +97,17 @@ func loadPrior(name string) (belief.Prior, error) {
 	case "uniform":
 		return belief.UniformPrior{}, nil
 	case "default":
-		m, err := opponent.Default()
+		m, err := oppmodel.Default()
 		if err != nil {
 			return nil, fmt.Errorf("default model: %w", err)
 		}
 		return m, nil
 	}
-	c, err := opponent.LoadCounts(name)
+	c, err := oppmodel.LoadCounts(name)
 	if err != nil {
 		return nil, err
 	}
-	return opponent.NewModel(c), nil
+	return oppmodel.NewModel(c), nil
 }
 
 // isTerminal reports whether w is a character device (progress is shown only there).

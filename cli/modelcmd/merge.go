@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"kriegbot/engine/oppmodel"
 	"kriegbot/internal/cmdflag"
 	"kriegbot/opponent"
 )
@@ -27,10 +28,10 @@ func merge(args []string, stdout, stderr io.Writer) int {
 	case fs.NArg() < 2:
 		return cmdflag.Fail(stderr, "model merge", "give at least two model files")
 	}
-	var total *opponent.Counts
+	var total *oppmodel.Counts
 	var sources []string
 	for _, name := range fs.Args() {
-		c, err := opponent.LoadCounts(name)
+		c, err := oppmodel.LoadCounts(name)
 		if err != nil {
 			fmt.Fprintf(stderr, "kriegbot model merge: %v\n", err)
 			return cmdflag.Failure
@@ -49,12 +50,12 @@ func merge(args []string, stdout, stderr io.Writer) int {
 	if src == "" {
 		src = strings.Join(sources, " + ")
 	}
-	if err := opponent.CheckMetaString(src); err != nil {
+	if err := oppmodel.CheckMetaString(src); err != nil {
 		return cmdflag.Fail(stderr, "model merge", "source: %v (give a shorter -source)", err)
 	}
-	total.Meta = opponent.Meta{Builder: Builder, Source: src}
+	total.Meta = oppmodel.Meta{Builder: Builder, Source: src}
 	data := total.AppendFile(nil)
-	if _, err := opponent.DecodeCounts(data); err != nil {
+	if _, err := oppmodel.DecodeCounts(data); err != nil {
 		fmt.Fprintf(stderr, "kriegbot model merge: the merged model does not read back: %v\n", err)
 		return cmdflag.Failure
 	}

@@ -1,4 +1,4 @@
-package opponent
+package oppmodel
 
 import (
 	"fmt"

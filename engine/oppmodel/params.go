@@ -1,4 +1,4 @@
-package opponent
+package oppmodel
 
 // Params are the constants of the paper's second set of assumptions (section
 // 5.2 of shared/seeds/000): how the opponent is expected to behave when we

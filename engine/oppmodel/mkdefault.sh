@@ -1,7 +1,7 @@
 #!/bin/sh
-# Rebuilds opponent/default.kbm, the embedded default opponent model
+# Rebuilds engine/oppmodel/default.kbm, the embedded default opponent model
 # (docs/opponent-model.md). Run from anywhere in the module:
-#   go generate ./opponent
+#   go generate ./engine/oppmodel
 # The games are deterministic by seed, and the model's counts do not depend
 # on game order, so the same code gives a byte-identical file.
 set -eu

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"kriegbot/engine/oppmodel"
 	"kriegbot/internal/cmdflag"
 	"kriegbot/opponent"
 )
@@ -19,14 +20,14 @@ func eval(args []string, stdout, stderr io.Writer) int {
 	if fs.NArg() == 0 {
 		return cmdflag.Fail(stderr, "model eval", "no PGN files given")
 	}
-	var def *opponent.Counts
+	var def *oppmodel.Counts
 	var err error
 	name := "embedded default"
 	if *modelFile == "" {
-		def, err = opponent.DefaultCounts()
+		def, err = oppmodel.DefaultCounts()
 	} else {
 		name = *modelFile
-		def, err = opponent.LoadCounts(*modelFile)
+		def, err = oppmodel.LoadCounts(*modelFile)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "kriegbot model eval: %v\n", err)
@@ -45,12 +46,12 @@ func eval(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "kriegbot model eval: no usable games (%d skipped)\n", b.skipped)
 		return cmdflag.Failure
 	}
-	model := opponent.NewModel(def)
+	model := oppmodel.NewModel(def)
 	scores := opponent.Evaluate(model, b.counts)
 	fmt.Fprintf(stdout, "model eval: %s on %d games (%d skipped); bits per unit, model vs uniform\n", name, b.used, b.skipped)
 	fmt.Fprintf(stdout, "%-6s %14s %14s %14s\n", "class", "opening 1-12", "middle 13-40", fmt.Sprintf("late 41-%d", def.Horizon))
 	var all [3]float64
-	for cls := range opponent.NumClasses {
+	for cls := range oppmodel.NumClasses {
 		fmt.Fprintf(stdout, "%-6s", cls)
 		var cells [3]opponent.MoveScore
 		for col := range 2 {
@@ -90,7 +91,7 @@ func eval(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "units on squares the model gives < %g: %.4f%%\n", opponent.EvalFloor, 100*all[2]/totalGames(scores))
 	agree := opponent.TrendAgreement(model, b.counts)
 	fmt.Fprint(stdout, "trend agreement with the held-out games (cosine, white/black):")
-	for cls := range opponent.NumClasses {
+	for cls := range oppmodel.NumClasses {
 		fmt.Fprintf(stdout, " %s %.3f/%.3f", cls, agree[0][cls], agree[1][cls])
 	}
 	fmt.Fprintln(stdout)
@@ -98,7 +99,7 @@ func eval(args []string, stdout, stderr io.Writer) int {
 	return cmdflag.OK
 }
 
-func totalGames(scores [2][opponent.NumClasses][]opponent.MoveScore) float64 {
+func totalGames(scores [2][oppmodel.NumClasses][]opponent.MoveScore) float64 {
 	n := 0.0
 	for col := range scores {
 		for cls := range scores[col] {

@@ -1,4 +1,4 @@
-package kep
+package enginecmd
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 
+	"kriegbot/engine/kep"
 	"kriegbot/internal/cmdflag"
 )
 
@@ -27,7 +28,7 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	if fs.NArg() > 0 {
 		return cmdflag.Fail(stderr, "engine", "unexpected argument %q", fs.Arg(0))
 	}
-	if err := Run(context.Background(), os.Stdin, stdout, stderr, Config{}); err != nil {
+	if err := kep.Run(context.Background(), os.Stdin, stdout, stderr, kep.Config{}); err != nil {
 		fmt.Fprintf(stderr, "kriegbot engine: %v\n", err)
 		return cmdflag.Failure
 	}

@@ -2,12 +2,11 @@ package modelcmd
 
 import (
 	"bytes"
+	"kriegbot/engine/oppmodel"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"kriegbot/opponent"
 )
 
 const goodGame = `[Event "ICC w16 1 0"]
@@ -69,7 +68,7 @@ func TestBuildWithMalformedGames(t *testing.T) {
 	if strings.Contains(stderr, "\r") {
 		t.Error("progress written to a non-terminal")
 	}
-	c, err := opponent.LoadCounts(out)
+	c, err := oppmodel.LoadCounts(out)
 	if err != nil {
 		t.Fatalf("the written model does not load: %v", err)
 	}
@@ -99,7 +98,7 @@ func TestBuildDeterministic(t *testing.T) {
 	if !bytes.Equal(da, db) {
 		t.Error("the same input built different files")
 	}
-	c, _ := opponent.LoadCounts(a)
+	c, _ := oppmodel.LoadCounts(a)
 	if c.Meta.Source != "PGN: g.pgn" {
 		t.Errorf("default source %q", c.Meta.Source)
 	}
@@ -204,7 +203,7 @@ func TestMergeEqualsWhole(t *testing.T) {
 	if code, _, e := run("merge", "-o", out, a+".kbm", b+".kbm"); code != 0 {
 		t.Fatal(e)
 	}
-	if c, _ := opponent.LoadCounts(out); c.Meta.Source != "s + s" {
+	if c, _ := oppmodel.LoadCounts(out); c.Meta.Source != "s + s" {
 		t.Errorf("merged source %q", c.Meta.Source)
 	}
 	for _, tc := range []struct {
@@ -214,7 +213,7 @@ func TestMergeEqualsWhole(t *testing.T) {
 		{[]string{"merge", a + ".kbm", b + ".kbm"}, 2},
 		{[]string{"merge", "-o", out, a + ".kbm"}, 2},
 		{[]string{"merge", "-o", out, a + ".kbm", a}, 1},
-		{[]string{"merge", "-o", out, "-source", strings.Repeat("x", opponent.MaxMetaLen+1), a + ".kbm", b + ".kbm"}, 2},
+		{[]string{"merge", "-o", out, "-source", strings.Repeat("x", oppmodel.MaxMetaLen+1), a + ".kbm", b + ".kbm"}, 2},
 	} {
 		if code, _, _ := run(tc.args...); code != tc.code {
 			t.Errorf("%v: exit %d, want %d", tc.args[:2], code, tc.code)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"kriegbot/engine/chess"
+	"kriegbot/engine/oppmodel"
 	"kriegbot/internal/cmdflag"
 	"kriegbot/opponent"
 	"kriegbot/opponent/pgnread"
@@ -61,7 +62,7 @@ func build(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("model build", flag.ContinueOnError)
 	out := fs.String("o", "", "write the model to this file (required)")
 	source := fs.String("source", "", "what the games are, for the model's metadata (default: the PGN file names)")
-	horizon := fs.Int("horizon", opponent.DefaultHorizon, "moves per game recorded in the occupancy tables")
+	horizon := fs.Int("horizon", oppmodel.DefaultHorizon, "moves per game recorded in the occupancy tables")
 	maxSkips := fs.Int("show-skips", 20, "skipped games listed one by one on stderr (the rest are counted)")
 	fs.Usage = func() { fmt.Fprint(fs.Output(), usageText); fs.PrintDefaults() }
 	if code, done := cmdflag.Parse(fs, args, stderr); done {
@@ -72,10 +73,10 @@ func build(args []string, stdout, stderr io.Writer) int {
 		return cmdflag.Fail(stderr, "model build", "-o FILE is required")
 	case fs.NArg() == 0:
 		return cmdflag.Fail(stderr, "model build", "no PGN files given")
-	case *horizon < 1 || *horizon > opponent.MaxHorizon:
-		return cmdflag.Fail(stderr, "model build", "-horizon %d out of range 1..%d", *horizon, opponent.MaxHorizon)
-	case opponent.CheckMetaString(*source) != nil:
-		return cmdflag.Fail(stderr, "model build", "-source: %v", opponent.CheckMetaString(*source))
+	case *horizon < 1 || *horizon > oppmodel.MaxHorizon:
+		return cmdflag.Fail(stderr, "model build", "-horizon %d out of range 1..%d", *horizon, oppmodel.MaxHorizon)
+	case oppmodel.CheckMetaString(*source) != nil:
+		return cmdflag.Fail(stderr, "model build", "-source: %v", oppmodel.CheckMetaString(*source))
 	}
 	b := newBuilder(*horizon, stderr, *maxSkips)
 	for _, name := range fs.Args() {
@@ -94,10 +95,10 @@ func build(args []string, stdout, stderr io.Writer) int {
 	if src == "" {
 		src = "PGN: " + strings.Join(baseNames(fs.Args()), ", ")
 	}
-	b.counts.Meta = opponent.Meta{Builder: Builder, Source: src}
+	b.counts.Meta = oppmodel.Meta{Builder: Builder, Source: src}
 	data := b.counts.AppendFile(nil)
 	// Read the file back before writing it: what we write must load.
-	back, err := opponent.DecodeCounts(data)
+	back, err := oppmodel.DecodeCounts(data)
 	if err != nil {
 		fmt.Fprintf(stderr, "kriegbot model build: the model does not read back: %v\n", err)
 		return cmdflag.Failure
@@ -106,14 +107,14 @@ func build(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "kriegbot model build: %v\n", err)
 		return cmdflag.Failure
 	}
-	b.summary(stdout, opponent.NewModel(back))
-	fmt.Fprintf(stdout, "wrote %s (%d bytes, format %d)\n", *out, len(data), opponent.FormatVersion)
+	b.summary(stdout, oppmodel.NewModel(back))
+	fmt.Fprintf(stdout, "wrote %s (%d bytes, format %d)\n", *out, len(data), oppmodel.FormatVersion)
 	return cmdflag.OK
 }
 
 func newBuilder(horizon int, stderr io.Writer, maxSkips int) *builder {
 	return &builder{
-		counts:   opponent.NewCounts(horizon),
+		counts:   oppmodel.NewCounts(horizon),
 		stderr:   stderr,
 		progress: isTerminal(stderr),
 		maxSkips: maxSkips,
@@ -122,7 +123,7 @@ func newBuilder(horizon int, stderr io.Writer, maxSkips int) *builder {
 }
 
 type builder struct {
-	counts   *opponent.Counts
+	counts   *oppmodel.Counts
 	stderr   io.Writer
 	progress bool
 	lastShow time.Time
@@ -220,7 +221,7 @@ const (
 	middleEnd  = 40
 )
 
-func (b *builder) summary(w io.Writer, m *opponent.Model) {
+func (b *builder) summary(w io.Writer, m *oppmodel.Model) {
 	c := b.counts
 	fmt.Fprintf(w, "model build: %d games used, %d skipped, %d plies (white %d, black %d)\n",
 		b.used, b.skipped, c.TotalPlies(), c.Plies[0], c.Plies[1])
@@ -240,10 +241,10 @@ func (b *builder) summary(w io.Writer, m *opponent.Model) {
 
 // PrintCoverage prints plies per phase and how many games reach chosen move
 // numbers.
-func PrintCoverage(w io.Writer, c *opponent.Counts) {
+func PrintCoverage(w io.Writer, c *oppmodel.Counts) {
 	var opening, middle uint64
 	for col := range 2 {
-		cov := c.Coverage[col][opponent.King]
+		cov := c.Coverage[col][oppmodel.King]
 		for t := 1; t < len(cov); t++ {
 			switch {
 			case t <= openingEnd:
@@ -261,13 +262,13 @@ func PrintCoverage(w io.Writer, c *opponent.Counts) {
 		if t > c.Horizon {
 			break
 		}
-		fmt.Fprintf(w, " %d: %d/%d", t, c.Coverage[0][opponent.King][t], c.Coverage[1][opponent.King][t])
+		fmt.Fprintf(w, " %d: %d/%d", t, c.Coverage[0][oppmodel.King][t], c.Coverage[1][oppmodel.King][t])
 	}
 	fmt.Fprintln(w)
 }
 
 // PrintModel prints what a model serves: horizons and fitted parameters.
-func PrintModel(w io.Writer, m *opponent.Model) {
+func PrintModel(w io.Writer, m *oppmodel.Model) {
 	horizon := func(c chess.Color) string {
 		if h := m.Horizon(c); h >= 0 {
 			return fmt.Sprintf("%d moves", h)
@@ -275,16 +276,16 @@ func PrintModel(w io.Writer, m *opponent.Model) {
 		return "none"
 	}
 	fmt.Fprintf(w, "served horizon: white %s, black %s (a move is served while at least %d games reach it)\n",
-		horizon(chess.White), horizon(chess.Black), opponent.MinServeGames)
+		horizon(chess.White), horizon(chess.Black), oppmodel.MinServeGames)
 	for _, f := range m.ParamsFit() {
-		how := fmt.Sprintf("default (only %d trials, need %d)", f.Tally.Trials, opponent.MinParamTrials)
+		how := fmt.Sprintf("default (only %d trials, need %d)", f.Tally.Trials, oppmodel.MinParamTrials)
 		if f.Fitted {
 			how = fmt.Sprintf("fitted: %d of %d", f.Tally.Hits, f.Tally.Trials)
 		}
 		fmt.Fprintf(w, "param %-16s %.3f  %s\n", f.Event, f.Value, how)
 	}
 	mf := m.MaterialFit()
-	how := fmt.Sprintf("default (only %d positions, need %d)", mf.Positions, opponent.MinParamTrials)
+	how := fmt.Sprintf("default (only %d positions, need %d)", mf.Positions, oppmodel.MinParamTrials)
 	if mf.Fitted {
 		how = fmt.Sprintf("fitted: mean piece shares over %d positions", mf.Positions)
 	}
@@ -297,15 +298,15 @@ func show(args []string, stdout, stderr io.Writer) int {
 	if code, done := cmdflag.Parse(fs, args, stderr); done {
 		return code
 	}
-	var c *opponent.Counts
+	var c *oppmodel.Counts
 	var err error
 	name := "embedded default"
 	switch fs.NArg() {
 	case 0:
-		c, err = opponent.DefaultCounts()
+		c, err = oppmodel.DefaultCounts()
 	case 1:
 		name = fs.Arg(0)
-		c, err = opponent.LoadCounts(name)
+		c, err = oppmodel.LoadCounts(name)
 	default:
 		return cmdflag.Fail(stderr, "model show", "one FILE at most")
 	}
@@ -313,7 +314,7 @@ func show(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "kriegbot model show: %v\n", err)
 		return cmdflag.Failure
 	}
-	m := opponent.NewModel(c)
+	m := oppmodel.NewModel(c)
 	fmt.Fprintf(stdout, "model: %s\nbuilder: %s\nsource: %s\nhorizon: %d moves\ngames: white %d, black %d; plies %d\n",
 		name, c.Meta.Builder, c.Meta.Source, c.Horizon, c.Games[0], c.Games[1], c.TotalPlies())
 	PrintCoverage(stdout, c)
