@@ -10,6 +10,7 @@ import (
 	"kriegbot/engine/oppmodel"
 	"kriegbot/engine/players"
 	"kriegbot/opponent"
+	"kriegbot/protocol/handle"
 )
 
 // Per-opponent models: after each game the server reveals the whole move
@@ -43,29 +44,33 @@ func (l *learner) open(dir string, log zerolog.Logger) {
 }
 
 // priorFor gives p the model of opponent handle, if p takes one and we have
-// seen that opponent before; it returns the model's name for the record, or "".
-func (l *learner) priorFor(p any, handle string, log zerolog.Logger) string {
+// seen that opponent before (never a guest); it returns the model's name for the record, or "".
+func (l *learner) priorFor(p any, name string, log zerolog.Logger) string {
 	ps, ok := p.(players.PriorSetter)
-	if !ok || l.store == nil {
+	if !ok || l.store == nil || handle.IsGuest(name) {
 		return ""
 	}
-	c, err := l.store.Counts(handle)
+	c, err := l.store.Counts(name)
 	if err != nil || c == nil || c.Games[0]+c.Games[1] == 0 {
 		return "" // never met: the player keeps its default model
 	}
-	m, err := l.store.Model(handle, l.defaults)
+	m, err := l.store.Model(name, l.defaults)
 	if err != nil {
-		log.Warn().Err(err).Str("opponent", handle).Msg("opponent model unreadable: using the default")
+		log.Warn().Err(err).Str("opponent", name).Msg("opponent model unreadable: using the default")
 		return ""
 	}
 	ps.SetPrior(m)
-	name, _ := opponent.FileName(handle)
-	return fmt.Sprintf("%s (%d games)", name, c.Games[0]+c.Games[1])
+	file, _ := opponent.FileName(name)
+	return fmt.Sprintf("%s (%d games)", file, c.Games[0]+c.Games[1])
 }
 
 // learn adds a finished game's full move list to its opponent's model.
 func (l *learner) learn(opp string, oppColor chess.Color, sans []string, log zerolog.Logger) {
 	if l.store == nil {
+		return
+	}
+	if handle.IsGuest(opp) {
+		log.Info().Str("opponent", opp).Msg("a guest: nothing learnt (the next guest of that name is someone else)")
 		return
 	}
 	moves, err := replaySAN(sans)

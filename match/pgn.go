@@ -80,7 +80,7 @@ func (r *Record) WritePGN(w io.Writer, h PGNHeader) error {
 	p.Tag("White", r.White)
 	p.Tag("Black", r.Black)
 	p.Tag("Result", r.Result)
-	p.Tag("Variant", "Kriegspiel")
+	p.Tag("Variant", pgnout.Variant)
 	p.Tag("ICCResult", iccResult(r))
 	p.Tag("TimeControl", r.Control.String())
 	p.Tag("Termination", pgnTermination(r.Termination))

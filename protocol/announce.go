@@ -59,7 +59,8 @@ const maxTries = 99
 // Whole-line rule: if any word of the line is not part of an announcement,
 // no items are appended at all (dst is returned unchanged), so chatter such as
 // "I gave him a rank check" never yields a check. Game notices in braces
-// ("{Game 959 (A vs. B) Black checkmated} 1-0") are not referee text. Lines containing
+// ("{Game 959 (A vs. B) Black checkmated} 1-0", and a move list's last line
+// "{Black checkmated} 1-0") are not referee text. Lines containing
 // "tells you", "says:", "shouts", "whispers" or "kibitzes" are treated as
 // chat and never as referee text.
 //
@@ -118,7 +119,22 @@ func (f *folded) has(p string) bool {
 // "checkmated" contains "check".
 func isGameNotice(line []byte) bool {
 	t := trimLine(line)
-	return len(t) > 0 && t[0] == '{' && hasPrefixFold(t[1:], "game ")
+	if len(t) == 0 || t[0] != '{' {
+		return false
+	}
+	if hasPrefixFold(t[1:], "game ") {
+		return true
+	}
+	// The end of a move list: "{Black checkmated} 1-0".
+	end := bytes.LastIndexByte(t, '}')
+	if end < 0 {
+		return false
+	}
+	switch string(bytes.TrimSpace(t[end+1:])) {
+	case "1-0", "0-1", "1/2-1/2", "*":
+		return true
+	}
+	return false
 }
 
 // isChat reports whether the line is a tell, say, shout, whisper or kibitz.

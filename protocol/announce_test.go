@@ -71,6 +71,9 @@ func TestParseAnnouncements(t *testing.T) {
 		{"Illegal move (e2e5).", []Announcement{illegal}, true, false},
 		{"{Game 10 (bob vs. alice) Black checkmated} 1-0", nil, false, false},
 		{"aics% {Game 7 (a vs. b) White checkmated} 0-1", nil, false, false},
+		{"{Black checkmated} 1-0", nil, false, false}, // a move list's last line: once logged as not understood
+		{"{White in check} *", nil, false, false},
+		{"{Rank check}", nil, true, true},
 		{"Illegal move: e2e5", []Announcement{illegal}, true, false},
 		{"illegal move (e2e5; really). 2 pawn tries", []Announcement{illegal, triesAnn(2)}, true, false},
 		{"Illegal move. Black's move", []Announcement{illegal, black}, true, false},

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"kriegbot/engine/chess"
+	"kriegbot/engine/clock"
 	"kriegbot/engine/players"
 	"kriegbot/engine/umpire"
 	"kriegbot/internal/pgnout"
@@ -202,7 +203,8 @@ func (w *Writer) pgnText(sans []string) string {
 	p.Tag("White", w.game.White)
 	p.Tag("Black", w.game.Black)
 	p.Tag("Result", result)
-	p.Tag("Variant", "kriegspiel")
+	p.Tag("Variant", pgnout.Variant)
+	p.Tag("TimeControl", clock.Control{Base: time.Duration(w.game.BaseMin) * time.Minute, Increment: time.Duration(w.game.IncS) * time.Second}.String())
 	p.Tag("Termination", w.reason)
 	hi := 0 // index into heard
 	for i, san := range sans {

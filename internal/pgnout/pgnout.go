@@ -8,6 +8,10 @@ import (
 // Width is the longest movetext line.
 const Width = 79
 
+// Variant is the Variant tag of every PGN we write (one spelling: PGN
+// readers and databases match it as a string).
+const Variant = "Kriegspiel"
+
 // Writer builds one game's PGN. The zero Writer is ready: add the tags, then
 // the moves and comments in order, then call Finish.
 type Writer struct {

@@ -28,3 +28,24 @@ func Valid(s string) bool {
 	}
 	return true
 }
+
+// IsGuest reports a guest's handle: the login names "g" and "guest", and
+// the names servers assign to guests ("guest1234" on ICC, "Guest0001" on
+// kriegbot serve). Nothing is learnt about a guest: the next guest of that
+// name is someone else.
+func IsGuest(s string) bool {
+	if len(s) < 5 || !(s[0] == 'g' || s[0] == 'G') {
+		return s == "g" || s == "G"
+	}
+	for i, c := range []byte("guest") {
+		if s[i]|0x20 != c {
+			return false
+		}
+	}
+	for i := 5; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}

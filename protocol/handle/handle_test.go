@@ -47,3 +47,14 @@ func FuzzValid(f *testing.F) {
 		}
 	})
 }
+
+func TestIsGuest(t *testing.T) {
+	for s, want := range map[string]bool{
+		"g": true, "G": true, "guest": true, "Guest": true, "guest1234": true, "Guest0001": true, "GUEST12": true,
+		"guesthouse": false, "guest12a": false, "sparring": false, "": false, "gue": false, "kriegbot": false, "xguest1": false,
+	} {
+		if got := IsGuest(s); got != want {
+			t.Errorf("IsGuest(%q) = %v, want %v", s, got, want)
+		}
+	}
+}

@@ -55,7 +55,7 @@ func gamePGN(g *game) string {
 	w.Tag("White", g.names[0])
 	w.Tag("Black", g.names[1])
 	w.Tag("Result", result)
-	w.Tag("Variant", "kriegspiel")
+	w.Tag("Variant", pgnout.Variant)
 	w.Tag("TimeControl", fmt.Sprintf("%d+%d", g.minutes*60, g.inc))
 	w.Tag("Termination", g.description)
 	w.Tag("GameId", fmt.Sprint(g.number))
