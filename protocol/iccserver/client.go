@@ -265,6 +265,7 @@ type events struct {
 	issuer *client
 	tag    string
 	order  []*client
+	hangup bool // the command ended the session (quit)
 	out    map[*client][]byte
 }
 

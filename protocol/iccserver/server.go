@@ -88,7 +88,8 @@ func (c *Config) fill() {
 
 // Server is the wild 16 server. Create it with New, run it with Serve.
 type Server struct {
-	cfg Config
+	cfg  Config
+	cmds commandSet // the command table, by name
 
 	mu         sync.Mutex
 	closed     bool
@@ -115,6 +116,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	return &Server{
 		cfg:      cfg,
+		cmds:     newCommandSet(),
 		conns:    map[*client]struct{}{},
 		users:    map[string]*client{},
 		seeks:    map[int]*seek{},
