@@ -30,6 +30,10 @@ func (s *Server) tell(ev *events, c *client, to, text string, typ int) {
 	if text == "" {
 		return
 	}
+	if dest != c && dest.congested() {
+		ev.text(c, fmt.Sprintf("%s is not reading; your tell was not delivered.", dest.handle))
+		return
+	}
 	verb := "tells you"
 	if typ == 0 {
 		verb = "says"

@@ -60,6 +60,7 @@ type command struct {
 	usage   string   // "name <args>", for help and usage errors
 	help    string   // what it does, for help; "" leaves it out of help
 	inGame  bool     // refused outside a game ("You are not playing a game.")
+	fanout  bool     // reaches other players: paid from the sender's budget
 	run     func(s *Server, ev *events, c *client, in cmdInput)
 }
 
@@ -67,22 +68,22 @@ type command struct {
 func commandTable() []command {
 	return []command{
 		{name: "seek", cn: 22, args: argsAny, usage: "seek <min> <inc> [r|u] [white|black] [a|m] [min-max]",
-			help: "advertise a game", run: (*Server).cmdSeek},
-		{name: "unseek", cn: 27, args: argsAny, usage: "unseek [n]", help: "remove your seek ads (or ad n)", run: (*Server).cmdUnseek},
+			help: "advertise a game", fanout: true, run: (*Server).cmdSeek},
+		{name: "unseek", cn: 27, args: argsAny, usage: "unseek [n]", help: "remove your seek ads (or ad n)", fanout: true, run: (*Server).cmdUnseek},
 		{name: "sought", cn: 25, usage: "sought", help: "list the seek ads", run: (*Server).cmdSought},
-		{name: "play", cn: 18, args: argsOne, usage: "play <index>", help: "answer a seek ad", run: (*Server).cmdPlay},
+		{name: "play", cn: 18, args: argsOne, usage: "play <index>", help: "answer a seek ad", fanout: true, run: (*Server).cmdPlay},
 		{name: "match", cn: 16, args: argsAny, usage: "match <handle> <min> <inc> [r|u] [white|black]",
-			help: "challenge a player (alone: withdraw your offers)", run: (*Server).cmdMatch},
+			help: "challenge a player (alone: withdraw your offers)", fanout: true, run: (*Server).cmdMatch},
 		{name: "accept", cn: 11, args: argsAny, usage: "accept [handle]", help: "accept a challenge", run: (*Server).cmdAccept},
-		{name: "decline", cn: 12, args: argsAny, usage: "decline [handle|draw]", help: "decline a challenge or a draw offer", run: (*Server).cmdDecline},
+		{name: "decline", cn: 12, args: argsAny, usage: "decline [handle|draw]", help: "decline a challenge or a draw offer", fanout: true, run: (*Server).cmdDecline},
 		{name: "moves", cn: 17, args: argsAny, usage: "moves [game number]",
 			help: "the move list as you may see it (all once it is over)", run: (*Server).cmdMoves},
 		{name: "board", aliases: []string{"refresh"}, cn: 29, usage: "board", help: "your men and the clocks", inGame: true, run: (*Server).cmdBoard},
-		{name: "draw", cn: 13, usage: "draw", help: "offer a draw, or accept your opponent's offer", inGame: true, run: (*Server).cmdDraw},
-		{name: "abort", cn: 10, usage: "abort", help: "abort: alone before both have moved, else agreed", inGame: true, run: (*Server).cmdAbort},
+		{name: "draw", cn: 13, usage: "draw", help: "offer a draw, or accept your opponent's offer", inGame: true, fanout: true, run: (*Server).cmdDraw},
+		{name: "abort", cn: 10, usage: "abort", help: "abort: alone before both have moved, else agreed", inGame: true, fanout: true, run: (*Server).cmdAbort},
 		{name: "resign", cn: 20, usage: "resign", help: "resign the game", inGame: true, run: (*Server).cmdResign},
-		{name: "say", cn: 21, args: argsText, usage: "say <text>", help: "talk to your opponent", inGame: true, run: (*Server).cmdSay},
-		{name: "tell", aliases: []string{"xtell"}, cn: 26, args: argsHandleText, usage: "tell <handle> <text>", help: "talk to a player", run: (*Server).cmdTell},
+		{name: "say", cn: 21, args: argsText, usage: "say <text>", help: "talk to your opponent", inGame: true, fanout: true, run: (*Server).cmdSay},
+		{name: "tell", aliases: []string{"xtell"}, cn: 26, args: argsHandleText, usage: "tell <handle> <text>", help: "talk to a player", fanout: true, run: (*Server).cmdTell},
 		{name: "who", cn: 28, usage: "who", help: "the players logged in", run: (*Server).cmdWho},
 		{name: "games", cn: 14, usage: "games", help: "the games in progress", run: (*Server).cmdGames},
 		{name: "set", aliases: []string{"set-quietly"}, cn: 23, args: argsSome, usage: "set <variable> <value>",
@@ -140,7 +141,9 @@ func (s *Server) handleLine(c *client, raw []byte) bool {
 	if s.closed {
 		return false
 	}
-	c.lastSeen = s.cfg.Now()
+	if c.closed() {
+		return false
+	}
 	line := strings.TrimSpace(string(raw))
 	switch c.state {
 	case stLogin:
@@ -151,6 +154,7 @@ func (s *Server) handleLine(c *client, raw []byte) bool {
 	if line == "" {
 		return true
 	}
+	c.lastActive = s.cfg.Now()
 	tag := ""
 	if strings.HasPrefix(line, "`") {
 		if end := strings.IndexByte(line[1:], '`'); end >= 0 && end <= 99 {
@@ -213,6 +217,12 @@ func (s *Server) command(c *client, line, tag string) bool {
 	if !cmd.args.fits(len(in.args)) {
 		ev.usage(c, in)
 		return true
+	}
+	if cmd.fanout {
+		if !s.spend(ev, c) {
+			return true
+		}
+		ev.charge = true
 	}
 	cmd.run(s, ev, c, in)
 	return !ev.hangup

@@ -31,7 +31,7 @@ func (s *Server) loginLine(c *client, line string) bool {
 		return true
 	}
 	if s.loginBlocked(c.host) {
-		c.sendRaw([]byte("Too many failed logins from your address; try again in a minute.\r\n"))
+		c.sendRaw([]byte(tooManyFailures))
 		return false
 	}
 	fields := strings.Fields(line)
@@ -70,34 +70,45 @@ func (s *Server) passwordLine(c *client, line string) bool {
 	return s.checkPassword(c, name, line)
 }
 
+// checkPassword checks a password for a registered handle. Its place
+// under the address's failed-login limit is taken first (reserveLogin), so
+// parallel guesses cannot all be checked before the first failure counts.
 func (s *Server) checkPassword(c *client, handle, password string) bool {
-	acct, ok := s.cfg.Accounts.Lookup(handle)
-	if ok {
+	acct, known := s.cfg.Accounts.Lookup(handle)
+	at, ok := s.reserveLogin(c.host)
+	if !ok {
+		c.sendRaw([]byte(tooManyFailures))
+		return false
+	}
+	good := false
+	if known {
 		// bcrypt takes tens of milliseconds by design: never hold the
 		// server lock that long. Only this client's reader handles its
 		// login, so nothing of c changes meanwhile.
 		s.mu.Unlock()
-		ok = acct.Check(password)
+		good = acct.Check(password)
 		s.mu.Lock()
-		if s.closed {
+		if s.closed || c.closed() {
 			return false
 		}
 	}
-	if !ok {
-		over := s.loginFailed(c.host)
+	if !good {
 		s.cfg.Log("login failed for %s from %s", handle, c.host)
-		if over {
+		if s.loginBlocked(c.host) {
 			c.sendRaw(s.loginDG(c, 9, "Invalid password."))
-			c.sendRaw([]byte("Invalid password.\r\nToo many failed logins from your address; try again in a minute.\r\n"))
+			c.sendRaw([]byte("Invalid password.\r\n" + tooManyFailures))
 			return false
 		}
 		return s.refuse(c, 9, "Invalid password.")
 	}
+	s.releaseLogin(c.host, at)
 	if s.users[strings.ToLower(acct.Handle)] != nil {
 		return s.refuse(c, 14, fmt.Sprintf("%s is already logged in.", acct.Handle))
 	}
 	return s.loggedIn(c, acct.Handle, acct.Titles, false)
 }
+
+const tooManyFailures = "Too many failed logins from your address; try again in a minute.\r\n"
 
 // loginDG renders DG 69 if the client enabled it.
 func (s *Server) loginDG(c *client, code int, text string) []byte {
@@ -116,6 +127,7 @@ func (s *Server) refuse(c *client, code int, text string) bool {
 
 func (s *Server) loggedIn(c *client, handle, titles string, guest bool) bool {
 	c.state, c.handle, c.titles, c.guest = stOnline, handle, titles, guest
+	c.lastActive = s.cfg.Now()
 	s.users[strings.ToLower(handle)] = c
 	s.cfg.Log("login %s from %s (level1=%d)", handle, c.host, c.level1)
 	ev := s.newEvents()

@@ -58,6 +58,10 @@ func (s *Server) offer(ev *events, from, to *client, minutes, inc int, rated boo
 		ev.text(from, "One of you is already playing.")
 		return
 	}
+	if to.congested() {
+		ev.text(from, fmt.Sprintf("%s is not reading at the moment; try again later.", to.handle))
+		return
+	}
 	for i, ch := range s.challenges {
 		if ch.from == from && ch.to == to {
 			s.challenges = append(s.challenges[:i], s.challenges[i+1:]...)

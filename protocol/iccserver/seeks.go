@@ -130,7 +130,9 @@ func (s *Server) cmdSeek(ev *events, c *client, in cmdInput) {
 	s.seeks[sk.index] = sk
 	ev.text(c, fmt.Sprintf("Your seek has been posted with index %d.", sk.index))
 	for _, u := range s.users {
-		s.seekDG(ev, u, sk)
+		if u == c || !u.congested() { // see client.congested
+			s.seekDG(ev, u, sk)
+		}
 	}
 }
 
@@ -154,7 +156,9 @@ func (s *Server) seekDG(ev *events, u *client, sk *seek) {
 func (s *Server) removeSeek(ev *events, sk *seek, reason int) {
 	delete(s.seeks, sk.index)
 	for _, u := range s.users {
-		ev.dg(u, protocol.DGSeekRemoved, strconv.Itoa(sk.index), strconv.Itoa(reason))
+		if u == sk.owner || !u.congested() {
+			ev.dg(u, protocol.DGSeekRemoved, strconv.Itoa(sk.index), strconv.Itoa(reason))
+		}
 	}
 }
 
