@@ -25,18 +25,16 @@ type seek struct {
 	formulaScreen bool
 }
 
-// parseTerms reads the optional words of seek and match.
+// terms are the words of a seek or match, as parseTerms reads them.
 type terms struct {
-	rated                        bool
-	color                        string
-	manual, formula              bool
-	minR, maxR                   int
-	minutes, inc                 int
-	numbers                      int
-	badWild                      string
-	unknown                      string
-	hasRange                     bool
-	explicitlyRated, explicitWld bool
+	rated           bool
+	color           string
+	manual, formula bool
+	minR, maxR      int
+	minutes, inc    int
+	numbers         int    // how many numbers (time, increment) were given
+	badWild         string // a wild other than 16
+	unknown         string // a word not understood
 }
 
 func parseTerms(args []string) terms {
@@ -66,7 +64,7 @@ func parseTerms(args []string) terms {
 			if e1 != nil || e2 != nil || l < 0 || h < l {
 				t.unknown = a
 			} else {
-				t.minR, t.maxR, t.hasRange = l, h, true
+				t.minR, t.maxR = l, h
 			}
 		default:
 			n, err := strconv.Atoi(la)
