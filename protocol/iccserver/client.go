@@ -132,6 +132,9 @@ func (c *client) shut(why string) {
 			c.s.cfg.Log("drop %s: %s", c.nc.RemoteAddr(), why)
 		}
 		close(c.done)
+		// A write blocked on a client that does not read ends soon; the
+		// writer gives what is left the same short time.
+		c.nc.SetWriteDeadline(time.Now().Add(lastWords))
 		if cr, ok := c.nc.(interface{ CloseRead() error }); ok {
 			cr.CloseRead()
 		} else {
@@ -141,20 +144,30 @@ func (c *client) shut(why string) {
 }
 
 // writeChunk bounds one write, so that a slow reader gets its deadline per
-// 16 KiB, not per queue.
-const writeChunk = 16 << 10
+// 16 KiB, not per queue. A reading client has writeWait per piece; once the
+// connection is closing, what is left gets lastWords in all.
+const (
+	writeChunk = 16 << 10
+	writeWait  = 30 * time.Second
+	lastWords  = 200 * time.Millisecond
+)
 
 func (c *client) writeLoop() {
 	defer c.s.wg.Done()
 	defer c.nc.Close()
-	write := func(b []byte, d time.Duration) error {
+	write := func(b []byte) error {
 		for len(b) > 0 {
 			n := min(len(b), writeChunk)
 			piece := b[:n]
 			if bytes.IndexByte(piece, 0xff) >= 0 { // telnet: a data 0xFF is doubled
 				piece = bytes.ReplaceAll(piece, []byte{0xff}, []byte{0xff, 0xff})
 			}
-			c.nc.SetWriteDeadline(time.Now().Add(d))
+			if !c.closed() {
+				c.nc.SetWriteDeadline(time.Now().Add(writeWait))
+				if c.closed() { // closed meanwhile: keep its short deadline
+					c.nc.SetWriteDeadline(time.Now().Add(lastWords))
+				}
+			}
 			_, err := c.nc.Write(piece)
 			c.queued.Add(-int64(n))
 			b = b[n:]
@@ -180,7 +193,7 @@ func (c *client) writeLoop() {
 		select {
 		case <-c.wake:
 			chunk = take(chunk)
-			if err := write(chunk, 30*time.Second); err != nil {
+			if err := write(chunk); err != nil {
 				if !c.closed() {
 					c.drop("write: " + err.Error())
 				}
@@ -188,7 +201,7 @@ func (c *client) writeLoop() {
 			}
 		case <-c.done:
 			// Say what is left, briefly, then stop.
-			write(take(nil), 200*time.Millisecond)
+			write(take(nil))
 			return
 		}
 	}

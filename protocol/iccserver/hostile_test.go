@@ -361,3 +361,40 @@ func TestDropIsLoggedOnce(t *testing.T) {
 		t.Fatalf("%d drop lines for one client, want 1: %q", len(drops), drops[:min(len(drops), 3)])
 	}
 }
+
+// TestCloseDoesNotWaitForNonReaders: clients that stop reading with
+// output queued used to hold Close for 30 s (a write's deadline); what is
+// left now gets a fraction of a second. The bound is 50 times that, so a
+// loaded machine does not matter.
+func TestCloseDoesNotWaitForNonReaders(t *testing.T) {
+	srv, addr := startSmallBuffers(t, Config{})
+	for i := 0; i < 3; i++ {
+		c := dialSmallWindow(t, addr)
+		c.guestHandle("")
+		c.send(strings.Repeat("help\r\n", 100)) // ~180 KB of answers, never read
+		c.send("date\r\n")
+	}
+	for deadline := time.Now().Add(wait); ; time.Sleep(5 * time.Millisecond) {
+		srv.mu.Lock()
+		n := 0
+		for c := range srv.conns {
+			if c.queued.Load() > 64<<10 {
+				n++
+			}
+		}
+		srv.mu.Unlock()
+		if n == 3 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the clients' output did not queue up")
+		}
+	}
+	done := make(chan struct{})
+	go func() { srv.Close(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Close waited more than 10 s for clients that do not read")
+	}
+}
