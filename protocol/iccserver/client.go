@@ -2,6 +2,7 @@ package iccserver
 
 import (
 	"bytes"
+	"fmt"
 	"net"
 	"sync"
 	"sync/atomic"
@@ -19,30 +20,38 @@ const (
 	stOnline
 )
 
-// client is one connection. Fields below mu-comment are guarded by the
-// server mutex; the queue fields by their own atomics and channel.
+// client is one connection. Fields below the "guarded by s.mu" comment
+// are guarded by the server mutex; the output queue by outMu.
 type client struct {
 	s    *Server
 	nc   net.Conn
 	host string
 
-	out       chan []byte
+	// Output: sendRaw appends to outBuf, the writer takes it whole. queued
+	// counts the bytes not yet written (outBuf and the writer's chunk).
+	outMu     sync.Mutex
+	outBuf    []byte
 	queued    atomic.Int64
+	wake      chan struct{} // capacity 1: there is output
 	closeOnce sync.Once
 	done      chan struct{}
+	why       string // why the server dropped the client; set before done closes
 
 	// guarded by s.mu
-	state    loginState
-	pending  string // handle waiting for its password
-	handle   string
-	titles   string
-	guest    bool
-	level1   int
-	dgs      [256]bool
-	style    int
-	prompt   bool
-	game     *game
-	lastSeen time.Time
+	state      loginState
+	pending    string // handle waiting for its password
+	handle     string
+	titles     string
+	guest      bool
+	level1     int
+	dgs        [256]bool
+	style      int
+	prompt     bool
+	game       *game
+	lastActive time.Time // the last command line, login, or end of a game
+	budget     float64   // bytes its commands may still send to others
+	budgetAt   time.Time // when budget was last topped up
+	warnedAt   time.Time // when it was last told it is throttled
 }
 
 func newClient(s *Server, nc net.Conn) *client {
@@ -50,10 +59,11 @@ func newClient(s *Server, nc net.Conn) *client {
 		s:      s,
 		nc:     nc,
 		host:   hostOf(nc.RemoteAddr()),
-		out:    make(chan []byte, 1024),
+		wake:   make(chan struct{}, 1),
 		done:   make(chan struct{}),
 		prompt: true,
 		style:  1,
+		budget: float64(s.cfg.FanoutBurst),
 	}
 }
 
@@ -67,31 +77,64 @@ func (c *client) moveFields() protocol.MoveFields {
 	}
 }
 
-// sendRaw queues b for the writer without blocking. A client whose queue is
-// full is disconnected: it is not reading, and must not hold others up.
+// sendRaw queues b for the writer without blocking. The queue is bounded
+// in bytes (MaxOutput): a client that lets it fill is not reading, and is
+// dropped rather than slow the others down. Output that others' commands
+// would add to a congested client is held back before it gets here (see
+// congested), so only a client's own commands and games can fill its queue.
 func (c *client) sendRaw(b []byte) {
-	if len(b) == 0 {
+	if len(b) == 0 || c.closed() {
 		return
 	}
-	if c.queued.Add(int64(len(b))) > int64(c.s.cfg.MaxOutput) {
-		c.s.cfg.Log("drop %s: output overflow", c.nc.RemoteAddr())
-		c.close()
+	c.outMu.Lock()
+	if n := c.queued.Load(); n+int64(len(b)) > int64(c.s.cfg.MaxOutput) {
+		c.outMu.Unlock()
+		c.drop(fmt.Sprintf("output overflow (%d bytes unread)", n))
 		return
 	}
+	c.outBuf = append(c.outBuf, b...)
+	c.queued.Add(int64(len(b)))
+	c.outMu.Unlock()
 	select {
-	case c.out <- b:
-	case <-c.done:
+	case c.wake <- struct{}{}:
 	default:
-		c.s.cfg.Log("drop %s: output queue full", c.nc.RemoteAddr())
-		c.close()
+	}
+}
+
+// congested reports whether half of c's output queue is taken: output
+// that other clients' commands would send it (tells, seek ads, challenges)
+// is then held back, so that nobody's flood can fill c's queue and get c
+// dropped.
+func (c *client) congested() bool {
+	return c.queued.Load() > int64(c.s.cfg.MaxOutput/2)
+}
+
+func (c *client) closed() bool {
+	select {
+	case <-c.done:
+		return true
+	default:
+		return false
 	}
 }
 
 // close ends the connection: the reader stops at once, the writer sends
 // what is queued (for at most a fraction of a second) and closes the socket.
-func (c *client) close() {
+func (c *client) close() { c.shut("") }
+
+// drop closes the connection for a reason the log tells, once.
+func (c *client) drop(why string) { c.shut(why) }
+
+func (c *client) shut(why string) {
 	c.closeOnce.Do(func() {
+		if why != "" {
+			c.why = why
+			c.s.cfg.Log("drop %s: %s", c.nc.RemoteAddr(), why)
+		}
 		close(c.done)
+		// A write blocked on a client that does not read ends soon; the
+		// writer gives what is left the same short time.
+		c.nc.SetWriteDeadline(time.Now().Add(lastWords))
 		if cr, ok := c.nc.(interface{ CloseRead() error }); ok {
 			cr.CloseRead()
 		} else {
@@ -100,37 +143,66 @@ func (c *client) close() {
 	})
 }
 
+// writeChunk bounds one write, so that a slow reader gets its deadline per
+// 16 KiB, not per queue. A reading client has writeWait per piece; once the
+// connection is closing, what is left gets lastWords in all.
+const (
+	writeChunk = 16 << 10
+	writeWait  = 30 * time.Second
+	lastWords  = 200 * time.Millisecond
+)
+
 func (c *client) writeLoop() {
 	defer c.s.wg.Done()
 	defer c.nc.Close()
-	write := func(b []byte, d time.Duration) bool {
-		if bytes.IndexByte(b, 0xff) >= 0 { // telnet: a data 0xFF is doubled
-			b = bytes.ReplaceAll(b, []byte{0xff}, []byte{0xff, 0xff})
+	write := func(b []byte) error {
+		for len(b) > 0 {
+			n := min(len(b), writeChunk)
+			piece := b[:n]
+			if bytes.IndexByte(piece, 0xff) >= 0 { // telnet: a data 0xFF is doubled
+				piece = bytes.ReplaceAll(piece, []byte{0xff}, []byte{0xff, 0xff})
+			}
+			if !c.closed() {
+				c.nc.SetWriteDeadline(time.Now().Add(writeWait))
+				if c.closed() { // closed meanwhile: keep its short deadline
+					c.nc.SetWriteDeadline(time.Now().Add(lastWords))
+				}
+			}
+			_, err := c.nc.Write(piece)
+			c.queued.Add(-int64(n))
+			b = b[n:]
+			if err != nil {
+				c.queued.Add(-int64(len(b)))
+				return err
+			}
 		}
-		c.nc.SetWriteDeadline(time.Now().Add(d))
-		_, err := c.nc.Write(b)
-		return err == nil
+		return nil
 	}
+	take := func(spare []byte) []byte {
+		c.outMu.Lock()
+		defer c.outMu.Unlock()
+		chunk := c.outBuf
+		if cap(spare) > 4*writeChunk {
+			spare = nil // let a burst's buffer go
+		}
+		c.outBuf = spare[:0]
+		return chunk
+	}
+	var chunk []byte
 	for {
 		select {
-		case b := <-c.out:
-			c.queued.Add(-int64(len(b)))
-			if !write(b, 30*time.Second) {
-				c.close()
+		case <-c.wake:
+			chunk = take(chunk)
+			if err := write(chunk); err != nil {
+				if !c.closed() {
+					c.drop("write: " + err.Error())
+				}
 				return
 			}
 		case <-c.done:
 			// Say what is left, briefly, then stop.
-			for {
-				select {
-				case b := <-c.out:
-					if !write(b, 200*time.Millisecond) {
-						return
-					}
-				default:
-					return
-				}
-			}
+			write(take(nil))
+			return
 		}
 	}
 }
@@ -151,6 +223,9 @@ func (c *client) readLoop() {
 	reason := "closed"
 	defer func() {
 		c.close()
+		if c.why != "" { // dropped by the server; c.why is set before done closes
+			reason = "dropped: " + c.why
+		}
 		c.s.dropped(c, reason)
 	}()
 	start := c.s.cfg.Now()
@@ -212,6 +287,9 @@ func (c *client) readLoop() {
 					reason = "quit"
 					return
 				}
+				if c.closed() { // dropped: the rest of its input is not read
+					return
+				}
 				line = line[:0]
 				continue
 			}
@@ -234,6 +312,9 @@ func (c *client) readLoop() {
 			default:
 			}
 			if ne, ok := err.(net.Error); ok && ne.Timeout() {
+				if d := c.readDeadline(start); d.IsZero() || d.After(time.Now()) {
+					continue // a game began, or a command came, since the deadline was set
+				}
 				reason = "timeout"
 				c.sendRaw([]byte("\r\n**** Auto-logout: idle or login too slow. ****\r\n"))
 			} else {
@@ -244,6 +325,11 @@ func (c *client) readLoop() {
 	}
 }
 
+// readDeadline is when c is logged out for silence: LoginTimeout after
+// connecting until it has logged in; then IdleTimeout after its last
+// command line (bytes that do not finish a line do not count, so a trickle
+// cannot hold the connection forever); never in a game, where its clock is
+// the limit. Zero means none.
 func (c *client) readDeadline(start time.Time) time.Time {
 	c.s.mu.Lock()
 	defer c.s.mu.Unlock()
@@ -253,7 +339,7 @@ func (c *client) readDeadline(start time.Time) time.Time {
 	if c.game != nil || c.s.cfg.IdleTimeout < 0 {
 		return time.Time{}
 	}
-	return c.s.cfg.Now().Add(c.s.cfg.IdleTimeout)
+	return c.lastActive.Add(c.s.cfg.IdleTimeout)
 }
 
 // events collects the output of one command (or one timer event) per
@@ -265,6 +351,8 @@ type events struct {
 	issuer *client
 	tag    string
 	order  []*client
+	hangup bool // the command ended the session (quit)
+	charge bool // what it sends to others is paid from the issuer's budget
 	out    map[*client][]byte
 }
 
@@ -306,6 +394,7 @@ func (ev *events) touch(c *client) {
 }
 
 func (ev *events) flush() {
+	cost := 0 // the most sent to any one client but the issuer
 	for _, c := range ev.order {
 		body := ev.out[c]
 		var b []byte
@@ -325,7 +414,13 @@ func (ev *events) flush() {
 				b = append(b, "aics% "...)
 			}
 		}
+		if c != ev.issuer {
+			cost = max(cost, len(b))
+		}
 		c.sendRaw(b)
+	}
+	if ev.charge && ev.issuer != nil {
+		ev.issuer.budget -= float64(cost)
 	}
 	ev.order, ev.out = nil, map[*client][]byte{}
 }

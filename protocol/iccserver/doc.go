@@ -9,9 +9,13 @@
 // One mutex guards the whole server state (users, seeks, challenges, games);
 // commands are short, so this keeps the referee's order of events simple and
 // obviously right. Each connection has a reader goroutine that assembles
-// bounded lines and a writer goroutine that drains a bounded output queue: a
-// client that stops reading is dropped once its queue is full, as ICC drops
-// overflowing output, and never slows the others down.
+// bounded lines and a writer goroutine that drains an output queue bounded
+// in bytes: a client that stops reading is dropped once its own output
+// fills it, as ICC drops overflowing output, and never slows the others
+// down. Every client is treated as possibly hostile: what its commands send
+// to others is paid from a budget, others' chat to a congested client is
+// held back, and logins are limited per address (limits.go,
+// docs/robustness.md).
 //
 // The exact wire format, and where it follows or guesses ICC, is in
 // docs/iccserver.md.

@@ -438,6 +438,7 @@ func (s *Server) endGame(ev *events, g *game, code, result, description string) 
 			ev.text(p, "Game was not rated.  No rating adjustment.")
 		}
 		p.game = nil
+		p.lastActive = now // idle time counts from the end of the game
 	}
 	if s.cfg.RecordDir != "" {
 		if err := writeRecords(s.cfg.RecordDir, g); err != nil {

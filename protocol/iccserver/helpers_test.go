@@ -80,7 +80,12 @@ type rawClient struct {
 
 func dialRaw(t testing.TB, addr string) *rawClient {
 	t.Helper()
-	nc, err := net.DialTimeout("tcp", addr, wait)
+	return dialRawWith(t, net.Dialer{Timeout: wait}, addr)
+}
+
+func dialRawWith(t testing.TB, d net.Dialer, addr string) *rawClient {
+	t.Helper()
+	nc, err := d.Dial("tcp", addr)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -30,13 +30,27 @@ type Config struct {
 	RecordDir string
 	// MaxConns bounds simultaneous connections (default 1000).
 	MaxConns int
+	// MaxConnsPerHost bounds the connections from one address, so that one
+	// host cannot take them all (default a quarter of MaxConns, at least
+	// 50 or MaxConns if that is less).
+	MaxConnsPerHost int
 	// MaxLine bounds one input line (default 4096 bytes); longer lines are
 	// refused and skipped.
 	MaxLine int
 	// MaxOutput bounds the bytes queued for one client (default 256 KiB,
 	// about ICC's 122,000-byte buffer twice over); a client that lets it
-	// fill is disconnected.
+	// fill is disconnected. Once half of it is taken, what other clients'
+	// commands would send it (tells, seek ads, challenges) is held back, so
+	// only its own commands and games can fill it.
 	MaxOutput int
+	// FanoutBurst and FanoutRate are each client's budget for what its
+	// commands send to others (tells, says, seeks, offers), in bytes: a
+	// command costs the most it sends to any one other client; the budget
+	// holds FanoutBurst (default 32 KiB) and refills at FanoutRate per
+	// second (default 4 KiB). A client out of budget is told so and its
+	// commands that reach others are refused until it refills.
+	FanoutBurst int
+	FanoutRate  int
 	// LoginTimeout bounds the time from connect to a finished login
 	// (default 60 s). IdleTimeout logs out a client silent that long
 	// outside a game (default 2 h; negative disables).
@@ -59,6 +73,15 @@ func (c *Config) fill() {
 	}
 	if c.MaxConns == 0 {
 		c.MaxConns = 1000
+	}
+	if c.MaxConnsPerHost == 0 {
+		c.MaxConnsPerHost = max(c.MaxConns/4, min(c.MaxConns, 50))
+	}
+	if c.FanoutBurst == 0 {
+		c.FanoutBurst = 32 << 10
+	}
+	if c.FanoutRate == 0 {
+		c.FanoutRate = 4 << 10
 	}
 	if c.MaxLine == 0 {
 		c.MaxLine = 4096
@@ -88,12 +111,14 @@ func (c *Config) fill() {
 
 // Server is the wild 16 server. Create it with New, run it with Serve.
 type Server struct {
-	cfg Config
+	cfg  Config
+	cmds commandSet // the command table, by name
 
 	mu         sync.Mutex
 	closed     bool
 	listeners  []net.Listener
 	conns      map[*client]struct{}
+	perHost    map[string]int     // connections by remote host
 	users      map[string]*client // logged in, by lower-case handle
 	seeks      map[int]*seek
 	nextSeek   int
@@ -115,7 +140,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	return &Server{
 		cfg:      cfg,
+		cmds:     newCommandSet(),
 		conns:    map[*client]struct{}{},
+		perHost:  map[string]int{},
 		users:    map[string]*client{},
 		seeks:    map[int]*seek{},
 		nextSeek: 1,
@@ -220,7 +247,15 @@ func (s *Server) accept(nc net.Conn) {
 		nc.Close()
 		return
 	}
+	if s.perHost[c.host] >= s.cfg.MaxConnsPerHost {
+		s.mu.Unlock()
+		nc.SetWriteDeadline(s.cfg.Now().Add(time.Second))
+		io.WriteString(nc, "Too many connections from your address; please try again later.\r\n")
+		nc.Close()
+		return
+	}
 	s.conns[c] = struct{}{}
+	s.perHost[c.host]++
 	s.wg.Add(2)
 	s.mu.Unlock()
 	go c.writeLoop()
@@ -237,6 +272,9 @@ func (s *Server) dropped(c *client, reason string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	delete(s.conns, c)
+	if s.perHost[c.host]--; s.perHost[c.host] <= 0 {
+		delete(s.perHost, c.host)
+	}
 	if c.handle == "" || s.users[strings.ToLower(c.handle)] != c {
 		return
 	}
@@ -270,39 +308,6 @@ func (s *Server) graceOver(g *game, col chess.Color, left time.Time) {
 	ev := s.newEvents()
 	s.endGame(ev, g, "Dis", scoreFor(1-col), fmt.Sprintf("%s forfeits by disconnection", g.names[col]))
 	ev.flush()
-}
-
-// loginFailed records a failed login from host and reports whether the host
-// is now over its limit.
-func (s *Server) loginFailed(host string) bool {
-	now := s.cfg.Now()
-	keep := s.failures[host][:0]
-	for _, t := range s.failures[host] {
-		if now.Sub(t) < time.Minute {
-			keep = append(keep, t)
-		}
-	}
-	keep = append(keep, now)
-	s.failures[host] = keep
-	if len(s.failures) > 10000 { // bound the table under a flood of hosts
-		for h, ts := range s.failures {
-			if len(ts) == 0 || now.Sub(ts[len(ts)-1]) >= time.Minute {
-				delete(s.failures, h)
-			}
-		}
-	}
-	return len(keep) > s.cfg.LoginFailures
-}
-
-func (s *Server) loginBlocked(host string) bool {
-	now := s.cfg.Now()
-	n := 0
-	for _, t := range s.failures[host] {
-		if now.Sub(t) < time.Minute {
-			n++
-		}
-	}
-	return n > s.cfg.LoginFailures
 }
 
 func hostOf(a net.Addr) string {

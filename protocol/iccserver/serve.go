@@ -31,6 +31,7 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	grace := fs.Duration("grace", 0, "time a disconnected player may take to come back (0 loses at once, as on ICC)")
 	records := fs.String("records", "", "folder for a PGN and a JSON Lines record of every game")
 	maxConns := fs.Int("max-conns", 1000, "most simultaneous connections")
+	maxPerHost := fs.Int("max-conns-per-host", 0, "most simultaneous connections from one address (0: a quarter of -max-conns, at least 50)")
 	quiet := fs.Bool("q", false, "do not log server events to stderr")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: kriegbot serve [flags]\n       kriegbot serve hash < password")
@@ -53,7 +54,11 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	if *maxConns < 1 {
 		return cmdflag.Fail(stderr, "serve", "-max-conns must be at least 1")
 	}
-	cfg := Config{Rules: rules, NoGuests: *noGuests, DisconnectGrace: *grace, RecordDir: *records, MaxConns: *maxConns}
+	if *maxPerHost < 0 {
+		return cmdflag.Fail(stderr, "serve", "-max-conns-per-host must not be negative")
+	}
+	cfg := Config{Rules: rules, NoGuests: *noGuests, DisconnectGrace: *grace, RecordDir: *records,
+		MaxConns: *maxConns, MaxConnsPerHost: *maxPerHost}
 	if *accounts != "" {
 		a, err := LoadAccounts(*accounts)
 		if err != nil {

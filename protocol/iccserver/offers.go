@@ -1,0 +1,193 @@
+package iccserver
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"kriegbot/protocol"
+)
+
+// Challenges: match, accept, decline, and the withdrawal of a player's offers.
+
+// challenge is a pending match offer.
+type challenge struct {
+	from, to     *client
+	minutes, inc int
+	rated        bool
+	color        string // the challenger's requested colour
+}
+
+func (s *Server) cmdMatch(ev *events, c *client, in cmdInput) {
+	args := in.args
+	if len(args) < 1 {
+		s.removeOffersOf(ev, c.handle)
+		ev.text(c, "All your offers are withdrawn.")
+		return
+	}
+	dest := s.users[strings.ToLower(args[0])]
+	if dest == nil {
+		ev.text(c, fmt.Sprintf("%s is not logged in.", args[0]))
+		return
+	}
+	if dest == c {
+		ev.text(c, "You cannot challenge yourself.")
+		return
+	}
+	t := parseTerms(args[1:])
+	if p := t.problem(); p != "" {
+		ev.text(c, p)
+		return
+	}
+	if !s.canPlayRated(c, t.rated) || !s.canPlayRated(dest, t.rated) {
+		ev.text(c, "Guests can play unrated games only.")
+		return
+	}
+	// The same terms as a pending challenge from dest accept it, as on ICC.
+	for _, ch := range s.challenges {
+		if ch.from == dest && ch.to == c && ch.minutes == t.minutes && ch.inc == t.inc && ch.rated == t.rated {
+			s.acceptChallenge(ev, ch)
+			return
+		}
+	}
+	s.offer(ev, c, dest, t.minutes, t.inc, t.rated, t.color)
+}
+
+func (s *Server) offer(ev *events, from, to *client, minutes, inc int, rated bool, color string) {
+	if from.game != nil || to.game != nil {
+		ev.text(from, "One of you is already playing.")
+		return
+	}
+	if to.congested() {
+		ev.text(from, fmt.Sprintf("%s is not reading at the moment; try again later.", to.handle))
+		return
+	}
+	for i, ch := range s.challenges {
+		if ch.from == from && ch.to == to {
+			s.challenges = append(s.challenges[:i], s.challenges[i+1:]...)
+			break
+		}
+	}
+	if len(s.challenges) >= 10000 {
+		ev.text(from, "The server has too many pending challenges; try later.")
+		return
+	}
+	ch := &challenge{from: from, to: to, minutes: minutes, inc: inc, rated: rated, color: color}
+	s.challenges = append(s.challenges, ch)
+	kind := "unrated"
+	if rated {
+		kind = "rated"
+	}
+	desc := fmt.Sprintf("%s (%d) %s (%d) %s wild 16 %d %d", from.handle, s.rating(from.handle), to.handle, s.rating(to.handle), kind, minutes, inc)
+	if color != "" {
+		desc += " (" + color + ")"
+	}
+	ev.text(from, "Issuing: "+desc+".")
+	ev.touch(to)
+	ev.text(to, "Challenge: "+desc+".")
+	ev.text(to, fmt.Sprintf("You may accept this with \"accept %s\", decline it with \"decline %s\", or propose different parameters.", from.handle, from.handle))
+	colReq := "-1"
+	switch color {
+	case "white":
+		colReq = "1"
+	case "black":
+		colReq = "0"
+	}
+	for _, u := range []*client{from, to} {
+		ev.dg(u, protocol.DGMatch, from.handle, strconv.Itoa(s.rating(from.handle)), "0", from.titles,
+			to.handle, strconv.Itoa(s.rating(to.handle)), "0", to.titles, "16", "Wild", boolField(rated), "0",
+			strconv.Itoa(minutes), strconv.Itoa(inc), strconv.Itoa(minutes), strconv.Itoa(inc), colReq, "")
+	}
+}
+
+func (s *Server) findChallenge(c *client, args []string) *challenge {
+	var found *challenge
+	for _, ch := range s.challenges {
+		if ch.to != c {
+			continue
+		}
+		if len(args) > 0 && !strings.EqualFold(ch.from.handle, args[0]) {
+			continue
+		}
+		if found != nil && len(args) == 0 {
+			return nil // ambiguous
+		}
+		found = ch
+	}
+	return found
+}
+
+func (s *Server) cmdAccept(ev *events, c *client, in cmdInput) {
+	args := in.args
+	ch := s.findChallenge(c, args)
+	if ch == nil {
+		ev.text(c, "There is no such offer to accept (name the challenger if there are several).")
+		return
+	}
+	s.acceptChallenge(ev, ch)
+}
+
+func (s *Server) acceptChallenge(ev *events, ch *challenge) {
+	s.dropChallenge(ev, ch, fmt.Sprintf("%s accepts the challenge of %s.", ch.to.handle, ch.from.handle))
+	ev.text(ch.to, fmt.Sprintf("You accept the challenge of %s.", ch.from.handle))
+	ev.text(ch.from, fmt.Sprintf("%s accepts your challenge.", ch.to.handle))
+	if ch.from.game != nil || ch.to.game != nil {
+		ev.text(ch.to, "One of you is already playing.")
+		return
+	}
+	white, black := s.colors(ch.from, ch.to, ch.color)
+	s.startGame(ev, white, black, ch.minutes, ch.inc, ch.rated)
+}
+
+func (s *Server) cmdDecline(ev *events, c *client, in cmdInput) {
+	args := in.args
+	if len(args) > 0 && strings.EqualFold(args[0], "draw") {
+		if g := c.game; g != nil {
+			col := g.colorOf(c)
+			if g.drawOffer[1-col] {
+				g.drawOffer[1-col] = false
+				ev.text(g.players[1-col], fmt.Sprintf("%s declines your draw offer.", c.handle))
+				ev.text(c, "You decline the draw offer.")
+				s.offersDG(ev, g)
+				return
+			}
+		}
+		ev.text(c, "There is no draw offer to decline.")
+		return
+	}
+	ch := s.findChallenge(c, args)
+	if ch == nil {
+		ev.text(c, "There is no such offer to decline.")
+		return
+	}
+	s.dropChallenge(ev, ch, fmt.Sprintf("%s declines the challenge of %s.", ch.to.handle, ch.from.handle))
+	ev.text(ch.from, fmt.Sprintf("%s declines your challenge.", ch.to.handle))
+	ev.text(ch.to, fmt.Sprintf("You decline the challenge of %s.", ch.from.handle))
+}
+
+func (s *Server) dropChallenge(ev *events, ch *challenge, why string) {
+	for i, x := range s.challenges {
+		if x == ch {
+			s.challenges = append(s.challenges[:i], s.challenges[i+1:]...)
+			break
+		}
+	}
+	for _, u := range []*client{ch.from, ch.to} {
+		ev.dg(u, protocol.DGMatchRemoved, ch.from.handle, ch.to.handle, why)
+	}
+}
+
+// removeOffersOf withdraws a player's seeks and challenges (game start,
+// logout, bare `match`).
+func (s *Server) removeOffersOf(ev *events, handle string) {
+	for _, sk := range s.sortedSeeks() {
+		if strings.EqualFold(sk.owner.handle, handle) {
+			s.removeSeek(ev, sk, 2)
+		}
+	}
+	for _, ch := range append([]*challenge(nil), s.challenges...) {
+		if strings.EqualFold(ch.from.handle, handle) || strings.EqualFold(ch.to.handle, handle) {
+			s.dropChallenge(ev, ch, "The offer is withdrawn.")
+		}
+	}
+}
