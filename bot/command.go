@@ -332,11 +332,29 @@ func sparringConfig(cfg config.Config) config.Config {
 	return s
 }
 
+// embeddedMaxPlies is the embedded server's move limit (300 moves each).
+const embeddedMaxPlies = 600
+
+// embeddedRules are the embedded server's referee rules: server.rules, and
+// no game runs forever: dead material (K+N against K+N never ends under
+// ICC's rules) and the move limit are adjudicated draws.
+func embeddedRules(cfg config.Config) (umpire.Rules, error) {
+	rules, err := umpire.ParseRules(cfg.Server.Rules)
+	if err != nil {
+		return rules, err
+	}
+	rules.DeadMaterial = true
+	if rules.MaxPlies == 0 {
+		rules.MaxPlies = embeddedMaxPlies
+	}
+	return rules, nil
+}
+
 // startEmbedded starts the in-process server with two registered accounts
 // (the bot and its partner) whose passwords are fresh random strings, so
 // the real login path, with a masked password, is exercised.
 func startEmbedded(cfg config.Config, log zerolog.Logger) (*iccserver.Server, string, map[string]string, error) {
-	rules, err := umpire.ParseRules(cfg.Server.Rules)
+	rules, err := embeddedRules(cfg)
 	if err != nil {
 		return nil, "", nil, err
 	}

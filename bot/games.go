@@ -220,7 +220,7 @@ func (d *Daemon) datagram(dg protocol.DG, now time.Time) string {
 // rules are the referee's rules of games on this server.
 func (d *Daemon) rules() umpire.Rules {
 	cfg := d.config()
-	if r, err := umpire.ParseRules(cfg.Server.Rules); err == nil && cfg.Server.Embedded {
+	if r, err := embeddedRules(cfg); err == nil && cfg.Server.Embedded {
 		return r
 	}
 	return umpire.ICC()

@@ -358,7 +358,12 @@ func (s *Server) attempt(ev *events, c *client, m chess.Move, text string) {
 	}
 	if a.Ending != umpire.NotOver {
 		code, desc := endingCode(a.Ending, col)
-		s.endGame(ev, g, code, a.Result, desc)
+		result := a.Result
+		if a.Ending == umpire.PlyLimit {
+			// The server's move limit ends the game for good: nobody won.
+			result = "1/2-1/2"
+		}
+		s.endGame(ev, g, code, result, desc)
 		return
 	}
 	s.yourTurn(ev, g, 1-col)
@@ -391,7 +396,9 @@ func endingCode(e umpire.Ending, mover chess.Color) (code, desc string) {
 	case umpire.TooManyReversible:
 		return "50", "Game drawn: too many moves without capture or pawn move"
 	case umpire.PlyLimit:
-		return "Adj", "Game adjourned at the move limit"
+		return "Adj", "Game drawn by adjudication at the move limit"
+	case umpire.DeadMaterial:
+		return "Adj", "Game drawn by adjudication: neither side can force mate"
 	}
 	return "Adj", "Game over"
 }
