@@ -14,6 +14,7 @@ import (
 	"kriegbot/driver"
 	"kriegbot/engine/players"
 	"kriegbot/internal/buildinfo"
+	"kriegbot/protocol"
 	"kriegbot/protocol/iccclient"
 	"kriegbot/record"
 )
@@ -311,6 +312,10 @@ func (d *Daemon) sessionConfig(cfg config.Config, addr string) iccclient.Config 
 		KeepAlive: cfg.Connection.KeepAlive.Duration, DeadAfter: cfg.Connection.DeadAfter.Duration,
 		LoginTimeout: cfg.Connection.LoginTimeout.Duration, LinesPerSecond: cfg.Connection.LinesPerSecond,
 		Dial: d.opt.Dial, Now: d.opt.Now,
+	}
+	if cfg.Policy.AnswerSeeks {
+		// Seek ads only when we answer them: on ICC they are many.
+		sc.Datagrams = append(append([]int(nil), protocol.BotDatagrams...), protocol.DGSeek, protocol.DGSeekRemoved)
 	}
 	if d.opt.Dir != "" && cfg.Logs.Transcripts {
 		if w, err := openTranscript(d.opt.Dir, d.opt.Name, d.opt.Now()); err == nil {

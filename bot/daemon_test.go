@@ -395,3 +395,48 @@ func waitFor(t *testing.T, cond func() bool) {
 		}
 	}
 }
+
+// TestAnswersSeekAds: a bot that only seeks (no challenge) meets a bot that
+// answers seek ads by its policy: the second plays the first's wild 16 seek
+// (listed to it at login, as ICC lists the ads to a client that turns DG 50
+// on) and the game is played to its end. A seek outside the policy is let
+// be. (The README's "play it yourself" path: a person's "seek 5 0 w16" used
+// to be ignored; only "match" was answered.)
+func TestAnswersSeekAds(t *testing.T) {
+	srv, addr := startTestServer(t, 0)
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	sc := testConfig(t, "sparring", addr)
+	sc.Policy.Seek = true // a manual seek: the seeker accepts the "play" as a challenge
+	sc.Policy.Games = 1
+	seeker, _ := newTestDaemon(t, sc, addr, "random", nil)
+	runInBackground(t, ctx, seeker)
+	waitFor(t, func() bool { return srv.Seeks() == 1 })
+
+	// Outside the time control (the seek is 2 minutes): let be.
+	pc := testConfig(t, "stranger", addr)
+	pc.Policy.MaxBase = 1
+	picky, _ := newTestDaemon(t, pc, addr, "heuristic", nil)
+	pdone := make(chan int, 1)
+	go func() { pdone <- picky.Run(ctx) }()
+	time.Sleep(time.Second)
+	picky.HardQuit()
+	<-pdone
+	if len(srv.Finished()) != 0 || srv.Seeks() != 1 {
+		t.Fatalf("a seek outside the time control was answered: finished %+v", srv.Finished())
+	}
+
+	ac := testConfig(t, "kriegbot", addr)
+	ac.Policy.Games = 1
+	answerer, adir := newTestDaemon(t, ac, addr, "heuristic", nil)
+	if code := answerer.Run(ctx); code != ExitDone {
+		t.Fatalf("exit %d", code)
+	}
+	log, _ := os.ReadFile(filepath.Join(adir, "daemon.log"))
+	if fin := srv.Finished(); len(fin) != 1 {
+		t.Fatalf("finished %+v, want one game; log:\n%s", fin, log)
+	}
+	if !bytes.Contains(log, []byte("answering a seek")) {
+		t.Fatalf("the game did not come from a seek ad:\n%s", log)
+	}
+}

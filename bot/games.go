@@ -193,6 +193,8 @@ func (d *Daemon) datagram(dg protocol.DG, now time.Time) string {
 		d.moveList(v)
 	case protocol.MatchDG:
 		d.challenge(v, now)
+	case protocol.SeekDG:
+		d.seekAd(v, now)
 	case protocol.MatchRemovedDG:
 		d.policy.removed(v)
 	case protocol.PersonalTellDG:

@@ -99,13 +99,25 @@ func (d *Daemon) unseek() {
 	d.policy.seekPosted = false
 }
 
+// offer is a game someone proposes to us: a challenge (DG 29) or a seek ad
+// (DG 50). One set of filters judges both.
+type offer struct {
+	from    string
+	rating  int
+	wild    int
+	minutes int // initial time
+	inc     int // seconds
+	rated   bool
+}
+
 // challenge answers a DG 29 addressed to us.
 func (d *Daemon) challenge(v protocol.MatchDG, now time.Time) {
 	me := d.sess.Handle()
 	if !strings.EqualFold(v.Receiver, me) {
 		return // our own challenge echoed
 	}
-	why := d.refusal(v)
+	why := d.refusal(offer{from: v.Challenger, rating: v.ChallengerRating, wild: v.Wild,
+		minutes: v.ChallengerTime, inc: v.ChallengerInc, rated: v.Rated})
 	if why == "" {
 		line, err := protocol.AcceptLine(v.Challenger)
 		if err != nil {
@@ -122,8 +134,25 @@ func (d *Daemon) challenge(v protocol.MatchDG, now time.Time) {
 	}
 }
 
-// refusal says why a challenge is declined, or "" to accept it.
-func (d *Daemon) refusal(v protocol.MatchDG) string {
+// seekAd answers a seek ad (DG 50) that passes the filters with "play";
+// others are let be (a seek is addressed to everyone: no decline).
+func (d *Daemon) seekAd(v protocol.SeekDG, now time.Time) {
+	cfg := d.config()
+	if !cfg.Policy.AnswerSeeks || strings.EqualFold(v.Name, d.sess.Handle()) {
+		return
+	}
+	why := d.refusal(offer{from: v.Name, rating: v.Rating, wild: v.Wild, minutes: v.Minutes, inc: v.Inc, rated: v.Rated})
+	if why != "" {
+		d.opt.Log.Debug().Str("from", v.Name).Int("index", v.Index).Str("why", why).Msg("not answering a seek")
+		return
+	}
+	d.policy.pending, d.policy.pendingAt = v.Name, now
+	d.opt.Log.Info().Str("from", v.Name).Int("index", v.Index).Int("min", v.Minutes).Int("inc", v.Inc).Msg("answering a seek")
+	d.sess.Send(protocol.PlayLine(v.Index))
+}
+
+// refusal says why an offer is declined, or "" to accept it.
+func (d *Daemon) refusal(o offer) string {
 	cfg := d.config()
 	p := cfg.Policy
 	soft, _ := d.quitting()
@@ -139,21 +168,21 @@ func (d *Daemon) refusal(v protocol.MatchDG) string {
 		return "not accepting challenges"
 	case len(d.games)+btoi(d.policy.waiting()) >= p.MaxGames:
 		return "busy"
-	case v.Wild != 16:
+	case o.wild != 16:
 		return "only wild 16"
-	case v.ChallengerTime < p.MinBase || v.ChallengerTime > p.MaxBase:
+	case o.minutes < p.MinBase || o.minutes > p.MaxBase:
 		return "time control"
-	case v.ChallengerInc < p.MinIncrement || v.ChallengerInc > p.MaxIncrement:
+	case o.inc < p.MinIncrement || o.inc > p.MaxIncrement:
 		return "increment"
-	case v.Rated && !p.Rated, !v.Rated && !p.Unrated:
+	case o.rated && !p.Rated, !o.rated && !p.Unrated:
 		return "rated or unrated"
-	case p.MinRating > 0 && v.ChallengerRating < p.MinRating, p.MaxRating > 0 && v.ChallengerRating > p.MaxRating:
+	case p.MinRating > 0 && o.rating < p.MinRating, p.MaxRating > 0 && o.rating > p.MaxRating:
 		return "rating"
-	case contains(p.Block, v.Challenger):
+	case contains(p.Block, o.from):
 		return "blocked"
-	case len(p.Allow) > 0 && !contains(p.Allow, v.Challenger):
+	case len(p.Allow) > 0 && !contains(p.Allow, o.from):
 		return "not on the allow list"
-	case d.policy.rematchLimit(v.Challenger, p.MaxRematches):
+	case d.policy.rematchLimit(o.from, p.MaxRematches):
 		return "rematch limit"
 	}
 	return ""

@@ -72,6 +72,8 @@ type Engine struct {
 type Policy struct {
 	// AcceptChallenges answers challenges; false declines them all.
 	AcceptChallenges bool `toml:"accept_challenges"`
+	// AnswerSeeks plays the seek ads (wild 16) that pass the same filters.
+	AnswerSeeks bool `toml:"answer_seeks"`
 	// MinBase/MaxBase bound the initial time (minutes); MinIncrement/MaxIncrement the increment (seconds).
 	MinBase      int  `toml:"min_base"`
 	MaxBase      int  `toml:"max_base"`

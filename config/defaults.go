@@ -53,6 +53,7 @@ func Defaults() Config {
 		},
 		Policy: Policy{
 			AcceptChallenges: true,
+			AnswerSeeks:      true,
 			MinBase:          1,
 			MaxBase:          60,
 			MaxIncrement:     60,

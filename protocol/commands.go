@@ -167,6 +167,9 @@ func UnseekLine(index int) string {
 	return "unseek " + strconv.Itoa(index)
 }
 
+// PlayLine answers seek ad index (DG 50): `play <index>`.
+func PlayLine(index int) string { return "play " + strconv.Itoa(index) }
+
 // MatchParams describe a challenge: `match <name> <time> <inc> [r|u] [w<n>]
 // [white|black]`.
 type MatchParams struct {

@@ -374,6 +374,18 @@ func (d Decoder) Decode(dg int, fields [][]byte) (DG, error) {
 			m.FancyTimeControl = string(fields[17])
 		}
 		out = m
+	case DGSeek:
+		sk := SeekDG{Index: p.num(0, "index"), Name: p.word(1, "name"), Titles: p.str(2, "titles"),
+			Rating: p.num(3, "rating"), Provisional: p.num(4, "provisional-status"), Wild: p.num(5, "wild"),
+			RatingType: p.str(6, "rating-type"), Minutes: p.num(7, "time"), Inc: p.num(8, "inc"),
+			Rated: p.flag(9, "rated"), Color: p.num(10, "color"), MinRating: p.num(11, "minrating"),
+			MaxRating: p.num(12, "maxrating"), Automatic: p.flag(13, "autoaccept"), Formula: p.flag(14, "formula")}
+		if len(fields) > 15 {
+			sk.FancyTC = string(fields[15])
+		}
+		out = sk
+	case DGSeekRemoved:
+		out = SeekRemovedDG{Index: p.num(0, "index"), Reason: p.num(1, "reasoncode")}
 	case DGMatchRemoved:
 		out = MatchRemovedDG{Challenger: p.word(0, "challenger"), Receiver: p.word(1, "receiver"),
 			Explanation: p.str(2, "explanation")}

@@ -66,6 +66,13 @@ func TestDecodeDatagramGood(t *testing.T) {
 				Wild: 16, RatingType: "Wild", Rated: true, ChallengerTime: 2, ChallengerInc: 12, ReceiverTime: 2, ReceiverInc: 12,
 				ColorRequest: 1, Assess: []string{"+8", "0", "-8"}, FancyTimeControl: "F"}},
 		{"matchremoved", 30, fl("a", "b", "You accept. "), MatchRemovedDG{"a", "b", "You accept. "}},
+		// The example of protocol-notes (a), from pychess, and our server's form.
+		{"seek", 50, fl(strings.Fields("195 Tinker C 2402 2 0 Blitz 5 3 1 -1 0 9999 1 1")...),
+			SeekDG{Index: 195, Name: "Tinker", Titles: "C", Rating: 2402, Provisional: 2, Wild: 0, RatingType: "Blitz",
+				Minutes: 5, Inc: 3, Rated: true, Color: -1, MinRating: 0, MaxRating: 9999, Automatic: true, Formula: true}},
+		{"seek-w16", 50, fl("7", "alice", "", "1500", "0", "16", "Wild", "5", "0", "0", "1", "0", "9999", "0", "0", ""),
+			SeekDG{Index: 7, Name: "alice", Rating: 1500, Wild: 16, RatingType: "Wild", Minutes: 5, Color: 1, MaxRating: 9999}},
+		{"seekremoved", 51, fl("195", "2"), SeekRemovedDG{195, 2}},
 		{"tell", 31, fl("BloodLust", "", "hi there", "1"), PersonalTellDG{"BloodLust", "", "hi there", 1}},
 		{"setclock", 38, fl("959", "60", "60"), SetClockDG{959, 60, 60}},
 		{"flip", 39, fl("959", "1"), FlipDG{959, true}},

@@ -111,6 +111,35 @@ type MatchDG struct {
 	FancyTimeControl          string
 }
 
+// SeekDG is DG 50, DG_SEEK: a seek ad, answered by "play <index>"
+// (protocol-notes (a): index name titles rating provisional wild
+// rating-type time inc rated color minrating maxrating automatic formula
+// fancy-tc).
+type SeekDG struct {
+	Index       int
+	Name        string
+	Titles      string
+	Rating      int
+	Provisional int
+	Wild        int
+	RatingType  string
+	Minutes     int // initial time
+	Inc         int // seconds
+	Rated       bool
+	Color       int // -1 either, 0 black, 1 white: the colour the seeker plays
+	MinRating   int
+	MaxRating   int
+	Automatic   bool // a "play" starts the game at once (else the seeker decides)
+	Formula     bool
+	FancyTC     string
+}
+
+// SeekRemovedDG is DG 51, DG_SEEK_REMOVED: index and reason (1 left, 2
+// playing, 3 removed, 4 replaced, 5 n/a).
+type SeekRemovedDG struct {
+	Index, Reason int
+}
+
 // MatchRemovedDG is DG 30, DG_MATCH_REMOVED.
 type MatchRemovedDG struct{ Challenger, Receiver, Explanation string }
 
@@ -221,6 +250,8 @@ func (WhoAmIDG) Number() int           { return DGWhoAmI }
 func (MyGameStartedDG) Number() int    { return DGMyGameStarted }
 func (MyGameResultDG) Number() int     { return DGMyGameResult }
 func (MyGameEndedDG) Number() int      { return DGMyGameEnded }
+func (SeekDG) Number() int             { return DGSeek }
+func (SeekRemovedDG) Number() int      { return DGSeekRemoved }
 func (PlayersInMyGameDG) Number() int  { return DGPlayersInMyGame }
 func (OffersInMyGameDG) Number() int   { return DGOffersInMyGame }
 func (MoveDG) Number() int             { return DGSendMoves }

@@ -78,6 +78,12 @@ func (s *Server) cmdSet2(ev *events, c *client, in cmdInput) {
 		ev.usage(c, in)
 		return
 	}
+	was := c.dgs[n]
 	c.dgs[n] = in.args[1] == "1"
 	ev.dg(c, protocol.DGSet2, in.args[0], in.args[1])
+	if n == protocol.DGSeek && c.dgs[n] && !was {
+		for _, sk := range s.sortedSeeks() { // the ads already posted
+			s.seekDG(ev, c, sk)
+		}
+	}
 }

@@ -139,6 +139,13 @@ func (s *Server) loggedIn(c *client, handle, titles string, guest bool) bool {
 	if !c.dgOn(protocol.DGWhoAmI) {
 		ev.text(c, "Type \"help\" for the commands. This server plays only wild 16 (Kriegspiel).")
 	}
+	// The seek ads already posted, as ICC lists them to a client that
+	// turns DG 50 on.
+	if c.dgOn(protocol.DGSeek) {
+		for _, sk := range s.sortedSeeks() {
+			s.seekDG(ev, c, sk)
+		}
+	}
 	// A player who comes back inside the grace period gets the game back.
 	for _, g := range s.games {
 		for col := chess.White; col <= chess.Black; col++ {

@@ -367,3 +367,10 @@ func (s *Server) Finished() []FinishedGame {
 	}
 	return out
 }
+
+// Seeks returns the number of seek ads posted.
+func (s *Server) Seeks() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.seeks)
+}
