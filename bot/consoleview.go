@@ -1,0 +1,86 @@
+package bot
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"kriegbot/engine/chess"
+	"kriegbot/engine/players"
+)
+
+// What the console shows of the games: the verbose move lines and the
+// terminal's status line (console.go prints them).
+
+// showAnswers prints our attempts' answers and the opponent's moves as the
+// player hears them (verbose console).
+func (d *Daemon) showAnswers(g *gameRun, ev []players.Event) {
+	c := d.opt.Console
+	if c == nil || !c.verbose {
+		return
+	}
+	for _, e := range ev {
+		if e.Kind != players.Answer || !e.View.Heard {
+			continue
+		}
+		v := e.View
+		words := strings.Join(v.Words(), ", ")
+		if words == "" {
+			words = "nothing said"
+		}
+		move := (g.t.Plies() + 1) / 2
+		if !v.Own {
+			c.say(lineMove, "  g%d %d%s (hidden): %s", g.t.Number(), (g.t.Plies()+1)/2, dots(g.t.Us().Other()), words)
+			continue
+		}
+		if v.Illegal {
+			move = g.t.Plies()/2 + 1
+		}
+		a := g.lastAttempt
+		info := fmt.Sprintf("%.2f s", a.Elapsed.Seconds())
+		if a.Iterations > 0 {
+			info += fmt.Sprintf(", %d iterations", a.Iterations)
+		}
+		if a.HasValue {
+			info = fmt.Sprintf("value %+.2f, ", a.Value) + info
+		}
+		c.say(lineMove, "  g%d %d%s %s: %s  (%s)", g.t.Number(), move, dots(g.t.Us()), v.Move, words, info)
+	}
+}
+
+// dots is "." after White's move number and "..." after Black's.
+func dots(c chess.Color) string {
+	if c == chess.White {
+		return "."
+	}
+	return "..."
+}
+
+// showStatus rewrites the terminal's status line: the game in progress,
+// its clocks and the last value, or what the bot waits for.
+func (d *Daemon) showStatus(now time.Time) {
+	c := d.opt.Console
+	if c == nil || !c.tty {
+		return
+	}
+	for _, g := range d.games {
+		us := g.t.Us()
+		state := "their turn"
+		if g.drv.Thinking() {
+			state = "thinking"
+		} else if g.t.OurTurn() {
+			state = "our turn"
+		}
+		value := ""
+		if g.lastAttempt.HasValue {
+			value = fmt.Sprintf(" | value %+.2f", g.lastAttempt.Value)
+		}
+		line := fmt.Sprintf("game %d vs %s | ply %d | clocks %s us, %s them%s | %s", g.t.Number(), g.t.Opponent(), g.t.Plies(),
+			fmtClock(g.t.Clock(us, now)), fmtClock(g.t.Clock(us.Other(), now)), value, state)
+		if len(line) > 79 {
+			line = line[:79]
+		}
+		c.setStatus(line, now)
+		return
+	}
+}
