@@ -35,11 +35,6 @@ func collect(r *Reader, data []byte, n int) []string {
 	return out
 }
 
-func events(data string) []string {
-	var r Reader
-	return collect(&r, []byte(data), 0)
-}
-
 // y turns "^Y" into the real 0x19 byte.
 func y(s string) string { return strings.ReplaceAll(s, "^Y", "\x19") }
 

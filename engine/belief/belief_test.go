@@ -75,13 +75,8 @@ func TestNewStartsFromTheInitialPosition(t *testing.T) {
 }
 
 func TestOpponentMoveSpreadsAndKeepsCounts(t *testing.T) {
-	bel, u := play(t, "e2e4")
-	b := &bel[chess.Black]
-	_ = b
+	bel, u := play(t, "e2e4", "e7e5")
 	w := &bel[chess.White]
-	_ = w
-	bel, u = play(t, "e2e4", "e7e5")
-	w = &bel[chess.White]
 	sound(t, w, u.Position())
 	// Black moved one unit; each pawn may have stepped one or two squares.
 	for _, s := range []string{"e6", "e5", "a6", "a5", "h6"} {
@@ -129,7 +124,7 @@ func TestPawnTriesZeroProvesEmpty(t *testing.T) {
 		t.Errorf("d5 + f5 occupied with chance %g after 1 pawn try, want 1", p)
 	}
 	// After 1.e4 e5 White hears 0 tries: d5 and f5 hold nothing.
-	bel, u = play(t, "e2e4", "e7e5")
+	bel, _ = play(t, "e2e4", "e7e5")
 	w = &bel[chess.White]
 	for _, s := range []string{"d5", "f5"} {
 		if w.Support(oppmodel.Pawn).Has(sq(s)) || w.Support(oppmodel.Piece).Has(sq(s)) {

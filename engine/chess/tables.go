@@ -191,7 +191,9 @@ func findMagic(s Square, dirs [][2]int, rng *splitmix64) uint64 {
 	mask := relevantMask(s, dirs)
 	slot := make([]Bitboard, 1<<mask.Count())
 	for {
-		magic := rng.next() & rng.next() & rng.next()
+		// Sparse candidates: three draws in this order, ANDed.
+		a, b, c := rng.next(), rng.next(), rng.next()
+		magic := a & b & c
 		if Bitboard((uint64(mask)*magic)>>56).Count() < 6 {
 			continue
 		}
