@@ -401,6 +401,9 @@ func (d *Daemon) finish(num int, g *gameRun, now time.Time) {
 		num, g.t.Opponent(), iccgame.ColorWord(us), result, reason, g.t.Plies(), illegal, fmtClock(left), s.wins, s.losses, s.draws)
 	d.opt.Console.setStatus("", now)
 	if r := g.drv.Record(); r != nil {
+		if err := r.Err(); err != nil {
+			d.opt.Log.Error().Err(err).Int("game", num).Str("file", r.Path()).Msg("the game record could not be written in full")
+		}
 		d.sess.Send(fmt.Sprintf("moves %d", num)) // the full move list, for the PGN
 		d.keepRecord(r)
 	}

@@ -42,7 +42,7 @@ func RecordUpdates(seed uint64, games, maxPlies int) *UpdateStream {
 	return rec
 }
 
-// Len returns the number of recorded updates.
+// Len returns the number of recorded updates (benchmarks report it).
 func (r *UpdateStream) Len() int { return len(r.states) }
 
 // Replay applies every recorded update to a copy of its belief and returns

@@ -31,6 +31,7 @@ func (t *Turn) Begin(now time.Time) {
 func (t *Turn) ForgetStart() { t.start = time.Time{} }
 
 // Started reports when the current turn began (zero when it has not).
+// Kept for tests and inspection; drivers read the plan, not the start.
 func (t *Turn) Started() time.Time { return t.start }
 
 // Refused records a refusal of our attempt: the turn goes on.
@@ -42,7 +43,7 @@ func (t *Turn) Moved() {
 	t.start = time.Time{}
 }
 
-// Retries returns the refusals in the current turn.
+// Retries returns the refusals in the current turn (tests, inspection).
 func (t *Turn) Retries() int { return t.retries.Retries() }
 
 // Plan budgets the next attempt of the turn: remaining is our clock now,

@@ -165,7 +165,8 @@ func NewCounts(horizon int) *Counts {
 }
 
 // TotalGames returns the number of games recorded, counting a game recorded
-// for both colours once per colour.
+// for both colours once per colour. (The tests' and tools' summary; the
+// daemon reads Games directly.)
 func (c *Counts) TotalGames() uint64 { return c.Games[0] + c.Games[1] }
 
 // TotalPlies returns the number of moves recorded.

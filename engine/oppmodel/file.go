@@ -126,7 +126,9 @@ func (c *Counts) AppendFile(dst []byte) []byte {
 	return binary.LittleEndian.AppendUint32(dst, crc32.Checksum(dst[start:], castagnoli))
 }
 
-// WriteFile writes the file encoding of c to w.
+// WriteFile writes the file encoding of c to w: the round trip that the
+// reader's tests and fuzz target check (the store writes through
+// opponent.WriteFileAtomic).
 func (c *Counts) WriteFile(w io.Writer) error {
 	_, err := w.Write(c.AppendFile(nil))
 	return err

@@ -93,7 +93,8 @@ type Event struct {
 	Clock Clocks
 }
 
-// AnswerEvent wraps what side c hears of a referee answer.
+// AnswerEvent wraps what side c hears of a referee answer (the in-process
+// drivers of tests use it; match builds its events the same way).
 func AnswerEvent(a *umpire.Answer, c chess.Color) Event {
 	return Event{Kind: Answer, View: a.For(c)}
 }

@@ -119,15 +119,6 @@ func (t *Tracker) Us() chess.Color { return t.us }
 // Opponent is the opponent's handle.
 func (t *Tracker) Opponent() string { return t.opponent() }
 
-// White and Black are the players' handles.
-func (t *Tracker) White() string { return t.white }
-
-// Black is Black's handle.
-func (t *Tracker) Black() string { return t.black }
-
-// Rated reports a rated game.
-func (t *Tracker) Rated() bool { return t.rated }
-
 // Control is our time control.
 func (t *Tracker) Control() clock.Control { return clock.Control{Base: t.base, Increment: t.inc} }
 
