@@ -1,6 +1,7 @@
 package config
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
 )
@@ -45,7 +47,8 @@ func Parse(data []byte, name string) (Config, error) {
 	if _, err := toml.Decode(string(data), &raw); err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
-			return Config{}, &Error{File: name, Line: pe.Position.Line, Col: pe.Position.Col, Msg: "invalid TOML: " + pe.Message}
+			line, col := syntaxPos(data, pe.Position.Start)
+			return Config{}, &Error{File: name, Line: line, Col: col, Msg: "invalid TOML: " + pe.Message}
 		}
 		return Config{}, fmt.Errorf("%s: %w", name, err)
 	}
@@ -70,6 +73,24 @@ func Parse(data []byte, name string) (Config, error) {
 		e.Line = lines.place(e.path, e.also)
 	}
 	return Config{}, joinErrors(errs)
+}
+
+// syntaxPos turns the byte offset of a TOML syntax error into a 1-based line
+// and column (in characters) of data. The library's own Position.Line is
+// not used: it counts a newline as soon as the lexer has read it, so an
+// error found at the end of line 1 (an unclosed "[policy") came out as line
+// 2. The offset is into the text the library parsed, which lacks a leading
+// byte order mark (which no editor shows either).
+func syntaxPos(data []byte, start int) (line, col int) {
+	switch {
+	case bytes.HasPrefix(data, []byte("\xef\xbb\xbf")):
+		data = data[3:]
+	case bytes.HasPrefix(data, []byte("\xff\xfe")), bytes.HasPrefix(data, []byte("\xfe\xff")):
+		data = data[2:]
+	}
+	start = max(0, min(start, len(data)))
+	lineStart := bytes.LastIndexByte(data[:start], '\n') + 1
+	return bytes.Count(data[:start], []byte("\n")) + 1, utf8.RuneCount(data[lineStart:start]) + 1
 }
 
 // decode sets the fields of c named in raw. Decoding the raw TOML tree

@@ -183,12 +183,25 @@ func sortByLine(msgs []string) {
 
 func TestParseSyntaxErrorKeepsPosition(t *testing.T) {
 	for _, tc := range []struct{ toml, prefix string }{
-		{"[policy]\nmax_games = = 2\n", "t.toml:2:"},
-		{"[policy\n", "t.toml:2:"},
+		{"[policy]\nmax_games = = 2\n", "t.toml:2:13:"},
+		// The library reports these at the newline it stopped on, and its
+		// own line count has already moved on to the next line.
+		{"[policy\n", "t.toml:1:8:"},
+		{"[policy\nmax_games = 2\n", "t.toml:1:8:"},
+		{"max_games = \n[policy]\n", "t.toml:1:13:"},
 		{"[policy]\nmax_games = 1\nmax_games = 2\n", "t.toml:3:"},
 		{"[server]\nsettings = [\n\"a\",\n\"b\n]\n", "t.toml:4:"},
+		{"\ufeff[policy\n", "t.toml:1:8:"},    // an editor does not show the byte order mark
+		{"# é\nk = \"é\" x\n", "t.toml:2:8:"}, // columns count characters, not bytes
+		{"[policy]", ""},                      // no syntax error: nothing to place
 	} {
 		_, err := Parse([]byte(tc.toml), "t.toml")
+		if tc.prefix == "" {
+			if err != nil && strings.Contains(err.Error(), "invalid TOML") {
+				t.Errorf("Parse(%q) = %v, want no syntax error", tc.toml, err)
+			}
+			continue
+		}
 		if err == nil || !strings.HasPrefix(err.Error(), tc.prefix) || !strings.Contains(err.Error(), "invalid TOML") {
 			t.Errorf("Parse(%q) = %v, want an error starting %q", tc.toml, err, tc.prefix)
 		}
