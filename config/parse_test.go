@@ -101,6 +101,12 @@ func TestParseErrors(t *testing.T) {
 				"t.toml:5: policy.max_games: must be 1-16, got 0",
 				"t.toml:8: policy.max_base: must be at least policy.min_base (1), got 0",
 			}},
+		{"bad player spec placed and reported with the rest",
+			"[engine]\nseed = 1\nplayer = \"mcts:threds=2\"\n[policy]\nmax_games = 0\n",
+			[]string{
+				`t.toml:3: engine.player: spec "mcts:threds=2": mcts has no option "threds"`,
+				"t.toml:5: policy.max_games: must be 1-16, got 0",
+			}},
 		{"cross-field error placed at the key in the file",
 			"[policy]\nmin_base = 100\n",
 			[]string{"t.toml:2: policy.max_base: must be at least policy.min_base (100), got 60"}},
