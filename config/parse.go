@@ -99,18 +99,24 @@ func syntaxPos(data []byte, start int) (line, col int) {
 // exactly (the library also accepts "Max_Games"), and catch integers that
 // do not fit (a negative seed would wrap around).
 func decode(c *Config, raw map[string]any) []*Error {
-	var errs []*Error
+	var errs, secrets []*Error
 	for _, secName := range slices.Sorted(maps.Keys(raw)) { // sorted: the same file gives the same errors
 		secRaw := raw[secName]
 		sec, ok := sectionOf(c, secName)
 		if !ok {
-			msg := "unknown section" + suggestSection(secName)
+			e := keyError([]string{secName}, "unknown section"+suggestSection(secName))
 			switch secRaw.(type) {
 			case map[string]any, []map[string]any:
 			default:
-				msg = "unknown key: keys belong in a [section]" + suggestKey(c, "", secName)
+				hint := suggestKey(c, "", secName)
+				if hint == "" && looksSecret(secName) {
+					e.Msg = "unknown key"
+					secrets = append(secrets, e)
+				} else {
+					e.Msg = "unknown key: keys belong in a [section]" + hint
+				}
 			}
-			errs = append(errs, keyError([]string{secName}, msg))
+			errs = append(errs, e)
 			continue
 		}
 		table, ok := secRaw.(map[string]any)
@@ -122,11 +128,16 @@ func decode(c *Config, raw map[string]any) []*Error {
 			v := table[name]
 			f, ok := fieldOf(sec, name)
 			if !ok {
-				msg := "unknown key"
+				e := keyError([]string{secName, name}, "unknown key")
 				if len(errs) < maxErrors { // hints cost a few edit distances each
-					msg += suggestKey(c, secName, name)
+					e.Msg += suggestKey(c, secName, name)
 				}
-				errs = append(errs, keyError([]string{secName, name}, msg))
+				// A near spelling of a real key wins over the secret hint
+				// (pasword_env is a typo, not a password).
+				if e.Msg == "unknown key" && looksSecret(name) {
+					secrets = append(secrets, e)
+				}
+				errs = append(errs, e)
 				continue
 			}
 			if msg := setRaw(f, v); msg != "" {
@@ -134,7 +145,37 @@ func decode(c *Config, raw map[string]any) []*Error {
 			}
 		}
 	}
+	// Hints about secrets are written once the whole file is decoded: they
+	// name account.password_env, which may come later in the file.
+	for _, e := range secrets {
+		e.Msg += secretHint(c.Account)
+	}
 	return errs
+}
+
+// looksSecret says whether an unknown key's name suggests that someone put
+// a password or similar secret in the file.
+func looksSecret(name string) bool {
+	n := strings.ToLower(name)
+	if n == "pass" || n == "pw" {
+		return true
+	}
+	for _, s := range []string{"passw", "passwd", "pwd", "secret", "token", "credential", "apikey", "api_key"} {
+		if strings.Contains(n, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// secretHint tells where the password comes from instead of the file. It
+// never repeats the value found there.
+func secretHint(a Account) string {
+	const tail = "; remove it from this file"
+	if a.PasswordEnv != "" {
+		return fmt.Sprintf(": the password is never read from config.toml but from the environment variable $%s (named by account.password_env), else from the first line of account.password_file%s", a.PasswordEnv, tail)
+	}
+	return ": the password is never read from config.toml; name an environment variable holding it in account.password_env (e.g. \"KRIEGBOT_PASSWORD\") or a file whose first line is the password in account.password_file" + tail
 }
 
 // keyError is an Error about the key with the given parts.
