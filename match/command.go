@@ -85,8 +85,13 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	if *games < 1 || *conc < 1 {
 		return fail("-games and -concurrency must be at least 1")
 	}
-	if *moveTime < 0 || *nodes < 0 || *overhead < 0 || *maxPlies < 0 {
-		return fail("-movetime, -nodes, -overhead and -maxplies must not be negative")
+	for _, f := range []struct {
+		name     string
+		negative bool
+	}{{"movetime", *moveTime < 0}, {"nodes", *nodes < 0}, {"overhead", *overhead < 0}, {"maxplies", *maxPlies < 0}} {
+		if f.negative {
+			return fail("-%s %s: must not be negative", f.name, fs.Lookup(f.name).Value)
+		}
 	}
 	c.Limits = Limits{MoveTime: *moveTime, Nodes: *nodes, Overhead: *overhead}
 	if *tc != "" {
