@@ -281,13 +281,12 @@ func (p *progress) update(s Summary) {
 	}
 	p.last = time.Now()
 	t := s.Tally
-	elo, margin := t.Elo()
 	rate := float64(t.N()) / s.Elapsed.Seconds()
 	const width = 20
 	filled := width * t.N() / max(s.Planned, 1)
 	bar := strings.Repeat("#", filled) + strings.Repeat(".", width-filled)
-	fmt.Fprintf(p.w, "\r\x1b[K[%s] %d/%d games  +%d -%d =%d  score %.1f%%  Elo %s ± %s  %.1f games/s",
-		bar, t.N(), s.Planned, t.W, t.L, t.D, 100*t.Score(), signed(elo), unsigned(margin), rate)
+	fmt.Fprintf(p.w, "\r\x1b[K[%s] %d/%d games  +%d -%d =%d  score %.1f%%  %s  %.1f games/s",
+		bar, t.N(), s.Planned, t.W, t.L, t.D, 100*t.Score(), t.EloText(), rate)
 	p.drew = true
 }
 

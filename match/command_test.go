@@ -13,7 +13,7 @@ import (
 	"kriegbot/engine/players"
 )
 
-var lastLine = regexp.MustCompile(`^heuristic vs random: \+\d+ -\d+ =\d+, score \d+\.\d%, Elo [+-](\d+\.\d|inf) ± (\d+\.\d|inf)$`)
+var lastLine = regexp.MustCompile(`^heuristic vs random: \+\d+ -\d+ =\d+, score \d+\.\d%, Elo ([+-]\d+\.\d ± \d+\.\d|[+-]\d+\.\d \(95 %: [<>] [+-]\d+\.\d\)|> [+-]\d+\.\d \(no losses\))$`)
 
 func runCommand(args ...string) (code int, stdout, stderr string) {
 	var o, e bytes.Buffer
