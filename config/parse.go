@@ -1,6 +1,7 @@
 package config
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
 )
@@ -45,7 +47,8 @@ func Parse(data []byte, name string) (Config, error) {
 	if _, err := toml.Decode(string(data), &raw); err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
-			return Config{}, &Error{File: name, Line: pe.Position.Line, Col: pe.Position.Col, Msg: "invalid TOML: " + pe.Message}
+			line, col := syntaxPos(data, pe.Position.Start)
+			return Config{}, &Error{File: name, Line: line, Col: col, Msg: "invalid TOML: " + pe.Message}
 		}
 		return Config{}, fmt.Errorf("%s: %w", name, err)
 	}
@@ -72,24 +75,48 @@ func Parse(data []byte, name string) (Config, error) {
 	return Config{}, joinErrors(errs)
 }
 
+// syntaxPos turns the byte offset of a TOML syntax error into a 1-based line
+// and column (in characters) of data. The library's own Position.Line is
+// not used: it counts a newline as soon as the lexer has read it, so an
+// error found at the end of line 1 (an unclosed "[policy") came out as line
+// 2. The offset is into the text the library parsed, which lacks a leading
+// byte order mark (which no editor shows either).
+func syntaxPos(data []byte, start int) (line, col int) {
+	switch {
+	case bytes.HasPrefix(data, []byte("\xef\xbb\xbf")):
+		data = data[3:]
+	case bytes.HasPrefix(data, []byte("\xff\xfe")), bytes.HasPrefix(data, []byte("\xfe\xff")):
+		data = data[2:]
+	}
+	start = max(0, min(start, len(data)))
+	lineStart := bytes.LastIndexByte(data[:start], '\n') + 1
+	return bytes.Count(data[:start], []byte("\n")) + 1, utf8.RuneCount(data[lineStart:start]) + 1
+}
+
 // decode sets the fields of c named in raw. Decoding the raw TOML tree
 // ourselves, rather than with toml.Decode onto the struct, lets us report
 // every bad key at once (the library stops at the first), match keys
 // exactly (the library also accepts "Max_Games"), and catch integers that
 // do not fit (a negative seed would wrap around).
 func decode(c *Config, raw map[string]any) []*Error {
-	var errs []*Error
+	var errs, secrets []*Error
 	for _, secName := range slices.Sorted(maps.Keys(raw)) { // sorted: the same file gives the same errors
 		secRaw := raw[secName]
 		sec, ok := sectionOf(c, secName)
 		if !ok {
-			msg := "unknown section" + suggestSection(secName)
+			e := keyError([]string{secName}, "unknown section"+suggestSection(secName))
 			switch secRaw.(type) {
 			case map[string]any, []map[string]any:
 			default:
-				msg = "unknown key: keys belong in a [section]" + suggestKey(c, "", secName)
+				hint := suggestKey(c, "", secName)
+				if hint == "" && looksSecret(secName) {
+					e.Msg = "unknown key"
+					secrets = append(secrets, e)
+				} else {
+					e.Msg = "unknown key: keys belong in a [section]" + hint
+				}
 			}
-			errs = append(errs, keyError([]string{secName}, msg))
+			errs = append(errs, e)
 			continue
 		}
 		table, ok := secRaw.(map[string]any)
@@ -101,11 +128,16 @@ func decode(c *Config, raw map[string]any) []*Error {
 			v := table[name]
 			f, ok := fieldOf(sec, name)
 			if !ok {
-				msg := "unknown key"
+				e := keyError([]string{secName, name}, "unknown key")
 				if len(errs) < maxErrors { // hints cost a few edit distances each
-					msg += suggestKey(c, secName, name)
+					e.Msg += suggestKey(c, secName, name)
 				}
-				errs = append(errs, keyError([]string{secName, name}, msg))
+				// A near spelling of a real key wins over the secret hint
+				// (pasword_env is a typo, not a password).
+				if e.Msg == "unknown key" && looksSecret(name) {
+					secrets = append(secrets, e)
+				}
+				errs = append(errs, e)
 				continue
 			}
 			if msg := setRaw(f, v); msg != "" {
@@ -113,7 +145,37 @@ func decode(c *Config, raw map[string]any) []*Error {
 			}
 		}
 	}
+	// Hints about secrets are written once the whole file is decoded: they
+	// name account.password_env, which may come later in the file.
+	for _, e := range secrets {
+		e.Msg += secretHint(c.Account)
+	}
 	return errs
+}
+
+// looksSecret says whether an unknown key's name suggests that someone put
+// a password or similar secret in the file.
+func looksSecret(name string) bool {
+	n := strings.ToLower(name)
+	if n == "pass" || n == "pw" {
+		return true
+	}
+	for _, s := range []string{"passw", "passwd", "pwd", "secret", "token", "credential", "apikey", "api_key"} {
+		if strings.Contains(n, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// secretHint tells where the password comes from instead of the file. It
+// never repeats the value found there.
+func secretHint(a Account) string {
+	const tail = "; remove it from this file"
+	if a.PasswordEnv != "" {
+		return fmt.Sprintf(": the password is never read from config.toml but from the environment variable $%s (named by account.password_env), else from the first line of account.password_file%s", a.PasswordEnv, tail)
+	}
+	return ": the password is never read from config.toml; name an environment variable holding it in account.password_env (e.g. \"KRIEGBOT_PASSWORD\") or a file whose first line is the password in account.password_file" + tail
 }
 
 // keyError is an Error about the key with the given parts.

@@ -30,6 +30,21 @@ func TestParseErrors(t *testing.T) {
 		{"root key",
 			"games = 3\n",
 			[]string{"t.toml:1: games: unknown key: keys belong in a [section] (games belongs in [policy])"}},
+		{"a password in the file",
+			"[account]\npassword = \"hunter2\"\npassword_env = \"ICC_PW\"\n",
+			[]string{"t.toml:2: account.password: unknown key: the password is never read from config.toml but from the environment variable $ICC_PW (named by account.password_env), else from the first line of account.password_file; remove it from this file"}},
+		{"a password at the root, no variable named",
+			"Token = \"hunter2\"\n[account]\npassword_env = \"\"\n",
+			[]string{`t.toml:1: Token: unknown key: the password is never read from config.toml; name an environment variable holding it in account.password_env (e.g. "KRIEGBOT_PASSWORD") or a file whose first line is the password in account.password_file; remove it from this file`}},
+		{"other unknown keys keep their hints",
+			"[account]\npasswordenv = \"X\"\nhandel = \"x\"\n[server]\npassword_file = \"pw\"\n",
+			[]string{"t.toml:2: account.passwordenv: unknown key (did you mean password_env?)",
+				"t.toml:3: account.handel: unknown key (did you mean handle?)",
+				"t.toml:5: server.password_file: unknown key (password_file belongs in [account])"}},
+		{"secrets in other sections",
+			"[server]\napi_token = \"x\"\n[sparring]\npassword = \"y\"\n",
+			[]string{"t.toml:2: server.api_token: unknown key: the password is never read from config.toml but from the environment variable $KRIEGBOT_PASSWORD (named by account.password_env), else from the first line of account.password_file; remove it from this file",
+				"t.toml:4: sparring.password: unknown key: the password is never read from config.toml but from the environment variable $KRIEGBOT_PASSWORD (named by account.password_env), else from the first line of account.password_file; remove it from this file"}},
 		{"array of tables is not a section",
 			"[[policy]]\nmax_games = 2\n",
 			[]string{"t.toml:1: policy: must be a table ([policy]), got an array"}},
@@ -100,6 +115,12 @@ func TestParseErrors(t *testing.T) {
 				"t.toml:6: policy.challenge: must be a handle of 1-20 letters, digits, '-' or '_'; got \"a\\n\"",
 				"t.toml:5: policy.max_games: must be 1-16, got 0",
 				"t.toml:8: policy.max_base: must be at least policy.min_base (1), got 0",
+			}},
+		{"bad player spec placed and reported with the rest",
+			"[engine]\nseed = 1\nplayer = \"mcts:threds=2\"\n[policy]\nmax_games = 0\n",
+			[]string{
+				`t.toml:3: engine.player: spec "mcts:threds=2": mcts has no option "threds"`,
+				"t.toml:5: policy.max_games: must be 1-16, got 0",
 			}},
 		{"cross-field error placed at the key in the file",
 			"[policy]\nmin_base = 100\n",
@@ -183,12 +204,25 @@ func sortByLine(msgs []string) {
 
 func TestParseSyntaxErrorKeepsPosition(t *testing.T) {
 	for _, tc := range []struct{ toml, prefix string }{
-		{"[policy]\nmax_games = = 2\n", "t.toml:2:"},
-		{"[policy\n", "t.toml:2:"},
+		{"[policy]\nmax_games = = 2\n", "t.toml:2:13:"},
+		// The library reports these at the newline it stopped on, and its
+		// own line count has already moved on to the next line.
+		{"[policy\n", "t.toml:1:8:"},
+		{"[policy\nmax_games = 2\n", "t.toml:1:8:"},
+		{"max_games = \n[policy]\n", "t.toml:1:13:"},
 		{"[policy]\nmax_games = 1\nmax_games = 2\n", "t.toml:3:"},
 		{"[server]\nsettings = [\n\"a\",\n\"b\n]\n", "t.toml:4:"},
+		{"\ufeff[policy\n", "t.toml:1:8:"},    // an editor does not show the byte order mark
+		{"# é\nk = \"é\" x\n", "t.toml:2:8:"}, // columns count characters, not bytes
+		{"[policy]", ""},                      // no syntax error: nothing to place
 	} {
 		_, err := Parse([]byte(tc.toml), "t.toml")
+		if tc.prefix == "" {
+			if err != nil && strings.Contains(err.Error(), "invalid TOML") {
+				t.Errorf("Parse(%q) = %v, want no syntax error", tc.toml, err)
+			}
+			continue
+		}
 		if err == nil || !strings.HasPrefix(err.Error(), tc.prefix) || !strings.Contains(err.Error(), "invalid TOML") {
 			t.Errorf("Parse(%q) = %v, want an error starting %q", tc.toml, err, tc.prefix)
 		}

@@ -38,23 +38,38 @@ func Password(c Config, getenv func(string) string) (string, error) {
 const maxPasswordFile = 4096
 
 // readPasswordFile returns the first line of a file that only its owner can
-// read.
+// read. The path is checked before it is opened: opening a named pipe (or a
+// device) can block until someone writes to it, which would hang start-up
+// and "kriegbot run -check". Symbolic links are followed (secrets mounted by
+// Kubernetes or systemd credentials are links to regular files). The open is
+// non-blocking as well, and the opened file is checked again, in case the
+// path was replaced in between.
 func readPasswordFile(path string) (string, error) {
-	f, err := os.Open(path)
+	st, err := os.Stat(path)
+	if err != nil {
+		return "", fmt.Errorf("password file: %w", err)
+	}
+	if err := regularFile(path, st); err != nil {
+		return "", err
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|openNonBlock, 0)
 	if err != nil {
 		return "", fmt.Errorf("password file: %w", err)
 	}
 	defer f.Close()
-	st, err := f.Stat()
+	fst, err := f.Stat()
 	if err != nil {
 		return "", fmt.Errorf("password file: %w", err)
 	}
-	if !st.Mode().IsRegular() {
-		return "", fmt.Errorf("password file %s is not a regular file", path)
+	if err := regularFile(path, fst); err != nil {
+		return "", err
+	}
+	if !os.SameFile(st, fst) {
+		return "", fmt.Errorf("password file %s changed while it was opened", path)
 	}
 	// Windows has no such mode bits; its ACLs are the user's business.
-	if runtime.GOOS != "windows" && st.Mode().Perm()&0o044 != 0 {
-		return "", fmt.Errorf("password file %s can be read by other users (mode %04o): run chmod 600 %s", path, st.Mode().Perm(), path)
+	if runtime.GOOS != "windows" && fst.Mode().Perm()&0o044 != 0 {
+		return "", fmt.Errorf("password file %s can be read by other users (mode %04o): run chmod 600 %s", path, fst.Mode().Perm(), path)
 	}
 	data, err := io.ReadAll(io.LimitReader(f, maxPasswordFile))
 	if err != nil {
@@ -65,6 +80,26 @@ func readPasswordFile(path string) (string, error) {
 		return "", fmt.Errorf("password file %s: the first line is empty", path)
 	}
 	return string(p), nil
+}
+
+// regularFile refuses anything but a regular file, saying what it is.
+func regularFile(path string, st os.FileInfo) error {
+	m := st.Mode()
+	if m.IsRegular() {
+		return nil
+	}
+	what := "not a regular file"
+	switch {
+	case m.IsDir():
+		what += " but a directory"
+	case m&os.ModeNamedPipe != 0:
+		what += " but a named pipe (FIFO)"
+	case m&os.ModeSocket != 0:
+		what += " but a socket"
+	case m&os.ModeDevice != 0:
+		what += " but a device"
+	}
+	return fmt.Errorf("password file %s is %s: give a file whose first line is the password", path, what)
 }
 
 // firstLine is b up to its first line break, without a trailing '\r'.

@@ -10,14 +10,14 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"kriegbot/engine/players"
 	"kriegbot/protocol/handle"
 )
 
 // Validate checks every value against its range and the values against
 // each other. It returns all problems found, joined, as *Error values
-// without file or line (Parse adds those). Player specs are only checked
-// to be present: their syntax belongs to engine/players, which the caller
-// checks.
+// without file or line (Parse adds those). Player specs are parsed with
+// engine/players, so a bad spec is reported with the other errors.
 func (c Config) Validate() error {
 	return joinErrors(c.validate())
 }
@@ -108,6 +108,19 @@ func (ck *checker) text(key, s string, max int, emptyOK bool) {
 	}
 }
 
+// player checks a player spec: free text first, then the spec's syntax and
+// options as engine/players reads them.
+func (ck *checker) player(key, spec string) {
+	n := len(ck.errs)
+	ck.text(key, spec, 200, false)
+	if len(ck.errs) > n {
+		return
+	}
+	if _, err := players.Parse(spec, players.Kinds()); err != nil {
+		ck.add(key, strings.TrimPrefix(err.Error(), "players: "))
+	}
+}
+
 func quoteAll(ss []string) string {
 	q := make([]string, len(ss))
 	for i, s := range ss {
@@ -178,7 +191,7 @@ func validEnvName(s string) bool {
 
 func (ck *checker) engine(c Config) {
 	e := c.Engine
-	ck.text("engine.player", e.Player, 200, false)
+	ck.player("engine.player", e.Player)
 	if e.Seed > math.MaxInt64 { // TOML integers are signed 64-bit: a larger seed could not be written back
 		ck.add("engine.seed", fmt.Sprintf("must be at most %d, got %d", int64(math.MaxInt64), e.Seed))
 	}
@@ -260,7 +273,7 @@ func (ck *checker) sparring(c Config) {
 	if s.Enabled && strings.EqualFold(s.Handle, c.Account.Handle) {
 		ck.add("sparring.handle", fmt.Sprintf("must differ from account.handle (%q)", c.Account.Handle), "account.handle")
 	}
-	ck.text("sparring.player", s.Player, 200, false)
+	ck.player("sparring.player", s.Player)
 }
 
 func (ck *checker) connection(c Config) {

@@ -57,6 +57,10 @@ func TestValidateRules(t *testing.T) {
 			"connection.reconnect_max: must be at least connection.reconnect_min (1m), got 2s"},
 		{"flooding", func(c *Config) { c.Connection.LinesPerSecond = 1000 }, "connection.lines_per_second: must be 0.5 to 100, got 1000"},
 		{"console", func(c *Config) { c.Logs.Console = "tty" }, `logs.console: must be one of "auto", "pretty", "json", "off"; got "tty"`},
+		{"unknown player kind", func(c *Config) { c.Engine.Player = "mtcs" },
+			`engine.player: spec "mtcs": unknown kind "mtcs" (known: random, heuristic, mcts)`},
+		{"bad player option", func(c *Config) { c.Sparring.Player = "mcts:threads=0" },
+			`sparring.player: spec "mcts:threads=0": option threads: "0" is not an integer from 1 to 64`},
 		{"promotion", func(c *Config) { c.Server.PromotionStyle = "san" }, `server.promotion_style: must be one of "uci", "equals"; got "san"`},
 	} {
 		c := Defaults()

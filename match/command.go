@@ -85,8 +85,13 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	if *games < 1 || *conc < 1 {
 		return fail("-games and -concurrency must be at least 1")
 	}
-	if *moveTime < 0 || *nodes < 0 || *overhead < 0 || *maxPlies < 0 {
-		return fail("-movetime, -nodes, -overhead and -maxplies must not be negative")
+	for _, f := range []struct {
+		name     string
+		negative bool
+	}{{"movetime", *moveTime < 0}, {"nodes", *nodes < 0}, {"overhead", *overhead < 0}, {"maxplies", *maxPlies < 0}} {
+		if f.negative {
+			return fail("-%s %s: must not be negative", f.name, fs.Lookup(f.name).Value)
+		}
 	}
 	c.Limits = Limits{MoveTime: *moveTime, Nodes: *nodes, Overhead: *overhead}
 	if *tc != "" {
@@ -276,13 +281,12 @@ func (p *progress) update(s Summary) {
 	}
 	p.last = time.Now()
 	t := s.Tally
-	elo, margin := t.Elo()
 	rate := float64(t.N()) / s.Elapsed.Seconds()
 	const width = 20
 	filled := width * t.N() / max(s.Planned, 1)
 	bar := strings.Repeat("#", filled) + strings.Repeat(".", width-filled)
-	fmt.Fprintf(p.w, "\r\x1b[K[%s] %d/%d games  +%d -%d =%d  score %.1f%%  Elo %s ± %s  %.1f games/s",
-		bar, t.N(), s.Planned, t.W, t.L, t.D, 100*t.Score(), signed(elo), unsigned(margin), rate)
+	fmt.Fprintf(p.w, "\r\x1b[K[%s] %d/%d games  +%d -%d =%d  score %.1f%%  %s  %.1f games/s",
+		bar, t.N(), s.Planned, t.W, t.L, t.D, 100*t.Score(), t.EloText(), rate)
 	p.drew = true
 }
 

@@ -13,7 +13,7 @@ import (
 	"kriegbot/engine/players"
 )
 
-var lastLine = regexp.MustCompile(`^heuristic vs random: \+\d+ -\d+ =\d+, score \d+\.\d%, Elo [+-](\d+\.\d|inf) ± (\d+\.\d|inf)$`)
+var lastLine = regexp.MustCompile(`^heuristic vs random: \+\d+ -\d+ =\d+, score \d+\.\d%, Elo ([+-]\d+\.\d ± \d+\.\d|[+-]\d+\.\d \(95 %: [<>] [+-]\d+\.\d\)|> [+-]\d+\.\d \(no losses\))$`)
 
 func runCommand(args ...string) (code int, stdout, stderr string) {
 	var o, e bytes.Buffer
@@ -73,6 +73,13 @@ func TestCommandUsage(t *testing.T) {
 		{[]string{"-p1", "random", "-p2", "random", "-games", "0"}, 2, "at least 1"},
 		{[]string{"-p1", "random", "-p2", "random", "extra"}, 2, `unexpected argument "extra"`},
 		{[]string{"-p1", "random", "-p2", "random", "-pgn", "/nonexistent/dir/x.pgn"}, 1, "no such file"},
+		{[]string{"-p1", "random", "-p2", "random", "-movetime", "50"}, 2,
+			"kriegbot match: -movetime 50: a duration needs a unit, e.g. 50ms or 2s (kriegbot match -h for help)\n"},
+		{[]string{"-p1", "random", "-p2", "random", "-overhead", "10 ms"}, 2,
+			`-overhead "10 ms": not a duration: write a number with a unit, e.g. 300ms, 2s or 1m30s (units: ns, us, ms, s, m, h)`},
+		{[]string{"-p1", "random", "-p2", "random", "-movetime", "-1s"}, 2, "-movetime -1s: must not be negative"},
+		{[]string{"-p1", "random", "-p2", "random", "-maxplies", "-5"}, 2, "-maxplies -5: must not be negative"},
+		{[]string{"-p1", "random", "-p2", "random", "-games", "many"}, 2, "-games many: not an integer, e.g. -games 200"},
 		{[]string{"merge"}, 2, "no files to merge"},
 		{[]string{"merge", "/nonexistent.jsonl"}, 1, "no such file"},
 	}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -78,8 +77,7 @@ func (s *Summary) Add(g GameLine) {
 	}
 }
 
-// Write prints the summary; its last line is exactly
-// "<p1> vs <p2>: +W -L =D, score X%, Elo E ± C".
+// Write prints the summary; its last line is Line.
 func (s *Summary) Write(w io.Writer) error {
 	var b strings.Builder
 	t := s.Tally
@@ -115,32 +113,15 @@ func (s *Summary) Write(w io.Writer) error {
 	return err
 }
 
-// Line returns "<p1> vs <p2>: +W -L =D, score X%, Elo E ± C".
+// Line returns "<p1> vs <p2>: +W -L =D, score X%, Elo E ± C" (the Elo
+// part in one of the forms of Tally.EloText).
 func (s *Summary) Line() string {
 	t := s.Tally
 	score := 100 * t.Score()
 	if t.N() == 0 {
 		score = 0
 	}
-	elo, margin := t.Elo()
-	return fmt.Sprintf("%s vs %s: +%d -%d =%d, score %.1f%%, Elo %s ± %s", s.P1, s.P2, t.W, t.L, t.D, score, signed(elo), unsigned(margin))
-}
-
-func signed(x float64) string {
-	switch {
-	case math.IsInf(x, 1):
-		return "+inf"
-	case math.IsInf(x, -1):
-		return "-inf"
-	}
-	return fmt.Sprintf("%+.1f", x)
-}
-
-func unsigned(x float64) string {
-	if math.IsInf(x, 0) || math.IsNaN(x) {
-		return "inf"
-	}
-	return fmt.Sprintf("%.1f", x)
+	return fmt.Sprintf("%s vs %s: +%d -%d =%d, score %.1f%%, %s", s.P1, s.P2, t.W, t.L, t.D, score, t.EloText())
 }
 
 // Header returns the JSON Lines match line for the config.

@@ -1,6 +1,7 @@
 package match
 
 import (
+	"fmt"
 	"math"
 )
 
@@ -54,6 +55,59 @@ func (t Tally) Elo() (elo, margin float64) {
 		margin = math.Inf(1)
 	}
 	return elo, margin
+}
+
+// EloText is the Elo difference and its 95 % interval for people, as the
+// summary prints it:
+//
+//	Elo +147.2 ± 95.1                 the interval of Elo, as cutechess-cli gives it
+//	Elo +511.5 (95 %: > +311.0)       the score's interval reaches 100 % (or 0 %:
+//	                                  "< -311.0"), so the Elo has no upper bound
+//	Elo 0.0 (too few games for an interval)
+//	Elo > +692.0 (no losses)          every game won: no estimate, a lower bound
+//	Elo < -692.0 (no wins)            every game lost
+//	Elo 0.0 (all draws, no interval)
+//	Elo n/a (no games)
+//
+// Zero prints without a sign, and nothing prints as inf. The bound for a
+// clean sweep of n games is the exact (Clopper-Pearson) 95 % one for the
+// score, 0.025^(1/n), mapped through EloOf: it is low (even negative) for a
+// handful of games, as it should be.
+func (t Tally) EloText() string {
+	n := t.N()
+	switch {
+	case n == 0:
+		return "Elo n/a (no games)"
+	case t.W == n:
+		return "Elo > " + signedElo(EloOf(math.Pow(0.025, 1/float64(n)))) + " (no losses)"
+	case t.L == n:
+		return "Elo < " + signedElo(-EloOf(math.Pow(0.025, 1/float64(n)))) + " (no wins)"
+	case t.D == n:
+		return "Elo 0.0 (all draws, no interval)"
+	}
+	elo, margin := t.Elo()
+	if !math.IsInf(margin, 0) && !math.IsNaN(margin) {
+		return fmt.Sprintf("Elo %s ± %.1f", signedElo(elo), margin)
+	}
+	s := t.Score()
+	sd := math.Sqrt(t.variance() / float64(n))
+	lo, hi := s-z95*sd, s+z95*sd
+	switch {
+	case lo > 0:
+		return fmt.Sprintf("Elo %s (95 %%: > %s)", signedElo(elo), signedElo(EloOf(lo)))
+	case hi < 1:
+		return fmt.Sprintf("Elo %s (95 %%: < %s)", signedElo(elo), signedElo(EloOf(hi)))
+	}
+	return fmt.Sprintf("Elo %s (too few games for an interval)", signedElo(elo))
+}
+
+// signedElo prints an Elo difference to a tenth with its sign, and zero
+// (also -0.04, and the -0 that EloOf gives for an even score) as "0.0".
+func signedElo(x float64) string {
+	if math.Round(x*10) == 0 {
+		return "0.0"
+	}
+	return fmt.Sprintf("%+.1f", x)
 }
 
 // SPRT is a sequential probability ratio test between H0: Elo = Elo0 and

@@ -2,6 +2,7 @@ package match
 
 import (
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -73,5 +74,60 @@ func TestSPRT(t *testing.T) {
 	}
 	if p.LLR(Tally{}) != 0 {
 		t.Error("empty tally has nonzero LLR")
+	}
+}
+
+// TestEloText pins the summary's Elo text: no negative zero, no inf, a bound
+// instead of an infinite estimate for a clean sweep. The figures were
+// computed independently (the same formulas, evaluated in Python).
+func TestEloText(t *testing.T) {
+	for _, tc := range []struct {
+		t    Tally
+		want string
+	}{
+		{Tally{W: 30, L: 10, D: 10}, "Elo +147.2 ± 95.1"},
+		{Tally{W: 10, L: 30, D: 10}, "Elo -147.2 ± 95.1"},
+		{Tally{W: 2, L: 2, D: 16}, "Elo 0.0 ± 69.0"}, // EloOf(0.5) is -0
+		{Tally{W: 100, L: 80, D: 20}, "Elo +34.9 ± 46.2"},
+		{Tally{W: 9, D: 1}, "Elo +511.5 (95 %: > +311.1)"},
+		{Tally{L: 9, D: 1}, "Elo -511.5 (95 %: < -311.1)"},
+		{Tally{W: 18, L: 1, D: 1}, "Elo +436.4 (95 %: > +264.0)"},
+		{Tally{W: 1, L: 1}, "Elo 0.0 (too few games for an interval)"},
+		{Tally{W: 200}, "Elo > +692.0 (no losses)"},
+		{Tally{W: 5}, "Elo > -15.2 (no losses)"}, // five wins prove little
+		{Tally{L: 200}, "Elo < -692.0 (no wins)"},
+		{Tally{D: 10}, "Elo 0.0 (all draws, no interval)"},
+		{Tally{}, "Elo n/a (no games)"},
+	} {
+		got := tc.t.EloText()
+		if got != tc.want {
+			t.Errorf("%+v: %q, want %q", tc.t, got, tc.want)
+		}
+		if strings.Contains(got, "inf") || strings.Contains(got, "NaN") || strings.Contains(got, "-0.0") {
+			t.Errorf("%+v: %q has inf, NaN or -0.0", tc.t, got)
+		}
+	}
+}
+
+// TestSummaryLineElo checks the summary's last line for the cases a user met:
+// all draws printed "Elo -0.0 ± 0.0", a clean sweep "Elo +inf ± inf".
+func TestSummaryLineElo(t *testing.T) {
+	for _, tc := range []struct {
+		t    Tally
+		want string
+	}{
+		{Tally{D: 4}, "a vs b: +0 -0 =4, score 50.0%, Elo 0.0 (all draws, no interval)"},
+		{Tally{W: 16}, "a vs b: +16 -0 =0, score 100.0%, Elo > +234.5 (no losses)"},
+		{Tally{W: 923, L: 10, D: 67}, "a vs b: +923 -10 =67, score 95.7%, Elo +536.9 ± 41.5"},
+		{Tally{}, "a vs b: +0 -0 =0, score 0.0%, Elo n/a (no games)"},
+	} {
+		s := Summary{P1: "a", P2: "b", Tally: tc.t}
+		if got := s.Line(); got != tc.want {
+			t.Errorf("%+v: %q, want %q", tc.t, got, tc.want)
+		}
+		var b strings.Builder
+		if err := s.Write(&b); err != nil || !strings.HasSuffix(b.String(), "\n"+tc.want+"\n") {
+			t.Errorf("%+v: Write gave %q, %v", tc.t, b.String(), err)
+		}
 	}
 }

@@ -26,7 +26,14 @@ type Config struct {
 	Kinds []players.Kind
 	// Name is the engine's id name; "kriegbot" when empty.
 	Name string
+	// InfoEvery is how often a running search reports its progress in an
+	// info line (players that can tell it: mcts); 0 means every second,
+	// a negative value never.
+	InfoEvery time.Duration
 }
+
+// defaultInfoEvery is the progress interval when Config.InfoEvery is 0.
+const defaultInfoEvery = time.Second
 
 // Author is the engine's id author line.
 const Author = "the kriegbot authors"
@@ -58,7 +65,7 @@ type inputLine struct {
 type searchResult struct {
 	move    chess.Move
 	err     error
-	nodes   int64
+	report  *players.SearchReport // nil for players without one
 	elapsed time.Duration
 }
 
@@ -66,6 +73,18 @@ type searchResult struct {
 type running struct {
 	cancel context.CancelFunc
 	done   chan searchResult
+	start  time.Time
+	// progress reads the search's iterations so far from the loop's
+	// goroutine; tick paces the progress lines. Both nil for players that
+	// cannot tell.
+	progress func() int64
+	tick     *time.Ticker
+}
+
+// progresser is a player whose running search can be asked how far it got
+// (from another goroutine).
+type progresser interface {
+	Progress() int64
 }
 
 // engine is Run's state; only Run's goroutine touches it.
@@ -141,8 +160,12 @@ func Run(ctx context.Context, in io.Reader, out, logw io.Writer, cfg Config) err
 			return nil
 		}
 		var done chan searchResult
+		var tick <-chan time.Time
 		if e.search != nil {
 			done = e.search.done
+			if e.search.tick != nil {
+				tick = e.search.tick.C
+			}
 		}
 		select {
 		case <-ctx.Done():
@@ -150,6 +173,8 @@ func Run(ctx context.Context, in io.Reader, out, logw io.Writer, cfg Config) err
 			return e.werr
 		case r := <-done:
 			e.finish(r)
+		case <-tick:
+			e.sendProgress()
 		case l, ok := <-lines:
 			if !ok {
 				eof, lines = true, nil
@@ -516,24 +541,93 @@ func (e *engine) start(g GoLimits) {
 	if hard > 0 {
 		ctx, cancel = context.WithTimeout(context.Background(), hard)
 	}
-	r := &running{cancel: cancel, done: make(chan searchResult, 1)}
-	e.search = r
+	r := &running{cancel: cancel, done: make(chan searchResult, 1), start: time.Now()}
 	p := e.player
+	if pr, ok := p.(progresser); ok && e.cfg.InfoEvery >= 0 {
+		every := e.cfg.InfoEvery
+		if every == 0 {
+			every = defaultInfoEvery
+		}
+		r.progress, r.tick = pr.Progress, time.NewTicker(every)
+	}
+	e.search = r
 	go func() {
-		start := time.Now()
 		var res searchResult
 		defer func() {
 			if v := recover(); v != nil {
 				res = searchResult{move: chess.NullMove, err: fmt.Errorf("player panicked: %v", v)}
 			}
-			res.elapsed = time.Since(start)
+			res.elapsed = time.Since(r.start)
 			r.done <- res
 		}()
 		res.move, res.err = p.Attempt(ctx, b)
-		if m, ok := p.(*players.MCTS); ok {
-			res.nodes = m.Last.Iterations
+		if in, ok := p.(players.Inspector); ok && res.err == nil {
+			rep := in.LastSearch()
+			res.report = &rep
 		}
 	}()
+}
+
+// endSearch forgets the running search, stopping its progress lines.
+func (e *engine) endSearch() {
+	if e.search.tick != nil {
+		e.search.tick.Stop()
+	}
+	e.search = nil
+}
+
+// sendProgress reports how far the running search got (see infoLine).
+func (e *engine) sendProgress() {
+	r := e.search
+	e.send(infoLine(time.Since(r.start), r.progress(), nil))
+}
+
+// infoLine is an info line: the time spent, then, when known, the search's
+// iterations ("nodes", the unit of go nodes) and iterations per second
+// ("nps"); for a finished search with a report also its depth along the
+// principal line, the chosen attempt's value in pawns from our side
+// ("proven" when exact) and the principal line itself, last:
+//
+//	info time 1500 nodes 61440 nps 40960 depth 5 value 0.35 pv e2e4 d2d4 g1f3 f1c4 e1g1
+//
+// A search in progress reports the first three only.
+func infoLine(elapsed time.Duration, iterations int64, rep *players.SearchReport) string {
+	b := make([]byte, 0, 64+6*players.MaxPV)
+	b = append(b, "info time "...)
+	b = strconv.AppendInt(b, elapsed.Milliseconds(), 10)
+	if rep != nil {
+		iterations = rep.Iterations
+	}
+	if iterations > 0 {
+		b = append(b, " nodes "...)
+		b = strconv.AppendInt(b, iterations, 10)
+		if elapsed > 0 {
+			b = append(b, " nps "...)
+			b = strconv.AppendInt(b, int64(float64(iterations)/elapsed.Seconds()), 10)
+		}
+	}
+	if rep == nil || rep.Iterations == 0 {
+		return string(b)
+	}
+	b = append(b, " depth "...)
+	b = strconv.AppendInt(b, int64(len(rep.PV)), 10)
+	b = append(b, " value "...)
+	v := strconv.FormatFloat(rep.Value, 'f', 2, 64)
+	if v == "-0.00" {
+		v = "0.00"
+	}
+	b = append(b, v...)
+	if rep.Proven {
+		b = append(b, " proven"...)
+	}
+	if len(rep.PV) > 0 {
+		b = append(b, " pv"...)
+		for _, m := range rep.PV {
+			b = append(b, ' ')
+			b = append(b, m.String()...)
+		}
+	}
+	return string(b)
 }
 
 // finish sends the attempt of a finished search. When the player failed it
@@ -541,7 +635,7 @@ func (e *engine) start(g GoLimits) {
 // exactly one attempt.
 func (e *engine) finish(r searchResult) {
 	e.search.cancel()
-	e.search = nil
+	e.endSearch()
 	m := r.move
 	if r.err != nil || m == chess.NullMove {
 		var list chess.MoveList
@@ -555,11 +649,7 @@ func (e *engine) finish(r searchResult) {
 	e.know.Asked(m)
 	e.pending = m
 	e.phase = answering
-	info := "info time " + strconv.FormatInt(r.elapsed.Milliseconds(), 10)
-	if r.nodes > 0 {
-		info += " nodes " + strconv.FormatInt(r.nodes, 10)
-	}
-	e.send(info)
+	e.send(infoLine(r.elapsed, 0, r.report))
 	e.send("attempt " + m.String())
 }
 
@@ -575,7 +665,7 @@ func (e *engine) abort() {
 	case <-time.After(quitWait):
 		e.log.Printf("quit: the search did not stop within %v", quitWait)
 	}
-	e.search = nil
+	e.endSearch()
 }
 
 // clipWords shortens a list of ignored words for the log.

@@ -139,11 +139,16 @@ func (p *proc) attempt(timeout time.Duration) chess.Move {
 }
 
 // sync waits until the engine has handled every line sent so far and checks
-// that it printed nothing else meanwhile.
+// that it printed nothing else meanwhile (but the progress lines of a
+// search still running).
 func (p *proc) sync() {
 	p.t.Helper()
 	p.send("isready")
-	if l := p.recv(wait); l != "readyok" {
+	l := p.recv(wait)
+	for strings.HasPrefix(l, "info ") {
+		l = p.recv(wait)
+	}
+	if l != "readyok" {
 		p.t.Fatalf("%s: %q where readyok was due", p.name, l)
 	}
 }

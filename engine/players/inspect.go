@@ -28,7 +28,15 @@ type SearchReport struct {
 	Proven bool
 	// Candidates are the attempts searched, most visited first.
 	Candidates []Candidate
+	// PV is the principal line from Move: our attempts along the most
+	// visited path of the search (the referee answers and opponent replies
+	// assumed between them are not in it), at most MaxPV long. Its length
+	// is the search's depth along that line.
+	PV []chess.Move
 }
+
+// MaxPV bounds SearchReport.PV.
+const MaxPV = 32
 
 // Candidate is one attempt as the search saw it.
 type Candidate struct {

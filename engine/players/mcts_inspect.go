@@ -16,12 +16,20 @@ var (
 func (p *MCTS) LastSearch() SearchReport {
 	r := SearchReport{Move: p.Last.Move, Iterations: p.Last.Iterations, Nodes: p.Last.Nodes,
 		Value: p.Last.Value, Proven: p.Last.Proven}
+	if p.Last.Iterations > 0 {
+		r.PV = p.search.Principal(p.Last.Move, nil, MaxPV)
+	}
 	for _, c := range p.search.Candidates(nil) {
 		r.Candidates = append(r.Candidates, Candidate{Move: c.Move, Visits: c.Visits, Value: c.Value,
 			PIllegal: c.PIllegal, PCapture: c.PCapture, PCheck: c.PCheck})
 	}
 	return r
 }
+
+// Progress is the number of iterations the search in progress has run so
+// far (the last search's, between searches). Unlike the other methods it
+// may be called from another goroutine while Attempt runs.
+func (p *MCTS) Progress() int64 { return p.search.Progress() }
 
 // Belief is the player's belief about the opponent's men.
 func (p *MCTS) Belief() *belief.State { return &p.bel }

@@ -233,3 +233,26 @@ func TestOverride(t *testing.T) {
 		}
 	}
 }
+
+// TestMCTSReportLine: the report carries the principal line from the
+// attempt chosen, and Progress ends at the search's iterations.
+func TestMCTSReportLine(t *testing.T) {
+	p := mustNew(t, "mcts:mem=8")
+	if got := p.(Inspector).LastSearch().PV; got != nil {
+		t.Fatalf("line before any search: %v", got)
+	}
+	if err := p.NewGame(Game{Color: chess.White, Seed: 3}); err != nil {
+		t.Fatal(err)
+	}
+	m, err := p.Attempt(context.Background(), Budget{Nodes: 2000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := p.(Inspector).LastSearch()
+	if len(rep.PV) == 0 || rep.PV[0] != m || len(rep.PV) > MaxPV {
+		t.Fatalf("line %v for attempt %v", rep.PV, m)
+	}
+	if got := p.(*MCTS).Progress(); got != rep.Iterations {
+		t.Fatalf("Progress %d, iterations %d", got, rep.Iterations)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"kriegbot/engine/belief"
@@ -30,6 +31,9 @@ type Searcher struct {
 	// visits and values summed over the trees, per root child.
 	visits []int64
 	values []float64
+	// live counts the current search's iterations for Progress, readable
+	// from other goroutines while the search runs.
+	live atomic.Int64
 }
 
 // Result is the outcome of one search.
@@ -300,6 +304,7 @@ func (s *Searcher) Search(ctx context.Context, bel *belief.State, moves []chess.
 		return Result{Move: moves[0]}
 	}
 	start := time.Now()
+	s.live.Store(0)
 	var stop func() bool
 	done := ctx.Done()
 	stop = func() bool {
@@ -324,7 +329,9 @@ func (s *Searcher) Search(ctx context.Context, bel *belief.State, moves []chess.
 		s.mergeCounts(bel, count)
 		s.parallel(func(i int, t *tree) { s.run(t, budget(lim.Nodes, i, n), stop) })
 	}
-	return s.result(moves)
+	res := s.result(moves)
+	s.live.Store(res.Iterations)
+	return res
 }
 
 // parallel calls f for every tree, each on its own goroutine, and waits.
@@ -406,8 +413,11 @@ func (s *Searcher) run(t *tree, nodes int64, stop func() bool) {
 		// At least checkEvery iterations: a search on the clock that
 		// the root's mate count left no time still searches, so that its
 		// replay with the recorded iteration count (never 0) is the same.
-		if t.iters > 0 && t.iters%checkEvery == 0 && stop() {
-			return
+		if t.iters > 0 && t.iters%checkEvery == 0 {
+			s.live.Add(checkEvery)
+			if stop() {
+				return
+			}
 		}
 		if t.nodes[0].flags&fSolved != 0 {
 			return

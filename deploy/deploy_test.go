@@ -1,0 +1,132 @@
+// Package deploy holds no code: these tests keep the deployment files in
+// step with the daemon, so that they cannot rot silently.
+package deploy
+
+import (
+	"bufio"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"kriegbot/bot"
+)
+
+// unit reads a systemd unit file into section -> key -> values (a key may
+// be given more than once).
+func unit(t *testing.T, path string) map[string]map[string][]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	out := map[string]map[string][]string{}
+	section := ""
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		switch {
+		case line == "" || strings.HasPrefix(line, "#") || strings.HasPrefix(line, ";"):
+		case strings.HasPrefix(line, "[") && strings.HasSuffix(line, "]"):
+			section = line[1 : len(line)-1]
+			out[section] = map[string][]string{}
+		default:
+			k, v, ok := strings.Cut(line, "=")
+			if !ok || section == "" || strings.HasSuffix(line, "\\") {
+				t.Fatalf("%s:%d: not a key=value line in a section: %q", path, n, line)
+			}
+			out[section][k] = append(out[section][k], v)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestSystemdUnit(t *testing.T) {
+	u := unit(t, "systemd/kriegbot.service")
+	svc := u["Service"]
+	one := func(key string) string {
+		t.Helper()
+		if v := svc[key]; len(v) == 1 {
+			return v[0]
+		}
+		t.Errorf("[Service] %s: %q, want exactly one value", key, svc[key])
+		return ""
+	}
+	if args := strings.Fields(one("ExecStart")); len(args) < 2 || !strings.HasSuffix(args[0], "/kriegbot") || args[1] != "run" {
+		t.Errorf("ExecStart=%s, want the daemon: kriegbot run ...", one("ExecStart"))
+	}
+	// The daemon's exit status: 1 asks for a restart, 2 says a restart cannot help.
+	if bot.ExitRestart != 1 || bot.ExitBadConfig != 2 {
+		t.Fatalf("exit codes changed (restart %d, bad config %d): update the unit and deploy/README.md", bot.ExitRestart, bot.ExitBadConfig)
+	}
+	if one("Restart") != "on-failure" {
+		t.Errorf("Restart=%s, want on-failure (exit 1 means restart me)", one("Restart"))
+	}
+	if got := one("RestartPreventExitStatus"); got != strconv.Itoa(bot.ExitBadConfig) {
+		t.Errorf("RestartPreventExitStatus=%s, want %d (bad configuration)", got, bot.ExitBadConfig)
+	}
+	for key, want := range map[string]string{
+		"NoNewPrivileges": "yes",
+		"ProtectSystem":   "strict",
+		"ProtectHome":     "yes",
+		"StateDirectory":  "kriegbot",
+		"LogsDirectory":   "kriegbot",
+	} {
+		if got := one(key); got != want {
+			t.Errorf("%s=%s, want %s", key, got, want)
+		}
+	}
+	if env := one("EnvironmentFile"); !strings.HasSuffix(env, "/kriegbot.env") {
+		t.Errorf("EnvironmentFile=%s, want the 0600 file holding KRIEGBOT_PASSWORD", env)
+	}
+	if wd := one("WorkingDirectory"); wd != "/var/lib/kriegbot" {
+		t.Errorf("WorkingDirectory=%s: relative logs.dir and opponent_models must land in the writable state folder", wd)
+	}
+	if _, ok := u["Install"]["WantedBy"]; !ok {
+		t.Error("no [Install] WantedBy=: systemctl enable would do nothing")
+	}
+	env, err := os.ReadFile("systemd/kriegbot.env.example")
+	if err != nil || !strings.Contains(string(env), "KRIEGBOT_PASSWORD=\n") {
+		t.Errorf("kriegbot.env.example should end in an empty KRIEGBOT_PASSWORD= line (%v)", err)
+	}
+}
+
+func TestDaemonDockerfile(t *testing.T) {
+	data, err := os.ReadFile("daemon/Dockerfile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var froms, users, cmds []string
+	for _, line := range strings.Split(string(data), "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			continue
+		}
+		switch f[0] {
+		case "FROM":
+			froms = append(froms, line)
+		case "USER":
+			users = append(users, f[1])
+		case "CMD", "ENTRYPOINT":
+			cmds = append(cmds, line)
+		}
+	}
+	if len(froms) < 2 || !strings.HasPrefix(froms[0], "FROM golang:") {
+		t.Errorf("FROM lines %q: want a multi-stage build starting from the Go toolchain image", froms)
+	}
+	if len(users) == 0 || slices.Contains([]string{"root", "0", "0:0"}, users[len(users)-1]) {
+		t.Errorf("USER %q: the daemon must not run as root", users)
+	}
+	if !slices.Contains(cmds, `CMD ["run", "-config", "/etc/kriegbot/config.toml"]`) {
+		t.Errorf("CMD/ENTRYPOINT %q: want the daemon, kriegbot run", cmds)
+	}
+	// The match image stays what the Kubernetes manifests use.
+	if m, err := os.ReadFile("Dockerfile"); err != nil || !strings.Contains(string(m), `ENTRYPOINT ["/usr/local/bin/kriegbot"]`) {
+		t.Errorf("deploy/Dockerfile (the match image) changed: %v", err)
+	}
+}
