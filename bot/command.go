@@ -106,7 +106,7 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
-	console := NewConsole(stdout, isTerminal(stdout), *verbose)
+	console := NewConsole(stdout, isTerminal(stdout), *verbose, stderr)
 	return runDaemons(ctx, cfg, spec, sparSpec, password, console, stdout, stderr)
 }
 
@@ -206,9 +206,9 @@ func runDaemons(ctx context.Context, cfg config.Config, spec, sparSpec players.S
 		if cfg.Sparring.Enabled {
 			line += fmt.Sprintf(" against %s (%s)", cfg.Sparring.Handle, sparSpec)
 		}
-		console.say(lineProgress, "%s", line)
+		console.say(lineNote, "%s", line)
 		if cfg.Sparring.Enabled && cfg.Policy.Challenge == cfg.Sparring.Handle {
-			console.say(lineProgress, "%s", demoNotice(cfg))
+			console.say(lineNote, "%s", demoNotice(cfg))
 		}
 		if cfg.Sparring.Enabled {
 			sc := sparringConfig(cfg)

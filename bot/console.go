@@ -16,6 +16,7 @@ import (
 type Console struct {
 	mu      sync.Mutex
 	w       io.Writer
+	notes   io.Writer // where the start-up lines go when w is piped (stderr)
 	tty     bool
 	verbose bool
 	status  string // the status line on screen (tty), "" for none
@@ -23,16 +24,19 @@ type Console struct {
 }
 
 // NewConsole writes to w; tty says w is a terminal (status line, progress
-// lines); verbose adds a line per attempt and per answer.
-func NewConsole(w io.Writer, tty, verbose bool) *Console {
-	return &Console{w: w, tty: tty, verbose: verbose}
+// lines); verbose adds a line per attempt and per answer. notes, when w is
+// piped, gets the few start-up lines (what runs, how long it takes), so
+// that a person still sees them while a script reads only results.
+func NewConsole(w io.Writer, tty, verbose bool, notes io.Writer) *Console {
+	return &Console{w: w, tty: tty, verbose: verbose, notes: notes}
 }
 
 // line kinds.
 type lineKind uint8
 
 const (
-	lineProgress lineKind = iota // connection, waiting, game start: terminal only
+	lineNote     lineKind = iota // start-up: stdout on a terminal, else notes
+	lineProgress                 // connection, waiting, game start: terminal only
 	lineMove                     // attempts and answers: when verbose
 	lineResult                   // results and summaries: always
 )
@@ -44,6 +48,11 @@ func (c *Console) say(k lineKind, format string, args ...any) {
 	}
 	switch {
 	case k == lineProgress && !c.tty, k == lineMove && !c.verbose:
+		return
+	case k == lineNote && !c.tty:
+		if c.notes != nil {
+			fmt.Fprintf(c.notes, format+"\n", args...)
+		}
 		return
 	}
 	c.mu.Lock()

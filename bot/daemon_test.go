@@ -131,7 +131,7 @@ func newTestDaemon(t *testing.T, cfg config.Config, addr, player string, console
 	t.Cleanup(func() { logf.Close() })
 	var con *Console
 	if console != nil {
-		con = NewConsole(console, false, false) // piped: results only
+		con = NewConsole(console, false, false, nil) // piped: results only
 	}
 	d := New(cfg, Options{Name: cfg.Account.Handle, Password: testPasswords[cfg.Account.Handle], Addr: addr, Spec: spec,
 		Log: zerolog.New(logf).With().Timestamp().Logger(), Console: con, Dir: dir, Seed: 42})
