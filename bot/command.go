@@ -26,14 +26,27 @@ import (
 	"kriegbot/config"
 	"kriegbot/engine/players"
 	"kriegbot/engine/umpire"
+	"kriegbot/internal/buildinfo"
 	"kriegbot/internal/cmdflag"
 	"kriegbot/internal/rotate"
+	"kriegbot/live"
 	"kriegbot/protocol/iccserver"
 )
 
 // Command runs "kriegbot run [-config FILE] [-check] [-games N] [-v]
 // [-connect HOST:PORT] [-guest]".
-func Command(args []string, stdout, stderr io.Writer) int {
+//
+// Command returns the command's entry point; replayPage makes a finished
+// game's replay page for the live page (nil: no replay links), given by the
+// caller so that the daemon does not import the replay tool.
+func Command(replayPage ReplayPage) func(args []string, stdout, stderr io.Writer) int {
+	return func(args []string, stdout, stderr io.Writer) int { return command(args, stdout, stderr, replayPage) }
+}
+
+// ReplayPage makes the HTML replay page of the game in a record file.
+type ReplayPage func(ctx context.Context, record, build string) ([]byte, error)
+
+func command(args []string, stdout, stderr io.Writer, replayPage ReplayPage) int {
 	fset := flag.NewFlagSet("run", flag.ContinueOnError)
 	path := fset.String("config", "config.toml", "configuration file; when the default file is missing, the built-in defaults (the embedded server and sparring partner) are used")
 	check := fset.Bool("check", false, "validate the configuration, print the effective values (password masked) and exit")
@@ -41,8 +54,10 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	verbose := fset.Bool("v", false, "print a line per attempt and per answer (attempt, referee's words, value, time used)")
 	connect := fset.String("connect", "", "play on the ICC-protocol server at HOST:PORT instead of the embedded one (no sparring partner, no challenges: the bot waits for games)")
 	guest := fset.Bool("guest", false, "log in as a guest (no password; unrated games only)")
+	httpAddr := fset.String("http", "", "serve the operator's live page (read-only: games, clocks, belief, candidates, score) on this loopback address, e.g. 127.0.0.1:8080")
+	httpPublic := fset.Bool("http-public", false, "allow -http on an address other than loopback (the page shows the games in progress)")
 	fset.Usage = func() {
-		fmt.Fprintln(stderr, "usage: kriegbot run [-config FILE] [-check] [-games N] [-v] [-connect HOST:PORT] [-guest]")
+		fmt.Fprintln(stderr, "usage: kriegbot run [-config FILE] [-check] [-games N] [-v] [-connect HOST:PORT] [-guest] [-http ADDR]")
 		fmt.Fprintln(stderr, "\nRuns the bot. With the shipped config.toml it starts kriegbot's own wild 16")
 		fmt.Fprintln(stderr, "server in-process on a loopback port with a sparring partner, and plays game")
 		fmt.Fprintln(stderr, "after game against it over TCP, one line per finished game. SIGINT or SIGTERM")
@@ -76,6 +91,11 @@ func Command(args []string, stdout, stderr io.Writer) int {
 			return cmdflag.Fail(stderr, "run", "-connect %s: %v", *connect, err)
 		}
 	}
+	if *httpAddr != "" {
+		if err := live.CheckAddr(*httpAddr, *httpPublic); err != nil {
+			return cmdflag.Fail(stderr, "run", "-http %s: %v", *httpAddr, err)
+		}
+	}
 	if *guest {
 		cfg.Account.Guest = true
 		if err := cfg.Validate(); err != nil {
@@ -107,7 +127,21 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
 	console := NewConsole(stdout, isTerminal(stdout), *verbose, stderr)
-	return runDaemons(ctx, cfg, spec, sparSpec, password, console, stdout, stderr)
+	var page *live.Server
+	if *httpAddr != "" {
+		var render func(string) ([]byte, error)
+		if replayPage != nil {
+			render = func(rec string) ([]byte, error) { return replayPage(ctx, rec, buildinfo.ID()) }
+		}
+		page = live.New(filepath.Join(cfg.Logs.Dir, "games"), render)
+		ln, err := net.Listen("tcp", *httpAddr)
+		if err != nil {
+			return cmdflag.Fail(stderr, "run", "-http %s: %v", *httpAddr, err)
+		}
+		go page.Serve(ctx, ln)
+		console.say(lineNote, "kriegbot: the live page is on http://%s/", ln.Addr())
+	}
+	return runDaemons(ctx, cfg, spec, sparSpec, password, console, page, stdout, stderr)
 }
 
 // connectTo points the configuration at an outside ICC-protocol server at
@@ -163,7 +197,7 @@ func loadConfig(path string, explicit bool) (config.Config, string, error) {
 
 // runDaemons starts the logs, the embedded server and sparring partner when
 // configured, and the bot; it handles the signals.
-func runDaemons(ctx context.Context, cfg config.Config, spec, sparSpec players.Spec, password string, console *Console, stdout, stderr io.Writer) int {
+func runDaemons(ctx context.Context, cfg config.Config, spec, sparSpec players.Spec, password string, console *Console, page *live.Server, stdout, stderr io.Writer) int {
 	began := time.Now()
 	logFile, err := rotate.Open(cfg.Logs.Dir, "kriegbot.log", int64(cfg.Logs.MaxSizeMB)<<20, cfg.Logs.Keep)
 	if err != nil {
@@ -221,7 +255,7 @@ func runDaemons(ctx context.Context, cfg config.Config, spec, sparSpec players.S
 		}
 	}
 	bot := New(cfg, Options{Name: cfg.Account.Handle, Password: password, Addr: addr, Spec: spec,
-		Log: log.With().Str("bot", cfg.Account.Handle).Logger(), Console: console, Dir: cfg.Logs.Dir, Seed: seed})
+		Log: log.With().Str("bot", cfg.Account.Handle).Logger(), Console: console, Dir: cfg.Logs.Dir, Seed: seed, Live: page})
 
 	sig := make(chan os.Signal, 2)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)

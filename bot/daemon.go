@@ -14,6 +14,7 @@ import (
 	"kriegbot/driver"
 	"kriegbot/engine/players"
 	"kriegbot/internal/buildinfo"
+	"kriegbot/live"
 	"kriegbot/protocol"
 	"kriegbot/protocol/iccclient"
 	"kriegbot/record"
@@ -49,6 +50,9 @@ type Options struct {
 	Now func() time.Time
 	// Seed is the base of every game's seed.
 	Seed uint64
+	// Live, when set, is the operator's page: the daemon publishes what it
+	// does to it.
+	Live *live.Server
 }
 
 // Daemon is one bot account: it keeps a connection to the server, plays the
@@ -80,6 +84,7 @@ type Daemon struct {
 	abandoned   []string           // games in progress when we left at once
 	playing     int                // len(games), for other goroutines (mu)
 	cancelLogin context.CancelFunc // ends a login in progress (mu)
+	liveSeen    liveState          // what the operator's page has been shown
 }
 
 // New makes a daemon; cfg must be valid.

@@ -22,6 +22,7 @@ import (
 	"kriegbot/config"
 	"kriegbot/engine/players"
 	"kriegbot/engine/umpire"
+	"kriegbot/live"
 	"kriegbot/protocol"
 	"kriegbot/protocol/iccclient"
 	"kriegbot/protocol/iccserver"
@@ -438,5 +439,51 @@ func TestAnswersSeekAds(t *testing.T) {
 	}
 	if !bytes.Contains(log, []byte("answering a seek")) {
 		t.Fatalf("the game did not come from a seek ad:\n%s", log)
+	}
+}
+
+// TestLivePage: a daemon with the operator's page publishes its game while
+// it plays (opponent, ply, clocks) and, after it, the finished game with its
+// record's name for the replay link; no password is in any snapshot.
+func TestLivePage(t *testing.T) {
+	_, addr := startTestServer(t, 0)
+	ac := testConfig(t, "kriegbot", addr)
+	ac.Policy.Challenge = "sparring"
+	ac.Policy.Games = 1
+	page := live.New(t.TempDir(), nil)
+	a, _ := newTestDaemon(t, ac, addr, "heuristic", nil)
+	a.opt.Live = page
+	b, _ := newTestDaemon(t, testConfig(t, "sparring", addr), addr, "random", nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	runInBackground(t, ctx, b)
+	done := make(chan int, 1)
+	go func() { done <- a.Run(ctx) }()
+	sawGame := false
+	for !sawGame {
+		select {
+		case <-done:
+			t.Fatal("the game ended before the page showed it")
+		case <-time.After(20 * time.Millisecond):
+		}
+		for _, g := range page.Snapshot().Games {
+			if g.Opponent == "sparring" && g.Ply > 0 && g.ClockUs > 0 && g.Control == "2+1" {
+				sawGame = true
+			}
+		}
+	}
+	awaitExit(t, ctx, done, "the game never finished")
+	// The last publication may precede the game's end by half a second.
+	a.liveSeen.published = time.Time{}
+	a.livePublish(time.Now())
+	snap := page.Snapshot()
+	if len(snap.Finished) != 1 || snap.Finished[0].Record == "" || snap.Score.Finished != 1 || len(snap.Games) != 0 {
+		t.Fatalf("after the game: %+v", snap)
+	}
+	js, _ := json.Marshal(snap)
+	for _, pw := range testPasswords {
+		if bytes.Contains(js, []byte(pw)) {
+			t.Fatal("a password is in the page's snapshot")
+		}
 	}
 }

@@ -36,6 +36,8 @@ type gameRun struct {
 	model string
 	// lastAttempt is the last attempt sent, for the console's move lines.
 	lastAttempt driver.Action
+	// live is what the operator's page shows of the game.
+	live liveGame
 }
 
 // serve runs one connection. It returns (code, true, "") to exit, or
@@ -319,6 +321,9 @@ func (d *Daemon) drive() {
 		ev := g.t.TakeEvents()
 		d.showAnswers(g, ev)
 		g.drv.Hear(ev, now)
+		if len(ev) > 0 {
+			d.liveHeard(g, ev)
+		}
 		_, _, _, over := g.t.Over()
 		if g.drv.Thinking() {
 			if over {
@@ -397,6 +402,7 @@ func (d *Daemon) finish(num int, g *gameRun, now time.Time) {
 	left := g.t.Clock(us, now)
 	d.opt.Log.Info().Int("game", num).Str("result", result).Str("code", code).Str("reason", reason).
 		Int("plies", g.t.Plies()).Int("illegal", illegal).Dur("clock_left", left).Msg("game over")
+	d.liveFinished(g, result, reason)
 	d.opt.Console.say(lineResult, "game %d vs %s (%s): %s %s, %d plies, %d illegal attempts, %s left; score +%d -%d =%d",
 		num, g.t.Opponent(), iccgame.ColorWord(us), result, reason, g.t.Plies(), illegal, fmtClock(left), s.wins, s.losses, s.draws)
 	d.opt.Console.setStatus("", now)
@@ -466,6 +472,7 @@ func (d *Daemon) tick() {
 		}
 	}
 	d.showStatus(now)
+	d.livePublish(now)
 	soft, _ := d.quitting()
 	d.mu.Lock()
 	paused := d.paused

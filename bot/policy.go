@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"fmt"
 	"strings"
 	"time"
 
@@ -68,7 +69,8 @@ func (p *policy) tick(d *Daemon, now time.Time, cfg config.Config, busy bool) {
 		if err == nil {
 			d.sess.Send(line)
 			p.seekPosted = true
-			d.opt.Console.say(lineProgress, "waiting for a game: seeking wild 16 at %d+%d", pol.SeekBase, pol.SeekIncrement)
+			d.liveSeen.status = fmt.Sprintf("waiting for a game: seeking wild 16 at %d+%d", pol.SeekBase, pol.SeekIncrement)
+			d.opt.Console.say(lineProgress, "%s", d.liveSeen.status)
 			p.announced = true
 		}
 	}
@@ -82,13 +84,15 @@ func (p *policy) tick(d *Daemon, now time.Time, cfg config.Config, busy bool) {
 			d.sess.Send(line)
 			p.lastMatch = now
 			if !p.announced {
-				d.opt.Console.say(lineProgress, "waiting for a game: challenging %s to wild 16 at %d+%d", c, pol.SeekBase, pol.SeekIncrement)
+				d.liveSeen.status = fmt.Sprintf("waiting for a game: challenging %s to wild 16 at %d+%d", c, pol.SeekBase, pol.SeekIncrement)
+				d.opt.Console.say(lineProgress, "%s", d.liveSeen.status)
 				p.announced = true
 			}
 		}
 	}
 	if !p.announced && pol.AcceptChallenges {
-		d.opt.Console.say(lineProgress, "waiting for a challenge (wild 16, %d-%d minutes)", pol.MinBase, pol.MaxBase)
+		d.liveSeen.status = fmt.Sprintf("waiting for a challenge (wild 16, %d-%d minutes)", pol.MinBase, pol.MaxBase)
+		d.opt.Console.say(lineProgress, "%s", d.liveSeen.status)
 		p.announced = true
 	}
 }

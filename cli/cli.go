@@ -27,7 +27,7 @@ type command struct {
 
 func commands() []command {
 	return []command{
-		{"run", "the bot: plays wild 16 on a server (by default its own embedded one, against a sparring partner)", bot.Command},
+		{"run", "the bot: plays wild 16 on a server (by default its own embedded one, against a sparring partner)", bot.Command(replay.Page)},
 		{"umpire", "referee tools: `umpire verify FILE` checks the umpire against fixture files", umpirecmd.Command},
 		{"serve", "an ICC-compatible wild 16 server on loopback, for bots and telnet users", iccserver.Command},
 		{"bench", "speed figures, one line each: perft, umpire, protocol, belief, search", bench.Command},

@@ -57,6 +57,9 @@ type Action struct {
 	Elapsed    time.Duration
 	Iterations int64
 	HasValue   bool
+	// Candidates are the search's most visited attempts (at most five),
+	// for the operator's page.
+	Candidates []players.Candidate
 }
 
 // Thought is a finished search, delivered on the backend's channel.
@@ -273,6 +276,7 @@ func (g *Game) Done(r Thought, wanted bool, now time.Time) []Action {
 		s := in.LastSearch()
 		rep = &s
 		act.Iterations = s.Iterations
+		act.Candidates = s.Candidates[:min(len(s.Candidates), 5)]
 	}
 	if vp, ok := g.p.(players.Valuer); ok {
 		act.Value, act.HasValue = vp.Value()

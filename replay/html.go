@@ -1,15 +1,20 @@
 package replay
 
 import (
+	"bufio"
+	"bytes"
+	"context"
 	"fmt"
 	"html"
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"kriegbot/engine/chess"
 	"kriegbot/engine/oppmodel"
+	"kriegbot/record"
 )
 
 // The HTML page is one file: inline SVG boards drawn here, a little CSS and
@@ -267,4 +272,27 @@ func writeHTMLFinal(sb *strings.Builder, res *Result) {
 	sb.WriteString("</p>\n<div class=\"boards\">")
 	positionBoard(sb, "final position", res.Record.Game.Us, &res.Truth[len(res.Truth)-1])
 	sb.WriteString("</div></section>\n")
+}
+
+// Page re-runs the game in record file name and returns its HTML replay
+// page (the operator's live page links finished games to it).
+func Page(ctx context.Context, name string, build string) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	rec, err := record.Read(bufio.NewReader(f), filepath.Base(name))
+	if err != nil {
+		return nil, err
+	}
+	res, err := Run(ctx, rec, Options{Build: build})
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	if err := WriteHTML(&b, res); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
 }

@@ -1,0 +1,209 @@
+package live
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// sample is a snapshot with one game in progress and one finished game.
+func sample() Snapshot {
+	g := Game{Number: 7, Opponent: "sparring", Us: "white", Control: "1+1", Ply: 23, ClockUs: 41_000, ClockThem: 52_500,
+		State: "thinking", Value: 0.31, HasValue: true, HasHeat: true,
+		Candidates: []Candidate{{Move: "e2e4", Visits: 900, Value: 2.5, PIllegal: 0.1, PCapture: 0.3, PCheck: 0.05}},
+		Heard:      []string{"e2e4: 0 pawn tries", "they: Pawn at e4 captured"}}
+	g.Own[1] = 0xff00 // pawns
+	g.Own[6] = 0x10   // king e1
+	g.Heat[0][60] = 0.7
+	g.Heat[1][52] = 0.9
+	g.Heat[2][57] = 0.4
+	return Snapshot{Updated: time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC), Account: "kriegbot", Server: "127.0.0.1:5000",
+		Score: Score{Finished: 3, Wins: 2, Draws: 1}, Games: []Game{g},
+		Finished: []Finished{{Number: 6, Opponent: "sparring", Us: "black", Result: "1-0", Reason: "Black checkmated", Plies: 51,
+			Record: "20261125-120000-kriegbot-g6-sparring.jsonl"}}}
+}
+
+func get(t *testing.T, h http.Handler, method, path string) *httptest.ResponseRecorder {
+	t.Helper()
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(method, path, nil))
+	return rec
+}
+
+// TestRoutes: the page, its fragment and the JSON show the snapshot; the
+// page is read-only; unknown replays, and names that try to leave the games
+// folder, are not found.
+func TestRoutes(t *testing.T) {
+	s := New(t.TempDir(), func(string) ([]byte, error) { return []byte("<p>replay</p>"), nil })
+	s.Publish(sample())
+	h := s.Handler()
+	page := get(t, h, "GET", "/")
+	body := page.Body.String()
+	for _, want := range []string{"Game 7 vs sparring", "thinking", "value +0.31", "e2e4", "their king (%)", "Legend",
+		"/replay/20261125-120000-kriegbot-g6-sparring.html", "score +2 -0 =1", "0:41", "0:52"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	if page.Header().Get("Content-Security-Policy") == "" || page.Header().Get("X-Content-Type-Options") != "nosniff" {
+		t.Errorf("page headers %v", page.Header())
+	}
+	if frag := get(t, h, "GET", "/fragment").Body.String(); !strings.Contains(frag, "Game 7") || strings.Contains(frag, "<script") {
+		t.Errorf("fragment %q", frag)
+	}
+	var snap Snapshot
+	if err := json.Unmarshal(get(t, h, "GET", "/state.json").Body.Bytes(), &snap); err != nil || snap.Games[0].Ply != 23 {
+		t.Errorf("state.json: %v %+v", err, snap)
+	}
+	for _, m := range []string{"POST", "PUT", "DELETE"} {
+		if code := get(t, h, m, "/").Code; code != http.StatusMethodNotAllowed {
+			t.Errorf("%s / = %d, want 405", m, code)
+		}
+	}
+	for _, p := range []string{"/replay/nothing.html", "/replay/..%2f..%2fetc%2fpasswd.html", "/nope"} {
+		if code := get(t, h, "GET", p).Code; code != http.StatusNotFound {
+			t.Errorf("GET %s = %d, want 404", p, code)
+		}
+	}
+	if code := get(t, h, "GET", "/replay/../x.html").Code; code == http.StatusOK {
+		t.Errorf("GET /replay/../x.html served a page")
+	}
+}
+
+// TestReplayMadeOnce: the first request starts making the replay page in
+// the background and says so; later requests get the page, made once.
+func TestReplayMadeOnce(t *testing.T) {
+	dir := t.TempDir()
+	var made atomic.Int32
+	release := make(chan struct{})
+	s := New(dir, func(rec string) ([]byte, error) {
+		made.Add(1)
+		<-release
+		if filepath.Dir(rec) != dir {
+			return nil, errors.New("record outside the games folder: " + rec)
+		}
+		return []byte("<p>the replay</p>"), nil
+	})
+	s.Publish(sample())
+	h := s.Handler()
+	path := "/replay/20261125-120000-kriegbot-g6-sparring.html"
+	for range 3 {
+		r := get(t, h, "GET", path)
+		if r.Code != 200 || r.Header().Get("Refresh") == "" || !strings.Contains(r.Body.String(), "Making the replay") {
+			t.Fatalf("while making: %d %q", r.Code, r.Body.String())
+		}
+	}
+	close(release)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		r := get(t, h, "GET", path)
+		if strings.Contains(r.Body.String(), "the replay") && !strings.Contains(r.Body.String(), "Making") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the replay page never came: %q", r.Body.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if n := made.Load(); n != 1 {
+		t.Fatalf("the replay was made %d times, want once", n)
+	}
+}
+
+func TestCheckAddr(t *testing.T) {
+	for _, c := range []struct {
+		addr   string
+		public bool
+		ok     bool
+	}{
+		{"127.0.0.1:8080", false, true}, {"[::1]:8080", false, true}, {"localhost:8080", false, true},
+		{"0.0.0.0:8080", false, false}, {"192.0.2.1:80", false, false}, {"example.org:80", false, false},
+		{"0.0.0.0:8080", true, true}, {"8080", false, false},
+	} {
+		if err := CheckAddr(c.addr, c.public); (err == nil) != c.ok {
+			t.Errorf("CheckAddr(%q, %v) = %v, want ok %v", c.addr, c.public, err, c.ok)
+		}
+	}
+}
+
+// TestServeAndStop: a real listener serves the page and stops with ctx.
+func TestServeAndStop(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := New(t.TempDir(), nil)
+	s.Publish(sample())
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(ctx, ln) }()
+	resp, err := http.Get("http://" + ln.Addr().String() + "/state.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(b), `"opponent":"sparring"`) {
+		t.Fatalf("state.json over TCP: %s", b)
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Serve did not return after its context ended")
+	}
+}
+
+// TestPageInChromium renders the live page in headless Chromium (with its
+// script, which redraws from /fragment) and checks the screenshot is a drawn
+// page. Opt-in: KRIEGBOT_CHROMIUM=1 (Debian package chromium);
+// KRIEGBOT_SCREENSHOT=FILE keeps the picture (docs/live-page.png).
+func TestPageInChromium(t *testing.T) {
+	if os.Getenv("KRIEGBOT_CHROMIUM") == "" {
+		t.Skip("KRIEGBOT_CHROMIUM=1 renders the page in headless Chromium")
+	}
+	bin, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Fatal("chromium not installed (apt-get install -y chromium)")
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := New(t.TempDir(), nil)
+	s.Publish(sample())
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go s.Serve(ctx, ln)
+	dir := t.TempDir()
+	shot := filepath.Join(dir, "shot.png")
+	if keep := os.Getenv("KRIEGBOT_SCREENSHOT"); keep != "" {
+		shot = keep
+	}
+	cctx, ccancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer ccancel()
+	cmd := exec.CommandContext(cctx, bin, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+		"--disable-component-update", "--disable-sync", "--no-first-run", "--user-data-dir="+filepath.Join(dir, "profile"),
+		"--virtual-time-budget=3000", "--screenshot="+shot, "--window-size=1200,1000", "http://"+ln.Addr().String()+"/")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("chromium: %v\n%s", err, out)
+	}
+	st, err := os.Stat(shot)
+	if err != nil || st.Size() < 20_000 {
+		t.Fatalf("screenshot %v (%v): too small for a drawn page", st, err)
+	}
+}
