@@ -48,7 +48,7 @@ type Game struct {
 	// Own are our men by piece type (index chess.Pawn..chess.King), as
 	// bitboards; Heat the belief's chance per square of the opponent's king,
 	// pawns and other pieces, when the player has a belief.
-	Own     [chess.King + 1]uint64            `json:"own"`
+	Own     [chess.King + 1]uint64           `json:"own"`
 	Heat    [oppmodel.NumClasses][64]float32 `json:"heat"`
 	HasHeat bool                             `json:"has_heat"`
 	// Candidates are the last search's most visited attempts.
