@@ -360,6 +360,9 @@ func (d *Daemon) send(g *gameRun, acts []driver.Action) {
 		case driver.AcceptDraw:
 			d.opt.Log.Info().Int("game", num).Float64("value", a.Value).Msg("accepting the draw offer")
 			d.sess.Send(protocol.DrawLine)
+		case driver.OfferDraw:
+			d.opt.Log.Info().Int("game", num).Float64("value", a.Value).Msg("offering a draw: we cannot force mate, they keep at most one man")
+			d.sess.Send(protocol.DrawLine) // on ICC "draw" offers, or accepts a standing offer
 		case driver.Resign:
 			if a.Err != nil {
 				d.opt.Log.Error().Err(a.Err).Int("game", num).Msg("the player has no attempt; resigning")

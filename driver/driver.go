@@ -41,6 +41,8 @@ const (
 	Resign
 	// AcceptDraw accepts the opponent's draw offer.
 	AcceptDraw
+	// OfferDraw offers a draw: we cannot win (players.DrawSeeker).
+	OfferDraw
 )
 
 // Action is one thing to send.
@@ -99,19 +101,20 @@ type Setup struct {
 
 // Game is one game being played.
 type Game struct {
-	setup    Setup
-	p        players.Player
-	turn     *clock.Turn
-	done     chan<- Thought
-	seq      int
-	thinking bool
-	started  time.Time // when the search in flight began
-	cancel   context.CancelFunc
-	queued   []players.Event // heard while the player was thinking
-	over     bool            // the player was told GameOver
-	low      int             // consecutive turns valued below the resign line
-	offered  bool            // the opponent offers a draw
-	resigned bool
+	setup      Setup
+	p          players.Player
+	turn       *clock.Turn
+	done       chan<- Thought
+	seq        int
+	thinking   bool
+	started    time.Time // when the search in flight began
+	cancel     context.CancelFunc
+	queued     []players.Event // heard while the player was thinking
+	over       bool            // the player was told GameOver
+	low        int             // consecutive turns valued below the resign line
+	sinceOffer int             // attempts since our last draw offer
+	offered    bool            // the opponent offers a draw
+	resigned   bool
 }
 
 // New starts a game: it builds the player and gives it the game. Finished
@@ -220,6 +223,11 @@ func (g *Game) decide() ([]Action, bool) {
 	}
 	st := g.setup.Settings
 	var acts []Action
+	g.sinceOffer++
+	if ds, ok := g.p.(players.DrawSeeker); ok && g.sinceOffer >= offerEvery && ds.CannotWin() {
+		acts = append(acts, Action{Kind: OfferDraw, Value: v})
+		g.sinceOffer = 0
+	}
 	if g.offered && st.AcceptDraw && v < st.DrawBelow {
 		acts = append(acts, Action{Kind: AcceptDraw, Value: v})
 		g.offered = false
@@ -234,6 +242,10 @@ func (g *Game) decide() ([]Action, bool) {
 	}
 	return acts, false
 }
+
+// offerEvery is how many attempts pass between two draw offers of ours, so
+// that an opponent who declines is not pestered.
+const offerEvery = 20
 
 // LowTurns is how many consecutive turns were valued below the resign line.
 func (g *Game) LowTurns() int { return g.low }

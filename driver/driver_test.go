@@ -126,3 +126,38 @@ func TestNoAttemptResigns(t *testing.T) {
 		t.Fatalf("Done after a failed search: %+v, want a resignation with the error", acts)
 	}
 }
+
+// seeker is a valued player that cannot win.
+type seeker struct{ valued }
+
+func (*seeker) CannotWin() bool { return true }
+
+// TestOffersDrawNowAndThen: a player that cannot win offers a draw once
+// every offerEvery attempts, not at every one.
+func TestOffersDrawNowAndThen(t *testing.T) {
+	base, err := players.Parse("random", players.Kinds())
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := []players.Kind{{Name: "seeker", Build: func(*players.Options) (func() players.Player, error) {
+		return func() players.Player { return &seeker{valued{Player: base.New(), v: 0}} }, nil
+	}}}
+	sp, err := players.Parse("seeker", kinds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, done := newGame(t, sp, Settings{})
+	now := time.Now()
+	offers := 0
+	for i := 0; i < 3*offerEvery; i++ {
+		for _, a := range g.Act(now, Situation{Since: now}) {
+			if a.Kind == OfferDraw {
+				offers++
+			}
+		}
+		g.Done(<-done, false, now)
+	}
+	if offers != 3 {
+		t.Fatalf("%d draw offers in %d attempts, want 3", offers, 3*offerEvery)
+	}
+}

@@ -137,3 +137,10 @@ func (p *Position) HasInsufficientMaterial(c Color) bool {
 func (p *Position) IsInsufficientMaterial() bool {
 	return p.HasInsufficientMaterial(White) && p.HasInsufficientMaterial(Black)
 }
+
+// CanForceMate reports whether a side with these men besides its king can
+// force mate against a lone king: any pawn, rook or queen, or two minor
+// pieces other than two knights. One minor piece, or two knights, cannot.
+func CanForceMate(pawnsRooksQueens, knights, bishops int) bool {
+	return pawnsRooksQueens > 0 || knights+bishops > 1 && !(knights == 2 && bishops == 0)
+}

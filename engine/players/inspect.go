@@ -53,6 +53,14 @@ type Valuer interface {
 	Value() (v float64, ok bool)
 }
 
+// DrawSeeker is a player that can tell a position where it cannot win: it
+// cannot force mate with its own men, and the opponent has at most one man
+// besides its king and no pawn, as far as the referee's captures show. A
+// draw offer then costs nothing (the drivers offer one now and then).
+type DrawSeeker interface {
+	CannotWin() bool
+}
+
 // PriorSetter is a player that takes an opponent model for its next game
 // (the daemon's per-opponent models).
 type PriorSetter interface {

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"kriegbot/engine/belief"
+	"kriegbot/engine/chess"
 )
 
 var (
@@ -44,6 +45,18 @@ func (p *MCTS) Value() (float64, bool) {
 		return 0, false
 	}
 	return math.Tanh(p.Last.Value / valueScale), true
+}
+
+// CannotWin reports that our men cannot force mate and the opponent keeps
+// at most one man besides its king, and no pawn (DrawSeeker).
+func (p *MCTS) CannotWin() bool {
+	b := &p.bel
+	prq := b.Own(chess.Pawn) | b.Own(chess.Rook) | b.Own(chess.Queen)
+	if chess.CanForceMate(prq.Count(), b.Own(chess.Knight).Count(), b.Own(chess.Bishop).Count()) {
+		return false
+	}
+	_, pawns := b.Pawns()
+	return b.Units() <= 1 && pawns == 0
 }
 
 // SetPrior plays the next game with opponent model pr.

@@ -256,3 +256,34 @@ func TestMCTSReportLine(t *testing.T) {
 		t.Fatalf("Progress %d, iterations %d", got, rep.Iterations)
 	}
 }
+
+// TestCannotWin: K+N against K+B (set up, both sides known) cannot be won;
+// K+R against K+B can, and so can K+N against K with a pawn.
+func TestCannotWin(t *testing.T) {
+	sp, err := Parse("mcts:mem=8", Kinds())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		fen  string
+		want bool
+	}{
+		{"8/8/3k4/8/2b5/8/3KN3/8 w - - 0 1", true},
+		{"8/8/3k4/8/2b5/8/3KR3/8 w - - 0 1", false},
+		{"8/8/3k4/8/2b5/8/2NKN3/8 w - - 0 1", true},
+		{"8/8/3k4/8/2p5/8/3KN3/8 w - - 0 1", false},
+		{"8/8/3k4/8/2bn4/8/3KN3/8 w - - 0 1", false},
+	} {
+		pos, err := chess.ParseFEN(c.fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := sp.New()
+		if err := p.NewGame(Game{Color: chess.White, Rules: umpire.ICC(), Seed: 1, Start: &pos}); err != nil {
+			t.Fatal(err)
+		}
+		if got := p.(DrawSeeker).CannotWin(); got != c.want {
+			t.Errorf("%s: CannotWin %v, want %v", c.fen, got, c.want)
+		}
+	}
+}

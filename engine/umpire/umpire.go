@@ -154,15 +154,11 @@ func (u *Umpire) ruleEnding() Ending {
 	return NotOver
 }
 
-// cannotForceMate reports dead material: no pawn, rook or queen, and each
-// side with at most one minor piece or two knights.
+// cannotForceMate reports dead material: neither side can force mate.
 func cannotForceMate(pos *chess.Position) bool {
 	for c := chess.White; c <= chess.Black; c++ {
-		if pos.Pieces(c, chess.Pawn)|pos.Pieces(c, chess.Rook)|pos.Pieces(c, chess.Queen) != 0 {
-			return false
-		}
-		n, b := pos.Pieces(c, chess.Knight).Count(), pos.Pieces(c, chess.Bishop).Count()
-		if n+b > 1 && !(n == 2 && b == 0) {
+		prq := pos.Pieces(c, chess.Pawn) | pos.Pieces(c, chess.Rook) | pos.Pieces(c, chess.Queen)
+		if chess.CanForceMate(prq.Count(), pos.Pieces(c, chess.Knight).Count(), pos.Pieces(c, chess.Bishop).Count()) {
 			return false
 		}
 	}
