@@ -36,3 +36,25 @@ func TestBadUsageExitsTwoWithOneLine(t *testing.T) {
 		}
 	}
 }
+
+// TestFlagUsageNamesTypes: every flag line of every command's -h reads
+// "-name" or "-name TYPE". A backquoted word in a flag's usage becomes its
+// argument name in Go's listing: serve -h used to print
+// "-accounts kriegbot serve hash".
+func TestFlagUsageNamesTypes(t *testing.T) {
+	types := map[string]bool{"string": true, "int": true, "uint": true, "int64": true, "uint64": true,
+		"float": true, "duration": true, "value": true}
+	for _, c := range commands() {
+		_, _, usage := run(c.name, "-h")
+		for _, line := range strings.Split(usage, "\n") {
+			if !strings.HasPrefix(line, "  -") {
+				continue
+			}
+			head, _, _ := strings.Cut(line, "\t") // a one-letter flag's usage follows a tab
+			f := strings.Fields(head)
+			if len(f) > 2 || len(f) == 2 && !types[f[1]] {
+				t.Errorf("kriegbot %s -h: flag line %q names no type", c.name, line)
+			}
+		}
+	}
+}
