@@ -2,6 +2,7 @@ package driver
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"kriegbot/engine/chess"
@@ -259,10 +260,56 @@ func (g *Game) think(b players.Budget, hard time.Duration) {
 	g.cancel = cancel
 	p, done := g.p, g.done
 	go func() {
-		m, err := p.Attempt(ctx, b)
+		m, err := search(ctx, p, b)
 		cancel()
 		done <- Thought{Game: g, seq: seq, move: m, err: err}
 	}()
+}
+
+// search is the one call of the player's search, live (in think's
+// goroutine) and in a replay (Decide).
+func search(ctx context.Context, p players.Player, b players.Budget) (chess.Move, error) {
+	return p.Attempt(ctx, b)
+}
+
+// Decide searches the next attempt at once, on the caller's goroutine, with
+// budget b (a replay re-runs each search with its recorded iterations), and
+// records it as a live attempt is recorded. Hear and Decide are the path of
+// a live game without the clock and the goroutine.
+func (g *Game) Decide(ctx context.Context, b players.Budget, now time.Time) (chess.Move, error) {
+	if g.thinking {
+		return chess.NullMove, errors.New("driver: a search is already running")
+	}
+	g.Hear(nil, now) // what was queued goes first
+	m, err := search(ctx, g.p, b)
+	if err != nil {
+		return m, err
+	}
+	g.recordAttempt(m, now)
+	return m, nil
+}
+
+// recordAttempt writes attempt m with the player's last search into the
+// record, and returns that search (nil for players without one).
+func (g *Game) recordAttempt(m chess.Move, now time.Time) *players.SearchReport {
+	var rep *players.SearchReport
+	if in, ok := g.p.(players.Inspector); ok {
+		s := in.LastSearch()
+		rep = &s
+	}
+	if rec := g.setup.Record; rec != nil {
+		rec.Attempt(m, now, rep)
+	}
+	return rep
+}
+
+// Override tells the player that m, not its own choice, was sent (a replay
+// follows the record where the re-run chose otherwise), when the player
+// can be told (players.Overrider).
+func (g *Game) Override(m chess.Move) {
+	if o, ok := g.p.(players.Overrider); ok {
+		o.Override(m)
+	}
 }
 
 // Done takes a finished search. wanted says whether an attempt is still
@@ -283,18 +330,12 @@ func (g *Game) Done(r Thought, wanted bool, now time.Time) []Action {
 		return []Action{{Kind: Resign, Err: r.err}}
 	}
 	act := Action{Kind: Attempt, Move: r.move, Elapsed: now.Sub(g.started)}
-	var rep *players.SearchReport
-	if in, ok := g.p.(players.Inspector); ok {
-		s := in.LastSearch()
-		rep = &s
-		act.Iterations = s.Iterations
-		act.Candidates = s.Candidates[:min(len(s.Candidates), 5)]
+	if rep := g.recordAttempt(r.move, now); rep != nil {
+		act.Iterations = rep.Iterations
+		act.Candidates = rep.Candidates[:min(len(rep.Candidates), 5)]
 	}
 	if vp, ok := g.p.(players.Valuer); ok {
 		act.Value, act.HasValue = vp.Value()
-	}
-	if rec := g.setup.Record; rec != nil {
-		rec.Attempt(r.move, now, rep)
 	}
 	return []Action{act}
 }
