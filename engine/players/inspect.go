@@ -22,7 +22,11 @@ type Inspector interface {
 type SearchReport struct {
 	Move       chess.Move
 	Iterations int64
-	Nodes      int64
+	// Trees is the iterations of each tree when the search ran several in
+	// parallel (they sum to Iterations; nil for one tree): on a clock the
+	// trees stop on their own, and a replay needs each count (Budget.Trees).
+	Trees []int64
+	Nodes int64
 	// Value is the chosen attempt's value in pawns from our side.
 	Value  float64
 	Proven bool

@@ -107,6 +107,8 @@ type MCTS struct {
 	ourView umpire.View
 	// Last is the last search's result (for logs and tests).
 	Last search.Result
+	// trees is each tree's iterations in the last search.
+	trees []int64
 }
 
 // NewGame starts a game.
@@ -137,6 +139,12 @@ func (p *MCTS) Attempt(ctx context.Context, b Budget) (chess.Move, error) {
 	}
 	lim := search.Limits{Nodes: b.Nodes, Time: b.Time}
 	switch {
+	case len(b.Trees) > 0:
+		// Nodes, their sum, serves should the trees not line up.
+		lim = search.Limits{Trees: b.Trees}
+		for _, n := range b.Trees {
+			lim.Nodes += n
+		}
 	case b.Emergency:
 		lim = search.Limits{Nodes: emergencyNodes}
 	case b.Nodes == 0 && b.Time == 0 && p.timed && p.game.Control.Timed():
@@ -157,6 +165,7 @@ func (p *MCTS) Attempt(ctx context.Context, b Budget) (chess.Move, error) {
 		lim.Nodes = emergencyNodes // no budget: what is cheap
 	}
 	r := p.search.Search(ctx, &p.bel, p.list.Slice(), lim)
+	p.trees = p.search.TreeIterations(p.trees[:0])
 	p.Last = r
 	m := r.Move
 	if !p.list.Contains(m) { // cannot happen; never ask a refused attempt

@@ -16,6 +16,9 @@ var (
 func (p *MCTS) LastSearch() SearchReport {
 	r := SearchReport{Move: p.Last.Move, Iterations: p.Last.Iterations, Nodes: p.Last.Nodes,
 		Value: p.Last.Value, Proven: p.Last.Proven}
+	if len(p.trees) > 1 {
+		r.Trees = append([]int64(nil), p.trees...)
+	}
 	for _, c := range p.search.Candidates(nil) {
 		r.Candidates = append(r.Candidates, Candidate{Move: c.Move, Visits: c.Visits, Value: c.Value,
 			PIllegal: c.PIllegal, PCapture: c.PCapture, PCheck: c.PCheck})
