@@ -133,16 +133,25 @@ const emergencyNodes = 64
 
 // Attempt searches the askable attempts and proposes the best.
 func (p *MCTS) Attempt(ctx context.Context, b Budget) (chess.Move, error) {
+	return p.attempt(ctx, b, nil)
+}
+
+// AttemptTrees repeats a search with each tree's recorded iterations.
+func (p *MCTS) AttemptTrees(ctx context.Context, trees []int64) (chess.Move, error) {
+	return p.attempt(ctx, Budget{}, trees)
+}
+
+func (p *MCTS) attempt(ctx context.Context, b Budget, trees []int64) (chess.Move, error) {
 	p.know.Askable(&p.list)
 	if p.list.N == 0 {
 		return chess.NullMove, ErrNoAttempt
 	}
 	lim := search.Limits{Nodes: b.Nodes, Time: b.Time}
 	switch {
-	case len(b.Trees) > 0:
+	case len(trees) > 0:
 		// Nodes, their sum, serves should the trees not line up.
-		lim = search.Limits{Trees: b.Trees}
-		for _, n := range b.Trees {
+		lim = search.Limits{Trees: trees}
+		for _, n := range trees {
 			lim.Nodes += n
 		}
 	case b.Emergency:

@@ -7,9 +7,10 @@ import (
 )
 
 var (
-	_ Inspector   = (*MCTS)(nil)
-	_ Valuer      = (*MCTS)(nil)
-	_ PriorSetter = (*MCTS)(nil)
+	_ Inspector    = (*MCTS)(nil)
+	_ TreeRepeater = (*MCTS)(nil)
+	_ Valuer       = (*MCTS)(nil)
+	_ PriorSetter  = (*MCTS)(nil)
 )
 
 // LastSearch reports the last search with its root attempts.

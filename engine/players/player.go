@@ -63,10 +63,6 @@ type Budget struct {
 	Nodes int64
 	// Emergency asks for an instant answer: the clock is nearly out.
 	Emergency bool
-	// Trees, for a player searching several trees in parallel, gives each
-	// tree its exact iterations (a replay of SearchReport.Trees); it
-	// overrides the other fields.
-	Trees []int64
 }
 
 // EventKind says what an Event carries.

@@ -96,8 +96,13 @@ func replayTimed(t *testing.T, spec string, seed uint64, steps []timedStep) stri
 			p.Hear(s.event)
 			continue
 		}
-		b := Budget{Nodes: s.search.Iterations, Trees: s.search.Trees}
-		m, err := p.Attempt(context.Background(), b)
+		var m chess.Move
+		var err error
+		if s.search.Trees != nil {
+			m, err = p.(TreeRepeater).AttemptTrees(context.Background(), s.search.Trees)
+		} else {
+			m, err = p.Attempt(context.Background(), Budget{Nodes: s.search.Iterations})
+		}
 		if err != nil {
 			t.Fatal(err)
 		}
