@@ -108,6 +108,9 @@ func (r *gameRecord) attempt(m chess.Move, now time.Time, p players.Player) {
 	if in, ok := p.(players.Inspector); ok {
 		rep := in.LastSearch()
 		s := map[string]any{"iterations": rep.Iterations, "nodes": rep.Nodes, "value": rep.Value, "proven": rep.Proven}
+		if len(rep.Trees) > 1 {
+			s["trees"] = rep.Trees // each tree's iterations: a replay repeats them
+		}
 		var top []map[string]any
 		for i, c := range rep.Candidates {
 			if i == 5 {

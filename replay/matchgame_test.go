@@ -5,7 +5,9 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"kriegbot/engine/chess"
@@ -154,4 +156,50 @@ func FuzzMatchGame(f *testing.F) {
 			}
 		}
 	})
+}
+
+// busy keeps every processor busy until the test ends: searches on a clock
+// then stop at odd moments, which their replays must still repeat.
+func busy(t *testing.T) {
+	var stop atomic.Bool
+	t.Cleanup(func() { stop.Store(true) })
+	for range runtime.GOMAXPROCS(0) {
+		go func() {
+			for x := 0; !stop.Load(); x++ {
+			}
+		}()
+	}
+}
+
+// TestClockMatchReplays: a match on a clock (-movetime) under load, one and
+// two trees with small pools (pruned in most searches), replays exactly for
+// both sides of every game from the iterations its attempt lines carry.
+func TestClockMatchReplays(t *testing.T) {
+	busy(t)
+	f := filepath.Join(t.TempDir(), "m.jsonl")
+	args := []string{"-p1", "mcts:mem=1", "-p2", "mcts:mem=1,threads=2", "-games", "2", "-movetime", "3ms",
+		"-maxplies", "50", "-concurrency", "1", "-seed", "5", "-jsonl", f}
+	var out, errs bytes.Buffer
+	if code := match.Command(args, &out, &errs); code != 0 {
+		t.Fatalf("match: exit %d: %s", code, errs.String())
+	}
+	for game := range 2 {
+		g := readMatchGame(t, f, game)
+		for _, us := range []chess.Color{chess.White, chess.Black} {
+			rec, err := FromMatch(g, f, us, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rec.Approximate {
+				t.Fatalf("game %d: the file does not hold the searches' iterations", game)
+			}
+			res, err := Run(context.Background(), rec, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Attempts == 0 || res.Differing != 0 || res.Resized != 0 {
+				t.Errorf("game %d, %v (%s): %s, first at line %d", game, us, rec.Game.Player, Summary(res), res.FirstDiffering)
+			}
+		}
+	}
 }

@@ -52,6 +52,10 @@ type Record struct {
 	// rebuilt player heard less than the record holds.
 	ResyncLine int
 	ResyncWhy  string
+	// Approximate says the record does not hold the searches' sizes (a
+	// match file on a clock from before they were written): the re-run
+	// searches a size of the user's choosing and may choose otherwise.
+	Approximate bool
 }
 
 // GameInfo is the record's first line.
@@ -116,10 +120,13 @@ type Step struct {
 // Search is a recorded search.
 type Search struct {
 	Iterations int64
-	Nodes      int64
-	Value      float64
-	Proven     bool
-	Top        []players.Candidate
+	// Trees is each tree's iterations when the player searched several
+	// trees in parallel (nil for one, and in older records).
+	Trees  []int64
+	Nodes  int64
+	Value  float64
+	Proven bool
+	Top    []players.Candidate
 }
 
 // ResultInfo is the result line.
@@ -173,6 +180,7 @@ type rawLine struct {
 
 type rawSearch struct {
 	Iterations int64          `json:"iterations"`
+	Trees      []int64        `json:"trees"`
 	Nodes      int64          `json:"nodes"`
 	Value      float64        `json:"value"`
 	Proven     bool           `json:"proven"`
@@ -440,7 +448,20 @@ func attemptStep(raw *rawLine) (Step, error) {
 		if len(rs.Top) > maxTop {
 			return Step{}, fmt.Errorf("search: more than %d candidates", maxTop)
 		}
-		sr := &Search{Iterations: rs.Iterations, Nodes: rs.Nodes, Value: rs.Value, Proven: rs.Proven}
+		if len(rs.Trees) > 256 {
+			return Step{}, errors.New("search: more than 256 trees")
+		}
+		var sum int64
+		for _, n := range rs.Trees {
+			if n < 0 {
+				return Step{}, errors.New("search: negative tree iterations")
+			}
+			sum += n
+		}
+		if rs.Trees != nil && sum != rs.Iterations {
+			return Step{}, fmt.Errorf("search: the trees' iterations sum to %d, not %d", sum, rs.Iterations)
+		}
+		sr := &Search{Iterations: rs.Iterations, Trees: rs.Trees, Nodes: rs.Nodes, Value: rs.Value, Proven: rs.Proven}
 		for i, c := range rs.Top {
 			cm, err := parseMove(c.Move)
 			if err != nil {

@@ -36,6 +36,10 @@ func WriteText(w io.Writer, res *Result, color bool) error {
 
 // Summary is the last line of a replay.
 func Summary(res *Result) string {
+	if res.Resized > 0 {
+		return fmt.Sprintf("replay: %d attempts, %d differing choices, %d searches of another size (first at line %d)",
+			res.Attempts, res.Differing, res.Resized, res.FirstResized)
+	}
 	return fmt.Sprintf("replay: %d attempts, %d differing choices", res.Attempts, res.Differing)
 }
 
