@@ -158,12 +158,16 @@ func FuzzMatchGame(f *testing.F) {
 	})
 }
 
-// busy keeps every processor busy until the test ends: searches on a clock
-// then stop at odd moments, which their replays must still repeat.
-func busy(t *testing.T) {
+// busy keeps n processors busy until the test ends (n <= 0: all of them):
+// searches on a clock then stop at odd moments, which their replays must
+// still repeat.
+func busy(t *testing.T, n int) {
 	var stop atomic.Bool
 	t.Cleanup(func() { stop.Store(true) })
-	for range runtime.GOMAXPROCS(0) {
+	if n <= 0 {
+		n = runtime.GOMAXPROCS(0)
+	}
+	for range n {
 		go func() {
 			for x := 0; !stop.Load(); x++ {
 			}
@@ -175,7 +179,7 @@ func busy(t *testing.T) {
 // two trees with small pools (pruned in most searches), replays exactly for
 // both sides of every game from the iterations its attempt lines carry.
 func TestClockMatchReplays(t *testing.T) {
-	busy(t)
+	busy(t, 0)
 	f := filepath.Join(t.TempDir(), "m.jsonl")
 	args := []string{"-p1", "mcts:mem=1", "-p2", "mcts:mem=1,threads=2", "-games", "2", "-movetime", "3ms",
 		"-maxplies", "50", "-concurrency", "1", "-seed", "5", "-jsonl", f}
