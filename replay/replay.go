@@ -10,6 +10,7 @@ import (
 	"kriegbot/engine/clock"
 	"kriegbot/engine/players"
 	"kriegbot/engine/umpire"
+	"kriegbot/internal/buildinfo"
 	"kriegbot/opponent"
 )
 
@@ -118,9 +119,16 @@ func Run(ctx context.Context, rec *Record, opt Options) (*Result, error) {
 			"their shares of the recorded iterations are not recorded (a record older than the trees field), so choices may differ", threads))
 	}
 	if g.Build != "" {
-		if b := opt.Build; b != "" && b != g.Build {
-			res.Warnings = append(res.Warnings, fmt.Sprintf("the game was played by build %q, this is %q: "+
-				"other code may choose otherwise", g.Build, b))
+		if b := opt.Build; b != "" {
+			switch same, known := buildinfo.SamePlay(g.Build, b); {
+			case !known && !same:
+				res.Warnings = append(res.Warnings, fmt.Sprintf("the game was played by build %q, this is %q: "+
+					"the record's build id does not name the sources that decide play, so this one may be "+
+					"the same code or not", g.Build, b))
+			case !same:
+				res.Warnings = append(res.Warnings, fmt.Sprintf("the game was played by build %q, this is %q: "+
+					"other code (or another toolchain or platform) may choose otherwise", g.Build, b))
+			}
 		}
 	}
 	if g.OpponentModel != "" {
