@@ -216,13 +216,23 @@ func writeHTMLFrame(sb *strings.Builder, res *Result, i int) {
 	}
 	sb.WriteString("</div>\n")
 	writeHTMLCandidates(sb, f)
-	fmt.Fprintf(sb, "<p>Referee, so far (%d answers, latest first):</p>\n<ol class=\"heard\" reversed>", f.Heard)
-	for k := f.Heard - 1; k >= 0 && k >= f.Heard-40; k-- {
+	shown := min(f.Heard, heardHTML)
+	if shown < f.Heard {
+		fmt.Fprintf(sb, "<p>Referee, so far (%d answers, the latest %d shown, latest first):</p>\n", f.Heard, shown)
+	} else {
+		fmt.Fprintf(sb, "<p>Referee, so far (%d answers, latest first):</p>\n", f.Heard)
+	}
+	// Numbered by the answer's place in the game, the latest first.
+	fmt.Fprintf(sb, "<ol class=\"heard\" reversed start=\"%d\">", f.Heard)
+	for k := f.Heard - 1; k >= f.Heard-shown; k-- {
 		h := res.Heard[k]
 		fmt.Fprintf(sb, "<li>ply %d: %s</li>", h.Ply, html.EscapeString(heardText(h)))
 	}
 	sb.WriteString("</ol>\n</section>\n")
 }
+
+// heardHTML is the most referee answers an HTML frame lists.
+const heardHTML = 40
 
 func writeHTMLCandidates(sb *strings.Builder, f *Frame) {
 	sb.WriteString("<p>Recorded attempt <b>")

@@ -3,6 +3,7 @@ package replay
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -205,5 +206,51 @@ func TestClockMatchReplays(t *testing.T) {
 				t.Errorf("game %d, %v (%s): %s, first at line %d", game, us, rec.Game.Player, Summary(res), res.FirstDiffering)
 			}
 		}
+	}
+}
+
+// TestMatchRefusalsShown: a match file's refused attempts are shown as the
+// attempts they were (they showed as "0000: Illegal move"), in the text and
+// in the HTML, whose answer list is numbered by the answers' places in the
+// game.
+func TestMatchRefusalsShown(t *testing.T) {
+	name := playMatch(t)
+	g := readMatchGame(t, name, 0)
+	rec, err := FromMatch(g, name, chess.White, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(context.Background(), rec, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused := 0
+	for _, h := range res.Heard {
+		if h.Own && h.Move == chess.NullMove {
+			t.Fatalf("line %d: our answer without its attempt: %q", h.Line, heardText(h))
+		}
+		if h.Own && len(h.Words) == 1 && h.Words[0] == "Illegal move" {
+			refused++
+		}
+	}
+	if refused == 0 {
+		t.Fatal("no refusal in the game: the test shows nothing")
+	}
+	var text, page bytes.Buffer
+	if err := WriteText(&text, res, false); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(text.String(), "0000: ") {
+		t.Fatal("the text shows a refused attempt as 0000")
+	}
+	if err := WriteHTML(&page, res); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(page.String(), "0000: ") {
+		t.Fatal("the HTML shows a refused attempt as 0000")
+	}
+	last := res.Frames[len(res.Frames)-1]
+	if want := fmt.Sprintf(`<ol class="heard" reversed start="%d">`, last.Heard); !strings.Contains(page.String(), want) {
+		t.Fatalf("the HTML lacks %s", want)
 	}
 }

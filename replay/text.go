@@ -93,10 +93,15 @@ func writeFrame(sb *strings.Builder, res *Result, i int, color bool) {
 	writeCandidates(sb, f)
 }
 
+// heardText is one answer as "e2e4: Illegal move" (our attempt, refused or
+// not, by its move) or "they: 1 pawn try".
 func heardText(h Heard) string {
 	who := "they"
 	if h.Own {
-		who = h.Move.String()
+		who = "we" // a record that does not name the attempt
+		if h.Move != chess.NullMove {
+			who = h.Move.String()
+		}
 	}
 	if len(h.Words) == 0 {
 		return who + ": silent"
