@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"kriegbot/engine/chess"
+	"kriegbot/engine/players"
 	"kriegbot/opponent"
 )
 
@@ -239,7 +240,7 @@ func writeHTMLCandidates(sb *strings.Builder, f *Frame) {
 	sb.WriteString(f.Recorded.String())
 	sb.WriteString("</b>")
 	if rs := f.RecordedSearch; rs != nil {
-		fmt.Fprintf(sb, " (%d iterations, value %.2f)", rs.Iterations, rs.Value)
+		fmt.Fprintf(sb, " (%d iterations, score %+.3f, %.2f pawns)", rs.Iterations, players.Score(rs.Value), rs.Value)
 	}
 	if f.Differs {
 		fmt.Fprintf(sb, "; <span class=\"differs\">the re-run chose %s</span>", f.Replayed)
@@ -250,14 +251,14 @@ func writeHTMLCandidates(sb *strings.Builder, f *Frame) {
 	if len(f.Search.Candidates) == 0 {
 		return
 	}
-	sb.WriteString("<table><tr><th>candidate</th><th>visits</th><th>value</th><th>p(illegal)</th><th>p(capture)</th><th>p(check)</th></tr>\n")
+	sb.WriteString("<table><tr><th>candidate</th><th>visits</th><th>score</th><th>pawns</th><th>p(illegal)</th><th>p(capture)</th><th>p(check)</th></tr>\n")
 	for _, c := range f.Search.Candidates {
 		cls := ""
 		if c.Move == f.Replayed {
 			cls = " class=\"chosen\""
 		}
-		fmt.Fprintf(sb, "<tr%s><td class=\"mv\">%s</td><td>%d</td><td>%.2f</td><td>%.3f</td><td>%.3f</td><td>%.3f</td></tr>\n",
-			cls, c.Move, c.Visits, c.Value, c.PIllegal, c.PCapture, c.PCheck)
+		fmt.Fprintf(sb, "<tr%s><td class=\"mv\">%s</td><td>%d</td><td>%+.3f</td><td>%.2f</td><td>%.3f</td><td>%.3f</td><td>%.3f</td></tr>\n",
+			cls, c.Move, c.Visits, players.Score(c.Value), c.Value, c.PIllegal, c.PCapture, c.PCheck)
 	}
 	sb.WriteString("</table>\n")
 }

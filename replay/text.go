@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"kriegbot/engine/chess"
+	"kriegbot/engine/players"
 	"kriegbot/opponent"
 )
 
@@ -221,7 +222,7 @@ func writeCandidates(sb *strings.Builder, f *Frame) {
 	rs := f.RecordedSearch
 	switch {
 	case rs != nil:
-		fmt.Fprintf(sb, "recorded %s (%d iterations, value %.2f)", f.Recorded, rs.Iterations, rs.Value)
+		fmt.Fprintf(sb, "recorded %s (%d iterations, score %+.3f, %.2f pawns)", f.Recorded, rs.Iterations, players.Score(rs.Value), rs.Value)
 	default:
 		fmt.Fprintf(sb, "recorded %s", f.Recorded)
 	}
@@ -233,13 +234,13 @@ func writeCandidates(sb *strings.Builder, f *Frame) {
 	if len(f.Search.Candidates) == 0 {
 		return
 	}
-	sb.WriteString("  candidate  visits    value  p(illegal) p(capture) p(check)\n")
+	sb.WriteString("  candidate  visits   score    pawns  p(illegal) p(capture) p(check)\n")
 	for _, c := range f.Search.Candidates {
 		star := ' '
 		if c.Move == f.Replayed {
 			star = '*'
 		}
-		fmt.Fprintf(sb, "%c %-8s %7d %8.2f %10.3f %10.3f %8.3f\n", star, c.Move, c.Visits, c.Value, c.PIllegal, c.PCapture, c.PCheck)
+		fmt.Fprintf(sb, "%c %-8s %7d %+7.3f %8.2f %10.3f %10.3f %8.3f\n", star, c.Move, c.Visits, players.Score(c.Value), c.Value, c.PIllegal, c.PCapture, c.PCheck)
 	}
 }
 

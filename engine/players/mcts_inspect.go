@@ -30,16 +30,23 @@ func (p *MCTS) LastSearch() SearchReport {
 // Belief is the player's belief about the opponent's men.
 func (p *MCTS) Belief() *belief.State { return &p.bel }
 
-// valueScale maps a value in pawns onto [-1, 1]: a queen up (9 pawns) is
-// about 0.9, a pawn up about 0.2.
+// valueScale maps a value in pawns onto [-1, 1] (Score): a queen up (9
+// pawns) is about 0.9, a pawn up about 0.17.
 const valueScale = 6.0
+
+// Score is the value unit shown to users: a search's value in pawns as an
+// expected score from the player's side, -1 (lost) through 0 (even) to +1
+// (won): tanh(pawns/6), so a pawn up is +0.17, a piece +0.5, a queen +0.9
+// and a proven win (100) +1. The daemon's resign and draw thresholds are
+// in this unit; pawns stay the search's own unit and are shown beside it.
+func Score(pawns float64) float64 { return math.Tanh(pawns / valueScale) }
 
 // Value is the last search's value mapped onto [-1, 1].
 func (p *MCTS) Value() (float64, bool) {
 	if p.Last.Iterations == 0 {
 		return 0, false
 	}
-	return math.Tanh(p.Last.Value / valueScale), true
+	return Score(p.Last.Value), true
 }
 
 // SetPrior plays the next game with opponent model pr.
