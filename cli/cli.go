@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"kriegbot/cli/enginecmd"
 	"kriegbot/cli/modelcmd"
 	"kriegbot/cli/umpirecmd"
+	"kriegbot/internal/buildinfo"
 	"kriegbot/internal/cmdflag"
 	"kriegbot/match"
 	"kriegbot/protocol/iccserver"
@@ -36,7 +38,43 @@ func commands() []command {
 		{"belief", "belief tools: `belief check FILE...` measures soundness and calibration on fixture files", beliefcmd.Command},
 		{"engine", "KEP, the Kriegspiel engine protocol, on standard input and output (for referees, GUIs, harnesses)", enginecmd.Command},
 		{"replay", "re-runs a logged game: belief heat maps, candidates, clocks per attempt; reports differing choices", replay.Command},
+		{"version", "the build: module version, VCS revision, toolchain, and the hash of the sources that decide play", versionCommand},
 	}
+}
+
+// versionCommand runs "kriegbot version [-id]".
+func versionCommand(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("version", flag.ContinueOnError)
+	idOnly := fs.Bool("id", false, "print only the build id that game records carry")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: kriegbot version [-id]")
+		fmt.Fprintln(stderr, "prints the build: module version, VCS revision, toolchain and platform, and the")
+		fmt.Fprintln(stderr, "hash of the sources that decide play (engine/, opponent/, go.mod). Game records")
+		fmt.Fprintln(stderr, "carry the build id; kriegbot replay warns when the play hash, toolchain or")
+		fmt.Fprintln(stderr, "platform differ. go run and go build of the same source have the same play hash.")
+		fs.PrintDefaults()
+	}
+	if code, done := cmdflag.Parse(fs, args, stderr); done {
+		return code
+	}
+	if fs.NArg() > 0 {
+		return cmdflag.Fail(stderr, "version", "unexpected argument %q", fs.Arg(0))
+	}
+	in := buildinfo.Read()
+	if *idOnly {
+		fmt.Fprintln(stdout, in.ID())
+		return cmdflag.OK
+	}
+	rev := in.Revision
+	switch {
+	case rev == "":
+		rev = "not recorded (go run, or built without VCS information)"
+	case in.Modified:
+		rev += " (modified tree)"
+	}
+	fmt.Fprintf(stdout, "kriegbot %s\nrevision: %s\ngo:       %s %s\nplay:     %s (%d files: engine/, opponent/, go.mod)\nbuild id: %s\n",
+		in.Version, rev, in.Go, in.Platform, in.Play, in.Files, in.ID())
+	return cmdflag.OK
 }
 
 // Main runs kriegbot with the given arguments (without the program name) and

@@ -58,3 +58,19 @@ func TestFlagUsageNamesTypes(t *testing.T) {
 		}
 	}
 }
+
+// TestVersion: the version command names the play hash, and its build id is
+// the one game records carry.
+func TestVersion(t *testing.T) {
+	code, out, _ := run("version")
+	if code != 0 || !strings.Contains(out, "play:") || !strings.Contains(out, "build id: play=") {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	code, id, _ := run("version", "-id")
+	if code != 0 || !strings.HasPrefix(id, "play=") || strings.Count(id, "\n") != 1 {
+		t.Fatalf("exit %d: %q", code, id)
+	}
+	if code, _, _ := run("version", "x"); code != 2 {
+		t.Fatalf("version x: exit %d", code)
+	}
+}

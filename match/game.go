@@ -71,6 +71,13 @@ type Attempt struct {
 	Elapsed time.Duration
 	// Clock is the mover's clock after the attempt (timed games).
 	Clock time.Duration
+	// Searched says Iterations and Trees hold the search behind the
+	// attempt (a player that reports its searches, in a match not held to
+	// -nodes): each tree's iterations when there were several.
+	Searched   bool
+	Iterations int64
+	Trees      []int64
+	TreeNodes  int64
 }
 
 // Record is one finished game.
@@ -224,6 +231,11 @@ func (t *table) play(ctx context.Context, rec *Record, ps [2]players.Player, rul
 			return fmt.Errorf("match: umpire: %w", err)
 		}
 		at := Attempt{Ply: u.Plies() - btoi(a.Legal), Answer: a, Elapsed: elapsed, Clock: clocks[side]}
+		if in, ok := ps[side].(players.Inspector); ok && lim.Nodes == 0 {
+			// On a clock the search's size is all a replay needs.
+			rep := in.LastSearch()
+			at.Searched, at.Iterations, at.Trees, at.TreeNodes = true, rep.Iterations, rep.Trees, rep.Nodes
+		}
 		if a.Legal {
 			at.SAN = pos.SAN(m)
 			turnAttempts, spent = 0, 0

@@ -59,6 +59,16 @@ type AttemptLine struct {
 	Ending   string   `json:"ending,omitempty"`
 	ThinkUs  int64    `json:"think_us"`
 	ClockMs  *int64   `json:"clock_ms,omitempty"`
+	// Iterations is the search behind the attempt, in a match on a clock
+	// (-tc, -movetime) by a player that reports its searches; Trees is
+	// each tree's share when it searched several. A match held to -nodes
+	// has neither: the budget is in the match line. kriegbot replay
+	// repeats the search with them.
+	Iterations *int64  `json:"iterations,omitempty"`
+	Trees      []int64 `json:"trees,omitempty"`
+	// TreeNodes is the nodes the player's trees held after the search,
+	// with Iterations: a replay that repeats the search holds as many.
+	TreeNodes int64 `json:"tree_nodes,omitempty"`
 }
 
 // GameLine is one game's result.
@@ -100,6 +110,10 @@ func (r *Record) WriteJSONL(w io.Writer) error {
 		if r.Control.Timed() {
 			ms := a.Clock.Milliseconds()
 			l.ClockMs = &ms
+		}
+		if a.Searched {
+			it := a.Iterations
+			l.Iterations, l.Trees, l.TreeNodes = &it, a.Trees, a.TreeNodes
 		}
 		b = appendJSON(b, l)
 	}

@@ -50,6 +50,10 @@ type Record struct {
 	// rebuilt player heard less than the record holds.
 	ResyncLine int
 	ResyncWhy  string
+	// Approximate says the record does not hold the searches' sizes (a
+	// match file on a clock from before they were written): the re-run
+	// searches a size of the user's choosing and may choose otherwise.
+	Approximate bool
 }
 
 // GameInfo is the record's first line.
@@ -114,10 +118,13 @@ type Step struct {
 // Search is a recorded search.
 type Search struct {
 	Iterations int64
-	Nodes      int64
-	Value      float64
-	Proven     bool
-	Top        []players.Candidate
+	// Trees is each tree's iterations when the player searched several
+	// trees in parallel (nil for one, and in older records).
+	Trees  []int64
+	Nodes  int64
+	Value  float64
+	Proven bool
+	Top    []players.Candidate
 }
 
 // ResultInfo is the result line.
@@ -382,7 +389,20 @@ func attemptStep(raw *AttemptLine) (Step, error) {
 		if len(rs.Top) > MaxTop {
 			return Step{}, fmt.Errorf("search: more than %d candidates", MaxTop)
 		}
-		sr := &Search{Iterations: rs.Iterations, Nodes: rs.Nodes, Value: rs.Value, Proven: rs.Proven}
+		if len(rs.Trees) > 256 {
+			return Step{}, errors.New("search: more than 256 trees")
+		}
+		var sum int64
+		for _, n := range rs.Trees {
+			if n < 0 {
+				return Step{}, errors.New("search: negative tree iterations")
+			}
+			sum += n
+		}
+		if rs.Trees != nil && sum != rs.Iterations {
+			return Step{}, fmt.Errorf("search: the trees' iterations sum to %d, not %d", sum, rs.Iterations)
+		}
+		sr := &Search{Iterations: rs.Iterations, Trees: rs.Trees, Nodes: rs.Nodes, Value: rs.Value, Proven: rs.Proven}
 		for i, c := range rs.Top {
 			cm, err := parseMove(c.Move)
 			if err != nil {

@@ -55,11 +55,14 @@ type AttemptLine struct {
 // SearchLine is a recorded search.
 type SearchLine struct {
 	// Iterations is exactly the iterations run: a replay re-runs this many.
-	Iterations int64           `json:"iterations"`
-	Nodes      int64           `json:"nodes"`
-	Value      float64         `json:"value"`
-	Proven     bool            `json:"proven"`
-	Top        []CandidateLine `json:"top"`
+	Iterations int64 `json:"iterations"`
+	// Trees is each tree's iterations when the player searched several
+	// trees in parallel (their sum is Iterations): a replay repeats each.
+	Trees  []int64         `json:"trees,omitempty"`
+	Nodes  int64           `json:"nodes"`
+	Value  float64         `json:"value"`
+	Proven bool            `json:"proven"`
+	Top    []CandidateLine `json:"top"`
 }
 
 // CandidateLine is one of the root's most visited attempts.

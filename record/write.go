@@ -97,6 +97,9 @@ func (w *Writer) Attempt(m chess.Move, now time.Time, rep *players.SearchReport)
 	l := AttemptLine{Type: TypeAttempt, Move: m.String(), T: stamp(now)}
 	if rep != nil {
 		s := &SearchLine{Iterations: rep.Iterations, Nodes: rep.Nodes, Value: rep.Value, Proven: rep.Proven}
+		if len(rep.Trees) > 1 {
+			s.Trees = rep.Trees
+		}
 		for i, c := range rep.Candidates {
 			if i == 5 {
 				break

@@ -178,10 +178,11 @@ func loadMatch(br *bufio.Reader, name string, src source, stderr io.Writer) (*Re
 	default:
 		return nil, fmt.Errorf("-side %q: want white or black", src.side)
 	}
-	if g.Header.Nodes == 0 {
-		fmt.Fprintf(stderr, "kriegbot replay: the match ran on a clock: every search runs %d iterations, so choices may differ from the match's\n", src.nodes)
+	rec, err := FromMatch(g, name, us, src.nodes)
+	if err == nil && rec.Approximate {
+		fmt.Fprintf(stderr, "kriegbot replay: the match ran on a clock and its file does not hold the searches' sizes: every search runs %d iterations, so choices may differ from the match's\n", src.nodes)
 	}
-	return FromMatch(g, name, us, src.nodes)
+	return rec, err
 }
 
 // isMatch says whether the stream starts with a match file's first line.
@@ -260,6 +261,11 @@ func finish(res *Result, htmlOut string, plain bool, stdout, stderr io.Writer) i
 	if res.Differing > 0 {
 		fmt.Fprintf(stderr, "kriegbot replay: %d of %d attempts chose differently (first at %s:%d)\n",
 			res.Differing, res.Attempts, res.Record.Name, res.FirstDiffering)
+		return cmdflag.Failure
+	}
+	if res.Resized > 0 {
+		fmt.Fprintf(stderr, "kriegbot replay: %d of %d searches chose the recorded attempt but grew another tree (first at %s:%d): "+
+			"the game was not repeated exactly\n", res.Resized, res.Attempts, res.Record.Name, res.FirstResized)
 		return cmdflag.Failure
 	}
 	return cmdflag.OK

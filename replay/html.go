@@ -14,6 +14,7 @@ import (
 
 	"kriegbot/engine/chess"
 	"kriegbot/engine/oppmodel"
+	"kriegbot/engine/players"
 	"kriegbot/record"
 )
 
@@ -221,20 +222,30 @@ func writeHTMLFrame(sb *strings.Builder, res *Result, i int) {
 	}
 	sb.WriteString("</div>\n")
 	writeHTMLCandidates(sb, f)
-	fmt.Fprintf(sb, "<p>Referee, so far (%d answers, latest first):</p>\n<ol class=\"heard\" reversed>", f.Heard)
-	for k := f.Heard - 1; k >= 0 && k >= f.Heard-40; k-- {
+	shown := min(f.Heard, heardHTML)
+	if shown < f.Heard {
+		fmt.Fprintf(sb, "<p>Referee, so far (%d answers, the latest %d shown, latest first):</p>\n", f.Heard, shown)
+	} else {
+		fmt.Fprintf(sb, "<p>Referee, so far (%d answers, latest first):</p>\n", f.Heard)
+	}
+	// Numbered by the answer's place in the game, the latest first.
+	fmt.Fprintf(sb, "<ol class=\"heard\" reversed start=\"%d\">", f.Heard)
+	for k := f.Heard - 1; k >= f.Heard-shown; k-- {
 		h := res.Heard[k]
 		fmt.Fprintf(sb, "<li>ply %d: %s</li>", h.Ply, html.EscapeString(heardText(h)))
 	}
 	sb.WriteString("</ol>\n</section>\n")
 }
 
+// heardHTML is the most referee answers an HTML frame lists.
+const heardHTML = 40
+
 func writeHTMLCandidates(sb *strings.Builder, f *Frame) {
 	sb.WriteString("<p>Recorded attempt <b>")
 	sb.WriteString(f.Recorded.String())
 	sb.WriteString("</b>")
 	if rs := f.RecordedSearch; rs != nil {
-		fmt.Fprintf(sb, " (%d iterations, value %.2f)", rs.Iterations, rs.Value)
+		fmt.Fprintf(sb, " (%d iterations, score %+.3f, %.2f pawns)", rs.Iterations, players.Score(rs.Value), rs.Value)
 	}
 	if f.Differs {
 		fmt.Fprintf(sb, "; <span class=\"differs\">the re-run chose %s</span>", f.Replayed)
@@ -245,14 +256,14 @@ func writeHTMLCandidates(sb *strings.Builder, f *Frame) {
 	if len(f.Search.Candidates) == 0 {
 		return
 	}
-	sb.WriteString("<table><tr><th>candidate</th><th>visits</th><th>value</th><th>p(illegal)</th><th>p(capture)</th><th>p(check)</th></tr>\n")
+	sb.WriteString("<table><tr><th>candidate</th><th>visits</th><th>score</th><th>pawns</th><th>p(illegal)</th><th>p(capture)</th><th>p(check)</th></tr>\n")
 	for _, c := range f.Search.Candidates {
 		cls := ""
 		if c.Move == f.Replayed {
 			cls = " class=\"chosen\""
 		}
-		fmt.Fprintf(sb, "<tr%s><td class=\"mv\">%s</td><td>%d</td><td>%.2f</td><td>%.3f</td><td>%.3f</td><td>%.3f</td></tr>\n",
-			cls, c.Move, c.Visits, c.Value, c.PIllegal, c.PCapture, c.PCheck)
+		fmt.Fprintf(sb, "<tr%s><td class=\"mv\">%s</td><td>%d</td><td>%+.3f</td><td>%.2f</td><td>%.3f</td><td>%.3f</td><td>%.3f</td></tr>\n",
+			cls, c.Move, c.Visits, players.Score(c.Value), c.Value, c.PIllegal, c.PCapture, c.PCheck)
 	}
 	sb.WriteString("</table>\n")
 }

@@ -12,9 +12,10 @@ import (
 // -jsonl) into a record of side us's player: its spec and seed as the match
 // gave them, its attempts, and what the referee told it, rebuilt by playing
 // the attempts through the umpire. A match held to -nodes N replays exactly
-// (every search runs N iterations, as in the match); one on a clock has no
-// iteration counts, and its searches run nodes iterations (then choices may
-// differ). name is for messages.
+// (every search runs N iterations, as in the match), and so does one on a
+// clock whose attempt lines carry their searches' iterations; in an older
+// file on a clock the searches run nodes iterations (then choices may
+// differ: Record.Approximate says so). name is for messages.
 func FromMatch(g *match.Game, name string, us chess.Color, nodes int64) (*Record, error) {
 	h, gl := &g.Header, &g.Result
 	at := func(line int, format string, args ...any) error {
@@ -23,8 +24,19 @@ func FromMatch(g *match.Game, name string, us chess.Color, nodes int64) (*Record
 	if h.Nodes > 0 {
 		nodes = h.Nodes
 	}
-	if nodes < 1 {
-		return nil, fmt.Errorf("%s: the match ran on a clock: give -nodes N for its searches", name)
+	side := us.String()
+	counted := h.Nodes > 0
+	if !counted {
+		counted = true
+		for i := range g.Attempts {
+			if a := &g.Attempts[i]; a.Side == side && a.Iterations == nil {
+				counted = false
+				break
+			}
+		}
+	}
+	if nodes < 1 && !counted {
+		return nil, fmt.Errorf("%s: the match ran on a clock and its file does not hold the searches' iterations: give -nodes N for its searches", name)
 	}
 	rules, err := umpire.ParseRules(h.Rules)
 	if err != nil {
@@ -33,7 +45,7 @@ func FromMatch(g *match.Game, name string, us chess.Color, nodes int64) (*Record
 	rec := &Record{Name: name, Game: GameInfo{
 		Line: g.ResultLine, Number: gl.Game, White: gl.White, Black: gl.Black, Us: us,
 		Seed: match.SideSeed(gl.Seed, us), Player: gl.White, HiddenKing: h.HiddenKing, Rules: rules,
-	}}
+	}, Approximate: !counted}
 	if us == chess.Black {
 		rec.Game.Player = gl.Black
 	}
@@ -57,12 +69,16 @@ func FromMatch(g *match.Game, name string, us chess.Color, nodes int64) (*Record
 		if err != nil {
 			return nil, at(line, "%v", err)
 		}
-		side := u.Side()
-		if a.Side != side.String() {
-			return nil, at(line, "%s attempts, but %s is to move", a.Side, side)
+		mover := u.Side()
+		if a.Side != mover.String() {
+			return nil, at(line, "%s attempts, but %s is to move", a.Side, mover)
 		}
-		if side == us {
-			rec.Steps = append(rec.Steps, Step{Line: line, Kind: StepAttempt, Move: m, Search: &Search{Iterations: nodes}})
+		if mover == us {
+			sr := &Search{Iterations: nodes}
+			if h.Nodes == 0 && a.Iterations != nil {
+				sr = &Search{Iterations: *a.Iterations, Trees: a.Trees, Nodes: a.TreeNodes}
+			}
+			rec.Steps = append(rec.Steps, Step{Line: line, Kind: StepAttempt, Move: m, Search: sr})
 		}
 		pos := u.Position()
 		ans, err := u.Attempt(m)
@@ -76,7 +92,11 @@ func FromMatch(g *match.Game, name string, us chess.Color, nodes int64) (*Record
 			rec.Moves = append(rec.Moves, pos.SAN(m))
 		}
 		if v := ans.For(us); v.Heard {
-			rec.Steps = append(rec.Steps, Step{Line: line, Kind: StepAnswer, Move: v.Move, View: v, Words: v.Words()})
+			mv := v.Move
+			if v.Own {
+				mv = m // a refusal's view does not repeat the attempt
+			}
+			rec.Steps = append(rec.Steps, Step{Line: line, Kind: StepAnswer, Move: mv, View: v, Words: v.Words()})
 		}
 	}
 	return rec, nil

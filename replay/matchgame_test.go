@@ -3,9 +3,12 @@ package replay
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"kriegbot/engine/chess"
@@ -154,4 +157,100 @@ func FuzzMatchGame(f *testing.F) {
 			}
 		}
 	})
+}
+
+// busy keeps n processors busy until the test ends (n <= 0: all of them):
+// searches on a clock then stop at odd moments, which their replays must
+// still repeat.
+func busy(t *testing.T, n int) {
+	var stop atomic.Bool
+	t.Cleanup(func() { stop.Store(true) })
+	if n <= 0 {
+		n = runtime.GOMAXPROCS(0)
+	}
+	for range n {
+		go func() {
+			for x := 0; !stop.Load(); x++ {
+			}
+		}()
+	}
+}
+
+// TestClockMatchReplays: a match on a clock (-movetime) under load, one and
+// two trees with small pools (pruned in most searches), replays exactly for
+// both sides of every game from the iterations its attempt lines carry.
+func TestClockMatchReplays(t *testing.T) {
+	busy(t, 0)
+	f := filepath.Join(t.TempDir(), "m.jsonl")
+	args := []string{"-p1", "mcts:mem=1", "-p2", "mcts:mem=1,threads=2", "-games", "2", "-movetime", "3ms",
+		"-maxplies", "50", "-concurrency", "1", "-seed", "5", "-jsonl", f}
+	var out, errs bytes.Buffer
+	if code := match.Command(args, &out, &errs); code != 0 {
+		t.Fatalf("match: exit %d: %s", code, errs.String())
+	}
+	for game := range 2 {
+		g := readMatchGame(t, f, game)
+		for _, us := range []chess.Color{chess.White, chess.Black} {
+			rec, err := FromMatch(g, f, us, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rec.Approximate {
+				t.Fatalf("game %d: the file does not hold the searches' iterations", game)
+			}
+			res, err := Run(context.Background(), rec, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Attempts == 0 || res.Differing != 0 || res.Resized != 0 {
+				t.Errorf("game %d, %v (%s): %s, first at line %d", game, us, rec.Game.Player, Summary(res), res.FirstDiffering)
+			}
+		}
+	}
+}
+
+// TestMatchRefusalsShown: a match file's refused attempts are shown as the
+// attempts they were (they showed as "0000: Illegal move"), in the text and
+// in the HTML, whose answer list is numbered by the answers' places in the
+// game.
+func TestMatchRefusalsShown(t *testing.T) {
+	name := playMatch(t)
+	g := readMatchGame(t, name, 0)
+	rec, err := FromMatch(g, name, chess.White, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(context.Background(), rec, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused := 0
+	for _, h := range res.Heard {
+		if h.Own && h.Move == chess.NullMove {
+			t.Fatalf("line %d: our answer without its attempt: %q", h.Line, heardText(h))
+		}
+		if h.Own && len(h.Words) == 1 && h.Words[0] == "Illegal move" {
+			refused++
+		}
+	}
+	if refused == 0 {
+		t.Fatal("no refusal in the game: the test shows nothing")
+	}
+	var text, page bytes.Buffer
+	if err := WriteText(&text, res, false); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(text.String(), "0000: ") {
+		t.Fatal("the text shows a refused attempt as 0000")
+	}
+	if err := WriteHTML(&page, res); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(page.String(), "0000: ") {
+		t.Fatal("the HTML shows a refused attempt as 0000")
+	}
+	last := res.Frames[len(res.Frames)-1]
+	if want := fmt.Sprintf(`<ol class="heard" reversed start="%d">`, last.Heard); !strings.Contains(page.String(), want) {
+		t.Fatalf("the HTML lacks %s", want)
+	}
 }

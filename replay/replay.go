@@ -11,6 +11,7 @@ import (
 	"kriegbot/engine/oppmodel"
 	"kriegbot/engine/players"
 	"kriegbot/engine/umpire"
+	"kriegbot/internal/buildinfo"
 )
 
 // Options choose the slice of a game a replay shows.
@@ -82,6 +83,12 @@ type Result struct {
 	// otherwise than the record; FirstDiffering is the first one's line.
 	Attempts, Differing int
 	FirstDiffering      int
+	// Resized counts the attempts whose re-run chose the recorded attempt
+	// with a tree of another size than the record's (when it has the
+	// size): the search was not repeated exactly, and a later one, which
+	// reuses the tree, may choose otherwise. FirstResized is the first
+	// one's line.
+	Resized, FirstResized int
 	// Truth holds the true position after each ply (Truth[0] is the start)
 	// when the record reveals the moves; nil otherwise.
 	Truth []chess.Position
@@ -107,14 +114,21 @@ func Run(ctx context.Context, rec *Record, opt Options) (*Result, error) {
 		return nil, at(g.Line, err)
 	}
 	res := &Result{Record: rec}
-	if threads := specOption(g.Player, "threads"); threads != "" && threads != "1" {
+	if threads := specOption(g.Player, "threads"); threads != "" && threads != "1" && !treesRecorded(rec) {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("the player searched %s trees in parallel on a clock: "+
-			"their shares of the recorded iterations are not recorded, so choices may differ", threads))
+			"their shares of the recorded iterations are not recorded (a record older than the trees field), so choices may differ", threads))
 	}
 	if g.Build != "" {
-		if b := opt.Build; b != "" && b != g.Build {
-			res.Warnings = append(res.Warnings, fmt.Sprintf("the game was played by build %q, this is %q: "+
-				"other code may choose otherwise", g.Build, b))
+		if b := opt.Build; b != "" {
+			switch same, known := buildinfo.SamePlay(g.Build, b); {
+			case !known && !same:
+				res.Warnings = append(res.Warnings, fmt.Sprintf("the game was played by build %q, this is %q: "+
+					"the record's build id does not name the sources that decide play, so this one may be "+
+					"the same code or not", g.Build, b))
+			case !same:
+				res.Warnings = append(res.Warnings, fmt.Sprintf("the game was played by build %q, this is %q: "+
+					"other code (or another toolchain or platform) may choose otherwise", g.Build, b))
+			}
 		}
 	}
 	if g.OpponentModel != "" {
@@ -197,16 +211,25 @@ func Run(ctx context.Context, rec *Record, opt Options) (*Result, error) {
 			if opt.Progress != nil {
 				opt.Progress(res.Attempts, total)
 			}
+			var rep players.SearchReport
+			if inspect {
+				rep = in.LastSearch()
+			}
 			if m != s.Move {
 				f.Differs = true
 				res.Differing++
 				if res.FirstDiffering == 0 {
 					res.FirstDiffering = s.Line
 				}
+			} else if inspect && s.Search != nil && s.Search.Nodes > 0 && rep.Nodes != s.Search.Nodes {
+				res.Resized++
+				if res.FirstResized == 0 {
+					res.FirstResized = s.Line
+				}
 			}
 			if show {
 				if inspect {
-					f.Search = in.LastSearch()
+					f.Search = rep
 					if len(f.Search.Candidates) > top {
 						f.Search.Candidates = f.Search.Candidates[:top]
 					}
@@ -225,12 +248,27 @@ func attempt(ctx context.Context, p players.Player, s *Search) (chess.Move, erro
 	switch {
 	case s == nil:
 		return p.Attempt(ctx, players.Budget{})
+	case len(s.Trees) > 1:
+		if tr, ok := p.(players.TreeRepeater); ok {
+			return tr.AttemptTrees(ctx, s.Trees)
+		}
 	case s.Iterations == 0:
 		done, cancel := context.WithCancel(ctx)
 		cancel()
 		return p.Attempt(done, players.Budget{Time: time.Nanosecond})
 	}
 	return p.Attempt(ctx, players.Budget{Nodes: s.Iterations})
+}
+
+// treesRecorded says whether the record's searches name each tree's
+// iterations (the daemon has written them since they were needed).
+func treesRecorded(rec *Record) bool {
+	for _, s := range rec.Steps {
+		if s.Kind == StepAttempt && s.Search != nil && s.Search.Iterations > 0 {
+			return s.Search.Trees != nil
+		}
+	}
+	return true
 }
 
 // specOption returns the value of key in a "kind:k=v,..." spec.

@@ -8,6 +8,7 @@ import (
 
 	"kriegbot/engine/chess"
 	"kriegbot/engine/oppmodel"
+	"kriegbot/engine/players"
 )
 
 // heardShown is how many of the latest referee answers a frame lists.
@@ -36,6 +37,10 @@ func WriteText(w io.Writer, res *Result, color bool) error {
 
 // Summary is the last line of a replay.
 func Summary(res *Result) string {
+	if res.Resized > 0 {
+		return fmt.Sprintf("replay: %d attempts, %d differing choices, %d searches of another size (first at line %d)",
+			res.Attempts, res.Differing, res.Resized, res.FirstResized)
+	}
 	return fmt.Sprintf("replay: %d attempts, %d differing choices", res.Attempts, res.Differing)
 }
 
@@ -89,10 +94,15 @@ func writeFrame(sb *strings.Builder, res *Result, i int, color bool) {
 	writeCandidates(sb, f)
 }
 
+// heardText is one answer as "e2e4: Illegal move" (our attempt, refused or
+// not, by its move) or "they: 1 pawn try".
 func heardText(h Heard) string {
 	who := "they"
 	if h.Own {
-		who = h.Move.String()
+		who = "we" // a record that does not name the attempt
+		if h.Move != chess.NullMove {
+			who = h.Move.String()
+		}
 	}
 	if len(h.Words) == 0 {
 		return who + ": silent"
@@ -212,7 +222,7 @@ func writeCandidates(sb *strings.Builder, f *Frame) {
 	rs := f.RecordedSearch
 	switch {
 	case rs != nil:
-		fmt.Fprintf(sb, "recorded %s (%d iterations, value %.2f)", f.Recorded, rs.Iterations, rs.Value)
+		fmt.Fprintf(sb, "recorded %s (%d iterations, score %+.3f, %.2f pawns)", f.Recorded, rs.Iterations, players.Score(rs.Value), rs.Value)
 	default:
 		fmt.Fprintf(sb, "recorded %s", f.Recorded)
 	}
@@ -224,13 +234,13 @@ func writeCandidates(sb *strings.Builder, f *Frame) {
 	if len(f.Search.Candidates) == 0 {
 		return
 	}
-	sb.WriteString("  candidate  visits    value  p(illegal) p(capture) p(check)\n")
+	sb.WriteString("  candidate  visits   score    pawns  p(illegal) p(capture) p(check)\n")
 	for _, c := range f.Search.Candidates {
 		star := ' '
 		if c.Move == f.Replayed {
 			star = '*'
 		}
-		fmt.Fprintf(sb, "%c %-8s %7d %8.2f %10.3f %10.3f %8.3f\n", star, c.Move, c.Visits, c.Value, c.PIllegal, c.PCapture, c.PCheck)
+		fmt.Fprintf(sb, "%c %-8s %7d %+7.3f %8.2f %10.3f %10.3f %8.3f\n", star, c.Move, c.Visits, players.Score(c.Value), c.Value, c.PIllegal, c.PCapture, c.PCheck)
 	}
 }
 

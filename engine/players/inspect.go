@@ -1,6 +1,8 @@
 package players
 
 import (
+	"context"
+
 	"kriegbot/engine/belief"
 	"kriegbot/engine/chess"
 )
@@ -22,7 +24,11 @@ type Inspector interface {
 type SearchReport struct {
 	Move       chess.Move
 	Iterations int64
-	Nodes      int64
+	// Trees is the iterations of each tree when the search ran several in
+	// parallel (they sum to Iterations; nil for one tree): on a clock the
+	// trees stop on their own, and a replay needs each count (TreeRepeater).
+	Trees []int64
+	Nodes int64
 	// Value is the chosen attempt's value in pawns from our side.
 	Value  float64
 	Proven bool
@@ -45,6 +51,15 @@ type Candidate struct {
 	Value  float64
 	// PIllegal, PCapture and PCheck are the predicted referee answers.
 	PIllegal, PCapture, PCheck float64
+}
+
+// TreeRepeater is a player that searches several trees in parallel and can
+// repeat a search exactly from each tree's iterations (SearchReport.Trees):
+// on a clock the trees stop on their own, so their sum is not enough.
+type TreeRepeater interface {
+	// AttemptTrees is Attempt with tree i running exactly trees[i]
+	// iterations.
+	AttemptTrees(ctx context.Context, trees []int64) (chess.Move, error)
 }
 
 // Valuer is a player that can say how it stands, in [-1, 1] from its own

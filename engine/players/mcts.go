@@ -101,6 +101,8 @@ type MCTS struct {
 	ourView umpire.View
 	// Last is the last search's result (for logs and tests).
 	Last search.Result
+	// trees is each tree's iterations in the last search.
+	trees []int64
 }
 
 // NewGame starts a game.
@@ -123,18 +125,34 @@ const emergencyNodes = 64
 
 // Attempt searches the askable attempts and proposes the best.
 func (p *MCTS) Attempt(ctx context.Context, b Budget) (chess.Move, error) {
+	return p.attempt(ctx, b, nil)
+}
+
+// AttemptTrees repeats a search with each tree's recorded iterations.
+func (p *MCTS) AttemptTrees(ctx context.Context, trees []int64) (chess.Move, error) {
+	return p.attempt(ctx, Budget{}, trees)
+}
+
+func (p *MCTS) attempt(ctx context.Context, b Budget, trees []int64) (chess.Move, error) {
 	p.know.Askable(&p.list)
 	if p.list.N == 0 {
 		return chess.NullMove, ErrNoAttempt
 	}
 	lim := search.Limits{Nodes: b.Nodes, Time: b.Time}
 	switch {
+	case len(trees) > 0:
+		// Nodes, their sum, serves should the trees not line up.
+		lim = search.Limits{Trees: trees}
+		for _, n := range trees {
+			lim.Nodes += n
+		}
 	case b.Emergency:
 		lim = search.Limits{Nodes: emergencyNodes}
 	case b.Nodes == 0 && b.Time == 0:
 		lim.Nodes = emergencyNodes // no budget: what is cheap
 	}
 	r := p.search.Search(ctx, &p.bel, p.list.Slice(), lim)
+	p.trees = p.search.TreeIterations(p.trees[:0])
 	p.Last = r
 	m := r.Move
 	if !p.list.Contains(m) { // cannot happen; never ask a refused attempt

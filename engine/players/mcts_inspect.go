@@ -8,9 +8,10 @@ import (
 )
 
 var (
-	_ Inspector   = (*MCTS)(nil)
-	_ Valuer      = (*MCTS)(nil)
-	_ PriorSetter = (*MCTS)(nil)
+	_ Inspector    = (*MCTS)(nil)
+	_ TreeRepeater = (*MCTS)(nil)
+	_ Valuer       = (*MCTS)(nil)
+	_ PriorSetter  = (*MCTS)(nil)
 )
 
 // LastSearch reports the last search with its root attempts.
@@ -19,6 +20,9 @@ func (p *MCTS) LastSearch() SearchReport {
 		Value: p.Last.Value, Proven: p.Last.Proven}
 	if p.Last.Iterations > 0 {
 		r.PV = p.search.Principal(p.Last.Move, nil, MaxPV)
+	}
+	if len(p.trees) > 1 {
+		r.Trees = append([]int64(nil), p.trees...)
 	}
 	for _, c := range p.search.Candidates(nil) {
 		r.Candidates = append(r.Candidates, Candidate{Move: c.Move, Visits: c.Visits, Value: c.Value,
@@ -35,16 +39,23 @@ func (p *MCTS) Progress() int64 { return p.search.Progress() }
 // Belief is the player's belief about the opponent's men.
 func (p *MCTS) Belief() *belief.State { return &p.bel }
 
-// valueScale maps a value in pawns onto [-1, 1]: a queen up (9 pawns) is
-// about 0.9, a pawn up about 0.2.
+// valueScale maps a value in pawns onto [-1, 1] (Score): a queen up (9
+// pawns) is about 0.9, a pawn up about 0.17.
 const valueScale = 6.0
+
+// Score is the value unit shown to users: a search's value in pawns as an
+// expected score from the player's side, -1 (lost) through 0 (even) to +1
+// (won): tanh(pawns/6), so a pawn up is +0.17, a piece +0.5, a queen +0.9
+// and a proven win (100) +1. The daemon's resign and draw thresholds are
+// in this unit; pawns stay the search's own unit and are shown beside it.
+func Score(pawns float64) float64 { return math.Tanh(pawns / valueScale) }
 
 // Value is the last search's value mapped onto [-1, 1].
 func (p *MCTS) Value() (float64, bool) {
 	if p.Last.Iterations == 0 {
 		return 0, false
 	}
-	return math.Tanh(p.Last.Value / valueScale), true
+	return Score(p.Last.Value), true
 }
 
 // CannotWin reports that our men cannot force mate and the opponent keeps

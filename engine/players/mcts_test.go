@@ -287,3 +287,19 @@ func TestCannotWin(t *testing.T) {
 		}
 	}
 }
+
+// TestScore: the user's unit runs from -1 to +1, even at 0, and keeps the
+// order of values in pawns.
+func TestScore(t *testing.T) {
+	if Score(0) != 0 || Score(100) < 0.99 || Score(-100) > -0.99 || Score(-3) != -Score(3) {
+		t.Fatalf("Score: 0 %v, 100 %v, -100 %v", Score(0), Score(100), Score(-100))
+	}
+	if s := Score(1); s < 0.15 || s > 0.2 {
+		t.Fatalf("a pawn up scores %v", s)
+	}
+	for v := -20.0; v < 20; v += 0.5 {
+		if Score(v) >= Score(v+0.5) {
+			t.Fatalf("Score(%v) >= Score(%v)", v, v+0.5)
+		}
+	}
+}

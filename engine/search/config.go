@@ -138,6 +138,11 @@ type Limits struct {
 	Nodes int64
 	// Time is the thinking time to aim for (0: no bound).
 	Time time.Duration
+	// Trees, when it has one entry per tree, is the exact number of
+	// iterations each tree runs (0: none), instead of Nodes and Time: a
+	// search on a clock with several trees is repeated exactly from its
+	// Searcher.TreeIterations (each tree stopped at its own count).
+	Trees []int64
 }
 
 // bareExploration multiplies the UCT constant against a bare king when our

@@ -56,6 +56,16 @@ type Result struct {
 	Prunes int64
 }
 
+// TreeIterations appends to dst the iterations each tree ran in the last
+// search (they sum to its Result.Iterations): a search on a clock is
+// repeated exactly with them as Limits.Trees.
+func (s *Searcher) TreeIterations(dst []int64) []int64 {
+	for _, t := range s.trees {
+		dst = append(dst, t.iters)
+	}
+	return dst
+}
+
 // New makes a Searcher; prior supplies the opponent model's constants.
 func New(cfg Config, prior belief.Prior) (*Searcher, error) {
 	if err := cfg.Check(); err != nil {
@@ -303,6 +313,10 @@ func (s *Searcher) Search(ctx context.Context, bel *belief.State, moves []chess.
 	if !s.root(bel, moves) {
 		return Result{Move: moves[0]}
 	}
+	n := len(s.trees)
+	if len(lim.Trees) == n {
+		lim.Time = 0 // exact counts per tree: no clock
+	}
 	start := time.Now()
 	s.live.Store(0)
 	var stop func() bool
@@ -315,19 +329,29 @@ func (s *Searcher) Search(ctx context.Context, bel *belief.State, moves []chess.
 		}
 		return lim.Time > 0 && time.Since(start) >= lim.Time
 	}
-	n := len(s.trees)
 	count := s.cfg.Approach == ApproachC && (s.cfg.MateThreat > 0 || s.cfg.OwnMates)
 	for _, t := range s.trees {
 		t.threat, t.mates, t.counts = t.threat[:0], t.mates[:0], t.counts[:0]
 	}
+	// treeRun runs tree i with its budget.
+	treeRun := func(i int, t *tree) {
+		nodes := budget(lim.Nodes, i, n)
+		if len(lim.Trees) == n {
+			if nodes = lim.Trees[i]; nodes <= 0 {
+				t.iters = 0
+				return
+			}
+		}
+		s.run(t, nodes, stop)
+	}
 	if n == 1 {
 		s.prepare(s.trees[0], 0, bel, moves, count)
 		s.mergeCounts(bel, count)
-		s.run(s.trees[0], budget(lim.Nodes, 0, 1), stop)
+		treeRun(0, s.trees[0])
 	} else {
 		s.parallel(func(i int, t *tree) { s.prepare(t, i, bel, moves, count) })
 		s.mergeCounts(bel, count)
-		s.parallel(func(i int, t *tree) { s.run(t, budget(lim.Nodes, i, n), stop) })
+		s.parallel(treeRun)
 	}
 	res := s.result(moves)
 	s.live.Store(res.Iterations)
@@ -423,9 +447,14 @@ func (s *Searcher) run(t *tree, nodes int64, stop func() bool) {
 			return
 		}
 		if t.full() {
-			// A prune of a large tree takes milliseconds: look at the
-			// clock again after it.
-			if !t.prune() || t.iters > 0 && stop() {
+			// Look at the clock before a prune, never after it: a search
+			// stopped here leaves its tree unpruned, as does its replay,
+			// which stops at the loop's top with the recorded iteration
+			// count. Stopped after the prune, the live tree was pruned
+			// and the replayed one not, and the next search, which reuses
+			// the tree, differed (a prune takes milliseconds, so on a
+			// clock one search in thirty or so stopped there).
+			if t.iters > 0 && stop() || !t.prune() {
 				return
 			}
 		}
