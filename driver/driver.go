@@ -260,28 +260,23 @@ func (g *Game) think(b players.Budget, hard time.Duration) {
 	g.cancel = cancel
 	p, done := g.p, g.done
 	go func() {
-		m, err := search(ctx, p, b)
+		m, err := p.Attempt(ctx, b)
 		cancel()
 		done <- Thought{Game: g, seq: seq, move: m, err: err}
 	}()
 }
 
-// search is the one call of the player's search, live (in think's
-// goroutine) and in a replay (Decide).
-func search(ctx context.Context, p players.Player, b players.Budget) (chess.Move, error) {
-	return p.Attempt(ctx, b)
-}
-
-// Decide searches the next attempt at once, on the caller's goroutine, with
-// budget b (a replay re-runs each search with its recorded iterations), and
-// records it as a live attempt is recorded. Hear and Decide are the path of
-// a live game without the clock and the goroutine.
-func (g *Game) Decide(ctx context.Context, b players.Budget, now time.Time) (chess.Move, error) {
+// Decide has the player choose the next attempt at once, on the caller's
+// goroutine, with search (a replay re-runs each search with its recorded
+// size: iterations, or each tree's), and records it as a live attempt is
+// recorded. Hear and Decide are the path of a live game without the clock
+// and the goroutine.
+func (g *Game) Decide(now time.Time, search func(players.Player) (chess.Move, error)) (chess.Move, error) {
 	if g.thinking {
 		return chess.NullMove, errors.New("driver: a search is already running")
 	}
 	g.Hear(nil, now) // what was queued goes first
-	m, err := search(ctx, g.p, b)
+	m, err := search(g.p)
 	if err != nil {
 		return m, err
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"kriegbot/driver"
 	"kriegbot/engine/chess"
 	"kriegbot/engine/clock"
 	"kriegbot/engine/oppmodel"
@@ -135,15 +136,20 @@ func Run(ctx context.Context, rec *Record, opt Options) (*Result, error) {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("the game was played with a per-opponent model (%s), "+
 			"which is not in the record: the replay uses the spec's own prior, so choices may differ", g.OpponentModel))
 	}
-	p := spec.New()
 	ctl := clock.Control{Base: time.Duration(g.BaseMin) * time.Minute, Increment: time.Duration(g.IncS) * time.Second}
 	rules := g.Rules
 	if rules.Name == "" {
 		rules = umpire.ICC()
 	}
-	if err := p.NewGame(players.Game{Color: g.Us, Rules: rules, Control: ctl, Seed: g.Seed, Start: g.Setup, HiddenKing: g.HiddenKing}); err != nil {
+	// The same game driver as live play: it builds the player, hands it
+	// what it heard, and has it choose (here with each search's recorded
+	// size, on this goroutine).
+	dg, err := driver.New(driver.Setup{Spec: spec, Game: players.Game{Color: g.Us, Rules: rules, Control: ctl, Seed: g.Seed,
+		Start: g.Setup, HiddenKing: g.HiddenKing}}, nil)
+	if err != nil {
 		return nil, at(g.Line, err)
 	}
+	p := dg.Player()
 	if rec.Moves != nil {
 		start := chess.StartPosition()
 		if g.Setup != nil {
@@ -168,13 +174,13 @@ func Run(ctx context.Context, rec *Record, opt Options) (*Result, error) {
 		switch s.Kind {
 		case StepClock:
 			clocks, hasClocks = s.Clock, true
-			p.Hear(players.Event{Kind: players.ClockUpdate, Clock: s.Clock})
+			dg.Hear([]players.Event{{Kind: players.ClockUpdate, Clock: s.Clock}}, s.T)
 		case StepAnswer:
 			if !s.View.Illegal {
 				plies++
 			}
 			res.Heard = append(res.Heard, Heard{Line: s.Line, Ply: plies, Own: s.View.Own, Move: s.Move, Words: s.Words})
-			p.Hear(players.Event{Kind: players.Answer, View: s.View})
+			dg.Hear([]players.Event{{Kind: players.Answer, View: s.View}}, s.T)
 		case StepAttempt:
 			if opt.To > 0 && plies > opt.To {
 				return res, nil
@@ -194,7 +200,7 @@ func Run(ctx context.Context, rec *Record, opt Options) (*Result, error) {
 					f.HasHeat = true
 				}
 			}
-			m, err := attempt(ctx, p, s.Search)
+			m, err := dg.Decide(s.T, func(p players.Player) (chess.Move, error) { return attempt(ctx, p, s.Search) })
 			if err != nil {
 				return res, at(s.Line, fmt.Errorf("re-running the attempt: %w", err))
 			}
@@ -203,9 +209,7 @@ func Run(ctx context.Context, rec *Record, opt Options) (*Result, error) {
 				// The recorded attempt is the one the referee answered: the
 				// player must hear its answers as answers to it (a refusal
 				// of the re-run's choice would strike the wrong attempt).
-				if o, ok := p.(players.Overrider); ok {
-					o.Override(s.Move)
-				}
+				dg.Override(s.Move)
 			}
 			res.Attempts++
 			if opt.Progress != nil {
