@@ -1,0 +1,572 @@
+package iccserver
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"kriegbot/engine/chess"
+	"kriegbot/engine/umpire"
+)
+
+// startHTTP runs a server with both doors on loopback ports. Request
+// limits are raised: the test clients share one address and do not pause.
+func startHTTP(t testing.TB, cfg Config) (s *Server, telnet, base string) {
+	t.Helper()
+	if cfg.Rules == (umpire.Rules{}) {
+		cfg.Rules = umpire.Olympiad()
+		cfg.Rules.MaxPlies = 200 // random games end soon enough
+	}
+	h := &cfg.HTTP
+	if h.Rate == 0 {
+		h.Rate, h.Burst, h.TokenRate, h.TokenBurst = 1e6, 1e6, 1e6, 1e6
+		h.RegisterRate, h.RegisterBurst = 1e6, 1e6
+	}
+	if h.JoinCooldown == 0 {
+		h.JoinCooldown = -1
+	}
+	s, telnet = startServer(t, cfg)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go s.ServeAPI(ln)
+	return s, telnet, "http://" + ln.Addr().String()
+}
+
+// apiClient is a bot as the site's Python bots are: plain requests with a
+// bearer token.
+type apiClient struct {
+	t     testing.TB
+	base  string
+	token string
+	name  string
+	hc    *http.Client
+}
+
+func newAPIClient(t testing.TB, base string) *apiClient {
+	return &apiClient{t: t, base: base, hc: &http.Client{Timeout: wait}}
+}
+
+// do sends a request and returns the status and the body.
+func (c *apiClient) do(method, path string, body any) (int, []byte) {
+	c.t.Helper()
+	var rd io.Reader
+	switch b := body.(type) {
+	case nil:
+	case string:
+		rd = strings.NewReader(b)
+	default:
+		js, _ := json.Marshal(b)
+		rd = bytes.NewReader(js)
+	}
+	req, err := http.NewRequest(method, c.base+path, rd)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	if rd != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if c.token != "" {
+		req.Header.Set("Authorization", "Bearer "+c.token)
+	}
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		c.t.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer resp.Body.Close()
+	out, err := io.ReadAll(resp.Body)
+	if err != nil {
+		c.t.Fatalf("%s %s: %v", method, path, err)
+	}
+	return resp.StatusCode, out
+}
+
+// call is do that wants status want and decodes the answer into v.
+func (c *apiClient) call(method, path string, body any, want int, v any) {
+	c.t.Helper()
+	st, out := c.do(method, path, body)
+	if st != want {
+		c.t.Fatalf("%s %s: status %d, want %d: %s", method, path, st, want, out)
+	}
+	if v != nil {
+		if err := json.Unmarshal(out, v); err != nil {
+			c.t.Fatalf("%s %s: %v: %s", method, path, err, out)
+		}
+	}
+}
+
+func (c *apiClient) register(name string) {
+	c.t.Helper()
+	var r struct {
+		Token string `json:"api_token"`
+		User  string `json:"username"`
+	}
+	c.call("POST", "/auth/bots/register", map[string]any{"username": name, "display_name": name + " bot",
+		"owner_email": "owner@example.org", "supported_rule_variants": []string{"wild16"}}, 201, &r)
+	if _, ok := parseToken(r.Token); !ok {
+		c.t.Fatalf("register: token %q has not the site's shape", r.Token)
+	}
+	c.token, c.name = r.Token, r.User
+}
+
+// The JSON the test clients read (their own declarations: the test does
+// not reuse the server's types).
+type tMove struct {
+	MoveDone      bool     `json:"move_done"`
+	Announcement  string   `json:"announcement"`
+	Special       *string  `json:"special_announcement"`
+	Checks        []string `json:"checks"`
+	CaptureSquare *string  `json:"capture_square"`
+	CapturedPiece *string  `json:"captured_piece_announcement"`
+	NextTries     *int     `json:"next_turn_pawn_tries"`
+	Turn          *string  `json:"turn"`
+	GameOver      bool     `json:"game_over"`
+}
+
+type tEntry struct {
+	Kind, Actor, Message string
+	Messages             []string
+}
+
+type tState struct {
+	GameID          string   `json:"game_id"`
+	State           string   `json:"state"`
+	Turn            *string  `json:"turn"`
+	YourColor       string   `json:"your_color"`
+	YourFEN         string   `json:"your_fen"`
+	AllowedMoves    []string `json:"allowed_moves"`
+	PossibleActions []string `json:"possible_actions"`
+	Scoresheet      struct {
+		Turns []struct {
+			Turn         int
+			White, Black []tEntry
+		}
+	}
+	RefereeLog []struct{ Announcement string } `json:"referee_log"`
+	Result     *struct {
+		Winner *string
+		Reason string
+	}
+	Clock struct {
+		White  float64 `json:"white_remaining"`
+		Black  float64 `json:"black_remaining"`
+		Active *string `json:"active_color"`
+	}
+}
+
+// botPlayer plays one game as API.md §10 says: poll /game/mine/active
+// (or wait on the event stream), fetch /state, pick from allowed_moves,
+// never resend a refused move.
+type botPlayer struct {
+	c      *apiClient
+	rng    *rand.Rand
+	sse    bool
+	gameID string
+	color  string
+	heard  []struct {
+		uci string
+		r   tMove
+	}
+	final tState
+	err   error
+}
+
+func (p *botPlayer) fail(format string, a ...any) { p.err = fmt.Errorf(p.c.name+": "+format, a...) }
+
+// findGame polls /game/mine/active until an active game shows.
+func (p *botPlayer) findGame() bool {
+	deadline := time.Now().Add(wait)
+	for time.Now().Before(deadline) {
+		var mine struct {
+			Games []struct {
+				GameID string `json:"game_id"`
+				State  string `json:"state"`
+			}
+		}
+		p.c.call("GET", "/game/mine/active", nil, 200, &mine)
+		for _, g := range mine.Games {
+			if g.State == "active" {
+				p.gameID = g.GameID
+				return true
+			}
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	p.fail("no active game")
+	return false
+}
+
+func (p *botPlayer) play() {
+	if p.gameID == "" && !p.findGame() {
+		return
+	}
+	var events <-chan string
+	if p.sse {
+		ch, stop, err := openEvents(p.c, p.gameID)
+		if err != nil {
+			p.fail("events: %v", err)
+			return
+		}
+		defer stop()
+		events = ch
+	}
+	deadline := time.Now().Add(4 * wait)
+	for time.Now().Before(deadline) {
+		var st tState
+		p.c.call("GET", "/game/"+p.gameID+"/state", nil, 200, &st)
+		p.color = st.YourColor
+		if st.State == "completed" {
+			p.final = st
+			return
+		}
+		if st.State == "active" && !ownFENOnly(st.YourFEN, st.YourColor) {
+			p.fail("your_fen %q shows more than our men", st.YourFEN)
+			return
+		}
+		if st.State != "active" || st.Turn == nil || *st.Turn != st.YourColor || !slices.Contains(st.PossibleActions, "move") {
+			if events != nil {
+				select {
+				case <-events:
+				case <-time.After(200 * time.Millisecond): // events can drop: keep a slow poll
+				}
+			} else {
+				time.Sleep(5 * time.Millisecond)
+			}
+			continue
+		}
+		// Our turn: try allowed moves in random order until one is done.
+		moves := slices.Clone(st.AllowedMoves)
+		p.rng.Shuffle(len(moves), func(i, j int) { moves[i], moves[j] = moves[j], moves[i] })
+		for _, uci := range moves {
+			var r tMove
+			p.c.call("POST", "/game/"+p.gameID+"/move", map[string]string{"uci": uci}, 200, &r)
+			p.heard = append(p.heard, struct {
+				uci string
+				r   tMove
+			}{uci, r})
+			if r.MoveDone || r.GameOver {
+				break
+			}
+		}
+	}
+	p.fail("game did not end")
+}
+
+// ownFENOnly reports whether a your_fen board holds only color's men.
+func ownFENOnly(fen, color string) bool {
+	board, _, _ := strings.Cut(fen, " ")
+	for _, ch := range board {
+		if ch >= 'a' && ch <= 'z' && color == "white" || ch >= 'A' && ch <= 'Z' && color == "black" {
+			return false
+		}
+	}
+	return true
+}
+
+// openEvents reads a game's event stream, sending each event's type.
+func openEvents(c *apiClient, id string) (<-chan string, func(), error) {
+	req, _ := http.NewRequest("GET", c.base+"/game/"+id+"/events", nil)
+	req.Header.Set("Authorization", "Bearer "+c.token)
+	resp, err := (&http.Client{}).Do(req)
+	if err != nil {
+		return nil, nil, err
+	}
+	if resp.StatusCode != 200 {
+		resp.Body.Close()
+		return nil, nil, fmt.Errorf("status %d", resp.StatusCode)
+	}
+	ch := make(chan string, 64)
+	go func() {
+		defer close(ch)
+		sc := bufio.NewScanner(resp.Body)
+		for sc.Scan() {
+			if typ, ok := strings.CutPrefix(sc.Text(), "event: "); ok {
+				select {
+				case ch <- typ:
+				default:
+				}
+			}
+		}
+	}()
+	return ch, func() { resp.Body.Close() }, nil
+}
+
+// wantMove is what the site answers for an umpire's answer, written
+// independently of the server's projection.
+func wantMove(a umpire.Answer) tMove {
+	w := tMove{MoveDone: a.Legal, Announcement: "ILLEGAL_MOVE", Checks: []string{}}
+	if !a.Legal {
+		return w
+	}
+	w.Announcement = "REGULAR_MOVE"
+	if a.Capture.Kind != umpire.NoCapture {
+		w.Announcement = "CAPTURE_DONE"
+		sq, kind := a.Capture.Square.String(), "PIECE"
+		if a.Capture.Kind == umpire.PawnCaptured {
+			kind = "PAWN"
+		}
+		w.CaptureSquare, w.CapturedPiece = &sq, &kind
+	}
+	names := map[chess.CheckKind]string{chess.CheckRank: "CHECK_RANK", chess.CheckFile: "CHECK_FILE",
+		chess.CheckLongDiagonal: "CHECK_LONG_DIAGONAL", chess.CheckShortDiagonal: "CHECK_SHORT_DIAGONAL", chess.CheckKnight: "CHECK_KNIGHT"}
+	for _, k := range a.Checks {
+		if k != chess.NoCheck {
+			w.Checks = append(w.Checks, names[k])
+		}
+	}
+	if a.Ending != umpire.NotOver {
+		w.GameOver = true
+		if a.Ending != umpire.PlyLimit { // the site has no name for our move cap
+			sp := a.Ending.String()
+			w.Special = &sp
+		}
+		return w
+	}
+	n := a.PawnTries
+	w.NextTries = &n
+	switch len(w.Checks) {
+	case 1:
+		w.Special = &w.Checks[0]
+	case 2:
+		sp := "CHECK_DOUBLE"
+		w.Special = &sp
+	}
+	return w
+}
+
+func sameMove(got, want tMove) bool {
+	eq := func(a, b *string) bool { return a == nil && b == nil || a != nil && b != nil && *a == *b }
+	eqi := func(a, b *int) bool { return a == nil && b == nil || a != nil && b != nil && *a == *b }
+	if got.MoveDone != want.MoveDone || got.Announcement != want.Announcement || !slices.Equal(got.Checks, want.Checks) ||
+		!eq(got.CaptureSquare, want.CaptureSquare) || !eq(got.CapturedPiece, want.CapturedPiece) || !eqi(got.NextTries, want.NextTries) {
+		return false
+	}
+	if want.GameOver {
+		return got.GameOver && (got.Special != nil) == (want.Special != nil) // the ending's name
+	}
+	return eq(got.Special, want.Special)
+}
+
+// finishedGame finds the record of the game between two names.
+func finishedGame(t *testing.T, s *Server, a, b string) FinishedGame {
+	t.Helper()
+	for _, f := range s.Finished() {
+		if (strings.EqualFold(f.White, a) && strings.EqualFold(f.Black, b)) || (strings.EqualFold(f.White, b) && strings.EqualFold(f.Black, a)) {
+			return f
+		}
+	}
+	t.Fatalf("no finished game between %s and %s", a, b)
+	return FinishedGame{}
+}
+
+// checkHeard compares what a bot heard with the umpire's record: its own
+// attempts one by one, and the opponent's moves in its final scoresheet.
+func checkHeard(t *testing.T, p *botPlayer, f FinishedGame) {
+	t.Helper()
+	col := chess.White
+	if p.color == "black" {
+		col = chess.Black
+	}
+	var own []umpire.Answer
+	oppMoves := 0
+	for _, a := range f.Answers {
+		if a.Mover == col {
+			own = append(own, a)
+		} else if a.Legal {
+			oppMoves++
+		}
+	}
+	if len(own) != len(p.heard) {
+		t.Fatalf("%s heard %d answers to its attempts, the umpire gave %d", p.c.name, len(p.heard), len(own))
+	}
+	for i, a := range own {
+		if got := p.heard[i]; got.uci != a.Attempt.String() || !sameMove(got.r, wantMove(a)) {
+			t.Fatalf("%s attempt %d: heard %s %+v, umpire %s", p.c.name, i, got.uci, got.r, a.String())
+		}
+	}
+	seen := 0
+	for _, turn := range p.final.Scoresheet.Turns {
+		for _, e := range append(slices.Clone(turn.White), turn.Black...) {
+			if e.Actor == "opponent" && e.Kind != "status" {
+				seen++
+			}
+		}
+	}
+	if seen != oppMoves {
+		t.Fatalf("%s's scoresheet shows %d opponent moves, the umpire %d", p.c.name, seen, oppMoves)
+	}
+	if p.final.Result == nil || p.final.Turn != nil {
+		t.Fatalf("%s: final state without result: %+v", p.c.name, p.final)
+	}
+}
+
+// TestHTTPBotsPlayEachOther: two HTTP bots, one polling and one on the
+// event stream, play complete games through the door; everything each
+// heard matches the umpire's record.
+func TestHTTPBotsPlayEachOther(t *testing.T) {
+	s, _, base := startHTTP(t, Config{HTTP: HTTPConfig{Minutes: 5, Inc: 1}})
+	for round := range 2 {
+		a, b := newAPIClient(t, base), newAPIClient(t, base)
+		a.register(fmt.Sprintf("alpha%d", round))
+		b.register(fmt.Sprintf("beta%d", round))
+		var created struct {
+			GameID string `json:"game_id"`
+		}
+		a.call("POST", "/game/create", map[string]any{"rule_variant": "wild16", "play_as": "random",
+			"time_control": "rapid", "opponent_type": "human"}, 201, &created)
+		var open struct {
+			Games []struct {
+				GameCode  string `json:"game_code"`
+				CreatedBy string `json:"created_by"`
+			}
+		}
+		b.call("GET", "/game/open", nil, 200, &open)
+		if len(open.Games) != 1 || open.Games[0].CreatedBy != a.name {
+			t.Fatalf("open games: %+v", open)
+		}
+		var user struct {
+			IsBot bool `json:"is_bot"`
+		}
+		b.call("GET", "/user/"+a.name, nil, 200, &user)
+		if !user.IsBot {
+			t.Fatal("the creator is not shown as a bot")
+		}
+		var joined struct {
+			GameID string `json:"game_id"`
+			State  string `json:"state"`
+		}
+		b.call("POST", "/game/join/"+strings.ToLower(open.Games[0].GameCode), nil, 200, &joined)
+		if joined.GameID == "" || joined.State != "active" {
+			t.Fatalf("join: %+v", joined)
+		}
+		pa := &botPlayer{c: a, rng: rand.New(rand.NewPCG(uint64(round), 1))}
+		pb := &botPlayer{c: b, rng: rand.New(rand.NewPCG(uint64(round), 2)), sse: true, gameID: joined.GameID}
+		var wg sync.WaitGroup
+		for _, p := range []*botPlayer{pa, pb} {
+			wg.Add(1)
+			go func() { defer wg.Done(); p.play() }()
+		}
+		wg.Wait()
+		for _, p := range []*botPlayer{pa, pb} {
+			if p.err != nil {
+				t.Fatal(p.err)
+			}
+		}
+		f := finishedGame(t, s, a.name, b.name)
+		checkHeard(t, pa, f)
+		checkHeard(t, pb, f)
+		t.Logf("round %d: %s (%s) after %d attempts: %+v", round, f.Result, f.Code, len(f.Answers), *pa.final.Result)
+	}
+}
+
+// expectAny reads until one of wants appears and returns its index and
+// the text up to the end of its line.
+func (c *rawClient) expectAny(timeout time.Duration, wants ...string) (int, string) {
+	c.t.Helper()
+	c.nc.SetReadDeadline(time.Now().Add(timeout))
+	buf := make([]byte, 4096)
+	for {
+		best, at := -1, len(c.pending)
+		for i, w := range wants {
+			if j := strings.Index(c.pending, w); j >= 0 && j < at {
+				if nl := strings.IndexByte(c.pending[j:], '\n'); nl >= 0 {
+					best, at = i, j
+				}
+			}
+		}
+		if best >= 0 {
+			end := at + strings.IndexByte(c.pending[at:], '\n') + 1
+			out := c.pending[:end]
+			c.pending = c.pending[end:]
+			return best, out
+		}
+		n, err := c.r.Read(buf)
+		c.pending += string(buf[:n])
+		if err != nil {
+			c.t.Fatalf("waiting for %q: %v; got %q", wants, err, tail(c.pending, 400))
+		}
+	}
+}
+
+// TestTelnetPlaysHTTPBot: a bot's lobby game is a seek ad a telnet guest
+// plays (`sought`, `play N`), and they play to the end: the telnet side
+// types moves, the bot follows API.md §10, and the bot heard what the
+// umpire said.
+func TestTelnetPlaysHTTPBot(t *testing.T) {
+	s, telnet, base := startHTTP(t, Config{HTTP: HTTPConfig{Minutes: 5, Inc: 1}})
+	bot := newAPIClient(t, base)
+	bot.register("gamma")
+	bot.call("POST", "/game/create", map[string]any{"rule_variant": "wild16", "play_as": "black", "time_control": "rapid", "opponent_type": "human"}, 201, nil)
+
+	tc := dialRaw(t, telnet)
+	tc.loginGuest()
+	tc.send("sought\r\n")
+	line := tc.expect("gamma", wait)
+	var index int
+	lines := strings.Split(strings.TrimSpace(line), "\n")
+	ad := strings.TrimPrefix(lines[len(lines)-1], "aics% ")
+	if _, err := fmt.Sscan(ad, &index); err != nil {
+		t.Fatalf("sought line %q: %v", ad, err)
+	}
+	tc.send(fmt.Sprintf("play %d\r\n", index))
+	tc.expect("Creating unrated wild 16", wait)
+
+	p := &botPlayer{c: bot, rng: rand.New(rand.NewPCG(7, 7))}
+	done := make(chan struct{})
+	go func() { defer close(done); p.play() }()
+
+	rng := rand.New(rand.NewPCG(7, 8))
+	ended := false
+	for !ended {
+		i, _ := tc.expectAny(2*wait, "it is your move", "} ")
+		if i == 1 {
+			break
+		}
+		for {
+			// The test reads the telnet side's allowed attempts from the
+			// server, as the bot reads allowed_moves.
+			s.mu.Lock()
+			var moves []string
+			for _, g := range s.games {
+				if g.bots[chess.Black] != nil {
+					moves = allowedMoves(g)
+				}
+			}
+			s.mu.Unlock()
+			if len(moves) == 0 {
+				t.Fatal("no game or no allowed move for the telnet side")
+			}
+			tc.send(moves[rng.IntN(len(moves))] + "\r\n")
+			j, _ := tc.expectAny(wait, "Illegal move", "you played", "} ")
+			if j == 1 {
+				break
+			}
+			if j == 2 {
+				ended = true
+				break
+			}
+		}
+	}
+	<-done
+	if p.err != nil {
+		t.Fatal(p.err)
+	}
+	fs := s.Finished()
+	if len(fs) != 1 || fs[0].Black != "gamma" || !strings.HasPrefix(fs[0].White, "Guest") {
+		t.Fatalf("finished games: %+v", fs)
+	}
+	f := fs[0]
+	checkHeard(t, p, f)
+	t.Logf("%s vs %s: %s (%s), %d attempts", f.White, f.Black, f.Result, f.Code, len(f.Answers))
+}
