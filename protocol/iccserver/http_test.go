@@ -570,3 +570,238 @@ func TestTelnetPlaysHTTPBot(t *testing.T) {
 	checkHeard(t, p, f)
 	t.Logf("%s vs %s: %s (%s), %d attempts", f.White, f.Black, f.Result, f.Code, len(f.Answers))
 }
+
+// wantErr checks an error answer: the status, and the code of the game
+// routes' envelope ({"error":{"code",...}}) or, for code "", a FastAPI
+// {"detail": ...} body.
+func (c *apiClient) wantErr(method, path string, body any, status int, code string) {
+	c.t.Helper()
+	st, out := c.do(method, path, body)
+	if st != status {
+		c.t.Fatalf("%s %s: status %d, want %d: %s", method, path, st, status, out)
+	}
+	var env struct {
+		Error *struct {
+			Code    string          `json:"code"`
+			Message string          `json:"message"`
+			Details json.RawMessage `json:"details"`
+		} `json:"error"`
+		Detail json.RawMessage `json:"detail"`
+	}
+	if err := json.Unmarshal(out, &env); err != nil {
+		c.t.Fatalf("%s %s: body %q: %v", method, path, out, err)
+	}
+	switch {
+	case code == "" && env.Detail == nil:
+		c.t.Fatalf("%s %s: want a detail body, got %s", method, path, out)
+	case code != "" && (env.Error == nil || env.Error.Code != code || env.Error.Message == "" || string(env.Error.Details) != "{}"):
+		c.t.Fatalf("%s %s: want error code %s, got %s", method, path, code, out)
+	}
+}
+
+var createWild16 = map[string]any{"rule_variant": "wild16", "play_as": "white", "time_control": "rapid", "opponent_type": "human"}
+
+// TestHTTPErrors: the site's status codes and envelopes for what bots get
+// wrong, and the /api prefix on loopback Hosts.
+func TestHTTPErrors(t *testing.T) {
+	s, _, base := startHTTP(t, Config{HTTP: HTTPConfig{JoinCooldown: time.Hour}})
+	a, b, c := newAPIClient(t, base), newAPIClient(t, base), newAPIClient(t, base)
+	a.register("Alice_1")
+	b.register("bob")
+	c.register("carol")
+	if a.name != "alice_1" {
+		t.Fatalf("username %q not lower-cased", a.name)
+	}
+
+	// Authentication.
+	anon := newAPIClient(t, base)
+	anon.wantErr("GET", "/game/mine/active", nil, 401, "")
+	for _, tok := range []string{"x", "ksbot_0123456789abcdef.short", a.token[:len(a.token)-1] + "A", "ksbot_0123456789abcdef." + strings.Repeat("A", 32)} {
+		if tok == a.token {
+			continue
+		}
+		anon.token = tok
+		anon.wantErr("GET", "/game/mine/active", nil, 401, "")
+	}
+	a.call("GET", "/health", nil, 200, nil)
+
+	// Registration.
+	anon.token = ""
+	anon.wantErr("POST", "/auth/bots/register", map[string]any{"username": "BOB", "display_name": "Bob two", "owner_email": "b@x"}, 409, "")
+	anon.wantErr("POST", "/auth/bots/register", map[string]any{"username": "bad name", "display_name": "Bad", "owner_email": "b@x"}, 422, "")
+	anon.wantErr("POST", "/auth/bots/register", map[string]any{"username": "dave", "display_name": "Dave", "owner_email": "nomail"}, 422, "")
+
+	// Bodies.
+	a.wantErr("POST", "/game/create", "{{", 422, "")
+	a.wantErr("POST", "/game/create", `{"rule_variant": "wild16"`, 422, "")
+	a.wantErr("POST", "/game/create", `{"rule_variant": 16}`, 422, "")
+	a.wantErr("POST", "/game/create", `{"rule_variant": "wild16", "time_control": "blitz"}`, 422, "")
+	a.wantErr("POST", "/game/create", `{"rule_variant": "wild16"} {}`, 422, "")
+	a.wantErr("POST", "/game/create", `{"rule_variant": "berkeley"}`, 400, "RULE_VARIANT_UNSUPPORTED")
+	a.wantErr("POST", "/game/create", `{"rule_variant": "wild16", "opponent_type": "bot"}`, 400, "BOT_CREATE_REQUIRES_HUMAN_OPPONENT")
+	a.wantErr("POST", "/game/create", `{"rule_variant": "`+strings.Repeat("x", 20000)+`"}`, 413, "")
+
+	// Lobby.
+	var g1 struct {
+		ID   string `json:"game_id"`
+		Code string `json:"game_code"`
+	}
+	a.call("POST", "/game/create", createWild16, 201, &g1)
+	a.wantErr("POST", "/game/create", createWild16, 409, "BOT_ALREADY_HAS_OPEN_GAME")
+	a.wantErr("POST", "/game/join/"+g1.Code, nil, 409, "CANNOT_JOIN_OWN_GAME")
+	b.wantErr("POST", "/game/join/ZZZZZZ", nil, 404, "GAME_NOT_FOUND")
+	b.wantErr("POST", "/game/join/0OIL1x", nil, 404, "GAME_NOT_FOUND")
+	b.wantErr("GET", "/game/"+g1.ID+"/state", nil, 403, "FORBIDDEN")
+	b.wantErr("DELETE", "/game/"+g1.ID, nil, 403, "FORBIDDEN")
+	a.wantErr("POST", "/game/"+g1.ID+"/move", map[string]string{"uci": "e2e4"}, 400, "GAME_NOT_ACTIVE")
+	if st, out := a.do("DELETE", "/game/"+g1.Code, nil); st != 204 {
+		t.Fatalf("delete: %d %s", st, out)
+	}
+	a.wantErr("GET", "/game/"+g1.ID+"/state", nil, 404, "GAME_NOT_FOUND")
+	a.wantErr("GET", "/game/0123456789abcdef01234567/state", nil, 404, "GAME_NOT_FOUND")
+	a.wantErr("GET", "/game/not-a-ref/state", nil, 404, "GAME_NOT_FOUND")
+
+	// A game: a (White) against b, then c may not join another at once.
+	a.call("POST", "/game/create", createWild16, 201, &g1)
+	var j struct {
+		PlayAs string `json:"play_as"`
+	}
+	b.call("POST", "/game/join/"+g1.Code, nil, 200, &j)
+	if j.PlayAs != "black" {
+		t.Fatalf("joined as %q", j.PlayAs)
+	}
+	c.wantErr("POST", "/game/join/"+g1.Code, nil, 409, "GAME_FULL")
+	b.wantErr("DELETE", "/game/"+g1.ID, nil, 409, "GAME_NOT_WAITING")
+	var g2 struct {
+		Code string `json:"game_code"`
+	}
+	c.call("POST", "/game/create", createWild16, 201, &g2)
+	b.wantErr("POST", "/game/join/"+g2.Code, nil, 409, "BOT_JOIN_COOLDOWN")
+	b.wantErr("POST", "/game/"+g1.ID+"/move", map[string]string{"uci": "e7e5"}, 400, "NOT_YOUR_TURN")
+	a.wantErr("POST", "/game/"+g1.ID+"/ask-any", nil, 400, "ACTION_NOT_AVAILABLE")
+	a.wantErr("POST", "/game/"+g1.ID+"/move", map[string]string{"uci": "e2"}, 422, "")
+	a.wantErr("POST", "/game/"+g1.ID+"/move", map[string]any{"uci": 42}, 422, "")
+	a.wantErr("POST", "/game/"+g1.ID+"/move", `{"uci":"e2e4"`, 422, "")
+	c.wantErr("POST", "/game/"+g1.ID+"/move", map[string]string{"uci": "e2e4"}, 403, "FORBIDDEN")
+
+	// Refused attempts are 200s; the clock stays idle until White's first move.
+	for uci, want := range map[string]string{"zz99": "INVALID_UCI", "e2e5": "ILLEGAL_MOVE"} {
+		var r tMove
+		a.call("POST", "/game/"+g1.ID+"/move", map[string]string{"uci": uci}, 200, &r)
+		if r.MoveDone || r.Announcement != want {
+			t.Fatalf("%s: %+v", uci, r)
+		}
+	}
+	var st tState
+	a.call("GET", "/game/"+g1.ID+"/state", nil, 200, &st)
+	if st.Clock.Active != nil || st.Clock.White != 1500 || !slices.Contains(st.AllowedMoves, "e2e4") || slices.Contains(st.AllowedMoves, "e2e5") {
+		t.Fatalf("state before the first move: clock %+v, allowed %v", st.Clock, st.AllowedMoves)
+	}
+	var r tMove
+	a.call("POST", "/game/"+g1.Code+"/move", map[string]string{"uci": "e2e4"}, 200, &r)
+	if !r.MoveDone || r.Announcement != "REGULAR_MOVE" || r.NextTries == nil || *r.NextTries != 0 || r.Turn == nil || *r.Turn != "black" {
+		t.Fatalf("e2e4: %+v", r)
+	}
+	b.call("GET", "/game/"+g1.ID+"/state", nil, 200, &st)
+	if st.Clock.Active == nil || *st.Clock.Active != "black" || st.Clock.White != 1510 || len(st.RefereeLog) != 2 ||
+		st.RefereeLog[0].Announcement != "White moves — Move complete" || st.RefereeLog[1].Announcement != "Pawn tries — No pawn captures" {
+		t.Fatalf("black's state after e2e4: clock %+v, log %+v", st.Clock, st.RefereeLog)
+	}
+	// The /api prefix works on loopback Hosts only.
+	b.call("GET", "/api/game/"+g1.ID+"/state", nil, 200, nil)
+	req, _ := http.NewRequest("GET", base+"/api/game/mine/active", nil)
+	req.Host = "api.kriegspiel.org"
+	req.Header.Set("Authorization", "Bearer "+b.token)
+	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != 404 {
+		t.Fatalf("/api on api.kriegspiel.org: %v %v", resp, err)
+	} else {
+		resp.Body.Close()
+	}
+	b.wantErr("PUT", "/game/"+g1.ID+"/state", nil, 405, "")
+	b.wantErr("GET", "/nowhere", nil, 404, "")
+
+	var res struct {
+		Result struct {
+			Winner string `json:"winner"`
+			Reason string `json:"reason"`
+		} `json:"result"`
+	}
+	b.call("POST", "/game/"+g1.ID+"/resign", nil, 200, &res)
+	if res.Result.Winner != "white" || res.Result.Reason != "resignation" {
+		t.Fatalf("resign: %+v", res)
+	}
+	b.wantErr("POST", "/game/"+g1.ID+"/resign", nil, 400, "GAME_NOT_ACTIVE")
+	a.call("GET", "/game/"+g1.ID+"/state", nil, 200, &st)
+	if st.State != "completed" || st.Turn != nil || !strings.HasPrefix(st.YourFEN, "rnbqkbnr/pppppppp/8/8/4P3/") {
+		t.Fatalf("completed state: %+v", st)
+	}
+	var mine struct{ Games []json.RawMessage }
+	a.call("GET", "/game/mine/active", nil, 200, &mine)
+	if len(mine.Games) != 0 {
+		t.Fatalf("a finished game is still active: %s", mine.Games)
+	}
+	a.call("GET", "/game/"+g1.ID+"/moves", nil, 200, nil)
+	_ = s
+}
+
+// TestHTTPBotJoinsTelnetSeek: a telnet player's seek is a lobby game an
+// HTTP bot joins; the telnet side hears the game start and its end.
+func TestHTTPBotJoinsTelnetSeek(t *testing.T) {
+	_, telnet, base := startHTTP(t, Config{})
+	tc := dialRaw(t, telnet)
+	tc.loginGuest()
+	tc.send("seek 3 2 white\r\n")
+	tc.expect("Your seek has been posted", wait)
+	bot := newAPIClient(t, base)
+	bot.register("delta")
+	var open struct {
+		Games []struct {
+			Code      string `json:"game_code"`
+			CreatedBy string `json:"created_by"`
+			Color     string `json:"available_color"`
+		}
+	}
+	bot.call("GET", "/game/open", nil, 200, &open)
+	if len(open.Games) != 1 || !strings.HasPrefix(open.Games[0].CreatedBy, "Guest") || open.Games[0].Color != "black" {
+		t.Fatalf("open: %+v", open)
+	}
+	var user struct {
+		Role string `json:"role"`
+	}
+	bot.call("GET", "/user/"+open.Games[0].CreatedBy, nil, 200, &user)
+	var j struct {
+		ID     string `json:"game_id"`
+		PlayAs string `json:"play_as"`
+	}
+	bot.call("POST", "/game/join/"+open.Games[0].Code, nil, 200, &j)
+	if j.PlayAs != "black" || user.Role != "bot" {
+		t.Fatalf("join: %+v, role %q", j, user.Role)
+	}
+	tc.expect("Creating: ", wait)
+	tc.send("e2e4\r\n")
+	tc.expect("you played e4", wait)
+	var st tState
+	bot.call("GET", "/game/"+j.ID+"/state", nil, 200, &st)
+	if st.Turn == nil || *st.Turn != "black" || st.Clock.Active == nil || len(st.AllowedMoves) == 0 {
+		t.Fatalf("bot's state: %+v", st)
+	}
+	bot.call("POST", "/game/"+j.ID+"/resign", nil, 200, nil)
+	tc.expect("delta resigns} 1-0", wait)
+}
+
+// TestHTTPRateLimit: past its burst an address gets 429 with Retry-After.
+func TestHTTPRateLimit(t *testing.T) {
+	_, _, base := startHTTP(t, Config{HTTP: HTTPConfig{Rate: 0.5, Burst: 3, TokenRate: 1e6, TokenBurst: 1e6, RegisterRate: 1e6, RegisterBurst: 1e6}})
+	c := newAPIClient(t, base)
+	for range 3 {
+		c.call("GET", "/health", nil, 200, nil)
+	}
+	resp, err := http.Get(base + "/health")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 429 || resp.Header.Get("Retry-After") == "" {
+		t.Fatalf("status %d, Retry-After %q", resp.StatusCode, resp.Header.Get("Retry-After"))
+	}
+}
