@@ -805,3 +805,174 @@ func TestHTTPRateLimit(t *testing.T) {
 		t.Fatalf("status %d, Retry-After %q", resp.StatusCode, resp.Header.Get("Retry-After"))
 	}
 }
+
+// sseReader reads an event stream frame by frame.
+type sseReader struct {
+	t    *testing.T
+	resp *http.Response
+	r    *bufio.Reader
+}
+
+func openSSE(t *testing.T, c *apiClient, id string) (*sseReader, int) {
+	t.Helper()
+	req, _ := http.NewRequest("GET", c.base+"/game/"+id+"/events", nil)
+	req.Header.Set("Authorization", "Bearer "+c.token)
+	resp, err := (&http.Client{}).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != 200 {
+		resp.Body.Close()
+		return nil, resp.StatusCode
+	}
+	t.Cleanup(func() { resp.Body.Close() })
+	return &sseReader{t: t, resp: resp, r: bufio.NewReader(resp.Body)}, 200
+}
+
+// frame reads up to the next blank line and returns the frame's text
+// without it; "" at the end of the stream.
+func (r *sseReader) frame() string {
+	r.t.Helper()
+	var b strings.Builder
+	for {
+		line, err := r.r.ReadString('\n')
+		if err != nil {
+			if b.Len() > 0 || line != "" {
+				r.t.Fatalf("stream ended inside a frame: %q", b.String()+line)
+			}
+			return ""
+		}
+		if line == "\n" {
+			return b.String()
+		}
+		b.WriteString(line)
+	}
+}
+
+// event reads one frame and checks it is an event of typ with the
+// site's data fields.
+func (r *sseReader) event(typ, id string) {
+	r.t.Helper()
+	f := r.frame()
+	head, data, ok := strings.Cut(f, "\n")
+	if !ok || head != "event: "+typ || !strings.HasPrefix(data, "data: {") || strings.Count(data, "\n") != 1 {
+		r.t.Fatalf("want a %s frame, got %q", typ, f)
+	}
+	var d map[string]any
+	if err := json.Unmarshal([]byte(strings.TrimPrefix(strings.TrimSuffix(data, "\n"), "data: ")), &d); err != nil {
+		r.t.Fatalf("frame %q: %v", f, err)
+	}
+	if d["type"] != typ || d["game_id"] != id {
+		r.t.Fatalf("frame %q: wrong type or game", f)
+	}
+	if typ != "shutdown" {
+		for _, k := range []string{"game_code", "state", "turn", "move_number", "updated_at"} {
+			if _, ok := d[k]; !ok {
+				r.t.Fatalf("frame %q: no %s", f, k)
+			}
+		}
+	}
+}
+
+// TestHTTPEventStream: framing, headers, keep-alive, game_changed on a
+// join and a move, the per-bot stream cap, the end of a stream when its
+// client leaves, and shutdown when the server closes.
+func TestHTTPEventStream(t *testing.T) {
+	s, _, base := startHTTP(t, Config{HTTP: HTTPConfig{KeepAlive: 50 * time.Millisecond, MaxStreamsPerBot: 2}})
+	a, b := newAPIClient(t, base), newAPIClient(t, base)
+	a.register("echo")
+	b.register("foxtrot")
+	var g struct {
+		ID   string `json:"game_id"`
+		Code string `json:"game_code"`
+	}
+	a.call("POST", "/game/create", createWild16, 201, &g)
+	st, _ := openSSE(t, a, g.ID)
+	if h := st.resp.Header; h.Get("Content-Type") != "text/event-stream" || h.Get("Cache-Control") != "no-cache" || h.Get("X-Accel-Buffering") != "no" {
+		t.Fatalf("headers %v", h)
+	}
+	st.event("connected", g.ID)
+	if f := st.frame(); f != ": keepalive\n" {
+		t.Fatalf("want a keep-alive, got %q", f)
+	}
+	b.call("POST", "/game/join/"+g.Code, nil, 200, nil)
+	for f := st.frame(); f != ""; f = st.frame() {
+		if f != ": keepalive\n" {
+			if !strings.HasPrefix(f, "event: game_changed\n") || !strings.Contains(f, `"state":"active"`) {
+				t.Fatalf("after the join: %q", f)
+			}
+			break
+		}
+	}
+	if _, code := openSSE(t, b, g.ID); code != 200 {
+		t.Fatalf("second bot's stream: %d", code)
+	}
+	st2, _ := openSSE(t, a, g.ID)
+	st2.event("connected", g.ID)
+	if _, code := openSSE(t, a, g.ID); code != 429 {
+		t.Fatalf("third stream of one bot: %d, want 429", code)
+	}
+	// A client that leaves frees its place: the handler ends.
+	st2.resp.Body.Close()
+	deadline := time.Now().Add(wait)
+	for {
+		s.mu.Lock()
+		n := a.streamsOf(s)
+		s.mu.Unlock()
+		if n == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d streams still open", n)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	a.call("POST", "/game/"+g.ID+"/move", map[string]string{"uci": "e2e5"}, 200, nil) // refused: still an event
+	for f := st.frame(); ; f = st.frame() {
+		if f == "" {
+			t.Fatal("stream ended")
+		}
+		if f != ": keepalive\n" {
+			if !strings.HasPrefix(f, "event: game_changed\n") || !strings.Contains(f, `"move_number":1`) {
+				t.Fatalf("after a refused attempt: %q", f)
+			}
+			break
+		}
+	}
+	s.Close()
+	for f := st.frame(); ; f = st.frame() {
+		if f == "" {
+			t.Fatal("stream ended without shutdown")
+		}
+		if strings.HasPrefix(f, "event: shutdown\n") {
+			break
+		}
+		if f != ": keepalive\n" {
+			t.Fatalf("before shutdown: %q", f)
+		}
+	}
+	if f := st.frame(); f != "" {
+		t.Fatalf("after shutdown: %q", f)
+	}
+}
+
+func (c *apiClient) streamsOf(s *Server) int { return s.http.bots[c.name].streams }
+
+// TestStreamQueueDropsOldest: a stream's queue holds the newest QueueLen
+// frames, and nothing after its last.
+func TestStreamQueueDropsOldest(t *testing.T) {
+	st := newStream(nil, "g", 16)
+	for i := range 20 {
+		st.push([]byte{byte(i)}, false)
+	}
+	q, last := st.take()
+	if len(q) != 16 || q[0][0] != 4 || q[15][0] != 19 || st.dropped != 4 || last {
+		t.Fatalf("queue %v, dropped %d, last %v", q, st.dropped, last)
+	}
+	st.push([]byte("end"), true)
+	st.push([]byte("late"), false)
+	q, last = st.take()
+	if len(q) != 1 || string(q[0]) != "end" || !last {
+		t.Fatalf("after the last frame: %q %v", q, last)
+	}
+}
