@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -975,4 +976,126 @@ func TestStreamQueueDropsOldest(t *testing.T) {
 	if len(q) != 1 || string(q[0]) != "end" || !last {
 		t.Fatalf("after the last frame: %q %v", q, last)
 	}
+}
+
+// TestHTTPClock: the clock is idle until White's first move, gains the
+// increment only on completed moves, burns during refused attempts, and a
+// fallen flag is found lazily by /state.
+func TestHTTPClock(t *testing.T) {
+	var mu sync.Mutex
+	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	advance := func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	_, _, base := startHTTP(t, Config{Now: clock, HTTP: HTTPConfig{Minutes: 1, Inc: 10}})
+	a, b := newAPIClient(t, base), newAPIClient(t, base)
+	a.register("golf")
+	b.register("hotel")
+	var g struct {
+		ID   string `json:"game_id"`
+		Code string `json:"game_code"`
+	}
+	a.call("POST", "/game/create", createWild16, 201, &g)
+	b.call("POST", "/game/join/"+g.Code, nil, 200, nil)
+	advance(5 * time.Minute)
+	var st tState
+	a.call("GET", "/game/"+g.ID+"/state", nil, 200, &st)
+	if st.Clock.White != 60 || st.Clock.Black != 60 || st.Clock.Active != nil {
+		t.Fatalf("idle clock: %+v", st.Clock)
+	}
+	a.call("POST", "/game/"+g.ID+"/move", map[string]string{"uci": "e2e4"}, 200, nil)
+	advance(20 * time.Second)
+	var r struct {
+		MoveDone bool `json:"move_done"`
+		Clock    struct {
+			White float64 `json:"white_remaining"`
+			Black float64 `json:"black_remaining"`
+		} `json:"clock"`
+	}
+	b.call("POST", "/game/"+g.ID+"/move", map[string]string{"uci": "e7e4"}, 200, &r)
+	if r.MoveDone || r.Clock.White != 70 || r.Clock.Black != 40 {
+		t.Fatalf("after a refused attempt: %+v", r)
+	}
+	advance(41 * time.Second)
+	a.call("GET", "/game/"+g.ID+"/state", nil, 200, &st)
+	if st.State != "completed" || st.Result == nil || st.Result.Reason != "timeout" || st.Result.Winner == nil || *st.Result.Winner != "white" || st.Clock.Black != 0 {
+		t.Fatalf("after the flag: %+v %+v", st.Result, st.Clock)
+	}
+	b.wantErr("POST", "/game/"+g.ID+"/move", map[string]string{"uci": "e7e5"}, 400, "GAME_NOT_ACTIVE")
+}
+
+// TestHTTPExpiry: a waiting game nobody joins leaves the lobby after
+// WaitingTTL; a started game in which White never moves is aborted
+// after IdleGame.
+func TestHTTPExpiry(t *testing.T) {
+	_, _, base := startHTTP(t, Config{HTTP: HTTPConfig{WaitingTTL: 50 * time.Millisecond, IdleGame: 50 * time.Millisecond}})
+	a, b := newAPIClient(t, base), newAPIClient(t, base)
+	a.register("india")
+	b.register("juliet")
+	var g struct {
+		ID   string `json:"game_id"`
+		Code string `json:"game_code"`
+	}
+	a.call("POST", "/game/create", createWild16, 201, &g)
+	for deadline := time.Now().Add(wait); ; time.Sleep(10 * time.Millisecond) {
+		if st, _ := a.do("GET", "/game/"+g.ID+"/state", nil); st == 404 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the waiting game did not expire")
+		}
+	}
+	a.call("POST", "/game/create", createWild16, 201, &g)
+	b.call("POST", "/game/join/"+g.Code, nil, 200, nil)
+	for deadline := time.Now().Add(wait); ; time.Sleep(10 * time.Millisecond) {
+		var st tState
+		a.call("GET", "/game/"+g.ID+"/state", nil, 200, &st)
+		if st.State == "completed" {
+			if st.Result == nil || st.Result.Reason != "aborted" || st.Result.Winner != nil {
+				t.Fatalf("idle game: %+v", st.Result)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the idle game was not aborted")
+		}
+	}
+}
+
+// TestHTTPTokenFile: bots survive a restart through the token file,
+// which has mode 0600 and holds digests, not tokens; no token is logged.
+func TestHTTPTokenFile(t *testing.T) {
+	file := t.TempDir() + "/bots.jsonl"
+	var logMu sync.Mutex
+	var logs strings.Builder
+	logf := func(format string, a ...any) { logMu.Lock(); fmt.Fprintf(&logs, format+"\n", a...); logMu.Unlock() }
+	s1, _, base := startHTTP(t, Config{Log: logf, HTTP: HTTPConfig{TokenFile: file}})
+	c := newAPIClient(t, base)
+	c.register("kilo")
+	c.call("GET", "/game/mine/active", nil, 200, nil)
+	s1.Close()
+	fi, err := os.Stat(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(file)
+	_, secret, _ := strings.Cut(c.token, ".")
+	if fi.Mode().Perm() != 0o600 || strings.Contains(string(data), secret) || !strings.Contains(string(data), tokenDigest(c.token)) {
+		t.Fatalf("token file mode %v: %s", fi.Mode(), data)
+	}
+	logMu.Lock()
+	if strings.Contains(logs.String(), secret) {
+		t.Fatalf("a token was logged: %s", logs.String())
+	}
+	logMu.Unlock()
+	_, _, base2 := startHTTP(t, Config{HTTP: HTTPConfig{TokenFile: file}})
+	c.base = base2
+	c.call("GET", "/game/mine/active", nil, 200, nil)
+	flip := byte('A')
+	if c.token[len(c.token)-1] == 'A' {
+		flip = 'B'
+	}
+	c.token = c.token[:len(c.token)-1] + string(flip)
+	c.wantErr("GET", "/game/mine/active", nil, 401, "")
+	other := newAPIClient(t, base2)
+	other.wantErr("POST", "/auth/bots/register", map[string]any{"username": "kilo", "display_name": "Kilo", "owner_email": "k@x"}, 409, "")
 }
