@@ -3,6 +3,7 @@ package iccserver
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/exec"
 	"slices"
 	"strings"
 	"sync"
@@ -1098,4 +1100,42 @@ func TestHTTPTokenFile(t *testing.T) {
 	c.wantErr("GET", "/game/mine/active", nil, 401, "")
 	other := newAPIClient(t, base2)
 	other.wantErr("POST", "/auth/bots/register", map[string]any{"username": "kilo", "display_name": "Kilo", "owner_email": "k@x"}, 409, "")
+}
+
+// TestHTTPPythonBots (opt-in: KRIEGBOT_PYTHON=1) runs two bots written in
+// Python with the standard library only (testdata/pybot.py, shaped like
+// the site's public bots; one uses the /api prefix) against each other.
+func TestHTTPPythonBots(t *testing.T) {
+	if os.Getenv("KRIEGBOT_PYTHON") != "1" {
+		t.Skip("set KRIEGBOT_PYTHON=1 to run the Python bots")
+	}
+	s, _, base := startHTTP(t, Config{HTTP: HTTPConfig{Minutes: 5, Inc: 1}})
+	type out struct {
+		stdout, stderr bytes.Buffer
+		err            error
+	}
+	var wg sync.WaitGroup
+	runs := map[string]*out{"pylima": {}, "pymike": {}}
+	for name, o := range runs {
+		mode, prefix := "create", ""
+		if name == "pymike" {
+			mode, prefix = "join", "/api"
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, "python3", "testdata/pybot.py", name, mode)
+		cmd.Env = append(os.Environ(), "KS_BASE="+base, "KS_PREFIX="+prefix, "KS_POLL=0.01")
+		cmd.Stdout, cmd.Stderr = &o.stdout, &o.stderr
+		wg.Add(1)
+		go func() { defer wg.Done(); o.err = cmd.Run() }()
+	}
+	wg.Wait()
+	for name, o := range runs {
+		if o.err != nil {
+			t.Fatalf("%s: %v\n%s", name, o.err, o.stderr.String())
+		}
+		t.Logf("%s: %s", name, strings.TrimSpace(o.stdout.String()))
+	}
+	f := finishedGame(t, s, "pylima", "pymike")
+	t.Logf("%s vs %s: %s (%s), %d attempts", f.White, f.Black, f.Result, f.Code, len(f.Answers))
 }
