@@ -134,11 +134,11 @@ type metaJSON struct {
 type entryJSON struct {
 	Kind         string   `json:"kind"`
 	Actor        string   `json:"actor"`
-	Prompt       string   `json:"prompt"`
+	Prompt       *string  `json:"prompt"`
 	Message      string   `json:"message"`
 	Messages     []string `json:"messages"`
 	MoveUCI      *string  `json:"move_uci"`
-	QuestionType string   `json:"question_type"`
+	QuestionType *string  `json:"question_type"`
 }
 
 type turnJSON struct {
@@ -261,21 +261,22 @@ func endingSpecial(e umpire.Ending, mover chess.Color) string {
 	return ""
 }
 
-// endingText is the human text of a game-ending move.
+// endingText is the site's human text of a game-ending move ("" for an
+// ending the site has no words for).
 func endingText(e umpire.Ending, mover chess.Color) string {
 	switch e {
 	case umpire.Checkmate:
-		return "Checkmate: " + colorWord(mover) + " wins"
+		return "Checkmate — " + colorName(mover) + " wins"
 	case umpire.Stalemate:
-		return "Stalemate: draw"
+		return "Draw by stalemate"
 	case umpire.InsufficientMaterial, umpire.DeadMaterial:
-		return "Draw: insufficient material"
+		return "Draw by insufficient material"
 	case umpire.FiftyMoves, umpire.TooManyReversible:
-		return "Draw: too many reversible moves"
+		return "Draw by too many reversible moves"
 	case umpire.Repetition:
-		return "Draw: repetition"
+		return "Draw by repetition"
 	}
-	return "Game over"
+	return ""
 }
 
 // triesText is the status text of a pawn-try count.
@@ -327,19 +328,18 @@ func answerJSON(a umpire.Answer) moveJSON {
 	return r
 }
 
-// entries are what viewer's scoresheet shows of answer a: nothing of the
-// opponent's illegal attempt; else the attempt, and after a legal move
-// not ending the game the pawn-try status.
-func entries(a umpire.Answer, viewer chess.Color) []entryJSON {
+// entry is what viewer's scoresheet shows of answer a, as ks-backend's
+// state projection words it (prompt "Move attempt" or "Opponent move",
+// the main announcement, then the special ones); nil for the opponent's
+// illegal attempt, which wild16 hides.
+func entry(a umpire.Answer, viewer chess.Color) *entryJSON {
 	own := a.Mover == viewer
 	if !a.Legal && !own {
 		return nil
 	}
-	e := entryJSON{Kind: "move", Actor: "opponent", QuestionType: "COMMON", Prompt: colorName(a.Mover) + " moves"}
+	e := &entryJSON{Kind: "move", Actor: "opponent", Prompt: strp("Opponent move"), QuestionType: strp("COMMON")}
 	if own {
-		e.Actor = "self"
-		e.Prompt = a.Attempt.String()
-		e.MoveUCI = strp(a.Attempt.String())
+		e.Actor, e.Prompt, e.MoveUCI = "self", strp("Move attempt"), strp(a.Attempt.String())
 	}
 	switch {
 	case !a.Legal:
@@ -357,54 +357,94 @@ func entries(a umpire.Answer, viewer chess.Color) []entryJSON {
 	}
 	if a.Legal {
 		if a.Ending != umpire.NotOver {
-			e.Messages = append(e.Messages, endingText(a.Ending, a.Mover))
-		} else if a.NumChecks() == 2 {
-			e.Messages = append(e.Messages, "Double check")
-		} else if a.NumChecks() == 1 {
-			k := a.Checks[0]
-			if k == chess.NoCheck {
-				k = a.Checks[1]
+			if t := endingText(a.Ending, a.Mover); t != "" {
+				e.Messages = append(e.Messages, t)
 			}
-			e.Messages = append(e.Messages, checkText(k))
+		} else if a.NumChecks() > 0 {
+			if a.NumChecks() == 2 {
+				e.Messages = append(e.Messages, "Double check")
+			}
+			for _, k := range a.Checks {
+				if k != chess.NoCheck {
+					e.Messages = append(e.Messages, checkText(k))
+				}
+			}
 		}
 	}
-	e.Message = e.Prompt + " — " + strings.Join(e.Messages, " · ")
-	out := []entryJSON{e}
-	if a.Legal && a.Ending == umpire.NotOver {
-		msg := triesText(a.PawnTries)
-		out = append(out, entryJSON{Kind: "status", Actor: e.Actor, Prompt: "Pawn tries", Messages: []string{msg},
-			Message: "Pawn tries — " + msg, QuestionType: "COMMON"})
-	}
-	return out
+	e.Message = *e.Prompt + " — " + strings.Join(e.Messages, " · ")
+	return e
 }
 
-// scoresheet builds viewer's scoresheet and flat referee log of g.
+// statusEntry is the pawn-try status that follows a legal move not
+// ending the game, in the column of the side to move next.
+func statusEntry(a umpire.Answer, viewer chess.Color) *entryJSON {
+	if !a.Legal || a.Ending != umpire.NotOver || a.PawnTries < 0 {
+		return nil
+	}
+	msg := triesText(a.PawnTries)
+	actor := "opponent"
+	if a.Mover.Other() == viewer {
+		actor = "self"
+	}
+	return &entryJSON{Kind: "status", Actor: actor, Message: msg, Messages: []string{msg}}
+}
+
+// scoresheet builds viewer's scoresheet turns and the flat referee log
+// made from them (ply = 2*(turn-1) + 1 for White's column, + 2 for
+// Black's; announcement = the entry's message).
 func scoresheet(g *game, viewer chess.Color) ([]turnJSON, []logJSON) {
 	turns := []turnJSON{}
-	logs := []logJSON{}
+	at := func(t int) *turnJSON {
+		for len(turns) == 0 || turns[len(turns)-1].Turn < t {
+			turns = append(turns, turnJSON{Turn: turns0(turns) + 1, White: []entryJSON{}, Black: []entryJSON{}})
+		}
+		return &turns[t-1]
+	}
 	ply := 0
 	for _, a := range g.answers {
-		es := entries(a, viewer)
-		if len(es) > 0 {
-			t := ply/2 + 1
-			if len(turns) == 0 || turns[len(turns)-1].Turn != t {
-				turns = append(turns, turnJSON{Turn: t, White: []entryJSON{}, Black: []entryJSON{}})
-			}
-			last := &turns[len(turns)-1]
+		t := ply/2 + 1
+		if e := entry(a, viewer); e != nil {
+			col := at(t)
 			if a.Mover == chess.White {
-				last.White = append(last.White, es...)
+				col.White = append(col.White, *e)
 			} else {
-				last.Black = append(last.Black, es...)
+				col.Black = append(col.Black, *e)
 			}
-			for _, e := range es {
-				logs = append(logs, logJSON{Ply: ply + 1, Announcement: e.Message})
+		}
+		if e := statusEntry(a, viewer); e != nil {
+			if a.Mover == chess.White {
+				at(t).Black = append(at(t).Black, *e)
+			} else {
+				at(t + 1).White = append(at(t+1).White, *e)
 			}
 		}
 		if a.Legal {
 			ply++
 		}
 	}
-	return turns, logs
+	kept := turns[:0]
+	for _, t := range turns {
+		if len(t.White)+len(t.Black) > 0 {
+			kept = append(kept, t)
+		}
+	}
+	logs := []logJSON{}
+	for _, t := range kept {
+		for i, col := range [2][]entryJSON{t.White, t.Black} {
+			for _, e := range col {
+				logs = append(logs, logJSON{Ply: 2*(t.Turn-1) + 1 + i, Announcement: e.Message})
+			}
+		}
+	}
+	return kept, logs
+}
+
+// turns0 is the number of the last turn in turns (0 for none).
+func turns0(turns []turnJSON) int {
+	if len(turns) == 0 {
+		return 0
+	}
+	return turns[len(turns)-1].Turn
 }
 
 // ownFEN is the site's your_fen before the end: only viewer's men,
@@ -580,7 +620,7 @@ func waitingStateFor(sk *seek) stateJSON {
 	pos := chess.StartPosition()
 	return stateJSON{GameID: sk.id, State: "waiting", Turn: strp("white"), MoveNumber: 1, YourColor: colorWord(col),
 		YourFEN: ownFEN(&pos, col), AllowedMoves: []string{}, PossibleActions: []string{}, Material: material(&pos),
-		Reserve: emptyReserve(), Scoresheet: scoresheetJSON{ViewerColor: colorWord(col), LastMoveNumber: 1, Turns: []turnJSON{}},
+		Reserve: emptyReserve(), Scoresheet: scoresheetJSON{ViewerColor: colorWord(col), Turns: []turnJSON{}},
 		RefereeTurns: []turnJSON{}, RefereeLog: []logJSON{},
 		Clock: clockJSON{White: float64(sk.minutes * 60), Black: float64(sk.minutes * 60)}}
 }
