@@ -948,9 +948,7 @@ func (s *Server) apiMove(req *request, uci string) *apiError {
 		}
 		r = answerJSON(a)
 	}
-	if g.result == "" {
-		r.Turn = strp(colorWord(g.ump.Side()))
-	}
+	r.Turn = strp(colorWord(g.ump.Side())) // the board's side to move, after the end too, as the site
 	r.GameOver = g.result != ""
 	r.Clock = s.clockOf(g)
 	writeJSON(req.w, 200, r)

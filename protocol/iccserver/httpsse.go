@@ -119,8 +119,8 @@ func (s *Server) endStreams(id string) {
 
 // shutdownStreams sends every stream "shutdown" and ends it.
 func (s *Server) shutdownStreams() {
-	for id, subs := range s.http.streams {
-		frame := eventFrame("shutdown", map[string]any{"type": "shutdown", "game_id": id})
+	frame := eventFrame("shutdown", map[string]any{"type": "shutdown"})
+	for _, subs := range s.http.streams {
 		for st := range subs {
 			st.push(frame, true)
 		}
