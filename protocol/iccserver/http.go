@@ -108,13 +108,16 @@ type webState struct {
 	nstreams int
 	perAddr  map[string]*bucket // request budget per remote address
 	regAddr  map[string]*bucket // registration budget per remote address
+	conns    int                // open HTTP connections
+	perHost  map[string]int     // open HTTP connections by remote host
 	servers  []*http.Server
 }
 
 func newWebState(cfg HTTPConfig) webState {
 	cfg.fill()
 	return webState{cfg: cfg, bots: map[string]*webBot{}, byToken: map[string]*webBot{},
-		streams: map[string]map[*stream]struct{}{}, perAddr: map[string]*bucket{}, regAddr: map[string]*bucket{}}
+		streams: map[string]map[*stream]struct{}{}, perAddr: map[string]*bucket{}, regAddr: map[string]*bucket{},
+		perHost: map[string]int{}}
 }
 
 // bucket is a token bucket: burst requests at once, rate a second after.
@@ -165,7 +168,7 @@ func (s *Server) APIHandler() http.Handler { return http.HandlerFunc(s.serveAPI)
 func (s *Server) ServeAPI(ln net.Listener) error {
 	hs := &http.Server{Handler: s.APIHandler(), ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 16 << 10,
-		ErrorLog: nil}
+		ConnState: s.httpConnState}
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
@@ -179,6 +182,28 @@ func (s *Server) ServeAPI(ln net.Listener) error {
 		return nil
 	}
 	return err
+}
+
+// httpConnState holds the HTTP door to the telnet door's connection
+// limits (MaxConns, MaxConnsPerHost, counted apart): a connection over
+// them is closed at once.
+func (s *Server) httpConnState(c net.Conn, st http.ConnState) {
+	host := hostOf(c.RemoteAddr())
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch st {
+	case http.StateNew:
+		s.http.conns++
+		s.http.perHost[host]++
+		if s.http.conns > s.cfg.MaxConns || s.http.perHost[host] > s.cfg.MaxConnsPerHost {
+			c.Close()
+		}
+	case http.StateClosed, http.StateHijacked:
+		s.http.conns--
+		if s.http.perHost[host]--; s.http.perHost[host] <= 0 {
+			delete(s.http.perHost, host)
+		}
+	}
 }
 
 // closeAPI ends the event streams (each gets "shutdown") and stops the
@@ -218,7 +243,7 @@ func errGame(status int, code, msg string) *apiError {
 
 func errDetail(status int, detail any) *apiError { return &apiError{status: status, detail: detail} }
 
-var errAuth = errDetail(401, "Authentication required")
+func errAuth() *apiError { return errDetail(401, "Authentication required") }
 
 // validation is a 422 answer in FastAPI's shape.
 func validation(field, msg string) *apiError {

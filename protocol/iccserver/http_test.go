@@ -602,7 +602,9 @@ func (c *apiClient) wantErr(method, path string, body any, status int, code stri
 	}
 }
 
-var createWild16 = map[string]any{"rule_variant": "wild16", "play_as": "white", "time_control": "rapid", "opponent_type": "human"}
+func createWild16() map[string]any {
+	return map[string]any{"rule_variant": "wild16", "play_as": "white", "time_control": "rapid", "opponent_type": "human"}
+}
 
 // TestHTTPErrors: the site's status codes and envelopes for what bots get
 // wrong, and the /api prefix on loopback Hosts.
@@ -649,8 +651,8 @@ func TestHTTPErrors(t *testing.T) {
 		ID   string `json:"game_id"`
 		Code string `json:"game_code"`
 	}
-	a.call("POST", "/game/create", createWild16, 201, &g1)
-	a.wantErr("POST", "/game/create", createWild16, 409, "BOT_ALREADY_HAS_OPEN_GAME")
+	a.call("POST", "/game/create", createWild16(), 201, &g1)
+	a.wantErr("POST", "/game/create", createWild16(), 409, "BOT_ALREADY_HAS_OPEN_GAME")
 	a.wantErr("POST", "/game/join/"+g1.Code, nil, 409, "CANNOT_JOIN_OWN_GAME")
 	b.wantErr("POST", "/game/join/ZZZZZZ", nil, 404, "GAME_NOT_FOUND")
 	b.wantErr("POST", "/game/join/0OIL1x", nil, 404, "GAME_NOT_FOUND")
@@ -665,7 +667,7 @@ func TestHTTPErrors(t *testing.T) {
 	a.wantErr("GET", "/game/not-a-ref/state", nil, 404, "GAME_NOT_FOUND")
 
 	// A game: a (White) against b, then c may not join another at once.
-	a.call("POST", "/game/create", createWild16, 201, &g1)
+	a.call("POST", "/game/create", createWild16(), 201, &g1)
 	var j struct {
 		PlayAs string `json:"play_as"`
 	}
@@ -678,7 +680,7 @@ func TestHTTPErrors(t *testing.T) {
 	var g2 struct {
 		Code string `json:"game_code"`
 	}
-	c.call("POST", "/game/create", createWild16, 201, &g2)
+	c.call("POST", "/game/create", createWild16(), 201, &g2)
 	b.wantErr("POST", "/game/join/"+g2.Code, nil, 409, "BOT_JOIN_COOLDOWN")
 	b.wantErr("POST", "/game/"+g1.ID+"/move", map[string]string{"uci": "e7e5"}, 400, "NOT_YOUR_TURN")
 	a.wantErr("POST", "/game/"+g1.ID+"/ask-any", nil, 400, "ACTION_NOT_AVAILABLE")
@@ -889,7 +891,7 @@ func TestHTTPEventStream(t *testing.T) {
 		ID   string `json:"game_id"`
 		Code string `json:"game_code"`
 	}
-	a.call("POST", "/game/create", createWild16, 201, &g)
+	a.call("POST", "/game/create", createWild16(), 201, &g)
 	st, _ := openSSE(t, a, g.ID)
 	if h := st.resp.Header; h.Get("Content-Type") != "text/event-stream" || h.Get("Cache-Control") != "no-cache" || h.Get("X-Accel-Buffering") != "no" {
 		t.Fatalf("headers %v", h)
@@ -996,7 +998,7 @@ func TestHTTPClock(t *testing.T) {
 		ID   string `json:"game_id"`
 		Code string `json:"game_code"`
 	}
-	a.call("POST", "/game/create", createWild16, 201, &g)
+	a.call("POST", "/game/create", createWild16(), 201, &g)
 	b.call("POST", "/game/join/"+g.Code, nil, 200, nil)
 	advance(5 * time.Minute)
 	var st tState
@@ -1037,7 +1039,7 @@ func TestHTTPExpiry(t *testing.T) {
 		ID   string `json:"game_id"`
 		Code string `json:"game_code"`
 	}
-	a.call("POST", "/game/create", createWild16, 201, &g)
+	a.call("POST", "/game/create", createWild16(), 201, &g)
 	for deadline := time.Now().Add(wait); ; time.Sleep(10 * time.Millisecond) {
 		if st, _ := a.do("GET", "/game/"+g.ID+"/state", nil); st == 404 {
 			break
@@ -1046,7 +1048,7 @@ func TestHTTPExpiry(t *testing.T) {
 			t.Fatal("the waiting game did not expire")
 		}
 	}
-	a.call("POST", "/game/create", createWild16, 201, &g)
+	a.call("POST", "/game/create", createWild16(), 201, &g)
 	b.call("POST", "/game/join/"+g.Code, nil, 200, nil)
 	for deadline := time.Now().Add(wait); ; time.Sleep(10 * time.Millisecond) {
 		var st tState
@@ -1197,4 +1199,32 @@ func mustUCI(t *testing.T, s string) chess.Move {
 		t.Fatal(err)
 	}
 	return m
+}
+
+// TestHTTPConnectionsPerHost: the HTTP door closes a connection over the
+// per-address cap at once, and serves the others.
+func TestHTTPConnectionsPerHost(t *testing.T) {
+	_, _, base := startHTTP(t, Config{MaxConns: 10, MaxConnsPerHost: 2})
+	addr := strings.TrimPrefix(base, "http://")
+	var conns []net.Conn
+	for range 3 {
+		nc, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { nc.Close() })
+		conns = append(conns, nc)
+	}
+	conns[2].SetReadDeadline(time.Now().Add(wait))
+	if n, err := conns[2].Read(make([]byte, 1)); err == nil {
+		t.Fatalf("the third connection was served (%d bytes)", n)
+	}
+	for _, nc := range conns[:2] {
+		nc.SetDeadline(time.Now().Add(wait))
+		io.WriteString(nc, "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+		b, _ := io.ReadAll(nc)
+		if !strings.HasPrefix(string(b), "HTTP/1.1 200") {
+			t.Fatalf("a connection under the cap: %q", b)
+		}
+	}
 }

@@ -179,14 +179,14 @@ func (s *Server) apiRegister(req *request) *apiError {
 func (s *Server) authenticate(r *http.Request) (*webBot, *apiError) {
 	id, token, ok := parseBearer(r.Header.Get("Authorization"))
 	if !ok {
-		return nil, errAuth
+		return nil, errAuth()
 	}
 	d := tokenDigest(token)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	bot := s.http.byToken[id]
 	if bot == nil || subtle.ConstantTimeCompare([]byte(d), []byte(bot.Digest)) != 1 {
-		return nil, errAuth
+		return nil, errAuth()
 	}
 	if ok, retry := bot.limit.take(s.cfg.Now(), s.http.cfg.TokenRate, s.http.cfg.TokenBurst); !ok {
 		return nil, &apiError{status: 429, detail: "Too Many Requests", retry: retry}

@@ -155,7 +155,11 @@ func (s *Server) apiEvents(req *request) *apiError {
 		first = eventFrame("connected", eventData{Type: "connected", GameID: sk.id, GameCode: sk.code, State: "waiting",
 			Turn: strp("white"), MoveNumber: 1, UpdatedAt: isoTime(sk.posted)})
 	}
-	if s.closed || req.bot.streams >= cfg.MaxStreamsPerBot || s.http.nstreams >= cfg.MaxStreams {
+	if s.closed {
+		s.mu.Unlock()
+		return errDetail(503, "The server is shutting down")
+	}
+	if req.bot.streams >= cfg.MaxStreamsPerBot || s.http.nstreams >= cfg.MaxStreams {
 		s.mu.Unlock()
 		return &apiError{status: 429, detail: "Too many event streams", retry: cfg.KeepAlive}
 	}
