@@ -845,7 +845,7 @@ func (s *Server) apiCreate(req *request, color string) *apiError {
 	ev := s.newEvents()
 	s.postSeek(ev, sk)
 	ev.flush()
-	time.AfterFunc(cfg.WaitingTTL, func() { s.expireSeek(sk) })
+	sk.expiry = time.AfterFunc(cfg.WaitingTTL, func() { s.expireSeek(sk) })
 	writeJSON(req.w, 201, map[string]any{"game_id": sk.id, "game_code": sk.code, "play_as": color, "rule_variant": "wild16",
 		"state": "waiting", "join_url": "/join/" + sk.code, "game_url": nil, "opponent_type": "human", "bot": nil})
 	return nil

@@ -27,6 +27,7 @@ type seek struct {
 	minR, maxR    int
 	posted        time.Time
 	formulaScreen bool
+	expiry        *time.Timer // a bot's waiting game: its expiry, stopped when the ad goes
 }
 
 // terms are the words of a seek or match, as parseTerms reads them.
@@ -172,6 +173,9 @@ func (s *Server) seekDG(ev *events, u *client, sk *seek) {
 
 func (s *Server) removeSeek(ev *events, sk *seek, reason int) {
 	delete(s.seeks, sk.index)
+	if sk.expiry != nil {
+		sk.expiry.Stop()
+	}
 	for _, u := range s.users {
 		if sk.ownedBy(u) || !u.congested() {
 			ev.dg(u, protocol.DGSeekRemoved, strconv.Itoa(sk.index), strconv.Itoa(reason))
