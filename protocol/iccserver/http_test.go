@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -1226,5 +1227,47 @@ func TestHTTPConnectionsPerHost(t *testing.T) {
 		if !strings.HasPrefix(string(b), "HTTP/1.1 200") {
 			t.Fatalf("a connection under the cap: %q", b)
 		}
+	}
+}
+
+// TestHTTPNoGoroutineLeft: after games, streams (one whose client left,
+// one open at the end) and Close, the server leaves no goroutine behind.
+func TestHTTPNoGoroutineLeft(t *testing.T) {
+	http.DefaultTransport.(*http.Transport).CloseIdleConnections()
+	base0 := runtime.NumGoroutine()
+	func() {
+		s, _, base := startHTTP(t, Config{})
+		a, b := newAPIClient(t, base), newAPIClient(t, base)
+		a.register("lima")
+		b.register("mike")
+		var g struct {
+			ID   string `json:"game_id"`
+			Code string `json:"game_code"`
+		}
+		a.call("POST", "/game/create", createWild16(), 201, &g)
+		st1, _ := openSSE(t, a, g.ID)
+		st1.event("connected", g.ID)
+		b.call("POST", "/game/join/"+g.Code, nil, 200, nil)
+		st2, _ := openSSE(t, b, g.ID)
+		st2.event("connected", g.ID)
+		st2.resp.Body.Close()
+		a.call("POST", "/game/"+g.ID+"/move", map[string]string{"uci": "e2e4"}, 200, nil)
+		s.Close()
+		for f := st1.frame(); f != ""; f = st1.frame() {
+		}
+		st1.resp.Body.Close()
+	}()
+	deadline := time.Now().Add(wait)
+	for {
+		http.DefaultTransport.(*http.Transport).CloseIdleConnections()
+		n := runtime.NumGoroutine()
+		if n <= base0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			buf := make([]byte, 1<<16)
+			t.Fatalf("%d goroutines, %d before:\n%s", n, base0, buf[:runtime.Stack(buf, true)])
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
