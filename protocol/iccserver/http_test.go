@@ -382,13 +382,12 @@ func checkHeard(t *testing.T, p *botPlayer, f FinishedGame) {
 	if p.color == "black" {
 		col = chess.Black
 	}
-	var own []umpire.Answer
-	oppMoves := 0
+	var own, opp []umpire.Answer
 	for _, a := range f.Answers {
 		if a.Mover == col {
 			own = append(own, a)
 		} else if a.Legal {
-			oppMoves++
+			opp = append(opp, a)
 		}
 	}
 	if len(own) != len(p.heard) {
@@ -399,16 +398,26 @@ func checkHeard(t *testing.T, p *botPlayer, f FinishedGame) {
 			t.Fatalf("%s attempt %d: heard %s %+v, umpire %s", p.c.name, i, got.uci, got.r, a.String())
 		}
 	}
-	seen := 0
+	// The opponent's moves, in order, as the final scoresheet tells them:
+	// a capture and its square, checks, or a plain move.
+	var seen []tEntry
 	for _, turn := range p.final.Scoresheet.Turns {
 		for _, e := range append(slices.Clone(turn.White), turn.Black...) {
 			if e.Actor == "opponent" && e.Kind != "status" {
-				seen++
+				seen = append(seen, e)
 			}
 		}
 	}
-	if seen != oppMoves {
-		t.Fatalf("%s's scoresheet shows %d opponent moves, the umpire %d", p.c.name, seen, oppMoves)
+	if len(seen) != len(opp) {
+		t.Fatalf("%s's scoresheet shows %d opponent moves, the umpire %d", p.c.name, len(seen), len(opp))
+	}
+	for i, a := range opp {
+		e := seen[i]
+		capture := a.Capture.Kind != umpire.NoCapture
+		if capture != (e.Kind == "capture") || capture && !strings.Contains(e.Message, " captured at "+strings.ToUpper(a.Capture.Square.String())) ||
+			a.Ending == umpire.NotOver && (a.NumChecks() > 0) != strings.Contains(e.Message, "heck") {
+			t.Fatalf("%s: opponent move %d (%s) shown as %q", p.c.name, i, a.String(), e.Message)
+		}
 	}
 	if p.final.Result == nil || p.final.Turn != nil {
 		t.Fatalf("%s: final state without result: %+v", p.c.name, p.final)
@@ -1269,5 +1278,40 @@ func TestHTTPNoGoroutineLeft(t *testing.T) {
 			t.Fatalf("%d goroutines, %d before:\n%s", n, base0, buf[:runtime.Stack(buf, true)])
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestHTTPCheckmate: fool's mate through the door: the mating move's
+// answer, the result, the full FEN and the scoresheet's last words.
+func TestHTTPCheckmate(t *testing.T) {
+	_, _, base := startHTTP(t, Config{})
+	w, b := newAPIClient(t, base), newAPIClient(t, base)
+	w.register("november")
+	b.register("oscar")
+	var g struct {
+		ID   string `json:"game_id"`
+		Code string `json:"game_code"`
+	}
+	w.call("POST", "/game/create", createWild16(), 201, &g)
+	b.call("POST", "/game/join/"+g.Code, nil, 200, nil)
+	var r tMove
+	for i, uci := range []string{"f2f3", "e7e5", "g2g4", "d8h4"} {
+		c := w
+		if i%2 == 1 {
+			c = b
+		}
+		c.call("POST", "/game/"+g.ID+"/move", map[string]string{"uci": uci}, 200, &r)
+	}
+	if !r.MoveDone || !r.GameOver || r.Special == nil || *r.Special != "CHECKMATE_BLACK_WINS" || r.NextTries != nil {
+		t.Fatalf("the mating move: %+v", r)
+	}
+	for _, c := range []*apiClient{w, b} {
+		var st tState
+		c.call("GET", "/game/"+g.ID+"/state", nil, 200, &st)
+		last := st.RefereeLog[len(st.RefereeLog)-1].Announcement
+		if st.State != "completed" || st.Result == nil || st.Result.Reason != "checkmate" || st.Result.Winner == nil || *st.Result.Winner != "black" ||
+			st.YourFEN != "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3" || !strings.HasSuffix(last, "Move complete · Checkmate — Black wins") {
+			t.Fatalf("%s after the mate: %+v %q %q", c.name, st.Result, st.YourFEN, last)
+		}
 	}
 }
