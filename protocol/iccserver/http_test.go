@@ -804,21 +804,40 @@ func TestHTTPBotJoinsTelnetSeek(t *testing.T) {
 	tc.expect("delta resigns} 1-0", wait)
 }
 
-// TestHTTPRateLimit: past its burst an address gets 429 with Retry-After.
+// TestHTTPRateLimit: past its burst an address, or a token, gets 429
+// with Retry-After; another token is not held back by the first.
 func TestHTTPRateLimit(t *testing.T) {
+	get429 := func(c *apiClient, path string) {
+		t.Helper()
+		req, _ := http.NewRequest("GET", c.base+path, nil)
+		if c.token != "" {
+			req.Header.Set("Authorization", "Bearer "+c.token)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != 429 || resp.Header.Get("Retry-After") == "" {
+			t.Fatalf("%s: status %d, Retry-After %q", path, resp.StatusCode, resp.Header.Get("Retry-After"))
+		}
+	}
 	_, _, base := startHTTP(t, Config{HTTP: HTTPConfig{Rate: 0.5, Burst: 3, TokenRate: 1e6, TokenBurst: 1e6, RegisterRate: 1e6, RegisterBurst: 1e6}})
 	c := newAPIClient(t, base)
 	for range 3 {
 		c.call("GET", "/health", nil, 200, nil)
 	}
-	resp, err := http.Get(base + "/health")
-	if err != nil {
-		t.Fatal(err)
+	get429(c, "/health")
+
+	_, _, base = startHTTP(t, Config{HTTP: HTTPConfig{Rate: 1e6, Burst: 1e6, TokenRate: 0.5, TokenBurst: 2, RegisterRate: 1e6, RegisterBurst: 1e6}})
+	a, b := newAPIClient(t, base), newAPIClient(t, base)
+	a.register("papa")
+	b.register("quebec")
+	for range 2 {
+		a.call("GET", "/game/mine/active", nil, 200, nil)
 	}
-	resp.Body.Close()
-	if resp.StatusCode != 429 || resp.Header.Get("Retry-After") == "" {
-		t.Fatalf("status %d, Retry-After %q", resp.StatusCode, resp.Header.Get("Retry-After"))
-	}
+	get429(a, "/game/mine/active")
+	b.call("GET", "/game/mine/active", nil, 200, nil)
 }
 
 // sseReader reads an event stream frame by frame.
