@@ -370,7 +370,7 @@ const (
 // attemptIn referees the attempt m of the player of colour col in g, tells
 // both players (a telnet seat by text and DGs, an HTTP seat by an event)
 // and returns the umpire's answer.
-func (s *Server) attemptIn(ev *events, g *game, col chess.Color, m chess.Move, text string) (umpire.Answer, attemptOutcome) {
+func (s *Server) attemptIn(ev *events, g *game, col chess.Color, m chess.Move, text string) (a umpire.Answer, out attemptOutcome) {
 	c := g.players[col]
 	n := strconv.Itoa(g.number)
 	if g.result != "" {
@@ -444,7 +444,7 @@ func (s *Server) attemptIn(ev *events, g *game, col chess.Color, m chess.Move, t
 	if a.Ending != umpire.NotOver {
 		code, desc := endingCode(a.Ending, col)
 		s.endGame(ev, g, code, a.Result, desc)
-		return a, attemptJudged
+		return
 	}
 	s.yourTurn(ev, g, 1-col)
 	s.armClock(g)
