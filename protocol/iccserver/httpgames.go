@@ -512,8 +512,11 @@ func resultOf(g *game) *resultJSON {
 		r.Reason = "agreement"
 	case "Abo":
 		r.Reason = "aborted"
-	default:
+	default: // "Adj": the server's adjudication
 		r.Reason = "move_limit"
+		if g.ump.Ending() == umpire.DeadMaterial {
+			r.Reason = "insufficient"
+		}
 	}
 	return r
 }
