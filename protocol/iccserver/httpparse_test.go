@@ -1,6 +1,7 @@
 package iccserver
 
 import (
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -300,6 +301,82 @@ func TestServeHTTPFlags(t *testing.T) {
 	for _, a := range []string{"127.0.0.1:80", "[::1]:80", "localhost:80"} {
 		if !loopbackAddr(a) {
 			t.Errorf("%s is loopback", a)
+		}
+	}
+}
+
+func TestRegisterBodyCheck(t *testing.T) {
+	str := func(s string) *string { return &s }
+	ok := func(b registerBody) registerBody {
+		if b.Username == nil {
+			b.Username = str("Bot_1")
+		}
+		if b.DisplayName == nil {
+			b.DisplayName = str("Bot one")
+		}
+		if b.OwnerEmail == nil {
+			b.OwnerEmail = str("a@b")
+		}
+		return b
+	}
+	for _, tc := range []struct {
+		name   string
+		body   registerBody
+		field  string // "" for accepted
+		listed bool
+	}{
+		{"plain", ok(registerBody{}), "", true},
+		{"test name unlisted", ok(registerBody{Username: str("mytestbot")}), "", false},
+		{"probe description unlisted", ok(registerBody{Description: str("a Probe")}), "", false},
+		{"listed given", ok(registerBody{Username: str("e2ebot"), Listed: new(true)}), "", true},
+		{"no username", registerBody{DisplayName: str("abc"), OwnerEmail: str("a@b")}, "username", false},
+		{"empty username", ok(registerBody{Username: str("")}), "username", false},
+		{"long username", ok(registerBody{Username: str(strings.Repeat("a", 34))}), "username", false},
+		{"dash", ok(registerBody{Username: str("a-b")}), "username", false},
+		{"non-ASCII", ok(registerBody{Username: str("bö")}), "username", false},
+		{"short display", ok(registerBody{DisplayName: str("ab")}), "display_name", false},
+		{"mail without @", ok(registerBody{OwnerEmail: str("abc")}), "owner_email", false},
+		{"long description", ok(registerBody{Description: str(strings.Repeat("x", 281))}), "description", false},
+		{"bad variant", ok(registerBody{Variants: []string{"wild17"}}), "supported_rule_variants", false},
+		{"too many variants", ok(registerBody{Variants: make([]string, 8)}), "supported_rule_variants", false},
+	} {
+		bot, e := tc.body.check()
+		switch {
+		case tc.field == "" && e != nil:
+			t.Errorf("%s: refused: %+v", tc.name, e.detail)
+		case tc.field == "" && (bot.Listed != tc.listed || bot.username != strings.ToLower(*tc.body.Username)):
+			t.Errorf("%s: %+v", tc.name, bot)
+		case tc.field != "" && (e == nil || e.status != 422 || !strings.Contains(fmt.Sprint(e.detail), tc.field)):
+			t.Errorf("%s: want 422 on %s, got %+v", tc.name, tc.field, e)
+		}
+	}
+}
+
+func TestCreateBodyCheck(t *testing.T) {
+	str := func(s string) *string { return &s }
+	for _, tc := range []struct {
+		body   createBody
+		status int
+		code   string
+	}{
+		{createBody{RuleVariant: str("wild16"), PlayAs: str("black")}, 0, ""},
+		{createBody{RuleVariant: str("wild16")}, 0, ""},
+		{createBody{}, 400, "RULE_VARIANT_UNSUPPORTED"},
+		{createBody{RuleVariant: str("wild16"), PlayAs: str("red")}, 422, ""},
+		{createBody{RuleVariant: str("wild16"), TimeControl: str("blitz")}, 422, ""},
+		{createBody{RuleVariant: str("wild16"), OpponentType: str("robot")}, 422, ""},
+		{createBody{RuleVariant: str("wild16"), OpponentType: str("bot")}, 400, "BOT_CREATE_REQUIRES_HUMAN_OPPONENT"},
+		{createBody{RuleVariant: str("wild99")}, 422, ""},
+	} {
+		color, e := tc.body.check()
+		if tc.status == 0 {
+			if e != nil || color != "white" && color != "black" || tc.body.PlayAs != nil && color != *tc.body.PlayAs {
+				t.Errorf("%+v: %q %+v", tc.body, color, e)
+			}
+			continue
+		}
+		if e == nil || e.status != tc.status || e.code != tc.code {
+			t.Errorf("%+v: want %d %s, got %+v", tc.body, tc.status, tc.code, e)
 		}
 	}
 }
