@@ -19,4 +19,10 @@
 //
 // The exact wire format, and where it follows or guesses ICC, is in
 // docs/iccserver.md.
+//
+// ServeAPI adds a second door, the kriegspiel.org bot API over HTTP
+// (http*.go; docs/kriegspiel-org.md), on the same games, seek ads and
+// mutex: a bot's lobby game is a seek ad telnet users can play, a telnet
+// seek is a lobby game bots can join, and a game may have a telnet client
+// in one seat and an HTTP bot in the other.
 package iccserver

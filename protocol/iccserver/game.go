@@ -18,14 +18,20 @@ type game struct {
 	names   [2]string
 	titles  [2]string
 	ratings [2]int
-	players [2]*client   // nil while a player is away (grace period)
+	players [2]*client   // nil while a player is away (grace period), or for an HTTP bot
+	bots    [2]*webBot   // the HTTP door's bot in a seat, else nil (http*.go)
+	id      string       // 24 hex digits: the HTTP door's game_id
+	code    string       // the HTTP door's 6-character game_code
 	absent  [2]time.Time // when the player left, during a grace period
 	rated   bool
 	minutes int
 	inc     int // seconds
 
-	ump       *umpire.Umpire
-	clock     [2]time.Duration // remaining, as of turnStart for the side to move
+	ump   *umpire.Umpire
+	clock [2]time.Duration // remaining, as of turnStart for the side to move
+	// idleClock holds both clocks until White's first legal move, as
+	// kriegspiel.org does; set for games with an HTTP bot in a seat.
+	idleClock bool
 	turnStart time.Time
 	timer     *time.Timer
 	gen       int // bumped on every move and at the end, to retire old timers
@@ -38,8 +44,8 @@ type game struct {
 	drawOffer  [2]bool
 	abortOffer [2]bool
 
-	result, code, description string
-	started, ended            time.Time
+	result, endCode, description string
+	started, ended, updated      time.Time
 }
 
 // attemptRecord is one attempt as the record files keep it.
@@ -75,21 +81,51 @@ func colorName(c chess.Color) string {
 // remaining is side's clock now.
 func (g *game) remaining(side chess.Color, now time.Time) time.Duration {
 	r := g.clock[side]
-	if g.result == "" && side == g.ump.Side() {
+	if g.result == "" && side == g.ump.Side() && !g.idleClock {
 		r -= now.Sub(g.turnStart)
 	}
 	return r
 }
 
-// startGame creates a game between white and black and tells both.
-func (s *Server) startGame(ev *events, white, black *client, minutes, inc int, rated bool) {
+// seat is one side of a game about to start: a telnet client or an HTTP bot.
+type seat struct {
+	c   *client
+	bot *webBot
+}
+
+func (p seat) name() string {
+	if p.bot != nil {
+		return p.bot.username
+	}
+	return p.c.handle
+}
+
+func (p seat) titles() string {
+	if p.bot != nil {
+		return "C"
+	}
+	return p.c.titles
+}
+
+// busy reports whether a telnet client is already playing (an HTTP bot may
+// play several games at once, as on kriegspiel.org).
+func (p seat) busy() bool { return p.c != nil && p.c.game != nil }
+
+// startGame creates a game between white and black and tells both. id and
+// code name it for the HTTP door ("" makes new ones).
+func (s *Server) startGame(ev *events, white, black seat, minutes, inc int, rated bool, id, code string) *game {
 	now := s.cfg.Now()
+	if id == "" {
+		id, code = s.newGameID()
+	}
 	g := &game{
-		number: s.nextGame, names: [2]string{white.handle, black.handle},
-		titles:  [2]string{white.titles, black.titles},
-		ratings: [2]int{s.rating(white.handle), s.rating(black.handle)},
-		players: [2]*client{white, black}, rated: rated, minutes: minutes, inc: inc,
-		ump: umpire.New(s.cfg.Rules), turnStart: now, started: now,
+		number: s.nextGame, names: [2]string{white.name(), black.name()},
+		titles:  [2]string{white.titles(), black.titles()},
+		ratings: [2]int{s.rating(white.name()), s.rating(black.name())},
+		players: [2]*client{white.c, black.c}, bots: [2]*webBot{white.bot, black.bot},
+		rated: rated, minutes: minutes, inc: inc, id: id, code: code,
+		ump: umpire.New(s.cfg.Rules), turnStart: now, started: now, updated: now,
+		idleClock: white.bot != nil || black.bot != nil,
 	}
 	s.nextGame++
 	base := time.Duration(minutes) * time.Minute
@@ -98,9 +134,12 @@ func (s *Server) startGame(ev *events, white, black *client, minutes, inc int, r
 	}
 	g.clock = [2]time.Duration{base, base}
 	s.games[g.number] = g
-	white.game, black.game = g, g
-	s.removeOffersOf(ev, white.handle)
-	s.removeOffersOf(ev, black.handle)
+	for _, p := range []seat{white, black} {
+		if p.c != nil {
+			p.c.game = g
+			s.removeOffersOf(ev, p.c.handle)
+		}
+	}
 	kind := "unrated"
 	if rated {
 		kind = "rated"
@@ -111,7 +150,9 @@ func (s *Server) startGame(ev *events, white, black *client, minutes, inc int, r
 		s.sendGameState(ev, g, chess.Color(col))
 	}
 	s.armClock(g)
+	s.webStarted(g)
 	s.cfg.Log("game %d started: %s vs %s %d+%d", g.number, g.names[0], g.names[1], minutes, inc)
+	return g
 }
 
 // sendGameState tells the player of colour col everything about the game as
@@ -168,7 +209,7 @@ func (s *Server) yourTurn(ev *events, g *game, col chess.Color) {
 func (s *Server) sendClocks(ev *events, c *client, g *game, now time.Time) {
 	n := strconv.Itoa(g.number)
 	for _, side := range []chess.Color{chess.White, chess.Black} {
-		running := g.result == "" && g.ump.Side() == side
+		running := g.result == "" && g.ump.Side() == side && !g.idleClock
 		ms := g.remaining(side, now).Milliseconds()
 		ev.dg(c, protocol.DGMsec, n, "WB"[side:side+1], strconv.FormatInt(ms, 10), boolField(running))
 	}
@@ -248,19 +289,38 @@ func (s *Server) sendMoveList(ev *events, c *client, g *game, col chess.Color, a
 	}
 }
 
-// armClock sets the flag timer for the side to move.
+// armClock sets the flag timer for the side to move. While the clock is
+// idle (before White's first move in a game with an HTTP bot) the timer
+// instead aborts a game nobody starts, after HTTPConfig.IdleGame.
 func (s *Server) armClock(g *game) {
 	if g.timer != nil {
 		g.timer.Stop()
 	}
 	g.gen++
 	gen := g.gen
+	if g.idleClock {
+		g.timer = time.AfterFunc(s.http.cfg.IdleGame, func() { s.idleOver(g, gen) })
+		return
+	}
 	side := g.ump.Side()
 	wait := g.clock[side] - s.cfg.Now().Sub(g.turnStart)
 	if wait < 0 {
 		wait = 0
 	}
 	g.timer = time.AfterFunc(wait+time.Millisecond, func() { s.flagCheck(g, gen) })
+}
+
+// idleOver aborts a game whose clock never started (kriegspiel.org deletes
+// an active game with no completed move after an hour).
+func (s *Server) idleOver(g *game, gen int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if g.result != "" || g.gen != gen || !g.idleClock {
+		return
+	}
+	ev := s.newEvents()
+	s.endGame(ev, g, "Abo", "aborted", "Game aborted: nobody moved")
+	ev.flush()
 }
 
 func (s *Server) flagCheck(g *game, gen int) {
@@ -294,34 +354,59 @@ func (s *Server) checkFlag(ev *events, g *game) bool {
 
 // attempt referees c's move attempt m in its game.
 func (s *Server) attempt(ev *events, c *client, m chess.Move, text string) {
-	g := c.game
-	col := g.colorOf(c)
+	s.attemptIn(ev, c.game, c.game.colorOf(c), m, text)
+}
+
+// attemptOutcome says how attemptIn dealt with an attempt.
+type attemptOutcome uint8
+
+const (
+	attemptJudged  attemptOutcome = iota // the umpire answered (legal or not)
+	attemptFlagged                       // the mover's flag had fallen: the game ended
+	attemptNotTurn                       // not the mover's turn
+	attemptOver                          // the game was already over
+)
+
+// attemptIn referees the attempt m of the player of colour col in g, tells
+// both players (a telnet seat by text and DGs, an HTTP seat by an event)
+// and returns the umpire's answer.
+func (s *Server) attemptIn(ev *events, g *game, col chess.Color, m chess.Move, text string) (a umpire.Answer, out attemptOutcome) {
+	c := g.players[col]
 	n := strconv.Itoa(g.number)
+	if g.result != "" {
+		ev.text(c, "The game is over.")
+		return umpire.Answer{}, attemptOver
+	}
 	if s.checkFlag(ev, g) {
-		return
+		return umpire.Answer{}, attemptFlagged
 	}
 	if g.ump.Side() != col {
 		ev.dg(c, protocol.DGIllegalMove, n, text, "4")
 		ev.text(c, "It is not your move.")
-		return
+		return umpire.Answer{}, attemptNotTurn
 	}
 	now := s.cfg.Now()
 	before := g.ump.Position()
 	a, err := g.ump.Attempt(m)
 	if err != nil {
 		ev.text(c, "The game is over.")
-		return
+		return a, attemptOver
 	}
 	g.answers = append(g.answers, a)
+	g.updated = now
 	if !a.Legal {
 		g.attempt = append(g.attempt, attemptRecord{Ply: len(g.sans), Side: col, Answer: a, At: now.Sub(g.started),
 			ClockMs: [2]int64{g.remaining(0, now).Milliseconds(), g.remaining(1, now).Milliseconds()}})
 		ev.dg(c, protocol.DGIllegalMove, n, text, "2")
 		ev.text(c, fmt.Sprintf("Illegal move (%s).", text))
-		return
+		s.webChanged(g)
+		return a, attemptJudged
 	}
 	// Legal: charge the clock, add the increment, tell both.
 	used := now.Sub(g.turnStart)
+	if g.idleClock { // White's first move starts the clocks
+		used, g.idleClock = 0, false
+	}
 	g.clock[col] -= used
 	g.clock[col] += time.Duration(g.inc) * time.Second
 	g.turnStart = now
@@ -368,6 +453,8 @@ func (s *Server) attempt(ev *events, c *client, m chess.Move, text string) {
 	}
 	s.yourTurn(ev, g, 1-col)
 	s.armClock(g)
+	s.webChanged(g)
+	return a, attemptJudged
 }
 
 // announcementLines are the referee's words for a legal move, one per line,
@@ -409,13 +496,13 @@ func (s *Server) endGame(ev *events, g *game, code, result, description string) 
 		return
 	}
 	now := s.cfg.Now()
-	if g.ump.Ending() == umpire.NotOver {
+	if g.ump.Ending() == umpire.NotOver && !g.idleClock {
 		// Charge the running clock up to now, so the record shows it.
 		side := g.ump.Side()
 		g.clock[side] -= now.Sub(g.turnStart)
 		g.turnStart = now
 	}
-	g.result, g.code, g.description, g.ended = result, code, description, now
+	g.result, g.endCode, g.description, g.ended, g.updated = result, code, description, now, now
 	g.gen++
 	if g.timer != nil {
 		g.timer.Stop()
@@ -452,6 +539,7 @@ func (s *Server) endGame(ev *events, g *game, code, result, description string) 
 			s.cfg.Log("game %d: record: %v", g.number, err)
 		}
 	}
+	s.webChanged(g)
 	s.cfg.Log("game %d ended: %s %s (%s)", g.number, result, code, description)
 }
 

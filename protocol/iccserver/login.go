@@ -149,7 +149,7 @@ func (s *Server) loggedIn(c *client, handle, titles string, guest bool) bool {
 	// A player who comes back inside the grace period gets the game back.
 	for _, g := range s.games {
 		for col := chess.White; col <= chess.Black; col++ {
-			if g.players[col] == nil && strings.EqualFold(g.names[col], handle) {
+			if g.players[col] == nil && g.bots[col] == nil && strings.EqualFold(g.names[col], handle) {
 				g.players[col] = c
 				g.absent[col] = time.Time{}
 				c.game = g

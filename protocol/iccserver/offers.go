@@ -135,8 +135,8 @@ func (s *Server) acceptChallenge(ev *events, ch *challenge) {
 		ev.text(ch.to, "One of you is already playing.")
 		return
 	}
-	white, black := s.colors(ch.from, ch.to, ch.color)
-	s.startGame(ev, white, black, ch.minutes, ch.inc, ch.rated)
+	white, black := s.colors(seat{c: ch.from}, seat{c: ch.to}, ch.color)
+	s.startGame(ev, white, black, ch.minutes, ch.inc, ch.rated, "", "")
 }
 
 func (s *Server) cmdDecline(ev *events, c *client, in cmdInput) {
@@ -181,7 +181,7 @@ func (s *Server) dropChallenge(ev *events, ch *challenge, why string) {
 // logout, bare `match`).
 func (s *Server) removeOffersOf(ev *events, handle string) {
 	for _, sk := range s.sortedSeeks() {
-		if strings.EqualFold(sk.owner.handle, handle) {
+		if sk.owner != nil && strings.EqualFold(sk.owner.handle, handle) {
 			s.removeSeek(ev, sk, 2)
 		}
 	}

@@ -133,7 +133,7 @@ func gameJSONL(g *game) []byte {
 		b, _ := json.Marshal(j)
 		out = append(append(out, b...), '\n')
 	}
-	b, _ := json.Marshal(jsonResult{Game: g.number, White: g.names[0], Black: g.names[1], Result: g.result, Code: g.code,
+	b, _ := json.Marshal(jsonResult{Game: g.number, White: g.names[0], Black: g.names[1], Result: g.result, Code: g.endCode,
 		Description: g.description, Minutes: g.minutes, Increment: g.inc, Rated: g.rated, Plies: len(g.sans), Attempts: len(g.attempt)})
 	return append(append(out, b...), '\n')
 }

@@ -12,10 +12,14 @@ import (
 
 // Seek ads: seek, unseek, sought and play, and the terms they share with match.
 
-// seek is a seek ad.
+// seek is a seek ad: a telnet client's, or an HTTP bot's waiting lobby
+// game (owner nil, bot set), which telnet users see and `play` like any
+// other. Every ad has the game_id and game_code the HTTP door shows.
 type seek struct {
 	index         int
 	owner         *client
+	bot           *webBot
+	id, code      string
 	minutes, inc  int
 	rated         bool
 	color         string // "", "white", "black"
@@ -23,6 +27,7 @@ type seek struct {
 	minR, maxR    int
 	posted        time.Time
 	formulaScreen bool
+	expiry        *time.Timer // a bot's waiting game: its expiry, stopped when the ad goes
 }
 
 // terms are the words of a seek or match, as parseTerms reads them.
@@ -101,6 +106,12 @@ func (t terms) problem() string {
 
 func (s *Server) canPlayRated(c *client, rated bool) bool { return !rated || !c.guest }
 
+// seat is the owner of the ad, as a side of the game it leads to.
+func (sk *seek) seat() seat { return seat{c: sk.owner, bot: sk.bot} }
+
+// ownedBy reports whether c posted the ad.
+func (sk *seek) ownedBy(c *client) bool { return sk.owner != nil && sk.owner == c }
+
 func (s *Server) cmdSeek(ev *events, c *client, in cmdInput) {
 	args := in.args
 	t := parseTerms(args)
@@ -124,11 +135,19 @@ func (s *Server) cmdSeek(ev *events, c *client, in cmdInput) {
 	}
 	sk := &seek{index: s.nextSeek, owner: c, minutes: t.minutes, inc: t.inc, rated: t.rated, color: t.color,
 		manual: t.manual, minR: t.minR, maxR: t.maxR, posted: s.cfg.Now(), formulaScreen: t.formula}
-	s.nextSeek++
-	s.seeks[sk.index] = sk
 	ev.text(c, fmt.Sprintf("Your seek has been posted with index %d.", sk.index))
+	s.postSeek(ev, sk)
+}
+
+// postSeek numbers a new ad, names it for the HTTP door and shows it to
+// everyone.
+func (s *Server) postSeek(ev *events, sk *seek) {
+	sk.index = s.nextSeek
+	s.nextSeek++
+	sk.id, sk.code = s.newGameID()
+	s.seeks[sk.index] = sk
 	for _, u := range s.users {
-		if u == c || !u.congested() { // see client.congested
+		if sk.ownedBy(u) || !u.congested() { // see client.congested
 			s.seekDG(ev, u, sk)
 		}
 	}
@@ -146,15 +165,19 @@ func (s *Server) seekDG(ev *events, u *client, sk *seek) {
 	if sk.manual {
 		auto = "0"
 	}
-	ev.dg(u, protocol.DGSeek, strconv.Itoa(sk.index), sk.owner.handle, sk.owner.titles, strconv.Itoa(s.rating(sk.owner.handle)), "0",
+	p := sk.seat()
+	ev.dg(u, protocol.DGSeek, strconv.Itoa(sk.index), p.name(), p.titles(), strconv.Itoa(s.rating(p.name())), "0",
 		"16", "Wild", strconv.Itoa(sk.minutes), strconv.Itoa(sk.inc), boolField(sk.rated), col,
 		strconv.Itoa(sk.minR), strconv.Itoa(sk.maxR), auto, boolField(sk.formulaScreen), "")
 }
 
 func (s *Server) removeSeek(ev *events, sk *seek, reason int) {
 	delete(s.seeks, sk.index)
+	if sk.expiry != nil {
+		sk.expiry.Stop()
+	}
 	for _, u := range s.users {
-		if u == sk.owner || !u.congested() {
+		if sk.ownedBy(u) || !u.congested() {
 			ev.dg(u, protocol.DGSeekRemoved, strconv.Itoa(sk.index), strconv.Itoa(reason))
 		}
 	}
@@ -164,7 +187,7 @@ func (s *Server) cmdUnseek(ev *events, c *client, in cmdInput) {
 	args := in.args
 	n := 0
 	for _, sk := range s.sortedSeeks() {
-		if sk.owner == c && (len(args) == 0 || args[0] == strconv.Itoa(sk.index)) {
+		if sk.ownedBy(c) && (len(args) == 0 || args[0] == strconv.Itoa(sk.index)) {
 			s.removeSeek(ev, sk, 3)
 			n++
 		}
@@ -187,7 +210,8 @@ func (s *Server) cmdSought(ev *events, c *client, in cmdInput) {
 		if sk.rated {
 			r = "r"
 		}
-		ev.text(c, fmt.Sprintf("%3d %4d %-20s %3d %3d %s wild 16 %s", sk.index, s.rating(sk.owner.handle), sk.owner.handle, sk.minutes, sk.inc, r, sk.color))
+		name := sk.seat().name()
+		ev.text(c, fmt.Sprintf("%3d %4d %-20s %3d %3d %s wild 16 %s", sk.index, s.rating(name), name, sk.minutes, sk.inc, r, sk.color))
 	}
 	ev.text(c, fmt.Sprintf("%d ads displayed.", len(s.seeks)))
 }
@@ -203,9 +227,9 @@ func (s *Server) cmdPlay(ev *events, c *client, in cmdInput) {
 	switch {
 	case sk == nil:
 		ev.text(c, "That seek is not available.")
-	case sk.owner == c:
+	case sk.ownedBy(c):
 		ev.text(c, "You cannot play your own seek.")
-	case c.game != nil || sk.owner.game != nil:
+	case c.game != nil || sk.seat().busy():
 		ev.text(c, "One of you is already playing.")
 	case !s.canPlayRated(c, sk.rated):
 		ev.text(c, "Guests can play unrated games only.")
@@ -214,10 +238,19 @@ func (s *Server) cmdPlay(ev *events, c *client, in cmdInput) {
 	case sk.manual:
 		s.offer(ev, c, sk.owner, sk.minutes, sk.inc, sk.rated, oppositeColor(sk.color))
 	default:
-		white, black := s.colors(sk.owner, c, sk.color)
-		ev.touch(sk.owner)
-		s.startGame(ev, white, black, sk.minutes, sk.inc, sk.rated)
+		s.takeSeek(ev, sk, seat{c: c})
 	}
+}
+
+// takeSeek starts the game of ad sk against taker, under the ad's
+// game_id and game_code.
+func (s *Server) takeSeek(ev *events, sk *seek, taker seat) *game {
+	white, black := s.colors(sk.seat(), taker, sk.color)
+	ev.touch(sk.owner)
+	if sk.bot != nil {
+		s.removeSeek(ev, sk, 2)
+	}
+	return s.startGame(ev, white, black, sk.minutes, sk.inc, sk.rated, sk.id, sk.code)
 }
 
 func oppositeColor(col string) string {
@@ -232,7 +265,7 @@ func oppositeColor(col string) string {
 
 // colors decides who is White: first's colour request if any, else
 // alternating by game number so neither side always starts.
-func (s *Server) colors(first, second *client, firstWants string) (white, black *client) {
+func (s *Server) colors(first, second seat, firstWants string) (white, black seat) {
 	switch firstWants {
 	case "white":
 		return first, second

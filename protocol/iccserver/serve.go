@@ -33,6 +33,10 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	maxConns := fs.Int("max-conns", 1000, "most simultaneous connections")
 	maxPerHost := fs.Int("max-conns-per-host", 0, "most simultaneous connections from one address (0: a quarter of -max-conns, at least 50)")
 	quiet := fs.Bool("q", false, "do not log server events to stderr")
+	httpAddr := fs.String("http", "", "also serve the kriegspiel.org bot API (HTTP) on this address, e.g. 127.0.0.1:8000")
+	httpPublic := fs.Bool("http-public", false, "allow -http on a non-loopback address (plain HTTP: put TLS in front)")
+	httpTime := fs.String("http-time", "25+10", "time control of games HTTP bots create: minutes+increment (the site's rapid is 25+10)")
+	httpBots := fs.String("http-bots", "", "file keeping the HTTP door's bots and token digests across restarts (mode 0600)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: kriegbot serve [flags]\n       kriegbot serve hash < password")
 		fmt.Fprintln(stderr, "\nRuns an ICC-compatible wild 16 (Kriegspiel) server. Bots log in as on ICC;")
@@ -57,8 +61,16 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	if *maxPerHost < 0 {
 		return cmdflag.Fail(stderr, "serve", "-max-conns-per-host must not be negative")
 	}
+	minutes, inc, err := ParseTimeControl(*httpTime)
+	if err != nil {
+		return cmdflag.Fail(stderr, "serve", "-http-time: %v", err)
+	}
 	cfg := Config{Rules: rules, NoGuests: *noGuests, DisconnectGrace: *grace, RecordDir: *records,
-		MaxConns: *maxConns, MaxConnsPerHost: *maxPerHost}
+		MaxConns: *maxConns, MaxConnsPerHost: *maxPerHost,
+		HTTP: HTTPConfig{Minutes: minutes, Inc: inc, TokenFile: *httpBots}}
+	if *httpAddr != "" && !*httpPublic && !loopbackAddr(*httpAddr) {
+		return cmdflag.Fail(stderr, "serve", "-http %s is not a loopback address; add -http-public to serve it anyway", *httpAddr)
+	}
 	if *accounts != "" {
 		a, err := LoadAccounts(*accounts)
 		if err != nil {
@@ -89,6 +101,18 @@ func Command(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "kriegbot serve: warning: listening on %s, which is not a loopback address\n", ln.Addr())
 	}
 	fmt.Fprintf(stdout, "kriegbot serve: wild 16 server on %s (rules %s); telnet to it and log in as \"g\"\n", ln.Addr(), rules.Name)
+	var httpDone chan error
+	if *httpAddr != "" {
+		hl, err := net.Listen("tcp", *httpAddr)
+		if err != nil {
+			ln.Close()
+			fmt.Fprintf(stderr, "kriegbot serve: %v\n", err)
+			return cmdflag.Failure
+		}
+		fmt.Fprintf(stdout, "kriegbot serve: kriegspiel.org bot API on http://%s (time control %d+%d)\n", hl.Addr(), minutes, inc)
+		httpDone = make(chan error, 1)
+		go func() { httpDone <- srv.ServeAPI(hl) }()
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	go func() {
@@ -99,9 +123,29 @@ func Command(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "kriegbot serve: %v\n", err)
 		return cmdflag.Failure
 	}
+	if httpDone != nil {
+		if err := <-httpDone; err != nil {
+			fmt.Fprintf(stderr, "kriegbot serve: http: %v\n", err)
+			return cmdflag.Failure
+		}
+	}
 	_, finished := srv.GameCount()
 	fmt.Fprintf(stdout, "kriegbot serve: stopped after %d games\n", finished)
 	return cmdflag.OK
+}
+
+// loopbackAddr reports whether a listen address is on loopback: a
+// loopback IP or "localhost" (an empty host listens everywhere).
+func loopbackAddr(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 func hashCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {

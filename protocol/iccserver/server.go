@@ -61,6 +61,9 @@ type Config struct {
 	LoginFailures int
 	// MaxGames bounds finished games kept for `moves` (default 1000).
 	MaxGames int
+	// HTTP sets up the HTTP door (ServeAPI): the kriegspiel.org bot API
+	// over the same games.
+	HTTP HTTPConfig
 	// Log receives one line per notable server event; nil discards.
 	Log func(format string, args ...any)
 	// Now is the clock (default time.Now).
@@ -129,6 +132,7 @@ type Server struct {
 	nextGuest  int
 	failures   map[string][]time.Time // failed logins per remote host
 	ratings    map[string]int
+	http       webState // the HTTP door's bots and streams (http*.go)
 	wg         sync.WaitGroup
 }
 
@@ -138,7 +142,12 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Accounts == nil && cfg.NoGuests {
 		return nil, errors.New("iccserver: no accounts and no guests: nobody could log in")
 	}
+	ws := newWebState(cfg.HTTP)
+	if err := ws.loadBots(); err != nil {
+		return nil, fmt.Errorf("iccserver: bots: %w", err)
+	}
 	return &Server{
+		http:     ws,
 		cfg:      cfg,
 		cmds:     newCommandSet(),
 		conns:    map[*client]struct{}{},
@@ -214,6 +223,7 @@ func (s *Server) Close() error {
 	for _, ln := range s.listeners {
 		ln.Close()
 	}
+	s.shutdownStreams()
 	ev := s.newEvents()
 	for _, g := range s.games {
 		s.endGame(ev, g, "Abo", "aborted", "Game aborted: the server is shutting down")
@@ -223,6 +233,7 @@ func (s *Server) Close() error {
 		c.close()
 	}
 	s.mu.Unlock()
+	s.closeAPI()
 	s.wg.Wait()
 	return nil
 }
@@ -363,7 +374,7 @@ func (s *Server) Finished() []FinishedGame {
 	out := make([]FinishedGame, len(s.finished))
 	for i, g := range s.finished {
 		out[i] = FinishedGame{Number: g.number, White: g.names[0], Black: g.names[1], Result: g.result,
-			Code: g.code, Description: g.description, Answers: append([]umpire.Answer(nil), g.answers...)}
+			Code: g.endCode, Description: g.description, Answers: append([]umpire.Answer(nil), g.answers...)}
 	}
 	return out
 }
