@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"html"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,6 +14,7 @@ import (
 	"kriegbot/engine/chess"
 	"kriegbot/engine/oppmodel"
 	"kriegbot/engine/players"
+	"kriegbot/internal/boardsvg"
 	"kriegbot/record"
 )
 
@@ -23,8 +23,6 @@ import (
 // 60). Nothing is fetched. Every frame
 // is drawn in advance and hidden; the slider shows one at a time. Text from
 // the record (handles, spec, referee words) is escaped.
-
-const cell = 28 // pixels per square
 
 // writeHTMLFile writes the HTML page to name.
 func writeHTMLFile(name string, res *Result) error {
@@ -56,7 +54,7 @@ func WriteHTML(w io.Writer, res *Result) error {
 	for _, w := range res.Warnings {
 		fmt.Fprintf(&sb, "<p class=\"warn\">warning: %s</p>\n", html.EscapeString(w))
 	}
-	sb.WriteString(boardSymbol())
+	sb.WriteString(boardsvg.Symbol())
 	if len(res.Frames) > 0 {
 		fmt.Fprintf(&sb, "<div class=\"nav\"><button id=\"prev\">&#9664;</button> <input type=\"range\" id=\"slider\" min=\"0\" max=\"%d\" value=\"0\"> <button id=\"next\">&#9654;</button> <span id=\"pos\"></span></div>\n", len(res.Frames)-1)
 	} else {
@@ -114,83 +112,6 @@ for(var k=0;k<frames.length;k++)if(frames[k]===h)start=k;
 show(start);})();
 `
 
-// boardSymbol defines the empty board once; every board uses it.
-func boardSymbol() string {
-	var sb strings.Builder
-	fmt.Fprintf(&sb, "<svg width=\"0\" height=\"0\" style=\"position:absolute\"><defs><symbol id=\"board\" viewBox=\"0 0 %d %d\">", 8*cell, 8*cell)
-	for r := 0; r < 8; r++ {
-		for f := 0; f < 8; f++ {
-			fill := "#f0d9b5"
-			if (r+f)%2 == 1 {
-				fill = "#b58863"
-			}
-			fmt.Fprintf(&sb, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>", f*cell, r*cell, cell, cell, fill)
-		}
-	}
-	sb.WriteString("</symbol></defs></svg>\n")
-	return sb.String()
-}
-
-// glyphs are the Unicode chess men by colour and type (solid for black).
-var glyphs = [2][chess.King + 1]string{
-	{"", "&#9817;", "&#9816;", "&#9815;", "&#9814;", "&#9813;", "&#9812;"},
-	{"", "&#9823;", "&#9822;", "&#9821;", "&#9820;", "&#9819;", "&#9818;"},
-}
-
-// svgBoard draws one board seen from side us: the empty board, then cells
-// (heat) and men from draw, then coordinates.
-func svgBoard(sb *strings.Builder, caption string, us chess.Color, draw func(sq chess.Square, x, y int)) {
-	size := 8*cell + 14
-	fmt.Fprintf(sb, "<figure class=\"board\"><svg width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" xmlns=\"http://www.w3.org/2000/svg\">", size, size, size, size)
-	fmt.Fprintf(sb, "<use href=\"#board\" x=\"14\" y=\"0\" width=\"%d\" height=\"%d\"/>", 8*cell, 8*cell)
-	for row := 0; row < 8; row++ {
-		for col := 0; col < 8; col++ {
-			file, rank := col, 7-row
-			if us == chess.Black {
-				file, rank = 7-col, row
-			}
-			draw(chess.NewSquare(file, rank), 14+col*cell, row*cell)
-		}
-	}
-	for i := 0; i < 8; i++ {
-		file, rank := i, 7-i
-		if us == chess.Black {
-			file, rank = 7-i, i
-		}
-		fmt.Fprintf(sb, "<text x=\"%d\" y=\"%d\" font-size=\"10\" text-anchor=\"middle\">%c</text>", 14+i*cell+cell/2, 8*cell+11, 'a'+file)
-		fmt.Fprintf(sb, "<text x=\"6\" y=\"%d\" font-size=\"10\" text-anchor=\"middle\">%d</text>", i*cell+cell/2+4, rank+1)
-	}
-	fmt.Fprintf(sb, "</svg><figcaption>%s</figcaption></figure>\n", html.EscapeString(caption))
-}
-
-func glyph(sb *strings.Builder, p chess.Piece, x, y int) {
-	fmt.Fprintf(sb, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"middle\">%s</text>", x+cell/2, y+cell-6, cell-4, glyphs[p.Color()][p.Type()])
-}
-
-// heatBoard draws a probability map as red cells, opacity growing with the
-// square root of the probability (so that 1 % is faint but visible), the
-// percentage written in cells of 5 % and more.
-func heatBoard(sb *strings.Builder, caption string, us chess.Color, heat *[64]float32) {
-	svgBoard(sb, caption, us, func(sq chess.Square, x, y int) {
-		p := heat[sq]
-		if p < 0.005 {
-			return
-		}
-		fmt.Fprintf(sb, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#d00000\" fill-opacity=\"%.2f\"/>", x, y, cell, cell, 0.9*math.Sqrt(min(float64(p), 1)))
-		if p >= 0.05 {
-			fmt.Fprintf(sb, "<text x=\"%d\" y=\"%d\" font-size=\"10\" text-anchor=\"middle\" fill=\"#000\">%d</text>", x+cell/2, y+cell/2+4, int(p*100+0.5))
-		}
-	})
-}
-
-func positionBoard(sb *strings.Builder, caption string, us chess.Color, pos *chess.Position) {
-	svgBoard(sb, caption, us, func(sq chess.Square, x, y int) {
-		if p := pos.PieceAt(sq); p != chess.NoPiece {
-			glyph(sb, p, x, y)
-		}
-	})
-}
-
 var heatTitles = [oppmodel.NumClasses]string{"their king (%)", "their pawns (%)", "their other pieces (%)"}
 
 func writeHTMLFrame(sb *strings.Builder, res *Result, i int) {
@@ -206,19 +127,19 @@ func writeHTMLFrame(sb *strings.Builder, res *Result, i int) {
 	}
 	sb.WriteString("<div class=\"boards\">\n")
 	if f.HasHeat {
-		svgBoard(sb, "our men", f.Us, func(sq chess.Square, x, y int) {
+		boardsvg.Board(sb, "our men", f.Us, func(sq chess.Square, x, y int) {
 			for pt := chess.Pawn; pt <= chess.King; pt++ {
 				if f.Own[pt].Has(sq) {
-					glyph(sb, chess.MakePiece(f.Us, pt), x, y)
+					boardsvg.Glyph(sb, chess.MakePiece(f.Us, pt), x, y)
 				}
 			}
 		})
 		for c := range oppmodel.NumClasses {
-			heatBoard(sb, heatTitles[c], f.Us, &f.Heat[c])
+			boardsvg.Heat(sb, heatTitles[c], f.Us, &f.Heat[c])
 		}
 	}
 	if t := truthAt(res, f.Ply); t != nil {
-		positionBoard(sb, "the truth at this ply (revealed after the game)", f.Us, t)
+		boardsvg.Position(sb, "the truth at this ply (revealed after the game)", f.Us, t)
 	}
 	sb.WriteString("</div>\n")
 	writeHTMLCandidates(sb, f)
@@ -281,7 +202,7 @@ func writeHTMLFinal(sb *strings.Builder, res *Result) {
 		sb.WriteByte(' ')
 	}
 	sb.WriteString("</p>\n<div class=\"boards\">")
-	positionBoard(sb, "final position", res.Record.Game.Us, &res.Truth[len(res.Truth)-1])
+	boardsvg.Position(sb, "final position", res.Record.Game.Us, &res.Truth[len(res.Truth)-1])
 	sb.WriteString("</div></section>\n")
 }
 
