@@ -33,6 +33,7 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	recordName := fs.String("record", "", "transcripts: the game's per-game record, for the player spec, seed and searches (default: looked up in ../games)")
 	player := fs.String("player", "", "transcripts without a record: the player spec to run")
 	seed := fs.Uint64("seed", 0, "transcripts without a record: the game's seed")
+	why := fs.Int("why", 0, "explain attempt N (counted from 1): what was heard, what the belief made of it, and what decided between the top candidates")
 	nodes := fs.Int64("nodes", 2000, "transcripts without a record, and match files played on a clock: iterations per search")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: kriegbot replay [flags] RECORD.jsonl | TRANSCRIPT.txt | MATCH.jsonl")
@@ -70,6 +71,9 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	if rec.ResyncLine != 0 {
 		fmt.Fprintf(stderr, "kriegbot replay: warning: the daemon resynced this game at %s:%d (%s); replaying the attempts before it\n", name, rec.ResyncLine, rec.ResyncWhy)
 	}
+	if *why < 0 {
+		return cmdflag.Fail(stderr, "replay", "-why %d: want an attempt number from 1", *why)
+	}
 	opt := Options{From: *from, To: *to, Top: *top}
 	if rec.Game.Build != "" {
 		opt.Build = buildinfo.ID()
@@ -88,6 +92,13 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "kriegbot replay: %v\n", err)
 		return cmdflag.Failure
+	}
+	if *why > 0 {
+		if err := WriteWhy(stdout, res, *why); err != nil {
+			fmt.Fprintf(stderr, "kriegbot replay: -why %d: %v\n", *why, err)
+			return cmdflag.Failure
+		}
+		return 0
 	}
 	return finish(res, *htmlOut, *plain, stdout, stderr)
 }

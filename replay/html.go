@@ -70,10 +70,21 @@ func WriteHTML(w io.Writer, res *Result) error {
 		}
 	}
 	writeHTMLFinal(&sb, res)
+	sb.WriteString(htmlLegend)
 	sb.WriteString("<script>\n" + pageJS + "</script>\n</body></html>\n")
 	_, err := io.WriteString(w, sb.String())
 	return err
 }
+
+// htmlLegend explains every symbol and shade of the page.
+const htmlLegend = `<p class="meta" id="legend"><b>Legend.</b> "Our men" shows our pieces (hollow glyphs White, solid Black).
+The three heat maps shade each square red by the belief's chance that their king, a pawn or another piece
+stands there (deeper red is likelier; the number is the percentage, from 5 %; nothing is drawn under
+0.5 %). "The truth" board is the real position, revealed after the game. In the candidates, score is the
+expected result from -1 (lost) to +1 (won), pawns the search's value in pawns, and p(illegal), p(capture),
+p(check) the belief's chances of the referee's answer; the chosen attempt is marked, and an attempt where the
+re-run chose otherwise than the record says so. Use the slider, the buttons or the arrow keys.</p>
+`
 
 const pageCSS = `body{font-family:sans-serif;margin:16px;color:#222;background:#fafafa}
 h1{font-size:20px;margin:0 0 6px}

@@ -368,3 +368,34 @@ func TestFromTo(t *testing.T) {
 		t.Fatal("a slice shows another state than the whole replay")
 	}
 }
+
+// TestWhy: -why N explains the attempt with the candidates' shares, scores
+// and predicted answers, and in words; a missing attempt is an error.
+func TestWhy(t *testing.T) {
+	rec := readFile(t, playRecorded(t, chess.White, 11, 20))
+	res, err := Run(context.Background(), rec, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := WriteWhy(&b, res, 3); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{"Why ", "at attempt 3", "expected score", "refused", "In words:", "was expected to score", "their king"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("why lacks %q:\n%s", want, out)
+		}
+	}
+	if err := WriteWhy(&b, res, 10_000); err == nil {
+		t.Error("no error for an attempt past the end")
+	}
+	var text strings.Builder
+	if err := WriteText(&text, res, false); err != nil || !strings.Contains(text.String(), "legend:") {
+		t.Errorf("the terminal view has no legend (%v)", err)
+	}
+	var page strings.Builder
+	if err := WriteHTML(&page, res); err != nil || !strings.Contains(page.String(), `id="legend"`) {
+		t.Errorf("the page has no legend (%v)", err)
+	}
+}

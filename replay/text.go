@@ -54,7 +54,17 @@ func writeHeader(sb *strings.Builder, res *Result) {
 	for _, w := range res.Warnings {
 		fmt.Fprintf(sb, "warning: %s\n", w)
 	}
+	sb.WriteString(textLegend)
 }
+
+// textLegend explains every symbol of the terminal view.
+const textLegend = `legend: boards show our men as letters (upper case White) and, per square, the belief's chance
+  of their king, their pawns and their other pieces: '.' under 0.5 %, '+' under 10 %, '1'-'9' that
+  many tens of percent, '#' 95 % or more (on a terminal, shades from pale yellow to dark red);
+  score is the expected result from -1 (lost) to +1 (won), pawns the search's value in pawns;
+  p(illegal), p(capture), p(check) the belief's chances of the referee's answer; '*' marks the
+  re-run's choice, '<<< DIFFERS' an attempt where it chose otherwise than the record.
+`
 
 func colorName(c chess.Color) string {
 	if c == chess.White {
