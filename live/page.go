@@ -8,6 +8,7 @@ import (
 
 	"kriegbot/engine/chess"
 	"kriegbot/engine/oppmodel"
+	"kriegbot/engine/players"
 	"kriegbot/internal/boardsvg"
 )
 
@@ -37,7 +38,7 @@ func pageHTML(s *Snapshot) string {
 	sb.WriteString(boardsvg.Symbol())
 	sb.WriteString("<div id=\"live\">")
 	sb.WriteString(fragmentHTML(s))
-	sb.WriteString("</div><p class=\"legend\">Legend: our men are drawn on each board; red shading is the belief's chance that the opponent's king, a pawn or another piece stands on a square (the number is the percentage, shown from 5 %). Values are expected scores from -1 (lost) to +1 (won); a candidate's value is in pawns. P(illegal), P(capture), P(check) are the belief's chances of the referee's answer to that attempt. The page is read-only and refreshes every second.</p>")
+	sb.WriteString("</div><p class=\"legend\">Legend: our men are drawn on each board; red shading is the belief's chance that the opponent's king, a pawn or another piece stands on a square (the number is the percentage, shown from 5 %). Values and scores are expected results from -1 (lost) to +1 (won); pawns are the search's own value. P(illegal), P(capture), P(check) are the belief's chances of the referee's answer to that attempt. The page is read-only and refreshes every second.</p>")
 	sb.WriteString("<script>")
 	sb.WriteString(pageJS)
 	sb.WriteString("</script></body></html>\n")
@@ -109,10 +110,10 @@ func gameHTML(sb *strings.Builder, g *Game) {
 	}
 	sb.WriteString("</div>")
 	if len(g.Candidates) > 0 {
-		sb.WriteString("<table><tr><th>candidate</th><th>visits</th><th>value (pawns)</th><th>P(illegal)</th><th>P(capture)</th><th>P(check)</th></tr>")
+		sb.WriteString("<table><tr><th>candidate</th><th>visits</th><th>score</th><th>pawns</th><th>P(illegal)</th><th>P(capture)</th><th>P(check)</th></tr>")
 		for _, c := range g.Candidates {
-			fmt.Fprintf(sb, "<tr><td>%s</td><td>%d</td><td>%+.2f</td><td>%.2f</td><td>%.2f</td><td>%.2f</td></tr>",
-				htmlEscape(c.Move), c.Visits, c.Value, c.PIllegal, c.PCapture, c.PCheck)
+			fmt.Fprintf(sb, "<tr><td>%s</td><td>%d</td><td>%+.3f</td><td>%+.2f</td><td>%.2f</td><td>%.2f</td><td>%.2f</td></tr>",
+				htmlEscape(c.Move), c.Visits, players.Score(c.Value), c.Value, c.PIllegal, c.PCapture, c.PCheck)
 		}
 		sb.WriteString("</table>")
 	}

@@ -58,8 +58,10 @@ type SearchLine struct {
 	Iterations int64 `json:"iterations"`
 	// Trees is each tree's iterations when the player searched several
 	// trees in parallel (their sum is Iterations): a replay repeats each.
-	Trees  []int64         `json:"trees,omitempty"`
-	Nodes  int64           `json:"nodes"`
+	Trees []int64 `json:"trees,omitempty"`
+	Nodes int64   `json:"nodes"`
+	// Score is Value in the users' unit: the expected result, -1..+1.
+	Score  float64         `json:"score"`
 	Value  float64         `json:"value"`
 	Proven bool            `json:"proven"`
 	Top    []CandidateLine `json:"top"`
@@ -69,6 +71,7 @@ type SearchLine struct {
 type CandidateLine struct {
 	Move     string  `json:"move"`
 	Visits   int64   `json:"visits"`
+	Score    float64 `json:"score"` // -1..+1, as SearchLine.Score
 	Value    float64 `json:"value"`
 	PIllegal float64 `json:"p_illegal"`
 	PCapture float64 `json:"p_capture"`

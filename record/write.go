@@ -3,6 +3,7 @@ package record
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -96,7 +97,7 @@ func (w *Writer) line(v any) {
 func (w *Writer) Attempt(m chess.Move, now time.Time, rep *players.SearchReport) {
 	l := AttemptLine{Type: TypeAttempt, Move: m.String(), T: stamp(now)}
 	if rep != nil {
-		s := &SearchLine{Iterations: rep.Iterations, Nodes: rep.Nodes, Value: rep.Value, Proven: rep.Proven}
+		s := &SearchLine{Iterations: rep.Iterations, Nodes: rep.Nodes, Score: round3(players.Score(rep.Value)), Value: rep.Value, Proven: rep.Proven}
 		if len(rep.Trees) > 1 {
 			s.Trees = rep.Trees
 		}
@@ -104,7 +105,7 @@ func (w *Writer) Attempt(m chess.Move, now time.Time, rep *players.SearchReport)
 			if i == 5 {
 				break
 			}
-			s.Top = append(s.Top, CandidateLine{Move: c.Move.String(), Visits: c.Visits, Value: c.Value,
+			s.Top = append(s.Top, CandidateLine{Move: c.Move.String(), Visits: c.Visits, Score: round3(players.Score(c.Value)), Value: c.Value,
 				PIllegal: c.PIllegal, PCapture: c.PCapture, PCheck: c.PCheck})
 		}
 		l.Search = s
@@ -232,6 +233,9 @@ func (w *Writer) pgnText(sans []string) string {
 	p.Comment(w.reason)
 	return p.Finish(result)
 }
+
+// round3 keeps three decimals of a score: enough to read, short to write.
+func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
 
 func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
 
