@@ -30,7 +30,7 @@ func Command(args []string, stdout, stderr io.Writer) int {
 		return mergeCommand(args[1:], stdout, stderr)
 	}
 	fs := flag.NewFlagSet("match", flag.ContinueOnError)
-	p1 := fs.String("p1", "", "first player's spec (kind[:key=value,...]), required")
+	p1 := fs.String("p1", "", "first player's spec (kind[:key=value,...]), required; movetime=D, tc=B+I or nodes=N in it give that player its own budget (time odds)")
 	p2 := fs.String("p2", "", "second player's spec, required")
 	games := fs.Int("games", 200, "games in the whole match (all shards); colours alternate, p1 White in even games")
 	conc := fs.Int("concurrency", runtime.NumCPU(), "games played at once")
@@ -76,10 +76,20 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	}
 	c := Config{Games: *games, Concurrency: *conc, Seed: *seed}
 	var err error
-	if c.P1, err = players.Parse(*p1, players.Kinds()); err != nil {
+	// A player's own budget (time odds) comes out of its spec first.
+	spec1, own1, err := SplitBudget(*p1, Limits{Overhead: *overhead})
+	if err != nil {
 		return fail("-p1: %v", err)
 	}
-	if c.P2, err = players.Parse(*p2, players.Kinds()); err != nil {
+	spec2, own2, err := SplitBudget(*p2, Limits{Overhead: *overhead})
+	if err != nil {
+		return fail("-p2: %v", err)
+	}
+	c.P1Limits, c.P2Limits = own1, own2
+	if c.P1, err = players.Parse(spec1, players.Kinds()); err != nil {
+		return fail("-p1: %v", err)
+	}
+	if c.P2, err = players.Parse(spec2, players.Kinds()); err != nil {
 		return fail("-p2: %v", err)
 	}
 	if *games < 1 || *conc < 1 {

@@ -69,8 +69,10 @@ type Attempt struct {
 	SAN string
 	// Elapsed is the time the player took.
 	Elapsed time.Duration
-	// Clock is the mover's clock after the attempt (timed games).
+	// Clock is the mover's clock after the attempt, when Timed (the mover
+	// plays on a clock).
 	Clock time.Duration
+	Timed bool
 	// Searched says Iterations and Trees hold the search behind the
 	// attempt (a player that reports its searches, in a match not held to
 	// -nodes): each tree's iterations when there were several.
@@ -149,23 +151,23 @@ type table struct {
 
 // play plays one game between white and black. It returns errAborted when ctx
 // ends first.
-func (t *table) play(ctx context.Context, rec *Record, ps [2]players.Player, rules umpire.Rules, lim Limits) error {
+// lims are White's and Black's budgets (time odds: each side its own).
+func (t *table) play(ctx context.Context, rec *Record, ps [2]players.Player, rules umpire.Rules, lims [2]Limits) error {
 	u := t.ump
 	u.Reset(rec.startPosition())
 	for c, p := range ps {
-		g := players.Game{Color: chess.Color(c), Rules: rules, Control: lim.Control, Seed: SideSeed(rec.Seed, chess.Color(c)), Start: rec.Start, HiddenKing: rec.HiddenKing}
+		g := players.Game{Color: chess.Color(c), Rules: rules, Control: lims[c].Control, Seed: SideSeed(rec.Seed, chess.Color(c)), Start: rec.Start, HiddenKing: rec.HiddenKing}
 		if err := p.NewGame(g); err != nil {
 			return fmt.Errorf("match: %s: new game: %w", rec.specOf(chess.Color(c)), err)
 		}
 	}
-	timed := lim.Control.Timed()
-	var clocks [2]time.Duration
+	timed := [2]bool{lims[0].Control.Timed(), lims[1].Control.Timed()}
+	clocks := [2]time.Duration{lims[0].Control.Base, lims[1].Control.Base}
 	turns := [2]*clock.Turn{clock.NewTurn(t.mgr), clock.NewTurn(t.mgr)}
 	var spent time.Duration // thinking time of the side to move this turn
-	clocks[0], clocks[1] = lim.Control.Base, lim.Control.Base
-	if timed {
-		for _, p := range ps {
-			p.Hear(players.Event{Kind: players.ClockUpdate, Clock: players.Clocks{Ours: lim.Control.Base, Theirs: lim.Control.Base}})
+	for c, p := range ps {
+		if timed[c] {
+			p.Hear(players.Event{Kind: players.ClockUpdate, Clock: players.Clocks{Ours: clocks[c], Theirs: clocks[1-c]}})
 		}
 	}
 	turnAttempts := 0
@@ -177,10 +179,11 @@ func (t *table) play(ctx context.Context, rec *Record, ps [2]players.Player, rul
 			return errAborted
 		}
 		side := u.Side()
+		lim := &lims[side]
 		budget := players.Budget{Time: lim.MoveTime, Nodes: lim.Nodes}
 		actx, cancel := ctx, context.CancelFunc(func() {})
 		switch {
-		case timed:
+		case timed[side]:
 			plan := turns[side].PlanSpent(clocks[side], lim.Control.Increment, u.Plies()/2+1, spent)
 			budget.Time, budget.Emergency = plan.Soft, plan.Emergency
 			actx, cancel = context.WithTimeout(ctx, plan.Hard)
@@ -199,7 +202,7 @@ func (t *table) play(ctx context.Context, rec *Record, ps [2]players.Player, rul
 			end(lossFor(side), TermError, fmt.Sprintf("%s: %v", rec.specOf(side), err))
 			break
 		}
-		if timed {
+		if timed[side] {
 			clocks[side] -= elapsed
 			if clocks[side] <= 0 {
 				// The flag fell before the attempt reached the referee. A side
@@ -230,7 +233,7 @@ func (t *table) play(ctx context.Context, rec *Record, ps [2]players.Player, rul
 		if err != nil {
 			return fmt.Errorf("match: umpire: %w", err)
 		}
-		at := Attempt{Ply: u.Plies() - btoi(a.Legal), Answer: a, Elapsed: elapsed, Clock: clocks[side]}
+		at := Attempt{Ply: u.Plies() - btoi(a.Legal), Answer: a, Elapsed: elapsed, Clock: clocks[side], Timed: timed[side]}
 		if in, ok := ps[side].(players.Inspector); ok && lim.Nodes == 0 {
 			// On a clock the search's size is all a replay needs.
 			rep := in.LastSearch()
@@ -240,7 +243,7 @@ func (t *table) play(ctx context.Context, rec *Record, ps [2]players.Player, rul
 			at.SAN = pos.SAN(m)
 			turnAttempts, spent = 0, 0
 			turns[side].Moved()
-			if timed {
+			if timed[side] {
 				clocks[side] += lim.Control.Increment
 				at.Clock = clocks[side]
 			}
@@ -254,8 +257,11 @@ func (t *table) play(ctx context.Context, rec *Record, ps [2]players.Player, rul
 				p.Hear(players.Event{Kind: players.Answer, View: v})
 			}
 		}
-		if timed && a.Legal {
+		if a.Legal {
 			for c, p := range ps {
+				if !timed[c] {
+					continue
+				}
 				p.Hear(players.Event{Kind: players.ClockUpdate, Clock: players.Clocks{Ours: clocks[c], Theirs: clocks[1-c]}})
 			}
 		}

@@ -22,6 +22,13 @@ import (
 // The lines of one game are written together, games in index order.
 
 // MatchLine heads a JSON Lines file.
+// Budget is one player's budget in a match file.
+type Budget struct {
+	TimeControl string `json:"tc"`
+	MoveTimeMs  int64  `json:"movetime_ms,omitempty"`
+	Nodes       int64  `json:"nodes,omitempty"`
+}
+
 type MatchLine struct {
 	Type        string `json:"type"`
 	P1          string `json:"p1"`
@@ -35,6 +42,10 @@ type MatchLine struct {
 	TimeControl string `json:"tc"`
 	MoveTimeMs  int64  `json:"movetime_ms,omitempty"`
 	Nodes       int64  `json:"nodes,omitempty"`
+	// P1Budget and P2Budget are a player's own budget when its spec gave
+	// one (time odds: "mcts:movetime=400ms"); nil means the match's.
+	P1Budget *Budget `json:"p1_budget,omitempty"`
+	P2Budget *Budget `json:"p2_budget,omitempty"`
 	// Positions is the number of start positions (-positions), 0 for the
 	// standard start.
 	Positions int `json:"positions,omitempty"`
@@ -107,7 +118,7 @@ func (r *Record) WriteJSONL(w io.Writer) error {
 				l.Checks = append(l.Checks, k.String())
 			}
 		}
-		if r.Control.Timed() {
+		if a.Timed {
 			ms := a.Clock.Milliseconds()
 			l.ClockMs = &ms
 		}

@@ -100,7 +100,7 @@ func (r *Record) WritePGN(w io.Writer, h PGNHeader) error {
 		}
 		p.Move(r.startPly()+a.Ply, a.SAN)
 		comment := refereeComment(illegal, &a.Answer)
-		if r.Control.Timed() {
+		if a.Timed {
 			comment = append(comment, "[%clk "+clk(a.Clock)+"]")
 		}
 		p.Comment(strings.Join(comment, "; "))

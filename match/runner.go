@@ -24,8 +24,11 @@ type Config struct {
 	// Concurrency is the number of games played at once.
 	Concurrency int
 	Rules       umpire.Rules // MaxPlies is the ply cap
-	Limits      Limits
-	Seed        uint64
+	// Limits is every player's budget, unless P1Limits or P2Limits gives a
+	// player its own (time odds).
+	Limits             Limits
+	P1Limits, P2Limits *Limits
+	Seed               uint64
 	// Shard and Shards select games g with g % Shards == Shard (Shards ≥ 1).
 	Shard, Shards int
 	// SPRT, when set, stops the match once a hypothesis is accepted.
@@ -130,6 +133,7 @@ func (c *Config) Header() MatchLine {
 		Type: "match", P1: c.P1.String(), P2: c.P2.String(), Games: c.Games, Seed: c.Seed,
 		Shard: c.Shard, Shards: c.Shards, Rules: c.Rules.Name, MaxPlies: c.Rules.MaxPlies,
 		TimeControl: c.Limits.Control.String(), MoveTimeMs: c.Limits.MoveTime.Milliseconds(), Nodes: c.Limits.Nodes,
+		P1Budget: c.budgetOf(1), P2Budget: c.budgetOf(2),
 		Positions: len(c.Positions), HiddenKing: c.HiddenKing,
 	}
 }
@@ -140,7 +144,7 @@ func (c *Config) Header() MatchLine {
 // the deciding game, counting no later one.
 func Run(ctx context.Context, c Config) (Summary, error) {
 	start := time.Now()
-	sum := Summary{P1: c.P1.String(), P2: c.P2.String(), SPRT: c.SPRT}
+	sum := Summary{P1: c.label(1), P2: c.label(2), SPRT: c.SPRT}
 	var games []int
 	for g := c.Shard; g < c.Games; g += max(c.Shards, 1) {
 		games = append(games, g)
@@ -174,7 +178,11 @@ func Run(ctx context.Context, c Config) (Summary, error) {
 				if !rec.P1White {
 					ps = [2]players.Player{p2, p1}
 				}
-				err := t.play(ctx, rec, ps, c.Rules, c.Limits)
+				lims := [2]Limits{c.limitsOf(1), c.limitsOf(2)}
+				if !rec.P1White {
+					lims = [2]Limits{lims[1], lims[0]}
+				}
+				err := t.play(ctx, rec, ps, c.Rules, lims)
 				results <- result{i: i, rec: rec, err: err}
 			}
 		}()
@@ -313,4 +321,51 @@ func Merge(shards []*Shard, sprt *SPRT) (Summary, error) {
 		sum.Add(g)
 	}
 	return sum, nil
+}
+
+// limitsOf returns player n's budget (1 for P1, 2 for P2).
+func (c *Config) limitsOf(n int) Limits {
+	own := c.P1Limits
+	if n == 2 {
+		own = c.P2Limits
+	}
+	if own != nil {
+		return *own
+	}
+	return c.Limits
+}
+
+// budgetOf is player n's own budget for the match file, or nil.
+func (c *Config) budgetOf(n int) *Budget {
+	own := c.P1Limits
+	if n == 2 {
+		own = c.P2Limits
+	}
+	if own == nil {
+		return nil
+	}
+	return &Budget{TimeControl: own.Control.String(), MoveTimeMs: own.MoveTime.Milliseconds(), Nodes: own.Nodes}
+}
+
+// label names player n in summaries: its spec, and its own budget when it
+// has one ("mcts [movetime 400ms]").
+func (c *Config) label(n int) string {
+	spec, own := c.P1.String(), c.P1Limits
+	if n == 2 {
+		spec, own = c.P2.String(), c.P2Limits
+	}
+	if own == nil {
+		return spec
+	}
+	var parts []string
+	if own.MoveTime > 0 {
+		parts = append(parts, "movetime "+own.MoveTime.String())
+	}
+	if own.Control.Timed() {
+		parts = append(parts, "tc "+own.Control.String())
+	}
+	if own.Nodes > 0 {
+		parts = append(parts, fmt.Sprintf("%d nodes", own.Nodes))
+	}
+	return spec + " [" + strings.Join(parts, ", ") + "]"
 }

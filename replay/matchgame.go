@@ -21,11 +21,20 @@ func FromMatch(g *match.Game, name string, us chess.Color, nodes int64) (*Record
 	at := func(line int, format string, args ...any) error {
 		return &LineError{Name: name, Line: line, Err: fmt.Errorf(format, args...)}
 	}
-	if h.Nodes > 0 {
-		nodes = h.Nodes
-	}
 	side := us.String()
-	counted := h.Nodes > 0
+	// The side's own budget (time odds) when the match gave it one.
+	sideNodes := h.Nodes
+	own := h.P2Budget
+	if gl.P1 == side {
+		own = h.P1Budget
+	}
+	if own != nil {
+		sideNodes = own.Nodes
+	}
+	if sideNodes > 0 {
+		nodes = sideNodes
+	}
+	counted := sideNodes > 0
 	if !counted {
 		counted = true
 		for i := range g.Attempts {
@@ -75,7 +84,7 @@ func FromMatch(g *match.Game, name string, us chess.Color, nodes int64) (*Record
 		}
 		if mover == us {
 			sr := &Search{Iterations: nodes}
-			if h.Nodes == 0 && a.Iterations != nil {
+			if sideNodes == 0 && a.Iterations != nil {
 				sr = &Search{Iterations: *a.Iterations, Trees: a.Trees, Nodes: a.TreeNodes}
 			}
 			rec.Steps = append(rec.Steps, Step{Line: line, Kind: StepAttempt, Move: m, Search: sr})

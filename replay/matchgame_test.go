@@ -254,3 +254,41 @@ func TestMatchRefusalsShown(t *testing.T) {
 		t.Fatalf("the HTML lacks %s", want)
 	}
 }
+
+// TestTimeOddsMatchReplays: each player of a match plays on its own budget
+// (time odds in its spec: one on 300 nodes, one on a 3 ms clock per
+// attempt), the file says which, and both sides of every game replay
+// exactly: the node side by its budget, the clock side by its recorded
+// searches.
+func TestTimeOddsMatchReplays(t *testing.T) {
+	busy(t, 0)
+	f := filepath.Join(t.TempDir(), "m.jsonl")
+	args := []string{"-p1", "mcts:mem=1,nodes=300", "-p2", "mcts:mem=1,movetime=3ms", "-games", "2",
+		"-maxplies", "40", "-concurrency", "1", "-seed", "9", "-jsonl", f}
+	var out, errs bytes.Buffer
+	if code := match.Command(args, &out, &errs); code != 0 {
+		t.Fatalf("match: exit %d: %s", code, errs.String())
+	}
+	for game := range 2 {
+		g := readMatchGame(t, f, game)
+		if g.Header.P1Budget == nil || g.Header.P1Budget.Nodes != 300 || g.Header.P2Budget == nil || g.Header.P2Budget.MoveTimeMs != 3 {
+			t.Fatalf("the match line does not carry the players' budgets: %+v %+v", g.Header.P1Budget, g.Header.P2Budget)
+		}
+		for _, us := range []chess.Color{chess.White, chess.Black} {
+			rec, err := FromMatch(g, f, us, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rec.Approximate {
+				t.Fatalf("game %d %v: not replayable exactly", game, us)
+			}
+			res, err := Run(context.Background(), rec, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Attempts == 0 || res.Differing != 0 || res.Resized != 0 {
+				t.Errorf("game %d, %v (%s): %s, first at line %d", game, us, rec.Game.Player, Summary(res), res.FirstDiffering)
+			}
+		}
+	}
+}
