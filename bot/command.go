@@ -95,9 +95,16 @@ func Command(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	password, err := config.Password(cfg, os.Getenv)
-	if err != nil && !cfg.Server.Embedded {
+	if err != nil && !cfg.Server.Embedded && cfg.Server.Protocol == "icc" {
 		fmt.Fprintf(stderr, "kriegbot run: %v\n", err)
 		return ExitBadConfig
+	}
+	token := ""
+	if cfg.Server.Protocol == "kriegspiel" && !cfg.Server.Embedded {
+		if token, _, err = config.Token(cfg, os.Getenv); err != nil {
+			fmt.Fprintf(stderr, "kriegbot run: %v\n", err)
+			return ExitBadConfig
+		}
 	}
 	if *check {
 		fmt.Fprintf(stdout, "# %s: valid\n", source)
@@ -107,7 +114,7 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
 	console := NewConsole(stdout, isTerminal(stdout), *verbose)
-	return runDaemons(ctx, cfg, spec, sparSpec, password, console, stdout, stderr)
+	return runDaemons(ctx, cfg, spec, sparSpec, password, token, console, stdout, stderr)
 }
 
 // connectTo points the configuration at an outside ICC-protocol server at
@@ -163,7 +170,7 @@ func loadConfig(path string, explicit bool) (config.Config, string, error) {
 
 // runDaemons starts the logs, the embedded server and sparring partner when
 // configured, and the bot; it handles the signals.
-func runDaemons(ctx context.Context, cfg config.Config, spec, sparSpec players.Spec, password string, console *Console, stdout, stderr io.Writer) int {
+func runDaemons(ctx context.Context, cfg config.Config, spec, sparSpec players.Spec, password, token string, console *Console, stdout, stderr io.Writer) int {
 	began := time.Now()
 	logFile, err := rotate.Open(cfg.Logs.Dir, "kriegbot.log", int64(cfg.Logs.MaxSizeMB)<<20, cfg.Logs.Keep)
 	if err != nil {
@@ -193,8 +200,10 @@ func runDaemons(ctx context.Context, cfg config.Config, spec, sparSpec players.S
 	addr := ""
 	var wg sync.WaitGroup
 	var sparring *Daemon
+	var embedded *iccserver.Server
 	if cfg.Server.Embedded {
 		srv, a, passwords, err := startEmbedded(cfg, log)
+		embedded = srv
 		if err != nil {
 			fmt.Fprintf(stderr, "kriegbot run: embedded server: %v\n", err)
 			return ExitRestart
@@ -238,7 +247,7 @@ func runDaemons(ctx context.Context, cfg config.Config, spec, sparSpec players.S
 			bot.SoftQuit()
 		}
 	}()
-	code := bot.Run(ctx)
+	code := runBackend(ctx, bot, cfg, token, embedded)
 	if sparring != nil {
 		sparring.HardQuit()
 		wg.Wait()
