@@ -90,6 +90,7 @@ type ksGame struct {
 	code   string
 	number int // the record's game number
 	opp    string
+	guest  bool // the opponent is one of the site's guests
 	t      *ksclient.Tracker
 	drv    *driver.Game
 	model  string
@@ -106,6 +107,7 @@ type ksGame struct {
 
 // ksDone is a finished game waiting for its transcript (moves and PGN).
 type ksDone struct {
+	guest bool
 	ref   string
 	rec   *record.Writer
 	tries int
@@ -389,17 +391,19 @@ func (r *ksRun) start(ctx context.Context, m ksclient.Metadata, now time.Time) {
 		return
 	}
 	white, black := seatName(m.White, "white"), seatName(m.Black, "black")
-	opp := black
+	opp, oppSeat := black, m.Black
 	if us == chess.Black {
-		opp = white
+		opp, oppSeat = white, m.White
 	}
+	// A guest is someone else next time: no model is used or learnt.
+	guest := oppSeat != nil && oppSeat.Role == "guest"
 	cfg := d.config()
 	d.gameSeq++
 	h := fnv.New32a()
 	io.WriteString(h, ref)
 	number := int(h.Sum32() % 1_000_000_000)
 	seed := d.opt.Seed ^ (d.gameSeq * 0x9e3779b97f4a7c15) ^ uint64(number)
-	g := &ksGame{ref: ref, code: m.GameCode, number: number, opp: opp, t: ksclient.NewTracker(us, now), moveNumber: m.MoveNumber}
+	g := &ksGame{ref: ref, code: m.GameCode, number: number, opp: opp, guest: guest, t: ksclient.NewTracker(us, now), moveNumber: m.MoveNumber}
 	if g.code == "" {
 		g.code = ref
 	}
@@ -407,7 +411,11 @@ func (r *ksRun) start(ctx context.Context, m ksclient.Metadata, now time.Time) {
 	// is told ICC's, as records and replay assume.
 	setup := driver.Setup{
 		Spec: d.opt.Spec, Game: players.Game{Color: us, Rules: umpire.ICC(), Control: clock.Control{Base: 25 * time.Minute, Increment: 10 * time.Second}, Seed: seed},
-		Prepare:  func(p players.Player) { g.model = d.learner.priorFor(p, opp, d.opt.Log) },
+		Prepare: func(p players.Player) {
+			if !guest {
+				g.model = d.learner.priorFor(p, opp, d.opt.Log)
+			}
+		},
 		Settings: d.settings(),
 	}
 	drv, err := driver.New(setup, d.thinkDone)
@@ -649,7 +657,7 @@ func (r *ksRun) finish(g *ksGame, now time.Time) {
 		if result == "*" {
 			rec.Close() // never completed on the site: no transcript to ask for
 		} else {
-			r.done = append(r.done, &ksDone{ref: g.ref, rec: rec, next: now})
+			r.done = append(r.done, &ksDone{ref: g.ref, rec: rec, next: now, guest: g.guest})
 		}
 	}
 	if limit > 0 && s.finished >= limit {
@@ -707,7 +715,7 @@ func (r *ksRun) fetchMoves(ctx context.Context, f *ksDone) bool {
 		d.opt.Log.Warn().Err(err).Str("game", f.ref).Msg("transcript not replayable: no PGN")
 		return true
 	}
-	if f.rec.Moves(sans) {
+	if f.rec.Moves(sans) && !f.guest {
 		opp, color := f.rec.Opponent()
 		d.learner.learn(opp, color, sans, d.opt.Log)
 	}

@@ -407,3 +407,30 @@ func TestKriegspielRestart(t *testing.T) {
 		t.Error("the site was not down mid-game")
 	}
 }
+
+// TestKriegspielCheck: `run -check` validates a kriegspiel.org config and
+// its token source without printing the token; a missing token is exit 2.
+func TestKriegspielCheck(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "ks.toml")
+	os.WriteFile(file, []byte("[server]\nprotocol = \"kriegspiel\"\nembedded = false\n[sparring]\nenabled = false\n[policy]\nchallenge = \"\"\n[account]\ntoken_file = \"\"\n"), 0o600)
+	t.Setenv("KRIEGBOT_TOKEN", ksToken)
+	var out, errb bytes.Buffer
+	if code := Command([]string{"-config", file, "-check"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if strings.Contains(out.String()+errb.String(), ksToken) || !strings.Contains(out.String(), "# token: from $KRIEGBOT_TOKEN") ||
+		!strings.Contains(out.String(), `protocol = "kriegspiel"`) {
+		t.Errorf("-check output:\n%s", out.String())
+	}
+	t.Setenv("KRIEGBOT_TOKEN", "")
+	out.Reset()
+	errb.Reset()
+	if code := Command([]string{"-config", file, "-check"}, &out, &errb); code != ExitBadConfig || !strings.Contains(errb.String(), "token") {
+		t.Errorf("no token: exit %d, %s", code, errb.String())
+	}
+	// The shipped example validates.
+	if _, err := config.Load("../examples/kriegspiel-local.toml"); err != nil {
+		t.Errorf("examples/kriegspiel-local.toml: %v", err)
+	}
+}

@@ -139,6 +139,6 @@ func FuzzParseReplies(f *testing.F) {
 		ParseGames(b)
 		ParseOpenGames(b)
 		ParseTranscript(b)
-		ParseError(500, b).Error()
+		_ = ParseError(500, b).Error()
 	})
 }

@@ -57,7 +57,15 @@ func ParseTexts(texts []string) Heard {
 			h.Unknown = append(h.Unknown, raw)
 		}
 	}
+	h.noteDouble()
 	return h
+}
+
+// noteDouble notes a double check whose two kinds were not said.
+func (h *Heard) noteDouble() {
+	if h.Double && h.Checks[1] == chess.NoCheck {
+		h.Unknown = append(h.Unknown, "double check without its two kinds")
+	}
 }
 
 // text applies one normalised text; false if not understood.
@@ -290,6 +298,7 @@ func ReadMoveResult(r MoveResult) (h Heard, refused bool) {
 	if r.NextTurnPawnTries != nil {
 		h.Tries = *r.NextTurnPawnTries
 	}
+	h.noteDouble()
 	return h, false
 }
 
