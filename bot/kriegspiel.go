@@ -101,6 +101,7 @@ type ksGame struct {
 	moveNumber  int // as the poll last showed it
 	missing     int // 404s in a row
 	resignDue   bool
+	postDue     bool               // the outstanding attempt is to be sent
 	stop        context.CancelFunc // ends the event stream
 	lastAttempt driver.Action
 }
@@ -255,6 +256,13 @@ func (r *ksRun) step(ctx context.Context) (int, bool) {
 		}
 		if g.stateDue && !now.Before(r.hold) {
 			r.fetchState(ctx, g, now)
+		}
+		if g.t.TakeResend() {
+			d.opt.Log.Info().Str("game", g.ref).Str("move", g.t.Outstanding().String()).Msg("the attempt never reached the site: sending it again")
+			g.postDue = true
+		}
+		if g.postDue && !d.opt.Now().Before(r.hold) {
+			r.post(ctx, g)
 		}
 	}
 	r.drive(ctx, now)
@@ -581,16 +589,26 @@ func (r *ksRun) attempt(ctx context.Context, g *ksGame, a driver.Action) {
 		}
 		return
 	}
-	if r.d.opt.Now().Before(r.hold) {
-		// Held back: ask again once the site may be asked (the search is
-		// redone; the attempt was never sent).
-		g.stateDue = true
+	g.t.Sent(m, d.opt.Now())
+	r.post(ctx, g)
+}
+
+// post sends the outstanding attempt, now or, when requests are held
+// back, once they may go again.
+func (r *ksRun) post(ctx context.Context, g *ksGame) {
+	d := r.d
+	m := g.t.Outstanding()
+	if m == chess.NullMove {
+		g.postDue = false
 		return
 	}
-	now := d.opt.Now()
-	g.t.Sent(m, now)
+	if d.opt.Now().Before(r.hold) {
+		g.postDue = true
+		return
+	}
+	g.postDue = false
 	res, err := r.c.Move(ctx, g.ref, m.String())
-	now = d.opt.Now()
+	now := d.opt.Now()
 	if err == nil {
 		r.ok()
 		g.t.Answer(m, res, now)

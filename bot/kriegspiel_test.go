@@ -5,6 +5,7 @@ import (
 	"context"
 	"io/fs"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,6 +17,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"kriegbot/config"
+	"kriegbot/engine/chess"
 	"kriegbot/engine/players"
 	"kriegbot/record"
 	"kriegbot/replay"
@@ -89,6 +91,9 @@ func runKS(t *testing.T, site *fakeSite, srv *fakeServer, token string, games in
 	if ctx.Err() != nil {
 		n, routes, _ := site.snapshot()
 		t.Fatalf("the daemon did not finish within %v (%d requests: %v)\nlog tail:\n%s", limit, n, routes, tail(logs.String(), 3000))
+	}
+	if n, routes, _ := site.snapshot(); n > 5000 {
+		t.Errorf("%d requests: %v", n, routes)
 	}
 	return ksRunResult{code: code, dir: dir, log: logs.String(), d: d}
 }
@@ -277,6 +282,30 @@ func TestKriegspielFaults(t *testing.T) {
 			}
 		}},
 		{name: "clocks that disagree", setup: func(s *fakeSite) { s.clockNoise = true }},
+		{name: "move replies lost", setup: func(s *fakeSite) {
+			var n atomic.Int64
+			s.fault = func(w http.ResponseWriter, r *http.Request) bool {
+				if r.Method != "POST" || !strings.HasSuffix(r.URL.Path, "/move") {
+					return false
+				}
+				k := n.Add(1)
+				if k%3 != 0 {
+					return false
+				}
+				if k%6 == 0 { // played (or refused), but the reply is lost
+					s.route(httptest.NewRecorder(), r)
+				}
+				conn, _, err := w.(http.Hijacker).Hijack()
+				if err == nil {
+					conn.Close()
+				}
+				return true
+			}
+		}, check: func(t *testing.T, _ *fakeSite, res ksRunResult) {
+			if !strings.Contains(res.log, "never reached the site") {
+				t.Error("no attempt was sent again")
+			}
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			site := newFakeSite(t, ksToken)
@@ -432,5 +461,35 @@ func TestKriegspielCheck(t *testing.T) {
 	// The shipped example validates.
 	if _, err := config.Load("../examples/kriegspiel-local.toml"); err != nil {
 		t.Errorf("examples/kriegspiel-local.toml: %v", err)
+	}
+}
+
+// TestKriegspielResume: the bot (re)started while a game of its is in
+// progress picks it up from the scoresheet and plays it out.
+func TestKriegspielResume(t *testing.T) {
+	site := newFakeSite(t, ksToken)
+	site.mu.Lock()
+	g := site.newGame()
+	g.state, g.started = "active", time.Now()
+	for g.u.Plies() < 9 {
+		pos := g.u.Position()
+		var l chess.MoveList
+		pos.GenerateLegal(&l)
+		a, _ := g.u.Attempt(l.Moves[site.rng.IntN(l.N)])
+		site.record(g, a)
+	}
+	if g.u.Side() != g.bot {
+		site.opponentMove(g)
+	}
+	site.mu.Unlock()
+	srv := site.serve(t)
+	res := runKS(t, site, srv, ksToken, 1, 60*time.Second, KSOptions{})
+	if res.code != ExitDone {
+		t.Fatalf("exit code %d\n%s", res.code, tail(res.log, 3000))
+	}
+	checkClean(t, site, res)
+	recs := records(t, res.dir)
+	if len(recs) != 1 || recs[0].Result == nil || recs[0].Result.Result == "*" || len(recs[0].Moves) < 20 {
+		t.Fatalf("%d records; want the resumed game finished", len(recs))
 	}
 }

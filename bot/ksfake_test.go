@@ -168,6 +168,11 @@ func (f *fakeSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if fault != nil && fault(w, r) {
 		return
 	}
+	f.route(w, r)
+}
+
+// route answers a request as the site would.
+func (f *fakeSite) route(w http.ResponseWriter, r *http.Request) {
 	public := strings.HasPrefix(r.URL.Path, "/user/") || r.URL.Path == "/auth/bots/register"
 	if !public && r.Header.Get("Authorization") != "Bearer "+f.token {
 		writeJSON(w, http.StatusUnauthorized, map[string]any{"detail": "Authentication required"})

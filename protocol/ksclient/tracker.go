@@ -24,6 +24,7 @@ type Tracker struct {
 	allowed   map[chess.Move]bool // this turn's allowed_moves, nil when unknown
 	refused   map[chess.Move]bool // refused this turn: never sent again
 	attempt   chess.Move          // sent, its answer not heard
+	resend    bool                // the attempt never reached the site
 	sentAt    time.Time
 	lag       time.Duration
 	illegal   int // refusals heard, whole game
@@ -154,7 +155,16 @@ func (t *Tracker) refuse(m chess.Move) {
 
 // Sent records that m was sent at now.
 func (t *Tracker) Sent(m chess.Move, now time.Time) {
-	t.attempt, t.sentAt = m, now
+	t.attempt, t.sentAt, t.resend = m, now, false
+}
+
+// TakeResend reports, once, that the outstanding attempt never reached the
+// site (the last state neither played nor refused it, and still allows
+// it): the caller sends it again.
+func (t *Tracker) TakeResend() bool {
+	r := t.resend && t.attempt != chess.NullMove && !t.over && t.ourTurn
+	t.resend = false
+	return r
 }
 
 // Unsent forgets an attempt that certainly never reached the site (the
@@ -209,6 +219,7 @@ func (t *Tracker) heardMove(v umpire.View, now time.Time) {
 	if v.Own {
 		t.ourTurn = false
 	} else {
+		t.attempt = chess.NullMove // nothing of ours can be outstanding now
 		t.ourTurn, t.turnStart, t.canMove = true, now, true
 	}
 }
@@ -399,11 +410,16 @@ func (t *Tracker) State(s State, now time.Time) {
 			t.attempt = chess.NullMove
 			t.refuse(a)
 		} else if a != chess.NullMove {
-			// The attempt never reached the site: it may be sent again.
-			t.attempt = chess.NullMove
+			// The attempt never reached the site: it is to be sent again
+			// (the player asked it, and the record holds it, once).
+			t.resend = true
 		}
 	} else if active {
 		t.ourTurn = false
+		if t.attempt != chess.NullMove {
+			t.setDesync("attempt %v outstanding, but the site says it is not our turn", t.attempt)
+			t.attempt = chess.NullMove
+		}
 	}
 	if s.State == "completed" && !t.over {
 		t.over, t.ourTurn = true, false

@@ -132,11 +132,12 @@ func TestTrackerLostReply(t *testing.T) {
 	if ok, _ := tr.Sendable(mv("e2e4")); ok {
 		t.Fatal("refused attempt sendable")
 	}
-	// Never arrived: still allowed, nothing listed: it may be sent again.
+	// Never arrived: still allowed, nothing listed: it is sent again (the
+	// same attempt: the player asked it once).
 	tr = base()
 	tr.State(State{State: "active", Turn: strp("white"), MoveNumber: 1, YourColor: "white", AllowedMoves: []string{"d2d4", "e2e4"}}, fixedNow)
-	if ok, why := tr.Sendable(mv("e2e4")); !ok || len(tr.TakeEvents()) != 0 {
-		t.Fatalf("lost attempt: %v %s", ok, why)
+	if !tr.TakeResend() || tr.TakeResend() || tr.Outstanding() != mv("e2e4") || tr.Due() || len(tr.TakeEvents()) != 0 {
+		t.Fatalf("lost attempt: outstanding %v, due %v", tr.Outstanding(), tr.Due())
 	}
 }
 
