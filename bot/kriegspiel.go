@@ -828,6 +828,7 @@ func (r *ksRun) lobby(ctx context.Context, now time.Time) {
 			continue // never a human-created game
 		}
 		j, err := r.c.Join(ctx, o.GameCode)
+		r.lastJoin = d.opt.Now() // the site counts its minute from the join
 		if err != nil {
 			if !r.failed(err, "join") {
 				d.opt.Log.Info().Err(err).Str("code", o.GameCode).Msg("join refused")

@@ -52,7 +52,7 @@ type ksRunResult struct {
 
 // runKS plays games on the fake site with the random player and returns
 // when the daemon exits (failing the test after limit).
-func runKS(t *testing.T, site *fakeSite, srv *fakeServer, token string, games int, limit time.Duration, o KSOptions) ksRunResult {
+func runKS(t *testing.T, site *fakeSite, srv *fakeServer, token string, games int, limit time.Duration, o KSOptions, tune ...func(*config.Config, *players.Spec)) ksRunResult {
 	t.Helper()
 	dir := t.TempDir()
 	cfg := config.Defaults()
@@ -69,6 +69,12 @@ func runKS(t *testing.T, site *fakeSite, srv *fakeServer, token string, games in
 	}
 	spec, err := players.Parse("random", players.Kinds())
 	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range tune {
+		f(&cfg, &spec)
+	}
+	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
 	}
 	logs := &syncBuf{}
@@ -491,5 +497,75 @@ func TestKriegspielResume(t *testing.T) {
 	recs := records(t, res.dir)
 	if len(recs) != 1 || recs[0].Result == nil || recs[0].Result.Result == "*" || len(recs[0].Moves) < 20 {
 		t.Fatalf("%d records; want the resumed game finished", len(recs))
+	}
+}
+
+// TestKriegspielJoin: when seeking, the bot joins a bot's open game (after
+// asking who made it), never a human's, and at most once per JoinEvery.
+func TestKriegspielJoin(t *testing.T) {
+	site := newFakeSite(t, ksToken)
+	site.open = map[string]string{"HUMAN2": "alice", "BOTGM3": "otherbot", "BOTGM4": "thirdbot"}
+	site.bots = map[string]bool{"otherbot": true, "thirdbot": true}
+	srv := site.serve(t)
+	res := runKS(t, site, srv, ksToken, 2, 60*time.Second, KSOptions{JoinEvery: 400 * time.Millisecond}, func(c *config.Config, _ *players.Spec) {
+		c.Policy.AcceptChallenges, c.Policy.Seek = false, true
+	})
+	if res.code != ExitDone {
+		t.Fatalf("exit code %d\n%s", res.code, tail(res.log, 3000))
+	}
+	checkClean(t, site, res)
+	site.mu.Lock()
+	joins := append([]time.Time(nil), site.joins...)
+	_, human := site.open["HUMAN2"]
+	site.mu.Unlock()
+	if len(joins) != 2 || !human {
+		t.Fatalf("%d joins, human game still open %v; want both bots' games joined", len(joins), human)
+	}
+	if gap := joins[1].Sub(joins[0]); gap < 400*time.Millisecond {
+		t.Errorf("joins %v apart, JoinEvery is 400ms", gap)
+	}
+	if _, routes, _ := site.snapshot(); routes["POST /game/create"] != 0 {
+		t.Errorf("created %d lobby games while not accepting", routes["POST /game/create"])
+	}
+	if len(records(t, res.dir)) != 2 {
+		t.Error("want two records")
+	}
+}
+
+// lowValue is a random player that values every position as lost.
+type lowValue struct{ players.Player }
+
+func (lowValue) Value() (float64, bool) { return -0.99, true }
+
+// TestKriegspielResigns: a player that values its game as lost resigns it
+// on the site after policy.resign_moves turns.
+func TestKriegspielResigns(t *testing.T) {
+	site := newFakeSite(t, ksToken)
+	srv := site.serve(t)
+	res := runKS(t, site, srv, ksToken, 1, 60*time.Second, KSOptions{}, func(c *config.Config, sp *players.Spec) {
+		c.Policy.Resign, c.Policy.ResignBelow, c.Policy.ResignMoves = true, -0.9, 3
+		base := *sp
+		kinds := []players.Kind{{Name: "low", Build: func(*players.Options) (func() players.Player, error) {
+			return func() players.Player { return lowValue{base.New()} }, nil
+		}}}
+		s, err := players.Parse("low", kinds)
+		if err != nil {
+			t.Fatal(err)
+		}
+		*sp = s
+	})
+	if res.code != ExitDone {
+		t.Fatalf("exit code %d", res.code)
+	}
+	checkClean(t, site, res)
+	if _, routes, _ := site.snapshot(); routes["POST /game/{ref}/resign"] != 1 {
+		t.Errorf("resigned %d times", routes["POST /game/{ref}/resign"])
+	}
+	recs := records(t, res.dir)
+	if len(recs) != 1 || recs[0].Result == nil || recs[0].Result.Reason != "resignation" {
+		t.Fatalf("record: %+v", recs)
+	}
+	if _, _, l, _ := res.d.Score(); l != 1 {
+		t.Error("the resignation is not a loss")
 	}
 }

@@ -49,6 +49,11 @@ type fakeSite struct {
 	keepalive time.Duration
 	// vanishAfter deletes the game after that many plies (0: never).
 	vanishAfter int
+	// open lists other accounts' waiting games: code -> creator; bots
+	// names the creators that are bots.
+	open  map[string]string
+	bots  map[string]bool
+	joins []time.Time
 }
 
 type fakeEntry struct {
@@ -280,7 +285,7 @@ func (f *fakeSite) route(w http.ResponseWriter, r *http.Request) {
 			f.violate("transcript of live game %s asked for", g.id)
 		}
 		writeJSON(w, 200, map[string]any{"game_id": g.id, "rule_variant": "wild16", "viewer_color": colorName(g.bot), "moves": g.moves})
-	case len(parts) == 2 && parts[0] == "game" && r.Method == "GET":
+	case len(parts) == 2 && parts[0] == "game" && r.Method == "GET" && parts[1] != "open":
 		g := f.games[parts[1]]
 		if g == nil {
 			apiError(w, 404, "GAME_NOT_FOUND")
@@ -296,7 +301,37 @@ func (f *fakeSite) route(w http.ResponseWriter, r *http.Request) {
 		delete(f.games, g.id)
 		w.WriteHeader(204)
 	case r.Method == "GET" && r.URL.Path == "/game/open":
-		writeJSON(w, 200, map[string]any{"games": []any{}})
+		var list []map[string]any
+		for code, by := range f.open {
+			list = append(list, map[string]any{"game_code": code, "rule_variant": "wild16", "created_by": by,
+				"created_at": "2026-01-01T00:00:00Z", "available_color": "white"})
+		}
+		writeJSON(w, 200, map[string]any{"games": list})
+	case len(parts) == 2 && parts[0] == "user" && r.Method == "GET":
+		role := "user"
+		if f.bots[parts[1]] {
+			role = "bot"
+		}
+		writeJSON(w, 200, map[string]any{"username": parts[1], "role": role, "is_bot": f.bots[parts[1]], "stats": map[string]any{}})
+	case len(parts) == 3 && parts[0] == "game" && parts[1] == "join" && r.Method == "POST":
+		by, ok := f.open[parts[2]]
+		if !ok {
+			apiError(w, 404, "GAME_NOT_FOUND")
+			return
+		}
+		if !f.bots[by] {
+			f.violate("joined %s's game: a human's", by)
+			apiError(w, 403, "FORBIDDEN")
+			return
+		}
+		f.joins = append(f.joins, time.Now())
+		delete(f.open, parts[2])
+		g := f.newGame()
+		g.state, g.started = "active", time.Now()
+		if g.bot == chess.Black {
+			f.opponentMove(g)
+		}
+		writeJSON(w, 200, map[string]any{"game_id": g.id, "game_code": g.code, "play_as": colorName(g.bot), "rule_variant": "wild16", "state": "active", "game_url": "x"})
 	default:
 		writeJSON(w, 404, map[string]any{"detail": "Not Found"})
 	}
@@ -465,11 +500,15 @@ func (f *fakeSite) state(g *fakeGame) map[string]any {
 		"referee_turns": list, "referee_log": []any{}, "result": g.result, "clock": f.clock(g)}
 }
 
-var checkTexts = map[chess.CheckKind]string{chess.CheckRank: "Check on rank", chess.CheckFile: "Check on file",
-	chess.CheckLongDiagonal: "Check on long diagonal", chess.CheckShortDiagonal: "Check on short diagonal", chess.CheckKnight: "Check by knight"}
+func checkText(k chess.CheckKind) string {
+	return map[chess.CheckKind]string{chess.CheckRank: "Check on rank", chess.CheckFile: "Check on file",
+		chess.CheckLongDiagonal: "Check on long diagonal", chess.CheckShortDiagonal: "Check on short diagonal", chess.CheckKnight: "Check by knight"}[k]
+}
 
-var checkCodes = map[chess.CheckKind]string{chess.CheckRank: "CHECK_RANK", chess.CheckFile: "CHECK_FILE",
-	chess.CheckLongDiagonal: "CHECK_LONG_DIAGONAL", chess.CheckShortDiagonal: "CHECK_SHORT_DIAGONAL", chess.CheckKnight: "CHECK_KNIGHT"}
+func checkCode(k chess.CheckKind) string {
+	return map[chess.CheckKind]string{chess.CheckRank: "CHECK_RANK", chess.CheckFile: "CHECK_FILE",
+		chess.CheckLongDiagonal: "CHECK_LONG_DIAGONAL", chess.CheckShortDiagonal: "CHECK_SHORT_DIAGONAL", chess.CheckKnight: "CHECK_KNIGHT"}[k]
+}
 
 // record notes a legal move: entries, transcript.
 func (f *fakeSite) record(g *fakeGame, a umpire.Answer) {
@@ -487,7 +526,7 @@ func (f *fakeSite) record(g *fakeGame, a umpire.Answer) {
 	if a.Ending == umpire.NotOver {
 		for _, k := range a.Checks {
 			if k != chess.NoCheck {
-				texts = append(texts, checkTexts[k])
+				texts = append(texts, checkText(k))
 			}
 		}
 	}
@@ -561,7 +600,7 @@ func (f *fakeSite) move(w http.ResponseWriter, g *fakeGame, uci string) {
 	var checks []string
 	for _, k := range a.Checks {
 		if k != chess.NoCheck {
-			checks = append(checks, checkCodes[k])
+			checks = append(checks, checkCode(k))
 		}
 	}
 	switch {
