@@ -3,6 +3,7 @@ package ksclient
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -48,6 +49,9 @@ type Client struct {
 	now     func() time.Time
 	tmu     sync.Mutex
 	tw      io.Writer
+	// lastBody is the last reply's hash per GET path (tmu), so that the
+	// transcript writes an unchanged poll reply only once.
+	lastBody map[string][32]byte
 }
 
 // New makes a client.
@@ -258,7 +262,22 @@ func (c *Client) logExchange(method, path string, req []byte, status int, resp [
 		fmt.Fprintf(&b, "< %d (%d ms)\n", status, took.Milliseconds())
 	}
 	if len(resp) > 0 {
-		fmt.Fprintf(&b, "< %s\n", clip(resp))
+		// A steady poll repeats itself: an unchanged reply is written once.
+		sum := sha256.Sum256(resp)
+		c.tmu.Lock()
+		same := method == http.MethodGet && c.lastBody[path] == sum
+		if method == http.MethodGet {
+			if c.lastBody == nil || len(c.lastBody) > 64 {
+				c.lastBody = map[string][32]byte{}
+			}
+			c.lastBody[path] = sum
+		}
+		c.tmu.Unlock()
+		if same {
+			b.WriteString("< (the same reply as before)\n")
+		} else {
+			fmt.Fprintf(&b, "< %s\n", clip(resp))
+		}
 	}
 	if err != nil {
 		fmt.Fprintf(&b, "! %v\n", err)

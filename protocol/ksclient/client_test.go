@@ -110,6 +110,7 @@ func TestClientExchanges(t *testing.T) {
 	if !Retryable(err) || RetryAfter(err) != 3*time.Second || Status(err) != 429 {
 		t.Errorf("429: %v retryable %v after %v", err, Retryable(err), RetryAfter(err))
 	}
+	c.Active(ctx) // the same reply again: written once
 	if err := c.Profile(ctx); !Unauthorized(err) || Retryable(err) {
 		t.Errorf("401: %v", err)
 	}
@@ -145,6 +146,9 @@ func TestClientExchanges(t *testing.T) {
 	text := tr.String()
 	if strings.Contains(text, testToken) || strings.Contains(text, testToken[20:]) {
 		t.Errorf("the transcript holds the token:\n%s", text)
+	}
+	if strings.Count(text, `{"detail":"slow down"}`) != 1 || !strings.Contains(text, "(the same reply as before)") {
+		t.Errorf("a repeated reply is written again:\n%s", text)
 	}
 	if !strings.Contains(text, "Authorization: Bearer ***") || !strings.Contains(text, `"api_token":"***"`) || !strings.Contains(text, "< 429") {
 		t.Errorf("transcript:\n%s", text)
