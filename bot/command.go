@@ -329,7 +329,10 @@ func sparringConfig(cfg config.Config) config.Config {
 	s := cfg
 	s.Account.Handle = cfg.Sparring.Handle
 	s.Policy.Challenge = ""
-	s.Policy.Seek = false
+	// Through the HTTP door kriegbot joins the partner's seek ad (a lobby
+	// game to the door), since a telnet player cannot challenge it.
+	s.Policy.Seek = cfg.Server.Protocol == "kriegspiel"
+	s.Server.Protocol = "icc"
 	s.Policy.Greeting = ""
 	s.Policy.Games = 0
 	s.Policy.Resign = false
@@ -350,7 +353,11 @@ func startEmbedded(cfg config.Config, log zerolog.Logger) (*iccserver.Server, st
 		return nil, "", nil, err
 	}
 	passwords := map[string]string{}
-	for _, h := range []string{cfg.Account.Handle, cfg.Sparring.Handle} {
+	handles := []string{cfg.Account.Handle, cfg.Sparring.Handle}
+	if cfg.Server.Protocol == "kriegspiel" {
+		handles = handles[1:] // kriegbot registers on the HTTP door instead
+	}
+	for _, h := range handles {
 		var b [12]byte
 		rand.Read(b[:])
 		passwords[h] = hex.EncodeToString(b[:])

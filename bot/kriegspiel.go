@@ -7,6 +7,7 @@ import (
 	"hash/fnv"
 	"io"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"strings"
 	"sync"
@@ -417,8 +418,9 @@ func (r *ksRun) start(ctx context.Context, m ksclient.Metadata, now time.Time) {
 	}
 	// The site's wild 16 (ks-game) ends games by its own rules; the player
 	// is told ICC's, as records and replay assume.
+	ctl := controlOf(st)
 	setup := driver.Setup{
-		Spec: d.opt.Spec, Game: players.Game{Color: us, Rules: umpire.ICC(), Control: clock.Control{Base: 25 * time.Minute, Increment: 10 * time.Second}, Seed: seed},
+		Spec: d.opt.Spec, Game: players.Game{Color: us, Rules: umpire.ICC(), Control: ctl, Seed: seed},
 		Prepare: func(p players.Player) {
 			if !guest {
 				g.model = d.learner.priorFor(p, opp, d.opt.Log)
@@ -438,7 +440,7 @@ func (r *ksRun) start(ctx context.Context, m ksclient.Metadata, now time.Time) {
 	g.drv = drv
 	if d.opt.Dir != "" && cfg.Logs.Records {
 		drv.SetRecord(record.Create(d.opt.Dir, d.opt.Name, record.GameLine{Game: number, White: white, Black: black,
-			BaseMin: 25, IncS: 10, Rated: true, Wild: 16, Seed: record.Seed(seed),
+			BaseMin: int((ctl.Base + 30*time.Second) / time.Minute), IncS: int(ctl.Increment / time.Second), Rated: true, Wild: 16, Seed: record.Seed(seed),
 			Player: d.opt.Spec.String(), Build: d.build, OpponentModel: g.model}, us, now))
 	}
 	r.games[ref] = g
@@ -448,7 +450,7 @@ func (r *ksRun) start(ctx context.Context, m ksclient.Metadata, now time.Time) {
 	}
 	d.opt.Log.Info().Str("game", ref).Str("code", g.code).Str("opponent", opp).Str("color", record.ColorWord(us)).
 		Int("record_game", number).Uint64("seed", seed).Msg("game started")
-	d.opt.Console.say(lineProgress, "game %s started: %s (white) vs %s (black), 25+10 rated; we play %s", g.code, white, black, record.ColorWord(us))
+	d.opt.Console.say(lineProgress, "game %s started: %s (white) vs %s (black), %s rated; we play %s", g.code, white, black, ctl, record.ColorWord(us))
 	// A game in progress (we restarted) is heard from its scoresheet: our
 	// moves with their move_uci, the opponent's as hidden moves; where the
 	// scoresheet falls short the tracker notes a desync and drive rebuilds
@@ -459,6 +461,23 @@ func (r *ksRun) start(ctx context.Context, m ksclient.Metadata, now time.Time) {
 	g.stop = cancel
 	r.wg.Add(1)
 	go func() { defer r.wg.Done(); r.watch(sctx, ref) }()
+}
+
+// controlOf is a game's time control: the site's only one, rapid (25 + 10),
+// unless the clock of a game not yet under way shows another base (the
+// embedded server's door plays a telnet seek at its own terms; the
+// increment cannot be seen and is taken as the site's).
+func controlOf(st ksclient.State) clock.Control {
+	ctl := clock.Control{Base: 25 * time.Minute, Increment: 10 * time.Second}
+	c := st.Clock
+	if st.MoveNumber > 1 || c == nil || c.WhiteRemaining == nil || c.BlackRemaining == nil {
+		return ctl
+	}
+	base := time.Duration(max(*c.WhiteRemaining, *c.BlackRemaining)) * time.Second
+	if base >= 30*time.Second && base <= 3*time.Hour {
+		ctl.Base = base.Round(time.Second)
+	}
+	return ctl
 }
 
 func seatName(s *ksclient.Seat, fallback string) string {
@@ -987,7 +1006,7 @@ func runBackend(ctx context.Context, d *Daemon, cfg config.Config, token string,
 	}
 	url := cfg.Server.URL
 	if cfg.Server.Embedded {
-		u, tok, err := embeddedHTTPDoor(srv, cfg)
+		u, tok, err := embeddedHTTPDoor(ctx, srv, cfg)
 		if err != nil {
 			d.opt.Log.Error().Err(err).Msg("no HTTP door on the embedded server")
 			d.opt.Console.say(lineResult, "kriegbot run: %v", err)
@@ -999,12 +1018,28 @@ func runBackend(ctx context.Context, d *Daemon, cfg config.Config, token string,
 }
 
 // embeddedHTTPDoor opens the embedded server's kriegspiel.org-style HTTP
-// door and returns its base URL and our bot's token there.
-//
-// MERGE NOTE: the door (`kriegbot serve -http`, protocol/iccserver) is
-// being built on another branch; wire it in here when it lands.
-func embeddedHTTPDoor(srv *iccserver.Server, cfg config.Config) (string, string, error) {
-	_ = srv
-	_ = cfg
-	return "", "", errors.New("server.protocol = \"kriegspiel\" with server.embedded = true needs the embedded server's HTTP door (kriegbot serve -http), which this build does not have yet")
+// door on a loopback port, registers our bot there and returns the door's
+// base URL and the bot's token. The door is the server's ServeAPI method
+// (`kriegbot serve -http`); a server without it is reported as such.
+func embeddedHTTPDoor(ctx context.Context, srv *iccserver.Server, cfg config.Config) (string, string, error) {
+	door, ok := any(srv).(interface{ ServeAPI(net.Listener) error })
+	if srv == nil || !ok {
+		return "", "", errors.New("server.protocol = \"kriegspiel\" with server.embedded = true needs the embedded server's HTTP door (kriegbot serve -http), which this build does not have")
+	}
+	ln, err := net.Listen("tcp", net.JoinHostPort(cfg.Server.Host, "0"))
+	if err != nil {
+		return "", "", err
+	}
+	go door.ServeAPI(ln) // ends with the server's Close
+	url := "http://" + ln.Addr().String()
+	c, err := ksclient.New(ksclient.Config{URL: url, Timeout: 10 * time.Second})
+	if err != nil {
+		return "", "", err
+	}
+	reg, err := c.Register(ctx, ksclient.Registration{Username: cfg.Account.Handle, DisplayName: "kriegbot " + cfg.Account.Handle,
+		OwnerEmail: "kriegbot@localhost", Description: "kriegbot on the embedded server", RuleVariants: []string{"wild16"}})
+	if err != nil {
+		return "", "", fmt.Errorf("registering on the embedded HTTP door: %w", err)
+	}
+	return url, reg.APIToken, nil
 }
