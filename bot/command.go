@@ -222,7 +222,8 @@ func runDaemons(ctx context.Context, cfg config.Config, spec, sparSpec players.S
 		if cfg.Sparring.Enabled {
 			sc := sparringConfig(cfg)
 			sparring = New(sc, Options{Name: cfg.Sparring.Handle, Password: passwords[cfg.Sparring.Handle], Addr: addr,
-				Spec: sparSpec, Log: log.With().Str("bot", cfg.Sparring.Handle).Logger(), Seed: seed ^ 0x5a5a})
+				Spec: sparSpec, Log: log.With().Str("bot", cfg.Sparring.Handle).Logger(), Seed: seed ^ 0x5a5a,
+				AutoSeek: cfg.Server.Protocol == "kriegspiel"})
 			wg.Add(1)
 			sctx, cancel := context.WithCancel(ctx)
 			defer cancel()

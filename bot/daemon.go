@@ -48,6 +48,9 @@ type Options struct {
 	Now func() time.Time
 	// Seed is the base of every game's seed.
 	Seed uint64
+	// AutoSeek posts automatic seeks (taken at once, and listed as open
+	// games by the server's HTTP door) instead of manual ones.
+	AutoSeek bool
 }
 
 // Daemon is one bot account: it keeps a connection to the server, plays the
