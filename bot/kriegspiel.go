@@ -206,7 +206,9 @@ func (r *ksRun) loop(ctx context.Context) int {
 		case <-tick.C:
 		}
 		code, stop := r.step(ctx)
-		d.setPlaying()
+		d.mu.Lock()
+		d.playing = len(r.games) // for Playing (the signal handler)
+		d.mu.Unlock()
 		if stop {
 			return code
 		}

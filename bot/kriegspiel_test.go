@@ -569,3 +569,84 @@ func TestKriegspielResigns(t *testing.T) {
 		t.Error("the resignation is not a loss")
 	}
 }
+
+// TestKriegspielSoftQuit: a soft quit during a game finishes it (Playing
+// says there is one), records it, and leaves no lobby game behind.
+func TestKriegspielSoftQuit(t *testing.T) {
+	site := newFakeSite(t, ksToken)
+	site.resignAfter = 60
+	srv := site.serve(t)
+	dir := t.TempDir()
+	cfg := config.Defaults()
+	cfg.Server.Protocol, cfg.Server.Embedded = "kriegspiel", false
+	cfg.Sparring.Enabled, cfg.Policy.Challenge = false, ""
+	cfg.Logs.Dir, cfg.Engine.OpponentModels = dir, ""
+	spec, _ := players.Parse("random", players.Kinds())
+	d := New(cfg, Options{Name: "kriegbot", Spec: spec, Log: zerolog.Nop(), Dir: dir, Seed: 5})
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	done := make(chan int, 1)
+	go func() {
+		done <- d.RunKriegspiel(ctx, KSOptions{URL: srv.url(), Token: ksToken, Poll: 50 * time.Millisecond, Timeout: 2 * time.Second, CreateEvery: 50 * time.Millisecond})
+	}()
+	for d.Playing() == 0 {
+		select {
+		case <-ctx.Done():
+			t.Fatal("no game started")
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+	d.SoftQuit()
+	code := <-done
+	if code != ExitDone || ctx.Err() != nil {
+		t.Fatalf("exit %d, %v", code, ctx.Err())
+	}
+	recs := records(t, dir)
+	if len(recs) != 1 || recs[0].Result == nil || recs[0].Result.Result == "*" {
+		t.Fatalf("%d records; want the game played out", len(recs))
+	}
+	site.mu.Lock()
+	defer site.mu.Unlock()
+	for _, g := range site.games {
+		if g.state == "waiting" {
+			t.Error("a lobby game was left open")
+		}
+	}
+}
+
+// TestKriegspielQuitWaiting: quitting while our lobby game waits deletes it.
+func TestKriegspielQuitWaiting(t *testing.T) {
+	site := newFakeSite(t, ksToken)
+	site.noJoin = true
+	srv := site.serve(t)
+	cfg := config.Defaults()
+	cfg.Server.Protocol, cfg.Server.Embedded = "kriegspiel", false
+	cfg.Sparring.Enabled, cfg.Policy.Challenge = false, ""
+	cfg.Engine.OpponentModels = ""
+	spec, _ := players.Parse("random", players.Kinds())
+	d := New(cfg, Options{Name: "kriegbot", Spec: spec, Log: zerolog.Nop(), Seed: 5})
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	done := make(chan int, 1)
+	go func() {
+		done <- d.RunKriegspiel(ctx, KSOptions{URL: srv.url(), Token: ksToken, Poll: 50 * time.Millisecond, Timeout: 2 * time.Second})
+	}()
+	for {
+		if _, routes, _ := site.snapshot(); routes["POST /game/create"] > 0 {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatal("no lobby game created")
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+	time.Sleep(200 * time.Millisecond) // a poll or two: the game is known as ours
+	d.SoftQuit()
+	if code := <-done; code != ExitDone || ctx.Err() != nil {
+		t.Fatalf("exit %d, %v", code, ctx.Err())
+	}
+	if _, routes, _ := site.snapshot(); routes["DELETE /game/{ref}"] != 1 || routes["POST /game/create"] != 1 {
+		t.Errorf("routes %v: want one lobby game, deleted once", routes)
+	}
+}

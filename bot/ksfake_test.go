@@ -54,6 +54,8 @@ type fakeSite struct {
 	open  map[string]string
 	bots  map[string]bool
 	joins []time.Time
+	// noJoin leaves our lobby games waiting.
+	noJoin bool
 }
 
 type fakeEntry struct {
@@ -218,6 +220,9 @@ func (f *fakeSite) route(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, 201, map[string]any{"game_id": g.id, "game_code": g.code, "play_as": "random", "rule_variant": "wild16",
 			"state": "waiting", "join_url": "x", "game_url": nil, "opponent_type": "human", "bot": nil})
 		// The opponent joins a moment later.
+		if f.noJoin {
+			return
+		}
 		go func() {
 			time.Sleep(50 * time.Millisecond)
 			f.mu.Lock()
