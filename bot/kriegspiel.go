@@ -466,18 +466,33 @@ func (r *ksRun) start(ctx context.Context, m ksclient.Metadata, now time.Time) {
 }
 
 // controlOf is a game's time control: the site's only one, rapid (25 + 10),
-// unless the clock of a game not yet under way shows another base (the
-// embedded server's door plays a telnet seek at its own terms; the
-// increment cannot be seen and is taken as the site's).
+// unless the clock of a game not yet under way shows another (the embedded
+// server's door plays a telnet seek at its own terms). The clocks stand
+// still until White's first move, which adds the increment: before it both
+// show the base; after it Black's still shows the base (less the moments
+// since) and White's the base plus the increment.
 func controlOf(st ksclient.State) clock.Control {
 	ctl := clock.Control{Base: 25 * time.Minute, Increment: 10 * time.Second}
 	c := st.Clock
-	if st.MoveNumber > 1 || c == nil || c.WhiteRemaining == nil || c.BlackRemaining == nil {
+	if st.MoveNumber > 2 || c == nil || c.WhiteRemaining == nil || c.BlackRemaining == nil {
 		return ctl
 	}
-	base := time.Duration(max(*c.WhiteRemaining, *c.BlackRemaining)) * time.Second
-	if base >= 30*time.Second && base <= 3*time.Hour {
-		ctl.Base = base.Round(time.Second)
+	sec := func(f float64) time.Duration { return time.Duration(f * float64(time.Second)).Round(time.Second) }
+	base := sec(*c.BlackRemaining)
+	if st.MoveNumber <= 1 {
+		base = sec(max(*c.WhiteRemaining, *c.BlackRemaining))
+	}
+	if base < 30*time.Second || base > 3*time.Hour {
+		return ctl
+	}
+	if m := base.Round(time.Minute); (base - m).Abs() <= 5*time.Second {
+		base = m // a clock that ran a moment: the whole minutes it began with
+	}
+	ctl.Base = base
+	if st.MoveNumber == 2 {
+		if inc := sec(*c.WhiteRemaining) - base; inc >= 0 && inc <= time.Minute {
+			ctl.Increment = inc
+		}
 	}
 	return ctl
 }

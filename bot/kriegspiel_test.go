@@ -19,6 +19,7 @@ import (
 	"kriegbot/config"
 	"kriegbot/engine/chess"
 	"kriegbot/engine/players"
+	"kriegbot/protocol/ksclient"
 	"kriegbot/record"
 	"kriegbot/replay"
 )
@@ -648,5 +649,30 @@ func TestKriegspielQuitWaiting(t *testing.T) {
 	}
 	if _, routes, _ := site.snapshot(); routes["DELETE /game/{ref}"] != 1 || routes["POST /game/create"] != 1 {
 		t.Errorf("routes %v: want one lobby game, deleted once", routes)
+	}
+}
+
+func TestControlOf(t *testing.T) {
+	f := func(v float64) *float64 { return &v }
+	for _, tc := range []struct {
+		move int
+		w, b float64
+		want string
+	}{
+		{1, 1500, 1500, "1500+10"},
+		{1, 120, 120, "120+10"},
+		{2, 132, 119.8, "120+12"},
+		{2, 1510, 1499.2, "1500+10"},
+		{2, 1000, 120, "120+10"}, // an increment past a minute is not believed
+		{3, 100, 100, "1500+10"},
+		{1, 5, 5, "1500+10"},
+	} {
+		st := ksclient.State{MoveNumber: tc.move, Clock: &ksclient.Clock{WhiteRemaining: f(tc.w), BlackRemaining: f(tc.b)}}
+		if got := controlOf(st).String(); got != tc.want {
+			t.Errorf("move %d, clocks %v/%v: %s, want %s", tc.move, tc.w, tc.b, got, tc.want)
+		}
+	}
+	if got := controlOf(ksclient.State{MoveNumber: 1}).String(); got != "1500+10" {
+		t.Errorf("no clock: %s", got)
 	}
 }
