@@ -52,6 +52,8 @@ type KSOptions struct {
 	CreateEvery time.Duration
 	// Timeout bounds one request (default 20 s).
 	Timeout time.Duration
+	// Rate bounds requests per second (default 8; see ksclient.Config).
+	Rate float64
 	// BackoffMin and BackoffMax bound the delays after failures (default
 	// connection.reconnect_min and reconnect_max).
 	BackoffMin, BackoffMax time.Duration
@@ -158,7 +160,7 @@ func (d *Daemon) RunKriegspiel(ctx context.Context, o KSOptions) int {
 			d.opt.Log.Warn().Err(err).Msg("no transcript")
 		}
 	}
-	c, err := ksclient.New(ksclient.Config{URL: o.URL, Token: o.Token, HTTP: o.HTTP, Timeout: o.Timeout,
+	c, err := ksclient.New(ksclient.Config{URL: o.URL, Token: o.Token, HTTP: o.HTTP, Timeout: o.Timeout, Rate: o.Rate,
 		Transcript: tw, UserAgent: "kriegbot/" + d.build, Now: d.opt.Now})
 	if err != nil {
 		d.opt.Log.Error().Err(err).Msg("kriegspiel.org client")
@@ -194,7 +196,9 @@ func (r *ksRun) loop(ctx context.Context) int {
 			d.HardQuit()
 		case <-d.control:
 		case ref := <-r.pings:
-			if g := r.games[ref]; g != nil {
+			// On our turn the event is our own attempt's, whose reply we
+			// have: the poll covers the rest (a resignation, a flag).
+			if g := r.games[ref]; g != nil && !g.t.OurTurn() {
 				g.stateDue = true
 			}
 		case err := <-r.fatal:

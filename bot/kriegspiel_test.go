@@ -90,6 +90,9 @@ func runKS(t *testing.T, site *fakeSite, srv *fakeServer, token string, games in
 		o.CreateEvery = 100 * time.Millisecond
 	}
 	o.URL, o.Token = srv.url(), token
+	if o.Rate == 0 {
+		o.Rate = 500 // the fake site is local; pacing has its own test
+	}
 	o.Timeout = 2 * time.Second
 	o.HTTP = &http.Client{}
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
@@ -588,7 +591,7 @@ func TestKriegspielSoftQuit(t *testing.T) {
 	defer cancel()
 	done := make(chan int, 1)
 	go func() {
-		done <- d.RunKriegspiel(ctx, KSOptions{URL: srv.url(), Token: ksToken, Poll: 50 * time.Millisecond, Timeout: 2 * time.Second, CreateEvery: 50 * time.Millisecond})
+		done <- d.RunKriegspiel(ctx, KSOptions{URL: srv.url(), Token: ksToken, Poll: 50 * time.Millisecond, Timeout: 2 * time.Second, CreateEvery: 50 * time.Millisecond, Rate: 500})
 	}()
 	for d.Playing() == 0 {
 		select {

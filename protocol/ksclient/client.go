@@ -36,6 +36,10 @@ type Config struct {
 	UserAgent string
 	// Now is the clock (default time.Now).
 	Now func() time.Time
+	// Rate bounds the requests per second (default 8, bursts of up to
+	// Rate): well under the site's 30 per second, whatever the player does.
+	// Event streams are not counted.
+	Rate float64
 }
 
 // Client speaks to the API. Its methods may be called from several
@@ -49,6 +53,11 @@ type Client struct {
 	now     func() time.Time
 	tmu     sync.Mutex
 	tw      io.Writer
+	// Pacing: a token bucket of rate per second (pmu).
+	pmu    sync.Mutex
+	rate   float64
+	tokens float64
+	filled time.Time
 	// lastBody is the last reply's hash per GET path (tmu), so that the
 	// transcript writes an unchanged poll reply only once.
 	lastBody map[string][32]byte
@@ -73,6 +82,11 @@ func New(c Config) (*Client, error) {
 	if cl.agent == "" {
 		cl.agent = "kriegbot"
 	}
+	cl.rate = c.Rate
+	if cl.rate <= 0 {
+		cl.rate = 8
+	}
+	cl.tokens = cl.rate
 	return cl, nil
 }
 
@@ -155,8 +169,44 @@ func parseRetryAfter(v string, now time.Time) time.Duration {
 	return min(d, 10*time.Minute)
 }
 
+// pace waits until a request may go (the token bucket), or ctx ends.
+func (c *Client) pace(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	c.pmu.Lock()
+	now := time.Now()
+	if !c.filled.IsZero() {
+		c.tokens = min(c.rate, c.tokens+now.Sub(c.filled).Seconds()*c.rate)
+	}
+	c.filled = now
+	c.tokens--
+	wait := time.Duration(0)
+	if c.tokens < 0 {
+		wait = time.Duration(-c.tokens / c.rate * float64(time.Second))
+	}
+	c.pmu.Unlock()
+	if wait == 0 {
+		return nil
+	}
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		c.pmu.Lock()
+		c.tokens++ // not sent: the turn goes back
+		c.pmu.Unlock()
+		return ctx.Err()
+	}
+}
+
 // call makes one request; out, when not nil, receives the reply body.
 func (c *Client) call(ctx context.Context, method, path string, body any, auth bool) ([]byte, error) {
+	if err := c.pace(ctx); err != nil {
+		return nil, err
+	}
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
 	var rb []byte

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -190,5 +191,34 @@ func TestClientBounds(t *testing.T) {
 	}
 	if _, err := c.call(context.Background(), "GET", "/slow", nil, true); err == nil || !Retryable(err) {
 		t.Errorf("slow server: %v", err)
+	}
+}
+
+// TestClientPacing: whatever the caller does, requests go out at most at
+// the configured rate after a burst of that many.
+func TestClientPacing(t *testing.T) {
+	var n atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		io.WriteString(w, `{"games":[]}`)
+	}))
+	defer srv.Close()
+	c, _ := New(Config{URL: srv.URL, Rate: 20})
+	start := time.Now()
+	for range 30 {
+		if _, err := c.Active(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if took := time.Since(start); took < 400*time.Millisecond {
+		t.Errorf("30 requests at 20/s (burst 20) took %v; want at least 0.5 s", took)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for range 30 {
+		c.Active(ctx) // a cancelled caller waits for nothing and sends nothing
+	}
+	if n.Load() != 30 {
+		t.Errorf("%d requests reached the server, want 30", n.Load())
 	}
 }
