@@ -115,9 +115,16 @@ func command(args []string, stdout, stderr io.Writer, replayPage ReplayPage) int
 		}
 	}
 	password, err := config.Password(cfg, os.Getenv)
-	if err != nil && !cfg.Server.Embedded {
+	if err != nil && !cfg.Server.Embedded && cfg.Server.Protocol == "icc" {
 		fmt.Fprintf(stderr, "kriegbot run: %v\n", err)
 		return ExitBadConfig
+	}
+	token := ""
+	if cfg.Server.Protocol == "kriegspiel" && !cfg.Server.Embedded {
+		if token, _, err = config.Token(cfg, os.Getenv); err != nil {
+			fmt.Fprintf(stderr, "kriegbot run: %v\n", err)
+			return ExitBadConfig
+		}
 	}
 	if *check {
 		fmt.Fprintf(stdout, "# %s: valid\n", source)
@@ -141,7 +148,7 @@ func command(args []string, stdout, stderr io.Writer, replayPage ReplayPage) int
 		go page.Serve(ctx, ln)
 		console.say(lineNote, "kriegbot: the live page is on http://%s/", ln.Addr())
 	}
-	return runDaemons(ctx, cfg, spec, sparSpec, password, console, page, stdout, stderr)
+	return runDaemons(ctx, cfg, spec, sparSpec, password, token, console, page, stdout, stderr)
 }
 
 // connectTo points the configuration at an outside ICC-protocol server at
@@ -197,7 +204,7 @@ func loadConfig(path string, explicit bool) (config.Config, string, error) {
 
 // runDaemons starts the logs, the embedded server and sparring partner when
 // configured, and the bot; it handles the signals.
-func runDaemons(ctx context.Context, cfg config.Config, spec, sparSpec players.Spec, password string, console *Console, page *live.Server, stdout, stderr io.Writer) int {
+func runDaemons(ctx context.Context, cfg config.Config, spec, sparSpec players.Spec, password, token string, console *Console, page *live.Server, stdout, stderr io.Writer) int {
 	began := time.Now()
 	logFile, err := rotate.Open(cfg.Logs.Dir, "kriegbot.log", int64(cfg.Logs.MaxSizeMB)<<20, cfg.Logs.Keep)
 	if err != nil {
@@ -227,8 +234,10 @@ func runDaemons(ctx context.Context, cfg config.Config, spec, sparSpec players.S
 	addr := ""
 	var wg sync.WaitGroup
 	var sparring *Daemon
+	var embedded *iccserver.Server
 	if cfg.Server.Embedded {
 		srv, a, passwords, err := startEmbedded(cfg, log)
+		embedded = srv
 		if err != nil {
 			fmt.Fprintf(stderr, "kriegbot run: embedded server: %v\n", err)
 			return ExitRestart
@@ -247,7 +256,8 @@ func runDaemons(ctx context.Context, cfg config.Config, spec, sparSpec players.S
 		if cfg.Sparring.Enabled {
 			sc := sparringConfig(cfg)
 			sparring = New(sc, Options{Name: cfg.Sparring.Handle, Password: passwords[cfg.Sparring.Handle], Addr: addr,
-				Spec: sparSpec, Log: log.With().Str("bot", cfg.Sparring.Handle).Logger(), Seed: seed ^ 0x5a5a})
+				Spec: sparSpec, Log: log.With().Str("bot", cfg.Sparring.Handle).Logger(), Seed: seed ^ 0x5a5a,
+				AutoSeek: cfg.Server.Protocol == "kriegspiel"})
 			wg.Add(1)
 			sctx, cancel := context.WithCancel(ctx)
 			defer cancel()
@@ -272,7 +282,7 @@ func runDaemons(ctx context.Context, cfg config.Config, spec, sparSpec players.S
 			bot.SoftQuit()
 		}
 	}()
-	code := bot.Run(ctx)
+	code := runBackend(ctx, bot, cfg, token, embedded)
 	if sparring != nil {
 		sparring.HardQuit()
 		wg.Wait()
@@ -354,7 +364,10 @@ func sparringConfig(cfg config.Config) config.Config {
 	s := cfg
 	s.Account.Handle = cfg.Sparring.Handle
 	s.Policy.Challenge = ""
-	s.Policy.Seek = false
+	// Through the HTTP door kriegbot joins the partner's seek ad (a lobby
+	// game to the door), since a telnet player cannot challenge it.
+	s.Policy.Seek = cfg.Server.Protocol == "kriegspiel"
+	s.Server.Protocol = "icc"
 	s.Policy.Greeting = ""
 	s.Policy.Games = 0
 	s.Policy.Resign = false
@@ -393,7 +406,11 @@ func startEmbedded(cfg config.Config, log zerolog.Logger) (*iccserver.Server, st
 		return nil, "", nil, err
 	}
 	passwords := map[string]string{}
-	for _, h := range []string{cfg.Account.Handle, cfg.Sparring.Handle} {
+	handles := []string{cfg.Account.Handle, cfg.Sparring.Handle}
+	if cfg.Server.Protocol == "kriegspiel" {
+		handles = handles[1:] // kriegbot registers on the HTTP door instead
+	}
+	for _, h := range handles {
 		var b [12]byte
 		rand.Read(b[:])
 		passwords[h] = hex.EncodeToString(b[:])

@@ -53,6 +53,9 @@ type Options struct {
 	// Live, when set, is the operator's page: the daemon publishes what it
 	// does to it.
 	Live *live.Server
+	// AutoSeek posts automatic seeks (taken at once, and listed as open
+	// games by the server's HTTP door) instead of manual ones.
+	AutoSeek bool
 }
 
 // Daemon is one bot account: it keeps a connection to the server, plays the

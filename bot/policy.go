@@ -65,7 +65,7 @@ func (p *policy) tick(d *Daemon, now time.Time, cfg config.Config, busy bool) {
 	pol := cfg.Policy
 	if pol.Seek && !p.seekPosted {
 		line, err := protocol.SeekLine(protocol.SeekParams{Minutes: pol.SeekBase, Increment: pol.SeekIncrement,
-			Rated: pol.SeekRated, Wild: 16, Manual: true, MinRating: pol.MinRating, MaxRating: pol.MaxRating})
+			Rated: pol.SeekRated, Wild: 16, Manual: !d.opt.AutoSeek, MinRating: pol.MinRating, MaxRating: pol.MaxRating})
 		if err == nil {
 			d.sess.Send(line)
 			p.seekPosted = true

@@ -18,6 +18,14 @@ type Config struct {
 
 // Server says where to play.
 type Server struct {
+	// Protocol is the server's front door: "icc" (the ICC telnet protocol:
+	// ICC, or the embedded server's ICC door) or "kriegspiel" (the
+	// kriegspiel.org bot API over HTTPS: the site at URL, or the embedded
+	// server's HTTP door).
+	Protocol string `toml:"protocol"`
+	// URL is the kriegspiel.org API's base URL (protocol "kriegspiel",
+	// embedded = false); ignored for "icc".
+	URL string `toml:"url"`
 	// Embedded starts kriegbot's own wild 16 server in-process on a loopback
 	// port and plays there (no account, no network).
 	Embedded bool `toml:"embedded"`
@@ -48,6 +56,12 @@ type Account struct {
 	// PasswordPrompt sends the password on its own line when the server asks,
 	// instead of "handle password" on one line.
 	PasswordPrompt bool `toml:"password_prompt"`
+	// TokenEnv names the environment variable holding the kriegspiel.org
+	// bot token (protocol "kriegspiel").
+	TokenEnv string `toml:"token_env"`
+	// TokenFile is a file (mode 0600) holding the token, used when TokenEnv
+	// is empty or unset; `kriegbot register` writes it.
+	TokenFile string `toml:"token_file"`
 }
 
 // Engine is the player and its time management.

@@ -31,6 +31,8 @@ func SettableKeys() []string {
 func Defaults() Config {
 	return Config{
 		Server: Server{
+			Protocol:       "icc",
+			URL:            "https://api.kriegspiel.org",
 			Embedded:       true,
 			Host:           "127.0.0.1",
 			Port:           0,
@@ -42,6 +44,8 @@ func Defaults() Config {
 		Account: Account{
 			Handle:      "kriegbot",
 			PasswordEnv: "KRIEGBOT_PASSWORD",
+			TokenEnv:    "KRIEGBOT_TOKEN",
+			TokenFile:   "data/kriegspiel.token",
 		},
 		Engine: Engine{
 			Player:       "mcts:approach=c",

@@ -23,6 +23,7 @@ func (c Config) effective(getenv func(string) string) string {
 		if f.section != section {
 			if section == "account" {
 				b.WriteString(c.passwordNote(getenv))
+				b.WriteString(c.tokenNote(getenv))
 			}
 			section = f.section
 			fmt.Fprintf(&b, "\n[%s]\n", section)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"net"
+	"net/url"
 	"slices"
 	"strings"
 	"time"
@@ -143,12 +144,14 @@ func (ck *checker) server(c Config) {
 	if strings.ContainsAny(s.Host, " /:") && net.ParseIP(s.Host) == nil {
 		ck.add("server.host", fmt.Sprintf("must be a host name or IP address without port or scheme; got %q", s.Host))
 	}
+	ck.oneOf("server.protocol", s.Protocol, "icc", "kriegspiel")
+	ck.serverURL(c)
 	if s.Embedded {
 		if !isLoopback(s.Host) {
 			ck.add("server.host", fmt.Sprintf("must be a loopback address (127.0.0.1, ::1 or localhost) when server.embedded is true; got %q", s.Host), "server.embedded")
 		}
 		ck.intRange("server.port", s.Port, 0, 65535)
-	} else {
+	} else if s.Protocol != "kriegspiel" { // kriegspiel.org is reached at server.url
 		ck.intRange("server.port", s.Port, 1, 65535)
 	}
 	ck.oneOf("server.rules", s.Rules, "icc", "olympiad")
@@ -175,6 +178,19 @@ func (ck *checker) account(c Config) {
 		ck.add("account.password_env", fmt.Sprintf("must be an environment variable name (letters, digits, '_', not starting with a digit); got %q", a.PasswordEnv))
 	}
 	ck.text("account.password_file", a.PasswordFile, 4096, true)
+	if a.TokenEnv != "" && !validEnvName(a.TokenEnv) {
+		ck.add("account.token_env", fmt.Sprintf("must be an environment variable name (letters, digits, '_', not starting with a digit); got %q", a.TokenEnv))
+	}
+	ck.text("account.token_file", a.TokenFile, 4096, true)
+	if c.Server.Protocol == "kriegspiel" {
+		if a.Guest {
+			ck.add("account.guest", "kriegspiel.org has no guest bots: register one (kriegbot register) and set account.guest = false", "server.protocol")
+		}
+		if !c.Server.Embedded && a.TokenEnv == "" && a.TokenFile == "" {
+			ck.add("account.token_env", "a kriegspiel.org bot needs a token source: set account.token_env or account.token_file", "account.token_file", "server.protocol")
+		}
+		return
+	}
 	if !c.Server.Embedded && !a.Guest && a.PasswordEnv == "" && a.PasswordFile == "" {
 		ck.add("account.password_env", "a registered account needs a password source: set account.password_env or account.password_file", "account.password_file", "account.handle", "server.embedded")
 	}
@@ -300,4 +316,26 @@ func (ck *checker) logs(c Config) {
 	ck.intRange("logs.max_size_mb", l.MaxSizeMB, 1, 10240)
 	ck.intRange("logs.keep", l.Keep, 1, 1000)
 	ck.oneOf("logs.console", l.Console, "auto", "pretty", "json", "off")
+}
+
+// serverURL checks server.url: an http(s) URL of a host, without query or
+// fragment; plain http only on loopback (the token must not cross a network
+// in clear).
+func (ck *checker) serverURL(c Config) {
+	raw := c.Server.URL
+	ck.text("server.url", raw, 2048, false)
+	if raw == "" {
+		return
+	}
+	u, err := url.Parse(raw)
+	switch {
+	case err != nil:
+		ck.add("server.url", fmt.Sprintf("not a URL: %v", err))
+	case u.Scheme != "https" && u.Scheme != "http", u.Host == "":
+		ck.add("server.url", fmt.Sprintf("must be an http(s) URL such as \"https://api.kriegspiel.org\"; got %q", raw))
+	case u.User != nil, u.RawQuery != "", u.Fragment != "":
+		ck.add("server.url", fmt.Sprintf("must hold no user, query or fragment; got %q", raw))
+	case u.Scheme == "http" && !isLoopback(u.Hostname()):
+		ck.add("server.url", fmt.Sprintf("must use https off loopback (the bot token would travel in clear); got %q", raw))
+	}
 }

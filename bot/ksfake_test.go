@@ -1,0 +1,763 @@
+package bot
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"kriegbot/engine/chess"
+	"kriegbot/engine/umpire"
+)
+
+// fakeSite stands in for kriegspiel.org in tests: it follows API.md (field
+// names, status codes, SSE framing) and referees with engine/umpire, so
+// that every answer is real. Its opponent plays random legal moves at once
+// and resigns after resignAfter plies. It counts requests and records any
+// breach of the bot's duties (an attempt outside allowed_moves, a refused
+// attempt sent again, a transcript asked for on a live game).
+type fakeSite struct {
+	t     *testing.T
+	token string
+	me    string
+	opp   string
+
+	mu          sync.Mutex
+	rng         *rand.Rand
+	games       map[string]*fakeGame
+	seq         int
+	requests    int
+	byRoute     map[string]int
+	log         []string // request lines, for failure messages
+	violations  []string
+	resignAfter int
+	// fault, when set, may answer a request itself (after counting it).
+	fault func(w http.ResponseWriter, r *http.Request) bool
+	// extraWords are added to the opponent's scoresheet entries.
+	extraWords []string
+	// clockNoise makes the clock fields disagree with each other.
+	clockNoise bool
+	// sse: "" normal; "drop" closes each stream after its first event;
+	// "stall" sends nothing and never closes.
+	sse       string
+	keepalive time.Duration
+	// vanishAfter deletes the game after that many plies (0: never).
+	vanishAfter int
+	// open lists other accounts' waiting games: code -> creator; bots
+	// names the creators that are bots.
+	open  map[string]string
+	bots  map[string]bool
+	joins []time.Time
+	// noJoin leaves our lobby games waiting.
+	noJoin bool
+}
+
+type fakeEntry struct {
+	color   chess.Color
+	turn    int
+	kind    string // move, capture, illegal_move, status
+	uci     string
+	texts   []string
+	private bool // an illegal attempt: only its mover sees it
+}
+
+type fakeGame struct {
+	id, code string
+	u        *umpire.Umpire
+	state    string // waiting, active, completed
+	bot      chess.Color
+	entries  []fakeEntry
+	refused  map[chess.Move]bool
+	result   map[string]any
+	subs     []chan string
+	moves    []map[string]any // the transcript
+	started  time.Time
+}
+
+func newFakeSite(t *testing.T, token string) *fakeSite {
+	return &fakeSite{t: t, token: token, me: "kriegbot", opp: "sparbot", rng: rand.New(rand.NewPCG(7, 8)),
+		games: map[string]*fakeGame{}, byRoute: map[string]int{}, resignAfter: 30, keepalive: 15 * time.Second}
+}
+
+// serve starts the site on a loopback listener; restart stops and starts
+// it again on the same address, keeping its games.
+type fakeServer struct {
+	site *fakeSite
+	addr string
+	mu   sync.Mutex
+	srv  *http.Server
+}
+
+func (f *fakeSite) serve(t *testing.T) *fakeServer {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &fakeServer{site: f, addr: ln.Addr().String()}
+	s.start(ln)
+	t.Cleanup(s.stop)
+	return s
+}
+
+func (s *fakeServer) url() string { return "http://" + s.addr }
+
+func (s *fakeServer) start(ln net.Listener) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.srv = &http.Server{Handler: s.site, ReadHeaderTimeout: 5 * time.Second}
+	go s.srv.Serve(ln)
+}
+
+func (s *fakeServer) stop() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.srv != nil {
+		s.srv.Close()
+		s.srv = nil
+	}
+}
+
+// restart takes the site down for down, then brings it back.
+func (s *fakeServer) restart(t *testing.T, down time.Duration) {
+	s.stop()
+	s.site.mu.Lock()
+	for _, g := range s.site.games {
+		for _, c := range g.subs {
+			close(c)
+		}
+		g.subs = nil
+	}
+	s.site.mu.Unlock()
+	time.Sleep(down)
+	var ln net.Listener
+	var err error
+	for range 50 {
+		if ln, err = net.Listen("tcp", s.addr); err == nil {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err != nil {
+		t.Errorf("restarting the site on %s: %v", s.addr, err)
+		return
+	}
+	s.start(ln)
+}
+
+func (f *fakeSite) violate(format string, a ...any) {
+	f.violations = append(f.violations, fmt.Sprintf(format, a...))
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(v)
+}
+
+func apiError(w http.ResponseWriter, status int, code string) {
+	writeJSON(w, status, map[string]any{"error": map[string]any{"code": code, "message": strings.ToLower(code), "details": map[string]any{}}})
+}
+
+func (f *fakeSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	f.mu.Lock()
+	f.requests++
+	route := r.Method + " " + routeOf(r.URL.Path)
+	f.byRoute[route]++
+	f.log = append(f.log, route)
+	fault := f.fault
+	f.mu.Unlock()
+	if fault != nil && fault(w, r) {
+		return
+	}
+	f.route(w, r)
+}
+
+// route answers a request as the site would.
+func (f *fakeSite) route(w http.ResponseWriter, r *http.Request) {
+	public := strings.HasPrefix(r.URL.Path, "/user/") || r.URL.Path == "/auth/bots/register"
+	if !public && r.Header.Get("Authorization") != "Bearer "+f.token {
+		writeJSON(w, http.StatusUnauthorized, map[string]any{"detail": "Authentication required"})
+		return
+	}
+	parts := strings.Split(strings.Trim(r.URL.Path, "/"), "/")
+	f.mu.Lock()
+	locked := true
+	defer func() {
+		if locked {
+			f.mu.Unlock()
+		}
+	}()
+	switch {
+	case r.Method == "POST" && r.URL.Path == "/bots/profile":
+		writeJSON(w, 200, map[string]any{"ok": true, "supported_rule_variants": []string{"wild16"}})
+	case r.Method == "GET" && r.URL.Path == "/game/mine/active":
+		var list []map[string]any
+		for _, g := range f.sortedGames() {
+			if g.state != "completed" {
+				list = append(list, f.metadata(g))
+			}
+		}
+		writeJSON(w, 200, map[string]any{"games": list})
+	case r.Method == "POST" && r.URL.Path == "/game/create":
+		var body map[string]any
+		json.NewDecoder(r.Body).Decode(&body)
+		if body["rule_variant"] != "wild16" || body["opponent_type"] != "human" {
+			f.violate("create with %v", body)
+		}
+		for _, g := range f.games {
+			if g.state == "waiting" {
+				apiError(w, 409, "BOT_ALREADY_HAS_OPEN_GAME")
+				return
+			}
+		}
+		g := f.newGame()
+		writeJSON(w, 201, map[string]any{"game_id": g.id, "game_code": g.code, "play_as": "random", "rule_variant": "wild16",
+			"state": "waiting", "join_url": "x", "game_url": nil, "opponent_type": "human", "bot": nil})
+		// The opponent joins a moment later.
+		if f.noJoin {
+			return
+		}
+		go func() {
+			time.Sleep(50 * time.Millisecond)
+			f.mu.Lock()
+			defer f.mu.Unlock()
+			if g.state == "waiting" {
+				g.state, g.started = "active", time.Now()
+				if g.bot == chess.Black {
+					f.opponentMove(g)
+				}
+				f.publish(g)
+			}
+		}()
+	case len(parts) == 3 && parts[0] == "game" && r.Method == "GET" && parts[2] == "state":
+		g := f.games[parts[1]]
+		if g == nil {
+			apiError(w, 404, "GAME_NOT_FOUND")
+			return
+		}
+		writeJSON(w, 200, f.state(g))
+	case len(parts) == 3 && parts[0] == "game" && r.Method == "POST" && parts[2] == "move":
+		g := f.games[parts[1]]
+		if g == nil {
+			apiError(w, 404, "GAME_NOT_FOUND")
+			return
+		}
+		var body struct {
+			UCI string `json:"uci"`
+		}
+		if json.NewDecoder(r.Body).Decode(&body) != nil {
+			writeJSON(w, 422, map[string]any{"detail": "bad body"})
+			return
+		}
+		f.move(w, g, body.UCI)
+	case len(parts) == 3 && parts[0] == "game" && r.Method == "POST" && parts[2] == "resign":
+		g := f.games[parts[1]]
+		if g == nil {
+			apiError(w, 404, "GAME_NOT_FOUND")
+			return
+		}
+		if g.state != "active" {
+			apiError(w, 400, "GAME_NOT_ACTIVE")
+			return
+		}
+		f.finish(g, g.bot.Other(), "resignation")
+		writeJSON(w, 200, map[string]any{"result": g.result})
+	case len(parts) == 3 && parts[0] == "game" && r.Method == "GET" && parts[2] == "events":
+		g := f.games[parts[1]]
+		if g == nil || g.state == "completed" {
+			apiError(w, 404, "GAME_NOT_FOUND")
+			return
+		}
+		ch := make(chan string, 16)
+		g.subs = append(g.subs, ch)
+		mode, keep := f.sse, f.keepalive
+		locked = false
+		f.mu.Unlock()
+		f.stream(w, r, g, ch, mode, keep)
+	case len(parts) == 3 && parts[0] == "game" && r.Method == "GET" && parts[2] == "moves":
+		g := f.games[parts[1]]
+		if g == nil {
+			apiError(w, 404, "GAME_NOT_FOUND")
+			return
+		}
+		if g.state != "completed" {
+			f.violate("transcript of live game %s asked for", g.id)
+		}
+		writeJSON(w, 200, map[string]any{"game_id": g.id, "rule_variant": "wild16", "viewer_color": colorName(g.bot), "moves": g.moves})
+	case len(parts) == 2 && parts[0] == "game" && r.Method == "GET" && parts[1] != "open":
+		g := f.games[parts[1]]
+		if g == nil {
+			apiError(w, 404, "GAME_NOT_FOUND")
+			return
+		}
+		writeJSON(w, 200, f.metadata(g))
+	case len(parts) == 2 && parts[0] == "game" && r.Method == "DELETE":
+		g := f.games[parts[1]]
+		if g == nil || g.state != "waiting" {
+			apiError(w, 404, "GAME_NOT_FOUND")
+			return
+		}
+		delete(f.games, g.id)
+		w.WriteHeader(204)
+	case r.Method == "GET" && r.URL.Path == "/game/open":
+		var list []map[string]any
+		for code, by := range f.open {
+			list = append(list, map[string]any{"game_code": code, "rule_variant": "wild16", "created_by": by,
+				"created_at": "2026-01-01T00:00:00Z", "available_color": "white"})
+		}
+		writeJSON(w, 200, map[string]any{"games": list})
+	case len(parts) == 2 && parts[0] == "user" && r.Method == "GET":
+		role := "user"
+		if f.bots[parts[1]] {
+			role = "bot"
+		}
+		writeJSON(w, 200, map[string]any{"username": parts[1], "role": role, "is_bot": f.bots[parts[1]], "stats": map[string]any{}})
+	case len(parts) == 3 && parts[0] == "game" && parts[1] == "join" && r.Method == "POST":
+		by, ok := f.open[parts[2]]
+		if !ok {
+			apiError(w, 404, "GAME_NOT_FOUND")
+			return
+		}
+		if !f.bots[by] {
+			f.violate("joined %s's game: a human's", by)
+			apiError(w, 403, "FORBIDDEN")
+			return
+		}
+		f.joins = append(f.joins, time.Now())
+		delete(f.open, parts[2])
+		g := f.newGame()
+		g.state, g.started = "active", time.Now()
+		if g.bot == chess.Black {
+			f.opponentMove(g)
+		}
+		writeJSON(w, 200, map[string]any{"game_id": g.id, "game_code": g.code, "play_as": colorName(g.bot), "rule_variant": "wild16", "state": "active", "game_url": "x"})
+	default:
+		writeJSON(w, 404, map[string]any{"detail": "Not Found"})
+	}
+}
+
+func routeOf(p string) string {
+	parts := strings.Split(strings.Trim(p, "/"), "/")
+	if len(parts) >= 2 && parts[0] == "game" && len(parts[1]) == 24 {
+		parts[1] = "{ref}"
+	}
+	return "/" + strings.Join(parts, "/")
+}
+
+func (f *fakeSite) sortedGames() []*fakeGame {
+	var out []*fakeGame
+	for _, g := range f.games {
+		out = append(out, g)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].id < out[j].id })
+	return out
+}
+
+func (f *fakeSite) newGame() *fakeGame {
+	f.seq++
+	g := &fakeGame{id: fmt.Sprintf("%024x", 0xabc000+f.seq), code: fmt.Sprintf("K%05d", f.seq), u: umpire.New(umpire.ICC()),
+		state: "waiting", bot: chess.Color(f.rng.IntN(2)), refused: map[chess.Move]bool{}}
+	f.games[g.id] = g
+	return g
+}
+
+func colorName(c chess.Color) string {
+	if c == chess.White {
+		return "white"
+	}
+	return "black"
+}
+
+func (f *fakeSite) metadata(g *fakeGame) map[string]any {
+	seat := func(c chess.Color) any {
+		if c == g.bot {
+			return map[string]any{"username": f.me, "connected": true, "role": "bot"}
+		}
+		if g.state == "waiting" {
+			return nil
+		}
+		return map[string]any{"username": f.opp, "connected": true, "role": "bot"}
+	}
+	var turn any
+	if g.state == "active" {
+		turn = colorName(g.u.Side())
+	}
+	return map[string]any{"game_id": g.id, "game_code": g.code, "rule_variant": "wild16", "state": g.state,
+		"opponent_type": "human", "white": seat(chess.White), "black": seat(chess.Black), "turn": turn,
+		"move_number": g.u.Plies() + 1, "created_at": "2026-01-01T00:00:00Z", "updated_at": "2026-01-01T00:00:00Z",
+		"result": g.result, "rating_snapshot": nil}
+}
+
+func (f *fakeSite) clock(g *fakeGame) map[string]any {
+	el := time.Since(g.started).Seconds()
+	w, b := 1500-el/2, 1500-el/2
+	var active any
+	if g.state == "active" && g.u.Plies() > 0 {
+		active = colorName(g.u.Side())
+	}
+	if f.clockNoise {
+		w, b = -30+float64(f.rng.IntN(4000)), 1e5*f.rng.Float64()
+		active = []any{nil, "white", "black"}[f.rng.IntN(3)]
+	}
+	return map[string]any{"white_remaining": w, "black_remaining": b, "active_color": active}
+}
+
+// allowed are the moves the bot may ask: every legal move, and its pawns'
+// diagonal steps onto empty squares (askable in the dark, always illegal).
+func (f *fakeSite) allowed(g *fakeGame) []string {
+	pos := g.u.Position()
+	var l chess.MoveList
+	pos.GenerateLegal(&l)
+	set := map[chess.Move]bool{}
+	for _, m := range l.Slice() {
+		set[m] = true
+	}
+	us := pos.Side()
+	dir := 1
+	if us == chess.Black {
+		dir = -1
+	}
+	for bb := pos.Pieces(us, chess.Pawn); bb != 0; bb &= bb - 1 {
+		s := bb.First()
+		r := s.Rank() + dir
+		if r < 1 || r > 6 { // promotions left out for brevity
+			continue
+		}
+		for _, df := range []int{-1, 1} {
+			fl := s.File() + df
+			if fl < 0 || fl > 7 {
+				continue
+			}
+			to := chess.NewSquare(fl, r)
+			if pos.PieceAt(to) == chess.NoPiece && to != pos.EnPassant() {
+				set[chess.NewMove(s, to, chess.NoPieceType)] = true
+			}
+		}
+	}
+	var out []string
+	for m := range set {
+		if !g.refused[m] {
+			out = append(out, m.String())
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func (f *fakeSite) state(g *fakeGame) map[string]any {
+	var turn any
+	var allowed []string
+	actions := []string{}
+	if g.state == "active" {
+		turn = colorName(g.u.Side())
+		if g.u.Side() == g.bot {
+			allowed = f.allowed(g)
+			actions = []string{"move"}
+		}
+	}
+	if allowed == nil {
+		allowed = []string{}
+	}
+	// The scoresheet from the bot's side.
+	turns := map[int]map[string][]map[string]any{}
+	maxTurn := 0
+	for _, e := range g.entries {
+		own := e.color == g.bot
+		if e.private && !own {
+			continue
+		}
+		tn := turns[e.turn]
+		if tn == nil {
+			tn = map[string][]map[string]any{"white": {}, "black": {}}
+			turns[e.turn] = tn
+		}
+		maxTurn = max(maxTurn, e.turn)
+		prompt, actor := "Opponent move", "opponent"
+		var uci any
+		if own {
+			prompt, actor, uci = "Move attempt", "self", e.uci
+		}
+		texts := e.texts
+		if !own && e.kind != "status" {
+			texts = append(append([]string(nil), texts...), f.extraWords...)
+		}
+		tn[colorName(e.color)] = append(tn[colorName(e.color)], map[string]any{"kind": e.kind, "actor": actor, "prompt": prompt,
+			"message": prompt + " — " + strings.Join(texts, " · "), "messages": texts, "move_uci": uci, "question_type": "COMMON"})
+	}
+	var list []map[string]any
+	for i := 1; i <= maxTurn; i++ {
+		if tn := turns[i]; tn != nil {
+			list = append(list, map[string]any{"turn": i, "white": tn["white"], "black": tn["black"]})
+		}
+	}
+	if list == nil {
+		list = []map[string]any{}
+	}
+	return map[string]any{"game_id": g.id, "state": g.state, "turn": turn, "move_number": g.u.Plies() + 1,
+		"your_color": colorName(g.bot), "your_fen": "8/8/8/8/8/8/8/8 w - - 0 1", "allowed_moves": allowed,
+		"possible_actions": actions, "scoresheet": map[string]any{"viewer_color": colorName(g.bot), "last_move_number": maxTurn, "turns": list},
+		"referee_turns": list, "referee_log": []any{}, "result": g.result, "clock": f.clock(g)}
+}
+
+func checkText(k chess.CheckKind) string {
+	return map[chess.CheckKind]string{chess.CheckRank: "Check on rank", chess.CheckFile: "Check on file",
+		chess.CheckLongDiagonal: "Check on long diagonal", chess.CheckShortDiagonal: "Check on short diagonal", chess.CheckKnight: "Check by knight"}[k]
+}
+
+func checkCode(k chess.CheckKind) string {
+	return map[chess.CheckKind]string{chess.CheckRank: "CHECK_RANK", chess.CheckFile: "CHECK_FILE",
+		chess.CheckLongDiagonal: "CHECK_LONG_DIAGONAL", chess.CheckShortDiagonal: "CHECK_SHORT_DIAGONAL", chess.CheckKnight: "CHECK_KNIGHT"}[k]
+}
+
+// record notes a legal move: entries, transcript.
+func (f *fakeSite) record(g *fakeGame, a umpire.Answer) {
+	turn := (g.u.Plies() + 1) / 2
+	var texts []string
+	kind := "move"
+	if a.Capture.Kind != umpire.NoCapture {
+		kind = "capture"
+		w := "Piece"
+		if a.Capture.Kind == umpire.PawnCaptured {
+			w = "Pawn"
+		}
+		texts = append(texts, w+" captured at "+strings.ToUpper(a.Capture.Square.String()))
+	}
+	if a.Ending == umpire.NotOver {
+		for _, k := range a.Checks {
+			if k != chess.NoCheck {
+				texts = append(texts, checkText(k))
+			}
+		}
+	}
+	if a.Ending == umpire.Checkmate {
+		texts = append(texts, "Checkmate — "+map[string]string{"1-0": "White", "0-1": "Black"}[a.Result]+" wins")
+	}
+	if len(texts) == 0 {
+		texts = []string{"Move complete"}
+	}
+	g.entries = append(g.entries, fakeEntry{color: a.Mover, turn: turn, kind: kind, uci: a.Attempt.String(), texts: texts})
+	if a.Ending == umpire.NotOver {
+		tries := "No pawn captures"
+		if a.PawnTries == 1 {
+			tries = "1 pawn try"
+		} else if a.PawnTries > 1 {
+			tries = fmt.Sprintf("%d pawn tries", a.PawnTries)
+		}
+		g.entries = append(g.entries, fakeEntry{color: a.Mover, turn: turn, kind: "status", texts: []string{tries}})
+	}
+	uci := a.Attempt.String()
+	g.moves = append(g.moves, map[string]any{"ply": g.u.Plies(), "color": colorName(a.Mover), "question_type": "COMMON",
+		"uci": uci, "move_done": true, "answer": map[string]any{"main": "REGULAR_MOVE"}, "timestamp": nil, "replay_fen": nil})
+}
+
+func (f *fakeSite) move(w http.ResponseWriter, g *fakeGame, uci string) {
+	if g.state != "active" {
+		apiError(w, 400, "GAME_NOT_ACTIVE")
+		return
+	}
+	if g.u.Side() != g.bot {
+		apiError(w, 400, "NOT_YOUR_TURN")
+		return
+	}
+	m, err := chess.ParseUCI(uci)
+	if err != nil {
+		writeJSON(w, 200, map[string]any{"move_done": false, "announcement": "INVALID_UCI", "turn": colorName(g.bot), "game_over": false, "clock": f.clock(g)})
+		return
+	}
+	if g.refused[m] {
+		f.violate("%s sent again after move_done false", uci)
+	}
+	allowed := false
+	for _, a := range f.allowed(g) {
+		allowed = allowed || a == uci
+	}
+	if !allowed {
+		f.violate("%s sent outside allowed_moves", uci)
+	}
+	a, err := g.u.Attempt(m)
+	if err != nil {
+		apiError(w, 400, "GAME_NOT_ACTIVE")
+		return
+	}
+	if !a.Legal {
+		g.refused[m] = true
+		g.entries = append(g.entries, fakeEntry{color: g.bot, turn: g.u.Plies()/2 + 1, kind: "illegal_move", uci: uci, texts: []string{"Illegal move"}, private: true})
+		f.publish(g)
+		writeJSON(w, 200, map[string]any{"move_done": false, "announcement": "ILLEGAL_MOVE", "special_announcement": nil, "checks": []string{},
+			"capture_square": nil, "captured_piece_announcement": nil, "next_turn_pawn_tries": nil, "turn": colorName(g.bot), "game_over": false, "clock": f.clock(g)})
+		return
+	}
+	g.refused = map[chess.Move]bool{}
+	f.record(g, a)
+	reply := map[string]any{"move_done": true, "announcement": "REGULAR_MOVE", "special_announcement": nil, "checks": []string{},
+		"capture_square": nil, "captured_piece_announcement": nil, "next_turn_pawn_tries": a.PawnTries, "game_over": a.Ending != umpire.NotOver}
+	if a.Capture.Kind != umpire.NoCapture {
+		reply["announcement"] = "CAPTURE_DONE"
+		reply["capture_square"] = a.Capture.Square.String()
+		reply["captured_piece_announcement"] = map[umpire.CaptureKind]string{umpire.PawnCaptured: "PAWN", umpire.PieceCaptured: "PIECE"}[a.Capture.Kind]
+	}
+	var checks []string
+	for _, k := range a.Checks {
+		if k != chess.NoCheck {
+			checks = append(checks, checkCode(k))
+		}
+	}
+	switch {
+	case a.Ending == umpire.Checkmate && a.Result == "1-0":
+		reply["special_announcement"] = "CHECKMATE_WHITE_WINS"
+	case a.Ending == umpire.Checkmate:
+		reply["special_announcement"] = "CHECKMATE_BLACK_WINS"
+	case a.Ending == umpire.Stalemate:
+		reply["special_announcement"] = "DRAW_STALEMATE"
+	case a.Ending == umpire.InsufficientMaterial:
+		reply["special_announcement"] = "DRAW_INSUFFICIENT"
+	case len(checks) == 2:
+		reply["special_announcement"] = "CHECK_DOUBLE"
+		reply["checks"] = checks
+	case len(checks) == 1:
+		reply["special_announcement"] = checks[0]
+		reply["checks"] = checks
+	}
+	if a.Ending != umpire.NotOver {
+		reply["next_turn_pawn_tries"] = nil
+		f.finishBoard(g, a)
+	} else if f.vanishAfter > 0 && g.u.Plies() >= f.vanishAfter {
+		delete(f.games, g.id)
+		f.vanishAfter = 0 // once
+	} else {
+		f.opponentMove(g)
+	}
+	reply["turn"] = nil
+	if g.state == "active" {
+		reply["turn"] = colorName(g.u.Side())
+	}
+	reply["clock"] = f.clock(g)
+	f.publish(g)
+	writeJSON(w, 200, reply)
+}
+
+func (f *fakeSite) finishBoard(g *fakeGame, a umpire.Answer) {
+	var winner chess.Color = 2
+	switch a.Result {
+	case "1-0":
+		winner = chess.White
+	case "0-1":
+		winner = chess.Black
+	}
+	reason := map[umpire.Ending]string{umpire.Checkmate: "checkmate", umpire.Stalemate: "stalemate", umpire.InsufficientMaterial: "insufficient"}[a.Ending]
+	if reason == "" {
+		reason = "too_many_reversible_moves"
+	}
+	f.finish(g, winner, reason)
+}
+
+// finish ends a game; winner 2 is a draw.
+func (f *fakeSite) finish(g *fakeGame, winner chess.Color, reason string) {
+	g.state = "completed"
+	var w any
+	if winner <= chess.Black {
+		w = colorName(winner)
+	}
+	g.result = map[string]any{"winner": w, "reason": reason}
+}
+
+// opponentMove plays the opponent's random legal move, or resigns.
+func (f *fakeSite) opponentMove(g *fakeGame) {
+	if g.state != "active" {
+		return
+	}
+	if g.u.Plies() >= f.resignAfter {
+		f.finish(g, g.bot, "resignation")
+		return
+	}
+	pos := g.u.Position()
+	var l chess.MoveList
+	pos.GenerateLegal(&l)
+	if l.N == 0 {
+		return
+	}
+	a, err := g.u.Attempt(l.Moves[f.rng.IntN(l.N)])
+	if err != nil || !a.Legal {
+		f.t.Errorf("fake opponent: %v %v", a, err)
+		return
+	}
+	f.record(g, a)
+	if a.Ending != umpire.NotOver {
+		f.finishBoard(g, a)
+	}
+}
+
+// publish pings the game's event streams.
+func (f *fakeSite) publish(g *fakeGame) {
+	data := fmt.Sprintf(`{"type":"game_changed","game_id":%q,"game_code":%q,"state":%q,"turn":null,"move_number":%d,"updated_at":"x"}`,
+		g.id, g.code, g.state, g.u.Plies()+1)
+	for _, c := range g.subs {
+		select {
+		case c <- data:
+		default: // a full queue drops the oldest, as the site does: here the newest
+		}
+	}
+}
+
+func (f *fakeSite) stream(w http.ResponseWriter, r *http.Request, g *fakeGame, ch chan string, mode string, keep time.Duration) {
+	defer func() {
+		f.mu.Lock()
+		for i, c := range g.subs {
+			if c == ch {
+				g.subs = append(g.subs[:i], g.subs[i+1:]...)
+				break
+			}
+		}
+		f.mu.Unlock()
+	}()
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.WriteHeader(200)
+	fl, _ := w.(http.Flusher)
+	if mode == "stall" {
+		select {
+		case <-r.Context().Done():
+		case <-time.After(30 * time.Second):
+		}
+		return
+	}
+	fmt.Fprintf(w, "event: connected\ndata: {\"type\":\"connected\",\"game_id\":%q}\n\n", g.id)
+	fl.Flush()
+	if mode == "drop" {
+		return
+	}
+	tick := time.NewTicker(keep)
+	defer tick.Stop()
+	for {
+		select {
+		case <-r.Context().Done():
+			return
+		case d, ok := <-ch:
+			if !ok {
+				return
+			}
+			fmt.Fprintf(w, "event: game_changed\ndata: %s\n\n", d)
+			fl.Flush()
+		case <-tick.C:
+			io := ": keepalive\n\n"
+			fmt.Fprint(w, io)
+			fl.Flush()
+		}
+	}
+}
+
+func (f *fakeSite) snapshot() (requests int, routes map[string]int, violations []string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	routes = map[string]int{}
+	for k, v := range f.byRoute {
+		routes[k] = v
+	}
+	return f.requests, routes, append([]string(nil), f.violations...)
+}

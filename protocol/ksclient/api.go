@@ -1,0 +1,475 @@
+package ksclient
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"kriegbot/engine/chess"
+)
+
+// Limits on what is read from the site, so that a broken or hostile reply
+// costs bounded memory.
+const (
+	// MaxBody is the largest JSON reply read; a completed game's transcript
+	// is the largest, about 1 kB per attempt.
+	MaxBody = 4 << 20
+	// maxMoves bounds lists of moves (allowed_moves, transcripts).
+	maxMoves = 5000
+	// maxGames bounds game lists (the site returns at most 20).
+	maxGames = 200
+)
+
+// ErrGarbage wraps a reply that is not the JSON the API documents.
+var ErrGarbage = errors.New("ksclient: reply not understood")
+
+// Clock is the clock field of a state or a move result: seconds left,
+// projected to the reply's time; ActiveColor is "" while idle.
+type Clock struct {
+	WhiteRemaining *float64 `json:"white_remaining"`
+	BlackRemaining *float64 `json:"black_remaining"`
+	ActiveColor    *string  `json:"active_color"`
+}
+
+// Result is a finished game's result.
+type Result struct {
+	Winner *string `json:"winner"`
+	Reason string  `json:"reason"`
+}
+
+// Entry is one scoresheet entry.
+type Entry struct {
+	Kind         string   `json:"kind"`
+	Actor        string   `json:"actor"`
+	Prompt       string   `json:"prompt"`
+	Message      string   `json:"message"`
+	Messages     []string `json:"messages"`
+	MoveUCI      *string  `json:"move_uci"`
+	QuestionType string   `json:"question_type"`
+}
+
+// Texts are the entry's referee texts: messages, or else message split
+// after its prompt.
+func (e Entry) Texts() []string {
+	if len(e.Messages) > 0 {
+		return e.Messages
+	}
+	m := e.Message
+	if _, rest, ok := strings.Cut(m, " — "); ok {
+		m = rest
+	}
+	if strings.TrimSpace(m) == "" {
+		return nil
+	}
+	return strings.Split(m, " · ")
+}
+
+// Turn is one full move of the scoresheet.
+type Turn struct {
+	Turn  int     `json:"turn"`
+	White []Entry `json:"white"`
+	Black []Entry `json:"black"`
+}
+
+// Scoresheet is our private referee history.
+type Scoresheet struct {
+	ViewerColor    string `json:"viewer_color"`
+	LastMoveNumber int    `json:"last_move_number"`
+	Turns          []Turn `json:"turns"`
+}
+
+// State is GET /game/{ref}/state.
+type State struct {
+	GameID          string     `json:"game_id"`
+	State           string     `json:"state"`
+	Turn            *string    `json:"turn"`
+	MoveNumber      int        `json:"move_number"`
+	YourColor       string     `json:"your_color"`
+	AllowedMoves    []string   `json:"allowed_moves"`
+	PossibleActions []string   `json:"possible_actions"`
+	Scoresheet      Scoresheet `json:"scoresheet"`
+	RefereeTurns    []Turn     `json:"referee_turns"`
+	Result          *Result    `json:"result"`
+	Clock           *Clock     `json:"clock"`
+}
+
+// MoveResult is the reply to POST /game/{ref}/move.
+type MoveResult struct {
+	MoveDone            bool     `json:"move_done"`
+	Announcement        string   `json:"announcement"`
+	SpecialAnnouncement *string  `json:"special_announcement"`
+	Checks              []string `json:"checks"`
+	CaptureSquare       *string  `json:"capture_square"`
+	CapturedPiece       *string  `json:"captured_piece_announcement"`
+	NextTurnPawnTries   *int     `json:"next_turn_pawn_tries"`
+	Turn                *string  `json:"turn"`
+	GameOver            bool     `json:"game_over"`
+	Clock               *Clock   `json:"clock"`
+}
+
+// Seat is one side of a game's metadata.
+type Seat struct {
+	Username  string `json:"username"`
+	Connected bool   `json:"connected"`
+	Role      string `json:"role"`
+}
+
+// Metadata is GameMetadata: an item of /game/mine/active, or GET /game/{ref}.
+type Metadata struct {
+	GameID       string  `json:"game_id"`
+	GameCode     string  `json:"game_code"`
+	RuleVariant  string  `json:"rule_variant"`
+	State        string  `json:"state"`
+	OpponentType string  `json:"opponent_type"`
+	White        *Seat   `json:"white"`
+	Black        *Seat   `json:"black"`
+	Turn         *string `json:"turn"`
+	MoveNumber   int     `json:"move_number"`
+	CreatedAt    string  `json:"created_at"`
+	Result       *Result `json:"result"`
+}
+
+// Ref is how the game is named in paths: its id, else its code.
+func (m Metadata) Ref() string {
+	if m.GameID != "" {
+		return m.GameID
+	}
+	return m.GameCode
+}
+
+// Games is GET /game/mine/active.
+type Games struct {
+	Games []Metadata `json:"games"`
+}
+
+// OpenGame is an item of GET /game/open.
+type OpenGame struct {
+	GameCode       string `json:"game_code"`
+	RuleVariant    string `json:"rule_variant"`
+	CreatedBy      string `json:"created_by"`
+	CreatedAt      string `json:"created_at"`
+	AvailableColor string `json:"available_color"`
+}
+
+// OpenGames is GET /game/open.
+type OpenGames struct {
+	Games []OpenGame `json:"games"`
+}
+
+// Created is the reply to POST /game/create and POST /game/join/{code}.
+type Created struct {
+	GameID      string `json:"game_id"`
+	GameCode    string `json:"game_code"`
+	PlayAs      string `json:"play_as"`
+	RuleVariant string `json:"rule_variant"`
+	State       string `json:"state"`
+}
+
+// User is GET /user/{name} (the fields we read).
+type User struct {
+	Username string `json:"username"`
+	Role     string `json:"role"`
+	IsBot    bool   `json:"is_bot"`
+}
+
+// TranscriptMove is one attempt of a completed game's transcript.
+type TranscriptMove struct {
+	Ply          int     `json:"ply"`
+	Color        string  `json:"color"`
+	QuestionType string  `json:"question_type"`
+	UCI          *string `json:"uci"`
+	MoveDone     bool    `json:"move_done"`
+}
+
+// Transcript is GET /game/{ref}/moves of a completed game.
+type Transcript struct {
+	GameID      string           `json:"game_id"`
+	RuleVariant string           `json:"rule_variant"`
+	Moves       []TranscriptMove `json:"moves"`
+}
+
+// Registered is the reply to POST /auth/bots/register.
+type Registered struct {
+	BotID    string `json:"bot_id"`
+	Username string `json:"username"`
+	APIToken string `json:"api_token"`
+	Message  string `json:"message"`
+}
+
+// decodeInto decodes a reply into v; any error wraps ErrGarbage.
+func decodeInto(b []byte, v any) error {
+	if len(b) > MaxBody {
+		return fmt.Errorf("%w: %d bytes", ErrGarbage, len(b))
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		return fmt.Errorf("%w: %v", ErrGarbage, err)
+	}
+	return nil
+}
+
+func garbage(format string, a ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{ErrGarbage}, a...)...)
+}
+
+func validColor(s string) bool { return s == "white" || s == "black" }
+
+func validGameState(s string) bool { return s == "waiting" || s == "active" || s == "completed" }
+
+// validRef accepts a 24-hex id or a 6-character code: only characters that
+// are safe in a path.
+func validRef(s string) bool {
+	if len(s) < 4 || len(s) > 64 {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+func (c *Clock) check() error {
+	if c == nil {
+		return nil
+	}
+	for _, v := range []*float64{c.WhiteRemaining, c.BlackRemaining} {
+		if v != nil && !(*v >= -1e6 && *v <= 1e7) { // also NaN
+			return garbage("clock value %v", *v)
+		}
+	}
+	if c.ActiveColor != nil && *c.ActiveColor != "" && !validColor(*c.ActiveColor) {
+		return garbage("clock active_color %q", *c.ActiveColor)
+	}
+	return nil
+}
+
+// ParseState decodes and checks a state reply.
+func ParseState(b []byte) (State, error) {
+	var s State
+	if err := decodeInto(b, &s); err != nil {
+		return State{}, err
+	}
+	switch {
+	case !validGameState(s.State):
+		return State{}, garbage("state %q", s.State)
+	case !validColor(s.YourColor):
+		return State{}, garbage("your_color %q", s.YourColor)
+	case s.Turn != nil && *s.Turn != "" && !validColor(*s.Turn):
+		return State{}, garbage("turn %q", *s.Turn)
+	case s.MoveNumber < 0 || s.MoveNumber > 100000:
+		return State{}, garbage("move_number %d", s.MoveNumber)
+	case len(s.AllowedMoves) > maxMoves:
+		return State{}, garbage("%d allowed moves", len(s.AllowedMoves))
+	case len(s.Scoresheet.Turns) > maxMoves || len(s.RefereeTurns) > maxMoves:
+		return State{}, garbage("scoresheet of %d turns", len(s.Scoresheet.Turns))
+	}
+	for _, m := range s.AllowedMoves {
+		if _, err := chess.ParseUCI(strings.ToLower(m)); err != nil {
+			return State{}, garbage("allowed move %q", m)
+		}
+	}
+	if len(s.Scoresheet.Turns) == 0 && len(s.RefereeTurns) > 0 {
+		s.Scoresheet.Turns = s.RefereeTurns
+	}
+	if s.Result != nil && s.Result.Winner != nil && *s.Result.Winner != "" && !validColor(*s.Result.Winner) {
+		return State{}, garbage("winner %q", *s.Result.Winner)
+	}
+	return s, s.Clock.check()
+}
+
+// ParseMoveResult decodes and checks a move reply.
+func ParseMoveResult(b []byte) (MoveResult, error) {
+	var r MoveResult
+	if err := decodeInto(b, &r); err != nil {
+		return MoveResult{}, err
+	}
+	if r.Announcement == "" {
+		return MoveResult{}, garbage("no announcement")
+	}
+	if r.CaptureSquare != nil && *r.CaptureSquare != "" {
+		if _, ok := chess.ParseSquare(strings.ToLower(*r.CaptureSquare)); !ok {
+			return MoveResult{}, garbage("capture_square %q", *r.CaptureSquare)
+		}
+	}
+	if r.NextTurnPawnTries != nil && (*r.NextTurnPawnTries < 0 || *r.NextTurnPawnTries > 64) {
+		return MoveResult{}, garbage("next_turn_pawn_tries %d", *r.NextTurnPawnTries)
+	}
+	if len(r.Checks) > 4 {
+		return MoveResult{}, garbage("%d checks", len(r.Checks))
+	}
+	return r, r.Clock.check()
+}
+
+// ParseGames decodes /game/mine/active, keeping only well-formed games.
+func ParseGames(b []byte) (Games, error) {
+	var g Games
+	if err := decodeInto(b, &g); err != nil {
+		return Games{}, err
+	}
+	if len(g.Games) > maxGames {
+		return Games{}, garbage("%d games", len(g.Games))
+	}
+	ok := g.Games[:0]
+	for _, m := range g.Games {
+		if validRef(m.Ref()) && validGameState(m.State) {
+			ok = append(ok, m)
+		}
+	}
+	g.Games = ok
+	return g, nil
+}
+
+// ParseMetadata decodes GET /game/{ref}.
+func ParseMetadata(b []byte) (Metadata, error) {
+	var m Metadata
+	if err := decodeInto(b, &m); err != nil {
+		return Metadata{}, err
+	}
+	if !validRef(m.Ref()) || !validGameState(m.State) {
+		return Metadata{}, garbage("game %q in state %q", m.Ref(), m.State)
+	}
+	return m, nil
+}
+
+// ParseOpenGames decodes /game/open, keeping only well-formed rows.
+func ParseOpenGames(b []byte) (OpenGames, error) {
+	var g OpenGames
+	if err := decodeInto(b, &g); err != nil {
+		return OpenGames{}, err
+	}
+	if len(g.Games) > maxGames {
+		return OpenGames{}, garbage("%d open games", len(g.Games))
+	}
+	ok := g.Games[:0]
+	for _, o := range g.Games {
+		if validRef(o.GameCode) && validUsername(o.CreatedBy) {
+			ok = append(ok, o)
+		}
+	}
+	g.Games = ok
+	return g, nil
+}
+
+// ParseCreated decodes the reply to create or join.
+func ParseCreated(b []byte) (Created, error) {
+	var c Created
+	if err := decodeInto(b, &c); err != nil {
+		return Created{}, err
+	}
+	if !validRef(c.GameID) && !validRef(c.GameCode) {
+		return Created{}, garbage("no game id or code")
+	}
+	return c, nil
+}
+
+// ParseUser decodes GET /user/{name}.
+func ParseUser(b []byte) (User, error) {
+	var u User
+	if err := decodeInto(b, &u); err != nil {
+		return User{}, err
+	}
+	return u, nil
+}
+
+// ParseTranscript decodes a completed game's transcript.
+func ParseTranscript(b []byte) (Transcript, error) {
+	var t Transcript
+	if err := decodeInto(b, &t); err != nil {
+		return Transcript{}, err
+	}
+	if len(t.Moves) > 4*maxMoves {
+		return Transcript{}, garbage("%d moves", len(t.Moves))
+	}
+	return t, nil
+}
+
+// ParseRegistered decodes the registration reply.
+func ParseRegistered(b []byte) (Registered, error) {
+	var r Registered
+	if err := decodeInto(b, &r); err != nil {
+		return Registered{}, err
+	}
+	if r.APIToken == "" {
+		return Registered{}, garbage("no api_token in the registration reply")
+	}
+	return r, nil
+}
+
+// validUsername is the site's username syntax (1-33 of [A-Za-z0-9_]),
+// which also makes it safe in a path.
+func validUsername(s string) bool {
+	if len(s) < 1 || len(s) > 33 {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// ValidUsername reports whether s is a username the site accepts.
+func ValidUsername(s string) bool { return validUsername(s) }
+
+// APIError is an error reply: its status, and the code and message of the
+// game routes' envelope or FastAPI's detail.
+type APIError struct {
+	Status  int
+	Code    string
+	Message string
+}
+
+// ParseError reads an error body: {"error":{"code","message"}} or
+// {"detail": string | {code, message} | [...]}; anything else leaves Code
+// empty.
+func ParseError(status int, b []byte) *APIError {
+	e := &APIError{Status: status}
+	if len(b) > 64<<10 {
+		b = b[:64<<10]
+	}
+	var env struct {
+		Error *struct {
+			Code    string `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+		Detail json.RawMessage `json:"detail"`
+	}
+	if json.Unmarshal(b, &env) != nil {
+		return e
+	}
+	if env.Error != nil {
+		e.Code, e.Message = env.Error.Code, env.Error.Message
+		return e
+	}
+	var s string
+	if json.Unmarshal(env.Detail, &s) == nil {
+		e.Message = s
+		return e
+	}
+	var d struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	}
+	if json.Unmarshal(env.Detail, &d) == nil {
+		e.Code, e.Message = d.Code, d.Message
+	}
+	return e
+}
+
+func (e *APIError) Error() string {
+	s := fmt.Sprintf("HTTP %d", e.Status)
+	if e.Code != "" {
+		s += " " + e.Code
+	}
+	if e.Message != "" {
+		m := e.Message
+		if len(m) > 200 {
+			m = m[:200] + "…"
+		}
+		s += ": " + m
+	}
+	return s
+}

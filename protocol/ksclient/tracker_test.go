@@ -1,0 +1,177 @@
+package ksclient
+
+import (
+	"testing"
+	"time"
+
+	"kriegbot/engine/chess"
+	"kriegbot/engine/players"
+)
+
+var fixedNow = time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+
+func mv(s string) chess.Move {
+	m, err := chess.ParseUCI(s)
+	if err != nil {
+		panic(err)
+	}
+	return m
+}
+
+func strp(s string) *string { return &s }
+
+func entry(kind, actor, uci string, texts ...string) Entry {
+	e := Entry{Kind: kind, Actor: actor, Messages: texts, QuestionType: "COMMON"}
+	if uci != "" {
+		e.MoveUCI = strp(uci)
+	}
+	return e
+}
+
+func answers(ev []players.Event) (out []string) {
+	for _, e := range ev {
+		if e.Kind != players.Answer {
+			continue
+		}
+		v := e.View
+		s := "theirs"
+		if v.Own {
+			s = v.Move.String()
+			if v.Illegal {
+				s += "?"
+			}
+		}
+		for _, w := range v.Words() {
+			s += "/" + w
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func eq(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// TestTrackerBlack: as Black, the opponent's first move comes from the
+// scoresheet with its pawn tries; our attempts are judged from the replies
+// and allowed_moves.
+func TestTrackerBlack(t *testing.T) {
+	tr := NewTracker(chess.Black, fixedNow)
+	if tr.Due() {
+		t.Fatal("due before our turn")
+	}
+	st := State{State: "active", Turn: strp("black"), MoveNumber: 2, YourColor: "black", AllowedMoves: []string{"e7e5", "d7d5"},
+		PossibleActions: []string{"move"}, Scoresheet: Scoresheet{Turns: []Turn{{Turn: 1, White: []Entry{
+			entry("move", "opponent", "", "Move complete"), entry("status", "opponent", "", "1 pawn try")}}}}}
+	tr.State(st, fixedNow)
+	if got := answers(tr.TakeEvents()); !eq(got, []string{"theirs/1 pawn try"}) {
+		t.Fatalf("heard %q", got)
+	}
+	if !tr.Due() {
+		t.Fatal("not due on our turn")
+	}
+	// Outside allowed_moves: refused without asking.
+	if ok, why := tr.Sendable(mv("a7a4")); ok || why != "not in allowed_moves" {
+		t.Fatalf("a7a4 sendable: %v %s", ok, why)
+	}
+	tr.Refuse(mv("a7a4"))
+	// Refused by the site: never again this turn.
+	tr.Sent(mv("e7e5"), fixedNow)
+	tr.Answer(mv("e7e5"), MoveResult{Announcement: "ILLEGAL_MOVE"}, fixedNow)
+	if ok, _ := tr.Sendable(mv("e7e5")); ok {
+		t.Fatal("a refused attempt is sendable again")
+	}
+	tr.Sent(mv("d7d5"), fixedNow)
+	tr.Answer(mv("d7d5"), MoveResult{MoveDone: true, Announcement: "REGULAR_MOVE", NextTurnPawnTries: new(int)}, fixedNow)
+	if got := answers(tr.TakeEvents()); !eq(got, []string{"a7a4?/Illegal move", "e7e5?/Illegal move", "d7d5/0 pawn tries"}) {
+		t.Fatalf("heard %q", got)
+	}
+	if tr.Due() || tr.Plies() != 2 || tr.Illegal() != 2 {
+		t.Fatalf("after our move: due %v, plies %d, illegal %d", tr.Due(), tr.Plies(), tr.Illegal())
+	}
+	// The same state again brings nothing new.
+	tr.State(State{State: "active", Turn: strp("white"), MoveNumber: 3, YourColor: "black"}, fixedNow)
+	if ev := tr.TakeEvents(); len(answers(ev)) != 0 || tr.TakeDesync() == "" {
+		// the scoresheet above lists no moves while move_number says 2
+		t.Fatalf("repeat state: %v", answers(ev))
+	}
+}
+
+// TestTrackerLostReply: a reply that never came is settled by the state.
+func TestTrackerLostReply(t *testing.T) {
+	base := func() *Tracker {
+		tr := NewTracker(chess.White, fixedNow)
+		tr.State(State{State: "active", Turn: strp("white"), MoveNumber: 1, YourColor: "white", AllowedMoves: []string{"e2e4", "d2d4"}}, fixedNow)
+		tr.Sent(mv("e2e4"), fixedNow)
+		return tr
+	}
+	// Played: the scoresheet shows our move and the opponent's answer.
+	tr := base()
+	tr.State(State{State: "active", Turn: strp("white"), MoveNumber: 3, YourColor: "white", AllowedMoves: []string{"d2d4"},
+		Scoresheet: Scoresheet{Turns: []Turn{{Turn: 1, White: []Entry{entry("move", "self", "e2e4", "Move complete")},
+			Black: []Entry{entry("capture", "opponent", "", "Pawn captured at E4", "Check on file")}}}}}, fixedNow)
+	if got := answers(tr.TakeEvents()); !eq(got, []string{"e2e4", "theirs/Pawn at e4 captured/File check"}) || tr.Outstanding() != chess.NullMove {
+		t.Fatalf("played: %q", got)
+	}
+	// Refused: listed as an illegal attempt.
+	tr = base()
+	tr.State(State{State: "active", Turn: strp("white"), MoveNumber: 1, YourColor: "white", AllowedMoves: []string{"d2d4"},
+		Scoresheet: Scoresheet{Turns: []Turn{{Turn: 1, White: []Entry{entry("illegal_move", "self", "e2e4", "Illegal move")}}}}}, fixedNow)
+	if got := answers(tr.TakeEvents()); !eq(got, []string{"e2e4?/Illegal move"}) {
+		t.Fatalf("refused: %q", got)
+	}
+	if ok, _ := tr.Sendable(mv("e2e4")); ok {
+		t.Fatal("refused attempt sendable")
+	}
+	// Never arrived: still allowed, nothing listed: it is sent again (the
+	// same attempt: the player asked it once).
+	tr = base()
+	tr.State(State{State: "active", Turn: strp("white"), MoveNumber: 1, YourColor: "white", AllowedMoves: []string{"d2d4", "e2e4"}}, fixedNow)
+	if !tr.TakeResend() || tr.TakeResend() || tr.Outstanding() != mv("e2e4") || tr.Due() || len(tr.TakeEvents()) != 0 {
+		t.Fatalf("lost attempt: outstanding %v, due %v", tr.Outstanding(), tr.Due())
+	}
+}
+
+// TestTrackerEnd: the end from a reply, from the state, and clocks.
+func TestTrackerEnd(t *testing.T) {
+	tr := NewTracker(chess.White, fixedNow)
+	w, b := 1400.0, 1300.5
+	tr.State(State{State: "active", Turn: strp("white"), MoveNumber: 1, YourColor: "white",
+		Clock: &Clock{WhiteRemaining: &w, BlackRemaining: &b, ActiveColor: strp("white")}}, fixedNow)
+	ev := tr.TakeEvents()
+	if len(ev) != 1 || ev[0].Kind != players.ClockUpdate || ev[0].Clock.Ours != 1400*time.Second || ev[0].Clock.Theirs != 1300500*time.Millisecond {
+		t.Fatalf("clock events %+v", ev)
+	}
+	if c := tr.Clock(chess.White, fixedNow.Add(10*time.Second)); c != 1390*time.Second {
+		t.Fatalf("running clock %v", c)
+	}
+	tr.Sent(mv("f2f3"), fixedNow)
+	tr.Answer(mv("f2f3"), MoveResult{MoveDone: true, Announcement: "REGULAR_MOVE", SpecialAnnouncement: strp("CHECKMATE_WHITE_WINS"), GameOver: true}, fixedNow)
+	if res, reason, over := tr.Over(); !over || res != "1-0" || reason != "checkmate" {
+		t.Fatalf("over %v %s %s", over, res, reason)
+	}
+	tr = NewTracker(chess.Black, fixedNow)
+	tr.State(State{State: "completed", MoveNumber: 1, YourColor: "black", Result: &Result{Winner: strp("white"), Reason: "timeout"}}, fixedNow)
+	if res, reason, over := tr.Over(); !over || res != "1-0" || reason != "timeout" {
+		t.Fatalf("timeout: %v %s %s", over, res, reason)
+	}
+	tr = NewTracker(chess.Black, fixedNow)
+	tr.State(State{State: "completed", MoveNumber: 1, YourColor: "black", Result: &Result{Reason: "stalemate"}}, fixedNow)
+	if res, _, _ := tr.Over(); res != "1/2-1/2" {
+		t.Fatalf("draw: %s", res)
+	}
+	tr = NewTracker(chess.Black, fixedNow)
+	tr.Vanished("gone")
+	if res, _, over := tr.Over(); !over || res != "*" {
+		t.Fatalf("vanished: %s", res)
+	}
+}
