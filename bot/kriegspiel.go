@@ -274,6 +274,8 @@ func (r *ksRun) step(ctx context.Context) (int, bool) {
 	}
 	r.drive(ctx, now)
 	r.transcripts(ctx, now)
+	// A game that just ended may have reached the game limit: no new game.
+	soft, _ = d.quitting()
 	if soft && len(r.games) == 0 {
 		if r.waiting != "" {
 			r.withdraw(ctx)
