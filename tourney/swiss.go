@@ -1,0 +1,718 @@
+package tourney
+
+import (
+	"fmt"
+	"sort"
+)
+
+// spl is a player's state for the Swiss pairing, computed from the rounds
+// played so far (nothing is stored between rounds).
+type spl struct {
+	id      int
+	seed    int
+	score   int      // half-points
+	colours []Colour // colours of the games played on the board, in order
+	met     map[int]bool
+	hadBye  bool // a pairing-allocated bye or a forfeit win (C.04.1.d)
+	float   int  // in the last round: +1 downfloat, -1 upfloat, 0 none
+}
+
+// cd is the colour difference: games with White minus games with Black.
+func (p *spl) cd() int {
+	d := 0
+	for _, c := range p.colours {
+		if c == White {
+			d++
+		} else {
+			d--
+		}
+	}
+	return d
+}
+
+// Preference strengths (C.04.3 A.6).
+const (
+	prefNone = iota
+	prefMild
+	prefStrong
+	prefAbsolute
+)
+
+// pref returns the colour preference and its strength.
+func (p *spl) pref() (Colour, int) {
+	n := len(p.colours)
+	if n == 0 {
+		return NoColour, prefNone
+	}
+	d := p.cd()
+	last := p.colours[n-1]
+	twice := n >= 2 && p.colours[n-2] == last
+	switch {
+	case d < -1 || (twice && last == Black):
+		return White, prefAbsolute
+	case d > 1 || (twice && last == White):
+		return Black, prefAbsolute
+	case d == -1:
+		return White, prefStrong
+	case d == 1:
+		return Black, prefStrong
+	}
+	return last.Opposite(), prefMild
+}
+
+// swissState computes every player's pairing state before round r.
+func (e *Event) swissState(r int) []*spl {
+	st := make([]*spl, len(e.Players))
+	for i, p := range e.Players {
+		st[i] = &spl{id: i, seed: p.Seed, met: map[int]bool{}}
+	}
+	for _, rd := range e.Played[:r-1] {
+		before := make([]int, len(st))
+		for i, p := range st {
+			before[i] = p.score
+			p.float = 0
+		}
+		for _, g := range rd.Games {
+			w, b := st[g.White], st[g.Black]
+			w.met[g.Black], b.met[g.White] = true, true
+			pw, pb := g.Result.Points2()
+			w.score += pw
+			b.score += pb
+			if g.Result.Played() {
+				w.colours = append(w.colours, White)
+				b.colours = append(b.colours, Black)
+				switch {
+				case before[g.White] > before[g.Black]:
+					w.float, b.float = 1, -1
+				case before[g.White] < before[g.Black]:
+					w.float, b.float = -1, 1
+				}
+				continue
+			}
+			if g.Result == WhiteForfeitWin {
+				w.hadBye, w.float = true, 1
+			}
+			if g.Result == BlackForfeitWin {
+				b.hadBye, b.float = true, 1
+			}
+		}
+		for _, by := range rd.Byes {
+			p := st[by.Player]
+			p.score += by.Kind.Points2()
+			if by.Kind == PairingBye {
+				p.hadBye = true
+			}
+			if by.Kind.Points2() > 0 {
+				p.float = 1 // C.04.3 A.4: scoring without playing is a downfloat
+			}
+		}
+	}
+	return st
+}
+
+// compat tells whether two players may meet at a relaxation level:
+// level 0: never met and no clash of absolute colour preferences (C.04.3
+// C.1, C.3); level 1: never met (C.1 only); level 2: anything (a repeat is
+// then unavoidable this round).
+func compat(a, b *spl, level int) bool {
+	if level >= 2 {
+		return true
+	}
+	if a.met[b.id] {
+		return false
+	}
+	if level == 0 {
+		ca, sa := a.pref()
+		cb, sb := b.pref()
+		if sa == prefAbsolute && sb == prefAbsolute && ca == cb {
+			return false
+		}
+	}
+	return true
+}
+
+// pairer holds one round's Swiss pairing work.
+type pairer struct {
+	ps     []*spl // players to pair, in pairing order (score desc, seed asc)
+	level  int
+	ok     [][]bool        // ok[i][j]: compat at level, by index in ps
+	memo   map[uint64]bool // matchable cache
+	rank   map[*spl]int    // index in ps
+	budget int
+}
+
+func newPairer(ps []*spl, level int) *pairer {
+	p := &pairer{ps: ps, level: level, memo: map[uint64]bool{}, rank: map[*spl]int{}}
+	p.ok = make([][]bool, len(ps))
+	for i := range ps {
+		p.rank[ps[i]] = i
+		p.ok[i] = make([]bool, len(ps))
+		for j := range ps {
+			p.ok[i][j] = i != j && compat(ps[i], ps[j], level)
+		}
+	}
+	return p
+}
+
+// matchable reports whether the players in set (bits by index in ps) can
+// all be paired with each other (a perfect matching).
+func (p *pairer) matchable(set uint64) bool {
+	if set == 0 {
+		return true
+	}
+	if v, ok := p.memo[set]; ok {
+		return v
+	}
+	i := 0
+	for set&(1<<uint(i)) == 0 {
+		i++
+	}
+	rest := set &^ (1 << uint(i))
+	res := false
+	for j := i + 1; j < len(p.ps) && !res; j++ {
+		if rest&(1<<uint(j)) != 0 && p.ok[i][j] {
+			res = p.matchable(rest &^ (1 << uint(j)))
+		}
+	}
+	p.memo[set] = res
+	return res
+}
+
+func (p *pairer) bits(list []*spl) uint64 {
+	var s uint64
+	for _, x := range list {
+		s |= 1 << uint(p.rank[x])
+	}
+	return s
+}
+
+// pairSwiss pairs round r of a Swiss.
+func (e *Event) pairSwiss(r int) (Round, error) {
+	st := e.swissState(r)
+	rd := Round{Number: r}
+	var ps []*spl
+	for i, pl := range e.Players {
+		if !pl.Active(r) {
+			continue
+		}
+		if k, ok := e.requested(r, i); ok {
+			rd.Byes = append(rd.Byes, Bye{Player: i, Kind: k})
+			continue
+		}
+		ps = append(ps, st[i])
+	}
+	if len(ps) > 64 {
+		return Round{}, fmt.Errorf("tourney: the Swiss pairing handles at most 64 players (%d)", len(ps))
+	}
+	sort.SliceStable(ps, func(i, j int) bool {
+		if ps[i].score != ps[j].score {
+			return ps[i].score > ps[j].score
+		}
+		return ps[i].seed < ps[j].seed
+	})
+	for level := 0; level <= 2; level++ {
+		pr := newPairer(ps, level)
+		bye, ok := pr.chooseBye()
+		if !ok {
+			continue
+		}
+		pairs := pr.pairBrackets(bye)
+		if pairs == nil && len(ps) > 1 {
+			continue
+		}
+		sort.SliceStable(pairs, func(i, j int) bool {
+			a, b := pairs[i], pairs[j]
+			ma, mb := max(a[0].score, a[1].score), max(b[0].score, b[1].score)
+			if ma != mb {
+				return ma > mb
+			}
+			if sa, sb := a[0].score+a[1].score, b[0].score+b[1].score; sa != sb {
+				return sa > sb
+			}
+			return min(pr.rank[a[0]], pr.rank[a[1]]) < min(pr.rank[b[0]], pr.rank[b[1]])
+		})
+		if bye != nil {
+			rd.Byes = append(rd.Byes, Bye{Player: bye.id, Kind: PairingBye})
+		}
+		for i, pp := range pairs {
+			w, b := e.allocateColours(pp[0], pp[1])
+			rd.Games = append(rd.Games, Game{Board: i + 1, White: w.id, Black: b.id})
+		}
+		sort.SliceStable(rd.Byes, func(i, j int) bool { return rd.Byes[i].Player < rd.Byes[j].Player })
+		return rd, nil
+	}
+	return Round{}, fmt.Errorf("tourney: no pairing found for round %d", r)
+}
+
+// chooseBye picks the pairing-allocated bye when the number of players is
+// odd: the lowest-ranked player (lowest score, then highest pairing
+// number) who has had no bye and no forfeit win, such that everyone else
+// can still be paired (C.04.1.c-d, C.04.3 C.2). If every player has had
+// one, the lowest-ranked player who leaves a pairable field.
+func (p *pairer) chooseBye() (*spl, bool) {
+	all := p.bits(p.ps)
+	if len(p.ps)%2 == 0 {
+		return nil, p.matchable(all)
+	}
+	for pass := 0; pass < 2; pass++ {
+		for i := len(p.ps) - 1; i >= 0; i-- {
+			if pass == 0 && p.ps[i].hadBye {
+				continue
+			}
+			if p.matchable(all &^ (1 << uint(i))) {
+				return p.ps[i], true
+			}
+		}
+	}
+	return nil, false
+}
+
+// pairBrackets pairs score bracket after score bracket, from the top, with
+// players left over floating down to the next bracket as MDPs.
+func (p *pairer) pairBrackets(bye *spl) [][2]*spl {
+	var remaining []*spl
+	for _, x := range p.ps {
+		if x != bye {
+			remaining = append(remaining, x)
+		}
+	}
+	var out [][2]*spl
+	var mdps []*spl
+	for len(remaining) > 0 {
+		score := remaining[0].score
+		k := 0
+		for k < len(remaining) && remaining[k].score == score {
+			k++
+		}
+		residents, rest := remaining[:k], remaining[k:]
+		c, ok := p.pairBracket(mdps, residents, rest)
+		if !ok {
+			return nil
+		}
+		out = append(out, c.pairs...)
+		mdps = c.floaters
+		remaining = rest
+	}
+	if len(mdps) > 0 {
+		return nil
+	}
+	return out
+}
+
+// candidate is one way to pair a bracket.
+type candidate struct {
+	pairs    [][2]*spl // higher-ranked player first
+	floaters []*spl
+	key      [7]int // lower is better; see (*pairer).key
+}
+
+// key orders candidates (lexicographically, lower is better):
+//
+//	0 unpaired players (C.04.3 C.5/C.6: maximise the number of pairs)
+//	1 MDPs left unpaired (C.6/C.7: pair the moved-down players first)
+//	2 repeated pairings (only at relaxation level 2)
+//	3 players not getting their colour preference (C.12)
+//	4 players not getting a strong or absolute preference (C.13)
+//	5 downfloaters who also floated down in the last round, and
+//	  upfloaters who also floated up in the last round (C.14, C.15)
+//	6 score differences of the pairs, in half-points (C.18-C.19)
+func (p *pairer) key(c *candidate, mdps []*spl) [7]int {
+	var k [7]int
+	k[0] = len(c.floaters)
+	isMDP := map[*spl]bool{}
+	for _, m := range mdps {
+		isMDP[m] = true
+	}
+	for _, f := range c.floaters {
+		if isMDP[f] {
+			k[1]++
+		}
+		if f.float == 1 {
+			k[5]++
+		}
+	}
+	for _, pp := range c.pairs {
+		a, b := pp[0], pp[1]
+		if a.met[b.id] {
+			k[2]++
+		}
+		ca, sa := a.pref()
+		cb, sb := b.pref()
+		if sa > prefNone && sb > prefNone && ca == cb {
+			k[3]++
+			if sa >= prefStrong && sb >= prefStrong {
+				k[4]++
+			}
+		}
+		if a.score != b.score {
+			hi, lo := a, b
+			if b.score > a.score {
+				hi, lo = b, a
+			}
+			if lo.float == -1 {
+				k[5]++
+			}
+			_ = hi
+			k[6] += hi.score - lo.score
+		}
+	}
+	return k
+}
+
+func less(a, b [7]int) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return a[i] < b[i]
+		}
+	}
+	return false
+}
+
+// bracketBudget caps the candidates examined in one bracket; past it the
+// best candidate found so far is used.
+const bracketBudget = 20000
+
+// pairBracket chooses the pairing of one bracket: MDPs (moved down, higher
+// scores) and residents, given the players of the lower brackets (rest).
+// Every candidate must leave floaters+rest pairable (C.04.3 C.4, the
+// completion criterion). Candidates are generated in the Dutch order
+// (MDPs first against the residents in order, then the remainder as S1
+// against S2 with transpositions, then exchanges) and the first one with
+// the best key wins.
+func (p *pairer) pairBracket(mdps, residents, rest []*spl) (candidate, bool) {
+	restBits := p.bits(rest)
+	var best candidate
+	found := false
+	budget := bracketBudget
+	n := len(mdps) + len(residents)
+	// At least half MDPs: the bracket is paired as if homogeneous (the
+	// 2012 rule A.3; it keeps MDPs from floating on past each other).
+	homog := 2*len(mdps) >= n && len(mdps) > 0
+	// Lower bounds of key[0] and key[1], to stop at the first optimum.
+	lb0, lb1 := n%2, 0
+	if !homog && len(mdps) > len(residents) {
+		lb1 = len(mdps) - len(residents)
+		lb0 = max(lb0, lb1)
+	}
+	if len(rest) == 0 {
+		lb0 = 0
+	}
+	yield := func(pairs [][2]*spl, floaters []*spl) bool {
+		budget--
+		if len(rest) == 0 && len(floaters) > 0 {
+			return budget > 0
+		}
+		if !p.matchable(restBits | p.bits(floaters)) {
+			return budget > 0
+		}
+		c := candidate{pairs: append([][2]*spl(nil), pairs...), floaters: append([]*spl(nil), floaters...)}
+		c.key = p.key(&c, mdps)
+		if !found || less(c.key, best.key) {
+			best, found = c, true
+		}
+		k := best.key
+		if k[0] == lb0 && k[1] == lb1 && k[2] == 0 && k[3] == 0 && k[4] == 0 && k[5] == 0 {
+			return false
+		}
+		return budget > 0
+	}
+	all := append(append([]*spl(nil), mdps...), residents...)
+	if homog || len(mdps) == 0 {
+		p.homogeneous(all, yield)
+	} else {
+		p.heterogeneous(mdps, residents, yield)
+	}
+	if !found {
+		// Past the budget without a legal candidate: search plainly.
+		budget = bracketBudget
+		p.budget = 1 << 22
+		p.anyPairing(all, yield)
+	}
+	return best, found
+}
+
+// heterogeneous enumerates the pairings of a bracket with MDPs: as many
+// MDPs as possible, highest first, each against residents in order (the
+// transpositions of the MDP-pairing, C.04.3 B.3), then the remainder as a
+// homogeneous bracket. Unpaired MDPs float on.
+func (p *pairer) heterogeneous(mdps, residents []*spl, yield func([][2]*spl, []*spl) bool) bool {
+	maxM := min(len(mdps), len(residents))
+	for m1 := maxM; m1 >= 0; m1-- {
+		cont := combinations(len(mdps), m1, func(chosen []int) bool {
+			var pairedM []*spl
+			var floatM []*spl
+			in := map[int]bool{}
+			for _, c := range chosen {
+				in[c] = true
+				pairedM = append(pairedM, mdps[c])
+			}
+			for i, m := range mdps {
+				if !in[i] {
+					floatM = append(floatM, m)
+				}
+			}
+			return p.selections(pairedM, residents, nil, func(pairs [][2]*spl, left []*spl) bool {
+				return p.homogeneous(left, func(rp [][2]*spl, rf []*spl) bool {
+					all := append(append([][2]*spl(nil), pairs...), rp...)
+					fl := append(append([]*spl(nil), floatM...), rf...)
+					return yield(all, fl)
+				})
+			})
+		})
+		if !cont {
+			return false
+		}
+	}
+	return true
+}
+
+// homogeneous enumerates the pairings of a bracket of equal scores: for
+// p pairs (most first), S1 is the top p players, S2 the others; S2 is
+// permuted in lexicographic order (transpositions, C.04.3 D.1), then one
+// and two players are exchanged between S1 and S2 (exchanges, D.2: the
+// fewest, then the smallest difference in pairing order, then the lowest
+// S1 players) and S2 permuted again.
+func (p *pairer) homogeneous(list []*spl, yield func([][2]*spl, []*spl) bool) bool {
+	n := len(list)
+	for np := n / 2; np >= 0; np-- {
+		if np == 0 {
+			if !yield(nil, list) {
+				return false
+			}
+			continue
+		}
+		for _, s1 := range exchanges(n, np) {
+			in := map[int]bool{}
+			var a, b []*spl
+			for _, i := range s1 {
+				in[i] = true
+				a = append(a, list[i])
+			}
+			for i := range list {
+				if !in[i] {
+					b = append(b, list[i])
+				}
+			}
+			if !p.selections(a, b, nil, yield) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// selections pairs each player of s1 in order with a distinct player of
+// s2, trying s2's players in order (so the k-permutations of s2 come in
+// lexicographic order), pruning incompatible pairs; the s2 players left
+// over are passed on as floaters.
+func (p *pairer) selections(s1, s2 []*spl, acc [][2]*spl, yield func([][2]*spl, []*spl) bool) bool {
+	if len(s1) == 0 {
+		return yield(acc, s2)
+	}
+	a := s1[0]
+	for j, b := range s2 {
+		if !p.ok[p.rank[a]][p.rank[b]] {
+			continue
+		}
+		left := make([]*spl, 0, len(s2)-1)
+		left = append(left, s2[:j]...)
+		left = append(left, s2[j+1:]...)
+		hi, lo := a, b
+		if p.rank[b] < p.rank[a] {
+			hi, lo = b, a
+		}
+		if !p.selections(s1[1:], left, append(acc, [2]*spl{hi, lo}), yield) {
+			return false
+		}
+	}
+	return true
+}
+
+// anyPairing is the fallback search: every pairing of list with the most
+// pairs first, in plain order.
+func (p *pairer) anyPairing(list []*spl, yield func([][2]*spl, []*spl) bool) {
+	var rec func(left []*spl, acc [][2]*spl, fl []*spl) bool
+	rec = func(left []*spl, acc [][2]*spl, fl []*spl) bool {
+		p.budget--
+		if p.budget < 0 {
+			return false
+		}
+		if len(left) == 0 {
+			return yield(acc, fl)
+		}
+		a := left[0]
+		for j := 1; j < len(left); j++ {
+			b := left[j]
+			if !p.ok[p.rank[a]][p.rank[b]] {
+				continue
+			}
+			nl := append(append([]*spl(nil), left[1:j]...), left[j+1:]...)
+			if !rec(nl, append(acc, [2]*spl{a, b}), fl) {
+				return false
+			}
+		}
+		return rec(left[1:], acc, append(fl, a))
+	}
+	rec(list, nil, nil)
+}
+
+// exchanges lists the index sets used as S1 for a bracket of n players
+// and np pairs: first the natural S1 (0..np-1), then single exchanges,
+// then double exchanges, each ordered by the smallest sum of differences
+// in pairing order, then by the S1 players given away lowest first.
+func exchanges(n, np int) [][]int {
+	s1 := make([]int, np)
+	for i := range s1 {
+		s1[i] = i
+	}
+	out := [][]int{s1}
+	type ex struct {
+		out, in []int
+		diff    int
+	}
+	var list []ex
+	for k := 1; k <= 2 && k <= np && k <= n-np; k++ {
+		var sl []ex
+		combinations(np, k, func(o []int) bool {
+			oc := append([]int(nil), o...)
+			combinations(n-np, k, func(i []int) bool {
+				ic := make([]int, k)
+				d := 0
+				for x := range i {
+					ic[x] = i[x] + np
+					d += ic[x]
+				}
+				for _, y := range oc {
+					d -= y
+				}
+				sl = append(sl, ex{out: oc, in: ic, diff: d})
+				return true
+			})
+			return true
+		})
+		sort.SliceStable(sl, func(a, b int) bool {
+			if sl[a].diff != sl[b].diff {
+				return sl[a].diff < sl[b].diff
+			}
+			// the S1 players given away: lowest-ranked (highest index) first
+			sa, sb := 0, 0
+			for _, y := range sl[a].out {
+				sa += y
+			}
+			for _, y := range sl[b].out {
+				sb += y
+			}
+			return sa > sb
+		})
+		list = append(list, sl...)
+	}
+	for _, x := range list {
+		gone := map[int]bool{}
+		for _, y := range x.out {
+			gone[y] = true
+		}
+		var s []int
+		for i := 0; i < np; i++ {
+			if !gone[i] {
+				s = append(s, i)
+			}
+		}
+		s = append(s, x.in...)
+		sort.Ints(s)
+		out = append(out, s)
+	}
+	return out
+}
+
+// combinations calls f with each k-subset of 0..n-1 in lexicographic
+// order; it stops when f returns false and reports whether it finished.
+func combinations(n, k int, f func([]int) bool) bool {
+	if k > n || k < 0 {
+		return true
+	}
+	idx := make([]int, k)
+	var rec func(start, d int) bool
+	rec = func(start, d int) bool {
+		if d == k {
+			return f(idx)
+		}
+		for i := start; i <= n-(k-d); i++ {
+			idx[d] = i
+			if !rec(i+1, d+1) {
+				return false
+			}
+		}
+		return true
+	}
+	return rec(0, 0)
+}
+
+// allocateColours gives the colours of a pair, a ranked above b, by the
+// rules of C.04.3 E:
+//
+//	E.1 grant both preferences;
+//	E.2 grant the stronger preference (for two absolute ones, the wider
+//	    colour difference);
+//	E.3 alternate both relative to the latest game where they had
+//	    different colours;
+//	E.4 grant the higher-ranked player's preference;
+//	E.5 no preferences: the higher-ranked player gets the initial colour
+//	    if his pairing number is odd, else the other.
+func (e *Event) allocateColours(a, b *spl) (white, black *spl) {
+	give := func(p *spl, c Colour) (*spl, *spl) {
+		if p == a {
+			if c == White {
+				return a, b
+			}
+			return b, a
+		}
+		if c == White {
+			return b, a
+		}
+		return a, b
+	}
+	ca, sa := a.pref()
+	cb, sb := b.pref()
+	switch {
+	case sa == prefNone && sb == prefNone:
+		c := e.InitialColour
+		if a.seed%2 == 0 {
+			c = c.Opposite()
+		}
+		return give(a, c)
+	case sa == prefNone:
+		return give(b, cb)
+	case sb == prefNone:
+		return give(a, ca)
+	case ca != cb:
+		return give(a, ca)
+	case sa != sb:
+		if sa > sb {
+			return give(a, ca)
+		}
+		return give(b, cb)
+	}
+	if sa == prefAbsolute {
+		da, db := abs(a.cd()), abs(b.cd())
+		if da > db {
+			return give(a, ca)
+		}
+		if db > da {
+			return give(b, cb)
+		}
+	}
+	// E.3: walk back through the games both played.
+	for i, j := len(a.colours)-1, len(b.colours)-1; i >= 0 && j >= 0; i, j = i-1, j-1 {
+		if a.colours[i] != b.colours[j] {
+			return give(a, a.colours[i].Opposite())
+		}
+	}
+	return give(a, ca)
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
