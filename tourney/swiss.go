@@ -186,23 +186,22 @@ func (p *pairer) bits(list []*spl) uint64 {
 	return s
 }
 
-// pairSwiss pairs round r of a Swiss.
-func (e *Event) pairSwiss(r int) (Round, error) {
+// swissField returns the players to pair in round r, in pairing order
+// (score descending, then pairing number), and the byes already decided
+// (requested half-point byes, absences).
+func (e *Event) swissField(r int) ([]*spl, []Bye) {
 	st := e.swissState(r)
-	rd := Round{Number: r}
+	var byes []Bye
 	var ps []*spl
 	for i, pl := range e.Players {
 		if !pl.Active(r) {
 			continue
 		}
 		if k, ok := e.requested(r, i); ok {
-			rd.Byes = append(rd.Byes, Bye{Player: i, Kind: k})
+			byes = append(byes, Bye{Player: i, Kind: k})
 			continue
 		}
 		ps = append(ps, st[i])
-	}
-	if len(ps) > 64 {
-		return Round{}, fmt.Errorf("tourney: the Swiss pairing handles at most 64 players (%d)", len(ps))
 	}
 	sort.SliceStable(ps, func(i, j int) bool {
 		if ps[i].score != ps[j].score {
@@ -210,6 +209,18 @@ func (e *Event) pairSwiss(r int) (Round, error) {
 		}
 		return ps[i].seed < ps[j].seed
 	})
+	return ps, byes
+}
+
+// pairSwiss pairs round r of a Swiss. It tries the strict criteria first
+// and relaxes them only when no pairing of the whole field meets them
+// (see compat).
+func (e *Event) pairSwiss(r int) (Round, error) {
+	ps, byes := e.swissField(r)
+	rd := Round{Number: r, Byes: byes}
+	if len(ps) > 64 {
+		return Round{}, fmt.Errorf("tourney: the Swiss pairing handles at most 64 players (%d)", len(ps))
+	}
 	for level := 0; level <= 2; level++ {
 		pr := newPairer(ps, level)
 		bye, ok := pr.chooseBye()
