@@ -221,9 +221,13 @@ func (e *Event) pairSwiss(r int) (Round, error) {
 	if len(ps) > 64 {
 		return Round{}, fmt.Errorf("tourney: the Swiss pairing handles at most 64 players (%d)", len(ps))
 	}
-	for level := 0; level <= 2; level++ {
+	// The relaxation order: colours first (level 1), then a second bye,
+	// then a repeated pairing (level 2).
+	tries := []struct{ level, pass int }{{0, 0}, {1, 0}, {0, 1}, {1, 1}, {2, 0}, {2, 1}}
+	for _, try := range tries {
+		level := try.level
 		pr := newPairer(ps, level)
-		bye, ok := pr.chooseBye()
+		bye, ok := pr.chooseBye(try.pass == 1)
 		if !ok {
 			continue
 		}
@@ -258,21 +262,19 @@ func (e *Event) pairSwiss(r int) (Round, error) {
 // chooseBye picks the pairing-allocated bye when the number of players is
 // odd: the lowest-ranked player (lowest score, then highest pairing
 // number) who has had no bye and no forfeit win, such that everyone else
-// can still be paired (C.04.1.c-d, C.04.3 C.2). If every player has had
-// one, the lowest-ranked player who leaves a pairable field.
-func (p *pairer) chooseBye() (*spl, bool) {
+// can still be paired (C.04.1.c-d, C.04.3 C.2); with anyone, the
+// lowest-ranked player who leaves a pairable field.
+func (p *pairer) chooseBye(anyone bool) (*spl, bool) {
 	all := p.bits(p.ps)
 	if len(p.ps)%2 == 0 {
 		return nil, p.matchable(all)
 	}
-	for pass := 0; pass < 2; pass++ {
-		for i := len(p.ps) - 1; i >= 0; i-- {
-			if pass == 0 && p.ps[i].hadBye {
-				continue
-			}
-			if p.matchable(all &^ (1 << uint(i))) {
-				return p.ps[i], true
-			}
+	for i := len(p.ps) - 1; i >= 0; i-- {
+		if !anyone && p.ps[i].hadBye {
+			continue
+		}
+		if p.matchable(all &^ (1 << uint(i))) {
+			return p.ps[i], true
 		}
 	}
 	return nil, false
