@@ -52,6 +52,9 @@ func ParseGameLine(line string) (GameLine, error) {
 	if len(line) > MaxLine {
 		return GameLine{}, fmt.Errorf("tourney: line longer than %d bytes", MaxLine)
 	}
+	if strings.ContainsAny(line, "\n") {
+		return GameLine{}, fmt.Errorf("tourney: one line at a time")
+	}
 	f := strings.Fields(line)
 	if len(f) != 4 {
 		return GameLine{}, fmt.Errorf("tourney: want \"ROUND WHITE BLACK RESULT\", got %d fields", len(f))

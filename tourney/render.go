@@ -13,15 +13,12 @@ func FormatPoints(v float64) string {
 	return strconv.FormatFloat(v, 'f', -1, 64)
 }
 
-// CrossCell is a crosstable entry: the opponent's rank, the colour and the
-// result ("5w1", "3b=", "12w+" for a forfeit win), or for a bye "bye+",
-// "bye=", "bye0", a rest "rest", a pending game "5w*", nothing "-".
+// crossCells returns the crosstable entries: the opponent's row, the
+// colour and the result ("5w1", "3b=", "12w+" for a forfeit win), or for
+// a bye "bye+", "bye=", "bye0", a rest "rest", a pending game "5w*",
+// not in the round "-".
 func (e *Event) crossCells(st []Standing) [][]string {
-	rankOf := make([]int, len(e.Players))
-	for _, s := range st {
-		rankOf[s.Player] = s.Rank
-	}
-	// ranks can be shared; the crosstable needs distinct row numbers
+	// ranks can be shared; the crosstable names opponents by row number
 	rowOf := make([]int, len(e.Players))
 	for i, s := range st {
 		rowOf[s.Player] = i + 1
@@ -67,7 +64,6 @@ func (e *Event) crossCells(st []Standing) [][]string {
 			out[i] = append(out[i], s)
 		}
 	}
-	_ = rankOf
 	return out
 }
 
