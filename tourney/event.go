@@ -218,6 +218,9 @@ type Round struct {
 	Number int
 	Games  []Game
 	Byes   []Bye
+	// Note says which pairing criteria a Swiss round had to relax
+	// (empty when none).
+	Note string
 }
 
 // Complete reports whether every game of the round has a result.
@@ -249,8 +252,12 @@ type Event struct {
 	Played  []Round // rounds paired so far, Played[i].Number == i+1
 	// InitialColour is the colour of the top seed in round 1 (White unless set).
 	InitialColour Colour
-	started       bool
-	requests      []request
+	// NoLookahead turns off the Swiss lookahead (which keeps later rounds
+	// pairable without repeats, beyond FIDE's completion criterion) and
+	// pairs each round as the Dutch rules alone would.
+	NoLookahead bool
+	started     bool
+	requests    []request
 }
 
 // Errors returned by Event methods.

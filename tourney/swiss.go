@@ -3,6 +3,7 @@ package tourney
 import (
 	"fmt"
 	"sort"
+	"strings"
 )
 
 // spl is a player's state for the Swiss pairing, computed from the rounds
@@ -139,6 +140,11 @@ type pairer struct {
 	memo   map[uint64]bool // matchable cache
 	rank   map[*spl]int    // index in ps
 	budget int
+	// look is the number of rounds after this one that must stay
+	// pairable without repeats (0: no lookahead); backtracks bounds the
+	// alternative bracket pairings tried for it.
+	look       int
+	backtracks int
 }
 
 func newPairer(ps []*spl, level int) *pairer {
@@ -221,18 +227,62 @@ func (e *Event) pairSwiss(r int) (Round, error) {
 	if len(ps) > 64 {
 		return Round{}, fmt.Errorf("tourney: the Swiss pairing handles at most 64 players (%d)", len(ps))
 	}
-	// The relaxation order: colours first (level 1), then a second bye,
-	// then a repeated pairing (level 2).
-	tries := []struct{ level, pass int }{{0, 0}, {1, 0}, {0, 1}, {1, 1}, {2, 0}, {2, 1}}
+	// The relaxation order: the lookahead (no repeat forced in a later
+	// round) before the absolute colours, those before a second bye, and a
+	// repeated pairing last.
+	type attempt struct {
+		level  int
+		anyBye bool
+		look   bool
+	}
+	tries := []attempt{
+		{0, false, true}, {1, false, true}, {0, false, false}, {1, false, false},
+		{0, true, true}, {1, true, true}, {0, true, false}, {1, true, false},
+		{2, false, false}, {2, true, false},
+	}
+	left := e.Rounds - r
+	if e.NoLookahead {
+		left = 0
+	}
+	// If even this round and the later ones together cannot be paired
+	// without repeats, the lookahead has nothing to save: skip it.
+	if left > 0 && !newPairer(ps, 1).future(nil, min(left, lookHorizon)+1) {
+		left = 0
+	}
 	for _, try := range tries {
-		level := try.level
-		pr := newPairer(ps, level)
-		bye, ok := pr.chooseBye(try.pass == 1)
-		if !ok {
-			continue
+		if left == 0 && !try.look && try.level < 2 {
+			continue // the same as the attempt with the lookahead
 		}
-		pairs := pr.pairBrackets(bye)
-		if pairs == nil && len(ps) > 1 {
+		pr := newPairer(ps, try.level)
+		if try.look {
+			pr.look = min(left, lookHorizon)
+		}
+		var notes []string
+		if try.level == 1 {
+			notes = append(notes, "absolute colour preferences relaxed")
+		}
+		if try.anyBye && len(ps)%2 == 1 {
+			notes = append(notes, "a second pairing bye allowed")
+		}
+		if try.level == 2 {
+			notes = append(notes, "repeated pairings allowed")
+		} else if !try.look && left > 0 {
+			notes = append(notes, "a later round may need a repeated pairing")
+		}
+		rd.Note = strings.Join(notes, "; ")
+		var bye *spl
+		var pairs [][2]*spl
+		found := false
+		for _, b := range pr.byeCandidates(try.anyBye) {
+			if pairs = pr.pairBrackets(b); pairs != nil || len(ps) < 2 {
+				bye, found = b, true
+				break
+			}
+			if pr.look == 0 {
+				break // without the lookahead the first candidate always pairs
+			}
+		}
+		if !found {
 			continue
 		}
 		sort.SliceStable(pairs, func(i, j int) bool {
@@ -259,29 +309,37 @@ func (e *Event) pairSwiss(r int) (Round, error) {
 	return Round{}, fmt.Errorf("tourney: no pairing found for round %d", r)
 }
 
-// chooseBye picks the pairing-allocated bye when the number of players is
-// odd: the lowest-ranked player (lowest score, then highest pairing
-// number) who has had no bye and no forfeit win, such that everyone else
-// can still be paired (C.04.1.c-d, C.04.3 C.2); with anyone, the
-// lowest-ranked player who leaves a pairable field.
-func (p *pairer) chooseBye(anyone bool) (*spl, bool) {
+// byeCandidates lists the possible pairing-allocated byes, best first,
+// when the number of players is odd: the lowest-ranked player (lowest
+// score, then highest pairing number) first, among those who have had no
+// bye and no forfeit win (C.04.1.c-d, C.04.3 C.2), or among everyone with
+// anyone; only players whose absence leaves a pairable field. For an even
+// field it is [nil] if the field can be paired, else empty.
+func (p *pairer) byeCandidates(anyone bool) []*spl {
 	all := p.bits(p.ps)
 	if len(p.ps)%2 == 0 {
-		return nil, p.matchable(all)
+		if p.matchable(all) {
+			return []*spl{nil}
+		}
+		return nil
 	}
+	var out []*spl
 	for i := len(p.ps) - 1; i >= 0; i-- {
 		if !anyone && p.ps[i].hadBye {
 			continue
 		}
 		if p.matchable(all &^ (1 << uint(i))) {
-			return p.ps[i], true
+			out = append(out, p.ps[i])
 		}
 	}
-	return nil, false
+	return out
 }
 
 // pairBrackets pairs score bracket after score bracket, from the top, with
-// players left over floating down to the next bracket as MDPs.
+// players left over floating down to the next bracket as MDPs. With a
+// lookahead, a round whose pairing would leave the later rounds without
+// a repeat-free pairing is refused, and the brackets are paired again
+// with their next-best candidates (backtracking, bounded).
 func (p *pairer) pairBrackets(bye *spl) [][2]*spl {
 	var remaining []*spl
 	for _, x := range p.ps {
@@ -289,27 +347,150 @@ func (p *pairer) pairBrackets(bye *spl) [][2]*spl {
 			remaining = append(remaining, x)
 		}
 	}
-	var out [][2]*spl
-	var mdps []*spl
-	for len(remaining) > 0 {
-		score := remaining[0].score
-		k := 0
-		for k < len(remaining) && remaining[k].score == score {
-			k++
-		}
-		residents, rest := remaining[:k], remaining[k:]
-		c, ok := p.pairBracket(mdps, residents, rest)
-		if !ok {
-			return nil
-		}
-		out = append(out, c.pairs...)
-		mdps = c.floaters
-		remaining = rest
-	}
-	if len(mdps) > 0 {
+	p.backtracks = backtrackBudget
+	out, ok := p.pairFrom(remaining, nil, nil)
+	if !ok {
 		return nil
 	}
 	return out
+}
+
+// backtrackBudget bounds the alternative bracket pairings tried in one
+// round when the lookahead refuses the first choice.
+const backtrackBudget = 2000
+
+func (p *pairer) pairFrom(remaining, mdps []*spl, acc [][2]*spl) ([][2]*spl, bool) {
+	if len(remaining) == 0 {
+		if len(mdps) > 0 {
+			return nil, false
+		}
+		if p.look > 0 && !p.future(acc, p.look) {
+			return nil, false
+		}
+		return acc, true
+	}
+	score := remaining[0].score
+	k := 0
+	for k < len(remaining) && remaining[k].score == score {
+		k++
+	}
+	residents, rest := remaining[:k], remaining[k:]
+	cands := p.bracketCandidates(mdps, residents, rest, false)
+	if len(cands) == 0 {
+		return nil, false
+	}
+	try := func(c candidate) ([][2]*spl, bool) {
+		next := append(append([][2]*spl(nil), acc...), c.pairs...)
+		return p.pairFrom(rest, c.floaters, next)
+	}
+	if out, ok := try(cands[0]); ok {
+		return out, true
+	}
+	if p.look == 0 {
+		return nil, false
+	}
+	first := cands[0].key
+	for i, c := range p.bracketCandidates(mdps, residents, rest, true) {
+		if i == 0 && c.key == first {
+			continue // the one tried above
+		}
+		if p.backtracks--; p.backtracks < 0 {
+			return nil, false
+		}
+		if out, ok := try(c); ok {
+			return out, true
+		}
+	}
+	return nil, false
+}
+
+// future reports whether, after this round's pairs, the players can still
+// be paired without a repeat in each of the p.look rounds left (one of
+// them sitting out each round when their number is odd). The search is
+// bounded; past the bound it answers yes.
+func (p *pairer) future(pairs [][2]*spl, rounds int) bool {
+	n := len(p.ps)
+	adj := make([][]bool, n)
+	for i := range adj {
+		adj[i] = make([]bool, n)
+		for j := range adj[i] {
+			adj[i][j] = i != j && !p.ps[i].met[p.ps[j].id]
+		}
+	}
+	for _, pp := range pairs {
+		i, j := p.rank[pp[0]], p.rank[pp[1]]
+		adj[i][j], adj[j][i] = false, false
+	}
+	budget := futureBudget
+	return futureOK(adj, rounds, &budget)
+}
+
+// lookHorizon is how many later rounds the lookahead keeps pairable.
+const lookHorizon = 4
+
+// futureBudget bounds the lookahead search of one round candidate.
+const futureBudget = 200000
+
+// futureOK reports whether the graph adj has k edge-disjoint perfect
+// matchings (near-perfect, one vertex left out, for an odd vertex count).
+func futureOK(adj [][]bool, k int, budget *int) bool {
+	if k == 0 {
+		return true
+	}
+	n := len(adj)
+	need := k
+	if n%2 == 1 {
+		need = k - 1
+	}
+	for i := 0; i < n; i++ {
+		d := 0
+		for j := 0; j < n; j++ {
+			if adj[i][j] {
+				d++
+			}
+		}
+		if d < need {
+			return false
+		}
+	}
+	used := make([]bool, n)
+	var match func(left int, out bool) bool
+	// match pairs the unused vertices, lowest first; out: the sit-out of
+	// an odd field is still to choose.
+	match = func(left int, out bool) bool {
+		if *budget--; *budget < 0 {
+			return true
+		}
+		i := 0
+		for i < n && used[i] {
+			i++
+		}
+		if i == n {
+			return futureOK(adj, k-1, budget)
+		}
+		used[i] = true
+		for j := i + 1; j < n; j++ {
+			if used[j] || !adj[i][j] {
+				continue
+			}
+			used[j] = true
+			adj[i][j], adj[j][i] = false, false
+			ok := match(left-2, out)
+			adj[i][j], adj[j][i] = true, true
+			used[j] = false
+			if ok {
+				used[i] = false
+				return true
+			}
+		}
+		if out && match(left-1, false) {
+			used[i] = false
+			return true
+		}
+		used[i] = false
+		return false
+	}
+	return match(n, n%2 == 1)
 }
 
 // candidate is one way to pair a bracket.
@@ -392,9 +573,13 @@ const bracketBudget = 20000
 // (MDPs first against the residents in order, then the remainder as S1
 // against S2 with transpositions, then exchanges) and the first one with
 // the best key wins.
-func (p *pairer) pairBracket(mdps, residents, rest []*spl) (candidate, bool) {
+//
+// With all, it returns every legal candidate examined, best first (ties in
+// Dutch order); without, only the best one.
+func (p *pairer) bracketCandidates(mdps, residents, rest []*spl, all bool) []candidate {
 	restBits := p.bits(rest)
 	var best candidate
+	var list []candidate
 	found := false
 	budget := bracketBudget
 	n := len(mdps) + len(residents)
@@ -420,6 +605,11 @@ func (p *pairer) pairBracket(mdps, residents, rest []*spl) (candidate, bool) {
 		}
 		c := candidate{pairs: append([][2]*spl(nil), pairs...), floaters: append([]*spl(nil), floaters...)}
 		c.key = p.key(&c, mdps)
+		if all {
+			list = append(list, c)
+			found = true
+			return budget > 0
+		}
 		if !found || less(c.key, best.key) {
 			best, found = c, true
 		}
@@ -429,9 +619,9 @@ func (p *pairer) pairBracket(mdps, residents, rest []*spl) (candidate, bool) {
 		}
 		return budget > 0
 	}
-	all := append(append([]*spl(nil), mdps...), residents...)
+	members := append(append([]*spl(nil), mdps...), residents...)
 	if homog || len(mdps) == 0 {
-		p.homogeneous(all, yield)
+		p.homogeneous(members, yield)
 	} else {
 		p.heterogeneous(mdps, residents, yield)
 	}
@@ -439,9 +629,16 @@ func (p *pairer) pairBracket(mdps, residents, rest []*spl) (candidate, bool) {
 		// Past the budget without a legal candidate: search plainly.
 		budget = bracketBudget
 		p.budget = 1 << 22
-		p.anyPairing(all, yield)
+		p.anyPairing(members, yield)
 	}
-	return best, found
+	if all {
+		sort.SliceStable(list, func(i, j int) bool { return less(list[i].key, list[j].key) })
+		return list
+	}
+	if !found {
+		return nil
+	}
+	return []candidate{best}
 }
 
 // heterogeneous enumerates the pairings of a bracket with MDPs: as many
