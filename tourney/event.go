@@ -246,6 +246,7 @@ type request struct {
 type Event struct {
 	Name    string
 	Site    string
+	Date    string // for PGN, "2026.11.25" (the caller's clock; empty: unknown)
 	System  System
 	Rounds  int // planned rounds (a round robin computes them at Start)
 	Players []Player

@@ -216,9 +216,11 @@ func (e *Event) WriteHTML(w io.Writer, tbs ...TieBreak) error {
 // Tag is one PGN tag pair.
 type Tag struct{ Name, Value string }
 
-// PGNTags returns the tags of one game of the event: Event, Site (if
-// set), Round ("3"), Board, White, Black, Result, and WhiteElo/BlackElo
-// when the ratings are known. The moves come from the game records.
+// PGNTags returns the tags of one game of the event: the Seven Tag Roster
+// in its order (Event, Site, Date, Round, White, Black, Result; an unset
+// Site is "?", an unset Date "????.??.??"), then Board, and WhiteElo and
+// BlackElo when the ratings are known. The moves come from the game
+// records.
 func (e *Event) PGNTags(round, board int) ([]Tag, error) {
 	if round < 1 || round > len(e.Played) {
 		return nil, fmt.Errorf("tourney: no round %d", round)
@@ -228,16 +230,23 @@ func (e *Event) PGNTags(round, board int) ([]Tag, error) {
 			continue
 		}
 		w, b := e.Players[g.White], e.Players[g.Black]
-		tags := []Tag{{"Event", e.Name}}
-		if e.Site != "" {
-			tags = append(tags, Tag{"Site", e.Site})
+		site, date := e.Site, e.Date
+		if site == "" {
+			site = "?"
 		}
-		tags = append(tags,
-			Tag{"Round", strconv.Itoa(round)},
-			Tag{"Board", strconv.Itoa(board)},
-			Tag{"White", w.Handle},
-			Tag{"Black", b.Handle},
-			Tag{"Result", g.Result.PGN()})
+		if date == "" {
+			date = "????.??.??"
+		}
+		tags := []Tag{
+			{"Event", e.Name},
+			{"Site", site},
+			{"Date", date},
+			{"Round", strconv.Itoa(round)},
+			{"White", w.Handle},
+			{"Black", b.Handle},
+			{"Result", g.Result.PGN()},
+			{"Board", strconv.Itoa(board)},
+		}
 		if w.Rating > 0 {
 			tags = append(tags, Tag{"WhiteElo", strconv.Itoa(w.Rating)})
 		}
@@ -247,6 +256,22 @@ func (e *Event) PGNTags(round, board int) ([]Tag, error) {
 		return tags, nil
 	}
 	return nil, fmt.Errorf("tourney: round %d has no board %d", round, board)
+}
+
+// RoundTags returns PGNTags for every game of a round, board by board.
+func (e *Event) RoundTags(round int) ([][]Tag, error) {
+	if round < 1 || round > len(e.Played) {
+		return nil, fmt.Errorf("tourney: no round %d", round)
+	}
+	var out [][]Tag
+	for _, g := range e.Played[round-1].Games {
+		t, err := e.PGNTags(round, g.Board)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, nil
 }
 
 var pgnEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", " ", "\r", " ")

@@ -206,16 +206,21 @@ func TestPGNTags(t *testing.T) {
 	}
 	want := `[Event "Kriegspiel \"Blitz\""]
 [Site "kriegbot serve"]
+[Date "????.??.??"]
 [Round "2"]
-[Board "1"]
 [White "p2"]
 [Black "p1"]
 [Result "1-0"]
+[Board "1"]
 [WhiteElo "1980"]
 [BlackElo "1990"]
 `
 	if got := FormatTags(tags); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	all, err := e.RoundTags(3)
+	if err != nil || len(all) != 3 || all[2][4].Value != "p5" || all[2][6].Value != "1/2-1/2" {
+		t.Errorf("round 3 tags: %v %v", all, err)
 	}
 	if _, err := e.PGNTags(4, 1); err == nil {
 		t.Error("round 4 accepted")
