@@ -257,6 +257,9 @@ func (e *Event) pairSwiss(r int) (Round, error) {
 		if try.look {
 			pr.look = min(left, lookHorizon)
 		}
+		if try.level == 2 {
+			pr.fewestRepeats(try.anyBye)
+		}
 		var notes []string
 		if try.level == 1 {
 			notes = append(notes, "absolute colour preferences relaxed")
@@ -307,6 +310,95 @@ func (e *Event) pairSwiss(r int) (Round, error) {
 		return rd, nil
 	}
 	return Round{}, fmt.Errorf("tourney: no pairing found for round %d", r)
+}
+
+// maxRepeatSearch is the largest field for which a round that must repeat
+// pairings is searched for the fewest repeats (the search is exponential).
+const maxRepeatSearch = 24
+
+// fewestRepeats restricts a level-2 pairer so that the round repeats as
+// few pairings as possible: it finds a pairing of the field (with the bye
+// candidate the Dutch rules prefer among those that allow it) with the
+// fewest repeated pairs, and then allows only those repeats, next to the
+// pairs that have not met. Fields over maxRepeatSearch are left as they
+// are (any repeat allowed).
+func (p *pairer) fewestRepeats(anyone bool) {
+	n := len(p.ps)
+	if n > maxRepeatSearch {
+		return
+	}
+	memo := map[uint64]int{}
+	met := func(i, j int) int {
+		if p.ps[i].met[p.ps[j].id] {
+			return 1
+		}
+		return 0
+	}
+	var cost func(set uint64) int
+	cost = func(set uint64) int {
+		if set == 0 {
+			return 0
+		}
+		if v, ok := memo[set]; ok {
+			return v
+		}
+		i := 0
+		for set&(1<<uint(i)) == 0 {
+			i++
+		}
+		rest := set &^ (1 << uint(i))
+		best := n
+		for j := i + 1; j < n; j++ {
+			if rest&(1<<uint(j)) != 0 {
+				best = min(best, met(i, j)+cost(rest&^(1<<uint(j))))
+			}
+		}
+		memo[set] = best
+		return best
+	}
+	all := p.bits(p.ps)
+	set := all
+	if n%2 == 1 {
+		bestBye, bestCost := -1, n+1
+		for pass := 0; pass < 2 && bestBye < 0; pass++ {
+			for i := n - 1; i >= 0; i-- {
+				if pass == 0 && !anyone && p.ps[i].hadBye {
+					continue
+				}
+				if c := cost(all &^ (1 << uint(i))); c < bestCost {
+					bestBye, bestCost = i, c
+				}
+			}
+			if !anyone && pass == 0 && bestBye >= 0 {
+				break
+			}
+		}
+		set = all &^ (1 << uint(bestBye))
+	}
+	allowed := make([][]bool, n)
+	for i := range allowed {
+		allowed[i] = make([]bool, n)
+	}
+	for set != 0 { // walk one optimal pairing back from the memo
+		i := 0
+		for set&(1<<uint(i)) == 0 {
+			i++
+		}
+		rest := set &^ (1 << uint(i))
+		for j := i + 1; j < n; j++ {
+			if rest&(1<<uint(j)) != 0 && met(i, j)+cost(rest&^(1<<uint(j))) == cost(set) {
+				allowed[i][j], allowed[j][i] = true, true
+				set = rest &^ (1 << uint(j))
+				break
+			}
+		}
+	}
+	for i := range p.ok {
+		for j := range p.ok[i] {
+			p.ok[i][j] = i != j && (met(i, j) == 0 || allowed[i][j])
+		}
+	}
+	clear(p.memo)
 }
 
 // byeCandidates lists the possible pairing-allocated byes, best first,
