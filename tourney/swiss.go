@@ -231,14 +231,16 @@ func (e *Event) pairSwiss(r int) (Round, error) {
 	// round) before the absolute colours, those before a second bye, and a
 	// repeated pairing last.
 	type attempt struct {
-		level  int
-		anyBye bool
-		look   bool
+		level   int
+		anyBye  bool
+		look    bool
+		witness bool // pair as the lookahead's own solution does
 	}
 	tries := []attempt{
-		{0, false, true}, {1, false, true}, {0, false, false}, {1, false, false},
-		{0, true, true}, {1, true, true}, {0, true, false}, {1, true, false},
-		{2, false, false}, {2, true, false},
+		{0, false, true, false}, {1, false, true, false}, {1, false, true, true},
+		{0, false, false, false}, {1, false, false, false},
+		{0, true, true, false}, {1, true, true, false}, {0, true, false, false}, {1, true, false, false},
+		{2, false, false, false}, {2, true, false, false},
 	}
 	left := e.Rounds - r
 	if e.NoLookahead {
@@ -246,16 +248,33 @@ func (e *Event) pairSwiss(r int) (Round, error) {
 	}
 	// If even this round and the later ones together cannot be paired
 	// without repeats, the lookahead has nothing to save: skip it.
-	if left > 0 && !newPairer(ps, 1).future(nil, min(left, lookHorizon)+1) {
-		left = 0
+	var wit [][2]int
+	if left > 0 {
+		var ok bool
+		if ok, wit = newPairer(ps, 1).witness(min(left, lookHorizon) + 1); !ok {
+			left = 0
+		}
 	}
 	for _, try := range tries {
 		if left == 0 && !try.look && try.level < 2 {
 			continue // the same as the attempt with the lookahead
 		}
+		if try.witness && wit == nil {
+			continue
+		}
 		pr := newPairer(ps, try.level)
 		if try.look {
 			pr.look = min(left, lookHorizon)
+		}
+		if try.witness {
+			// Only the solution's pairs; the bye is its sit-out.
+			pr.look = 0
+			for i := range pr.ok {
+				clear(pr.ok[i])
+			}
+			for _, w := range wit {
+				pr.ok[w[0]][w[1]], pr.ok[w[1]][w[0]] = true, true
+			}
 		}
 		if try.level == 2 {
 			pr.fewestRepeats(try.anyBye)
@@ -263,6 +282,9 @@ func (e *Event) pairSwiss(r int) (Round, error) {
 		var notes []string
 		if try.level == 1 {
 			notes = append(notes, "absolute colour preferences relaxed")
+		}
+		if try.witness {
+			notes = append(notes, "paired by the lookahead's solution, not in Dutch order")
 		}
 		if try.anyBye && len(ps)%2 == 1 {
 			notes = append(notes, "a second pairing bye allowed")
@@ -514,7 +536,28 @@ func (p *pairer) future(pairs [][2]*spl, rounds int) bool {
 		adj[i][j], adj[j][i] = false, false
 	}
 	budget := futureBudget
-	return futureOK(adj, rounds, &budget)
+	return futureOK(adj, rounds, &budget, nil)
+}
+
+// witness answers whether the field can be paired without repeats in this
+// round and the next rounds-1, and when that is proved (not assumed after
+// the search bound), returns this round's pairs of such a solution.
+func (p *pairer) witness(rounds int) (ok bool, pairs [][2]int) {
+	n := len(p.ps)
+	adj := make([][]bool, n)
+	for i := range adj {
+		adj[i] = make([]bool, n)
+		for j := range adj[i] {
+			adj[i][j] = i != j && !p.ps[i].met[p.ps[j].id]
+		}
+	}
+	budget := futureBudget
+	var w [][2]int
+	ok = futureOK(adj, rounds, &budget, &w)
+	if !ok || budget < 0 {
+		return ok, nil
+	}
+	return true, w
 }
 
 // lookHorizon is how many later rounds the lookahead keeps pairable.
@@ -525,7 +568,10 @@ const futureBudget = 200000
 
 // futureOK reports whether the graph adj has k edge-disjoint perfect
 // matchings (near-perfect, one vertex left out, for an odd vertex count).
-func futureOK(adj [][]bool, k int, budget *int) bool {
+//
+// When witness is not nil and the answer is yes, it receives the first
+// matching of the solution (pairs of vertex indices).
+func futureOK(adj [][]bool, k int, budget *int, witness *[][2]int) bool {
 	if k == 0 {
 		return true
 	}
@@ -546,6 +592,7 @@ func futureOK(adj [][]bool, k int, budget *int) bool {
 		}
 	}
 	used := make([]bool, n)
+	var stack [][2]int
 	var match func(left int, out bool) bool
 	// match pairs the unused vertices, lowest first; out: the sit-out of
 	// an odd field is still to choose.
@@ -558,7 +605,13 @@ func futureOK(adj [][]bool, k int, budget *int) bool {
 			i++
 		}
 		if i == n {
-			return futureOK(adj, k-1, budget)
+			if futureOK(adj, k-1, budget, nil) {
+				if witness != nil {
+					*witness = append([][2]int(nil), stack...)
+				}
+				return true
+			}
+			return false
 		}
 		used[i] = true
 		for j := i + 1; j < n; j++ {
@@ -567,7 +620,9 @@ func futureOK(adj [][]bool, k int, budget *int) bool {
 			}
 			used[j] = true
 			adj[i][j], adj[j][i] = false, false
+			stack = append(stack, [2]int{i, j})
 			ok := match(left-2, out)
+			stack = stack[:len(stack)-1]
 			adj[i][j], adj[j][i] = true, true
 			used[j] = false
 			if ok {
