@@ -274,10 +274,9 @@ func (e *Event) RoundTags(round int) ([][]Tag, error) {
 	return out, nil
 }
 
-var pgnEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", " ", "\r", " ")
-
 // FormatTags renders tags as PGN tag pair lines, escaping the values.
 func FormatTags(tags []Tag) string {
+	pgnEscaper := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", " ", "\r", " ")
 	var b strings.Builder
 	for _, t := range tags {
 		b.WriteString("[" + t.Name + " \"" + pgnEscaper.Replace(t.Value) + "\"]\n")
