@@ -11,7 +11,8 @@
 // odd round robin). New, AddPlayer, Start, then PairNext and SetResult (or
 // Record by handles, or Apply a parsed results line) round after round;
 // LateJoin, Withdraw, RequestBye and Absent between rounds; Done when it
-// is over.
+// is over. An Event marshals to JSON and back (MarshalJSON), so a TD can
+// stop and resume it.
 //
 // Pairing systems: RoundRobin and DoubleRoundRobin follow FIDE's Berger
 // tables (BergerRound); Swiss follows the FIDE Dutch system (C.04.3) for
