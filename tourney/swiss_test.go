@@ -48,7 +48,16 @@ func TestSwissRound1(t *testing.T) {
 //     mildly, E.4: 1-3.
 //   - 4 floats to bracket 0 and meets 5: 4 prefers Black, 5 White: 5-4.
 func TestSwissHandExample6(t *testing.T) {
+	for _, strict := range []bool{false, true} {
+		handExample6(t, strict)
+	}
+}
+
+// handExample6 plays the example with or without the lookahead (which
+// must not change a pairing the Dutch rules allow).
+func handExample6(t *testing.T, strict bool) {
 	e := field(t, Swiss, 6, 3)
+	e.NoLookahead = strict
 	mustPair(t, e, "1-4 5-2 3-6")
 	results(t, e, WhiteWins, BlackWins, Draw)
 	mustPair(t, e, "2-1 4-3 6-5")
@@ -78,7 +87,14 @@ func TestSwissHandExample6(t *testing.T) {
 //     White); the transposition 3-4, 5-2 grants all (C.12): 3-4, and 5
 //     (no games) takes Black against 2, who wants White: 2-5.
 func TestSwissHandExampleOdd(t *testing.T) {
+	for _, strict := range []bool{false, true} {
+		handExampleOdd(t, strict)
+	}
+}
+
+func handExampleOdd(t *testing.T, strict bool) {
 	e := field(t, Swiss, 5, 3)
+	e.NoLookahead = strict
 	mustPair(t, e, "1-3 4-2 bye:5(bye)")
 	results(t, e, BlackWins, Draw)
 	mustPair(t, e, "3-4 2-5 bye:1(bye)")
