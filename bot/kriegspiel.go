@@ -223,7 +223,7 @@ func (r *ksRun) loop(ctx context.Context) int {
 func (r *ksRun) step(ctx context.Context) (int, bool) {
 	d := r.d
 	now := d.opt.Now()
-	soft, hard := d.quitting()
+	_, hard := d.quitting()
 	if hard {
 		if len(r.games) > 0 {
 			d.opt.Log.Warn().Int("games", len(r.games)).Msg("leaving at once: games in progress are left to run out")
@@ -274,8 +274,9 @@ func (r *ksRun) step(ctx context.Context) (int, bool) {
 	}
 	r.drive(ctx, now)
 	r.transcripts(ctx, now)
-	// A game that just ended may have reached the game limit: no new game.
-	soft, _ = d.quitting()
+	// Read after the games are driven: a game that just ended may have
+	// reached the game limit, and then no new game starts.
+	soft, _ := d.quitting()
 	if soft && len(r.games) == 0 {
 		if r.waiting != "" {
 			r.withdraw(ctx)
