@@ -96,7 +96,7 @@ func TestSoak(t *testing.T) {
 		t.Skip("plays real-time games")
 	}
 	long := os.Getenv("KRIEGBOT_LONG") != ""
-	sc := soakConfig{pairs: 2, games: 2, every: [2]time.Duration{1500 * time.Millisecond, 2500 * time.Millisecond},
+	sc := soakConfig{pairs: 2, games: 2, every: [2]time.Duration{time.Second, 1500 * time.Millisecond},
 		stall: [2]time.Duration{time.Second, 2 * time.Second}, timeout: 150 * time.Second, heapBound: 256 << 20,
 		kinds: allFaults, once: true}
 	if long {
@@ -122,6 +122,10 @@ func TestSoak(t *testing.T) {
 			t.Fatalf("KRIEGBOT_SOAK_SEED=%q: %v", s, err)
 		}
 		sc.seed = n
+	}
+	sc.challenger = "heuristic"
+	if p := os.Getenv("KRIEGBOT_SOAK_PLAYER"); p != "" {
+		sc.challenger = p
 	}
 	runSoak(t, sc)
 }
@@ -149,9 +153,15 @@ type soakConfig struct {
 	timeout      time.Duration    // bound on the whole run (not a speed assertion)
 	heapBound    uint64           // allowed HeapInuse growth
 	kinds        []faultKind
-	once         bool // each kind once, in order, then at random (CI)
+	once         bool   // each kind once, in order, and no more (CI)
+	challenger   string // the challengers' player spec
 	seed         uint64
 }
+
+// baseLag is every link's delay each way outside a delay fault: it makes a
+// game of the quick players last some seconds (a round trip per attempt,
+// charged to the mover's clock), so that faults find games in progress.
+const baseLag = 20 * time.Millisecond
 
 // disconnectGrace is the server's grace for a player who dropped out of a
 // game: a cut daemon comes back well within it.
@@ -344,7 +354,7 @@ func runSoak(t *testing.T, sc soakConfig) {
 	runtime.GC()
 	heap0, rss0 := memNow()
 	rng := rand.New(rand.NewPCG(sc.seed, 0x736f616b))
-	t.Logf("soak: %d pairs x %d games, faults %v, seed %d (KRIEGBOT_SOAK_SEED)", sc.pairs, sc.games, sc.kinds, sc.seed)
+	t.Logf("soak: %d pairs x %d games, %s vs random, faults %v, seed %d (KRIEGBOT_SOAK_SEED)", sc.pairs, sc.games, sc.challenger, sc.kinds, sc.seed)
 
 	ss := startSoakServer(t)
 	ctx, cancel := context.WithTimeout(context.Background(), sc.timeout)
@@ -354,14 +364,14 @@ func runSoak(t *testing.T, sc soakConfig) {
 	for p := 0; p < sc.pairs; p++ {
 		for side, h := range soakAccounts[p] {
 			l := &soakLink{handle: h, px: startFaultProxy(t, ss.addr)}
+			l.px.setLag(baseLag)
 			cfg := testConfig(t, h, ss.addr)
 			cfg.Policy.SeekBase, cfg.Policy.SeekIncrement = 1, 0
 			cfg.Policy.AbortAfter = config.Duration{Duration: 30 * time.Second}
 			player := "random"
 			if side == 0 {
+				player = sc.challenger
 				cfg.Policy.Challenge = soakAccounts[p][1]
-				cfg.Policy.Games = sc.games
-				player = "heuristic"
 				challengers = append(challengers, l)
 			} else {
 				acceptors = append(acceptors, l)
@@ -388,6 +398,7 @@ func runSoak(t *testing.T, sc soakConfig) {
 
 	// The faults, until the challengers are done.
 	var challengersDone atomic.Bool
+	var injected atomic.Int32 // faults injected so far
 	faultsDone := make(chan struct{})
 	var side sync.WaitGroup // floods and guesses in flight
 	go func() {
@@ -399,7 +410,7 @@ func runSoak(t *testing.T, sc soakConfig) {
 			case <-ctx.Done():
 				return
 			}
-			if challengersDone.Load() {
+			if challengersDone.Load() || sc.once && i >= len(sc.kinds) {
 				return
 			}
 			k := sc.kinds[rng.IntN(len(sc.kinds))]
@@ -408,19 +419,33 @@ func runSoak(t *testing.T, sc soakConfig) {
 			}
 			target := links[rng.IntN(len(links))]
 			soakFault(t, ctx, k, target, links, acceptors[rng.IntN(len(acceptors))], ss, sc, rng, stats, &side)
+			injected.Add(1)
 		}
 	}()
 
-	// The challengers play their games.
+	// The challengers play their games (and in CI, until every kind of
+	// fault has been injected once); then each finishes the game it plays.
 	for _, l := range challengers {
-		for done := false; !done; {
+		for {
+			if finishedOf(l.d) >= sc.games && (!sc.once || int(injected.Load()) >= len(sc.kinds)) {
+				l.d.SoftQuit()
+				break
+			}
 			select {
 			case <-ctx.Done():
 				t.Fatalf("the soak did not end within %v: %s has %d of %d games; server games: %s",
 					sc.timeout, l.handle, finishedOf(l.d), sc.games, describeGames(ss.finished()))
 			case <-time.After(100 * time.Millisecond):
-				f, _, _, _ := l.d.Score()
-				done = f >= sc.games && l.d.Playing() == 0
+			}
+		}
+	}
+	for _, l := range challengers {
+		for l.d.Playing() > 0 {
+			select {
+			case <-ctx.Done():
+				t.Fatalf("the soak did not end within %v: %s still plays; server games: %s",
+					sc.timeout, l.handle, describeGames(ss.finished()))
+			case <-time.After(100 * time.Millisecond):
 			}
 		}
 	}
@@ -489,8 +514,8 @@ func soakFault(t *testing.T, ctx context.Context, k faultKind, target *soakLink,
 	case fDelay:
 		lag := time.Duration(50+rng.IntN(251)) * time.Millisecond
 		d := time.Duration(2000+rng.IntN(3001)) * time.Millisecond
-		target.px.setLag(lag)
-		time.AfterFunc(d, func() { target.px.setLag(0) })
+		target.px.setLag(baseLag + lag)
+		time.AfterFunc(d, func() { target.px.setLag(baseLag) })
 	case fStall:
 		d := sc.stall[0] + time.Duration(rng.Int64N(int64(sc.stall[1]-sc.stall[0])+1))
 		target.addOutage(outage{kind: fStall, start: now, end: now.Add(d)})
@@ -537,7 +562,7 @@ func soakFlood(ctx context.Context, addr, target string, d time.Duration, stats 
 		return
 	}
 	tells := strings.Repeat("tell "+target+" x;", 200)
-	seeks := strings.Repeat("seek 1 0;unseek;", 100)
+	seeks := strings.Repeat("seek 90 0;unseek;", 100) // 90 minutes: no daemon's policy plays it
 	w := bufio.NewWriter(c)
 	for end, i := time.Now().Add(d), 0; time.Now().Before(end) && ctx.Err() == nil; i++ {
 		line := tells
@@ -627,7 +652,7 @@ func matchRecords(g soakGame, recs []*record.Record) []*record.Record {
 	var out []*record.Record
 	for _, r := range recs {
 		if r.Game.Number == g.Number && r.Game.White == g.White && r.Game.Black == g.Black &&
-			!r.Game.Start.Before(g.start.Add(-time.Second)) && r.Game.Start.Before(g.end.Add(time.Second)) {
+			!r.Game.Start.Before(g.start) && r.Game.Start.Before(g.end) {
 			out = append(out, r)
 		}
 	}
