@@ -414,6 +414,9 @@ func runSoak(t *testing.T, sc soakConfig) {
 				return
 			}
 			k := sc.kinds[rng.IntN(len(sc.kinds))]
+			if k == fRestart && rng.IntN(3) != 0 { // a restart aborts every game: a third as often
+				k = sc.kinds[rng.IntN(len(sc.kinds))]
+			}
 			if sc.once && i < len(sc.kinds) {
 				k = sc.kinds[i]
 			}
