@@ -676,6 +676,9 @@ func checkSoakGames(t *testing.T, games []soakGame, links []*soakLink) (forfeits
 		if l == nil || g.Code != "Fla" && g.Code != "Dis" {
 			continue
 		}
+		if g.Code == "Dis" {
+			dis++
+		}
 		rs := matchRecords(g, recs[loser])
 		if len(rs) == 0 {
 			t.Errorf("game %d (run %d) %s-%s %s %s: no record of %s to judge it by", g.Number, g.epoch, g.White, g.Black, g.Result, g.Description, loser)
@@ -715,7 +718,6 @@ func checkSoakGames(t *testing.T, games []soakGame, links []*soakLink) (forfeits
 			t.Errorf("game %d (run %d) %s-%s: %s lost on time (%s) with %v on its clock before outages totalling %v %v: our forfeit",
 				g.Number, g.epoch, g.White, g.Black, loser, g.Description, clock, sum, during)
 		case "Dis":
-			dis++
 			excused := false
 			for _, o := range during {
 				excused = excused || o.end.Sub(o.start) > disconnectGrace
