@@ -444,8 +444,10 @@ func runSoak(t *testing.T, sc soakConfig) {
 	challengersDone.Store(true)
 	<-faultsDone // CI: until each kind has been injected once
 	side.Wait()
-	// Everyone leaves (a soft quit waits for the last move lists).
-	for _, l := range links {
+	// Everyone leaves: the challengers by their game limit, once their last
+	// move list came (a second SoftQuit would make them leave at once,
+	// without it); the acceptors by a soft quit, which waits for it too.
+	for _, l := range acceptors {
 		l.d.SoftQuit()
 	}
 	stopped := make(chan struct{})
@@ -539,8 +541,9 @@ func soakFault(t *testing.T, ctx context.Context, k faultKind, target *soakLink,
 		side.Add(1)
 		go func() { defer side.Done(); soakFlood(ctx, ss.addr, floodTarget.handle, 2*time.Second, stats) }()
 	case fGuess:
+		seed := rng.Uint64() // rng is the fault loop's: drawn here, not in the goroutine
 		side.Add(1)
-		go func() { defer side.Done(); soakGuess(t, ctx, ss.addr, "kriegbot", 30, rng.Uint64(), stats) }()
+		go func() { defer side.Done(); soakGuess(t, ctx, ss.addr, "kriegbot", 30, seed, stats) }()
 	}
 }
 
