@@ -255,10 +255,12 @@ func (d *Daemon) gameStarted(v protocol.MyGameStartedDG, now time.Time) {
 		return
 	}
 	d.policy.started()
+	var resumed *record.Writer
 	if old := d.games[v.Game]; old != nil {
 		// A resumed game after a reconnection: start afresh from the
-		// server's move list (DG 25 follows).
+		// server's move list (DG 25 follows), in the same record.
 		old.drv.Stop()
+		resumed = old.drv.Record()
 	}
 	if v.Wild != 16 {
 		d.opt.Log.Warn().Int("wild", v.Wild).Int("game", v.Game).Msg("not a wild 16 game: resigning it")
@@ -283,7 +285,9 @@ func (d *Daemon) gameStarted(v protocol.MyGameStartedDG, now time.Time) {
 	}
 	g.drv = drv
 	d.games[v.Game] = g
-	if d.opt.Dir != "" && cfg.Logs.Records {
+	if resumed != nil {
+		drv.SetRecord(resumed)
+	} else if d.opt.Dir != "" && cfg.Logs.Records {
 		drv.SetRecord(record.Create(d.opt.Dir, d.opt.Name, record.GameLine{Game: v.Game, White: v.White, Black: v.Black,
 			BaseMin: v.WhiteInitial, IncS: v.WhiteIncrement, Rated: v.Rated, Wild: v.Wild, Seed: record.Seed(seed),
 			Player: d.opt.Spec.String(), Build: d.build, OpponentModel: g.model}, us, now))
@@ -433,9 +437,11 @@ func (d *Daemon) keepRecord(r *record.Writer) {
 	}
 }
 
+// The newest record not yet complete: after a server restart, numbers
+// start again, and an older game may hold the same one.
 func (d *Daemon) findRecord(game int) *record.Writer {
-	for _, r := range d.recent {
-		if r.Number() == game {
+	for i := len(d.recent) - 1; i >= 0; i-- {
+		if r := d.recent[i]; r.Number() == game && !r.Complete() {
 			return r
 		}
 	}

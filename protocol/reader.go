@@ -9,8 +9,11 @@ package protocol
 const (
 	DefaultMaxLine     = 64 << 10
 	DefaultMaxDatagram = 64 << 10
-	DefaultMaxFields   = 256
-	DefaultMaxDepth    = 8
+	// DefaultMaxFields: a move list (DG 25) has one field per ply after
+	// its 8 header fields, and a wild 16 game may run to hundreds of
+	// moves; MaxDatagram still bounds the memory.
+	DefaultMaxFields = 4096
+	DefaultMaxDepth  = 8
 )
 
 const (

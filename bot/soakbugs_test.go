@@ -1,0 +1,47 @@
+package bot
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// TestSoftQuitCrossesChallenge: a soft quit (the owner's softquit, the
+// first signal) while a challenge we sent is still open. The daemon quits
+// without withdrawing it; the opponent's accept crosses the quit, the game
+// starts, and the server forfeits it by disconnection (on ICC, with no
+// grace, at once), with no record on our side. Found by the fault soak;
+// it fails on the code of this commit, so it runs only with
+// KRIEGBOT_KNOWN_BUGS=1 until the daemon withdraws (or waits out) its
+// challenges before quitting.
+func TestSoftQuitCrossesChallenge(t *testing.T) {
+	if os.Getenv("KRIEGBOT_KNOWN_BUGS") == "" {
+		t.Skip("a known bug (see the comment): KRIEGBOT_KNOWN_BUGS=1 runs it")
+	}
+	srv, addr := startTestServer(t, 0)
+	px := startProxy(t, addr, 200*time.Millisecond, nil) // the game start reaches us 200 ms late
+	ac := testConfig(t, "kriegbot", addr)
+	ac.Policy.Challenge = "sparring"
+	a, _ := newTestDaemon(t, ac, px.addr(), "heuristic", nil)
+	b, bdir := newTestDaemon(t, testConfig(t, "sparring", addr), addr, "random", nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	runInBackground(t, ctx, b)
+	done := make(chan int, 1)
+	go func() { done <- a.Run(ctx) }()
+	waitFor(t, func() bool {
+		log, _ := os.ReadFile(filepath.Join(bdir, "daemon.log"))
+		return bytes.Contains(log, []byte("accepting challenge"))
+	})
+	a.SoftQuit()
+	awaitExit(t, ctx, done, "the soft quit did not end the daemon")
+	waitFor(t, func() bool { p, _ := srv.GameCount(); return p == 0 })
+	for _, g := range srv.Finished() {
+		if g.Code == "Dis" {
+			t.Fatalf("game %d %s-%s: %s", g.Number, g.White, g.Black, g.Description)
+		}
+	}
+}
