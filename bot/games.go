@@ -96,12 +96,29 @@ func (d *Daemon) checkQuit() (int, bool) {
 		return ExitDone, true
 	}
 	if soft && len(d.games) == 0 && !d.policy.waiting() && !d.awaitingMoves() {
-		d.sess.Send(protocol.UnseekLine(0))
+		now := d.opt.Now()
+		// A challenge or seek of ours may still be open, and its accept
+		// may be on its way: withdraw them, and wait a moment for a game
+		// that crosses the withdrawal (leaving would forfeit it).
+		if d.policy.withdrawn.IsZero() {
+			d.sess.Send(protocol.WithdrawLine)
+			d.sess.Send(protocol.UnseekLine(0))
+			d.policy.withdrawn = now
+			if d.policy.offersOpen(now) {
+				return 0, false
+			}
+		} else if now.Sub(d.policy.withdrawn) < crossingWait {
+			return 0, false
+		}
 		d.sess.Send(protocol.QuitLine)
 		return ExitDone, true
 	}
 	return 0, false
 }
+
+// crossingWait is how long a quitting daemon that had offers open waits
+// after withdrawing them for a game start that crossed the withdrawal.
+const crossingWait = 3 * time.Second
 
 // awaitingMoves reports a finished game whose full move list (for its PGN)
 // was asked for less than two seconds ago: a soft quit waits for it.

@@ -19,11 +19,18 @@ type policy struct {
 	lastMatch  time.Time
 	lastOpp    string
 	inARow     int
-	announced  bool // the console was told what we wait for, since the last game
+	announced  bool      // the console was told what we wait for, since the last game
+	withdrawn  time.Time // when a quitting daemon withdrew its offers (zero: not yet)
+}
+
+// offersOpen reports an offer of ours that an opponent may still take: our
+// seek, or a challenge sent in the last minute.
+func (p *policy) offersOpen(now time.Time) bool {
+	return p.seekPosted || !p.lastMatch.IsZero() && now.Sub(p.lastMatch) < time.Minute
 }
 
 // connected forgets what a lost connection took with it.
-func (p *policy) connected() { p.seekPosted, p.pending = false, "" }
+func (p *policy) connected() { p.seekPosted, p.pending, p.withdrawn = false, "", time.Time{} }
 
 // waiting reports an accepted challenge whose game has not started.
 func (p *policy) waiting() bool { return p.pending != "" }

@@ -14,13 +14,9 @@ import (
 // without withdrawing it; the opponent's accept crosses the quit, the game
 // starts, and the server forfeits it by disconnection (on ICC, with no
 // grace, at once), with no record on our side. Found by the fault soak;
-// it fails on the code of this commit, so it runs only with
-// KRIEGBOT_KNOWN_BUGS=1 until the daemon withdraws (or waits out) its
-// challenges before quitting.
+// the daemon now withdraws its offers before quitting and waits a moment
+// for a game that crossed the withdrawal (then plays it).
 func TestSoftQuitCrossesChallenge(t *testing.T) {
-	if os.Getenv("KRIEGBOT_KNOWN_BUGS") == "" {
-		t.Skip("a known bug (see the comment): KRIEGBOT_KNOWN_BUGS=1 runs it")
-	}
 	srv, addr := startTestServer(t, 0)
 	px := startProxy(t, addr, 200*time.Millisecond, nil) // the game start reaches us 200 ms late
 	ac := testConfig(t, "kriegbot", addr)

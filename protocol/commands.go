@@ -247,4 +247,7 @@ const (
 	DeclineDrawLine = "decline draw"
 	AbortLine       = "abort"
 	QuitLine        = "quit"
+	// WithdrawLine withdraws all our challenges and seeks: a bare match
+	// (protocol-notes d.4).
+	WithdrawLine = "match"
 )
