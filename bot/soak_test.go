@@ -428,9 +428,7 @@ func runSoak(t *testing.T, sc soakConfig) {
 	}()
 
 	// The challengers play their games and leave by their game limit. (A
-	// soft quit from here could cross a challenge just sent: the daemon
-	// does not withdraw it, and the game it starts is lost by
-	// disconnection: TestSoftQuitCrossesChallenge, a known bug.)
+	// soft quit crossing a challenge just sent is TestSoftQuitCrossesChallenge.)
 	for _, l := range challengers {
 		for finishedOf(l.d) < sc.games || l.d.Playing() > 0 {
 			select {
