@@ -311,14 +311,14 @@ func (d *Daemon) gameStarted(v protocol.MyGameStartedDG, now time.Time) {
 	}
 	opp := t.Opponent()
 	d.policy.opponent(opp)
-	d.opt.Log.Info().Int("game", v.Game).Str("opponent", opp).Str("color", iccgame.ColorWord(us)).
+	d.opt.Log.Info().Int("game", v.Game).Str("opponent", opp).Str("color", us.String()).
 		Int("base_min", v.WhiteInitial).Int("inc_s", v.WhiteIncrement).Bool("rated", v.Rated).Uint64("seed", seed).Msg("game started")
 	rated := "unrated"
 	if v.Rated {
 		rated = "rated"
 	}
 	d.opt.Console.say(lineProgress, "game %d started: %s (white) vs %s (black), %d+%d %s; we play %s",
-		v.Game, v.White, v.Black, v.WhiteInitial, v.WhiteIncrement, rated, iccgame.ColorWord(us))
+		v.Game, v.White, v.Black, v.WhiteInitial, v.WhiteIncrement, rated, us.String())
 	if cfg.Policy.Greeting != "" {
 		if line, err := protocol.SayLine(cfg.Policy.Greeting); err == nil {
 			d.sess.Send(line)
@@ -419,17 +419,8 @@ func (d *Daemon) finish(num int, g *gameRun, now time.Time) {
 	g.drv.End(players.Outcome{Result: result, Reason: reason},
 		record.ResultLine{Code: code, Plies: g.t.Plies(), LagMs: g.t.Lag().Milliseconds()}, now)
 	us := g.t.Us()
-	d.mu.Lock()
-	s := d.score.add(result, us)
-	limit := d.cfg.Policy.Games
-	d.mu.Unlock()
-	left := g.t.Clock(us, now)
-	d.opt.Log.Info().Int("game", num).Str("result", result).Str("code", code).Str("reason", reason).
-		Int("plies", g.t.Plies()).Int("illegal", illegal).Dur("clock_left", left).Msg("game over")
 	d.liveFinished(g, result, reason)
-	d.opt.Console.say(lineResult, "game %d vs %s (%s): %s %s, %d plies, %d illegal attempts, %s left; score +%d -%d =%d",
-		num, g.t.Opponent(), iccgame.ColorWord(us), result, reason, g.t.Plies(), illegal, fmtClock(left), s.wins, s.losses, s.draws)
-	d.opt.Console.setStatus("", now)
+	d.scoreGame(fmt.Sprint(num), g.t.Opponent(), us, result, code, reason, g.t.Plies(), illegal, g.t.Clock(us, now), now)
 	if r := g.drv.Record(); r != nil {
 		if err := r.Err(); err != nil {
 			d.opt.Log.Error().Err(err).Int("game", num).Str("file", r.Path()).Msg("the game record could not be written in full")
@@ -437,6 +428,20 @@ func (d *Daemon) finish(num int, g *gameRun, now time.Time) {
 		d.sess.Send(fmt.Sprintf("moves %d", num)) // the full move list, for the PGN
 		d.keepRecord(r)
 	}
+}
+
+// scoreGame counts a finished game (any backend): the score, the log, the
+// console's result line, and the game limit.
+func (d *Daemon) scoreGame(game, opp string, us chess.Color, result, code, reason string, plies, illegal int, left time.Duration, now time.Time) {
+	d.mu.Lock()
+	s := d.score.add(result, us)
+	limit := d.cfg.Policy.Games
+	d.mu.Unlock()
+	d.opt.Log.Info().Str("game", game).Str("result", result).Str("code", code).Str("reason", reason).
+		Int("plies", plies).Int("illegal", illegal).Dur("clock_left", left).Msg("game over")
+	d.opt.Console.say(lineResult, "game %s vs %s (%s): %s %s, %d plies, %d illegal attempts, %s left; score +%d -%d =%d",
+		game, opp, us.String(), result, reason, plies, illegal, fmtClock(left), s.wins, s.losses, s.draws)
+	d.opt.Console.setStatus("", now)
 	if limit > 0 && s.finished >= limit {
 		d.opt.Log.Info().Int("games", s.finished).Msg("game limit reached")
 		d.mu.Lock()

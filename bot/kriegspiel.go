@@ -457,9 +457,9 @@ func (r *ksRun) start(ctx context.Context, m ksclient.Metadata, now time.Time) {
 	if ref == r.waiting {
 		r.waiting = ""
 	}
-	d.opt.Log.Info().Str("game", ref).Str("code", g.code).Str("opponent", opp).Str("color", record.ColorWord(us)).
+	d.opt.Log.Info().Str("game", ref).Str("code", g.code).Str("opponent", opp).Str("color", us.String()).
 		Int("record_game", number).Uint64("seed", seed).Msg("game started")
-	d.opt.Console.say(lineProgress, "game %s started: %s (white) vs %s (black), %s rated; we play %s", g.code, white, black, ctl, record.ColorWord(us))
+	d.opt.Console.say(lineProgress, "game %s started: %s (white) vs %s (black), %s rated; we play %s", g.code, white, black, ctl, us.String())
 	// A game in progress (we restarted) is heard from its scoresheet: our
 	// moves with their move_uci, the opponent's as hidden moves; where the
 	// scoresheet falls short the tracker notes a desync and drive rebuilds
@@ -705,27 +705,13 @@ func (r *ksRun) finish(g *ksGame, now time.Time) {
 	g.drv.End(players.Outcome{Result: result, Reason: reason},
 		record.ResultLine{Code: reason, Plies: g.t.Plies(), LagMs: g.t.Lag().Milliseconds()}, now)
 	us := g.t.Us()
-	d.mu.Lock()
-	s := d.score.add(result, us)
-	limit := d.cfg.Policy.Games
-	d.mu.Unlock()
-	left := g.t.Clock(us, now)
-	d.opt.Log.Info().Str("game", g.ref).Str("result", result).Str("reason", reason).
-		Int("plies", g.t.Plies()).Int("illegal", g.t.Illegal()).Dur("clock_left", left).Msg("game over")
-	d.opt.Console.say(lineResult, "game %s vs %s (%s): %s %s, %d plies, %d illegal attempts, %s left; score +%d -%d =%d",
-		g.code, g.opp, record.ColorWord(us), result, reason, g.t.Plies(), g.t.Illegal(), fmtClock(left), s.wins, s.losses, s.draws)
+	d.scoreGame(g.code, g.opp, us, result, reason, reason, g.t.Plies(), g.t.Illegal(), g.t.Clock(us, now), now)
 	if rec := g.drv.Record(); rec != nil {
 		if result == "*" {
 			rec.Close() // never completed on the site: no transcript to ask for
 		} else {
 			r.done = append(r.done, &ksDone{ref: g.ref, rec: rec, next: now, guest: g.guest})
 		}
-	}
-	if limit > 0 && s.finished >= limit {
-		d.opt.Log.Info().Int("games", s.finished).Msg("game limit reached")
-		d.mu.Lock()
-		d.soft = true
-		d.mu.Unlock()
 	}
 }
 

@@ -10,7 +10,6 @@ import (
 	"kriegbot/engine/oppmodel"
 	"kriegbot/engine/players"
 	"kriegbot/live"
-	"kriegbot/protocol/iccgame"
 )
 
 // What the operator's page (package live) is shown: the daemon copies it out
@@ -84,7 +83,7 @@ func (d *Daemon) liveFinished(g *gameRun, result, reason string) {
 	if d.opt.Live == nil {
 		return
 	}
-	f := live.Finished{Number: g.t.Number(), Opponent: g.t.Opponent(), Us: iccgame.ColorWord(g.t.Us()),
+	f := live.Finished{Number: g.t.Number(), Opponent: g.t.Opponent(), Us: g.t.Us().String(),
 		Result: result, Reason: reason, Plies: g.t.Plies()}
 	if r := g.drv.Record(); r != nil && r.Path() != "" {
 		f.Record = filepath.Base(r.Path())
@@ -108,7 +107,7 @@ func (d *Daemon) livePublish(now time.Time) {
 	for _, g := range d.games {
 		us := g.t.Us()
 		ctl := g.t.Control()
-		lg := live.Game{Number: g.t.Number(), Opponent: g.t.Opponent(), Us: iccgame.ColorWord(us),
+		lg := live.Game{Number: g.t.Number(), Opponent: g.t.Opponent(), Us: us.String(),
 			Control: fmt.Sprintf("%d+%d", int(ctl.Base/time.Minute), int(ctl.Increment/time.Second)), Ply: g.t.Plies(),
 			ClockUs: g.t.Clock(us, now).Milliseconds(), ClockThem: g.t.Clock(us.Other(), now).Milliseconds(),
 			State: "their turn", Value: g.lastAttempt.Value, HasValue: g.lastAttempt.HasValue,

@@ -40,7 +40,7 @@ type Writer struct {
 func Create(dir, name string, g GameLine, us chess.Color, now time.Time) *Writer {
 	g.Type, g.V = TypeGame, Version
 	g.Start = stamp(now)
-	g.Us = ColorWord(us)
+	g.Us = us.String()
 	w := &Writer{game: g, us: us, start: now}
 	d := filepath.Join(dir, "games")
 	if w.err = os.MkdirAll(d, 0o755); w.err != nil {
@@ -238,14 +238,6 @@ func (w *Writer) pgnText(sans []string) string {
 func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
 
 func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
-
-// ColorWord is "white" or "black", as records write a colour.
-func ColorWord(c chess.Color) string {
-	if c == chess.White {
-		return "white"
-	}
-	return "black"
-}
 
 // SafeName keeps letters, digits, '-' and '_' of a handle for a file name.
 func SafeName(s string) string {

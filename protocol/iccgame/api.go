@@ -271,14 +271,6 @@ func (t *Tracker) String() string {
 	return fmt.Sprintf("game %d vs %s, ply %d", t.number, t.opponent(), t.plies)
 }
 
-// ColorWord is "white" or "black".
-func ColorWord(c chess.Color) string {
-	if c == chess.White {
-		return "white"
-	}
-	return "black"
-}
-
 // OurTurn reports whether the wire says it is our turn (an attempt may be
 // outstanding).
 func (t *Tracker) OurTurn() bool { return t.ourTurn }
