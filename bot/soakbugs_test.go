@@ -21,9 +21,12 @@ func TestSoftQuitCrossesChallenge(t *testing.T) {
 	px := startProxy(t, addr, 200*time.Millisecond, nil) // the game start reaches us 200 ms late
 	ac := testConfig(t, "kriegbot", addr)
 	ac.Policy.Challenge = "sparring"
+	// The crossed game is played out: 1+0 bounds it by the clocks (two
+	// minutes in all), within the test's three.
+	ac.Policy.SeekBase, ac.Policy.SeekIncrement = 1, 0
 	a, _ := newTestDaemon(t, ac, px.addr(), "heuristic", nil)
 	b, bdir := newTestDaemon(t, testConfig(t, "sparring", addr), addr, "random", nil)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	runInBackground(t, ctx, b)
 	done := make(chan int, 1)
