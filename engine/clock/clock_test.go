@@ -201,3 +201,12 @@ func TestTurn(t *testing.T) {
 		t.Fatalf("PlanSpent after a move = %+v, want %+v", got, want)
 	}
 }
+
+func TestSmoothLag(t *testing.T) {
+	if got := SmoothLag(0, 80*time.Millisecond); got != 80*time.Millisecond {
+		t.Fatalf("first sample: %v", got)
+	}
+	if got := SmoothLag(80*time.Millisecond, 160*time.Millisecond); got != 100*time.Millisecond {
+		t.Fatalf("(3*80+160)/4 = %v, want 100ms", got)
+	}
+}

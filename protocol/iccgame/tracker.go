@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"kriegbot/engine/chess"
+	"kriegbot/engine/clock"
 	"kriegbot/engine/players"
 	"kriegbot/engine/umpire"
 	"kriegbot/protocol"
@@ -140,12 +141,7 @@ func (t *Tracker) noteLag(now time.Time) {
 	if t.sentAt.IsZero() {
 		return
 	}
-	d := now.Sub(t.sentAt)
-	if t.lag == 0 {
-		t.lag = d
-	} else {
-		t.lag = (3*t.lag + d) / 4
-	}
+	t.lag = clock.SmoothLag(t.lag, now.Sub(t.sentAt))
 	t.sentAt = time.Time{}
 }
 
