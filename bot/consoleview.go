@@ -7,6 +7,7 @@ import (
 
 	"kriegbot/engine/chess"
 	"kriegbot/engine/players"
+	"kriegbot/engine/umpire"
 )
 
 // What the console shows of the games: the verbose move lines and the
@@ -24,10 +25,7 @@ func (d *Daemon) showAnswers(g *gameRun, ev []players.Event) {
 			continue
 		}
 		v := e.View
-		words := strings.Join(v.Words(), ", ")
-		if words == "" {
-			words = "nothing said"
-		}
+		words := saidText(v)
 		move := (g.t.Plies() + 1) / 2
 		if !v.Own {
 			c.say(lineMove, "  g%d %d%s (hidden): %s", g.t.Number(), (g.t.Plies()+1)/2, dots(g.t.Us().Other()), words)
@@ -46,6 +44,15 @@ func (d *Daemon) showAnswers(g *gameRun, ev []players.Event) {
 		}
 		c.say(lineMove, "  g%d %d%s %s: %s  (%s)", g.t.Number(), move, dots(g.t.Us()), v.Move, words, info)
 	}
+}
+
+// saidText is what the referee said of an answer, for people: the
+// announcements joined, or "nothing said".
+func saidText(v umpire.View) string {
+	if w := v.Words(); len(w) > 0 {
+		return strings.Join(w, ", ")
+	}
+	return "nothing said"
 }
 
 // dots is "." after White's move number and "..." after Black's.

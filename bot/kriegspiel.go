@@ -995,10 +995,7 @@ func (r *ksRun) showAnswers(g *ksGame, ev []players.Event) {
 			continue
 		}
 		v := e.View
-		words := strings.Join(v.Words(), ", ")
-		if words == "" {
-			words = "nothing said"
-		}
+		words := saidText(v)
 		if !v.Own {
 			c.say(lineMove, "  %s (hidden): %s", g.code, words)
 			continue

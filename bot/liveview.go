@@ -3,7 +3,6 @@ package bot
 import (
 	"fmt"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"kriegbot/engine/chess"
@@ -49,10 +48,7 @@ func (d *Daemon) liveHeard(g *gameRun, ev []players.Event) {
 		if v.Own {
 			who = v.Move.String()
 		}
-		words := strings.Join(v.Words(), ", ")
-		if words == "" {
-			words = "nothing said"
-		}
+		words := saidText(v)
 		g.live.heard = append(g.live.heard, who+": "+words)
 		if n := len(g.live.heard); n > 6 {
 			g.live.heard = append(g.live.heard[:0], g.live.heard[n-6:]...)
