@@ -154,6 +154,12 @@ func command(args []string, stdout, stderr io.Writer, replayPage ReplayPage) int
 // connectTo points the configuration at an outside ICC-protocol server at
 // addr: no embedded server, no sparring partner, no standing challenge.
 func connectTo(cfg *config.Config, addr string) error {
+	// -connect names a telnet host and port; the kriegspiel.org API is a
+	// URL. Taking the flag there would quietly play somewhere else than the
+	// operator asked (the config's server.url), so it is refused.
+	if cfg.Server.Protocol == "kriegspiel" {
+		return errors.New("-connect is for ICC-protocol servers, but server.protocol is \"kriegspiel\": set server.url (and server.embedded = false) in the config instead")
+	}
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
 		return fmt.Errorf("want HOST:PORT, e.g. 127.0.0.1:5000 (%v)", err)

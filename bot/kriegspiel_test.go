@@ -679,3 +679,26 @@ func TestControlOf(t *testing.T) {
 		t.Errorf("no clock: %s", got)
 	}
 }
+
+// TestConnectRefusedForKriegspiel: -connect names an ICC-protocol server;
+// with server.protocol = "kriegspiel" it is refused with a clear error
+// (exit 2) instead of being ignored or half applied.
+func TestConnectRefusedForKriegspiel(t *testing.T) {
+	dir := t.TempDir()
+	conf := filepath.Join(dir, "ks.toml")
+	body := "[server]\nprotocol = \"kriegspiel\"\nembedded = true\n[logs]\ndir = \"" + filepath.ToSlash(dir) + "\"\n"
+	if err := os.WriteFile(conf, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	code := command([]string{"-config", conf, "-connect", "127.0.0.1:5000", "-check"}, &out, &errOut, nil)
+	if code != ExitBadConfig || !strings.Contains(errOut.String(), `server.protocol is "kriegspiel"`) || !strings.Contains(errOut.String(), "server.url") {
+		t.Fatalf("exit %d, stderr %q", code, errOut.String())
+	}
+	// The same config without -connect is valid.
+	out.Reset()
+	errOut.Reset()
+	if code := command([]string{"-config", conf, "-check"}, &out, &errOut, nil); code != ExitDone {
+		t.Fatalf("without -connect: exit %d, stderr %q", code, errOut.String())
+	}
+}
