@@ -330,7 +330,7 @@ func wantMove(a umpire.Answer) tMove {
 		}
 	}
 	if a.Ending != umpire.NotOver {
-		w.GameOver = true
+		w.GameOver, w.Checks = true, []string{}
 		if a.Ending != umpire.PlyLimit { // the site has no name for our move cap
 			sp := a.Ending.String()
 			w.Special = &sp
@@ -339,9 +339,12 @@ func wantMove(a umpire.Answer) tMove {
 	}
 	n := a.PawnTries
 	w.NextTries = &n
+	// ks-game's "checks" lists the two kinds of a double check only
+	// (engine_adapter._answer_check_names reads check_1 and check_2).
 	switch len(w.Checks) {
 	case 1:
 		w.Special = &w.Checks[0]
+		w.Checks = []string{}
 	case 2:
 		sp := "CHECK_DOUBLE"
 		w.Special = &sp
@@ -1331,6 +1334,40 @@ func TestHTTPCheckmate(t *testing.T) {
 		if st.State != "completed" || st.Result == nil || st.Result.Reason != "checkmate" || st.Result.Winner == nil || *st.Result.Winner != "black" ||
 			st.YourFEN != "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3" || !strings.HasSuffix(last, "Move complete · Checkmate — Black wins") {
 			t.Fatalf("%s after the mate: %+v %q %q", c.name, st.Result, st.YourFEN, last)
+		}
+	}
+}
+
+// TestHTTPCheckReplyBytes: the move reply of a single check names it in
+// special_announcement only, with "checks" empty, as ks-backend answers
+// (engine_adapter._answer_check_names reads ks-game's check_1/check_2,
+// which only a double check sets); bot-gpt-nano and others read both.
+func TestHTTPCheckReplyBytes(t *testing.T) {
+	_, _, base := startHTTP(t, Config{})
+	w, b := newAPIClient(t, base), newAPIClient(t, base)
+	w.register("papa")
+	b.register("quebec")
+	var g struct {
+		ID   string `json:"game_id"`
+		Code string `json:"game_code"`
+	}
+	w.call("POST", "/game/create", map[string]any{"rule_variant": "wild16", "play_as": "white", "time_control": "rapid", "opponent_type": "human"}, 201, &g)
+	b.call("POST", "/game/join/"+g.Code, nil, 200, nil)
+	var last []byte
+	for i, uci := range []string{"e2e4", "f7f6", "d1h5"} {
+		c := w
+		if i%2 == 1 {
+			c = b
+		}
+		st, out := c.do("POST", "/game/"+g.ID+"/move", map[string]string{"uci": uci})
+		if st != 200 {
+			t.Fatalf("%s: %d %s", uci, st, out)
+		}
+		last = out
+	}
+	for _, want := range []string{`"move_done":true`, `"announcement":"REGULAR_MOVE"`, `"special_announcement":"CHECK_SHORT_DIAGONAL"`, `"checks":[]`} {
+		if !bytes.Contains(last, []byte(want)) {
+			t.Errorf("Qh5+ answered %s; want %s in it", last, want)
 		}
 	}
 }

@@ -305,21 +305,26 @@ func answerJSON(a umpire.Answer) moveJSON {
 			r.CapturedPiece = strp("PAWN")
 		}
 	}
+	var checks []string
 	for _, k := range a.Checks {
 		if k != chess.NoCheck {
-			r.Checks = append(r.Checks, checkName(k))
+			checks = append(checks, checkName(k))
 		}
 	}
+	// ks-game fills check_1 and check_2, which become "checks", for a
+	// double check only: a single check is named by the special alone,
+	// and a mate by its ending.
 	switch {
 	case a.Ending != umpire.NotOver:
 		if sp := endingSpecial(a.Ending, a.Mover); sp != "" {
 			r.Special = strp(sp)
 		}
 		r.GameOver = true
-	case len(r.Checks) == 2:
+	case len(checks) == 2:
 		r.Special = strp("CHECK_DOUBLE")
-	case len(r.Checks) == 1:
-		r.Special = strp(r.Checks[0])
+		r.Checks = checks
+	case len(checks) == 1:
+		r.Special = strp(checks[0])
 	}
 	if a.Ending == umpire.NotOver && a.PawnTries >= 0 {
 		n := a.PawnTries
