@@ -542,20 +542,35 @@ func TestTelnetPlaysHTTPBot(t *testing.T) {
 	done := make(chan struct{})
 	go func() { defer close(done); p.play() }()
 
-	rng := rand.New(rand.NewPCG(7, 8))
-	ended := false
-	for !ended {
+	telnetPlays(t, s, tc, chess.Black, rand.New(rand.NewPCG(7, 8)))
+	<-done
+	if p.err != nil {
+		t.Fatal(p.err)
+	}
+	fs := s.Finished()
+	if len(fs) != 1 || fs[0].Black != "gamma" || !strings.HasPrefix(fs[0].White, "Guest") {
+		t.Fatalf("finished games: %+v", fs)
+	}
+	f := fs[0]
+	checkHeard(t, p, f)
+	t.Logf("%s vs %s: %s (%s), %d attempts", f.White, f.Black, f.Result, f.Code, len(f.Answers))
+}
+
+// telnetPlays plays the telnet side of the one game whose HTTP bot sits at
+// botCol to its end: random attempts from the umpire's allowed list, as
+// the bot reads allowed_moves.
+func telnetPlays(t *testing.T, s *Server, tc *rawClient, botCol chess.Color, rng *rand.Rand) {
+	t.Helper()
+	for {
 		i, _ := tc.expectAny(2*wait, "it is your move", "} ")
 		if i == 1 {
-			break
+			return
 		}
 		for {
-			// The test reads the telnet side's allowed attempts from the
-			// server, as the bot reads allowed_moves.
 			s.mu.Lock()
 			var moves []string
 			for _, g := range s.games {
-				if g.bots[chess.Black] != nil {
+				if g.bots[botCol] != nil {
 					moves = allowedMoves(g)
 				}
 			}
@@ -569,22 +584,66 @@ func TestTelnetPlaysHTTPBot(t *testing.T) {
 				break
 			}
 			if j == 2 {
-				ended = true
-				break
+				return
 			}
 		}
 	}
+}
+
+// TestTelnetMatchesHTTPBot: `match <bot>` from telnet starts a game with an
+// HTTP bot at once, as a person picking a bot does on the site; the bot
+// finds it in /game/mine/active, both play it out, and the bot heard what
+// the umpire said. A bot that does not play wild16, is not running, or the
+// challenger already playing get a line saying why, and no game.
+func TestTelnetMatchesHTTPBot(t *testing.T) {
+	s, telnet, base := startHTTP(t, Config{})
+	bot := newAPIClient(t, base)
+	bot.register("hotel")
+	other := newAPIClient(t, base)
+	other.call("POST", "/auth/bots/register", map[string]any{"username": "india", "display_name": "India bot",
+		"owner_email": "o@example.org", "supported_rule_variants": []string{"berkeley"}}, 201, nil)
+
+	tc := dialRaw(t, telnet)
+	tc.loginGuest()
+	// Registered, but no request with its token yet: not running.
+	tc.send("match hotel 2 1 u black\r\n")
+	tc.expect("hotel is not connected", wait)
+	tc.send("match india 2 1 u\r\n")
+	tc.expect("india does not play wild 16", wait)
+	tc.send("match nobody 2 1 u\r\n")
+	tc.expect("nobody is not logged in", wait)
+	s.mu.Lock()
+	started := len(s.games) + len(s.finished)
+	s.mu.Unlock()
+	if started != 0 {
+		t.Fatal("a refused match started a game")
+	}
+
+	bot.call("GET", "/game/mine/active", nil, 200, nil) // the bot polls: it is running
+	tc.send("match hotel 2 1 r black\r\n")
+	tc.expect("Guests can play unrated games only", wait)
+	tc.send("match hotel 2 1 u black\r\n")
+	tc.expect("hotel accepts your challenge", wait)
+	tc.expect("Creating unrated wild 16", wait)
+	tc.send("match hotel 2 1 u black\r\n")
+	tc.expect("You are already playing", wait)
+
+	p := &botPlayer{c: bot, rng: rand.New(rand.NewPCG(9, 9))}
+	done := make(chan struct{})
+	go func() { defer close(done); p.play() }()
+	telnetPlays(t, s, tc, chess.White, rand.New(rand.NewPCG(9, 10)))
 	<-done
 	if p.err != nil {
 		t.Fatal(p.err)
 	}
 	fs := s.Finished()
-	if len(fs) != 1 || fs[0].Black != "gamma" || !strings.HasPrefix(fs[0].White, "Guest") {
+	if len(fs) != 1 || fs[0].White != "hotel" || !strings.HasPrefix(fs[0].Black, "Guest") {
 		t.Fatalf("finished games: %+v", fs)
 	}
-	f := fs[0]
-	checkHeard(t, p, f)
-	t.Logf("%s vs %s: %s (%s), %d attempts", f.White, f.Black, f.Result, f.Code, len(f.Answers))
+	if p.color != "white" || p.final.Result == nil {
+		t.Fatalf("the bot played %q, final state %+v", p.color, p.final.Result)
+	}
+	checkHeard(t, p, fs[0])
 }
 
 // wantErr checks an error answer: the status, and the code of the game

@@ -31,12 +31,20 @@ type webBot struct {
 	TokenID     string    `json:"token_id"`
 	Digest      string    `json:"token_sha256"` // hex SHA-256 of the whole token
 	Created     time.Time `json:"created_at"`
+	// LastSeen is the bot's last authenticated request (kept in the token
+	// file to the hour): presence for `match`, and the bots' expiry.
+	LastSeen time.Time `json:"last_seen,omitzero"`
 
 	username string    // lower case, the key
 	lastJoin time.Time // last successful join
 	limit    bucket    // requests under this token
 	streams  int       // open event streams
 }
+
+// botPresent is how recently an HTTP bot must have made a request to be
+// challenged from telnet: the site's bots poll every 2 or 3 s, kriegbot
+// every 2.5 s, so a minute of silence means the bot is not running.
+const botPresent = time.Minute
 
 // isRuleVariant reports whether v is one of the site's variant names;
 // this server plays wild16 only.
@@ -188,7 +196,9 @@ func (s *Server) authenticate(r *http.Request) (*webBot, *apiError) {
 	if bot == nil || subtle.ConstantTimeCompare([]byte(d), []byte(bot.Digest)) != 1 {
 		return nil, errAuth()
 	}
-	if ok, retry := bot.limit.take(s.cfg.Now(), s.http.cfg.TokenRate, s.http.cfg.TokenBurst); !ok {
+	now := s.cfg.Now()
+	bot.LastSeen = now
+	if ok, retry := bot.limit.take(now, s.http.cfg.TokenRate, s.http.cfg.TokenBurst); !ok {
 		return nil, &apiError{status: 429, detail: "Too Many Requests", retry: retry}
 	}
 	return bot, nil

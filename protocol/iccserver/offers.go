@@ -2,6 +2,7 @@ package iccserver
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -27,6 +28,10 @@ func (s *Server) cmdMatch(ev *events, c *client, in cmdInput) {
 	}
 	dest := s.users[strings.ToLower(args[0])]
 	if dest == nil {
+		if bot := s.http.bots[strings.ToLower(args[0])]; bot != nil {
+			s.matchBot(ev, c, bot, parseTerms(args[1:]))
+			return
+		}
 		ev.text(c, fmt.Sprintf("%s is not logged in.", args[0]))
 		return
 	}
@@ -190,4 +195,63 @@ func (s *Server) removeOffersOf(ev *events, handle string) {
 			s.dropChallenge(ev, ch, "The offer is withdrawn.")
 		}
 	}
+}
+
+// matchBot answers `match <bot>` for a bot of the HTTP door. The API has no
+// challenge to accept: on kriegspiel.org a person who picks a bot starts
+// an active game with it at once (create with opponent_type "bot"), and
+// the bot finds it in /game/mine/active. So here: the challenge is issued
+// and accepted in one step, when the bot plays wild16, is connected (made
+// a request within botPresent), and has room for another game.
+func (s *Server) matchBot(ev *events, c *client, bot *webBot, t terms) {
+	if p := t.problem(); p != "" {
+		ev.text(c, p)
+		return
+	}
+	if !s.canPlayRated(c, t.rated) {
+		ev.text(c, "Guests can play unrated games only.")
+		return
+	}
+	now := s.cfg.Now()
+	switch {
+	case c.game != nil:
+		ev.text(c, "You are already playing.")
+		return
+	case !slices.Contains(bot.Variants, "wild16"):
+		ev.text(c, fmt.Sprintf("%s does not play wild 16 (its supported_rule_variants lack wild16).", bot.Username))
+		return
+	case bot.LastSeen.IsZero() || now.Sub(bot.LastSeen) > botPresent:
+		ev.text(c, fmt.Sprintf("%s is not connected: an HTTP bot that has made no request for %v is taken to be away.", bot.Username, botPresent))
+		return
+	case s.activeCount(bot) >= s.http.cfg.MaxActivePerBot:
+		ev.text(c, fmt.Sprintf("%s is playing too many games; try later.", bot.Username))
+		return
+	}
+	kind := "unrated"
+	if t.rated {
+		kind = "rated"
+	}
+	desc := fmt.Sprintf("%s (%d) %s (%d) %s wild 16 %d %d", c.handle, s.rating(c.handle), bot.Username, s.rating(bot.Username), kind, t.minutes, t.inc)
+	if t.color != "" {
+		desc += " (" + t.color + ")"
+	}
+	colReq := "-1"
+	switch t.color {
+	case "white":
+		colReq = "1"
+	case "black":
+		colReq = "0"
+	}
+	// The same lines and datagrams as an offer a telnet player accepts at
+	// once, so that ICC clients (kriegbot's policy.challenge among them)
+	// see a challenge issued, then accepted, then the game.
+	ev.text(c, "Issuing: "+desc+".")
+	ev.dg(c, protocol.DGMatch, c.handle, strconv.Itoa(s.rating(c.handle)), "0", c.titles,
+		bot.Username, strconv.Itoa(s.rating(bot.Username)), "0", "C", "16", "Wild", boolField(t.rated), "0",
+		strconv.Itoa(t.minutes), strconv.Itoa(t.inc), strconv.Itoa(t.minutes), strconv.Itoa(t.inc), colReq, "")
+	ev.dg(c, protocol.DGMatchRemoved, c.handle, bot.Username, fmt.Sprintf("%s accepts the challenge of %s.", bot.Username, c.handle))
+	ev.text(c, fmt.Sprintf("%s accepts your challenge.", bot.Username))
+	white, black := s.colors(seat{c: c}, seat{bot: bot}, t.color)
+	s.startGame(ev, white, black, t.minutes, t.inc, t.rated, "", "")
+	s.cfg.Log("http: %s challenged bot %s", c.handle, bot.Username)
 }
