@@ -1430,3 +1430,72 @@ func TestHTTPCheckReplyBytes(t *testing.T) {
 		}
 	}
 }
+
+// TestHTTPBotExpiry: a bot whose token was never used goes after
+// BotUnused, one silent for BotIdle goes too (its token then fails and its
+// name is free), never a bot with a waiting game or a game in progress;
+// the token file follows, and a restart sweeps what expired while down.
+func TestHTTPBotExpiry(t *testing.T) {
+	var mu sync.Mutex
+	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	advance := func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	file := t.TempDir() + "/bots.jsonl"
+	var logMu sync.Mutex
+	var logs strings.Builder
+	logf := func(format string, a ...any) { logMu.Lock(); fmt.Fprintf(&logs, format+"\n", a...); logMu.Unlock() }
+	s, _, base := startHTTP(t, Config{Now: clock, Log: logf, HTTP: HTTPConfig{TokenFile: file}})
+	names := []string{"alfa", "bravo", "charlie", "delta", "echo", "foxtrot"}
+	c := map[string]*apiClient{}
+	for _, n := range names {
+		c[n] = newAPIClient(t, base)
+		c[n].register(n)
+	}
+	for _, n := range []string{"alfa", "charlie", "delta", "echo", "foxtrot"} {
+		c[n].call("GET", "/game/mine/active", nil, 200, nil) // bravo never uses its token
+	}
+	var g struct {
+		ID   string `json:"game_id"`
+		Code string `json:"game_code"`
+	}
+	c["charlie"].call("POST", "/game/create", createWild16(), 201, nil) // waiting
+	c["delta"].call("POST", "/game/create", createWild16(), 201, &g)
+	c["echo"].call("POST", "/game/join/"+g.Code, nil, 200, nil) // delta and echo play
+
+	advance(25 * time.Hour)
+	c["foxtrot"].call("GET", "/health", nil, 200, nil) // any request sweeps
+	c["bravo"].wantErr("GET", "/game/mine/active", nil, 401, "")
+	c["alfa"].call("GET", "/game/mine/active", nil, 200, nil)
+	if b, _ := os.ReadFile(file); strings.Contains(string(b), `"bravo"`) || !strings.Contains(string(b), `"alfa"`) {
+		t.Fatalf("token file after bravo expired:\n%s", b)
+	}
+
+	advance(30*24*time.Hour - time.Minute) // alfa was seen a day later than the others
+	c["foxtrot"].call("GET", "/health", nil, 200, nil)
+	for _, n := range []string{"charlie", "delta", "echo", "foxtrot"} {
+		s.mu.Lock()
+		gone := s.http.bots[n] == nil
+		s.mu.Unlock()
+		want := n == "foxtrot" // idle, but charlie waits and delta and echo play
+		if gone != want {
+			t.Errorf("%s removed: %v, want %v", n, gone, want)
+		}
+	}
+	c["alfa"].call("GET", "/game/mine/active", nil, 200, nil) // seen a day later: not yet
+	newAPIClient(t, base).register("bravo")                     // the expired name is free again
+	logMu.Lock()
+	for _, want := range []string{"bot bravo removed: its token was never used in 24h0m0s", "bot foxtrot removed: no request for 720h0m0s"} {
+		if !strings.Contains(logs.String(), want) {
+			t.Errorf("log lacks %q:\n%s", want, logs.String())
+		}
+	}
+	logMu.Unlock()
+
+	s.Close()
+	advance(31 * 24 * time.Hour)
+	_, _, base2 := startHTTP(t, Config{Now: clock, HTTP: HTTPConfig{TokenFile: file}})
+	for _, n := range []string{"alfa", "charlie"} {
+		c[n].base = base2
+		c[n].wantErr("GET", "/game/mine/active", nil, 401, "")
+	}
+}

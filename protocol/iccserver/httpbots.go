@@ -35,7 +35,8 @@ type webBot struct {
 	// file to the hour): presence for `match`, and the bots' expiry.
 	LastSeen time.Time `json:"last_seen,omitzero"`
 
-	username string    // lower case, the key
+	username  string    // lower case, the key
+	savedSeen time.Time // LastSeen as the token file has it
 	lastJoin time.Time // last successful join
 	limit    bucket    // requests under this token
 	streams  int       // open event streams
@@ -159,6 +160,8 @@ func (s *Server) apiRegister(req *request) *apiError {
 	id, token := newToken()
 	bot.TokenID, bot.Digest = id, tokenDigest(token)
 	s.mu.Lock()
+	// Expired registrations free their names and room first.
+	s.sweepBots(s.cfg.Now())
 	if s.nameTaken(bot.username) {
 		s.mu.Unlock()
 		return errDetail(409, map[string]any{"field": "username", "code": "USERNAME_TAKEN", "message": "Username is already taken"})
@@ -204,6 +207,67 @@ func (s *Server) authenticate(r *http.Request) (*webBot, *apiError) {
 	return bot, nil
 }
 
+// sweepBots removes the bots whose time is up (HTTPConfig.BotIdle,
+// BotUnused), never one with a game in progress or a waiting game, and
+// saves the token file when a bot went or a LastSeen moved on by more
+// than an hour since it was written (not on every request: the file is
+// rewritten whole). Called with s.mu held.
+func (s *Server) sweepBots(now time.Time) {
+	s.http.swept = now
+	cfg := &s.http.cfg
+	busy := map[*webBot]bool{}
+	for _, g := range s.games {
+		for _, b := range g.bots {
+			if b != nil {
+				busy[b] = true
+			}
+		}
+	}
+	for _, sk := range s.seeks {
+		if sk.bot != nil {
+			busy[sk.bot] = true
+		}
+	}
+	removed := false
+	for name, b := range s.http.bots {
+		if busy[b] {
+			continue
+		}
+		why := ""
+		switch {
+		case b.LastSeen.IsZero() && cfg.BotUnused > 0 && now.Sub(b.Created) >= cfg.BotUnused:
+			why = fmt.Sprintf("its token was never used in %v", cfg.BotUnused)
+		case !b.LastSeen.IsZero() && cfg.BotIdle > 0 && now.Sub(b.LastSeen) >= cfg.BotIdle:
+			why = fmt.Sprintf("no request for %v", cfg.BotIdle)
+		default:
+			continue
+		}
+		delete(s.http.bots, name)
+		delete(s.http.byToken, b.TokenID)
+		removed = true
+		s.cfg.Log("http: bot %s removed: %s", b.username, why)
+	}
+	if removed || s.seenChanged(time.Hour) {
+		if err := s.saveBots(); err != nil {
+			s.cfg.Log("http: saving bots: %v", err)
+		}
+	}
+}
+
+// seenChanged reports whether a bot's LastSeen is more than d past what
+// the token file holds.
+func (s *Server) seenChanged(d time.Duration) bool {
+	if s.http.cfg.TokenFile == "" {
+		return false
+	}
+	for _, b := range s.http.bots {
+		if b.LastSeen.Sub(b.savedSeen) > d {
+			return true
+		}
+	}
+	return false
+}
+
 // saveBots writes the bots to TokenFile (mode 0600, by rename), if set.
 func (s *Server) saveBots() error {
 	name := s.http.cfg.TokenFile
@@ -211,7 +275,8 @@ func (s *Server) saveBots() error {
 		return nil
 	}
 	var b strings.Builder
-	for _, bot := range s.sortedBots() {
+	bots := s.sortedBots()
+	for _, bot := range bots {
 		line, _ := json.Marshal(bot)
 		b.Write(line)
 		b.WriteByte('\n')
@@ -229,7 +294,13 @@ func (s *Server) saveBots() error {
 		os.Remove(f.Name())
 		return err
 	}
-	return os.Rename(f.Name(), name)
+	if err := os.Rename(f.Name(), name); err != nil {
+		return err
+	}
+	for _, bot := range bots {
+		bot.savedSeen = bot.LastSeen
+	}
+	return nil
 }
 
 // loadBots reads TokenFile; a missing file is an empty one.
@@ -260,6 +331,7 @@ func (ws *webState) loadBots() error {
 		if _, ok := parseToken(tokenPrefix + bot.TokenID + "." + strings.Repeat("A", tokenSecretLen)); !ok || len(bot.Digest) != 64 || bot.username == "" {
 			return fmt.Errorf("%s:%d: not a bot record", name, n)
 		}
+		bot.savedSeen = bot.LastSeen
 		ws.bots[bot.username] = &bot
 		ws.byToken[bot.TokenID] = &bot
 	}

@@ -37,6 +37,8 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	httpPublic := fs.Bool("http-public", false, "allow -http on a non-loopback address (plain HTTP: put TLS in front)")
 	httpTime := fs.String("http-time", "25+10", "time control of games HTTP bots create: minutes+increment (the site's rapid is 25+10)")
 	httpBots := fs.String("http-bots", "", "file keeping the HTTP door's bots and token digests across restarts (mode 0600)")
+	botIdle := fs.Duration("http-bot-idle", 30*24*time.Hour, "remove an HTTP bot after this long without a request (never while it plays or waits; negative: never)")
+	botUnused := fs.Duration("http-bot-unused", 24*time.Hour, "remove an HTTP bot whose token is never used within this long of its registration (negative: never)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: kriegbot serve [flags]\n       kriegbot serve hash < password")
 		fmt.Fprintln(stderr, "\nRuns an ICC-compatible wild 16 (Kriegspiel) server. Bots log in as on ICC;")
@@ -67,7 +69,10 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	}
 	cfg := Config{Rules: rules, NoGuests: *noGuests, DisconnectGrace: *grace, RecordDir: *records,
 		MaxConns: *maxConns, MaxConnsPerHost: *maxPerHost,
-		HTTP: HTTPConfig{Minutes: minutes, Inc: inc, TokenFile: *httpBots}}
+		HTTP: HTTPConfig{Minutes: minutes, Inc: inc, TokenFile: *httpBots, BotIdle: *botIdle, BotUnused: *botUnused}}
+	if *botIdle == 0 || *botUnused == 0 {
+		return cmdflag.Fail(stderr, "serve", "-http-bot-idle and -http-bot-unused must not be 0 (negative: never)")
+	}
 	if *httpAddr != "" && !*httpPublic && !loopbackAddr(*httpAddr) {
 		return cmdflag.Fail(stderr, "serve", "-http %s is not a loopback address; add -http-public to serve it anyway", *httpAddr)
 	}

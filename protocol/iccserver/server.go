@@ -146,7 +146,7 @@ func New(cfg Config) (*Server, error) {
 	if err := ws.loadBots(); err != nil {
 		return nil, fmt.Errorf("iccserver: bots: %w", err)
 	}
-	return &Server{
+	s := &Server{
 		http:     ws,
 		cfg:      cfg,
 		cmds:     newCommandSet(),
@@ -159,7 +159,10 @@ func New(cfg Config) (*Server, error) {
 		nextGame: 1,
 		failures: map[string][]time.Time{},
 		ratings:  map[string]int{},
-	}, nil
+	}
+	// Bots whose time ran out while the server was down go now.
+	s.sweepBots(cfg.Now())
+	return s, nil
 }
 
 // ListenAndServe listens on addr (loopback by default: "127.0.0.1:5000") and
