@@ -1482,7 +1482,7 @@ func TestHTTPBotExpiry(t *testing.T) {
 		}
 	}
 	c["alfa"].call("GET", "/game/mine/active", nil, 200, nil) // seen a day later: not yet
-	newAPIClient(t, base).register("bravo")                     // the expired name is free again
+	newAPIClient(t, base).register("bravo")                   // the expired name is free again
 	logMu.Lock()
 	for _, want := range []string{"bot bravo removed: its token was never used in 24h0m0s", "bot foxtrot removed: no request for 720h0m0s"} {
 		if !strings.Contains(logs.String(), want) {

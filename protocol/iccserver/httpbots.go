@@ -37,9 +37,9 @@ type webBot struct {
 
 	username  string    // lower case, the key
 	savedSeen time.Time // LastSeen as the token file has it
-	lastJoin time.Time // last successful join
-	limit    bucket    // requests under this token
-	streams  int       // open event streams
+	lastJoin  time.Time // last successful join
+	limit     bucket    // requests under this token
+	streams   int       // open event streams
 }
 
 // botPresent is how recently an HTTP bot must have made a request to be
