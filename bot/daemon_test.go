@@ -475,7 +475,8 @@ func TestLivePage(t *testing.T) {
 	awaitExit(t, ctx, done, "the game never finished")
 	// The last publication may precede the game's end by half a second.
 	a.liveSeen.published = time.Time{}
-	a.livePublish(time.Now())
+	now := time.Now()
+	a.livePublish(now, a.addr(), func() []live.Game { return a.liveICCGames(now) })
 	snap := page.Snapshot()
 	if len(snap.Finished) != 1 || snap.Finished[0].Record == "" || snap.Score.Finished != 1 || len(snap.Games) != 0 {
 		t.Fatalf("after the game: %+v", snap)

@@ -9,6 +9,7 @@ import (
 	"kriegbot/driver"
 	"kriegbot/engine/chess"
 	"kriegbot/engine/players"
+	"kriegbot/live"
 	"kriegbot/engine/umpire"
 	"kriegbot/protocol"
 	"kriegbot/protocol/iccclient"
@@ -343,7 +344,7 @@ func (d *Daemon) drive() {
 		d.showAnswers(g, ev)
 		g.drv.Hear(ev, now)
 		if len(ev) > 0 {
-			d.liveHeard(g, ev)
+			d.liveHeard(&g.live, g.drv, ev)
 		}
 		_, _, _, over := g.t.Over()
 		if g.drv.Thinking() {
@@ -419,7 +420,8 @@ func (d *Daemon) finish(num int, g *gameRun, now time.Time) {
 	g.drv.End(players.Outcome{Result: result, Reason: reason},
 		record.ResultLine{Code: code, Plies: g.t.Plies(), LagMs: g.t.Lag().Milliseconds()}, now)
 	us := g.t.Us()
-	d.liveFinished(g, result, reason)
+	d.liveFinished(live.Finished{Number: g.t.Number(), Opponent: g.t.Opponent(), Us: us.String(),
+		Result: result, Reason: reason, Plies: g.t.Plies()}, g.drv)
 	d.scoreGame(fmt.Sprint(num), g.t.Opponent(), us, result, code, reason, g.t.Plies(), illegal, g.t.Clock(us, now), now)
 	if r := g.drv.Record(); r != nil {
 		if err := r.Err(); err != nil {
@@ -503,7 +505,7 @@ func (d *Daemon) tick() {
 		}
 	}
 	d.showStatus(now)
-	d.livePublish(now)
+	d.livePublish(now, d.addr(), func() []live.Game { return d.liveICCGames(now) })
 	soft, _ := d.quitting()
 	d.mu.Lock()
 	paused := d.paused

@@ -3,6 +3,7 @@ package bot
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io/fs"
 	"net/http"
 	"net/http/httptest"
@@ -19,6 +20,7 @@ import (
 	"kriegbot/config"
 	"kriegbot/engine/chess"
 	"kriegbot/engine/players"
+	"kriegbot/live"
 	"kriegbot/protocol/ksclient"
 	"kriegbot/record"
 	"kriegbot/replay"
@@ -55,6 +57,12 @@ type ksRunResult struct {
 // when the daemon exits (failing the test after limit).
 func runKS(t *testing.T, site *fakeSite, srv *fakeServer, token string, games int, limit time.Duration, o KSOptions, tune ...func(*config.Config, *players.Spec)) ksRunResult {
 	t.Helper()
+	return runKSWith(t, site, srv, token, games, limit, o, nil, tune...)
+}
+
+// runKSWith is runKS with the daemon's Options changed by withOpt.
+func runKSWith(t *testing.T, site *fakeSite, srv *fakeServer, token string, games int, limit time.Duration, o KSOptions, withOpt func(*Options), tune ...func(*config.Config, *players.Spec)) ksRunResult {
+	t.Helper()
 	dir := t.TempDir()
 	cfg := config.Defaults()
 	cfg.Server.Protocol, cfg.Server.Embedded, cfg.Server.URL = "kriegspiel", false, srv.url()
@@ -79,7 +87,11 @@ func runKS(t *testing.T, site *fakeSite, srv *fakeServer, token string, games in
 		t.Fatal(err)
 	}
 	logs := &syncBuf{}
-	d := New(cfg, Options{Name: "kriegbot", Spec: spec, Log: zerolog.New(logs).Level(zerolog.DebugLevel).With().Timestamp().Logger(), Dir: dir, Seed: 11})
+	opt := Options{Name: "kriegbot", Spec: spec, Log: zerolog.New(logs).Level(zerolog.DebugLevel).With().Timestamp().Logger(), Dir: dir, Seed: 11}
+	if withOpt != nil {
+		withOpt(&opt)
+	}
+	d := New(cfg, opt)
 	if o.Poll == 0 {
 		o.Poll = 100 * time.Millisecond
 	}
@@ -700,5 +712,71 @@ func TestConnectRefusedForKriegspiel(t *testing.T) {
 	errOut.Reset()
 	if code := command([]string{"-config", conf, "-check"}, &out, &errOut, nil); code != ExitDone {
 		t.Fatalf("without -connect: exit %d, stderr %q", code, errOut.String())
+	}
+}
+
+// TestKriegspielLivePage: on kriegspiel.org the daemon feeds the operator's
+// page as on ICC: the game in progress (opponent, ply, clocks, what was
+// heard), then the finished game with its record's name and the score;
+// the token is in no snapshot.
+func TestKriegspielLivePage(t *testing.T) {
+	site := newFakeSite(t, ksToken)
+	// Slow attempts, so that the game lasts several of the page's
+	// half-second publications.
+	site.fault = func(w http.ResponseWriter, r *http.Request) bool {
+		if r.Method == "POST" && strings.HasSuffix(r.URL.Path, "/move") {
+			time.Sleep(80 * time.Millisecond)
+		}
+		return false
+	}
+	srv := site.serve(t)
+	page := live.New(t.TempDir(), nil)
+	var mu sync.Mutex
+	var seen []live.Snapshot
+	stop := make(chan struct{})
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(10 * time.Millisecond):
+			}
+			snap := page.Snapshot()
+			if len(snap.Games) > 0 {
+				mu.Lock()
+				seen = append(seen, snap)
+				mu.Unlock()
+			}
+		}
+	}()
+	res := runKSWith(t, site, srv, ksToken, 1, 60*time.Second, KSOptions{}, func(o *Options) { o.Live = page })
+	close(stop)
+	<-watched
+	if res.code != ExitDone {
+		t.Fatalf("exit code %d\n%s", res.code, tail(res.log, 3000))
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	playing := false
+	for _, snap := range seen {
+		for _, g := range snap.Games {
+			if g.Opponent != "" && g.Ply > 0 && g.ClockUs > 0 && g.ClockThem > 0 && len(g.Heard) > 0 && g.Control == "25+10" {
+				playing = true
+			}
+		}
+	}
+	if !playing {
+		t.Fatalf("no snapshot showed the game in progress (%d with games)", len(seen))
+	}
+	snap := page.Snapshot()
+	if len(snap.Games) != 0 || len(snap.Finished) != 1 || snap.Finished[0].Record == "" || snap.Finished[0].Plies == 0 ||
+		snap.Score.Finished != 1 || snap.Server != srv.url() {
+		t.Fatalf("after the game: %+v", snap)
+	}
+	js, _ := json.Marshal(snap)
+	if bytes.Contains(js, []byte(ksToken[len(ksToken)-20:])) {
+		t.Fatal("the token is in the page's snapshot")
 	}
 }
