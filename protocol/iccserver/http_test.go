@@ -1499,3 +1499,25 @@ func TestHTTPBotExpiry(t *testing.T) {
 		c[n].wantErr("GET", "/game/mine/active", nil, 401, "")
 	}
 }
+
+// TestHTTPVariantRefusedLogged: the site's bots create berkeley_any lobby
+// games unless told otherwise (their default body, or no rule_variant at
+// all); the door refuses them and says why in its log, once per bot and
+// variant.
+func TestHTTPVariantRefusedLogged(t *testing.T) {
+	var mu sync.Mutex
+	var logs strings.Builder
+	logf := func(format string, a ...any) { mu.Lock(); fmt.Fprintf(&logs, format+"\n", a...); mu.Unlock() }
+	_, _, base := startHTTP(t, Config{Log: logf})
+	c := newAPIClient(t, base)
+	c.register("kilo")
+	body := map[string]any{"rule_variant": "berkeley_any", "play_as": "random", "time_control": "rapid", "opponent_type": "human"}
+	c.wantErr("POST", "/game/create", body, 400, "RULE_VARIANT_UNSUPPORTED")
+	c.wantErr("POST", "/game/create", body, 400, "RULE_VARIANT_UNSUPPORTED")
+	c.wantErr("POST", "/game/create", `{}`, 400, "RULE_VARIANT_UNSUPPORTED")
+	mu.Lock()
+	defer mu.Unlock()
+	if n := strings.Count(logs.String(), `bot kilo asks for a "berkeley_any" lobby game`); n != 1 {
+		t.Fatalf("%d log lines about the variant, want 1:\n%s", n, logs.String())
+	}
+}

@@ -40,6 +40,8 @@ type webBot struct {
 	lastJoin  time.Time // last successful join
 	limit     bucket    // requests under this token
 	streams   int       // open event streams
+	// refusedVariant is the last variant of a refused create (logged once).
+	refusedVariant string
 }
 
 // botPresent is how recently an HTTP bot must have made a request to be

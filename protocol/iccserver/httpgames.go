@@ -675,6 +675,20 @@ func (b *createBody) check() (string, *apiError) {
 	return playAs, nil
 }
 
+// noteVariant logs, once per bot and variant, a lobby game of a variant
+// this server does not play: the site's Python bots create berkeley_any
+// games by default, and a refused create aborts their whole poll round
+// (they then play nothing), which the operator can only see here.
+func (s *Server) noteVariant(bot *webBot, variant string) {
+	s.mu.Lock()
+	seen := bot.refusedVariant == variant
+	bot.refusedVariant = variant
+	s.mu.Unlock()
+	if !seen {
+		s.cfg.Log("http: bot %s asks for a %q lobby game; only wild16 is played here (a site bot needs KRIEGSPIEL_AUTO_CREATE_RULE_VARIANT=wild16)", bot.username, variant)
+	}
+}
+
 // apiGame runs the game routes but the event stream.
 func (s *Server) apiGame(req *request) *apiError {
 	bot := req.bot
@@ -690,6 +704,13 @@ func (s *Server) apiGame(req *request) *apiError {
 		}
 		color, e := body.check()
 		if e != nil {
+			if e.code == "RULE_VARIANT_UNSUPPORTED" {
+				v := "berkeley_any" // the site's default
+				if body.RuleVariant != nil {
+					v = *body.RuleVariant
+				}
+				s.noteVariant(bot, v)
+			}
 			return e
 		}
 		return s.apiCreate(req, color)
