@@ -172,7 +172,7 @@ func (d *Daemon) RunKriegspiel(ctx context.Context, o KSOptions) int {
 	r := &ksRun{ctx: ctx, d: d, o: o, c: c, me: strings.ToLower(cfg.Account.Handle), games: map[string]*ksGame{},
 		pings: make(chan string, 16), fatal: make(chan error, 1), seen: map[string]bool{},
 		rng: rand.New(rand.NewPCG(d.opt.Seed, 0x6b73))}
-	d.opt.Log.Info().Str("url", o.URL).Str("bot", cfg.Account.Handle).Msg("playing on the kriegspiel.org API")
+	d.opt.Log.Info().Str("url", o.URL).Msg("playing on the kriegspiel.org API")
 	d.opt.Console.say(lineProgress, "playing on %s as %s", o.URL, cfg.Account.Handle)
 	code := r.loop(ctx)
 	// The page shows how it ended, not the last snapshot of the loop,
