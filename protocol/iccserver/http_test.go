@@ -1198,6 +1198,8 @@ func TestHTTPTokenFile(t *testing.T) {
 // TestHTTPPythonBots (opt-in: KRIEGBOT_PYTHON=1) runs two bots written in
 // Python with the standard library only (testdata/pybot.py, shaped like
 // the site's public bots; one uses the /api prefix) against each other.
+// The site's real bots are run by bot.TestSiteBots (KRIEGBOT_SITE_BOTS),
+// which needs the daemons of package bot.
 func TestHTTPPythonBots(t *testing.T) {
 	if os.Getenv("KRIEGBOT_PYTHON") != "1" {
 		t.Skip("set KRIEGBOT_PYTHON=1 to run the Python bots")
