@@ -1523,3 +1523,31 @@ func TestHTTPVariantRefusedLogged(t *testing.T) {
 		t.Fatalf("%d log lines about the variant, want 1:\n%s", n, logs.String())
 	}
 }
+
+// TestHTTPBotExpiryOldFile: a token file written before last_seen was kept
+// does not make every bot look unused (which would remove all registered
+// more than a day ago at the first start): they count as seen at start.
+func TestHTTPBotExpiryOldFile(t *testing.T) {
+	var mu sync.Mutex
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	advance := func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	id, token := newToken()
+	file := t.TempDir() + "/bots.jsonl"
+	line := fmt.Sprintf(`{"bot_id":"%s","username":"oldie","display_name":"Old bot","owner_email":"o@x","description":"","listed":true,`+
+		`"supported_rule_variants":["wild16"],"token_id":"%s","token_sha256":"%s","created_at":"2026-01-01T00:00:00Z"}`+"\n",
+		randomHex(24), id, tokenDigest(token))
+	if err := os.WriteFile(file, []byte(line), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, _, base := startHTTP(t, Config{Now: clock, HTTP: HTTPConfig{TokenFile: file}})
+	c := newAPIClient(t, base)
+	c.token = token
+	advance(29 * 24 * time.Hour)
+	c.call("GET", "/health", nil, 200, nil)
+	if b, _ := os.ReadFile(file); !strings.Contains(string(b), `"oldie"`) || !strings.Contains(string(b), `"last_seen":"2026-03-01T12:00:00Z"`) {
+		t.Fatalf("the old bot after 29 days: %s", b)
+	}
+	advance(2 * 24 * time.Hour)
+	c.wantErr("GET", "/game/mine/active", nil, 401, "")
+}

@@ -32,8 +32,9 @@ type webBot struct {
 	Digest      string    `json:"token_sha256"` // hex SHA-256 of the whole token
 	Created     time.Time `json:"created_at"`
 	// LastSeen is the bot's last authenticated request (kept in the token
-	// file to the hour): presence for `match`, and the bots' expiry.
-	LastSeen time.Time `json:"last_seen,omitzero"`
+	// file to the hour; zero for a token never used): presence for
+	// `match`, and the bots' expiry.
+	LastSeen time.Time `json:"last_seen"`
 
 	username  string    // lower case, the key
 	savedSeen time.Time // LastSeen as the token file has it
@@ -306,7 +307,7 @@ func (s *Server) saveBots() error {
 }
 
 // loadBots reads TokenFile; a missing file is an empty one.
-func (ws *webState) loadBots() error {
+func (ws *webState) loadBots(now time.Time) error {
 	name := ws.cfg.TokenFile
 	if name == "" {
 		return nil
@@ -330,10 +331,21 @@ func (ws *webState) loadBots() error {
 			return fmt.Errorf("%s:%d: %v", name, n, err)
 		}
 		bot.username = lowerASCII(bot.Username)
+		// A file written before last_seen existed says nothing of use:
+		// those bots count as seen now, not as never used (which would
+		// remove every bot registered more than a day ago at once).
+		var seen struct {
+			LastSeen *time.Time `json:"last_seen"`
+		}
+		if json.Unmarshal(sc.Bytes(), &seen) == nil && seen.LastSeen == nil {
+			bot.LastSeen = now
+		}
 		if _, ok := parseToken(tokenPrefix + bot.TokenID + "." + strings.Repeat("A", tokenSecretLen)); !ok || len(bot.Digest) != 64 || bot.username == "" {
 			return fmt.Errorf("%s:%d: not a bot record", name, n)
 		}
-		bot.savedSeen = bot.LastSeen
+		if seen.LastSeen != nil {
+			bot.savedSeen = bot.LastSeen
+		}
 		ws.bots[bot.username] = &bot
 		ws.byToken[bot.TokenID] = &bot
 	}

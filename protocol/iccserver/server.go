@@ -143,7 +143,7 @@ func New(cfg Config) (*Server, error) {
 		return nil, errors.New("iccserver: no accounts and no guests: nobody could log in")
 	}
 	ws := newWebState(cfg.HTTP)
-	if err := ws.loadBots(); err != nil {
+	if err := ws.loadBots(cfg.Now()); err != nil {
 		return nil, fmt.Errorf("iccserver: bots: %w", err)
 	}
 	s := &Server{
