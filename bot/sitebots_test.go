@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -38,7 +39,7 @@ type siteBot struct {
 // through their .env, against `serve -http` and our daemons: two copies of
 // bot-simple-heuristics and one bot-random-any (which creates wild16 games
 // but joins only berkeley ones) on the HTTP door, kriegbot on the HTTP
-// door (lobby games and joins), kriegbot on the telnet door challenging a
+// door (its lobby games), kriegbot on the telnet door challenging a
 // Python bot (`match`), and another on the telnet door posting a seek the
 // Python bots join. It waits until each pairing below has finished a game
 // by a real end (mate, draw, resignation, flag), and fails after 25
@@ -57,7 +58,23 @@ func TestSiteBots(t *testing.T) {
 		t.Fatal(err)
 	}
 	records := t.TempDir()
-	srv, err := iccserver.New(iccserver.Config{Rules: umpire.Olympiad(), Accounts: acc, NoGuests: true, RecordDir: records,
+	// The server's log tells how each game began: "game N started: W vs
+	// B M+I", and "http: X challenged bot Y" for a match.
+	var logMu sync.Mutex
+	started := map[int]string{}
+	var serverLog []string
+	logf := func(format string, a ...any) {
+		line := fmt.Sprintf(format, a...)
+		logMu.Lock()
+		defer logMu.Unlock()
+		serverLog = append(serverLog, line)
+		var n int
+		var w, b, tc string
+		if _, err := fmt.Sscanf(line, "game %d started: %s vs %s %s", &n, &w, &b, &tc); err == nil {
+			started[n] = tc
+		}
+	}
+	srv, err := iccserver.New(iccserver.Config{Rules: umpire.Olympiad(), Accounts: acc, NoGuests: true, RecordDir: records, Log: logf,
 		HTTP: iccserver.HTTPConfig{Minutes: 3, Inc: 2, Rate: 200, Burst: 400, TokenRate: 100, TokenBurst: 200}})
 	if err != nil {
 		t.Fatal(err)
@@ -80,7 +97,7 @@ func TestSiteBots(t *testing.T) {
 	defer cancel()
 	// The knobs the bots read from the process environment; the rest of
 	// their settings is their .env, as their README says.
-	sh := []string{"BOT_GAME_PICK_PROBABILITY=1", "KRIEGSPIEL_MAX_ACTIVE_GAMES=2", "LOG_LEVEL=INFO"}
+	sh := []string{"BOT_GAME_PICK_PROBABILITY=1", "KRIEGSPIEL_MAX_ACTIVE_GAMES=3", "LOG_LEVEL=INFO"}
 	bots := []*siteBot{
 		{name: "sha", repo: "bot-simple-heuristics", proc: sh,
 			env: []string{"KRIEGSPIEL_SUPPORTED_RULE_VARIANTS=wild16", "KRIEGSPIEL_AUTO_CREATE_RULE_VARIANT=wild16"}},
@@ -111,23 +128,28 @@ func TestSiteBots(t *testing.T) {
 		}
 	}()
 
-	// kriegbot on the HTTP door: a lobby game of its own, joins of others'.
+	// kriegbot on the HTTP door: a lobby game of its own, which the site
+	// bots join (it joins none of theirs here, so that they meet each
+	// other too; its joins are in TestKriegspielJoin and the runs in
+	// docs/kriegspiel-org.md).
 	hcfg := testConfig(t, "kriegbot", telnet)
 	hcfg.Server.Protocol, hcfg.Server.URL = "kriegspiel", base
 	hcfg.Account.TokenFile = filepath.Join(t.TempDir(), "token")
-	hcfg.Policy.AcceptChallenges, hcfg.Policy.Seek, hcfg.Policy.MaxGames = true, true, 2
+	hcfg.Policy.AcceptChallenges, hcfg.Policy.Seek, hcfg.Policy.MaxGames = true, false, 2
 	url, token, err := embeddedHTTPDoor(ctx, srv, hcfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	hd, _ := newTestDaemon(t, hcfg, telnet, "heuristic", nil)
-	// kriegbot on the telnet door challenging a Python bot, and another
-	// posting an automatic seek (a lobby game to the HTTP door).
+	// kriegbot on the telnet door challenging a Python bot (at 2+1), and
+	// another posting an automatic seek (a lobby game to the HTTP door, at
+	// 4+3); neither takes the bots' lobby games (3+2), so that the time
+	// control tells how each game began.
 	mcfg := testConfig(t, "sparring", telnet)
-	mcfg.Policy.Challenge = "sha"
+	mcfg.Policy.Challenge, mcfg.Policy.Seek, mcfg.Policy.AnswerSeeks = "sha", false, false
 	md, _ := newTestDaemon(t, mcfg, telnet, "heuristic", nil)
 	scfg := testConfig(t, "stranger", telnet)
-	scfg.Policy.Seek, scfg.Policy.SeekBase, scfg.Policy.SeekIncrement = true, 3, 2
+	scfg.Policy.Seek, scfg.Policy.SeekBase, scfg.Policy.SeekIncrement, scfg.Policy.AnswerSeeks = true, 4, 3, false
 	sd, _ := newTestDaemon(t, scfg, telnet, "heuristic", nil)
 	sd.opt.AutoSeek = true
 	for _, d := range []*Daemon{md, sd} {
@@ -137,13 +159,17 @@ func TestSiteBots(t *testing.T) {
 	wg.Add(1)
 	go func() { defer wg.Done(); hd.RunKriegspiel(ctx, KSOptions{URL: url, Token: token}) }()
 
-	// The pairings, each wanted once, and the ends that count as real.
-	want := map[string]func(w, b string) bool{
-		"two site bots":                    func(w, b string) bool { return site(w) && site(b) },
-		"bot-random-any's wild16 game":     func(w, b string) bool { return w == "rany" || b == "rany" },
-		"a site bot and kriegbot (HTTP)":   func(w, b string) bool { return site(w) && b == "kriegbot" || w == "kriegbot" && site(b) },
-		"a site bot matched from telnet":   func(w, b string) bool { return site(w) && b == "sparring" || w == "sparring" && site(b) },
-		"a site bot in a telnet seek game": func(w, b string) bool { return site(w) && b == "stranger" || w == "stranger" && site(b) },
+	// The pairings, each wanted once (with the time control that tells how
+	// the game began), and the ends that count as real.
+	with := func(x string) func(w, b, tc string) bool {
+		return func(w, b, tc string) bool { return site(w) && b == x || w == x && site(b) }
+	}
+	want := map[string]func(w, b, tc string) bool{
+		"two site bots (a lobby game)":        func(w, b, tc string) bool { return site(w) && site(b) },
+		"bot-random-any's wild16 lobby game":  func(w, b, tc string) bool { return w == "rany" || b == "rany" },
+		"a site bot and kriegbot (HTTP door)": with("kriegbot"),
+		"sha matched from telnet (2+1)":       func(w, b, tc string) bool { return with("sparring")(w, b, tc) && tc == "2+1" },
+		"a site bot in a telnet seek (4+3)":   func(w, b, tc string) bool { return with("stranger")(w, b, tc) && tc == "4+3" },
 	}
 	real := map[string]bool{"Mat": true, "Sta": true, "NM": true, "50": true, "Rep": true, "Res": true, "Fla": true}
 	got := map[string]string{}
@@ -154,19 +180,28 @@ func TestSiteBots(t *testing.T) {
 		case <-time.After(time.Second):
 		}
 		for _, f := range srv.Finished() {
+			logMu.Lock()
+			tc := started[f.Number]
+			logMu.Unlock()
 			for what, is := range want {
-				if _, ok := got[what]; ok || !is(f.White, f.Black) {
+				if _, ok := got[what]; ok || !is(f.White, f.Black, tc) {
 					continue
 				}
 				if !real[f.Code] {
 					t.Fatalf("%s vs %s ended %s (%s): not a real end", f.White, f.Black, f.Code, f.Result)
 				}
-				got[what] = fmt.Sprintf("%s vs %s %s (%s, %d attempts)", f.White, f.Black, f.Result, f.Code, len(f.Answers))
+				got[what] = fmt.Sprintf("%s vs %s %s %s (%s, %d attempts)", f.White, f.Black, tc, f.Result, f.Code, len(f.Answers))
 			}
 		}
 	}
 	for what, g := range got {
 		t.Logf("%s: %s", what, g)
+	}
+	logMu.Lock()
+	matched := slices.Contains(serverLog, "http: sparring challenged bot sha")
+	logMu.Unlock()
+	if !matched {
+		t.Error(`the server never logged "http: sparring challenged bot sha"`)
 	}
 	t.Logf("all finished games: %v", summarize(srv.Finished()))
 }
