@@ -825,6 +825,15 @@ func (r *ksRun) lobby(ctx context.Context, now time.Time) {
 		return
 	}
 	p := cfg.Policy
+	// policy.games counts finished games, but several play at once here:
+	// with the games in progress enough to reach it, no game is sought or
+	// offered (and our waiting one goes), or the last ones would overshoot.
+	if finished, _, _, _ := d.Score(); p.Games > 0 && finished+len(r.games) >= p.Games {
+		if r.waiting != "" {
+			r.withdraw(ctx)
+		}
+		return
+	}
 	waiting := 0
 	if r.waiting != "" {
 		waiting = 1

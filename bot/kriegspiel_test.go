@@ -780,3 +780,23 @@ func TestKriegspielLivePage(t *testing.T) {
 		t.Fatal("the token is in the page's snapshot")
 	}
 }
+
+// TestKriegspielGameLimitConcurrent: policy.games counts finished games,
+// but on the site several play at once: with games = 2 and max_games = 3
+// the bot offers no third lobby game while two are in progress, and plays
+// exactly two.
+func TestKriegspielGameLimitConcurrent(t *testing.T) {
+	site := newFakeSite(t, ksToken)
+	srv := site.serve(t)
+	res := runKS(t, site, srv, ksToken, 2, 60*time.Second, KSOptions{}, func(c *config.Config, _ *players.Spec) {
+		c.Policy.AcceptChallenges, c.Policy.Seek, c.Policy.MaxGames = true, false, 3
+	})
+	if res.code != ExitDone {
+		t.Fatalf("exit code %d\n%s", res.code, tail(res.log, 3000))
+	}
+	checkClean(t, site, res)
+	_, routes, _ := site.snapshot()
+	if n := len(records(t, res.dir)); n != 2 || routes["POST /game/create"] != 2 {
+		t.Fatalf("%d games played from %d lobby games, want 2 of 2", n, routes["POST /game/create"])
+	}
+}
