@@ -39,7 +39,7 @@ type siteBot struct {
 // through their .env, against `serve -http` and our daemons: two copies of
 // bot-simple-heuristics and one bot-random-any (which creates wild16 games
 // but joins only berkeley ones) on the HTTP door, kriegbot on the HTTP
-// door (its lobby games), kriegbot on the telnet door challenging a
+// door (lobby games and joins), kriegbot on the telnet door challenging a
 // Python bot (`match`), and another on the telnet door posting a seek the
 // Python bots join. It waits until each pairing below has finished a game
 // by a real end (mate, draw, resignation, flag), and fails after 25
@@ -97,7 +97,7 @@ func TestSiteBots(t *testing.T) {
 	defer cancel()
 	// The knobs the bots read from the process environment; the rest of
 	// their settings is their .env, as their README says.
-	sh := []string{"BOT_GAME_PICK_PROBABILITY=1", "KRIEGSPIEL_MAX_ACTIVE_GAMES=3", "LOG_LEVEL=INFO"}
+	sh := []string{"BOT_GAME_PICK_PROBABILITY=1", "LOG_LEVEL=INFO"}
 	bots := []*siteBot{
 		{name: "sha", repo: "bot-simple-heuristics", proc: sh,
 			env: []string{"KRIEGSPIEL_SUPPORTED_RULE_VARIANTS=wild16", "KRIEGSPIEL_AUTO_CREATE_RULE_VARIANT=wild16"}},
@@ -128,14 +128,13 @@ func TestSiteBots(t *testing.T) {
 		}
 	}()
 
-	// kriegbot on the HTTP door: a lobby game of its own, which the site
-	// bots join (it joins none of theirs here, so that they meet each
-	// other too; its joins are in TestKriegspielJoin and the runs in
-	// docs/kriegspiel-org.md).
+	// kriegbot on the HTTP door: a lobby game of its own, and joins of the
+	// site bots' games (once a minute), since those are often busy with
+	// their five games each.
 	hcfg := testConfig(t, "kriegbot", telnet)
 	hcfg.Server.Protocol, hcfg.Server.URL = "kriegspiel", base
 	hcfg.Account.TokenFile = filepath.Join(t.TempDir(), "token")
-	hcfg.Policy.AcceptChallenges, hcfg.Policy.Seek, hcfg.Policy.MaxGames = true, false, 2
+	hcfg.Policy.AcceptChallenges, hcfg.Policy.Seek, hcfg.Policy.MaxGames = true, true, 2
 	url, token, err := embeddedHTTPDoor(ctx, srv, hcfg)
 	if err != nil {
 		t.Fatal(err)
