@@ -340,6 +340,17 @@ func gameInfo(line []byte, l *GameLine) (GameInfo, error) {
 	if l.V > Version {
 		return g, fmt.Errorf("record version %d is newer than this program's (%d)", l.V, Version)
 	}
+	if l.Rules != "" {
+		r, err := umpire.ParseRules(l.Rules)
+		if err != nil {
+			return g, fmt.Errorf("rules: %v", err)
+		}
+		if l.MaxPlies < 0 || l.MaxReversible < 0 {
+			return g, fmt.Errorf("max_plies %d, max_reversible %d: negative", l.MaxPlies, l.MaxReversible)
+		}
+		r.MaxPlies, r.MaxReversible, r.DeadMaterial = l.MaxPlies, l.MaxReversible, l.DeadMaterial
+		g.Rules = r
+	}
 	switch l.Us {
 	case "white":
 		g.Us = chess.White
