@@ -32,8 +32,8 @@ type gameRun struct {
 	// stale is when the connection that carried this game was lost, until
 	// the server gives the game back; zero otherwise.
 	stale time.Time
-	// model names the per-opponent model the player was given, or "".
-	model string
+	// model is the per-opponent model the player was given (zero: none).
+	model prior
 	// lastAttempt is the last attempt sent, for the console's move lines.
 	lastAttempt driver.Action
 	// live is what the operator's page shows of the game.
@@ -308,9 +308,9 @@ func (d *Daemon) gameStarted(v protocol.MyGameStartedDG, now time.Time) {
 	} else if d.opt.Dir != "" && cfg.Logs.Records {
 		gl := record.GameLine{Game: v.Game, White: v.White, Black: v.Black,
 			BaseMin: v.WhiteInitial, IncS: v.WhiteIncrement, Rated: v.Rated, Wild: v.Wild, Seed: record.Seed(seed),
-			Player: d.opt.Spec.String(), Build: d.build, OpponentModel: g.model}
+			Player: d.opt.Spec.String(), Build: d.build, OpponentModel: g.model.name}
 		gl.SetRules(rules)
-		drv.SetRecord(record.Create(d.opt.Dir, d.opt.Name, gl, us, now))
+		drv.SetRecord(record.CreateWith(d.opt.Dir, d.opt.Name, gl, us, now, g.model.counts))
 	}
 	opp := t.Opponent()
 	d.policy.opponent(opp)
