@@ -13,6 +13,7 @@ import (
 
 	"kriegbot/engine/chess"
 	"kriegbot/engine/umpire"
+	"kriegbot/protocol/handle"
 )
 
 // Config sets up a Server. Zero fields take the defaults in their comments.
@@ -165,6 +166,9 @@ func New(cfg Config) (*Server, error) {
 		nextGame: 1,
 		failures: map[string][]time.Time{},
 		ratings:  map[string]int{},
+	}
+	if !handle.Valid(s.td.cfg.Handle) || s.td.cfg.Style != "icc" && s.td.cfg.Style != "fics" {
+		return nil, fmt.Errorf("iccserver: TD handle %q or style %q not valid", s.td.cfg.Handle, s.td.cfg.Style)
 	}
 	if err := s.tdLoad(); err != nil {
 		return nil, fmt.Errorf("iccserver: TD: %w", err)

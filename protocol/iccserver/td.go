@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"sort"
@@ -361,4 +362,71 @@ func (s *Server) tdRunningNamed(name string) bool {
 		}
 	}
 	return false
+}
+
+// parseTourneyPath reads the HTTP door's event pages: /tourney/N (the
+// HTML crosstable), /tourney/N.txt (text) and /tourney/N.pgn (the games).
+func parseTourneyPath(path string) (id int, ext string, ok bool) {
+	rest, found := strings.CutPrefix(path, "/tourney/")
+	if !found || len(rest) > 16 {
+		return 0, "", false
+	}
+	num, ext := rest, "html"
+	if i := strings.IndexByte(rest, '.'); i >= 0 {
+		num, ext = rest[:i], rest[i+1:]
+		if ext != "txt" && ext != "pgn" && ext != "html" {
+			return 0, "", false
+		}
+	}
+	id, ok = tdNumber(num)
+	if strings.HasPrefix(num, "#") {
+		return 0, "", false
+	}
+	return id, ext, ok
+}
+
+// serveTourney answers the event pages of the HTTP door.
+func (s *Server) serveTourney(w http.ResponseWriter, r *http.Request) {
+	id, ext, ok := parseTourneyPath(r.URL.Path)
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, "Method Not Allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	s.mu.Lock()
+	allowed, retry := s.limitAddr(s.http.perAddr, hostOf(stringAddr(r.RemoteAddr)), s.http.cfg.Rate, s.http.cfg.Burst)
+	te := s.tdEvent(id)
+	var data []byte
+	var err error
+	if allowed && te != nil {
+		switch ext {
+		case "txt":
+			data, err = te.crosstableText()
+		case "pgn":
+			data, err = te.pgn()
+		default:
+			data, err = te.crosstableHTML()
+		}
+	}
+	s.mu.Unlock()
+	switch {
+	case !allowed:
+		w.Header().Set("Retry-After", strconv.Itoa(int(retry/time.Second)+1))
+		http.Error(w, "Too Many Requests", http.StatusTooManyRequests)
+		return
+	case te == nil:
+		http.NotFound(w, r)
+		return
+	case err != nil:
+		http.Error(w, "Internal Server Error", http.StatusInternalServerError)
+		return
+	}
+	ctype := map[string]string{"txt": "text/plain; charset=utf-8", "pgn": "application/x-chess-pgn", "html": "text/html; charset=utf-8"}[ext]
+	w.Header().Set("Content-Type", ctype)
+	w.Header().Set("Content-Length", strconv.Itoa(len(data)))
+	w.Write(data)
 }

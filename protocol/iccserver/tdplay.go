@@ -88,6 +88,9 @@ func (s *Server) tdOpenEvent(ev *events, sp EventSpec) (*tdEvent, error) {
 		return nil, fmt.Errorf("%d events are already running", s.tdLive())
 	}
 	id := s.td.nextID
+	if sp.Style == "" {
+		sp.Style = s.td.cfg.Style
+	}
 	if sp.Name == "" {
 		sp.Name = fmt.Sprintf("KS%d", id)
 	}

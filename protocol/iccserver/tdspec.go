@@ -37,8 +37,8 @@ const maxSpec = 512
 //
 // Unknown or repeated keys and bad values are errors naming the key.
 // Missing keys take defaults: a Swiss of 5 rounds at 2+12, the style
-// defStyle, a manual start, at most 64 players; the name is left empty
-// for the TD to fill in.
+// defStyle (which may be "", for the caller to fill in), a manual start,
+// at most 64 players; the name is left empty for the TD to fill in.
 func ParseEventSpec(text, defStyle string) (EventSpec, error) {
 	sp := EventSpec{System: tourney.Swiss, Rounds: 5, Minutes: 2, Inc: 12, Style: defStyle, MaxPlayers: 64}
 	if len(text) > maxSpec {
@@ -119,7 +119,7 @@ func ParseEventSpec(text, defStyle string) (EventSpec, error) {
 			return EventSpec{}, fmt.Errorf("unknown key %q (keys: name, system, rounds, tc, style, start, max)", k)
 		}
 	}
-	if sp.Style != "icc" && sp.Style != "fics" {
+	if sp.Style != "icc" && sp.Style != "fics" && sp.Style != "" {
 		return EventSpec{}, fmt.Errorf("style %q: want icc or fics", sp.Style)
 	}
 	if sp.StartPlayers > sp.MaxPlayers {
