@@ -289,6 +289,9 @@ func decodeTDEvent(b []byte) (*tdEvent, error) {
 	return &te, nil
 }
 
+// marshalTDEvent writes what tourney-N.json keeps.
+func marshalTDEvent(te *tdEvent) ([]byte, error) { return json.MarshalIndent(te, "", " ") }
+
 // tdSave writes the event's state and its outputs. Errors are logged: the
 // event goes on in memory.
 func (s *Server) tdSave(te *tdEvent) {
@@ -299,7 +302,7 @@ func (s *Server) tdSave(te *tdEvent) {
 		s.cfg.Log("td: %v", err)
 		return
 	}
-	b, err := json.MarshalIndent(te, "", " ")
+	b, err := marshalTDEvent(te)
 	if err == nil {
 		err = writeAtomic(s.tdFile(te.ID, "json"), b)
 	}
@@ -429,4 +432,10 @@ func (s *Server) serveTourney(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", ctype)
 	w.Header().Set("Content-Length", strconv.Itoa(len(data)))
 	w.Write(data)
+}
+
+// lateJoinable reports whether a running event takes late joins: a Swiss
+// with a round left to pair.
+func (te *tdEvent) lateJoinable() bool {
+	return te.Status == tdRunning && te.Event.System == tourney.Swiss && te.round() < te.Event.Rounds
 }

@@ -208,7 +208,7 @@ func (s *Server) tdCmdJoin(ev *events, c *client, args []string) {
 	s.cfg.Log("td: tourney %d: %s joined (%s)", te.ID, c.handle, te.Status)
 	s.tdSay(ev, c, te, protocol.TDLine{Kind: protocol.TDJoined, Event: te.ID}.String())
 	if te.Status == tdRunning && te.round() > 0 {
-		s.tdSay(ev, c, te, fmt.Sprintf("A late join: half a point for each of the %d rounds already paired; you are paired from round %d.", te.round(), te.round()+1))
+		s.tdSay(ev, c, te, fmt.Sprintf("A late join: a half-point bye for each round already paired (%d); you are paired from round %d.", te.round(), te.round()+1))
 	}
 	s.tdSave(te)
 	if te.Status == tdOpen && te.Spec.StartPlayers > 0 && len(te.Event.Players) >= te.Spec.StartPlayers {
@@ -387,8 +387,7 @@ func (s *Server) tdCmdList(ev *events, c *client, args []string) {
 	s.tdSay(ev, c, nil, s.tdHandle()+"'s tourney list:")
 	n := 0
 	for _, te := range s.td.events {
-		canJoin := te.Status == tdOpen || te.Status == tdRunning && te.Event.System.String() == "Swiss" && te.round() < te.Event.Rounds
-		if joinable && !canJoin || te.over() && joinable {
+		if joinable && te.Status != tdOpen && !te.lateJoinable() {
 			continue
 		}
 		s.tdSay(ev, c, nil, fmt.Sprintf("| %d | %s | %s | %s | %s |", te.ID, te.Status, te.Spec.Name, te.Spec.typeColumn(), te.Opened.UTC().Format("2006-01-02 15:04")))

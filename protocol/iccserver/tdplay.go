@@ -44,15 +44,17 @@ func (s *Server) tdSayTo(ev *events, handle string, te *tdEvent, line string) {
 
 // tdTourneyDG is the event as DG 103 shows it.
 func (s *Server) tdTourneyDG(te *tdEvent) protocol.TourneyDG {
-	join := "join"
-	if te.Status == tdRunning {
-		join = "latejoin"
-	}
-	return protocol.TourneyDG{ID: te.ID, Bits: 1,
+	d := protocol.TourneyDG{ID: te.ID, Bits: 1,
 		Description: fmt.Sprintf("%s: %s, wild 16 %d %d unrated, %s", te.Spec.Name, te.Event.System, te.Spec.Minutes, te.Spec.Inc, te.Status),
-		Join:        protocol.JoinCommands(fmt.Sprintf("tell %s %s %d", s.tdHandle(), join, te.ID)),
 		Info:        protocol.JoinCommands(fmt.Sprintf("tell %s info %d", s.tdHandle(), te.ID)),
 	}
+	switch {
+	case te.Status == tdOpen:
+		d.Join = protocol.JoinCommands(fmt.Sprintf("tell %s join %d", s.tdHandle(), te.ID))
+	case te.lateJoinable():
+		d.Join = protocol.JoinCommands(fmt.Sprintf("tell %s latejoin %d", s.tdHandle(), te.ID))
+	}
+	return d
 }
 
 // tdListDG sends DG 103 (or 104 for an event that is over) about te to
@@ -220,7 +222,12 @@ func (s *Server) tdAnnounce(ev *events, b *tdBoard, col int) {
 	} else {
 		ev.text(c, ":"+line.String())
 	}
-	left := max(b.Deadline.Sub(s.cfg.Now()).Round(time.Second), 0)
+	left := max(b.Deadline.Sub(s.cfg.Now()), 0)
+	if left >= time.Second {
+		left = left.Round(time.Second)
+	} else {
+		left = left.Round(10 * time.Millisecond)
+	}
 	s.tdSay(ev, c, te, fmt.Sprintf("Round %d, board %d: answer with \"%s\" within %s, or lose by forfeit.", b.Round, b.Board, line.Answer(), left))
 }
 
