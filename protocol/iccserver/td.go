@@ -382,10 +382,10 @@ func parseTourneyPath(path string) (id int, ext string, ok bool) {
 		}
 	}
 	id, ok = tdNumber(num)
-	if strings.HasPrefix(num, "#") {
+	if !ok || strings.HasPrefix(num, "#") {
 		return 0, "", false
 	}
-	return id, ext, ok
+	return id, ext, true
 }
 
 // serveTourney answers the event pages of the HTTP door.
@@ -430,6 +430,7 @@ func (s *Server) serveTourney(w http.ResponseWriter, r *http.Request) {
 	}
 	ctype := map[string]string{"txt": "text/plain; charset=utf-8", "pgn": "application/x-chess-pgn", "html": "text/html; charset=utf-8"}[ext]
 	w.Header().Set("Content-Type", ctype)
+	w.Header().Set("X-Content-Type-Options", "nosniff") // the text and PGN hold players' names: never read them as HTML
 	w.Header().Set("Content-Length", strconv.Itoa(len(data)))
 	w.Write(data)
 }
