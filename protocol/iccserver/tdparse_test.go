@@ -151,11 +151,11 @@ func TestTDNumbersAndFiles(t *testing.T) {
 
 // finishedEvent is a 6-player Swiss of 3 rounds with every result in,
 // the stronger player winning (a draw between neighbours on board 3).
-func finishedEvent(t testing.TB) *tdEvent {
+func finishedEvent(t testing.TB, sixth string) *tdEvent {
 	t.Helper()
 	e := tourney.New("KS Demo", tourney.Swiss, 3)
 	e.Site, e.Date = "kriegbot serve", "2026.11.25"
-	for i, h := range []string{"mcts", "mcts-a", "heuristic", "random", "Guest0042", "<b>evil</b>"} {
+	for i, h := range []string{"mcts", "mcts-a", "heuristic", "random", "Guest0042", sixth} {
 		if err := e.AddPlayer(h, 1800-100*i); err != nil {
 			t.Fatal(err)
 		}
@@ -186,7 +186,7 @@ func finishedEvent(t testing.TB) *tdEvent {
 }
 
 func FuzzDecodeTDEvent(f *testing.F) {
-	b, err := marshalTDEvent(finishedEvent(f))
+	b, err := marshalTDEvent(finishedEvent(f, "<b>evil</b>"))
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -227,7 +227,7 @@ func TestTDLoadRefusesDamage(t *testing.T) {
 // text and PGN, and nothing else under /tourney/.
 func TestTDPages(t *testing.T) {
 	dir := t.TempDir()
-	b, err := marshalTDEvent(finishedEvent(t))
+	b, err := marshalTDEvent(finishedEvent(t, "<b>evil</b>"))
 	if err != nil {
 		t.Fatal(err)
 	}
