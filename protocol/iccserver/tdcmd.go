@@ -207,6 +207,9 @@ func (s *Server) tdCmdJoin(ev *events, c *client, args []string) {
 	}
 	s.cfg.Log("td: tourney %d: %s joined (%s)", te.ID, c.handle, te.Status)
 	s.tdSay(ev, c, te, protocol.TDLine{Kind: protocol.TDJoined, Event: te.ID}.String())
+	if te.Status == tdRunning {
+		s.removeOffersOf(ev, c.handle) // an entrant's old seek must not be taken now
+	}
 	if te.Status == tdRunning && te.round() > 0 {
 		s.tdSay(ev, c, te, fmt.Sprintf("A late join: a half-point bye for each round already paired (%d); you are paired from round %d.", te.round(), te.round()+1))
 	}
