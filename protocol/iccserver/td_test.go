@@ -688,7 +688,7 @@ func TestTDTellLimits(t *testing.T) {
 // TestTDOpenByManager: a manager's open with a bad spec is refused with
 // the reason; a good one is announced by DG 103 to everyone.
 func TestTDOpenByManager(t *testing.T) {
-	_, addr := startServer(t, Config{Accounts: tdAccounts(t, "Boss", "Alpha"), TD: TDConfig{Managers: []string{"Boss"}}})
+	_, addr := startServer(t, Config{Accounts: tdAccounts(t, "Boss", "Alpha", "Charlie"), TD: TDConfig{Managers: []string{"Boss"}, AbsentGrace: wait}})
 	boss := newTDBot(t, addr, "Boss", nil)
 	a := newTDBot(t, addr, "Alpha", nil)
 	boss.send("tell TD open system=knockout")
@@ -703,6 +703,32 @@ func TestTDOpenByManager(t *testing.T) {
 	boss.send("tell TD abort 1")
 	boss.expect("Aborted tourney #1 (KS1).")
 	a.expect("DG104 1")
+	a.send("tell TD join 1")
+	a.expect("tourney #1 (KS1) is aborted.")
+
+	// A round robin of at most two: full at two, no late joins.
+	boss.send("tell TD open name=RR system=rr max=2 tc=1+0")
+	boss.expect("Opened tourney #2")
+	c := newTDBot(t, addr, "Charlie", nil)
+	for _, x := range []*tdBot{a, c} {
+		x.set(func(b *tdBot) { b.answerDG, b.answerText = false, false })
+		x.send("tell TD join 2")
+		x.expect("You have joined tourney #2.")
+	}
+	boss.send("tell TD join 2")
+	boss.expect("tourney #2 (RR) is full (2 players).")
+	a.send("tell TD join 1")
+	a.expect("You are in tourney #2 (RR): one event at a time.")
+	boss.send("tell TD forfeit Nobody 2")
+	boss.expect("Nobody is not playing in tourney #2 (RR).")
+	boss.send("tell TD start 2")
+	a.expect("DG63 match Charlie!")
+	// The manager forfeits Charlie: Alpha wins, the event is over.
+	boss.send("tell TD forfeit Charlie")
+	boss.expect("Charlie is forfeited from tourney #2 (RR).")
+	c.expect("You have been forfeited from tourney #2.")
+	a.expect("Tourney #2's standings:")
+	a.expect("Round 1: Alpha - Charlie +:-.")
 }
 
 func jsonMarshal(te *tdEvent) ([]byte, error) { return marshalTDEvent(te) }

@@ -187,6 +187,9 @@ func (s *Server) tdPairNext(ev *events, te *tdEvent) {
 			}
 			s.tdArmAbsence(bd)
 		}
+		if last {
+			s.tdListDG(ev, te) // no more late joins: DG 103 loses its join command
+		}
 		for _, by := range rd.Byes {
 			h := te.Event.Players[by.Player].Handle
 			s.tdSayTo(ev, h, te, fmt.Sprintf("%s round %d: you have a %s.", te.title(), rd.Number, by.Kind))
