@@ -149,6 +149,17 @@ func (b *tdBoard) side(handle string) int {
 
 func (te *tdEvent) title() string { return fmt.Sprintf("tourney #%d (%s)", te.ID, te.Spec.Name) }
 
+// heading is title at the start of a sentence.
+func (te *tdEvent) heading() string { return "T" + te.title()[1:] }
+
+// plural is "1 round", "2 rounds".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}
+
 func (te *tdEvent) over() bool { return te.Status == tdDone || te.Status == tdAborted }
 
 // round is the number of rounds paired so far.
@@ -352,9 +363,9 @@ func (te *tdEvent) crosstableHTML() ([]byte, error) {
 // progress is "round 2 of 5" or "not started".
 func (te *tdEvent) progress() string {
 	if !te.Event.Started() {
-		return fmt.Sprintf("not started, %d players", len(te.Event.Players))
+		return "not started, " + plural(len(te.Event.Players), "player")
 	}
-	return fmt.Sprintf("round %d of %d, %d players", te.round(), te.Event.Rounds, len(te.Event.Players))
+	return fmt.Sprintf("round %d of %d, %s", te.round(), te.Event.Rounds, plural(len(te.Event.Players), "player"))
 }
 
 // tdRunningNamed reports whether an event of that name is open or running.

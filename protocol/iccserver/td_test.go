@@ -596,7 +596,7 @@ func TestTDEveryoneWithdraws(t *testing.T) {
 	bots["Boss"].send("td start")
 	bots["Boss"].expect(":Started tourney #1 (Out).")
 	bots["Alpha"].send("td leave")
-	bots["Alpha"].expect("has started: \"tell TD leave !\" withdraws you")
+	bots["Alpha"].expect("Tourney #1 (Out) has started: \"tell TD leave !\" withdraws you")
 	// Two withdraw; the last one left has nobody to play: the event ends.
 	for _, n := range []string{"Alpha", "Bravo"} {
 		bots[n].send("td WithdrawFromTourney 1")
@@ -607,7 +607,7 @@ func TestTDEveryoneWithdraws(t *testing.T) {
 	bots["Charlie"].expect("TD has set your tourney variable to OFF.")
 	te := waitStatus(t, s, 1, tdDone)
 	bots["Charlie"].send("td WithdrawFromTourney 1")
-	bots["Charlie"].expect(":tourney #1 (Out) is done.")
+	bots["Charlie"].expect(":Tourney #1 (Out) is done.")
 	if len(te.Event.Players) != 3 {
 		t.Errorf("%d players; Delta left before the start", len(te.Event.Players))
 	}
@@ -704,7 +704,7 @@ func TestTDOpenByManager(t *testing.T) {
 	boss.expect("Aborted tourney #1 (KS1).")
 	a.expect("DG104 1")
 	a.send("tell TD join 1")
-	a.expect("tourney #1 (KS1) is aborted.")
+	a.expect("Tourney #1 (KS1) is aborted.")
 
 	// A round robin of at most two: full at two, no late joins.
 	boss.send("tell TD open name=RR system=rr max=2 tc=1+0")
@@ -716,7 +716,7 @@ func TestTDOpenByManager(t *testing.T) {
 		x.expect("You have joined tourney #2.")
 	}
 	boss.send("tell TD join 2")
-	boss.expect("tourney #2 (RR) is full (2 players).")
+	boss.expect("Tourney #2 (RR) is full (2 players).")
 	a.send("tell TD join 1")
 	a.expect("You are in tourney #2 (RR): one event at a time.")
 	boss.send("tell TD forfeit Nobody 2")

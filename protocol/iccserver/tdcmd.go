@@ -188,7 +188,7 @@ func (s *Server) tdCmdJoin(ev *events, c *client, args []string) {
 		return
 	}
 	if len(te.Event.Players) >= te.Spec.MaxPlayers {
-		s.tdSay(ev, c, te, fmt.Sprintf("%s is full (%d players).", te.title(), te.Spec.MaxPlayers))
+		s.tdSay(ev, c, te, fmt.Sprintf("%s is full (%d players).", te.heading(), te.Spec.MaxPlayers))
 		return
 	}
 	var err error
@@ -198,7 +198,7 @@ func (s *Server) tdCmdJoin(ev *events, c *client, args []string) {
 	case tdRunning:
 		err = te.Event.LateJoin(c.handle, s.rating(c.handle))
 	default:
-		s.tdSay(ev, c, te, fmt.Sprintf("%s is %s.", te.title(), te.Status))
+		s.tdSay(ev, c, te, fmt.Sprintf("%s is %s.", te.heading(), te.Status))
 		return
 	}
 	if err != nil {
@@ -240,7 +240,7 @@ func (s *Server) tdCmdLeave(ev *events, c *client, args []string) {
 		return
 	}
 	if te.Status == tdRunning && !bang {
-		s.tdSay(ev, c, te, fmt.Sprintf("%s has started: \"tell %s leave !\" withdraws you, and your games left are lost.", te.title(), s.tdHandle()))
+		s.tdSay(ev, c, te, fmt.Sprintf("%s has started: \"tell %s leave !\" withdraws you, and your games left are lost.", te.heading(), s.tdHandle()))
 		return
 	}
 	s.tdLeave(ev, c, te)
@@ -271,7 +271,7 @@ func (s *Server) tdLeave(ev *events, c *client, te *tdEvent) {
 		return
 	}
 	if te.Status != tdRunning {
-		s.tdSay(ev, c, te, fmt.Sprintf("%s is %s.", te.title(), te.Status))
+		s.tdSay(ev, c, te, fmt.Sprintf("%s is %s.", te.heading(), te.Status))
 		return
 	}
 	s.cfg.Log("td: tourney %d: %s withdraws", te.ID, c.handle)
@@ -330,11 +330,11 @@ func (s *Server) tdCmdPairings(ev *events, c *client, args []string) {
 	}
 	r := te.round()
 	if r == 0 {
-		s.tdSay(ev, c, te, fmt.Sprintf("%s has no round paired yet.", te.title()))
+		s.tdSay(ev, c, te, fmt.Sprintf("%s has no round paired yet.", te.heading()))
 		return
 	}
 	rd := te.Event.Played[r-1]
-	s.tdSay(ev, c, te, fmt.Sprintf("%s round %d:", te.title(), r))
+	s.tdSay(ev, c, te, fmt.Sprintf("%s round %d:", te.heading(), r))
 	for _, g := range rd.Games {
 		s.tdSay(ev, c, te, fmt.Sprintf("  %d. %s - %s %s", g.Board, te.Event.Players[g.White].Handle, te.Event.Players[g.Black].Handle, g.Result))
 	}
@@ -431,7 +431,7 @@ func (s *Server) tdCmdAbort(ev *events, c *client, args []string) {
 		return
 	}
 	if te.over() {
-		s.tdSay(ev, c, te, fmt.Sprintf("%s is already %s.", te.title(), te.Status))
+		s.tdSay(ev, c, te, fmt.Sprintf("%s is already %s.", te.heading(), te.Status))
 		return
 	}
 	s.tdAbort(ev, te, "by "+c.handle)

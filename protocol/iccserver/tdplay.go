@@ -146,7 +146,7 @@ func (s *Server) tdStart(ev *events, te *tdEvent) error {
 	te.Status = tdRunning
 	s.cfg.Log("td: tourney %d started with %d players", te.ID, len(te.Event.Players))
 	for _, p := range te.Event.Players {
-		s.tdSayTo(ev, p.Handle, te, fmt.Sprintf("%s starts: %s, %d players, %d rounds.", te.title(), te.Event.System, len(te.Event.Players), te.Event.Rounds))
+		s.tdSayTo(ev, p.Handle, te, fmt.Sprintf("%s starts: %s, %s, %s.", te.heading(), te.Event.System, plural(len(te.Event.Players), "player"), plural(te.Event.Rounds, "round")))
 	}
 	s.tdListDG(ev, te)
 	s.tdPairNext(ev, te)
@@ -192,7 +192,7 @@ func (s *Server) tdPairNext(ev *events, te *tdEvent) {
 		}
 		for _, by := range rd.Byes {
 			h := te.Event.Players[by.Player].Handle
-			s.tdSayTo(ev, h, te, fmt.Sprintf("%s round %d: you have a %s.", te.title(), rd.Number, by.Kind))
+			s.tdSayTo(ev, h, te, fmt.Sprintf("%s round %d: you have a %s.", te.heading(), rd.Number, by.Kind))
 			if last {
 				s.tdOff(ev, te, h)
 			}
