@@ -364,6 +364,11 @@ func TestTDSwiss(t *testing.T) {
 				}
 			}
 			checkOnlyPaired(t, s, e)
+			var xt strings.Builder
+			e.WriteCrosstable(&xt, tourney.DefaultTieBreaks(e.System)...)
+			if xt.String() != swissCrosstable {
+				t.Errorf("crosstable:\n%s\nwant:\n%s", xt.String(), swissCrosstable)
+			}
 			if style == "icc" {
 				twice := false
 				for _, n := range names {
@@ -395,6 +400,26 @@ func TestTDSwiss(t *testing.T) {
 		})
 	}
 }
+
+// swissCrosstable is TestTDSwiss's event worked by hand (every rating
+// is 1500, so the pairing numbers go by name: Alpha 1, Bravo 2, Charlie
+// 3, Delta 4, Echo 5 as a late joiner; the stronger always wins).
+// Round 1: 1-3 and 4-2 (S1 against S2, colours alternating down the
+// boards); Echo's late-join half point. Round 2: Alpha and Bravo (1)
+// meet, Bravo White as Alpha had White; Echo (½) floats down to Charlie
+// and Delta (0), an odd bracket whose bye goes to the lowest ranked,
+// Delta (number 4 at 0); Echo-Charlie with Charlie White (Black last).
+// Round 3: Echo (½) is lowest and had no pairing bye: the bye; Alpha
+// (2) floats to the players on 1 and meets the one it has not, Delta
+// (Alpha wants White after W, B); Bravo-Charlie both want Black and
+// alternated alike, so the higher ranked, Bravo, gets it.
+const swissCrosstable = `No  Player    Rtg    R1    R2    R3  Pts
+ 1  Alpha    1500   4w1   2b1   5w1    3
+ 2  Bravo    1500   5b1   1w0   4b1    2
+ 3  Echo     1500  bye=   4b0  bye+  1.5
+ 4  Charlie  1500   1b0   3w1   2w0    1
+ 5  Delta    1500   2w0  bye+   1b0    1
+`
 
 // TestTDAbsentForfeit: a player who never answers loses by forfeit after
 // the grace, is withdrawn and told so; round 2 has three players and a
