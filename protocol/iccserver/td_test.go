@@ -497,9 +497,13 @@ func TestTDDisconnect(t *testing.T) {
 					break
 				}
 				a.expectCount("Your opponent Bravo has disconnected", i)
+				checkPaused(t, s, true)
+				a.send("e2e4") // Alpha may not move meanwhile, whoever is to move
+				a.expectCount("The game waits for your opponent to come back; the clocks are stopped.", i)
 				b.connect(addr)
 				b.expectCount("Resuming game", i)
 				a.expectCount("Your opponent Bravo has come back.", i)
+				checkPaused(t, s, false)
 			}
 			if tc.drops < 3 {
 				b.send("resign")
@@ -526,6 +530,24 @@ func TestTDDisconnect(t *testing.T) {
 				t.Errorf("game ended %s %q, want %s %q", fin[0].Code, fin[0].Description, wantCode, wantDesc)
 			}
 		})
+	}
+}
+
+// checkPaused checks that the one game in progress is paused (its clocks
+// stand still) or running.
+func checkPaused(t *testing.T, s *Server, paused bool) {
+	t.Helper()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.games) != 1 {
+		t.Fatalf("%d games in progress", len(s.games))
+	}
+	for _, g := range s.games {
+		now := time.Now()
+		still := g.remaining(g.ump.Side(), now) == g.remaining(g.ump.Side(), now.Add(time.Hour))
+		if g.paused != paused || still != paused {
+			t.Errorf("game paused %v, clock still %v; want %v", g.paused, still, paused)
+		}
 	}
 }
 
