@@ -779,3 +779,40 @@ func TestTDOpenByManager(t *testing.T) {
 }
 
 func jsonMarshal(te *tdEvent) ([]byte, error) { return marshalTDEvent(te) }
+
+// TestTDAnswerTwice: answers to one pairing, repeated before, during and
+// after the game, start exactly one game and never a challenge; an
+// opponent logging in after the answer starts the game at once.
+func TestTDAnswerTwice(t *testing.T) {
+	strength := map[string]int{"Alpha": 2, "Bravo": 1}
+	s, addr := startServer(t, Config{Accounts: tdAccounts(t, "Alpha", "Bravo"), TD: TDConfig{
+		AbsentGrace: wait, Events: []EventSpec{mustSpec(t, "name=Twice,system=rr,tc=1+0,start=2")}}})
+	a := newTDBot(t, addr, "Alpha", strength)
+	b := newTDBot(t, addr, "Bravo", strength)
+	a.set(func(b *tdBot) { b.answerDG, b.answerText, b.hold = false, false, true })
+	b.set(func(b *tdBot) { b.answerDG, b.answerText, b.hold = false, false, true })
+	b.send("tell TD join")
+	b.expect("You have joined tourney #1.")
+	b.drop()
+	a.send("tell TD join")
+	a.expect("DG63 match Bravo!")
+	a.send("match Bravo!")
+	a.expect("Round 1: Bravo is not logged in; waiting until")
+	a.send("td play 1")
+	a.expectCount("Round 1: Bravo is not logged in; waiting until", 2)
+	b.connect(addr) // Alpha answered: the game starts at Bravo's login
+	b.expect("Creating: Alpha (1500) Bravo (1500) unrated wild 16 1 0")
+	a.send("match Bravo!")
+	a.expect("Your tourney game (game 1) is already in progress.")
+	b.release()
+	a.expect("{Game 1 (Alpha vs. Bravo) Bravo resigns} 1-0")
+	a.send("match Bravo!")
+	a.expect("You have no tourney game to play with Bravo now.")
+	waitStatus(t, s, 1, tdDone)
+	if n := len(s.Finished()); n != 1 {
+		t.Errorf("%d games played, want 1", n)
+	}
+	if b.saw("Challenge:") {
+		t.Error("a repeated answer became a challenge")
+	}
+}
