@@ -378,6 +378,8 @@ func TestTDSwiss(t *testing.T) {
 					t.Error("no pairing was answered twice")
 				}
 			}
+			bots["Alpha"].expect("DG104 1")
+			s.Close() // writes what is due
 			pgn, err := os.ReadFile(filepath.Join(dir, "tourney-1.pgn"))
 			if err != nil {
 				t.Fatal(err)
@@ -396,7 +398,6 @@ func TestTDSwiss(t *testing.T) {
 					t.Errorf("tourney-1.%s: %v, %d bytes without Alpha", ext, err, len(b))
 				}
 			}
-			bots["Alpha"].expect("DG104 1")
 		})
 	}
 }
@@ -611,6 +612,7 @@ func TestTDRestart(t *testing.T) {
 		t.Errorf("%d rounds, %d games played; want 2 and 4", len(te.Event.Played), playedGames(te.Event))
 	}
 	checkOnlyPaired(t, s2, te.Event)
+	s2.Close() // writes what is due
 	pgn, _ := os.ReadFile(filepath.Join(dir, "tourney-1.pgn"))
 	if n := strings.Count(string(pgn), "[Event \"Again\"]"); n != 4 {
 		t.Errorf("PGN has %d games, want 4", n)
