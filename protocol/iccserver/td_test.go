@@ -724,6 +724,7 @@ func TestTDTellLimits(t *testing.T) {
 		{"td ListTourneys -j", "Listed: 0 tourneys."},
 		{"tell TD status", "You are in no tourney."},
 		{"td help", "standings [N]: the standings"},
+		{"who", "---- TD(TD)"},
 	} {
 		a.send(tc.send)
 		a.expect(tc.want)
