@@ -33,8 +33,8 @@ type gameRun struct {
 	// stale is when the connection that carried this game was lost, until
 	// the server gives the game back; zero otherwise.
 	stale time.Time
-	// model names the per-opponent model the player was given, or "".
-	model string
+	// model is the per-opponent model the player was given (zero: none).
+	model prior
 	// lastAttempt is the last attempt sent, for the console's move lines.
 	lastAttempt driver.Action
 	// live is what the operator's page shows of the game.
@@ -290,8 +290,9 @@ func (d *Daemon) gameStarted(v protocol.MyGameStartedDG, now time.Time) {
 	seed := d.opt.Seed ^ (d.gameSeq * 0x9e3779b97f4a7c15) ^ uint64(v.Game)
 	t := iccgame.New(v, us, now)
 	g := &gameRun{t: t}
+	rules := d.rules()
 	setup := driver.Setup{
-		Spec: d.opt.Spec, Game: players.Game{Color: us, Rules: d.rules(), Control: t.Control(), Seed: seed},
+		Spec: d.opt.Spec, Game: players.Game{Color: us, Rules: rules, Control: t.Control(), Seed: seed},
 		Prepare:  func(p players.Player) { g.model = d.learner.priorFor(p, t.Opponent(), d.opt.Log) },
 		Settings: d.settings(),
 	}
@@ -306,9 +307,11 @@ func (d *Daemon) gameStarted(v protocol.MyGameStartedDG, now time.Time) {
 	if resumed != nil {
 		drv.SetRecord(resumed)
 	} else if d.opt.Dir != "" && cfg.Logs.Records {
-		drv.SetRecord(record.Create(d.opt.Dir, d.opt.Name, record.GameLine{Game: v.Game, White: v.White, Black: v.Black,
+		gl := record.GameLine{Game: v.Game, White: v.White, Black: v.Black,
 			BaseMin: v.WhiteInitial, IncS: v.WhiteIncrement, Rated: v.Rated, Wild: v.Wild, Seed: record.Seed(seed),
-			Player: d.opt.Spec.String(), Build: d.build, OpponentModel: g.model}, us, now))
+			Player: d.opt.Spec.String(), Build: d.build, OpponentModel: g.model.name}
+		gl.SetRules(rules)
+		drv.SetRecord(record.CreateWith(d.opt.Dir, d.opt.Name, gl, us, now, g.model.counts))
 	}
 	opp := t.Opponent()
 	d.policy.opponent(opp)

@@ -97,7 +97,7 @@ type ksGame struct {
 	guest  bool // the opponent is one of the site's guests
 	t      *ksclient.Tracker
 	drv    *driver.Game
-	model  string
+	model  prior
 	// stateDue: fetch the state at the next chance (an event, a change in
 	// the poll, a reply we could not read).
 	stateDue    bool
@@ -458,9 +458,11 @@ func (r *ksRun) start(ctx context.Context, m ksclient.Metadata, now time.Time) {
 	}
 	g.drv = drv
 	if d.opt.Dir != "" && cfg.Logs.Records {
-		drv.SetRecord(record.Create(d.opt.Dir, d.opt.Name, record.GameLine{Game: number, White: white, Black: black,
+		gl := record.GameLine{Game: number, White: white, Black: black,
 			BaseMin: int((ctl.Base + 30*time.Second) / time.Minute), IncS: int(ctl.Increment / time.Second), Rated: true, Wild: 16, Seed: record.Seed(seed),
-			Player: d.opt.Spec.String(), Build: d.build, OpponentModel: g.model}, us, now))
+			Player: d.opt.Spec.String(), Build: d.build, OpponentModel: g.model.name}
+		gl.SetRules(umpire.ICC())
+		drv.SetRecord(record.CreateWith(d.opt.Dir, d.opt.Name, gl, us, now, g.model.counts))
 	}
 	r.games[ref] = g
 	r.seen[ref] = true
