@@ -1193,6 +1193,8 @@ func TestHTTPTokenFile(t *testing.T) {
 	c.wantErr("GET", "/game/mine/active", nil, 401, "")
 	other := newAPIClient(t, base2)
 	other.wantErr("POST", "/auth/bots/register", map[string]any{"username": "kilo", "display_name": "Kilo", "owner_email": "k@x"}, 409, "")
+	// Nor the tournament director's handle.
+	other.wantErr("POST", "/auth/bots/register", map[string]any{"username": "td", "display_name": "Not the TD", "owner_email": "k@x"}, 409, "")
 }
 
 // TestHTTPPythonBots (opt-in: KRIEGBOT_PYTHON=1) runs two bots written in

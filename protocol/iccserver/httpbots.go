@@ -143,9 +143,10 @@ func randomHex(n int) string {
 	return hex.EncodeToString(b)
 }
 
-// nameTaken reports whether a telnet handle or a bot already has name.
+// nameTaken reports whether a telnet handle, the TD or a bot already has
+// name (a bot named as the TD would receive what players tell the TD).
 func (s *Server) nameTaken(lname string) bool {
-	if s.http.bots[lname] != nil || s.users[lname] != nil || strings.HasPrefix(lname, "guest") {
+	if s.http.bots[lname] != nil || s.users[lname] != nil || strings.HasPrefix(lname, "guest") || s.isTD(lname) {
 		return true
 	}
 	return s.cfg.Accounts != nil && s.cfg.Accounts.Has(lname)
