@@ -61,14 +61,12 @@ func (d *Daemon) tell(v protocol.PersonalTellDG) {
 		d.tdLine(l, v.Name, text, d.opt.Now())
 		return
 	}
+	if d.trustedTD(v.Name) && !contains(cfg.Owner.Handles, v.Name) {
+		d.tdTell(v.Name, text)
+		return
+	}
 	if v.Type != 1 {
 		return // says from opponents
-	}
-	if d.trustedTD(v.Name) && !contains(cfg.Owner.Handles, v.Name) {
-		// A TD's chatter (welcome, info): logged, never answered, so that
-		// two programs cannot talk to each other for ever.
-		d.opt.Log.Info().Str("from", v.Name).Str("text", text).Msg("tell from a TD")
-		return
 	}
 	if !contains(cfg.Owner.Handles, v.Name) {
 		now := d.opt.Now()

@@ -27,10 +27,11 @@ import (
 //	   │                                  │    OFF, DG 104, silence, leave)──► gone
 //	   └──────────────────────────────────┘
 //
-// and, across events, one pairing at a time: paired ─(answered when idle)─►
-// answered ─(DG 15 with the paired opponent)─► playing ─(game over)─► none.
-// A pairing whose game has not started after round_grace is dropped: the
-// bot waits, idle, for the next round.
+// and, across events, one open pairing at a time: paired ─(answered when
+// idle)─► answered ─(DG 15 with the paired opponent)─► playing (kept by game
+// number until the game is over, so a next round's pairing may come while
+// the last game is being finished). A pairing whose game has not started
+// after round_grace is dropped: the bot waits, idle, for the next round.
 
 // eventState is where the bot stands in one event.
 type eventState int
@@ -72,24 +73,39 @@ type pairing struct {
 	bInc     int
 	at       time.Time // when the pairing came
 	answered time.Time // when we answered it (zero: not yet)
-	game     int       // the game number once it started
 }
 
 // tourney is the daemon's tournament state (the Daemon's goroutine only).
 type tourney struct {
 	events    []*tevent
-	pair      *pairing
+	past      []*tevent                  // the last events over, whose standings may still come
+	pair      *pairing                   // the open pairing: its game has not started
+	playing   map[int]*pairing           // paired games in progress, by game number
 	announced map[int]protocol.TourneyDG // DG 103 by id, until DG 104
 	joinedCfg bool                       // tournament.join was sent (first login)
 	standings *tevent                    // collecting the standings table of this event
 	waitShown bool                       // the console was told we wait for a round
 }
 
-// maxAnnounced bounds the DG 103 entries kept (a server could send many).
-const maxAnnounced = 200
+// maxAnnounced bounds the DG 103 entries kept (a server could send many);
+// maxPast the events over that are remembered for their final standings.
+const (
+	maxAnnounced = 200
+	maxPast      = 4
+)
 
 // active reports that the bot is in an event (or plays its last game).
-func (t *tourney) active() bool { return len(t.events) > 0 || t.pair != nil }
+func (t *tourney) active() bool { return len(t.events) > 0 || t.pair != nil || len(t.playing) > 0 }
+
+// playsIn reports a paired game of event e in progress.
+func (t *tourney) playsIn(e *tevent) bool {
+	for _, p := range t.playing {
+		if p.ev == e {
+			return true
+		}
+	}
+	return false
+}
 
 // find returns the event of td numbered id; id 0 matches the TD's only
 // event, when it has exactly one.
@@ -122,8 +138,8 @@ func (t *tourney) byID(id int) *tevent {
 	return nil
 }
 
-// pairedGame reports that game num is the paired game.
-func (t *tourney) pairedGame(num int) bool { return t.pair != nil && t.pair.game == num && num != 0 }
+// pairedGame reports that game num is a paired game.
+func (t *tourney) pairedGame(num int) bool { return t.playing[num] != nil }
 
 // trustedTD reports a handle listed in tournament.td.
 func (d *Daemon) trustedTD(h string) bool { return h != "" && contains(d.config().Tournament.TD, h) }
@@ -158,7 +174,7 @@ func (d *Daemon) tourneyConnected(now time.Time) {
 			e.heard = now
 		}
 	}
-	if p := t.pair; p != nil && p.game == 0 && !p.answered.IsZero() {
+	if p := t.pair; p != nil && !p.answered.IsZero() {
 		// The match we sent died with the connection: answer again.
 		p.answered = time.Time{}
 	}
@@ -256,11 +272,12 @@ func (d *Daemon) endEvent(e *tevent, why string, now time.Time) {
 			break
 		}
 	}
-	if t.pair != nil && t.pair.ev == e && t.pair.game == 0 {
+	if t.pair != nil && t.pair.ev == e {
 		t.pair = nil
 	}
-	if t.standings == e {
-		t.standings = nil
+	t.past = append(t.past, e)
+	if len(t.past) > maxPast {
+		t.past = t.past[1:]
 	}
 	s := e.score
 	d.opt.Log.Info().Str("td", e.td).Int("event", e.id).Str("why", why).Int("games", s.finished).
@@ -285,16 +302,11 @@ func points(s score) string {
 func (d *Daemon) tourneyText(line string, now time.Time) bool {
 	l, err := protocol.ParseTDLine(line)
 	if errors.Is(err, protocol.ErrNotTDLine) {
-		t := &d.tour
-		if t.standings != nil && strings.HasPrefix(strings.TrimSpace(line), ":") {
-			// A row of the standings table (":| name | score |"): shown
-			// as the TD wrote it, not read.
-			row := strings.TrimPrefix(strings.TrimSpace(line), ":")
-			d.opt.Log.Info().Int("event", t.standings.id).Str("row", row).Msg("tournament: standings")
-			d.opt.Console.say(lineResult, "tourney #%d standings %s", t.standings.id, row)
+		if row, ok := strings.CutPrefix(strings.TrimSpace(line), ":"); ok && d.tour.standings != nil {
+			d.standingsRow(row) // FICS: the rows are qtell lines
 			return true
 		}
-		t.standings = nil
+		d.tour.standings = nil
 		return false
 	}
 	d.tour.standings = nil
@@ -304,6 +316,30 @@ func (d *Daemon) tourneyText(line string, now time.Time) bool {
 	}
 	d.tdLine(l, "", line, now)
 	return true
+}
+
+// standingsRow shows one row of the standings table that follows a
+// trusted TD's standings line, as the TD wrote it (it is not read); a row
+// starting "Total" (ours, and mamer's ":Total:") or "*: Paired" ends it.
+func (d *Daemon) standingsRow(row string) {
+	t := &d.tour
+	e := t.standings
+	d.opt.Log.Info().Int("event", e.id).Str("row", row).Msg("tournament: standings")
+	d.opt.Console.say(lineResult, "tourney #%d standings: %s", e.id, row)
+	if strings.HasPrefix(row, "Total") || strings.HasPrefix(row, "*: Paired") {
+		t.standings = nil
+	}
+}
+
+// tdTell takes a trusted TD's tell that is no TD line: a row of the
+// standings table being received, or chatter (logged, never answered, so
+// that two programs cannot talk to each other for ever).
+func (d *Daemon) tdTell(from, text string) {
+	if e := d.tour.standings; e != nil && strings.EqualFold(e.td, from) {
+		d.standingsRow(text) // ICC style: the rows are tells
+		return
+	}
+	d.opt.Log.Info().Str("from", from).Str("text", text).Msg("tell from a TD")
 }
 
 // tdLine follows one TD line, from the server's text (from == "") or in a
@@ -371,7 +407,12 @@ func (d *Daemon) tdLine(l protocol.TDLine, from, raw string, now time.Time) {
 		d.endEvent(e, why, now)
 	case protocol.TDStandings:
 		e := t.byID(l.Event)
-		if e == nil {
+		for _, p := range t.past {
+			if e == nil && p.id == l.Event {
+				e = p // the final standings come after our last game
+			}
+		}
+		if e == nil || from != "" && !strings.EqualFold(from, e.td) {
 			ignore("the standings of an event we are not in")
 			return
 		}
@@ -427,7 +468,13 @@ func (d *Daemon) suggestion(v protocol.SuggestionDG, now time.Time) {
 	if strings.HasPrefix(v.Command, "match ") && cleanLine(v.Command) {
 		answer = v.Command
 	}
-	d.paired(pairing{ev: d.eventFor(v.Suggester, 0, now), opp: v.Subject, form: "suggestion", answer: answer}, now)
+	// The suggestion's id names the event when it is one of ours (our
+	// TD's does); else the pairing is the TD's only event's.
+	ev := d.tour.find(v.Suggester, v.ID)
+	if ev == nil {
+		ev = d.eventFor(v.Suggester, 0, now)
+	}
+	d.paired(pairing{ev: ev, opp: v.Subject, form: "suggestion", answer: answer}, now)
 }
 
 // paired takes a pairing: once per pairing, whichever forms announce it.
@@ -440,12 +487,14 @@ func (d *Daemon) paired(p pairing, now time.Time) {
 		return
 	}
 	for num, g := range d.games {
-		if strings.EqualFold(g.t.Opponent(), p.opp) {
+		// A game over on the server but not yet closed here does not
+		// count: the next round may pair the same opponent.
+		if _, _, _, over := g.t.Over(); !over && strings.EqualFold(g.t.Opponent(), p.opp) {
 			log.Int("game", num).Msg("tournament: pairing for the game we are playing: ignored")
 			return
 		}
 	}
-	if q := t.pair; q != nil && q.game == 0 && strings.EqualFold(q.opp, p.opp) {
+	if q := t.pair; q != nil && strings.EqualFold(q.opp, p.opp) {
 		// The same pairing in a second form (our TD sends DG 63 and the
 		// tourney-set line): what it adds is kept, nothing is sent.
 		if p.tc && !q.tc {
@@ -489,7 +538,7 @@ func colourText(c string) string {
 // answerPairing sends the pairing's answer, once, when the bot is idle.
 func (d *Daemon) answerPairing(now time.Time) {
 	p := d.tour.pair
-	if p == nil || p.game != 0 || !p.answered.IsZero() || len(d.games) > 0 {
+	if p == nil || !p.answered.IsZero() || len(d.games) > 0 {
 		return
 	}
 	d.mu.Lock()
@@ -514,7 +563,7 @@ func (d *Daemon) tourneyChallenge(v protocol.MatchDG, now time.Time) bool {
 		return false
 	}
 	why := "in a tournament: only the paired opponent"
-	if p := t.pair; p != nil && p.game == 0 && strings.EqualFold(v.Challenger, p.opp) {
+	if p := t.pair; p != nil && strings.EqualFold(v.Challenger, p.opp) {
 		why = d.pairedRefusal(p, v)
 	}
 	if why == "" {
@@ -576,11 +625,14 @@ func (d *Daemon) tourneyGameStarted(num int, opp string, now time.Time) {
 	t := &d.tour
 	p := t.pair
 	switch {
-	case p != nil && (p.game == num || p.game == 0 && strings.EqualFold(opp, p.opp)):
-		if p.game == num {
-			return // given back after a reconnection
+	case t.playing[num] != nil:
+		return // given back after a reconnection
+	case p != nil && strings.EqualFold(opp, p.opp):
+		if t.playing == nil {
+			t.playing = map[int]*pairing{}
 		}
-		p.game, p.ev.heard = num, now
+		t.playing[num], t.pair = p, nil
+		p.ev.heard = now
 		d.opt.Log.Info().Int("game", num).Str("opponent", opp).Str("td", p.ev.td).Int("event", p.ev.id).Msg("tournament: the paired game started")
 	case t.active():
 		d.opt.Log.Warn().Int("game", num).Str("opponent", opp).Msg("tournament: a game outside the pairing started; playing it")
@@ -590,11 +642,11 @@ func (d *Daemon) tourneyGameStarted(num int, opp string, now time.Time) {
 // tourneyGameOver counts the paired game's result in its event.
 func (d *Daemon) tourneyGameOver(num int, opp string, us chess.Color, result, reason string, now time.Time) {
 	t := &d.tour
-	p := t.pair
-	if !t.pairedGame(num) {
+	p := t.playing[num]
+	if p == nil {
 		return
 	}
-	t.pair = nil
+	delete(t.playing, num)
 	t.waitShown = false
 	s := p.ev.score.add(result, us)
 	p.ev.heard = now
@@ -658,20 +710,20 @@ func (d *Daemon) tourneyTick(now time.Time, cfg config.Tournament) {
 		return
 	}
 	d.answerPairing(now)
-	if p := t.pair; p != nil && p.game == 0 && now.Sub(p.at) > cfg.RoundGrace.Duration {
+	if p := t.pair; p != nil && now.Sub(p.at) > cfg.RoundGrace.Duration {
 		d.opt.Log.Warn().Str("opponent", p.opp).Dur("waited", now.Sub(p.at)).Msg("tournament: the paired game never started; waiting for the next round")
 		d.opt.Console.say(lineResult, "tourney: %s: the game with %s never started; waiting for the next round", p.ev, p.opp)
 		t.pair = nil
 	}
 	for _, e := range append([]*tevent(nil), t.events...) {
-		if t.pair != nil && t.pair.ev == e {
+		if t.pair != nil && t.pair.ev == e || t.playsIn(e) {
 			continue
 		}
 		if now.Sub(e.heard) > cfg.Silence.Duration {
 			d.endEvent(e, fmt.Sprintf("no word from the TD for %v", cfg.Silence), now)
 		}
 	}
-	if t.pair == nil && len(d.games) == 0 && len(t.events) > 0 && !t.waitShown {
+	if t.pair == nil && len(t.playing) == 0 && len(d.games) == 0 && len(t.events) > 0 && !t.waitShown {
 		t.waitShown = true
 		d.liveSeen.status = fmt.Sprintf("in %s: waiting for the next round", t.events[0])
 		d.opt.Console.say(lineProgress, "%s", d.liveSeen.status)
@@ -692,18 +744,15 @@ func (d *Daemon) tourneyStatus() string {
 		}
 		parts = append(parts, fmt.Sprintf("%s: %s, %d games, %s points", e, state, e.score.finished, points(e.score)))
 	}
-	if p := t.pair; p != nil {
-		s := fmt.Sprintf("paired with %s%s", p.opp, roundText(p.round))
-		switch {
-		case p.game != 0:
-			s += fmt.Sprintf(", playing game %d", p.game)
-		case !p.answered.IsZero():
-			s += ", answered, waiting for the game"
-		default:
-			s += ", not answered yet"
-		}
-		parts = append(parts, s)
-	} else {
+	for num, p := range t.playing {
+		parts = append(parts, fmt.Sprintf("playing game %d with %s%s", num, p.opp, roundText(p.round)))
+	}
+	switch p := t.pair; {
+	case p != nil && !p.answered.IsZero():
+		parts = append(parts, fmt.Sprintf("paired with %s%s, answered, waiting for the game", p.opp, roundText(p.round)))
+	case p != nil:
+		parts = append(parts, fmt.Sprintf("paired with %s%s, not answered yet", p.opp, roundText(p.round)))
+	case len(t.playing) == 0:
 		parts = append(parts, "waiting for the next round")
 	}
 	return strings.Join(parts, "; ") + "."

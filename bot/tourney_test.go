@@ -591,3 +591,39 @@ func TestTourneyDatagrams(t *testing.T) {
 		}
 	}
 }
+
+// Standings, from tells (ICC style) or qtell lines (FICS style), reach the
+// log and the console row by row, also when they come after the event
+// ended for us; a stranger's do not.
+func TestTourneyStandings(t *testing.T) {
+	r := startTourneyRig(t, func(c *config.Config) { c.Tournament.Join = []int{5} })
+	w := r.w
+	w.waitLine(t, "tell TD join 5", 1)
+	w.tell(t, "TD", "Tourney #5's standings:")
+	w.tell(t, "TD", "1. kriegbot 1.0")
+	w.tell(t, "TD", "Total: round 1 of 3, running.")
+	w.tell(t, "TD", "Round 2 starts soon.")
+	w.text(t, "TD has set your tourney variable to OFF.")
+	w.text(t, ":Tourney #5's standings:")
+	w.text(t, ":| 1 | kriegbot | 2.5 |")
+	w.text(t, ":Total:")
+	w.text(t, ":| 1 | mallory | 9 |")
+	w.tell(t, "stranger", "Tourney #5's standings:")
+	w.tell(t, "stranger", "1. stranger 9.0")
+	w.sync(t)
+	con := r.console.String()
+	for _, want := range []string{"tourney #5 standings: 1. kriegbot 1.0", "tourney #5 standings: Total: round 1 of 3, running.",
+		"tourney #5 standings: | 1 | kriegbot | 2.5 |", "tourney #5 standings: Total:"} {
+		if !strings.Contains(con, want) {
+			t.Errorf("console lacks %q:\n%s", want, con)
+		}
+	}
+	for _, not := range []string{"Round 2 starts", "mallory", "stranger"} {
+		if strings.Contains(con, not) {
+			t.Errorf("console shows %q:\n%s", not, con)
+		}
+	}
+	if !strings.Contains(r.log(t), `"row":"| 1 | kriegbot | 2.5 |"`) {
+		t.Error("the standings are not in the log")
+	}
+}
