@@ -391,7 +391,7 @@ func TestTourneyPairedGame(t *testing.T) {
 
 	r.d.SoftQuit()
 	w.sync(t)
-	if n := w.count("tell TD leave"); n != 0 {
+	if n := w.count("tell TD leave !"); n != 0 {
 		t.Fatal("left the event before the game in progress was over")
 	}
 	if err := opp.Send("resign"); err != nil {
@@ -406,7 +406,7 @@ func TestTourneyPairedGame(t *testing.T) {
 	case <-time.After(wait):
 		t.Fatal("the soft quit never ended the daemon")
 	}
-	if n := w.count("tell TD leave"); n != 1 {
+	if n := w.count("tell TD leave !"); n != 1 {
 		t.Fatalf("left the event %d times, want once; the daemon sent:\n%s", n, strings.Join(w.sent(), "\n"))
 	}
 	if n := w.prefixed("seek"); n != 0 {
@@ -530,7 +530,7 @@ func TestTourneyOwnerTells(t *testing.T) {
 	if got := owner("status"); !strings.Contains(got, "tourney: tourney #12 (TD)") {
 		t.Errorf("status: %q", got)
 	}
-	if got := owner("tourney leave"); !strings.HasPrefix(got, "Left") || w.count("tell TD leave") != 1 {
+	if got := owner("tourney leave"); !strings.HasPrefix(got, "Left") || w.count("tell TD leave !") != 1 {
 		t.Errorf("leave: %q", got)
 	}
 	if got := owner("tourney"); got != "In no tournament." {

@@ -91,7 +91,7 @@ func Defaults() Config {
 			TD:           []string{"TD"},
 			Join:         []int{},
 			JoinCommand:  "tell {td} join {event}",
-			LeaveCommand: "tell {td} leave",
+			LeaveCommand: "tell {td} leave !",
 			RoundGrace:   Duration{10 * time.Minute},
 			Silence:      Duration{3 * time.Hour},
 			Rejoin:       true,
