@@ -584,37 +584,25 @@ func (d *Daemon) tourneyChallenge(v protocol.MatchDG, now time.Time) bool {
 }
 
 // pairedRefusal says why the paired opponent's challenge is declined, or
-// "": only leaving, a pause, a full board, another variant or a time
-// control other than the paired one refuse it.
+// "": only what makes any game unplayable (unplayable: leaving, a pause, a
+// full board, another variant) and a time control other than the paired
+// one refuse it; the policy filters do not apply.
 func (d *Daemon) pairedRefusal(p *pairing, v protocol.MatchDG) string {
-	soft, _ := d.quitting()
-	d.mu.Lock()
-	paused := d.paused
-	d.mu.Unlock()
-	cfg := d.config()
+	if why := d.unplayable(challengeOffer(v)); why != "" || !p.tc {
+		return why
+	}
+	// Ours and theirs by the paired colour; with none, both sides' clocks
+	// must be the paired ones. A DG 29 without the receiver's clock (0 0)
+	// is judged by the challenger's.
+	ourMin, ourInc, theirMin, theirInc := p.wMin, p.wInc, p.bMin, p.bInc
+	if p.colour == "black" {
+		ourMin, ourInc, theirMin, theirInc = p.bMin, p.bInc, p.wMin, p.wInc
+	}
 	switch {
-	case soft:
-		return "shutting down"
-	case paused:
-		return "paused by the owner"
-	case len(d.games)+btoi(d.policy.waiting()) >= cfg.Policy.MaxGames:
-		return "busy"
-	case v.Wild != 16:
-		return "only wild 16"
-	case p.tc:
-		// Ours and theirs by the paired colour; with none, both sides'
-		// clocks must be the paired ones.
-		ourMin, ourInc, theirMin, theirInc := p.wMin, p.wInc, p.bMin, p.bInc
-		if p.colour == "black" {
-			ourMin, ourInc, theirMin, theirInc = p.bMin, p.bInc, p.wMin, p.wInc
-		}
-		if p.colour == "" && (p.wMin != p.bMin || p.wInc != p.bInc) {
-			return "not the paired time control"
-		}
-		if v.ChallengerTime != theirMin || v.ChallengerInc != theirInc ||
-			(v.ReceiverTime != 0 || v.ReceiverInc != 0) && (v.ReceiverTime != ourMin || v.ReceiverInc != ourInc) {
-			return "not the paired time control"
-		}
+	case p.colour == "" && (p.wMin != p.bMin || p.wInc != p.bInc),
+		v.ChallengerTime != theirMin || v.ChallengerInc != theirInc,
+		(v.ReceiverTime != 0 || v.ReceiverInc != 0) && (v.ReceiverTime != ourMin || v.ReceiverInc != ourInc):
+		return "not the paired time control"
 	}
 	return ""
 }
@@ -756,6 +744,14 @@ func (d *Daemon) tourneyStatus() string {
 		parts = append(parts, "waiting for the next round")
 	}
 	return strings.Join(parts, "; ") + "."
+}
+
+// tourneyLive is the live page's line: the owner's status, "" in no event.
+func (d *Daemon) tourneyLive() string {
+	if !d.tour.active() {
+		return ""
+	}
+	return d.tourneyStatus()
 }
 
 // ownerTourney is the owner's "tourney [join N [td] | leave [N]]".
