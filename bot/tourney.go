@@ -542,10 +542,10 @@ func (d *Daemon) answerPairing(now time.Time) {
 		return
 	}
 	d.mu.Lock()
-	paused := d.paused
+	paused, soft := d.paused, d.soft
 	d.mu.Unlock()
-	if paused {
-		return
+	if paused || soft {
+		return // a quitting bot leaves the event instead (checkQuit)
 	}
 	d.sess.Send(p.answer)
 	p.answered = now

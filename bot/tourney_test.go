@@ -389,6 +389,9 @@ func TestTourneyPairedGame(t *testing.T) {
 		t.Errorf("pairing for the game in progress answered: %d suggestion answers, %d tourney-set answers (want 0, 1)", n, m)
 	}
 
+	// The next round's pairing, early: kept until the game is over.
+	w.text(t, `tourney set to "TD KS1 * fan01 5 0 5 0 u w16 white 2" by TD.`)
+	w.sync(t)
 	r.d.SoftQuit()
 	w.sync(t)
 	if n := w.count("tell TD leave !"); n != 0 {
@@ -408,6 +411,9 @@ func TestTourneyPairedGame(t *testing.T) {
 	}
 	if n := w.count("tell TD leave !"); n != 1 {
 		t.Fatalf("left the event %d times, want once; the daemon sent:\n%s", n, strings.Join(w.sent(), "\n"))
+	}
+	if n := w.count("match fan01!"); n != 0 {
+		t.Errorf("a quitting bot answered the next round's pairing")
 	}
 	if n := w.prefixed("seek"); n != 0 {
 		t.Errorf("sought in an event: %d seek lines", n)
