@@ -633,3 +633,33 @@ func TestTourneyStandings(t *testing.T) {
 		t.Error("the standings are not in the log")
 	}
 }
+
+// FuzzAnnouncedJoin: whatever a DG 103 carries, the commands the bot would
+// send to join it are each one clean line telling one trusted TD, or none.
+func FuzzAnnouncedJoin(f *testing.F) {
+	for _, s := range []string{"tell TD join 3", "tell TD join 3&tell TD info 3", "tell Mallory join 1", "tell TD join 1&quit",
+		`tell TD join 1\&quit`, "xtell td latejoin 2", "tell TD\x00 join", "tell TD join 1&tell Tomato join 1", "", "&&", "tell"} {
+		f.Add(s)
+	}
+	cfg := config.Defaults()
+	cfg.Tournament.TD = []string{"TD", "Tomato"}
+	d := New(cfg, Options{})
+	f.Fuzz(func(t *testing.T, join string) {
+		cmds, td := d.announcedJoin(protocol.TourneyDG{ID: 1, Description: "w16", Join: join})
+		if cmds == nil {
+			if td != "" {
+				t.Fatalf("no commands but TD %q", td)
+			}
+			return
+		}
+		if !d.trustedTD(td) {
+			t.Fatalf("TD %q is not trusted", td)
+		}
+		for _, c := range cmds {
+			f := strings.Fields(c)
+			if !cleanLine(c) || len(f) < 2 || !strings.EqualFold(f[1], td) || !strings.EqualFold(f[0], "tell") && !strings.EqualFold(f[0], "xtell") {
+				t.Fatalf("join %q gives the command %q (TD %q)", join, c, td)
+			}
+		}
+	})
+}
