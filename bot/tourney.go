@@ -78,7 +78,7 @@ type pairing struct {
 // tourney is the daemon's tournament state (the Daemon's goroutine only).
 type tourney struct {
 	events    []*tevent
-	past      []*tevent                  // the last events over, whose standings may still come
+	past      []*tevent                  // the last events over: their standings may still come; auto_join skips them
 	pair      *pairing                   // the open pairing: its game has not started
 	playing   map[int]*pairing           // paired games in progress, by game number
 	announced map[int]protocol.TourneyDG // DG 103 by id, until DG 104
@@ -91,11 +91,21 @@ type tourney struct {
 // maxPast the events over that are remembered for their final standings.
 const (
 	maxAnnounced = 200
-	maxPast      = 4
+	maxPast      = 16
 )
 
 // active reports that the bot is in an event (or plays its last game).
 func (t *tourney) active() bool { return len(t.events) > 0 || t.pair != nil || len(t.playing) > 0 }
+
+// wasIn reports an event of td numbered id that is over for us.
+func (t *tourney) wasIn(td string, id int) bool {
+	for _, e := range t.past {
+		if e.id == id && strings.EqualFold(e.td, td) {
+			return true
+		}
+	}
+	return false
+}
 
 // playsIn reports a paired game of event e in progress.
 func (t *tourney) playsIn(e *tevent) bool {
@@ -661,8 +671,8 @@ func (d *Daemon) tourneyAnnounced(v protocol.TourneyDG, now time.Time) {
 	t.announced[v.ID] = v
 	cmds, td := d.announcedJoin(v)
 	d.opt.Log.Info().Int("event", v.ID).Str("description", v.Description).Str("td", td).Msg("tournament: event announced")
-	if cmds == nil || t.active() || !d.config().Tournament.AutoJoin || !wild16(v.Description) {
-		return
+	if cmds == nil || t.active() || !d.config().Tournament.AutoJoin || !wild16(v.Description) || t.wasIn(td, v.ID) {
+		return // an event we were in is announced again after a reconnection: not joined again
 	}
 	if soft, _ := d.quitting(); soft {
 		return

@@ -564,6 +564,15 @@ func TestTourneyAutoJoin(t *testing.T) {
 	if w.count("tell TD join 12") != 0 {
 		t.Error("joined a second event while in one")
 	}
+	// Event 11 ends for us; announced again (as after a reconnection, while
+	// others still play it), it is not joined again; a new one is.
+	w.text(t, "TD has set your tourney variable to OFF.")
+	w.dg(t, protocol.TourneyDG{ID: 11, Description: "Kriegspiel w16 2 1 Swiss, running", Join: "tell TD latejoin 11"})
+	w.dg(t, protocol.TourneyDG{ID: 13, Description: "Kriegspiel w16 2 1 Swiss", Join: "tell TD join 13"})
+	w.waitLine(t, "tell TD join 13", 1)
+	if w.count("tell TD latejoin 11") != 0 {
+		t.Error("joined again an event that was over for us")
+	}
 }
 
 // After a reconnection inside an event the daemon joins again.
