@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rs/zerolog"
+
 	"kriegbot/config"
 	"kriegbot/engine/chess"
 	"kriegbot/protocol"
@@ -490,7 +492,10 @@ func (d *Daemon) suggestion(v protocol.SuggestionDG, now time.Time) {
 // paired takes a pairing: once per pairing, whichever forms announce it.
 func (d *Daemon) paired(p pairing, now time.Time) {
 	t := &d.tour
-	log := d.opt.Log.Info().Str("td", p.ev.td).Int("event", p.ev.id).Str("opponent", p.opp).Str("form", p.form)
+	// A fresh log event each time: a zerolog event is spent by Msg.
+	log := func() *zerolog.Event {
+		return d.opt.Log.Info().Str("td", p.ev.td).Int("event", p.ev.id).Str("opponent", p.opp).Str("form", p.form)
+	}
 	p.ev.state, p.ev.heard = evIn, now
 	if !handle.Valid(p.opp) || strings.EqualFold(p.opp, d.sess.Handle()) {
 		d.opt.Log.Warn().Str("opponent", p.opp).Msg("tournament: pairing with an impossible opponent: ignored")
@@ -499,9 +504,20 @@ func (d *Daemon) paired(p pairing, now time.Time) {
 	for num, g := range d.games {
 		// A game over on the server but not yet closed here does not
 		// count: the next round may pair the same opponent.
-		if _, _, _, over := g.t.Over(); !over && strings.EqualFold(g.t.Opponent(), p.opp) {
-			log.Int("game", num).Msg("tournament: pairing for the game we are playing: ignored")
+		if _, _, _, over := g.t.Over(); over || !strings.EqualFold(g.t.Opponent(), p.opp) {
+			continue
+		}
+		if g.stale.IsZero() {
+			log().Int("game", num).Msg("tournament: pairing for the game we are playing: ignored")
 			return
+		}
+		// A game lost with the connection that the server has not given
+		// back, and the TD pairs us with the same opponent again: the
+		// server restarted, aborting it, and the pairing stands. It is
+		// played anew; the old game counts for nothing in the event.
+		if t.playing[num] != nil {
+			delete(t.playing, num)
+			log().Int("game", num).Msg("tournament: the paired game was not given back and the pairing stands: playing it anew")
 		}
 	}
 	if q := t.pair; q != nil && strings.EqualFold(q.opp, p.opp) {
@@ -516,17 +532,17 @@ func (d *Daemon) paired(p pairing, now time.Time) {
 		if q.round == 0 {
 			q.round = p.round
 		}
-		log.Msg("tournament: the same pairing again: already taken")
+		log().Msg("tournament: the same pairing again: already taken")
 		return
 	}
 	if soft, _ := d.quitting(); soft {
-		log.Msg("tournament: pairing not answered: we are leaving")
+		log().Msg("tournament: pairing not answered: we are leaving")
 		return
 	}
 	p.at = now
 	t.pair = &p
 	t.waitShown = false
-	log.Str("colour", p.colour).Int("round", p.round).Str("answer", p.answer).Msg("tournament: paired")
+	log().Str("colour", p.colour).Int("round", p.round).Str("answer", p.answer).Msg("tournament: paired")
 	d.opt.Console.say(lineResult, "tourney: %s%s: paired with %s%s", p.ev, roundText(p.round), p.opp, colourText(p.colour))
 	d.answerPairing(now)
 }
@@ -545,11 +561,18 @@ func colourText(c string) string {
 	return " (we play " + c + ")"
 }
 
-// answerPairing sends the pairing's answer, once, when the bot is idle.
+// answerPairing sends the pairing's answer, once, when the bot is idle:
+// no game in progress, a game lost with the connection apart (the server
+// did not give it back, so we are free there).
 func (d *Daemon) answerPairing(now time.Time) {
 	p := d.tour.pair
-	if p == nil || !p.answered.IsZero() || len(d.games) > 0 {
+	if p == nil || !p.answered.IsZero() {
 		return
+	}
+	for _, g := range d.games {
+		if g.stale.IsZero() {
+			return
+		}
 	}
 	d.mu.Lock()
 	paused, soft := d.paused, d.soft

@@ -20,6 +20,13 @@ import (
 // events of specs (ParseEventSpec's text); its log lines are kept.
 func startTDServer(t *testing.T, specs ...string) (*iccserver.Server, string, *lockedBuffer) {
 	t.Helper()
+	return tdServerAt(t, "127.0.0.1:0", "", specs...)
+}
+
+// tdServerAt starts the TD's server on addr (retrying while an old socket
+// lets go of the port), keeping its events in dir ("" for none).
+func tdServerAt(t *testing.T, addr, dir string, specs ...string) (*iccserver.Server, string, *lockedBuffer) {
+	t.Helper()
 	acc, err := iccserver.NewAccounts(testPasswords, "C", bcrypt.MinCost)
 	if err != nil {
 		t.Fatal(err)
@@ -35,7 +42,7 @@ func startTDServer(t *testing.T, specs ...string) (*iccserver.Server, string, *l
 	srvLog := &lockedBuffer{}
 	var mu sync.Mutex
 	srv, err := iccserver.New(iccserver.Config{Rules: umpire.Olympiad(), Accounts: acc,
-		TD: iccserver.TDConfig{Events: evs, AbsentGrace: 20 * time.Second},
+		TD: iccserver.TDConfig{Events: evs, AbsentGrace: 20 * time.Second, Dir: dir},
 		Log: func(format string, args ...any) {
 			mu.Lock()
 			defer mu.Unlock()
@@ -44,9 +51,14 @@ func startTDServer(t *testing.T, specs ...string) (*iccserver.Server, string, *l
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	var ln net.Listener
+	for deadline := time.Now().Add(wait); ; time.Sleep(20 * time.Millisecond) {
+		if ln, err = net.Listen("tcp", addr); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal(err)
+		}
 	}
 	go srv.Serve(ln)
 	t.Cleanup(func() { srv.Close() })
@@ -150,5 +162,52 @@ func TestTourneyServeTDReconnect(t *testing.T) {
 	}
 	if !strings.Contains(con.String(), "round 1: "+fin[0].Result+" vs sparring") {
 		t.Errorf("the resumed game is not counted in the event:\n%s", con.String())
+	}
+}
+
+// The server (and its TD) dies in the event's game, without a word to
+// the players, and restarts: the game is aborted, the pairing stands, and
+// both daemons, back on the new server, answer it again at once (the old
+// game, never given back, is no "game we are playing" and counts for
+// nothing) and play the event to its end.
+func TestTourneyServeTDRestart(t *testing.T) {
+	dir := t.TempDir()
+	spec := "name=KS1 system=rr tc=1+0 start=2 style=icc"
+	srv1, addr, _ := tdServerAt(t, "127.0.0.1:0", dir, spec)
+	w := startTDWire(t, addr)
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	ac := testConfig(t, "kriegbot", addr)
+	ac.Tournament.Join = []int{1}
+	con := &lockedBuffer{}
+	a, _ := newTestDaemon(t, ac, w.addr(), "heuristic", con)
+	runInBackground(t, ctx, a)
+	bc := testConfig(t, "sparring", addr)
+	bc.Tournament.Join = []int{1}
+	b, _ := newTestDaemon(t, bc, w.addr(), "random", nil)
+	runInBackground(t, ctx, b)
+
+	waitFor(t, func() bool { p, _ := srv1.GameCount(); return p == 1 })
+	w.setDeaf(true) // the abort of the shutdown never reaches the daemons
+	srv1.Close()
+	w.cut()
+	w.setDeaf(false)
+	restarted := time.Now()
+	srv2, _, srvLog := tdServerAt(t, addr, dir, spec)
+	waitFor(t, func() bool { return strings.Contains(con.String(), "over for us") })
+	fin := srv2.Finished()
+	if len(fin) != 1 || fin[0].Result == "aborted" {
+		t.Fatalf("games on the new server: %+v\n%s", fin, srvLog.String())
+	}
+	if strings.Contains(srvLog.String(), "forfeit") {
+		t.Errorf("a daemon was forfeited after the restart:\n%s", srvLog.String())
+	}
+	// Answered at once, not after the old game's 15 s wait for its return.
+	if took := time.Since(restarted); took > 12*time.Second {
+		t.Errorf("the event took %v after the restart", took)
+	}
+	c := con.String()
+	if !strings.Contains(c, "round 1: "+fin[0].Result+" vs sparring") || !strings.Contains(c, "our score "+map[string]string{"1-0": "1", "0-1": "0", "1/2-1/2": "0.5"}[fin[0].Result]+"/1") {
+		t.Errorf("the replayed game is not counted, or the lost one is:\n%s", c)
 	}
 }

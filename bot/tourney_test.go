@@ -29,6 +29,7 @@ type tdWire struct {
 	mu     sync.Mutex
 	lines  []string // every line the daemon sent, in order, over all connections
 	links  []*tdLink
+	deaf   bool // the server's output is dropped (a server that died without a word)
 }
 
 type tdLink struct {
@@ -116,6 +117,12 @@ func (w *tdWire) down(l *tdLink) {
 			if !ok {
 				return
 			}
+			w.mu.Lock()
+			deaf := w.deaf
+			w.mu.Unlock()
+			if deaf {
+				continue
+			}
 			b = c
 		case b = <-l.inject:
 		}
@@ -160,6 +167,13 @@ func (w *tdWire) cut() {
 		l.s.Close()
 	}
 	w.links = nil
+}
+
+// setDeaf drops (or forwards again) the server's output.
+func (w *tdWire) setDeaf(on bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.deaf = on
 }
 
 // sent returns the lines the daemon sent so far.
