@@ -13,6 +13,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"kriegbot/engine/umpire"
+	"kriegbot/protocol/iccclient"
 	"kriegbot/protocol/iccserver"
 )
 
@@ -26,8 +27,20 @@ func startTDServer(t *testing.T, specs ...string) (*iccserver.Server, string, *l
 // tdServerAt starts the TD's server on addr (retrying while an old socket
 // lets go of the port), keeping its events in dir ("" for none).
 func tdServerAt(t *testing.T, addr, dir string, specs ...string) (*iccserver.Server, string, *lockedBuffer) {
+	return tdServerWith(t, addr, dir, 20*time.Second, specs...)
+}
+
+// tdServerWith is tdServerAt with the TD's absence grace.
+func tdServerWith(t *testing.T, addr, dir string, absent time.Duration, specs ...string) (*iccserver.Server, string, *lockedBuffer) {
 	t.Helper()
-	acc, err := iccserver.NewAccounts(testPasswords, "C", bcrypt.MinCost)
+	pw := map[string]string{}
+	for h, p := range testPasswords {
+		pw[h] = p
+	}
+	for i := 0; i < 4; i++ {
+		pw[fmt.Sprintf("fan%02d", i)] = "fan-pw"
+	}
+	acc, err := iccserver.NewAccounts(pw, "C", bcrypt.MinCost)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +55,7 @@ func tdServerAt(t *testing.T, addr, dir string, specs ...string) (*iccserver.Ser
 	srvLog := &lockedBuffer{}
 	var mu sync.Mutex
 	srv, err := iccserver.New(iccserver.Config{Rules: umpire.Olympiad(), Accounts: acc,
-		TD: iccserver.TDConfig{Events: evs, AbsentGrace: 20 * time.Second, Dir: dir},
+		TD: iccserver.TDConfig{Events: evs, AbsentGrace: absent, Dir: dir},
 		Log: func(format string, args ...any) {
 			mu.Lock()
 			defer mu.Unlock()
@@ -209,5 +222,110 @@ func TestTourneyServeTDRestart(t *testing.T) {
 	c := con.String()
 	if !strings.Contains(c, "round 1: "+fin[0].Result+" vs sparring") || !strings.Contains(c, "our score "+map[string]string{"1-0": "1", "0-1": "0", "1/2-1/2": "0.5"}[fin[0].Result]+"/1") {
 		t.Errorf("the replayed game is not counted, or the lost one is:\n%s", c)
+	}
+}
+
+// A Swiss of daemons to its end (issue 20's acceptance): four daemons and
+// an entrant that logs out at once start it, a fifth daemon joins late, one
+// daemon's connection is cut in a game and it comes back within the
+// grace. Every daemon's part ends, each saw each of its results, and the
+// server played only paired games, none with the absentee.
+func TestTourneySwissOfDaemons(t *testing.T) {
+	srv, addr, srvLog := tdServerWith(t, "127.0.0.1:0", "", 3*time.Second,
+		"name=KS1 system=swiss rounds=3 tc=1+0 start=5 style=icc")
+	w := startTDWire(t, addr)
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	defer cancel()
+
+	absent, err := iccclient.Dial(ctx, iccclient.Config{Addr: addr, Handle: "fan00", Password: "fan-pw",
+		Dial: plainDial, KeepAlive: -1, DeadAfter: -1, LinesPerSecond: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	absent.Send("tell TD join 1") // then leaves the server: absent from every round
+	waitFor(t, func() bool { return strings.Contains(srvLog.String(), "fan00 joined") })
+	absent.Close()
+	type entrant struct {
+		d   *Daemon
+		con *lockedBuffer
+	}
+	var es []entrant
+	start := func(handle, pw, player, via string) {
+		c := testConfig(t, handle, addr)
+		c.Tournament.Join = []int{1}
+		c.Policy.AnswerSeeks = false
+		con := &lockedBuffer{}
+		d, _ := newTestDaemon(t, c, via, player, con)
+		d.opt.Password = pw
+		runInBackground(t, ctx, d)
+		es = append(es, entrant{d, con})
+	}
+	start("kriegbot", testPasswords["kriegbot"], "heuristic", w.addr())
+	start("sparring", testPasswords["sparring"], "random", addr)
+	start("owner", testPasswords["owner"], "heuristic", addr)
+	start("stranger", testPasswords["stranger"], "random", addr)
+	for deadline := time.Now().Add(wait); !strings.Contains(srvLog.String(), "round 1 paired"); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("round 1 never paired:\n%s", srvLog.String())
+		}
+	}
+	start("fan01", "fan-pw", "heuristic", addr) // the late join
+
+	// Cut kriegbot's connection in its first game (if it has one in
+	// round 1; else in its next).
+	waitFor(t, func() bool { return es[0].d.Playing() == 1 })
+	w.cut()
+	for deadline := time.Now().Add(2 * wait); ; time.Sleep(50 * time.Millisecond) {
+		over := 0
+		for _, e := range es {
+			if strings.Contains(e.con.String(), "over for us") {
+				over++
+			}
+		}
+		if over == len(es) {
+			break
+		}
+		if time.Now().After(deadline) {
+			var b strings.Builder
+			for _, e := range es {
+				fmt.Fprintf(&b, "--- %s:\n%s", e.d.config().Account.Handle, e.con.String())
+			}
+			t.Fatalf("%d of %d daemons saw the end:\n%s--- server:\n%s", over, len(es), b.String(), srvLog.String())
+		}
+	}
+	log := srvLog.String()
+	paired := map[int]bool{}
+	for _, l := range strings.Split(log, "\n") {
+		var id, r, b, g int
+		if n, _ := fmt.Sscanf(l, "td: tourney %d round %d board %d: game %d", &id, &r, &b, &g); n == 4 {
+			paired[g] = true
+		}
+	}
+	fin := srv.Finished()
+	for _, g := range fin {
+		if !paired[g.Number] || g.White == "fan00" || g.Black == "fan00" || g.Code == "Dis" {
+			t.Errorf("game %d %s-%s %s (%s): not a paired game played out\n%s", g.Number, g.White, g.Black, g.Result, g.Code, log)
+		}
+	}
+	if len(fin) < 5 {
+		t.Errorf("%d games in a 3-round Swiss of 6\n%s", len(fin), log)
+	}
+	if !strings.Contains(log, "fan00 -") && !strings.Contains(log, "- fan00") || strings.Count(log, "absent") == 0 {
+		t.Errorf("the absentee was not forfeited:\n%s", log)
+	}
+	for _, e := range es {
+		h := e.d.config().Account.Handle
+		n := 0
+		for _, g := range fin {
+			if g.White == h || g.Black == h {
+				n++
+			}
+		}
+		if got := strings.Count(e.con.String(), "tourney: tourney #1 (TD) round "); got < n {
+			t.Errorf("%s played %d games, its console shows %d results:\n%s", h, n, got, e.con.String())
+		}
+	}
+	if es[0].d.connections < 2 {
+		t.Error("the cut was not noticed")
 	}
 }

@@ -686,3 +686,27 @@ func FuzzAnnouncedJoin(f *testing.F) {
 		}
 	})
 }
+
+// An opponent who never shows: after round_grace the pairing is given up,
+// the bot stays in the event (no seek, no other game) and answers the next
+// round's pairing.
+func TestTourneyAbsentOpponent(t *testing.T) {
+	r := startTourneyRig(t, func(c *config.Config) {
+		c.Tournament.Join = []int{5}
+		c.Tournament.RoundGrace = config.Duration{Duration: 500 * time.Millisecond} // below the valid range, to keep the test short
+	})
+	w := r.w
+	w.waitLine(t, "tell TD join 5", 1)
+	w.text(t, ":You play white against fan01 in this round of tourney #5.")
+	w.waitLine(t, "td play 5", 1)
+	waitFor(t, func() bool { return strings.Contains(r.console.String(), "the game with fan01 never started") })
+	stranger := dialAs(t, r.ctx, r.addr, "stranger")
+	if got := challengeDaemon(t, r, "stranger", stranger, 2, 1); got != "decline" {
+		t.Errorf("between rounds, a challenge: %s", got)
+	}
+	w.text(t, ":You play black against fan02 in this round of tourney #5.")
+	w.waitLine(t, "td play 5", 2)
+	if n := w.prefixed("seek"); n != 0 {
+		t.Errorf("sought between rounds: %d", n)
+	}
+}
