@@ -374,6 +374,7 @@ func sparringConfig(cfg config.Config) config.Config {
 	s.Policy.AcceptChallenges = true
 	s.Policy.Allow = []string{cfg.Account.Handle}
 	s.Owner.Handles = nil
+	s.Tournament.Join, s.Tournament.AutoJoin = nil, false // our events are ours alone
 	s.Logs.Transcripts = false
 	s.Logs.Records = false
 	return s

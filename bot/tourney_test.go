@@ -710,3 +710,12 @@ func TestTourneyAbsentOpponent(t *testing.T) {
 		t.Errorf("sought between rounds: %d", n)
 	}
 }
+
+// The embedded sparring partner does not enter our events.
+func TestTourneySparringStaysOut(t *testing.T) {
+	c := config.Defaults()
+	c.Tournament.Join, c.Tournament.AutoJoin = []int{3}, true
+	if s := sparringConfig(c); len(s.Tournament.Join) != 0 || s.Tournament.AutoJoin {
+		t.Errorf("the partner's tournament settings: %+v", s.Tournament)
+	}
+}
