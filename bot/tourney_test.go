@@ -2,6 +2,7 @@ package bot
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"net"
@@ -717,5 +718,20 @@ func TestTourneySparringStaysOut(t *testing.T) {
 	c.Tournament.Join, c.Tournament.AutoJoin = []int{3}, true
 	if s := sparringConfig(c); len(s.Tournament.Join) != 0 || s.Tournament.AutoJoin {
 		t.Errorf("the partner's tournament settings: %+v", s.Tournament)
+	}
+}
+
+// `kriegbot run -join N` adds N to tournament.join, checked like the file.
+func TestTourneyJoinFlag(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := Command(nil)([]string{"-connect", "127.0.0.1:5000", "-guest", "-join", "4", "-check"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if !strings.Contains(out.String(), "\njoin = [4]\n") {
+		t.Errorf("-check output:\n%s", out.String())
+	}
+	errb.Reset()
+	if code := Command(nil)([]string{"-join", "0", "-check"}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "tournament.join") {
+		t.Errorf("-join 0: exit %d: %s", code, errb.String())
 	}
 }
