@@ -215,13 +215,22 @@ func (d *Daemon) enter(td string, id int, cmds []string, now time.Time) string {
 	for _, c := range cmds {
 		d.sess.Send(c)
 	}
-	if d.policy.seekPosted {
-		d.unseek()
-	}
+	d.clearOffers(now)
 	d.tour.waitShown = false
 	d.opt.Log.Info().Str("td", td).Int("event", id).Strs("commands", cmds).Msg("tournament: joining")
 	d.opt.Console.say(lineResult, "tourney: joining %s", e)
 	return fmt.Sprintf("Joining %s.", e)
+}
+
+// clearOffers withdraws our seek and challenges as the bot enters an
+// event: a game they started now would be one the TD did not pair.
+func (d *Daemon) clearOffers(now time.Time) {
+	if !d.policy.offersOpen(now) {
+		return
+	}
+	d.sess.Send(protocol.WithdrawLine)
+	d.unseek()
+	d.policy.lastMatch = time.Time{}
 }
 
 // announcedJoin returns a DG 103's join commands and the TD they tell,
@@ -458,9 +467,7 @@ func (d *Daemon) eventFor(td string, id int, now time.Time) *tevent {
 	e := &tevent{td: td, id: id, state: evIn, heard: now,
 		joinBy: []string{tdCommand(d.config().Tournament.JoinCommand, td, id)}}
 	d.tour.events = append(d.tour.events, e)
-	if d.policy.seekPosted {
-		d.unseek()
-	}
+	d.clearOffers(now)
 	d.opt.Log.Info().Str("td", td).Int("event", id).Msg("tournament: following an event we did not join here")
 	return e
 }

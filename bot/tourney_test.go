@@ -735,3 +735,21 @@ func TestTourneyJoinFlag(t *testing.T) {
 		t.Errorf("-join 0: exit %d: %s", code, errb.String())
 	}
 }
+
+// Entering an event withdraws the challenge the bot had sent (policy.challenge).
+func TestTourneyWithdrawsOffers(t *testing.T) {
+	r := startTourneyRig(t, func(c *config.Config) { c.Policy.Challenge, c.Policy.Seek = "fan01", false })
+	w := r.w
+	w.waitLine(t, "match fan01 2 1 u w16", 1)
+	w.tell(t, "owner", "tourney join 3")
+	w.waitLine(t, "match", 1)
+	s := w.sent()
+	if join := slices.Index(s, "tell TD join 3"); join < 0 || join+1 >= len(s) || s[join+1] != "match" {
+		t.Fatalf("no withdrawal after the join:\n%s", strings.Join(s, "\n"))
+	}
+	time.Sleep(300 * time.Millisecond) // a few policy ticks: no new challenge
+	w.sync(t)
+	if n := w.prefixed("match fan01"); n != 1 {
+		t.Errorf("challenged %d times, in an event", n)
+	}
+}
