@@ -22,6 +22,8 @@ func (s *Server) cmdWho(ev *events, c *client, _ cmdInput) {
 		names = append(names, fmt.Sprintf("%4d %s%s(%s)", s.rating(u.handle), mark, u.handle, u.titles))
 	}
 	sort.Strings(names)
+	// The TD is always here, so that "who" shows whom to tell.
+	names = append(names, fmt.Sprintf("%4s %s(TD)", "----", s.tdHandle()))
 	for _, n := range names {
 		ev.text(c, n)
 	}

@@ -253,6 +253,7 @@ func (s *Server) Close() error {
 	for _, g := range s.games {
 		s.endGame(ev, g, "Abo", "aborted", "Game aborted: the server is shutting down")
 	}
+	s.tdFlush()
 	ev.flush()
 	for c := range s.conns {
 		c.close()

@@ -115,6 +115,9 @@ type tdEvent struct {
 	Off []string
 
 	startTimer *time.Timer // StartAfter
+	saveTimer  *time.Timer // a write that is due (tdSave)
+	dirty      bool        // changed since the last write
+	savedAt    time.Time   // the last write
 }
 
 // tdBoard is one pairing of the current round while its game is not over.
@@ -303,12 +306,51 @@ func decodeTDEvent(b []byte) (*tdEvent, error) {
 // marshalTDEvent writes what tourney-N.json keeps.
 func marshalTDEvent(te *tdEvent) ([]byte, error) { return json.MarshalIndent(te, "", " ") }
 
-// tdSave writes the event's state and its outputs. Errors are logged: the
-// event goes on in memory.
+// tdSaveEvery bounds how often one event is written: many entrants
+// joining and leaving at once must not turn into as many writes of four
+// files.
+const tdSaveEvery = 100 * time.Millisecond
+
+// tdSave writes the event's state and its outputs now, or within
+// tdSaveEvery of the last write (Close writes what is due at once).
 func (s *Server) tdSave(te *tdEvent) {
 	if s.td.cfg.Dir == "" {
 		return
 	}
+	te.dirty = true
+	if te.saveTimer != nil {
+		return // a write is due
+	}
+	if wait := te.savedAt.Add(tdSaveEvery).Sub(s.cfg.Now()); wait > 0 && !s.closed {
+		te.saveTimer = time.AfterFunc(wait, func() {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			te.saveTimer = nil
+			s.tdWrite(te)
+		})
+		return
+	}
+	s.tdWrite(te)
+}
+
+// tdFlush writes every event with changes not yet written (at Close).
+func (s *Server) tdFlush() {
+	for _, te := range s.td.events {
+		if te.saveTimer != nil {
+			te.saveTimer.Stop()
+			te.saveTimer = nil
+		}
+		s.tdWrite(te)
+	}
+}
+
+// tdWrite writes the event's state and its outputs if they changed.
+// Errors are logged: the event goes on in memory.
+func (s *Server) tdWrite(te *tdEvent) {
+	if !te.dirty || s.td.cfg.Dir == "" {
+		return
+	}
+	te.dirty, te.savedAt = false, s.cfg.Now()
 	if err := os.MkdirAll(s.td.cfg.Dir, 0o755); err != nil {
 		s.cfg.Log("td: %v", err)
 		return

@@ -378,6 +378,8 @@ func TestTDSwiss(t *testing.T) {
 					t.Error("no pairing was answered twice")
 				}
 			}
+			bots["Alpha"].expect("DG104 1")
+			s.Close() // writes what is due
 			pgn, err := os.ReadFile(filepath.Join(dir, "tourney-1.pgn"))
 			if err != nil {
 				t.Fatal(err)
@@ -396,7 +398,6 @@ func TestTDSwiss(t *testing.T) {
 					t.Errorf("tourney-1.%s: %v, %d bytes without Alpha", ext, err, len(b))
 				}
 			}
-			bots["Alpha"].expect("DG104 1")
 		})
 	}
 }
@@ -611,6 +612,7 @@ func TestTDRestart(t *testing.T) {
 		t.Errorf("%d rounds, %d games played; want 2 and 4", len(te.Event.Played), playedGames(te.Event))
 	}
 	checkOnlyPaired(t, s2, te.Event)
+	s2.Close() // writes what is due
 	pgn, _ := os.ReadFile(filepath.Join(dir, "tourney-1.pgn"))
 	if n := strings.Count(string(pgn), "[Event \"Again\"]"); n != 4 {
 		t.Errorf("PGN has %d games, want 4", n)
@@ -722,6 +724,7 @@ func TestTDTellLimits(t *testing.T) {
 		{"td ListTourneys -j", "Listed: 0 tourneys."},
 		{"tell TD status", "You are in no tourney."},
 		{"td help", "standings [N]: the standings"},
+		{"who", "---- TD(TD)"},
 	} {
 		a.send(tc.send)
 		a.expect(tc.want)
@@ -779,3 +782,40 @@ func TestTDOpenByManager(t *testing.T) {
 }
 
 func jsonMarshal(te *tdEvent) ([]byte, error) { return marshalTDEvent(te) }
+
+// TestTDAnswerTwice: answers to one pairing, repeated before, during and
+// after the game, start exactly one game and never a challenge; an
+// opponent logging in after the answer starts the game at once.
+func TestTDAnswerTwice(t *testing.T) {
+	strength := map[string]int{"Alpha": 2, "Bravo": 1}
+	s, addr := startServer(t, Config{Accounts: tdAccounts(t, "Alpha", "Bravo"), TD: TDConfig{
+		AbsentGrace: wait, Events: []EventSpec{mustSpec(t, "name=Twice,system=rr,tc=1+0,start=2")}}})
+	a := newTDBot(t, addr, "Alpha", strength)
+	b := newTDBot(t, addr, "Bravo", strength)
+	a.set(func(b *tdBot) { b.answerDG, b.answerText, b.hold = false, false, true })
+	b.set(func(b *tdBot) { b.answerDG, b.answerText, b.hold = false, false, true })
+	b.send("tell TD join")
+	b.expect("You have joined tourney #1.")
+	b.drop()
+	a.send("tell TD join")
+	a.expect("DG63 match Bravo!")
+	a.send("match Bravo!")
+	a.expect("Round 1: Bravo is not logged in; waiting until")
+	a.send("td play 1")
+	a.expectCount("Round 1: Bravo is not logged in; waiting until", 2)
+	b.connect(addr) // Alpha answered: the game starts at Bravo's login
+	b.expect("Creating: Alpha (1500) Bravo (1500) unrated wild 16 1 0")
+	a.send("match Bravo!")
+	a.expect("Your tourney game (game 1) is already in progress.")
+	b.release()
+	a.expect("{Game 1 (Alpha vs. Bravo) Bravo resigns} 1-0")
+	a.send("match Bravo!")
+	a.expect("You have no tourney game to play with Bravo now.")
+	waitStatus(t, s, 1, tdDone)
+	if n := len(s.Finished()); n != 1 {
+		t.Errorf("%d games played, want 1", n)
+	}
+	if b.saw("Challenge:") {
+		t.Error("a repeated answer became a challenge")
+	}
+}
