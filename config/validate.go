@@ -322,6 +322,9 @@ func (ck *checker) tournament(c Config) {
 			ck.add("tournament.auto_join", "needs a trusted TD: list one in tournament.td", "tournament.td")
 		}
 	}
+	if c.Server.Protocol == "kriegspiel" && (len(t.Join) > 0 || t.AutoJoin) {
+		ck.add("tournament.join", "tournaments are entered on ICC-protocol servers (server.protocol = \"icc\"); kriegspiel.org has no TD", "tournament.auto_join", "server.protocol")
+	}
 	ck.command("tournament.join_command", t.JoinCommand)
 	ck.command("tournament.leave_command", t.LeaveCommand)
 	ck.durRange("tournament.round_grace", t.RoundGrace, 10*time.Second, 2*time.Hour)

@@ -70,6 +70,8 @@ func TestValidateRules(t *testing.T) {
 			`tournament.join_command: may hold only the placeholders {td} and {event}; got "tell {td} join {id}"`},
 		{"two-line leave", func(c *Config) { c.Tournament.LeaveCommand = "tell {td} leave\nquit" },
 			`tournament.leave_command: must not contain control characters such as line breaks; got "tell {td} leave\nquit"`},
+		{"tournament on kriegspiel.org", func(c *Config) { c.Server.Protocol = "kriegspiel"; c.Tournament.AutoJoin = true },
+			`tournament.join: tournaments are entered on ICC-protocol servers (server.protocol = "icc"); kriegspiel.org has no TD`},
 		{"silence within the grace", func(c *Config) { c.Tournament.Silence = Duration{5 * time.Minute} },
 			"tournament.silence: must be longer than tournament.round_grace (10m), got 5m: the event would end while a round may still start"},
 		{"promotion", func(c *Config) { c.Server.PromotionStyle = "san" }, `server.promotion_style: must be one of "uci", "equals"; got "san"`},
