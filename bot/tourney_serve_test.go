@@ -55,7 +55,7 @@ func tdServerWith(t *testing.T, addr, dir string, absent time.Duration, specs ..
 	srvLog := &lockedBuffer{}
 	var mu sync.Mutex
 	srv, err := iccserver.New(iccserver.Config{Rules: umpire.Olympiad(), Accounts: acc,
-		TD: iccserver.TDConfig{Events: evs, AbsentGrace: absent, Dir: dir},
+		TD: iccserver.TDConfig{Events: evs, AbsentGrace: absent, Dir: dir, Managers: []string{"owner"}},
 		Log: func(format string, args ...any) {
 			mu.Lock()
 			defer mu.Unlock()
@@ -327,5 +327,33 @@ func TestTourneySwissOfDaemons(t *testing.T) {
 	}
 	if es[0].d.connections < 2 {
 		t.Error("the cut was not noticed")
+	}
+}
+
+// A manager aborts an event before it starts: in each style the daemon
+// hears it (a tell from the TD, or a qtell line), and seeks again.
+func TestTourneyServeTDAbort(t *testing.T) {
+	for _, style := range []string{"icc", "fics"} {
+		t.Run(style, func(t *testing.T) {
+			_, addr, _ := startTDServer(t, "name=KS1 system=rr tc=1+0 start=manual style="+style)
+			w := startTDWire(t, addr)
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			c := testConfig(t, "kriegbot", addr)
+			c.Policy.Seek = true
+			c.Tournament.Join = []int{1}
+			con := &lockedBuffer{}
+			d, _ := newTestDaemon(t, c, w.addr(), "heuristic", con)
+			runInBackground(t, ctx, d)
+			waitFor(t, func() bool { return strings.Contains(con.String(), "joined tourney #1") })
+			manager := dialAs(t, ctx, addr, "owner")
+			if err := manager.Send("tell TD abort 1"); err != nil {
+				t.Fatal(err)
+			}
+			w.waitLine(t, "seek 2 1 u w16 m", 1)
+			if !strings.Contains(con.String(), "tourney #1 (TD) over for us (aborted)") {
+				t.Errorf("console:\n%s", con.String())
+			}
+		})
 	}
 }
