@@ -75,6 +75,7 @@ type pairing struct {
 	bInc     int
 	at       time.Time // when the pairing came
 	answered time.Time // when we answered it (zero: not yet)
+	shown    bool      // the console has the pairing line
 }
 
 // tourney is the daemon's tournament state (the Daemon's goroutine only).
@@ -294,6 +295,7 @@ func (d *Daemon) endEvent(e *tevent, why string, now time.Time) {
 		}
 	}
 	if t.pair != nil && t.pair.ev == e {
+		d.showPairing(t.pair)
 		t.pair = nil
 	}
 	t.past = append(t.past, e)
@@ -547,11 +549,23 @@ func (d *Daemon) paired(p pairing, now time.Time) {
 		return
 	}
 	p.at = now
+	d.showPairing(t.pair) // a pairing replaced before the tick showed it
 	t.pair = &p
 	t.waitShown = false
 	log().Str("colour", p.colour).Int("round", p.round).Str("answer", p.answer).Msg("tournament: paired")
-	d.opt.Console.say(lineResult, "tourney: %s%s: paired with %s%s", p.ev, roundText(p.round), p.opp, colourText(p.colour))
 	d.answerPairing(now)
+}
+
+// showPairing puts the open pairing on the console, once. It waits for the
+// next tick (or the game's start), because the second form of the same
+// pairing, right behind the first, may add its round and colour (our TD
+// sends DG 63, which has neither, then the tourney-set line).
+func (d *Daemon) showPairing(p *pairing) {
+	if p == nil || p.shown {
+		return
+	}
+	p.shown = true
+	d.opt.Console.say(lineResult, "tourney: %s%s: paired with %s%s", p.ev, roundText(p.round), p.opp, colourText(p.colour))
 }
 
 func roundText(r int) string {
@@ -656,6 +670,7 @@ func (d *Daemon) tourneyGameStarted(num int, opp string, now time.Time) {
 	case t.playing[num] != nil:
 		return // given back after a reconnection
 	case p != nil && strings.EqualFold(opp, p.opp):
+		d.showPairing(p)
 		if t.playing == nil {
 			t.playing = map[int]*pairing{}
 		}
@@ -738,6 +753,7 @@ func (d *Daemon) tourneyTick(now time.Time, cfg config.Tournament) {
 		return
 	}
 	d.answerPairing(now)
+	d.showPairing(t.pair)
 	if p := t.pair; p != nil && now.Sub(p.at) > cfg.RoundGrace.Duration {
 		d.opt.Log.Warn().Str("opponent", p.opp).Dur("waited", now.Sub(p.at)).Msg("tournament: the paired game never started; waiting for the next round")
 		d.opt.Console.say(lineResult, "tourney: %s: the game with %s never started; waiting for the next round", p.ev, p.opp)

@@ -131,8 +131,9 @@ func TestTourneyWithServeTD(t *testing.T) {
 				t.Fatalf("games on the server: %+v", fin)
 			}
 			c := con.String()
-			if style == "icc" && !strings.Contains(c, "tourney #1 (TD) round 1: "+fin[0].Result) {
-				t.Errorf("the round of the tourney-set line (which follows DG 63) is not in the result:\n%s", c)
+			if style == "icc" && (!strings.Contains(c, "tourney #1 (TD) round 1: "+fin[0].Result) ||
+				!strings.Contains(c, "tourney #1 (TD) round 1: paired with sparring (we play ")) {
+				t.Errorf("the round and colour of the tourney-set line (which follows DG 63) are not shown:\n%s", c)
 			}
 			for _, want := range []string{"tourney: joined tourney #1 (TD)", "paired with sparring", ": " + fin[0].Result + " vs sparring",
 				"tourney #1 standings:", "over for us"} {

@@ -338,6 +338,7 @@ func TestTourneyPairingForms(t *testing.T) {
 	if n := w.prefixed("seek"); n != 0 {
 		t.Errorf("the daemon sought while in an event: %d seek lines", n)
 	}
+	waitFor(t, func() bool { return strings.Contains(r.console.String(), "paired with fan03") }) // shown at the next tick
 	for _, want := range []string{"tourney: joined tourney #7 (TD)", "paired with fan01", "paired with fan02 (we play black)", "paired with fan03 (we play white)"} {
 		if !strings.Contains(r.console.String(), want) {
 			t.Errorf("console lacks %q:\n%s", want, r.console.String())
