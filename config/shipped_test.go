@@ -102,7 +102,7 @@ func TestShippedICCBlockValidates(t *testing.T) {
 	if err := c.Validate(); err != nil {
 		t.Fatalf("ICC block does not validate: %v\n%s", err, b.String())
 	}
-	if c.Server.Embedded || c.Server.Host != "chessclub.com" || c.Server.Port != 5000 || c.Sparring.Enabled || !c.Policy.Seek || c.Policy.Challenge != "" {
+	if c.Server.Embedded || c.Server.Host != "chessclub.com" || c.Server.Port != 5000 || c.Sparring.Enabled || !c.Policy.Seek || c.Policy.Challenge != "" || len(c.Tournament.TD) != 0 {
 		t.Errorf("ICC block gave %+v %+v", c.Server, c.Policy)
 	}
 	if _, err := Password(c, func(string) string { return "" }); err == nil {
