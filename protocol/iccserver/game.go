@@ -10,6 +10,7 @@ import (
 	"kriegbot/engine/chess"
 	"kriegbot/engine/umpire"
 	"kriegbot/protocol"
+	"kriegbot/tourney"
 )
 
 // game is one wild 16 game in progress or finished. Guarded by s.mu.
@@ -46,6 +47,9 @@ type game struct {
 
 	result, endCode, description string
 	started, ended, updated      time.Time
+
+	td     *tdBoard      // the TD pairing this game plays, or nil
+	tdTags []tourney.Tag // its PGN tags, set by the TD when it ends
 }
 
 // attemptRecord is one attempt as the record files keep it.
@@ -533,6 +537,13 @@ func (s *Server) endGame(ev *events, g *game, code, result, description string) 
 		}
 		p.game = nil
 		p.lastActive = now // idle time counts from the end of the game
+	}
+	if g.td != nil {
+		s.tdGameOver(ev, g)
+	} else {
+		for _, name := range g.names {
+			s.tdFree(ev, name)
+		}
 	}
 	if s.cfg.RecordDir != "" {
 		if err := writeRecords(s.cfg.RecordDir, g); err != nil {

@@ -289,6 +289,10 @@ type request struct {
 // limit, authentication, the per-token limit, then the route.
 func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, s.http.cfg.MaxBody)
+	if strings.HasPrefix(r.URL.Path, "/tourney/") {
+		s.serveTourney(w, r) // the TD's pages, not the bot API
+		return
+	}
 	path, ok := stripAPIPrefix(r.URL.Path, r.Host)
 	if !ok {
 		writeError(w, errDetail(404, "Not Found"))

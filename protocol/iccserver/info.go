@@ -86,4 +86,11 @@ func (s *Server) cmdSet2(ev *events, c *client, in cmdInput) {
 			s.seekDG(ev, c, sk)
 		}
 	}
+	if n == protocol.DGTourney && c.dgs[n] && !was {
+		for _, te := range s.td.events { // the events already open
+			if !te.over() {
+				s.tdListDGTo(ev, c, te)
+			}
+		}
+	}
 }

@@ -50,6 +50,10 @@ func (s *Server) loginLine(c *client, line string) bool {
 	if !handle.Valid(name) {
 		return s.refuse(c, 1, fmt.Sprintf("%q is not a valid handle.", name))
 	}
+	if s.isTD(name) {
+		// The TD's lines must come from the server alone.
+		return s.refuse(c, 1, fmt.Sprintf("%s is the server's tournament director; nobody logs in as %s.", s.tdHandle(), name))
+	}
 	acct, ok := s.cfg.Accounts.Lookup(name)
 	if !ok {
 		return s.refuse(c, 6, fmt.Sprintf("%q is not a registered name. Log in as \"g\" for a guest account.", name))
@@ -159,6 +163,7 @@ func (s *Server) loggedIn(c *client, handle, titles string, guest bool) bool {
 			}
 		}
 	}
+	s.tdLogin(ev, c)
 	ev.flush()
 	return true
 }

@@ -25,6 +25,20 @@ func (s *Server) cmdMatch(ev *events, c *client, in cmdInput) {
 		ev.text(c, "All your offers are withdrawn.")
 		return
 	}
+	// "match <opponent>!" (the tourney-set line's answer, and DG 63's
+	// command) or a match at the paired terms answers a TD pairing.
+	name := strings.TrimSuffix(args[0], "!")
+	if b := s.tdPairedBoard(c.handle, name); b != nil {
+		if t := parseTerms(args[1:]); len(args) > 1 && (t.minutes != b.ev.Spec.Minutes || t.inc != b.ev.Spec.Inc || t.rated || t.problem() != "") {
+			ev.text(c, fmt.Sprintf("You are paired with %s in %s at %d %d unrated: send \"match %s!\".", name, b.ev.title(), b.ev.Spec.Minutes, b.ev.Spec.Inc, name))
+			return
+		}
+		s.tdAnswer(ev, c, b)
+		return
+	}
+	if strings.HasSuffix(args[0], "!") {
+		args = append([]string{name}, args[1:]...)
+	}
 	dest := s.users[strings.ToLower(args[0])]
 	if dest == nil {
 		ev.text(c, fmt.Sprintf("%s is not logged in.", args[0]))
@@ -56,6 +70,9 @@ func (s *Server) cmdMatch(ev *events, c *client, in cmdInput) {
 func (s *Server) offer(ev *events, from, to *client, minutes, inc int, rated bool, color string) {
 	if from.game != nil || to.game != nil {
 		ev.text(from, "One of you is already playing.")
+		return
+	}
+	if s.tdRefuse(ev, from, to.handle) {
 		return
 	}
 	if to.congested() {
@@ -133,6 +150,9 @@ func (s *Server) acceptChallenge(ev *events, ch *challenge) {
 	ev.text(ch.from, fmt.Sprintf("%s accepts your challenge.", ch.to.handle))
 	if ch.from.game != nil || ch.to.game != nil {
 		ev.text(ch.to, "One of you is already playing.")
+		return
+	}
+	if s.tdRefuse(ev, ch.to, ch.from.handle) {
 		return
 	}
 	white, black := s.colors(seat{c: ch.from}, seat{c: ch.to}, ch.color)
