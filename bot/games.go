@@ -45,6 +45,7 @@ type gameRun struct {
 func (d *Daemon) serve(ctx context.Context, sess *iccclient.Session) (int, bool, string) {
 	d.sess = sess
 	d.policy.connected()
+	d.tourneyConnected(d.opt.Now())
 	// Games from before a reconnection wait for the server to give them
 	// back (DG 15 again); those it does not are over for us.
 	for _, g := range d.games {
@@ -97,6 +98,11 @@ func (d *Daemon) checkQuit() (int, bool) {
 	}
 	if soft && len(d.games) == 0 && !d.policy.waiting() && !d.awaitingMoves() {
 		now := d.opt.Now()
+		if d.tour.active() {
+			// The game in progress is over: leave the events before the
+			// server, so the TD does not pair (and forfeit) an absent bot.
+			d.leaveEvents(0, "softquit", now)
+		}
 		// A challenge or seek of ours may still be open, and its accept
 		// may be on its way: withdraw them, and wait a moment for a game
 		// that crosses the withdrawal (leaving would forfeit it).
@@ -174,6 +180,9 @@ func (d *Daemon) handle(m protocol.Message) string {
 // text applies a referee line to the game it belongs to (iccgame.Route):
 // an unprefixed line that two games could own makes both resync.
 func (d *Daemon) text(line string, now time.Time) {
+	if d.tourneyText(line, now) {
+		return
+	}
 	items, refLike, unknown := protocol.ParseAnnouncements(nil, []byte(line))
 	if unknown {
 		d.opt.Log.Warn().Str("line", line).Msg("referee-looking text not understood")
@@ -218,6 +227,12 @@ func (d *Daemon) datagram(dg protocol.DG, now time.Time) string {
 		d.policy.removed(v)
 	case protocol.PersonalTellDG:
 		d.tell(v)
+	case protocol.SuggestionDG:
+		d.suggestion(v, now)
+	case protocol.TourneyDG:
+		d.tourneyAnnounced(v, now)
+	case protocol.RemoveTourneyDG:
+		d.tourneyRemoved(v, now)
 	case protocol.OffersInMyGameDG:
 		if g := d.games[v.Game]; g != nil {
 			us := g.t.Us()
@@ -314,6 +329,7 @@ func (d *Daemon) gameStarted(v protocol.MyGameStartedDG, now time.Time) {
 	}
 	opp := t.Opponent()
 	d.policy.opponent(opp)
+	d.tourneyGameStarted(v.Game, opp, now)
 	d.opt.Log.Info().Int("game", v.Game).Str("opponent", opp).Str("color", us.String()).
 		Int("base_min", v.WhiteInitial).Int("inc_s", v.WhiteIncrement).Bool("rated", v.Rated).Uint64("seed", seed).Msg("game started")
 	rated := "unrated"
@@ -424,6 +440,7 @@ func (d *Daemon) finish(num int, g *gameRun, now time.Time) {
 	us := g.t.Us()
 	d.liveFinished(g, result, reason)
 	d.scoreGame(fmt.Sprint(num), g.t.Opponent(), us, result, code, reason, g.t.Plies(), illegal, g.t.Clock(us, now), now)
+	d.tourneyGameOver(num, g.t.Opponent(), us, result, reason, now)
 	if r := g.drv.Record(); r != nil {
 		if err := r.Err(); err != nil {
 			d.opt.Log.Error().Err(err).Int("game", num).Str("file", r.Path()).Msg("the game record could not be written in full")
@@ -500,7 +517,9 @@ func (d *Daemon) tick() {
 				g.t.SetDesync(why)
 			}
 		}
-		if g.t.FirstMoveOverdue(now, cfg.Policy.AbortAfter.Duration) {
+		// No abort in a tournament game: the TD rules on an absent
+		// opponent, and an abort would read as our refusal to play.
+		if !d.tour.pairedGame(num) && g.t.FirstMoveOverdue(now, cfg.Policy.AbortAfter.Duration) {
 			d.opt.Log.Info().Int("game", num).Msg("the opponent never moved: aborting")
 			d.sess.Send(protocol.AbortLine)
 		}
@@ -511,7 +530,9 @@ func (d *Daemon) tick() {
 	d.mu.Lock()
 	paused := d.paused
 	d.mu.Unlock()
-	d.policy.tick(d, now, cfg, soft || paused || len(d.games) > 0)
+	d.tourneyTick(now, cfg.Tournament)
+	// In an event the TD makes the games: no seeks, no challenges.
+	d.policy.tick(d, now, cfg, soft || paused || len(d.games) > 0 || d.tour.active())
 }
 
 // staleAfter is how long after a reconnection a game may take to be given

@@ -127,6 +127,9 @@ func (d *Daemon) challenge(v protocol.MatchDG, now time.Time) {
 	if !strings.EqualFold(v.Receiver, me) {
 		return // our own challenge echoed
 	}
+	if d.tourneyChallenge(v, now) {
+		return // in an event: tourney.go decides
+	}
 	why := d.refusal(offer{from: v.Challenger, rating: v.ChallengerRating, wild: v.Wild,
 		minutes: v.ChallengerTime, inc: v.ChallengerInc, rated: v.Rated})
 	if why == "" {
@@ -149,8 +152,8 @@ func (d *Daemon) challenge(v protocol.MatchDG, now time.Time) {
 // others are let be (a seek is addressed to everyone: no decline).
 func (d *Daemon) seekAd(v protocol.SeekDG, now time.Time) {
 	cfg := d.config()
-	if !cfg.Policy.AnswerSeeks || strings.EqualFold(v.Name, d.sess.Handle()) {
-		return
+	if !cfg.Policy.AnswerSeeks || strings.EqualFold(v.Name, d.sess.Handle()) || d.tour.active() {
+		return // in an event the TD makes the games
 	}
 	why := d.refusal(offer{from: v.Name, rating: v.Rating, wild: v.Wild, minutes: v.Minutes, inc: v.Inc, rated: v.Rated})
 	if why != "" {

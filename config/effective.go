@@ -85,7 +85,11 @@ func formatValue(v reflect.Value) string {
 	case reflect.Slice:
 		items := make([]string, v.Len())
 		for i := range items {
-			items[i] = tomlQuote(v.Index(i).String())
+			if e := v.Index(i); e.Kind() == reflect.Int {
+				items[i] = strconv.FormatInt(e.Int(), 10)
+			} else {
+				items[i] = tomlQuote(e.String())
+			}
 		}
 		return "[" + strings.Join(items, ", ") + "]"
 	}
