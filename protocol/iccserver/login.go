@@ -157,8 +157,12 @@ func (s *Server) loggedIn(c *client, handle, titles string, guest bool) bool {
 				g.players[col] = c
 				g.absent[col] = time.Time{}
 				c.game = g
+				s.resume(g)
 				ev.text(c, fmt.Sprintf("Resuming game %d.", g.number))
 				ev.text(g.players[1-col], fmt.Sprintf("Your opponent %s has come back.", handle))
+				if g.td != nil { // the clocks run again
+					s.sendClocks(ev, g.players[1-col], g, s.cfg.Now())
+				}
 				s.sendGameState(ev, g, col)
 			}
 		}

@@ -37,7 +37,10 @@ func (s *Server) cmdMatch(ev *events, c *client, in cmdInput) {
 		return
 	}
 	if strings.HasSuffix(args[0], "!") {
-		args = append([]string{name}, args[1:]...)
+		// The "!" form answers pairings only: a late or repeated answer
+		// must not become a challenge for a game nobody paired.
+		ev.text(c, fmt.Sprintf("You have no tourney game to play with %s now.", name))
+		return
 	}
 	dest := s.users[strings.ToLower(args[0])]
 	if dest == nil {

@@ -332,6 +332,10 @@ func (s *Server) dropped(c *client, reason string) {
 			left := s.cfg.Now()
 			g.absent[col] = left
 			g.players[col] = nil
+			if g.td != nil {
+				s.pause(g)
+				s.sendClocks(ev, g.players[1-col], g, left)
+			}
 			ev.text(g.players[1-col], fmt.Sprintf("Your opponent %s has disconnected; they have %s to come back.", c.handle, grace))
 			time.AfterFunc(grace, func() { s.graceOver(g, col, left) })
 		} else {

@@ -149,6 +149,17 @@ func (b *tdBoard) side(handle string) int {
 
 func (te *tdEvent) title() string { return fmt.Sprintf("tourney #%d (%s)", te.ID, te.Spec.Name) }
 
+// heading is title at the start of a sentence.
+func (te *tdEvent) heading() string { return "T" + te.title()[1:] }
+
+// plural is "1 round", "2 rounds".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}
+
 func (te *tdEvent) over() bool { return te.Status == tdDone || te.Status == tdAborted }
 
 // round is the number of rounds paired so far.
@@ -289,6 +300,9 @@ func decodeTDEvent(b []byte) (*tdEvent, error) {
 	return &te, nil
 }
 
+// marshalTDEvent writes what tourney-N.json keeps.
+func marshalTDEvent(te *tdEvent) ([]byte, error) { return json.MarshalIndent(te, "", " ") }
+
 // tdSave writes the event's state and its outputs. Errors are logged: the
 // event goes on in memory.
 func (s *Server) tdSave(te *tdEvent) {
@@ -299,7 +313,7 @@ func (s *Server) tdSave(te *tdEvent) {
 		s.cfg.Log("td: %v", err)
 		return
 	}
-	b, err := json.MarshalIndent(te, "", " ")
+	b, err := marshalTDEvent(te)
 	if err == nil {
 		err = writeAtomic(s.tdFile(te.ID, "json"), b)
 	}
@@ -349,9 +363,9 @@ func (te *tdEvent) crosstableHTML() ([]byte, error) {
 // progress is "round 2 of 5" or "not started".
 func (te *tdEvent) progress() string {
 	if !te.Event.Started() {
-		return fmt.Sprintf("not started, %d players", len(te.Event.Players))
+		return "not started, " + plural(len(te.Event.Players), "player")
 	}
-	return fmt.Sprintf("round %d of %d, %d players", te.round(), te.Event.Rounds, len(te.Event.Players))
+	return fmt.Sprintf("round %d of %d, %s", te.round(), te.Event.Rounds, plural(len(te.Event.Players), "player"))
 }
 
 // tdRunningNamed reports whether an event of that name is open or running.
@@ -379,10 +393,10 @@ func parseTourneyPath(path string) (id int, ext string, ok bool) {
 		}
 	}
 	id, ok = tdNumber(num)
-	if strings.HasPrefix(num, "#") {
+	if !ok || strings.HasPrefix(num, "#") {
 		return 0, "", false
 	}
-	return id, ext, ok
+	return id, ext, true
 }
 
 // serveTourney answers the event pages of the HTTP door.
@@ -427,6 +441,13 @@ func (s *Server) serveTourney(w http.ResponseWriter, r *http.Request) {
 	}
 	ctype := map[string]string{"txt": "text/plain; charset=utf-8", "pgn": "application/x-chess-pgn", "html": "text/html; charset=utf-8"}[ext]
 	w.Header().Set("Content-Type", ctype)
+	w.Header().Set("X-Content-Type-Options", "nosniff") // the text and PGN hold players' names: never read them as HTML
 	w.Header().Set("Content-Length", strconv.Itoa(len(data)))
 	w.Write(data)
+}
+
+// lateJoinable reports whether a running event takes late joins: a Swiss
+// with a round left to pair.
+func (te *tdEvent) lateJoinable() bool {
+	return te.Status == tdRunning && te.Event.System == tourney.Swiss && te.round() < te.Event.Rounds
 }

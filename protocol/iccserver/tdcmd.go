@@ -188,7 +188,7 @@ func (s *Server) tdCmdJoin(ev *events, c *client, args []string) {
 		return
 	}
 	if len(te.Event.Players) >= te.Spec.MaxPlayers {
-		s.tdSay(ev, c, te, fmt.Sprintf("%s is full (%d players).", te.title(), te.Spec.MaxPlayers))
+		s.tdSay(ev, c, te, fmt.Sprintf("%s is full (%d players).", te.heading(), te.Spec.MaxPlayers))
 		return
 	}
 	var err error
@@ -198,7 +198,7 @@ func (s *Server) tdCmdJoin(ev *events, c *client, args []string) {
 	case tdRunning:
 		err = te.Event.LateJoin(c.handle, s.rating(c.handle))
 	default:
-		s.tdSay(ev, c, te, fmt.Sprintf("%s is %s.", te.title(), te.Status))
+		s.tdSay(ev, c, te, fmt.Sprintf("%s is %s.", te.heading(), te.Status))
 		return
 	}
 	if err != nil {
@@ -207,8 +207,11 @@ func (s *Server) tdCmdJoin(ev *events, c *client, args []string) {
 	}
 	s.cfg.Log("td: tourney %d: %s joined (%s)", te.ID, c.handle, te.Status)
 	s.tdSay(ev, c, te, protocol.TDLine{Kind: protocol.TDJoined, Event: te.ID}.String())
+	if te.Status == tdRunning {
+		s.removeOffersOf(ev, c.handle) // an entrant's old seek must not be taken now
+	}
 	if te.Status == tdRunning && te.round() > 0 {
-		s.tdSay(ev, c, te, fmt.Sprintf("A late join: half a point for each of the %d rounds already paired; you are paired from round %d.", te.round(), te.round()+1))
+		s.tdSay(ev, c, te, fmt.Sprintf("A late join: a half-point bye for each round already paired (%d); you are paired from round %d.", te.round(), te.round()+1))
 	}
 	s.tdSave(te)
 	if te.Status == tdOpen && te.Spec.StartPlayers > 0 && len(te.Event.Players) >= te.Spec.StartPlayers {
@@ -237,7 +240,7 @@ func (s *Server) tdCmdLeave(ev *events, c *client, args []string) {
 		return
 	}
 	if te.Status == tdRunning && !bang {
-		s.tdSay(ev, c, te, fmt.Sprintf("%s has started: \"tell %s leave !\" withdraws you, and your games left are lost.", te.title(), s.tdHandle()))
+		s.tdSay(ev, c, te, fmt.Sprintf("%s has started: \"tell %s leave !\" withdraws you, and your games left are lost.", te.heading(), s.tdHandle()))
 		return
 	}
 	s.tdLeave(ev, c, te)
@@ -268,7 +271,7 @@ func (s *Server) tdLeave(ev *events, c *client, te *tdEvent) {
 		return
 	}
 	if te.Status != tdRunning {
-		s.tdSay(ev, c, te, fmt.Sprintf("%s is %s.", te.title(), te.Status))
+		s.tdSay(ev, c, te, fmt.Sprintf("%s is %s.", te.heading(), te.Status))
 		return
 	}
 	s.cfg.Log("td: tourney %d: %s withdraws", te.ID, c.handle)
@@ -327,11 +330,11 @@ func (s *Server) tdCmdPairings(ev *events, c *client, args []string) {
 	}
 	r := te.round()
 	if r == 0 {
-		s.tdSay(ev, c, te, fmt.Sprintf("%s has no round paired yet.", te.title()))
+		s.tdSay(ev, c, te, fmt.Sprintf("%s has no round paired yet.", te.heading()))
 		return
 	}
 	rd := te.Event.Played[r-1]
-	s.tdSay(ev, c, te, fmt.Sprintf("%s round %d:", te.title(), r))
+	s.tdSay(ev, c, te, fmt.Sprintf("%s round %d:", te.heading(), r))
 	for _, g := range rd.Games {
 		s.tdSay(ev, c, te, fmt.Sprintf("  %d. %s - %s %s", g.Board, te.Event.Players[g.White].Handle, te.Event.Players[g.Black].Handle, g.Result))
 	}
@@ -387,8 +390,7 @@ func (s *Server) tdCmdList(ev *events, c *client, args []string) {
 	s.tdSay(ev, c, nil, s.tdHandle()+"'s tourney list:")
 	n := 0
 	for _, te := range s.td.events {
-		canJoin := te.Status == tdOpen || te.Status == tdRunning && te.Event.System.String() == "Swiss" && te.round() < te.Event.Rounds
-		if joinable && !canJoin || te.over() && joinable {
+		if joinable && te.Status != tdOpen && !te.lateJoinable() {
 			continue
 		}
 		s.tdSay(ev, c, nil, fmt.Sprintf("| %d | %s | %s | %s | %s |", te.ID, te.Status, te.Spec.Name, te.Spec.typeColumn(), te.Opened.UTC().Format("2006-01-02 15:04")))
@@ -429,7 +431,7 @@ func (s *Server) tdCmdAbort(ev *events, c *client, args []string) {
 		return
 	}
 	if te.over() {
-		s.tdSay(ev, c, te, fmt.Sprintf("%s is already %s.", te.title(), te.Status))
+		s.tdSay(ev, c, te, fmt.Sprintf("%s is already %s.", te.heading(), te.Status))
 		return
 	}
 	s.tdAbort(ev, te, "by "+c.handle)

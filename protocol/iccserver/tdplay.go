@@ -44,15 +44,17 @@ func (s *Server) tdSayTo(ev *events, handle string, te *tdEvent, line string) {
 
 // tdTourneyDG is the event as DG 103 shows it.
 func (s *Server) tdTourneyDG(te *tdEvent) protocol.TourneyDG {
-	join := "join"
-	if te.Status == tdRunning {
-		join = "latejoin"
-	}
-	return protocol.TourneyDG{ID: te.ID, Bits: 1,
+	d := protocol.TourneyDG{ID: te.ID, Bits: 1,
 		Description: fmt.Sprintf("%s: %s, wild 16 %d %d unrated, %s", te.Spec.Name, te.Event.System, te.Spec.Minutes, te.Spec.Inc, te.Status),
-		Join:        protocol.JoinCommands(fmt.Sprintf("tell %s %s %d", s.tdHandle(), join, te.ID)),
 		Info:        protocol.JoinCommands(fmt.Sprintf("tell %s info %d", s.tdHandle(), te.ID)),
 	}
+	switch {
+	case te.Status == tdOpen:
+		d.Join = protocol.JoinCommands(fmt.Sprintf("tell %s join %d", s.tdHandle(), te.ID))
+	case te.lateJoinable():
+		d.Join = protocol.JoinCommands(fmt.Sprintf("tell %s latejoin %d", s.tdHandle(), te.ID))
+	}
+	return d
 }
 
 // tdListDG sends DG 103 (or 104 for an event that is over) about te to
@@ -144,7 +146,7 @@ func (s *Server) tdStart(ev *events, te *tdEvent) error {
 	te.Status = tdRunning
 	s.cfg.Log("td: tourney %d started with %d players", te.ID, len(te.Event.Players))
 	for _, p := range te.Event.Players {
-		s.tdSayTo(ev, p.Handle, te, fmt.Sprintf("%s starts: %s, %d players, %d rounds.", te.title(), te.Event.System, len(te.Event.Players), te.Event.Rounds))
+		s.tdSayTo(ev, p.Handle, te, fmt.Sprintf("%s starts: %s, %s, %s.", te.heading(), te.Event.System, plural(len(te.Event.Players), "player"), plural(te.Event.Rounds, "round")))
 	}
 	s.tdListDG(ev, te)
 	s.tdPairNext(ev, te)
@@ -185,9 +187,12 @@ func (s *Server) tdPairNext(ev *events, te *tdEvent) {
 			}
 			s.tdArmAbsence(bd)
 		}
+		if last {
+			s.tdListDG(ev, te) // no more late joins: DG 103 loses its join command
+		}
 		for _, by := range rd.Byes {
 			h := te.Event.Players[by.Player].Handle
-			s.tdSayTo(ev, h, te, fmt.Sprintf("%s round %d: you have a %s.", te.title(), rd.Number, by.Kind))
+			s.tdSayTo(ev, h, te, fmt.Sprintf("%s round %d: you have a %s.", te.heading(), rd.Number, by.Kind))
 			if last {
 				s.tdOff(ev, te, h)
 			}
@@ -220,7 +225,12 @@ func (s *Server) tdAnnounce(ev *events, b *tdBoard, col int) {
 	} else {
 		ev.text(c, ":"+line.String())
 	}
-	left := max(b.Deadline.Sub(s.cfg.Now()).Round(time.Second), 0)
+	left := max(b.Deadline.Sub(s.cfg.Now()), 0)
+	if left >= time.Second {
+		left = left.Round(time.Second)
+	} else {
+		left = left.Round(10 * time.Millisecond)
+	}
 	s.tdSay(ev, c, te, fmt.Sprintf("Round %d, board %d: answer with \"%s\" within %s, or lose by forfeit.", b.Round, b.Board, line.Answer(), left))
 }
 
