@@ -98,6 +98,7 @@ func (d *Daemon) livePublish(now time.Time) {
 	d.liveSeen.published = now
 	f, w, l, dr := d.Score()
 	snap := live.Snapshot{Updated: now, Account: d.config().Account.Handle, Server: d.addr(), Status: d.liveSeen.status,
+		Tourney:  d.tourneyLive(),
 		Score:    live.Score{Finished: f, Wins: w, Losses: l, Draws: dr},
 		Finished: append([]live.Finished(nil), d.liveSeen.finished...)}
 	for _, g := range d.games {

@@ -78,7 +78,7 @@ type pairing struct {
 // tourney is the daemon's tournament state (the Daemon's goroutine only).
 type tourney struct {
 	events    []*tevent
-	past      []*tevent                  // the last events over, whose standings may still come
+	past      []*tevent                  // the last events over: their standings may still come; auto_join skips them
 	pair      *pairing                   // the open pairing: its game has not started
 	playing   map[int]*pairing           // paired games in progress, by game number
 	announced map[int]protocol.TourneyDG // DG 103 by id, until DG 104
@@ -91,11 +91,21 @@ type tourney struct {
 // maxPast the events over that are remembered for their final standings.
 const (
 	maxAnnounced = 200
-	maxPast      = 4
+	maxPast      = 16
 )
 
 // active reports that the bot is in an event (or plays its last game).
 func (t *tourney) active() bool { return len(t.events) > 0 || t.pair != nil || len(t.playing) > 0 }
+
+// wasIn reports an event of td numbered id that is over for us.
+func (t *tourney) wasIn(td string, id int) bool {
+	for _, e := range t.past {
+		if e.id == id && strings.EqualFold(e.td, td) {
+			return true
+		}
+	}
+	return false
+}
 
 // playsIn reports a paired game of event e in progress.
 func (t *tourney) playsIn(e *tevent) bool {
@@ -542,10 +552,10 @@ func (d *Daemon) answerPairing(now time.Time) {
 		return
 	}
 	d.mu.Lock()
-	paused := d.paused
+	paused, soft := d.paused, d.soft
 	d.mu.Unlock()
-	if paused {
-		return
+	if paused || soft {
+		return // a quitting bot leaves the event instead (checkQuit)
 	}
 	d.sess.Send(p.answer)
 	p.answered = now
@@ -584,37 +594,25 @@ func (d *Daemon) tourneyChallenge(v protocol.MatchDG, now time.Time) bool {
 }
 
 // pairedRefusal says why the paired opponent's challenge is declined, or
-// "": only leaving, a pause, a full board, another variant or a time
-// control other than the paired one refuse it.
+// "": only what makes any game unplayable (unplayable: leaving, a pause, a
+// full board, another variant) and a time control other than the paired
+// one refuse it; the policy filters do not apply.
 func (d *Daemon) pairedRefusal(p *pairing, v protocol.MatchDG) string {
-	soft, _ := d.quitting()
-	d.mu.Lock()
-	paused := d.paused
-	d.mu.Unlock()
-	cfg := d.config()
+	if why := d.unplayable(challengeOffer(v)); why != "" || !p.tc {
+		return why
+	}
+	// Ours and theirs by the paired colour; with none, both sides' clocks
+	// must be the paired ones. A DG 29 without the receiver's clock (0 0)
+	// is judged by the challenger's.
+	ourMin, ourInc, theirMin, theirInc := p.wMin, p.wInc, p.bMin, p.bInc
+	if p.colour == "black" {
+		ourMin, ourInc, theirMin, theirInc = p.bMin, p.bInc, p.wMin, p.wInc
+	}
 	switch {
-	case soft:
-		return "shutting down"
-	case paused:
-		return "paused by the owner"
-	case len(d.games)+btoi(d.policy.waiting()) >= cfg.Policy.MaxGames:
-		return "busy"
-	case v.Wild != 16:
-		return "only wild 16"
-	case p.tc:
-		// Ours and theirs by the paired colour; with none, both sides'
-		// clocks must be the paired ones.
-		ourMin, ourInc, theirMin, theirInc := p.wMin, p.wInc, p.bMin, p.bInc
-		if p.colour == "black" {
-			ourMin, ourInc, theirMin, theirInc = p.bMin, p.bInc, p.wMin, p.wInc
-		}
-		if p.colour == "" && (p.wMin != p.bMin || p.wInc != p.bInc) {
-			return "not the paired time control"
-		}
-		if v.ChallengerTime != theirMin || v.ChallengerInc != theirInc ||
-			(v.ReceiverTime != 0 || v.ReceiverInc != 0) && (v.ReceiverTime != ourMin || v.ReceiverInc != ourInc) {
-			return "not the paired time control"
-		}
+	case p.colour == "" && (p.wMin != p.bMin || p.wInc != p.bInc),
+		v.ChallengerTime != theirMin || v.ChallengerInc != theirInc,
+		(v.ReceiverTime != 0 || v.ReceiverInc != 0) && (v.ReceiverTime != ourMin || v.ReceiverInc != ourInc):
+		return "not the paired time control"
 	}
 	return ""
 }
@@ -673,8 +671,8 @@ func (d *Daemon) tourneyAnnounced(v protocol.TourneyDG, now time.Time) {
 	t.announced[v.ID] = v
 	cmds, td := d.announcedJoin(v)
 	d.opt.Log.Info().Int("event", v.ID).Str("description", v.Description).Str("td", td).Msg("tournament: event announced")
-	if cmds == nil || t.active() || !d.config().Tournament.AutoJoin || !wild16(v.Description) {
-		return
+	if cmds == nil || t.active() || !d.config().Tournament.AutoJoin || !wild16(v.Description) || t.wasIn(td, v.ID) {
+		return // an event we were in is announced again after a reconnection: not joined again
 	}
 	if soft, _ := d.quitting(); soft {
 		return
@@ -756,6 +754,14 @@ func (d *Daemon) tourneyStatus() string {
 		parts = append(parts, "waiting for the next round")
 	}
 	return strings.Join(parts, "; ") + "."
+}
+
+// tourneyLive is the live page's line: the owner's status, "" in no event.
+func (d *Daemon) tourneyLive() string {
+	if !d.tour.active() {
+		return ""
+	}
+	return d.tourneyStatus()
 }
 
 // ownerTourney is the owner's "tourney [join N [td] | leave [N]]".

@@ -389,6 +389,9 @@ func TestTourneyPairedGame(t *testing.T) {
 		t.Errorf("pairing for the game in progress answered: %d suggestion answers, %d tourney-set answers (want 0, 1)", n, m)
 	}
 
+	// The next round's pairing, early: kept until the game is over.
+	w.text(t, `tourney set to "TD KS1 * fan01 5 0 5 0 u w16 white 2" by TD.`)
+	w.sync(t)
 	r.d.SoftQuit()
 	w.sync(t)
 	if n := w.count("tell TD leave !"); n != 0 {
@@ -408,6 +411,9 @@ func TestTourneyPairedGame(t *testing.T) {
 	}
 	if n := w.count("tell TD leave !"); n != 1 {
 		t.Fatalf("left the event %d times, want once; the daemon sent:\n%s", n, strings.Join(w.sent(), "\n"))
+	}
+	if n := w.count("match fan01!"); n != 0 {
+		t.Errorf("a quitting bot answered the next round's pairing")
 	}
 	if n := w.prefixed("seek"); n != 0 {
 		t.Errorf("sought in an event: %d seek lines", n)
@@ -558,6 +564,15 @@ func TestTourneyAutoJoin(t *testing.T) {
 	if w.count("tell TD join 12") != 0 {
 		t.Error("joined a second event while in one")
 	}
+	// Event 11 ends for us; announced again (as after a reconnection, while
+	// others still play it), it is not joined again; a new one is.
+	w.text(t, "TD has set your tourney variable to OFF.")
+	w.dg(t, protocol.TourneyDG{ID: 11, Description: "Kriegspiel w16 2 1 Swiss, running", Join: "tell TD latejoin 11"})
+	w.dg(t, protocol.TourneyDG{ID: 13, Description: "Kriegspiel w16 2 1 Swiss", Join: "tell TD join 13"})
+	w.waitLine(t, "tell TD join 13", 1)
+	if w.count("tell TD latejoin 11") != 0 {
+		t.Error("joined again an event that was over for us")
+	}
 }
 
 // After a reconnection inside an event the daemon joins again.
@@ -626,4 +641,34 @@ func TestTourneyStandings(t *testing.T) {
 	if !strings.Contains(r.log(t), `"row":"| 1 | kriegbot | 2.5 |"`) {
 		t.Error("the standings are not in the log")
 	}
+}
+
+// FuzzAnnouncedJoin: whatever a DG 103 carries, the commands the bot would
+// send to join it are each one clean line telling one trusted TD, or none.
+func FuzzAnnouncedJoin(f *testing.F) {
+	for _, s := range []string{"tell TD join 3", "tell TD join 3&tell TD info 3", "tell Mallory join 1", "tell TD join 1&quit",
+		`tell TD join 1\&quit`, "xtell td latejoin 2", "tell TD\x00 join", "tell TD join 1&tell Tomato join 1", "", "&&", "tell"} {
+		f.Add(s)
+	}
+	cfg := config.Defaults()
+	cfg.Tournament.TD = []string{"TD", "Tomato"}
+	d := New(cfg, Options{})
+	f.Fuzz(func(t *testing.T, join string) {
+		cmds, td := d.announcedJoin(protocol.TourneyDG{ID: 1, Description: "w16", Join: join})
+		if cmds == nil {
+			if td != "" {
+				t.Fatalf("no commands but TD %q", td)
+			}
+			return
+		}
+		if !d.trustedTD(td) {
+			t.Fatalf("TD %q is not trusted", td)
+		}
+		for _, c := range cmds {
+			f := strings.Fields(c)
+			if !cleanLine(c) || len(f) < 2 || !strings.EqualFold(f[1], td) || !strings.EqualFold(f[0], "tell") && !strings.EqualFold(f[0], "xtell") {
+				t.Fatalf("join %q gives the command %q (TD %q)", join, c, td)
+			}
+		}
+	})
 }

@@ -29,6 +29,8 @@ func FuzzParse(f *testing.F) {
 		"[server]\nembedded = false\nhost = \"chessclub.com\"\nport = 5000\n[sparring]\nenabled = false\n[policy]\nchallenge = \"\"\n",
 		"x = \"\"\"a\\\n b\"\"\"\ny = 1979-05-27T07:32:00Z\n",
 		"\ufeff[policy]\nmax_games = 0\n",
+		"[tournament]\ntd = [\"TD\", \"Tomato\"]\njoin = [3, 999999999]\njoin_command = \"td join {event}\"\n",
+		"[tournament]\njoin = [1, \"2\", 3.5, [4]]\nleave_command = \"tell {td} {x}\"\n",
 	} {
 		f.Add([]byte(seed))
 	}
