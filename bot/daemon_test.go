@@ -33,6 +33,8 @@ import (
 var testPasswords = map[string]string{
 	"kriegbot": "Kb-s3cret-8812", "sparring": "Sp-s3cret-2291", "owner": "Ow-s3cret-5521",
 	"stranger": "St-s3cret-7734",
+	// The tournament test's late joiner and absentee.
+	"latejoin": "Lj-s3cret-4410", "ghost": "Gh-s3cret-9034",
 }
 
 // testDir is a log folder for one daemon; when the test ends, everything
