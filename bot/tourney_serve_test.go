@@ -2,8 +2,11 @@ package bot
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -15,6 +18,7 @@ import (
 	"kriegbot/engine/umpire"
 	"kriegbot/protocol/iccclient"
 	"kriegbot/protocol/iccserver"
+	tlib "kriegbot/tourney"
 )
 
 // startTDServer is startTestServer with kriegbot serve's TD running the
@@ -232,7 +236,8 @@ func TestTourneyServeTDRestart(t *testing.T) {
 // grace. Every daemon's part ends, each saw each of its results, and the
 // server played only paired games, none with the absentee.
 func TestTourneySwissOfDaemons(t *testing.T) {
-	srv, addr, srvLog := tdServerWith(t, "127.0.0.1:0", "", 3*time.Second,
+	tdDir := t.TempDir()
+	srv, addr, srvLog := tdServerWith(t, "127.0.0.1:0", tdDir, 3*time.Second,
 		"name=KS1 system=swiss rounds=3 tc=1+0 start=5 style=icc")
 	w := startTDWire(t, addr)
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
@@ -249,6 +254,7 @@ func TestTourneySwissOfDaemons(t *testing.T) {
 	type entrant struct {
 		d   *Daemon
 		con *lockedBuffer
+		dir string
 	}
 	var es []entrant
 	start := func(handle, pw, player, via string) {
@@ -256,10 +262,10 @@ func TestTourneySwissOfDaemons(t *testing.T) {
 		c.Tournament.Join = []int{1}
 		c.Policy.AnswerSeeks = false
 		con := &lockedBuffer{}
-		d, _ := newTestDaemon(t, c, via, player, con)
+		d, dir := newTestDaemon(t, c, via, player, con)
 		d.opt.Password = pw
 		runInBackground(t, ctx, d)
-		es = append(es, entrant{d, con})
+		es = append(es, entrant{d, con, dir})
 	}
 	start("kriegbot", testPasswords["kriegbot"], "heuristic", w.addr())
 	start("sparring", testPasswords["sparring"], "random", addr)
@@ -328,6 +334,81 @@ func TestTourneySwissOfDaemons(t *testing.T) {
 	}
 	if es[0].d.connections < 2 {
 		t.Error("the cut was not noticed")
+	}
+	checkSwissEvent(t, tdDir, fin, es[4].d.config().Account.Handle)
+	for _, e := range es {
+		h := e.d.config().Account.Handle
+		recs, _ := filepath.Glob(filepath.Join(e.dir, "games", "*.jsonl"))
+		n := 0
+		for _, g := range fin {
+			if g.White == h || g.Black == h {
+				n++
+			}
+		}
+		if len(recs) != n {
+			t.Errorf("%s: %d records for its %d games", h, len(recs), n)
+		}
+	}
+}
+
+// checkSwissEvent checks the TD's saved event once it is done: every
+// round complete, the late joiner's half-point bye in round 1, the
+// standings' points those of the results, the event's PGN one game per
+// game played (those the server finished).
+func checkSwissEvent(t *testing.T, dir string, fin []iccserver.FinishedGame, late string) {
+	t.Helper()
+	var st struct {
+		Status string
+		Event  *tlib.Event
+	}
+	waitFor(t, func() bool {
+		b, err := os.ReadFile(filepath.Join(dir, "tourney-1.json"))
+		return err == nil && json.Unmarshal(b, &st) == nil && st.Status == "done"
+	})
+	e := st.Event
+	if len(e.Played) != 3 {
+		t.Fatalf("%d rounds played", len(e.Played))
+	}
+	lj, ok := e.Find(late)
+	if !ok {
+		t.Fatalf("%s is not in the event", late)
+	}
+	half := false
+	for _, b := range e.Played[0].Byes {
+		half = half || b.Player == lj && b.Kind == tlib.HalfBye
+	}
+	if !half {
+		t.Errorf("%s has no half-point bye in round 1: %+v", late, e.Played[0].Byes)
+	}
+	points := make([]float64, len(e.Players))
+	played := 0
+	for _, r := range e.Played {
+		if !r.Complete() {
+			t.Errorf("round %d incomplete", r.Number)
+		}
+		for _, b := range r.Byes {
+			points[b.Player] += float64(b.Kind.Points2()) / 2
+		}
+		for _, g := range r.Games {
+			w, b := g.Result.Points2()
+			points[g.White] += float64(w) / 2
+			points[g.Black] += float64(b) / 2
+			if g.Result.Played() {
+				played++
+			}
+		}
+	}
+	for _, row := range e.Standings() {
+		if row.Points != points[row.Player] {
+			t.Errorf("standings: %s %.1f points, the results give %.1f", e.Players[row.Player].Handle, row.Points, points[row.Player])
+		}
+	}
+	if played != len(fin) {
+		t.Errorf("%d games played in the event, %d finished on the server", played, len(fin))
+	}
+	pgn, err := os.ReadFile(filepath.Join(dir, "tourney-1.pgn"))
+	if err != nil || strings.Count(string(pgn), "[Event ") != played {
+		t.Errorf("the event's PGN has %d games, want %d (%v)", strings.Count(string(pgn), "[Event "), played, err)
 	}
 }
 
