@@ -77,7 +77,6 @@ func follow(ctx context.Context, path string, every time.Duration, p *progress) 
 type progress struct {
 	w       io.Writer
 	joined  map[string]bool
-	started bool
 	paired  map[int]bool    // rounds shown
 	results map[[2]int]bool // (round, board) results shown
 }
