@@ -193,6 +193,30 @@ func (b *tdBot) expect(want string) {
 	}
 }
 
+// expectRefusal waits until the TD refuses a join of event id for the
+// reason why, in the form the daemon reads (protocol.TDJoinRefused).
+func (b *tdBot) expectRefusal(id int, why string) {
+	b.t.Helper()
+	refused := func() bool {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		for _, l := range b.lines {
+			l = strings.TrimPrefix(l, "TD: ")
+			if td, err := protocol.ParseTDLine(l); err == nil && td.Kind == protocol.TDJoinRefused && td.Event == id && td.Reason == why {
+				return true
+			}
+		}
+		return false
+	}
+	for deadline := time.Now().Add(wait); !refused(); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			b.mu.Lock()
+			b.t.Fatalf("%s never saw the join of #%d refused (%s); saw:\n%s", b.handle, id, why, strings.Join(b.lines, "\n"))
+			b.mu.Unlock()
+		}
+	}
+}
+
 func (b *tdBot) set(f func(b *tdBot)) {
 	b.mu.Lock()
 	f(b)
@@ -657,6 +681,8 @@ func TestTDEveryoneWithdraws(t *testing.T) {
 	te := waitStatus(t, s, 1, tdDone)
 	bots["Charlie"].send("td WithdrawFromTourney 1")
 	bots["Charlie"].expect(":Tourney #1 (Out) is done.")
+	bots["Alpha"].send("td join 1")
+	bots["Alpha"].expectRefusal(1, "you have left it and cannot enter it again")
 	if len(te.Event.Players) != 3 {
 		t.Errorf("%d players; Delta left before the start", len(te.Event.Players))
 	}
@@ -716,7 +742,7 @@ func TestTDTellLimits(t *testing.T) {
 		{"tell TD", "Usage: tell <handle> <text>"},
 		{"td", "Tell me a command"},
 		{"tell TD frobnicate", `I do not know "frobnicate"`},
-		{"tell TD join 7", "There is no tourney #7."},
+		{"tell TD join 7", "You cannot join tourney #7: there is no such tourney."},
 		{"tell TD join", "There is no tourney."},
 		{"td play 1", "There is no tourney #1."},
 		{"tell TD start", "Only the TD's managers may start."},
@@ -754,7 +780,7 @@ func TestTDOpenByManager(t *testing.T) {
 	boss.expect("Aborted tourney #1 (KS1).")
 	a.expect("DG104 1")
 	a.send("tell TD join 1")
-	a.expect("Tourney #1 (KS1) is aborted.")
+	a.expectRefusal(1, "it is aborted")
 
 	// A round robin of at most two: full at two, no late joins.
 	boss.send("tell TD open name=RR system=rr max=2 tc=1+0")
@@ -766,9 +792,9 @@ func TestTDOpenByManager(t *testing.T) {
 		x.expect("You have joined tourney #2.")
 	}
 	boss.send("tell TD join 2")
-	boss.expect("Tourney #2 (RR) is full (2 players).")
+	boss.expectRefusal(2, "it is full (2 players)")
 	a.send("tell TD join 1")
-	a.expect("You are in tourney #2 (RR): one event at a time.")
+	a.expectRefusal(1, "you are in tourney #2 (RR): one event at a time")
 	boss.send("tell TD forfeit Nobody 2")
 	boss.expect("Nobody is not playing in tourney #2 (RR).")
 	boss.send("tell TD start 2")

@@ -169,13 +169,22 @@ func (s *Server) tdCmdHelp(ev *events, c *client, _ []string) {
 }
 
 func (s *Server) tdCmdJoin(ev *events, c *client, args []string) {
+	// A join of an event that does not exist is refused in the refusal's
+	// form (not tdPick's "There is no tourney #N."), so that a program
+	// waiting for its join reads the answer.
+	for _, a := range args {
+		if n, ok := tdNumber(a); ok && s.tdEvent(n) == nil {
+			s.tdRefuseJoin(ev, c, nil, n, "there is no such tourney")
+			return
+		}
+	}
 	te := s.tdPick(ev, c, args)
 	if te == nil {
 		return
 	}
 	for _, o := range s.td.events {
 		if o != te && !o.over() && o.entrant(c.handle) {
-			s.tdSay(ev, c, te, fmt.Sprintf("You are in %s: one event at a time.", o.title()))
+			s.tdRefuseJoin(ev, c, te, te.ID, fmt.Sprintf("you are in %s: one event at a time", o.title()))
 			return
 		}
 	}
@@ -184,11 +193,11 @@ func (s *Server) tdCmdJoin(ev *events, c *client, args []string) {
 		return
 	}
 	if _, ok := te.Event.Find(c.handle); ok {
-		s.tdSay(ev, c, te, fmt.Sprintf("You have left %s and cannot enter it again.", te.title()))
+		s.tdRefuseJoin(ev, c, te, te.ID, "you have left it and cannot enter it again")
 		return
 	}
 	if len(te.Event.Players) >= te.Spec.MaxPlayers {
-		s.tdSay(ev, c, te, fmt.Sprintf("%s is full (%d players).", te.heading(), te.Spec.MaxPlayers))
+		s.tdRefuseJoin(ev, c, te, te.ID, fmt.Sprintf("it is full (%d players)", te.Spec.MaxPlayers))
 		return
 	}
 	var err error
@@ -198,11 +207,11 @@ func (s *Server) tdCmdJoin(ev *events, c *client, args []string) {
 	case tdRunning:
 		err = te.Event.LateJoin(c.handle, s.rating(c.handle))
 	default:
-		s.tdSay(ev, c, te, fmt.Sprintf("%s is %s.", te.heading(), te.Status))
+		s.tdRefuseJoin(ev, c, te, te.ID, "it is "+te.Status)
 		return
 	}
 	if err != nil {
-		s.tdSay(ev, c, te, fmt.Sprintf("You cannot join %s: %s.", te.title(), strings.TrimPrefix(err.Error(), "tourney: ")))
+		s.tdRefuseJoin(ev, c, te, te.ID, strings.TrimPrefix(err.Error(), "tourney: "))
 		return
 	}
 	s.cfg.Log("td: tourney %d: %s joined (%s)", te.ID, c.handle, te.Status)
@@ -219,6 +228,16 @@ func (s *Server) tdCmdJoin(ev *events, c *client, args []string) {
 			s.cfg.Log("td: tourney %d: start: %v", te.ID, err)
 		}
 	}
+}
+
+// tdRefuseJoin tells c that its join of event id (te, nil when there is
+// no such event) is refused, and why, in the TDLine form the daemon reads.
+func (s *Server) tdRefuseJoin(ev *events, c *client, te *tdEvent, id int, why string) {
+	l := protocol.TDLine{Kind: protocol.TDJoinRefused, Event: id, Reason: why}
+	if te != nil {
+		l.Tag = te.Spec.Name
+	}
+	s.tdSay(ev, c, te, l.String())
 }
 
 func (s *Server) tdCmdLeave(ev *events, c *client, args []string) {
