@@ -845,3 +845,64 @@ func TestTDAnswerTwice(t *testing.T) {
 		t.Error("a repeated answer became a challenge")
 	}
 }
+
+// TestTDBye: "tell TD bye" gives a half-point bye in the next round to be
+// paired, never in one already paired (the game of the round in progress
+// stands); before the start, after the last pairing and to others it is
+// refused with the reason.
+func TestTDBye(t *testing.T) {
+	names := []string{"Alpha", "Bravo", "Charlie", "Delta"}
+	strength := map[string]int{"Alpha": 4, "Bravo": 3, "Charlie": 2, "Delta": 1}
+	s, addr := startServer(t, Config{Accounts: tdAccounts(t, append(names, "Eve")...), TD: TDConfig{
+		AbsentGrace: wait, Events: []EventSpec{mustSpec(t, "name=Bye,system=swiss,rounds=2,tc=1+0,start=4")}}})
+	bots := map[string]*tdBot{}
+	for _, n := range names {
+		bots[n] = newTDBot(t, addr, n, strength)
+		bots[n].set(func(b *tdBot) { b.hold = true })
+	}
+	a := bots["Alpha"]
+	a.send("td help")
+	a.expect("bye [N]: a half-point bye in the next round to be paired")
+	a.send("tell TD join")
+	a.expect("You have joined tourney #1.")
+	a.send("tell TD bye")
+	a.expect("Tourney #1 (Bye) has not started: ask for your bye once round 1 is paired")
+	for _, n := range names[1:] {
+		bots[n].send("tell TD join")
+	}
+	a.expect("Creating: ")
+	a.send("tell TD bye")
+	a.expect("You will have a half-point bye in round 2 of tourney #1 (Bye); your game of round 1 stands.")
+	eve := newTDBot(t, addr, "Eve", strength)
+	eve.send("tell TD bye 1")
+	eve.expect("You are not in tourney #1 (Bye).")
+	if te := tdSnap(t, s, 1); len(te.Boards) != 2 {
+		t.Fatalf("round 1 has %d boards in play, want 2: the bye must not touch the round paired", len(te.Boards))
+	}
+	// Round 1 (1-3, 4-2): the weaker resign; everyone still holds, so the
+	// last round stays in play while Bravo asks.
+	bots["Charlie"].send("resign")
+	bots["Delta"].send("resign")
+	a.expect("Tourney #1 (Bye) round 2: you have a half-point bye.")
+	b := bots["Bravo"]
+	b.send("tell TD bye")
+	b.expect("You cannot have a bye in tourney #1 (Bye): every round is paired already.")
+	for _, n := range names {
+		bots[n].release()
+	}
+	te := waitStatus(t, s, 1, tdDone)
+	alpha, _ := te.Event.Find("Alpha")
+	var got []tourney.Bye
+	for _, by := range te.Event.Played[1].Byes {
+		if by.Player == alpha {
+			got = append(got, by)
+		}
+	}
+	if len(got) != 1 || got[0].Kind != tourney.HalfBye {
+		t.Errorf("round 2 byes %+v: want Alpha's half-point bye", te.Event.Played[1].Byes)
+	}
+	if p := te.Event.Points2()[alpha]; p != 3 {
+		t.Errorf("Alpha has %d half-points, want 3 (a win and the half-point bye)", p)
+	}
+	checkOnlyPaired(t, s, te.Event)
+}

@@ -38,6 +38,7 @@ func tdCommands() map[string]tdCommand {
 		"withdraw":            withdraw,
 		"withdrawfromtourney": withdraw,
 		"play":                {"play N", "answer your pairing in event N: start your game", false, (*Server).tdCmdPlay},
+		"bye":                 {"bye [N]", "a half-point bye in the next round to be paired (Swiss only; a game already paired stands)", false, (*Server).tdCmdBye},
 		"standings":           {"standings [N]", "the standings", false, (*Server).tdCmdStandings},
 		"info":                {"info [N]", "what an event is and how far it got", false, (*Server).tdCmdInfo},
 		"pairings":            {"pairings [N]", "the current round's pairings and results", false, (*Server).tdCmdPairings},
@@ -313,6 +314,45 @@ func (s *Server) tdCmdPlay(ev *events, c *client, args []string) {
 		return
 	}
 	s.tdAnswer(ev, c, b)
+}
+
+// tdCmdBye grants a requested half-point bye (FIDE C.04.1 lets
+// organisers allow them; ICC's TD bots give them too) in the next round
+// to be paired, never in one already paired: the player's game of the
+// round in progress, if any, stands. The tourney package refuses a round
+// robin (its schedule is fixed), a withdrawn player and a finished event.
+func (s *Server) tdCmdBye(ev *events, c *client, args []string) {
+	te := s.tdPick(ev, c, args)
+	if te == nil {
+		return
+	}
+	switch {
+	case !te.entrant(c.handle):
+		s.tdSay(ev, c, te, fmt.Sprintf("You are not in %s.", te.title()))
+		return
+	case te.Status == tdOpen:
+		s.tdSay(ev, c, te, fmt.Sprintf("%s has not started: ask for your bye once round 1 is paired; it is for the next round.", te.heading()))
+		return
+	case te.Status != tdRunning:
+		s.tdSay(ev, c, te, fmt.Sprintf("%s is %s.", te.heading(), te.Status))
+		return
+	}
+	next := te.round() + 1
+	if next > te.Event.Rounds {
+		s.tdSay(ev, c, te, fmt.Sprintf("You cannot have a bye in %s: every round is paired already.", te.title()))
+		return
+	}
+	if err := te.Event.RequestBye(c.handle); err != nil {
+		s.tdSay(ev, c, te, fmt.Sprintf("You cannot have a bye in %s: %s.", te.title(), strings.TrimPrefix(err.Error(), "tourney: ")))
+		return
+	}
+	s.cfg.Log("td: tourney %d: %s asks a bye in round %d", te.ID, c.handle, next)
+	stands := ""
+	if te.boardOf(c.handle) != nil {
+		stands = fmt.Sprintf("; your game of round %d stands", te.round())
+	}
+	s.tdSay(ev, c, te, fmt.Sprintf("You will have a half-point bye in round %d of %s%s.", next, te.title(), stands))
+	s.tdSave(te)
 }
 
 func (s *Server) tdCmdStandings(ev *events, c *client, args []string) {
