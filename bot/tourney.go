@@ -155,8 +155,9 @@ func (t *tourney) byID(id int) *tevent {
 // pairedGame reports that game num is a paired game.
 func (t *tourney) pairedGame(num int) bool { return t.playing[num] != nil }
 
-// trustedTD reports a handle listed in tournament.td.
-func (d *Daemon) trustedTD(h string) bool { return h != "" && contains(d.config().Tournament.TD, h) }
+// trustedTD reports a handle listed in tournament.td (when not set, "TD"
+// on our own server only: config.TrustedTDs).
+func (d *Daemon) trustedTD(h string) bool { return h != "" && contains(d.config().TrustedTDs(), h) }
 
 // tdCommand fills a join or leave template.
 func tdCommand(tmpl, td string, id int) string {
@@ -169,7 +170,8 @@ func tdCommand(tmpl, td string, id int) string {
 // first login, and on later ones the rejoin of the events we are in.
 func (d *Daemon) tourneyConnected(now time.Time) {
 	cfg := d.config().Tournament
-	if len(cfg.TD) == 0 {
+	tds := d.config().TrustedTDs()
+	if len(tds) == 0 {
 		return
 	}
 	d.sess.Send(fmt.Sprintf("set-2 %d 1", protocol.DGTourney))
@@ -177,7 +179,7 @@ func (d *Daemon) tourneyConnected(now time.Time) {
 	if !t.joinedCfg {
 		t.joinedCfg = true
 		for _, id := range cfg.Join {
-			d.joinEvent(cfg.TD[0], id, now)
+			d.joinEvent(tds[0], id, now)
 		}
 	} else if cfg.Rejoin {
 		for _, e := range t.events {
@@ -847,7 +849,7 @@ func (d *Daemon) tourneyLive() string {
 func (d *Daemon) ownerTourney(from, rest string) {
 	now := d.opt.Now()
 	f := strings.Fields(rest)
-	cfg := d.config().Tournament
+	tds := d.config().TrustedTDs()
 	switch {
 	case len(f) == 0:
 		d.reply(from, d.tourneyStatus())
@@ -857,14 +859,14 @@ func (d *Daemon) ownerTourney(from, rest string) {
 			d.reply(from, "Usage: tourney join N [td], N an event number.")
 			return
 		}
-		if len(cfg.TD) == 0 {
+		if len(tds) == 0 {
 			d.reply(from, "No trusted TD: list one in tournament.td.")
 			return
 		}
-		td := cfg.TD[0]
+		td := tds[0]
 		if len(f) == 3 {
 			if !d.trustedTD(f[2]) {
-				d.reply(from, fmt.Sprintf("%s is not a trusted TD (tournament.td: %s).", f[2], strings.Join(cfg.TD, ", ")))
+				d.reply(from, fmt.Sprintf("%s is not a trusted TD (tournament.td: %s).", f[2], strings.Join(tds, ", ")))
 				return
 			}
 			td = f[2]

@@ -663,11 +663,42 @@ func TestTourneyDatagrams(t *testing.T) {
 			t.Errorf("DG %d off with a trusted TD", n)
 		}
 	}
-	cfg.Tournament.TD = nil
+	cfg.Tournament.TD = []string{}
 	for _, n := range tdg {
 		if slices.Contains(d.sessionConfig(cfg, "x").Datagrams, n) {
 			t.Errorf("DG %d on without a TD", n)
 		}
+	}
+}
+
+// tournament.td not set trusts "TD" on our own server only (on ICC "TD"
+// is whoever holds the handle): -check shows the list in effect, and on an
+// outside server neither the handle nor the tournament DGs are taken.
+func TestTourneyTDDefault(t *testing.T) {
+	for _, tc := range []struct{ addr, want string }{
+		{"127.0.0.1:5000", `td = ["TD"]`},
+		{"chessclub.com:5000", `td = []`},
+	} {
+		var out, errb bytes.Buffer
+		if code := Command(nil)([]string{"-connect", tc.addr, "-guest", "-check"}, &out, &errb); code != 0 {
+			t.Fatalf("%s: exit %d: %s", tc.addr, code, errb.String())
+		}
+		if !strings.Contains(out.String(), "\n"+tc.want+"\n") || !strings.Contains(out.String(), "# td is not set") {
+			t.Errorf("%s: -check output lacks %q and its note:\n%s", tc.addr, tc.want, out.String())
+		}
+	}
+	cfg := testConfig(t, "kriegbot", "127.0.0.1:5000")
+	cfg.Server.Host = "chessclub.com"
+	d := New(cfg, Options{})
+	if d.trustedTD("TD") {
+		t.Error(`"TD" trusted on an outside server by default`)
+	}
+	if dgs := d.sessionConfig(cfg, "x").Datagrams; slices.Contains(dgs, protocol.DGSuggestion) {
+		t.Error("the tournament DGs on an outside server with no TD trusted")
+	}
+	cfg.Tournament.TD = []string{"TD"}
+	if d := New(cfg, Options{}); !d.trustedTD("TD") {
+		t.Error(`"TD" listed in tournament.td is not trusted`)
 	}
 }
 
