@@ -906,3 +906,48 @@ func TestTDBye(t *testing.T) {
 	}
 	checkOnlyPaired(t, s, te.Event)
 }
+
+// TestTDLateOdds: with LateOdds (CCT's rule) the time a player waited for
+// a late opponent comes off the late side's clock at the start; without
+// it (the default) both clocks start full.
+func TestTDLateOdds(t *testing.T) {
+	const late = 1500 * time.Millisecond
+	for _, odds := range []bool{false, true} {
+		t.Run(fmt.Sprint("odds=", odds), func(t *testing.T) {
+			s, addr := startServer(t, Config{Accounts: tdAccounts(t, "Alpha", "Bravo"), TD: TDConfig{
+				AbsentGrace: wait, LateOdds: odds, Events: []EventSpec{mustSpec(t, "name=Late,system=rr,tc=1+0,start=2")}}})
+			a := newTDBot(t, addr, "Alpha", nil)
+			b := newTDBot(t, addr, "Bravo", nil)
+			a.set(func(b *tdBot) { b.hold = true })
+			b.set(func(b *tdBot) { b.hold = true })
+			b.send("tell TD join")
+			b.expect("You have joined tourney #1.")
+			b.drop()
+			a.send("tell TD join")
+			a.expect("Round 1: Bravo is not logged in; waiting until") // Alpha answered (DG 63's command)
+			time.Sleep(late)
+			b.connect(addr) // Bravo, Black (pairing number 2), arrives late: the game starts
+			a.expect("Creating: Alpha (1500) Bravo (1500)")
+			s.mu.Lock()
+			var clock [2]time.Duration
+			for _, g := range s.games {
+				clock = g.clock
+			}
+			s.mu.Unlock()
+			if clock[0] != time.Minute {
+				t.Errorf("Alpha's clock %v, want 1m: Alpha waited", clock[0])
+			}
+			switch {
+			case !odds && clock[1] != time.Minute:
+				t.Errorf("Bravo's clock %v without time odds, want 1m", clock[1])
+			case odds && (clock[1] > time.Minute-late || clock[1] < time.Minute-wait):
+				t.Errorf("Bravo's clock %v with time odds, want 1m less the %v (or more) Alpha waited", clock[1], late)
+			}
+			if odds {
+				a.expect("off Bravo's clock (time odds for a late arrival).")
+			} else if a.saw("time odds") {
+				t.Error("time odds announced without LateOdds")
+			}
+		})
+	}
+}
