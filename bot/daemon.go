@@ -327,7 +327,7 @@ func (d *Daemon) sessionConfig(cfg config.Config, addr string) iccclient.Config 
 		// Seek ads only when we answer them: on ICC they are many.
 		dgs = append(dgs, protocol.DGSeek, protocol.DGSeekRemoved)
 	}
-	if len(cfg.Tournament.TD) > 0 {
+	if len(cfg.TrustedTDs()) > 0 {
 		// Pairing suggestions and the event list, when a TD is trusted.
 		dgs = append(dgs, protocol.DGSuggestion, protocol.DGTourney, protocol.DGRemoveTourney)
 	}

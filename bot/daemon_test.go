@@ -65,6 +65,13 @@ func assertNoPassword(t *testing.T, dir string) {
 
 func startTestServer(t *testing.T, grace time.Duration) (*iccserver.Server, string) {
 	t.Helper()
+	return startTestServerConfig(t, iccserver.Config{DisconnectGrace: grace})
+}
+
+// startTestServerConfig is startTestServer with more of the server's
+// settings; the rules and the accounts are always the test ones.
+func startTestServerConfig(t *testing.T, cfg iccserver.Config) (*iccserver.Server, string) {
+	t.Helper()
 	pw := map[string]string{}
 	for h, p := range testPasswords {
 		pw[h] = p
@@ -76,7 +83,8 @@ func startTestServer(t *testing.T, grace time.Duration) (*iccserver.Server, stri
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := iccserver.New(iccserver.Config{Rules: umpire.Olympiad(), Accounts: acc, DisconnectGrace: grace})
+	cfg.Rules, cfg.Accounts = umpire.Olympiad(), acc
+	srv, err := iccserver.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,7 +27,8 @@ import (
 //
 //	joining ──(TD confirms, pairs us)──► in ──(aborted, forfeited, variable
 //	   │                                  │    OFF, DG 104, silence, leave)──► gone
-//	   └──────────────────────────────────┘
+//	   ├──────────────────────────────────┘
+//	   └──(the TD refuses the join: full, over, left, one event at a time)──► gone
 //
 // and, across events, one open pairing at a time: paired ─(answered when
 // idle)─► answered ─(DG 15 with the paired opponent)─► playing (kept by game
@@ -154,8 +155,9 @@ func (t *tourney) byID(id int) *tevent {
 // pairedGame reports that game num is a paired game.
 func (t *tourney) pairedGame(num int) bool { return t.playing[num] != nil }
 
-// trustedTD reports a handle listed in tournament.td.
-func (d *Daemon) trustedTD(h string) bool { return h != "" && contains(d.config().Tournament.TD, h) }
+// trustedTD reports a handle listed in tournament.td (when not set, "TD"
+// on our own server only: config.TrustedTDs).
+func (d *Daemon) trustedTD(h string) bool { return h != "" && contains(d.config().TrustedTDs(), h) }
 
 // tdCommand fills a join or leave template.
 func tdCommand(tmpl, td string, id int) string {
@@ -168,7 +170,8 @@ func tdCommand(tmpl, td string, id int) string {
 // first login, and on later ones the rejoin of the events we are in.
 func (d *Daemon) tourneyConnected(now time.Time) {
 	cfg := d.config().Tournament
-	if len(cfg.TD) == 0 {
+	tds := d.config().TrustedTDs()
+	if len(tds) == 0 {
 		return
 	}
 	d.sess.Send(fmt.Sprintf("set-2 %d 1", protocol.DGTourney))
@@ -176,7 +179,7 @@ func (d *Daemon) tourneyConnected(now time.Time) {
 	if !t.joinedCfg {
 		t.joinedCfg = true
 		for _, id := range cfg.Join {
-			d.joinEvent(cfg.TD[0], id, now)
+			d.joinEvent(tds[0], id, now)
 		}
 	} else if cfg.Rejoin {
 		for _, e := range t.events {
@@ -287,6 +290,32 @@ func (d *Daemon) leaveEvents(id int, why string, now time.Time) int {
 // endEvent stops following an event and, when it was the last, returns the
 // bot to its normal play. A paired game in progress is played out.
 func (d *Daemon) endEvent(e *tevent, why string, now time.Time) {
+	d.forget(e)
+	s := e.score
+	d.opt.Log.Info().Str("td", e.td).Int("event", e.id).Str("why", why).Int("games", s.finished).
+		Int("wins", s.wins).Int("losses", s.losses).Int("draws", s.draws).Msg("tournament: event over for us")
+	d.opt.Console.say(lineResult, "tourney: %s over for us (%s): %d games +%d -%d =%d, %s points",
+		e, why, s.finished, s.wins, s.losses, s.draws, points(s))
+	d.backToNormal()
+}
+
+// joinRefused drops an event whose TD refused our join (full, over, left
+// before, another event of ours): waiting for it until tournament.silence
+// would keep the bot from playing for hours. The event is remembered as
+// over for us, so that auto_join does not ask again when it is announced.
+func (d *Daemon) joinRefused(e *tevent, why string) {
+	d.forget(e)
+	d.opt.Log.Warn().Str("td", e.td).Int("event", e.id).Str("why", why).Msg("tournament: the TD refused our join")
+	if why == "" {
+		why = "no reason given"
+	}
+	d.opt.Console.say(lineResult, "tourney: %s refused our join: %s", e, why)
+	d.backToNormal()
+}
+
+// forget stops following an event: its open pairing is dropped, a paired
+// game in progress is played out, and it joins the events over for us.
+func (d *Daemon) forget(e *tevent) {
 	t := &d.tour
 	for i, x := range t.events {
 		if x == e {
@@ -302,12 +331,12 @@ func (d *Daemon) endEvent(e *tevent, why string, now time.Time) {
 	if len(t.past) > maxPast {
 		t.past = t.past[1:]
 	}
-	s := e.score
-	d.opt.Log.Info().Str("td", e.td).Int("event", e.id).Str("why", why).Int("games", s.finished).
-		Int("wins", s.wins).Int("losses", s.losses).Int("draws", s.draws).Msg("tournament: event over for us")
-	d.opt.Console.say(lineResult, "tourney: %s over for us (%s): %d games +%d -%d =%d, %s points",
-		e, why, s.finished, s.wins, s.losses, s.draws, points(s))
-	if !t.active() {
+}
+
+// backToNormal says so when the bot is in no event any more: the policy
+// seeks and takes challenges again.
+func (d *Daemon) backToNormal() {
+	if !d.tour.active() {
 		d.policy.announced = false // the console says again what we wait for
 		d.opt.Console.say(lineResult, "tourney: back to normal play")
 	}
@@ -417,6 +446,15 @@ func (d *Daemon) tdLine(l protocol.TDLine, from, raw string, now time.Time) {
 		e.state, e.heard = evIn, now
 		d.opt.Log.Info().Str("td", e.td).Int("event", e.id).Msg("tournament: joined")
 		d.opt.Console.say(lineResult, "tourney: joined %s", e)
+	case protocol.TDJoinRefused:
+		e := t.byID(l.Event)
+		if e == nil || from != "" && !strings.EqualFold(from, e.td) {
+			ignore("a refused join of an event we are not joining")
+			return
+		}
+		// Also when we were in it: the TD answers the join we send again
+		// after a reconnection this way when it withdrew us meanwhile.
+		d.joinRefused(e, l.Reason)
 	case protocol.TDAborted, protocol.TDForfeited:
 		e := t.byID(l.Event)
 		if e == nil || from != "" && !strings.EqualFold(from, e.td) {
@@ -697,10 +735,7 @@ func (d *Daemon) tourneyGameOver(num int, opp string, us chess.Color, result, re
 		Str("result", result).Str("reason", reason).Str("points", points(s)).Int("games", s.finished).Msg("tournament: result")
 	d.opt.Console.say(lineResult, "tourney: %s%s: %s vs %s (%s) %s; our score %s/%d",
 		p.ev, roundText(p.round), result, opp, us.String(), reason, points(s), s.finished)
-	if !t.active() { // the event ended while the game was played out
-		d.policy.announced = false
-		d.opt.Console.say(lineResult, "tourney: back to normal play")
-	}
+	d.backToNormal() // the event may have ended while the game was played out
 }
 
 // tourneyAnnounced keeps a DG 103 and, with auto_join, joins a wild 16
@@ -814,7 +849,7 @@ func (d *Daemon) tourneyLive() string {
 func (d *Daemon) ownerTourney(from, rest string) {
 	now := d.opt.Now()
 	f := strings.Fields(rest)
-	cfg := d.config().Tournament
+	tds := d.config().TrustedTDs()
 	switch {
 	case len(f) == 0:
 		d.reply(from, d.tourneyStatus())
@@ -824,14 +859,14 @@ func (d *Daemon) ownerTourney(from, rest string) {
 			d.reply(from, "Usage: tourney join N [td], N an event number.")
 			return
 		}
-		if len(cfg.TD) == 0 {
+		if len(tds) == 0 {
 			d.reply(from, "No trusted TD: list one in tournament.td.")
 			return
 		}
-		td := cfg.TD[0]
+		td := tds[0]
 		if len(f) == 3 {
 			if !d.trustedTD(f[2]) {
-				d.reply(from, fmt.Sprintf("%s is not a trusted TD (tournament.td: %s).", f[2], strings.Join(cfg.TD, ", ")))
+				d.reply(from, fmt.Sprintf("%s is not a trusted TD (tournament.td: %s).", f[2], strings.Join(tds, ", ")))
 				return
 			}
 			td = f[2]

@@ -16,6 +16,7 @@ import (
 
 	"kriegbot/config"
 	"kriegbot/protocol"
+	"kriegbot/protocol/iccserver"
 )
 
 // The tournament tests script a TD on the wire: tdWire sits between the
@@ -256,7 +257,9 @@ type tourneyRig struct {
 
 func startTourneyRig(t *testing.T, change func(*config.Config)) *tourneyRig {
 	t.Helper()
-	_, addr := startTestServer(t, 0)
+	// The server's own TD goes by another name: "TD" is the scripted one
+	// alone, so that the server's answers to our joins do not mix in.
+	_, addr := startTestServerConfig(t, iccserver.Config{TD: iccserver.TDConfig{Handle: "ServerTD"}})
 	w := startTDWire(t, addr)
 	cfg := testConfig(t, "kriegbot", addr)
 	cfg.Owner.Handles = []string{"owner"}
@@ -486,6 +489,51 @@ func TestTourneyEnds(t *testing.T) {
 	}
 }
 
+// A join the TD refuses (as a tell, ICC style, or a qtell line, FICS
+// style) is dropped at once: the bot plays normally again (it seeks)
+// instead of waiting, idle, for tournament.silence. Refusals from a
+// stranger, or of another event, change nothing.
+func TestTourneyJoinRefused(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		refuse func(t *testing.T, w *tdWire)
+		why    string
+	}{
+		{"tell", func(t *testing.T, w *tdWire) {
+			w.tell(t, "TD", protocol.TDLine{Kind: protocol.TDJoinRefused, Event: 5, Tag: "KS5", Reason: "it is full (4 players)"}.String())
+		}, "it is full (4 players)"},
+		{"qtell", func(t *testing.T, w *tdWire) { w.text(t, ":You cannot join tourney #5: it is done.") }, "it is done"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := startTourneyRig(t, func(c *config.Config) { c.Tournament.Join = []int{5} })
+			w := r.w
+			w.waitLine(t, "tell TD join 5", 1)
+			w.tell(t, "stranger", "You cannot join tourney #5: it is full.")
+			w.text(t, ":You cannot join tourney #6: it is full.")
+			time.Sleep(300 * time.Millisecond) // a few policy ticks
+			w.sync(t)
+			if n := w.prefixed("seek"); n != 0 {
+				t.Fatalf("sought while joining: %d seek lines:\n%s", n, strings.Join(w.sent(), "\n"))
+			}
+			tc.refuse(t, w)
+			w.waitLine(t, "seek 2 1 u w16 m", 1)
+			con := r.console.String()
+			for _, want := range []string{"tourney: tourney #5 (TD) refused our join: " + tc.why, "tourney: back to normal play"} {
+				if !strings.Contains(con, want) {
+					t.Errorf("console lacks %q:\n%s", want, con)
+				}
+			}
+			if log := r.log(t); !strings.Contains(log, "the TD refused our join") || !strings.Contains(log, "a refused join of an event we are not joining") {
+				t.Errorf("the log lacks the refusal or the ignored ones:\n%s", log)
+			}
+			w.sync(t)
+			if got := w.lastTell(); got != "In no tournament." {
+				t.Errorf("status after the refusal: %q", got)
+			}
+		})
+	}
+}
+
 // Pairings and ends from handles that are not trusted TDs, and pairings in
 // events we are not in, are ignored and logged.
 func TestTourneyUntrustedTD(t *testing.T) {
@@ -615,11 +663,42 @@ func TestTourneyDatagrams(t *testing.T) {
 			t.Errorf("DG %d off with a trusted TD", n)
 		}
 	}
-	cfg.Tournament.TD = nil
+	cfg.Tournament.TD = []string{}
 	for _, n := range tdg {
 		if slices.Contains(d.sessionConfig(cfg, "x").Datagrams, n) {
 			t.Errorf("DG %d on without a TD", n)
 		}
+	}
+}
+
+// tournament.td not set trusts "TD" on our own server only (on ICC "TD"
+// is whoever holds the handle): -check shows the list in effect, and on an
+// outside server neither the handle nor the tournament DGs are taken.
+func TestTourneyTDDefault(t *testing.T) {
+	for _, tc := range []struct{ addr, want string }{
+		{"127.0.0.1:5000", `td = ["TD"]`},
+		{"chessclub.com:5000", `td = []`},
+	} {
+		var out, errb bytes.Buffer
+		if code := Command(nil)([]string{"-connect", tc.addr, "-guest", "-check"}, &out, &errb); code != 0 {
+			t.Fatalf("%s: exit %d: %s", tc.addr, code, errb.String())
+		}
+		if !strings.Contains(out.String(), "\n"+tc.want+"\n") || !strings.Contains(out.String(), "# td is not set") {
+			t.Errorf("%s: -check output lacks %q and its note:\n%s", tc.addr, tc.want, out.String())
+		}
+	}
+	cfg := testConfig(t, "kriegbot", "127.0.0.1:5000")
+	cfg.Server.Host = "chessclub.com"
+	d := New(cfg, Options{})
+	if d.trustedTD("TD") {
+		t.Error(`"TD" trusted on an outside server by default`)
+	}
+	if dgs := d.sessionConfig(cfg, "x").Datagrams; slices.Contains(dgs, protocol.DGSuggestion) {
+		t.Error("the tournament DGs on an outside server with no TD trusted")
+	}
+	cfg.Tournament.TD = []string{"TD"}
+	if d := New(cfg, Options{}); !d.trustedTD("TD") {
+		t.Error(`"TD" listed in tournament.td is not trusted`)
 	}
 }
 

@@ -151,6 +151,8 @@ type Tournament struct {
 	// obeys; the first is the one "join" and "tourney join N" address.
 	// Pairings and ends from anyone else are ignored and logged, so a
 	// stranger cannot steer the bot into a game or out of an event.
+	// Nil (not set) is the default, which Config.TrustedTDs resolves:
+	// "TD" on our own server, nobody elsewhere; read it through that.
 	TD []string `toml:"td"`
 	// Join lists events to join at start, in order (each by JoinCommand).
 	Join []int `toml:"join"`

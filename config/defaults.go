@@ -88,7 +88,7 @@ func Defaults() Config {
 			Player:  "heuristic",
 		},
 		Tournament: Tournament{
-			TD:           []string{"TD"},
+			TD:           nil, // not set: TrustedTDs gives "TD" on our own server only
 			Join:         []int{},
 			JoinCommand:  "tell {td} join {event}",
 			LeaveCommand: "tell {td} leave !",

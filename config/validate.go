@@ -295,6 +295,7 @@ func (ck *checker) sparring(c Config) {
 
 func (ck *checker) tournament(c Config) {
 	t := c.Tournament
+	tds := c.TrustedTDs()
 	ck.handles("tournament.td", t.TD, 20)
 	for _, h := range t.TD {
 		if strings.EqualFold(h, c.Account.Handle) {
@@ -314,12 +315,16 @@ func (ck *checker) tournament(c Config) {
 		}
 		seen[n] = true
 	}
-	if len(t.TD) == 0 {
+	if len(tds) == 0 {
+		hint := ""
+		if t.TD == nil {
+			hint = fmt.Sprintf(" (the default trusts %q on our own server only)", OwnTD)
+		}
 		if len(t.Join) > 0 {
-			ck.add("tournament.join", "needs a TD to join with: list one in tournament.td", "tournament.td")
+			ck.add("tournament.join", "needs a TD to join with: list one in tournament.td"+hint, "tournament.td")
 		}
 		if t.AutoJoin {
-			ck.add("tournament.auto_join", "needs a trusted TD: list one in tournament.td", "tournament.td")
+			ck.add("tournament.auto_join", "needs a trusted TD: list one in tournament.td"+hint, "tournament.td")
 		}
 	}
 	if c.Server.Protocol == "kriegspiel" && (len(t.Join) > 0 || t.AutoJoin) {

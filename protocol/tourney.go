@@ -133,9 +133,10 @@ const (
 	TDForfeited              // You have been forfeited from tourney #N.
 	TDVariableOff            // <td> has set your tourney variable to OFF.
 	TDStandings              // Tourney #N's standings:
+	TDJoinRefused            // You cannot join tourney #N (TAG): <reason>.
 )
 
-var tdKindNames = [...]string{"none", "tourney-set", "pairing", "joined", "aborted", "forfeited", "variable-off", "standings"}
+var tdKindNames = [...]string{"none", "tourney-set", "pairing", "joined", "aborted", "forfeited", "variable-off", "standings", "join-refused"}
 
 func (k TDLineKind) String() string {
 	if k >= 0 && int(k) < len(tdKindNames) {
@@ -147,12 +148,15 @@ func (k TDLineKind) String() string {
 // TDLine is one TD text line, parsed. Which fields are set depends on Kind:
 // TourneySet sets TD, Tag, Opponent, the four clock fields, Rated, Wild,
 // Colour and Round; Pairing sets Colour, Opponent and Event; Joined,
-// Aborted, Forfeited and Standings set Event; VariableOff sets TD.
+// Aborted, Forfeited and Standings set Event; VariableOff sets TD;
+// JoinRefused sets Event, and Tag (the event's name) and Reason when the
+// TD gave them.
 type TDLine struct {
 	Kind     TDLineKind
 	TD       string
 	Tag      string
 	Event    int
+	Reason   string // why a join was refused, without the final "."
 	Opponent string
 	Colour   string // "white" or "black"
 	WhiteMin int
@@ -210,6 +214,15 @@ func (l TDLine) String() string {
 		return l.TD + " has set your tourney variable to OFF."
 	case TDStandings:
 		return fmt.Sprintf("Tourney #%d's standings:", l.Event)
+	case TDJoinRefused:
+		r := fmt.Sprintf("You cannot join tourney #%d", l.Event)
+		if l.Tag != "" {
+			r += " (" + l.Tag + ")"
+		}
+		if l.Reason != "" {
+			r += ": " + l.Reason
+		}
+		return r + "."
 	}
 	return ""
 }
@@ -254,6 +267,8 @@ func ParseTDLine(s string) (TDLine, error) {
 		return TDLine{Kind: TDVariableOff, TD: td}, nil
 	case strings.HasPrefix(s, "Tourney #") && strings.HasSuffix(s, "'s standings:"):
 		return eventLine(TDStandings, s, "Tourney #")
+	case strings.HasPrefix(s, joinRefusedPrefix):
+		return parseJoinRefused(s)
 	}
 	return TDLine{}, ErrNotTDLine
 }
@@ -399,6 +414,36 @@ func parseTourneySet(s string) (TDLine, error) {
 			return TDLine{}, fmt.Errorf("protocol: tourney-set line %q: bad round %q", s, f[i])
 		}
 		l.Round = n
+	}
+	return l, nil
+}
+
+const joinRefusedPrefix = "You cannot join tourney #"
+
+// parseJoinRefused reads "You cannot join tourney #N (TAG): <reason>.",
+// the TD's answer to a join it will not take; the tag and the reason are
+// optional ("You cannot join tourney #N.").
+func parseJoinRefused(s string) (TDLine, error) {
+	rest := strings.TrimPrefix(s, joinRefusedPrefix)
+	n, ok := leadingNumber(rest)
+	if !ok {
+		return TDLine{}, fmt.Errorf("protocol: join-refused line %q: bad event number", s)
+	}
+	l := TDLine{Kind: TDJoinRefused, Event: n}
+	rest = strings.TrimLeft(rest, "0123456789")
+	if tag, ok := strings.CutPrefix(rest, " ("); ok {
+		end := strings.IndexByte(tag, ')')
+		if end < 0 || !tdName(tag[:end]) || strings.ContainsAny(tag[:end], "()") {
+			return TDLine{}, fmt.Errorf("protocol: join-refused line %q: bad event name", s)
+		}
+		l.Tag, rest = tag[:end], tag[end+1:]
+	}
+	switch {
+	case rest == ".":
+	case strings.HasPrefix(rest, ": ") && strings.HasSuffix(rest, "."):
+		l.Reason = strings.TrimSuffix(rest[2:], ".")
+	default:
+		return TDLine{}, fmt.Errorf("protocol: join-refused line %q: not \"You cannot join tourney #N (name): <reason>.\"", s)
 	}
 	return l, nil
 }

@@ -31,6 +31,13 @@ func TestParseTDLine(t *testing.T) {
 		{`:You have been forfeited from tourney #7`, TDLine{Kind: TDForfeited, Event: 7}},
 		{`mamer has set your tourney variable to OFF.`, TDLine{Kind: TDVariableOff, TD: "mamer"}},
 		{`:Tourney #3's standings:`, TDLine{Kind: TDStandings, Event: 3}},
+		// The TD's refusals of a join (kriegbot serve's forms).
+		{`:You cannot join tourney #2 (RR): it is full (2 players).`,
+			TDLine{Kind: TDJoinRefused, Event: 2, Tag: "RR", Reason: "it is full (2 players)"}},
+		{`You cannot join tourney #7: there is no such tourney.`,
+			TDLine{Kind: TDJoinRefused, Event: 7, Reason: "there is no such tourney"}},
+		{`You cannot join tourney #1 (KS1).`, TDLine{Kind: TDJoinRefused, Event: 1, Tag: "KS1"}},
+		{`You cannot join tourney #4.`, TDLine{Kind: TDJoinRefused, Event: 4}},
 	}
 	for _, tc := range tests {
 		got, err := ParseTDLine(tc.in)
@@ -66,6 +73,11 @@ func TestParseTDLineRefuses(t *testing.T) {
 		`You have been forfeited from tourney #x`:                       "event",
 		`Tourney #x has been aborted!`:                                  "event",
 		`two words has set your tourney variable to OFF.`:               "TD",
+		`You cannot join tourney #x: it is full.`:                       "event number",
+		`You cannot join tourney #3 (two words): it is full.`:           "event name",
+		`You cannot join tourney #3 (KS1: it is full.`:                  "event name",
+		`You cannot join tourney #3, it is full.`:                       "You cannot join",
+		`You cannot join tourney #3: it is full`:                        "You cannot join",
 	}
 	for in, word := range bad {
 		_, err := ParseTDLine(in)
@@ -81,6 +93,8 @@ func TestTDLineRoundTrip(t *testing.T) {
 		{Kind: TDPairing, Colour: "black", Opponent: "carol", Event: 2},
 		{Kind: TDJoined, Event: 1}, {Kind: TDAborted, Event: 1}, {Kind: TDForfeited, Event: 9},
 		{Kind: TDVariableOff, TD: "mamer"}, {Kind: TDStandings, Event: 5},
+		{Kind: TDJoinRefused, Event: 3, Tag: "KS3", Reason: "you are in tourney #2 (KS2): one event at a time"},
+		{Kind: TDJoinRefused, Event: 8, Reason: "it is done"}, {Kind: TDJoinRefused, Event: 9},
 	}
 	for _, l := range lines {
 		got, err := ParseTDLine(":" + l.String())
@@ -156,6 +170,8 @@ func FuzzParseTDLine(f *testing.F) {
 		`:You have joined tourney #4.`, `:Tourney #7 has been aborted!`,
 		`:You have been forfeited from tourney #7`, `mamer has set your tourney variable to OFF.`,
 		`:Tourney #3's standings:`, `tourney set to "* x 99999999999999999999" by .`,
+		`:You cannot join tourney #2 (RR): it is full (2 players).`, `You cannot join tourney #7.`,
+		`You cannot join tourney #1 (): x.`, `You cannot join tourney #1234567890: .`,
 	} {
 		f.Add(s)
 	}
@@ -172,7 +188,7 @@ func FuzzParseTDLine(f *testing.F) {
 		if err != nil {
 			t.Fatalf("%q -> %+v -> %q: %v", s, l, l.String(), err)
 		}
-		if again.Kind != l.Kind || again.Event != l.Event || again.Opponent != l.Opponent {
+		if again.Kind != l.Kind || again.Event != l.Event || again.Opponent != l.Opponent || again.Reason != l.Reason {
 			t.Fatalf("%q -> %+v -> %+v", s, l, again)
 		}
 	})

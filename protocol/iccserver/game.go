@@ -128,6 +128,9 @@ func (s *Server) resume(g *game) {
 type seat struct {
 	c   *client
 	bot *webBot
+	// odds is taken off this side's clock at the start (a TD game's late
+	// arrival, TDConfig.LateOdds); at least a second is left.
+	odds time.Duration
 }
 
 func (p seat) name() string {
@@ -170,6 +173,11 @@ func (s *Server) startGame(ev *events, white, black seat, minutes, inc int, rate
 		base = 10 * time.Second // an untimed request still gets a clock: 0 minutes + increment
 	}
 	g.clock = [2]time.Duration{base, base}
+	for col, p := range []seat{white, black} {
+		if p.odds > 0 {
+			g.clock[col] = max(base-p.odds, time.Second)
+		}
+	}
 	s.games[g.number] = g
 	for _, p := range []seat{white, black} {
 		if p.c != nil {

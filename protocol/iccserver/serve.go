@@ -45,6 +45,7 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	tdStyle := fs.String("td-style", "icc", "default pairing announcement: icc (DG 63 and the tourney-set line) or fics (mamer's lines)")
 	tdGrace := fs.Duration("td-absent", 2*time.Minute, "time a paired player has to answer before losing by forfeit")
 	tdGameGrace := fs.Duration("td-grace", 5*time.Minute, "time a player who disconnects during a TD game has to come back (the third disconnection forfeits)")
+	tdLateOdds := fs.Bool("td-late-odds", false, "CCT's time odds: the time a player waited for a late opponent is taken off the late side's clock at the start of the game")
 	var tdEvents []EventSpec
 	fs.Func("tourney", "open a TD event, e.g. \"name=KS1,system=swiss,rounds=5,tc=1+1,style=icc,start=4\" (start: manual, N players or a duration); repeatable", func(v string) error {
 		sp, err := ParseEventSpec(v, "")
@@ -106,7 +107,7 @@ func Command(args []string, stdout, stderr io.Writer) int {
 		MaxConns: *maxConns, MaxConnsPerHost: *maxPerHost,
 		HTTP: HTTPConfig{Minutes: minutes, Inc: inc, TokenFile: *httpBots, BotIdle: *botIdle, BotUnused: *botUnused},
 		TD: TDConfig{Handle: *tdName, Managers: managers, Dir: *tdDir, Style: *tdStyle, Events: tdEvents,
-			AbsentGrace: *tdGrace, GameGrace: *tdGameGrace}}
+			AbsentGrace: *tdGrace, GameGrace: *tdGameGrace, LateOdds: *tdLateOdds}}
 	if *botIdle == 0 || *botUnused == 0 {
 		return cmdflag.Fail(stderr, "serve", "-http-bot-idle and -http-bot-unused must not be 0 (negative: never)")
 	}

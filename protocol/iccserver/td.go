@@ -50,6 +50,12 @@ type TDConfig struct {
 	// disconnection that forfeits the game (default 3: the third, as CCT).
 	GameGrace      time.Duration
 	MaxDisconnects int
+	// LateOdds applies CCT's rule for a late arrival: the time the
+	// opponent waited (from its answer to the pairing until the late side
+	// came: logged in, free, or answered) is taken off the late side's
+	// clock at the start of the game, leaving at least a second. Off by
+	// default: the absence grace alone rules a late player.
+	LateOdds bool
 	// Rate and Burst bound the TD commands one client sends (default 2 a
 	// second, bursts of 10); MaxEvents bounds the events not yet over
 	// (default 8).
@@ -130,6 +136,11 @@ type tdBoard struct {
 	Deadline time.Time
 	// Disconnects counts each side's disconnections in the game.
 	Disconnects [2]int
+
+	// arrived is when each side was last seen ready to play (its answer,
+	// or its login or free moment after the answer), for LateOdds; zero
+	// for a side that has not answered. Not kept: a restart starts over.
+	arrived [2]time.Time
 
 	ev    *tdEvent
 	game  *game // the server game in progress, nil before it starts

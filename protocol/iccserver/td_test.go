@@ -193,6 +193,30 @@ func (b *tdBot) expect(want string) {
 	}
 }
 
+// expectRefusal waits until the TD refuses a join of event id for the
+// reason why, in the form the daemon reads (protocol.TDJoinRefused).
+func (b *tdBot) expectRefusal(id int, why string) {
+	b.t.Helper()
+	refused := func() bool {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		for _, l := range b.lines {
+			l = strings.TrimPrefix(l, "TD: ")
+			if td, err := protocol.ParseTDLine(l); err == nil && td.Kind == protocol.TDJoinRefused && td.Event == id && td.Reason == why {
+				return true
+			}
+		}
+		return false
+	}
+	for deadline := time.Now().Add(wait); !refused(); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			b.mu.Lock()
+			b.t.Fatalf("%s never saw the join of #%d refused (%s); saw:\n%s", b.handle, id, why, strings.Join(b.lines, "\n"))
+			b.mu.Unlock()
+		}
+	}
+}
+
 func (b *tdBot) set(f func(b *tdBot)) {
 	b.mu.Lock()
 	f(b)
@@ -657,6 +681,8 @@ func TestTDEveryoneWithdraws(t *testing.T) {
 	te := waitStatus(t, s, 1, tdDone)
 	bots["Charlie"].send("td WithdrawFromTourney 1")
 	bots["Charlie"].expect(":Tourney #1 (Out) is done.")
+	bots["Alpha"].send("td join 1")
+	bots["Alpha"].expectRefusal(1, "you have left it and cannot enter it again")
 	if len(te.Event.Players) != 3 {
 		t.Errorf("%d players; Delta left before the start", len(te.Event.Players))
 	}
@@ -716,7 +742,7 @@ func TestTDTellLimits(t *testing.T) {
 		{"tell TD", "Usage: tell <handle> <text>"},
 		{"td", "Tell me a command"},
 		{"tell TD frobnicate", `I do not know "frobnicate"`},
-		{"tell TD join 7", "There is no tourney #7."},
+		{"tell TD join 7", "You cannot join tourney #7: there is no such tourney."},
 		{"tell TD join", "There is no tourney."},
 		{"td play 1", "There is no tourney #1."},
 		{"tell TD start", "Only the TD's managers may start."},
@@ -754,7 +780,7 @@ func TestTDOpenByManager(t *testing.T) {
 	boss.expect("Aborted tourney #1 (KS1).")
 	a.expect("DG104 1")
 	a.send("tell TD join 1")
-	a.expect("Tourney #1 (KS1) is aborted.")
+	a.expectRefusal(1, "it is aborted")
 
 	// A round robin of at most two: full at two, no late joins.
 	boss.send("tell TD open name=RR system=rr max=2 tc=1+0")
@@ -766,9 +792,9 @@ func TestTDOpenByManager(t *testing.T) {
 		x.expect("You have joined tourney #2.")
 	}
 	boss.send("tell TD join 2")
-	boss.expect("Tourney #2 (RR) is full (2 players).")
+	boss.expectRefusal(2, "it is full (2 players)")
 	a.send("tell TD join 1")
-	a.expect("You are in tourney #2 (RR): one event at a time.")
+	a.expectRefusal(1, "you are in tourney #2 (RR): one event at a time")
 	boss.send("tell TD forfeit Nobody 2")
 	boss.expect("Nobody is not playing in tourney #2 (RR).")
 	boss.send("tell TD start 2")
@@ -817,5 +843,111 @@ func TestTDAnswerTwice(t *testing.T) {
 	}
 	if b.saw("Challenge:") {
 		t.Error("a repeated answer became a challenge")
+	}
+}
+
+// TestTDBye: "tell TD bye" gives a half-point bye in the next round to be
+// paired, never in one already paired (the game of the round in progress
+// stands); before the start, after the last pairing and to others it is
+// refused with the reason.
+func TestTDBye(t *testing.T) {
+	names := []string{"Alpha", "Bravo", "Charlie", "Delta"}
+	strength := map[string]int{"Alpha": 4, "Bravo": 3, "Charlie": 2, "Delta": 1}
+	s, addr := startServer(t, Config{Accounts: tdAccounts(t, append(names, "Eve")...), TD: TDConfig{
+		AbsentGrace: wait, Events: []EventSpec{mustSpec(t, "name=Bye,system=swiss,rounds=2,tc=1+0,start=4")}}})
+	bots := map[string]*tdBot{}
+	for _, n := range names {
+		bots[n] = newTDBot(t, addr, n, strength)
+		bots[n].set(func(b *tdBot) { b.hold = true })
+	}
+	a := bots["Alpha"]
+	a.send("td help")
+	a.expect("bye [N]: a half-point bye in the next round to be paired")
+	a.send("tell TD join")
+	a.expect("You have joined tourney #1.")
+	a.send("tell TD bye")
+	a.expect("Tourney #1 (Bye) has not started: ask for your bye once round 1 is paired")
+	for _, n := range names[1:] {
+		bots[n].send("tell TD join")
+	}
+	a.expect("Creating: ")
+	a.send("tell TD bye")
+	a.expect("You will have a half-point bye in round 2 of tourney #1 (Bye); your game of round 1 stands.")
+	eve := newTDBot(t, addr, "Eve", strength)
+	eve.send("tell TD bye 1")
+	eve.expect("You are not in tourney #1 (Bye).")
+	if te := tdSnap(t, s, 1); len(te.Boards) != 2 {
+		t.Fatalf("round 1 has %d boards in play, want 2: the bye must not touch the round paired", len(te.Boards))
+	}
+	// Round 1 (1-3, 4-2): the weaker resign; everyone still holds, so the
+	// last round stays in play while Bravo asks.
+	bots["Charlie"].send("resign")
+	bots["Delta"].send("resign")
+	a.expect("Tourney #1 (Bye) round 2: you have a half-point bye.")
+	b := bots["Bravo"]
+	b.send("tell TD bye")
+	b.expect("You cannot have a bye in tourney #1 (Bye): every round is paired already.")
+	for _, n := range names {
+		bots[n].release()
+	}
+	te := waitStatus(t, s, 1, tdDone)
+	alpha, _ := te.Event.Find("Alpha")
+	var got []tourney.Bye
+	for _, by := range te.Event.Played[1].Byes {
+		if by.Player == alpha {
+			got = append(got, by)
+		}
+	}
+	if len(got) != 1 || got[0].Kind != tourney.HalfBye {
+		t.Errorf("round 2 byes %+v: want Alpha's half-point bye", te.Event.Played[1].Byes)
+	}
+	if p := te.Event.Points2()[alpha]; p != 3 {
+		t.Errorf("Alpha has %d half-points, want 3 (a win and the half-point bye)", p)
+	}
+	checkOnlyPaired(t, s, te.Event)
+}
+
+// TestTDLateOdds: with LateOdds (CCT's rule) the time a player waited for
+// a late opponent comes off the late side's clock at the start; without
+// it (the default) both clocks start full.
+func TestTDLateOdds(t *testing.T) {
+	const late = 1500 * time.Millisecond
+	for _, odds := range []bool{false, true} {
+		t.Run(fmt.Sprint("odds=", odds), func(t *testing.T) {
+			s, addr := startServer(t, Config{Accounts: tdAccounts(t, "Alpha", "Bravo"), TD: TDConfig{
+				AbsentGrace: wait, LateOdds: odds, Events: []EventSpec{mustSpec(t, "name=Late,system=rr,tc=1+0,start=2")}}})
+			a := newTDBot(t, addr, "Alpha", nil)
+			b := newTDBot(t, addr, "Bravo", nil)
+			a.set(func(b *tdBot) { b.hold = true })
+			b.set(func(b *tdBot) { b.hold = true })
+			b.send("tell TD join")
+			b.expect("You have joined tourney #1.")
+			b.drop()
+			a.send("tell TD join")
+			a.expect("Round 1: Bravo is not logged in; waiting until") // Alpha answered (DG 63's command)
+			time.Sleep(late)
+			b.connect(addr) // Bravo, Black (pairing number 2), arrives late: the game starts
+			a.expect("Creating: Alpha (1500) Bravo (1500)")
+			s.mu.Lock()
+			var clock [2]time.Duration
+			for _, g := range s.games {
+				clock = g.clock
+			}
+			s.mu.Unlock()
+			if clock[0] != time.Minute {
+				t.Errorf("Alpha's clock %v, want 1m: Alpha waited", clock[0])
+			}
+			switch {
+			case !odds && clock[1] != time.Minute:
+				t.Errorf("Bravo's clock %v without time odds, want 1m", clock[1])
+			case odds && (clock[1] > time.Minute-late || clock[1] < time.Minute-wait):
+				t.Errorf("Bravo's clock %v with time odds, want 1m less the %v (or more) Alpha waited", clock[1], late)
+			}
+			if odds {
+				a.expect("off Bravo's clock (time odds for a late arrival).")
+			} else if a.saw("time odds") {
+				t.Error("time odds announced without LateOdds")
+			}
+		})
 	}
 }

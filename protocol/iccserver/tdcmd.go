@@ -38,6 +38,7 @@ func tdCommands() map[string]tdCommand {
 		"withdraw":            withdraw,
 		"withdrawfromtourney": withdraw,
 		"play":                {"play N", "answer your pairing in event N: start your game", false, (*Server).tdCmdPlay},
+		"bye":                 {"bye [N]", "a half-point bye in the next round to be paired (Swiss only; a game already paired stands)", false, (*Server).tdCmdBye},
 		"standings":           {"standings [N]", "the standings", false, (*Server).tdCmdStandings},
 		"info":                {"info [N]", "what an event is and how far it got", false, (*Server).tdCmdInfo},
 		"pairings":            {"pairings [N]", "the current round's pairings and results", false, (*Server).tdCmdPairings},
@@ -169,13 +170,22 @@ func (s *Server) tdCmdHelp(ev *events, c *client, _ []string) {
 }
 
 func (s *Server) tdCmdJoin(ev *events, c *client, args []string) {
+	// A join of an event that does not exist is refused in the refusal's
+	// form (not tdPick's "There is no tourney #N."), so that a program
+	// waiting for its join reads the answer.
+	for _, a := range args {
+		if n, ok := tdNumber(a); ok && s.tdEvent(n) == nil {
+			s.tdRefuseJoin(ev, c, nil, n, "there is no such tourney")
+			return
+		}
+	}
 	te := s.tdPick(ev, c, args)
 	if te == nil {
 		return
 	}
 	for _, o := range s.td.events {
 		if o != te && !o.over() && o.entrant(c.handle) {
-			s.tdSay(ev, c, te, fmt.Sprintf("You are in %s: one event at a time.", o.title()))
+			s.tdRefuseJoin(ev, c, te, te.ID, fmt.Sprintf("you are in %s: one event at a time", o.title()))
 			return
 		}
 	}
@@ -184,11 +194,11 @@ func (s *Server) tdCmdJoin(ev *events, c *client, args []string) {
 		return
 	}
 	if _, ok := te.Event.Find(c.handle); ok {
-		s.tdSay(ev, c, te, fmt.Sprintf("You have left %s and cannot enter it again.", te.title()))
+		s.tdRefuseJoin(ev, c, te, te.ID, "you have left it and cannot enter it again")
 		return
 	}
 	if len(te.Event.Players) >= te.Spec.MaxPlayers {
-		s.tdSay(ev, c, te, fmt.Sprintf("%s is full (%d players).", te.heading(), te.Spec.MaxPlayers))
+		s.tdRefuseJoin(ev, c, te, te.ID, fmt.Sprintf("it is full (%d players)", te.Spec.MaxPlayers))
 		return
 	}
 	var err error
@@ -198,11 +208,11 @@ func (s *Server) tdCmdJoin(ev *events, c *client, args []string) {
 	case tdRunning:
 		err = te.Event.LateJoin(c.handle, s.rating(c.handle))
 	default:
-		s.tdSay(ev, c, te, fmt.Sprintf("%s is %s.", te.heading(), te.Status))
+		s.tdRefuseJoin(ev, c, te, te.ID, "it is "+te.Status)
 		return
 	}
 	if err != nil {
-		s.tdSay(ev, c, te, fmt.Sprintf("You cannot join %s: %s.", te.title(), strings.TrimPrefix(err.Error(), "tourney: ")))
+		s.tdRefuseJoin(ev, c, te, te.ID, strings.TrimPrefix(err.Error(), "tourney: "))
 		return
 	}
 	s.cfg.Log("td: tourney %d: %s joined (%s)", te.ID, c.handle, te.Status)
@@ -219,6 +229,16 @@ func (s *Server) tdCmdJoin(ev *events, c *client, args []string) {
 			s.cfg.Log("td: tourney %d: start: %v", te.ID, err)
 		}
 	}
+}
+
+// tdRefuseJoin tells c that its join of event id (te, nil when there is
+// no such event) is refused, and why, in the TDLine form the daemon reads.
+func (s *Server) tdRefuseJoin(ev *events, c *client, te *tdEvent, id int, why string) {
+	l := protocol.TDLine{Kind: protocol.TDJoinRefused, Event: id, Reason: why}
+	if te != nil {
+		l.Tag = te.Spec.Name
+	}
+	s.tdSay(ev, c, te, l.String())
 }
 
 func (s *Server) tdCmdLeave(ev *events, c *client, args []string) {
@@ -294,6 +314,45 @@ func (s *Server) tdCmdPlay(ev *events, c *client, args []string) {
 		return
 	}
 	s.tdAnswer(ev, c, b)
+}
+
+// tdCmdBye grants a requested half-point bye (FIDE C.04.1 lets
+// organisers allow them; ICC's TD bots give them too) in the next round
+// to be paired, never in one already paired: the player's game of the
+// round in progress, if any, stands. The tourney package refuses a round
+// robin (its schedule is fixed), a withdrawn player and a finished event.
+func (s *Server) tdCmdBye(ev *events, c *client, args []string) {
+	te := s.tdPick(ev, c, args)
+	if te == nil {
+		return
+	}
+	switch {
+	case !te.entrant(c.handle):
+		s.tdSay(ev, c, te, fmt.Sprintf("You are not in %s.", te.title()))
+		return
+	case te.Status == tdOpen:
+		s.tdSay(ev, c, te, fmt.Sprintf("%s has not started: ask for your bye once round 1 is paired; it is for the next round.", te.heading()))
+		return
+	case te.Status != tdRunning:
+		s.tdSay(ev, c, te, fmt.Sprintf("%s is %s.", te.heading(), te.Status))
+		return
+	}
+	next := te.round() + 1
+	if next > te.Event.Rounds {
+		s.tdSay(ev, c, te, fmt.Sprintf("You cannot have a bye in %s: every round is paired already.", te.title()))
+		return
+	}
+	if err := te.Event.RequestBye(c.handle); err != nil {
+		s.tdSay(ev, c, te, fmt.Sprintf("You cannot have a bye in %s: %s.", te.title(), strings.TrimPrefix(err.Error(), "tourney: ")))
+		return
+	}
+	s.cfg.Log("td: tourney %d: %s asks a bye in round %d", te.ID, c.handle, next)
+	stands := ""
+	if te.boardOf(c.handle) != nil {
+		stands = fmt.Sprintf("; your game of round %d stands", te.round())
+	}
+	s.tdSay(ev, c, te, fmt.Sprintf("You will have a half-point bye in round %d of %s%s.", next, te.title(), stands))
+	s.tdSave(te)
 }
 
 func (s *Server) tdCmdStandings(ev *events, c *client, args []string) {

@@ -298,6 +298,9 @@ func (s *Server) tdAnswer(ev *events, c *client, b *tdBoard) {
 		ev.text(c, fmt.Sprintf("Your tourney game (game %d) is already in progress.", b.game.number))
 		return
 	}
+	if !b.Ready[col] && c.game == nil {
+		b.arrived[col] = s.cfg.Now()
+	}
 	b.Ready[col] = true
 	if s.tdTryStart(ev, b) {
 		return
@@ -326,7 +329,12 @@ func (s *Server) tdTryStart(ev *events, b *tdBoard) bool {
 		return false
 	}
 	te := b.ev
-	g := s.startGame(ev, seat{c: w}, seat{c: bl}, te.Spec.Minutes, te.Spec.Inc, false, "", "")
+	odds, late := s.tdLateOdds(b)
+	seats := [2]seat{{c: w}, {c: bl}}
+	if late >= 0 {
+		seats[late].odds = odds
+	}
+	g := s.startGame(ev, seats[0], seats[1], te.Spec.Minutes, te.Spec.Inc, false, "", "")
 	g.td, b.game = b, g
 	b.gen++ // retire the absence timer
 	if b.timer != nil {
@@ -334,9 +342,40 @@ func (s *Server) tdTryStart(ev *events, b *tdBoard) bool {
 	}
 	for _, c := range []*client{w, bl} {
 		s.tdSay(ev, c, te, fmt.Sprintf("Game %d is round %d, board %d of %s.", g.number, b.Round, b.Board, te.title()))
+		if late >= 0 {
+			s.tdSay(ev, c, te, fmt.Sprintf("%s came %s late: %s off %s's clock (time odds for a late arrival).",
+				b.names()[late], odds.Round(time.Second), odds.Round(time.Second), b.names()[late]))
+		}
 	}
 	s.cfg.Log("td: tourney %d round %d board %d: game %d", te.ID, b.Round, b.Board, g.number)
 	return true
+}
+
+// tdLateOdds is the time taken off the late side's clock as b's game
+// starts (LateOdds), and that side (-1: none). A side arrived when it
+// answered, or when it logged in or came free after answering; a side
+// that never answered arrives now (the game starts on one answer). The
+// later side is late by the time the other waited for it.
+func (s *Server) tdLateOdds(b *tdBoard) (time.Duration, int) {
+	if !s.td.cfg.LateOdds {
+		return 0, -1
+	}
+	now := s.cfg.Now()
+	var at [2]time.Time
+	for col := range 2 {
+		at[col] = b.arrived[col]
+		if at[col].IsZero() {
+			at[col] = now
+		}
+	}
+	late, waited := 1, at[1].Sub(at[0])
+	if waited < 0 {
+		late, waited = 0, -waited
+	}
+	if waited < time.Second { // the wire's delay, not lateness
+		return 0, -1
+	}
+	return waited, late
 }
 
 // tdGameOver takes the result of a TD game: it records it (an aborted
@@ -360,7 +399,7 @@ func (s *Server) tdGameOver(ev *events, g *game) {
 	default:
 		// Aborted: the pairing stands; the game is played again (after a
 		// restart, the players answer the pairing anew).
-		b.Ready = [2]bool{}
+		b.Ready, b.arrived = [2]bool{}, [2]time.Time{}
 		b.Disconnects = [2]int{}
 		b.Deadline = s.cfg.Now().Add(s.td.cfg.AbsentGrace)
 		if !s.closed {
@@ -546,6 +585,9 @@ func (s *Server) tdLogin(ev *events, c *client) {
 			continue
 		}
 		if b := te.boardOf(c.handle); b != nil && b.game == nil {
+			if col := b.side(c.handle); b.Ready[col] {
+				b.arrived[col] = s.cfg.Now() // it was gone: it arrives now
+			}
 			s.tdAnnounce(ev, b, b.side(c.handle))
 			s.tdTryStart(ev, b)
 		}
@@ -558,6 +600,9 @@ func (s *Server) tdFree(ev *events, handle string) {
 	for _, te := range s.td.events {
 		if te.Status == tdRunning {
 			if b := te.boardOf(handle); b != nil {
+				if col := b.side(handle); b.Ready[col] {
+					b.arrived[col] = s.cfg.Now() // busy until now
+				}
 				s.tdTryStart(ev, b)
 			}
 		}
