@@ -38,7 +38,7 @@ func TestPonderGrowsTheReplyRoot(t *testing.T) {
 	if res.Iterations != 3000 || res.Trees != 1 {
 		t.Fatalf("ponder: %+v, want 3000 iterations on 1 tree", res)
 	}
-	// Only the path to the answer heard keeps children at the root.
+	// Only the path to the answer heard keeps children below the root.
 	r := &tr.nodes[0]
 	for c := r.first; c < r.first+int32(r.nchild); c++ {
 		if n := &tr.nodes[c]; n.move != m && n.first != noChild {
