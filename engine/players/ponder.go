@@ -10,8 +10,9 @@ import (
 // our accepted move and the opponent's reply, a driver may call Ponder on a
 // goroutine of its own and must end it (cancel ctx and wait for the return)
 // before it tells the player anything else or calls any other method: the
-// player is not safe for concurrent use. Ponder returns within one
-// iteration of the cancel.
+// player is not safe for concurrent use. The one exception is
+// Inspector.Belief, which a ponder does not change (the daemon's live page
+// reads it). Ponder returns within one iteration of the cancel.
 type Ponderer interface {
 	// Ponder thinks about our next decision until ctx is done, or for
 	// nodes iterations when nodes > 0 (a match held to -nodes ponders a
