@@ -270,6 +270,9 @@ func (d *Daemon) settings() driver.Settings {
 		Overhead: cfg.Engine.MoveOverhead.Duration, MinThink: cfg.Engine.MinThink.Duration, Emergency: cfg.Engine.Emergency.Duration,
 		Resign: cfg.Policy.Resign, ResignBelow: cfg.Policy.ResignBelow, ResignMoves: cfg.Policy.ResignMoves,
 		AcceptDraw: cfg.Policy.AcceptDraw, DrawBelow: cfg.Policy.DrawBelow,
+		// One game at a time: a ponder must not take the processors from
+		// another game's search on its clock.
+		Ponder: cfg.Engine.Ponder && cfg.Policy.MaxGames == 1,
 	}
 }
 

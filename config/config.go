@@ -78,6 +78,11 @@ type Engine struct {
 	MinThink Duration `toml:"min_think"`
 	// Emergency is the clock level below which the bot answers at once.
 	Emergency Duration `toml:"emergency"`
+	// Ponder lets the player think during the opponent's turns (a player
+	// that can: mcts). It is used while the bot plays one game at a time
+	// (policy.max_games = 1): with several, a game's ponder would take the
+	// processors from another game's search on its clock.
+	Ponder bool `toml:"ponder"`
 	// OpponentModels is the folder of per-opponent models: each finished
 	// game's move list is added to its opponent's file ("" keeps none).
 	OpponentModels string `toml:"opponent_models"`

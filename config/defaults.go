@@ -53,6 +53,7 @@ func Defaults() Config {
 			MoveOverhead: Duration{300 * time.Millisecond},
 			MinThink:     Duration{20 * time.Millisecond},
 			Emergency:    Duration{2 * time.Second},
+			Ponder:       true,
 			// Beside logs/, so deleting logs keeps what was learnt.
 			OpponentModels: "data/opponents",
 		},

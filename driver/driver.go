@@ -29,6 +29,9 @@ type Settings struct {
 	// AcceptDraw accepts an offered draw when the value is below DrawBelow.
 	AcceptDraw bool
 	DrawBelow  float64
+	// Ponder lets a player that can (players.Ponderer) think during the
+	// opponent's turns, from our accepted move until the next event.
+	Ponder bool
 }
 
 // ActionKind says what a backend must send.
@@ -116,6 +119,16 @@ type Game struct {
 	sinceOffer int             // attempts since our last draw offer
 	offered    bool            // the opponent offers a draw
 	resigned   bool
+	// theirTurn: our last move was accepted and the opponent's is not yet
+	// heard (when a ponder may run).
+	theirTurn bool
+	ponder    *pondering // the ponder in flight, nil when none
+}
+
+// pondering is a ponder in flight on its own goroutine.
+type pondering struct {
+	cancel context.CancelFunc
+	done   chan players.PonderReport
 }
 
 // New starts a game: it builds the player and gives it the game. Finished
@@ -170,7 +183,13 @@ func (g *Game) Hear(ev []players.Event, now time.Time) {
 	}
 	ev = append(g.queued, ev...)
 	g.queued = nil
+	if len(ev) > 0 {
+		g.stopPonder(now) // the player hears nothing while it ponders
+	}
 	for _, e := range ev {
+		if e.Kind == players.Answer && e.View.Heard {
+			g.theirTurn = e.View.Own && !e.View.Illegal
+		}
 		if e.Kind == players.Answer && e.View.Own {
 			if e.View.Illegal {
 				g.turn.Refused()
@@ -182,6 +201,55 @@ func (g *Game) Hear(ev []players.Event, now time.Time) {
 			r.Event(e, now)
 		}
 		g.p.Hear(e)
+	}
+	g.startPonder()
+}
+
+// startPonder starts the player's ponder when it is the opponent's turn
+// after our move, pondering is on and none runs.
+func (g *Game) startPonder() {
+	pp, ok := g.p.(players.Ponderer)
+	if !ok || !g.setup.Settings.Ponder || !g.theirTurn || g.ponder != nil || g.thinking || g.over || g.resigned {
+		return
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	pr := &pondering{cancel: cancel, done: make(chan players.PonderReport, 1)}
+	g.ponder = pr
+	go func() { pr.done <- pp.Ponder(ctx, 0) }()
+}
+
+// stopPonder ends the ponder in flight, if any, and records what it did:
+// the ponder returns within one iteration of the cancel (tens of
+// microseconds; a few milliseconds when it is compacting its tree), so an
+// event is never held back for long.
+func (g *Game) stopPonder(now time.Time) {
+	pr := g.ponder
+	if pr == nil {
+		return
+	}
+	g.ponder = nil
+	pr.cancel()
+	rep := <-pr.done
+	if r := g.setup.Record; r != nil && rep.Iterations > 0 {
+		r.Ponder(rep, now)
+	}
+}
+
+// Pondering reports a ponder in flight.
+func (g *Game) Pondering() bool { return g.ponder != nil }
+
+// PonderTrees repeats a recorded ponder on the caller's goroutine (a replay:
+// tree i runs exactly trees[i] iterations) and records it, as a live ponder
+// is recorded.
+func (g *Game) PonderTrees(trees []int64, now time.Time) {
+	pp, ok := g.p.(players.Ponderer)
+	if !ok {
+		return
+	}
+	g.Hear(nil, now) // what was queued goes first
+	rep := pp.PonderTrees(trees)
+	if r := g.setup.Record; r != nil && rep.Iterations > 0 {
+		r.Ponder(rep, now)
 	}
 }
 
@@ -196,6 +264,7 @@ func (g *Game) Act(now time.Time, s Situation) []Action {
 	if g.thinking || g.over || g.resigned {
 		return nil
 	}
+	g.stopPonder(now)
 	acts, resign := g.decide()
 	if resign {
 		g.resigned = true
@@ -335,11 +404,13 @@ func (g *Game) Done(r Thought, wanted bool, now time.Time) []Action {
 	return []Action{act}
 }
 
-// Stop cancels a search in flight; its Thought still arrives and is dropped.
+// Stop cancels a search in flight, whose Thought still arrives and is
+// dropped, and ends a ponder.
 func (g *Game) Stop() {
 	if g.cancel != nil {
 		g.cancel()
 	}
+	g.stopPonder(time.Now())
 }
 
 // Drop forgets the search in flight (cancelled, its result unwanted) and
@@ -365,8 +436,10 @@ func (g *Game) Rebuild(views []umpire.View, why string, now time.Time) error {
 	if err != nil {
 		return err
 	}
+	g.theirTurn = false
 	for _, v := range views {
 		p.Hear(players.Event{Kind: players.Answer, View: v})
+		g.theirTurn = v.Own && !v.Illegal
 	}
 	g.p = p
 	g.turn.ForgetStart() // the backend's Situation.Since says it anew
@@ -375,7 +448,10 @@ func (g *Game) Rebuild(views []umpire.View, why string, now time.Time) error {
 
 // End tells the player the game is over (once) and records the result.
 func (g *Game) End(o players.Outcome, res record.ResultLine, now time.Time) {
-	g.Stop()
+	if g.cancel != nil {
+		g.cancel()
+	}
+	g.stopPonder(now)
 	if g.over {
 		return
 	}

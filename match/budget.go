@@ -66,6 +66,43 @@ func SplitBudget(spec string, def Limits) (rest string, own *Limits, err error) 
 	return rest, own, nil
 }
 
+// SplitPonder takes the ponder key out of spec: "mcts:ponder=on" gives
+// "mcts" and true. ponder=on makes the match let that player think during
+// the opponent's turns (players.Ponderer); off, the default, does not. It
+// is the match's key, not the player's: a player ponders only when its
+// driver runs it between turns.
+func SplitPonder(spec string) (rest string, ponder bool, err error) {
+	kind, opts, hasOpts := strings.Cut(spec, ":")
+	if !hasOpts {
+		return spec, false, nil
+	}
+	var keep []string
+	seen := false
+	for _, kv := range strings.Split(opts, ",") {
+		k, v, _ := strings.Cut(kv, "=")
+		if k != "ponder" {
+			keep = append(keep, kv)
+			continue
+		}
+		if seen {
+			return "", false, fmt.Errorf("%s: ponder given twice", spec)
+		}
+		seen = true
+		switch v {
+		case "on":
+			ponder = true
+		case "off":
+		default:
+			return "", false, fmt.Errorf("%s: ponder=%q: want on or off", spec, v)
+		}
+	}
+	rest = kind
+	if len(keep) > 0 {
+		rest += ":" + strings.Join(keep, ",")
+	}
+	return rest, ponder, nil
+}
+
 func isBudgetKey(k string) bool {
 	for _, b := range budgetKeys {
 		if k == b {

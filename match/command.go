@@ -76,12 +76,22 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	}
 	c := Config{Games: *games, Concurrency: *conc, Seed: *seed}
 	var err error
-	// A player's own budget (time odds) comes out of its spec first.
-	spec1, own1, err := SplitBudget(*p1, Limits{Overhead: *overhead})
+	// The match's keys come out of a player's spec first: ponder, and its
+	// own budget (time odds).
+	pspec1, ponder1, err := SplitPonder(*p1)
 	if err != nil {
 		return fail("-p1: %v", err)
 	}
-	spec2, own2, err := SplitBudget(*p2, Limits{Overhead: *overhead})
+	pspec2, ponder2, err := SplitPonder(*p2)
+	if err != nil {
+		return fail("-p2: %v", err)
+	}
+	c.P1Ponder, c.P2Ponder = ponder1, ponder2
+	spec1, own1, err := SplitBudget(pspec1, Limits{Overhead: *overhead})
+	if err != nil {
+		return fail("-p1: %v", err)
+	}
+	spec2, own2, err := SplitBudget(pspec2, Limits{Overhead: *overhead})
 	if err != nil {
 		return fail("-p2: %v", err)
 	}

@@ -23,6 +23,10 @@ type Limits struct {
 	Control clock.Control
 	// Overhead is the time manager's move overhead under Control.
 	Overhead time.Duration
+	// Ponder lets the player think during the opponent's turns (a
+	// players.Ponderer): until the opponent's move, or with Nodes for
+	// Nodes iterations (the match waits for them, so it replays exactly).
+	Ponder bool
 }
 
 // Termination names, as the summary counts them.
@@ -80,6 +84,9 @@ type Attempt struct {
 	Iterations int64
 	Trees      []int64
 	TreeNodes  int64
+	// Ponder is, on a legal attempt of a pondering player, what it pondered
+	// during the opponent's turn that followed (nil: it did not).
+	Ponder *players.PonderReport
 }
 
 // Record is one finished game.
@@ -171,6 +178,19 @@ func (t *table) play(ctx context.Context, rec *Record, ps [2]players.Player, rul
 		}
 	}
 	turnAttempts := 0
+	// A pondering side thinks on its own goroutine from its legal move to
+	// the opponent's; it is stopped before it hears anything again.
+	var pond [2]*pondering
+	stopPonder := func(c chess.Color) {
+		if pr := pond[c]; pr != nil {
+			pond[c] = nil
+			rec.Attempts[pr.attempt].Ponder = pr.stop()
+		}
+	}
+	defer func() {
+		stopPonder(chess.White)
+		stopPonder(chess.Black)
+	}()
 	end := func(result, term, fault string) {
 		rec.Result, rec.Termination, rec.Error = result, term, fault
 	}
@@ -252,6 +272,9 @@ func (t *table) play(ctx context.Context, rec *Record, ps [2]players.Player, rul
 			spent += elapsed
 		}
 		rec.Attempts = append(rec.Attempts, at)
+		if a.Legal {
+			stopPonder(side.Other()) // it is about to hear this move
+		}
 		for c, p := range ps {
 			if v := a.For(chess.Color(c)); v.Heard {
 				p.Hear(players.Event{Kind: players.Answer, View: v})
@@ -267,13 +290,50 @@ func (t *table) play(ctx context.Context, rec *Record, ps [2]players.Player, rul
 		}
 		if a.Ending != umpire.NotOver {
 			end(a.Result, terminationOf(a.Ending), "")
+		} else if pp, ok := ps[side].(players.Ponderer); ok && a.Legal && lim.Ponder {
+			pond[side] = startPonder(ctx, pp, lim.Nodes, len(rec.Attempts)-1)
 		}
 	}
+	stopPonder(chess.White)
+	stopPonder(chess.Black)
 	rec.Plies = u.Plies()
 	for _, p := range ps {
 		p.GameOver(players.Outcome{Result: rec.Result, Reason: rec.Termination})
 	}
 	return nil
+}
+
+// pondering is one ponder in flight.
+type pondering struct {
+	cancel context.CancelFunc
+	done   chan players.PonderReport
+	// attempt is the index of the legal attempt it follows.
+	attempt int
+	nodes   int64
+}
+
+// startPonder runs p's ponder on its own goroutine: until stop, or for
+// nodes iterations when nodes > 0.
+func startPonder(ctx context.Context, p players.Ponderer, nodes int64, attempt int) *pondering {
+	pctx, cancel := context.WithCancel(ctx)
+	pr := &pondering{cancel: cancel, done: make(chan players.PonderReport, 1), attempt: attempt, nodes: nodes}
+	go func() { pr.done <- p.Ponder(pctx, nodes) }()
+	return pr
+}
+
+// stop ends the ponder (a ponder held to a node count runs it out: it does
+// not depend on when the opponent answered) and returns what it did, or nil
+// when it did nothing.
+func (pr *pondering) stop() *players.PonderReport {
+	if pr.nodes == 0 {
+		pr.cancel()
+	}
+	rep := <-pr.done
+	pr.cancel()
+	if rep.Iterations == 0 {
+		return nil
+	}
+	return &rep
 }
 
 func (r *Record) specOf(c chess.Color) string {

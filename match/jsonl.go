@@ -46,6 +46,9 @@ type MatchLine struct {
 	// one (time odds: "mcts:movetime=400ms"); nil means the match's.
 	P1Budget *Budget `json:"p1_budget,omitempty"`
 	P2Budget *Budget `json:"p2_budget,omitempty"`
+	// P1Ponder and P2Ponder say a player pondered (spec key ponder=on).
+	P1Ponder bool `json:"p1_ponder,omitempty"`
+	P2Ponder bool `json:"p2_ponder,omitempty"`
 	// Positions is the number of start positions (-positions), 0 for the
 	// standard start.
 	Positions int `json:"positions,omitempty"`
@@ -80,6 +83,11 @@ type AttemptLine struct {
 	// TreeNodes is the nodes the player's trees held after the search,
 	// with Iterations: a replay that repeats the search holds as many.
 	TreeNodes int64 `json:"tree_nodes,omitempty"`
+	// Ponder is, on a legal attempt of a pondering player, the iterations
+	// it then ran during the opponent's turn (PonderTrees each tree's, with
+	// several): kriegbot replay repeats the ponder before the reply.
+	Ponder      *int64  `json:"ponder,omitempty"`
+	PonderTrees []int64 `json:"ponder_trees,omitempty"`
 }
 
 // GameLine is one game's result.
@@ -125,6 +133,10 @@ func (r *Record) WriteJSONL(w io.Writer) error {
 		if a.Searched {
 			it := a.Iterations
 			l.Iterations, l.Trees, l.TreeNodes = &it, a.Trees, a.TreeNodes
+		}
+		if a.Ponder != nil {
+			it := a.Ponder.Iterations
+			l.Ponder, l.PonderTrees = &it, a.Ponder.Trees
 		}
 		b = appendJSON(b, l)
 	}

@@ -28,6 +28,9 @@ type Config struct {
 	// player its own (time odds).
 	Limits             Limits
 	P1Limits, P2Limits *Limits
+	// P1Ponder and P2Ponder let a player think during the opponent's turns
+	// (spec key ponder=on; players.Ponderer).
+	P1Ponder, P2Ponder bool
 	Seed               uint64
 	// Shard and Shards select games g with g % Shards == Shard (Shards ≥ 1).
 	Shard, Shards int
@@ -133,7 +136,7 @@ func (c *Config) Header() MatchLine {
 		Type: "match", P1: c.P1.String(), P2: c.P2.String(), Games: c.Games, Seed: c.Seed,
 		Shard: c.Shard, Shards: c.Shards, Rules: c.Rules.Name, MaxPlies: c.Rules.MaxPlies,
 		TimeControl: c.Limits.Control.String(), MoveTimeMs: c.Limits.MoveTime.Milliseconds(), Nodes: c.Limits.Nodes,
-		P1Budget: c.budgetOf(1), P2Budget: c.budgetOf(2),
+		P1Budget: c.budgetOf(1), P2Budget: c.budgetOf(2), P1Ponder: c.P1Ponder, P2Ponder: c.P2Ponder,
 		Positions: len(c.Positions), HiddenKing: c.HiddenKing,
 	}
 }
@@ -179,6 +182,7 @@ func Run(ctx context.Context, c Config) (Summary, error) {
 					ps = [2]players.Player{p2, p1}
 				}
 				lims := [2]Limits{c.limitsOf(1), c.limitsOf(2)}
+				lims[0].Ponder, lims[1].Ponder = c.P1Ponder, c.P2Ponder
 				if !rec.P1White {
 					lims = [2]Limits{lims[1], lims[0]}
 				}
@@ -350,14 +354,17 @@ func (c *Config) budgetOf(n int) *Budget {
 // label names player n in summaries: its spec, and its own budget when it
 // has one ("mcts [movetime 400ms]").
 func (c *Config) label(n int) string {
-	spec, own := c.P1.String(), c.P1Limits
+	spec, own, ponder := c.P1.String(), c.P1Limits, c.P1Ponder
 	if n == 2 {
-		spec, own = c.P2.String(), c.P2Limits
-	}
-	if own == nil {
-		return spec
+		spec, own, ponder = c.P2.String(), c.P2Limits, c.P2Ponder
 	}
 	var parts []string
+	if ponder {
+		parts = append(parts, "ponder")
+	}
+	if own == nil {
+		own = &Limits{}
+	}
 	if own.MoveTime > 0 {
 		parts = append(parts, "movetime "+own.MoveTime.String())
 	}
@@ -366,6 +373,9 @@ func (c *Config) label(n int) string {
 	}
 	if own.Nodes > 0 {
 		parts = append(parts, fmt.Sprintf("%d nodes", own.Nodes))
+	}
+	if len(parts) == 0 {
+		return spec
 	}
 	return spec + " [" + strings.Join(parts, ", ") + "]"
 }

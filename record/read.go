@@ -102,6 +102,9 @@ const (
 	StepAnswer
 	// StepClock is both clocks.
 	StepClock
+	// StepPonder is a ponder during the opponent's turn (Search holds its
+	// iterations, and each tree's with several).
+	StepPonder
 )
 
 // Step is one line after the game line.
@@ -209,7 +212,7 @@ func Read(r io.Reader, name string) (*Record, error) {
 		if err != nil {
 			return nil, fail(n, "t: %v", err)
 		}
-		if rec.ResyncLine != 0 && (typ == TypeAttempt || typ == TypeAnswer || typ == TypeClock) {
+		if rec.ResyncLine != 0 && (typ == TypeAttempt || typ == TypeAnswer || typ == TypeClock || typ == TypePonder) {
 			continue // past a resync: not replayable
 		}
 		switch typ {
@@ -273,6 +276,22 @@ func Read(r io.Reader, name string) (*Record, error) {
 			}
 			rec.Steps = append(rec.Steps, Step{Line: n, T: t, Kind: StepClock, Clock: players.Clocks{
 				Ours: time.Duration(*l.OursMs) * time.Millisecond, Theirs: time.Duration(*l.TheirsMs) * time.Millisecond}})
+		case TypePonder:
+			var l PonderLine
+			if err := decode(line, &l); err != nil {
+				return nil, fail(n, "%v", err)
+			}
+			var sum int64
+			for _, c := range l.Trees {
+				if c < 0 {
+					return nil, fail(n, "ponder: a tree's iterations are negative")
+				}
+				sum += c
+			}
+			if l.Iterations < 0 || len(l.Trees) > 64 || l.Trees != nil && sum != l.Iterations {
+				return nil, fail(n, "ponder: iterations must be a count, the sum of at most 64 trees' counts")
+			}
+			rec.Steps = append(rec.Steps, Step{Line: n, T: t, Kind: StepPonder, Search: &Search{Iterations: l.Iterations, Trees: l.Trees}})
 		case TypeResult:
 			if rec.Result != nil {
 				return nil, fail(n, "a second result line")

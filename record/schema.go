@@ -21,6 +21,7 @@ const (
 	TypeResync  = "resync"
 	TypeResult  = "result"
 	TypeMoves   = "moves"
+	TypePonder  = "ponder"
 )
 
 // GameLine is a record's first line: the game, and what rebuilds the player
@@ -107,6 +108,16 @@ type AnswerLine struct {
 	Legal   *bool    `json:"legal,omitempty"`
 	Referee []string `json:"referee,omitempty"`
 	T       string   `json:"t"`
+}
+
+// PonderLine is what the player thought during the opponent's turn, written
+// when the opponent's move came (before its answer line): a replay repeats
+// the ponder with these counts before it hands the player that answer.
+type PonderLine struct {
+	Type       string  `json:"type"`
+	Iterations int64   `json:"iterations"`
+	Trees      []int64 `json:"trees,omitempty"`
+	T          string  `json:"t"`
 }
 
 // ClockLine is both clocks as the player was told them.

@@ -18,7 +18,7 @@ import (
 // lineTypes maps each line type to its struct, for the docs check.
 var lineTypes = map[string]any{
 	TypeGame: GameLine{}, TypeAttempt: AttemptLine{}, TypeAnswer: AnswerLine{}, TypeClock: ClockLine{},
-	TypeResync: ResyncLine{}, TypeResult: ResultLine{}, TypeMoves: MovesLine{},
+	TypeResync: ResyncLine{}, TypeResult: ResultLine{}, TypeMoves: MovesLine{}, TypePonder: PonderLine{},
 }
 
 // jsonFields lists the JSON names of a struct's fields, nested structs'

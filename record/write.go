@@ -153,6 +153,16 @@ func (w *Writer) Event(e players.Event, now time.Time) {
 	}
 }
 
+// Ponder records what the player thought during the opponent's turn, at
+// the end of that ponder (rep.Iterations > 0).
+func (w *Writer) Ponder(rep players.PonderReport, now time.Time) {
+	l := PonderLine{Type: TypePonder, Iterations: rep.Iterations, T: stamp(now)}
+	if len(rep.Trees) > 1 {
+		l.Trees = rep.Trees
+	}
+	w.line(l)
+}
+
 // Resync records that the player was rebuilt from the server's move list of
 // plies moves: what follows is not replayable.
 func (w *Writer) Resync(plies int, why string, now time.Time) {

@@ -47,6 +47,8 @@ type gameSetup struct {
 	maxPlies      int
 	// models is kriegbot's per-opponent model store ("": none).
 	models string
+	// opponent is the sparring partner's player ("random" when empty).
+	opponent string
 }
 
 func daemonGameWith(t *testing.T, gs gameSetup) (string, *syncBuffer) {
@@ -109,7 +111,11 @@ func daemonGameWith(t *testing.T, gs gameSetup) (string, *syncBuffer) {
 			Log: zerolog.New(&log).With().Str("bot", handle).Logger(), Dir: dir, Seed: gs.seed}), dir
 	}
 	a, dir := daemon("kriegbot", spec)
-	b, _ := daemon("sparring", "random")
+	opp := gs.opponent
+	if opp == "" {
+		opp = "random"
+	}
+	b, _ := daemon("sparring", opp)
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	bdone := make(chan int, 1)
@@ -201,6 +207,23 @@ func TestDaemonClockReplays(t *testing.T) {
 			checkDaemonGame(t, dir, log)
 		})
 	}
+	// An opponent that thinks: the daemon ponders (engine.ponder is on by
+	// default) during its turns, and the record's ponders replay.
+	t.Run("ponder", func(t *testing.T) {
+		dir, log := daemonGameWith(t, gameSetup{spec: "mcts:mem=2", base: 0, inc: 1, timeout: 2 * time.Minute,
+			seed: 104, maxPlies: 20, opponent: "mcts:mem=2"})
+		rec := readFile(t, onlyFile(t, filepath.Join(dir, "games", "*-g1-*.jsonl")))
+		ponders := 0
+		for _, s := range rec.Steps {
+			if s.Kind == StepPonder {
+				ponders++
+			}
+		}
+		if ponders == 0 {
+			t.Fatal("the daemon did not ponder during the opponent's turns")
+		}
+		checkDaemonGame(t, dir, log)
+	})
 }
 
 // TestDaemonReplaysWithOpponentModel: a game played with a per-opponent
@@ -296,7 +319,7 @@ func checkDaemonGame(t *testing.T, dir string, log *syncBuffer) {
 	// Same answers (as the player heard them) and attempts, in order.
 	pick := func(steps []Step) (out []Step) {
 		for _, s := range steps {
-			if s.Kind != StepClock {
+			if s.Kind != StepClock && s.Kind != StepPonder { // the transcript has neither
 				out = append(out, s)
 			}
 		}

@@ -107,6 +107,10 @@ func FromMatch(g *match.Game, name string, us chess.Color, nodes int64) (*Record
 			}
 			rec.Steps = append(rec.Steps, Step{Line: line, Kind: StepAnswer, Move: mv, View: v, Words: v.Words()})
 		}
+		if mover == us && a.Ponder != nil {
+			// It pondered from here until the opponent's move.
+			rec.Steps = append(rec.Steps, Step{Line: line, Kind: StepPonder, Search: &Search{Iterations: *a.Ponder, Trees: a.PonderTrees}})
+		}
 	}
 	return rec, nil
 }

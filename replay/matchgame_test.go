@@ -292,3 +292,61 @@ func TestTimeOddsMatchReplays(t *testing.T) {
 		}
 	}
 }
+
+// TestPonderMatchReplays: players that ponder during the opponent's turns,
+// on a clock under load (stopped whenever the opponent's move comes, with
+// one tree and two, small pools) and held to a node count, replay exactly
+// from the ponder sizes their legal attempt lines carry.
+func TestPonderMatchReplays(t *testing.T) {
+	busy(t, 0)
+	for _, tc := range []struct {
+		p1, p2 string
+		nodes  bool
+	}{
+		{"mcts:mem=1,ponder=on,movetime=3ms", "mcts:mem=1,threads=2,ponder=on,movetime=3ms", false},
+		{"mcts:mem=1,ponder=on,nodes=200", "mcts:mem=1,nodes=200", true},
+	} {
+		f := filepath.Join(t.TempDir(), "m.jsonl")
+		args := []string{"-p1", tc.p1, "-p2", tc.p2, "-games", "2",
+			"-maxplies", "40", "-concurrency", "1", "-seed", "11", "-jsonl", f}
+		var out, errs bytes.Buffer
+		if code := match.Command(args, &out, &errs); code != 0 {
+			t.Fatalf("match: exit %d: %s", code, errs.String())
+		}
+		for game := range 2 {
+			g := readMatchGame(t, f, game)
+			if !g.Header.P1Ponder || g.Header.P2Ponder == tc.nodes {
+				t.Fatalf("the match line does not say who ponders: %+v", g.Header)
+			}
+			pondered := 0
+			for _, a := range g.Attempts {
+				if a.Ponder == nil {
+					continue
+				}
+				pondered++
+				if !a.Legal {
+					t.Fatalf("a ponder after a refused attempt: %+v", a)
+				}
+				if tc.nodes && *a.Ponder != 200 {
+					t.Fatalf("a ponder held to 200 nodes ran %d", *a.Ponder)
+				}
+			}
+			if pondered == 0 {
+				t.Fatalf("%s: no ponder in game %d", tc.p1, game)
+			}
+			for _, us := range []chess.Color{chess.White, chess.Black} {
+				rec, err := FromMatch(g, f, us, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				res, err := Run(context.Background(), rec, Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if res.Attempts == 0 || res.Differing != 0 || res.Resized != 0 {
+					t.Errorf("%s game %d, %v (%s): %s, first at line %d", tc.p1, game, us, rec.Game.Player, Summary(res), res.FirstDiffering)
+				}
+			}
+		}
+	}
+}

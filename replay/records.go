@@ -23,6 +23,7 @@ const (
 	StepAttempt = record.StepAttempt
 	StepAnswer  = record.StepAnswer
 	StepClock   = record.StepClock
+	StepPonder  = record.StepPonder
 )
 
 // ReadRecord reads a per-game record (record.Read).

@@ -190,6 +190,12 @@ func Run(ctx context.Context, rec *Record, opt Options) (*Result, error) {
 		case StepClock:
 			clocks, hasClocks = s.Clock, true
 			dg.Hear([]players.Event{{Kind: players.ClockUpdate, Clock: s.Clock}}, s.T)
+		case StepPonder:
+			trees := s.Search.Trees
+			if len(trees) == 0 {
+				trees = []int64{s.Search.Iterations}
+			}
+			dg.PonderTrees(trees, s.T)
 		case StepAnswer:
 			if !s.View.Illegal {
 				plies++

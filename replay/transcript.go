@@ -278,8 +278,43 @@ func (g *TranscriptGame) AttachRecord(rec *Record) error {
 		s.Search = searched[k].Search
 		k++
 	}
+	g.Record.Steps = withPonders(g.Record.Steps, rec.Steps)
 	if g.Record.Moves == nil {
 		g.Record.Moves = rec.Moves
 	}
 	return nil
+}
+
+// withPonders inserts the record's ponders into steps, each where it ran:
+// before the opponent's answer that ended it (the one after as many of the
+// opponent's answers as the record has before the ponder), or at the end.
+func withPonders(steps, recorded []Step) []Step {
+	var at []int // per ponder: the opponent's answers before it
+	var ponders []Step
+	theirs := 0
+	for _, s := range recorded {
+		switch {
+		case s.Kind == StepPonder:
+			at = append(at, theirs)
+			ponders = append(ponders, s)
+		case s.Kind == StepAnswer && !s.View.Own:
+			theirs++
+		}
+	}
+	if len(ponders) == 0 {
+		return steps
+	}
+	out := make([]Step, 0, len(steps)+len(ponders))
+	k, theirs := 0, 0
+	for _, s := range steps {
+		if s.Kind == StepAnswer && !s.View.Own {
+			for k < len(ponders) && at[k] <= theirs {
+				out = append(out, ponders[k])
+				k++
+			}
+			theirs++
+		}
+		out = append(out, s)
+	}
+	return append(out, ponders[k:]...)
 }

@@ -81,6 +81,13 @@ type running struct {
 	tick     *time.Ticker
 }
 
+// pondering is a ponder in flight: the player thinks during the opponent's
+// turn and answers nothing.
+type pondering struct {
+	cancel context.CancelFunc
+	done   chan players.PonderReport
+}
+
 // progresser is a player whose running search can be asked how far it got
 // (from another goroutine).
 type progresser interface {
@@ -110,6 +117,10 @@ type engine struct {
 	turn clock.Turn
 
 	search *running
+	// ponder is the ponder in flight (go ponder), nil when none; ponderGo
+	// the limits of the last go ponder, which a ponderhit searches with.
+	ponder   *pondering
+	ponderGo *GoLimits
 	// queue holds the lines that wait for the running search to end, and
 	// queued their size in bytes, bounded by maxQueued.
 	queue  []queuedLine
@@ -301,6 +312,10 @@ func (e *engine) handle(n int, c Line) {
 	case SetOption:
 		e.setOption(n, c.Name, c.Value)
 	case Stop:
+		if e.search == nil && e.ponder != nil {
+			e.stopPonder() // a ponder answers nothing
+			return
+		}
 		if e.search == nil {
 			e.log.Printf("line %d: stop with no search running: ignored", n)
 			return
@@ -313,6 +328,9 @@ func (e *engine) handle(n int, c Line) {
 
 // gameCommand executes the commands that drive the game.
 func (e *engine) gameCommand(n int, c Line) {
+	// The player is not safe for concurrent use: whatever reaches it ends
+	// the ponder first (at once: it stops between two iterations).
+	e.stopPonder()
 	if c.Kind == NewGame {
 		e.newGame(n, c.Color)
 		return
@@ -327,9 +345,14 @@ func (e *engine) gameCommand(n int, c Line) {
 	}
 	switch c.Kind {
 	case Go:
+		if c.Go.Ponder {
+			e.goPonder(n, c.Go)
+			return
+		}
 		if e.phase != ourTurn {
 			e.log.Printf("line %d: go in %s: answering anyway", n, phaseWords[e.phase])
 		}
+		e.ponderGo = nil
 		e.start(c.Go)
 	case Illegal:
 		e.hear(umpire.View{Heard: true, Own: true, Illegal: true, PawnTries: -1})
@@ -356,10 +379,60 @@ func (e *engine) gameCommand(n int, c Line) {
 		e.hear(c.Heard.View(false, chess.NullMove))
 		e.plies++
 		e.phase = ourTurn
+	case PonderHit:
+		if e.phase != ourTurn || e.ponderGo == nil {
+			e.log.Printf("line %d: ponderhit in %s without a go ponder before the opponent's move: ignored", n, phaseWords[e.phase])
+			return
+		}
+		g := *e.ponderGo
+		e.ponderGo = nil
+		e.start(g)
 	case GameOver:
 		e.player.GameOver(players.Outcome{Result: c.Result, Reason: c.Reason})
 		e.phase = noGame
 	}
+}
+
+// goPonder answers go ponder: in the opponent's turn the player ponders
+// (players.Ponderer; others do nothing) until the next line that needs it,
+// and answers nothing; the limits are kept for a ponderhit. Outside the
+// opponent's turn it is a go (logged): a driver that waits for an attempt
+// must not hang.
+func (e *engine) goPonder(n int, g GoLimits) {
+	g.Ponder = false
+	if e.phase != theirTurn {
+		e.log.Printf("line %d: go ponder in %s: answering as go", n, phaseWords[e.phase])
+		e.start(g)
+		return
+	}
+	e.ponderGo = &g
+	pp, ok := e.player.(players.Ponderer)
+	if !ok {
+		return
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	pr := &pondering{cancel: cancel, done: make(chan players.PonderReport, 1)}
+	e.ponder = pr
+	go func() {
+		var rep players.PonderReport
+		defer func() {
+			if v := recover(); v != nil {
+				e.log.Printf("the player failed while pondering: %v", v)
+			}
+			pr.done <- rep
+		}()
+		rep = pp.Ponder(ctx, g.Nodes)
+	}()
+}
+
+// stopPonder ends the ponder in flight, if any, and waits for the player.
+func (e *engine) stopPonder() {
+	if e.ponder == nil {
+		return
+	}
+	e.ponder.cancel()
+	<-e.ponder.done
+	e.ponder = nil
 }
 
 // phaseFor returns the phase in which a referee event makes sense.
@@ -498,7 +571,7 @@ func (e *engine) newGame(n int, c chess.Color) {
 		e.phase = noGame
 		return
 	}
-	e.color, e.plies, e.pending = c, 0, chess.NullMove
+	e.color, e.plies, e.pending, e.ponderGo = c, 0, chess.NullMove, nil
 	e.know.Reset(c)
 	e.turn = clock.Turn{}
 	e.phase = theirTurn
@@ -656,6 +729,10 @@ func (e *engine) finish(r searchResult) {
 // abort ends a running search for quit: its attempt is not sent. The wait is
 // bounded so that quit is prompt even if a player were slow to notice.
 func (e *engine) abort() {
+	if e.ponder != nil {
+		e.ponder.cancel() // quit does not wait for the player
+		e.ponder = nil
+	}
 	if e.search == nil {
 		return
 	}

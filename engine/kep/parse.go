@@ -30,6 +30,7 @@ const (
 	GameOver
 	Stop
 	Quit
+	PonderHit
 )
 
 var kindWords = [...]string{
@@ -45,6 +46,7 @@ var kindWords = [...]string{
 	GameOver:  "gameover",
 	Stop:      "stop",
 	Quit:      "quit",
+	PonderHit: "ponderhit",
 }
 
 // String returns the command's word ("go", "legal").
@@ -87,6 +89,9 @@ type GoLimits struct {
 	MoveTime time.Duration
 	// Nodes bounds the search work.
 	Nodes int64
+	// Ponder is go ponder: think during the opponent's turn, answer
+	// nothing (the other limits are kept for a ponderhit).
+	Ponder bool
 }
 
 // Announcement is what the referee announces after a legal move, as KEP's
@@ -137,6 +142,8 @@ func ParseLine(line string) (Line, error) {
 		c.Kind = Stop
 	case "quit":
 		c.Kind = Quit
+	case "ponderhit":
+		c.Kind = PonderHit
 	case "setoption":
 		c.Kind = SetOption
 		return c, parseSetOption(&c, line)
@@ -252,6 +259,10 @@ func parseGo(c *Line, words []string) error {
 	var seen uint8 // one bit per keyword of goWords
 	for i := 0; i < len(words); i++ {
 		w := words[i]
+		if w == "ponder" { // a flag, without a value
+			g.Ponder = true
+			continue
+		}
 		k := slices.Index(goWords, w)
 		if k < 0 {
 			c.Extra = append(c.Extra, w)

@@ -44,6 +44,12 @@
 //     a player makes the same attempts: all randomness comes from the seed.
 //   - A Player is used by one goroutine at a time; a driver playing games in
 //     parallel makes one Player per game in flight (Spec.New).
+//   - A Ponderer (mcts) may also think during the opponent's turn: a driver
+//     runs Ponder on a goroutine of its own from our accepted move, and ends
+//     it (cancels and waits, which is immediate) before the player hears
+//     anything or is asked anything else. A ponder's iteration counts repeat
+//     it exactly (PonderTrees), so drivers record them where they record
+//     searches.
 //
 // # Specs
 //

@@ -99,6 +99,9 @@ type MCTS struct {
 	// it, to walk the tree down once the opponent's reply is heard.
 	ourMove chess.Move
 	ourView umpire.View
+	// waiting says the opponent is to move after our accepted ourMove: the
+	// time to ponder (ponder.go).
+	waiting bool
 	// Last is the last search's result (for logs and tests).
 	Last search.Result
 	// trees is each tree's iterations in the last search.
@@ -116,6 +119,7 @@ func (p *MCTS) NewGame(g Game) error {
 	}
 	p.search.NewGame(g.Seed ^ p.seed)
 	p.ourMove = chess.NullMove
+	p.waiting = false
 	return nil
 }
 
@@ -186,7 +190,9 @@ func (p *MCTS) Hear(e Event) {
 		v.Move = m
 		p.bel.Ours(m, v)
 		p.ourMove, p.ourView = m, v
+		p.waiting = true
 	default:
+		p.waiting = false
 		p.know.Hear(v)
 		p.bel.Theirs(v)
 		if p.ourMove != chess.NullMove {

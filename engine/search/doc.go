@@ -47,4 +47,11 @@
 // moves (the subtree below what we actually heard becomes the root; the pools
 // are compacted in place). With a node budget the result depends on the seed
 // only, whatever the number of threads or the machine's load.
+//
+// # Pondering
+//
+// During the opponent's turn, Searcher.Ponder searches below our accepted
+// attempt and the answer we heard: the tree's reply tier already holds our
+// next decision under each reply we may hear, weighted by its chance, and
+// the reply actually heard becomes the next root (ponder.go).
 package search

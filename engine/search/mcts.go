@@ -22,6 +22,10 @@ const minReply = 0.02
 func (t *tree) iterate(cfg *Config) bool {
 	t.path = t.path[:0]
 	i := int32(0)
+	if k := len(t.prefix); k > 0 { // pondering: start below our accepted attempt
+		t.path = append(t.path, t.prefix[:k-1]...)
+		i = t.prefix[k-1]
+	}
 	var leaf float32
 	for {
 		t.path = append(t.path, i)

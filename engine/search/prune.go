@@ -192,6 +192,9 @@ func (t *tree) prune() bool {
 		b++
 	}
 	t.compact(0, b)
+	for k, i := range t.prefix { // pondering: the path moved with its nodes
+		t.prefix[k] = t.fwd[i]
+	}
 	t.prunes++
 	return !t.full()
 }

@@ -446,6 +446,9 @@ func (s *Searcher) run(t *tree, nodes int64, stop func() bool) {
 		if t.nodes[0].flags&fSolved != 0 {
 			return
 		}
+		if k := len(t.prefix); k > 0 && t.nodes[t.prefix[k-1]].flags&fSolved != 0 {
+			return // pondering: every reply is proven
+		}
 		if t.full() {
 			// Look at the clock before a prune, never after it: a search
 			// stopped here leaves its tree unpruned, as does its replay,

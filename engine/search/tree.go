@@ -82,6 +82,10 @@ type tree struct {
 	fwdS   []int32 // compaction scratch, one per state
 	frames []markFrame
 	path   []int32
+	// prefix is the path every iteration starts with while pondering
+	// (root, our accepted attempt, the answer heard; see ponder.go), empty
+	// otherwise.
+	prefix []int32
 	// scratch belief and lists for one iteration
 	tmp   belief.State
 	risk  [64]float32
@@ -122,6 +126,7 @@ func newTree(memMB int, seed uint64) *tree {
 		fwdS:   make([]int32, ns),
 		frames: make([]markFrame, 0, 1024),
 		path:   make([]int32, 0, 256),
+		prefix: make([]int32, 0, 4),
 		threat: make([]float32, 0, maxChildren),
 		mates:  make([]float32, 0, maxChildren),
 		counts: make([]mateCount, 0, maxChildren),
