@@ -157,3 +157,62 @@ func recordsIn(t *testing.T, dir string) []*record.Record {
 	t.Helper()
 	return readSoakRecords(t, &soakLink{handle: filepath.Base(dir), dir: dir})
 }
+
+// TestRestartWhileAway: the daemon is cut off in mid-game and the server
+// restarts meanwhile (aborting the game, which the daemon does not hear).
+// The new server knows no such game: the daemon used to record it as lost
+// by disconnection; it now records "*" (unknown), and plays on.
+func TestRestartWhileAway(t *testing.T) {
+	srv1, addr := startTestServer(t, 20*time.Second)
+	px := startProxy(t, addr, 0, nil)
+	ac := testConfig(t, "kriegbot", addr)
+	ac.Policy.Challenge = "sparring"
+	ac.Policy.SeekBase, ac.Policy.SeekIncrement = 1, 0
+	ac.Policy.Games = 1
+	ac.Connection.ReconnectMin = config.Duration{Duration: time.Second}
+	ac.Connection.ReconnectMax = config.Duration{Duration: 2 * time.Second}
+	a, adir := newTestDaemon(t, ac, px.addr(), "random", nil)
+	a.stale = time.Second
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	opp := dialAs(t, ctx, addr, "sparring") // accepts, never moves
+	go func() {
+		for {
+			m, err := opp.Next(ctx)
+			if err != nil {
+				return
+			}
+			if _, ok := m.DG.(protocol.MatchDG); ok {
+				opp.Send("accept kriegbot")
+			}
+		}
+	}()
+	done := make(chan int, 1)
+	go func() { done <- a.Run(ctx) }()
+	waitFor(t, func() bool { p, _ := srv1.GameCount(); return p == 1 })
+	px.cut()
+	srv1.Close()
+	srv2 := restartServerAt(t, addr)
+	b, _ := newTestDaemon(t, testConfig(t, "sparring", addr), addr, "random", nil)
+	runInBackground(t, ctx, b)
+	awaitExit(t, ctx, done, "the daemon did not play its game on the new server")
+	if fin := srv1.Finished(); len(fin) != 1 || fin[0].Result != "aborted" {
+		t.Fatalf("old server's games: %+v", fin)
+	}
+	recs := recordsIn(t, adir)
+	if len(recs) == 0 {
+		t.Fatal("no record")
+	}
+	first := recs[0]
+	for _, r := range recs[1:] {
+		if r.Game.Start.Before(first.Game.Start) {
+			first = r
+		}
+	}
+	if first.Result == nil || first.Result.Result != "*" {
+		t.Errorf("the aborted game's record says %+v; want result *", first.Result)
+	}
+	if len(recs) != 2 || len(srv2.Finished()) != 1 {
+		t.Fatalf("%d records, %d games on the new server; want 2 and 1", len(recs), len(srv2.Finished()))
+	}
+}
