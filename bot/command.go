@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -54,10 +55,11 @@ func command(args []string, stdout, stderr io.Writer, replayPage ReplayPage) int
 	verbose := fset.Bool("v", false, "print a line per attempt and per answer (attempt, referee's words, value, time used)")
 	connect := fset.String("connect", "", "play on the ICC-protocol server at HOST:PORT instead of the embedded one (no sparring partner, no challenges: the bot waits for games)")
 	guest := fset.Bool("guest", false, "log in as a guest (no password; unrated games only)")
+	join := fset.Int("join", 0, "join tourney N of the first tournament.td at start (added to tournament.join), e.g. an event of kriegbot serve's TD")
 	httpAddr := fset.String("http", "", "serve the operator's live page (read-only: games, clocks, belief, candidates, score) on this loopback address, e.g. 127.0.0.1:8080")
 	httpPublic := fset.Bool("http-public", false, "allow -http on an address other than loopback (the page shows the games in progress)")
 	fset.Usage = func() {
-		fmt.Fprintln(stderr, "usage: kriegbot run [-config FILE] [-check] [-games N] [-v] [-connect HOST:PORT] [-guest] [-http ADDR]")
+		fmt.Fprintln(stderr, "usage: kriegbot run [-config FILE] [-check] [-games N] [-v] [-connect HOST:PORT] [-guest] [-join N] [-http ADDR]")
 		fmt.Fprintln(stderr, "\nRuns the bot. With the shipped config.toml it starts kriegbot's own wild 16")
 		fmt.Fprintln(stderr, "server in-process on a loopback port with a sparring partner, and plays game")
 		fmt.Fprintln(stderr, "after game against it over TCP, one line per finished game. SIGINT or SIGTERM")
@@ -100,6 +102,12 @@ func command(args []string, stdout, stderr io.Writer, replayPage ReplayPage) int
 		cfg.Account.Guest = true
 		if err := cfg.Validate(); err != nil {
 			return cmdflag.Fail(stderr, "run", "-guest: %v", err)
+		}
+	}
+	if flagSet(fset, "join") && !slices.Contains(cfg.Tournament.Join, *join) {
+		cfg.Tournament.Join = append(slices.Clip(cfg.Tournament.Join), *join)
+		if err := cfg.Validate(); err != nil {
+			return cmdflag.Fail(stderr, "run", "-join %d: %v", *join, err)
 		}
 	}
 	spec, err := players.Parse(cfg.Engine.Player, players.Kinds())
@@ -154,6 +162,12 @@ func command(args []string, stdout, stderr io.Writer, replayPage ReplayPage) int
 // connectTo points the configuration at an outside ICC-protocol server at
 // addr: no embedded server, no sparring partner, no standing challenge.
 func connectTo(cfg *config.Config, addr string) error {
+	// -connect names a telnet host and port; the kriegspiel.org API is a
+	// URL. Taking the flag there would quietly play somewhere else than the
+	// operator asked (the config's server.url), so it is refused.
+	if cfg.Server.Protocol == "kriegspiel" {
+		return errors.New("-connect is for ICC-protocol servers, but server.protocol is \"kriegspiel\": set server.url (and server.embedded = false) in the config instead")
+	}
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
 		return fmt.Errorf("want HOST:PORT, e.g. 127.0.0.1:5000 (%v)", err)
@@ -374,6 +388,7 @@ func sparringConfig(cfg config.Config) config.Config {
 	s.Policy.AcceptChallenges = true
 	s.Policy.Allow = []string{cfg.Account.Handle}
 	s.Owner.Handles = nil
+	s.Tournament.Join, s.Tournament.AutoJoin = nil, false // our events are ours alone
 	s.Logs.Transcripts = false
 	s.Logs.Records = false
 	return s

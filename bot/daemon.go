@@ -72,7 +72,8 @@ type Daemon struct {
 
 	sess        *iccclient.Session
 	games       map[int]*gameRun
-	policy      policy // challenges, seeks, rematches
+	policy      policy  // challenges, seeks, rematches
+	tour        tourney // computer tournaments (tourney.go)
 	score       score
 	refusedTell map[string]time.Time
 	gameSeq     uint64
@@ -327,10 +328,16 @@ func (d *Daemon) sessionConfig(cfg config.Config, addr string) iccclient.Config 
 		LoginTimeout: cfg.Connection.LoginTimeout.Duration, LinesPerSecond: cfg.Connection.LinesPerSecond,
 		Dial: d.opt.Dial, Now: d.opt.Now,
 	}
+	dgs := append([]int(nil), protocol.BotDatagrams...)
 	if cfg.Policy.AnswerSeeks {
 		// Seek ads only when we answer them: on ICC they are many.
-		sc.Datagrams = append(append([]int(nil), protocol.BotDatagrams...), protocol.DGSeek, protocol.DGSeekRemoved)
+		dgs = append(dgs, protocol.DGSeek, protocol.DGSeekRemoved)
 	}
+	if len(cfg.TrustedTDs()) > 0 {
+		// Pairing suggestions and the event list, when a TD is trusted.
+		dgs = append(dgs, protocol.DGSuggestion, protocol.DGTourney, protocol.DGRemoveTourney)
+	}
+	sc.Datagrams = dgs
 	if d.opt.Dir != "" && cfg.Logs.Transcripts {
 		if w, err := openTranscript(d.opt.Dir, d.opt.Name, d.opt.Now()); err == nil {
 			sc.Transcript = w

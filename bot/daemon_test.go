@@ -65,6 +65,13 @@ func assertNoPassword(t *testing.T, dir string) {
 
 func startTestServer(t *testing.T, grace time.Duration) (*iccserver.Server, string) {
 	t.Helper()
+	return startTestServerConfig(t, iccserver.Config{DisconnectGrace: grace})
+}
+
+// startTestServerConfig is startTestServer with more of the server's
+// settings; the rules and the accounts are always the test ones.
+func startTestServerConfig(t *testing.T, cfg iccserver.Config) (*iccserver.Server, string) {
+	t.Helper()
 	pw := map[string]string{}
 	for h, p := range testPasswords {
 		pw[h] = p
@@ -76,7 +83,8 @@ func startTestServer(t *testing.T, grace time.Duration) (*iccserver.Server, stri
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := iccserver.New(iccserver.Config{Rules: umpire.Olympiad(), Accounts: acc, DisconnectGrace: grace})
+	cfg.Rules, cfg.Accounts = umpire.Olympiad(), acc
+	srv, err := iccserver.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -475,7 +483,8 @@ func TestLivePage(t *testing.T) {
 	awaitExit(t, ctx, done, "the game never finished")
 	// The last publication may precede the game's end by half a second.
 	a.liveSeen.published = time.Time{}
-	a.livePublish(time.Now())
+	now := time.Now()
+	a.livePublish(now, a.addr(), func() []live.Game { return a.liveICCGames(now) })
 	snap := page.Snapshot()
 	if len(snap.Finished) != 1 || snap.Finished[0].Record == "" || snap.Score.Finished != 1 || len(snap.Games) != 0 {
 		t.Fatalf("after the game: %+v", snap)

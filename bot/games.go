@@ -10,6 +10,7 @@ import (
 	"kriegbot/engine/chess"
 	"kriegbot/engine/players"
 	"kriegbot/engine/umpire"
+	"kriegbot/live"
 	"kriegbot/protocol"
 	"kriegbot/protocol/iccclient"
 	"kriegbot/protocol/iccgame"
@@ -35,8 +36,8 @@ type gameRun struct {
 	stale time.Time
 	asked time.Time
 	asks  int
-	// model names the per-opponent model the player was given, or "".
-	model string
+	// model is the per-opponent model the player was given (zero: none).
+	model prior
 	// lastAttempt is the last attempt sent, for the console's move lines.
 	lastAttempt driver.Action
 	// live is what the operator's page shows of the game.
@@ -48,6 +49,7 @@ type gameRun struct {
 func (d *Daemon) serve(ctx context.Context, sess *iccclient.Session) (int, bool, string) {
 	d.sess = sess
 	d.policy.connected()
+	d.tourneyConnected(d.opt.Now())
 	// Games from before a reconnection wait for the server to give them
 	// back (DG 15 again); for those it does not, we ask what became of them.
 	now := d.opt.Now()
@@ -102,6 +104,11 @@ func (d *Daemon) checkQuit() (int, bool) {
 	}
 	if soft && len(d.games) == 0 && !d.policy.waiting() && !d.awaitingMoves() {
 		now := d.opt.Now()
+		if d.tour.active() {
+			// The game in progress is over: leave the events before the
+			// server, so the TD does not pair (and forfeit) an absent bot.
+			d.leaveEvents(0, "softquit", now)
+		}
 		// A challenge or seek of ours may still be open, and its accept
 		// may be on its way: withdraw them, and wait a moment for a game
 		// that crosses the withdrawal (leaving would forfeit it).
@@ -179,7 +186,7 @@ func (d *Daemon) handle(m protocol.Message) string {
 // text applies a referee line to the game it belongs to (iccgame.Route):
 // an unprefixed line that two games could own makes both resync.
 func (d *Daemon) text(line string, now time.Time) {
-	if d.listText(line, now) {
+	if d.tourneyText(line, now) || d.listText(line, now) {
 		return
 	}
 	items, refLike, unknown := protocol.ParseAnnouncements(nil, []byte(line))
@@ -226,6 +233,12 @@ func (d *Daemon) datagram(dg protocol.DG, now time.Time) string {
 		d.policy.removed(v)
 	case protocol.PersonalTellDG:
 		d.tell(v)
+	case protocol.SuggestionDG:
+		d.suggestion(v, now)
+	case protocol.TourneyDG:
+		d.tourneyAnnounced(v, now)
+	case protocol.RemoveTourneyDG:
+		d.tourneyRemoved(v, now)
 	case protocol.OffersInMyGameDG:
 		if g := d.games[v.Game]; g != nil {
 			us := g.t.Us()
@@ -297,8 +310,9 @@ func (d *Daemon) gameStarted(v protocol.MyGameStartedDG, now time.Time) {
 	seed := d.opt.Seed ^ (d.gameSeq * 0x9e3779b97f4a7c15) ^ uint64(v.Game)
 	t := iccgame.New(v, us, now)
 	g := &gameRun{t: t}
+	rules := d.rules()
 	setup := driver.Setup{
-		Spec: d.opt.Spec, Game: players.Game{Color: us, Rules: d.rules(), Control: t.Control(), Seed: seed},
+		Spec: d.opt.Spec, Game: players.Game{Color: us, Rules: rules, Control: t.Control(), Seed: seed},
 		Prepare:  func(p players.Player) { g.model = d.learner.priorFor(p, t.Opponent(), d.opt.Log) },
 		Settings: d.settings(),
 	}
@@ -313,12 +327,15 @@ func (d *Daemon) gameStarted(v protocol.MyGameStartedDG, now time.Time) {
 	if resumed != nil {
 		drv.SetRecord(resumed)
 	} else if d.opt.Dir != "" && cfg.Logs.Records {
-		drv.SetRecord(record.Create(d.opt.Dir, d.opt.Name, record.GameLine{Game: v.Game, White: v.White, Black: v.Black,
+		gl := record.GameLine{Game: v.Game, White: v.White, Black: v.Black,
 			BaseMin: v.WhiteInitial, IncS: v.WhiteIncrement, Rated: v.Rated, Wild: v.Wild, Seed: record.Seed(seed),
-			Player: d.opt.Spec.String(), Build: d.build, OpponentModel: g.model}, us, now))
+			Player: d.opt.Spec.String(), Build: d.build, OpponentModel: g.model.name}
+		gl.SetRules(rules)
+		drv.SetRecord(record.CreateWith(d.opt.Dir, d.opt.Name, gl, us, now, g.model.counts))
 	}
 	opp := t.Opponent()
 	d.policy.opponent(opp)
+	d.tourneyGameStarted(v.Game, opp, now)
 	d.opt.Log.Info().Int("game", v.Game).Str("opponent", opp).Str("color", us.String()).
 		Int("base_min", v.WhiteInitial).Int("inc_s", v.WhiteIncrement).Bool("rated", v.Rated).Uint64("seed", seed).Msg("game started")
 	rated := "unrated"
@@ -351,7 +368,7 @@ func (d *Daemon) drive() {
 		d.showAnswers(g, ev)
 		g.drv.Hear(ev, now)
 		if len(ev) > 0 {
-			d.liveHeard(g, ev)
+			d.liveHeard(&g.live, g.drv, ev)
 		}
 		_, _, _, over := g.t.Over()
 		if g.drv.Thinking() {
@@ -429,8 +446,10 @@ func (d *Daemon) finish(num int, g *gameRun, sans []string, now time.Time) {
 	g.drv.End(players.Outcome{Result: result, Reason: reason},
 		record.ResultLine{Code: code, Plies: g.t.Plies(), LagMs: g.t.Lag().Milliseconds()}, now)
 	us := g.t.Us()
-	d.liveFinished(g, result, reason)
+	d.liveFinished(live.Finished{Number: g.t.Number(), Opponent: g.t.Opponent(), Us: us.String(),
+		Result: result, Reason: reason, Plies: g.t.Plies()}, g.drv)
 	d.scoreGame(fmt.Sprint(num), g.t.Opponent(), us, result, code, reason, g.t.Plies(), illegal, g.t.Clock(us, now), now)
+	d.tourneyGameOver(num, g.t.Opponent(), us, result, reason, now)
 	if r := g.drv.Record(); r != nil {
 		if err := r.Err(); err != nil {
 			d.opt.Log.Error().Err(err).Int("game", num).Str("file", r.Path()).Msg("the game record could not be written in full")
@@ -527,19 +546,23 @@ func (d *Daemon) tick() {
 				g.t.SetDesync(why)
 			}
 		}
-		if g.t.FirstMoveOverdue(now, cfg.Policy.AbortAfter.Duration) {
+		// No abort in a tournament game: the TD rules on an absent
+		// opponent, and an abort would read as our refusal to play.
+		if !d.tour.pairedGame(num) && g.t.FirstMoveOverdue(now, cfg.Policy.AbortAfter.Duration) {
 			d.opt.Log.Info().Int("game", num).Msg("the opponent never moved: aborting")
 			d.sess.Send(protocol.AbortLine)
 		}
 	}
 	d.askAgainIfLost(now)
 	d.showStatus(now)
-	d.livePublish(now)
+	d.livePublish(now, d.addr(), func() []live.Game { return d.liveICCGames(now) })
 	soft, _ := d.quitting()
 	d.mu.Lock()
 	paused := d.paused
 	d.mu.Unlock()
-	d.policy.tick(d, now, cfg, soft || paused || len(d.games) > 0)
+	d.tourneyTick(now, cfg.Tournament)
+	// In an event the TD makes the games: no seeks, no challenges.
+	d.policy.tick(d, now, cfg, soft || paused || len(d.games) > 0 || d.tour.active())
 }
 
 // staleAfter is how long the daemon waits for an answer about a game the

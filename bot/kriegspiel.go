@@ -20,6 +20,7 @@ import (
 	"kriegbot/engine/clock"
 	"kriegbot/engine/players"
 	"kriegbot/engine/umpire"
+	"kriegbot/live"
 	"kriegbot/protocol/iccserver"
 	"kriegbot/protocol/ksclient"
 	"kriegbot/record"
@@ -96,7 +97,7 @@ type ksGame struct {
 	guest  bool // the opponent is one of the site's guests
 	t      *ksclient.Tracker
 	drv    *driver.Game
-	model  string
+	model  prior
 	// stateDue: fetch the state at the next chance (an event, a change in
 	// the poll, a reply we could not read).
 	stateDue    bool
@@ -107,6 +108,8 @@ type ksGame struct {
 	postDue     bool               // the outstanding attempt is to be sent
 	stop        context.CancelFunc // ends the event stream
 	lastAttempt driver.Action
+	ctl         clock.Control // as read from the clock of the first state
+	live        liveGame      // what the operator's page shows of it
 }
 
 // ksDone is a finished game waiting for its transcript (moves and PGN).
@@ -169,9 +172,13 @@ func (d *Daemon) RunKriegspiel(ctx context.Context, o KSOptions) int {
 	r := &ksRun{ctx: ctx, d: d, o: o, c: c, me: strings.ToLower(cfg.Account.Handle), games: map[string]*ksGame{},
 		pings: make(chan string, 16), fatal: make(chan error, 1), seen: map[string]bool{},
 		rng: rand.New(rand.NewPCG(d.opt.Seed, 0x6b73))}
-	d.opt.Log.Info().Str("url", o.URL).Str("bot", cfg.Account.Handle).Msg("playing on the kriegspiel.org API")
+	d.opt.Log.Info().Str("url", o.URL).Msg("playing on the kriegspiel.org API")
 	d.opt.Console.say(lineProgress, "playing on %s as %s", o.URL, cfg.Account.Handle)
 	code := r.loop(ctx)
+	// The page shows how it ended, not the last snapshot of the loop,
+	// which may be half a second older.
+	d.liveSeen.published = time.Time{}
+	d.livePublish(d.opt.Now(), o.URL, func() []live.Game { return r.liveGames(d.opt.Now()) })
 	for _, g := range r.games {
 		g.drv.Stop()
 		if g.stop != nil {
@@ -213,6 +220,8 @@ func (r *ksRun) loop(ctx context.Context) int {
 		d.mu.Lock()
 		d.playing = len(r.games) // for Playing (the signal handler)
 		d.mu.Unlock()
+		now := d.opt.Now()
+		d.livePublish(now, r.o.URL, func() []live.Game { return r.liveGames(now) })
 		if stop {
 			return code
 		}
@@ -421,13 +430,14 @@ func (r *ksRun) start(ctx context.Context, m ksclient.Metadata, now time.Time) {
 	io.WriteString(h, ref)
 	number := int(h.Sum32() % 1_000_000_000)
 	seed := d.opt.Seed ^ (d.gameSeq * 0x9e3779b97f4a7c15) ^ uint64(number)
-	g := &ksGame{ref: ref, code: m.GameCode, number: number, opp: opp, guest: guest, t: ksclient.NewTracker(us, now), moveNumber: m.MoveNumber}
+	ctl := controlOf(st)
+	g := &ksGame{ref: ref, code: m.GameCode, number: number, opp: opp, guest: guest, t: ksclient.NewTracker(us, now),
+		moveNumber: m.MoveNumber, ctl: ctl}
 	if g.code == "" {
 		g.code = ref
 	}
 	// The site's wild 16 (ks-game) ends games by its own rules; the player
 	// is told ICC's, as records and replay assume.
-	ctl := controlOf(st)
 	setup := driver.Setup{
 		Spec: d.opt.Spec, Game: players.Game{Color: us, Rules: umpire.ICC(), Control: ctl, Seed: seed},
 		Prepare: func(p players.Player) {
@@ -448,9 +458,11 @@ func (r *ksRun) start(ctx context.Context, m ksclient.Metadata, now time.Time) {
 	}
 	g.drv = drv
 	if d.opt.Dir != "" && cfg.Logs.Records {
-		drv.SetRecord(record.Create(d.opt.Dir, d.opt.Name, record.GameLine{Game: number, White: white, Black: black,
+		gl := record.GameLine{Game: number, White: white, Black: black,
 			BaseMin: int((ctl.Base + 30*time.Second) / time.Minute), IncS: int(ctl.Increment / time.Second), Rated: true, Wild: 16, Seed: record.Seed(seed),
-			Player: d.opt.Spec.String(), Build: d.build, OpponentModel: g.model}, us, now))
+			Player: d.opt.Spec.String(), Build: d.build, OpponentModel: g.model.name}
+		gl.SetRules(umpire.ICC())
+		drv.SetRecord(record.CreateWith(d.opt.Dir, d.opt.Name, gl, us, now, g.model.counts))
 	}
 	r.games[ref] = g
 	r.seen[ref] = true
@@ -568,6 +580,9 @@ func (r *ksRun) drive(ctx context.Context, now time.Time) {
 		ev := g.t.TakeEvents()
 		r.showAnswers(g, ev)
 		g.drv.Hear(ev, now)
+		if len(ev) > 0 {
+			d.liveHeard(&g.live, g.drv, ev)
+		}
 		_, _, over := g.t.Over()
 		if g.drv.Thinking() {
 			if over {
@@ -705,6 +720,8 @@ func (r *ksRun) finish(g *ksGame, now time.Time) {
 	g.drv.End(players.Outcome{Result: result, Reason: reason},
 		record.ResultLine{Code: reason, Plies: g.t.Plies(), LagMs: g.t.Lag().Milliseconds()}, now)
 	us := g.t.Us()
+	d.liveFinished(live.Finished{Number: g.number, Opponent: g.opp, Us: us.String(), Result: result, Reason: reason,
+		Plies: g.t.Plies()}, g.drv)
 	d.scoreGame(g.code, g.opp, us, result, reason, reason, g.t.Plies(), g.t.Illegal(), g.t.Clock(us, now), now)
 	if rec := g.drv.Record(); rec != nil {
 		if result == "*" {
@@ -810,6 +827,15 @@ func (r *ksRun) lobby(ctx context.Context, now time.Time) {
 		return
 	}
 	p := cfg.Policy
+	// policy.games counts finished games, but several play at once here:
+	// with the games in progress enough to reach it, no game is sought or
+	// offered (and our waiting one goes), or the last ones would overshoot.
+	if finished, _, _, _ := d.Score(); p.Games > 0 && finished+len(r.games) >= p.Games {
+		if r.waiting != "" {
+			r.withdraw(ctx)
+		}
+		return
+	}
 	waiting := 0
 	if r.waiting != "" {
 		waiting = 1
@@ -822,7 +848,8 @@ func (r *ksRun) lobby(ctx context.Context, now time.Time) {
 			r.ok()
 			r.waiting = c.GameID
 			d.opt.Log.Info().Str("game", c.GameID).Str("code", c.GameCode).Msg("lobby game created: waiting for an opponent")
-			d.opt.Console.say(lineProgress, "waiting for an opponent in lobby game %s (wild 16, 25+10)", c.GameCode)
+			d.liveSeen.status = fmt.Sprintf("waiting for an opponent in lobby game %s (wild 16)", c.GameCode)
+			d.opt.Console.say(lineProgress, "%s", d.liveSeen.status)
 			waiting = 1
 		case ksclient.Code(err) == "BOT_ALREADY_HAS_OPEN_GAME":
 			waiting = 1 // the poll will show it
@@ -834,6 +861,9 @@ func (r *ksRun) lobby(ctx context.Context, now time.Time) {
 		return
 	}
 	r.lastJoin = now
+	if r.waiting == "" {
+		d.liveSeen.status = "waiting for a game: looking at other bots' open games once a minute"
+	}
 	open, err := r.c.Open(ctx)
 	if err != nil {
 		r.failed(err, "open games")
@@ -981,6 +1011,19 @@ func (r *ksRun) ping(ref string) {
 	case r.pings <- ref:
 	default: // the loop is busy: the poll covers it
 	}
+}
+
+// liveGames are the games in progress for the operator's page, as the ICC
+// backend shows its own.
+func (r *ksRun) liveGames(now time.Time) []live.Game {
+	var out []live.Game
+	for _, g := range r.games {
+		us := g.t.Us()
+		out = append(out, liveGameOf(liveView{number: g.number, opponent: g.opp, us: us, control: g.ctl, plies: g.t.Plies(),
+			clockUs: g.t.Clock(us, now), clockThem: g.t.Clock(us.Other(), now), ourTurn: g.t.OurTurn(),
+			drv: g.drv, lastAttempt: g.lastAttempt, live: &g.live}))
+	}
+	return out
 }
 
 // showAnswers prints our attempts' answers and the opponent's moves

@@ -3,6 +3,7 @@ package bot
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io/fs"
 	"net/http"
 	"net/http/httptest"
@@ -19,6 +20,7 @@ import (
 	"kriegbot/config"
 	"kriegbot/engine/chess"
 	"kriegbot/engine/players"
+	"kriegbot/live"
 	"kriegbot/protocol/ksclient"
 	"kriegbot/record"
 	"kriegbot/replay"
@@ -55,6 +57,12 @@ type ksRunResult struct {
 // when the daemon exits (failing the test after limit).
 func runKS(t *testing.T, site *fakeSite, srv *fakeServer, token string, games int, limit time.Duration, o KSOptions, tune ...func(*config.Config, *players.Spec)) ksRunResult {
 	t.Helper()
+	return runKSWith(t, site, srv, token, games, limit, o, nil, tune...)
+}
+
+// runKSWith is runKS with the daemon's Options changed by withOpt.
+func runKSWith(t *testing.T, site *fakeSite, srv *fakeServer, token string, games int, limit time.Duration, o KSOptions, withOpt func(*Options), tune ...func(*config.Config, *players.Spec)) ksRunResult {
+	t.Helper()
 	dir := t.TempDir()
 	cfg := config.Defaults()
 	cfg.Server.Protocol, cfg.Server.Embedded, cfg.Server.URL = "kriegspiel", false, srv.url()
@@ -79,7 +87,11 @@ func runKS(t *testing.T, site *fakeSite, srv *fakeServer, token string, games in
 		t.Fatal(err)
 	}
 	logs := &syncBuf{}
-	d := New(cfg, Options{Name: "kriegbot", Spec: spec, Log: zerolog.New(logs).Level(zerolog.DebugLevel).With().Timestamp().Logger(), Dir: dir, Seed: 11})
+	opt := Options{Name: "kriegbot", Spec: spec, Log: zerolog.New(logs).Level(zerolog.DebugLevel).With().Timestamp().Logger(), Dir: dir, Seed: 11}
+	if withOpt != nil {
+		withOpt(&opt)
+	}
+	d := New(cfg, opt)
 	if o.Poll == 0 {
 		o.Poll = 100 * time.Millisecond
 	}
@@ -677,5 +689,114 @@ func TestControlOf(t *testing.T) {
 	}
 	if got := controlOf(ksclient.State{MoveNumber: 1}).String(); got != "1500+10" {
 		t.Errorf("no clock: %s", got)
+	}
+}
+
+// TestConnectRefusedForKriegspiel: -connect names an ICC-protocol server;
+// with server.protocol = "kriegspiel" it is refused with a clear error
+// (exit 2) instead of being ignored or half applied.
+func TestConnectRefusedForKriegspiel(t *testing.T) {
+	dir := t.TempDir()
+	conf := filepath.Join(dir, "ks.toml")
+	body := "[server]\nprotocol = \"kriegspiel\"\nembedded = true\n[logs]\ndir = \"" + filepath.ToSlash(dir) + "\"\n"
+	if err := os.WriteFile(conf, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	code := command([]string{"-config", conf, "-connect", "127.0.0.1:5000", "-check"}, &out, &errOut, nil)
+	if code != ExitBadConfig || !strings.Contains(errOut.String(), `server.protocol is "kriegspiel"`) || !strings.Contains(errOut.String(), "server.url") {
+		t.Fatalf("exit %d, stderr %q", code, errOut.String())
+	}
+	// The same config without -connect is valid.
+	out.Reset()
+	errOut.Reset()
+	if code := command([]string{"-config", conf, "-check"}, &out, &errOut, nil); code != ExitDone {
+		t.Fatalf("without -connect: exit %d, stderr %q", code, errOut.String())
+	}
+}
+
+// TestKriegspielLivePage: on kriegspiel.org the daemon feeds the operator's
+// page as on ICC: the game in progress (opponent, ply, clocks, what was
+// heard), then the finished game with its record's name and the score;
+// the token is in no snapshot.
+func TestKriegspielLivePage(t *testing.T) {
+	site := newFakeSite(t, ksToken)
+	// Slow attempts, so that the game lasts several of the page's
+	// half-second publications.
+	site.fault = func(w http.ResponseWriter, r *http.Request) bool {
+		if r.Method == "POST" && strings.HasSuffix(r.URL.Path, "/move") {
+			time.Sleep(80 * time.Millisecond)
+		}
+		return false
+	}
+	srv := site.serve(t)
+	page := live.New(t.TempDir(), nil)
+	var mu sync.Mutex
+	var seen []live.Snapshot
+	stop := make(chan struct{})
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(10 * time.Millisecond):
+			}
+			snap := page.Snapshot()
+			if len(snap.Games) > 0 {
+				mu.Lock()
+				seen = append(seen, snap)
+				mu.Unlock()
+			}
+		}
+	}()
+	res := runKSWith(t, site, srv, ksToken, 1, 60*time.Second, KSOptions{}, func(o *Options) { o.Live = page })
+	close(stop)
+	<-watched
+	if res.code != ExitDone {
+		t.Fatalf("exit code %d\n%s", res.code, tail(res.log, 3000))
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	playing := false
+	for _, snap := range seen {
+		for _, g := range snap.Games {
+			if g.Opponent != "" && g.Ply > 0 && g.ClockUs > 0 && g.ClockThem > 0 && len(g.Heard) > 0 && g.Control == "25+10" {
+				playing = true
+			}
+		}
+	}
+	if !playing {
+		t.Fatalf("no snapshot showed the game in progress (%d with games)", len(seen))
+	}
+	snap := page.Snapshot()
+	if len(snap.Games) != 0 || len(snap.Finished) != 1 || snap.Finished[0].Record == "" || snap.Finished[0].Plies == 0 ||
+		snap.Score.Finished != 1 || snap.Server != srv.url() {
+		t.Fatalf("after the game: %+v", snap)
+	}
+	js, _ := json.Marshal(snap)
+	if bytes.Contains(js, []byte(ksToken[len(ksToken)-20:])) {
+		t.Fatal("the token is in the page's snapshot")
+	}
+}
+
+// TestKriegspielGameLimitConcurrent: policy.games counts finished games,
+// but on the site several play at once: with games = 2 and max_games = 3
+// the bot offers no third lobby game while two are in progress, and plays
+// exactly two.
+func TestKriegspielGameLimitConcurrent(t *testing.T) {
+	site := newFakeSite(t, ksToken)
+	srv := site.serve(t)
+	res := runKS(t, site, srv, ksToken, 2, 60*time.Second, KSOptions{}, func(c *config.Config, _ *players.Spec) {
+		c.Policy.AcceptChallenges, c.Policy.Seek, c.Policy.MaxGames = true, false, 3
+	})
+	if res.code != ExitDone {
+		t.Fatalf("exit code %d\n%s", res.code, tail(res.log, 3000))
+	}
+	checkClean(t, site, res)
+	_, routes, _ := site.snapshot()
+	if n := len(records(t, res.dir)); n != 2 || routes["POST /game/create"] != 2 {
+		t.Fatalf("%d games played from %d lobby games, want 2 of 2", n, routes["POST /game/create"])
 	}
 }

@@ -621,8 +621,8 @@ func (f *fakeSite) move(w http.ResponseWriter, g *fakeGame, uci string) {
 		reply["special_announcement"] = "CHECK_DOUBLE"
 		reply["checks"] = checks
 	case len(checks) == 1:
+		// As ks-backend: "checks" holds a double check's kinds only.
 		reply["special_announcement"] = checks[0]
-		reply["checks"] = checks
 	}
 	if a.Ending != umpire.NotOver {
 		reply["next_turn_pawn_tries"] = nil

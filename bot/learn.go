@@ -43,25 +43,31 @@ func (l *learner) open(dir string, log zerolog.Logger) {
 	l.store, l.defaults = st, def
 }
 
+// prior is the per-opponent model a player was given: its name for the
+// record, and the counts it was blended from, which the record keeps so
+// that a replay gives the player the same model.
+type prior struct {
+	name   string
+	counts []byte
+}
+
 // priorFor gives p the model of opponent handle, if p takes one and we have
-// seen that opponent before (never a guest); it returns the model's name for the record, or "".
-func (l *learner) priorFor(p any, name string, log zerolog.Logger) string {
+// seen that opponent before (never a guest); it returns what the record
+// keeps of it (zero when the player keeps its default model).
+func (l *learner) priorFor(p any, name string, log zerolog.Logger) prior {
 	ps, ok := p.(players.PriorSetter)
 	if !ok || l.store == nil || handle.IsGuest(name) {
-		return ""
+		return prior{}
 	}
 	c, err := l.store.Counts(name)
 	if err != nil || c == nil || c.Games[0]+c.Games[1] == 0 {
-		return "" // never met: the player keeps its default model
+		return prior{} // never met: the player keeps its default model
 	}
-	m, err := l.store.Model(name, l.defaults)
-	if err != nil {
-		log.Warn().Err(err).Str("opponent", name).Msg("opponent model unreadable: using the default")
-		return ""
-	}
-	ps.SetPrior(m)
+	// The model is built from these very counts (not re-read), so the
+	// counts the record keeps are exactly what the player got.
+	ps.SetPrior(opponent.ModelFrom(l.defaults, c))
 	file, _ := opponent.FileName(name)
-	return fmt.Sprintf("%s (%d games)", file, c.Games[0]+c.Games[1])
+	return prior{name: fmt.Sprintf("%s (%d games)", file, c.Games[0]+c.Games[1]), counts: c.AppendFile(nil)}
 }
 
 // learn adds a finished game's full move list to its opponent's model.

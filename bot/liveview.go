@@ -5,7 +5,9 @@ import (
 	"path/filepath"
 	"time"
 
+	"kriegbot/driver"
 	"kriegbot/engine/chess"
+	"kriegbot/engine/clock"
 	"kriegbot/engine/oppmodel"
 	"kriegbot/engine/players"
 	"kriegbot/live"
@@ -33,9 +35,10 @@ type liveGame struct {
 	heard   []string // the last referee answers, newest last
 }
 
-// liveHeard notes what the player just heard and, when it is not
-// searching, copies its belief: called right after the driver heard ev.
-func (d *Daemon) liveHeard(g *gameRun, ev []players.Event) {
+// liveHeard notes what the player of a game just heard and, when it is
+// not searching, copies its belief: called right after the driver heard
+// ev, by either backend.
+func (d *Daemon) liveHeard(lg *liveGame, drv *driver.Game, ev []players.Event) {
 	if d.opt.Live == nil {
 		return
 	}
@@ -49,15 +52,15 @@ func (d *Daemon) liveHeard(g *gameRun, ev []players.Event) {
 			who = v.Move.String()
 		}
 		words := saidText(v)
-		g.live.heard = append(g.live.heard, who+": "+words)
-		if n := len(g.live.heard); n > 6 {
-			g.live.heard = append(g.live.heard[:0], g.live.heard[n-6:]...)
+		lg.heard = append(lg.heard, who+": "+words)
+		if n := len(lg.heard); n > 6 {
+			lg.heard = append(lg.heard[:0], lg.heard[n-6:]...)
 		}
 	}
-	if g.drv.Thinking() {
+	if drv.Thinking() {
 		return
 	}
-	in, ok := g.drv.Player().(players.Inspector)
+	in, ok := drv.Player().(players.Inspector)
 	if !ok {
 		return
 	}
@@ -66,22 +69,20 @@ func (d *Daemon) liveHeard(g *gameRun, ev []players.Event) {
 		return
 	}
 	for pt := chess.Pawn; pt <= chess.King; pt++ {
-		g.live.own[pt] = uint64(b.Own(pt))
+		lg.own[pt] = uint64(b.Own(pt))
 	}
-	for c := range g.live.heat {
-		g.live.heat[c] = *b.Matrix(oppmodel.Class(c))
+	for c := range lg.heat {
+		lg.heat[c] = *b.Matrix(oppmodel.Class(c))
 	}
-	g.live.hasHeat = true
+	lg.hasHeat = true
 }
 
 // liveFinished adds a finished game to the page's list.
-func (d *Daemon) liveFinished(g *gameRun, result, reason string) {
+func (d *Daemon) liveFinished(f live.Finished, drv *driver.Game) {
 	if d.opt.Live == nil {
 		return
 	}
-	f := live.Finished{Number: g.t.Number(), Opponent: g.t.Opponent(), Us: g.t.Us().String(),
-		Result: result, Reason: reason, Plies: g.t.Plies()}
-	if r := g.drv.Record(); r != nil && r.Path() != "" {
+	if r := drv.Record(); r != nil && r.Path() != "" {
 		f.Record = filepath.Base(r.Path())
 	}
 	d.liveSeen.finished = append(d.liveSeen.finished, f)
@@ -90,36 +91,66 @@ func (d *Daemon) liveFinished(g *gameRun, result, reason string) {
 	}
 }
 
-// livePublish sends the page a snapshot, at most twice a second.
-func (d *Daemon) livePublish(now time.Time) {
+// liveView is what a backend knows of one game in progress, for the page.
+type liveView struct {
+	number      int
+	opponent    string
+	us          chess.Color
+	control     clock.Control
+	plies       int
+	clockUs     time.Duration
+	clockThem   time.Duration
+	ourTurn     bool
+	drv         *driver.Game
+	lastAttempt driver.Action
+	live        *liveGame
+}
+
+// liveGameOf is a game's part of a snapshot.
+func liveGameOf(v liveView) live.Game {
+	lg := live.Game{Number: v.number, Opponent: v.opponent, Us: v.us.String(),
+		Control: fmt.Sprintf("%d+%d", int(v.control.Base/time.Minute), int(v.control.Increment/time.Second)), Ply: v.plies,
+		ClockUs: v.clockUs.Milliseconds(), ClockThem: v.clockThem.Milliseconds(),
+		State: "their turn", Value: v.lastAttempt.Value, HasValue: v.lastAttempt.HasValue,
+		Own: v.live.own, Heat: v.live.heat, HasHeat: v.live.hasHeat,
+		Heard: append([]string(nil), v.live.heard...)}
+	switch {
+	case v.drv.Thinking():
+		lg.State = "thinking"
+	case v.ourTurn:
+		lg.State = "our turn"
+	}
+	for _, c := range v.lastAttempt.Candidates {
+		lg.Candidates = append(lg.Candidates, live.Candidate{Move: c.Move.String(), Visits: c.Visits, Value: c.Value,
+			PIllegal: c.PIllegal, PCapture: c.PCapture, PCheck: c.PCheck})
+	}
+	return lg
+}
+
+// livePublish sends the page a snapshot, at most twice a second: where we
+// play (server) and the games in progress, which games gives only when a
+// snapshot is due.
+func (d *Daemon) livePublish(now time.Time, server string, games func() []live.Game) {
 	if d.opt.Live == nil || now.Sub(d.liveSeen.published) < 500*time.Millisecond {
 		return
 	}
 	d.liveSeen.published = now
 	f, w, l, dr := d.Score()
-	snap := live.Snapshot{Updated: now, Account: d.config().Account.Handle, Server: d.addr(), Status: d.liveSeen.status,
+	snap := live.Snapshot{Updated: now, Account: d.config().Account.Handle, Server: server, Status: d.liveSeen.status,
+		Tourney:  d.tourneyLive(),
 		Score:    live.Score{Finished: f, Wins: w, Losses: l, Draws: dr},
-		Finished: append([]live.Finished(nil), d.liveSeen.finished...)}
+		Finished: append([]live.Finished(nil), d.liveSeen.finished...), Games: games()}
+	d.opt.Live.Publish(snap)
+}
+
+// liveICCGames are the ICC backend's games for the page.
+func (d *Daemon) liveICCGames(now time.Time) []live.Game {
+	var out []live.Game
 	for _, g := range d.games {
 		us := g.t.Us()
-		ctl := g.t.Control()
-		lg := live.Game{Number: g.t.Number(), Opponent: g.t.Opponent(), Us: us.String(),
-			Control: fmt.Sprintf("%d+%d", int(ctl.Base/time.Minute), int(ctl.Increment/time.Second)), Ply: g.t.Plies(),
-			ClockUs: g.t.Clock(us, now).Milliseconds(), ClockThem: g.t.Clock(us.Other(), now).Milliseconds(),
-			State: "their turn", Value: g.lastAttempt.Value, HasValue: g.lastAttempt.HasValue,
-			Own: g.live.own, Heat: g.live.heat, HasHeat: g.live.hasHeat,
-			Heard: append([]string(nil), g.live.heard...)}
-		switch {
-		case g.drv.Thinking():
-			lg.State = "thinking"
-		case g.t.OurTurn():
-			lg.State = "our turn"
-		}
-		for _, c := range g.lastAttempt.Candidates {
-			lg.Candidates = append(lg.Candidates, live.Candidate{Move: c.Move.String(), Visits: c.Visits, Value: c.Value,
-				PIllegal: c.PIllegal, PCapture: c.PCapture, PCheck: c.PCheck})
-		}
-		snap.Games = append(snap.Games, lg)
+		out = append(out, liveGameOf(liveView{number: g.t.Number(), opponent: g.t.Opponent(), us: us, control: g.t.Control(),
+			plies: g.t.Plies(), clockUs: g.t.Clock(us, now), clockThem: g.t.Clock(us.Other(), now), ourTurn: g.t.OurTurn(),
+			drv: g.drv, lastAttempt: g.lastAttempt, live: &g.live}))
 	}
-	d.opt.Live.Publish(snap)
+	return out
 }

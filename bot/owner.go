@@ -34,6 +34,7 @@ func ownerCommands() []ownerCommand {
 		}},
 		{"seek", "on|off", "post or withdraw our seek", (*Daemon).ownerSeek},
 		{"set", "<key> <value>", "change a key listed in owner.settable", (*Daemon).ownerSet},
+		{"tourney", "[join N [td]|leave [N]]", "tournament status; join an event (of a trusted TD), or leave", (*Daemon).ownerTourney},
 	}
 }
 
@@ -49,11 +50,24 @@ func ownerHelp() string {
 // tell handles a personal tell: commands from an owner, a polite refusal
 // (at most once an hour per handle, so nobody can make us flood) for others.
 func (d *Daemon) tell(v protocol.PersonalTellDG) {
-	if v.Type != 1 || strings.EqualFold(v.Name, d.sess.Handle()) {
-		return // says from opponents, and our own keep-alive tells
+	if strings.EqualFold(v.Name, d.sess.Handle()) {
+		return // our own keep-alive tells
 	}
 	cfg := d.config()
 	text := strings.TrimSpace(v.Text)
+	if l, err := protocol.ParseTDLine(text); err == nil {
+		// A TD line in a tell (any tell type: a TD may qtell): obeyed
+		// from a trusted TD only, which tdLine checks and logs.
+		d.tdLine(l, v.Name, text, d.opt.Now())
+		return
+	}
+	if d.trustedTD(v.Name) && !contains(cfg.Owner.Handles, v.Name) {
+		d.tdTell(v.Name, text)
+		return
+	}
+	if v.Type != 1 {
+		return // says from opponents
+	}
 	if !contains(cfg.Owner.Handles, v.Name) {
 		now := d.opt.Now()
 		if last, ok := d.refusedTell[strings.ToLower(v.Name)]; ok && now.Sub(last) < time.Hour {
@@ -91,8 +105,8 @@ func (d *Daemon) ownerStatus(from, _ string) {
 	for _, g := range d.games {
 		games = append(games, g.t.String())
 	}
-	d.reply(from, fmt.Sprintf("%d games finished (+%d -%d =%d); playing: %s; paused %v; quitting %v; seek %v; player %s",
-		f, w, l, dr, orNone(games), paused, soft, cfg.Policy.Seek, d.opt.Spec.String()))
+	d.reply(from, fmt.Sprintf("%d games finished (+%d -%d =%d); playing: %s; paused %v; quitting %v; seek %v; player %s; tourney: %s",
+		f, w, l, dr, orNone(games), paused, soft, cfg.Policy.Seek, d.opt.Spec.String(), d.tourneyStatus()))
 }
 
 func (d *Daemon) ownerPause(from, _ string) {

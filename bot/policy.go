@@ -121,14 +121,22 @@ type offer struct {
 	rated   bool
 }
 
+// challengeOffer is a DG 29 as an offer.
+func challengeOffer(v protocol.MatchDG) offer {
+	return offer{from: v.Challenger, rating: v.ChallengerRating, wild: v.Wild,
+		minutes: v.ChallengerTime, inc: v.ChallengerInc, rated: v.Rated}
+}
+
 // challenge answers a DG 29 addressed to us.
 func (d *Daemon) challenge(v protocol.MatchDG, now time.Time) {
 	me := d.sess.Handle()
 	if !strings.EqualFold(v.Receiver, me) {
 		return // our own challenge echoed
 	}
-	why := d.refusal(offer{from: v.Challenger, rating: v.ChallengerRating, wild: v.Wild,
-		minutes: v.ChallengerTime, inc: v.ChallengerInc, rated: v.Rated})
+	if d.tourneyChallenge(v, now) {
+		return // in an event: tourney.go decides
+	}
+	why := d.refusal(challengeOffer(v))
 	if why == "" {
 		line, err := protocol.AcceptLine(v.Challenger)
 		if err != nil {
@@ -149,8 +157,8 @@ func (d *Daemon) challenge(v protocol.MatchDG, now time.Time) {
 // others are let be (a seek is addressed to everyone: no decline).
 func (d *Daemon) seekAd(v protocol.SeekDG, now time.Time) {
 	cfg := d.config()
-	if !cfg.Policy.AnswerSeeks || strings.EqualFold(v.Name, d.sess.Handle()) {
-		return
+	if !cfg.Policy.AnswerSeeks || strings.EqualFold(v.Name, d.sess.Handle()) || d.tour.active() {
+		return // in an event the TD makes the games
 	}
 	why := d.refusal(offer{from: v.Name, rating: v.Rating, wild: v.Wild, minutes: v.Minutes, inc: v.Inc, rated: v.Rated})
 	if why != "" {
@@ -162,10 +170,11 @@ func (d *Daemon) seekAd(v protocol.SeekDG, now time.Time) {
 	d.sess.Send(protocol.PlayLine(v.Index))
 }
 
-// refusal says why an offer is declined, or "" to accept it.
-func (d *Daemon) refusal(o offer) string {
-	cfg := d.config()
-	p := cfg.Policy
+// unplayable says why no offer at all can be taken now (leaving, paused,
+// max_games reached) or why this one cannot be played by us (not wild 16),
+// or "". The policy filters (refusal) and the paired challenge of an event
+// (tourney.go), which passes those filters by, both start with it.
+func (d *Daemon) unplayable(o offer) string {
 	soft, _ := d.quitting()
 	d.mu.Lock()
 	paused := d.paused
@@ -175,12 +184,23 @@ func (d *Daemon) refusal(o offer) string {
 		return "shutting down"
 	case paused:
 		return "paused by the owner"
-	case !p.AcceptChallenges:
-		return "not accepting challenges"
-	case len(d.games)+btoi(d.policy.waiting()) >= p.MaxGames:
+	case len(d.games)+btoi(d.policy.waiting()) >= d.config().Policy.MaxGames:
 		return "busy"
 	case o.wild != 16:
 		return "only wild 16"
+	}
+	return ""
+}
+
+// refusal says why an offer is declined, or "" to accept it.
+func (d *Daemon) refusal(o offer) string {
+	if why := d.unplayable(o); why != "" {
+		return why
+	}
+	p := d.config().Policy
+	switch {
+	case !p.AcceptChallenges:
+		return "not accepting challenges"
 	case o.minutes < p.MinBase || o.minutes > p.MaxBase:
 		return "time control"
 	case o.inc < p.MinIncrement || o.inc > p.MaxIncrement:

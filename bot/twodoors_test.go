@@ -55,6 +55,9 @@ func TestTwoDoors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if rec.Game.Rules.Name != "icc" {
+		t.Errorf("record rules %+v, want the site's (icc)", rec.Game.Rules)
+	}
 	us := "white"
 	if rec.Game.Us == 1 {
 		us = "black"

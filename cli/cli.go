@@ -12,6 +12,7 @@ import (
 	"kriegbot/cli/enginecmd"
 	"kriegbot/cli/modelcmd"
 	"kriegbot/cli/registercmd"
+	"kriegbot/cli/tourneycmd"
 	"kriegbot/cli/umpirecmd"
 	"kriegbot/internal/buildinfo"
 	"kriegbot/internal/cmdflag"
@@ -38,6 +39,7 @@ func commands() []command {
 		{"match", "engine-vs-engine matches in-process: W-L-D, Elo ± 95 %, SPRT, PGN, JSON Lines, shards", match.Command},
 		{"belief", "belief tools: `belief check FILE...` measures soundness and calibration on fixture files", beliefcmd.Command},
 		{"engine", "KEP, the Kriegspiel engine protocol, on standard input and output (for referees, GUIs, harnesses)", enginecmd.Command},
+		{"tourney", "a local computer olympiad: the server's TD runs a Swiss or round robin between daemons; crosstable, PGN, HTML", tourneycmd.Command},
 		{"register", "registers the bot on kriegspiel.org and stores its token (mode 0600, never printed)", registercmd.Command},
 		{"replay", "re-runs a logged game: belief heat maps, candidates, clocks per attempt; reports differing choices", replay.Command},
 		{"version", "the build: module version, VCS revision, toolchain, and the hash of the sources that decide play", versionCommand},

@@ -12,6 +12,7 @@ type Config struct {
 	Policy     Policy     `toml:"policy"`
 	Owner      Owner      `toml:"owner"`
 	Sparring   Sparring   `toml:"sparring"`
+	Tournament Tournament `toml:"tournament"`
 	Connection Connection `toml:"connection"`
 	Logs       Logs       `toml:"logs"`
 }
@@ -140,6 +141,42 @@ type Sparring struct {
 	Enabled bool   `toml:"enabled"`
 	Handle  string `toml:"handle"`
 	Player  string `toml:"player"`
+}
+
+// Tournament is how the bot enters computer tournaments run by a TD
+// (tournament director) account: whom it trusts, what it joins, and the
+// commands and times that differ between TDs (docs/tournaments.md).
+type Tournament struct {
+	// TD lists the TD handles whose pairings, ends and standings the bot
+	// obeys; the first is the one "join" and "tourney join N" address.
+	// Pairings and ends from anyone else are ignored and logged, so a
+	// stranger cannot steer the bot into a game or out of an event.
+	// Nil (not set) is the default, which Config.TrustedTDs resolves:
+	// "TD" on our own server, nobody elsewhere; read it through that.
+	TD []string `toml:"td"`
+	// Join lists events to join at start, in order (each by JoinCommand).
+	Join []int `toml:"join"`
+	// AutoJoin joins events a trusted TD announces (DG 103) whose
+	// description says wild 16, while the bot is in no event.
+	AutoJoin bool `toml:"auto_join"`
+	// JoinCommand and LeaveCommand are the lines sent to join and leave an
+	// event, with {td} and {event} replaced: TDs differ ("tell TD join 3" on
+	// kriegbot serve, "td join 3" to FICS's mamer, "tell Tomato join" on
+	// ICC). An event announced by DG 103 is joined by its own join commands.
+	JoinCommand  string `toml:"join_command"`
+	LeaveCommand string `toml:"leave_command"`
+	// RoundGrace is how long a paired game may take to start before the
+	// bot stops waiting for it (the opponent is absent: the TD forfeits
+	// them) and waits for the next round, still refusing other games.
+	RoundGrace Duration `toml:"round_grace"`
+	// Silence ends the bot's part in an event when no pairing, game or TD
+	// line has come for this long: a TD that vanished must not keep the bot
+	// from playing for ever.
+	Silence Duration `toml:"silence"`
+	// Rejoin sends the join command again after a reconnection while in an
+	// event, for TDs that drop absent players; the game in progress, if
+	// any, is resumed by the server either way.
+	Rejoin bool `toml:"rejoin"`
 }
 
 // Connection is keep-alive and reconnect behaviour.

@@ -22,6 +22,7 @@ func SettableKeys() []string {
 		"policy.greeting",
 		"policy.max_rematches",
 		"engine.player",
+		"tournament.auto_join",
 	}
 }
 
@@ -85,6 +86,15 @@ func Defaults() Config {
 			Enabled: true,
 			Handle:  "sparring",
 			Player:  "heuristic",
+		},
+		Tournament: Tournament{
+			TD:           nil, // not set: TrustedTDs gives "TD" on our own server only
+			Join:         []int{},
+			JoinCommand:  "tell {td} join {event}",
+			LeaveCommand: "tell {td} leave !",
+			RoundGrace:   Duration{10 * time.Minute},
+			Silence:      Duration{3 * time.Hour},
+			Rejoin:       true,
 		},
 		Connection: Connection{
 			KeepAlive:      Duration{50 * time.Second},

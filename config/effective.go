@@ -9,8 +9,10 @@ import (
 )
 
 // Effective returns the configuration as TOML text, every key spelled out,
-// for `kriegbot run -check`. Parsing it gives back c. The password is never
-// shown, only where it would come from and whether that source is there.
+// for `kriegbot run -check`. Parsing it gives back c, except that
+// tournament.td is spelled out as it applies (TrustedTDs) when it was not
+// set. The password is never shown, only where it would come from and
+// whether that source is there.
 func (c Config) Effective() string {
 	return c.effective(os.Getenv)
 }
@@ -27,6 +29,13 @@ func (c Config) effective(getenv func(string) string) string {
 			}
 			section = f.section
 			fmt.Fprintf(&b, "\n[%s]\n", section)
+		}
+		if f.key() == "tournament.td" {
+			// Shown as it applies (the default depends on the server),
+			// with a note when it is the default.
+			b.WriteString(c.tdNote())
+			fmt.Fprintf(&b, "%s = %s\n", f.name, formatValue(reflect.ValueOf(c.TrustedTDs())))
+			continue
 		}
 		fmt.Fprintf(&b, "%s = %s\n", f.name, formatValue(f.v))
 	}
@@ -85,7 +94,11 @@ func formatValue(v reflect.Value) string {
 	case reflect.Slice:
 		items := make([]string, v.Len())
 		for i := range items {
-			items[i] = tomlQuote(v.Index(i).String())
+			if e := v.Index(i); e.Kind() == reflect.Int {
+				items[i] = strconv.FormatInt(e.Int(), 10)
+			} else {
+				items[i] = tomlQuote(e.String())
+			}
 		}
 		return "[" + strings.Join(items, ", ") + "]"
 	}

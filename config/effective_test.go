@@ -22,7 +22,9 @@ func TestEffectiveRoundTrips(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Effective does not parse: %v\n%s", err, text)
 		}
-		if !reflect.DeepEqual(back, c) {
+		want := c
+		want.Tournament.TD = c.TrustedTDs() // spelled out as it applies
+		if !reflect.DeepEqual(back, want) {
 			t.Errorf("Effective round trip changed the config:\n%s", text)
 		}
 	}
@@ -75,5 +77,52 @@ func TestEffectiveReadsTheEnvironment(t *testing.T) {
 	text := c.Effective()
 	if strings.Contains(text, secret) || !strings.Contains(text, "# password: from $KRIEGBOT_TEST_PW (set)") {
 		t.Errorf("Effective:\n%s", text)
+	}
+}
+
+// tournament.td, when not set, trusts "TD" on our own server only: on an
+// outside server "TD" is whoever holds the handle. -check shows the list
+// in effect and why.
+func TestTrustedTDs(t *testing.T) {
+	loopback := func(host string) func(*Config) {
+		return func(c *Config) { c.Server.Embedded, c.Server.Host, c.Server.Port = false, host, 5000 }
+	}
+	for _, tc := range []struct {
+		name   string
+		change func(*Config)
+		want   []string
+	}{
+		{"embedded", func(*Config) {}, []string{"TD"}},
+		{"127.0.0.1", loopback("127.0.0.1"), []string{"TD"}},
+		{"localhost", loopback("localhost"), []string{"TD"}},
+		{"::1", loopback("::1"), []string{"TD"}},
+		{"ICC", func(c *Config) { *c = realServer() }, []string{}},
+		{"a LAN address", loopback("192.168.1.5"), []string{}},
+		{"kriegspiel.org", func(c *Config) { c.Server.Embedded, c.Server.Protocol = false, "kriegspiel" }, []string{}},
+		{"kriegspiel door on loopback", func(c *Config) {
+			c.Server.Embedded, c.Server.Protocol, c.Server.URL = false, "kriegspiel", "http://127.0.0.1:8080"
+		}, []string{"TD"}},
+		{"set on ICC", func(c *Config) { *c = realServer(); c.Tournament.TD = []string{"Tomato", "TD"} }, []string{"Tomato", "TD"}},
+		{"set empty on our own", func(c *Config) { c.Tournament.TD = []string{} }, []string{}},
+	} {
+		c := Defaults()
+		tc.change(&c)
+		if got := c.TrustedTDs(); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s: TrustedTDs() = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+	if text := Defaults().effective(env(nil)); !strings.Contains(text, "# td is not set: the default trusts \"TD\", because the server is our own") ||
+		!strings.Contains(text, "\ntd = [\"TD\"]\n") {
+		t.Errorf("embedded -check:\n%s", text)
+	}
+	text := realServer().effective(env(nil))
+	if !strings.Contains(text, "# td is not set: the default trusts no TD, because chessclub.com is not our own server") ||
+		!strings.Contains(text, "\ntd = []\n") {
+		t.Errorf("ICC -check:\n%s", text)
+	}
+	c := realServer()
+	c.Tournament.TD = []string{"Tomato"}
+	if text := c.effective(env(nil)); strings.Contains(text, "# td is not set") || !strings.Contains(text, "\ntd = [\"Tomato\"]\n") {
+		t.Errorf("ICC -check with td set:\n%s", text)
 	}
 }

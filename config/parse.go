@@ -242,6 +242,21 @@ func setRaw(f reflect.Value, v any) string {
 		return "must be a string, got " + tomlType(v)
 	case reflect.Slice:
 		list, ok := v.([]any)
+		if f.Type().Elem().Kind() == reflect.Int {
+			if !ok {
+				return "must be an array of integers, got " + tomlType(v)
+			}
+			out := make([]int, 0, len(list))
+			for i, item := range list {
+				n, ok := item.(int64)
+				if !ok || int64(int(n)) != n {
+					return fmt.Sprintf("must be an array of integers, item %d is %s", i+1, tomlType(item))
+				}
+				out = append(out, int(n))
+			}
+			f.Set(reflect.ValueOf(out))
+			return ""
+		}
 		if !ok {
 			return "must be an array of strings, got " + tomlType(v)
 		}

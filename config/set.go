@@ -88,6 +88,9 @@ func setText(f reflect.Value, text string) string {
 		}
 		f.SetString(s)
 	case reflect.Slice:
+		if f.Type().Elem().Kind() != reflect.String {
+			return fmt.Sprintf("cannot be set from text (%s)", f.Type())
+		}
 		var list []string
 		for item := range strings.SplitSeq(trimmed, ",") {
 			if item = strings.TrimSpace(item); item != "" {

@@ -3,6 +3,7 @@ package config
 import (
 	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -42,10 +43,25 @@ func TestShippedConfigEqualsDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, key := range Keys() {
-		if !md.IsDefined(strings.Split(key, ".")...) {
+		sec, name, _ := strings.Cut(key, ".")
+		if line, ok := derivedDefaults[key]; ok {
+			// Not set is its default; the file shows it commented out.
+			if md.IsDefined(sec, name) || !strings.Contains(string(data), "\n"+line+"\n") {
+				t.Errorf("config.toml should leave %s unset, with %q", key, line)
+			}
+			continue
+		}
+		if !md.IsDefined(sec, name) {
 			t.Errorf("config.toml does not spell out %s", key)
 		}
 	}
+}
+
+// derivedDefaults are the keys whose default depends on other keys, so
+// that no value in the file can stand for it: config.toml leaves them out
+// and shows the line commented out.
+var derivedDefaults = map[string]string{
+	"tournament.td": `# td = ["TD"]`,
 }
 
 // Every key in the shipped file has a comment right above it (or above the
@@ -102,7 +118,7 @@ func TestShippedICCBlockValidates(t *testing.T) {
 	if err := c.Validate(); err != nil {
 		t.Fatalf("ICC block does not validate: %v\n%s", err, b.String())
 	}
-	if c.Server.Embedded || c.Server.Host != "chessclub.com" || c.Server.Port != 5000 || c.Sparring.Enabled || !c.Policy.Seek || c.Policy.Challenge != "" {
+	if c.Server.Embedded || c.Server.Host != "chessclub.com" || c.Server.Port != 5000 || c.Sparring.Enabled || !c.Policy.Seek || c.Policy.Challenge != "" || !slices.Equal(c.TrustedTDs(), []string{"Tomato"}) {
 		t.Errorf("ICC block gave %+v %+v", c.Server, c.Policy)
 	}
 	if _, err := Password(c, func(string) string { return "" }); err == nil {

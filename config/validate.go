@@ -31,6 +31,7 @@ func (c Config) validate() []*Error {
 	ck.policy(c)
 	ck.owner(c)
 	ck.sparring(c)
+	ck.tournament(c)
 	ck.connection(c)
 	ck.logs(c)
 	return ck.errs
@@ -290,6 +291,70 @@ func (ck *checker) sparring(c Config) {
 		ck.add("sparring.handle", fmt.Sprintf("must differ from account.handle (%q)", c.Account.Handle), "account.handle")
 	}
 	ck.player("sparring.player", s.Player)
+}
+
+func (ck *checker) tournament(c Config) {
+	t := c.Tournament
+	tds := c.TrustedTDs()
+	ck.handles("tournament.td", t.TD, 20)
+	for _, h := range t.TD {
+		if strings.EqualFold(h, c.Account.Handle) {
+			ck.add("tournament.td", fmt.Sprintf("%q is our own handle", h), "account.handle")
+		}
+	}
+	if len(t.Join) > 16 {
+		ck.add("tournament.join", fmt.Sprintf("must list at most 16 events, got %d", len(t.Join)))
+	}
+	seen := map[int]bool{}
+	for _, n := range t.Join {
+		if n < 1 || n > MaxEvent {
+			ck.add("tournament.join", fmt.Sprintf("event numbers must be 1-%d, got %d", MaxEvent, n))
+		}
+		if seen[n] {
+			ck.add("tournament.join", fmt.Sprintf("lists %d twice", n))
+		}
+		seen[n] = true
+	}
+	if len(tds) == 0 {
+		hint := ""
+		if t.TD == nil {
+			hint = fmt.Sprintf(" (the default trusts %q on our own server only)", OwnTD)
+		}
+		if len(t.Join) > 0 {
+			ck.add("tournament.join", "needs a TD to join with: list one in tournament.td"+hint, "tournament.td")
+		}
+		if t.AutoJoin {
+			ck.add("tournament.auto_join", "needs a trusted TD: list one in tournament.td"+hint, "tournament.td")
+		}
+	}
+	if c.Server.Protocol == "kriegspiel" && (len(t.Join) > 0 || t.AutoJoin) {
+		ck.add("tournament.join", "tournaments are entered on ICC-protocol servers (server.protocol = \"icc\"); kriegspiel.org has no TD", "tournament.auto_join", "server.protocol")
+	}
+	ck.command("tournament.join_command", t.JoinCommand)
+	ck.command("tournament.leave_command", t.LeaveCommand)
+	ck.durRange("tournament.round_grace", t.RoundGrace, 10*time.Second, 2*time.Hour)
+	ck.durRange("tournament.silence", t.Silence, time.Minute, 48*time.Hour)
+	if t.Silence.Duration <= t.RoundGrace.Duration {
+		ck.add("tournament.silence", fmt.Sprintf("must be longer than tournament.round_grace (%v), got %v: the event would end while a round may still start", t.RoundGrace, t.Silence), "tournament.round_grace")
+	}
+}
+
+// MaxEvent is the largest event number a TD may use (nine digits, as the
+// TD lines are read).
+const MaxEvent = 999_999_999
+
+// command checks a TD command template: one line of text whose only
+// placeholders are {td} and {event}.
+func (ck *checker) command(key, s string) {
+	n := len(ck.errs)
+	ck.text(key, s, 200, false)
+	if len(ck.errs) > n {
+		return
+	}
+	rest := strings.NewReplacer("{td}", "", "{event}", "").Replace(s)
+	if strings.ContainsAny(rest, "{}") {
+		ck.add(key, fmt.Sprintf("may hold only the placeholders {td} and {event}; got %q", s))
+	}
 }
 
 func (ck *checker) connection(c Config) {

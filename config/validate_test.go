@@ -61,6 +61,24 @@ func TestValidateRules(t *testing.T) {
 			`engine.player: spec "mtcs": unknown kind "mtcs" (known: random, heuristic, mcts)`},
 		{"bad player option", func(c *Config) { c.Sparring.Player = "mcts:threads=0" },
 			`sparring.player: spec "mcts:threads=0": option threads: "0" is not an integer from 1 to 64`},
+		{"tournament defaults on a real server", func(c *Config) { *c = realServer(); c.Tournament.Join = []int{3, 7} },
+			`tournament.join: needs a TD to join with: list one in tournament.td (the default trusts "TD" on our own server only)`},
+		{"a TD listed on a real server", func(c *Config) {
+			*c = realServer()
+			c.Tournament.TD, c.Tournament.Join = []string{"Tomato"}, []int{3, 7}
+		}, ""},
+		{"ourselves as TD", func(c *Config) { c.Tournament.TD = []string{"TD", "KriegBot"} }, `tournament.td: "KriegBot" is our own handle`},
+		{"duplicate event", func(c *Config) { c.Tournament.Join = []int{3, 3} }, "tournament.join: lists 3 twice"},
+		{"auto-join without a TD", func(c *Config) { c.Tournament.TD, c.Tournament.AutoJoin = []string{}, true },
+			"tournament.auto_join: needs a trusted TD: list one in tournament.td"},
+		{"unknown placeholder", func(c *Config) { c.Tournament.JoinCommand = "tell {td} join {id}" },
+			`tournament.join_command: may hold only the placeholders {td} and {event}; got "tell {td} join {id}"`},
+		{"two-line leave", func(c *Config) { c.Tournament.LeaveCommand = "tell {td} leave\nquit" },
+			`tournament.leave_command: must not contain control characters such as line breaks; got "tell {td} leave\nquit"`},
+		{"tournament on kriegspiel.org", func(c *Config) { c.Server.Protocol = "kriegspiel"; c.Tournament.AutoJoin = true },
+			`tournament.join: tournaments are entered on ICC-protocol servers (server.protocol = "icc"); kriegspiel.org has no TD`},
+		{"silence within the grace", func(c *Config) { c.Tournament.Silence = Duration{5 * time.Minute} },
+			"tournament.silence: must be longer than tournament.round_grace (10m), got 5m: the event would end while a round may still start"},
 		{"promotion", func(c *Config) { c.Server.PromotionStyle = "san" }, `server.promotion_style: must be one of "uci", "equals"; got "san"`},
 	} {
 		c := Defaults()

@@ -57,6 +57,9 @@ func fragmentHTML(s *Snapshot) string {
 	}
 	fmt.Fprintf(&sb, "<div class=\"meta\">%s · score +%d -%d =%d (%d games) · updated %s</div>",
 		htmlEscape(s.Server), s.Score.Wins, s.Score.Losses, s.Score.Draws, s.Score.Finished, updated)
+	if s.Tourney != "" {
+		fmt.Fprintf(&sb, "<div class=\"meta\">tournament: %s</div>", htmlEscape(s.Tourney))
+	}
 	if len(s.Games) == 0 {
 		status := s.Status
 		if status == "" {

@@ -29,7 +29,7 @@ func sample() Snapshot {
 	g.Heat[1][52] = 0.9
 	g.Heat[2][57] = 0.4
 	return Snapshot{Updated: time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC), Account: "kriegbot", Server: "127.0.0.1:5000",
-		Score: Score{Finished: 3, Wins: 2, Draws: 1}, Games: []Game{g},
+		Score: Score{Finished: 3, Wins: 2, Draws: 1}, Games: []Game{g}, Tourney: "tourney #1 (TD): in, 1 games, 0.5 points; <b>",
 		Finished: []Finished{{Number: 6, Opponent: "sparring", Us: "black", Result: "1-0", Reason: "Black checkmated", Plies: 51,
 			Record: "20261125-120000-kriegbot-g6-sparring.jsonl"}}}
 }
@@ -51,7 +51,8 @@ func TestRoutes(t *testing.T) {
 	page := get(t, h, "GET", "/")
 	body := page.Body.String()
 	for _, want := range []string{"Game 7 vs sparring", "thinking", "value +0.31", "e2e4", "their king (%)", "Legend",
-		"/replay/20261125-120000-kriegbot-g6-sparring.html", "score +2 -0 =1", "0:41", "0:52"} {
+		"/replay/20261125-120000-kriegbot-g6-sparring.html", "score +2 -0 =1", "0:41", "0:52",
+		"tournament: tourney #1 (TD): in, 1 games, 0.5 points; &lt;b&gt;"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("page lacks %q", want)
 		}

@@ -15,7 +15,10 @@ type Snapshot struct {
 	Account string `json:"account"`
 	Server  string `json:"server"`
 	// Status is what the bot does when no game runs ("waiting for a game").
-	Status   string     `json:"status"`
+	Status string `json:"status"`
+	// Tourney is the bot's part in computer tournaments ("" when in none):
+	// the events, their scores, the pairing or the paired game.
+	Tourney  string     `json:"tourney,omitempty"`
 	Score    Score      `json:"score"`
 	Games    []Game     `json:"games"`
 	Finished []Finished `json:"finished"`

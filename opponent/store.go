@@ -125,7 +125,14 @@ func (s *Store) Model(handle string, def *oppmodel.Counts) (*oppmodel.Model, err
 	if err != nil {
 		return nil, err
 	}
-	return oppmodel.Blend(def, c, oppmodel.BlendGames), nil
+	return ModelFrom(def, c), nil
+}
+
+// ModelFrom is the model a player gets against an opponent whose counts
+// are c: the default counts blended with what we learnt. Live play (Model)
+// and replay (from the counts the record kept) both build it here.
+func ModelFrom(def, c *oppmodel.Counts) *oppmodel.Model {
+	return oppmodel.Blend(def, c, oppmodel.BlendGames)
 }
 
 // printable keeps a handle safe for Meta and messages.

@@ -435,6 +435,10 @@ func (d Decoder) Decode(dg int, fields [][]byte) (DG, error) {
 	case DGFail:
 		out = FailDG{CommandID: p.num(0, "command_id"), Message: p.str(1, "error_message")}
 	default:
+		if t, ok := decodeTourney(p, dg); ok {
+			out = t
+			break
+		}
 		r := RawDG{N: dg, Fields: make([]string, len(fields))}
 		for i, f := range fields {
 			r.Fields[i] = string(f)

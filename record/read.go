@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -75,6 +76,12 @@ type GameInfo struct {
 	// OpponentModel names the per-opponent model the player was given, when
 	// recorded ("" for the spec's own prior).
 	OpponentModel string
+	// OpponentCounts is the path of the counts file that model was blended
+	// from (beside the record, when the record kept one: the record's
+	// folder joined to the name the game line gives), and
+	// OpponentCountsSHA256 the file's SHA-256 in hex.
+	OpponentCounts       string
+	OpponentCountsSHA256 string
 	// Setup is the set-up position the game began from (match files with
 	// -positions), nil for the standard start; HiddenKing says the players
 	// did not know where the opponent's king stood in it.
@@ -223,7 +230,7 @@ func Read(r io.Reader, name string) (*Record, error) {
 			if err := decode(line, &l); err != nil {
 				return nil, fail(n, "%v", err)
 			}
-			g, err := gameInfo(line, &l)
+			g, err := gameInfo(line, name, &l)
 			if err != nil {
 				return nil, fail(n, "%v", err)
 			}
@@ -333,12 +340,32 @@ func parseTime(s string) (time.Time, error) {
 	return time.Parse(time.RFC3339Nano, s)
 }
 
-func gameInfo(line []byte, l *GameLine) (GameInfo, error) {
+func gameInfo(line []byte, name string, l *GameLine) (GameInfo, error) {
 	g := GameInfo{Number: l.Game, White: l.White, Black: l.Black, BaseMin: l.BaseMin, IncS: l.IncS,
 		Rated: l.Rated, Wild: l.Wild, Player: l.Player, Build: l.Build, OpponentModel: l.OpponentModel,
 		Seed: uint64(l.Seed)}
 	if l.V > Version {
 		return g, fmt.Errorf("record version %d is newer than this program's (%d)", l.V, Version)
+	}
+	if l.OpponentCounts != "" {
+		// Only a plain file name: a record must not point a replay at any
+		// file on the machine.
+		if filepath.Base(l.OpponentCounts) != l.OpponentCounts || !strings.HasSuffix(l.OpponentCounts, ".kbm") ||
+			len(l.OpponentCountsSHA256) != 64 || strings.Trim(l.OpponentCountsSHA256, "0123456789abcdef") != "" {
+			return g, fmt.Errorf("opponent_counts %q (sha256 %q): not a .kbm file name beside the record with its SHA-256", l.OpponentCounts, l.OpponentCountsSHA256)
+		}
+		g.OpponentCounts, g.OpponentCountsSHA256 = filepath.Join(filepath.Dir(name), l.OpponentCounts), l.OpponentCountsSHA256
+	}
+	if l.Rules != "" {
+		r, err := umpire.ParseRules(l.Rules)
+		if err != nil {
+			return g, fmt.Errorf("rules: %v", err)
+		}
+		if l.MaxPlies < 0 || l.MaxReversible < 0 {
+			return g, fmt.Errorf("max_plies %d, max_reversible %d: negative", l.MaxPlies, l.MaxReversible)
+		}
+		r.MaxPlies, r.MaxReversible, r.DeadMaterial = l.MaxPlies, l.MaxReversible, l.DeadMaterial
+		g.Rules = r
 	}
 	switch l.Us {
 	case "white":

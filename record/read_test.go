@@ -1,6 +1,7 @@
 package record
 
 import (
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -35,6 +36,11 @@ func TestReadRecordTable(t *testing.T) {
 		{"no spec", strings.Replace(gameLine, `"mcts:approach=c"`, `""`, 1), "f:1: no player spec"},
 		{"bad time", strings.Replace(gameLine, `"2026-11-23T18:54:08.48Z"`, `"yesterday"`, 1), "f:1: start:"},
 		{"wrong field type", strings.Replace(gameLine, `"base_min":2`, `"base_min":"2"`, 1), "f:1: field base_min"},
+		{"counts elsewhere", strings.Replace(gameLine, `"inc_s":12`, `"inc_s":12,"opponent_counts":"../../etc/x.kbm","opponent_counts_sha256":"`+strings.Repeat("0", 64)+`"`, 1), "f:1: opponent_counts"},
+		{"counts no sum", strings.Replace(gameLine, `"inc_s":12`, `"inc_s":12,"opponent_counts":"x.kbm"`, 1), "f:1: opponent_counts"},
+		{"counts beside", strings.Replace(gameLine, `"inc_s":12`, `"inc_s":12,"opponent_counts":"x.kbm","opponent_counts_sha256":"`+strings.Repeat("a", 64)+`"`, 1), ""},
+		{"bad rules", strings.Replace(gameLine, `"inc_s":12`, `"inc_s":12,"rules":"fide"`, 1), `f:1: rules: umpire: unknown rules "fide"`},
+		{"negative cap", strings.Replace(gameLine, `"inc_s":12`, `"inc_s":12,"rules":"icc","max_plies":-1`, 1), "f:1: max_plies -1"},
 		{"unknown type", gameLine + "\n" + `{"type":"gossip"}`, `f:2: unknown line type "gossip"`},
 		{"unknown field kept quiet", gameLine + "\n" + `{"type":"clock","ours_ms":1,"theirs_ms":2,"new":true}`, ""},
 		{"clock missing", gameLine + "\n" + `{"type":"clock","ours_ms":1}`, "f:2: clock:"},
@@ -73,6 +79,35 @@ func TestReadRecordTable(t *testing.T) {
 		case c.want == "" && rec.Game.Seed != 17437761000903900699:
 			t.Errorf("%s: seed %d", c.name, rec.Game.Seed)
 		}
+	}
+}
+
+// TestRecordRules: the rules a daemon's game was played under come back
+// from its record (absent, they are ICC's), so a replay gives the player
+// the same rules.
+func TestRecordRules(t *testing.T) {
+	rec, err := Read(strings.NewReader(gameLine), "f")
+	if err != nil || rec.Game.Rules != (umpire.Rules{}) {
+		t.Fatalf("no rules: %+v, %v", rec.Game.Rules, err)
+	}
+	want := umpire.Olympiad()
+	want.MaxPlies, want.DeadMaterial = 600, true
+	var gl GameLine
+	gl.SetRules(want)
+	b, err := json.Marshal(gl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fields := strings.TrimSuffix(strings.TrimPrefix(string(b), `{"type":"","game":0,"white":"","black":"","us":"","base_min":0,"inc_s":0,"rated":false,"wild":0,"seed":0,"player":"","start":"",`), "}")
+	if fields == string(b) {
+		t.Fatalf("unexpected encoding %s", b)
+	}
+	rec, err = Read(strings.NewReader(strings.Replace(gameLine, `"inc_s":12`, `"inc_s":12,`+fields, 1)), "f")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Game.Rules != want {
+		t.Errorf("rules %+v, want %+v", rec.Game.Rules, want)
 	}
 }
 

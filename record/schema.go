@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"kriegbot/engine/umpire"
 	"strconv"
 )
 
@@ -42,6 +43,25 @@ type GameLine struct {
 	Build string `json:"build,omitempty"`
 	// OpponentModel names the per-opponent model the player was given.
 	OpponentModel string `json:"opponent_model,omitempty"`
+	// OpponentCounts is the file, beside the record, holding the counts
+	// that model was blended from (an opponent-model file), and
+	// OpponentCountsSHA256 its SHA-256 in hex, so a replay gives the
+	// player the same model and knows it is the same.
+	OpponentCounts       string `json:"opponent_counts,omitempty"`
+	OpponentCountsSHA256 string `json:"opponent_counts_sha256,omitempty"`
+	// Rules name the referee's rules the player was given ("icc" when
+	// absent, as in records written before it was), with the server's
+	// adjudications: the move cap, the reversible-move cap and dead
+	// material.
+	Rules         string `json:"rules,omitempty"`
+	MaxPlies      int    `json:"max_plies,omitempty"`
+	MaxReversible int    `json:"max_reversible,omitempty"`
+	DeadMaterial  bool   `json:"dead_material,omitempty"`
+}
+
+// SetRules fills the rules fields from r.
+func (l *GameLine) SetRules(r umpire.Rules) {
+	l.Rules, l.MaxPlies, l.MaxReversible, l.DeadMaterial = r.Name, r.MaxPlies, r.MaxReversible, r.DeadMaterial
 }
 
 // AttemptLine is an attempt we sent, with the search behind it.

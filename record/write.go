@@ -1,6 +1,8 @@
 package record
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -43,6 +45,13 @@ type Writer struct {
 // Create starts the record of game g (its Type, V and Start are filled in)
 // under dir/games; name is our account's, for the file name.
 func Create(dir, name string, g GameLine, us chess.Color, now time.Time) *Writer {
+	return CreateWith(dir, name, g, us, now, nil)
+}
+
+// CreateWith is Create for a player given a per-opponent model: counts,
+// the opponent-model file it was blended from, is written beside the
+// record (same name, ".kbm") and named on the game line with its SHA-256.
+func CreateWith(dir, name string, g GameLine, us chess.Color, now time.Time, counts []byte) *Writer {
 	g.Type, g.V = TypeGame, Version
 	g.Start = stamp(now)
 	g.Us = us.String()
@@ -56,6 +65,14 @@ func Create(dir, name string, g GameLine, us chess.Color, now time.Time) *Writer
 		opp = g.White
 	}
 	w.base = filepath.Join(d, fmt.Sprintf("%s-%s-g%d-%s", now.UTC().Format("20060102-150405"), SafeName(name), g.Game, SafeName(opp)))
+	if len(counts) > 0 {
+		if w.err = os.WriteFile(w.base+".kbm", counts, 0o644); w.err != nil {
+			return w
+		}
+		sum := sha256.Sum256(counts)
+		g.OpponentCounts, g.OpponentCountsSHA256 = filepath.Base(w.base)+".kbm", hex.EncodeToString(sum[:])
+		w.game = g
+	}
 	w.f, w.err = os.OpenFile(w.base+".jsonl", os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	w.line(g)
 	return w

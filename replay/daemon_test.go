@@ -17,8 +17,11 @@ import (
 
 	"kriegbot/bot"
 	"kriegbot/config"
+	"kriegbot/engine/chess"
+	"kriegbot/engine/oppmodel"
 	"kriegbot/engine/players"
 	"kriegbot/engine/umpire"
+	"kriegbot/opponent"
 	"kriegbot/protocol/iccserver"
 )
 
@@ -42,6 +45,8 @@ type gameSetup struct {
 	serverRecords string
 	seed          uint64
 	maxPlies      int
+	// models is kriegbot's per-opponent model store ("": none).
+	models string
 }
 
 func daemonGameWith(t *testing.T, gs gameSetup) (string, *syncBuffer) {
@@ -74,7 +79,10 @@ func daemonGameWith(t *testing.T, gs gameSetup) (string, *syncBuffer) {
 		c.Server.Embedded, c.Server.Host = false, host
 		fmt.Sscan(port, &c.Server.Port)
 		c.Sparring.Enabled = false
-		c.Engine.OpponentModels = "" // a per-opponent model is not in the record
+		c.Engine.OpponentModels = ""
+		if handle == "kriegbot" {
+			c.Engine.OpponentModels = gs.models
+		}
 		c.Account.Handle = handle
 		c.Engine.Player = player
 		c.Engine.MoveOverhead = config.Duration{Duration: 20 * time.Millisecond}
@@ -192,6 +200,62 @@ func TestDaemonClockReplays(t *testing.T) {
 				seed: uint64(100 + i), maxPlies: 20})
 			checkDaemonGame(t, dir, log)
 		})
+	}
+}
+
+// TestDaemonReplaysWithOpponentModel: a game played with a per-opponent
+// model (the store already knows the sparring partner) keeps the counts
+// beside its record, and replays with 0 differing choices and no warning;
+// without that file the replay says so.
+func TestDaemonReplaysWithOpponentModel(t *testing.T) {
+	models := t.TempDir()
+	def, err := oppmodel.DefaultCounts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := opponent.OpenStore(models, def.Horizon)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos := chess.StartPosition()
+	var moves []chess.Move
+	for _, s := range []string{"e4", "e5", "Nf3", "Nc6", "Bb5", "a6"} {
+		m, err := pos.ParseSAN(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pos.Make(m)
+		moves = append(moves, m)
+	}
+	if err := st.AddGame("sparring", chess.Black, moves); err != nil {
+		t.Fatal(err)
+	}
+	dir, log := daemonGameWith(t, gameSetup{spec: "mcts:mem=2", base: 0, inc: 1, timeout: 2 * time.Minute,
+		seed: 77, maxPlies: 20, models: models})
+	checkDaemonGame(t, dir, log)
+	recName := onlyFile(t, filepath.Join(dir, "games", "*-g1-*.jsonl"))
+	rec := readFile(t, recName)
+	if rec.Game.OpponentModel == "" || rec.Game.OpponentCounts == "" {
+		t.Fatalf("the record names no per-opponent model: %+v", rec.Game)
+	}
+	res, err := Run(context.Background(), rec, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range res.Warnings {
+		if strings.Contains(w, "per-opponent") {
+			t.Errorf("warning with the counts beside the record: %s", w)
+		}
+	}
+	if err := os.Remove(rec.Game.OpponentCounts); err != nil {
+		t.Fatal(err)
+	}
+	res, err = Run(context.Background(), rec, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(strings.Join(res.Warnings, "\n"), "per-opponent model") {
+		t.Errorf("no warning once the counts file is gone: %q", res.Warnings)
 	}
 }
 

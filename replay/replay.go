@@ -2,7 +2,11 @@ package replay
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -13,6 +17,7 @@ import (
 	"kriegbot/engine/players"
 	"kriegbot/engine/umpire"
 	"kriegbot/internal/buildinfo"
+	"kriegbot/opponent"
 )
 
 // Options choose the slice of a game a replay shows.
@@ -132,9 +137,19 @@ func Run(ctx context.Context, rec *Record, opt Options) (*Result, error) {
 			}
 		}
 	}
+	var prepare func(players.Player)
 	if g.OpponentModel != "" {
-		res.Warnings = append(res.Warnings, fmt.Sprintf("the game was played with a per-opponent model (%s), "+
-			"which is not in the record: the replay uses the spec's own prior, so choices may differ", g.OpponentModel))
+		m, err := recordedModel(rec)
+		if err != nil {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("the game was played with a per-opponent model (%s): %v; "+
+				"the replay uses the spec's own prior, so choices may differ", g.OpponentModel, err))
+		} else {
+			prepare = func(p players.Player) {
+				if ps, ok := p.(players.PriorSetter); ok {
+					ps.SetPrior(m)
+				}
+			}
+		}
 	}
 	ctl := clock.Control{Base: time.Duration(g.BaseMin) * time.Minute, Increment: time.Duration(g.IncS) * time.Second}
 	rules := g.Rules
@@ -145,7 +160,7 @@ func Run(ctx context.Context, rec *Record, opt Options) (*Result, error) {
 	// what it heard, and has it choose (here with each search's recorded
 	// size, on this goroutine).
 	dg, err := driver.New(driver.Setup{Spec: spec, Game: players.Game{Color: g.Us, Rules: rules, Control: ctl, Seed: g.Seed,
-		Start: g.Setup, HiddenKing: g.HiddenKing}}, nil)
+		Start: g.Setup, HiddenKing: g.HiddenKing}, Prepare: prepare}, nil)
 	if err != nil {
 		return nil, at(g.Line, err)
 	}
@@ -300,4 +315,31 @@ func truePositions(start chess.Position, sans []string) []chess.Position {
 		out = append(out, pos)
 	}
 	return out
+}
+
+// recordedModel rebuilds the per-opponent model a game was played with from
+// the counts file its record kept beside it, checked against the SHA-256
+// the record names.
+func recordedModel(rec *Record) (*oppmodel.Model, error) {
+	g := rec.Game
+	if g.OpponentCounts == "" {
+		return nil, errors.New("the record keeps no counts for it (a record older than opponent_counts)")
+	}
+	path := g.OpponentCounts
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if sum := sha256.Sum256(b); hex.EncodeToString(sum[:]) != g.OpponentCountsSHA256 {
+		return nil, fmt.Errorf("%s is not the file the game was played with (its SHA-256 differs)", path)
+	}
+	c, err := oppmodel.DecodeCounts(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	def, err := oppmodel.DefaultCounts()
+	if err != nil {
+		return nil, err
+	}
+	return opponent.ModelFrom(def, c), nil
 }

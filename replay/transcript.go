@@ -252,7 +252,11 @@ func (g *TranscriptGame) AttachRecord(rec *Record) error {
 		return fmt.Errorf("%s is game %d %s-%s, the transcript's is game %d %s-%s", rec.Name, rec.Game.Number,
 			rec.Game.White, rec.Game.Black, g.Record.Game.Number, g.Record.Game.White, g.Record.Game.Black)
 	}
-	g.Record.Game.Player, g.Record.Game.Seed = rec.Game.Player, rec.Game.Seed
+	// What rebuilds the player comes from the record: spec, seed, rules and
+	// per-opponent model (the transcript has none of them).
+	rg, tg := rec.Game, &g.Record.Game
+	tg.Player, tg.Seed, tg.Rules, tg.Build = rg.Player, rg.Seed, rg.Rules, rg.Build
+	tg.OpponentModel, tg.OpponentCounts, tg.OpponentCountsSHA256 = rg.OpponentModel, rg.OpponentCounts, rg.OpponentCountsSHA256
 	var searched []Step
 	for _, s := range rec.Steps {
 		if s.Kind == StepAttempt {

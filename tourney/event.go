@@ -399,10 +399,15 @@ func (e *Event) Withdraw(handle string) error {
 func (p Player) Withdrawn() bool { return p.WithdrawnAfter != 0 }
 
 // RequestBye records a half-point bye the player asked for in the next
-// round to be paired (Swiss only).
+// round to be paired (Swiss only): never a round already paired, so a
+// game already paired stands. A round robin has no byes to give (its
+// schedule is fixed), and a withdrawn player none to ask for.
 func (e *Event) RequestBye(handle string) error {
 	if e.System != Swiss {
 		return fmt.Errorf("tourney: requested byes are for Swiss events only")
+	}
+	if id, ok := e.Find(handle); ok && e.Players[id].Withdrawn() {
+		return fmt.Errorf("tourney: %s has withdrawn", e.Players[id].Handle)
 	}
 	return e.request(handle, HalfBye)
 }
@@ -412,11 +417,20 @@ func (e *Event) RequestBye(handle string) error {
 func (e *Event) Absent(handle string) error { return e.request(handle, ZeroBye) }
 
 func (e *Event) request(handle string, kind ByeKind) error {
+	// A request names the player by index, which Start changes (it sorts
+	// the players into pairing order): before it, a request would land on
+	// another player.
+	if !e.started {
+		return ErrNotStarted
+	}
 	id, ok := e.Find(handle)
 	if !ok {
 		return fmt.Errorf("%w: %s", ErrUnknownPlayer, handle)
 	}
 	r := len(e.Played) + 1
+	if r > e.Rounds {
+		return ErrFinished
+	}
 	for i, q := range e.requests {
 		if q.Round == r && q.Player == id {
 			e.requests[i].Kind = kind

@@ -1,6 +1,7 @@
 package tourney
 
 import (
+	"errors"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -158,6 +159,45 @@ func TestSwissLateJoinAndByes(t *testing.T) {
 	}
 	if err := e.LateJoin("late", 1); err == nil {
 		t.Error("a second entry under the same handle was accepted")
+	}
+	// What a bye request may not be: for a withdrawn player, an unknown
+	// one, after the last round is paired, or in a round robin.
+	if err := e.Withdraw("p4"); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.RequestBye("p4"); err == nil || !strings.Contains(err.Error(), "withdrawn") {
+		t.Errorf("a withdrawn player's bye: %v", err)
+	}
+	if err := e.RequestBye("nobody"); !errors.Is(err, ErrUnknownPlayer) {
+		t.Errorf("an unknown player's bye: %v", err)
+	}
+	for len(e.Played) < e.Rounds {
+		mustPairAny(t, e)
+		for i := range e.Played[len(e.Played)-1].Games {
+			e.Played[len(e.Played)-1].Games[i].Result = Draw
+		}
+	}
+	if err := e.RequestBye("p1"); !errors.Is(err, ErrFinished) {
+		t.Errorf("a bye after the last round was paired: %v", err)
+	}
+	rr := New("rr", RoundRobin, 0)
+	for _, h := range []string{"a", "b", "c"} {
+		if err := rr.AddPlayer(h, 1500); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sw := New("sw", Swiss, 3)
+	if err := sw.AddPlayer("a", 1500); err != nil {
+		t.Fatal(err)
+	}
+	if err := sw.RequestBye("a"); !errors.Is(err, ErrNotStarted) {
+		t.Errorf("a requested bye before the start (the player's index is not fixed yet): %v", err)
+	}
+	if err := rr.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if err := rr.RequestBye("a"); err == nil {
+		t.Error("a requested bye in a round robin")
 	}
 }
 

@@ -21,6 +21,10 @@ func (s *Server) cmdSay(ev *events, c *client, in cmdInput) {
 }
 
 func (s *Server) tell(ev *events, c *client, to, text string, typ int) {
+	if typ == 1 && s.isTD(to) {
+		s.tdTell(ev, c, text)
+		return
+	}
 	dest := s.users[strings.ToLower(to)]
 	if dest == nil {
 		ev.text(c, fmt.Sprintf("%s is not logged in.", to))

@@ -52,6 +52,8 @@ type client struct {
 	budget     float64   // bytes its commands may still send to others
 	budgetAt   time.Time // when budget was last topped up
 	warnedAt   time.Time // when it was last told it is throttled
+	tdBudget   bucket    // its commands to the TD
+	tdWarned   time.Time // when it was last told the TD is throttling it
 }
 
 func newClient(s *Server, nc net.Conn) *client {

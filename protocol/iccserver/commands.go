@@ -84,6 +84,7 @@ func commandTable() []command {
 		{name: "resign", cn: 20, usage: "resign", help: "resign the game", inGame: true, run: (*Server).cmdResign},
 		{name: "say", cn: 21, args: argsText, usage: "say <text>", help: "talk to your opponent", inGame: true, fanout: true, run: (*Server).cmdSay},
 		{name: "tell", aliases: []string{"xtell"}, cn: 26, args: argsHandleText, usage: "tell <handle> <text>", help: "talk to a player", fanout: true, run: (*Server).cmdTell},
+		{name: "td", cn: 33, args: argsText, usage: "td <command>", help: "tell the tournament director (td help)", run: (*Server).cmdTD},
 		{name: "who", cn: 28, usage: "who", help: "the players logged in", run: (*Server).cmdWho},
 		{name: "games", cn: 14, usage: "games", help: "the games in progress", run: (*Server).cmdGames},
 		{name: "set", aliases: []string{"set-quietly"}, cn: 23, args: argsSome, usage: "set <variable> <value>",

@@ -10,6 +10,7 @@ import (
 	"kriegbot/engine/chess"
 	"kriegbot/engine/umpire"
 	"kriegbot/protocol"
+	"kriegbot/tourney"
 )
 
 // game is one wild 16 game in progress or finished. Guarded by s.mu.
@@ -32,6 +33,10 @@ type game struct {
 	// idleClock holds both clocks until White's first legal move, as
 	// kriegspiel.org does; set for games with an HTTP bot in a seat.
 	idleClock bool
+	// paused stops the clocks of a TD game while a player is away
+	// (disconnected, within the TD's grace): the game waits, as an ICC
+	// adjournment does and CCT's rules ask.
+	paused    bool
 	turnStart time.Time
 	timer     *time.Timer
 	gen       int // bumped on every move and at the end, to retire old timers
@@ -46,6 +51,9 @@ type game struct {
 
 	result, endCode, description string
 	started, ended, updated      time.Time
+
+	td     *tdBoard      // the TD pairing this game plays, or nil
+	tdTags []tourney.Tag // its PGN tags, set by the TD when it ends
 }
 
 // attemptRecord is one attempt as the record files keep it.
@@ -81,16 +89,48 @@ func colorName(c chess.Color) string {
 // remaining is side's clock now.
 func (g *game) remaining(side chess.Color, now time.Time) time.Duration {
 	r := g.clock[side]
-	if g.result == "" && side == g.ump.Side() && !g.idleClock {
+	if g.clockRuns() && side == g.ump.Side() {
 		r -= now.Sub(g.turnStart)
 	}
 	return r
+}
+
+// clockRuns reports whether the side to move's clock is running.
+func (g *game) clockRuns() bool { return g.result == "" && !g.idleClock && !g.paused }
+
+// pause stops the clocks: the mover's time so far is charged, and no
+// flag falls until resume.
+func (s *Server) pause(g *game) {
+	if g.paused || !g.clockRuns() {
+		return
+	}
+	now := s.cfg.Now()
+	g.clock[g.ump.Side()] -= now.Sub(g.turnStart)
+	g.turnStart = now
+	g.paused = true
+	g.gen++ // retire the flag timer
+	if g.timer != nil {
+		g.timer.Stop()
+	}
+}
+
+// resume restarts a paused game's clocks once both players are back.
+func (s *Server) resume(g *game) {
+	if !g.paused || g.players[0] == nil || g.players[1] == nil {
+		return
+	}
+	g.paused = false
+	g.turnStart = s.cfg.Now()
+	s.armClock(g)
 }
 
 // seat is one side of a game about to start: a telnet client or an HTTP bot.
 type seat struct {
 	c   *client
 	bot *webBot
+	// odds is taken off this side's clock at the start (a TD game's late
+	// arrival, TDConfig.LateOdds); at least a second is left.
+	odds time.Duration
 }
 
 func (p seat) name() string {
@@ -133,6 +173,11 @@ func (s *Server) startGame(ev *events, white, black seat, minutes, inc int, rate
 		base = 10 * time.Second // an untimed request still gets a clock: 0 minutes + increment
 	}
 	g.clock = [2]time.Duration{base, base}
+	for col, p := range []seat{white, black} {
+		if p.odds > 0 {
+			g.clock[col] = max(base-p.odds, time.Second)
+		}
+	}
 	s.games[g.number] = g
 	for _, p := range []seat{white, black} {
 		if p.c != nil {
@@ -209,7 +254,7 @@ func (s *Server) yourTurn(ev *events, g *game, col chess.Color) {
 func (s *Server) sendClocks(ev *events, c *client, g *game, now time.Time) {
 	n := strconv.Itoa(g.number)
 	for _, side := range []chess.Color{chess.White, chess.Black} {
-		running := g.result == "" && g.ump.Side() == side && !g.idleClock
+		running := g.clockRuns() && g.ump.Side() == side
 		ms := g.remaining(side, now).Milliseconds()
 		ev.dg(c, protocol.DGMsec, n, "WB"[side:side+1], strconv.FormatInt(ms, 10), boolField(running))
 	}
@@ -377,6 +422,10 @@ func (s *Server) attemptIn(ev *events, g *game, col chess.Color, m chess.Move, t
 		ev.text(c, "The game is over.")
 		return umpire.Answer{}, attemptOver
 	}
+	if g.paused {
+		ev.text(c, "The game waits for your opponent to come back; the clocks are stopped.")
+		return umpire.Answer{}, attemptNotTurn
+	}
 	if s.checkFlag(ev, g) {
 		return umpire.Answer{}, attemptFlagged
 	}
@@ -496,7 +545,7 @@ func (s *Server) endGame(ev *events, g *game, code, result, description string) 
 		return
 	}
 	now := s.cfg.Now()
-	if g.ump.Ending() == umpire.NotOver && !g.idleClock {
+	if g.ump.Ending() == umpire.NotOver && !g.idleClock && !g.paused {
 		// Charge the running clock up to now, so the record shows it.
 		side := g.ump.Side()
 		g.clock[side] -= now.Sub(g.turnStart)
@@ -533,6 +582,13 @@ func (s *Server) endGame(ev *events, g *game, code, result, description string) 
 		}
 		p.game = nil
 		p.lastActive = now // idle time counts from the end of the game
+	}
+	if g.td != nil {
+		s.tdGameOver(ev, g)
+	} else {
+		for _, name := range g.names {
+			s.tdFree(ev, name)
+		}
 	}
 	if s.cfg.RecordDir != "" {
 		if err := writeRecords(s.cfg.RecordDir, g); err != nil {

@@ -57,6 +57,13 @@ type HTTPConfig struct {
 	// TokenFile, when set, keeps the bots (with token digests, never the
 	// tokens) across restarts, in a file of mode 0600.
 	TokenFile string
+	// BotIdle removes a bot that has made no authenticated request for
+	// that long and has no game in progress or waiting (default 30 days;
+	// negative: never). BotUnused removes sooner a bot whose token was
+	// never used (default 24 h; negative: never). Registration is free and
+	// needs no key, so without them abandoned and junk registrations would
+	// hold their names and fill MaxBots for good.
+	BotIdle, BotUnused time.Duration
 }
 
 func (c *HTTPConfig) fill() {
@@ -82,6 +89,8 @@ func (c *HTTPConfig) fill() {
 	defD(&c.IdleGame, time.Hour)
 	defD(&c.JoinCooldown, time.Minute)
 	defD(&c.KeepAlive, 15*time.Second)
+	defD(&c.BotIdle, 30*24*time.Hour)
+	defD(&c.BotUnused, 24*time.Hour)
 	def(&c.QueueLen, 16)
 	def(&c.MaxStreamsPerBot, 4)
 	def(&c.MaxStreams, 1000)
@@ -111,6 +120,7 @@ type webState struct {
 	conns    int                // open HTTP connections
 	perHost  map[string]int     // open HTTP connections by remote host
 	servers  []*http.Server
+	swept    time.Time // the last sweepBots
 }
 
 func newWebState(cfg HTTPConfig) webState {
@@ -212,6 +222,11 @@ func (s *Server) closeAPI() {
 	s.mu.Lock()
 	servers := s.http.servers
 	s.http.servers = nil
+	if s.seenChanged(0) {
+		if err := s.saveBots(); err != nil {
+			s.cfg.Log("http: saving bots: %v", err)
+		}
+	}
 	s.mu.Unlock()
 	var wg sync.WaitGroup
 	for _, hs := range servers {
@@ -289,6 +304,10 @@ type request struct {
 // limit, authentication, the per-token limit, then the route.
 func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, s.http.cfg.MaxBody)
+	if strings.HasPrefix(r.URL.Path, "/tourney/") {
+		s.serveTourney(w, r) // the TD's pages, not the bot API
+		return
+	}
 	path, ok := stripAPIPrefix(r.URL.Path, r.Host)
 	if !ok {
 		writeError(w, errDetail(404, "Not Found"))
@@ -306,6 +325,9 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 	addr := hostOf(stringAddr(r.RemoteAddr))
 	cfg := &s.http.cfg
 	s.mu.Lock()
+	if now := s.cfg.Now(); now.Sub(s.http.swept) >= time.Minute {
+		s.sweepBots(now)
+	}
 	ok, retry := s.limitAddr(s.http.perAddr, addr, cfg.Rate, cfg.Burst)
 	if ok && rt == rtRegister {
 		ok, retry = s.limitAddr(s.http.regAddr, addr, cfg.RegisterRate, cfg.RegisterBurst)

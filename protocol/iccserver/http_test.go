@@ -330,7 +330,7 @@ func wantMove(a umpire.Answer) tMove {
 		}
 	}
 	if a.Ending != umpire.NotOver {
-		w.GameOver = true
+		w.GameOver, w.Checks = true, []string{}
 		if a.Ending != umpire.PlyLimit { // the site has no name for our move cap
 			sp := a.Ending.String()
 			w.Special = &sp
@@ -339,9 +339,12 @@ func wantMove(a umpire.Answer) tMove {
 	}
 	n := a.PawnTries
 	w.NextTries = &n
+	// ks-game's "checks" lists the two kinds of a double check only
+	// (engine_adapter._answer_check_names reads check_1 and check_2).
 	switch len(w.Checks) {
 	case 1:
 		w.Special = &w.Checks[0]
+		w.Checks = []string{}
 	case 2:
 		sp := "CHECK_DOUBLE"
 		w.Special = &sp
@@ -539,20 +542,35 @@ func TestTelnetPlaysHTTPBot(t *testing.T) {
 	done := make(chan struct{})
 	go func() { defer close(done); p.play() }()
 
-	rng := rand.New(rand.NewPCG(7, 8))
-	ended := false
-	for !ended {
+	telnetPlays(t, s, tc, chess.Black, rand.New(rand.NewPCG(7, 8)))
+	<-done
+	if p.err != nil {
+		t.Fatal(p.err)
+	}
+	fs := s.Finished()
+	if len(fs) != 1 || fs[0].Black != "gamma" || !strings.HasPrefix(fs[0].White, "Guest") {
+		t.Fatalf("finished games: %+v", fs)
+	}
+	f := fs[0]
+	checkHeard(t, p, f)
+	t.Logf("%s vs %s: %s (%s), %d attempts", f.White, f.Black, f.Result, f.Code, len(f.Answers))
+}
+
+// telnetPlays plays the telnet side of the one game whose HTTP bot sits at
+// botCol to its end: random attempts from the umpire's allowed list, as
+// the bot reads allowed_moves.
+func telnetPlays(t *testing.T, s *Server, tc *rawClient, botCol chess.Color, rng *rand.Rand) {
+	t.Helper()
+	for {
 		i, _ := tc.expectAny(2*wait, "it is your move", "} ")
 		if i == 1 {
-			break
+			return
 		}
 		for {
-			// The test reads the telnet side's allowed attempts from the
-			// server, as the bot reads allowed_moves.
 			s.mu.Lock()
 			var moves []string
 			for _, g := range s.games {
-				if g.bots[chess.Black] != nil {
+				if g.bots[botCol] != nil {
 					moves = allowedMoves(g)
 				}
 			}
@@ -566,22 +584,66 @@ func TestTelnetPlaysHTTPBot(t *testing.T) {
 				break
 			}
 			if j == 2 {
-				ended = true
-				break
+				return
 			}
 		}
 	}
+}
+
+// TestTelnetMatchesHTTPBot: `match <bot>` from telnet starts a game with an
+// HTTP bot at once, as a person picking a bot does on the site; the bot
+// finds it in /game/mine/active, both play it out, and the bot heard what
+// the umpire said. A bot that does not play wild16, is not running, or the
+// challenger already playing get a line saying why, and no game.
+func TestTelnetMatchesHTTPBot(t *testing.T) {
+	s, telnet, base := startHTTP(t, Config{})
+	bot := newAPIClient(t, base)
+	bot.register("hotel")
+	other := newAPIClient(t, base)
+	other.call("POST", "/auth/bots/register", map[string]any{"username": "india", "display_name": "India bot",
+		"owner_email": "o@example.org", "supported_rule_variants": []string{"berkeley"}}, 201, nil)
+
+	tc := dialRaw(t, telnet)
+	tc.loginGuest()
+	// Registered, but no request with its token yet: not running.
+	tc.send("match hotel 2 1 u black\r\n")
+	tc.expect("hotel is not connected", wait)
+	tc.send("match india 2 1 u\r\n")
+	tc.expect("india does not play wild 16", wait)
+	tc.send("match nobody 2 1 u\r\n")
+	tc.expect("nobody is not logged in", wait)
+	s.mu.Lock()
+	started := len(s.games) + len(s.finished)
+	s.mu.Unlock()
+	if started != 0 {
+		t.Fatal("a refused match started a game")
+	}
+
+	bot.call("GET", "/game/mine/active", nil, 200, nil) // the bot polls: it is running
+	tc.send("match hotel 2 1 r black\r\n")
+	tc.expect("Guests can play unrated games only", wait)
+	tc.send("match hotel 2 1 u black\r\n")
+	tc.expect("hotel accepts your challenge", wait)
+	tc.expect("Creating unrated wild 16", wait)
+	tc.send("match hotel 2 1 u black\r\n")
+	tc.expect("You are already playing", wait)
+
+	p := &botPlayer{c: bot, rng: rand.New(rand.NewPCG(9, 9))}
+	done := make(chan struct{})
+	go func() { defer close(done); p.play() }()
+	telnetPlays(t, s, tc, chess.White, rand.New(rand.NewPCG(9, 10)))
 	<-done
 	if p.err != nil {
 		t.Fatal(p.err)
 	}
 	fs := s.Finished()
-	if len(fs) != 1 || fs[0].Black != "gamma" || !strings.HasPrefix(fs[0].White, "Guest") {
+	if len(fs) != 1 || fs[0].White != "hotel" || !strings.HasPrefix(fs[0].Black, "Guest") {
 		t.Fatalf("finished games: %+v", fs)
 	}
-	f := fs[0]
-	checkHeard(t, p, f)
-	t.Logf("%s vs %s: %s (%s), %d attempts", f.White, f.Black, f.Result, f.Code, len(f.Answers))
+	if p.color != "white" || p.final.Result == nil {
+		t.Fatalf("the bot played %q, final state %+v", p.color, p.final.Result)
+	}
+	checkHeard(t, p, fs[0])
 }
 
 // wantErr checks an error answer: the status, and the code of the game
@@ -1131,11 +1193,15 @@ func TestHTTPTokenFile(t *testing.T) {
 	c.wantErr("GET", "/game/mine/active", nil, 401, "")
 	other := newAPIClient(t, base2)
 	other.wantErr("POST", "/auth/bots/register", map[string]any{"username": "kilo", "display_name": "Kilo", "owner_email": "k@x"}, 409, "")
+	// Nor the tournament director's handle.
+	other.wantErr("POST", "/auth/bots/register", map[string]any{"username": "td", "display_name": "Not the TD", "owner_email": "k@x"}, 409, "")
 }
 
 // TestHTTPPythonBots (opt-in: KRIEGBOT_PYTHON=1) runs two bots written in
 // Python with the standard library only (testdata/pybot.py, shaped like
 // the site's public bots; one uses the /api prefix) against each other.
+// The site's real bots are run by bot.TestSiteBots (KRIEGBOT_SITE_BOTS),
+// which needs the daemons of package bot.
 func TestHTTPPythonBots(t *testing.T) {
 	if os.Getenv("KRIEGBOT_PYTHON") != "1" {
 		t.Skip("set KRIEGBOT_PYTHON=1 to run the Python bots")
@@ -1333,4 +1399,157 @@ func TestHTTPCheckmate(t *testing.T) {
 			t.Fatalf("%s after the mate: %+v %q %q", c.name, st.Result, st.YourFEN, last)
 		}
 	}
+}
+
+// TestHTTPCheckReplyBytes: the move reply of a single check names it in
+// special_announcement only, with "checks" empty, as ks-backend answers
+// (engine_adapter._answer_check_names reads ks-game's check_1/check_2,
+// which only a double check sets); bot-gpt-nano and others read both.
+func TestHTTPCheckReplyBytes(t *testing.T) {
+	_, _, base := startHTTP(t, Config{})
+	w, b := newAPIClient(t, base), newAPIClient(t, base)
+	w.register("papa")
+	b.register("quebec")
+	var g struct {
+		ID   string `json:"game_id"`
+		Code string `json:"game_code"`
+	}
+	w.call("POST", "/game/create", map[string]any{"rule_variant": "wild16", "play_as": "white", "time_control": "rapid", "opponent_type": "human"}, 201, &g)
+	b.call("POST", "/game/join/"+g.Code, nil, 200, nil)
+	var last []byte
+	for i, uci := range []string{"e2e4", "f7f6", "d1h5"} {
+		c := w
+		if i%2 == 1 {
+			c = b
+		}
+		st, out := c.do("POST", "/game/"+g.ID+"/move", map[string]string{"uci": uci})
+		if st != 200 {
+			t.Fatalf("%s: %d %s", uci, st, out)
+		}
+		last = out
+	}
+	for _, want := range []string{`"move_done":true`, `"announcement":"REGULAR_MOVE"`, `"special_announcement":"CHECK_SHORT_DIAGONAL"`, `"checks":[]`} {
+		if !bytes.Contains(last, []byte(want)) {
+			t.Errorf("Qh5+ answered %s; want %s in it", last, want)
+		}
+	}
+}
+
+// TestHTTPBotExpiry: a bot whose token was never used goes after
+// BotUnused, one silent for BotIdle goes too (its token then fails and its
+// name is free), never a bot with a waiting game or a game in progress;
+// the token file follows, and a restart sweeps what expired while down.
+func TestHTTPBotExpiry(t *testing.T) {
+	var mu sync.Mutex
+	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	advance := func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	file := t.TempDir() + "/bots.jsonl"
+	var logMu sync.Mutex
+	var logs strings.Builder
+	logf := func(format string, a ...any) { logMu.Lock(); fmt.Fprintf(&logs, format+"\n", a...); logMu.Unlock() }
+	s, _, base := startHTTP(t, Config{Now: clock, Log: logf, HTTP: HTTPConfig{TokenFile: file}})
+	names := []string{"alfa", "bravo", "charlie", "delta", "echo", "foxtrot"}
+	c := map[string]*apiClient{}
+	for _, n := range names {
+		c[n] = newAPIClient(t, base)
+		c[n].register(n)
+	}
+	for _, n := range []string{"alfa", "charlie", "delta", "echo", "foxtrot"} {
+		c[n].call("GET", "/game/mine/active", nil, 200, nil) // bravo never uses its token
+	}
+	var g struct {
+		ID   string `json:"game_id"`
+		Code string `json:"game_code"`
+	}
+	c["charlie"].call("POST", "/game/create", createWild16(), 201, nil) // waiting
+	c["delta"].call("POST", "/game/create", createWild16(), 201, &g)
+	c["echo"].call("POST", "/game/join/"+g.Code, nil, 200, nil) // delta and echo play
+
+	advance(25 * time.Hour)
+	c["foxtrot"].call("GET", "/health", nil, 200, nil) // any request sweeps
+	c["bravo"].wantErr("GET", "/game/mine/active", nil, 401, "")
+	c["alfa"].call("GET", "/game/mine/active", nil, 200, nil)
+	if b, _ := os.ReadFile(file); strings.Contains(string(b), `"bravo"`) || !strings.Contains(string(b), `"alfa"`) {
+		t.Fatalf("token file after bravo expired:\n%s", b)
+	}
+
+	advance(30*24*time.Hour - time.Minute) // alfa was seen a day later than the others
+	c["foxtrot"].call("GET", "/health", nil, 200, nil)
+	for _, n := range []string{"charlie", "delta", "echo", "foxtrot"} {
+		s.mu.Lock()
+		gone := s.http.bots[n] == nil
+		s.mu.Unlock()
+		want := n == "foxtrot" // idle, but charlie waits and delta and echo play
+		if gone != want {
+			t.Errorf("%s removed: %v, want %v", n, gone, want)
+		}
+	}
+	c["alfa"].call("GET", "/game/mine/active", nil, 200, nil) // seen a day later: not yet
+	newAPIClient(t, base).register("bravo")                   // the expired name is free again
+	logMu.Lock()
+	for _, want := range []string{"bot bravo removed: its token was never used in 24h0m0s", "bot foxtrot removed: no request for 720h0m0s"} {
+		if !strings.Contains(logs.String(), want) {
+			t.Errorf("log lacks %q:\n%s", want, logs.String())
+		}
+	}
+	logMu.Unlock()
+
+	s.Close()
+	advance(31 * 24 * time.Hour)
+	_, _, base2 := startHTTP(t, Config{Now: clock, HTTP: HTTPConfig{TokenFile: file}})
+	for _, n := range []string{"alfa", "charlie"} {
+		c[n].base = base2
+		c[n].wantErr("GET", "/game/mine/active", nil, 401, "")
+	}
+}
+
+// TestHTTPVariantRefusedLogged: the site's bots create berkeley_any lobby
+// games unless told otherwise (their default body, or no rule_variant at
+// all); the door refuses them and says why in its log, once per bot and
+// variant.
+func TestHTTPVariantRefusedLogged(t *testing.T) {
+	var mu sync.Mutex
+	var logs strings.Builder
+	logf := func(format string, a ...any) { mu.Lock(); fmt.Fprintf(&logs, format+"\n", a...); mu.Unlock() }
+	_, _, base := startHTTP(t, Config{Log: logf})
+	c := newAPIClient(t, base)
+	c.register("kilo")
+	body := map[string]any{"rule_variant": "berkeley_any", "play_as": "random", "time_control": "rapid", "opponent_type": "human"}
+	c.wantErr("POST", "/game/create", body, 400, "RULE_VARIANT_UNSUPPORTED")
+	c.wantErr("POST", "/game/create", body, 400, "RULE_VARIANT_UNSUPPORTED")
+	c.wantErr("POST", "/game/create", `{}`, 400, "RULE_VARIANT_UNSUPPORTED")
+	mu.Lock()
+	defer mu.Unlock()
+	if n := strings.Count(logs.String(), `bot kilo asks for a "berkeley_any" lobby game`); n != 1 {
+		t.Fatalf("%d log lines about the variant, want 1:\n%s", n, logs.String())
+	}
+}
+
+// TestHTTPBotExpiryOldFile: a token file written before last_seen was kept
+// does not make every bot look unused (which would remove all registered
+// more than a day ago at the first start): they count as seen at start.
+func TestHTTPBotExpiryOldFile(t *testing.T) {
+	var mu sync.Mutex
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	advance := func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	id, token := newToken()
+	file := t.TempDir() + "/bots.jsonl"
+	line := fmt.Sprintf(`{"bot_id":"%s","username":"oldie","display_name":"Old bot","owner_email":"o@x","description":"","listed":true,`+
+		`"supported_rule_variants":["wild16"],"token_id":"%s","token_sha256":"%s","created_at":"2026-01-01T00:00:00Z"}`+"\n",
+		randomHex(24), id, tokenDigest(token))
+	if err := os.WriteFile(file, []byte(line), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, _, base := startHTTP(t, Config{Now: clock, HTTP: HTTPConfig{TokenFile: file}})
+	c := newAPIClient(t, base)
+	c.token = token
+	advance(29 * 24 * time.Hour)
+	c.call("GET", "/health", nil, 200, nil)
+	if b, _ := os.ReadFile(file); !strings.Contains(string(b), `"oldie"`) || !strings.Contains(string(b), `"last_seen":"2026-03-01T12:00:00Z"`) {
+		t.Fatalf("the old bot after 29 days: %s", b)
+	}
+	advance(2 * 24 * time.Hour)
+	c.wantErr("GET", "/game/mine/active", nil, 401, "")
 }

@@ -31,12 +31,24 @@ type webBot struct {
 	TokenID     string    `json:"token_id"`
 	Digest      string    `json:"token_sha256"` // hex SHA-256 of the whole token
 	Created     time.Time `json:"created_at"`
+	// LastSeen is the bot's last authenticated request (kept in the token
+	// file to the hour; zero for a token never used): presence for
+	// `match`, and the bots' expiry.
+	LastSeen time.Time `json:"last_seen"`
 
-	username string    // lower case, the key
-	lastJoin time.Time // last successful join
-	limit    bucket    // requests under this token
-	streams  int       // open event streams
+	username  string    // lower case, the key
+	savedSeen time.Time // LastSeen as the token file has it
+	lastJoin  time.Time // last successful join
+	limit     bucket    // requests under this token
+	streams   int       // open event streams
+	// refusedVariant is the last variant of a refused create (logged once).
+	refusedVariant string
 }
+
+// botPresent is how recently an HTTP bot must have made a request to be
+// challenged from telnet: the site's bots poll every 2 or 3 s, kriegbot
+// every 2.5 s, so a minute of silence means the bot is not running.
+const botPresent = time.Minute
 
 // isRuleVariant reports whether v is one of the site's variant names;
 // this server plays wild16 only.
@@ -131,9 +143,10 @@ func randomHex(n int) string {
 	return hex.EncodeToString(b)
 }
 
-// nameTaken reports whether a telnet handle or a bot already has name.
+// nameTaken reports whether a telnet handle, the TD or a bot already has
+// name (a bot named as the TD would receive what players tell the TD).
 func (s *Server) nameTaken(lname string) bool {
-	if s.http.bots[lname] != nil || s.users[lname] != nil || strings.HasPrefix(lname, "guest") {
+	if s.http.bots[lname] != nil || s.users[lname] != nil || strings.HasPrefix(lname, "guest") || s.isTD(lname) {
 		return true
 	}
 	return s.cfg.Accounts != nil && s.cfg.Accounts.Has(lname)
@@ -151,6 +164,8 @@ func (s *Server) apiRegister(req *request) *apiError {
 	id, token := newToken()
 	bot.TokenID, bot.Digest = id, tokenDigest(token)
 	s.mu.Lock()
+	// Expired registrations free their names and room first.
+	s.sweepBots(s.cfg.Now())
 	if s.nameTaken(bot.username) {
 		s.mu.Unlock()
 		return errDetail(409, map[string]any{"field": "username", "code": "USERNAME_TAKEN", "message": "Username is already taken"})
@@ -188,10 +203,73 @@ func (s *Server) authenticate(r *http.Request) (*webBot, *apiError) {
 	if bot == nil || subtle.ConstantTimeCompare([]byte(d), []byte(bot.Digest)) != 1 {
 		return nil, errAuth()
 	}
-	if ok, retry := bot.limit.take(s.cfg.Now(), s.http.cfg.TokenRate, s.http.cfg.TokenBurst); !ok {
+	now := s.cfg.Now()
+	bot.LastSeen = now
+	if ok, retry := bot.limit.take(now, s.http.cfg.TokenRate, s.http.cfg.TokenBurst); !ok {
 		return nil, &apiError{status: 429, detail: "Too Many Requests", retry: retry}
 	}
 	return bot, nil
+}
+
+// sweepBots removes the bots whose time is up (HTTPConfig.BotIdle,
+// BotUnused), never one with a game in progress or a waiting game, and
+// saves the token file when a bot went or a LastSeen moved on by more
+// than an hour since it was written (not on every request: the file is
+// rewritten whole). Called with s.mu held.
+func (s *Server) sweepBots(now time.Time) {
+	s.http.swept = now
+	cfg := &s.http.cfg
+	busy := map[*webBot]bool{}
+	for _, g := range s.games {
+		for _, b := range g.bots {
+			if b != nil {
+				busy[b] = true
+			}
+		}
+	}
+	for _, sk := range s.seeks {
+		if sk.bot != nil {
+			busy[sk.bot] = true
+		}
+	}
+	removed := false
+	for name, b := range s.http.bots {
+		if busy[b] {
+			continue
+		}
+		why := ""
+		switch {
+		case b.LastSeen.IsZero() && cfg.BotUnused > 0 && now.Sub(b.Created) >= cfg.BotUnused:
+			why = fmt.Sprintf("its token was never used in %v", cfg.BotUnused)
+		case !b.LastSeen.IsZero() && cfg.BotIdle > 0 && now.Sub(b.LastSeen) >= cfg.BotIdle:
+			why = fmt.Sprintf("no request for %v", cfg.BotIdle)
+		default:
+			continue
+		}
+		delete(s.http.bots, name)
+		delete(s.http.byToken, b.TokenID)
+		removed = true
+		s.cfg.Log("http: bot %s removed: %s", b.username, why)
+	}
+	if removed || s.seenChanged(time.Hour) {
+		if err := s.saveBots(); err != nil {
+			s.cfg.Log("http: saving bots: %v", err)
+		}
+	}
+}
+
+// seenChanged reports whether a bot's LastSeen is more than d past what
+// the token file holds.
+func (s *Server) seenChanged(d time.Duration) bool {
+	if s.http.cfg.TokenFile == "" {
+		return false
+	}
+	for _, b := range s.http.bots {
+		if b.LastSeen.Sub(b.savedSeen) > d {
+			return true
+		}
+	}
+	return false
 }
 
 // saveBots writes the bots to TokenFile (mode 0600, by rename), if set.
@@ -201,7 +279,8 @@ func (s *Server) saveBots() error {
 		return nil
 	}
 	var b strings.Builder
-	for _, bot := range s.sortedBots() {
+	bots := s.sortedBots()
+	for _, bot := range bots {
 		line, _ := json.Marshal(bot)
 		b.Write(line)
 		b.WriteByte('\n')
@@ -219,11 +298,17 @@ func (s *Server) saveBots() error {
 		os.Remove(f.Name())
 		return err
 	}
-	return os.Rename(f.Name(), name)
+	if err := os.Rename(f.Name(), name); err != nil {
+		return err
+	}
+	for _, bot := range bots {
+		bot.savedSeen = bot.LastSeen
+	}
+	return nil
 }
 
 // loadBots reads TokenFile; a missing file is an empty one.
-func (ws *webState) loadBots() error {
+func (ws *webState) loadBots(now time.Time) error {
 	name := ws.cfg.TokenFile
 	if name == "" {
 		return nil
@@ -247,8 +332,20 @@ func (ws *webState) loadBots() error {
 			return fmt.Errorf("%s:%d: %v", name, n, err)
 		}
 		bot.username = lowerASCII(bot.Username)
+		// A file written before last_seen existed says nothing of use:
+		// those bots count as seen now, not as never used (which would
+		// remove every bot registered more than a day ago at once).
+		var seen struct {
+			LastSeen *time.Time `json:"last_seen"`
+		}
+		if json.Unmarshal(sc.Bytes(), &seen) == nil && seen.LastSeen == nil {
+			bot.LastSeen = now
+		}
 		if _, ok := parseToken(tokenPrefix + bot.TokenID + "." + strings.Repeat("A", tokenSecretLen)); !ok || len(bot.Digest) != 64 || bot.username == "" {
 			return fmt.Errorf("%s:%d: not a bot record", name, n)
+		}
+		if seen.LastSeen != nil {
+			bot.savedSeen = bot.LastSeen
 		}
 		ws.bots[bot.username] = &bot
 		ws.byToken[bot.TokenID] = &bot

@@ -305,21 +305,26 @@ func answerJSON(a umpire.Answer) moveJSON {
 			r.CapturedPiece = strp("PAWN")
 		}
 	}
+	var checks []string
 	for _, k := range a.Checks {
 		if k != chess.NoCheck {
-			r.Checks = append(r.Checks, checkName(k))
+			checks = append(checks, checkName(k))
 		}
 	}
+	// ks-game fills check_1 and check_2, which become "checks", for a
+	// double check only: a single check is named by the special alone,
+	// and a mate by its ending.
 	switch {
 	case a.Ending != umpire.NotOver:
 		if sp := endingSpecial(a.Ending, a.Mover); sp != "" {
 			r.Special = strp(sp)
 		}
 		r.GameOver = true
-	case len(r.Checks) == 2:
+	case len(checks) == 2:
 		r.Special = strp("CHECK_DOUBLE")
-	case len(r.Checks) == 1:
-		r.Special = strp(r.Checks[0])
+		r.Checks = checks
+	case len(checks) == 1:
+		r.Special = strp(checks[0])
 	}
 	if a.Ending == umpire.NotOver && a.PawnTries >= 0 {
 		n := a.PawnTries
@@ -670,6 +675,20 @@ func (b *createBody) check() (string, *apiError) {
 	return playAs, nil
 }
 
+// noteVariant logs, once per bot and variant, a lobby game of a variant
+// this server does not play: the site's Python bots create berkeley_any
+// games by default, and a refused create aborts their whole poll round
+// (they then play nothing), which the operator can only see here.
+func (s *Server) noteVariant(bot *webBot, variant string) {
+	s.mu.Lock()
+	seen := bot.refusedVariant == variant
+	bot.refusedVariant = variant
+	s.mu.Unlock()
+	if !seen {
+		s.cfg.Log("http: bot %s asks for a %q lobby game; only wild16 is played here (a site bot needs KRIEGSPIEL_AUTO_CREATE_RULE_VARIANT=wild16)", bot.username, variant)
+	}
+}
+
 // apiGame runs the game routes but the event stream.
 func (s *Server) apiGame(req *request) *apiError {
 	bot := req.bot
@@ -685,6 +704,13 @@ func (s *Server) apiGame(req *request) *apiError {
 		}
 		color, e := body.check()
 		if e != nil {
+			if e.code == "RULE_VARIANT_UNSUPPORTED" {
+				v := "berkeley_any" // the site's default
+				if body.RuleVariant != nil {
+					v = *body.RuleVariant
+				}
+				s.noteVariant(bot, v)
+			}
 			return e
 		}
 		return s.apiCreate(req, color)

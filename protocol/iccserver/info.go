@@ -22,6 +22,8 @@ func (s *Server) cmdWho(ev *events, c *client, _ cmdInput) {
 		names = append(names, fmt.Sprintf("%4d %s%s(%s)", s.rating(u.handle), mark, u.handle, u.titles))
 	}
 	sort.Strings(names)
+	// The TD is always here, so that "who" shows whom to tell.
+	names = append(names, fmt.Sprintf("%4s %s(TD)", "----", s.tdHandle()))
 	for _, n := range names {
 		ev.text(c, n)
 	}
@@ -84,6 +86,13 @@ func (s *Server) cmdSet2(ev *events, c *client, in cmdInput) {
 	if n == protocol.DGSeek && c.dgs[n] && !was {
 		for _, sk := range s.sortedSeeks() { // the ads already posted
 			s.seekDG(ev, c, sk)
+		}
+	}
+	if n == protocol.DGTourney && c.dgs[n] && !was {
+		for _, te := range s.td.events { // the events already open
+			if !te.over() {
+				s.tdListDGTo(ev, c, te)
+			}
 		}
 	}
 }

@@ -50,6 +50,10 @@ func (s *Server) loginLine(c *client, line string) bool {
 	if !handle.Valid(name) {
 		return s.refuse(c, 1, fmt.Sprintf("%q is not a valid handle.", name))
 	}
+	if s.isTD(name) {
+		// The TD's lines must come from the server alone.
+		return s.refuse(c, 1, fmt.Sprintf("%s is the server's tournament director; nobody logs in as %s.", s.tdHandle(), name))
+	}
 	acct, ok := s.cfg.Accounts.Lookup(name)
 	if !ok {
 		return s.refuse(c, 6, fmt.Sprintf("%q is not a registered name. Log in as \"g\" for a guest account.", name))
@@ -153,12 +157,17 @@ func (s *Server) loggedIn(c *client, handle, titles string, guest bool) bool {
 				g.players[col] = c
 				g.absent[col] = time.Time{}
 				c.game = g
+				s.resume(g)
 				ev.text(c, fmt.Sprintf("Resuming game %d.", g.number))
 				ev.text(g.players[1-col], fmt.Sprintf("Your opponent %s has come back.", handle))
+				if g.td != nil { // the clocks run again
+					s.sendClocks(ev, g.players[1-col], g, s.cfg.Now())
+				}
 				s.sendGameState(ev, g, col)
 			}
 		}
 	}
+	s.tdLogin(ev, c)
 	ev.flush()
 	return true
 }

@@ -2,6 +2,7 @@ package iccserver
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -25,8 +26,29 @@ func (s *Server) cmdMatch(ev *events, c *client, in cmdInput) {
 		ev.text(c, "All your offers are withdrawn.")
 		return
 	}
+	// "match <opponent>!" (the tourney-set line's answer, and DG 63's
+	// command) or a match at the paired terms answers a TD pairing.
+	name := strings.TrimSuffix(args[0], "!")
+	if b := s.tdPairedBoard(c.handle, name); b != nil {
+		if t := parseTerms(args[1:]); len(args) > 1 && (t.minutes != b.ev.Spec.Minutes || t.inc != b.ev.Spec.Inc || t.rated || t.problem() != "") {
+			ev.text(c, fmt.Sprintf("You are paired with %s in %s at %d %d unrated: send \"match %s!\".", name, b.ev.title(), b.ev.Spec.Minutes, b.ev.Spec.Inc, name))
+			return
+		}
+		s.tdAnswer(ev, c, b)
+		return
+	}
+	if strings.HasSuffix(args[0], "!") {
+		// The "!" form answers pairings only: a late or repeated answer
+		// must not become a challenge for a game nobody paired.
+		ev.text(c, fmt.Sprintf("You have no tourney game to play with %s now.", name))
+		return
+	}
 	dest := s.users[strings.ToLower(args[0])]
 	if dest == nil {
+		if bot := s.http.bots[strings.ToLower(args[0])]; bot != nil {
+			s.matchBot(ev, c, bot, parseTerms(args[1:]))
+			return
+		}
 		ev.text(c, fmt.Sprintf("%s is not logged in.", args[0]))
 		return
 	}
@@ -56,6 +78,9 @@ func (s *Server) cmdMatch(ev *events, c *client, in cmdInput) {
 func (s *Server) offer(ev *events, from, to *client, minutes, inc int, rated bool, color string) {
 	if from.game != nil || to.game != nil {
 		ev.text(from, "One of you is already playing.")
+		return
+	}
+	if s.tdRefuse(ev, from, to.handle) {
 		return
 	}
 	if to.congested() {
@@ -135,6 +160,9 @@ func (s *Server) acceptChallenge(ev *events, ch *challenge) {
 		ev.text(ch.to, "One of you is already playing.")
 		return
 	}
+	if s.tdRefuse(ev, ch.to, ch.from.handle) {
+		return
+	}
 	white, black := s.colors(seat{c: ch.from}, seat{c: ch.to}, ch.color)
 	s.startGame(ev, white, black, ch.minutes, ch.inc, ch.rated, "", "")
 }
@@ -190,4 +218,63 @@ func (s *Server) removeOffersOf(ev *events, handle string) {
 			s.dropChallenge(ev, ch, "The offer is withdrawn.")
 		}
 	}
+}
+
+// matchBot answers `match <bot>` for a bot of the HTTP door. The API has no
+// challenge to accept: on kriegspiel.org a person who picks a bot starts
+// an active game with it at once (create with opponent_type "bot"), and
+// the bot finds it in /game/mine/active. So here: the challenge is issued
+// and accepted in one step, when the bot plays wild16, is connected (made
+// a request within botPresent), and has room for another game.
+func (s *Server) matchBot(ev *events, c *client, bot *webBot, t terms) {
+	if p := t.problem(); p != "" {
+		ev.text(c, p)
+		return
+	}
+	if !s.canPlayRated(c, t.rated) {
+		ev.text(c, "Guests can play unrated games only.")
+		return
+	}
+	now := s.cfg.Now()
+	switch {
+	case c.game != nil:
+		ev.text(c, "You are already playing.")
+		return
+	case !slices.Contains(bot.Variants, "wild16"):
+		ev.text(c, fmt.Sprintf("%s does not play wild 16 (its supported_rule_variants lack wild16).", bot.Username))
+		return
+	case bot.LastSeen.IsZero() || now.Sub(bot.LastSeen) > botPresent:
+		ev.text(c, fmt.Sprintf("%s is not connected: an HTTP bot that has made no request for %v is taken to be away.", bot.Username, botPresent))
+		return
+	case s.activeCount(bot) >= s.http.cfg.MaxActivePerBot:
+		ev.text(c, fmt.Sprintf("%s is playing too many games; try later.", bot.Username))
+		return
+	}
+	kind := "unrated"
+	if t.rated {
+		kind = "rated"
+	}
+	desc := fmt.Sprintf("%s (%d) %s (%d) %s wild 16 %d %d", c.handle, s.rating(c.handle), bot.Username, s.rating(bot.Username), kind, t.minutes, t.inc)
+	if t.color != "" {
+		desc += " (" + t.color + ")"
+	}
+	colReq := "-1"
+	switch t.color {
+	case "white":
+		colReq = "1"
+	case "black":
+		colReq = "0"
+	}
+	// The same lines and datagrams as an offer a telnet player accepts at
+	// once, so that ICC clients (kriegbot's policy.challenge among them)
+	// see a challenge issued, then accepted, then the game.
+	ev.text(c, "Issuing: "+desc+".")
+	ev.dg(c, protocol.DGMatch, c.handle, strconv.Itoa(s.rating(c.handle)), "0", c.titles,
+		bot.Username, strconv.Itoa(s.rating(bot.Username)), "0", "C", "16", "Wild", boolField(t.rated), "0",
+		strconv.Itoa(t.minutes), strconv.Itoa(t.inc), strconv.Itoa(t.minutes), strconv.Itoa(t.inc), colReq, "")
+	ev.dg(c, protocol.DGMatchRemoved, c.handle, bot.Username, fmt.Sprintf("%s accepts the challenge of %s.", bot.Username, c.handle))
+	ev.text(c, fmt.Sprintf("%s accepts your challenge.", bot.Username))
+	white, black := s.colors(seat{c: c}, seat{bot: bot}, t.color)
+	s.startGame(ev, white, black, t.minutes, t.inc, t.rated, "", "")
+	s.cfg.Log("http: %s challenged bot %s", c.handle, bot.Username)
 }

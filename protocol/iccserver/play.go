@@ -54,6 +54,11 @@ func (s *Server) cmdDraw(ev *events, c *client, _ cmdInput) {
 func (s *Server) cmdAbort(ev *events, c *client, _ cmdInput) {
 	g := c.game
 	col := g.colorOf(c)
+	if g.td != nil {
+		// A TD game counts: it is won, lost or drawn, never aborted.
+		ev.text(c, "A tourney game cannot be aborted: play on or resign.")
+		return
+	}
 	// As on ICC, either player may abort alone before both have moved.
 	if len(g.sans) < 2 || g.abortOffer[1-col] {
 		s.endGame(ev, g, "Abo", "aborted", "Game aborted")

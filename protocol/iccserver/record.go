@@ -48,13 +48,20 @@ func gamePGN(g *game) string {
 	if result == "aborted" {
 		result = "*"
 	}
-	w.Tag("Event", fmt.Sprintf("kriegbot serve w16 %d %d", g.minutes, g.inc))
-	w.Tag("Site", "kriegbot serve")
-	w.Tag("Date", g.started.UTC().Format("2006.01.02"))
-	w.Tag("Round", "-")
-	w.Tag("White", g.names[0])
-	w.Tag("Black", g.names[1])
-	w.Tag("Result", result)
+	if g.tdTags != nil {
+		// A TD game: the event's Seven Tag Roster, board and ratings.
+		for _, t := range g.tdTags {
+			w.Tag(t.Name, t.Value)
+		}
+	} else {
+		w.Tag("Event", fmt.Sprintf("kriegbot serve w16 %d %d", g.minutes, g.inc))
+		w.Tag("Site", "kriegbot serve")
+		w.Tag("Date", g.started.UTC().Format("2006.01.02"))
+		w.Tag("Round", "-")
+		w.Tag("White", g.names[0])
+		w.Tag("Black", g.names[1])
+		w.Tag("Result", result)
+	}
 	w.Tag("Variant", pgnout.Variant)
 	w.Tag("TimeControl", fmt.Sprintf("%d+%d", g.minutes*60, g.inc))
 	w.Tag("Termination", g.description)

@@ -37,6 +37,24 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	httpPublic := fs.Bool("http-public", false, "allow -http on a non-loopback address (plain HTTP: put TLS in front)")
 	httpTime := fs.String("http-time", "25+10", "time control of games HTTP bots create: minutes+increment (the site's rapid is 25+10)")
 	httpBots := fs.String("http-bots", "", "file keeping the HTTP door's bots and token digests across restarts (mode 0600)")
+	botIdle := fs.Duration("http-bot-idle", 30*24*time.Hour, "remove an HTTP bot after this long without a request (never while it plays or waits; negative: never)")
+	botUnused := fs.Duration("http-bot-unused", 24*time.Hour, "remove an HTTP bot whose token is never used within this long of its registration (negative: never)")
+	tdName := fs.String("td", "TD", "handle of the built-in tournament director (nobody may log in with it)")
+	tdManagers := fs.String("td-managers", "", "comma-separated registered handles that may open, start, abort events and forfeit players by tell")
+	tdDir := fs.String("td-dir", "", "folder keeping each TD event (resumed after a restart) and its PGN, text and HTML crosstable")
+	tdStyle := fs.String("td-style", "icc", "default pairing announcement: icc (DG 63 and the tourney-set line) or fics (mamer's lines)")
+	tdGrace := fs.Duration("td-absent", 2*time.Minute, "time a paired player has to answer before losing by forfeit")
+	tdGameGrace := fs.Duration("td-grace", 5*time.Minute, "time a player who disconnects during a TD game has to come back (the third disconnection forfeits)")
+	tdLateOdds := fs.Bool("td-late-odds", false, "CCT's time odds: the time a player waited for a late opponent is taken off the late side's clock at the start of the game")
+	var tdEvents []EventSpec
+	fs.Func("tourney", "open a TD event, e.g. \"name=KS1,system=swiss,rounds=5,tc=1+1,style=icc,start=4\" (start: manual, N players or a duration); repeatable", func(v string) error {
+		sp, err := ParseEventSpec(v, "")
+		if err != nil {
+			return err
+		}
+		tdEvents = append(tdEvents, sp)
+		return nil
+	})
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: kriegbot serve [flags]\n       kriegbot serve hash < password")
 		fmt.Fprintln(stderr, "\nRuns an ICC-compatible wild 16 (Kriegspiel) server. Bots log in as on ICC;")
@@ -65,9 +83,34 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return cmdflag.Fail(stderr, "serve", "-http-time: %v", err)
 	}
+	if *tdStyle != "icc" && *tdStyle != "fics" {
+		return cmdflag.Fail(stderr, "serve", "-td-style %q: want icc or fics", *tdStyle)
+	}
+	if *tdGrace <= 0 || *tdGameGrace <= 0 {
+		return cmdflag.Fail(stderr, "serve", "-td-absent and -td-grace must be positive")
+	}
+	var managers []string
+	for _, m := range strings.Split(*tdManagers, ",") {
+		if m = strings.TrimSpace(m); m != "" {
+			managers = append(managers, m)
+		}
+	}
+	for i := range tdEvents {
+		if tdEvents[i].Style == "" {
+			tdEvents[i].Style = *tdStyle
+		}
+		if tdEvents[i].StartPlayers == 0 && tdEvents[i].StartAfter == 0 && len(managers) == 0 {
+			return cmdflag.Fail(stderr, "serve", "-tourney %s: start=manual needs -td-managers to start it", tdEvents[i])
+		}
+	}
 	cfg := Config{Rules: rules, NoGuests: *noGuests, DisconnectGrace: *grace, RecordDir: *records,
 		MaxConns: *maxConns, MaxConnsPerHost: *maxPerHost,
-		HTTP: HTTPConfig{Minutes: minutes, Inc: inc, TokenFile: *httpBots}}
+		HTTP: HTTPConfig{Minutes: minutes, Inc: inc, TokenFile: *httpBots, BotIdle: *botIdle, BotUnused: *botUnused},
+		TD: TDConfig{Handle: *tdName, Managers: managers, Dir: *tdDir, Style: *tdStyle, Events: tdEvents,
+			AbsentGrace: *tdGrace, GameGrace: *tdGameGrace, LateOdds: *tdLateOdds}}
+	if *botIdle == 0 || *botUnused == 0 {
+		return cmdflag.Fail(stderr, "serve", "-http-bot-idle and -http-bot-unused must not be 0 (negative: never)")
+	}
 	if *httpAddr != "" && !*httpPublic && !loopbackAddr(*httpAddr) {
 		return cmdflag.Fail(stderr, "serve", "-http %s is not a loopback address; add -http-public to serve it anyway", *httpAddr)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"kriegbot/engine/chess"
 	"kriegbot/engine/umpire"
+	"kriegbot/protocol/handle"
 )
 
 // Config sets up a Server. Zero fields take the defaults in their comments.
@@ -61,6 +62,8 @@ type Config struct {
 	LoginFailures int
 	// MaxGames bounds finished games kept for `moves` (default 1000).
 	MaxGames int
+	// TD sets up the tournament director (td*.go).
+	TD TDConfig
 	// HTTP sets up the HTTP door (ServeAPI): the kriegspiel.org bot API
 	// over the same games.
 	HTTP HTTPConfig
@@ -133,6 +136,8 @@ type Server struct {
 	failures   map[string][]time.Time // failed logins per remote host
 	ratings    map[string]int
 	http       webState // the HTTP door's bots and streams (http*.go)
+	td         tdState  // the tournament director's events (td*.go)
+	tdCmds     map[string]tdCommand
 	wg         sync.WaitGroup
 }
 
@@ -143,10 +148,12 @@ func New(cfg Config) (*Server, error) {
 		return nil, errors.New("iccserver: no accounts and no guests: nobody could log in")
 	}
 	ws := newWebState(cfg.HTTP)
-	if err := ws.loadBots(); err != nil {
+	if err := ws.loadBots(cfg.Now()); err != nil {
 		return nil, fmt.Errorf("iccserver: bots: %w", err)
 	}
-	return &Server{
+	s := &Server{
+		td:       newTDState(cfg.TD),
+		tdCmds:   tdCommands(),
 		http:     ws,
 		cfg:      cfg,
 		cmds:     newCommandSet(),
@@ -159,7 +166,27 @@ func New(cfg Config) (*Server, error) {
 		nextGame: 1,
 		failures: map[string][]time.Time{},
 		ratings:  map[string]int{},
-	}, nil
+	}
+	// Bots whose time ran out while the server was down go now.
+	s.sweepBots(cfg.Now())
+	if !handle.Valid(s.td.cfg.Handle) || s.td.cfg.Style != "icc" && s.td.cfg.Style != "fics" {
+		return nil, fmt.Errorf("iccserver: TD handle %q or style %q not valid", s.td.cfg.Handle, s.td.cfg.Style)
+	}
+	if err := s.tdLoad(); err != nil {
+		return nil, fmt.Errorf("iccserver: TD: %w", err)
+	}
+	s.tdResume()
+	ev := s.newEvents()
+	for _, sp := range s.td.cfg.Events {
+		if s.tdRunningNamed(sp.Name) {
+			continue // kept in Dir from before a restart
+		}
+		if _, err := s.tdOpenEvent(ev, sp); err != nil {
+			return nil, fmt.Errorf("iccserver: TD: %s: %w", sp, err)
+		}
+	}
+	ev.flush()
+	return s, nil
 }
 
 // ListenAndServe listens on addr (loopback by default: "127.0.0.1:5000") and
@@ -228,6 +255,7 @@ func (s *Server) Close() error {
 	for _, g := range s.games {
 		s.endGame(ev, g, "Abo", "aborted", "Game aborted: the server is shutting down")
 	}
+	s.tdFlush()
 	ev.flush()
 	for c := range s.conns {
 		c.close()
@@ -295,14 +323,26 @@ func (s *Server) dropped(c *client, reason string) {
 	s.removeOffersOf(ev, c.handle)
 	if g := c.game; g != nil && g.result == "" {
 		col := g.colorOf(c)
-		if s.cfg.DisconnectGrace > 0 && !s.closed {
+		grace, why := s.cfg.DisconnectGrace, "forfeits by disconnection"
+		if g.td != nil && !s.closed {
+			// A TD game waits for its player, as CCT's rules have it,
+			// up to the disconnection that forfeits.
+			if grace = s.tdDisconnect(g, col); grace == 0 {
+				why = fmt.Sprintf("forfeits by disconnection (%d in this game)", s.td.cfg.MaxDisconnects)
+			}
+		}
+		if grace > 0 && !s.closed {
 			left := s.cfg.Now()
 			g.absent[col] = left
 			g.players[col] = nil
-			ev.text(g.players[1-col], fmt.Sprintf("Your opponent %s has disconnected; they have %s to come back.", c.handle, s.cfg.DisconnectGrace))
-			time.AfterFunc(s.cfg.DisconnectGrace, func() { s.graceOver(g, col, left) })
+			if g.td != nil {
+				s.pause(g)
+				s.sendClocks(ev, g.players[1-col], g, left)
+			}
+			ev.text(g.players[1-col], fmt.Sprintf("Your opponent %s has disconnected; they have %s to come back.", c.handle, grace))
+			time.AfterFunc(grace, func() { s.graceOver(g, col, left) })
 		} else {
-			s.endGame(ev, g, "Dis", scoreFor(1-col), fmt.Sprintf("%s forfeits by disconnection", c.handle))
+			s.endGame(ev, g, "Dis", scoreFor(1-col), fmt.Sprintf("%s %s", c.handle, why))
 		}
 	}
 	ev.flush()

@@ -1,0 +1,246 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"golang.org/x/crypto/bcrypt"
+
+	"kriegbot/engine/umpire"
+	"kriegbot/protocol/iccserver"
+)
+
+// siteBotsEnv names the folder that holds checkouts of kriegspiel.org's
+// own public bots (github.com/Kriegspiel/bot-simple-heuristics and
+// bot-random-any), unmodified, for TestSiteBots.
+const siteBotsEnv = "KRIEGBOT_SITE_BOTS"
+
+// siteBot is one of the site's Python bots, run from a copy of its bot.py
+// in a folder of its own (it keeps .env and .bot-state.json beside it).
+type siteBot struct {
+	name, repo string
+	env        []string // .env lines beyond the base URL, names and key
+	proc       []string // process environment (read at import time)
+	dir        string
+	out        *os.File
+}
+
+// TestSiteBots (opt-in: KRIEGBOT_SITE_BOTS=DIR) plays the site's own
+// Python bots, their code unmodified and pointed at a loopback base URL
+// through their .env, against `serve -http` and our daemons: two copies of
+// bot-simple-heuristics and one bot-random-any (which creates wild16 games
+// but joins only berkeley ones) on the HTTP door, kriegbot on the HTTP
+// door (lobby games and joins), kriegbot on the telnet door challenging a
+// Python bot (`match`), and another on the telnet door posting a seek the
+// Python bots join. It waits until each pairing below has finished a game
+// by a real end (mate, draw, resignation, flag), and fails after 25
+// minutes. docs/kriegspiel-org.md has the commands and what it showed.
+func TestSiteBots(t *testing.T) {
+	root := os.Getenv(siteBotsEnv)
+	if root == "" {
+		t.Skip("set " + siteBotsEnv + " to a folder with the site's bot-simple-heuristics and bot-random-any checkouts")
+	}
+	if out, err := exec.Command("python3", "-c", "import requests").CombinedOutput(); err != nil {
+		t.Fatalf("the site's bots need python3 with requests (Debian: python3-requests): %v %s", err, out)
+	}
+	pw := map[string]string{"sparring": testPasswords["sparring"], "stranger": testPasswords["stranger"]}
+	acc, err := iccserver.NewAccounts(pw, "C", bcrypt.MinCost)
+	if err != nil {
+		t.Fatal(err)
+	}
+	records := t.TempDir()
+	// The server's log tells how each game began: "game N started: W vs
+	// B M+I", and "http: X challenged bot Y" for a match.
+	var logMu sync.Mutex
+	started := map[int]string{}
+	var serverLog []string
+	logf := func(format string, a ...any) {
+		line := fmt.Sprintf(format, a...)
+		logMu.Lock()
+		defer logMu.Unlock()
+		serverLog = append(serverLog, line)
+		var n int
+		var w, b, tc string
+		if _, err := fmt.Sscanf(line, "game %d started: %s vs %s %s", &n, &w, &b, &tc); err == nil {
+			started[n] = tc
+		}
+	}
+	srv, err := iccserver.New(iccserver.Config{Rules: umpire.Olympiad(), Accounts: acc, NoGuests: true, RecordDir: records, Log: logf,
+		HTTP: iccserver.HTTPConfig{Minutes: 3, Inc: 2, Rate: 200, Burst: 400, TokenRate: 100, TokenBurst: 200}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	tln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve(tln)
+	hln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.ServeAPI(hln)
+	base := "http://" + hln.Addr().String()
+	telnet := tln.Addr().String()
+
+	ctx, cancel := context.WithTimeout(context.Background(), 25*time.Minute)
+	defer cancel()
+	// The knobs the bots read from the process environment; the rest of
+	// their settings is their .env, as their README says.
+	sh := []string{"BOT_GAME_PICK_PROBABILITY=1", "LOG_LEVEL=INFO"}
+	bots := []*siteBot{
+		{name: "sha", repo: "bot-simple-heuristics", proc: sh,
+			env: []string{"KRIEGSPIEL_SUPPORTED_RULE_VARIANTS=wild16", "KRIEGSPIEL_AUTO_CREATE_RULE_VARIANT=wild16"}},
+		{name: "shb", repo: "bot-simple-heuristics", proc: sh,
+			env: []string{"KRIEGSPIEL_SUPPORTED_RULE_VARIANTS=wild16", "KRIEGSPIEL_AUTO_CREATE_RULE_VARIANT=wild16"}},
+		{name: "rany", repo: "bot-random-any", proc: []string{"LOG_LEVEL=INFO"},
+			env: []string{"KRIEGSPIEL_AUTO_CREATE_RULE_VARIANT=wild16"}},
+	}
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	defer cancel()
+	for _, b := range bots {
+		b.setup(t, root, base)
+		cmd := exec.CommandContext(ctx, "python3", "bot.py", "--poll-seconds", "0.5")
+		cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = b.dir, append(os.Environ(), b.proc...), b.out, b.out
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		wg.Add(1)
+		go func() { defer wg.Done(); cmd.Wait() }()
+	}
+	defer func() {
+		if t.Failed() {
+			for _, b := range bots {
+				log, _ := os.ReadFile(b.out.Name())
+				t.Logf("%s's log (tail):\n%s", b.name, tail(string(log), 2000))
+			}
+		}
+	}()
+
+	// kriegbot on the HTTP door: a lobby game of its own, and joins of the
+	// site bots' games (once a minute), since those are often busy with
+	// their five games each.
+	hcfg := testConfig(t, "kriegbot", telnet)
+	hcfg.Server.Protocol, hcfg.Server.URL = "kriegspiel", base
+	hcfg.Account.TokenFile = filepath.Join(t.TempDir(), "token")
+	hcfg.Policy.AcceptChallenges, hcfg.Policy.Seek, hcfg.Policy.MaxGames = true, true, 2
+	url, token, err := embeddedHTTPDoor(ctx, srv, hcfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hd, _ := newTestDaemon(t, hcfg, telnet, "heuristic", nil)
+	// kriegbot on the telnet door challenging a Python bot (at 2+1), and
+	// another posting an automatic seek (a lobby game to the HTTP door, at
+	// 4+3); neither takes the bots' lobby games (3+2), so that the time
+	// control tells how each game began.
+	mcfg := testConfig(t, "sparring", telnet)
+	mcfg.Policy.Challenge, mcfg.Policy.Seek, mcfg.Policy.AnswerSeeks = "sha", false, false
+	md, _ := newTestDaemon(t, mcfg, telnet, "heuristic", nil)
+	scfg := testConfig(t, "stranger", telnet)
+	scfg.Policy.Seek, scfg.Policy.SeekBase, scfg.Policy.SeekIncrement, scfg.Policy.AnswerSeeks = true, 4, 3, false
+	sd, _ := newTestDaemon(t, scfg, telnet, "heuristic", nil)
+	sd.opt.AutoSeek = true
+	for _, d := range []*Daemon{md, sd} {
+		wg.Add(1)
+		go func() { defer wg.Done(); d.Run(ctx) }()
+	}
+	wg.Add(1)
+	go func() { defer wg.Done(); hd.RunKriegspiel(ctx, KSOptions{URL: url, Token: token}) }()
+
+	// The pairings, each wanted once (with the time control that tells how
+	// the game began), and the ends that count as real.
+	with := func(x string) func(w, b, tc string) bool {
+		return func(w, b, tc string) bool { return site(w) && b == x || w == x && site(b) }
+	}
+	want := map[string]func(w, b, tc string) bool{
+		"two site bots (a lobby game)":        func(w, b, tc string) bool { return site(w) && site(b) },
+		"bot-random-any's wild16 lobby game":  func(w, b, tc string) bool { return w == "rany" || b == "rany" },
+		"a site bot and kriegbot (HTTP door)": with("kriegbot"),
+		"sha matched from telnet (2+1)":       func(w, b, tc string) bool { return with("sparring")(w, b, tc) && tc == "2+1" },
+		"a site bot in a telnet seek (4+3)":   func(w, b, tc string) bool { return with("stranger")(w, b, tc) && tc == "4+3" },
+	}
+	real := map[string]bool{"Mat": true, "Sta": true, "NM": true, "50": true, "Rep": true, "Res": true, "Fla": true}
+	got := map[string]string{}
+	for len(got) < len(want) {
+		select {
+		case <-ctx.Done():
+			t.Fatalf("after 25 minutes, pairings with a finished game: %v; finished: %+v", got, summarize(srv.Finished()))
+		case <-time.After(time.Second):
+		}
+		for _, f := range srv.Finished() {
+			logMu.Lock()
+			tc := started[f.Number]
+			logMu.Unlock()
+			for what, is := range want {
+				if _, ok := got[what]; ok || !is(f.White, f.Black, tc) {
+					continue
+				}
+				if !real[f.Code] {
+					t.Fatalf("%s vs %s ended %s (%s): not a real end", f.White, f.Black, f.Code, f.Result)
+				}
+				got[what] = fmt.Sprintf("%s vs %s %s %s (%s, %d attempts)", f.White, f.Black, tc, f.Result, f.Code, len(f.Answers))
+			}
+		}
+	}
+	for what, g := range got {
+		t.Logf("%s: %s", what, g)
+	}
+	logMu.Lock()
+	matched := slices.Contains(serverLog, "http: sparring challenged bot sha")
+	logMu.Unlock()
+	if !matched {
+		t.Error(`the server never logged "http: sparring challenged bot sha"`)
+	}
+	t.Logf("all finished games: %v", summarize(srv.Finished()))
+}
+
+// site reports a name of one of the site's bots in TestSiteBots.
+func site(name string) bool { return name == "sha" || name == "shb" || name == "rany" }
+
+func summarize(fs []iccserver.FinishedGame) []string {
+	var out []string
+	for _, f := range fs {
+		out = append(out, fmt.Sprintf("%s-%s %s %s", f.White, f.Black, f.Result, f.Code))
+	}
+	return out
+}
+
+// setup copies the bot's bot.py into a folder of its own with a .env
+// pointing at base, and registers it (bot.py --register).
+func (b *siteBot) setup(t *testing.T, root, base string) {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join(root, b.repo, "bot.py"))
+	if err != nil {
+		t.Fatalf("%s: %v (want the site's %s checkout there)", siteBotsEnv, err, b.repo)
+	}
+	b.dir = t.TempDir()
+	if err := os.WriteFile(filepath.Join(b.dir, "bot.py"), src, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := append([]string{"KRIEGSPIEL_API_BASE=" + base, "KRIEGSPIEL_BOT_REGISTRATION_KEY=ignored",
+		"KRIEGSPIEL_BOT_USERNAME=" + b.name, "KRIEGSPIEL_BOT_DISPLAY_NAME=Site bot " + b.name,
+		"KRIEGSPIEL_BOT_OWNER_EMAIL=" + b.name + "@example.org"}, b.env...)
+	if err := os.WriteFile(filepath.Join(b.dir, ".env"), []byte(strings.Join(env, "\n")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if b.out, err = os.Create(filepath.Join(b.dir, "bot.log")); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.out.Close() })
+	cmd := exec.Command("python3", "bot.py", "--register")
+	cmd.Dir, cmd.Env = b.dir, append(os.Environ(), b.proc...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%s --register: %v\n%s", b.name, err, out)
+	}
+}

@@ -1,0 +1,449 @@
+package tourneycmd
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/rs/zerolog"
+	"golang.org/x/crypto/bcrypt"
+
+	"kriegbot/bot"
+	"kriegbot/config"
+	"kriegbot/engine/players"
+	"kriegbot/engine/umpire"
+	"kriegbot/internal/cmdflag"
+	"kriegbot/protocol/handle"
+	"kriegbot/protocol/iccserver"
+)
+
+// options are the command's settings, from its flags.
+type options struct {
+	players  []entrant
+	system   string
+	rounds   int
+	minutes  int
+	inc      int
+	style    string
+	rules    string
+	addr     string
+	wait     time.Duration
+	absent   time.Duration
+	out      string
+	name     string
+	seed     uint64
+	timeout  time.Duration
+	verbose  bool
+	progress time.Duration // how often the TD's state is read
+}
+
+// entrant is one of our players: its handle on the server and its engine.
+type entrant struct {
+	handle string
+	spec   players.Spec
+}
+
+// Command runs "kriegbot tourney".
+func Command(args []string, stdout, stderr io.Writer) int {
+	opt, code, done := parseFlags(args, stderr)
+	if done {
+		return code
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, opt, stdout, stderr); err != nil {
+		fmt.Fprintf(stderr, "kriegbot tourney: %v\n", err)
+		return cmdflag.Failure
+	}
+	return cmdflag.OK
+}
+
+func parseFlags(args []string, stderr io.Writer) (options, int, bool) {
+	fs := flag.NewFlagSet("tourney", flag.ContinueOnError)
+	list := fs.String("players", "", "the players, comma-separated engine specs, e.g. \"mcts,mcts:approach=a,heuristic,random\"; an entry NAME=SPEC names the account")
+	system := fs.String("format", "swiss", "swiss, rr (round robin) or drr (double round robin)")
+	rounds := fs.Int("rounds", 0, "Swiss rounds (0: enough for a clear winner, at least 3; a round robin has its own)")
+	tc := fs.String("tc", "1+1", "time control of every game: minutes+increment in seconds")
+	style := fs.String("style", "icc", "how the TD announces pairings: icc (DG 63 and the tourney-set line) or fics (mamer's lines)")
+	rules := fs.String("rules", "olympiad", "referee rules: icc or olympiad (automatic draws by the 50-move rule and repetition)")
+	addr := fs.String("addr", "127.0.0.1:0", "the server's address; give a fixed port (and -wait) to let outside ICC-protocol bots join by \"tell TD join 1\"")
+	wait := fs.Duration("wait", 0, "wait this long for outside entrants before the start (0: start once our players have joined)")
+	absent := fs.Duration("absent", 2*time.Minute, "time a paired player has to start its game before losing by forfeit")
+	out := fs.String("out", "", "folder for the event's PGN, crosstable (text and HTML), records and logs (default tourney-DATE-TIME)")
+	name := fs.String("name", "KO1", "the event's name (its PGN Event tag)")
+	seed := fs.Uint64("seed", 0, "base seed of the players (0: random; logged, so the games replay)")
+	timeout := fs.Duration("timeout", 0, "give up after this long (0: a bound from the rounds and the time control)")
+	verbose := fs.Bool("v", false, "daemon and server logs on standard error, as well as in the folder")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: kriegbot tourney -players SPEC,SPEC,... [flags]")
+		fmt.Fprintln(stderr, "plays a computer olympiad on loopback: kriegbot serve with its TD, one daemon per player;")
+		fmt.Fprintln(stderr, "prints each pairing and result, then the crosstable; writes PGN and HTML.")
+		fmt.Fprintln(stderr, "example: kriegbot tourney -players \"mcts,mcts:approach=a,heuristic,random\" -format swiss -rounds 3 -tc 1+1")
+		fs.PrintDefaults()
+	}
+	if code, done := cmdflag.Parse(fs, args, stderr); done {
+		return options{}, code, true
+	}
+	if fs.NArg() > 0 {
+		return options{}, cmdflag.Fail(stderr, "tourney", "unexpected argument %q", fs.Arg(0)), true
+	}
+	opt := options{system: *system, rounds: *rounds, style: *style, rules: *rules, addr: *addr, wait: *wait,
+		absent: *absent, out: *out, name: *name, seed: *seed, timeout: *timeout, verbose: *verbose, progress: 300 * time.Millisecond}
+	var err error
+	if opt.players, err = parsePlayers(*list); err != nil {
+		return options{}, cmdflag.Fail(stderr, "tourney", "-players: %v", err), true
+	}
+	if opt.minutes, opt.inc, err = parseTC(*tc); err != nil {
+		return options{}, cmdflag.Fail(stderr, "tourney", "-tc: %v", err), true
+	}
+	if _, err := umpire.ParseRules(opt.rules); err != nil {
+		return options{}, cmdflag.Fail(stderr, "tourney", "-rules: %v", err), true
+	}
+	if host, _, err := net.SplitHostPort(opt.addr); err != nil {
+		return options{}, cmdflag.Fail(stderr, "tourney", "-addr %q: %v", opt.addr, err), true
+	} else if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		// The players' accounts have throw-away passwords, but the server
+		// also takes guests: it stays on this machine.
+		return options{}, cmdflag.Fail(stderr, "tourney", "-addr %q: want a loopback address", opt.addr), true
+	}
+	if opt.wait < 0 || opt.absent <= 0 || opt.timeout < 0 || opt.rounds < 0 || opt.rounds > 99 {
+		return options{}, cmdflag.Fail(stderr, "tourney", "-wait, -timeout and -rounds must not be negative, -absent must be positive, -rounds at most 99"), true
+	}
+	if opt.system != "swiss" && opt.system != "rr" && opt.system != "drr" {
+		return options{}, cmdflag.Fail(stderr, "tourney", "-format %q: want swiss, rr or drr", opt.system), true
+	}
+	if opt.rounds == 0 {
+		opt.rounds = defaultRounds(len(opt.players))
+	}
+	if _, err := iccserver.ParseEventSpec(opt.eventSpec(), opt.style); err != nil {
+		return options{}, cmdflag.Fail(stderr, "tourney", "%v", err), true
+	}
+	return opt, 0, false
+}
+
+// defaultRounds is a Swiss length that can tell a winner: ceil(log2 n),
+// at least 3, and never more than a round robin.
+func defaultRounds(n int) int {
+	r := 0
+	for 1<<r < n {
+		r++
+	}
+	return max(min(max(r, 3), n-1+n%2), 1)
+}
+
+// parseTC reads "M+I".
+func parseTC(s string) (int, int, error) {
+	m, i, ok := strings.Cut(s, "+")
+	mn, err1 := strconv.Atoi(m)
+	in, err2 := strconv.Atoi(i)
+	if !ok || err1 != nil || err2 != nil || mn < 0 || in < 0 || mn > 600 || in > 600 || mn+in == 0 {
+		return 0, 0, fmt.Errorf("%q: want minutes+increment, e.g. 1+1", s)
+	}
+	return mn, in, nil
+}
+
+// parsePlayers reads the -players list. Specs have their own comma-
+// separated options ("mcts:mem=2,threads=2"), so an item holding "=" but
+// no ":" continues the previous spec unless it is NAME=SPEC with a known
+// kind after the "=". Handles are the name given, or the spec's kind
+// with the values of its options ("mcts-a"), made unique with a number.
+func parsePlayers(list string) ([]entrant, error) {
+	kinds := players.Kinds()
+	isKind := func(s string) bool {
+		k, _, _ := strings.Cut(s, ":")
+		for _, kd := range kinds {
+			if kd.Name == k {
+				return true
+			}
+		}
+		return false
+	}
+	type item struct{ name, spec string }
+	var items []item
+	for _, w := range strings.Split(list, ",") {
+		w = strings.TrimSpace(w)
+		if w == "" {
+			continue
+		}
+		if n, s, ok := strings.Cut(w, "="); ok && !strings.Contains(n, ":") && isKind(s) {
+			items = append(items, item{n, s})
+			continue
+		}
+		if strings.Contains(w, "=") && !strings.Contains(w, ":") && len(items) > 0 {
+			items[len(items)-1].spec += "," + w
+			continue
+		}
+		items = append(items, item{"", w})
+	}
+	if len(items) < 2 {
+		return nil, errors.New("want at least two players")
+	}
+	if len(items) > 16 {
+		return nil, errors.New("at most 16 players (each is a daemon searching on this machine)")
+	}
+	used := map[string]bool{}
+	var out []entrant
+	for _, it := range items {
+		sp, err := players.Parse(it.spec, kinds)
+		if err != nil {
+			return nil, err
+		}
+		h := it.name
+		if h != "" {
+			if !handle.Valid(h) || used[strings.ToLower(h)] {
+				return nil, fmt.Errorf("name %q: want %s, not used twice", h, handle.Syntax)
+			}
+		} else {
+			h = autoHandle(it.spec, used)
+		}
+		used[strings.ToLower(h)] = true
+		out = append(out, entrant{handle: h, spec: sp})
+	}
+	return out, nil
+}
+
+// autoHandle names a player after its spec: the kind, then each option's
+// value ("mcts:approach=a" is "mcts-a"), cut to a valid handle and made
+// unique with a number.
+func autoHandle(spec string, used map[string]bool) string {
+	kind, opts, _ := strings.Cut(spec, ":")
+	h := kind
+	for _, kv := range strings.Split(opts, ",") {
+		if _, v, ok := strings.Cut(kv, "="); ok {
+			h += "-" + v
+		}
+	}
+	h = strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' {
+			return r
+		}
+		return '_'
+	}, h)
+	if len(h) > 16 {
+		h = h[:16]
+	}
+	base := h
+	for i := 2; used[strings.ToLower(h)]; i++ {
+		h = base + strconv.Itoa(i)
+	}
+	return h
+}
+
+// eventSpec is the TD's event, in the text form serve's -tourney takes.
+func (o options) eventSpec() string {
+	start := strconv.Itoa(len(o.players))
+	if o.wait > 0 {
+		start = o.wait.String()
+	}
+	return fmt.Sprintf("name=%s system=%s rounds=%d tc=%d+%d style=%s start=%s", o.name, o.system, o.rounds, o.minutes, o.inc, o.style, start)
+}
+
+// bound is how long the whole event may take: every round's game at its
+// longest (both clocks over a long game), the waits, and a margin.
+func (o options) bound() time.Duration {
+	if o.timeout > 0 {
+		return o.timeout
+	}
+	perGame := 2*time.Duration(o.minutes)*time.Minute + 2*150*time.Duration(o.inc)*time.Second
+	rounds := o.rounds
+	if o.system != "swiss" {
+		rounds = len(o.players) + len(o.players)%2
+		if o.system == "drr" {
+			rounds *= 2
+		}
+	}
+	return o.wait + time.Duration(rounds)*(perGame+o.absent) + 2*time.Minute
+}
+
+// run plays the event.
+func run(ctx context.Context, opt options, stdout, stderr io.Writer) error {
+	began := time.Now()
+	if opt.out == "" {
+		opt.out = "tourney-" + began.Format("20060102-150405")
+	}
+	if err := os.MkdirAll(opt.out, 0o755); err != nil {
+		return err
+	}
+	logFile, err := os.OpenFile(filepath.Join(opt.out, "tourney.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	defer logFile.Close()
+	var logOut io.Writer = logFile
+	if opt.verbose {
+		logOut = io.MultiWriter(logFile, zerolog.ConsoleWriter{Out: stderr, TimeFormat: "15:04:05"})
+	}
+	log := zerolog.New(logOut).With().Timestamp().Logger()
+	seed := opt.seed
+	if seed == 0 {
+		var b [8]byte
+		rand.Read(b[:])
+		seed = uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 | uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7]&0x7f)<<56
+	}
+	log.Info().Uint64("seed", seed).Str("event", opt.eventSpec()).Msg("kriegbot tourney starting")
+
+	srv, addr, passwords, err := startServer(opt, log)
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+	fmt.Fprintf(stdout, "kriegbot tourney: %s, %d players, %s at %d+%d (%s rules), TD on %s; files in %s\n",
+		opt.name, len(opt.players), systemName(opt), opt.minutes, opt.inc, opt.rules, addr, opt.out)
+	for _, e := range opt.players {
+		fmt.Fprintf(stdout, "  %-16s %s\n", e.handle, e.spec)
+	}
+
+	daemons := make([]*bot.Daemon, len(opt.players))
+	var wg sync.WaitGroup
+	dctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	for i, e := range opt.players {
+		cfg, err := daemonConfig(opt, e, addr)
+		if err != nil {
+			return err
+		}
+		d := bot.New(cfg, bot.Options{Name: e.handle, Password: passwords[e.handle], Addr: addr, Spec: e.spec,
+			Log: log.With().Str("bot", e.handle).Logger(), Dir: cfg.Logs.Dir, Seed: seed ^ (uint64(i+1) * 0x9e3779b97f4a7c15)})
+		daemons[i] = d
+		wg.Add(1)
+		go func() { defer wg.Done(); d.Run(dctx) }()
+	}
+	// However the event ends, the daemons leave: soft (after their game)
+	// first, then at once.
+	defer func() {
+		for _, d := range daemons {
+			d.SoftQuit()
+		}
+		finished := make(chan struct{})
+		go func() { wg.Wait(); close(finished) }()
+		select {
+		case <-finished:
+		case <-time.After(10 * time.Second):
+			for _, d := range daemons {
+				d.HardQuit()
+			}
+			cancel()
+			<-finished
+		}
+	}()
+
+	wctx, wcancel := context.WithTimeout(ctx, opt.bound())
+	defer wcancel()
+	state, err := follow(wctx, filepath.Join(opt.out, "tourney-1.json"), opt.progress, newProgress(stdout))
+	if err != nil {
+		if errors.Is(err, context.DeadlineExceeded) {
+			return fmt.Errorf("the event did not end within %s (see %s)", opt.bound().Round(time.Second), filepath.Join(opt.out, "tourney.log"))
+		}
+		if errors.Is(err, context.Canceled) {
+			return errors.New("interrupted; the event so far is in " + opt.out)
+		}
+		return err
+	}
+	fmt.Fprintln(stdout)
+	if err := state.Event.WriteCrosstable(stdout); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "\nevent %s in %s: PGN %s, crosstable %s and %s\n", state.Status, time.Since(began).Round(time.Second),
+		filepath.Join(opt.out, "tourney-1.pgn"), filepath.Join(opt.out, "tourney-1.txt"), filepath.Join(opt.out, "tourney-1.html"))
+	if state.Status != "done" {
+		return fmt.Errorf("the event was %s", state.Status)
+	}
+	return nil
+}
+
+func systemName(opt options) string {
+	switch opt.system {
+	case "rr":
+		return "a round robin"
+	case "drr":
+		return "a double round robin"
+	}
+	return fmt.Sprintf("a %d-round Swiss", opt.rounds)
+}
+
+// startServer starts kriegbot serve in-process, loopback, with an account
+// per player (fresh random passwords: the real login path is exercised)
+// and the TD running the event.
+func startServer(opt options, log zerolog.Logger) (*iccserver.Server, string, map[string]string, error) {
+	rules, err := umpire.ParseRules(opt.rules)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	rules.DeadMaterial = true // no game runs for ever: K+N against K+N is a draw
+	rules.MaxPlies = 600
+	spec, err := iccserver.ParseEventSpec(opt.eventSpec(), opt.style)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	passwords := map[string]string{}
+	for _, e := range opt.players {
+		var b [12]byte
+		rand.Read(b[:])
+		passwords[e.handle] = hex.EncodeToString(b[:])
+	}
+	accounts, err := iccserver.NewAccounts(passwords, "C", bcrypt.MinCost)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	srvLog := log.With().Str("component", "server").Logger()
+	srv, err := iccserver.New(iccserver.Config{Rules: rules, Accounts: accounts,
+		RecordDir: filepath.Join(opt.out, "server"), DisconnectGrace: 2 * time.Minute,
+		TD:  iccserver.TDConfig{Dir: opt.out, Events: []iccserver.EventSpec{spec}, Style: opt.style, AbsentGrace: opt.absent},
+		Log: func(format string, a ...any) { srvLog.Info().Msgf(format, a...) }})
+	if err != nil {
+		return nil, "", nil, err
+	}
+	ln, err := net.Listen("tcp", opt.addr)
+	if err != nil {
+		srv.Close()
+		return nil, "", nil, err
+	}
+	go srv.Serve(ln)
+	return srv, ln.Addr().String(), passwords, nil
+}
+
+// daemonConfig is one player's daemon: tournament mode, nothing else. It
+// seeks nothing, challenges nobody, accepts no other game, and joins the
+// event on start; its records and logs go to its own folder.
+func daemonConfig(opt options, e entrant, addr string) (config.Config, error) {
+	c := config.Defaults()
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return c, err
+	}
+	c.Server.Embedded, c.Server.Host = false, host
+	if c.Server.Port, err = strconv.Atoi(port); err != nil {
+		return c, err
+	}
+	c.Server.Rules = opt.rules
+	c.Sparring.Enabled = false
+	c.Account.Handle = e.handle
+	c.Engine.Player = e.spec.String()
+	dir := filepath.Join(opt.out, e.handle)
+	c.Engine.OpponentModels = filepath.Join(dir, "opponents")
+	c.Policy.Seek, c.Policy.Challenge, c.Policy.Games, c.Policy.Greeting = false, "", 0, ""
+	c.Policy.AcceptChallenges = false
+	c.Policy.MinBase = min(c.Policy.MinBase, opt.minutes)
+	c.Tournament.TD = []string{"TD"}
+	c.Tournament.Join = []int{1}
+	c.Logs.Dir = dir
+	c.Logs.Console = "off"
+	c.Connection.LinesPerSecond = 50
+	if err := c.Validate(); err != nil {
+		return c, fmt.Errorf("%s: %v", e.handle, err)
+	}
+	return c, nil
+}

@@ -1,0 +1,122 @@
+package tourneycmd
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"time"
+
+	"kriegbot/tourney"
+)
+
+// state is what the command reads of the TD's saved event (tourney-N.json,
+// which the TD writes atomically after every change).
+type state struct {
+	ID     int
+	Status string
+	Event  *tourney.Event
+}
+
+// over reports whether the event has ended.
+func (s state) over() bool { return s.Status == "done" || s.Status == "aborted" }
+
+// maxStateFile bounds what is read of the TD's file (64 players and 99
+// rounds stay far below it).
+const maxStateFile = 16 << 20
+
+// readState reads the TD's saved event; a missing file is not an error
+// (the TD has not saved it yet): ok is false.
+func readState(path string) (state, bool, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return state{}, false, nil
+	}
+	if err != nil {
+		return state{}, false, err
+	}
+	defer f.Close()
+	var st state
+	if err := json.NewDecoder(io.LimitReader(f, maxStateFile)).Decode(&st); err != nil {
+		return state{}, false, fmt.Errorf("%s: %v", path, err)
+	}
+	if st.Event == nil {
+		return state{}, false, fmt.Errorf("%s: no event", path)
+	}
+	return st, true, nil
+}
+
+// follow reads the TD's state every interval, shows what changed, and
+// returns the final state once the event is over.
+func follow(ctx context.Context, path string, every time.Duration, p *progress) (state, error) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		st, ok, err := readState(path)
+		if err != nil {
+			return state{}, err
+		}
+		if ok {
+			p.show(st)
+			if st.over() {
+				return st, nil
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return state{}, ctx.Err()
+		case <-t.C:
+		}
+	}
+}
+
+// progress prints each entry, pairing, bye and result once, in order.
+type progress struct {
+	w       io.Writer
+	joined  map[string]bool
+	paired  map[int]bool    // rounds shown
+	results map[[2]int]bool // (round, board) results shown
+}
+
+func newProgress(w io.Writer) *progress {
+	return &progress{w: w, joined: map[string]bool{}, paired: map[int]bool{}, results: map[[2]int]bool{}}
+}
+
+func (p *progress) show(st state) {
+	e := st.Event
+	for _, pl := range e.Players {
+		if !p.joined[pl.Handle] {
+			p.joined[pl.Handle] = true
+			fmt.Fprintf(p.w, "joined: %s\n", pl.Handle)
+		}
+	}
+	name := func(i int) string {
+		if i >= 0 && i < len(e.Players) {
+			return e.Players[i].Handle
+		}
+		return "?"
+	}
+	for _, r := range e.Played {
+		if !p.paired[r.Number] {
+			p.paired[r.Number] = true
+			fmt.Fprintf(p.w, "round %d:", r.Number)
+			for _, g := range r.Games {
+				fmt.Fprintf(p.w, "  %s - %s", name(g.White), name(g.Black))
+			}
+			for _, b := range r.Byes {
+				fmt.Fprintf(p.w, "  %s (%s)", name(b.Player), b.Kind)
+			}
+			fmt.Fprintln(p.w)
+		}
+		for _, g := range r.Games {
+			k := [2]int{r.Number, g.Board}
+			if g.Result.Done() && !p.results[k] {
+				p.results[k] = true
+				fmt.Fprintf(p.w, "  round %d board %d: %s - %s %s\n", r.Number, g.Board, name(g.White), name(g.Black), g.Result)
+			}
+		}
+	}
+}
