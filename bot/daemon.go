@@ -17,7 +17,6 @@ import (
 	"kriegbot/live"
 	"kriegbot/protocol"
 	"kriegbot/protocol/iccclient"
-	"kriegbot/record"
 )
 
 // Exit codes of the daemon.
@@ -80,7 +79,9 @@ type Daemon struct {
 	gameSeq     uint64
 	connections int
 	thinkDone   chan driver.Thought
-	recent      []*record.Writer   // finished games waiting for their full move list
+	recent      []*pendingList     // finished games waiting for their full move list
+	asked       []int              // move lists asked for on this connection, oldest first
+	list        *listing           // the move list being received of a game not given back
 	poll        time.Duration      // watchdog interval (tests shorten it)
 	stale       time.Duration      // wait for a game after a reconnection (tests shorten it)
 	build       string             // BuildID, for the game records
@@ -206,8 +207,12 @@ func (d *Daemon) Run(ctx context.Context) int {
 	addr := d.addr()
 	backoff := time.Duration(0)
 	failures := 0
+	// movesLost: the connection ended with a finished game's move list
+	// still to come. A quitting daemon comes back once more for it (ask
+	// counts bound this); a failed login gives it up.
+	movesLost := false
 	for {
-		if d.stopNow() || ctx.Err() != nil {
+		if _, hard := d.quitting(); ctx.Err() != nil || hard || d.stopNow() && !movesLost {
 			return ExitDone
 		}
 		cfg := d.config()
@@ -267,6 +272,7 @@ func (d *Daemon) Run(ctx context.Context) int {
 				return ExitRestart
 			}
 		}
+		movesLost = d.awaitingMoves()
 		backoff = d.nextBackoff(backoff, cfg)
 		d.opt.Log.Warn().Err(sess.Err()).Dur("retry_in", backoff).Msg("connection lost")
 		d.opt.Console.say(lineProgress, "connection lost (%v); reconnecting in %s", sess.Err(), backoff.Round(100*time.Millisecond))

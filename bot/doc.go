@@ -22,6 +22,11 @@
 //   - a desync (a move we did not send, a hidden move on our turn, a silent
 //     game while our clock runs) asks for the move list and rebuilds the
 //     player from it;
+//   - after a reconnection, a game the server does not give back is asked
+//     about ("moves N", movelists.go): the server's result and moves are
+//     recorded, or "*" if it knows no such game (restarted), never a loss
+//     made up; a finished game's move list lost with a connection is asked
+//     for again, a bounded number of times;
 //   - value-based resignation and draw acceptance (players that report a
 //     value), aborting when the opponent never moves, a greeting that says it
 //     is a computer, and never a word of search output to the opponent.

@@ -31,8 +31,11 @@ type gameRun struct {
 	resyncWhy   string
 	polled      time.Time
 	// stale is when the connection that carried this game was lost, until
-	// the server gives the game back; zero otherwise.
+	// the server gives the game back; zero otherwise. asked and asks are
+	// our questions about it since (movelists.go).
 	stale time.Time
+	asked time.Time
+	asks  int
 	// model is the per-opponent model the player was given (zero: none).
 	model prior
 	// lastAttempt is the last attempt sent, for the console's move lines.
@@ -48,11 +51,13 @@ func (d *Daemon) serve(ctx context.Context, sess *iccclient.Session) (int, bool,
 	d.policy.connected()
 	d.tourneyConnected(d.opt.Now())
 	// Games from before a reconnection wait for the server to give them
-	// back (DG 15 again); those it does not are over for us.
+	// back (DG 15 again); for those it does not, we ask what became of them.
+	now := d.opt.Now()
 	for _, g := range d.games {
 		g.drv.Stop()
-		g.stale = d.opt.Now()
+		g.stale = now
 	}
+	d.askAfterReconnect(now)
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
 	defer d.stopThinking()
@@ -128,11 +133,11 @@ func (d *Daemon) checkQuit() (int, bool) {
 const crossingWait = 3 * time.Second
 
 // awaitingMoves reports a finished game whose full move list (for its PGN)
-// was asked for less than two seconds ago: a soft quit waits for it.
+// is still asked for: a soft quit waits for it (at most maxAsks questions,
+// askAgain apart).
 func (d *Daemon) awaitingMoves() bool {
-	now := d.opt.Now()
-	for _, r := range d.recent {
-		if done, at := r.Done(); done && !r.Complete() && now.Sub(at) < 2*time.Second {
+	for _, p := range d.recent {
+		if p.open() {
 			return true
 		}
 	}
@@ -170,7 +175,7 @@ func (d *Daemon) handle(m protocol.Message) string {
 	case protocol.MsgOverflow:
 		d.opt.Log.Warn().Msg("server output overflowed (^Z/^O): some output was lost; resyncing games")
 		for _, g := range d.games {
-			d.sess.Send(fmt.Sprintf("moves %d", g.t.Number()))
+			d.askMoves(g.t.Number())
 		}
 	case protocol.MsgError:
 		d.opt.Log.Warn().Str("error", m.Text).Msg("wire")
@@ -181,7 +186,7 @@ func (d *Daemon) handle(m protocol.Message) string {
 // text applies a referee line to the game it belongs to (iccgame.Route):
 // an unprefixed line that two games could own makes both resync.
 func (d *Daemon) text(line string, now time.Time) {
-	if d.tourneyText(line, now) {
+	if d.tourneyText(line, now) || d.listText(line, now) {
 		return
 	}
 	items, refLike, unknown := protocol.ParseAnnouncements(nil, []byte(line))
@@ -198,7 +203,7 @@ func (d *Daemon) text(line string, now time.Time) {
 			if g.t.Unanswered() {
 				g.resyncWhy = "a referee line without a game number could be this game's"
 				g.resyncAsked = true
-				d.sess.Send(fmt.Sprintf("moves %d", g.t.Number()))
+				d.askMoves(g.t.Number())
 			}
 		}
 		return
@@ -359,7 +364,7 @@ func (d *Daemon) drive() {
 				g.resyncWhy = why
 				g.resyncAsked = true
 				g.polled = now
-				d.sess.Send(fmt.Sprintf("moves %d", num))
+				d.askMoves(num)
 			}
 		}
 		ev := g.t.TakeEvents()
@@ -376,7 +381,7 @@ func (d *Daemon) drive() {
 			continue
 		}
 		if over {
-			d.finish(num, g, now)
+			d.finish(num, g, nil, now)
 			continue
 		}
 		if g.stale.IsZero() && g.t.Due() {
@@ -435,7 +440,9 @@ func (d *Daemon) send(g *gameRun, acts []driver.Action) {
 }
 
 // finish closes a game: the player, the records, the score, the console.
-func (d *Daemon) finish(num int, g *gameRun, now time.Time) {
+// sans is the revealed move list when we have it already (a game that ended
+// while we were away); else it is asked for.
+func (d *Daemon) finish(num int, g *gameRun, sans []string, now time.Time) {
 	delete(d.games, num)
 	result, code, reason, _ := g.t.Over()
 	illegal := g.t.Illegal()
@@ -450,8 +457,21 @@ func (d *Daemon) finish(num int, g *gameRun, now time.Time) {
 		if err := r.Err(); err != nil {
 			d.opt.Log.Error().Err(err).Int("game", num).Str("file", r.Path()).Msg("the game record could not be written in full")
 		}
-		d.sess.Send(fmt.Sprintf("moves %d", num)) // the full move list, for the PGN
-		d.keepRecord(r)
+		if sans != nil {
+			d.completeRecord(r, sans)
+			return
+		}
+		d.askMoves(num) // the full move list, for the PGN
+		d.keepRecord(r, now)
+	}
+}
+
+// completeRecord writes a finished game's revealed moves (and its PGN) and
+// teaches the opponent's model.
+func (d *Daemon) completeRecord(r *record.Writer, sans []string) {
+	if r.Moves(sans) {
+		opp, color := r.Opponent()
+		d.learner.learn(opp, color, sans, d.opt.Log)
 	}
 }
 
@@ -475,21 +495,34 @@ func (d *Daemon) scoreGame(game, opp string, us chess.Color, result, code, reaso
 	}
 }
 
-// keepRecord remembers a finished game's record until its move list comes.
-func (d *Daemon) keepRecord(r *record.Writer) {
-	d.recent = append(d.recent, r)
+// keepRecord remembers a finished game's record until its move list comes
+// (its move list was just asked for).
+func (d *Daemon) keepRecord(r *record.Writer, now time.Time) {
+	d.recent = append(d.recent, &pendingList{r: r, asked: now, asks: 1})
 	if len(d.recent) > 8 {
-		d.recent[0].Close()
+		d.recent[0].r.Close()
 		d.recent = d.recent[1:]
 	}
 }
 
-// The newest record not yet complete: after a server restart, numbers
-// start again, and an older game may hold the same one.
-func (d *Daemon) findRecord(game int) *record.Writer {
+// findRecord returns the newest record not yet complete that the revealed
+// move list sans of game number game can complete: after a server restart,
+// numbers start again, and an older game may hold the same one (the moves
+// tell them apart, record.Writer.Agrees).
+func (d *Daemon) findRecord(game int, sans []string) *record.Writer {
 	for i := len(d.recent) - 1; i >= 0; i-- {
-		if r := d.recent[i]; r.Number() == game && !r.Complete() {
+		if r := d.recent[i].r; r.Number() == game && !r.Complete() && r.Agrees(sans) {
 			return r
+		}
+	}
+	return nil
+}
+
+// findPending returns the newest open question about game number game.
+func (d *Daemon) findPending(game int) *pendingList {
+	for i := len(d.recent) - 1; i >= 0; i-- {
+		if p := d.recent[i]; p.r.Number() == game && p.open() {
+			return p
 		}
 	}
 	return nil
@@ -502,13 +535,7 @@ func (d *Daemon) tick() {
 	cfg := d.config()
 	for num, g := range d.games {
 		if !g.stale.IsZero() {
-			if now.Sub(g.stale) > d.staleAfter() {
-				// As on ICC, where a Kriegspiel game is not adjourned: the
-				// one who dropped lost it.
-				d.opt.Log.Warn().Int("game", num).Msg("the server did not give the game back after the reconnection: lost by disconnection")
-				g.t.Lost("Dis", "lost by disconnection (the server did not resume the game)")
-				g.drv.Stop()
-			}
+			d.staleTick(num, g, now)
 			continue
 		}
 		g.t.Settle(now)
@@ -517,7 +544,7 @@ func (d *Daemon) tick() {
 			case routine:
 				d.opt.Log.Debug().Int("game", num).Str("why", why).Msg("a long silence: looking at the move list")
 				g.resyncWhy, g.resyncAsked, g.polled = why, true, now
-				d.sess.Send(fmt.Sprintf("moves %d", num))
+				d.askMoves(num)
 			case why != "":
 				g.t.SetDesync(why)
 			}
@@ -529,6 +556,7 @@ func (d *Daemon) tick() {
 			d.sess.Send(protocol.AbortLine)
 		}
 	}
+	d.askAgainIfLost(now)
 	d.showStatus(now)
 	d.livePublish(now, d.addr(), func() []live.Game { return d.liveICCGames(now) })
 	soft, _ := d.quitting()
@@ -540,8 +568,8 @@ func (d *Daemon) tick() {
 	d.policy.tick(d, now, cfg, soft || paused || len(d.games) > 0 || d.tour.active())
 }
 
-// staleAfter is how long after a reconnection a game may take to be given
-// back by the server before the daemon counts it as lost.
+// staleAfter is how long the daemon waits for an answer about a game the
+// server did not give back after a reconnection before asking again.
 func (d *Daemon) staleAfter() time.Duration {
 	if d.stale > 0 {
 		return d.stale

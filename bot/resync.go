@@ -16,14 +16,18 @@ import (
 // late (a reconnection) or lost track (an overflow or a desync); after a
 // game's end it completes the game's record and teaches its opponent model.
 func (d *Daemon) moveList(v protocol.MoveListDG) {
+	d.answered(v.Game)
 	g := d.games[v.Game]
 	if g == nil {
-		if r := d.findRecord(v.Game); r != nil {
-			if sans := revealed(v); sans != nil && r.Moves(sans) {
-				opp, color := r.Opponent()
-				d.learner.learn(opp, color, sans, d.opt.Log)
+		if sans := revealed(v); sans != nil {
+			if r := d.findRecord(v.Game, sans); r != nil {
+				d.completeRecord(r, sans)
 			}
 		}
+		return
+	}
+	if !g.stale.IsZero() {
+		d.staleList(g, v)
 		return
 	}
 	asked := g.resyncAsked

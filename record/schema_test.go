@@ -205,3 +205,43 @@ func TestNewerVersionRefused(t *testing.T) {
 		t.Fatalf("error %v, want the version named", err)
 	}
 }
+
+// TestAgrees: a move list completes a record only if it can be that game
+// (after a server restart, another game has the same number and players).
+func TestAgrees(t *testing.T) {
+	t0 := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
+	w := Create(t.TempDir(), "kb", GameLine{Game: 1, White: "kb", Black: "opp", BaseMin: 1, Wild: 16}, chess.White, t0)
+	heard := func(own bool, uci string) {
+		v := umpire.View{Heard: true, Own: own, PawnTries: -1}
+		if own {
+			v.Move, _ = chess.ParseUCI(uci)
+		}
+		w.Event(players.Event{Kind: players.Answer, View: v}, t0)
+	}
+	heard(true, "e2e4")
+	heard(false, "")
+	e2e5, _ := chess.ParseUCI("e2e5")
+	w.Event(players.Event{Kind: players.Answer, View: umpire.View{Heard: true, Own: true, Illegal: true, Move: e2e5, PawnTries: -1}}, t0) // refused: not a ply
+	heard(true, "g1f3")
+	heard(false, "")
+	for _, c := range []struct {
+		sans []string
+		want bool
+	}{
+		{[]string{"e4", "e5", "Nf3", "Nc6"}, true},
+		{[]string{"e4", "e5", "Nf3", "Nc6", "Bb5"}, true},
+		{[]string{"e4", "e5", "Nc3", "Nc6", "Nf3", "a6"}, true}, // a move we missed
+		{[]string{"e4", "e5", "Nf3"}, false},                    // fewer moves than we heard
+		{[]string{"d4", "d5", "Nf3", "Nf6"}, false},             // another game
+		{[]string{"Nf3", "e5", "e4", "Nc6"}, false},             // our moves out of order
+		{[]string{"e4", "e5", "Nf3", "Zz9"}, false},             // not a move
+	} {
+		if got := w.Agrees(c.sans); got != c.want {
+			t.Errorf("Agrees(%v) = %v, want %v", c.sans, got, c.want)
+		}
+	}
+	w.Resync(6, "test", t0)
+	if w.Agrees([]string{"e4", "e5", "Nf3", "Nc6"}) {
+		t.Error("a list shorter than the server's count at a resync agrees")
+	}
+}

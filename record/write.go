@@ -30,6 +30,11 @@ type Writer struct {
 	f     *os.File
 	err   error
 	heard []umpire.View // our answers and the opponent's moves, in order
+	// own are our moves the referee accepted, in order; plies counts the
+	// moves of both sides heard (a resync sets it to the server's count).
+	// A move list must agree with both to complete this record (Agrees).
+	own   []chess.Move
+	plies int
 	// Set by Result.
 	result, reason string
 	done           bool
@@ -143,6 +148,12 @@ func (w *Writer) Event(e players.Event, now time.Time) {
 			return
 		}
 		w.heard = append(w.heard, v)
+		if !v.Illegal {
+			w.plies++
+			if v.Own {
+				w.own = append(w.own, v.Move)
+			}
+		}
 		own := v.Own
 		l := AnswerLine{Type: TypeAnswer, Own: &own, Referee: v.Words(), T: t}
 		if v.Own {
@@ -166,6 +177,7 @@ func (w *Writer) Ponder(rep players.PonderReport, now time.Time) {
 // Resync records that the player was rebuilt from the server's move list of
 // plies moves: what follows is not replayable.
 func (w *Writer) Resync(plies int, why string, now time.Time) {
+	w.plies = plies
 	w.line(ResyncLine{Type: TypeResync, Plies: plies, Why: why, T: stamp(now)})
 }
 
@@ -180,6 +192,30 @@ func (w *Writer) Result(l ResultLine, now time.Time) {
 		}
 	}
 	w.line(l)
+}
+
+// Agrees reports whether sans, a whole game in SAN from the start
+// position, can be this record's game: at least as many moves as were
+// heard, and our accepted moves among our side's moves, in order (some may
+// have been missed, never invented). After a server restart the game
+// numbers start again, so a number alone does not name a game.
+func (w *Writer) Agrees(sans []string) bool {
+	if len(sans) < w.plies {
+		return false
+	}
+	pos := chess.StartPosition()
+	next := 0 // index into w.own
+	for i, san := range sans {
+		m, err := pos.ParseSAN(san)
+		if err != nil {
+			return false
+		}
+		if chess.Color(i%2) == w.us && next < len(w.own) && m.String() == w.own[next].String() {
+			next++
+		}
+		pos.Make(m)
+	}
+	return next == len(w.own)
 }
 
 // Done reports whether the result is recorded, and when.

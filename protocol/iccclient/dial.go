@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"net"
+	"strings"
 	"time"
 
 	"github.com/ziutek/telnet"
@@ -31,7 +32,37 @@ func TelnetDialer() Dialer {
 		if err != nil {
 			return nil, err
 		}
-		return telnet.NewConn(c)
+		return telnetConn(c), nil
+	}
+}
+
+// telnetConn wraps c in github.com/ziutek/telnet, tolerating stray IAC
+// bytes (see strayIAC).
+func telnetConn(c net.Conn) Conn {
+	t, _ := telnet.NewConn(c) // never fails: it only wraps c
+	return strayIAC{t}
+}
+
+// strayIAC keeps a connection alive through a stray 0xFF (IAC) byte from
+// the server. ziutek/telnet answers IAC followed by anything but GA, SB,
+// IAC or an option verb with the error "unknown command: N", which the
+// session took for a dead connection: one garbled byte cost a
+// reconnection (and, on ICC, where a disconnection loses the game, the
+// game). The library has consumed both bytes when it says so and its
+// reader is intact, so the read goes on; the two bytes are lost, as
+// garbage, which the codec survives.
+type strayIAC struct{ *telnet.Conn }
+
+func (c strayIAC) Read(b []byte) (int, error) {
+	for {
+		n, err := c.Conn.Read(b)
+		if err != nil && strings.HasPrefix(err.Error(), "unknown command: ") {
+			if n > 0 {
+				return n, nil
+			}
+			continue
+		}
+		return n, err
 	}
 }
 

@@ -2,7 +2,8 @@
 // does the I/O that the pure codec in package protocol leaves out.
 //
 // Dial opens a TCP connection (through github.com/ziutek/telnet, which
-// answers the server's telnet option negotiation; tests plug in any Dialer,
+// answers the server's telnet option negotiation, and reads on past a stray
+// IAC byte that the library refuses; tests plug in any Dialer,
 // such as one end of a net.Pipe), logs in (the one-line and the
 // password-prompt flows, DG 69 refusals as *LoginError, DG 120 redirections
 // followed), enables the datagrams and sends the settings. The Session it

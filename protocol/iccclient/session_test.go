@@ -333,3 +333,52 @@ func TestSendPacing(t *testing.T) {
 		t.Fatal("a line with a line end was sent")
 	}
 }
+
+// TestStrayIACKeepsTheSession: a stray 0xFF (telnet IAC) from the server,
+// followed by a byte that is no telnet command, used to end the session
+// ("unknown command: 220" from ziutek/telnet), so one garbled byte cost a
+// reconnection. The session now reads on; an escaped IAC IAC is a 0xFF.
+func TestStrayIACKeepsTheSession(t *testing.T) {
+	var sc script
+	pipe := pipeDialer(&sc, func(r *bufio.Reader, w io.Writer, read func() string) {
+		io.WriteString(w, "login: ")
+		read() // level1
+		read() // level2settings
+		read() // name and password
+		io.WriteString(w, dg(protocol.DGWhoAmI, "KriegBot", "C"))
+		io.WriteString(w, "before\r\n\xff\xdcjunk\r\n\xff\xf1nop\r\nff\xff\xff\r\n"+dg(protocol.DGWhoAmI, "After", "")+"after\r\n")
+		io.ReadAll(r)
+	})
+	d := func(ctx context.Context, addr string) (Conn, error) {
+		c, err := pipe(ctx, addr)
+		if err != nil {
+			return nil, err
+		}
+		return telnetConn(c.(net.Conn)), nil
+	}
+	cfg := quickConfig(d)
+	cfg.Handle, cfg.Password = "kriegbot", "pw"
+	s, err := Dial(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var texts []string
+	for {
+		m, err := s.Next(ctx)
+		if err != nil {
+			t.Fatalf("the session ended: %v (texts so far %q)", err, texts)
+		}
+		if m.Kind == protocol.MsgText {
+			texts = append(texts, m.Text)
+		}
+		if m.Kind == protocol.MsgText && m.Text == "after" {
+			break
+		}
+	}
+	if got := strings.Join(texts, "|"); !strings.Contains(got, "before|") || !strings.Contains(got, "junk|") || !strings.Contains(got, "ff\xff|") {
+		t.Fatalf("texts %q", texts)
+	}
+}

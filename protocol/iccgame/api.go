@@ -202,15 +202,14 @@ func (t *Tracker) Over() (result, code, reason string, over bool) {
 	return t.result, t.code, t.reason, t.over
 }
 
-// Lost ends the game as lost by us for reason, with the server's code
-// (a game the server did not give back after a reconnection).
-func (t *Tracker) Lost(code, reason string) {
-	loss := "0-1"
-	if t.us == chess.Black {
-		loss = "1-0"
-	}
-	t.over, t.result, t.reason, t.code = true, loss, reason, code
+// Ended ends the game with a result we did not hear as DG 16: one the
+// server told us afterwards (a game that ended while we were away), or "*"
+// when it could not say. The daemon never makes a result up.
+func (t *Tracker) Ended(result, code, reason string) {
+	t.close()
+	t.over, t.result, t.reason, t.code = true, result, reason, code
 	t.ourTurn = false
+	t.attempt = chess.NullMove
 }
 
 // Illegal counts our refused attempts heard so far.
