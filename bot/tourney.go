@@ -392,6 +392,15 @@ func (d *Daemon) tdTell(from, text string) {
 		return
 	}
 	d.opt.Log.Info().Str("from", from).Str("text", text).Msg("tell from a TD")
+	for _, e := range d.tour.events {
+		if e.state == evJoining && strings.EqualFold(e.td, from) && strings.Contains(strings.ToLower(text), "tourney") {
+			// The answer to our join, when it is no confirmation ("There
+			// is no tourney #7.", "Tourney #7 (KS1) is full (8 players)."):
+			// the user must see it. Other chatter stays in the log.
+			d.opt.Console.say(lineResult, "tourney: %s, joining %s, says: %s", from, e, text)
+			break
+		}
+	}
 }
 
 // tdLine follows one TD line, from the server's text (from == "") or in a
@@ -444,6 +453,7 @@ func (d *Daemon) tdLine(l protocol.TDLine, from, raw string, now time.Time) {
 			return
 		}
 		e.state, e.heard = evIn, now
+		t.waitShown = false // "waiting for the next round" only now
 		d.opt.Log.Info().Str("td", e.td).Int("event", e.id).Msg("tournament: joined")
 		d.opt.Console.say(lineResult, "tourney: joined %s", e)
 	case protocol.TDJoinRefused:
@@ -805,6 +815,9 @@ func (d *Daemon) tourneyTick(now time.Time, cfg config.Tournament) {
 	if t.pair == nil && len(t.playing) == 0 && len(d.games) == 0 && len(t.events) > 0 && !t.waitShown {
 		t.waitShown = true
 		d.liveSeen.status = fmt.Sprintf("in %s: waiting for the next round", t.events[0])
+		if t.events[0].state == evJoining {
+			d.liveSeen.status = fmt.Sprintf("joining %s: no confirmation from %s yet", t.events[0], t.events[0].td)
+		}
 		d.opt.Console.say(lineProgress, "%s", d.liveSeen.status)
 	}
 }

@@ -833,3 +833,18 @@ func TestTourneyWithdrawsOffers(t *testing.T) {
 		t.Errorf("challenged %d times, in an event", n)
 	}
 }
+
+// A join the TD refuses is shown on the console (piped too); the TD's
+// chatter is not.
+func TestTourneyJoinRefusedShown(t *testing.T) {
+	r := startTourneyRig(t, func(c *config.Config) { c.Tournament.Join = []int{7} })
+	w := r.w
+	w.waitLine(t, "tell TD join 7", 1)
+	w.tell(t, "TD", "There is no tourney #7.")
+	waitFor(t, func() bool { return strings.Contains(r.console.String(), "says: There is no tourney #7.") })
+	w.tell(t, "TD", "Good luck!")
+	w.sync(t)
+	if con := r.console.String(); strings.Contains(con, "Good luck") {
+		t.Errorf("the console shows the TD's chatter:\n%s", con)
+	}
+}
