@@ -1,0 +1,66 @@
+package tourneycmd
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"kriegbot/tourney"
+)
+
+// While a round's games go on, a line names them every quiet minute;
+// pairings and results still come once, and reset the minute.
+func TestProgressWhilePlaying(t *testing.T) {
+	e := tourney.New("T", tourney.Swiss, 3)
+	for _, h := range []string{"a", "b", "c", "d"} {
+		if err := e.AddPlayer(h, 1500); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := e.Start(); err != nil {
+		t.Fatal(err)
+	}
+	r, err := e.PairNext()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var boards []board
+	for _, g := range r.Games {
+		boards = append(boards, board{Round: 1, Board: g.Board, White: e.Players[g.White].Handle, Black: e.Players[g.Black].Handle})
+	}
+	var out bytes.Buffer
+	p := newProgress(&out)
+	clock := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
+	p.now = func() time.Time { return clock }
+	st := state{Status: "running", Event: e, Boards: boards}
+	step := func(d time.Duration) string {
+		clock = clock.Add(d)
+		n := out.Len()
+		p.show(st)
+		return out.String()[n:]
+	}
+	if got := step(0); !strings.Contains(got, "round 1:") || strings.Contains(got, "not over") {
+		t.Fatalf("first look:\n%s", got)
+	}
+	if got := step(30 * time.Second); got != "" {
+		t.Errorf("after 30s: %q, want nothing", got)
+	}
+	want := "  round 1, 1m0s in, not over yet:  " + boards[0].White + " - " + boards[0].Black + "  " + boards[1].White + " - " + boards[1].Black + "\n"
+	if got := step(30 * time.Second); got != want {
+		t.Errorf("after a quiet minute: %q, want %q", got, want)
+	}
+	if got := step(30 * time.Second); got != "" {
+		t.Errorf("30s later: %q, want nothing", got)
+	}
+	if err := e.SetResult(1, 1, tourney.WhiteWins); err != nil {
+		t.Fatal(err)
+	}
+	st.Boards = boards[1:]
+	if got := step(40 * time.Second); !strings.Contains(got, "board 1:") || strings.Contains(got, "not over") {
+		t.Errorf("a result: %q", got)
+	}
+	if got := step(time.Minute); !strings.Contains(got, "3m10s in, not over yet:  "+boards[1].White) || strings.Contains(got, boards[0].White+" - ") {
+		t.Errorf("a quiet minute after the result: %q", got)
+	}
+}
