@@ -8,6 +8,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"strconv"
+	"strings"
 	"time"
 
 	"kriegbot/tourney"
@@ -19,7 +21,28 @@ type state struct {
 	ID     int
 	Status string
 	Event  *tourney.Event
-	Boards []board // the round's games not over yet
+	Boards []board  // the round's games not over yet
+	PGN    []string // each finished game: tags and moves
+}
+
+// endings reads each finished game's Termination tag from the PGN the TD
+// keeps, by round and board ("Black checkmated", "mcts-a resigns").
+func (s state) endings() map[[2]int]string {
+	out := map[[2]int]string{}
+	for _, g := range s.PGN {
+		tags := map[string]string{}
+		for _, l := range strings.Split(g, "\n") {
+			if k, v, ok := strings.Cut(strings.TrimPrefix(l, "["), " \""); ok && strings.HasPrefix(l, "[") {
+				tags[k] = strings.TrimSuffix(v, "\"]")
+			}
+		}
+		r, err1 := strconv.Atoi(tags["Round"])
+		b, err2 := strconv.Atoi(tags["Board"])
+		if err1 == nil && err2 == nil && tags["Termination"] != "" {
+			out[[2]int{r, b}] = tags["Termination"]
+		}
+	}
+	return out
 }
 
 // board is a pairing of the current round whose game is not over.
@@ -121,6 +144,7 @@ func (p *progress) show(st state) {
 		}
 		return "?"
 	}
+	var ends map[[2]int]string
 	for _, r := range e.Played {
 		if !p.paired[r.Number] {
 			p.paired[r.Number] = true
@@ -138,7 +162,17 @@ func (p *progress) show(st state) {
 			k := [2]int{r.Number, g.Board}
 			if g.Result.Done() && !p.results[k] {
 				p.results[k] = true
-				say(fmt.Sprintf("  round %d board %d: %s - %s %s", r.Number, g.Board, name(g.White), name(g.Black), g.Result))
+				if ends == nil {
+					ends = st.endings()
+				}
+				how := ends[k]
+				if !g.Result.Played() {
+					how = "forfeit: not played"
+				}
+				if how != "" {
+					how = " (" + how + ")"
+				}
+				say(fmt.Sprintf("  round %d board %d: %s - %s %s%s", r.Number, g.Board, name(g.White), name(g.Black), g.Result, how))
 			}
 		}
 	}

@@ -57,10 +57,36 @@ func TestProgressWhilePlaying(t *testing.T) {
 		t.Fatal(err)
 	}
 	st.Boards = boards[1:]
-	if got := step(40 * time.Second); !strings.Contains(got, "board 1:") || strings.Contains(got, "not over") {
+	st.PGN = []string{"[Event \"T\"]\n[Round \"1\"]\n[Board \"1\"]\n[Termination \"Black checkmated\"]\n\n1. e4 {x} 1-0\n\n"}
+	if got := step(40 * time.Second); !strings.Contains(got, "board 1: "+boards[0].White+" - "+boards[0].Black+" 1-0 (Black checkmated)\n") ||
+		strings.Contains(got, "not over") {
 		t.Errorf("a result: %q", got)
 	}
 	if got := step(time.Minute); !strings.Contains(got, "3m10s in, not over yet:  "+boards[1].White) || strings.Contains(got, boards[0].White+" - ") {
 		t.Errorf("a quiet minute after the result: %q", got)
+	}
+}
+
+// A forfeit says so: "+:-" alone means nothing to most readers.
+func TestProgressForfeit(t *testing.T) {
+	e := tourney.New("T", tourney.Swiss, 3)
+	for _, h := range []string{"a", "b"} {
+		if err := e.AddPlayer(h, 1500); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := e.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.PairNext(); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.SetResult(1, 1, tourney.WhiteForfeitWin); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	newProgress(&out).show(state{Status: "running", Event: e})
+	if !strings.Contains(out.String(), "+:- (forfeit: not played)\n") {
+		t.Errorf("got:\n%s", out.String())
 	}
 }
