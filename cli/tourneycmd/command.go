@@ -28,6 +28,7 @@ import (
 	"kriegbot/internal/cmdflag"
 	"kriegbot/protocol/handle"
 	"kriegbot/protocol/iccserver"
+	"kriegbot/tourney"
 )
 
 // options are the command's settings, from its flags.
@@ -353,15 +354,29 @@ func run(ctx context.Context, opt options, stdout, stderr io.Writer) error {
 		return err
 	}
 	fmt.Fprintln(stdout)
-	if err := state.Event.WriteCrosstable(stdout); err != nil {
+	if err := writeTables(stdout, state.Event); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "\nevent %s in %s: PGN %s, crosstable %s and %s\n", state.Status, time.Since(began).Round(time.Second),
 		filepath.Join(opt.out, "tourney-1.pgn"), filepath.Join(opt.out, "tourney-1.txt"), filepath.Join(opt.out, "tourney-1.html"))
+	fmt.Fprintf(stdout, "each player's game records (kriegbot replay FILE): %s\n", filepath.Join(opt.out, "PLAYER", "games"))
 	if state.Status != "done" {
 		return fmt.Errorf("the event was %s", state.Status)
 	}
 	return nil
+}
+
+// writeTables writes the standings and the crosstable ranked as the TD
+// ranks them in tourney-1.txt and .html: by points, then the system's
+// tie-breaks (without them, players level on points would come in
+// pairing-number order, and the console would disagree with the files).
+func writeTables(w io.Writer, e *tourney.Event) error {
+	tbs := tourney.DefaultTieBreaks(e.System)
+	if err := e.WriteStandings(w, tbs...); err != nil {
+		return err
+	}
+	fmt.Fprintln(w)
+	return e.WriteCrosstable(w, tbs...)
 }
 
 func systemName(opt options) string {

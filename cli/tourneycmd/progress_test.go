@@ -90,3 +90,57 @@ func TestProgressForfeit(t *testing.T) {
 		t.Errorf("got:\n%s", out.String())
 	}
 }
+
+// The console's final tables rank players level on points by the
+// tie-breaks, as the TD's tourney-1.txt does, not by pairing number.
+func TestFinalTablesUseTieBreaks(t *testing.T) {
+	results := []tourney.Result{tourney.WhiteWins, tourney.BlackWins, tourney.Draw}
+	for code := 0; code < 729; code++ { // 3 rounds of 2 boards, 3 results each
+		e := tourney.New("T", tourney.Swiss, 3)
+		for _, h := range []string{"a", "b", "c", "d"} {
+			if err := e.AddPlayer(h, 1500); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := e.Start(); err != nil {
+			t.Fatal(err)
+		}
+		c := code
+		for range 3 {
+			r, err := e.PairNext()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, g := range r.Games {
+				if err := e.SetResult(r.Number, g.Board, results[c%3]); err != nil {
+					t.Fatal(err)
+				}
+				c /= 3
+			}
+		}
+		order := func(st []tourney.Standing) (s string) {
+			for _, x := range st {
+				s += e.Players[x.Player].Handle
+			}
+			return s
+		}
+		want := order(e.Standings(tourney.DefaultTieBreaks(e.System)...))
+		if order(e.Standings()) == want {
+			continue // the tie-breaks change nothing here
+		}
+		var out bytes.Buffer
+		if err := writeTables(&out, e); err != nil {
+			t.Fatal(err)
+		}
+		_, cross, _ := strings.Cut(out.String(), "\n\n")
+		got := ""
+		for _, l := range strings.Split(strings.TrimSpace(cross), "\n")[1:] {
+			got += strings.Fields(l)[1]
+		}
+		if got != want || !strings.Contains(out.String(), "BuC1") {
+			t.Errorf("results %d: crosstable order %s, the TD's %s:\n%s", code, got, want, out.String())
+		}
+		return
+	}
+	t.Fatal("no event where the tie-breaks reorder the players")
+}
