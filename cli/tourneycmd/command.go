@@ -311,12 +311,16 @@ func run(ctx context.Context, opt options, stdout, stderr io.Writer) error {
 	var wg sync.WaitGroup
 	dctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	rules, err := opt.serverRules()
+	if err != nil {
+		return err
+	}
 	for i, e := range opt.players {
 		cfg, err := daemonConfig(opt, e, addr)
 		if err != nil {
 			return err
 		}
-		d := bot.New(cfg, bot.Options{Name: e.handle, Password: passwords[e.handle], Addr: addr, Spec: e.spec,
+		d := bot.New(cfg, bot.Options{Name: e.handle, Password: passwords[e.handle], Addr: addr, Spec: e.spec, Rules: &rules,
 			Log: log.With().Str("bot", e.handle).Logger(), Dir: cfg.Logs.Dir, Seed: seed ^ (uint64(i+1) * 0x9e3779b97f4a7c15)})
 		daemons[i] = d
 		wg.Add(1)
@@ -389,16 +393,26 @@ func systemName(opt options) string {
 	return fmt.Sprintf("a %d-round Swiss", opt.rounds)
 }
 
+// serverRules are the referee's rules of the server's games, which the
+// players are given too (their searches, and their records for replay).
+func (o options) serverRules() (umpire.Rules, error) {
+	rules, err := umpire.ParseRules(o.rules)
+	if err != nil {
+		return rules, err
+	}
+	rules.DeadMaterial = true // no game runs for ever: K+N against K+N is a draw
+	rules.MaxPlies = 600
+	return rules, nil
+}
+
 // startServer starts kriegbot serve in-process, loopback, with an account
 // per player (fresh random passwords: the real login path is exercised)
 // and the TD running the event.
 func startServer(opt options, log zerolog.Logger) (*iccserver.Server, string, map[string]string, error) {
-	rules, err := umpire.ParseRules(opt.rules)
+	rules, err := opt.serverRules()
 	if err != nil {
 		return nil, "", nil, err
 	}
-	rules.DeadMaterial = true // no game runs for ever: K+N against K+N is a draw
-	rules.MaxPlies = 600
 	spec, err := iccserver.ParseEventSpec(opt.eventSpec(), opt.style)
 	if err != nil {
 		return nil, "", nil, err
@@ -443,7 +457,7 @@ func daemonConfig(opt options, e entrant, addr string) (config.Config, error) {
 	if c.Server.Port, err = strconv.Atoi(port); err != nil {
 		return c, err
 	}
-	c.Server.Rules = opt.rules
+	c.Server.Rules = opt.rules // for -check and the log; the game rules come by bot.Options.Rules
 	c.Sparring.Enabled = false
 	c.Account.Handle = e.handle
 	c.Engine.Player = e.spec.String()

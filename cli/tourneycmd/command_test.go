@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"kriegbot/record"
 )
 
 func TestParsePlayers(t *testing.T) {
@@ -145,6 +147,20 @@ func TestTourneyCommand(t *testing.T) {
 			}
 			if !found {
 				t.Errorf("%s: record %s is no paired game", p.Handle, r)
+			}
+			// The players were given the server's rules (olympiad, the
+			// default, with its adjudications), not ICC's.
+			f, err := os.Open(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rec, err := record.Read(f, r)
+			f.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g := rec.Game.Rules; g.Name != "olympiad" || g.MaxPlies != 600 || !g.DeadMaterial {
+				t.Errorf("%s: record rules %+v, want the server's (olympiad, 600 plies, dead material)", r, g)
 			}
 		}
 	}
