@@ -334,9 +334,9 @@ func (d *Daemon) forget(e *tevent) {
 }
 
 // backToNormal says so when the bot is in no event any more: the policy
-// seeks and takes challenges again.
+// seeks and takes challenges again (not when it is quitting).
 func (d *Daemon) backToNormal() {
-	if !d.tour.active() {
+	if soft, _ := d.quitting(); !d.tour.active() && !soft {
 		d.policy.announced = false // the console says again what we wait for
 		d.opt.Console.say(lineResult, "tourney: back to normal play")
 	}

@@ -444,6 +444,9 @@ func TestTourneyPairedGame(t *testing.T) {
 	if !strings.Contains(con, "our score 1/1") {
 		t.Errorf("the event score is not on the console:\n%s", con)
 	}
+	if strings.Contains(con, "back to normal play") {
+		t.Errorf("a quitting bot says it goes back to normal play:\n%s", con)
+	}
 }
 
 // Each end of an event (aborted, forfeited, the tourney variable set to
