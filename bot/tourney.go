@@ -378,7 +378,7 @@ func (d *Daemon) standingsRow(row string) {
 	e := t.standings
 	d.opt.Log.Info().Int("event", e.id).Str("row", row).Msg("tournament: standings")
 	d.opt.Console.say(lineResult, "tourney #%d standings: %s", e.id, row)
-	if strings.HasPrefix(row, "Total") || strings.HasPrefix(row, "*: Paired") {
+	if r := strings.TrimSpace(row); strings.HasPrefix(r, "Total") || strings.HasPrefix(r, "*: Paired") {
 		t.standings = nil
 	}
 }

@@ -713,7 +713,7 @@ func TestTourneyStandings(t *testing.T) {
 	w := r.w
 	w.waitLine(t, "tell TD join 5", 1)
 	w.tell(t, "TD", "Tourney #5's standings:")
-	w.tell(t, "TD", "1. kriegbot 1.0")
+	w.tell(t, "TD", " 1  kriegbot 1.0")
 	w.tell(t, "TD", "Total: round 1 of 3, running.")
 	w.tell(t, "TD", "Round 2 starts soon.")
 	w.text(t, "TD has set your tourney variable to OFF.")
@@ -725,7 +725,7 @@ func TestTourneyStandings(t *testing.T) {
 	w.tell(t, "stranger", "1. stranger 9.0")
 	w.sync(t)
 	con := r.console.String()
-	for _, want := range []string{"tourney #5 standings: 1. kriegbot 1.0", "tourney #5 standings: Total: round 1 of 3, running.",
+	for _, want := range []string{"tourney #5 standings:  1  kriegbot 1.0", "tourney #5 standings: Total: round 1 of 3, running.",
 		"tourney #5 standings: | 1 | kriegbot | 2.5 |", "tourney #5 standings: Total:"} {
 		if !strings.Contains(con, want) {
 			t.Errorf("console lacks %q:\n%s", want, con)
