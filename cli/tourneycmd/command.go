@@ -126,6 +126,11 @@ func parseFlags(args []string, stderr io.Writer) (options, int, bool) {
 	if opt.system != "swiss" && opt.system != "rr" && opt.system != "drr" {
 		return options{}, cmdflag.Fail(stderr, "tourney", "-format %q: want swiss, rr or drr", opt.system), true
 	}
+	if opt.rounds != 0 && opt.system != "swiss" {
+		// A round robin has its own rounds: say so rather than play
+		// another number than asked.
+		return options{}, cmdflag.Fail(stderr, "tourney", "-rounds %d: a round robin has its own rounds (n-1, twice in a drr); -rounds is for -format swiss", opt.rounds), true
+	}
 	if opt.rounds == 0 {
 		opt.rounds = defaultRounds(len(opt.players))
 	}

@@ -53,12 +53,13 @@ func TestParsePlayers(t *testing.T) {
 
 func TestFlags(t *testing.T) {
 	bad := map[string][]string{
-		"-tc":      {"-players", "random,random", "-tc", "1"},
-		"-rules":   {"-players", "random,random", "-rules", "fide"},
-		"loopback": {"-players", "random,random", "-addr", "0.0.0.0:5000"},
-		"format":   {"-players", "random,random", "-format", "knockout"},
-		"-players": {"-tc", "1+1"},
-		"absent":   {"-players", "random,random", "-absent", "0s"},
+		"-tc":                                  {"-players", "random,random", "-tc", "1"},
+		"-rules":                               {"-players", "random,random", "-rules", "fide"},
+		"loopback":                             {"-players", "random,random", "-addr", "0.0.0.0:5000"},
+		"format":                               {"-players", "random,random", "-format", "knockout"},
+		"-players":                             {"-tc", "1+1"},
+		"absent":                               {"-players", "random,random", "-absent", "0s"},
+		"-rounds 5: a round robin has its own": {"-players", "random,random,random", "-format", "rr", "-rounds", "5"},
 	}
 	for want, args := range bad {
 		var errs bytes.Buffer
