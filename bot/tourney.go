@@ -397,7 +397,7 @@ func (d *Daemon) tdTell(from, text string) {
 			// The answer to our join, when it is no confirmation ("There
 			// is no tourney #7.", "Tourney #7 (KS1) is full (8 players)."):
 			// the user must see it. Other chatter stays in the log.
-			d.opt.Console.say(lineResult, "tourney: %s, joining %s, says: %s", from, e, text)
+			d.opt.Console.say(lineResult, "tourney: joining %s: %s says: %s", e, from, text)
 			break
 		}
 	}
