@@ -385,7 +385,11 @@ func writeTables(w io.Writer, e *tourney.Event) error {
 		return err
 	}
 	fmt.Fprintln(w)
-	return e.WriteCrosstable(w, tbs...)
+	if err := e.WriteCrosstable(w, tbs...); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintln(w, "\n(a cell: the opponent's No, the colour played, the result: 1 won, = drawn, 0 lost, + or - by forfeit)")
+	return err
 }
 
 func systemName(opt options) string {

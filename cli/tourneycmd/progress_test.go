@@ -133,6 +133,10 @@ func TestFinalTablesUseTieBreaks(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, cross, _ := strings.Cut(out.String(), "\n\n")
+		cross, legend, _ := strings.Cut(cross, "\n\n")
+		if !strings.Contains(legend, "1 won, = drawn, 0 lost") {
+			t.Errorf("no legend under the crosstable:\n%s", out.String())
+		}
 		got := ""
 		for _, l := range strings.Split(strings.TrimSpace(cross), "\n")[1:] {
 			got += strings.Fields(l)[1]
