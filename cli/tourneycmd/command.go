@@ -51,6 +51,9 @@ type options struct {
 	progress time.Duration // how often the TD's state is read
 }
 
+// tdHandle is the server's tournament director (iccserver's default).
+const tdHandle = "TD"
+
 // entrant is one of our players: its handle on the server and its engine.
 type entrant struct {
 	handle string
@@ -211,6 +214,9 @@ func parsePlayers(list string) ([]entrant, error) {
 		if h != "" {
 			if !handle.Valid(h) || used[strings.ToLower(h)] {
 				return nil, fmt.Errorf("name %q: want %s, not used twice", h, handle.Syntax)
+			}
+			if strings.EqualFold(h, tdHandle) {
+				return nil, fmt.Errorf("name %q is the tournament director's handle", h)
 			}
 		} else {
 			h = autoHandle(it.spec, used)
@@ -475,7 +481,7 @@ func daemonConfig(opt options, e entrant, addr string) (config.Config, error) {
 	c.Policy.Seek, c.Policy.Challenge, c.Policy.Games, c.Policy.Greeting = false, "", 0, ""
 	c.Policy.AcceptChallenges = false
 	c.Policy.MinBase = min(c.Policy.MinBase, opt.minutes)
-	c.Tournament.TD = []string{"TD"}
+	c.Tournament.TD = []string{tdHandle}
 	c.Tournament.Join = []int{1}
 	c.Logs.Dir = dir
 	c.Logs.Console = "off"

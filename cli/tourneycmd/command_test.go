@@ -43,6 +43,7 @@ func TestParsePlayers(t *testing.T) {
 		"mcts,chess960":               "chess960",
 		"a b=random,random":           "name",
 		"x=random,x=heuristic":        "name",
+		"td=random,heuristic":         "tournament director",
 		strings.Repeat("random,", 17): "at most 16",
 	} {
 		if _, err := parsePlayers(in); err == nil || !strings.Contains(err.Error(), want) {
