@@ -294,8 +294,12 @@ func (d *Daemon) endEvent(e *tevent, why string, now time.Time) {
 	s := e.score
 	d.opt.Log.Info().Str("td", e.td).Int("event", e.id).Str("why", why).Int("games", s.finished).
 		Int("wins", s.wins).Int("losses", s.losses).Int("draws", s.draws).Msg("tournament: event over for us")
-	d.opt.Console.say(lineResult, "tourney: %s over for us (%s): %d games +%d -%d =%d, %s points",
-		e, why, s.finished, s.wins, s.losses, s.draws, points(s))
+	pts := points(s) + " points"
+	if pts == "1 points" {
+		pts = "1 point"
+	}
+	d.opt.Console.say(lineResult, "tourney: %s over for us (%s): %d game%s +%d -%d =%d, %s",
+		e, why, s.finished, plural(s.finished), s.wins, s.losses, s.draws, pts)
 	d.backToNormal()
 }
 

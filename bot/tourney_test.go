@@ -447,6 +447,9 @@ func TestTourneyPairedGame(t *testing.T) {
 	if strings.Contains(con, "back to normal play") {
 		t.Errorf("a quitting bot says it goes back to normal play:\n%s", con)
 	}
+	if !strings.Contains(con, "1 game +") || !strings.Contains(con, ", 1 point\n") {
+		t.Errorf("the event's end line counts in the plural:\n%s", con)
+	}
 }
 
 // Each end of an event (aborted, forfeited, the tourney variable set to
