@@ -13,6 +13,7 @@ import (
 	"kriegbot/config"
 	"kriegbot/driver"
 	"kriegbot/engine/players"
+	"kriegbot/engine/umpire"
 	"kriegbot/internal/buildinfo"
 	"kriegbot/live"
 	"kriegbot/protocol"
@@ -55,6 +56,10 @@ type Options struct {
 	// AutoSeek posts automatic seeks (taken at once, and listed as open
 	// games by the server's HTTP door) instead of manual ones.
 	AutoSeek bool
+	// Rules, when set, are the referee's rules of the server's games (a
+	// server of our own, e.g. kriegbot tourney's); else the embedded
+	// server's (server.rules) or, on any other server, ICC's.
+	Rules *umpire.Rules
 }
 
 // Daemon is one bot account: it keeps a connection to the server, plays the

@@ -261,6 +261,9 @@ func (d *Daemon) datagram(dg protocol.DG, now time.Time) string {
 
 // rules are the referee's rules of games on this server.
 func (d *Daemon) rules() umpire.Rules {
+	if d.opt.Rules != nil {
+		return *d.opt.Rules
+	}
 	cfg := d.config()
 	if r, err := embeddedRules(cfg); err == nil && cfg.Server.Embedded {
 		return r

@@ -62,7 +62,7 @@ func (d *Daemon) tell(v protocol.PersonalTellDG) {
 		return
 	}
 	if d.trustedTD(v.Name) && !contains(cfg.Owner.Handles, v.Name) {
-		d.tdTell(v.Name, text)
+		d.tdTell(v.Name, strings.TrimRight(v.Text, " \t\r\n")) // a table row keeps its leading blanks
 		return
 	}
 	if v.Type != 1 {

@@ -294,8 +294,12 @@ func (d *Daemon) endEvent(e *tevent, why string, now time.Time) {
 	s := e.score
 	d.opt.Log.Info().Str("td", e.td).Int("event", e.id).Str("why", why).Int("games", s.finished).
 		Int("wins", s.wins).Int("losses", s.losses).Int("draws", s.draws).Msg("tournament: event over for us")
-	d.opt.Console.say(lineResult, "tourney: %s over for us (%s): %d games +%d -%d =%d, %s points",
-		e, why, s.finished, s.wins, s.losses, s.draws, points(s))
+	pts := points(s) + " points"
+	if pts == "1 points" {
+		pts = "1 point"
+	}
+	d.opt.Console.say(lineResult, "tourney: %s over for us (%s): %d game%s +%d -%d =%d, %s",
+		e, why, s.finished, plural(s.finished), s.wins, s.losses, s.draws, pts)
 	d.backToNormal()
 }
 
@@ -334,9 +338,9 @@ func (d *Daemon) forget(e *tevent) {
 }
 
 // backToNormal says so when the bot is in no event any more: the policy
-// seeks and takes challenges again.
+// seeks and takes challenges again (not when it is quitting).
 func (d *Daemon) backToNormal() {
-	if !d.tour.active() {
+	if soft, _ := d.quitting(); !d.tour.active() && !soft {
 		d.policy.announced = false // the console says again what we wait for
 		d.opt.Console.say(lineResult, "tourney: back to normal play")
 	}
@@ -378,7 +382,7 @@ func (d *Daemon) standingsRow(row string) {
 	e := t.standings
 	d.opt.Log.Info().Int("event", e.id).Str("row", row).Msg("tournament: standings")
 	d.opt.Console.say(lineResult, "tourney #%d standings: %s", e.id, row)
-	if strings.HasPrefix(row, "Total") || strings.HasPrefix(row, "*: Paired") {
+	if r := strings.TrimSpace(row); strings.HasPrefix(r, "Total") || strings.HasPrefix(r, "*: Paired") {
 		t.standings = nil
 	}
 }
@@ -392,6 +396,15 @@ func (d *Daemon) tdTell(from, text string) {
 		return
 	}
 	d.opt.Log.Info().Str("from", from).Str("text", text).Msg("tell from a TD")
+	for _, e := range d.tour.events {
+		if e.state == evJoining && strings.EqualFold(e.td, from) && strings.Contains(strings.ToLower(text), "tourney") {
+			// The answer to our join, when it is no confirmation ("There
+			// is no tourney #7.", "Tourney #7 (KS1) is full (8 players)."):
+			// the user must see it. Other chatter stays in the log.
+			d.opt.Console.say(lineResult, "tourney: joining %s: %s says: %s", e, from, text)
+			break
+		}
+	}
 }
 
 // tdLine follows one TD line, from the server's text (from == "") or in a
@@ -444,6 +457,7 @@ func (d *Daemon) tdLine(l protocol.TDLine, from, raw string, now time.Time) {
 			return
 		}
 		e.state, e.heard = evIn, now
+		t.waitShown = false // "waiting for the next round" only now
 		d.opt.Log.Info().Str("td", e.td).Int("event", e.id).Msg("tournament: joined")
 		d.opt.Console.say(lineResult, "tourney: joined %s", e)
 	case protocol.TDJoinRefused:
@@ -805,6 +819,9 @@ func (d *Daemon) tourneyTick(now time.Time, cfg config.Tournament) {
 	if t.pair == nil && len(t.playing) == 0 && len(d.games) == 0 && len(t.events) > 0 && !t.waitShown {
 		t.waitShown = true
 		d.liveSeen.status = fmt.Sprintf("in %s: waiting for the next round", t.events[0])
+		if t.events[0].state == evJoining {
+			d.liveSeen.status = fmt.Sprintf("joining %s: no confirmation from %s yet", t.events[0], t.events[0].td)
+		}
 		d.opt.Console.say(lineProgress, "%s", d.liveSeen.status)
 	}
 }

@@ -444,6 +444,12 @@ func TestTourneyPairedGame(t *testing.T) {
 	if !strings.Contains(con, "our score 1/1") {
 		t.Errorf("the event score is not on the console:\n%s", con)
 	}
+	if strings.Contains(con, "back to normal play") {
+		t.Errorf("a quitting bot says it goes back to normal play:\n%s", con)
+	}
+	if !strings.Contains(con, "1 game +") || !strings.Contains(con, ", 1 point\n") {
+		t.Errorf("the event's end line counts in the plural:\n%s", con)
+	}
 }
 
 // Each end of an event (aborted, forfeited, the tourney variable set to
@@ -710,7 +716,7 @@ func TestTourneyStandings(t *testing.T) {
 	w := r.w
 	w.waitLine(t, "tell TD join 5", 1)
 	w.tell(t, "TD", "Tourney #5's standings:")
-	w.tell(t, "TD", "1. kriegbot 1.0")
+	w.tell(t, "TD", " 1  kriegbot 1.0")
 	w.tell(t, "TD", "Total: round 1 of 3, running.")
 	w.tell(t, "TD", "Round 2 starts soon.")
 	w.text(t, "TD has set your tourney variable to OFF.")
@@ -722,7 +728,7 @@ func TestTourneyStandings(t *testing.T) {
 	w.tell(t, "stranger", "1. stranger 9.0")
 	w.sync(t)
 	con := r.console.String()
-	for _, want := range []string{"tourney #5 standings: 1. kriegbot 1.0", "tourney #5 standings: Total: round 1 of 3, running.",
+	for _, want := range []string{"tourney #5 standings:  1  kriegbot 1.0", "tourney #5 standings: Total: round 1 of 3, running.",
 		"tourney #5 standings: | 1 | kriegbot | 2.5 |", "tourney #5 standings: Total:"} {
 		if !strings.Contains(con, want) {
 			t.Errorf("console lacks %q:\n%s", want, con)
@@ -831,5 +837,20 @@ func TestTourneyWithdrawsOffers(t *testing.T) {
 	w.sync(t)
 	if n := w.prefixed("match fan01"); n != 1 {
 		t.Errorf("challenged %d times, in an event", n)
+	}
+}
+
+// A join the TD refuses is shown on the console (piped too); the TD's
+// chatter is not.
+func TestTourneyJoinRefusedShown(t *testing.T) {
+	r := startTourneyRig(t, func(c *config.Config) { c.Tournament.Join = []int{7} })
+	w := r.w
+	w.waitLine(t, "tell TD join 7", 1)
+	w.tell(t, "TD", "There is no tourney #7.")
+	waitFor(t, func() bool { return strings.Contains(r.console.String(), "says: There is no tourney #7.") })
+	w.tell(t, "TD", "Good luck!")
+	w.sync(t)
+	if con := r.console.String(); strings.Contains(con, "Good luck") {
+		t.Errorf("the console shows the TD's chatter:\n%s", con)
 	}
 }

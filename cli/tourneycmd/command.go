@@ -28,6 +28,7 @@ import (
 	"kriegbot/internal/cmdflag"
 	"kriegbot/protocol/handle"
 	"kriegbot/protocol/iccserver"
+	"kriegbot/tourney"
 )
 
 // options are the command's settings, from its flags.
@@ -49,6 +50,9 @@ type options struct {
 	verbose  bool
 	progress time.Duration // how often the TD's state is read
 }
+
+// tdHandle is the server's tournament director (iccserver's default).
+const tdHandle = "TD"
 
 // entrant is one of our players: its handle on the server and its engine.
 type entrant struct {
@@ -124,6 +128,11 @@ func parseFlags(args []string, stderr io.Writer) (options, int, bool) {
 	}
 	if opt.system != "swiss" && opt.system != "rr" && opt.system != "drr" {
 		return options{}, cmdflag.Fail(stderr, "tourney", "-format %q: want swiss, rr or drr", opt.system), true
+	}
+	if opt.rounds != 0 && opt.system != "swiss" {
+		// A round robin has its own rounds: say so rather than play
+		// another number than asked.
+		return options{}, cmdflag.Fail(stderr, "tourney", "-rounds %d: a round robin has its own rounds (n-1, twice in a drr); -rounds is for -format swiss", opt.rounds), true
 	}
 	if opt.rounds == 0 {
 		opt.rounds = defaultRounds(len(opt.players))
@@ -205,6 +214,9 @@ func parsePlayers(list string) ([]entrant, error) {
 		if h != "" {
 			if !handle.Valid(h) || used[strings.ToLower(h)] {
 				return nil, fmt.Errorf("name %q: want %s, not used twice", h, handle.Syntax)
+			}
+			if strings.EqualFold(h, tdHandle) {
+				return nil, fmt.Errorf("name %q is the tournament director's handle", h)
 			}
 		} else {
 			h = autoHandle(it.spec, used)
@@ -310,12 +322,16 @@ func run(ctx context.Context, opt options, stdout, stderr io.Writer) error {
 	var wg sync.WaitGroup
 	dctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	rules, err := opt.serverRules()
+	if err != nil {
+		return err
+	}
 	for i, e := range opt.players {
 		cfg, err := daemonConfig(opt, e, addr)
 		if err != nil {
 			return err
 		}
-		d := bot.New(cfg, bot.Options{Name: e.handle, Password: passwords[e.handle], Addr: addr, Spec: e.spec,
+		d := bot.New(cfg, bot.Options{Name: e.handle, Password: passwords[e.handle], Addr: addr, Spec: e.spec, Rules: &rules,
 			Log: log.With().Str("bot", e.handle).Logger(), Dir: cfg.Logs.Dir, Seed: seed ^ (uint64(i+1) * 0x9e3779b97f4a7c15)})
 		daemons[i] = d
 		wg.Add(1)
@@ -353,15 +369,33 @@ func run(ctx context.Context, opt options, stdout, stderr io.Writer) error {
 		return err
 	}
 	fmt.Fprintln(stdout)
-	if err := state.Event.WriteCrosstable(stdout); err != nil {
+	if err := writeTables(stdout, state.Event); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "\nevent %s in %s: PGN %s, crosstable %s and %s\n", state.Status, time.Since(began).Round(time.Second),
 		filepath.Join(opt.out, "tourney-1.pgn"), filepath.Join(opt.out, "tourney-1.txt"), filepath.Join(opt.out, "tourney-1.html"))
+	fmt.Fprintf(stdout, "each player's game records (kriegbot replay FILE): %s\n", filepath.Join(opt.out, "PLAYER", "games"))
 	if state.Status != "done" {
 		return fmt.Errorf("the event was %s", state.Status)
 	}
 	return nil
+}
+
+// writeTables writes the standings and the crosstable ranked as the TD
+// ranks them in tourney-1.txt and .html: by points, then the system's
+// tie-breaks (without them, players level on points would come in
+// pairing-number order, and the console would disagree with the files).
+func writeTables(w io.Writer, e *tourney.Event) error {
+	tbs := tourney.DefaultTieBreaks(e.System)
+	if err := e.WriteStandings(w, tbs...); err != nil {
+		return err
+	}
+	fmt.Fprintln(w)
+	if err := e.WriteCrosstable(w, tbs...); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintln(w, "\n(a cell: the opponent's No, the colour played, the result: 1 won, = drawn, 0 lost, + or - by forfeit)")
+	return err
 }
 
 func systemName(opt options) string {
@@ -374,16 +408,26 @@ func systemName(opt options) string {
 	return fmt.Sprintf("a %d-round Swiss", opt.rounds)
 }
 
+// serverRules are the referee's rules of the server's games, which the
+// players are given too (their searches, and their records for replay).
+func (o options) serverRules() (umpire.Rules, error) {
+	rules, err := umpire.ParseRules(o.rules)
+	if err != nil {
+		return rules, err
+	}
+	rules.DeadMaterial = true // no game runs for ever: K+N against K+N is a draw
+	rules.MaxPlies = 600
+	return rules, nil
+}
+
 // startServer starts kriegbot serve in-process, loopback, with an account
 // per player (fresh random passwords: the real login path is exercised)
 // and the TD running the event.
 func startServer(opt options, log zerolog.Logger) (*iccserver.Server, string, map[string]string, error) {
-	rules, err := umpire.ParseRules(opt.rules)
+	rules, err := opt.serverRules()
 	if err != nil {
 		return nil, "", nil, err
 	}
-	rules.DeadMaterial = true // no game runs for ever: K+N against K+N is a draw
-	rules.MaxPlies = 600
 	spec, err := iccserver.ParseEventSpec(opt.eventSpec(), opt.style)
 	if err != nil {
 		return nil, "", nil, err
@@ -428,7 +472,7 @@ func daemonConfig(opt options, e entrant, addr string) (config.Config, error) {
 	if c.Server.Port, err = strconv.Atoi(port); err != nil {
 		return c, err
 	}
-	c.Server.Rules = opt.rules
+	c.Server.Rules = opt.rules // for -check and the log; the game rules come by bot.Options.Rules
 	c.Sparring.Enabled = false
 	c.Account.Handle = e.handle
 	c.Engine.Player = e.spec.String()
@@ -437,7 +481,7 @@ func daemonConfig(opt options, e entrant, addr string) (config.Config, error) {
 	c.Policy.Seek, c.Policy.Challenge, c.Policy.Games, c.Policy.Greeting = false, "", 0, ""
 	c.Policy.AcceptChallenges = false
 	c.Policy.MinBase = min(c.Policy.MinBase, opt.minutes)
-	c.Tournament.TD = []string{"TD"}
+	c.Tournament.TD = []string{tdHandle}
 	c.Tournament.Join = []int{1}
 	c.Logs.Dir = dir
 	c.Logs.Console = "off"

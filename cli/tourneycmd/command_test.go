@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"kriegbot/record"
 )
 
 func TestParsePlayers(t *testing.T) {
@@ -41,6 +43,7 @@ func TestParsePlayers(t *testing.T) {
 		"mcts,chess960":               "chess960",
 		"a b=random,random":           "name",
 		"x=random,x=heuristic":        "name",
+		"td=random,heuristic":         "tournament director",
 		strings.Repeat("random,", 17): "at most 16",
 	} {
 		if _, err := parsePlayers(in); err == nil || !strings.Contains(err.Error(), want) {
@@ -51,12 +54,13 @@ func TestParsePlayers(t *testing.T) {
 
 func TestFlags(t *testing.T) {
 	bad := map[string][]string{
-		"-tc":      {"-players", "random,random", "-tc", "1"},
-		"-rules":   {"-players", "random,random", "-rules", "fide"},
-		"loopback": {"-players", "random,random", "-addr", "0.0.0.0:5000"},
-		"format":   {"-players", "random,random", "-format", "knockout"},
-		"-players": {"-tc", "1+1"},
-		"absent":   {"-players", "random,random", "-absent", "0s"},
+		"-tc":                                  {"-players", "random,random", "-tc", "1"},
+		"-rules":                               {"-players", "random,random", "-rules", "fide"},
+		"loopback":                             {"-players", "random,random", "-addr", "0.0.0.0:5000"},
+		"format":                               {"-players", "random,random", "-format", "knockout"},
+		"-players":                             {"-tc", "1+1"},
+		"absent":                               {"-players", "random,random", "-absent", "0s"},
+		"-rounds 5: a round robin has its own": {"-players", "random,random,random", "-format", "rr", "-rounds", "5"},
 	}
 	for want, args := range bad {
 		var errs bytes.Buffer
@@ -145,6 +149,20 @@ func TestTourneyCommand(t *testing.T) {
 			}
 			if !found {
 				t.Errorf("%s: record %s is no paired game", p.Handle, r)
+			}
+			// The players were given the server's rules (olympiad, the
+			// default, with its adjudications), not ICC's.
+			f, err := os.Open(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rec, err := record.Read(f, r)
+			f.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g := rec.Game.Rules; g.Name != "olympiad" || g.MaxPlies != 600 || !g.DeadMaterial {
+				t.Errorf("%s: record rules %+v, want the server's (olympiad, 600 plies, dead material)", r, g)
 			}
 		}
 	}

@@ -8,6 +8,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"strconv"
+	"strings"
 	"time"
 
 	"kriegbot/tourney"
@@ -19,6 +21,34 @@ type state struct {
 	ID     int
 	Status string
 	Event  *tourney.Event
+	Boards []board  // the round's games not over yet
+	PGN    []string // each finished game: tags and moves
+}
+
+// endings reads each finished game's Termination tag from the PGN the TD
+// keeps, by round and board ("Black checkmated", "mcts-a resigns").
+func (s state) endings() map[[2]int]string {
+	out := map[[2]int]string{}
+	for _, g := range s.PGN {
+		tags := map[string]string{}
+		for _, l := range strings.Split(g, "\n") {
+			if k, v, ok := strings.Cut(strings.TrimPrefix(l, "["), " \""); ok && strings.HasPrefix(l, "[") {
+				tags[k] = strings.TrimSuffix(v, "\"]")
+			}
+		}
+		r, err1 := strconv.Atoi(tags["Round"])
+		b, err2 := strconv.Atoi(tags["Board"])
+		if err1 == nil && err2 == nil && tags["Termination"] != "" {
+			out[[2]int{r, b}] = tags["Termination"]
+		}
+	}
+	return out
+}
+
+// board is a pairing of the current round whose game is not over.
+type board struct {
+	Round, Board int
+	White, Black string
 }
 
 // over reports whether the event has ended.
@@ -73,24 +103,39 @@ func follow(ctx context.Context, path string, every time.Duration, p *progress) 
 	}
 }
 
-// progress prints each entry, pairing, bye and result once, in order.
+// progress prints each entry, pairing, bye and result once, in order, and
+// while games go on with nothing to show, every quiet interval a line
+// naming them, so that a long round does not look like a hang.
 type progress struct {
 	w       io.Writer
 	joined  map[string]bool
 	paired  map[int]bool    // rounds shown
 	results map[[2]int]bool // (round, board) results shown
+	now     func() time.Time
+	quiet   time.Duration // how long without a line before the games in progress are named
+	last    time.Time     // the last line
+	roundAt time.Time     // when the current round's pairings were shown
 }
 
 func newProgress(w io.Writer) *progress {
-	return &progress{w: w, joined: map[string]bool{}, paired: map[int]bool{}, results: map[[2]int]bool{}}
+	return &progress{w: w, joined: map[string]bool{}, paired: map[int]bool{}, results: map[[2]int]bool{},
+		now: time.Now, quiet: time.Minute}
 }
 
 func (p *progress) show(st state) {
+	now := p.now()
+	if p.last.IsZero() {
+		p.last = now
+	}
+	say := func(line string) {
+		fmt.Fprintln(p.w, line)
+		p.last = now
+	}
 	e := st.Event
 	for _, pl := range e.Players {
 		if !p.joined[pl.Handle] {
 			p.joined[pl.Handle] = true
-			fmt.Fprintf(p.w, "joined: %s\n", pl.Handle)
+			say("joined: " + pl.Handle)
 		}
 	}
 	name := func(i int) string {
@@ -99,24 +144,43 @@ func (p *progress) show(st state) {
 		}
 		return "?"
 	}
+	var ends map[[2]int]string
 	for _, r := range e.Played {
 		if !p.paired[r.Number] {
 			p.paired[r.Number] = true
-			fmt.Fprintf(p.w, "round %d:", r.Number)
+			p.roundAt = now
+			line := fmt.Sprintf("round %d:", r.Number)
 			for _, g := range r.Games {
-				fmt.Fprintf(p.w, "  %s - %s", name(g.White), name(g.Black))
+				line += fmt.Sprintf("  %s - %s", name(g.White), name(g.Black))
 			}
 			for _, b := range r.Byes {
-				fmt.Fprintf(p.w, "  %s (%s)", name(b.Player), b.Kind)
+				line += fmt.Sprintf("  %s (%s)", name(b.Player), b.Kind)
 			}
-			fmt.Fprintln(p.w)
+			say(line)
 		}
 		for _, g := range r.Games {
 			k := [2]int{r.Number, g.Board}
 			if g.Result.Done() && !p.results[k] {
 				p.results[k] = true
-				fmt.Fprintf(p.w, "  round %d board %d: %s - %s %s\n", r.Number, g.Board, name(g.White), name(g.Black), g.Result)
+				if ends == nil {
+					ends = st.endings()
+				}
+				how := ends[k]
+				if !g.Result.Played() {
+					how = "forfeit: not played"
+				}
+				if how != "" {
+					how = " (" + how + ")"
+				}
+				say(fmt.Sprintf("  round %d board %d: %s - %s %s%s", r.Number, g.Board, name(g.White), name(g.Black), g.Result, how))
 			}
 		}
+	}
+	if len(st.Boards) > 0 && now.Sub(p.last) >= p.quiet {
+		line := fmt.Sprintf("  round %d, %s in, not over yet:", st.Boards[0].Round, now.Sub(p.roundAt).Round(time.Second))
+		for _, b := range st.Boards {
+			line += fmt.Sprintf("  %s - %s", b.White, b.Black)
+		}
+		say(line)
 	}
 }

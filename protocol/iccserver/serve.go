@@ -144,6 +144,9 @@ func Command(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "kriegbot serve: warning: listening on %s, which is not a loopback address\n", ln.Addr())
 	}
 	fmt.Fprintf(stdout, "kriegbot serve: wild 16 server on %s (rules %s); telnet to it and log in as \"g\"\n", ln.Addr(), rules.Name)
+	for _, l := range srv.TDEvents() {
+		fmt.Fprintf(stdout, "kriegbot serve: %s\n", l)
+	}
 	var httpDone chan error
 	if *httpAddr != "" {
 		hl, err := net.Listen("tcp", *httpAddr)

@@ -421,6 +421,26 @@ func (te *tdEvent) progress() string {
 	return fmt.Sprintf("round %d of %d, %s", te.round(), te.Event.Rounds, plural(len(te.Event.Players), "player"))
 }
 
+// TDEvents returns a line for each event open or running (opened by
+// TDConfig.Events, or resumed from TDConfig.Dir): what it is, how far it
+// got and how a player enters it. kriegbot serve prints them at start.
+func (s *Server) TDEvents() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []string
+	for _, te := range s.td.events {
+		if te.over() {
+			continue
+		}
+		line := fmt.Sprintf("%s, %s: %s", te.heading(), te.Status, te.progress())
+		if te.Status == tdOpen || te.lateJoinable() {
+			line += fmt.Sprintf("; players enter with \"tell %s join %d\"", s.tdHandle(), te.ID)
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
 // tdRunningNamed reports whether an event of that name is open or running.
 func (s *Server) tdRunningNamed(name string) bool {
 	for _, te := range s.td.events {

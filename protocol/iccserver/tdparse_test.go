@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"kriegbot/engine/umpire"
 	"kriegbot/tourney"
 )
 
@@ -331,5 +332,22 @@ func TestServeTDFlags(t *testing.T) {
 		if code := Command(tc.args, &out, &errb); code != 2 || !strings.Contains(errb.String(), tc.want) {
 			t.Errorf("%v: exit %d, %q; want 2 and %q", tc.args, code, errb.String(), tc.want)
 		}
+	}
+}
+
+// The events open at start are listed for kriegbot serve's first lines,
+// with the command that enters them.
+func TestTDEventsListed(t *testing.T) {
+	s, err := New(Config{Rules: umpire.ICC(), TD: TDConfig{Events: []EventSpec{
+		mustSpec(t, "name=KS1 system=swiss rounds=5 tc=2+12 start=8"), mustSpec(t, "name=KS2 system=rr tc=1+0 start=2")}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	got := strings.Join(s.TDEvents(), "\n")
+	want := "Tourney #1 (KS1), open: not started, 0 players; players enter with \"tell TD join 1\"\n" +
+		"Tourney #2 (KS2), open: not started, 0 players; players enter with \"tell TD join 2\""
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
