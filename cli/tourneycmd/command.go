@@ -80,7 +80,7 @@ func parseFlags(args []string, stderr io.Writer) (options, int, bool) {
 	list := fs.String("players", "", "the players, comma-separated engine specs, e.g. \"mcts,mcts:approach=a,heuristic,random\"; an entry NAME=SPEC names the account")
 	system := fs.String("format", "swiss", "swiss, rr (round robin) or drr (double round robin)")
 	rounds := fs.Int("rounds", 0, "Swiss rounds (0: enough for a clear winner, at least 3; a round robin has its own)")
-	tc := fs.String("tc", "1+1", "time control of every game: minutes+increment in seconds")
+	tc := fs.String("tc", "1+1", "time control of every game: minutes + increment in seconds, e.g. 1+1 or 2+12")
 	style := fs.String("style", "icc", "how the TD announces pairings: icc (DG 63 and the tourney-set line) or fics (mamer's lines)")
 	rules := fs.String("rules", "olympiad", "referee rules: icc or olympiad (automatic draws by the 50-move rule and repetition)")
 	addr := fs.String("addr", "127.0.0.1:0", "the server's address; give a fixed port (and -wait) to let outside ICC-protocol bots join by \"tell TD join 1\"")
@@ -95,7 +95,7 @@ func parseFlags(args []string, stderr io.Writer) (options, int, bool) {
 		fmt.Fprintln(stderr, "usage: kriegbot tourney -players SPEC,SPEC,... [flags]")
 		fmt.Fprintln(stderr, "plays a computer olympiad on loopback: kriegbot serve with its TD, one daemon per player;")
 		fmt.Fprintln(stderr, "prints each pairing and result, then the crosstable; writes PGN and HTML.")
-		fmt.Fprintln(stderr, "example: kriegbot tourney -players \"mcts,mcts:approach=a,heuristic,random\" -format swiss -rounds 3 -tc 1+1")
+		fmt.Fprintln(stderr, "example: kriegbot tourney -players \"mcts,mcts:approach=a,heuristic,random\" -format swiss -rounds 3 -tc 1+1\n\nFlags:")
 		fs.PrintDefaults()
 	}
 	if code, done := cmdflag.Parse(fs, args, stderr); done {
@@ -133,6 +133,11 @@ func parseFlags(args []string, stderr io.Writer) (options, int, bool) {
 		// A round robin has its own rounds: say so rather than play
 		// another number than asked.
 		return options{}, cmdflag.Fail(stderr, "tourney", "-rounds %d: a round robin has its own rounds (n-1, twice in a drr); -rounds is for -format swiss", opt.rounds), true
+	}
+	if opt.rounds == 0 && opt.wait > 0 && opt.system == "swiss" {
+		// The default length follows the field, which outside entrants
+		// change after the rounds are fixed.
+		return options{}, cmdflag.Fail(stderr, "tourney", "-wait lets outside players enter: give -rounds too (the default follows the field size, not known in advance)"), true
 	}
 	if opt.rounds == 0 {
 		opt.rounds = defaultRounds(len(opt.players))

@@ -60,6 +60,7 @@ func TestFlags(t *testing.T) {
 		"format":                               {"-players", "random,random", "-format", "knockout"},
 		"-players":                             {"-tc", "1+1"},
 		"absent":                               {"-players", "random,random", "-absent", "0s"},
+		"-rounds too":                          {"-players", "random,random", "-wait", "1m"},
 		"-rounds 5: a round robin has its own": {"-players", "random,random,random", "-format", "rr", "-rounds", "5"},
 	}
 	for want, args := range bad {

@@ -455,7 +455,11 @@ func (s *Server) tdCmdList(ev *events, c *client, args []string) {
 		s.tdSay(ev, c, nil, fmt.Sprintf("| %d | %s | %s | %s | %s |", te.ID, te.Status, te.Spec.Name, te.Spec.typeColumn(), te.Opened.UTC().Format("2006-01-02 15:04")))
 		n++
 	}
-	s.tdSay(ev, c, nil, fmt.Sprintf("Listed: %d tourneys.", n))
+	unit := "tourneys"
+	if n == 1 {
+		unit = "tourney"
+	}
+	s.tdSay(ev, c, nil, fmt.Sprintf("Listed: %d %s.", n, unit))
 }
 
 func (s *Server) tdCmdOpen(ev *events, c *client, args []string) {
