@@ -259,7 +259,9 @@ func (d *Daemon) datagram(dg protocol.DG, now time.Time) string {
 	return ""
 }
 
-// rules are the referee's rules of games on this server.
+// rules are the referee's rules of games on this server: those given,
+// the embedded server's, kriegspiel.org's, or else ICC's (an ICC-protocol
+// server does not say which it applies).
 func (d *Daemon) rules() umpire.Rules {
 	if d.opt.Rules != nil {
 		return *d.opt.Rules
@@ -267,6 +269,9 @@ func (d *Daemon) rules() umpire.Rules {
 	cfg := d.config()
 	if r, err := embeddedRules(cfg); err == nil && cfg.Server.Embedded {
 		return r
+	}
+	if cfg.Server.Protocol == "kriegspiel" {
+		return umpire.KS()
 	}
 	return umpire.ICC()
 }

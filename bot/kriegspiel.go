@@ -19,7 +19,6 @@ import (
 	"kriegbot/engine/chess"
 	"kriegbot/engine/clock"
 	"kriegbot/engine/players"
-	"kriegbot/engine/umpire"
 	"kriegbot/live"
 	"kriegbot/protocol/iccserver"
 	"kriegbot/protocol/ksclient"
@@ -439,7 +438,7 @@ func (r *ksRun) start(ctx context.Context, m ksclient.Metadata, now time.Time) {
 	// The site's wild 16 (ks-game) ends games by its own rules; the player
 	// is told ICC's, as records and replay assume.
 	setup := driver.Setup{
-		Spec: d.opt.Spec, Game: players.Game{Color: us, Rules: umpire.ICC(), Control: ctl, Seed: seed},
+		Spec: d.opt.Spec, Game: players.Game{Color: us, Rules: d.rules(), Control: ctl, Seed: seed},
 		Prepare: func(p players.Player) {
 			if !guest {
 				g.model = d.learner.priorFor(p, opp, d.opt.Log)
@@ -461,7 +460,7 @@ func (r *ksRun) start(ctx context.Context, m ksclient.Metadata, now time.Time) {
 		gl := record.GameLine{Game: number, White: white, Black: black,
 			BaseMin: int((ctl.Base + 30*time.Second) / time.Minute), IncS: int(ctl.Increment / time.Second), Rated: true, Wild: 16, Seed: record.Seed(seed),
 			Player: d.opt.Spec.String(), Build: d.build, OpponentModel: g.model.name}
-		gl.SetRules(umpire.ICC())
+		gl.SetRules(d.rules())
 		drv.SetRecord(record.CreateWith(d.opt.Dir, d.opt.Name, gl, us, now, g.model.counts))
 	}
 	r.games[ref] = g

@@ -187,6 +187,9 @@ func TestKriegspielGame(t *testing.T) {
 	if r.Result == nil || r.Result.Result != "1-0" && r.Result.Result != "0-1" || len(r.Moves) < 20 {
 		t.Fatalf("record: result %+v, %d moves", r.Result, len(r.Moves))
 	}
+	if r.Game.Rules.Name != "ks" || r.Game.Rules.MaxReversible != 2000 {
+		t.Errorf("record rules %+v, want the site's (ks)", r.Game.Rules)
+	}
 	// The record replays: the same player, fed what it heard, asks the same.
 	rep, err := replay.Run(context.Background(), r, replay.Options{})
 	if err != nil || rep.Attempts == 0 || rep.Differing != 0 {

@@ -55,8 +55,8 @@ func TestTwoDoors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rec.Game.Rules.Name != "icc" {
-		t.Errorf("record rules %+v, want the site's (icc)", rec.Game.Rules)
+	if want := "olympiad"; rec.Game.Rules.Name != want || !rec.Game.Rules.DeadMaterial {
+		t.Errorf("record rules %+v, want the embedded server's (%s, dead material)", rec.Game.Rules, want)
 	}
 	us := "white"
 	if rec.Game.Us == 1 {

@@ -34,7 +34,8 @@ type Server struct {
 	// Embedded, Host must be a loopback address and Port 0 picks a free port.
 	Host string `toml:"host"`
 	Port int    `toml:"port"`
-	// Rules of the embedded server's referee: "icc" or "olympiad".
+	// Rules of the embedded server's referee: "icc", "olympiad" or "ks"
+	// (kriegspiel.org's).
 	Rules string `toml:"rules"`
 	// Level1 bits sent at login (ICC: 5 gives unit brackets and tags).
 	Level1 int `toml:"level1"`

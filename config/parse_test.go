@@ -136,7 +136,7 @@ func TestParseErrors(t *testing.T) {
 			"[logs]\nlevel = \"loud\"\n[server]\nrules = \"fide\"\nhost = \"example.org\"\n",
 			[]string{
 				`t.toml:2: logs.level: must be one of "debug", "info", "warn", "error"; got "loud"`,
-				`t.toml:4: server.rules: must be one of "icc", "olympiad"; got "fide"`,
+				`t.toml:4: server.rules: must be one of "icc", "olympiad", "ks"; got "fide"`,
 				`t.toml:5: server.host: must be a loopback address (127.0.0.1, ::1 or localhost) when server.embedded is true; got "example.org"`,
 			}},
 		{"real server keeps the sparring partner",

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"kriegbot/engine/players"
+	"kriegbot/engine/umpire"
 	"kriegbot/protocol/handle"
 )
 
@@ -155,7 +156,7 @@ func (ck *checker) server(c Config) {
 	} else if s.Protocol != "kriegspiel" { // kriegspiel.org is reached at server.url
 		ck.intRange("server.port", s.Port, 1, 65535)
 	}
-	ck.oneOf("server.rules", s.Rules, "icc", "olympiad")
+	ck.oneOf("server.rules", s.Rules, umpire.RuleNames()...)
 	ck.intRange("server.level1", s.Level1, 0, 255)
 	ck.oneOf("server.promotion_style", s.PromotionStyle, "uci", "equals")
 	if len(s.Settings) > 64 {

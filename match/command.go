@@ -38,7 +38,7 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	tc := fs.String("tc", "", "real-time clock per side, BASE+INC in seconds (e.g. 60+1); flag fall loses")
 	nodes := fs.Int64("nodes", 0, "search budget per attempt (reproducible)")
 	overhead := fs.Duration("overhead", 10*time.Millisecond, "move overhead the time manager reserves per attempt under -tc")
-	rulesName := fs.String("rules", "icc", "rule set: icc or olympiad (automatic 50-move and repetition draws)")
+	rulesName := fs.String("rules", "icc", "rule set: icc, olympiad (automatic 50-move and repetition draws) or ks (kriegspiel.org's 2,000 reversible half-move cap)")
 	maxPlies := fs.Int("maxplies", DefaultMaxPlies, "ply cap: a game still on after this many moves ends unfinished (counted a draw); 0 for none")
 	seed := fs.Uint64("seed", 1, "match seed; game g's seed derives from it and g, so shards reproduce")
 	shard := fs.String("shard", "0/1", "play only shard I of N (games g with g mod N = I, I from 0)")

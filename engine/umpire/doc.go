@@ -8,6 +8,7 @@
 // shared fixtures: captures are announced by square and pawn/piece (en passant
 // on the captured pawn's square); check kinds are rank, file, long or short
 // diagonal (relative to the checked king) and knight; pawn tries count legal
-// pawn captures, en passant included. Two rule sets: "icc" (no automatic 50-move
-// or repetition draw) and "olympiad" (both automatic).
+// pawn captures, en passant included. Three rule sets: "icc" (no automatic 50-move
+// or repetition draw), "olympiad" (both automatic) and "ks" (kriegspiel.org's
+// ks-game: neither, but a draw after 2,000 half-moves without capture or pawn move).
 package umpire

@@ -35,8 +35,13 @@ func ICC() Rules { return Rules{Name: "icc"} }
 // by the 50-move rule and threefold repetition.
 func Olympiad() Rules { return Rules{Name: "olympiad", FiftyMoves: true, Repetition: true} }
 
-// RulesNames lists the names ParseRules accepts.
-var RulesNames = []string{"icc", "olympiad"}
+// KS returns the rules of kriegspiel.org's referee (ks-game): no automatic
+// 50-move or repetition draw, but a draw after 2,000 half-moves without a
+// capture or pawn move, so that no game runs for ever.
+func KS() Rules { return Rules{Name: "ks", MaxReversible: 2000} }
+
+// RuleNames lists the names ParseRules accepts.
+func RuleNames() []string { return []string{"icc", "olympiad", "ks"} }
 
 // ParseRules returns the named rule set.
 func ParseRules(name string) (Rules, error) {
@@ -45,6 +50,8 @@ func ParseRules(name string) (Rules, error) {
 		return ICC(), nil
 	case "olympiad":
 		return Olympiad(), nil
+	case "ks":
+		return KS(), nil
 	}
-	return Rules{}, fmt.Errorf("umpire: unknown rules %q (want %s)", name, strings.Join(RulesNames, " or "))
+	return Rules{}, fmt.Errorf("umpire: unknown rules %q (want %s)", name, strings.Join(RuleNames(), ", "))
 }

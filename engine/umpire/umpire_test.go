@@ -147,6 +147,25 @@ func TestRuleSets(t *testing.T) {
 	if _, err := ParseRules("fide"); err == nil {
 		t.Error("ParseRules accepted an unknown name")
 	}
+	for _, name := range RuleNames() {
+		if r, err := ParseRules(name); err != nil || r.Name != name {
+			t.Errorf("ParseRules(%q): %+v, %v", name, r, err)
+		}
+	}
+	// kriegspiel.org's rules: no repetition draw, a draw at 2,000
+	// reversible half-moves (a shuffle of knights from the start).
+	ksu := New(KS())
+	knights := []string{"g1f3", "g8f6", "f3g1", "f6g8"}
+	var last Answer
+	for i := 0; i < 2000; i++ {
+		last, _ = ksu.Attempt(move(t, knights[i%4]))
+		if i < 1999 && last.Ending != NotOver {
+			t.Fatalf("ks: the game ended at half-move %d: %v", i+1, last.Ending)
+		}
+	}
+	if last.Result != "1/2-1/2" {
+		t.Errorf("ks: after 2,000 reversible half-moves: %v %q, want a draw", last.Ending, last.Result)
+	}
 }
 
 func TestAskable(t *testing.T) {

@@ -26,7 +26,7 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	addr := fs.String("addr", "127.0.0.1:5000", "listen address; loopback unless you mean to serve a network")
 	accounts := fs.String("accounts", "", "accounts file: one \"handle bcrypt-hash [titles]\" per line (make hashes with: kriegbot serve hash)")
-	rulesName := fs.String("rules", "icc", "referee rules: icc (no automatic 50-move or repetition draw) or olympiad")
+	rulesName := fs.String("rules", "icc", "referee rules: icc (no automatic 50-move or repetition draw), olympiad (both automatic) or ks (kriegspiel.org's: a draw after 2,000 half-moves without capture or pawn move)")
 	noGuests := fs.Bool("no-guests", false, "refuse guest logins")
 	grace := fs.Duration("grace", 0, "time a disconnected player may take to come back (0 loses at once, as on ICC)")
 	records := fs.String("records", "", "folder for a PGN and a JSON Lines record of every game")
