@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"kriegbot/internal/chromium"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -174,12 +174,8 @@ func TestServeAndStop(t *testing.T) {
 // page. Opt-in: KRIEGBOT_CHROMIUM=1 (Debian package chromium);
 // KRIEGBOT_SCREENSHOT=FILE keeps the picture (docs/live-page.png).
 func TestPageInChromium(t *testing.T) {
-	if os.Getenv("KRIEGBOT_CHROMIUM") == "" {
+	if !chromium.Enabled() {
 		t.Skip("KRIEGBOT_CHROMIUM=1 renders the page in headless Chromium")
-	}
-	bin, err := exec.LookPath("chromium")
-	if err != nil {
-		t.Fatal("chromium not installed (apt-get install -y chromium)")
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -191,17 +187,9 @@ func TestPageInChromium(t *testing.T) {
 	defer cancel()
 	go s.Serve(ctx, ln)
 	dir := t.TempDir()
-	shot := filepath.Join(dir, "shot.png")
-	if keep := os.Getenv("KRIEGBOT_SCREENSHOT"); keep != "" {
-		shot = keep
-	}
-	cctx, ccancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer ccancel()
-	cmd := exec.CommandContext(cctx, bin, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-		"--disable-component-update", "--disable-sync", "--no-first-run", "--user-data-dir="+filepath.Join(dir, "profile"),
-		"--virtual-time-budget=3000", "--screenshot="+shot, "--window-size=1200,1000", "http://"+ln.Addr().String()+"/")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("chromium: %v\n%s", err, out)
+	_, shot, err := chromium.Screenshot(dir, "http://"+ln.Addr().String()+"/", chromium.Options{Width: 1200, Height: 1000, VirtualTime: 3 * time.Second})
+	if err != nil {
+		t.Fatal(err)
 	}
 	st, err := os.Stat(shot)
 	if err != nil || st.Size() < 20_000 {

@@ -4,17 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/xml"
-	"image/png"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"kriegbot/engine/chess"
+	"kriegbot/internal/chromium"
 )
 
 // TestHTMLPage: one page, one frame per attempt, a slider, the final
@@ -68,12 +65,8 @@ func html0(s string) string { return strings.ReplaceAll(s, `"`, "&#34;") }
 // screenshot is a drawn page (boards in colour, not a blank or error page).
 // Opt-in: KRIEGBOT_CHROMIUM=1 (Debian package chromium).
 func TestHTMLInChromium(t *testing.T) {
-	if os.Getenv("KRIEGBOT_CHROMIUM") == "" {
+	if !chromium.Enabled() {
 		t.Skip("KRIEGBOT_CHROMIUM=1 renders the page in headless Chromium")
-	}
-	bin, err := exec.LookPath("chromium")
-	if err != nil {
-		t.Fatal("chromium not installed (apt-get install -y chromium)")
 	}
 	rec := readFile(t, playRecorded(t, chess.White, 23, 30))
 	res, err := Run(context.Background(), rec, Options{From: 10})
@@ -85,24 +78,7 @@ func TestHTMLInChromium(t *testing.T) {
 	if err := writeHTMLFile(page, res); err != nil {
 		t.Fatal(err)
 	}
-	shot := filepath.Join(dir, "shot.png")
-	if keep := os.Getenv("KRIEGBOT_SCREENSHOT"); keep != "" {
-		shot = keep
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-		"--disable-component-update", "--disable-sync", "--no-first-run", "--user-data-dir="+filepath.Join(dir, "profile"),
-		"--screenshot="+shot, "--window-size=1200,900", "file://"+page)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("chromium: %v\n%s", err, out)
-	}
-	f, err := os.Open(shot)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
+	img, shot, err := chromium.Screenshot(dir, "file://"+page, chromium.Options{Width: 1200, Height: 900})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,14 +1,11 @@
 package iccserver
 
 import (
-	"context"
-	"image/png"
+	"kriegbot/internal/chromium"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
-	"time"
 )
 
 // TestTDCrosstableChromium serves a finished event's crosstable on the
@@ -18,12 +15,8 @@ import (
 // KRIEGBOT_SCREENSHOT=FILE keeps the screenshot (docs/crosstable.png is
 // made so).
 func TestTDCrosstableChromium(t *testing.T) {
-	if os.Getenv("KRIEGBOT_CHROMIUM") == "" {
+	if !chromium.Enabled() {
 		t.Skip("KRIEGBOT_CHROMIUM=1 renders the crosstable in headless Chromium")
-	}
-	bin, err := exec.LookPath("chromium")
-	if err != nil {
-		t.Fatal("chromium not installed (apt-get install -y chromium)")
 	}
 	dir := t.TempDir()
 	b, err := marshalTDEvent(finishedEvent(t, "mcts-b"))
@@ -43,24 +36,7 @@ func TestTDCrosstableChromium(t *testing.T) {
 		t.Fatal(err)
 	}
 	go s.ServeAPI(ln)
-	shot := filepath.Join(dir, "shot.png")
-	if keep := os.Getenv("KRIEGBOT_SCREENSHOT"); keep != "" {
-		shot = keep
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-		"--disable-component-update", "--disable-sync", "--no-first-run", "--user-data-dir="+filepath.Join(dir, "profile"),
-		"--screenshot="+shot, "--window-size=900,700", "http://"+ln.Addr().String()+"/tourney/1")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("chromium: %v\n%s", err, out)
-	}
-	f, err := os.Open(shot)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
+	img, shot, err := chromium.Screenshot(dir, "http://"+ln.Addr().String()+"/tourney/1", chromium.Options{Width: 900, Height: 700})
 	if err != nil {
 		t.Fatal(err)
 	}
