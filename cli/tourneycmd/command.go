@@ -3,6 +3,7 @@ package tourneycmd
 import (
 	"context"
 	"crypto/rand"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"flag"
@@ -308,7 +309,8 @@ func run(ctx context.Context, opt options, stdout, stderr io.Writer) error {
 	if seed == 0 {
 		var b [8]byte
 		rand.Read(b[:])
-		seed = uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 | uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7]&0x7f)<<56
+		// 63 bits, so the logged seed can be given back as -seed.
+		seed = binary.LittleEndian.Uint64(b[:]) >> 1
 	}
 	log.Info().Uint64("seed", seed).Str("event", opt.eventSpec()).Msg("kriegbot tourney starting")
 
