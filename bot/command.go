@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/binary"
-	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
@@ -22,7 +21,6 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
-	"golang.org/x/crypto/bcrypt"
 
 	"kriegbot/config"
 	"kriegbot/engine/players"
@@ -420,17 +418,11 @@ func startEmbedded(cfg config.Config, log zerolog.Logger) (*iccserver.Server, st
 	if err != nil {
 		return nil, "", nil, err
 	}
-	passwords := map[string]string{}
 	handles := []string{cfg.Account.Handle, cfg.Sparring.Handle}
 	if cfg.Server.Protocol == "kriegspiel" {
 		handles = handles[1:] // kriegbot registers on the HTTP door instead
 	}
-	for _, h := range handles {
-		var b [12]byte
-		rand.Read(b[:])
-		passwords[h] = hex.EncodeToString(b[:])
-	}
-	accounts, err := iccserver.NewAccounts(passwords, "C", bcrypt.MinCost)
+	accounts, passwords, err := iccserver.ThrowAwayAccounts("C", handles...)
 	if err != nil {
 		return nil, "", nil, err
 	}

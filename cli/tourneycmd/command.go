@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/binary"
-	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
@@ -20,7 +19,6 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
-	"golang.org/x/crypto/bcrypt"
 
 	"kriegbot/bot"
 	"kriegbot/config"
@@ -439,13 +437,11 @@ func startServer(opt options, log zerolog.Logger) (*iccserver.Server, string, ma
 	if err != nil {
 		return nil, "", nil, err
 	}
-	passwords := map[string]string{}
-	for _, e := range opt.players {
-		var b [12]byte
-		rand.Read(b[:])
-		passwords[e.handle] = hex.EncodeToString(b[:])
+	handles := make([]string, len(opt.players))
+	for i, e := range opt.players {
+		handles[i] = e.handle
 	}
-	accounts, err := iccserver.NewAccounts(passwords, "C", bcrypt.MinCost)
+	accounts, passwords, err := iccserver.ThrowAwayAccounts("C", handles...)
 	if err != nil {
 		return nil, "", nil, err
 	}

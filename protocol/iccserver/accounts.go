@@ -2,6 +2,8 @@ package iccserver
 
 import (
 	"bufio"
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"os"
@@ -128,4 +130,25 @@ func (a *Accounts) Lookup(handle string) (Account, bool) {
 func (a *Accounts) Has(handle string) bool {
 	_, ok := a.Lookup(handle)
 	return ok
+}
+
+// ThrowAwayAccounts registers handles, with titles, under fresh random
+// passwords at bcrypt's lowest cost: for a server whose players a program
+// starts itself in the same process (the embedded demo server, the local
+// olympiad), so the real login path runs with passwords nobody keeps. It
+// returns the accounts and each handle's password.
+func ThrowAwayAccounts(titles string, handles ...string) (*Accounts, map[string]string, error) {
+	passwords := make(map[string]string, len(handles))
+	for _, h := range handles {
+		var b [12]byte
+		if _, err := rand.Read(b[:]); err != nil {
+			return nil, nil, err
+		}
+		passwords[h] = hex.EncodeToString(b[:])
+	}
+	a, err := NewAccounts(passwords, titles, bcrypt.MinCost)
+	if err != nil {
+		return nil, nil, err
+	}
+	return a, passwords, nil
 }

@@ -65,3 +65,24 @@ func TestHashCommand(t *testing.T) {
 		t.Fatalf("bad rules: code %d", code)
 	}
 }
+
+// TestThrowAwayAccounts: each handle gets its own fresh password, which
+// its account accepts, with the titles asked; a bad handle is refused.
+func TestThrowAwayAccounts(t *testing.T) {
+	acc, pw, err := ThrowAwayAccounts("C", "alpha", "beta")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pw) != 2 || pw["alpha"] == pw["beta"] || len(pw["alpha"]) != 24 {
+		t.Fatalf("passwords %d, distinct %v", len(pw), pw["alpha"] != pw["beta"])
+	}
+	for h, p := range pw {
+		a, ok := acc.Lookup(h)
+		if !ok || !a.Check(p) || a.Check(p+"x") || a.Titles != "C" {
+			t.Errorf("%s: account %v, titles %q", h, ok, a.Titles)
+		}
+	}
+	if _, _, err := ThrowAwayAccounts("C", "two words"); err == nil {
+		t.Error("a bad handle was accepted")
+	}
+}
