@@ -363,7 +363,7 @@ func run(ctx context.Context, opt options, stdout, stderr io.Writer) error {
 
 	wctx, wcancel := context.WithTimeout(ctx, opt.bound())
 	defer wcancel()
-	state, err := follow(wctx, filepath.Join(opt.out, "tourney-1.json"), opt.progress, newProgress(stdout))
+	state, err := follow(wctx, iccserver.TDEventFile(opt.out, 1, "json"), opt.progress, newProgress(stdout))
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) {
 			return fmt.Errorf("the event did not end within %s (see %s)", opt.bound().Round(time.Second), filepath.Join(opt.out, "tourney.log"))
@@ -378,7 +378,7 @@ func run(ctx context.Context, opt options, stdout, stderr io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "\nevent %s in %s: PGN %s, crosstable %s and %s\n", state.Status, time.Since(began).Round(time.Second),
-		filepath.Join(opt.out, "tourney-1.pgn"), filepath.Join(opt.out, "tourney-1.txt"), filepath.Join(opt.out, "tourney-1.html"))
+		iccserver.TDEventFile(opt.out, 1, "pgn"), iccserver.TDEventFile(opt.out, 1, "txt"), iccserver.TDEventFile(opt.out, 1, "html"))
 	fmt.Fprintf(stdout, "each player's game records (kriegbot replay FILE): %s\n", filepath.Join(opt.out, "PLAYER", "games"))
 	if state.Status != "done" {
 		return fmt.Errorf("the event was %s", state.Status)

@@ -223,8 +223,14 @@ func (s *Server) tdEvent(id int) *tdEvent {
 }
 
 // tdFile names event id's file with extension ext.
-func (s *Server) tdFile(id int, ext string) string {
-	return filepath.Join(s.td.cfg.Dir, fmt.Sprintf("tourney-%d.%s", id, ext))
+func (s *Server) tdFile(id int, ext string) string { return TDEventFile(s.td.cfg.Dir, id, ext) }
+
+// TDEventFile is the file in dir where the TD keeps event id: ext "json"
+// its state (written atomically after every change, read back at a
+// restart), "pgn", "txt" and "html" its games and crosstables. A program
+// that follows an event (kriegbot tourney) reads them there.
+func TDEventFile(dir string, id int, ext string) string {
+	return filepath.Join(dir, fmt.Sprintf("tourney-%d.%s", id, ext))
 }
 
 // tdFileID reads the event number of a file named tourney-N.json.
