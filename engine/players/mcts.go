@@ -26,6 +26,7 @@ func mctsKind() Kind {
 			"playout=N: approach A's playout length in plies, 0 to 1000 (default 40)",
 			"prior=default|uniform: the opponent model (default: the embedded one)",
 			"mix=X: weight of the attempts' visit-weighted mean in a decision's value, 0 to 1 (default 0: the paper's max backup)",
+			"tempo=X: what each of our turns below the root is charged, in pawns: a line's value stays level as it deepens, 0 to 10 (default 1; 0 is the paper's plain maximum)",
 			"widen=X: each root attempt is searched widen·√N times before UCT picks (default 0)",
 			"threat=X: approach C's chance that the opponent finds a mate in one it has, 0 to 1, counted at the root on sampled boards (default 0.5; 0 does not look)",
 			"threatboards=N: boards drawn per search to count the mates on, 1 to 4096 (default 32)",
@@ -50,6 +51,7 @@ func buildMCTS(o *Options) (func() Player, error) {
 	cfg.Solver = o.Int("solver", 1, 0, 1) == 1
 	cfg.Mix = o.Float("mix", cfg.Mix, 0, 1)
 	cfg.Widen = o.Float("widen", cfg.Widen, 0, 100)
+	cfg.Tempo = o.Float("tempo", cfg.Tempo, 0, 10)
 	cfg.MateThreat = o.Float("threat", cfg.MateThreat, 0, 1)
 	cfg.ThreatBoards = o.Int("threatboards", cfg.ThreatBoards, 1, 4096)
 	cfg.OwnMates = o.Int("mates", 1, 0, 1) == 1

@@ -68,6 +68,10 @@ type Config struct {
 	// node's attempts in its backed-up value; the rest is their maximum (the
 	// paper's max backup is 0).
 	Mix float64
+	// Tempo is the value, in pawns, of having the move: a decision node
+	// reached by the opponent's reply backs up its best attempt less Tempo,
+	// never below its static value (see backup). 0 backs up the maximum.
+	Tempo float64
 	// Widen forces each root attempt to widen·√N visits (N the root's)
 	// before UCT chooses among them; 0 leaves the root to UCT.
 	Widen float64
@@ -96,6 +100,7 @@ func DefaultConfig() Config {
 		K:            1,
 		MemoryMB:     32,
 		Solver:       true,
+		Tempo:        1,
 		Samples:      64,
 		Playout:      40,
 		MateThreat:   0.5,
@@ -119,6 +124,8 @@ func (c Config) Check() error {
 		return fmt.Errorf("search: mate threat %g not in 0..1", c.MateThreat)
 	case (c.MateThreat > 0 || c.OwnMates) && (c.ThreatBoards < 1 || c.ThreatBoards > 4096):
 		return fmt.Errorf("search: threat boards %d not in 1..4096", c.ThreatBoards)
+	case !(c.Tempo >= 0 && c.Tempo <= 10):
+		return fmt.Errorf("search: tempo %g not in 0..10", c.Tempo)
 	case !(c.Mix >= 0 && c.Mix <= 1):
 		return fmt.Errorf("search: mix %g not in 0..1", c.Mix)
 	case c.K < 1 || c.K > 100:

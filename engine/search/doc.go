@@ -22,7 +22,8 @@
 // opponent recaptures where it can, we take back where we defend), less the
 // expected loss of our men the opponent may take blindly. Values are backed up
 // with the maximum at our nodes and the expectation at chance nodes (the
-// paper's max backup), and proven wins and draws are backed up as exact
+// paper's max backup), each of our turns below the root charged a tempo so
+// that a line's value does not rise with its depth (lessTempo), and proven wins and draws are backed up as exact
 // (seed 004's solver): with the opponent reduced to a bare king, mate and
 // stalemate are computed exactly over every square its king may stand on, so
 // the search mates instead of wandering.

@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"math"
 	"testing"
 
 	"kriegbot/engine/belief"
@@ -241,6 +242,60 @@ func TestMixAndWiden(t *testing.T) {
 	}
 	if got := tr.forcedAttempt(0.1); got != -1 {
 		t.Errorf("widen 0.1 forced node %d, want none", got)
+	}
+}
+
+// TestTempo: a decision node reached by the opponent's reply backs up its
+// best attempt less the tempo, never below its static value; a decision of
+// the same turn (after "Illegal move") and the root back up the maximum.
+func TestTempo(t *testing.T) {
+	bel := beliefAt(t, chess.StartFEN)
+	var m men
+	m.fromBelief(&bel)
+	var l chess.MoveList
+	m.attempts(nil, &l)
+	for _, tc := range []struct {
+		name        string
+		tempo, best float32
+		illegal     bool
+		want        float32 // over the static value
+	}{
+		{"charged", 1, 3, false, 2},
+		{"floored at static", 1, 0.5, false, 0},
+		{"tempo 0", 0, 3, false, 3},
+		{"same turn", 1, 3, true, 3},
+	} {
+		tr := newTree(1, 1)
+		tr.reset(&bel)
+		if !tr.addAttempts(0, l.Slice()[:1]) {
+			t.Fatal("no room")
+		}
+		a := tr.nodes[0].first
+		ans := tr.newNodes(1)
+		tr.nodes[ans].kind = answer
+		tr.nodes[a].first, tr.nodes[a].nchild = ans, 1
+		d := tr.newNodes(1)
+		tr.nodes[d].kind, tr.nodes[d].prob, tr.nodes[d].illegal = decision, 1, tc.illegal
+		tr.nodes[ans].first, tr.nodes[ans].nchild = d, 1
+		if !tr.setState(d, &bel) || !tr.addAttempts(d, l.Slice()[:2]) {
+			t.Fatal("no room")
+		}
+		static := tr.states[tr.nodes[d].state].static
+		f := tr.nodes[d].first
+		tr.nodes[f].visits, tr.nodes[f].value = 1, static+tc.best
+		tr.nodes[f+1].visits, tr.nodes[f+1].value = 1, static-2
+		cfg := DefaultConfig()
+		cfg.Tempo = float64(tc.tempo)
+		cfg.MateThreat, cfg.OwnMates = 0, false
+		tr.path = append(tr.path[:0], 0, a, ans, d)
+		tr.backup(&cfg, 0)
+		if got := tr.nodes[d].value - static; math.Abs(float64(got-tc.want)) > 1e-4 {
+			t.Errorf("%s: the reply's decision backs up static%+v, want static%+v", tc.name, got, tc.want)
+		}
+		// The root is never charged: it backs up its one attempt's value.
+		if got, want := tr.nodes[0].value, tr.nodes[a].value; got != want {
+			t.Errorf("%s: root value %v, its only attempt's %v", tc.name, got, want)
+		}
 	}
 }
 
