@@ -277,7 +277,7 @@ func (g *Game) Act(now time.Time, s Situation) []Action {
 		plan = g.turn.Plan(s.Clock, ctl.Increment, s.MoveNumber, now)
 	}
 	g.started = now
-	g.think(players.Budget{Time: plan.Soft, Emergency: plan.Emergency}, plan.Hard)
+	g.think(players.Budget{Time: plan.Soft, MaxTime: plan.Max, Emergency: plan.Emergency}, plan.Hard)
 	return acts
 }
 

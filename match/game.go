@@ -205,7 +205,7 @@ func (t *table) play(ctx context.Context, rec *Record, ps [2]players.Player, rul
 		switch {
 		case timed[side]:
 			plan := turns[side].PlanSpent(clocks[side], lim.Control.Increment, u.Plies()/2+1, spent)
-			budget.Time, budget.Emergency = plan.Soft, plan.Emergency
+			budget.Time, budget.MaxTime, budget.Emergency = plan.Soft, plan.Max, plan.Emergency
 			actx, cancel = context.WithTimeout(ctx, plan.Hard)
 		case lim.MoveTime > 0:
 			// A generous hard limit: MoveTime is a target, not a flag.

@@ -105,6 +105,11 @@ func TestBudget(t *testing.T) {
 		if p.Soft < tc.minSoft || p.Soft > tc.maxSoft || p.Hard > tc.maxHard || p.Soft > p.Hard || p.Emergency != tc.emergency {
 			t.Errorf("%s: Budget = %+v; want soft in [%v, %v], hard ≤ %v, emergency %v", tc.name, p, tc.minSoft, tc.maxSoft, tc.maxHard, tc.emergency)
 		}
+		// An open choice may go on to twice the soft budget, within the hard
+		// limit; an emergency answers at its soft budget.
+		if want := min(2*p.Soft, p.Hard); !tc.emergency && p.Max != want || tc.emergency && p.Max != 0 {
+			t.Errorf("%s: Max %v, want %v", tc.name, p.Max, want)
+		}
 	}
 }
 

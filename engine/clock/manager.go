@@ -24,6 +24,10 @@ type Plan struct {
 	Soft time.Duration
 	// Hard is the limit: the answer must be out by then (a context deadline).
 	Hard time.Duration
+	// Max is how long a search may go on past Soft while its decision is
+	// still open (the two likeliest attempts close): twice Soft, within
+	// Hard. Zero outside a clock's normal plans.
+	Max time.Duration
 	// Emergency is set when the clock is so low that the player should answer
 	// at once with its cheapest sensible attempt.
 	Emergency bool
@@ -106,7 +110,7 @@ func (m Manager) Budget(s State) Plan {
 	hard := time.Duration(float64(soft) * m.HardFactor)
 	hard = min(hard, capHard)
 	soft = min(soft, hard)
-	return Plan{Soft: soft, Hard: hard}
+	return Plan{Soft: soft, Hard: hard, Max: min(2*soft, hard)}
 }
 
 // Tracker keeps the running average of refusals per turn over a game, the

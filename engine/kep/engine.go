@@ -593,7 +593,7 @@ func (e *engine) budget(g GoLimits) (players.Budget, time.Duration) {
 	case g.HasClock[e.color]:
 		e.turn.Manager = clock.Default(e.set.overhead) // the overhead is a setoption
 		plan := e.turn.Plan(g.Clock[e.color], g.Inc[e.color], e.plies/2+1, time.Now())
-		b.Time, b.Emergency, hard = plan.Soft, plan.Emergency, plan.Hard
+		b.Time, b.MaxTime, b.Emergency, hard = plan.Soft, plan.Max, plan.Emergency, plan.Hard
 	}
 	return b, hard
 }

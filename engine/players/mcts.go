@@ -144,7 +144,7 @@ func (p *MCTS) attempt(ctx context.Context, b Budget, trees []int64) (chess.Move
 	if p.list.N == 0 {
 		return chess.NullMove, ErrNoAttempt
 	}
-	lim := search.Limits{Nodes: b.Nodes, Time: b.Time}
+	lim := search.Limits{Nodes: b.Nodes, Time: b.Time, MaxTime: b.MaxTime}
 	switch {
 	case len(trees) > 0:
 		// Nodes, their sum, serves should the trees not line up.

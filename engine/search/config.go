@@ -143,8 +143,11 @@ type Limits struct {
 	// Nodes is the number of iterations over all trees (0: no bound). With
 	// Nodes set and Time zero the result depends on the seed alone.
 	Nodes int64
-	// Time is the thinking time to aim for (0: no bound).
-	Time time.Duration
+	// Time is the thinking time to aim for (0: no bound). The search stops
+	// earlier once its choice cannot change in the time left, and with
+	// MaxTime past Time goes on to MaxTime while the choice is open (see
+	// timeUp).
+	Time, MaxTime time.Duration
 	// Trees, when it has one entry per tree, is the exact number of
 	// iterations each tree runs (0: none), instead of Nodes and Time: a
 	// search on a clock with several trees is repeated exactly from its

@@ -74,7 +74,7 @@ func (s *Searcher) Ponder(ctx context.Context, m chess.Move, ours umpire.View, l
 	exact := len(lim.Trees) == n
 	s.live.Store(0)
 	done := ctx.Done()
-	stop := func() bool {
+	stop := func(*tree) bool {
 		select {
 		case <-done:
 			return true
@@ -84,7 +84,7 @@ func (s *Searcher) Ponder(ctx context.Context, m chess.Move, ours umpire.View, l
 	}
 	// A context done before the first iteration is honoured at once (run
 	// looks only every checkEvery iterations); its count, 0, repeats it.
-	if stop() {
+	if stop(nil) {
 		for _, t := range s.trees {
 			t.prefix = t.prefix[:0]
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"testing"
+	"time"
 
 	"kriegbot/engine/belief"
 	"kriegbot/engine/chess"
@@ -295,6 +296,55 @@ func TestTempo(t *testing.T) {
 		// The root is never charged: it backs up its one attempt's value.
 		if got, want := tr.nodes[0].value, tr.nodes[a].value; got != want {
 			t.Errorf("%s: root value %v, its only attempt's %v", tc.name, got, want)
+		}
+	}
+}
+
+// TestTimeUp: the time manager's stop rule. A forced attempt stops at
+// once; a choice that the rest of the time cannot change stops early; at
+// the soft limit an open choice (second attempt above half the first's
+// visits) goes on to MaxTime, a settled one stops.
+func TestTimeUp(t *testing.T) {
+	bel := beliefAt(t, chess.StartFEN)
+	var m men
+	m.fromBelief(&bel)
+	var l chess.MoveList
+	m.attempts(nil, &l)
+	ms := time.Millisecond
+	lim := Limits{Time: 100 * ms, MaxTime: 200 * ms}
+	for _, tc := range []struct {
+		name    string
+		visits  []int32 // root attempts' visits; a negative one is refused
+		iters   int64
+		el      time.Duration
+		lim     Limits
+		stopped bool
+	}{
+		{"forced", []int32{5, -3}, 16, ms, lim, true},
+		{"too early to tell", []int32{900, 10}, 1000, 20 * ms, lim, false},
+		{"cannot change", []int32{900, 10}, 1000, 75 * ms, lim, true},
+		{"can change", []int32{500, 400}, 1000, 75 * ms, lim, false},
+		{"soft limit, settled", []int32{1500, 600}, 2000, 100 * ms, lim, true},
+		{"soft limit, open", []int32{1100, 900}, 2000, 100 * ms, lim, false},
+		{"open at MaxTime", []int32{2100, 1900}, 4000, 200 * ms, lim, true},
+		{"open, no MaxTime", []int32{1100, 900}, 2000, 100 * ms, Limits{Time: 100 * ms}, true},
+	} {
+		tr := newTree(1, 1)
+		tr.reset(&bel)
+		if !tr.addAttempts(0, l.Slice()[:len(tc.visits)]) {
+			t.Fatal("no room")
+		}
+		for j, v := range tc.visits {
+			n := &tr.nodes[tr.nodes[0].first+int32(j)]
+			if v < 0 {
+				n.flags |= fPruned
+				v = -v
+			}
+			n.visits = v
+		}
+		tr.iters = tc.iters
+		if got := tr.timeUp(tc.el, &tc.lim); got != tc.stopped {
+			t.Errorf("%s: stop %v, want %v", tc.name, got, tc.stopped)
 		}
 	}
 }

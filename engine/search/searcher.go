@@ -319,15 +319,14 @@ func (s *Searcher) Search(ctx context.Context, bel *belief.State, moves []chess.
 	}
 	start := time.Now()
 	s.live.Store(0)
-	var stop func() bool
 	done := ctx.Done()
-	stop = func() bool {
+	stop := func(t *tree) bool {
 		select {
 		case <-done:
 			return true
 		default:
 		}
-		return lim.Time > 0 && time.Since(start) >= lim.Time
+		return lim.Time > 0 && t.timeUp(time.Since(start), &lim)
 	}
 	count := s.cfg.Approach == ApproachC && (s.cfg.MateThreat > 0 || s.cfg.OwnMates)
 	for _, t := range s.trees {
@@ -426,7 +425,7 @@ const checkEvery = 16
 // run iterates on tree t until its budget or the clock ends it (or the
 // root is solved). When the pools fill up the tree is pruned; only when
 // pruning cannot free room does the search stop early.
-func (s *Searcher) run(t *tree, nodes int64, stop func() bool) {
+func (s *Searcher) run(t *tree, nodes int64, stop func(*tree) bool) {
 	t.iters = 0
 	cfg := &s.cfg
 	t.explore = exploration(cfg, t.rootState())
@@ -439,7 +438,7 @@ func (s *Searcher) run(t *tree, nodes int64, stop func() bool) {
 		// replay with the recorded iteration count (never 0) is the same.
 		if t.iters > 0 && t.iters%checkEvery == 0 {
 			s.live.Add(checkEvery)
-			if stop() {
+			if stop(t) {
 				return
 			}
 		}
@@ -457,7 +456,7 @@ func (s *Searcher) run(t *tree, nodes int64, stop func() bool) {
 			// and the replayed one not, and the next search, which reuses
 			// the tree, differed (a prune takes milliseconds, so on a
 			// clock one search in thirty or so stopped there).
-			if t.iters > 0 && stop() || !t.prune() {
+			if t.iters > 0 && stop(t) || !t.prune() {
 				return
 			}
 		}
@@ -534,4 +533,51 @@ func (s *Searcher) WriteRoot(w io.Writer) {
 		}
 		fmt.Fprintln(w)
 	}
+}
+
+// timeUp is the time manager's stop rule for tree t, el into a search on
+// the clock (lim.Time > 0), looked at every checkEvery iterations:
+//   - one attempt to choose from (a retry with every other refused, or a
+//     forced reply): stop, there is nothing to decide;
+//   - from a quarter of lim.Time on: stop when the most visited attempt
+//     leads the next by more visits than the rest of lim.Time can give
+//     at this tree's pace (its choice can no longer change);
+//   - at lim.Time: stop, unless lim.MaxTime is later and the choice is
+//     open (the second attempt has more than half the first's visits):
+//     then go on, to lim.MaxTime at most.
+//
+// The rule reads the tree and the clock only; a search it stops is
+// repeated exactly from the iterations each tree ran.
+func (t *tree) timeUp(el time.Duration, lim *Limits) bool {
+	best, second, choices := t.rootLead()
+	switch {
+	case choices <= 1:
+		return true
+	case el >= lim.Time:
+		return el >= lim.MaxTime || 2*second <= best
+	case el >= lim.Time/4:
+		left := float64(lim.Time-el) / float64(el) * float64(t.iters)
+		return float64(best-second) > left
+	}
+	return false
+}
+
+// rootLead returns the visits of the root's two most visited attempts that
+// are still open (not refused, not proven) and how many are open.
+func (t *tree) rootLead() (best, second int32, open int) {
+	r := &t.nodes[0]
+	for c := r.first; r.first >= 0 && c < r.first+int32(r.nchild); c++ {
+		n := &t.nodes[c]
+		if n.flags&(fPruned|fSolved) != 0 {
+			continue
+		}
+		open++
+		switch {
+		case n.visits > best:
+			best, second = n.visits, best
+		case n.visits > second:
+			second = n.visits
+		}
+	}
+	return best, second, open
 }
