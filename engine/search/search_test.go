@@ -327,7 +327,9 @@ func TestTimeUp(t *testing.T) {
 		{"soft limit, settled", []int32{1500, 600}, 2000, 100 * ms, lim, true},
 		{"soft limit, open", []int32{1100, 900}, 2000, 100 * ms, lim, false},
 		{"open at MaxTime", []int32{2100, 1900}, 4000, 200 * ms, lim, true},
-		{"open, no MaxTime", []int32{1100, 900}, 2000, 100 * ms, Limits{Time: 100 * ms}, true},
+		{"fixed time, settled", []int32{900, 10}, 1000, 75 * ms, Limits{Time: 100 * ms}, false},
+		{"fixed time, forced", []int32{5, -3}, 16, ms, Limits{Time: 100 * ms}, false},
+		{"fixed time, open", []int32{1100, 900}, 2000, 100 * ms, Limits{Time: 100 * ms}, true},
 	} {
 		tr := newTree(1, 1)
 		tr.reset(&bel)

@@ -536,7 +536,9 @@ func (s *Searcher) WriteRoot(w io.Writer) {
 }
 
 // timeUp is the time manager's stop rule for tree t, el into a search on
-// the clock (lim.Time > 0), looked at every checkEvery iterations:
+// the clock (lim.Time > 0), looked at every checkEvery iterations. A fixed
+// time (no lim.MaxTime: -movetime, KEP's go movetime) is spent whole, as
+// UCI's movetime is. On a clock's plan:
 //   - one attempt to choose from (a retry with every other refused, or a
 //     forced reply): stop, there is nothing to decide;
 //   - from a quarter of lim.Time on: stop when the most visited attempt
@@ -549,6 +551,9 @@ func (s *Searcher) WriteRoot(w io.Writer) {
 // The rule reads the tree and the clock only; a search it stops is
 // repeated exactly from the iterations each tree ran.
 func (t *tree) timeUp(el time.Duration, lim *Limits) bool {
+	if lim.MaxTime == 0 {
+		return el >= lim.Time
+	}
 	best, second, choices := t.rootLead()
 	switch {
 	case choices <= 1:
