@@ -210,18 +210,26 @@ func TestReuseAgrees(t *testing.T) {
 	}
 }
 
-// TestMixAndWiden: the ablation options do what they say. With mix 1 a
-// decision node backs up its attempts' visit-weighted mean, with 0 their
-// maximum; widen forces the least visited root attempt below widen·√N.
-func TestMixAndWiden(t *testing.T) {
+// startAttempts returns the belief at the start position and our attempts
+// from it.
+func startAttempts(t *testing.T) (belief.State, []chess.Move) {
+	t.Helper()
 	bel := beliefAt(t, chess.StartFEN)
-	tr := newTree(1, 1)
-	tr.reset(&bel)
 	var m men
 	m.fromBelief(&bel)
 	var l chess.MoveList
 	m.attempts(nil, &l)
-	if !tr.addAttempts(0, l.Slice()[:2]) {
+	return bel, l.Slice()
+}
+
+// TestMixAndWiden: the ablation options do what they say. With mix 1 a
+// decision node backs up its attempts' visit-weighted mean, with 0 their
+// maximum; widen forces the least visited root attempt below widen·√N.
+func TestMixAndWiden(t *testing.T) {
+	bel, moves := startAttempts(t)
+	tr := newTree(1, 1)
+	tr.reset(&bel)
+	if !tr.addAttempts(0, moves[:2]) {
 		t.Fatal("no room for two attempts")
 	}
 	a, b := &tr.nodes[tr.nodes[0].first], &tr.nodes[tr.nodes[0].first+1]
@@ -250,11 +258,7 @@ func TestMixAndWiden(t *testing.T) {
 // best attempt less the tempo, never below its static value; a decision of
 // the same turn (after "Illegal move") and the root back up the maximum.
 func TestTempo(t *testing.T) {
-	bel := beliefAt(t, chess.StartFEN)
-	var m men
-	m.fromBelief(&bel)
-	var l chess.MoveList
-	m.attempts(nil, &l)
+	bel, moves := startAttempts(t)
 	for _, tc := range []struct {
 		name        string
 		tempo, best float32
@@ -268,7 +272,7 @@ func TestTempo(t *testing.T) {
 	} {
 		tr := newTree(1, 1)
 		tr.reset(&bel)
-		if !tr.addAttempts(0, l.Slice()[:1]) {
+		if !tr.addAttempts(0, moves[:1]) {
 			t.Fatal("no room")
 		}
 		a := tr.nodes[0].first
@@ -278,7 +282,7 @@ func TestTempo(t *testing.T) {
 		d := tr.newNodes(1)
 		tr.nodes[d].kind, tr.nodes[d].prob, tr.nodes[d].illegal = decision, 1, tc.illegal
 		tr.nodes[ans].first, tr.nodes[ans].nchild = d, 1
-		if !tr.setState(d, &bel) || !tr.addAttempts(d, l.Slice()[:2]) {
+		if !tr.setState(d, &bel) || !tr.addAttempts(d, moves[:2]) {
 			t.Fatal("no room")
 		}
 		static := tr.states[tr.nodes[d].state].static
@@ -305,11 +309,7 @@ func TestTempo(t *testing.T) {
 // the soft limit an open choice (second attempt above half the first's
 // visits) goes on to MaxTime, a settled one stops.
 func TestTimeUp(t *testing.T) {
-	bel := beliefAt(t, chess.StartFEN)
-	var m men
-	m.fromBelief(&bel)
-	var l chess.MoveList
-	m.attempts(nil, &l)
+	bel, moves := startAttempts(t)
 	ms := time.Millisecond
 	lim := Limits{Time: 100 * ms, MaxTime: 200 * ms}
 	for _, tc := range []struct {
@@ -333,7 +333,7 @@ func TestTimeUp(t *testing.T) {
 	} {
 		tr := newTree(1, 1)
 		tr.reset(&bel)
-		if !tr.addAttempts(0, l.Slice()[:len(tc.visits)]) {
+		if !tr.addAttempts(0, moves[:len(tc.visits)]) {
 			t.Fatal("no room")
 		}
 		for j, v := range tc.visits {
