@@ -58,8 +58,9 @@ type Budget struct {
 	// Time is the thinking time to aim for (the context's deadline is the hard
 	// limit).
 	Time time.Duration
-	// MaxTime, when past Time, is how long a search may go on while its
-	// decision is still open (clock.Plan.Max); zero stops at Time.
+	// MaxTime marks a clock's plan (clock.Plan.Max): the search may stop
+	// before Time once its choice is made, and go on past Time, to MaxTime,
+	// while it is open. Zero is a fixed time, spent whole.
 	MaxTime time.Duration
 	// Nodes bounds the search work (iterations, positions), for matches that
 	// must replay exactly.
