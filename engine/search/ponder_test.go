@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"kriegbot/engine/belief"
 	"kriegbot/engine/chess"
 	"kriegbot/engine/umpire"
 )
@@ -20,6 +21,22 @@ func ponderSetup(t *testing.T, threads int, mem int) (*Searcher, chess.Move, ump
 	r := s.Search(context.Background(), &p.Belief, p.Moves, Limits{Nodes: 2000})
 	ours := umpire.View{Heard: true, Own: true, Move: r.Move}
 	return s, r.Move, ours, p
+}
+
+// afterSilentReply tells s that our attempt m, answered ours, was followed
+// by a reply we heard nothing of, and returns the belief then and our
+// attempts from it.
+func afterSilentReply(s *Searcher, p Position, m chess.Move, ours umpire.View) (belief.State, []chess.Move) {
+	theirs := umpire.View{Heard: true}
+	bel := p.Belief
+	bel.Ours(m, ours)
+	bel.Theirs(theirs)
+	s.Played(m, ours, theirs, &bel)
+	var mn men
+	mn.fromBelief(&bel)
+	var l chess.MoveList
+	mn.attempts(nil, &l)
+	return bel, l.Slice()
 }
 
 // TestPonderGrowsTheReplyRoot: a ponder after our silent move searches the
@@ -54,19 +71,12 @@ func TestPonderGrowsTheReplyRoot(t *testing.T) {
 		t.Fatalf("the silent reply got %d of 3000 ponder iterations", got)
 	}
 	want := tr.nodes[next].visits
-	bel := p.Belief
-	bel.Ours(m, ours)
-	bel.Theirs(theirs)
-	s.Played(m, ours, theirs, &bel)
+	bel, moves := afterSilentReply(s, p, m, ours)
 	if !s.rooted || tr.nodes[0].visits != want {
 		t.Fatalf("rooted %v, root visits %d, want %d", s.rooted, tr.nodes[0].visits, want)
 	}
-	var mn men
-	mn.fromBelief(&bel)
-	var l chess.MoveList
-	mn.attempts(nil, &l)
-	r2 := s.Search(context.Background(), &bel, l.Slice(), Limits{Nodes: 200})
-	if !contains(l.Slice(), r2.Move) {
+	r2 := s.Search(context.Background(), &bel, moves, Limits{Nodes: 200})
+	if !contains(moves, r2.Move) {
 		t.Fatalf("%v not among the attempts", r2.Move)
 	}
 	// The root's attempts are now the askable ones (no pawn captures after
@@ -101,17 +111,9 @@ func TestPonderRepeats(t *testing.T) {
 		if res2 != res {
 			t.Fatalf("threads %d: replayed ponder %+v, live %+v", threads, res2, res)
 		}
-		theirs := umpire.View{Heard: true}
 		next := func(s *Searcher) Result {
-			bel := p.Belief
-			bel.Ours(m, ours)
-			bel.Theirs(theirs)
-			s.Played(m, ours, theirs, &bel)
-			var mn men
-			mn.fromBelief(&bel)
-			var l chess.MoveList
-			mn.attempts(nil, &l)
-			return s.Search(context.Background(), &bel, l.Slice(), Limits{Nodes: 500})
+			bel, moves := afterSilentReply(s, p, m, ours)
+			return s.Search(context.Background(), &bel, moves, Limits{Nodes: 500})
 		}
 		if a, b := next(live), next(again); a != b {
 			t.Fatalf("threads %d: after the ponder %+v, after its replay %+v", threads, a, b)
@@ -129,17 +131,9 @@ func TestPonderCancelled(t *testing.T) {
 		t.Fatalf("a cancelled ponder ran %d iterations", res.Iterations)
 	}
 	b, _, _, _ := ponderSetup(t, 1, 8)
-	theirs := umpire.View{Heard: true}
 	next := func(s *Searcher) Result {
-		bel := p.Belief
-		bel.Ours(m, ours)
-		bel.Theirs(theirs)
-		s.Played(m, ours, theirs, &bel)
-		var mn men
-		mn.fromBelief(&bel)
-		var l chess.MoveList
-		mn.attempts(nil, &l)
-		return s.Search(context.Background(), &bel, l.Slice(), Limits{Nodes: 500})
+		bel, moves := afterSilentReply(s, p, m, ours)
+		return s.Search(context.Background(), &bel, moves, Limits{Nodes: 500})
 	}
 	if x, y := next(a), next(b); x != y {
 		t.Fatalf("after a cancelled ponder %+v, without one %+v", x, y)
