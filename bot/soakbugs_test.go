@@ -12,6 +12,7 @@ import (
 
 	"kriegbot/config"
 	"kriegbot/protocol"
+	"kriegbot/protocol/iccclient"
 	"kriegbot/record"
 )
 
@@ -72,17 +73,7 @@ func TestGameEndedWhileAway(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	opp := dialAs(t, ctx, addr, "sparring") // accepts, never moves, resigns on cue
-	go func() {
-		for {
-			m, err := opp.Next(ctx)
-			if err != nil {
-				return
-			}
-			if _, ok := m.DG.(protocol.MatchDG); ok {
-				opp.Send("accept kriegbot")
-			}
-		}
-	}()
+	go acceptChallenges(ctx, opp)
 	done := make(chan int, 1)
 	go func() { done <- a.Run(ctx) }()
 	waitFor(t, func() bool { p, _ := srv.GameCount(); return p == 1 })
@@ -176,17 +167,7 @@ func TestRestartWhileAway(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	opp := dialAs(t, ctx, addr, "sparring") // accepts, never moves
-	go func() {
-		for {
-			m, err := opp.Next(ctx)
-			if err != nil {
-				return
-			}
-			if _, ok := m.DG.(protocol.MatchDG); ok {
-				opp.Send("accept kriegbot")
-			}
-		}
-	}()
+	go acceptChallenges(ctx, opp)
 	done := make(chan int, 1)
 	go func() { done <- a.Run(ctx) }()
 	waitFor(t, func() bool { p, _ := srv1.GameCount(); return p == 1 })
@@ -214,5 +195,19 @@ func TestRestartWhileAway(t *testing.T) {
 	}
 	if len(recs) != 2 || len(srv2.Finished()) != 1 {
 		t.Fatalf("%d records, %d games on the new server; want 2 and 1", len(recs), len(srv2.Finished()))
+	}
+}
+
+// acceptChallenges accepts every challenge opp is sent and does nothing
+// else (it never moves) until ctx ends or the session does.
+func acceptChallenges(ctx context.Context, opp *iccclient.Session) {
+	for {
+		m, err := opp.Next(ctx)
+		if err != nil {
+			return
+		}
+		if _, ok := m.DG.(protocol.MatchDG); ok {
+			opp.Send("accept kriegbot")
+		}
 	}
 }
