@@ -47,6 +47,7 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	beta := fs.Float64("sprt-beta", 0.05, "SPRT false-negative rate")
 	pgnPath := fs.String("pgn", "", "write the games as PGN to this file")
 	jsonlPath := fs.String("jsonl", "", "write every attempt and game result as JSON Lines to this file")
+	resume := fs.Bool("resume", false, "go on with the match cut short whose -jsonl file is given: the same flags and specs, its games kept, the rest played and appended")
 	hiddenKing := fs.Bool("hidden-king", false, "with -positions: the players start not knowing where the opponent's king stands (as after a promotion)")
 	positions := fs.String("positions", "", "start positions file (FEN or EPD per line, # comments): game g starts from position g/2 mod N, so each is played with both colour assignments")
 	fs.Usage = func() {
@@ -153,15 +154,7 @@ func Command(args []string, stdout, stderr io.Writer) int {
 		if err != nil {
 			return nil, err
 		}
-		bw := bufio.NewWriterSize(f, 1<<16)
-		closers = append(closers, func() error {
-			if err := bw.Flush(); err != nil {
-				f.Close()
-				return err
-			}
-			return f.Close()
-		})
-		return bw, nil
+		return buffered(f, &closers), nil
 	}
 	if *pgnPath != "" {
 		if c.PGN, err = open(*pgnPath); err != nil {
@@ -169,7 +162,19 @@ func Command(args []string, stdout, stderr io.Writer) int {
 			return cmdflag.Failure
 		}
 	}
-	if *jsonlPath != "" {
+	switch {
+	case *resume && *jsonlPath == "":
+		return fail("-resume needs the -jsonl file of the match to go on with")
+	case *resume && *pgnPath != "":
+		return fail("-resume cannot go on with a PGN file (the cut run's last game may be half written); leave -pgn out")
+	case *resume:
+		played, f, err := OpenResume(*jsonlPath, c.Header())
+		if err != nil {
+			return fail("-resume: %v", err)
+		}
+		c.Played = played
+		c.JSONL = buffered(f, &closers)
+	case *jsonlPath != "":
 		if c.JSONL, err = open(*jsonlPath); err != nil {
 			fmt.Fprintf(stderr, "kriegbot match: %v\n", err)
 			return cmdflag.Failure
@@ -247,6 +252,19 @@ func mergeCommand(args []string, stdout, stderr io.Writer) int {
 	return cmdflag.OK
 }
 
+// buffered is f behind a write buffer; the closer it adds flushes and closes.
+func buffered(f *os.File, closers *[]func() error) io.Writer {
+	bw := bufio.NewWriterSize(f, 1<<16)
+	*closers = append(*closers, func() error {
+		if err := bw.Flush(); err != nil {
+			f.Close()
+			return err
+		}
+		return f.Close()
+	})
+	return bw
+}
+
 func parseShard(s string) (i, n int, err error) {
 	a, b, ok := strings.Cut(s, "/")
 	if ok {
@@ -301,7 +319,7 @@ func (p *progress) update(s Summary) {
 	}
 	p.last = time.Now()
 	t := s.Tally
-	rate := float64(t.N()) / s.Elapsed.Seconds()
+	rate := float64(t.N()-s.Resumed) / s.Elapsed.Seconds()
 	const width = 20
 	filled := width * t.N() / max(s.Planned, 1)
 	bar := strings.Repeat("#", filled) + strings.Repeat(".", width-filled)

@@ -49,6 +49,10 @@ type Config struct {
 	// where the opponent's king stands (players.Game.HiddenKing): drills
 	// from positions reached unseen. Only with Positions.
 	HiddenKing bool
+	// Played are the games of this shard already in its JSON Lines file
+	// (kriegbot match -resume): they are counted first and not played again,
+	// and the match line is not written again.
+	Played []GameLine
 }
 
 // Summary is a match's outcome so far.
@@ -56,8 +60,9 @@ type Summary struct {
 	P1, P2       string
 	Tally        Tally
 	Terminations map[string]int
-	// Planned is the number of games this run was to play.
-	Planned int
+	// Planned is the number of games this run was to play, Resumed how many
+	// of them a run cut short had played (Config.Played).
+	Planned, Resumed int
 	// SPRT is the test, if any, and its decision (+1 H1, -1 H0, 0 open).
 	SPRT     *SPRT
 	Decision int
@@ -89,7 +94,10 @@ func (s *Summary) Write(w io.Writer) error {
 	t := s.Tally
 	fmt.Fprintf(&b, "games: %d of %d", t.N(), s.Planned)
 	if s.Elapsed > 0 {
-		fmt.Fprintf(&b, " in %v (%.1f games/s)", s.Elapsed.Round(time.Millisecond), float64(t.N())/s.Elapsed.Seconds())
+		fmt.Fprintf(&b, " in %v (%.1f games/s)", s.Elapsed.Round(time.Millisecond), float64(t.N()-s.Resumed)/s.Elapsed.Seconds())
+	}
+	if s.Resumed > 0 {
+		fmt.Fprintf(&b, ", %d of them played before the resume", s.Resumed)
 	}
 	b.WriteString("\nterminations:")
 	for _, name := range Terminations() {
@@ -148,12 +156,22 @@ func (c *Config) Header() MatchLine {
 func Run(ctx context.Context, c Config) (Summary, error) {
 	start := time.Now()
 	sum := Summary{P1: c.label(1), P2: c.label(2), SPRT: c.SPRT}
+	played := map[int]bool{}
+	for _, g := range c.Played {
+		played[g.Game] = true
+		sum.Add(g)
+	}
 	var games []int
 	for g := c.Shard; g < c.Games; g += max(c.Shards, 1) {
-		games = append(games, g)
+		if !played[g] {
+			games = append(games, g)
+		}
 	}
-	sum.Planned = len(games)
-	if c.JSONL != nil {
+	sum.Planned, sum.Resumed = len(games)+len(c.Played), len(c.Played)
+	if sum.Decision != 0 || len(games) == 0 {
+		return sum, nil // the games played before decided the match
+	}
+	if c.JSONL != nil && len(c.Played) == 0 {
 		if _, err := c.JSONL.Write(appendJSON(nil, c.Header())); err != nil {
 			return sum, err
 		}
@@ -276,7 +294,11 @@ func newRecord(c *Config, g int) *Record {
 	return rec
 }
 
+// writeGame writes a finished game and flushes the writers that buffer, so
+// that a match killed loses only its games in progress (kriegbot match
+// -resume goes on from the file).
 func writeGame(c *Config, rec *Record) error {
+	type flusher interface{ Flush() error }
 	if c.PGN != nil {
 		if err := rec.WritePGN(c.PGN, c.PGNHeader); err != nil {
 			return err
@@ -285,6 +307,13 @@ func writeGame(c *Config, rec *Record) error {
 	if c.JSONL != nil {
 		if err := rec.WriteJSONL(c.JSONL); err != nil {
 			return err
+		}
+	}
+	for _, w := range []io.Writer{c.PGN, c.JSONL} {
+		if f, ok := w.(flusher); ok {
+			if err := f.Flush(); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
@@ -307,7 +336,7 @@ func Merge(shards []*Shard, sprt *SPRT) (Summary, error) {
 	for _, sh := range shards {
 		h := sh.Header
 		h.Shard, h0.Shard = 0, 0
-		if h != h0 {
+		if !sameMatch(h, h0) {
 			return sum, fmt.Errorf("match: %s is from another match than %s (%+v vs %+v)", sh.Name, shards[0].Name, sh.Header, shards[0].Header)
 		}
 		for i, g := range sh.Games {
