@@ -120,9 +120,13 @@ func Run(ctx context.Context, rec *Record, opt Options) (*Result, error) {
 		return nil, at(g.Line, err)
 	}
 	res := &Result{Record: rec}
-	if threads := specOption(g.Player, "threads"); threads != "" && threads != "1" && !treesRecorded(rec) {
-		res.Warnings = append(res.Warnings, fmt.Sprintf("the player searched %s trees in parallel on a clock: "+
-			"their shares of the recorded iterations are not recorded (a record older than the trees field), so choices may differ", threads))
+	trees := specOption(g.Player, "trees")
+	if trees == "" {
+		trees = specOption(g.Player, "threads")
+	}
+	if trees != "" && trees != "1" && !treesRecorded(rec) {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("the player searched %s trees on a clock: "+
+			"their shares of the recorded iterations are not recorded (a record older than the trees field), so choices may differ", trees))
 	}
 	if g.Build != "" {
 		if b := opt.Build; b != "" {

@@ -17,7 +17,8 @@ func mctsKind() Kind {
 		Summary: "Monte Carlo tree search over the belief (the paper's approach C; A and B for ablation)",
 		Options: []string{
 			"approach=a|b|c: the paper's approach (default c)",
-			"threads=N: independent trees searched in parallel, 1 to 64 (default 1)",
+			"threads=N: goroutines searching the trees in parallel, 1 to 64 (default 1)",
+			"trees=N: independent trees, their visits summed for the choice, threads to 64; a thread takes its trees in turns, each with its share of the budget (default: one per thread)",
 			"c=X: UCT exploration constant in pawns, 0 to 100 (default 0.3)",
 			"k=N: approach B's simulation length in moves, 1 to 100 (default 1)",
 			"mem=MB: memory cap per tree, 1 to 4096 (default 32)",
@@ -45,6 +46,7 @@ func buildMCTS(o *Options) (func() Player, error) {
 	}
 	cfg.Approach = ap
 	cfg.Threads = o.Int("threads", 1, 1, 64)
+	cfg.Trees = o.Int("trees", 0, 0, 64)
 	cfg.Exploration = o.Float("c", cfg.Exploration, 0, 100)
 	cfg.K = o.Int("k", 1, 1, 100)
 	cfg.MemoryMB = o.Int("mem", cfg.MemoryMB, 1, 4096)

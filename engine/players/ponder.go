@@ -56,7 +56,7 @@ func (p *MCTS) ponder(ctx context.Context, lim search.Limits) PonderReport {
 	}
 	r := p.search.Ponder(ctx, p.ourMove, p.ourView, lim)
 	rep := PonderReport{Iterations: r.Iterations}
-	if p.search.Config().Threads > 1 {
+	if p.search.Config().TreeCount() > 1 {
 		rep.Trees = p.search.TreeIterations(nil)
 	}
 	return rep

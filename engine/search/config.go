@@ -51,9 +51,13 @@ func ParseApproach(s string) (Approach, error) {
 // Config sets up a Searcher.
 type Config struct {
 	Approach Approach
-	// Threads is the number of independent trees searched in parallel (root
-	// parallelism).
+	// Threads is the number of goroutines that search the trees in
+	// parallel (root parallelism).
 	Threads int
+	// Trees is the number of independent trees, their root statistics summed
+	// for the choice; 0 means one per thread. A thread with several takes
+	// them in turns, each with its share of the budget.
+	Trees int
 	// Exploration is UCT's constant c, in pawns: the bonus a child gets for
 	// being little visited.
 	Exploration float64
@@ -116,6 +120,8 @@ func (c Config) Check() error {
 		return fmt.Errorf("search: unknown approach %d", c.Approach)
 	case c.Threads < 1 || c.Threads > 256:
 		return fmt.Errorf("search: threads %d not in 1..256", c.Threads)
+	case c.Trees != 0 && (c.Trees < c.Threads || c.Trees > 256):
+		return fmt.Errorf("search: trees %d not in threads (%d)..256", c.Trees, c.Threads)
 	case !(c.Exploration >= 0 && c.Exploration <= 100):
 		return fmt.Errorf("search: exploration %g not in 0..100", c.Exploration)
 	case !(c.Widen >= 0 && c.Widen <= 100):
@@ -136,6 +142,14 @@ func (c Config) Check() error {
 		return fmt.Errorf("search: approach A needs 1..65536 samples and 0..2000 playout plies")
 	}
 	return nil
+}
+
+// TreeCount is the number of trees.
+func (c Config) TreeCount() int {
+	if c.Trees > 0 {
+		return c.Trees
+	}
+	return c.Threads
 }
 
 // Limits bound one search. The context's deadline is the hard limit.

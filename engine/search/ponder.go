@@ -90,25 +90,15 @@ func (s *Searcher) Ponder(ctx context.Context, m chess.Move, ours umpire.View, l
 		}
 		return res
 	}
-	treeRun := func(i int, t *tree) {
-		if len(t.prefix) == 0 {
-			t.iters = 0
-			return
+	s.runTrees(func(i int) (int64, bool) {
+		switch {
+		case len(s.trees[i].prefix) == 0:
+			return 0, true
+		case exact:
+			return lim.Trees[i], lim.Trees[i] <= 0
 		}
-		nodes := budget(lim.Nodes, i, n)
-		if exact {
-			if nodes = lim.Trees[i]; nodes <= 0 {
-				t.iters = 0
-				return
-			}
-		}
-		s.run(t, nodes, stop)
-	}
-	if n == 1 {
-		treeRun(0, s.trees[0])
-	} else {
-		s.parallel(treeRun)
-	}
+		return budget(lim.Nodes, i, n), false
+	}, stop)
 	for _, t := range s.trees {
 		res.Iterations += t.iters
 		t.prefix = t.prefix[:0]

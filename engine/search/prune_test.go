@@ -275,7 +275,7 @@ func TestPruneHonestStop(t *testing.T) {
 	s := newSearcher(t, cfg)
 	s.alloc()
 	s.trees[0] = tr
-	s.run(tr, 1000, func(*tree) bool { return false })
+	s.runTrees(func(int) (int64, bool) { return 1000, false }, func(*tree) bool { return false })
 	if tr.iters != 0 {
 		t.Fatalf("%d iterations in a full tree", tr.iters)
 	}

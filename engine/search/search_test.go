@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"testing"
 	"time"
@@ -56,6 +57,48 @@ func TestDeterministic(t *testing.T) {
 					t.Fatalf("approach %v threads %d: %d iterations, budget %d", ap, threads, a[i].Iterations, nodes)
 				}
 			}
+		}
+	}
+}
+
+// TestTreesInTurns: four trees taken in turns by one thread search exactly
+// as four threads with a tree each (the trees are independent: tree i's
+// seed and share of the budget are its own), and a search on a clock is
+// repeated exactly from each tree's recorded iterations.
+func TestTreesInTurns(t *testing.T) {
+	ps := Middlegames(11, 2, 20, 40)
+	search := func(cfg Config, lim func(s *Searcher) Limits) ([]Result, [][]int64) {
+		s := newSearcher(t, cfg)
+		var res []Result
+		var trees [][]int64
+		for i := 0; i < len(ps); i += 9 {
+			res = append(res, s.Search(context.Background(), &ps[i].Belief, ps[i].Moves, lim(s)))
+			trees = append(trees, s.TreeIterations(nil))
+		}
+		return res, trees
+	}
+	nodes := func(*Searcher) Limits { return Limits{Nodes: 1003} }
+	inTurns := testConfig(ApproachC, 1)
+	inTurns.Trees = 4
+	a, at := search(inTurns, nodes)
+	b, _ := search(testConfig(ApproachC, 4), nodes)
+	for i := range a {
+		if a[i] != b[i] {
+			t.Fatalf("position %d: four trees in turns %+v, on four threads %+v", i, a[i], b[i])
+		}
+		if fmt.Sprint(at[i]) != "[251 251 251 250]" {
+			t.Fatalf("position %d: tree iterations %v, want 1,003 shared out", i, at[i])
+		}
+	}
+	clocked, ct := search(inTurns, func(*Searcher) Limits { return Limits{Time: 15 * time.Millisecond} })
+	k := 0
+	again, _ := search(inTurns, func(*Searcher) Limits { k++; return Limits{Trees: ct[k-1]} })
+	for i := range clocked {
+		if clocked[i].Move != again[i].Move || clocked[i].Visits != again[i].Visits || clocked[i].Iterations != again[i].Iterations {
+			t.Fatalf("position %d: on the clock %+v (trees %v), repeated %+v", i, clocked[i], ct[i], again[i])
+		}
+		if d := max(ct[i][0], ct[i][3]) - min(ct[i][0], ct[i][3]); d > 2*checkEvery {
+			t.Fatalf("position %d: tree iterations %v: the turns are not even", i, ct[i])
 		}
 	}
 }
@@ -385,6 +428,8 @@ func TestConfig(t *testing.T) {
 		func(c *Config) { c.Approach = ApproachA; c.Samples = 0 },
 		func(c *Config) { c.Mix = 1.5 },
 		func(c *Config) { c.Widen = -1 },
+		func(c *Config) { c.Threads, c.Trees = 4, 2 },
+		func(c *Config) { c.Trees = 300 },
 	}
 	for i, f := range bad {
 		c := DefaultConfig()

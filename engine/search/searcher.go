@@ -88,7 +88,7 @@ func (s *Searcher) alloc() {
 	if s.trees != nil {
 		return
 	}
-	s.trees = make([]*tree, s.cfg.Threads)
+	s.trees = make([]*tree, s.cfg.TreeCount())
 	for i := range s.trees {
 		t := newTree(s.cfg.MemoryMB, 0)
 		t.src.Seed(treeSeed(s.cfg.Seed, i), treeSeed(s.cfg.Seed, i)^0x6a09e667f3bcc909)
@@ -332,39 +332,43 @@ func (s *Searcher) Search(ctx context.Context, bel *belief.State, moves []chess.
 	for _, t := range s.trees {
 		t.threat, t.mates, t.counts = t.threat[:0], t.mates[:0], t.counts[:0]
 	}
-	// treeRun runs tree i with its budget.
-	treeRun := func(i int, t *tree) {
-		nodes := budget(lim.Nodes, i, n)
+	s.parallel(func(i int, t *tree) { s.prepare(t, i, bel, moves, count) })
+	s.mergeCounts(bel, count)
+	s.runTrees(func(i int) (int64, bool) {
 		if len(lim.Trees) == n {
-			if nodes = lim.Trees[i]; nodes <= 0 {
-				t.iters = 0
-				return
-			}
+			return lim.Trees[i], lim.Trees[i] <= 0
 		}
-		s.run(t, nodes, stop)
-	}
-	if n == 1 {
-		s.prepare(s.trees[0], 0, bel, moves, count)
-		s.mergeCounts(bel, count)
-		treeRun(0, s.trees[0])
-	} else {
-		s.parallel(func(i int, t *tree) { s.prepare(t, i, bel, moves, count) })
-		s.mergeCounts(bel, count)
-		s.parallel(treeRun)
-	}
+		return budget(lim.Nodes, i, n), false
+	}, stop)
 	res := s.result(moves)
 	s.live.Store(res.Iterations)
 	return res
 }
 
-// parallel calls f for every tree, each on its own goroutine, and waits.
+// parallel calls f for every tree, on Config.Threads goroutines (see
+// threads), and waits.
 func (s *Searcher) parallel(f func(i int, t *tree)) {
+	s.threads(func(k int) {
+		for i := k; i < len(s.trees); i += s.cfg.Threads {
+			f(i, s.trees[i])
+		}
+	})
+}
+
+// threads calls f(k) for k from 0 to Config.Threads-1, each on its own
+// goroutine (on this one when there is one thread), and waits. Goroutine k
+// has trees k, k+Threads, ...
+func (s *Searcher) threads(f func(k int)) {
+	if s.cfg.Threads == 1 {
+		f(0)
+		return
+	}
 	var wg sync.WaitGroup
-	for i, t := range s.trees {
+	for k := range s.cfg.Threads {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			f(i, t)
+			f(k)
 		}()
 	}
 	wg.Wait()
@@ -422,31 +426,64 @@ func budget(nodes int64, i, n int) int64 {
 // checkEvery is how many iterations pass between looks at the clock.
 const checkEvery = 16
 
-// run iterates on tree t until its budget or the clock ends it (or the
-// root is solved). When the pools fill up the tree is pruned; only when
-// pruning cannot free room does the search stop early.
-func (s *Searcher) run(t *tree, nodes int64, stop func(*tree) bool) {
-	t.iters = 0
+// runTrees searches every tree: share(i) is tree i's iterations (0: no
+// bound) or skip, the tree does not search this time. Config.Threads
+// goroutines share the trees, goroutine k trees k, k+Threads, ..., and take
+// them in turns of checkEvery iterations: on a clock each tree gets an equal
+// share of its goroutine's time, and a tree's iterations do not depend on
+// the others', so a search is repeated exactly from each tree's count.
+func (s *Searcher) runTrees(share func(i int) (nodes int64, skip bool), stop func(*tree) bool) {
+	s.threads(func(k int) {
+		left := 0
+		for i := k; i < len(s.trees); i += s.cfg.Threads {
+			t := s.trees[i]
+			var skip bool
+			t.budget, skip = share(i)
+			t.iters, t.running = 0, !skip
+			if t.running {
+				t.explore = exploration(&s.cfg, t.rootState())
+				left++
+			}
+		}
+		for left > 0 {
+			for i := k; i < len(s.trees); i += s.cfg.Threads {
+				if t := s.trees[i]; t.running && s.slice(t, t.budget, stop) {
+					t.running = false
+					left--
+				}
+			}
+		}
+	})
+}
+
+// slice iterates on tree t up to its next look at the clock (every
+// checkEvery iterations) and reports whether its search is over: its budget
+// or the clock ended it, or the root is solved. When the pools fill up the
+// tree is pruned; only when pruning cannot free room does the search stop
+// early.
+func (s *Searcher) slice(t *tree, nodes int64, stop func(*tree) bool) bool {
 	cfg := &s.cfg
-	t.explore = exploration(cfg, t.rootState())
-	for {
+	for first := true; ; first = false {
 		if nodes > 0 && t.iters >= nodes {
-			return
+			return true
 		}
 		// At least checkEvery iterations: a search on the clock that
 		// the root's mate count left no time still searches, so that its
 		// replay with the recorded iteration count (never 0) is the same.
 		if t.iters > 0 && t.iters%checkEvery == 0 {
+			if !first {
+				return false // the look is the next slice's
+			}
 			s.live.Add(checkEvery)
 			if stop(t) {
-				return
+				return true
 			}
 		}
 		if t.nodes[0].flags&fSolved != 0 {
-			return
+			return true
 		}
 		if k := len(t.prefix); k > 0 && t.nodes[t.prefix[k-1]].flags&fSolved != 0 {
-			return // pondering: every reply is proven
+			return true // pondering: every reply is proven
 		}
 		if t.full() {
 			// Look at the clock before a prune, never after it: a search
@@ -457,7 +494,7 @@ func (s *Searcher) run(t *tree, nodes int64, stop func(*tree) bool) {
 			// the tree, differed (a prune takes milliseconds, so on a
 			// clock one search in thirty or so stopped there).
 			if t.iters > 0 && stop(t) || !t.prune() {
-				return
+				return true
 			}
 		}
 		var ok bool
@@ -467,7 +504,7 @@ func (s *Searcher) run(t *tree, nodes int64, stop func(*tree) bool) {
 			ok = t.iterate(cfg)
 		}
 		if !ok {
-			return
+			return true
 		}
 		t.iters++
 	}

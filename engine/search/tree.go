@@ -99,7 +99,11 @@ type tree struct {
 	boards []chess.Position
 	board  chess.Position
 	iters  int64
-	prunes int64 // collapses in the current search (see prune)
+	// budget and running are this search's iterations for the tree (0: no
+	// bound) and whether it still searches (Searcher.runTrees).
+	budget  int64
+	running bool
+	prunes  int64 // collapses in the current search (see prune)
 	// explore is this search's UCT constant (exploration for its root).
 	explore float64
 }
