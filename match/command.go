@@ -172,7 +172,7 @@ func Command(args []string, stdout, stderr io.Writer) int {
 		if err != nil {
 			return fail("-resume: %v", err)
 		}
-		c.Played = played
+		c.Resume, c.Played = true, played
 		c.JSONL = buffered(f, &closers)
 	case *jsonlPath != "":
 		if c.JSONL, err = open(*jsonlPath); err != nil {

@@ -20,6 +20,10 @@ func gameLines(t *testing.T, b []byte) []string {
 	return out
 }
 
+func gameLinesBytes(t *testing.T, b []byte) []byte {
+	return []byte(strings.Join(gameLines(t, b), "\n"))
+}
+
 // TestCommandResume cuts a finished match's file as a kill would (in the
 // middle of a game's attempts, a line half written) and goes on with
 // -resume: the file ends with the very games of the uncut run and the
@@ -71,6 +75,16 @@ func TestCommandResume(t *testing.T) {
 	last := func(s string) string { l := strings.Split(strings.TrimSpace(s), "\n"); return l[len(l)-1] }
 	if last(rout) != last(out) || !strings.Contains(rout, "games: 12 of 12") || !strings.Contains(rout, "5 of them played before the resume") {
 		t.Fatalf("resumed summary\n%s\nwant the uncut run's\n%s", rout, out)
+	}
+	// Cut in its first game: only the match line is kept.
+	if err := os.WriteFile(part, full[:bytes.IndexByte(full, '\n')+40], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, again, errs := runCommand(append(base, "-jsonl", part, "-resume")...); code != 0 || last(again) != last(out) {
+		t.Fatalf("resuming from the match line: exit %d: %s%s", code, again, errs)
+	}
+	if got, err := os.ReadFile(part); err != nil || !bytes.Equal(gameLinesBytes(t, got), gameLinesBytes(t, full)) || bytes.Count(got, []byte(`"type":"match"`)) != 1 {
+		t.Fatalf("file resumed from its match line: %v\n%s", err, got)
 	}
 	// Resuming a finished match plays nothing and says the same.
 	if code, again, errs := runCommand(append(base, "-jsonl", part, "-resume")...); code != 0 || last(again) != last(out) {

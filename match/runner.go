@@ -49,9 +49,11 @@ type Config struct {
 	// where the opponent's king stands (players.Game.HiddenKing): drills
 	// from positions reached unseen. Only with Positions.
 	HiddenKing bool
-	// Played are the games of this shard already in its JSON Lines file
-	// (kriegbot match -resume): they are counted first and not played again,
-	// and the match line is not written again.
+	// Resume says JSONL goes on with the file of a match cut short
+	// (kriegbot match -resume), which has the match line and the games in
+	// Played: those are counted first and not played again, and the match
+	// line is not written again.
+	Resume bool
 	Played []GameLine
 }
 
@@ -171,7 +173,7 @@ func Run(ctx context.Context, c Config) (Summary, error) {
 	if sum.Decision != 0 || len(games) == 0 {
 		return sum, nil // the games played before decided the match
 	}
-	if c.JSONL != nil && len(c.Played) == 0 {
+	if c.JSONL != nil && !c.Resume {
 		if _, err := c.JSONL.Write(appendJSON(nil, c.Header())); err != nil {
 			return sum, err
 		}
