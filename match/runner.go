@@ -170,13 +170,13 @@ func Run(ctx context.Context, c Config) (Summary, error) {
 		}
 	}
 	sum.Planned, sum.Resumed = len(games)+len(c.Played), len(c.Played)
-	if sum.Decision != 0 || len(games) == 0 {
-		return sum, nil // the games played before decided the match
-	}
 	if c.JSONL != nil && !c.Resume {
 		if _, err := c.JSONL.Write(appendJSON(nil, c.Header())); err != nil {
 			return sum, err
 		}
+	}
+	if sum.Decision != 0 || len(games) == 0 {
+		return sum, nil // nothing to play, or the games before decided the match
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
