@@ -70,8 +70,6 @@ func (s *Searcher) Ponder(ctx context.Context, m chess.Move, ours umpire.View, l
 	if res.Trees == 0 {
 		return res
 	}
-	n := len(s.trees)
-	exact := len(lim.Trees) == n
 	s.live.Store(0)
 	done := ctx.Done()
 	stop := func(*tree) bool {
@@ -91,13 +89,10 @@ func (s *Searcher) Ponder(ctx context.Context, m chess.Move, ours umpire.View, l
 		return res
 	}
 	s.runTrees(func(i int) (int64, bool) {
-		switch {
-		case len(s.trees[i].prefix) == 0:
+		if len(s.trees[i].prefix) == 0 {
 			return 0, true
-		case exact:
-			return lim.Trees[i], lim.Trees[i] <= 0
 		}
-		return budget(lim.Nodes, i, n), false
+		return lim.share(i, len(s.trees))
 	}, stop)
 	for _, t := range s.trees {
 		res.Iterations += t.iters

@@ -67,17 +67,17 @@ func TestDeterministic(t *testing.T) {
 // repeated exactly from each tree's recorded iterations.
 func TestTreesInTurns(t *testing.T) {
 	ps := Middlegames(11, 2, 20, 40)
-	search := func(cfg Config, lim func(s *Searcher) Limits) ([]Result, [][]int64) {
+	search := func(cfg Config, lim func() Limits) ([]Result, [][]int64) {
 		s := newSearcher(t, cfg)
 		var res []Result
 		var trees [][]int64
 		for i := 0; i < len(ps); i += 9 {
-			res = append(res, s.Search(context.Background(), &ps[i].Belief, ps[i].Moves, lim(s)))
+			res = append(res, s.Search(context.Background(), &ps[i].Belief, ps[i].Moves, lim()))
 			trees = append(trees, s.TreeIterations(nil))
 		}
 		return res, trees
 	}
-	nodes := func(*Searcher) Limits { return Limits{Nodes: 1003} }
+	nodes := func() Limits { return Limits{Nodes: 1003} }
 	inTurns := testConfig(ApproachC, 1)
 	inTurns.Trees = 4
 	a, at := search(inTurns, nodes)
@@ -90,9 +90,9 @@ func TestTreesInTurns(t *testing.T) {
 			t.Fatalf("position %d: tree iterations %v, want 1,003 shared out", i, at[i])
 		}
 	}
-	clocked, ct := search(inTurns, func(*Searcher) Limits { return Limits{Time: 15 * time.Millisecond} })
+	clocked, ct := search(inTurns, func() Limits { return Limits{Time: 15 * time.Millisecond} })
 	k := 0
-	again, _ := search(inTurns, func(*Searcher) Limits { k++; return Limits{Trees: ct[k-1]} })
+	again, _ := search(inTurns, func() Limits { k++; return Limits{Trees: ct[k-1]} })
 	for i := range clocked {
 		if clocked[i].Move != again[i].Move || clocked[i].Visits != again[i].Visits || clocked[i].Iterations != again[i].Iterations {
 			t.Fatalf("position %d: on the clock %+v (trees %v), repeated %+v", i, clocked[i], ct[i], again[i])

@@ -334,12 +334,7 @@ func (s *Searcher) Search(ctx context.Context, bel *belief.State, moves []chess.
 	}
 	s.parallel(func(i int, t *tree) { s.prepare(t, i, bel, moves, count) })
 	s.mergeCounts(bel, count)
-	s.runTrees(func(i int) (int64, bool) {
-		if len(lim.Trees) == n {
-			return lim.Trees[i], lim.Trees[i] <= 0
-		}
-		return budget(lim.Nodes, i, n), false
-	}, stop)
+	s.runTrees(func(i int) (int64, bool) { return lim.share(i, n) }, stop)
 	res := s.result(moves)
 	s.live.Store(res.Iterations)
 	return res
@@ -421,6 +416,16 @@ func budget(nodes int64, i, n int) int64 {
 		b++
 	}
 	return max(b, 1)
+}
+
+// share is tree i's iterations of n trees under lim (0: no bound): its
+// recorded count when lim.Trees has one per tree (skip when that is 0),
+// else its share of lim.Nodes.
+func (lim *Limits) share(i, n int) (nodes int64, skip bool) {
+	if len(lim.Trees) == n {
+		return lim.Trees[i], lim.Trees[i] <= 0
+	}
+	return budget(lim.Nodes, i, n), false
 }
 
 // checkEvery is how many iterations pass between looks at the clock.

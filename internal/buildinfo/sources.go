@@ -6,6 +6,6 @@ package buildinfo
 // playFiles is how many files it covers. TestPlayHashFresh fails when they
 // are stale.
 const (
-	playHash  = "51e6a995d02df0feefbcab6c1573dc7ab3ecdcd4f1d9c743b4cf307a180e221d"
+	playHash  = "677703dc8130cca32db723d0045b780d65f0c9bb04e3c37cfacb129198249bd3"
 	playFiles = 87
 )
