@@ -83,6 +83,9 @@ type AttemptLine struct {
 	// TreeNodes is the nodes the player's trees held after the search,
 	// with Iterations: a replay that repeats the search holds as many.
 	TreeNodes int64 `json:"tree_nodes,omitempty"`
+	// Critical says the search planned to its clock's maximum (a critical
+	// choice: in check, mate chances, a likely capture).
+	Critical bool `json:"critical,omitempty"`
 	// Ponder is, on a legal attempt of a pondering player, the iterations
 	// it then ran during the opponent's turn (PonderTrees each tree's, with
 	// several): kriegbot replay repeats the ponder before the reply.
@@ -132,7 +135,7 @@ func (r *Record) WriteJSONL(w io.Writer) error {
 		}
 		if a.Searched {
 			it := a.Iterations
-			l.Iterations, l.Trees, l.TreeNodes = &it, a.Trees, a.TreeNodes
+			l.Iterations, l.Trees, l.TreeNodes, l.Critical = &it, a.Trees, a.TreeNodes, a.Critical
 		}
 		if a.Ponder != nil {
 			it := a.Ponder.Iterations

@@ -32,6 +32,10 @@ type SearchReport struct {
 	// Value is the chosen attempt's value in pawns from our side.
 	Value  float64
 	Proven bool
+	// Critical says the search, on a clock, thought up to its plan's
+	// maximum: the choice was critical (in check, mate chances, a likely
+	// capture).
+	Critical bool
 	// Candidates are the attempts searched, most visited first.
 	Candidates []Candidate
 	// PV is the principal line from Move: our attempts along the most

@@ -88,6 +88,9 @@ type Config struct {
 	MateThreat   float64
 	ThreatBoards int
 	OwnMates     bool
+	// Critical lets a search on a clock plan to the plan's Max instead of
+	// its soft budget where the root's choice is critical (see critical).
+	Critical bool
 	// Samples is approach A's number of boards drawn from the belief per
 	// search; Playout bounds its playouts in plies.
 	Samples, Playout int
@@ -110,6 +113,7 @@ func DefaultConfig() Config {
 		MateThreat:   0.5,
 		ThreatBoards: 32,
 		OwnMates:     true,
+		Critical:     true,
 	}
 }
 

@@ -522,3 +522,66 @@ func TestFirstReply(t *testing.T) {
 		}
 	}
 }
+
+// TestCritical: a root is critical when we are in check, when a likely
+// capture is on offer, or when the attempts' mate chances differ; the
+// opening's quiet first move is not. A critical search on a clock plans to
+// its Max: with a settled choice it still runs past the soft budget.
+func TestCritical(t *testing.T) {
+	attempts := func(bel *belief.State) []chess.Move {
+		var m men
+		m.fromBelief(bel)
+		var l chess.MoveList
+		m.attempts(nil, &l)
+		return l.Slice()
+	}
+	for _, tc := range []struct {
+		name          string
+		fen           string
+		threat, mates []float32 // the root's mate chances, per attempt (nil: none counted)
+		want          bool
+	}{
+		{"opening", chess.StartFEN, nil, nil, false},
+		{"same mate danger everywhere", chess.StartFEN, []float32{0.2, 0.2}, []float32{0, 0}, false},
+		{"mate danger differs", chess.StartFEN, []float32{0.2, 0.1}, []float32{0, 0}, true},
+		{"a mating chance", chess.StartFEN, []float32{0, 0}, []float32{0, 0.06}, true},
+		{"a likely capture", "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 2", nil, nil, true},
+		{"a queen near, no check", "rnb1kbnr/pppp1ppp/8/4p3/4P2q/8/PPPP1PPP/RNBQKBNR w KQkq - 2 3", nil, nil, false},
+		{"in check", "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", nil, nil, true},
+	} {
+		bel := beliefAt(t, tc.fen)
+		tr := newTree(1, 1)
+		tr.threat, tr.mates = append(tr.threat[:0], tc.threat...), append(tr.mates[:0], tc.mates...)
+		if got := tr.critical(&bel, attempts(&bel)); got != tc.want {
+			t.Errorf("%s: critical %v, want %v", tc.name, got, tc.want)
+		}
+	}
+
+	// On a clock a critical root plans to Max; off, quiet, or repeated from
+	// recorded counts (no Time), the limits stay.
+	capture := beliefAt(t, "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 2")
+	quiet := beliefAt(t, chess.StartFEN)
+	ms := time.Millisecond
+	clock := Limits{Time: 20 * ms, MaxTime: 40 * ms}
+	for _, tc := range []struct {
+		name string
+		bel  *belief.State
+		on   bool
+		lim  Limits
+		want time.Duration
+	}{
+		{"critical", &capture, true, clock, 40 * ms},
+		{"critical, off", &capture, false, clock, 20 * ms},
+		{"quiet", &quiet, true, clock, 20 * ms},
+		{"fixed time", &capture, true, Limits{Time: 20 * ms}, 20 * ms},
+		{"repeated from counts", &capture, true, Limits{MaxTime: 40 * ms, Trees: []int64{100}}, 0},
+	} {
+		cfg := testConfig(ApproachC, 1)
+		cfg.Critical = tc.on
+		s := newSearcher(t, cfg)
+		s.alloc()
+		if got := s.horizon(tc.bel, attempts(tc.bel), tc.lim); got.Time != tc.want {
+			t.Errorf("%s: plans %v, want %v", tc.name, got.Time, tc.want)
+		}
+	}
+}

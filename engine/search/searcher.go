@@ -54,6 +54,9 @@ type Result struct {
 	// Prunes is the number of times the trees' pools filled up and their
 	// least visited subtrees were collapsed to make room (see prune.go).
 	Prunes int64
+	// Critical says the search on a clock planned to its Max (see
+	// critical).
+	Critical bool
 }
 
 // TreeIterations appends to dst the iterations each tree ran in the last
@@ -334,8 +337,11 @@ func (s *Searcher) Search(ctx context.Context, bel *belief.State, moves []chess.
 	}
 	s.parallel(func(i int, t *tree) { s.prepare(t, i, bel, moves, count) })
 	s.mergeCounts(bel, count)
+	planned := lim.Time
+	lim = s.horizon(bel, moves, lim)
 	s.runTrees(func(i int) (int64, bool) { return lim.share(i, n) }, stop)
 	res := s.result(moves)
+	res.Critical = lim.Time != planned
 	s.live.Store(res.Iterations)
 	return res
 }
@@ -605,6 +611,54 @@ func (t *tree) timeUp(el time.Duration, lim *Limits) bool {
 	case el >= lim.Time/4:
 		left := float64(lim.Time-el) / float64(el) * float64(t.iters)
 		return float64(best-second) > left
+	}
+	return false
+}
+
+// Where a position is critical. A search on a clock plans to its Plan.Max
+// instead of its soft budget (the stop rule's horizon, see timeUp) when the
+// root's choice decides more than a little material: the attempts differ by
+// at least criticalMate in the chance of being mated at once or one may
+// mate with that chance (the mate counts, countMates), we are in check (the
+// escapes decide the game), or an attempt takes a man with at least
+// criticalCapture (a recapture, a capture on a pawn try). The extra time
+// comes out of later moves: the time manager shares what is left of the
+// clock anew at each attempt.
+const (
+	criticalMate    = 0.05 // about 3 of 32 boards at threat 0.5
+	criticalCapture = 0.5
+)
+
+// horizon is lim with a clock's soft budget raised to its Max where the
+// root is critical (after the mates are counted). A search repeated from
+// recorded counts (no Time) is left alone.
+func (s *Searcher) horizon(bel *belief.State, moves []chess.Move, lim Limits) Limits {
+	if s.cfg.Critical && lim.Time > 0 && lim.MaxTime > lim.Time && s.trees[0].critical(bel, moves) {
+		lim.Time = lim.MaxTime
+	}
+	return lim
+}
+
+// critical reports whether tree t's root (belief bel, attempts moves, its
+// mates counted) is critical.
+func (t *tree) critical(bel *belief.State, moves []chess.Move) bool {
+	if bel.Checks()[0] != chess.NoCheck {
+		return true
+	}
+	lo, hi := float32(1), float32(0)
+	for j := range t.threat {
+		lo, hi = min(lo, t.threat[j]), max(hi, t.threat[j])
+		if t.mates[j] >= criticalMate {
+			return true
+		}
+	}
+	if hi-lo >= criticalMate {
+		return true
+	}
+	for _, mv := range moves {
+		if pawn, piece := bel.ProbCapture(mv); pawn+piece >= criticalCapture {
+			return true
+		}
 	}
 	return false
 }
