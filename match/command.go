@@ -35,7 +35,7 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	games := fs.Int("games", 200, "games in the whole match (all shards); colours alternate, p1 White in even games")
 	conc := fs.Int("concurrency", runtime.NumCPU(), "games played at once")
 	moveTime := fs.Duration("movetime", 0, "thinking time per attempt (e.g. 100ms)")
-	tc := fs.String("tc", "", "real-time clock per side, BASE+INC in seconds (e.g. 60+1); flag fall loses")
+	tc := fs.String("tc", "", "real-time clock per side, BASE+INC: seconds (60+1) or with units (1m+1s; \"1+1\" is 1 s + 1 s); flag fall loses")
 	nodes := fs.Int64("nodes", 0, "search budget per attempt (reproducible)")
 	overhead := fs.Duration("overhead", 10*time.Millisecond, "move overhead the time manager reserves per attempt under -tc")
 	rulesName := fs.String("rules", "icc", "rule set: icc, olympiad (automatic 50-move and repetition draws) or ks (kriegspiel.org's 2,000 reversible half-move cap)")

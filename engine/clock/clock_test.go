@@ -26,6 +26,16 @@ func TestParseControl(t *testing.T) {
 		{"NaN", Control{}, true},
 		{"1e300", Control{}, true},
 		{"60+1+2", Control{}, true},
+		{"1m+1s", Control{time.Minute, time.Second}, false},
+		{"10m+5s", Control{10 * time.Minute, 5 * time.Second}, false},
+		{"1m30s+500ms", Control{90 * time.Second, 500 * time.Millisecond}, false},
+		{"2m", Control{2 * time.Minute, 0}, false},
+		{"1m+1", Control{time.Minute, time.Second}, false},
+		{"1x+1", Control{}, true},
+		{"1m+-1s", Control{}, true},
+		{"200h", Control{}, true},
+		{"0s+1s", Control{}, true},
+		{"Inf", Control{}, true},
 	}
 	for _, tc := range tests {
 		got, err := ParseControl(tc.in)
@@ -52,7 +62,7 @@ func TestControlString(t *testing.T) {
 }
 
 func FuzzParseControl(f *testing.F) {
-	for _, s := range []string{"60+1", "10+0.1", "", "+", "1e9", "-0", "0x10+1"} {
+	for _, s := range []string{"60+1", "10+0.1", "", "+", "1e9", "-0", "0x10+1", "1m+1s", "1h2m3s+4ms"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

@@ -33,8 +33,11 @@ func (c Control) String() string {
 // durations never overflows.
 const maxControl = 7 * 24 * time.Hour
 
-// ParseControl reads "BASE" or "BASE+INC" in seconds, fractions allowed
-// ("60+1", "10+0.1", "180"), as in PGN's TimeControl tag and ICC's seek.
+// ParseControl reads "BASE" or "BASE+INC": a bare number is seconds,
+// fractions allowed ("60+1", "10+0.1", "180"), as in PGN's TimeControl tag;
+// a number with units is a Go duration ("10m+5s", "1m30s+0.5s"), so that a
+// server's "1 1" (a minute and a second) can be written as it means,
+// 1m+1s, where "1+1" is a second and a second.
 func ParseControl(s string) (Control, error) {
 	base, inc, hasInc := strings.Cut(strings.TrimSpace(s), "+")
 	var c Control
@@ -53,16 +56,22 @@ func ParseControl(s string) (Control, error) {
 	return c, nil
 }
 
+// seconds reads one part of a time control: seconds, or a Go duration.
 func seconds(s string) (time.Duration, error) {
 	if s == "" {
 		return 0, fmt.Errorf("missing number of seconds")
 	}
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil || f != f {
-		return 0, fmt.Errorf("%q is not a number of seconds", s)
+	var d time.Duration
+	if f, err := strconv.ParseFloat(s, 64); err == nil && f == f {
+		if f < 0 || f > maxControl.Seconds() {
+			return 0, fmt.Errorf("%q is out of range (0 to %v)", s, maxControl)
+		}
+		d = time.Duration(f * float64(time.Second))
+	} else if d, err = time.ParseDuration(s); err != nil || strings.ContainsAny(s, "+-") {
+		return 0, fmt.Errorf("%q is neither a number of seconds nor a duration with units (1m, 1.5s)", s)
 	}
-	if f < 0 || f > maxControl.Seconds() {
+	if d < 0 || d > maxControl {
 		return 0, fmt.Errorf("%q is out of range (0 to %v)", s, maxControl)
 	}
-	return time.Duration(f * float64(time.Second)), nil
+	return d, nil
 }
