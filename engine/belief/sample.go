@@ -19,11 +19,14 @@ const sampleTries = 256
 // rejected; the count check is relaxed after half the draws. It returns false
 // if no board was found. The same rng state gives the same board.
 //
-// It allocates (the board is built through chess.ParseFEN, the one validated
-// way to make a Position); it is meant for approach A's root sampling, not for
-// the inner loop of the search.
+// It allocates nothing (chess.FromBoard refuses what ParseFEN would): the
+// search draws boards below its root too.
 func (s *State) Sample(rng *rand.Rand, pos *chess.Position) bool {
 	opp := s.me.Other()
+	side := s.me
+	if !s.ourTurn {
+		side = opp
+	}
 	for try := range sampleTries {
 		var board [64]chess.Piece
 		for pt := chess.Pawn; pt <= chess.King; pt++ {
@@ -72,8 +75,8 @@ func (s *State) Sample(rng *rand.Rand, pos *chess.Position) bool {
 		if !full {
 			continue
 		}
-		p, err := chess.ParseFEN(s.fen(&board))
-		if err != nil {
+		p, ok := chess.FromBoard(&board, side, s.castleRights(&board))
+		if !ok {
 			continue
 		}
 		if s.ourTurn {
@@ -121,56 +124,23 @@ func (s *State) draw(rng *rand.Rand, c oppmodel.Class, taken chess.Bitboard) (ch
 	return last, true
 }
 
-// fen writes board in FEN with the side to move, our castling rights, and
-// the opponent's where its king and rook stand at home.
-func (s *State) fen(board *[64]chess.Piece) string {
-	buf := make([]byte, 0, 90)
-	for r := 7; r >= 0; r-- {
-		empty := 0
-		for f := range 8 {
-			pc := board[chess.NewSquare(f, r)]
-			if pc == chess.NoPiece {
-				empty++
-				continue
-			}
-			if empty > 0 {
-				buf = append(buf, byte('0'+empty))
-				empty = 0
-			}
-			buf = append(buf, pc.Letter())
-		}
-		if empty > 0 {
-			buf = append(buf, byte('0'+empty))
-		}
-		if r > 0 {
-			buf = append(buf, '/')
-		}
-	}
-	side := s.me
-	if !s.ourTurn {
-		side = side.Other()
-	}
-	buf = append(buf, ' ', side.Letter(), ' ')
-	n := len(buf)
-	rights := [4]struct {
+// castleRights are our castling rights and the opponent's, each where its
+// king and rook stand at home on board.
+func (s *State) castleRights(board *[64]chess.Piece) chess.CastleRights {
+	var out chess.CastleRights
+	for _, r := range [...]struct {
 		right      chess.CastleRights
 		king, rook chess.Square
 		c          chess.Color
-		letter     byte
 	}{
-		{chess.WhiteKingside, chess.E1, chess.H1, chess.White, 'K'},
-		{chess.WhiteQueenside, chess.E1, chess.A1, chess.White, 'Q'},
-		{chess.BlackKingside, chess.E8, chess.H8, chess.Black, 'k'},
-		{chess.BlackQueenside, chess.E8, chess.A8, chess.Black, 'q'},
-	}
-	for _, r := range rights {
+		{chess.WhiteKingside, chess.E1, chess.H1, chess.White},
+		{chess.WhiteQueenside, chess.E1, chess.A1, chess.White},
+		{chess.BlackKingside, chess.E8, chess.H8, chess.Black},
+		{chess.BlackQueenside, chess.E8, chess.A8, chess.Black},
+	} {
 		if (s.castle|s.oppCastle)&r.right != 0 && board[r.king] == chess.MakePiece(r.c, chess.King) && board[r.rook] == chess.MakePiece(r.c, chess.Rook) {
-			buf = append(buf, r.letter)
+			out |= r.right
 		}
 	}
-	if len(buf) == n {
-		buf = append(buf, '-')
-	}
-	buf = append(buf, " - 0 1"...)
-	return string(buf)
+	return out
 }

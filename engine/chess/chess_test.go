@@ -291,3 +291,54 @@ func BenchmarkGenerateLegal(b *testing.B) {
 		p.GenerateLegal(&l)
 	}
 }
+
+// TestFromBoard: FromBoard makes what ParseFEN makes from the same men, side
+// and rights, refuses what it refuses, and allocates nothing.
+func TestFromBoard(t *testing.T) {
+	for _, fen := range []string{
+		StartFEN,
+		"r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1",
+		"6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1",
+		"4k3/8/8/8/8/8/8/4K3 w - - 0 1",   // kings only
+		"4k3/8/8/8/8/8/8/4KK2 w - - 0 1",  // two white kings
+		"4k2P/8/8/8/8/8/8/4K3 w - - 0 1",  // a pawn on the last rank
+		"4k3/8/8/8/8/8/4r3/4K3 b - - 0 1", // white, not to move, in check
+		"4k3/8/8/8/8/8/8/4K3 w K - 0 1",   // castling without the rook
+		"rnbqkbnr/8/8/8/8/8/8/RNBQKBNR w Qk - 0 1",
+	} {
+		var board [64]Piece
+		var side Color
+		var rights CastleRights
+		fields := strings.Fields(fen)
+		rank, file := 7, 0
+		for _, c := range fields[0] {
+			switch {
+			case c == '/':
+				rank, file = rank-1, 0
+			case c >= '1' && c <= '8':
+				file += int(c - '0')
+			default:
+				col := White
+				if c >= 'a' {
+					col = Black
+				}
+				board[NewSquare(file, rank)] = MakePiece(col, PieceType(strings.IndexRune("pnbrqk", c|0x20)+1))
+				file++
+			}
+		}
+		if fields[1] == "b" {
+			side = Black
+		}
+		for _, c := range fields[2] {
+			rights |= map[rune]CastleRights{'K': WhiteKingside, 'Q': WhiteQueenside, 'k': BlackKingside, 'q': BlackQueenside}[c]
+		}
+		want, err := ParseFEN(fen)
+		got, ok := FromBoard(&board, side, rights)
+		if ok != (err == nil) || ok && got != want {
+			t.Errorf("%s: FromBoard %v (%v), ParseFEN %v", fen, ok, got.FEN(), err)
+		}
+		if allocs := testing.AllocsPerRun(10, func() { FromBoard(&board, side, rights) }); allocs != 0 {
+			t.Errorf("%s: %.0f allocations", fen, allocs)
+		}
+	}
+}

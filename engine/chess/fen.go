@@ -139,37 +139,75 @@ func ParseFEN(fen string) (Position, error) {
 		p.halfmove, p.fullmove = uint16(hm), uint16(fm)
 	}
 
-	if msg := p.validate(); msg != "" {
-		return bad("position", "%s", msg)
+	if f := p.check(); f.kind != noFlaw {
+		return bad("position", "%s", f)
 	}
 	p.hash = p.computeHash()
 	return p, nil
 }
 
-// validate returns why the position cannot be played, or "".
-func (p *Position) validate() string {
+// flaw is why a position cannot be played (kind noFlaw: it can), kept as
+// data so that FromBoard can refuse a position without formatting a message.
+type flaw struct {
+	kind  flawKind
+	color Color
+	kings int
+	// a and b are the squares named: the castling king's and rook's, or
+	// the en passant square (a).
+	a, b Square
+}
+
+type flawKind uint8
+
+const (
+	noFlaw flawKind = iota
+	flawKings
+	flawPawnRank
+	flawCheck
+	flawCastling
+	flawEnPassant
+)
+
+// String says what the flaw is, for ParseFEN's error.
+func (f flaw) String() string {
+	switch f.kind {
+	case flawKings:
+		return fmt.Sprintf("%s has %d kings, want 1", f.color, f.kings)
+	case flawPawnRank:
+		return "pawn on the first or last rank"
+	case flawCheck:
+		return "the side not to move is in check"
+	case flawCastling:
+		return fmt.Sprintf("castling right needs the %s king on %s and rook on %s", f.color, f.a, f.b)
+	case flawEnPassant:
+		return fmt.Sprintf("en passant square %s does not follow a double pawn step", f.a)
+	}
+	return ""
+}
+
+// check finds the first reason the position cannot be played.
+func (p *Position) check() flaw {
 	for c := White; c <= Black; c++ {
 		if n := p.Pieces(c, King).Count(); n != 1 {
-			return fmt.Sprintf("%s has %d kings, want 1", c, n)
+			return flaw{kind: flawKings, color: c, kings: n}
 		}
 	}
 	if p.byType[Pawn]&(Rank1|Rank8) != 0 {
-		return "pawn on the first or last rank"
+		return flaw{kind: flawPawnRank}
 	}
 	if p.attackedWith(p.KingSquare(p.side.Other()), p.side, p.byType[0]) {
-		return "the side not to move is in check"
+		return flaw{kind: flawCheck}
 	}
-	type need struct {
+	for _, n := range [...]struct {
 		right      CastleRights
 		king, rook Square
 		col        Color
-	}
-	for _, n := range []need{
+	}{
 		{WhiteKingside, E1, H1, White}, {WhiteQueenside, E1, A1, White},
 		{BlackKingside, E8, H8, Black}, {BlackQueenside, E8, A8, Black},
 	} {
 		if p.castle&n.right != 0 && (p.board[n.king] != MakePiece(n.col, King) || p.board[n.rook] != MakePiece(n.col, Rook)) {
-			return fmt.Sprintf("castling right needs the %s king on %s and rook on %s", n.col, n.king, n.rook)
+			return flaw{kind: flawCastling, color: n.col, a: n.king, b: n.rook}
 		}
 	}
 	if p.ep != NoSquare {
@@ -180,10 +218,30 @@ func (p *Position) validate() string {
 		}
 		if p.ep.Rank() != wantRank || p.board[pushed] != MakePiece(p.side.Other(), Pawn) ||
 			p.board[p.ep] != NoPiece || p.board[origin] != NoPiece {
-			return fmt.Sprintf("en passant square %s does not follow a double pawn step", p.ep)
+			return flaw{kind: flawEnPassant, a: p.ep}
 		}
 	}
-	return ""
+	return flaw{}
+}
+
+// FromBoard makes the position with board's men, side to move and castling
+// rights (no en passant square, counters 0 and 1), as ParseFEN would from its
+// FEN, without allocating: the search draws boards in its inner loop. It
+// reports false for a position ParseFEN refuses.
+func FromBoard(board *[64]Piece, side Color, castle CastleRights) (Position, bool) {
+	var p Position
+	for sq, pc := range board {
+		if pc != NoPiece {
+			p.put(pc, Square(sq))
+		}
+	}
+	p.side, p.castle, p.ep = side, castle, NoSquare
+	p.halfmove, p.fullmove = 0, 1
+	if p.check().kind != noFlaw {
+		return Position{}, false
+	}
+	p.hash = p.computeHash()
+	return p, true
 }
 
 // FEN returns the position in Forsyth-Edwards Notation, with the en passant
