@@ -134,7 +134,10 @@ type Search struct {
 	Nodes  int64
 	Value  float64
 	Proven bool
-	Top    []players.Candidate
+	// Critical says the search, on a clock, planned to the plan's maximum
+	// (a critical choice).
+	Critical bool
+	Top      []players.Candidate
 }
 
 // ResultInfo is the result line.
@@ -448,7 +451,7 @@ func attemptStep(raw *AttemptLine) (Step, error) {
 		if rs.Trees != nil && sum != rs.Iterations {
 			return Step{}, fmt.Errorf("search: the trees' iterations sum to %d, not %d", sum, rs.Iterations)
 		}
-		sr := &Search{Iterations: rs.Iterations, Trees: rs.Trees, Nodes: rs.Nodes, Value: rs.Value, Proven: rs.Proven}
+		sr := &Search{Iterations: rs.Iterations, Trees: rs.Trees, Nodes: rs.Nodes, Value: rs.Value, Proven: rs.Proven, Critical: rs.Critical}
 		for i, c := range rs.Top {
 			cm, err := parseMove(c.Move)
 			if err != nil {

@@ -82,10 +82,13 @@ type SearchLine struct {
 	Trees []int64 `json:"trees,omitempty"`
 	Nodes int64   `json:"nodes"`
 	// Score is Value in the users' unit: the expected result, -1..+1.
-	Score  float64         `json:"score"`
-	Value  float64         `json:"value"`
-	Proven bool            `json:"proven"`
-	Top    []CandidateLine `json:"top"`
+	Score  float64 `json:"score"`
+	Value  float64 `json:"value"`
+	Proven bool    `json:"proven"`
+	// Critical says the search planned to its clock's maximum: the choice
+	// was critical (in check, mate chances, a likely capture).
+	Critical bool            `json:"critical,omitempty"`
+	Top      []CandidateLine `json:"top"`
 }
 
 // CandidateLine is one of the root's most visited attempts.

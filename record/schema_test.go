@@ -152,7 +152,7 @@ func TestWriteRead(t *testing.T) {
 	e2e5, _ := chess.ParseUCI("e2e5")
 	e4, _ := chess.ParseSquare("e4")
 	w.Event(players.Event{Kind: players.ClockUpdate, Clock: players.Clocks{Ours: time.Minute, Theirs: time.Minute}}, t0)
-	w.Attempt(e2e5, t0, &players.SearchReport{Iterations: 10, Nodes: 20, Value: 0.5,
+	w.Attempt(e2e5, t0, &players.SearchReport{Iterations: 10, Nodes: 20, Value: 0.5, Critical: true,
 		Candidates: []players.Candidate{{Move: e2e5, Visits: 9, Value: 0.5, PIllegal: 1}}})
 	w.Event(players.Event{Kind: players.Answer, View: umpire.View{Heard: true, Own: true, Illegal: true, Move: e2e5, PawnTries: -1}}, t0)
 	w.Attempt(e2e4, t0, nil)
@@ -180,7 +180,7 @@ func TestWriteRead(t *testing.T) {
 	if len(rec.Steps) != 6 {
 		t.Fatalf("%d steps, want 6:\n%s", len(rec.Steps), data)
 	}
-	if s := rec.Steps[1]; s.Kind != StepAttempt || s.Move != e2e5 || s.Search == nil || s.Search.Iterations != 10 || len(s.Search.Top) != 1 {
+	if s := rec.Steps[1]; s.Kind != StepAttempt || s.Move != e2e5 || s.Search == nil || s.Search.Iterations != 10 || len(s.Search.Top) != 1 || !s.Search.Critical {
 		t.Errorf("attempt read back as %+v", s)
 	}
 	if s := rec.Steps[5]; s.Kind != StepAnswer || s.View.Own || s.View.Capture.Square != e4 || s.View.PawnTries != 1 {

@@ -119,7 +119,8 @@ func (w *Writer) line(v any) {
 func (w *Writer) Attempt(m chess.Move, now time.Time, rep *players.SearchReport) {
 	l := AttemptLine{Type: TypeAttempt, Move: m.String(), T: stamp(now)}
 	if rep != nil {
-		s := &SearchLine{Iterations: rep.Iterations, Nodes: rep.Nodes, Score: round3(players.Score(rep.Value)), Value: rep.Value, Proven: rep.Proven}
+		s := &SearchLine{Iterations: rep.Iterations, Nodes: rep.Nodes, Score: round3(players.Score(rep.Value)), Value: rep.Value, Proven: rep.Proven,
+			Critical: rep.Critical}
 		if len(rep.Trees) > 1 {
 			s.Trees = rep.Trees
 		}

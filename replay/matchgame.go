@@ -85,7 +85,7 @@ func FromMatch(g *match.Game, name string, us chess.Color, nodes int64) (*Record
 		if mover == us {
 			sr := &Search{Iterations: nodes}
 			if sideNodes == 0 && a.Iterations != nil {
-				sr = &Search{Iterations: *a.Iterations, Trees: a.Trees, Nodes: a.TreeNodes}
+				sr = &Search{Iterations: *a.Iterations, Trees: a.Trees, Nodes: a.TreeNodes, Critical: a.Critical}
 			}
 			rec.Steps = append(rec.Steps, Step{Line: line, Kind: StepAttempt, Move: m, Search: sr})
 		}

@@ -228,11 +228,20 @@ func writeHeatCell(sb *strings.Builder, p float32, color bool) {
 	fmt.Fprintf(sb, "\x1b[48;5;%d;38;5;16m%c\x1b[0m", heatRamp[i], c)
 }
 
+// criticalNote says, for a search that planned to its clock's maximum, why
+// it thought longer.
+func criticalNote(rs *Search) string {
+	if !rs.Critical {
+		return ""
+	}
+	return "; critical: thought up to the clock plan's maximum"
+}
+
 func writeCandidates(sb *strings.Builder, f *Frame) {
 	rs := f.RecordedSearch
 	switch {
 	case rs != nil:
-		fmt.Fprintf(sb, "recorded %s (%d iterations, score %+.3f, %.2f pawns)", f.Recorded, rs.Iterations, players.Score(rs.Value), rs.Value)
+		fmt.Fprintf(sb, "recorded %s (%d iterations, score %+.3f, %.2f pawns%s)", f.Recorded, rs.Iterations, players.Score(rs.Value), rs.Value, criticalNote(rs))
 	default:
 		fmt.Fprintf(sb, "recorded %s", f.Recorded)
 	}
