@@ -32,7 +32,6 @@ func mctsKind() Kind {
 			"threat=X: approach C's chance that the opponent finds a mate in one it has, 0 to 1, counted at the root on sampled boards (default 0.5; 0 does not look)",
 			"threatboards=N: boards drawn per search to count the mates on, 1 to 4096 (default 32)",
 			"mates=0|1: approach C's root adds each attempt's chance of mating, counted on the same boards (default 1)",
-			"deepmates=N: approach C: a decision node below the root with N visits has its attempts' mates counted on 16 boards drawn from its belief, as the root's are (default 0: the root only)",
 			"critical=0|1: on a clock, think up to the plan's maximum (twice the soft budget) where the choice is critical: in check, mate chances that differ between attempts, a likely capture (default 1)",
 			"seed=N: mixed into each game's seed (default 0)",
 		},
@@ -60,7 +59,6 @@ func buildMCTS(o *Options) (func() Player, error) {
 	cfg.ThreatBoards = o.Int("threatboards", cfg.ThreatBoards, 1, 4096)
 	cfg.OwnMates = o.Int("mates", 1, 0, 1) == 1
 	cfg.Critical = o.Int("critical", 1, 0, 1) == 1
-	cfg.DeepMates = o.Int("deepmates", cfg.DeepMates, 0, 1<<30)
 	cfg.Samples = o.Int("samples", cfg.Samples, 1, 4096)
 	cfg.Playout = o.Int("playout", cfg.Playout, 0, 1000)
 	seed := uint64(o.Int("seed", 0, 0, 1<<62))

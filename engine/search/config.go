@@ -88,10 +88,6 @@ type Config struct {
 	MateThreat   float64
 	ThreatBoards int
 	OwnMates     bool
-	// DeepMates is the visits at which a decision node below the root has
-	// its attempts' mates counted on boards, as the root's are (approach C,
-	// deepmates.go); 0 counts at the root only.
-	DeepMates int
 	// Critical lets a search on a clock plan to the plan's Max instead of
 	// its soft budget where the root's choice is critical (see critical).
 	Critical bool
@@ -138,8 +134,6 @@ func (c Config) Check() error {
 		return fmt.Errorf("search: mate threat %g not in 0..1", c.MateThreat)
 	case (c.MateThreat > 0 || c.OwnMates) && (c.ThreatBoards < 1 || c.ThreatBoards > 4096):
 		return fmt.Errorf("search: threat boards %d not in 1..4096", c.ThreatBoards)
-	case c.DeepMates < 0 || c.DeepMates > 1<<30:
-		return fmt.Errorf("search: deep mates %d not in 0..%d", c.DeepMates, 1<<30)
 	case !(c.Tempo >= 0 && c.Tempo <= 10):
 		return fmt.Errorf("search: tempo %g not in 0..10", c.Tempo)
 	case !(c.Mix >= 0 && c.Mix <= 1):

@@ -64,11 +64,6 @@ func (t *tree) iterate(cfg *Config) bool {
 			t.backup(cfg, n.value)
 			return true
 		}
-		if i != 0 && cfg.DeepMates > 0 && n.flags&fCounted == 0 && n.visits >= int32(cfg.DeepMates) &&
-			cfg.Approach == ApproachC {
-			t.countDeep(cfg, i)
-			n = &t.nodes[i]
-		}
 		c := int32(-1)
 		if i == 0 && cfg.Widen > 0 {
 			c = t.forcedAttempt(cfg.Widen)

@@ -169,7 +169,6 @@ func (n *node) collapse() {
 			n.flags |= fCollapsed
 		}
 		n.state = -1
-		n.flags &^= fCounted // its attempts, and their counts, are gone
 	}
 	n.first, n.nchild = noChild, 0
 }

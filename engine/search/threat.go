@@ -27,32 +27,27 @@ func (t *tree) countMates(bel *belief.State, moves []chess.Move, n int, threats 
 	t.sampleBoards(bel, n)
 	t.counts = t.counts[:0]
 	for _, mv := range moves {
-		t.counts = append(t.counts, t.countMove(mv, threats))
-	}
-}
-
-// countMove counts attempt mv on the boards drawn (t.boards).
-func (t *tree) countMove(mv chess.Move, threats bool) mateCount {
-	var c mateCount
-	for k := range t.boards {
-		b := &t.boards[k]
-		if !b.IsLegal(mv) {
-			continue
-		}
-		t.board = *b
-		t.board.Make(mv)
-		if !t.board.HasLegalMove() {
-			if t.board.InCheck() {
-				c.won++
+		var c mateCount
+		for k := range t.boards {
+			b := &t.boards[k]
+			if !b.IsLegal(mv) {
+				continue
 			}
-			continue
+			t.board = *b
+			t.board.Make(mv)
+			if !t.board.HasLegalMove() {
+				if t.board.InCheck() {
+					c.won++
+				}
+				continue
+			}
+			c.legal++
+			if threats && t.mateInOne(&t.board) {
+				c.mated++
+			}
 		}
-		c.legal++
-		if threats && t.mateInOne(&t.board) {
-			c.mated++
-		}
+		t.counts = append(t.counts, c)
 	}
-	return c
 }
 
 // setMates sets, from counts over boards boards, for each root attempt j
@@ -124,11 +119,7 @@ func (t *tree) childValue(i, c int32) float32 {
 	if i == 0 {
 		return t.rootValue(c)
 	}
-	ch := &t.nodes[c]
-	if ch.threat|ch.mates == 0 || ch.flags&fSolved != 0 && ch.value >= winValue {
-		return ch.value
-	}
-	return withMates(ch.value, float32(ch.mates)/255, float32(ch.threat)/255)
+	return t.nodes[c].value
 }
 
 // rootValue is root child c's value with its mates: the chance of a win,
@@ -140,12 +131,6 @@ func (t *tree) rootValue(c int32) float32 {
 	if j >= len(t.threat) || ch.flags&fSolved != 0 && ch.value >= winValue {
 		return ch.value
 	}
-	return withMates(ch.value, t.mates[j], t.threat[j])
-}
-
-// withMates is an attempt's value v with its chance of mating (won) and of
-// being mated at once (lost): a win, a loss, and v for the rest.
-func withMates(v, won, lost float32) float32 {
-	v += won * (winValue - v)
-	return v - lost*(v+winValue)
+	v := ch.value + t.mates[j]*(winValue-ch.value)
+	return v - t.threat[j]*(v+winValue)
 }

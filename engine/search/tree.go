@@ -33,9 +33,6 @@ const (
 	// fCollapsed: a decision node whose subtree was collapsed to free the
 	// pools; it keeps its value until its attempts are all valued again.
 	fCollapsed
-	// fCounted: a decision node below the root whose attempts had their
-	// mates counted on boards (deepmates.go).
-	fCounted
 )
 
 // noChild marks a node not yet expanded.
@@ -61,10 +58,6 @@ type node struct {
 	check   chess.CheckKind
 	square  chess.Square
 	illegal bool
-	// threat and mates are, for an attempt of a counted decision node
-	// (fCounted, deepmates.go), its chances of leaving the opponent a mate
-	// in one and of mating, in 255ths. The root keeps its own (tree.threat).
-	threat, mates uint8
 }
 
 // stateEntry is a decision node's belief with the values derived from it.
