@@ -32,7 +32,7 @@ func mctsKind() Kind {
 			"threat=X: approach C's chance that the opponent finds a mate in one it has, 0 to 1, counted at the root on sampled boards (default 0.5; 0 does not look)",
 			"threatboards=N: boards drawn per search to count the mates on, 1 to 4096 (default 32)",
 			"mates=0|1: approach C's root adds each attempt's chance of mating, counted on the same boards (default 1)",
-			"critical=0|1: on a clock, think up to the plan's maximum (twice the soft budget) where the choice is critical: in check, mate chances that differ between attempts, a likely capture (default 1)",
+			"critical=0|1: on a clock, think up to the plan's maximum (twice the soft budget) where the choice is critical: in check, mate chances that differ between attempts, a likely capture (default 0: a match did not show it pays)",
 			"seed=N: mixed into each game's seed (default 0)",
 		},
 		Build: buildMCTS,
@@ -58,7 +58,7 @@ func buildMCTS(o *Options) (func() Player, error) {
 	cfg.MateThreat = o.Float("threat", cfg.MateThreat, 0, 1)
 	cfg.ThreatBoards = o.Int("threatboards", cfg.ThreatBoards, 1, 4096)
 	cfg.OwnMates = o.Int("mates", 1, 0, 1) == 1
-	cfg.Critical = o.Int("critical", 1, 0, 1) == 1
+	cfg.Critical = o.Int("critical", 0, 0, 1) == 1
 	cfg.Samples = o.Int("samples", cfg.Samples, 1, 4096)
 	cfg.Playout = o.Int("playout", cfg.Playout, 0, 1000)
 	seed := uint64(o.Int("seed", 0, 0, 1<<62))
