@@ -75,7 +75,7 @@ func (s *State) Sample(rng *rand.Rand, pos *chess.Position) bool {
 		if !full {
 			continue
 		}
-		p, ok := chess.FromBoard(&board, side, s.castleRights(&board))
+		p, ok := chess.FromBoard(&board, side, (s.castle|s.oppCastle)&chess.HomeRights(&board))
 		if !ok {
 			continue
 		}
@@ -122,25 +122,4 @@ func (s *State) draw(rng *rand.Rand, c oppmodel.Class, taken chess.Bitboard) (ch
 		}
 	}
 	return last, true
-}
-
-// castleRights are our castling rights and the opponent's, each where its
-// king and rook stand at home on board.
-func (s *State) castleRights(board *[64]chess.Piece) chess.CastleRights {
-	var out chess.CastleRights
-	for _, r := range [...]struct {
-		right      chess.CastleRights
-		king, rook chess.Square
-		c          chess.Color
-	}{
-		{chess.WhiteKingside, chess.E1, chess.H1, chess.White},
-		{chess.WhiteQueenside, chess.E1, chess.A1, chess.White},
-		{chess.BlackKingside, chess.E8, chess.H8, chess.Black},
-		{chess.BlackQueenside, chess.E8, chess.A8, chess.Black},
-	} {
-		if (s.castle|s.oppCastle)&r.right != 0 && board[r.king] == chess.MakePiece(r.c, chess.King) && board[r.rook] == chess.MakePiece(r.c, chess.Rook) {
-			out |= r.right
-		}
-	}
-	return out
 }

@@ -198,16 +198,9 @@ func (p *Position) check() flaw {
 	if p.attackedWith(p.KingSquare(p.side.Other()), p.side, p.byType[0]) {
 		return flaw{kind: flawCheck}
 	}
-	for _, n := range [...]struct {
-		right      CastleRights
-		king, rook Square
-		col        Color
-	}{
-		{WhiteKingside, E1, H1, White}, {WhiteQueenside, E1, A1, White},
-		{BlackKingside, E8, H8, Black}, {BlackQueenside, E8, A8, Black},
-	} {
-		if p.castle&n.right != 0 && (p.board[n.king] != MakePiece(n.col, King) || p.board[n.rook] != MakePiece(n.col, Rook)) {
-			return flaw{kind: flawCastling, color: n.col, a: n.king, b: n.rook}
+	for _, h := range castleHomes() {
+		if p.castle&h.right != 0 && !h.at(&p.board) {
+			return flaw{kind: flawCastling, color: h.color, a: h.king, b: h.rook}
 		}
 	}
 	if p.ep != NoSquare {
@@ -222,6 +215,37 @@ func (p *Position) check() flaw {
 		}
 	}
 	return flaw{}
+}
+
+// castleHome is where a castling right needs its king and rook.
+type castleHome struct {
+	right      CastleRights
+	king, rook Square
+	color      Color
+}
+
+func castleHomes() [4]castleHome {
+	return [4]castleHome{
+		{WhiteKingside, E1, H1, White}, {WhiteQueenside, E1, A1, White},
+		{BlackKingside, E8, H8, Black}, {BlackQueenside, E8, A8, Black},
+	}
+}
+
+// at reports whether the right's king and rook stand at home on board.
+func (h castleHome) at(board *[64]Piece) bool {
+	return board[h.king] == MakePiece(h.color, King) && board[h.rook] == MakePiece(h.color, Rook)
+}
+
+// HomeRights are the castling rights whose king and rook stand at home on
+// board: the most a position with these men may hold.
+func HomeRights(board *[64]Piece) CastleRights {
+	var out CastleRights
+	for _, h := range castleHomes() {
+		if h.at(board) {
+			out |= h.right
+		}
+	}
+	return out
 }
 
 // FromBoard makes the position with board's men, side to move and castling
