@@ -19,8 +19,8 @@ const sampleTries = 256
 // rejected; the count check is relaxed after half the draws. It returns false
 // if no board was found. The same rng state gives the same board.
 //
-// It allocates nothing (chess.FromBoard refuses what ParseFEN would): the
-// search draws boards below its root too.
+// It allocates nothing (chess.FromBoard refuses what ParseFEN would): every
+// search of approach C draws boards for its root's mate counts.
 func (s *State) Sample(rng *rand.Rand, pos *chess.Position) bool {
 	opp := s.me.Other()
 	side := s.me

@@ -250,8 +250,9 @@ func HomeRights(board *[64]Piece) CastleRights {
 
 // FromBoard makes the position with board's men, side to move and castling
 // rights (no en passant square, counters 0 and 1), as ParseFEN would from its
-// FEN, without allocating: the search draws boards in its inner loop. It
-// reports false for a position ParseFEN refuses.
+// FEN, without allocating: the search draws boards from its belief for every
+// search (the root's mate counts). It reports false for a position ParseFEN
+// refuses.
 func FromBoard(board *[64]Piece, side Color, castle CastleRights) (Position, bool) {
 	var p Position
 	for sq, pc := range board {

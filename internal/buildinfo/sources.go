@@ -6,6 +6,6 @@ package buildinfo
 // playFiles is how many files it covers. TestPlayHashFresh fails when they
 // are stale.
 const (
-	playHash  = "d630f0266cd4fb034078306e72c007eba4ba9c7c63029c4f9604edb26b75dfe9"
+	playHash  = "38986666a0bc967903088cdf46bef59d5e7c680327cc9fd66f4a7042d4b2f707"
 	playFiles = 87
 )
