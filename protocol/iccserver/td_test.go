@@ -160,11 +160,26 @@ func (b *tdBot) release() {
 }
 
 // drop closes the bot's connection.
-func (b *tdBot) drop() {
+// drop closes the bot's connection and waits until s has logged it out, so
+// that what the test does next meets a server that knows the bot is gone.
+func (b *tdBot) drop(s *Server) {
 	b.mu.Lock()
 	sess := b.sess
 	b.mu.Unlock()
 	sess.Close()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		s.mu.Lock()
+		_, on := s.users[strings.ToLower(b.handle)]
+		s.mu.Unlock()
+		if !on {
+			return
+		}
+		if time.Now().After(deadline) {
+			b.t.Fatalf("%s still logged in 5s after its connection closed", b.handle)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 }
 
 // saw reports whether a line containing want was seen.
@@ -462,7 +477,7 @@ func TestTDAbsentForfeit(t *testing.T) {
 	// Delta joins, then leaves the server: absent at the pairing.
 	bots["Delta"].send("tell TD join 1")
 	bots["Delta"].expect("You have joined tourney #1.")
-	bots["Delta"].drop()
+	bots["Delta"].drop(s)
 	for _, n := range names[:3] {
 		bots[n].send("tell TD join 1")
 		bots[n].expect("You have joined tourney #1.")
@@ -822,7 +837,7 @@ func TestTDAnswerTwice(t *testing.T) {
 	b.set(func(b *tdBot) { b.answerDG, b.answerText, b.hold = false, false, true })
 	b.send("tell TD join")
 	b.expect("You have joined tourney #1.")
-	b.drop()
+	b.drop(s)
 	a.send("tell TD join")
 	a.expect("DG63 match Bravo!")
 	a.send("match Bravo!")
@@ -922,7 +937,7 @@ func TestTDLateOdds(t *testing.T) {
 			b.set(func(b *tdBot) { b.hold = true })
 			b.send("tell TD join")
 			b.expect("You have joined tourney #1.")
-			b.drop()
+			b.drop(s)
 			a.send("tell TD join")
 			a.expect("Round 1: Bravo is not logged in; waiting until") // Alpha answered (DG 63's command)
 			time.Sleep(late)
