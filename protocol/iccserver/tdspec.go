@@ -82,7 +82,7 @@ func ParseEventSpec(text, defStyle string) (EventSpec, error) {
 		case "tc":
 			m, i, err := ParseTimeControl(v)
 			if err != nil {
-				return EventSpec{}, fmt.Errorf("tc %q: want minutes+increment, e.g. 1+1", v)
+				return EventSpec{}, fmt.Errorf("tc %q: %v", v, err)
 			}
 			sp.Minutes, sp.Inc = m, i
 		case "style":
