@@ -93,6 +93,9 @@ type Config struct {
 	// Off by default: on against off at 10+0.1 scored 48.8 % over 120
 	// games (docs/strength.md, round 11).
 	Critical bool
+	// Shield is the value, in pawns, of each pawn before our king
+	// (pawnShield) while the opponent has men to attack it.
+	Shield float64
 	// Samples is approach A's number of boards drawn from the belief per
 	// search; Playout bounds its playouts in plies.
 	Samples, Playout int
@@ -131,6 +134,8 @@ func (c Config) Check() error {
 		return fmt.Errorf("search: exploration %g not in 0..100", c.Exploration)
 	case !(c.Widen >= 0 && c.Widen <= 100):
 		return fmt.Errorf("search: widen %g not in 0..100", c.Widen)
+	case !(c.Shield >= 0 && c.Shield <= 2):
+		return fmt.Errorf("search: shield %g not in 0..2", c.Shield)
 	case !(c.MateThreat >= 0 && c.MateThreat <= 1):
 		return fmt.Errorf("search: mate threat %g not in 0..1", c.MateThreat)
 	case (c.MateThreat > 0 || c.OwnMates) && (c.ThreatBoards < 1 || c.ThreatBoards > 4096):

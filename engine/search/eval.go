@@ -118,8 +118,8 @@ func hangLoss(v float32, def bool, pAny, pPawn float64) float32 {
 
 // staticValue values a belief at our turn: material, less the expected blind
 // losses of our men (filled into hang), less, against a bare king, the room
-// its king has.
-func staticValue(s *belief.State, hang *[64]float32) float32 {
+// its king has; shield weighs our king's pawn shield (pawnShield).
+func staticValue(s *belief.State, hang *[64]float32, shield float32) float32 {
 	var m men
 	m.fromBelief(s)
 	*hang = [64]float32{}
@@ -135,6 +135,9 @@ func staticValue(s *belief.State, hang *[64]float32) float32 {
 	v -= promotionThreat(s)
 	if s.Units() > kingWalkUnits {
 		v -= kingHome * float32(relRank(m.us, m.by[chess.King].First()))
+	}
+	if shield != 0 && s.Units() >= shieldUnits {
+		v += shield * pawnShield(m.us, m.by[chess.King].First(), m.by[chess.Pawn])
 	}
 	if cannotMate(&m) {
 		v = min(v, drawValue) // a lead we cannot turn into mate is a draw
@@ -290,8 +293,8 @@ const minCheck = 0.03
 
 // evalAttempt fills out with the referee's answers to attempt mv from the
 // decision belief e, valued at k = 1; alt is the value of the turn should the
-// attempt be refused (we then play another).
-func evalAttempt(e *stateEntry, m *men, mv chess.Move, alt float32, out *answers) {
+// attempt be refused (we then play another); shield is staticValue's.
+func evalAttempt(e *stateEntry, m *men, mv chess.Move, alt float32, shield float32, out *answers) {
 	out.n = 0
 	s := &e.bel
 	if s.Units() == 0 && s.Support(oppmodel.King) != 0 {
@@ -320,6 +323,16 @@ func evalAttempt(e *stateEntry, m *men, mv chess.Move, alt float32, out *answers
 		} else {
 			base -= kingMoveCost
 		}
+	}
+	if shield != 0 && (pt == chess.Pawn || pt == chess.King) && s.Units() >= shieldUnits {
+		king, pawns := m.by[chess.King].First(), m.by[chess.Pawn]
+		before := pawnShield(m.us, king, pawns)
+		if pt == chess.King {
+			king = to
+		} else if pawns &^= from.Bit(); mv.Promotion() == chess.NoPieceType {
+			pawns |= to.Bit()
+		}
+		base += shield * (pawnShield(m.us, king, pawns) - before)
 	}
 	if pt == chess.King && pressing(s, e.static) && s.Units() <= kingWalkUnits {
 		base -= kingDistWeight * float32(kingDistance(s, to)-kingDistance(s, from))

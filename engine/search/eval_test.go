@@ -33,7 +33,7 @@ func TestPromotionThreat(t *testing.T) {
 		s := beliefAt(t, fen)
 		var hang [64]float32
 		threat = append(threat, promotionThreat(&s))
-		static = append(static, staticValue(&s, &hang))
+		static = append(static, staticValue(&s, &hang, 0))
 	}
 	for i := 1; i < len(fens); i++ {
 		if threat[i] <= threat[i-1] || static[i] >= static[i-1] {
@@ -54,7 +54,7 @@ func TestTakeAdvancedPawn(t *testing.T) {
 		s := beliefAt(t, fen)
 		var e stateEntry
 		e.bel = s
-		e.static = staticValue(&e.bel, &e.hang)
+		e.static = staticValue(&e.bel, &e.hang, 0)
 		var m men
 		m.fromBelief(&e.bel)
 		mv, err := chess.ParseUCI(uci)
@@ -62,7 +62,7 @@ func TestTakeAdvancedPawn(t *testing.T) {
 			t.Fatal(err)
 		}
 		var out answers
-		evalAttempt(&e, &m, mv, e.static, &out)
+		evalAttempt(&e, &m, mv, e.static, 0, &out)
 		for i := range out.n {
 			if out.capture[i] != umpire.NoCapture {
 				return out.value[i] - e.static
@@ -75,5 +75,46 @@ func TestTakeAdvancedPawn(t *testing.T) {
 	near := value("4k3/8/8/8/8/8/p7/R3K3 w - - 0 1", "a1a2")
 	if near <= home {
 		t.Errorf("taking a pawn on a2 gains %v, on a7 %v", near, home)
+	}
+}
+
+// TestPawnShield: pawns one rank before the king on its file and the files
+// beside it count 1, two ranks before it (king at home) 0.5; a king off
+// its first two ranks has no shield; Black's shield looks down the board.
+func TestPawnShield(t *testing.T) {
+	sq := func(s string) chess.Square {
+		q, ok := chess.ParseSquare(s)
+		if !ok {
+			t.Fatalf("bad square %q", s)
+		}
+		return q
+	}
+	bb := func(list ...string) chess.Bitboard {
+		var b chess.Bitboard
+		for _, s := range list {
+			b |= sq(s).Bit()
+		}
+		return b
+	}
+	for _, tc := range []struct {
+		us    chess.Color
+		king  string
+		pawns chess.Bitboard
+		want  float32
+	}{
+		{chess.White, "g1", bb("f2", "g2", "h2"), 3},
+		{chess.White, "g1", bb("f2", "g4", "h3"), 1.5}, // g4 and h3 pushed
+		{chess.White, "g1", bb("f2", "g3", "h2"), 2.5},
+		{chess.White, "h1", bb("g2", "h2", "f2"), 2}, // f2 is not beside h1
+		{chess.White, "a1", bb("a2", "b3"), 1.5},
+		{chess.White, "g2", bb("f3", "g3", "h4"), 2}, // second rank: one rank ahead only
+		{chess.White, "g3", bb("f4", "g4", "h4"), 0}, // walked out
+		{chess.White, "e1", 0, 0},
+		{chess.Black, "g8", bb("f7", "g6", "h5"), 1.5},
+		{chess.Black, "g8", bb("f2", "g2", "h2"), 0},
+	} {
+		if got := pawnShield(tc.us, sq(tc.king), tc.pawns); got != tc.want {
+			t.Errorf("%v king %s: shield %v, want %v", tc.us, tc.king, got, tc.want)
+		}
 	}
 }

@@ -42,3 +42,35 @@ func promotionThreat(s *belief.State) float32 {
 	}
 	return v
 }
+
+// shieldUnits is the opponent's unit count from which our king's pawn
+// shield counts: with fewer men it cannot mount an attack on our king.
+const shieldUnits = 4
+
+// pawnShield is how much of a pawn shield stands before our king on its
+// first two ranks: on each of its file and the files beside it, 1 for a
+// pawn of ours one rank ahead of the king, 0.5 for one two ranks ahead.
+// A king that has left its first two ranks has none. The tree's opponent
+// never attacks a king (its replies only take men), so without it a
+// pawn push before the king cost nothing: the long-thinking side of a
+// 1.6 s game pushed g4 and h3 before its castled king and was mated on g2.
+func pawnShield(us chess.Color, king chess.Square, pawns chess.Bitboard) float32 {
+	r := relRank(us, king)
+	if r > 1 {
+		return 0
+	}
+	step := 1
+	if us == chess.Black {
+		step = -1
+	}
+	var v float32
+	for f := max(king.File()-1, 0); f <= min(king.File()+1, 7); f++ {
+		switch {
+		case pawns.Has(chess.NewSquare(f, king.Rank()+step)):
+			v++
+		case r == 0 && pawns.Has(chess.NewSquare(f, king.Rank()+2*step)):
+			v += 0.5
+		}
+	}
+	return v
+}

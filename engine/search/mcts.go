@@ -86,7 +86,7 @@ func (t *tree) iterate(cfg *Config) bool {
 				a.value = leaf
 			} else {
 				var ans answers
-				evalAttempt(e, &m, a.move, t.alt(i), &ans)
+				evalAttempt(e, &m, a.move, t.alt(i), t.shield, &ans)
 				a.value = ans.mean()
 				if cfg.Solver && ans.certainWin() {
 					a.flags |= fSolved
@@ -344,7 +344,7 @@ func (t *tree) expandAnswers(d, c int32) bool {
 	var m men
 	m.fromBelief(&e.bel)
 	var ans answers
-	evalAttempt(e, &m, t.nodes[c].move, t.alt(d), &ans)
+	evalAttempt(e, &m, t.nodes[c].move, t.alt(d), t.shield, &ans)
 	if ans.n == 0 {
 		t.nodes[c].flags |= fSolved
 		return true
@@ -544,7 +544,7 @@ func (t *tree) simulate(e *stateEntry, m *men, mv chess.Move, k int) float32 {
 				cur.fromBelief(s)
 				mv = t.randomAttempt(&cur, chess.NoSquare)
 				if mv == chess.NullMove {
-					return staticValue(s, &t.risk)
+					return staticValue(s, &t.risk, t.shield)
 				}
 				continue
 			}
@@ -588,7 +588,7 @@ func (t *tree) simulate(e *stateEntry, m *men, mv chess.Move, k int) float32 {
 			break
 		}
 	}
-	return staticValue(s, &t.risk)
+	return staticValue(s, &t.risk, t.shield)
 }
 
 // randomAttempt draws a simulated attempt: a recapture on the square where we

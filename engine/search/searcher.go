@@ -94,6 +94,7 @@ func (s *Searcher) alloc() {
 	s.trees = make([]*tree, s.cfg.TreeCount())
 	for i := range s.trees {
 		t := newTree(s.cfg.MemoryMB, 0)
+		t.shield = float32(s.cfg.Shield)
 		t.src.Seed(treeSeed(s.cfg.Seed, i), treeSeed(s.cfg.Seed, i)^0x6a09e667f3bcc909)
 		s.trees[i] = t
 	}

@@ -99,6 +99,8 @@ type tree struct {
 	boards []chess.Position
 	board  chess.Position
 	iters  int64
+	// shield is Config.Shield, the weight of our king's pawn shield.
+	shield float32
 	// budget and running are this search's iterations for the tree (0: no
 	// bound) and whether it still searches (Searcher.runTrees).
 	budget  int64
@@ -176,7 +178,7 @@ func (t *tree) setState(i int32, bel *belief.State) bool {
 	}
 	e := &t.states[si]
 	e.bel = *bel
-	e.static = staticValue(&e.bel, &e.hang)
+	e.static = staticValue(&e.bel, &e.hang, t.shield)
 	return true
 }
 
