@@ -12,18 +12,7 @@ import (
 // games (seeded), as test data that exercises every kind of move.
 func randomGames(seed uint64, n, maxPlies int) [][]chess.Move {
 	s := umpire.RandomStream(seed, n, maxPlies)
-	u := umpire.New(umpire.ICC())
-	var games [][]chess.Move
-	for _, g := range s.Games {
-		u.Reset(s.Start)
-		for _, m := range g {
-			if _, err := u.Attempt(m); err != nil {
-				break
-			}
-		}
-		games = append(games, append([]chess.Move(nil), u.Moves()...))
-	}
-	return games
+	return s.LegalGames()
 }
 
 func uciMoves(t testing.TB, ucis ...string) []chess.Move {

@@ -68,3 +68,20 @@ func (s *Stream) Replay(u *Umpire) (attempts, legal int) {
 	}
 	return attempts, legal
 }
+
+// LegalGames returns each game's moves: its attempts replayed from the start,
+// the legal ones kept (test data that exercises every kind of move).
+func (s *Stream) LegalGames() [][]chess.Move {
+	u := New(ICC())
+	games := make([][]chess.Move, 0, len(s.Games))
+	for _, g := range s.Games {
+		u.Reset(s.Start)
+		for _, m := range g {
+			if _, err := u.Attempt(m); err != nil {
+				break
+			}
+		}
+		games = append(games, append([]chess.Move(nil), u.Moves()...))
+	}
+	return games
+}

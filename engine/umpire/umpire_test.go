@@ -298,3 +298,29 @@ func TestDeadMaterial(t *testing.T) {
 		}
 	}
 }
+
+// TestLegalGames: each game's moves are its legal attempts, in order: they
+// replay without a refusal and are fewer than the attempts when some were
+// refused.
+func TestLegalGames(t *testing.T) {
+	s := RandomStream(7, 20, 80)
+	games := s.LegalGames()
+	if len(games) != len(s.Games) {
+		t.Fatalf("%d games, want %d", len(games), len(s.Games))
+	}
+	refused := 0
+	u := New(ICC())
+	for i, g := range games {
+		u.Reset(s.Start)
+		for j, m := range g {
+			a, err := u.Attempt(m)
+			if err != nil || !a.Legal {
+				t.Fatalf("game %d move %d %v: refused (%v)", i, j, m, err)
+			}
+		}
+		refused += len(s.Games[i]) - len(g)
+	}
+	if refused == 0 {
+		t.Error("no attempt refused in 20 random games: the moves are not the legal ones")
+	}
+}
