@@ -110,6 +110,8 @@ func TestPawnShield(t *testing.T) {
 		{chess.White, "g2", bb("f3", "g3", "h4"), 2}, // second rank: one rank ahead only
 		{chess.White, "g3", bb("f4", "g4", "h4"), 0}, // walked out
 		{chess.White, "e1", 0, 0},
+		{chess.White, "e1", bb("d2", "e2", "f2"), 0}, // the centre: no shield
+		{chess.White, "c1", bb("b2", "c2", "d2"), 3},
 		{chess.Black, "g8", bb("f7", "g6", "h5"), 1.5},
 		{chess.Black, "g8", bb("f2", "g2", "h2"), 0},
 	} {
