@@ -291,8 +291,20 @@ func (t *tree) backup(cfg *Config, leaf float32) {
 // Charging each of our turns the tempo keeps a line's value level as it
 // deepens. The static value is the floor: the turn is worth at least
 // standing still, and an unexpanded node is valued at it.
+//
+// Against a bare king at the root nothing is charged: there a turn's
+// choice brings no lucky captures, only the king's room and our king's
+// distance, worth a tenth of a pawn a square, so a tempo of a pawn
+// flattened every line to its static value and the search looked no
+// further than its next move but for a mate. With the charge the
+// hidden-king drills at 1,000 nodes mated in 76 % of KR-K (310 plies on
+// average) and 90 % of KQ-K (148 plies); without it 88 % (159) and 96 %
+// (55) (docs/strength.md, round 12). The whole tree is then uncharged (the
+// opponent's men never come back); exempting only the nodes below a
+// capture of its last man made those lines look better than the charged
+// rest, and whole games against heuristic fell from 95.8 % to 93.0 %.
 func (t *tree) lessTempo(cfg *Config, n *node, best float32) float32 {
-	if cfg.Tempo == 0 {
+	if cfg.Tempo == 0 || t.rootState().Units() == 0 {
 		return best
 	}
 	best -= float32(cfg.Tempo)

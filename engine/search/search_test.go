@@ -299,20 +299,32 @@ func TestMixAndWiden(t *testing.T) {
 
 // TestTempo: a decision node reached by the opponent's reply backs up its
 // best attempt less the tempo, never below its static value; a decision of
-// the same turn (after "Illegal move") and the root back up the maximum.
+// the same turn (after "Illegal move"), the root, and a decision against a
+// bare king back up the maximum.
 func TestTempo(t *testing.T) {
-	bel, moves := startAttempts(t)
+	start, startMoves := startAttempts(t)
+	bare := beliefAt(t, "4k3/8/8/8/8/8/8/R3K3 w - - 0 1")
+	var bm men
+	bm.fromBelief(&bare)
+	var bl chess.MoveList
+	bm.attempts(nil, &bl)
 	for _, tc := range []struct {
 		name        string
 		tempo, best float32
 		illegal     bool
+		bare        bool
 		want        float32 // over the static value
 	}{
-		{"charged", 1, 3, false, 2},
-		{"floored at static", 1, 0.5, false, 0},
-		{"tempo 0", 0, 3, false, 3},
-		{"same turn", 1, 3, true, 3},
+		{"charged", 1, 3, false, false, 2},
+		{"floored at static", 1, 0.5, false, false, 0},
+		{"tempo 0", 0, 3, false, false, 3},
+		{"same turn", 1, 3, true, false, 3},
+		{"bare king", 1, 0.5, false, true, 0.5},
 	} {
+		bel, moves := start, startMoves
+		if tc.bare {
+			bel, moves = bare, bl.Slice()
+		}
 		tr := newTree(1, 1)
 		tr.reset(&bel)
 		if !tr.addAttempts(0, moves[:1]) {
