@@ -32,7 +32,7 @@ func mctsKind() Kind {
 			"threat=X: approach C's chance that the opponent finds a mate in one it has, 0 to 1, counted at the root on sampled boards (default 0.5; 0 does not look)",
 			"threatboards=N: boards drawn per search to count the mates on, 1 to 4096 (default 32)",
 			"mates=0|1: approach C's root adds each attempt's chance of mating, counted on the same boards (default 1)",
-			"shield=X: value of each pawn before our castled or home king, in pawns, while the opponent has 4 or more units, 0 to 2 (default 0)",
+			"shield=X: value of each pawn before our king on a wing (files a-c, f-h), in pawns, while the opponent has 4 or more units, 0 to 2 (default 0: 53 % over 600 games did not show it pays)",
 			"critical=0|1: on a clock, think up to the plan's maximum (twice the soft budget) where the choice is critical: in check, mate chances that differ between attempts, a likely capture (default 0: a match did not show it pays)",
 			"seed=N: mixed into each game's seed (default 0)",
 		},
