@@ -2,7 +2,6 @@ package iccserver
 
 import (
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"net"
 	"strconv"
@@ -235,10 +234,12 @@ func ParseTimeControl(s string) (minutes, inc int, err error) {
 	if !found {
 		return 0, 0, fmt.Errorf("time control %q: want minutes+increment, e.g. 25+10 or 25m+10s", s)
 	}
-	minutes, err1 := wholeUnits(m, time.Minute, "minutes")
-	inc, err2 := wholeUnits(i, time.Second, "seconds")
-	if err := errors.Join(err1, err2); err != nil {
-		return 0, 0, fmt.Errorf("time control %q: %w", s, err)
+	minutes, err = wholeUnits(m, time.Minute, "minutes")
+	if err == nil {
+		inc, err = wholeUnits(i, time.Second, "seconds")
+	}
+	if err != nil {
+		return 0, 0, fmt.Errorf("time control %q: %w", s, err) // one line: the first part that is wrong
 	}
 	if minutes > 999 || inc > 999 || minutes == 0 && inc == 0 {
 		return 0, 0, fmt.Errorf("time control %q: want minutes+increment, each 0 to 999, not both 0", s)
