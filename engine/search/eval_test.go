@@ -82,17 +82,10 @@ func TestTakeAdvancedPawn(t *testing.T) {
 // beside it count 1, two ranks before it (king at home) 0.5; a king off
 // its first two ranks has no shield; Black's shield looks down the board.
 func TestPawnShield(t *testing.T) {
-	sq := func(s string) chess.Square {
-		q, ok := chess.ParseSquare(s)
-		if !ok {
-			t.Fatalf("bad square %q", s)
-		}
-		return q
-	}
 	bb := func(list ...string) chess.Bitboard {
 		var b chess.Bitboard
 		for _, s := range list {
-			b |= sq(s).Bit()
+			b |= sq(t, s).Bit()
 		}
 		return b
 	}
@@ -115,7 +108,7 @@ func TestPawnShield(t *testing.T) {
 		{chess.Black, "g8", bb("f7", "g6", "h5"), 1.5},
 		{chess.Black, "g8", bb("f2", "g2", "h2"), 0},
 	} {
-		if got := pawnShield(tc.us, sq(tc.king), tc.pawns); got != tc.want {
+		if got := pawnShield(tc.us, sq(t, tc.king), tc.pawns); got != tc.want {
 			t.Errorf("%v king %s: shield %v, want %v", tc.us, tc.king, got, tc.want)
 		}
 	}

@@ -159,7 +159,6 @@ func (b *tdBot) release() {
 	}
 }
 
-// drop closes the bot's connection.
 // drop closes the bot's connection and waits until s has logged it out, so
 // that what the test does next meets a server that knows the bot is gone.
 func (b *tdBot) drop(s *Server) {
@@ -167,18 +166,13 @@ func (b *tdBot) drop(s *Server) {
 	sess := b.sess
 	b.mu.Unlock()
 	sess.Close()
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		s.mu.Lock()
-		_, on := s.users[strings.ToLower(b.handle)]
-		s.mu.Unlock()
-		if !on {
-			return
-		}
+	on := func() bool {
+		return slices.ContainsFunc(s.Users(), func(h string) bool { return strings.EqualFold(h, b.handle) })
+	}
+	for deadline := time.Now().Add(5 * time.Second); on(); time.Sleep(5 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			b.t.Fatalf("%s still logged in 5s after its connection closed", b.handle)
 		}
-		time.Sleep(5 * time.Millisecond)
 	}
 }
 
