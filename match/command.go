@@ -295,7 +295,9 @@ func parseSPRT(s string, alpha, beta float64) (*SPRT, error) {
 	return &SPRT{Elo0: e0, Elo1: e1, Alpha: alpha, Beta: beta}, nil
 }
 
-// progress draws one status line on a terminal, at most ten times a second.
+// progress draws one status line on a terminal, at most ten times a second;
+// elsewhere (a log file, nohup, a service) it writes a line per finished game,
+// so that a long match shows how it goes before its summary.
 type progress struct {
 	w    io.Writer
 	on   bool
@@ -313,8 +315,12 @@ func newProgress(stderr io.Writer) *progress {
 	return p
 }
 
-func (p *progress) update(s Summary) {
-	if !p.on || (time.Since(p.last) < 100*time.Millisecond && s.Tally.N() < s.Planned) {
+func (p *progress) update(s Summary, g GameLine) {
+	if !p.on {
+		p.gameLine(s, g)
+		return
+	}
+	if time.Since(p.last) < 100*time.Millisecond && s.Tally.N() < s.Planned {
 		return
 	}
 	p.last = time.Now()
@@ -326,6 +332,24 @@ func (p *progress) update(s Summary) {
 	fmt.Fprintf(p.w, "\r\x1b[K[%s] %d/%d games  +%d -%d =%d  score %.1f%%  %s  %.1f games/s",
 		bar, t.N(), s.Planned, t.W, t.L, t.D, 100*t.Score(), t.EloText(), rate)
 	p.drew = true
+}
+
+// gameLine writes the plain line of one finished game, for instance
+//
+//	game 7 of 20: mcts (black) vs heuristic 0-1 checkmate, 212 plies, 530 attempts; 1h21m5s, 13 to go; p1 +4 -1 =2, score 71.4%
+func (p *progress) gameLine(s Summary, g GameLine) {
+	t := s.Tally
+	fmt.Fprintf(p.w, "game %d of %d: %s (%s) vs %s %s %s, %d plies, %d attempts",
+		g.Game+1, s.Planned, s.P1, g.P1, s.P2, g.Result, g.Termination, g.Plies, g.Attempts)
+	if g.Error != "" {
+		fmt.Fprintf(p.w, " (%s)", g.Error)
+	}
+	took := s.Elapsed.Round(time.Second)
+	if s.Elapsed < 10*time.Second {
+		took = s.Elapsed.Round(time.Millisecond)
+	}
+	fmt.Fprintf(p.w, "; %v, %d to go; p1 +%d -%d =%d, score %.1f%%\n",
+		took, s.Planned-t.N(), t.W, t.L, t.D, 100*t.Score())
 }
 
 func (p *progress) done() {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -52,6 +53,35 @@ func TestCommandShardMerge(t *testing.T) {
 	}
 	if pgn, err := os.ReadFile(filepath.Join(dir, "all.pgn")); err != nil || bytes.Count(pgn, []byte("[Event ")) != 16 {
 		t.Fatalf("PGN file: %d games, %v", bytes.Count(pgn, []byte("[Event ")), err)
+	}
+}
+
+// TestCommandGameLines: off a terminal (a log file, a service) the command
+// writes one line per finished game, in order, whose running tally ends as
+// the summary's.
+func TestCommandGameLines(t *testing.T) {
+	code, out, errs := runCommand("-p1", "heuristic", "-p2", "random", "-games", "6", "-nodes", "100", "-seed", "4")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	line := regexp.MustCompile(`^game (\d+) of 6: heuristic \((white|black)\) vs random (1-0|0-1|1/2-1/2) [a-z0-9 -]+, \d+ plies, \d+ attempts; [0-9.hms]+, (\d+) to go; p1 (\+\d+ -\d+ =\d+), score \d+\.\d%$`)
+	lines := strings.Split(strings.TrimSpace(errs), "\n")
+	if len(lines) != 6 {
+		t.Fatalf("%d lines on stderr, want one per game:\n%s", len(lines), errs)
+	}
+	var tally string
+	for i, l := range lines {
+		m := line.FindStringSubmatch(l)
+		if m == nil || m[1] != strconv.Itoa(i+1) || m[4] != strconv.Itoa(5-i) {
+			t.Fatalf("line %d %q is not game %d's", i, l, i+1)
+		}
+		if want := []string{"white", "black"}[i%2]; m[2] != want {
+			t.Fatalf("line %d: p1 plays %s, want %s", i, m[2], want)
+		}
+		tally = m[5]
+	}
+	if !strings.Contains(out, "heuristic vs random: "+tally+",") {
+		t.Fatalf("last game line's tally %q is not the summary's:\n%s", tally, out)
 	}
 }
 

@@ -39,8 +39,9 @@ type Config struct {
 	// PGN and JSONL receive each game in index order when not nil.
 	PGN, JSONL io.Writer
 	PGNHeader  PGNHeader
-	// Progress, when not nil, is called after each game in index order.
-	Progress func(Summary)
+	// Progress, when not nil, is called after each game in index order with
+	// the summary so far and the game's line.
+	Progress func(Summary, GameLine)
 	// Positions, when not empty, are the start positions: game g starts from
 	// Positions[(g/2) % len(Positions)], so each is played once with each
 	// colour assignment. Empty means the standard start.
@@ -260,10 +261,11 @@ func Run(ctx context.Context, c Config) (Summary, error) {
 				cancel()
 				break
 			}
-			sum.Add(rec.gameLine())
+			g := rec.gameLine()
+			sum.Add(g)
 			sum.Elapsed = time.Since(start)
 			if c.Progress != nil {
-				c.Progress(sum)
+				c.Progress(sum, g)
 			}
 			if sum.Decision != 0 {
 				cancel()
