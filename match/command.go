@@ -24,10 +24,14 @@ import (
 // short enough that random play does not run forever.
 const DefaultMaxPlies = 600
 
-// Command runs "kriegbot match" and "kriegbot match merge".
+// Command runs "kriegbot match", "kriegbot match merge" and "kriegbot match
+// stats".
 func Command(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "merge" {
 		return mergeCommand(args[1:], stdout, stderr)
+	}
+	if len(args) > 0 && args[0] == "stats" {
+		return statsCommand(args[1:], stdout, stderr)
 	}
 	fs := flag.NewFlagSet("match", flag.ContinueOnError)
 	p1 := fs.String("p1", "", "first player's spec (kind[:key=value,...]), required; movetime=D, tc=B+I or nodes=N in it give that player its own budget (time odds)")
@@ -53,6 +57,7 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: kriegbot match -p1 SPEC -p2 SPEC [flags]")
 		fmt.Fprintln(stderr, "       kriegbot match merge [-sprt ELO0,ELO1] FILE.jsonl...")
+		fmt.Fprintln(stderr, "       kriegbot match stats FILE.jsonl...")
 		fmt.Fprintln(stderr, "\nPlays two players against each other through the in-process referee and prints")
 		fmt.Fprintln(stderr, "W-L-D, score, Elo difference with its 95 % interval and the terminations.")
 		fmt.Fprintln(stderr, "\nPlayer kinds:")
@@ -248,6 +253,39 @@ func mergeCommand(args []string, stdout, stderr io.Writer) int {
 	}
 	if err := sum.Write(stdout); err != nil {
 		return cmdflag.Failure
+	}
+	return cmdflag.OK
+}
+
+func statsCommand(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("match stats", flag.ContinueOnError)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: kriegbot match stats FILE.jsonl...")
+		fmt.Fprintln(stderr, "\nReplays the games of match files (-jsonl) through the referee and prints, per file")
+		fmt.Fprintln(stderr, "and player: attempts and refusals, recaptures taken of those it could make (the")
+		fmt.Fprintln(stderr, "opponent just took a man on a square it could legally take on), stalemates given")
+		fmt.Fprintln(stderr, "and suffered, time forfeits and thinking time.")
+		fs.PrintDefaults()
+	}
+	if code, done := cmdflag.Parse(fs, args, stderr); done {
+		return code
+	}
+	if fs.NArg() == 0 {
+		return cmdflag.Fail(stderr, "match stats", "no files")
+	}
+	for _, path := range fs.Args() {
+		f, err := os.Open(path)
+		if err != nil {
+			fmt.Fprintf(stderr, "kriegbot match stats: %v\n", err)
+			return cmdflag.Failure
+		}
+		st, err := ReadPlayStats(path, bufio.NewReader(f))
+		f.Close()
+		if err != nil {
+			fmt.Fprintf(stderr, "kriegbot match stats: %v\n", err)
+			return cmdflag.Failure
+		}
+		fmt.Fprintf(stdout, "%s\n  p1 %s\n  p2 %s\n", path, &st[0], &st[1])
 	}
 	return cmdflag.OK
 }
