@@ -205,24 +205,55 @@ type Game struct {
 // JSON Lines file, checked as ReadShard checks it; only that game's attempts
 // are kept.
 func ReadGame(name string, r io.Reader, game int) (*Game, error) {
-	g := &Game{}
-	sh, err := readLines(name, r, func(a *AttemptLine, line int) {
-		if a.Game == game {
-			g.Attempts = append(g.Attempts, *a)
-			g.Lines = append(g.Lines, line)
-		}
-	})
+	gs, n, err := readGames(name, r, func(g int) bool { return g == game })
 	if err != nil {
 		return nil, err
 	}
-	g.Header = sh.Header
-	for i, gl := range sh.Games {
-		if gl.Game == game {
-			g.Result, g.ResultLine = gl, sh.lines[i]
-			return g, nil
-		}
+	if len(gs) == 0 {
+		return nil, fmt.Errorf("%s: no game %d (the file has %d games)", name, game, n)
 	}
-	return nil, fmt.Errorf("%s: no game %d (the file has %d games)", name, game, len(sh.Games))
+	return gs[0], nil
+}
+
+// ReadGames reads every game of a match's JSON Lines file with its attempts,
+// in the file's order, checked as ReadShard checks it.
+func ReadGames(name string, r io.Reader) ([]*Game, error) {
+	gs, _, err := readGames(name, r, func(int) bool { return true })
+	return gs, err
+}
+
+// readGames reads the games that keep selects, with their attempts, and
+// counts all the file's games.
+func readGames(name string, r io.Reader, keep func(game int) bool) ([]*Game, int, error) {
+	byGame := map[int]*Game{}
+	sh, err := readLines(name, r, func(a *AttemptLine, line int) {
+		if !keep(a.Game) {
+			return
+		}
+		g := byGame[a.Game]
+		if g == nil {
+			g = &Game{}
+			byGame[a.Game] = g
+		}
+		g.Attempts = append(g.Attempts, *a)
+		g.Lines = append(g.Lines, line)
+	})
+	if err != nil {
+		return nil, 0, err
+	}
+	var gs []*Game
+	for i, gl := range sh.Games {
+		if !keep(gl.Game) {
+			continue
+		}
+		g := byGame[gl.Game]
+		if g == nil {
+			g = &Game{}
+		}
+		g.Header, g.Result, g.ResultLine = sh.Header, gl, sh.lines[i]
+		gs = append(gs, g)
+	}
+	return gs, len(sh.Games), nil
 }
 
 // readLines reads a match file, handing each attempt line to attempt when

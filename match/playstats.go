@@ -59,117 +59,85 @@ func (p *PlayStats) String() string {
 }
 
 // ReadPlayStats reads a match's JSON Lines file (name is for errors) and
-// replays each game through the umpire: [0] is the first player's, [1] the
-// second's. A game whose attempts the umpire does not accept as written
-// (another side to move, legality other than recorded, attempts after the
-// end) is an error naming its line.
+// replays each game through the umpire (Game.Walk): [0] is the first
+// player's, [1] the second's. A game whose attempts the umpire does not
+// accept as written is an error naming its line.
 func ReadPlayStats(name string, r io.Reader) ([2]PlayStats, error) {
-	type attempt struct {
-		game, line int
-		side       string
-		move       string
-		legal      bool
-		think      time.Duration
-	}
-	var atts []attempt
-	sh, err := readLines(name, r, func(a *AttemptLine, line int) {
-		atts = append(atts, attempt{a.Game, line, a.Side, a.Attempt, a.Legal, time.Duration(a.ThinkUs) * time.Microsecond})
-	})
 	var st [2]PlayStats
+	games, err := ReadGames(name, r)
 	if err != nil {
 		return st, err
 	}
-	rules, err := umpire.ParseRules(sh.Header.Rules)
-	if err != nil {
-		return st, fmt.Errorf("%s: match line: %v", name, err)
+	if len(games) > 0 {
+		st[0].Player, st[1].Player = games[0].Header.P1, games[0].Header.P2
 	}
-	st[0].Player, st[1].Player = sh.Header.P1, sh.Header.P2
-	byGame := map[int][]attempt{}
-	for _, a := range atts {
-		byGame[a.game] = append(byGame[a.game], a)
-	}
-	u := umpire.New(rules)
-	for i, gl := range sh.Games {
-		fail := func(line int, format string, args ...any) error {
-			return fmt.Errorf("%s:%d: game %d: %s", name, line, gl.Game, fmt.Sprintf(format, args...))
-		}
-		start := chess.StartPosition()
-		if gl.FEN != "" {
-			if start, err = chess.ParseFEN(gl.FEN); err != nil {
-				return st, fail(sh.lines[i], "%v", err)
-			}
-		}
-		u.Reset(start)
-		// player maps a colour to its index: p1 or p2.
-		player := func(c chess.Color) int {
-			if (c == chess.White) == (gl.P1 == "white") {
-				return 0
-			}
-			return 1
-		}
-		st[0].Games++
-		st[1].Games++
-		// taken is where the side to move just lost a man, while it could
-		// take back there; looked is set once its turn's first attempt
-		// has counted the chance.
-		taken, looked := chess.NoSquare, false
-		var lastMover chess.Color
-		moved := false
-		for _, a := range byGame[gl.Game] {
-			if u.Ending() != umpire.NotOver {
-				return st, fail(a.line, "attempt after the game ended")
-			}
-			m, err := chess.ParseUCI(a.move)
-			if err != nil {
-				return st, fail(a.line, "%v", err)
-			}
-			mover := u.Side()
-			if a.side != mover.String() {
-				return st, fail(a.line, "%s attempts, but %s is to move", a.side, mover)
-			}
-			p := &st[player(mover)]
-			if !looked {
-				looked = true
-				if pos := u.Position(); taken != chess.NoSquare && canTake(&pos, taken) {
-					p.Recaptures++
-				} else {
-					taken = chess.NoSquare
-				}
-			}
-			ans, err := u.Attempt(m)
-			if err != nil {
-				return st, fail(a.line, "%v", err)
-			}
-			if ans.Legal != a.legal {
-				return st, fail(a.line, "the umpire says legal=%v, the file %v", ans.Legal, a.legal)
-			}
-			p.Attempts++
-			p.Think += a.think
-			p.MaxThink = max(p.MaxThink, a.think)
-			if !ans.Legal {
-				continue
-			}
-			p.Moves++
-			lastMover, moved = mover, true
-			if taken != chess.NoSquare && m.To() == taken {
-				p.Recaptured++
-			}
-			taken, looked = chess.NoSquare, false
-			if ans.Capture.Kind != umpire.NoCapture {
-				taken = ans.Capture.Square
-			}
-		}
-		switch {
-		case gl.Termination == TermStalemate && moved:
-			st[player(lastMover)].Stalemates++
-			st[player(lastMover.Other())].Stalemated++
-		case gl.Termination == TermTime && gl.P1Score == 1:
-			st[1].Forfeits++
-		case gl.Termination == TermTime && gl.P1Score == 0:
-			st[0].Forfeits++
+	for _, g := range games {
+		if err := addGame(&st, name, g); err != nil {
+			return st, err
 		}
 	}
 	return st, nil
+}
+
+// addGame counts game g into the players' stats.
+func addGame(st *[2]PlayStats, name string, g *Game) error {
+	// player maps a colour to its index: p1 or p2.
+	player := func(c chess.Color) int {
+		if (c == chess.White) == (g.Result.P1 == "white") {
+			return 0
+		}
+		return 1
+	}
+	st[0].Games++
+	st[1].Games++
+	// taken is where the side to move just lost a man, while it could take
+	// back there; looked is set once its turn's first attempt has counted
+	// the chance.
+	taken, looked := chess.NoSquare, false
+	var lastMover chess.Color
+	moved := false
+	err := g.Walk(name, func(i int, pos *chess.Position, m chess.Move, ans umpire.Answer) error {
+		mover := pos.Side()
+		p := &st[player(mover)]
+		if !looked {
+			looked = true
+			if taken != chess.NoSquare && canTake(pos, taken) {
+				p.Recaptures++
+			} else {
+				taken = chess.NoSquare
+			}
+		}
+		think := time.Duration(g.Attempts[i].ThinkUs) * time.Microsecond
+		p.Attempts++
+		p.Think += think
+		p.MaxThink = max(p.MaxThink, think)
+		if !ans.Legal {
+			return nil
+		}
+		p.Moves++
+		lastMover, moved = mover, true
+		if taken != chess.NoSquare && m.To() == taken {
+			p.Recaptured++
+		}
+		taken, looked = chess.NoSquare, false
+		if ans.Capture.Kind != umpire.NoCapture {
+			taken = ans.Capture.Square
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch gl := &g.Result; {
+	case gl.Termination == TermStalemate && moved:
+		st[player(lastMover)].Stalemates++
+		st[player(lastMover.Other())].Stalemated++
+	case gl.Termination == TermTime && gl.P1Score == 1:
+		st[1].Forfeits++
+	case gl.Termination == TermTime && gl.P1Score == 0:
+		st[0].Forfeits++
+	}
+	return nil
 }
 
 // canTake reports whether the side to move has a legal capture on sq.

@@ -58,44 +58,22 @@ func FromMatch(g *match.Game, name string, us chess.Color, nodes int64) (*Record
 	if us == chess.Black {
 		rec.Game.Player = gl.Black
 	}
-	start := chess.StartPosition()
 	if gl.FEN != "" {
-		start, err = chess.ParseFEN(gl.FEN)
+		start, err := g.Start()
 		if err != nil {
 			return nil, at(g.ResultLine, "%v", err)
 		}
 		rec.Game.Setup = &start
 	}
-	u := umpire.New(rules)
-	u.Reset(start)
 	rec.Moves = []string{}
-	for i := range g.Attempts {
+	err = g.Walk(name, func(i int, pos *chess.Position, m chess.Move, ans umpire.Answer) error {
 		a, line := &g.Attempts[i], g.Lines[i]
-		if u.Ending() != umpire.NotOver {
-			return nil, at(line, "attempt after the game ended")
-		}
-		m, err := chess.ParseUCI(a.Attempt)
-		if err != nil {
-			return nil, at(line, "%v", err)
-		}
-		mover := u.Side()
-		if a.Side != mover.String() {
-			return nil, at(line, "%s attempts, but %s is to move", a.Side, mover)
-		}
-		if mover == us {
+		if pos.Side() == us {
 			sr := &Search{Iterations: nodes}
 			if sideNodes == 0 && a.Iterations != nil {
 				sr = &Search{Iterations: *a.Iterations, Trees: a.Trees, Nodes: a.TreeNodes, Critical: a.Critical}
 			}
 			rec.Steps = append(rec.Steps, Step{Line: line, Kind: StepAttempt, Move: m, Search: sr})
-		}
-		pos := u.Position()
-		ans, err := u.Attempt(m)
-		if err != nil {
-			return nil, at(line, "%v", err)
-		}
-		if ans.Legal != a.Legal {
-			return nil, at(line, "the umpire says legal=%v, the file %v", ans.Legal, a.Legal)
 		}
 		if ans.Legal {
 			rec.Moves = append(rec.Moves, pos.SAN(m))
@@ -107,10 +85,14 @@ func FromMatch(g *match.Game, name string, us chess.Color, nodes int64) (*Record
 			}
 			rec.Steps = append(rec.Steps, Step{Line: line, Kind: StepAnswer, Move: mv, View: v, Words: v.Words()})
 		}
-		if mover == us && a.Ponder != nil {
+		if pos.Side() == us && a.Ponder != nil {
 			// It pondered from here until the opponent's move.
 			rec.Steps = append(rec.Steps, Step{Line: line, Kind: StepPonder, Search: &Search{Iterations: *a.Ponder, Trees: a.PonderTrees}})
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return rec, nil
 }
