@@ -52,10 +52,22 @@ func (p *PlayStats) String() string {
 	}
 	s += fmt.Sprintf(", stalemated the opponent %d, was stalemated %d, time forfeits %d", p.Stalemates, p.Stalemated, p.Forfeits)
 	if p.Attempts > 0 {
-		s += fmt.Sprintf(", think %v an attempt (longest %v)",
-			(p.Think / time.Duration(p.Attempts)).Round(100*time.Microsecond), p.MaxThink.Round(time.Millisecond))
+		s += fmt.Sprintf(", think %v an attempt (longest %v)", short(p.Think/time.Duration(p.Attempts)), short(p.MaxThink))
 	}
 	return s
+}
+
+// short rounds d to about three figures.
+func short(d time.Duration) time.Duration {
+	switch {
+	case d >= 10*time.Second:
+		return d.Round(100 * time.Millisecond)
+	case d >= time.Second:
+		return d.Round(10 * time.Millisecond)
+	case d >= 10*time.Millisecond:
+		return d.Round(100 * time.Microsecond)
+	}
+	return d.Round(10 * time.Microsecond)
 }
 
 // ReadPlayStats reads a match's JSON Lines file (name is for errors) and

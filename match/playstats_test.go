@@ -109,3 +109,17 @@ func FuzzReadPlayStats(f *testing.F) {
 		}
 	})
 }
+
+func TestShort(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		4608512 * time.Microsecond:  "4.61s",
+		25543210 * time.Microsecond: "25.5s",
+		99512 * time.Microsecond:    "99.5ms",
+		2612 * time.Microsecond:     "2.61ms",
+		0:                           "0s",
+	} {
+		if got := short(d).String(); got != want {
+			t.Errorf("short(%v) = %s, want %s", d, got, want)
+		}
+	}
+}
