@@ -372,13 +372,14 @@ func (p *progress) update(s Summary, g GameLine) {
 	p.drew = true
 }
 
-// gameLine writes the plain line of one finished game, for instance
+// gameLine writes the plain line of one finished game (its number is the
+// match's, from 1, whichever shard plays it), for instance
 //
-//	game 7 of 20: mcts (black) vs heuristic 0-1 checkmate, 212 plies, 530 attempts; 1h21m5s, 13 to go; p1 +4 -1 =2, score 71.4%
+//	game 7: mcts (black) vs heuristic 0-1 checkmate, 212 plies, 530 attempts; 7 of 20 in 1h21m5s, 13 to go; p1 +4 -1 =2, score 71.4%
 func (p *progress) gameLine(s Summary, g GameLine) {
 	t := s.Tally
-	fmt.Fprintf(p.w, "game %d of %d: %s (%s) vs %s %s %s, %d plies, %d attempts",
-		g.Game+1, s.Planned, s.P1, g.P1, s.P2, g.Result, g.Termination, g.Plies, g.Attempts)
+	fmt.Fprintf(p.w, "game %d: %s (%s) vs %s %s %s, %d plies, %d attempts",
+		g.Game+1, s.P1, g.P1, s.P2, g.Result, g.Termination, g.Plies, g.Attempts)
 	if g.Error != "" {
 		fmt.Fprintf(p.w, " (%s)", g.Error)
 	}
@@ -386,8 +387,8 @@ func (p *progress) gameLine(s Summary, g GameLine) {
 	if s.Elapsed < 10*time.Second {
 		took = s.Elapsed.Round(time.Millisecond)
 	}
-	fmt.Fprintf(p.w, "; %v, %d to go; p1 +%d -%d =%d, score %.1f%%\n",
-		took, s.Planned-t.N(), t.W, t.L, t.D, 100*t.Score())
+	fmt.Fprintf(p.w, "; %d of %d in %v, %d to go; p1 +%d -%d =%d, score %.1f%%\n",
+		t.N(), s.Planned, took, s.Planned-t.N(), t.W, t.L, t.D, 100*t.Score())
 }
 
 func (p *progress) done() {

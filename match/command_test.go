@@ -64,7 +64,7 @@ func TestCommandGameLines(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	line := regexp.MustCompile(`^game (\d+) of 6: heuristic \((white|black)\) vs random (1-0|0-1|1/2-1/2) [a-z0-9 -]+, \d+ plies, \d+ attempts; [0-9.hms]+, (\d+) to go; p1 (\+\d+ -\d+ =\d+), score \d+\.\d%$`)
+	line := regexp.MustCompile(`^game (\d+): heuristic \((white|black)\) vs random (1-0|0-1|1/2-1/2) [a-z0-9 -]+, \d+ plies, \d+ attempts; \d+ of 6 in [0-9.hms]+, (\d+) to go; p1 (\+\d+ -\d+ =\d+), score \d+\.\d%$`)
 	lines := strings.Split(strings.TrimSpace(errs), "\n")
 	if len(lines) != 6 {
 		t.Fatalf("%d lines on stderr, want one per game:\n%s", len(lines), errs)
