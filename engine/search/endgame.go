@@ -74,24 +74,21 @@ func (ko *kingOdds) compute(s *belief.State, m *men, mv chess.Move, after *men) 
 			ko.illegal += p
 			continue
 		}
+		escapes := chess.KingAttacks(k) &^ att
 		inCheck := att.Has(k)
-		if before.Has(k) {
+		switch {
+		case before.Has(k):
 			ko.quiet += p
-		} else {
-			// The king has no move when every square it might step to is
-			// attacked or holds a man of its own side.
-			boxed := ownedEscapes(s, chess.KingAttacks(k)&^att, own)
-			if inCheck {
-				ko.mate += p * boxed
-				ko.check[checkKind(after, k, own)] += p * (1 - boxed)
-			} else {
-				ko.stale += p * boxed
-				ko.quiet += p * (1 - boxed)
-			}
-			p *= 1 - boxed
-		}
-		if p == 0 {
+		case inCheck && escapes == 0:
+			ko.mate += p
 			continue
+		case escapes == 0:
+			ko.stale += p
+			continue
+		case inCheck:
+			ko.check[checkKind(after, k, own)] += p
+		default:
+			ko.quiet += p
 		}
 		ko.alive |= k.Bit()
 		ko.dist += p * float64(chebyshev(after.by[chess.King].First(), k))
@@ -110,27 +107,6 @@ func (ko *kingOdds) compute(s *belief.State, m *men, mv chess.Move, after *men) 
 	}
 	ko.box = boxSize(s, ko.alive, confine(ko.alive, ^(att|own)))
 	ko.pawnEnding = pawnEnding
-}
-
-// ownedEscapes is the chance that each of the free squares escapes (next to
-// the king, not attacked by our men) holds a man of the opponent's own, so
-// that the king cannot step there: 1 when there are none, 0 when one holds
-// an undefended man of ours (own), which the king takes.
-// Counted as free, a king beside its blocked pawn (Kh1 with a pawn on g2
-// blocked by our bishop on g3) was never stalemated in the search's eyes,
-// and the search stalemated it (4 of the 7 stalemates in 413 games of round
-// 12 walled a king in with its own pawns), nor was a king behind its own
-// pawns ever mated on its back rank.
-func ownedEscapes(s *belief.State, escapes, own chess.Bitboard) float64 {
-	if escapes&own != 0 {
-		return 0
-	}
-	q := 1.0
-	for b := escapes; b != 0 && q > 0; {
-		e := b.PopFirst()
-		q *= min(s.Prob(oppmodel.Pawn, e)+s.Prob(oppmodel.Piece, e), 1)
-	}
-	return q
 }
 
 // boxSize is the expected size of the box the king is confined to: region
@@ -257,11 +233,11 @@ func helpless(s *belief.State, sq chess.Square) float64 {
 
 // immobile is the chance that none of the opponent's men besides its king
 // can move, which makes a king without a move a stalemate: its pawns are
-// stuck when our men (m: after our move, which may be the one that blocks,
-// or take a pawn) stand in front of them with nothing to take; pieces, of
-// which it has the expected number given, are rarely stuck (10 %).
-func immobile(s *belief.State, m *men, pieces float64) float64 {
-	if pieces > 0.5 {
+// stuck when our men stand in front of them with nothing to take, its
+// pieces (rarely stuck) are counted as a 10 % chance.
+func immobile(s *belief.State, m *men) float64 {
+	pawns, _ := s.Pawns()
+	if float64(s.Units())-pawns > 0.5 {
 		return 0.1
 	}
 	own, opp := m.by[0], m.us.Other()
@@ -270,7 +246,7 @@ func immobile(s *belief.State, m *men, pieces float64) float64 {
 		step = -8
 	}
 	var mobile float64
-	for b := s.Support(oppmodel.Pawn) &^ own; b != 0; {
+	for b := s.Support(oppmodel.Pawn); b != 0; {
 		sq := b.PopFirst()
 		front := int(sq) + step
 		if front < 0 || front > 63 || !own.Has(chess.Square(front)) || chess.PawnAttacks(opp, sq)&own != 0 {
@@ -280,43 +256,22 @@ func immobile(s *belief.State, m *men, pieces float64) float64 {
 	return math.Exp(-mobile)
 }
 
-// endgameOdds are the chances, with a few opponent units left, that a legal
-// attempt leaves the opponent's king without a move: stalemated if its men
-// cannot move either, mated if checked and none of its men can help.
-type endgameOdds struct {
-	stale, mate float64 // the king's, among the legal answers
-	after       men
-	helpless    float64
-}
-
-// compute fills the odds of attempt mv.
-func (eo *endgameOdds) compute(s *belief.State, m *men, mv chess.Move) bool {
+// kingEndgame adjusts legal answers' values with a few opponent units left:
+// the chance of stalemating costs our material lead, mating gains a win.
+func kingEndgame(s *belief.State, m *men, mv chess.Move, legalValue float32) float32 {
+	var after men
 	var ko kingOdds
-	ko.compute(s, m, mv, &eo.after)
+	ko.compute(s, m, mv, &after)
 	legal := ko.total - ko.illegal
 	if legal <= 0 {
-		return false
+		return legalValue
 	}
-	eo.stale, eo.mate = ko.stale/legal, ko.mate/legal
-	eo.helpless = 0
+	pStale := immobile(s, m) * ko.stale / legal
+	var pMate float64
 	if ko.mate > 0 { // helpless walks the opponent's lines: only when it counts
-		eo.helpless = helpless(s, mv.To())
+		pMate = mateShare * helpless(s, mv.To()) * ko.mate / legal
 	}
-	return true
-}
-
-// adjust moves value v of an answer toward a draw by the chance of a
-// stalemate and toward a win by the chance of a mate; pieces is the
-// opponent's expected number of pieces (not pawns) after the answer, and
-// bare reports that the answer leaves its king alone (no men to stalemate
-// or to help: the king's odds are the whole story).
-func (eo *endgameOdds) adjust(s *belief.State, v float32, pieces float64, bare bool) float32 {
-	pStale, pMate := eo.stale, eo.mate
-	if !bare {
-		pStale *= immobile(s, &eo.after, pieces)
-		pMate *= mateShare * eo.helpless
-	}
-	return v + float32(pStale)*(drawValue-v) + float32(pMate)*(winValue-v)
+	return legalValue + float32(pStale)*(drawValue-legalValue) + float32(pMate)*(winValue-legalValue)
 }
 
 // checkKind classifies the check our men (after our move) give a king on k.

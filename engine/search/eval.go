@@ -344,14 +344,8 @@ func evalAttempt(e *stateEntry, m *men, mv chess.Move, alt float32, shield float
 		pPawn = pawnAttack(s, m.us, to)
 	}
 	quiet := base - hangLoss(vm, def, pAny, pPawn)
-	// With few opponent units a move, a capture too, may leave its king
-	// without a move: stalemate or mate.
-	var eo endgameOdds
-	few := s.Units() <= fewUnits && eo.compute(s, m, mv)
-	pawns, _ := s.Pawns()
-	pieces := max(float64(s.Units())-pawns, 0)
-	if few {
-		quiet = eo.adjust(s, quiet, pieces, false)
+	if s.Units() <= fewUnits {
+		quiet = kingEndgame(s, m, mv, quiet)
 	}
 	out.add(float32(o.Illegal), alt, true, false, umpire.NoCapture, chess.NoCheck)
 	legal := o.Legal()
@@ -381,21 +375,13 @@ func evalAttempt(e *stateEntry, m *men, mv chess.Move, alt float32, shield float
 		// The capture leaves the king bare: nearly a win, or a draw if the
 		// king takes back our last mating man.
 		v := lastCapture(s, m, mv)
-		if few {
-			v = eo.adjust(s, v, 0, true)
-		}
 		out.add(float32(o.CapturePawn), v, false, false, umpire.PawnCaptured, chess.NoCheck)
 		out.add(float32(o.CapturePiece), v, false, false, umpire.PieceCaptured, chess.NoCheck)
 		return
 	}
 	taken := 1 + pawnThreat[relRank(m.us.Other(), to)] // the pawn no longer threatens to promote
-	vPawn, vPiece := base+taken-re, base+pieceAverage-re
-	if few {
-		vPawn = eo.adjust(s, vPawn, pieces, false)
-		vPiece = eo.adjust(s, vPiece, max(pieces-1, 0), false)
-	}
-	out.add(float32(o.CapturePawn), vPawn, false, false, umpire.PawnCaptured, chess.NoCheck)
-	out.add(float32(o.CapturePiece), vPiece, false, false, umpire.PieceCaptured, chess.NoCheck)
+	out.add(float32(o.CapturePawn), base+taken-re, false, false, umpire.PawnCaptured, chess.NoCheck)
+	out.add(float32(o.CapturePiece), base+pieceAverage-re, false, false, umpire.PieceCaptured, chess.NoCheck)
 }
 
 // lastCapture values attempt mv taking the opponent's last man: our men
