@@ -232,19 +232,14 @@ func mergeCommand(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	var shards []*Shard
-	for _, path := range fs.Args() {
-		f, err := os.Open(path)
-		if err != nil {
-			fmt.Fprintf(stderr, "kriegbot match merge: %v\n", err)
-			return cmdflag.Failure
-		}
-		sh, err := ReadShard(path, f)
-		f.Close()
-		if err != nil {
-			fmt.Fprintf(stderr, "kriegbot match merge: %v\n", err)
-			return cmdflag.Failure
-		}
+	err := eachFile(fs.Args(), func(path string, r io.Reader) error {
+		sh, err := ReadShard(path, r)
 		shards = append(shards, sh)
+		return err
+	})
+	if err != nil {
+		fmt.Fprintf(stderr, "kriegbot match merge: %v\n", err)
+		return cmdflag.Failure
 	}
 	sum, err := Merge(shards, s)
 	if err != nil {
@@ -273,21 +268,35 @@ func statsCommand(args []string, stdout, stderr io.Writer) int {
 	if fs.NArg() == 0 {
 		return cmdflag.Fail(stderr, "match stats", "no files")
 	}
-	for _, path := range fs.Args() {
-		f, err := os.Open(path)
-		if err != nil {
-			fmt.Fprintf(stderr, "kriegbot match stats: %v\n", err)
-			return cmdflag.Failure
+	err := eachFile(fs.Args(), func(path string, r io.Reader) error {
+		st, err := ReadPlayStats(path, r)
+		if err == nil {
+			fmt.Fprintf(stdout, "%s\n  p1 %s\n  p2 %s\n", path, &st[0], &st[1])
 		}
-		st, err := ReadPlayStats(path, bufio.NewReader(f))
-		f.Close()
-		if err != nil {
-			fmt.Fprintf(stderr, "kriegbot match stats: %v\n", err)
-			return cmdflag.Failure
-		}
-		fmt.Fprintf(stdout, "%s\n  p1 %s\n  p2 %s\n", path, &st[0], &st[1])
+		return err
+	})
+	if err != nil {
+		fmt.Fprintf(stderr, "kriegbot match stats: %v\n", err)
+		return cmdflag.Failure
 	}
 	return cmdflag.OK
+}
+
+// eachFile opens each file in turn and hands it to read, buffered, stopping
+// at the first error.
+func eachFile(paths []string, read func(path string, r io.Reader) error) error {
+	for _, path := range paths {
+		f, err := os.Open(path)
+		if err != nil {
+			return err
+		}
+		err = read(path, bufio.NewReader(f))
+		f.Close()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // buffered is f behind a write buffer; the closer it adds flushes and closes.
