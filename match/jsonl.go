@@ -205,26 +205,30 @@ type Game struct {
 // JSON Lines file, checked as ReadShard checks it; only that game's attempts
 // are kept.
 func ReadGame(name string, r io.Reader, game int) (*Game, error) {
-	gs, n, err := readGames(name, r, func(g int) bool { return g == game })
+	gs, sh, err := readGames(name, r, func(g int) bool { return g == game })
 	if err != nil {
 		return nil, err
 	}
 	if len(gs) == 0 {
-		return nil, fmt.Errorf("%s: no game %d (the file has %d games)", name, game, n)
+		return nil, fmt.Errorf("%s: no game %d (the file has %d games)", name, game, len(sh.Games))
 	}
 	return gs[0], nil
 }
 
-// ReadGames reads every game of a match's JSON Lines file with its attempts,
-// in the file's order, checked as ReadShard checks it.
-func ReadGames(name string, r io.Reader) ([]*Game, error) {
-	gs, _, err := readGames(name, r, func(int) bool { return true })
-	return gs, err
+// ReadGames reads the match line and every game of a match's JSON Lines
+// file with its attempts, in the file's order, checked as ReadShard checks
+// it.
+func ReadGames(name string, r io.Reader) (MatchLine, []*Game, error) {
+	gs, sh, err := readGames(name, r, func(int) bool { return true })
+	if err != nil {
+		return MatchLine{}, nil, err
+	}
+	return sh.Header, gs, nil
 }
 
 // readGames reads the games that keep selects, with their attempts, and
-// counts all the file's games.
-func readGames(name string, r io.Reader, keep func(game int) bool) ([]*Game, int, error) {
+// the file's shard (its match line and all its game lines).
+func readGames(name string, r io.Reader, keep func(game int) bool) ([]*Game, *Shard, error) {
 	byGame := map[int]*Game{}
 	sh, err := readLines(name, r, func(a *AttemptLine, line int) {
 		if !keep(a.Game) {
@@ -239,7 +243,7 @@ func readGames(name string, r io.Reader, keep func(game int) bool) ([]*Game, int
 		g.Lines = append(g.Lines, line)
 	})
 	if err != nil {
-		return nil, 0, err
+		return nil, nil, err
 	}
 	var gs []*Game
 	for i, gl := range sh.Games {
@@ -253,7 +257,7 @@ func readGames(name string, r io.Reader, keep func(game int) bool) ([]*Game, int
 		g.Header, g.Result, g.ResultLine = sh.Header, gl, sh.lines[i]
 		gs = append(gs, g)
 	}
-	return gs, len(sh.Games), nil
+	return gs, sh, nil
 }
 
 // readLines reads a match file, handing each attempt line to attempt when

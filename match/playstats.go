@@ -76,13 +76,11 @@ func short(d time.Duration) time.Duration {
 // accept as written is an error naming its line.
 func ReadPlayStats(name string, r io.Reader) ([2]PlayStats, error) {
 	var st [2]PlayStats
-	games, err := ReadGames(name, r)
+	h, games, err := ReadGames(name, r)
 	if err != nil {
 		return st, err
 	}
-	if len(games) > 0 {
-		st[0].Player, st[1].Player = games[0].Header.P1, games[0].Header.P2
-	}
+	st[0].Player, st[1].Player = h.P1, h.P2
 	for _, g := range games {
 		if err := addGame(&st, name, g); err != nil {
 			return st, err

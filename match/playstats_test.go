@@ -67,6 +67,15 @@ func TestPlayStats(t *testing.T) {
 	}
 }
 
+// TestPlayStatsNoGames: a file cut before its first game ends still names
+// its players.
+func TestPlayStatsNoGames(t *testing.T) {
+	st, err := ReadPlayStats("f.jsonl", strings.NewReader(header+"\n"))
+	if err != nil || st[0].Player != "heuristic" || st[1].Player != "random" || st[0].Games != 0 {
+		t.Fatalf("%+v, %v", st, err)
+	}
+}
+
 func TestPlayStatsErrors(t *testing.T) {
 	g := func(lines ...string) string {
 		return header + "\n" + strings.Join(lines, "\n") + "\n" +
