@@ -259,7 +259,9 @@ func statsCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "\nReplays the games of match files (-jsonl) through the referee and prints, per file")
 		fmt.Fprintln(stderr, "and player: attempts and refusals, recaptures taken of those it could make (the")
 		fmt.Fprintln(stderr, "opponent just took a man on a square it could legally take on), stalemates given")
-		fmt.Fprintln(stderr, "and suffered, time forfeits and thinking time.")
+		fmt.Fprintln(stderr, "and suffered, time forfeits and thinking time; then the recaptures by the safest man")
+		fmt.Fprintln(stderr, "that could take back (king, pawn, knight, bishop, rook, queen) and how many of those")
+		fmt.Fprintln(stderr, "let go left the capturer undefended.")
 		fs.PrintDefaults()
 	}
 	if code, done := cmdflag.Parse(fs, args, stderr); done {

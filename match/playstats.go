@@ -23,6 +23,16 @@ type PlayStats struct {
 	// taken one of our men on a square we could legally take on; Recaptured
 	// those whose legal move did.
 	Recaptures, Recaptured int
+	// ByTaker breaks the recaptures down by the safest man that could take
+	// back (recapturers, in that order): [k][0] the chances, [k][1] those
+	// taken. A queen that takes back an unseen capturer risks itself to an
+	// unseen defender, a pawn hardly anything, a king nothing (it may take
+	// only where nothing defends): letting a queen's recapture go is often
+	// the right choice, a pawn's rarely.
+	ByTaker [len(recapturers)][2]int
+	// LetGoFree counts the recaptures let go where nothing defended the
+	// capturer: material left on the board, in hindsight.
+	LetGoFree int
 	// Stalemates counts the games the player ended by stalemating the
 	// opponent; Stalemated those it was stalemated in.
 	Stalemates, Stalemated int
@@ -37,7 +47,8 @@ func (p *PlayStats) RecaptureRate() float64 {
 	return float64(p.Recaptured) / float64(p.Recaptures)
 }
 
-// String is the player's line of kriegbot match stats.
+// String is the player's lines of kriegbot match stats: the counts, and
+// with recapture chances their breakdown on a second line.
 func (p *PlayStats) String() string {
 	refused := 0.0
 	if p.Moves > 0 {
@@ -53,6 +64,17 @@ func (p *PlayStats) String() string {
 	s += fmt.Sprintf(", stalemated the opponent %d, was stalemated %d, time forfeits %d", p.Stalemates, p.Stalemated, p.Forfeits)
 	if p.Attempts > 0 {
 		s += fmt.Sprintf(", think %v an attempt (longest %v)", short(p.Think/time.Duration(p.Attempts)), short(p.MaxThink))
+	}
+	if p.Recaptures > 0 {
+		s += "\n    recaptures by the safest man able:"
+		sep := " "
+		for k, n := range p.ByTaker {
+			if n[0] > 0 {
+				s += fmt.Sprintf("%s%s %.0f %% of %d", sep, recapturers[k], 100*float64(n[1])/float64(n[0]), n[0])
+				sep = ", "
+			}
+		}
+		s += fmt.Sprintf("; let go %d, the capturer undefended in %d", p.Recaptures-p.Recaptured, p.LetGoFree)
 	}
 	return s
 }
@@ -104,6 +126,7 @@ func addGame(st *[2]PlayStats, name string, g *Game) error {
 	// back there; looked is set once its turn's first attempt has counted
 	// the chance.
 	taken, looked := chess.NoSquare, false
+	var by, free int // the chance's safest taker (index in recapturers), its capturer undefended
 	var lastMover chess.Color
 	moved := false
 	err := g.Walk(name, func(i int, pos *chess.Position, m chess.Move, ans umpire.Answer) error {
@@ -111,8 +134,13 @@ func addGame(st *[2]PlayStats, name string, g *Game) error {
 		p := &st[player(mover)]
 		if !looked {
 			looked = true
-			if taken != chess.NoSquare && canTake(pos, taken) {
+			if k, ok := safestTaker(pos, taken); ok {
 				p.Recaptures++
+				p.ByTaker[k][0]++
+				by, free = k, 0
+				if !pos.IsAttacked(taken, mover.Other()) {
+					free = 1
+				}
 			} else {
 				taken = chess.NoSquare
 			}
@@ -126,8 +154,13 @@ func addGame(st *[2]PlayStats, name string, g *Game) error {
 		}
 		p.Moves++
 		lastMover, moved = mover, true
-		if taken != chess.NoSquare && m.To() == taken {
+		switch {
+		case taken == chess.NoSquare:
+		case m.To() == taken:
 			p.Recaptured++
+			p.ByTaker[by][1]++
+		default:
+			p.LetGoFree += free
 		}
 		taken, looked = chess.NoSquare, false
 		if ans.Capture.Kind != umpire.NoCapture {
@@ -150,14 +183,29 @@ func addGame(st *[2]PlayStats, name string, g *Game) error {
 	return nil
 }
 
-// canTake reports whether the side to move has a legal capture on sq.
-func canTake(pos *chess.Position, sq chess.Square) bool {
+// recapturers are the men that may take back, safest first.
+var recapturers = [...]chess.PieceType{chess.King, chess.Pawn, chess.Knight, chess.Bishop, chess.Rook, chess.Queen}
+
+// safestTaker reports whether the side to move has a legal capture on sq
+// (false for NoSquare) and the safest man that has one, as an index in
+// recapturers.
+func safestTaker(pos *chess.Position, sq chess.Square) (int, bool) {
+	if sq == chess.NoSquare {
+		return 0, false
+	}
 	var l chess.MoveList
 	pos.GenerateLegal(&l)
+	best := len(recapturers)
 	for _, m := range l.Slice() {
-		if m.To() == sq {
-			return true
+		if m.To() != sq {
+			continue
+		}
+		for k, pt := range recapturers[:best] {
+			if pos.PieceAt(m.From()).Type() == pt {
+				best = k
+				break
+			}
 		}
 	}
-	return false
+	return best, best < len(recapturers)
 }
