@@ -3,6 +3,7 @@ package match
 import (
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"kriegbot/engine/chess"
@@ -24,15 +25,13 @@ type PlayStats struct {
 	// those whose legal move did.
 	Recaptures, Recaptured int
 	// ByTaker breaks the recaptures down by the safest man that could take
-	// back (recapturers, in that order): [k][0] the chances, [k][1] those
-	// taken. A queen that takes back an unseen capturer risks itself to an
-	// unseen defender, a pawn hardly anything, a king nothing (it may take
-	// only where nothing defends): letting a queen's recapture go is often
-	// the right choice, a pawn's rarely.
-	ByTaker [len(recapturers)][2]int
-	// LetGoFree counts the recaptures let go where nothing defended the
-	// capturer: material left on the board, in hindsight.
-	LetGoFree int
+	// back (recapturers, in that order): the chances, those taken, and
+	// those let go where nothing defended the capturer (material left on
+	// the board, in hindsight). A queen that takes back an unseen capturer
+	// risks itself to an unseen defender, a pawn hardly anything, a king
+	// nothing (it may take only where nothing defends): letting a queen's
+	// recapture go is often the right choice, a pawn's rarely.
+	ByTaker [len(recapturers)]Recaptures
 	// Stalemates counts the games the player ended by stalemating the
 	// opponent; Stalemated those it was stalemated in.
 	Stalemates, Stalemated int
@@ -42,13 +41,18 @@ type PlayStats struct {
 	Think, MaxThink time.Duration
 }
 
+// Recaptures counts one kind of recapture chance.
+type Recaptures struct {
+	Chances, Taken, LetGoFree int
+}
+
 // RecaptureRate is the share of recapture chances taken (NaN with none).
 func (p *PlayStats) RecaptureRate() float64 {
 	return float64(p.Recaptured) / float64(p.Recaptures)
 }
 
 // String is the player's lines of kriegbot match stats: the counts, and
-// with recapture chances their breakdown on a second line.
+// with recapture chances a table of them under it.
 func (p *PlayStats) String() string {
 	refused := 0.0
 	if p.Moves > 0 {
@@ -66,17 +70,26 @@ func (p *PlayStats) String() string {
 		s += fmt.Sprintf(", think %v an attempt (longest %v)", short(p.Think/time.Duration(p.Attempts)), short(p.MaxThink))
 	}
 	if p.Recaptures > 0 {
-		s += "\n    recaptures by the safest man able:"
-		sep := " "
-		for k, n := range p.ByTaker {
-			if n[0] > 0 {
-				s += fmt.Sprintf("%s%s %.0f %% of %d", sep, recapturers[k], 100*float64(n[1])/float64(n[0]), n[0])
-				sep = ", "
-			}
-		}
-		s += fmt.Sprintf("; let go %d, the capturer undefended in %d", p.Recaptures-p.Recaptured, p.LetGoFree)
+		s += recaptureTable(&p.ByTaker)
 	}
 	return s
+}
+
+// recaptureTable is the recaptures broken down by the safest man able, a
+// column each, under the player's line.
+func recaptureTable(by *[len(recapturers)]Recaptures) string {
+	rows := [4]string{"    recaptures, safest taker", "      chances               ", "      taken                 ", "      let go, undefended    "}
+	for k, n := range by {
+		rows[0] += fmt.Sprintf("%7s", recapturers[k])
+		rows[1] += fmt.Sprintf("%7d", n.Chances)
+		if n.Chances == 0 {
+			rows[2] += fmt.Sprintf("%7s", "-")
+		} else {
+			rows[2] += fmt.Sprintf("%5.0f %%", 100*float64(n.Taken)/float64(n.Chances))
+		}
+		rows[3] += fmt.Sprintf("%7d", n.LetGoFree)
+	}
+	return "\n" + strings.Join(rows[:], "\n")
 }
 
 // short rounds d to about three figures.
@@ -126,7 +139,8 @@ func addGame(st *[2]PlayStats, name string, g *Game) error {
 	// back there; looked is set once its turn's first attempt has counted
 	// the chance.
 	taken, looked := chess.NoSquare, false
-	var by, free int // the chance's safest taker (index in recapturers), its capturer undefended
+	var by int    // the chance's safest taker (index in recapturers)
+	var free bool // nothing defends its capturer
 	var lastMover chess.Color
 	moved := false
 	err := g.Walk(name, func(i int, pos *chess.Position, m chess.Move, ans umpire.Answer) error {
@@ -136,11 +150,8 @@ func addGame(st *[2]PlayStats, name string, g *Game) error {
 			looked = true
 			if k, ok := safestTaker(pos, taken); ok {
 				p.Recaptures++
-				p.ByTaker[k][0]++
-				by, free = k, 0
-				if !pos.IsAttacked(taken, mover.Other()) {
-					free = 1
-				}
+				p.ByTaker[k].Chances++
+				by, free = k, !pos.IsAttacked(taken, mover.Other())
 			} else {
 				taken = chess.NoSquare
 			}
@@ -158,9 +169,9 @@ func addGame(st *[2]PlayStats, name string, g *Game) error {
 		case taken == chess.NoSquare:
 		case m.To() == taken:
 			p.Recaptured++
-			p.ByTaker[by][1]++
-		default:
-			p.LetGoFree += free
+			p.ByTaker[by].Taken++
+		case free:
+			p.ByTaker[by].LetGoFree++
 		}
 		taken, looked = chess.NoSquare, false
 		if ans.Capture.Kind != umpire.NoCapture {
