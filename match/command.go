@@ -260,8 +260,8 @@ func statsCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "and player: attempts and refusals, recaptures taken of those it could make (the")
 		fmt.Fprintln(stderr, "opponent just took a man on a square it could legally take on), stalemates given")
 		fmt.Fprintln(stderr, "and suffered, time forfeits and thinking time; then the recaptures by the safest man")
-		fmt.Fprintln(stderr, "that could take back (king, pawn, knight, bishop, rook, queen) and how many of those")
-		fmt.Fprintln(stderr, "let go left the capturer undefended.")
+		fmt.Fprintln(stderr, "that could take back (king, pawn, knight, bishop, rook, queen): taken, taken where")
+		fmt.Fprintln(stderr, "something defended the capturer, let go where nothing did.")
 		fs.PrintDefaults()
 	}
 	if code, done := cmdflag.Parse(fs, args, stderr); done {

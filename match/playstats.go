@@ -25,9 +25,10 @@ type PlayStats struct {
 	// those whose legal move did.
 	Recaptures, Recaptured int
 	// ByTaker breaks the recaptures down by the safest man that could take
-	// back (recapturers, in that order): the chances, those taken, and
-	// those let go where nothing defended the capturer (material left on
-	// the board, in hindsight). A queen that takes back an unseen capturer
+	// back (recapturers, in that order): the chances, those taken, those
+	// taken where something defended the capturer (our taker exposed), and
+	// those let go where nothing did (material left on the board): the two
+	// mistakes, in hindsight. A queen that takes back an unseen capturer
 	// risks itself to an unseen defender, a pawn hardly anything, a king
 	// nothing (it may take only where nothing defends): letting a queen's
 	// recapture go is often the right choice, a pawn's rarely.
@@ -43,7 +44,7 @@ type PlayStats struct {
 
 // Recaptures counts one kind of recapture chance.
 type Recaptures struct {
-	Chances, Taken, LetGoFree int
+	Chances, Taken, TakenDefended, LetGoFree int
 }
 
 // RecaptureRate is the share of recapture chances taken (NaN with none).
@@ -78,7 +79,8 @@ func (p *PlayStats) String() string {
 // recaptureTable is the recaptures broken down by the safest man able, a
 // column each, under the player's line.
 func recaptureTable(by *[len(recapturers)]Recaptures) string {
-	rows := [4]string{"    recaptures, safest taker", "      chances               ", "      taken                 ", "      let go, undefended    "}
+	rows := [5]string{"    recaptures, safest taker", "      chances               ", "      taken                 ",
+		"      taken, defended       ", "      let go, undefended    "}
 	for k, n := range by {
 		rows[0] += fmt.Sprintf("%7s", recapturers[k])
 		rows[1] += fmt.Sprintf("%7d", n.Chances)
@@ -87,7 +89,8 @@ func recaptureTable(by *[len(recapturers)]Recaptures) string {
 		} else {
 			rows[2] += fmt.Sprintf("%5.0f %%", 100*float64(n.Taken)/float64(n.Chances))
 		}
-		rows[3] += fmt.Sprintf("%7d", n.LetGoFree)
+		rows[3] += fmt.Sprintf("%7d", n.TakenDefended)
+		rows[4] += fmt.Sprintf("%7d", n.LetGoFree)
 	}
 	return "\n" + strings.Join(rows[:], "\n")
 }
@@ -170,6 +173,9 @@ func addGame(st *[2]PlayStats, name string, g *Game) error {
 		case m.To() == taken:
 			p.Recaptured++
 			p.ByTaker[by].Taken++
+			if !free {
+				p.ByTaker[by].TakenDefended++
+			}
 		case free:
 			p.ByTaker[by].LetGoFree++
 		}

@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// statsFile is a match file of five games between heuristic (p1) and random:
+// statsFile is a match file of six games between heuristic (p1) and random:
 //
 //	0 (p1 White): 1. e4 d5 2. exd5, and Black, after a refused Qd4, takes
 //	  back with Qxd5: p2 had one chance, for its queen, and took it.
@@ -18,7 +18,9 @@ import (
 //	2 (p1 White, from a position): Qf7 stalemates the king on h8.
 //	3 (p1 Black): 1. e4, and White (p2) loses on time.
 //	4 (p1 White, from a position): exd5, which the bishop on f3 defends,
-//	  and Black lets go cxd5 (Qxd5 too; the pawn is the safer taker).
+//	  and Black takes back with cxd5 (Qxd5 too; the pawn is the safer
+//	  taker), into the bishop.
+//	5 (p1 White, the same position): exd5, and Black lets it go.
 func statsFile(extra ...string) string {
 	att := func(g, ply int, side, uci string, legal bool, us int) string {
 		return fmt.Sprintf(`{"type":"attempt","game":%d,"ply":%d,"side":"%s","attempt":"%s","legal":%v,"think_us":%d}`, g, ply, side, uci, legal, us)
@@ -31,7 +33,7 @@ func statsFile(extra ...string) string {
 		return fmt.Sprintf(`{"type":"game","game":%d,"seed":"1","white":"%s","black":"%s","p1":"%s","result":"%s","termination":"%s","plies":4,"attempts":5,"p1_score":%v%s}`,
 			g, white, black, p1, result, term, score, f)
 	}
-	lines := []string{strings.Replace(header, `"games":4`, `"games":5`, 1),
+	lines := []string{strings.Replace(header, `"games":4`, `"games":6`, 1),
 		att(0, 0, "white", "e2e4", true, 1000), att(0, 1, "black", "d7d5", true, 0),
 		att(0, 2, "white", "e4d5", true, 3000), att(0, 3, "black", "d8d4", false, 0), att(0, 3, "black", "d8d5", true, 0),
 		game(0, "heuristic", "random", "white", "1/2-1/2", "ply cap", 0.5, ""),
@@ -42,8 +44,10 @@ func statsFile(extra ...string) string {
 		game(2, "heuristic", "random", "white", "1/2-1/2", "stalemate", 0.5, "7k/4Q3/6K1/8/8/8/8/8 w - - 0 1"),
 		att(3, 0, "white", "e2e4", true, 0),
 		game(3, "random", "heuristic", "black", "0-1", "time", 1, ""),
-		att(4, 0, "white", "e4d5", true, 0), att(4, 1, "black", "e8e7", true, 0),
+		att(4, 0, "white", "e4d5", true, 0), att(4, 1, "black", "c6d5", true, 0),
 		game(4, "heuristic", "random", "white", "1/2-1/2", "ply cap", 0.5, "3qk3/8/2p5/3p4/4P3/5B2/8/4K3 w - - 0 1"),
+		att(5, 0, "white", "e4d5", true, 0), att(5, 1, "black", "e8e7", true, 0),
+		game(5, "heuristic", "random", "white", "1/2-1/2", "ply cap", 0.5, "3qk3/8/2p5/3p4/4P3/5B2/8/4K3 w - - 0 1"),
 	}
 	return strings.Join(append(lines, extra...), "\n") + "\n"
 }
@@ -54,29 +58,30 @@ func TestPlayStats(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := [2]PlayStats{
-		{Player: "heuristic", Games: 5, Moves: 6, Attempts: 6, Recaptures: 1, Recaptured: 0,
+		{Player: "heuristic", Games: 6, Moves: 7, Attempts: 7, Recaptures: 1, Recaptured: 0,
 			ByTaker: [6]Recaptures{5: {Chances: 1, LetGoFree: 1}}, Stalemates: 1, Think: 13 * time.Millisecond, MaxThink: 5 * time.Millisecond},
-		{Player: "random", Games: 5, Moves: 6, Attempts: 7, Recaptures: 2, Recaptured: 1,
-			ByTaker: [6]Recaptures{1: {Chances: 1}, 5: {Chances: 1, Taken: 1}}, Stalemated: 1, Forfeits: 1},
+		{Player: "random", Games: 6, Moves: 7, Attempts: 8, Recaptures: 3, Recaptured: 2,
+			ByTaker: [6]Recaptures{1: {Chances: 2, Taken: 1, TakenDefended: 1}, 5: {Chances: 1, Taken: 1}}, Stalemated: 1, Forfeits: 1},
 	}
 	if st != want {
 		t.Fatalf("stats\n%+v\nwant\n%+v", st, want)
 	}
 	line := st[0].String()
-	for _, w := range []string{"heuristic: 5 games, 6 attempts for 6 moves (0.00 refused a move)", "recaptured 0 of 1 (0.0 %)", "stalemated the opponent 1", "think 2.17ms an attempt (longest 5ms)",
+	for _, w := range []string{"heuristic: 6 games, 7 attempts for 7 moves (0.00 refused a move)", "recaptured 0 of 1 (0.0 %)", "stalemated the opponent 1", "think 1.86ms an attempt (longest 5ms)",
 		"\n      let go, undefended          0      0      0      0      0      1"} {
 		if !strings.Contains(line, w) {
 			t.Errorf("line %q lacks %q", line, w)
 		}
 	}
-	// The table under random's line: the pawn could take in game 4, the
-	// queen in game 0.
+	// The table under random's line: the pawn could take in games 4 and
+	// 5, the queen in game 0.
 	random := `
     recaptures, safest taker   king   pawn knight bishop   rook  queen
-      chances                     0      1      0      0      0      1
-      taken                       -    0 %      -      -      -  100 %
+      chances                     0      2      0      0      0      1
+      taken                       -   50 %      -      -      -  100 %
+      taken, defended             0      1      0      0      0      0
       let go, undefended          0      0      0      0      0      0`
-	if l := st[1].String(); !strings.Contains(l, "7 attempts for 6 moves (0.17 refused a move), recaptured 1 of 2 (50.0 %)") || !strings.Contains(l, "time forfeits 1") ||
+	if l := st[1].String(); !strings.Contains(l, "8 attempts for 7 moves (0.14 refused a move), recaptured 2 of 3 (66.7 %)") || !strings.Contains(l, "time forfeits 1") ||
 		!strings.HasSuffix(l, random) {
 		t.Errorf("line %q", l)
 	}
@@ -157,7 +162,7 @@ func TestStatsCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, out, errs := runCommand("stats", f)
-	if code != 0 || !strings.HasPrefix(out, f+"\n  p1 heuristic: 5 games,") || !strings.Contains(out, "\n  p2 random: 5 games,") {
+	if code != 0 || !strings.HasPrefix(out, f+"\n  p1 heuristic: 6 games,") || !strings.Contains(out, "\n  p2 random: 6 games,") {
 		t.Fatalf("exit %d, stdout\n%s\nstderr %s", code, out, errs)
 	}
 	for _, tc := range []struct {
