@@ -196,7 +196,7 @@ func TestPruneReuse(t *testing.T) {
 	if r2.Move == r.Move || r2.Iterations != budget {
 		t.Fatalf("after the refusal: %+v", r2)
 	}
-	if tr.nodes[0].visits <= budget || tr.nodes[0].visits >= before+budget {
+	if before == 0 || tr.nodes[0].visits <= budget || tr.nodes[0].visits > before+budget {
 		t.Fatalf("root visits %d after reuse (had %d)", tr.nodes[0].visits, before)
 	}
 	checkTree(t, tr)

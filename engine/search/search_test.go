@@ -148,22 +148,56 @@ func refuse(s *Searcher, p *Position, m chess.Move) (belief.State, []chess.Move)
 	return bel, rest
 }
 
-// TestRefusedReuse: after a refusal the root keeps its other attempts'
-// statistics, drops the refused one, and the next search never picks it.
+// TestRefusedReuse: after a refusal the root moves to the refused attempt's
+// "Illegal move" node, whose statistics were searched on the belief after
+// the refusal: every attempt kept there has the answers that belief gives
+// (kept at the old root, they had the chances of the belief before it),
+// and the next search never picks the refused attempt.
 func TestRefusedReuse(t *testing.T) {
 	ps := Middlegames(13, 2, 20, 40)
-	p := ps[len(ps)/2]
-	s := newSearcher(t, testConfig(ApproachC, 1))
-	r := s.Search(context.Background(), &p.Belief, p.Moves, Limits{Nodes: 500})
-	tr := s.trees[0]
-	before := tr.nodes[0].visits
-	bel, rest := refuse(s, &p, r.Move)
-	r2 := s.Search(context.Background(), &bel, rest, Limits{Nodes: 300})
-	if r2.Move == r.Move {
-		t.Fatal("the refused attempt was chosen again")
+	fresh := 0
+	for i := 0; i < len(ps); i += 7 {
+		p := ps[i]
+		s := newSearcher(t, testConfig(ApproachC, 1))
+		r := s.Search(context.Background(), &p.Belief, p.Moves, Limits{Nodes: 2000})
+		if r.Move == chess.NullMove {
+			t.Fatalf("position %d: no attempt", i)
+		}
+		tr := s.trees[0]
+		bel, rest := refuse(s, &p, r.Move)
+		if !s.rooted {
+			continue // the attempt had no "Illegal move" node: afresh
+		}
+		before := tr.nodes[0].visits
+		root := &tr.nodes[0]
+		for c := root.first; root.first >= 0 && c < root.first+int32(root.nchild); c++ {
+			a := &tr.nodes[c]
+			if a.flags&fPruned != 0 {
+				continue
+			}
+			if a.move == r.Move {
+				t.Fatalf("position %d: the refused attempt is still offered", i)
+			}
+			for k := a.first; a.first >= 0 && k < a.first+int32(a.nchild); k++ {
+				if tr.nodes[k].illegal {
+					want := float32(bel.Outcomes(a.move).Illegal)
+					if got := tr.nodes[k].prob; math.Abs(float64(got-want)) > 1e-6 {
+						t.Fatalf("position %d, %v: refused with %.4f, the belief says %.4f", i, a.move, got, want)
+					}
+					fresh++
+				}
+			}
+		}
+		r2 := s.Search(context.Background(), &bel, rest, Limits{Nodes: 300})
+		if r2.Move == r.Move {
+			t.Fatalf("position %d: the refused attempt was chosen again", i)
+		}
+		if got := tr.nodes[0].visits; got <= 300 || got > before+300 {
+			t.Fatalf("position %d: root visits %d after reuse (had %d)", i, got, before)
+		}
 	}
-	if got := tr.nodes[0].visits; got <= 300 || got >= before+300 {
-		t.Fatalf("root visits %d after reuse (had %d, refused attempt had %d)", got, before, r.Visits)
+	if fresh < 10 {
+		t.Fatalf("only %d attempts checked below refusals", fresh)
 	}
 }
 

@@ -118,27 +118,50 @@ func (s *Searcher) NewGame(seed uint64) {
 }
 
 // Refused tells the searcher that the referee refused root attempt m and
-// that bel is the belief after it: the attempt's subtree is dropped and the
-// root takes the new belief, the other attempts keep their statistics.
+// that bel is the belief after it. The root moves to the tree's "Illegal
+// move" node below m, whose subtree was searched on that belief; the other
+// attempts' statistics at the old root were not, and kept, they never
+// learnt what the refusal told: their answers' chances stayed those of the
+// belief before it (a rook check that the refused king step had made 59 %
+// likely to meet the king next to the rook went on being valued at 13 %,
+// and the rook was lost; docs/strength.md, round 14). With no such node,
+// or one whose belief cannot stand for bel, the next search starts afresh.
 func (s *Searcher) Refused(m chess.Move, bel *belief.State) {
 	if !s.rooted {
 		return
 	}
 	for _, t := range s.trees {
-		r := &t.nodes[0]
-		for c := r.first; r.first >= 0 && c < r.first+int32(r.nchild); c++ {
-			if t.nodes[c].move == m {
-				t.nodes[c].flags |= fPruned
-			}
+		next := t.refusal(m)
+		if next < 0 || !t.agrees(next, bel) {
+			s.rooted = false
+			return
 		}
+		t.reroot(next)
 		if !t.setState(0, bel) {
 			s.rooted = false
 			return
 		}
-		r.flags &^= fSolved
-		t.rescore(0)
+		t.nodes[0].illegal = false
+		t.nodes[0].flags &^= fSolved | fCollapsed
 	}
 	s.reuse = true
+}
+
+// refusal finds the "Illegal move" node below root attempt m, or -1.
+func (t *tree) refusal(m chess.Move) int32 {
+	r := &t.nodes[0]
+	for a := r.first; r.first >= 0 && a < r.first+int32(r.nchild); a++ {
+		n := &t.nodes[a]
+		if n.move != m || n.flags&fPruned != 0 || n.first < 0 {
+			continue
+		}
+		for c := n.first; c < n.first+int32(n.nchild); c++ {
+			if t.nodes[c].illegal {
+				return c
+			}
+		}
+	}
+	return -1
 }
 
 // Played tells the searcher our attempt m was accepted with answer ours and
