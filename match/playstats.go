@@ -20,11 +20,10 @@ type PlayStats struct {
 	// Games counts the games played; Moves the legal moves and Attempts
 	// every attempt (so Attempts-Moves were refused).
 	Games, Moves, Attempts int
-	// Recaptures counts the turns that began with the opponent just having
-	// taken one of our men on a square we could legally take on; Recaptured
-	// those whose legal move did.
-	Recaptures, Recaptured int
-	// ByTaker breaks the recaptures down by the safest man that could take
+	// ByTaker counts the recapture chances (turns that began with the
+	// opponent just having taken one of our men on a square we could
+	// legally take on) and those taken (the turn's legal move did), broken
+	// down by the safest man that could take
 	// back (recapturers, in that order): the chances, those taken, those
 	// taken where something defended the capturer (our taker exposed), and
 	// those let go where nothing did (material left on the board): the two
@@ -47,9 +46,22 @@ type Recaptures struct {
 	Chances, Taken, TakenDefended, LetGoFree int
 }
 
+// RecaptureTotals sums ByTaker over the takers.
+func (p *PlayStats) RecaptureTotals() Recaptures {
+	var t Recaptures
+	for _, n := range p.ByTaker {
+		t.Chances += n.Chances
+		t.Taken += n.Taken
+		t.TakenDefended += n.TakenDefended
+		t.LetGoFree += n.LetGoFree
+	}
+	return t
+}
+
 // RecaptureRate is the share of recapture chances taken (NaN with none).
 func (p *PlayStats) RecaptureRate() float64 {
-	return float64(p.Recaptured) / float64(p.Recaptures)
+	t := p.RecaptureTotals()
+	return float64(t.Taken) / float64(t.Chances)
 }
 
 // String is the player's lines of kriegbot match stats: the counts, and
@@ -61,8 +73,9 @@ func (p *PlayStats) String() string {
 	}
 	s := fmt.Sprintf("%s: %d games, %d attempts for %d moves (%.2f refused a move), ",
 		p.Player, p.Games, p.Attempts, p.Moves, refused)
-	if p.Recaptures > 0 {
-		s += fmt.Sprintf("recaptured %d of %d (%.1f %%)", p.Recaptured, p.Recaptures, 100*p.RecaptureRate())
+	total := p.RecaptureTotals()
+	if total.Chances > 0 {
+		s += fmt.Sprintf("recaptured %d of %d (%.1f %%)", total.Taken, total.Chances, 100*p.RecaptureRate())
 	} else {
 		s += "no recapture chances"
 	}
@@ -70,7 +83,7 @@ func (p *PlayStats) String() string {
 	if p.Attempts > 0 {
 		s += fmt.Sprintf(", think %v an attempt (longest %v)", short(p.Think/time.Duration(p.Attempts)), short(p.MaxThink))
 	}
-	if p.Recaptures > 0 {
+	if total.Chances > 0 {
 		s += recaptureTable(&p.ByTaker)
 	}
 	return s
@@ -152,7 +165,6 @@ func addGame(st *[2]PlayStats, name string, g *Game) error {
 		if !looked {
 			looked = true
 			if k, ok := safestTaker(pos, taken); ok {
-				p.Recaptures++
 				p.ByTaker[k].Chances++
 				by, free = k, !pos.IsAttacked(taken, mover.Other())
 			} else {
@@ -171,7 +183,6 @@ func addGame(st *[2]PlayStats, name string, g *Game) error {
 		switch {
 		case taken == chess.NoSquare:
 		case m.To() == taken:
-			p.Recaptured++
 			p.ByTaker[by].Taken++
 			if !free {
 				p.ByTaker[by].TakenDefended++
