@@ -113,13 +113,7 @@ func (t *tree) ponderPath(m chess.Move, ours umpire.View) bool {
 	if r.first < 0 || r.kind != decision {
 		return false
 	}
-	a := int32(-1)
-	for c := r.first; c < r.first+int32(r.nchild); c++ {
-		if n := &t.nodes[c]; n.move == m && n.flags&fPruned == 0 {
-			a = c
-			break
-		}
-	}
+	a := t.rootAttempt(m)
 	if a < 0 {
 		return false
 	}

@@ -149,16 +149,24 @@ func (s *Searcher) Refused(m chess.Move, bel *belief.State) {
 
 // refusal finds the "Illegal move" node below root attempt m, or -1.
 func (t *tree) refusal(m chess.Move) int32 {
-	r := &t.nodes[0]
-	for a := r.first; r.first >= 0 && a < r.first+int32(r.nchild); a++ {
-		n := &t.nodes[a]
-		if n.move != m || n.flags&fPruned != 0 || n.first < 0 {
-			continue
-		}
-		for c := n.first; c < n.first+int32(n.nchild); c++ {
-			if t.nodes[c].illegal {
-				return c
-			}
+	return t.childWhere(t.rootAttempt(m), func(n *node) bool { return n.illegal })
+}
+
+// rootAttempt returns the root's child for attempt m, unless pruned, or -1.
+func (t *tree) rootAttempt(m chess.Move) int32 {
+	return t.childWhere(0, func(n *node) bool { return n.move == m && n.flags&fPruned == 0 })
+}
+
+// childWhere returns node i's first child for which ok holds, or -1 (also
+// for i < 0, so that lookups chain).
+func (t *tree) childWhere(i int32, ok func(*node) bool) int32 {
+	if i < 0 || t.nodes[i].first < 0 {
+		return -1
+	}
+	n := &t.nodes[i]
+	for c := n.first; c < n.first+int32(n.nchild); c++ {
+		if ok(&t.nodes[c]) {
+			return c
 		}
 	}
 	return -1
@@ -216,29 +224,10 @@ func (t *tree) agrees(i int32, bel *belief.State) bool {
 // follow finds the decision node reached from the root by attempt m, answer
 // ours and reply theirs, or -1.
 func (t *tree) follow(m chess.Move, ours, theirs umpire.View) int32 {
-	child := func(i int32, ok func(*node) bool) int32 {
-		n := &t.nodes[i]
-		if n.first < 0 {
-			return -1
-		}
-		for c := n.first; c < n.first+int32(n.nchild); c++ {
-			if ok(&t.nodes[c]) {
-				return c
-			}
-		}
-		return -1
-	}
-	a := child(0, func(n *node) bool { return n.move == m && n.flags&fPruned == 0 })
-	if a < 0 {
-		return -1
-	}
-	b := child(a, func(n *node) bool {
+	b := t.childWhere(t.rootAttempt(m), func(n *node) bool {
 		return n.kind == answer && n.capture == ours.Capture.Kind && n.check == ours.Checks[0]
 	})
-	if b < 0 {
-		return -1
-	}
-	return child(b, func(n *node) bool {
+	return t.childWhere(b, func(n *node) bool {
 		if n.kind != decision {
 			return false // a reply found impossible: not this one
 		}
