@@ -51,7 +51,7 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	beta := fs.Float64("sprt-beta", 0.05, "SPRT false-negative rate")
 	pgnPath := fs.String("pgn", "", "write the games as PGN to this file")
 	jsonlPath := fs.String("jsonl", "", "write every attempt and game result as JSON Lines to this file")
-	resume := fs.Bool("resume", false, "go on with the match cut short whose -jsonl file is given: the same flags and specs, its games kept, the rest played and appended")
+	resume := fs.Bool("resume", false, "go on with the match cut short whose -jsonl file is given: the same flags and specs, its games kept (and those of its .held file), the rest played and appended")
 	hiddenKing := fs.Bool("hidden-king", false, "with -positions: the players start not knowing where the opponent's king stands (as after a promotion)")
 	positions := fs.String("positions", "", "start positions file (FEN or EPD per line, # comments): game g starts from position g/2 mod N, so each is played with both colour assignments")
 	fs.Usage = func() {
@@ -174,6 +174,12 @@ func Command(args []string, stdout, stderr io.Writer) int {
 		return fail("-resume cannot go on with a PGN file (the cut run's last game may be half written); leave -pgn out")
 	case *resume:
 		played, f, err := OpenResume(*jsonlPath, c.Header())
+		if err == nil {
+			c.Finished, err = ReadHeld(HeldPath(*jsonlPath), c.Header(), played)
+			if err != nil {
+				f.Close()
+			}
+		}
 		if err != nil {
 			return fail("-resume: %v", err)
 		}
@@ -185,8 +191,13 @@ func Command(args []string, stdout, stderr io.Writer) int {
 			return cmdflag.Failure
 		}
 	}
+	var held *heldWriter
+	if *jsonlPath != "" {
+		held = &heldWriter{path: HeldPath(*jsonlPath), header: c.Header(), prior: c.Finished}
+		c.Held = held
+	}
 	prog := newProgress(stderr)
-	c.Progress = prog.update
+	c.Progress, c.OnHeld = prog.update, prog.held
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -196,6 +207,17 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	for _, cl := range closers {
 		if err := cl(); err != nil && runErr == nil {
 			runErr = err
+		}
+	}
+	if held != nil {
+		// A stopped run keeps it for -resume while it holds games the match
+		// file has not; otherwise it is needed no more.
+		keep := runErr != nil && sum.Held > 0
+		if err := held.finish(keep); err != nil && runErr == nil {
+			runErr = err
+		}
+		if keep {
+			fmt.Fprintf(stderr, "kriegbot match: %d finished games not yet in %s are kept in %s; -resume writes them\n", sum.Held, *jsonlPath, held.path)
 		}
 	}
 	if runErr != nil {
@@ -352,10 +374,18 @@ type progress struct {
 	on   bool
 	last time.Time
 	drew bool
+	// lastLine is when the last plain line was written; a held game's line
+	// is written only after quiet without one (heldQuiet).
+	lastLine time.Time
+	quiet    time.Duration
 }
 
+// heldQuiet: a game held is told in a log only when nothing was written for
+// this long; a quick match would print most of its games twice.
+const heldQuiet = 30 * time.Second
+
 func newProgress(stderr io.Writer) *progress {
-	p := &progress{w: stderr}
+	p := &progress{w: stderr, quiet: heldQuiet, lastLine: time.Now()}
 	if f, ok := stderr.(*os.File); ok {
 		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
 			p.on = true
@@ -380,6 +410,9 @@ func (p *progress) update(s Summary, g GameLine) {
 	bar := strings.Repeat("#", filled) + strings.Repeat(".", width-filled)
 	fmt.Fprintf(p.w, "\r\x1b[K[%s] %d/%d games  +%d -%d =%d  score %.1f%%  %s  %.1f games/s",
 		bar, t.N(), s.Planned, t.W, t.L, t.D, 100*t.Score(), t.EloText(), rate)
+	if s.Held > 0 {
+		fmt.Fprintf(p.w, "  (%d more finished)", s.Held)
+	}
 	p.drew = true
 }
 
@@ -388,6 +421,7 @@ func (p *progress) update(s Summary, g GameLine) {
 //
 //	game 7: mcts (black) vs heuristic 0-1 checkmate, 212 plies, 530 attempts; 7 of 20 in 1h21m5s, 13 to go; p1 +4 -1 =2, score 71.4%
 func (p *progress) gameLine(s Summary, g GameLine) {
+	p.lastLine = time.Now()
 	t := s.Tally
 	fmt.Fprintf(p.w, "game %d: %s (%s) vs %s %s %s, %d plies, %d attempts",
 		g.Game+1, s.P1, g.P1, s.P2, g.Result, g.Termination, g.Plies, g.Attempts)
@@ -400,6 +434,25 @@ func (p *progress) gameLine(s Summary, g GameLine) {
 	}
 	fmt.Fprintf(p.w, "; %d of %d in %v, %d to go; p1 +%d -%d =%d, score %.1f%%\n",
 		t.N(), s.Planned, took, s.Planned-t.N(), t.W, t.L, t.D, 100*t.Score())
+}
+
+// held tells of a game that finished while an earlier one is still in play
+// (kept in the held file until that one ends): on a terminal the status
+// line, which counts the waiting games, is redrawn; in a log a line is
+// written if none was for p.quiet, so that a long match held up by one
+// long game still shows how it goes.
+func (p *progress) held(s Summary, g GameLine, waitsFor int) {
+	if p.on {
+		p.last = time.Time{}
+		p.update(s, g)
+		return
+	}
+	if time.Since(p.lastLine) < p.quiet {
+		return
+	}
+	p.lastLine = time.Now()
+	fmt.Fprintf(p.w, "game %d: %s (%s) vs %s %s %s, %d plies, %d attempts; finished, counted once game %d ends (%d waiting)\n",
+		g.Game+1, s.P1, g.P1, s.P2, g.Result, g.Termination, g.Plies, g.Attempts, waitsFor+1, s.Held)
 }
 
 func (p *progress) done() {

@@ -8,7 +8,9 @@
 // games at once. Whatever the scheduling, games are written and counted in
 // index order, and game g's seed derives from the match seed and g alone, so
 // a run is reproducible and a shard (-shard I/N) plays exactly its games of
-// the whole match.
+// the whole match. A game that waits for an earlier one goes at once to the
+// held file beside the JSON Lines file (held.go), so that a run killed then
+// loses no finished game: -resume takes them from it.
 //
 // The results: Tally (W-L-D from the first player's side) with the Elo
 // difference and its 95 % interval (cutechess-cli's method), an SPRT that

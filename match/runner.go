@@ -56,6 +56,16 @@ type Config struct {
 	// line is not written again.
 	Resume bool
 	Played []GameLine
+	// Held, when not nil, receives at once each finished game that has to
+	// wait for an earlier one before it can go to JSONL (the held file,
+	// held.go), and OnHeld, when not nil, is called then with the summary
+	// so far, the game and the index of the game it waits for.
+	Held   io.Writer
+	OnHeld func(s Summary, g GameLine, waitsFor int)
+	// Finished are games a cut run finished but had not written (its held
+	// file): they are written in their turn, not played again. Only with
+	// JSONL and without PGN.
+	Finished []HeldGame
 }
 
 // Summary is a match's outcome so far.
@@ -64,8 +74,12 @@ type Summary struct {
 	Tally        Tally
 	Terminations map[string]int
 	// Planned is the number of games this run was to play, Resumed how many
-	// of them a run cut short had played (Config.Played).
+	// of them a run cut short had played (Config.Played and Config.Finished).
 	Planned, Resumed int
+	// Held is the number of finished games waiting for an earlier one to
+	// be written and counted (Config.Finished among them); when Run
+	// returns, those it did not write.
+	Held int
 	// SPRT is the test, if any, and its decision (+1 H1, -1 H0, 0 open).
 	SPRT     *SPRT
 	Decision int
@@ -159,18 +173,34 @@ func (c *Config) Header() MatchLine {
 func Run(ctx context.Context, c Config) (Summary, error) {
 	start := time.Now()
 	sum := Summary{P1: c.label(1), P2: c.label(2), SPRT: c.SPRT}
+	if len(c.Finished) > 0 && (c.JSONL == nil || c.PGN != nil) {
+		return sum, fmt.Errorf("match: finished games from a held file go to JSON Lines only")
+	}
 	played := map[int]bool{}
 	for _, g := range c.Played {
 		played[g.Game] = true
 		sum.Add(g)
 	}
-	var games []int
-	for g := c.Shard; g < c.Games; g += max(c.Shards, 1) {
-		if !played[g] {
-			games = append(games, g)
-		}
+	finished := map[int]*HeldGame{}
+	for k := range c.Finished {
+		finished[c.Finished[k].Line.Game] = &c.Finished[k]
 	}
-	sum.Planned, sum.Resumed = len(games)+len(c.Played), len(c.Played)
+	// games are this run's games in index order, toPlay the positions in
+	// games of those to play (the others were finished by a cut run).
+	var games, toPlay []int
+	priorLeft := 0 // of c.Finished, those this run has still to write
+	for g := c.Shard; g < c.Games; g += max(c.Shards, 1) {
+		switch {
+		case played[g]:
+			continue
+		case finished[g] == nil:
+			toPlay = append(toPlay, len(games))
+		default:
+			priorLeft++
+		}
+		games = append(games, g)
+	}
+	sum.Planned, sum.Resumed = len(games)+len(c.Played), len(c.Played)+priorLeft
 	if c.JSONL != nil && !c.Resume {
 		if _, err := c.JSONL.Write(appendJSON(nil, c.Header())); err != nil {
 			return sum, err
@@ -190,7 +220,7 @@ func Run(ctx context.Context, c Config) (Summary, error) {
 	jobs := make(chan int)
 	results := make(chan result)
 	var wg sync.WaitGroup
-	for range max(min(c.Concurrency, len(games)), 1) {
+	for range max(min(c.Concurrency, len(toPlay)), 1) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -217,7 +247,7 @@ func Run(ctx context.Context, c Config) (Summary, error) {
 	window := make(chan struct{}, 4*c.Concurrency+16)
 	go func() {
 		defer close(jobs)
-		for i := range games {
+		for _, i := range toPlay {
 			select {
 			case window <- struct{}{}:
 			case <-ctx.Done():
@@ -235,10 +265,53 @@ func Run(ctx context.Context, c Config) (Summary, error) {
 		close(results)
 	}()
 
-	// Collect in index order.
+	// Write and count in index order: a game of this run or one finished
+	// before (c.Finished).
 	pending := map[int]*Record{}
 	next := 0
 	var firstFail error
+	flush := func() {
+		for next < len(games) && firstFail == nil {
+			g := games[next]
+			rec, held := pending[next], finished[g]
+			var line GameLine
+			switch {
+			case rec != nil:
+				delete(pending, next)
+				<-window
+				if err := writeGame(&c, rec); err != nil {
+					firstFail = err
+				}
+				line = rec.gameLine()
+			case held != nil:
+				if _, err := c.JSONL.Write(held.lines); err != nil {
+					firstFail = err
+				} else if err := flushWriters(c.JSONL); err != nil {
+					firstFail = err
+				}
+				line = held.Line
+				priorLeft--
+			default:
+				return
+			}
+			if firstFail != nil {
+				cancel()
+				return
+			}
+			next++
+			sum.Add(line)
+			sum.Held = len(pending) + priorLeft
+			sum.Elapsed = time.Since(start)
+			if c.Progress != nil {
+				c.Progress(sum, line)
+			}
+			if sum.Decision != 0 {
+				cancel()
+				return
+			}
+		}
+	}
+	flush()
 	for r := range results {
 		if r.err != nil {
 			if r.err != errAborted && firstFail == nil {
@@ -247,33 +320,33 @@ func Run(ctx context.Context, c Config) (Summary, error) {
 			}
 			continue
 		}
-		if firstFail != nil || ctx.Err() != nil {
+		if firstFail != nil || sum.Decision != 0 || ctx.Err() != nil {
 			continue
 		}
 		pending[r.i] = r.rec
-		for pending[next] != nil {
-			rec := pending[next]
-			delete(pending, next)
-			next++
-			<-window
-			if err := writeGame(&c, rec); err != nil {
+		flush()
+		if pending[r.i] == nil || firstFail != nil || sum.Decision != 0 {
+			continue
+		}
+		// It waits for games[next]: keep it in the held file meanwhile.
+		sum.Held = len(pending) + priorLeft
+		if c.Held != nil {
+			err := r.rec.WriteJSONL(c.Held)
+			if err == nil {
+				err = flushWriters(c.Held)
+			}
+			if err != nil {
 				firstFail = err
 				cancel()
-				break
+				continue
 			}
-			g := rec.gameLine()
-			sum.Add(g)
-			sum.Elapsed = time.Since(start)
-			if c.Progress != nil {
-				c.Progress(sum, g)
-			}
-			if sum.Decision != 0 {
-				cancel()
-				break
-			}
+		}
+		if c.OnHeld != nil {
+			c.OnHeld(sum, r.rec.gameLine(), games[next])
 		}
 	}
 	sum.Elapsed = time.Since(start)
+	sum.Held = len(pending) + priorLeft
 	if firstFail != nil {
 		return sum, firstFail
 	}
@@ -302,7 +375,6 @@ func newRecord(c *Config, g int) *Record {
 // that a match killed loses only its games in progress (kriegbot match
 // -resume goes on from the file).
 func writeGame(c *Config, rec *Record) error {
-	type flusher interface{ Flush() error }
 	if c.PGN != nil {
 		if err := rec.WritePGN(c.PGN, c.PGNHeader); err != nil {
 			return err
@@ -313,7 +385,13 @@ func writeGame(c *Config, rec *Record) error {
 			return err
 		}
 	}
-	for _, w := range []io.Writer{c.PGN, c.JSONL} {
+	return flushWriters(c.PGN, c.JSONL)
+}
+
+// flushWriters flushes those of ws that buffer.
+func flushWriters(ws ...io.Writer) error {
+	type flusher interface{ Flush() error }
+	for _, w := range ws {
 		if f, ok := w.(flusher); ok {
 			if err := f.Flush(); err != nil {
 				return err
