@@ -279,18 +279,17 @@ func Run(ctx context.Context, c Config) (Summary, error) {
 			case rec != nil:
 				delete(pending, next)
 				<-window
-				if err := writeGame(&c, rec); err != nil {
-					firstFail = err
-				}
+				firstFail = writeGame(&c, rec)
 				line = rec.gameLine()
 			case held != nil:
-				if _, err := c.JSONL.Write(held.lines); err != nil {
-					firstFail = err
-				} else if err := flushWriters(c.JSONL); err != nil {
-					firstFail = err
+				_, firstFail = c.JSONL.Write(held.lines)
+				if firstFail == nil {
+					firstFail = flushWriters(c.JSONL)
+				}
+				if firstFail == nil {
+					priorLeft--
 				}
 				line = held.Line
-				priorLeft--
 			default:
 				return
 			}
