@@ -423,8 +423,7 @@ func (p *progress) update(s Summary, g GameLine) {
 func (p *progress) gameLine(s Summary, g GameLine) {
 	p.lastLine = time.Now()
 	t := s.Tally
-	fmt.Fprintf(p.w, "game %d: %s (%s) vs %s %s %s, %d plies, %d attempts",
-		g.Game+1, s.P1, g.P1, s.P2, g.Result, g.Termination, g.Plies, g.Attempts)
+	io.WriteString(p.w, gameHead(s, g))
 	if g.Error != "" {
 		fmt.Fprintf(p.w, " (%s)", g.Error)
 	}
@@ -451,8 +450,14 @@ func (p *progress) held(s Summary, g GameLine, waitsFor int) {
 		return
 	}
 	p.lastLine = time.Now()
-	fmt.Fprintf(p.w, "game %d: %s (%s) vs %s %s %s, %d plies, %d attempts; finished, counted once game %d ends (%d waiting)\n",
-		g.Game+1, s.P1, g.P1, s.P2, g.Result, g.Termination, g.Plies, g.Attempts, waitsFor+1, s.Held)
+	fmt.Fprintf(p.w, "%s; finished, counted once game %d ends (%d waiting)\n", gameHead(s, g), waitsFor+1, s.Held)
+}
+
+// gameHead is the start of a finished game's line: "game 7: mcts (black)
+// vs heuristic 0-1 checkmate, 212 plies, 530 attempts".
+func gameHead(s Summary, g GameLine) string {
+	return fmt.Sprintf("game %d: %s (%s) vs %s %s %s, %d plies, %d attempts",
+		g.Game+1, s.P1, g.P1, s.P2, g.Result, g.Termination, g.Plies, g.Attempts)
 }
 
 func (p *progress) done() {

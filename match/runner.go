@@ -329,6 +329,7 @@ func Run(ctx context.Context, c Config) (Summary, error) {
 		}
 		// It waits for games[next]: keep it in the held file meanwhile.
 		sum.Held = len(pending) + priorLeft
+		sum.Elapsed = time.Since(start)
 		if c.Held != nil {
 			err := r.rec.WriteJSONL(c.Held)
 			if err == nil {
