@@ -11,17 +11,13 @@ import (
 // material; a drawn game nothing. Mating material against a bare king is
 // worth nearly a win (bareWon): valued by material alone, a search gambles
 // its queen on a 10 % mate chance in KQ-K, where patience wins for sure.
-// How nearly is the chance of a draw the search will take for a quick
-// mate: at 80 a K+R against K (about 74 with the rook's gap and the king's
-// room) took a check that mated with the king 60 % on one square and lost
-// the rook with it 10 % on the next (0.6·100 + 0.3·74 > 74), 13 rooks in
-// 100 hidden-king drills; at 95 (about 89, the ending's true chance of a
-// win) 2 were lost, and more drills were won though the mates came slower
-// (docs/strength.md, round 15).
+// At 80 a K+R against K (about 74) still gambles the rook on a check that
+// mates 60 % and loses it 10 %; 95 stopped that in the drills but lost
+// ground in whole games at 100 ms (docs/strength.md, round 15).
 const (
 	winValue  = 100
 	drawValue = 0
-	bareWon   = 95
+	bareWon   = 80
 )
 
 // Evaluation weights. Each beyond material was kept because a match showed it
