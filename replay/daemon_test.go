@@ -47,8 +47,10 @@ type gameSetup struct {
 	maxPlies      int
 	// models is kriegbot's per-opponent model store ("": none).
 	models string
-	// opponent is the sparring partner's player ("random" when empty).
-	opponent string
+	// opponent is the sparring partner's player ("random" when empty), and
+	// opponentThink its least think per attempt (1 ms when 0).
+	opponent      string
+	opponentThink time.Duration
 }
 
 func daemonGameWith(t *testing.T, gs gameSetup) (string, *syncBuffer) {
@@ -89,6 +91,9 @@ func daemonGameWith(t *testing.T, gs gameSetup) (string, *syncBuffer) {
 		c.Engine.Player = player
 		c.Engine.MoveOverhead = config.Duration{Duration: 20 * time.Millisecond}
 		c.Engine.MinThink = config.Duration{Duration: time.Millisecond}
+		if handle == "sparring" && gs.opponentThink > 0 {
+			c.Engine.MinThink = config.Duration{Duration: gs.opponentThink}
+		}
 		c.Policy.SeekBase, c.Policy.SeekIncrement = base, inc
 		c.Policy.MinBase = min(c.Policy.MinBase, base)
 		c.Policy.Greeting, c.Policy.Challenge = "", ""
@@ -208,10 +213,12 @@ func TestDaemonClockReplays(t *testing.T) {
 		})
 	}
 	// An opponent that thinks: the daemon ponders (engine.ponder is on by
-	// default) during its turns, and the record's ponders replay.
+	// default) during its turns, and the record's ponders replay. The
+	// opponent thinks 200 ms an attempt at least: on a loaded machine its
+	// quick turns once ended every ponder before its first iteration.
 	t.Run("ponder", func(t *testing.T) {
 		dir, log := daemonGameWith(t, gameSetup{spec: "mcts:mem=2", base: 0, inc: 1, timeout: 2 * time.Minute,
-			seed: 104, maxPlies: 20, opponent: "mcts:mem=2"})
+			seed: 104, maxPlies: 20, opponent: "mcts:mem=2", opponentThink: 200 * time.Millisecond})
 		rec := readFile(t, onlyFile(t, filepath.Join(dir, "games", "*-g1-*.jsonl")))
 		ponders := 0
 		for _, s := range rec.Steps {
