@@ -48,7 +48,8 @@ type gameSetup struct {
 	// models is kriegbot's per-opponent model store ("": none).
 	models string
 	// opponent is the sparring partner's player ("random" when empty), and
-	// opponentThink its least think per attempt (1 ms when 0).
+	// opponentThink its least think per attempt outside an emergency (1 ms
+	// when 0).
 	opponent      string
 	opponentThink time.Duration
 }
@@ -214,8 +215,9 @@ func TestDaemonClockReplays(t *testing.T) {
 	}
 	// An opponent that thinks: the daemon ponders (engine.ponder is on by
 	// default) during its turns, and the record's ponders replay. The
-	// opponent thinks 200 ms an attempt at least: on a loaded machine its
-	// quick turns once ended every ponder before its first iteration.
+	// opponent thinks 200 ms an attempt at least once its clock is out of
+	// the emergency band (a few moves in): on a loaded machine its quick
+	// turns once ended every ponder before its first iteration.
 	t.Run("ponder", func(t *testing.T) {
 		dir, log := daemonGameWith(t, gameSetup{spec: "mcts:mem=2", base: 0, inc: 1, timeout: 2 * time.Minute,
 			seed: 104, maxPlies: 20, opponent: "mcts:mem=2", opponentThink: 200 * time.Millisecond})
