@@ -23,11 +23,11 @@ type PlayStats struct {
 	// ByTaker counts the recapture chances (turns that began with the
 	// opponent just having taken one of our men on a square we could
 	// legally take on) and those taken (the turn's legal move did), broken
-	// down by the safest man that could take
-	// back (recapturers, in that order): the chances, those taken, those
-	// taken where something defended the capturer (our taker exposed), and
-	// those let go where nothing did (material left on the board): the two
-	// mistakes, in hindsight. A queen that takes back an unseen capturer
+	// down by the safest man that could take back (recapturers, in that
+	// order): the chances, those taken, those taken where something
+	// defended the capturer (our taker exposed), and those let go where
+	// nothing did (material left on the board): the two mistakes, in
+	// hindsight. A queen that takes back an unseen capturer
 	// risks itself to an unseen defender, a pawn hardly anything, a king
 	// nothing (it may take only where nothing defends): letting a queen's
 	// recapture go is often the right choice, a pawn's rarely.
