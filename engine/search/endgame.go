@@ -157,13 +157,14 @@ func confine(from, free chess.Bitboard) chess.Bitboard {
 // evalBare computes the answers exactly against a bare king: for every square
 // its king may stand on, whether the attempt is refused, mates, stalemates,
 // checks (of which kind) or passes silently, and how much room the king keeps.
-func evalBare(e *stateEntry, m *men, mv chess.Move, alt float32, out *answers) {
+// won is evalParams.bareWon.
+func evalBare(e *stateEntry, m *men, mv chess.Move, alt, won float32, out *answers) {
 	s := &e.bel
 	var after men
 	var ko kingOdds
 	ko.compute(s, m, mv, &after)
 	room := (kingStep(ko.alive) &^ ko.att).Count()
-	v := baseValue(s, &after) - roomWeight*float32(room) + pawnAdvance*float32(pawnRanks(&after))
+	v := baseValue(s, &after, won) - roomWeight*float32(room) + pawnAdvance*float32(pawnRanks(&after))
 	if !ko.pawnEnding && after.by[chess.Queen] == 0 {
 		// A rook or minor pieces box the king in; a pawn has first to
 		// promote, and a queen's lines box it wherever she stands.
@@ -179,7 +180,7 @@ func evalBare(e *stateEntry, m *men, mv chess.Move, alt float32, out *answers) {
 			sq := ko.hangSq[i]
 			var left men = after
 			left.remove(sq)
-			lost := base - baseValue(s, &left) + manValue[after.at[sq]]/10
+			lost := base - baseValue(s, &left, won) + manValue[after.at[sq]]/10
 			if cannotMate(&left) {
 				lost = base - drawValue
 			}

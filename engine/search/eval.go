@@ -12,13 +12,36 @@ import (
 // worth nearly a win (bareWon): valued by material alone, a search gambles
 // its queen on a 10 % mate chance in KQ-K, where patience wins for sure.
 // At 80 a K+R against K (about 74) still gambles the rook on a check that
-// mates 60 % and loses it 10 %; 95 stopped that in the drills but lost
-// ground in whole games at 100 ms (docs/strength.md, round 15).
+// mates 60 % and loses it 10 %, so a search whose root already faces a bare
+// king values it at bareWonEnding (95: 2 rooks lost in 100 drills, not 13).
+// Everywhere at 95 lost ground at 100 ms (docs/strength.md, round 15): with
+// the opponent down to a few men the deep lines taking them all looked
+// better than the sound ones.
 const (
-	winValue  = 100
-	drawValue = 0
-	bareWon   = 80
+	winValue      = 100
+	drawValue     = 0
+	bareWon       = 80
+	bareWonEnding = 95
 )
+
+// evalParams are the valuation's settings for one search.
+type evalParams struct {
+	// shield is Config.Shield, the weight of our king's pawn shield.
+	shield float32
+	// bareWon is what mating men against a bare king are worth less
+	// their gap (bareWon, or bareWonEnding from a bare king's root).
+	bareWon float32
+}
+
+// evalFor returns the valuation's settings for a search from root with
+// pawn-shield weight shield.
+func evalFor(root *belief.State, shield float32) evalParams {
+	p := evalParams{shield: shield, bareWon: bareWon}
+	if root.Units() == 0 {
+		p.bareWon = bareWonEnding
+	}
+	return p
+}
 
 // Evaluation weights. Each beyond material was kept because a match showed it
 // wins (docs/strength.md).
@@ -121,12 +144,12 @@ func hangLoss(v float32, def bool, pAny, pPawn float64) float32 {
 
 // staticValue values a belief at our turn: material, less the expected blind
 // losses of our men (filled into hang), less, against a bare king, the room
-// its king has; shield weighs our king's pawn shield (pawnShield).
-func staticValue(s *belief.State, hang *[64]float32, shield float32) float32 {
+// its king has; p.shield weighs our king's pawn shield (pawnShield).
+func staticValue(s *belief.State, hang *[64]float32, p evalParams) float32 {
 	var m men
 	m.fromBelief(s)
 	*hang = [64]float32{}
-	v := baseValue(s, &m)
+	v := baseValue(s, &m, p.bareWon)
 	own := m.by[0]
 	for b := own &^ m.by[chess.King]; b != 0; {
 		sq := b.PopFirst()
@@ -139,8 +162,8 @@ func staticValue(s *belief.State, hang *[64]float32, shield float32) float32 {
 	if s.Units() > kingWalkUnits {
 		v -= kingHome * float32(relRank(m.us, m.by[chess.King].First()))
 	}
-	if shield != 0 && s.Units() >= shieldUnits {
-		v += shield * pawnShield(m.us, m.by[chess.King].First(), m.by[chess.Pawn])
+	if p.shield != 0 && s.Units() >= shieldUnits {
+		v += p.shield * pawnShield(m.us, m.by[chess.King].First(), m.by[chess.Pawn])
 	}
 	if cannotMate(&m) {
 		v = min(v, drawValue) // a lead we cannot turn into mate is a draw
@@ -155,11 +178,11 @@ func staticValue(s *belief.State, hang *[64]float32, shield float32) float32 {
 }
 
 // baseValue is the material balance, or against a bare king with mating
-// material, nearly a win.
-func baseValue(s *belief.State, m *men) float32 {
+// material, nearly a win (won, less the gap).
+func baseValue(s *belief.State, m *men, won float32) float32 {
 	v := material(s)
 	if s.Units() == 0 && !cannotMate(m) {
-		return bareWon + v/10 - promotionDistance(m)
+		return won + v/10 - promotionDistance(m)
 	}
 	return v
 }
@@ -296,12 +319,12 @@ const minCheck = 0.03
 
 // evalAttempt fills out with the referee's answers to attempt mv from the
 // decision belief e, valued at k = 1; alt is the value of the turn should the
-// attempt be refused (we then play another); shield is staticValue's.
-func evalAttempt(e *stateEntry, m *men, mv chess.Move, alt float32, shield float32, out *answers) {
+// attempt be refused (we then play another); p is staticValue's.
+func evalAttempt(e *stateEntry, m *men, mv chess.Move, alt float32, p evalParams, out *answers) {
 	out.n = 0
 	s := &e.bel
 	if s.Units() == 0 && s.Support(oppmodel.King) != 0 {
-		evalBare(e, m, mv, alt, out)
+		evalBare(e, m, mv, alt, p.bareWon, out)
 		return
 	}
 	o := s.Outcomes(mv)
@@ -327,7 +350,7 @@ func evalAttempt(e *stateEntry, m *men, mv chess.Move, alt float32, shield float
 			base -= kingMoveCost
 		}
 	}
-	if shield != 0 && (pt == chess.Pawn || pt == chess.King) && s.Units() >= shieldUnits {
+	if p.shield != 0 && (pt == chess.Pawn || pt == chess.King) && s.Units() >= shieldUnits {
 		king, pawns := m.by[chess.King].First(), m.by[chess.Pawn]
 		before := pawnShield(m.us, king, pawns)
 		if pt == chess.King {
@@ -335,7 +358,7 @@ func evalAttempt(e *stateEntry, m *men, mv chess.Move, alt float32, shield float
 		} else if pawns &^= from.Bit(); mv.Promotion() == chess.NoPieceType {
 			pawns |= to.Bit()
 		}
-		base += shield * (pawnShield(m.us, king, pawns) - before)
+		base += p.shield * (pawnShield(m.us, king, pawns) - before)
 	}
 	if pt == chess.King && pressing(s, e.static) && s.Units() <= kingWalkUnits {
 		base -= kingDistWeight * float32(kingDistance(s, to)-kingDistance(s, from))
@@ -377,7 +400,7 @@ func evalAttempt(e *stateEntry, m *men, mv chess.Move, alt float32, shield float
 	if s.Units() == 1 {
 		// The capture leaves the king bare: nearly a win, or a draw if the
 		// king takes back our last mating man.
-		v := lastCapture(s, m, mv)
+		v := lastCapture(s, m, mv, p.bareWon)
 		out.add(float32(o.CapturePawn), v, false, false, umpire.PawnCaptured, chess.NoCheck)
 		out.add(float32(o.CapturePiece), v, false, false, umpire.PieceCaptured, chess.NoCheck)
 		return
@@ -392,10 +415,10 @@ func evalAttempt(e *stateEntry, m *men, mv chess.Move, alt float32, shield float
 // back (it can when it stands next to an undefended capturer). Counted as
 // material, a queen that took the last knight next to the king was worth
 // its 9 pawns at risk, not the won game.
-func lastCapture(s *belief.State, m *men, mv chess.Move) float32 {
+func lastCapture(s *belief.State, m *men, mv chess.Move, won float32) float32 {
 	var after men
 	m.play(mv, &after)
-	v := bareValue(&after)
+	v := bareValue(&after, won)
 	to := mv.To()
 	if after.at[to] == chess.King || defended(&after, to, after.by[0]) {
 		return v
@@ -410,11 +433,12 @@ func lastCapture(s *belief.State, m *men, mv chess.Move) float32 {
 	left := after
 	left.remove(to)
 	p := float32(min(pKing, 1))
-	return (1-p)*v + p*bareValue(&left)
+	return (1-p)*v + p*bareValue(&left, won)
 }
 
-// bareValue is what our men m are worth against a bare king.
-func bareValue(m *men) float32 {
+// bareValue is what our men m are worth against a bare king, mating men
+// being worth won less their gap.
+func bareValue(m *men, won float32) float32 {
 	if cannotMate(m) {
 		return drawValue
 	}
@@ -422,5 +446,5 @@ func bareValue(m *men) float32 {
 	for pt := chess.Pawn; pt < chess.King; pt++ {
 		ours += manValue[pt] * float32(m.by[pt].Count())
 	}
-	return bareWon + ours/10 - promotionDistance(m)
+	return won + ours/10 - promotionDistance(m)
 }

@@ -33,7 +33,7 @@ func TestPromotionThreat(t *testing.T) {
 		s := beliefAt(t, fen)
 		var hang [64]float32
 		threat = append(threat, promotionThreat(&s))
-		static = append(static, staticValue(&s, &hang, 0))
+		static = append(static, staticValue(&s, &hang, evalParams{bareWon: bareWon}))
 	}
 	for i := 1; i < len(fens); i++ {
 		if threat[i] <= threat[i-1] || static[i] >= static[i-1] {
@@ -54,7 +54,7 @@ func TestTakeAdvancedPawn(t *testing.T) {
 		s := beliefAt(t, fen)
 		var e stateEntry
 		e.bel = s
-		e.static = staticValue(&e.bel, &e.hang, 0)
+		e.static = staticValue(&e.bel, &e.hang, evalParams{bareWon: bareWon})
 		var m men
 		m.fromBelief(&e.bel)
 		mv, err := chess.ParseUCI(uci)
@@ -62,7 +62,7 @@ func TestTakeAdvancedPawn(t *testing.T) {
 			t.Fatal(err)
 		}
 		var out answers
-		evalAttempt(&e, &m, mv, e.static, 0, &out)
+		evalAttempt(&e, &m, mv, e.static, evalParams{bareWon: bareWon}, &out)
 		for i := range out.n {
 			if out.capture[i] != umpire.NoCapture {
 				return out.value[i] - e.static

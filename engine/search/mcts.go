@@ -86,7 +86,7 @@ func (t *tree) iterate(cfg *Config) bool {
 				a.value = leaf
 			} else {
 				var ans answers
-				evalAttempt(e, &m, a.move, t.alt(i), t.shield, &ans)
+				evalAttempt(e, &m, a.move, t.alt(i), t.eval, &ans)
 				a.value = ans.mean()
 				if cfg.Solver && ans.certainWin() {
 					a.flags |= fSolved
@@ -356,7 +356,7 @@ func (t *tree) expandAnswers(d, c int32) bool {
 	var m men
 	m.fromBelief(&e.bel)
 	var ans answers
-	evalAttempt(e, &m, t.nodes[c].move, t.alt(d), t.shield, &ans)
+	evalAttempt(e, &m, t.nodes[c].move, t.alt(d), t.eval, &ans)
 	if ans.n == 0 {
 		t.nodes[c].flags |= fSolved
 		return true
@@ -556,7 +556,7 @@ func (t *tree) simulate(e *stateEntry, m *men, mv chess.Move, k int) float32 {
 				cur.fromBelief(s)
 				mv = t.randomAttempt(&cur, chess.NoSquare)
 				if mv == chess.NullMove {
-					return staticValue(s, &t.risk, t.shield)
+					return staticValue(s, &t.risk, t.eval)
 				}
 				continue
 			}
@@ -600,7 +600,7 @@ func (t *tree) simulate(e *stateEntry, m *men, mv chess.Move, k int) float32 {
 			break
 		}
 	}
-	return staticValue(s, &t.risk, t.shield)
+	return staticValue(s, &t.risk, t.eval)
 }
 
 // randomAttempt draws a simulated attempt: a recapture on the square where we

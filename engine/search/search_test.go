@@ -631,3 +631,44 @@ func TestCritical(t *testing.T) {
 		}
 	}
 }
+
+// TestBareRootValuation: a search whose root faces a bare king values mating
+// men at bareWonEnding, any other at bareWon; the tree of the search that
+// took the last man is not reused below it (its values are the other kind).
+func TestBareRootValuation(t *testing.T) {
+	before := beliefAt(t, "4k3/8/8/8/8/8/p7/R3K3 w - - 0 1")
+	s := newSearcher(t, testConfig(ApproachC, 1))
+	var m men
+	m.fromBelief(&before)
+	var l chess.MoveList
+	m.attempts(nil, &l)
+	s.Search(context.Background(), &before, l.Slice(), Limits{Nodes: 3000})
+	tr := s.trees[0]
+	if tr.eval.bareWon != bareWon {
+		t.Fatalf("with a pawn left: bareWon %v, want %v", tr.eval.bareWon, float32(bareWon))
+	}
+	take := chess.NewMove(chess.A1, chess.NewSquare(0, 1), chess.NoPieceType)
+	ours := umpire.View{Heard: true, Own: true, Move: take,
+		Capture: umpire.Capture{Square: chess.NewSquare(0, 1), Kind: umpire.PawnCaptured}}
+	theirs := umpire.View{Heard: true}
+	if tr.follow(take, ours, theirs) < 0 {
+		t.Fatal("the capture's silent reply was not expanded")
+	}
+	bel := before
+	bel.Ours(take, ours)
+	bel.Theirs(theirs)
+	s.Played(take, ours, theirs, &bel)
+	if !s.rooted {
+		t.Fatal("the subtree below the capture was not rerooted")
+	}
+	m.fromBelief(&bel)
+	m.attempts(nil, &l)
+	const nodes = 200
+	s.Search(context.Background(), &bel, l.Slice(), Limits{Nodes: nodes})
+	if tr.eval.bareWon != bareWonEnding {
+		t.Fatalf("against a bare king: bareWon %v, want %v", tr.eval.bareWon, float32(bareWonEnding))
+	}
+	if v := tr.nodes[0].visits; v > nodes {
+		t.Fatalf("root visits %d after a search of %d: the old tree was kept", v, nodes)
+	}
+}

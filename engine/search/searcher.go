@@ -261,7 +261,9 @@ func (s *Searcher) root(bel *belief.State, moves []chess.Move) bool {
 	s.reuse = false
 	for _, t := range s.trees {
 		t.prunes = 0
-		if !keep || t.full() && !t.prune() || !t.setState(0, bel) {
+		// A tree valued for another root (the opponent has just lost
+		// its last man) starts afresh: its values are not this one's.
+		if !keep || t.eval != evalFor(bel, t.shield) || t.full() && !t.prune() || !t.setState(0, bel) {
 			t.reset(bel)
 		}
 		if !t.rootChildren(moves) {

@@ -99,8 +99,10 @@ type tree struct {
 	boards []chess.Position
 	board  chess.Position
 	iters  int64
-	// shield is Config.Shield, the weight of our king's pawn shield.
+	// shield is Config.Shield, the weight of our king's pawn shield; eval
+	// the valuation's settings for the search from the current root.
 	shield float32
+	eval   evalParams
 	// budget and running are this search's iterations for the tree (0: no
 	// bound) and whether it still searches (Searcher.runTrees).
 	budget  int64
@@ -140,9 +142,11 @@ func newTree(memMB int, seed uint64) *tree {
 	}
 }
 
-// reset empties the tree and makes a root decision node for bel.
+// reset empties the tree and makes a root decision node for bel, valued
+// as a search from bel values.
 func (t *tree) reset(bel *belief.State) {
 	t.nn, t.ns = 0, 0
+	t.eval = evalFor(bel, t.shield)
 	t.newNodes(1)
 	r := &t.nodes[0]
 	r.kind = decision
@@ -178,7 +182,7 @@ func (t *tree) setState(i int32, bel *belief.State) bool {
 	}
 	e := &t.states[si]
 	e.bel = *bel
-	e.static = staticValue(&e.bel, &e.hang, t.shield)
+	e.static = staticValue(&e.bel, &e.hang, t.eval)
 	return true
 }
 
