@@ -125,7 +125,7 @@ func (p *MCTS) NewGame(g Game) error {
 	if g.HiddenKing {
 		p.bel.HideKing()
 	}
-	p.search.NewGame(g.Seed ^ p.seed)
+	p.search.NewGame(g.Seed^p.seed, g.Rules)
 	p.ourMove = chess.NullMove
 	p.waiting = false
 	return nil

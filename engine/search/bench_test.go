@@ -3,6 +3,8 @@ package search
 import (
 	"context"
 	"testing"
+
+	"kriegbot/engine/umpire"
 )
 
 // benchSearch times approach C's searches of 2000 iterations on middlegame
@@ -24,7 +26,7 @@ func benchSearch(b *testing.B, threads int) {
 	var iters int64
 	for i := 0; b.Loop(); i++ {
 		p := &ps[i%len(ps)]
-		s.NewGame(uint64(i))
+		s.NewGame(uint64(i), umpire.ICC())
 		iters += s.Search(ctx, &p.Belief, p.Moves, Limits{Nodes: per}).Iterations
 	}
 	b.ReportMetric(float64(iters)/b.Elapsed().Seconds(), "iters/s")

@@ -635,9 +635,23 @@ func TestCritical(t *testing.T) {
 // TestBareRootValuation: a search whose root faces a bare king values mating
 // men at bareWonEnding, any other at bareWon; the tree of the search that
 // took the last man is not reused below it (its values are the other kind).
+// Under rules that draw repeated positions they stay at bareWon.
 func TestBareRootValuation(t *testing.T) {
+	for _, rules := range []umpire.Rules{umpire.ICC(), umpire.KS(), umpire.Olympiad()} {
+		t.Run(rules.Name, func(t *testing.T) {
+			want := float32(bareWonEnding)
+			if rules.Repetition || rules.FiftyMoves {
+				want = bareWon
+			}
+			bareRootValuation(t, rules, want)
+		})
+	}
+}
+
+func bareRootValuation(t *testing.T, rules umpire.Rules, want float32) {
 	before := beliefAt(t, "4k3/8/8/8/8/8/p7/R3K3 w - - 0 1")
 	s := newSearcher(t, testConfig(ApproachC, 1))
+	s.NewGame(1, rules)
 	var m men
 	m.fromBelief(&before)
 	var l chess.MoveList
@@ -665,10 +679,11 @@ func TestBareRootValuation(t *testing.T) {
 	m.attempts(nil, &l)
 	const nodes = 200
 	s.Search(context.Background(), &bel, l.Slice(), Limits{Nodes: nodes})
-	if tr.eval.bareWon != bareWonEnding {
-		t.Fatalf("against a bare king: bareWon %v, want %v", tr.eval.bareWon, float32(bareWonEnding))
+	if tr.eval.bareWon != want {
+		t.Fatalf("against a bare king: bareWon %v, want %v", tr.eval.bareWon, want)
 	}
-	if v := tr.nodes[0].visits; v > nodes {
-		t.Fatalf("root visits %d after a search of %d: the old tree was kept", v, nodes)
+	// The tree is reused where its values are of the same kind.
+	if v := tr.nodes[0].visits; (v > nodes) != (want == bareWon) {
+		t.Fatalf("root visits %d after a search of %d, bareWon %v", v, nodes, want)
 	}
 }

@@ -26,6 +26,9 @@ type Searcher struct {
 	// search, kept by Refused and Played when they could reuse the trees,
 	// cleared by the next search otherwise.
 	rooted bool
+	// drawRules says this game's referee draws repeated positions or 50
+	// quiet moves (NewGame).
+	drawRules bool
 	// reuse says Refused or Played moved the roots since the last search.
 	reuse bool
 	// visits and values summed over the trees, per root child.
@@ -95,6 +98,7 @@ func (s *Searcher) alloc() {
 	for i := range s.trees {
 		t := newTree(s.cfg.MemoryMB, 0)
 		t.shield = float32(s.cfg.Shield)
+		t.drawRules = s.drawRules
 		t.src.Seed(treeSeed(s.cfg.Seed, i), treeSeed(s.cfg.Seed, i)^0x6a09e667f3bcc909)
 		s.trees[i] = t
 	}
@@ -108,12 +112,16 @@ func treeSeed(seed uint64, i int) uint64 {
 	return z ^ z>>31
 }
 
-// NewGame forgets the trees and reseeds them with seed.
-func (s *Searcher) NewGame(seed uint64) {
+// NewGame forgets the trees and reseeds them with seed for a game under
+// rules (whether they draw repeated positions or 50 quiet moves changes the
+// valuation against a bare king: evalFor).
+func (s *Searcher) NewGame(seed uint64, rules umpire.Rules) {
 	s.cfg.Seed = seed
 	s.rooted = false
+	s.drawRules = rules.Repetition || rules.FiftyMoves
 	for i, t := range s.trees {
 		t.src.Seed(treeSeed(seed, i), treeSeed(seed, i)^0x6a09e667f3bcc909)
+		t.drawRules = s.drawRules
 	}
 }
 
@@ -263,7 +271,7 @@ func (s *Searcher) root(bel *belief.State, moves []chess.Move) bool {
 		t.prunes = 0
 		// A tree valued for another root (the opponent has just lost
 		// its last man) starts afresh: its values are not this one's.
-		if !keep || t.eval != evalFor(bel, t.shield) || t.full() && !t.prune() || !t.setState(0, bel) {
+		if !keep || t.eval != evalFor(bel, t.shield, t.drawRules) || t.full() && !t.prune() || !t.setState(0, bel) {
 			t.reset(bel)
 		}
 		if !t.rootChildren(moves) {

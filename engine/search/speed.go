@@ -76,7 +76,7 @@ func Speed(threads int, perSearch int64, min time.Duration) (float64, error) {
 	start := time.Now()
 	for i := 0; ; i++ {
 		p := &ps[i%len(ps)]
-		s.NewGame(uint64(i))
+		s.NewGame(uint64(i), umpire.ICC())
 		iters += s.Search(ctx, &p.Belief, p.Moves, Limits{Nodes: perSearch}).Iterations
 		if el := time.Since(start); el >= min {
 			return float64(iters) / el.Seconds(), nil

@@ -103,6 +103,9 @@ type tree struct {
 	// the valuation's settings for the search from the current root.
 	shield float32
 	eval   evalParams
+	// drawRules says the referee draws repeated positions or 50 quiet
+	// moves (Searcher.NewGame).
+	drawRules bool
 	// budget and running are this search's iterations for the tree (0: no
 	// bound) and whether it still searches (Searcher.runTrees).
 	budget  int64
@@ -146,7 +149,7 @@ func newTree(memMB int, seed uint64) *tree {
 // as a search from bel values.
 func (t *tree) reset(bel *belief.State) {
 	t.nn, t.ns = 0, 0
-	t.eval = evalFor(bel, t.shield)
+	t.eval = evalFor(bel, t.shield, t.drawRules)
 	t.newNodes(1)
 	r := &t.nodes[0]
 	r.kind = decision
