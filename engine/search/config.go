@@ -183,15 +183,17 @@ type Limits struct {
 
 // bareExploration multiplies the UCT constant against a bare king when our
 // mating men are a rook or minor pieces (no queen). There the values span the
-// 20 pawns between bareWon and a mate, and a child searched deeper finds mate
-// chances its siblings' k = 1 values cannot show: with the middlegame
-// constant the first child to look better took nearly every visit (11,972 of
-// 12,000 in one position). KR-K drills with the king hidden, 50 games at
-// 3,000 nodes: ×1 22 % mated, ×5 78 %, ×10 80 % (slower), ×30 62 %. With a
-// queen ×10 did worse (100 % in 67 plies -> 92 % in 149) and pawn endings
-// gained nothing (66 % -> 68 %, slower): there the constant stays. Tuned
-// when mating men were worth 80 there; at bareWonEnding (K+R 11 pawns below
-// a mate, not 26) ×2.5 reached the ply cap more often (strength.md, round 15).
+// pawns between the won ending (evalParams.bareWon less the gap) and a mate,
+// and a child searched deeper finds mate chances its siblings' k = 1 values
+// cannot show: with the middlegame constant the first child to look better
+// took nearly every visit (11,972 of 12,000 in one position). KR-K drills
+// with the king hidden, 50 games at 3,000 nodes (bareWon 80): ×1 22 % mated,
+// ×5 78 %, ×10 80 % (slower), ×30 62 %. With a queen ×10 did worse (100 % in
+// 67 plies -> 92 % in 149) and pawn endings gained nothing (66 % -> 68 %,
+// slower): there the constant stays. At bareWonEnding the span is less than
+// half as wide (K+R 11 pawns below a mate, not 26), yet ×2.5 did worse than
+// ×5 (1,000 nodes, seeds 23 and 24: 7 ply caps in 50 drills and 7 in the next
+// 34, against 4 and 2 in 50 each; docs/strength.md, round 15).
 const bareExploration = 5
 
 // exploration is the UCT constant for a search from root.
