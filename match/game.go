@@ -360,12 +360,7 @@ func btoi(b bool) int {
 }
 
 // splitmix64 is a strong 64-bit mixer (Steele, Lea, Flood 2014).
-func splitmix64(x uint64) uint64 {
-	x += 0x9e3779b97f4a7c15
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
-	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
-	return x ^ (x >> 31)
-}
+func splitmix64(x uint64) uint64 { return chess.Mix64(x + 0x9e3779b97f4a7c15) }
 
 // GameSeed derives game g's seed from the match seed, so that any shard
 // plays game g exactly as an unsharded run does.

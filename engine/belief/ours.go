@@ -41,11 +41,7 @@ func (s *State) ourMove(m chess.Move, v umpire.View) {
 	case chess.Pawn:
 		empty = chess.Between(from, to) // the skipped square of a double step
 	case chess.King:
-		if d := to.File() - from.File(); d == 2 || d == -2 {
-			rookFrom, rookTo := chess.NewSquare(7, from.Rank()), chess.NewSquare(5, from.Rank())
-			if d < 0 {
-				rookFrom, rookTo = chess.NewSquare(0, from.Rank()), chess.NewSquare(3, from.Rank())
-			}
+		if rookFrom, _, ok := castleRook(from, to); ok {
 			if !s.own[chess.Rook].Has(rookFrom) {
 				s.surprises++
 				return
@@ -56,20 +52,9 @@ func (s *State) ourMove(m chess.Move, v umpire.View) {
 				noPawn |= chess.PawnAttacks(s.me, sq)
 				noKing |= chess.KingAttacks(sq)
 			}
-			s.removeOwn(rookFrom)
-			s.putOwn(chess.Rook, rookTo)
-		}
-		s.castle = 0
-	}
-	s.removeOwn(from)
-	if pt == chess.Pawn && relRank(s.me, to) == 7 {
-		pt = chess.Queen // a promotion the referee played without a letter
-		if promo := m.Promotion(); promo >= chess.Knight {
-			pt = promo
 		}
 	}
-	s.removeOwn(to)
-	s.putOwn(pt, to)
+	pt = s.moveOwn(pt, m)
 	// Our man on a corner means the opponent's rook is not there.
 	s.oppCastle &^= rookRight(to)
 	s.zeroAll(empty)
@@ -118,6 +103,42 @@ func (s *State) ourMove(m chess.Move, v umpire.View) {
 	}
 	s.updateCastling()
 	s.normalize()
+}
+
+// moveOwn moves our man of type pt by m on our board (the rook too when the
+// king castles, the new man on promotion) with the castling rights it costs,
+// and returns the type that stands on m.To().
+func (s *State) moveOwn(pt chess.PieceType, m chess.Move) chess.PieceType {
+	from, to := m.From(), m.To()
+	if pt == chess.King {
+		if rookFrom, rookTo, ok := castleRook(from, to); ok {
+			s.removeOwn(rookFrom)
+			s.putOwn(chess.Rook, rookTo)
+		}
+		s.castle = 0
+	}
+	s.removeOwn(from)
+	if pt == chess.Pawn && relRank(s.me, to) == 7 {
+		pt = chess.Queen // a promotion the referee played without a letter
+		if promo := m.Promotion(); promo >= chess.Knight {
+			pt = promo
+		}
+	}
+	s.removeOwn(to)
+	s.putOwn(pt, to)
+	return pt
+}
+
+// castleRook returns where the rook goes from and to when the king's step
+// from from to to castles (ok false when it does not).
+func castleRook(from, to chess.Square) (rookFrom, rookTo chess.Square, ok bool) {
+	switch to.File() - from.File() {
+	case 2:
+		return chess.NewSquare(7, from.Rank()), chess.NewSquare(5, from.Rank()), true
+	case -2:
+		return chess.NewSquare(0, from.Rank()), chess.NewSquare(3, from.Rank()), true
+	}
+	return chess.NoSquare, chess.NoSquare, false
 }
 
 // shaped reports whether our man of type pt could go from from to to on a

@@ -208,7 +208,12 @@ type splitmix64 uint64
 
 func (x *splitmix64) next() uint64 {
 	*x += 0x9e3779b97f4a7c15
-	z := uint64(*x)
+	return Mix64(uint64(*x))
+}
+
+// Mix64 is splitmix64's finaliser: every bit of z moves every bit of the
+// result, for seeds and keys made from several values.
+func Mix64(z uint64) uint64 {
 	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
 	z = (z ^ z>>27) * 0x94d049bb133111eb
 	return z ^ z>>31

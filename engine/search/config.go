@@ -98,6 +98,11 @@ type Config struct {
 	// default: 53.1 % over 600 games at 2,000 nodes (docs/strength.md,
 	// round 12).
 	Shield float64
+	// Repeat is, under rules that draw a position repeated three times,
+	// the chance that a quiet root attempt placing our men as they stood
+	// twice before repeats the whole position (a draw); with k times more
+	// it is 1-(1-Repeat)^(k+1) (repetition.go). 0 does not look.
+	Repeat float64
 	// Samples is approach A's number of boards drawn from the belief per
 	// search; Playout bounds its playouts in plies.
 	Samples, Playout int
@@ -120,6 +125,7 @@ func DefaultConfig() Config {
 		MateThreat:   0.5,
 		ThreatBoards: 32,
 		OwnMates:     true,
+		Repeat:       0.5,
 	}
 }
 
@@ -144,6 +150,8 @@ func (c Config) Check() error {
 		return fmt.Errorf("search: threat boards %d not in 1..4096", c.ThreatBoards)
 	case !(c.Tempo >= 0 && c.Tempo <= 10):
 		return fmt.Errorf("search: tempo %g not in 0..10", c.Tempo)
+	case !(c.Repeat >= 0 && c.Repeat <= 1):
+		return fmt.Errorf("search: repeat %g not in 0..1", c.Repeat)
 	case !(c.Mix >= 0 && c.Mix <= 1):
 		return fmt.Errorf("search: mix %g not in 0..1", c.Mix)
 	case c.K < 1 || c.K > 100:

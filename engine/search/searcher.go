@@ -29,6 +29,8 @@ type Searcher struct {
 	// drawRules says this game's referee draws repeated positions or 50
 	// quiet moves (NewGame).
 	drawRules bool
+	// rep is the game's history of our men, for the repetition rule.
+	rep repetitions
 	// reuse says Refused or Played moved the roots since the last search.
 	reuse bool
 	// visits and values summed over the trees, per root child.
@@ -106,10 +108,7 @@ func (s *Searcher) alloc() {
 
 // treeSeed gives tree i its own stream (splitmix64 of seed and i).
 func treeSeed(seed uint64, i int) uint64 {
-	z := seed + uint64(i+1)*0x9e3779b97f4a7c15
-	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
-	z = (z ^ z>>27) * 0x94d049bb133111eb
-	return z ^ z>>31
+	return chess.Mix64(seed + uint64(i+1)*0x9e3779b97f4a7c15)
 }
 
 // NewGame forgets the trees and reseeds them with seed for a game under
@@ -119,6 +118,7 @@ func (s *Searcher) NewGame(seed uint64, rules umpire.Rules) {
 	s.cfg.Seed = seed
 	s.rooted = false
 	s.drawRules = rules.Repetition || rules.FiftyMoves
+	s.rep.reset(rules.Repetition, s.cfg.Repeat)
 	for i, t := range s.trees {
 		t.src.Seed(treeSeed(seed, i), treeSeed(seed, i)^0x6a09e667f3bcc909)
 		t.drawRules = s.drawRules
@@ -184,6 +184,7 @@ func (t *tree) childWhere(i int32, ok func(*node) bool) int32 {
 // the opponent replied with what we heard, theirs; bel is the belief now. The
 // subtree below what was heard becomes the root where the tree has it.
 func (s *Searcher) Played(m chess.Move, ours, theirs umpire.View, bel *belief.State) {
+	s.rep.played(m, ours.Capture.Kind != umpire.NoCapture, theirs.Capture.Kind != umpire.NoCapture)
 	if !s.rooted || s.cfg.Approach == ApproachA {
 		s.rooted = false
 		return
@@ -336,6 +337,7 @@ func (s *Searcher) Search(ctx context.Context, bel *belief.State, moves []chess.
 	if len(moves) > maxChildren {
 		moves = moves[:maxChildren]
 	}
+	s.rep.root(bel, moves)
 	if !s.root(bel, moves) {
 		return Result{Move: moves[0]}
 	}
@@ -357,6 +359,10 @@ func (s *Searcher) Search(ctx context.Context, bel *belief.State, moves []chess.
 	count := s.cfg.Approach == ApproachC && (s.cfg.MateThreat > 0 || s.cfg.OwnMates)
 	for _, t := range s.trees {
 		t.threat, t.mates, t.counts = t.threat[:0], t.mates[:0], t.counts[:0]
+		t.repeat = s.rep.chance
+		if !count && len(t.repeat) > 0 {
+			t.rescore(0)
+		}
 	}
 	s.parallel(func(i int, t *tree) { s.prepare(t, i, bel, moves, count) })
 	s.mergeCounts(bel, count)

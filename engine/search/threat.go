@@ -123,14 +123,21 @@ func (t *tree) childValue(i, c int32) float32 {
 }
 
 // rootValue is root child c's value with its mates: the chance of a win,
-// the chance of a loss, and its tree value for the rest. A proven win keeps
-// its value.
+// the chance of a loss, and its tree value for the rest, drawn by
+// repetition with its chance of that. A proven win keeps its value.
 func (t *tree) rootValue(c int32) float32 {
 	ch := &t.nodes[c]
 	j := int(c - t.nodes[0].first)
-	if j >= len(t.threat) || ch.flags&fSolved != 0 && ch.value >= winValue {
+	if ch.flags&fSolved != 0 && ch.value >= winValue {
 		return ch.value
 	}
-	v := ch.value + t.mates[j]*(winValue-ch.value)
+	v := ch.value
+	if j < len(t.repeat) && v > drawValue {
+		v -= t.repeat[j] * (v - drawValue) // repetition.go
+	}
+	if j >= len(t.threat) {
+		return v
+	}
+	v += t.mates[j] * (winValue - v)
 	return v - t.threat[j]*(v+winValue)
 }

@@ -95,6 +95,9 @@ type tree struct {
 	// come from (countMates). Empty when the search does not look.
 	threat, mates []float32
 	counts        []mateCount
+	// repeat[j] is root attempt j's chance of a draw by repetition, the
+	// Searcher's (repetition.go), read only; empty when the rules have none.
+	repeat []float32
 	// approach A, and approach C's mate threats
 	boards []chess.Position
 	board  chess.Position
