@@ -122,7 +122,7 @@ func liveGameOf(v liveView) live.Game {
 	}
 	for _, c := range v.lastAttempt.Candidates {
 		lg.Candidates = append(lg.Candidates, live.Candidate{Move: c.Move.String(), Visits: c.Visits, Value: c.Value,
-			PIllegal: c.PIllegal, PCapture: c.PCapture, PCheck: c.PCheck})
+			PIllegal: c.PIllegal, PCapture: c.PCapture, PCheck: c.PCheck, PMate: c.PMate, PMated: c.PMated, PRepeat: c.PRepeat})
 	}
 	return lg
 }

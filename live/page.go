@@ -113,10 +113,10 @@ func gameHTML(sb *strings.Builder, g *Game) {
 	}
 	sb.WriteString("</div>")
 	if len(g.Candidates) > 0 {
-		sb.WriteString("<table><tr><th>candidate</th><th>visits</th><th>score</th><th>pawns</th><th>P(illegal)</th><th>P(capture)</th><th>P(check)</th></tr>")
+		sb.WriteString("<table><tr><th>candidate</th><th>visits</th><th>score</th><th>pawns</th><th>P(illegal)</th><th>P(capture)</th><th>P(check)</th><th>P(mate)</th><th>P(mated)</th><th>P(repeat)</th></tr>")
 		for _, c := range g.Candidates {
-			fmt.Fprintf(sb, "<tr><td>%s</td><td>%d</td><td>%+.3f</td><td>%+.2f</td><td>%.2f</td><td>%.2f</td><td>%.2f</td></tr>",
-				htmlEscape(c.Move), c.Visits, players.Score(c.Value), c.Value, c.PIllegal, c.PCapture, c.PCheck)
+			fmt.Fprintf(sb, "<tr><td>%s</td><td>%d</td><td>%+.3f</td><td>%+.2f</td><td>%.2f</td><td>%.2f</td><td>%.2f</td><td>%.2f</td><td>%.2f</td><td>%.2f</td></tr>",
+				htmlEscape(c.Move), c.Visits, players.Score(c.Value), c.Value, c.PIllegal, c.PCapture, c.PCheck, c.PMate, c.PMated, c.PRepeat)
 		}
 		sb.WriteString("</table>")
 	}

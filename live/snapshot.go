@@ -68,6 +68,10 @@ type Candidate struct {
 	PIllegal float64 `json:"p_illegal"`
 	PCapture float64 `json:"p_capture"`
 	PCheck   float64 `json:"p_check"`
+	// The root's chances: it mates, leaves a mate in one, draws by repetition.
+	PMate   float64 `json:"p_mate"`
+	PMated  float64 `json:"p_mated"`
+	PRepeat float64 `json:"p_repeat"`
 }
 
 // Finished is a finished game.

@@ -460,8 +460,12 @@ func attemptStep(raw *AttemptLine) (Step, error) {
 			if c.Visits < 0 {
 				return Step{}, fmt.Errorf("search: candidate %d: negative visits", i+1)
 			}
+			if name, p, ok := chancesOK(&c); !ok {
+				return Step{}, fmt.Errorf("search: candidate %d: %s %g is not a chance", i+1, name, p)
+			}
 			sr.Top = append(sr.Top, players.Candidate{Move: cm, Visits: c.Visits, Value: c.Value,
-				PIllegal: c.PIllegal, PCapture: c.PCapture, PCheck: c.PCheck})
+				PIllegal: c.PIllegal, PCapture: c.PCapture, PCheck: c.PCheck,
+				PMate: c.PMate, PMated: c.PMated, PRepeat: c.PRepeat})
 		}
 		s.Search = sr
 	}
@@ -564,4 +568,19 @@ func CheckSAN(sans []string) error {
 		pos.Make(m)
 	}
 	return nil
+}
+
+// chancesOK reports whether a candidate's chances lie in [0, 1] (a sum of
+// float32 chances may pass 1 by a rounding), or the first that does not.
+func chancesOK(c *CandidateLine) (name string, p float64, ok bool) {
+	for _, f := range [...]struct {
+		name string
+		p    float64
+	}{{"p_illegal", c.PIllegal}, {"p_capture", c.PCapture}, {"p_check", c.PCheck},
+		{"p_mate", c.PMate}, {"p_mated", c.PMated}, {"p_repeat", c.PRepeat}} {
+		if !(f.p >= 0 && f.p <= 1+1e-3) {
+			return f.name, f.p, false
+		}
+	}
+	return "", 0, true
 }

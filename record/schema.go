@@ -100,6 +100,11 @@ type CandidateLine struct {
 	PIllegal float64 `json:"p_illegal"`
 	PCapture float64 `json:"p_capture"`
 	PCheck   float64 `json:"p_check"`
+	// The root's chances that the attempt mates, leaves a mate in one,
+	// draws by repetition (absent when 0; records before them have none).
+	PMate   float64 `json:"p_mate,omitempty"`
+	PMated  float64 `json:"p_mated,omitempty"`
+	PRepeat float64 `json:"p_repeat,omitempty"`
 }
 
 // AnswerLine is a referee answer as we heard it.

@@ -129,7 +129,8 @@ func (w *Writer) Attempt(m chess.Move, now time.Time, rep *players.SearchReport)
 				break
 			}
 			s.Top = append(s.Top, CandidateLine{Move: c.Move.String(), Visits: c.Visits, Score: round3(players.Score(c.Value)), Value: c.Value,
-				PIllegal: c.PIllegal, PCapture: c.PCapture, PCheck: c.PCheck})
+				PIllegal: c.PIllegal, PCapture: c.PCapture, PCheck: c.PCheck,
+				PMate: c.PMate, PMated: c.PMated, PRepeat: c.PRepeat})
 		}
 		l.Search = s
 	}

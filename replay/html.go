@@ -188,14 +188,14 @@ func writeHTMLCandidates(sb *strings.Builder, f *Frame) {
 	if len(f.Search.Candidates) == 0 {
 		return
 	}
-	sb.WriteString("<table><tr><th>candidate</th><th>visits</th><th>score</th><th>pawns</th><th>p(illegal)</th><th>p(capture)</th><th>p(check)</th></tr>\n")
+	sb.WriteString("<table><tr><th>candidate</th><th>visits</th><th>score</th><th>pawns</th><th>p(illegal)</th><th>p(capture)</th><th>p(check)</th><th>p(mate)</th><th>p(mated)</th><th>p(repeat)</th></tr>\n")
 	for _, c := range f.Search.Candidates {
 		cls := ""
 		if c.Move == f.Replayed {
 			cls = " class=\"chosen\""
 		}
-		fmt.Fprintf(sb, "<tr%s><td class=\"mv\">%s</td><td>%d</td><td>%+.3f</td><td>%.2f</td><td>%.3f</td><td>%.3f</td><td>%.3f</td></tr>\n",
-			cls, c.Move, c.Visits, players.Score(c.Value), c.Value, c.PIllegal, c.PCapture, c.PCheck)
+		fmt.Fprintf(sb, "<tr%s><td class=\"mv\">%s</td><td>%d</td><td>%+.3f</td><td>%.2f</td><td>%.3f</td><td>%.3f</td><td>%.3f</td><td>%.3f</td><td>%.3f</td><td>%.3f</td></tr>\n",
+			cls, c.Move, c.Visits, players.Score(c.Value), c.Value, c.PIllegal, c.PCapture, c.PCheck, c.PMate, c.PMated, c.PRepeat)
 	}
 	sb.WriteString("</table>\n")
 }

@@ -399,3 +399,37 @@ func TestWhy(t *testing.T) {
 		t.Errorf("the page has no legend (%v)", err)
 	}
 }
+
+// TestWhyRootChances: the root's own chances are put into words, and a
+// runner-up with a better value but a repetition or a mate against us is
+// said to have lost for that.
+func TestWhyRootChances(t *testing.T) {
+	e2e4, d2d4 := mustUCI(t, "e2e4"), mustUCI(t, "d2d4")
+	for _, c := range []struct {
+		best, next players.Candidate
+		want       []string
+	}{
+		{players.Candidate{Move: e2e4, Value: 3}, players.Candidate{Move: d2d4, Value: 4, PRepeat: 0.5},
+			[]string{"d2d4 would have placed our men a third time", "draw by repetition 50%"}},
+		{players.Candidate{Move: e2e4, Value: 3}, players.Candidate{Move: d2d4, Value: 4, PMated: 0.3},
+			[]string{"safety: d2d4 left them a mate in one 30%"}},
+		{players.Candidate{Move: e2e4, Value: 3, PMate: 0.4, PMated: 0.1, PRepeat: 0.2}, players.Candidate{Move: d2d4, Value: 3},
+			[]string{"It mates at once on 40%", "mate in one 10%", "draw by repetition 20%", "its chance of mating at once (40%)"}},
+	} {
+		out := strings.Join(reasons(c.best, []players.Candidate{c.next}), "\n")
+		for _, w := range c.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("reasons lack %q:\n%s", w, out)
+			}
+		}
+	}
+}
+
+func mustUCI(t *testing.T, s string) chess.Move {
+	t.Helper()
+	m, err := chess.ParseUCI(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}

@@ -253,13 +253,14 @@ func writeCandidates(sb *strings.Builder, f *Frame) {
 	if len(f.Search.Candidates) == 0 {
 		return
 	}
-	sb.WriteString("  candidate  visits   score    pawns  p(illegal) p(capture) p(check)\n")
+	sb.WriteString("  candidate  visits   score    pawns  p(illegal) p(capture) p(check) p(mate) p(mated) p(repeat)\n")
 	for _, c := range f.Search.Candidates {
 		star := ' '
 		if c.Move == f.Replayed {
 			star = '*'
 		}
-		fmt.Fprintf(sb, "%c %-8s %7d %+7.3f %8.2f %10.3f %10.3f %8.3f\n", star, c.Move, c.Visits, players.Score(c.Value), c.Value, c.PIllegal, c.PCapture, c.PCheck)
+		fmt.Fprintf(sb, "%c %-8s %7d %+7.3f %8.2f %10.3f %10.3f %8.3f %7.3f %8.3f %9.3f\n", star, c.Move, c.Visits, players.Score(c.Value), c.Value,
+			c.PIllegal, c.PCapture, c.PCheck, c.PMate, c.PMated, c.PRepeat)
 	}
 }
 

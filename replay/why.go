@@ -59,14 +59,15 @@ func WriteWhy(w io.Writer, res *Result, n int) error {
 	best := cands[0]
 	fmt.Fprintf(&sb, "- The search spent %d%% of its look at the top %d attempts on %s, and chose the most visited.\n",
 		pct(best.Visits, total), len(cands), best.Move)
-	sb.WriteString("\n  attempt   share  expected score (pawns)   refused  captures  checks\n")
+	sb.WriteString("\n  attempt   share  expected score (pawns)   refused  captures  checks  mates  mated  repeats\n")
 	for _, c := range cands {
 		mark := " "
 		if c.Move == f.Replayed {
 			mark = "*"
 		}
-		fmt.Fprintf(&sb, "%s %-8s %5d%%   %+6.3f (%+6.2f)       %5.0f%%    %5.0f%%   %5.0f%%\n", mark, c.Move,
-			pct(c.Visits, total), players.Score(c.Value), c.Value, 100*c.PIllegal, 100*c.PCapture, 100*c.PCheck)
+		fmt.Fprintf(&sb, "%s %-8s %5d%%   %+6.3f (%+6.2f)       %5.0f%%    %5.0f%%   %5.0f%%  %4.0f%%  %4.0f%%    %4.0f%%\n", mark, c.Move,
+			pct(c.Visits, total), players.Score(c.Value), c.Value, 100*c.PIllegal, 100*c.PCapture, 100*c.PCheck,
+			100*c.PMate, 100*c.PMated, 100*c.PRepeat)
 	}
 	sb.WriteString("\nIn words:\n")
 	for _, line := range reasons(best, cands[1:]) {
@@ -98,11 +99,26 @@ func reasons(best players.Candidate, rest []players.Candidate) []string {
 	if best.PCheck > 0.2 {
 		out = append(out, fmt.Sprintf("It gives check %.0f%% of the time.", 100*best.PCheck))
 	}
+	if best.PMate >= 0.05 {
+		out = append(out, fmt.Sprintf("It mates at once on %.0f%% of the boards the belief allows.", 100*best.PMate))
+	}
+	if best.PMated >= 0.05 {
+		out = append(out, fmt.Sprintf("It leaves them a mate in one %.0f%% of the time, a risk the search took.", 100*best.PMated))
+	}
+	if best.PRepeat >= 0.05 {
+		out = append(out, fmt.Sprintf("It may repeat the position a third time, a draw by repetition %.0f%% of the time.", 100*best.PRepeat))
+	}
 	if len(rest) > 0 {
 		r := rest[0]
 		gap := players.Score(best.Value) - players.Score(r.Value)
 		why := "a better expected score"
 		switch {
+		case r.PMated >= best.PMated+0.05:
+			why = fmt.Sprintf("safety: %s left them a mate in one %.0f%% of the time", r.Move, 100*r.PMated)
+		case r.PRepeat >= best.PRepeat+0.05:
+			why = fmt.Sprintf("the lead: %s would have placed our men a third time as they stood twice before, a draw by repetition %.0f%% of the time", r.Move, 100*r.PRepeat)
+		case best.PMate >= r.PMate+0.05:
+			why = fmt.Sprintf("its chance of mating at once (%.0f%%)", 100*best.PMate)
 		case gap < 0.01 && best.PIllegal < r.PIllegal:
 			why = "about the same score, and less chance of a refusal"
 		case gap < 0.01:

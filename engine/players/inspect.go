@@ -55,6 +55,9 @@ type Candidate struct {
 	Value  float64
 	// PIllegal, PCapture and PCheck are the predicted referee answers.
 	PIllegal, PCapture, PCheck float64
+	// PMate, PMated and PRepeat are the root's chances that the attempt
+	// mates, leaves a mate in one, or draws by repetition.
+	PMate, PMated, PRepeat float64
 }
 
 // TreeRepeater is a player that searches several trees in parallel and can

@@ -26,7 +26,8 @@ func (p *MCTS) LastSearch() SearchReport {
 	}
 	for _, c := range p.search.Candidates(nil) {
 		r.Candidates = append(r.Candidates, Candidate{Move: c.Move, Visits: c.Visits, Value: c.Value,
-			PIllegal: c.PIllegal, PCapture: c.PCapture, PCheck: c.PCheck})
+			PIllegal: c.PIllegal, PCapture: c.PCapture, PCheck: c.PCheck,
+			PMate: c.PMate, PMated: c.PMated, PRepeat: c.PRepeat})
 	}
 	return r
 }

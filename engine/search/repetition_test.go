@@ -51,6 +51,12 @@ func TestRepetitionAtRoot(t *testing.T) {
 			if v, tv := tr.rootValue(c), tr.nodes[c].value; tv <= 0 || v > tv*0.56 {
 				t.Errorf("Rb1 valued %.2f at the root, %.2f in the tree", v, tv)
 			}
+			// The candidates report it, for records and replays.
+			for _, cd := range s.Candidates(nil) {
+				if (cd.Move == toB1) != (cd.PRepeat > 0) {
+					t.Errorf("candidate %v: repetition chance %.3f", cd.Move, cd.PRepeat)
+				}
+			}
 			// A capture by either side starts the count afresh.
 			play(s, &bel, toB1, true)
 			if len(s.rep.keys) != 0 {

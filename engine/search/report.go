@@ -19,6 +19,11 @@ type Candidate struct {
 	// probability that the attempt is refused, that it captures, that it
 	// checks (from the first tree, which holds them all alike).
 	PIllegal, PCapture, PCheck float64
+	// The root's own chances, besides the tree's value, that decided
+	// between the attempts (rootValue): it mates at once (PMate), it
+	// leaves the opponent a mate in one that it finds (PMated), it draws
+	// by repetition (PRepeat). Zero where the search did not look.
+	PMate, PMated, PRepeat float64
 }
 
 // Candidates appends the root's attempts of the current decision, most
@@ -45,6 +50,7 @@ func (s *Searcher) Candidates(out []Candidate) []Candidate {
 			if ti > 0 {
 				continue
 			}
+			t.rootChances(c, cd)
 			for j := a.first; a.first >= 0 && j < a.first+int32(a.nchild); j++ {
 				ch := &t.nodes[j]
 				p := float64(ch.prob)
@@ -64,6 +70,18 @@ func (s *Searcher) Candidates(out []Candidate) []Candidate {
 	}
 	sort.SliceStable(out[start:], func(i, j int) bool { return out[start+i].Visits > out[start+j].Visits })
 	return out
+}
+
+// rootChances sets cd's root chances from root child c's (the counts are
+// merged over the trees, so the first tree holds them all).
+func (t *tree) rootChances(c int32, cd *Candidate) {
+	j := int(c - t.nodes[0].first)
+	if j < len(t.mates) {
+		cd.PMate, cd.PMated = float64(t.mates[j]), float64(t.threat[j])
+	}
+	if j < len(t.repeat) {
+		cd.PRepeat = float64(t.repeat[j])
+	}
 }
 
 // SetParams replaces the opponent model's behavioural constants, for a
