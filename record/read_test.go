@@ -158,6 +158,7 @@ func TestReadRecordTooManyLines(t *testing.T) {
 // (past the first line) the line; never a panic.
 func FuzzRead(f *testing.F) {
 	f.Add([]byte(gameLine + "\n" + `{"type":"attempt","move":"e2e4","search":{"iterations":5,"top":[{"move":"e2e4","visits":5,"p_illegal":0.5}]}}`))
+	f.Add([]byte(gameLine + "\n" + `{"type":"attempt","move":"e2e4","search":{"iterations":5,"top":[{"move":"e2e4","visits":5,"p_mate":0.1,"p_mated":0.2,"p_repeat":1e308}]}}`))
 	f.Add([]byte(gameLine + "\n" + `{"type":"answer","own":false,"referee":["Pawn at e4 captured","Rank check","0 pawn tries"]}`))
 	f.Add([]byte(gameLine + "\n" + `{"type":"answer","own":true,"move":"e2e5","legal":false,"referee":["Illegal move"]}`))
 	f.Add([]byte(gameLine + "\n" + `{"type":"moves","san":["e4","e5","Qh5","Nc6","Bc4","Nf6","Qxf7#"]}`))
