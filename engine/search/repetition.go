@@ -17,10 +17,12 @@ import (
 // or pawn move we know of are kept, and a root attempt that would place our
 // men a third time as they stood twice before (with the opponent to move
 // after it, or with us to move after a reply that takes nothing) is a
-// draw with a chance that grows with the count (Config.Repeat, 0.5 at the
-// third placement). The opponent's men are not
-// known, so the count is a guess: each earlier time they may have stood
-// elsewhere. The guess is trusted to keep a lead from being thrown away,
+// draw with the chance Config.Repeat, times the chance that it is legal and
+// takes nothing. The opponent's men are not known, so this is a guess, and
+// a cautious one by default (1): a lead is rarely short of other squares,
+// while at 0.5 a lottery for the opponent's last man (a knight shuffled
+// b1-a3 at 25 to 33 pawns, the quiet moves at 4) was still worth the
+// draw (docs/strength.md, round 17). The guess is trusted to keep a lead,
 // never to play for a draw: only a value above a draw is pulled toward it.
 
 // repetitions is the game's history of our men for the repetition rule.

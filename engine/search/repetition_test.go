@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"kriegbot/engine/belief"
@@ -11,12 +12,24 @@ import (
 
 // TestRepetitionAtRoot: a rook shuffled between a1 and b1 against a bare
 // king. Under the Olympiad's rules the attempt that would stand the rook on
-// b1 a third time is valued toward a draw (and a capture starts the count
-// afresh); under ICC rules nothing is counted.
+// b1 a third time is valued toward a draw by its chance (Config.Repeat
+// times the chance it is quiet), and a capture starts the count afresh;
+// under ICC rules nothing is counted.
 func TestRepetitionAtRoot(t *testing.T) {
-	for _, rules := range []umpire.Rules{umpire.Olympiad(), umpire.ICC()} {
-		t.Run(rules.Name, func(t *testing.T) {
-			s := newSearcher(t, testConfig(ApproachC, 1))
+	for _, c := range []struct {
+		rules  umpire.Rules
+		repeat float64
+		lo, hi float32 // Rb1's chance, from the quiet chance (about 0.97) times repeat
+	}{
+		{umpire.Olympiad(), 1, 0.9, 1},
+		{umpire.Olympiad(), 0.5, 0.45, 0.5},
+		{umpire.ICC(), 1, 0, 0},
+	} {
+		rules := c.rules
+		t.Run(fmt.Sprintf("%s-%g", rules.Name, c.repeat), func(t *testing.T) {
+			cfg := testConfig(ApproachC, 1)
+			cfg.Repeat = c.repeat
+			s := newSearcher(t, cfg)
 			s.NewGame(1, rules)
 			bel := beliefAt(t, "7k/8/8/8/8/8/8/R3K3 w - - 0 1")
 			toB1 := chess.NewMove(chess.A1, chess.NewSquare(1, 0), chess.NoPieceType)
@@ -42,13 +55,13 @@ func TestRepetitionAtRoot(t *testing.T) {
 				t.Fatal("Rb1 not among the root's attempts")
 			}
 			for k, p := range s.rep.chance {
-				if k == j && (p < 0.45 || p > 0.5) || k != j && p != 0 {
+				if k == j && (p < c.lo || p > c.hi) || k != j && p != 0 {
 					t.Errorf("%v: repetition chance %.3f", s.rep.moves[k], p)
 				}
 			}
 			tr := s.trees[0]
-			c := tr.nodes[0].first + int32(j)
-			if v, tv := tr.rootValue(c), tr.nodes[c].value; tv <= 0 || v > tv*0.56 {
+			a := tr.nodes[0].first + int32(j)
+			if v, tv := tr.rootValue(a), tr.nodes[a].value; tv <= 0 || v > tv*(1-c.lo)+0.01 {
 				t.Errorf("Rb1 valued %.2f at the root, %.2f in the tree", v, tv)
 			}
 			// The candidates report it, for records and replays.
