@@ -433,3 +433,26 @@ func mustUCI(t *testing.T, s string) chess.Move {
 	}
 	return m
 }
+
+// TestWhyNotTheMostVisited: when the search plays another attempt than
+// the most visited, because that one repeats the position, -why explains
+// the attempt played, with the most visited as the runner-up.
+func TestWhyNotTheMostVisited(t *testing.T) {
+	b1a3, g3g4 := mustUCI(t, "b1a3"), mustUCI(t, "g3g4")
+	res := &Result{Attempts: 1, Frames: []Frame{{Attempt: 1, Line: 2, Recorded: g3g4, Replayed: g3g4,
+		Search: players.SearchReport{Move: g3g4, Candidates: []players.Candidate{
+			{Move: b1a3, Visits: 80, Value: 24.7, PRepeat: 0.91},
+			{Move: g3g4, Visits: 19, Value: 36.4, PIllegal: 0.75},
+		}}}}}
+	var b strings.Builder
+	if err := WriteWhy(&b, res, 1); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{"on b1a3, but chose g3g4 (19%): the most visited would have repeated the position a third time (91%)",
+		"- g3g4 was expected to score", "The runner-up b1a3", "draw by repetition 91%"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("why lacks %q:\n%s", want, out)
+		}
+	}
+}

@@ -56,9 +56,27 @@ func WriteWhy(w io.Writer, res *Result, n int) error {
 	for _, c := range cands {
 		total += c.Visits
 	}
-	best := cands[0]
-	fmt.Fprintf(&sb, "- The search spent %d%% of its look at the top %d attempts on %s, and chose the most visited.\n",
-		pct(best.Visits, total), len(cands), best.Move)
+	// The choice is the most visited attempt, unless that one repeats the
+	// position and the root values another above it (search's
+	// notRepeating): explain the attempt the re-run chose.
+	best, rest := cands[0], cands[1:]
+	for i, c := range cands {
+		if c.Move == f.Replayed && i > 0 {
+			best = c
+			rest = append([]players.Candidate{cands[0]}, append(append([]players.Candidate(nil), cands[1:i]...), cands[i+1:]...)...)
+		}
+	}
+	if best.Move == cands[0].Move {
+		fmt.Fprintf(&sb, "- The search spent %d%% of its look at the top %d attempts on %s, and chose the most visited.\n",
+			pct(best.Visits, total), len(cands), best.Move)
+	} else {
+		fmt.Fprintf(&sb, "- The search spent %d%% of its look at the top %d attempts on %s, but chose %s (%d%%)",
+			pct(cands[0].Visits, total), len(cands), cands[0].Move, best.Move, pct(best.Visits, total))
+		if cands[0].PRepeat >= 0.5 {
+			fmt.Fprintf(&sb, ": the most visited would have repeated the position a third time (%.0f%%), and the root valued %s above it", 100*cands[0].PRepeat, best.Move)
+		}
+		sb.WriteString(".\n")
+	}
 	sb.WriteString("\n  attempt   share  expected score (pawns)   refused  captures  checks  mates  mated  repeats\n")
 	for _, c := range cands {
 		mark := " "
@@ -70,7 +88,7 @@ func WriteWhy(w io.Writer, res *Result, n int) error {
 			100*c.PMate, 100*c.PMated, 100*c.PRepeat)
 	}
 	sb.WriteString("\nIn words:\n")
-	for _, line := range reasons(best, cands[1:]) {
+	for _, line := range reasons(best, rest) {
 		fmt.Fprintf(&sb, "- %s\n", line)
 	}
 	if f.Differs {

@@ -64,6 +64,17 @@ func TestRepetitionAtRoot(t *testing.T) {
 			if v, tv := tr.rootValue(a), tr.nodes[a].value; tv <= 0 || v > tv*(1-c.lo)+0.01 {
 				t.Errorf("Rb1 valued %.2f at the root, %.2f in the tree", v, tv)
 			}
+			// Visits a reused tree brought do not get it played when the
+			// root values another attempt above it (a chance of a half
+			// or more).
+			nm := len(s.rep.moves)
+			for k := range nm {
+				s.visits[k] = 1
+			}
+			s.visits[j] = 1 << 40
+			if got := s.notRepeating(j, nm); (got != j) != (s.rep.chance[j] >= 0.5) {
+				t.Errorf("the most visited, repeating with %.2f, gave way to %v", s.rep.chance[j], s.rep.moves[got])
+			}
 			// The candidates report it, for records and replays.
 			for _, cd := range s.Candidates(nil) {
 				if (cd.Move == toB1) != (cd.PRepeat > 0) {

@@ -581,6 +581,8 @@ func (s *Searcher) result(moves []chess.Move) Result {
 	if provenAt >= 0 {
 		best = provenAt
 		res.Proven = true
+	} else {
+		best = s.notRepeating(best, nm)
 	}
 	res.Move = moves[best]
 	res.Visits = s.visits[best]
