@@ -82,8 +82,9 @@ The three heat maps shade each square red by the belief's chance that their king
 stands there (deeper red is likelier; the number is the percentage, from 5 %; nothing is drawn under
 0.5 %). "The truth" board is the real position, revealed after the game. In the candidates, score is the
 expected result from -1 (lost) to +1 (won), pawns the search's value in pawns, and p(illegal), p(capture),
-p(check) the belief's chances of the referee's answer; the chosen attempt is marked, and an attempt where the
-re-run chose otherwise than the record says so. Use the slider, the buttons or the arrow keys.</p>
+p(check) the belief's chances of the referee's answer; p(mate), p(mated), p(repeat) are the root's chances that
+the attempt mates, leaves a mate in one, or draws by repetition, weighed besides the value; the chosen attempt is
+marked, and an attempt where the re-run chose otherwise than the record says so. Use the slider, the buttons or the arrow keys.</p>
 `
 
 const pageCSS = `body{font-family:sans-serif;margin:16px;color:#222;background:#fafafa}

@@ -62,8 +62,10 @@ const textLegend = `legend: boards show our men as letters (upper case White) an
   of their king, their pawns and their other pieces: '.' under 0.5 %, '+' under 10 %, '1'-'9' that
   many tens of percent, '#' 95 % or more (on a terminal, shades from pale yellow to dark red);
   score is the expected result from -1 (lost) to +1 (won), pawns the search's value in pawns;
-  p(illegal), p(capture), p(check) the belief's chances of the referee's answer; '*' marks the
-  re-run's choice, '<<< DIFFERS' an attempt where it chose otherwise than the record.
+  p(illegal), p(capture), p(check) the belief's chances of the referee's answer; p(mate),
+  p(mated), p(repeat) the root's chances that the attempt mates, leaves a mate in one, or draws by
+  repetition, weighed besides the value; '*' marks the re-run's choice, '<<< DIFFERS' an attempt
+  where it chose otherwise than the record.
 `
 
 func colorName(c chess.Color) string {
