@@ -404,7 +404,8 @@ func TestWhy(t *testing.T) {
 // runner-up with a better value but a repetition or a mate against us is
 // said to have lost for that.
 func TestWhyRootChances(t *testing.T) {
-	e2e4, d2d4 := mustUCI(t, "e2e4"), mustUCI(t, "d2d4")
+	e2e4, _ := chess.ParseUCI("e2e4")
+	d2d4, _ := chess.ParseUCI("d2d4")
 	for _, c := range []struct {
 		best, next players.Candidate
 		want       []string
@@ -425,20 +426,12 @@ func TestWhyRootChances(t *testing.T) {
 	}
 }
 
-func mustUCI(t *testing.T, s string) chess.Move {
-	t.Helper()
-	m, err := chess.ParseUCI(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
-
 // TestWhyNotTheMostVisited: when the search plays another attempt than
 // the most visited, because that one repeats the position, -why explains
 // the attempt played, with the most visited as the runner-up.
 func TestWhyNotTheMostVisited(t *testing.T) {
-	b1a3, g3g4 := mustUCI(t, "b1a3"), mustUCI(t, "g3g4")
+	b1a3, _ := chess.ParseUCI("b1a3")
+	g3g4, _ := chess.ParseUCI("g3g4")
 	res := &Result{Attempts: 1, Frames: []Frame{{Attempt: 1, Line: 2, Recorded: g3g4, Replayed: g3g4,
 		Search: players.SearchReport{Move: g3g4, Candidates: []players.Candidate{
 			{Move: b1a3, Visits: 80, Value: 24.7, PRepeat: 0.91},

@@ -21,7 +21,7 @@ func TestOwnKeysAfter(t *testing.T) {
 		t.Fatal("zero key")
 	}
 	for _, uci := range []string{"a1a4", "e1e2", "e1g1", "e1c1", "h1h5", "b7a8q"} {
-		m := mustMove(t, uci)
+		m, _ := chess.ParseUCI(uci)
 		theirs, ours, ok := bel.OwnKeysAfter(m)
 		if uci == "b7a8q" {
 			if ok {
@@ -49,19 +49,10 @@ func TestOwnKeysAfter(t *testing.T) {
 			back.Theirs(umpire.View{Heard: true})
 			continue
 		}
-		m := mustMove(t, uci)
+		m, _ := chess.ParseUCI(uci)
 		back.Ours(m, umpire.View{Heard: true, Own: true, Move: m})
 	}
 	if back.OwnKey() == bel.OwnKey() {
 		t.Error("the rook's return restored a key with the castling right it lost")
 	}
-}
-
-func mustMove(t *testing.T, uci string) chess.Move {
-	t.Helper()
-	m, err := chess.ParseUCI(uci)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
 }
