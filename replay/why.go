@@ -3,6 +3,7 @@ package replay
 import (
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 
@@ -60,11 +61,8 @@ func WriteWhy(w io.Writer, res *Result, n int) error {
 	// position and the root values another above it (search's
 	// notRepeating): explain the attempt the re-run chose.
 	best, rest := cands[0], cands[1:]
-	for i, c := range cands {
-		if c.Move == f.Replayed && i > 0 {
-			best = c
-			rest = append([]players.Candidate{cands[0]}, append(append([]players.Candidate(nil), cands[1:i]...), cands[i+1:]...)...)
-		}
+	if i := slices.IndexFunc(cands, func(c players.Candidate) bool { return c.Move == f.Replayed }); i > 0 {
+		best, rest = cands[i], slices.Concat(cands[:i], cands[i+1:])
 	}
 	if best.Move == cands[0].Move {
 		fmt.Fprintf(&sb, "- The search spent %d%% of its look at the top %d attempts on %s, and chose the most visited.\n",
