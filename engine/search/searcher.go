@@ -2,8 +2,6 @@ package search
 
 import (
 	"context"
-	"fmt"
-	"io"
 	"math"
 	"sync"
 	"sync/atomic"
@@ -588,30 +586,6 @@ func (s *Searcher) result(moves []chess.Move) Result {
 	res.Visits = s.visits[best]
 	res.Value = s.values[best] / float64(len(s.trees))
 	return res
-}
-
-// WriteRoot writes the first tree's root attempts (visits, value) and, for
-// each attempt's referee answers, their chances and values: for logs and
-// for people looking into a decision.
-func (s *Searcher) WriteRoot(w io.Writer) {
-	if !s.rooted || len(s.trees) == 0 {
-		return
-	}
-	t := s.trees[0]
-	r := &t.nodes[0]
-	fmt.Fprintf(w, "root visits %d value %.3f prunes %d\n", r.visits, r.value, t.prunes)
-	for c := r.first; r.first >= 0 && c < r.first+int32(r.nchild); c++ {
-		a := &t.nodes[c]
-		if a.visits == 0 {
-			continue
-		}
-		fmt.Fprintf(w, "  %v visits %d value %.3f flags %d:", a.move, a.visits, a.value, a.flags)
-		for j := a.first; a.first >= 0 && j < a.first+int32(a.nchild); j++ {
-			ch := &t.nodes[j]
-			fmt.Fprintf(w, " [ill=%v cap=%d chk=%d p=%.2f v=%.2f n=%d]", ch.illegal, ch.capture, ch.check, ch.prob, ch.value, ch.visits)
-		}
-		fmt.Fprintln(w)
-	}
 }
 
 // timeUp is the time manager's stop rule for tree t, el into a search on
