@@ -358,7 +358,7 @@ func (s *State) illegal(m chess.Move) {
 	inCheck := s.checks[0] != chess.NoCheck
 	switch {
 	case pt == chess.King:
-		if d := to.File() - from.File(); d == 2 || d == -2 {
+		if _, _, ok := castleRook(from, to); ok {
 			return // castling: too many causes to tell apart
 		}
 		s.kingIllegal(from, to)

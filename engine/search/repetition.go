@@ -72,7 +72,7 @@ func (r *repetitions) root(bel *belief.State, moves []chess.Move) {
 		r.rooted = true
 	}
 	for _, m := range moves {
-		theirs, ours, ok := bel.OwnKeysAfter(m)
+		theirs, ours, ok := bel.OwnKeysAfter(m) // 0, 0 for a pawn move
 		var p float32
 		if ok {
 			if n := max(r.count(theirs), r.count(ours)); n >= repeatFirst {
@@ -82,8 +82,6 @@ func (r *repetitions) root(bel *belief.State, moves []chess.Move) {
 				o := bel.Outcomes(m)
 				p = float32(o.Quiet * (1 - math.Pow(1-r.first, float64(n-repeatFirst+1))))
 			}
-		} else {
-			theirs = 0
 		}
 		r.moves = append(r.moves, m)
 		r.after = append(r.after, theirs)
