@@ -41,7 +41,7 @@ func (s *State) ourMove(m chess.Move, v umpire.View) {
 	case chess.Pawn:
 		empty = chess.Between(from, to) // the skipped square of a double step
 	case chess.King:
-		if rookFrom, _, ok := castleRook(from, to); ok {
+		if rookFrom, _, ok := chess.CastleRook(from, to); ok {
 			if !s.own[chess.Rook].Has(rookFrom) {
 				s.surprises++
 				return
@@ -111,7 +111,7 @@ func (s *State) ourMove(m chess.Move, v umpire.View) {
 func (s *State) moveOwn(pt chess.PieceType, m chess.Move) chess.PieceType {
 	from, to := m.From(), m.To()
 	if pt == chess.King {
-		if rookFrom, rookTo, ok := castleRook(from, to); ok {
+		if rookFrom, rookTo, ok := chess.CastleRook(from, to); ok {
 			s.removeOwn(rookFrom)
 			s.putOwn(chess.Rook, rookTo)
 		}
@@ -127,18 +127,6 @@ func (s *State) moveOwn(pt chess.PieceType, m chess.Move) chess.PieceType {
 	s.removeOwn(to)
 	s.putOwn(pt, to)
 	return pt
-}
-
-// castleRook returns where the rook goes from and to when the king's step
-// from from to to castles (ok false when it does not).
-func castleRook(from, to chess.Square) (rookFrom, rookTo chess.Square, ok bool) {
-	switch to.File() - from.File() {
-	case 2:
-		return chess.NewSquare(7, from.Rank()), chess.NewSquare(5, from.Rank()), true
-	case -2:
-		return chess.NewSquare(0, from.Rank()), chess.NewSquare(3, from.Rank()), true
-	}
-	return chess.NoSquare, chess.NoSquare, false
 }
 
 // shaped reports whether our man of type pt could go from from to to on a
@@ -358,7 +346,7 @@ func (s *State) illegal(m chess.Move) {
 	inCheck := s.checks[0] != chess.NoCheck
 	switch {
 	case pt == chess.King:
-		if _, _, ok := castleRook(from, to); ok {
+		if _, _, ok := chess.CastleRook(from, to); ok {
 			return // castling: too many causes to tell apart
 		}
 		s.kingIllegal(from, to)

@@ -188,7 +188,7 @@ func (s *State) Outcomes(m chess.Move) Outcome {
 	qw, qc := float64(s.p[pawn][to]), float64(s.p[piece][to])
 	switch {
 	case pt == chess.King:
-		if rookFrom, _, ok := castleRook(from, to); ok {
+		if rookFrom, _, ok := chess.CastleRook(from, to); ok {
 			if s.checks[0] != chess.NoCheck || s.castle&rookRight(rookFrom) == 0 ||
 				!s.own[chess.Rook].Has(rookFrom) || chess.Between(from, rookFrom)&s.own[0] != 0 {
 				o.Illegal = 1 // in check, no right, or our own man in the way

@@ -342,3 +342,31 @@ func TestFromBoard(t *testing.T) {
 		}
 	}
 }
+
+func TestCastleRook(t *testing.T) {
+	tests := []struct {
+		king, rook string // king's step; the rook's, "" when it is no castling
+	}{
+		{"e1g1", "h1f1"},
+		{"e1c1", "a1d1"},
+		{"e8g8", "h8f8"},
+		{"e8c8", "a8d8"},
+		{"e1f1", ""},
+		{"e1e2", ""},
+		{"e1g2", ""}, // two files but not along the rank
+	}
+	for _, tc := range tests {
+		m, err := ParseUCI(tc.king)
+		if err != nil {
+			t.Fatal(err)
+		}
+		from, to, ok := CastleRook(m.From(), m.To())
+		got := ""
+		if ok {
+			got = NewMove(from, to, NoPieceType).String()
+		}
+		if got != tc.rook || Castles(m.From(), m.To()) != ok {
+			t.Errorf("CastleRook(%s) = %q, %v; want %q", tc.king, got, ok, tc.rook)
+		}
+	}
+}

@@ -110,3 +110,25 @@ func (l *MoveList) Contains(m Move) bool {
 	}
 	return false
 }
+
+// CastleRook returns where the rook goes from and to when a king's step
+// from from to to castles: two files along its rank (ok false otherwise).
+// The one statement of the rule for every package that moves men.
+func CastleRook(from, to Square) (rookFrom, rookTo Square, ok bool) {
+	if from.Rank() != to.Rank() {
+		return NoSquare, NoSquare, false
+	}
+	switch to.File() - from.File() {
+	case 2:
+		return from + 3, from + 1, true
+	case -2:
+		return from - 4, from - 1, true
+	}
+	return NoSquare, NoSquare, false
+}
+
+// Castles reports whether a king's step from from to to castles.
+func Castles(from, to Square) bool {
+	_, _, ok := CastleRook(from, to)
+	return ok
+}

@@ -194,12 +194,9 @@ func (p *Position) Make(m Move) {
 			pc = MakePiece(us, promo)
 		}
 	case King:
-		if to == from+2 { // castle kingside: rook h -> f
-			p.remove(from + 3)
-			p.put(MakePiece(us, Rook), from+1)
-		} else if to+2 == from { // castle queenside: rook a -> d
-			p.remove(from - 4)
-			p.put(MakePiece(us, Rook), from-1)
+		if rookFrom, rookTo, ok := CastleRook(from, to); ok {
+			p.remove(rookFrom)
+			p.put(MakePiece(us, Rook), rookTo)
 		}
 	}
 	p.put(pc, to)

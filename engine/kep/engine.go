@@ -473,7 +473,7 @@ func (e *engine) plausibleOurs(a Announcement) error {
 		return fmt.Errorf("a pawn captured on %v, a last rank", sq)
 	}
 	switch {
-	case mover == chess.King && abs(to.File()-from.File()) == 2:
+	case mover == chess.King && chess.Castles(from, to):
 		return fmt.Errorf("a capture by castling %v", m)
 	case mover == chess.Pawn && to.File() == from.File():
 		return fmt.Errorf("a capture by the pawn push %v", m)

@@ -95,11 +95,7 @@ func (b *OwnBoard) Play(m chess.Move) {
 	}
 	b.put(to, pt)
 	if pt == chess.King {
-		if d := int(to) - int(from); d == 2 || d == -2 {
-			rookFrom, rookTo := from+3, from+1
-			if d < 0 {
-				rookFrom, rookTo = from-4, from-1
-			}
+		if rookFrom, rookTo, ok := chess.CastleRook(from, to); ok {
 			b.put(rookTo, b.take(rookFrom))
 		}
 		b.castle = chess.NoCastling

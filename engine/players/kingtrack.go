@@ -121,7 +121,7 @@ func path(m chess.Move, own *OwnBoard) chess.Bitboard {
 	case chess.Knight:
 		return to.Bit()
 	case chess.King:
-		if d := int(to) - int(from); d == 2 || d == -2 {
+		if chess.Castles(from, to) {
 			return chess.Between(from, to) | to.Bit()
 		}
 		return to.Bit()
@@ -141,7 +141,7 @@ func blockers(m chess.Move, own *OwnBoard) chess.Bitboard {
 		}
 		return chess.Between(from, to) | to.Bit()
 	case chess.King:
-		if d := int(to) - int(from); d == 2 || d == -2 {
+		if chess.Castles(from, to) {
 			return 0 // castling through attacked squares: too many reasons
 		}
 		return chess.KingAttacks(to) | to.Bit()

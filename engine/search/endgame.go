@@ -61,7 +61,7 @@ func (ko *kingOdds) compute(s *belief.State, m *men, mv chess.Move, after *men) 
 	}
 	path := chess.Between(from, to) | to.Bit()
 	pawnCapture := pt == chess.Pawn && from.File() != to.File()
-	castle := pt == chess.King && (to.File()-from.File() == 2 || from.File()-to.File() == 2)
+	castle := pt == chess.King && chess.Castles(from, to)
 	for b := s.Support(oppmodel.King); b != 0; {
 		k := b.PopFirst()
 		p := s.Prob(oppmodel.King, k)

@@ -347,7 +347,7 @@ func evalAttempt(e *stateEntry, m *men, mv chess.Move, alt float32, p evalParams
 	if pt == chess.King && s.Units() > kingWalkUnits {
 		// The king stays home while the opponent has men to hunt it with.
 		base -= kingHome * float32(relRank(m.us, to)-relRank(m.us, from))
-		if d := to.File() - from.File(); d == 2 || d == -2 {
+		if chess.Castles(from, to) {
 			base += castleBonus
 		} else {
 			base -= kingMoveCost

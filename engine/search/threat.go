@@ -104,7 +104,7 @@ func mayCheck(b *chess.Position, m chess.Move, king chess.Square) bool {
 	from, to := m.From(), m.To()
 	pt := b.PieceAt(from).Type()
 	if pt == chess.King {
-		return from.File()-to.File() > 1 || to.File()-from.File() > 1 // castling: the rook may check
+		return chess.Castles(from, to) // the rook may check
 	}
 	if chess.Line(from, king) != 0 {
 		return true
