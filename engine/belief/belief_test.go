@@ -528,3 +528,37 @@ func TestProbMenAttack(t *testing.T) {
 		t.Error("ProbAttacked leaves out the king next to h1")
 	}
 }
+
+func TestReplyCheckRisk(t *testing.T) {
+	// Black to move, its men known; White's king on e1 (a rook, a knight or
+	// nothing to check it with).
+	tests := []struct {
+		name, fen string
+		some      []chess.CheckKind // kinds with a chance
+	}{
+		{"rook reaches the e-file and the first rank", "r6k/8/8/8/8/8/8/4K3 b - - 0 1", []chess.CheckKind{chess.CheckFile, chess.CheckRank}},
+		{"knight jumps to d3 or c2", "7k/8/8/8/1n6/8/8/4K3 b - - 0 1", []chess.CheckKind{chess.CheckKnight}},
+		{"bishop reaches b4 on the long diagonal", "5b1k/8/8/8/8/8/8/4K3 b - - 0 1", []chess.CheckKind{chess.CheckLongDiagonal}},
+		{"bare king gives no check", "7k/8/8/8/8/8/8/4K2R b - - 0 1", nil},
+		{"our pawns wall the king in", "r6k/8/8/8/8/8/3PPP2/3RKR2 b - - 0 1", nil},
+	}
+	for _, tc := range tests {
+		pos, err := chess.ParseFEN(tc.fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := FromPosition(chess.White, pos, nil)
+		var risk [chess.CheckKnight + 1]float64
+		s.ReplyCheckRisk(&risk)
+		want := map[chess.CheckKind]bool{}
+		for _, k := range tc.some {
+			want[k] = true
+		}
+		for k := chess.NoCheck; k <= chess.CheckKnight; k++ {
+			t.Logf("%s: %s %.3f", tc.name, k, risk[k])
+			if r := risk[k]; r < 0 || r > 1 || want[k] != (r > 0.001) {
+				t.Errorf("%s: risk of a %s check %g", tc.name, k, r)
+			}
+		}
+	}
+}

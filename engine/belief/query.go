@@ -368,3 +368,45 @@ func (s *State) ReplyCaptureRisk(risk *[64]float32) {
 		risk[sq] = float32(r)
 	}
 }
+
+// ReplyCheckRisk fills risk[k], for each check kind k, with the chance that
+// the opponent's reply (the belief at its turn) gives our king a check of
+// that kind: the attacks on our king the model's spread of its men brings,
+// less those already there (which our legal move rules out but the
+// marginals keep a trace of). The opponent's king gives no check.
+func (s *State) ReplyCheckRisk(risk *[chess.CheckKnight + 1]float64) {
+	*risk = [chess.CheckKnight + 1]float64{}
+	if s.units == 0 {
+		return
+	}
+	king := s.OurKing()
+	var before [chess.CheckKnight + 1]float64
+	s.checkChances(king, &before)
+	next := *s
+	var a [oppmodel.NumClasses][64]float32
+	flat := next.attraction(&a)
+	next.spread(&a, flat)
+	next.normalize()
+	next.checkChances(king, risk)
+	for k := range risk {
+		risk[k] = max(risk[k]-before[k], 0)
+	}
+	risk[chess.NoCheck] = 0
+}
+
+// checkChances fills p[k] with the chance that an opponent man other than
+// its king attacks our king on sq along a line (or jump) of check kind k.
+func (s *State) checkChances(sq chess.Square, p *[chess.CheckKnight + 1]float64) {
+	var at attackers
+	s.attackersOf(sq, chess.NoSquare, &at)
+	none := [chess.CheckKnight + 1]float64{1, 1, 1, 1, 1, 1}
+	for i := range at.n {
+		if at.class[i] != king {
+			k := chess.ClassifyCheck(sq, at.sq[i])
+			none[k] *= 1 - at.r[i]
+		}
+	}
+	for k := range p {
+		p[k] = 1 - none[k]
+	}
+}

@@ -104,6 +104,9 @@ type Config struct {
 	// it is 1-(1-Repeat)^(k+1) (repetition.go). 0 does not look. 1 (the
 	// default) beat 0.5 at 100 ms (docs/strength.md, round 17).
 	Repeat float64
+	// ReplyChecks adds to the opponent's replies in the tree the checks
+	// its move may give our king (checkReplies).
+	ReplyChecks bool
 	// Samples is approach A's number of boards drawn from the belief per
 	// search; Playout bounds its playouts in plies.
 	Samples, Playout int

@@ -444,16 +444,19 @@ func TestTimeUp(t *testing.T) {
 func TestNoAllocs(t *testing.T) {
 	ps := Middlegames(15, 2, 20, 40)
 	cfg := DefaultConfig()
-	tr := newTree(16, 1)
-	tr.reset(&ps[0].Belief)
-	tr.addAttempts(0, ps[0].Moves)
-	allocs := testing.AllocsPerRun(500, func() {
-		if !tr.iterate(&cfg) {
-			t.Fatal("pool full")
+	for _, checks := range []bool{false, true} {
+		tr := newTree(16, 1)
+		tr.replyChecks = checks
+		tr.reset(&ps[0].Belief)
+		tr.addAttempts(0, ps[0].Moves)
+		allocs := testing.AllocsPerRun(500, func() {
+			if !tr.iterate(&cfg) {
+				t.Fatal("pool full")
+			}
+		})
+		if allocs != 0 {
+			t.Fatalf("checks %v: %.1f allocations per iteration", checks, allocs)
 		}
-	})
-	if allocs != 0 {
-		t.Fatalf("%.1f allocations per iteration", allocs)
 	}
 }
 
@@ -685,5 +688,61 @@ func bareRootValuation(t *testing.T, rules umpire.Rules, want float32) {
 	// The tree is reused where its values are of the same kind.
 	if v := tr.nodes[0].visits; (v > nodes) != (want == bareWon) {
 		t.Fatalf("root visits %d after a search of %d, bareWon %v", v, nodes, want)
+	}
+}
+
+// TestCheckReplies: with Config.ReplyChecks the opponent's replies in the
+// tree include checks on our king, the silent reply keeps what the
+// captures and checks leave of 1, and a check really heard after the attempt played roots the tree
+// where it foresaw that check.
+func TestCheckReplies(t *testing.T) {
+	ps := Middlegames(14, 2, 20, 40)
+	for _, on := range []bool{false, true} {
+		cfg := testConfig(ApproachC, 1)
+		cfg.ReplyChecks = on
+		s := newSearcher(t, cfg)
+		p := ps[len(ps)/2]
+		r := s.Search(context.Background(), &p.Belief, p.Moves, Limits{Nodes: 4000})
+		tr := s.trees[0]
+		checks := 0
+		for i := range tr.nn {
+			n := &tr.nodes[i]
+			if n.kind != answer || n.first < 0 || tr.nodes[n.first].kind != decision {
+				continue
+			}
+			var sum float32
+			for c := n.first; c < n.first+int32(n.nchild); c++ {
+				sum += tr.nodes[c].prob
+				if tr.nodes[c].check != chess.NoCheck {
+					checks++
+				}
+			}
+			if sum < 0.999 || tr.nodes[n.first].prob > 0 && sum > 1.001 {
+				t.Fatalf("checks %v: node %d's replies sum to %g", on, i, sum)
+			}
+		}
+		if on != (checks > 0) {
+			t.Fatalf("checks %v: %d check replies in the tree", on, checks)
+		}
+		if !on {
+			continue
+		}
+		// The silent answer to the attempt played, and a check foreseen below it.
+		ours := umpire.View{Heard: true, Own: true, Move: r.Move}
+		ans := tr.childWhere(tr.rootAttempt(r.Move), func(n *node) bool {
+			return n.kind == answer && n.capture == umpire.NoCapture && n.check == chess.NoCheck
+		})
+		chk := tr.childWhere(ans, func(n *node) bool { return n.check != chess.NoCheck })
+		if chk < 0 {
+			t.Fatalf("no check foreseen after %v", r.Move)
+		}
+		theirs := umpire.View{Heard: true, Checks: [2]chess.CheckKind{tr.nodes[chk].check}}
+		if got := tr.follow(r.Move, ours, theirs); got != chk {
+			t.Fatalf("follow found node %d for the check, want %d", got, chk)
+		}
+		quiet := tr.follow(r.Move, ours, umpire.View{Heard: true})
+		if quiet < 0 || tr.nodes[quiet].check != chess.NoCheck || tr.nodes[quiet].square != chess.NoSquare {
+			t.Fatalf("follow found node %d for the silent reply", quiet)
+		}
 	}
 }

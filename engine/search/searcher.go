@@ -98,6 +98,7 @@ func (s *Searcher) alloc() {
 	for i := range s.trees {
 		t := newTree(s.cfg.MemoryMB, 0)
 		t.shield = float32(s.cfg.Shield)
+		t.replyChecks = s.cfg.ReplyChecks
 		t.drawRules = s.drawRules
 		t.src.Seed(treeSeed(s.cfg.Seed, i), treeSeed(s.cfg.Seed, i)^0x6a09e667f3bcc909)
 		s.trees[i] = t
@@ -234,12 +235,21 @@ func (t *tree) follow(m chess.Move, ours, theirs umpire.View) int32 {
 	b := t.childWhere(t.rootAttempt(m), func(n *node) bool {
 		return n.kind == answer && n.capture == ours.Capture.Kind && n.check == ours.Checks[0]
 	})
+	if theirs.Capture.Kind == umpire.NoCapture && theirs.Checks[0] != chess.NoCheck {
+		// A check the tree foresaw; else the silent reply, as before the
+		// tree had checks (the new root's belief replaces its own).
+		if c := t.childWhere(b, func(n *node) bool {
+			return n.kind == decision && n.square == chess.NoSquare && n.check == theirs.Checks[0]
+		}); c >= 0 {
+			return c
+		}
+	}
 	return t.childWhere(b, func(n *node) bool {
 		if n.kind != decision {
 			return false // a reply found impossible: not this one
 		}
 		if theirs.Capture.Kind == umpire.NoCapture {
-			return n.square == chess.NoSquare
+			return n.square == chess.NoSquare && n.check == chess.NoCheck
 		}
 		return n.square == theirs.Capture.Square
 	})

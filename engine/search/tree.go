@@ -52,7 +52,8 @@ type node struct {
 	flags  uint8
 	// What was heard on the way here: for an answer node the capture kind and
 	// check, for a decision node reached by a reply the square of our man
-	// captured (chess.NoSquare when nothing was heard) and its kind; for a
+	// captured (chess.NoSquare when nothing was heard) and its kind, or the
+	// check given on our king; for a
 	// decision node reached by "Illegal move", illegal is set.
 	capture umpire.CaptureKind
 	check   chess.CheckKind
@@ -106,6 +107,9 @@ type tree struct {
 	// the valuation's settings for the search from the current root.
 	shield float32
 	eval   evalParams
+	// replyChecks is Config.ReplyChecks: the opponent's replies include
+	// checks on our king.
+	replyChecks bool
 	// drawRules says the referee draws repeated positions or 50 quiet
 	// moves (Searcher.NewGame).
 	drawRules bool
