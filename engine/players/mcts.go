@@ -64,7 +64,7 @@ func buildMCTS(o *Options) (func() Player, error) {
 	cfg.OwnMates = o.Int("mates", 1, 0, 1) == 1
 	cfg.Critical = o.Int("critical", 0, 0, 1) == 1
 	cfg.Repeat = o.Float("repeat", cfg.Repeat, 0, 1)
-	cfg.ReplyChecks = o.Int("checks", b2i(cfg.ReplyChecks), 0, 1) == 1
+	cfg.ReplyChecks = o.Int("checks", 0, 0, 1) == 1
 	cfg.Samples = o.Int("samples", cfg.Samples, 1, 4096)
 	cfg.Playout = o.Int("playout", cfg.Playout, 0, 1000)
 	seed := uint64(o.Int("seed", 0, 0, 1<<62))
@@ -215,11 +215,3 @@ func (p *MCTS) Hear(e Event) {
 
 // GameOver ends the game.
 func (p *MCTS) GameOver(Outcome) {}
-
-// b2i is 1 for true: a switch's default as an Options integer.
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
