@@ -421,27 +421,10 @@ func (t *tree) expandReplies(i int32) bool {
 	var sq [maxReplies]chess.Square
 	var r [maxReplies]float32
 	k := 0
-	var total float32
 	for s := range chess.Square(64) {
-		x := t.risk[s]
-		total += x
-		if x < minReply {
-			continue
+		if x := t.risk[s]; x >= minReply {
+			k = keepLargest(sq[:], r[:], k, s, x)
 		}
-		// keep the largest maxReplies risks, sorted by insertion
-		j := k
-		if k < maxReplies {
-			k++
-		} else if x <= r[maxReplies-1] {
-			continue
-		} else {
-			j = maxReplies - 1
-		}
-		for j > 0 && r[j-1] < x {
-			sq[j], r[j] = sq[j-1], r[j-1]
-			j--
-		}
-		sq[j], r[j] = s, x
 	}
 	var kept float32
 	for j := range k {
@@ -509,28 +492,33 @@ func (t *tree) checkReplies(kinds *[maxCheckReplies]chess.CheckKind, probs *[max
 	// The model's spread moves men at random; real opponents check on
 	// purpose. Calibrated on 15,474 replies of mcts self-play (2,000
 	// nodes): predicted under 0.2 %, 1.5 % checked; 1-2 %, 7.7 %; over 2 %,
-	// about 9 %.
+	// about 9 % (docs/strength.md, round 18).
 	scale := (checkFloor + checkSpan*(1-math.Exp(-sum/checkKnee))) / sum
 	n := 0
 	for k := chess.CheckRank; k <= chess.CheckKnight; k++ {
-		x := float32(risk[k] * scale)
-		if x < minCheckReply {
-			continue
+		if x := float32(risk[k] * scale); x >= minCheckReply {
+			n = keepLargest(kinds[:], probs[:], n, k, x)
 		}
-		j := n
-		if n < maxCheckReplies {
-			n++
-		} else if x <= probs[maxCheckReplies-1] {
-			continue
-		} else {
-			j = maxCheckReplies - 1
-		}
-		for j > 0 && probs[j-1] < x {
-			kinds[j], probs[j] = kinds[j-1], probs[j-1]
-			j--
-		}
-		kinds[j], probs[j] = k, x
 	}
+	return n
+}
+
+// keepLargest adds key with chance x to keys[:n] and xs[:n], largest chance
+// first, keeping the len(xs) largest; it returns the new count.
+func keepLargest[K any](keys []K, xs []float32, n int, key K, x float32) int {
+	j := n
+	if n < len(xs) {
+		n++
+	} else if x <= xs[len(xs)-1] {
+		return n
+	} else {
+		j = len(xs) - 1
+	}
+	for j > 0 && xs[j-1] < x {
+		keys[j], xs[j] = keys[j-1], xs[j-1]
+		j--
+	}
+	keys[j], xs[j] = key, x
 	return n
 }
 
