@@ -148,7 +148,7 @@ func (h *Heuristic) score(m chess.Move) int {
 		depth = 7 - depth
 	}
 	dist := max(abs(from.File()-to.File()), abs(from.Rank()-to.Rank()))
-	castling := pt == chess.King && dist == 2
+	castling := pt == chess.King && chess.Castles(from, to)
 	pawnTry := pt == chess.Pawn && from.File() != to.File()
 	s := 0
 

@@ -107,7 +107,7 @@ func attemptKind(st *belief.State, m chess.Move) int {
 			}
 			return KindPawnPush
 		case chess.King:
-			if d := to.File() - from.File(); d == 2 || d == -2 {
+			if chess.Castles(from, to) {
 				return KindCastling
 			}
 			return KindKing
