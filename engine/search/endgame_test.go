@@ -17,7 +17,7 @@ func bareEntry(t testing.TB, fen string) (*stateEntry, *men) {
 		t.Fatal(err)
 	}
 	e := &stateEntry{bel: belief.FromPosition(chess.White, pos, nil)}
-	e.static = staticValue(&e.bel, &e.hang, evalFor(&e.bel, 0, false))
+	e.static = staticValue(&e.bel, &e.hang, evalFor(&e.bel, &treeSettings{}))
 	var m men
 	m.fromBelief(&e.bel)
 	return e, &m
@@ -31,7 +31,7 @@ func attemptValue(t testing.TB, e *stateEntry, m *men, uci string) float32 {
 		t.Fatal(err)
 	}
 	var a answers
-	evalAttempt(e, m, mv, e.static, evalFor(&e.bel, 0, false), &a)
+	evalAttempt(e, m, mv, e.static, evalFor(&e.bel, &treeSettings{}), &a)
 	return a.mean()
 }
 
@@ -142,7 +142,7 @@ func BenchmarkEvalBare(b *testing.B) {
 		e.bel.Ours(mv, ourView(mv, &node{}))
 		e.bel.Theirs(theirView(&node{square: chess.NoSquare}))
 	}
-	e.static = staticValue(&e.bel, &e.hang, evalFor(&e.bel, 0, false))
+	e.static = staticValue(&e.bel, &e.hang, evalFor(&e.bel, &treeSettings{}))
 	if n := e.bel.Support(oppmodel.King).Count(); n < 10 {
 		b.Fatalf("the king may stand on %d squares only", n)
 	}
@@ -153,7 +153,7 @@ func BenchmarkEvalBare(b *testing.B) {
 	for b.Loop() {
 		var mm men
 		mm.fromBelief(&e.bel)
-		evalAttempt(e, &mm, mv, 0, evalFor(&e.bel, 0, false), &a)
+		evalAttempt(e, &mm, mv, 0, evalFor(&e.bel, &treeSettings{}), &a)
 	}
 }
 

@@ -33,14 +33,14 @@ type evalParams struct {
 	bareWon float32
 }
 
-// evalFor returns the valuation's settings for a search from root with
-// pawn-shield weight shield. Where the referee draws a repeated position or
+// evalFor returns the valuation's settings for a search from root with the
+// trees' settings set. Where the referee draws a repeated position or
 // 50 quiet moves (drawRules) mating men stay at bareWon: the patience of
 // bareWonEnding shuffles into those draws (KR-K drills under the Olympiad's
 // rules: 32 % mated at 80, 16 % at 95; docs/strength.md, round 16).
-func evalFor(root *belief.State, shield float32, drawRules bool) evalParams {
-	p := evalParams{shield: shield, bareWon: bareWon}
-	if root.Units() == 0 && !drawRules {
+func evalFor(root *belief.State, set *treeSettings) evalParams {
+	p := evalParams{shield: set.shield, bareWon: bareWon}
+	if root.Units() == 0 && !set.drawRules {
 		p.bareWon = bareWonEnding
 	}
 	return p

@@ -433,7 +433,7 @@ func (t *tree) expandReplies(i int32) bool {
 	var ck [maxCheckReplies]chess.CheckKind
 	var cp [maxCheckReplies]float32
 	nc := 0
-	if t.replyChecks {
+	if t.set.replyChecks {
 		nc = t.checkReplies(&ck, &cp)
 		for j := range nc {
 			kept += cp[j]

@@ -446,7 +446,7 @@ func TestNoAllocs(t *testing.T) {
 	cfg := DefaultConfig()
 	for _, checks := range []bool{false, true} {
 		tr := newTree(16, 1)
-		tr.replyChecks = checks
+		tr.set.replyChecks = checks
 		tr.reset(&ps[0].Belief)
 		tr.addAttempts(0, ps[0].Moves)
 		allocs := testing.AllocsPerRun(500, func() {

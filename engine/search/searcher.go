@@ -24,9 +24,8 @@ type Searcher struct {
 	// search, kept by Refused and Played when they could reuse the trees,
 	// cleared by the next search otherwise.
 	rooted bool
-	// drawRules says this game's referee draws repeated positions or 50
-	// quiet moves (NewGame).
-	drawRules bool
+	// set is what the trees read of the configuration and the game.
+	set treeSettings
 	// rep is the game's history of our men, for the repetition rule.
 	rep repetitions
 	// reuse says Refused or Played moved the roots since the last search.
@@ -81,6 +80,7 @@ func New(cfg Config, prior belief.Prior) (*Searcher, error) {
 		prior = belief.UniformPrior{}
 	}
 	s := &Searcher{cfg: cfg, params: prior.Params()}
+	s.set.shield, s.set.replyChecks = float32(cfg.Shield), cfg.ReplyChecks
 	s.visits = make([]int64, maxChildren)
 	s.values = make([]float64, maxChildren)
 	return s, nil
@@ -97,9 +97,7 @@ func (s *Searcher) alloc() {
 	s.trees = make([]*tree, s.cfg.TreeCount())
 	for i := range s.trees {
 		t := newTree(s.cfg.MemoryMB, 0)
-		t.shield = float32(s.cfg.Shield)
-		t.replyChecks = s.cfg.ReplyChecks
-		t.drawRules = s.drawRules
+		t.set = &s.set
 		t.src.Seed(treeSeed(s.cfg.Seed, i), treeSeed(s.cfg.Seed, i)^0x6a09e667f3bcc909)
 		s.trees[i] = t
 	}
@@ -116,11 +114,10 @@ func treeSeed(seed uint64, i int) uint64 {
 func (s *Searcher) NewGame(seed uint64, rules umpire.Rules) {
 	s.cfg.Seed = seed
 	s.rooted = false
-	s.drawRules = rules.Repetition || rules.FiftyMoves
+	s.set.drawRules = rules.Repetition || rules.FiftyMoves
 	s.rep.reset(rules.Repetition, s.cfg.Repeat)
 	for i, t := range s.trees {
 		t.src.Seed(treeSeed(seed, i), treeSeed(seed, i)^0x6a09e667f3bcc909)
-		t.drawRules = s.drawRules
 	}
 }
 
@@ -280,7 +277,7 @@ func (s *Searcher) root(bel *belief.State, moves []chess.Move) bool {
 		t.prunes = 0
 		// A tree valued for another root (the opponent has just lost
 		// its last man) starts afresh: its values are not this one's.
-		if !keep || t.eval != evalFor(bel, t.shield, t.drawRules) || t.full() && !t.prune() || !t.setState(0, bel) {
+		if !keep || t.eval != evalFor(bel, t.set) || t.full() && !t.prune() || !t.setState(0, bel) {
 			t.reset(bel)
 		}
 		if !t.rootChildren(moves) {

@@ -103,16 +103,11 @@ type tree struct {
 	boards []chess.Position
 	board  chess.Position
 	iters  int64
-	// shield is Config.Shield, the weight of our king's pawn shield; eval
-	// the valuation's settings for the search from the current root.
-	shield float32
-	eval   evalParams
-	// replyChecks is Config.ReplyChecks: the opponent's replies include
-	// checks on our king.
-	replyChecks bool
-	// drawRules says the referee draws repeated positions or 50 quiet
-	// moves (Searcher.NewGame).
-	drawRules bool
+	// set is the Searcher's settings, shared by its trees and read only
+	// while they search; eval the valuation's settings for the search
+	// from the current root.
+	set  *treeSettings
+	eval evalParams
 	// budget and running are this search's iterations for the tree (0: no
 	// bound) and whether it still searches (Searcher.runTrees).
 	budget  int64
@@ -126,6 +121,19 @@ var (
 	nodeSize  = int(unsafe.Sizeof(node{}))
 	stateSize = int(unsafe.Sizeof(stateEntry{}))
 )
+
+// treeSettings are what a Searcher's trees read of its configuration and
+// of the game: one copy, the Searcher's, so NewGame changes it for all.
+type treeSettings struct {
+	// shield is Config.Shield, the weight of our king's pawn shield.
+	shield float32
+	// replyChecks is Config.ReplyChecks: the opponent's replies include
+	// checks on our king.
+	replyChecks bool
+	// drawRules says the referee draws repeated positions or 50 quiet
+	// moves (Searcher.NewGame).
+	drawRules bool
+}
 
 // newTree allocates a tree's pools within memMB: half of the bytes for
 // beliefs (one per decision node), the rest for nodes. A grown tree holds
@@ -149,6 +157,7 @@ func newTree(memMB int, seed uint64) *tree {
 		mates:  make([]float32, 0, maxChildren),
 		counts: make([]mateCount, 0, maxChildren),
 		rng:    rand.New(src),
+		set:    &treeSettings{},
 	}
 }
 
@@ -156,7 +165,7 @@ func newTree(memMB int, seed uint64) *tree {
 // as a search from bel values.
 func (t *tree) reset(bel *belief.State) {
 	t.nn, t.ns = 0, 0
-	t.eval = evalFor(bel, t.shield, t.drawRules)
+	t.eval = evalFor(bel, t.set)
 	t.newNodes(1)
 	r := &t.nodes[0]
 	r.kind = decision
