@@ -502,13 +502,6 @@ func (e *engine) plausibleTheirs(a Announcement) error {
 	return nil
 }
 
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
-}
-
 // setOption applies a setoption. A change of player or model takes effect at
 // the next newgame: a game is played by one player from start to end.
 func (e *engine) setOption(n int, name, value string) {
