@@ -53,8 +53,8 @@ type node struct {
 	// What was heard on the way here: for an answer node the capture kind and
 	// check, for a decision node reached by a reply the square of our man
 	// captured (chess.NoSquare when nothing was heard) and its kind, or the
-	// check given on our king; for a
-	// decision node reached by "Illegal move", illegal is set.
+	// check given on our king; for a decision node reached by "Illegal
+	// move", illegal is set.
 	capture umpire.CaptureKind
 	check   chess.CheckKind
 	square  chess.Square
