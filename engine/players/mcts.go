@@ -35,7 +35,7 @@ func mctsKind() Kind {
 			"shield=X: value of each pawn before our king on a wing (files a-c, f-h), in pawns, while the opponent has 4 or more units, 0 to 2 (default 0: 53 % over 600 games did not show it pays)",
 			"critical=0|1: on a clock, think up to the plan's maximum (twice the soft budget) where the choice is critical: in check, mate chances that differ between attempts, a likely capture (default 0: a match did not show it pays)",
 			"repeat=X: under rules that draw a thrice-repeated position, the chance that a root attempt placing our men as they stood twice before draws (each time more takes the same share of the doubt left); only a lead is pulled toward the draw, 0 to 1 (default 1; 0 does not look)",
-			"checks=0|1: the tree's opponent may check our king, not only take our men (default 0)",
+			"checks=0|1: the tree's opponent may check our king, not only take our men (default 0: 48 % over 200 games did not show it pays)",
 			"seed=N: mixed into each game's seed (default 0)",
 		},
 		Build: buildMCTS,

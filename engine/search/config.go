@@ -105,7 +105,8 @@ type Config struct {
 	// default) beat 0.5 at 100 ms (docs/strength.md, round 17).
 	Repeat float64
 	// ReplyChecks adds to the opponent's replies in the tree the checks
-	// its move may give our king (checkReplies).
+	// its move may give our king (checkReplies). Off by default: 48.2 %
+	// over 200 games at 2,000 nodes (docs/strength.md, round 18).
 	ReplyChecks bool
 	// Samples is approach A's number of boards drawn from the belief per
 	// search; Playout bounds its playouts in plies.
