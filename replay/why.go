@@ -70,7 +70,7 @@ func WriteWhy(w io.Writer, res *Result, n int) error {
 	} else {
 		fmt.Fprintf(&sb, "- The search spent %d%% of its look at the top %d attempts on %s, but chose %s (%d%%)",
 			pct(cands[0].Visits, total), len(cands), cands[0].Move, best.Move, pct(best.Visits, total))
-		if cands[0].PRepeat >= 0.5 {
+		if cands[0].PRepeat >= players.RepeatGivesWay {
 			fmt.Fprintf(&sb, ": the most visited would have repeated the position a third time (%.0f%%), and the root valued %s above it", 100*cands[0].PRepeat, best.Move)
 		}
 		sb.WriteString(".\n")

@@ -5,7 +5,13 @@ import (
 
 	"kriegbot/engine/belief"
 	"kriegbot/engine/chess"
+	"kriegbot/engine/search"
 )
+
+// RepeatGivesWay is the mcts player's rule for a repeating most visited
+// attempt (search.RepeatGivesWay): from this Candidate.PRepeat on it is
+// not played while the root values another above it.
+const RepeatGivesWay = search.RepeatGivesWay
 
 var (
 	_ Inspector    = (*MCTS)(nil)

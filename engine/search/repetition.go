@@ -123,15 +123,20 @@ func (r *repetitions) played(m chess.Move, captured, took bool) {
 	}
 }
 
+// RepeatGivesWay is the chance of a draw by repetition from which the most
+// visited root attempt gives way to one the root values above it
+// (notRepeating); replays explain the choice by it.
+const RepeatGivesWay = 0.5
+
 // notRepeating returns the root child to play instead of best, the most
-// visited, when best repeats the position (a chance of a half or more) and
+// visited, when best repeats the position (RepeatGivesWay or more) and
 // another attempt is valued above it at the root: the most visited of
 // those. A tree reused from earlier turns brings the visits best earned
 // before the root knew it repeats, and a replay showed them outweighing
 // fifteen thousand iterations spent elsewhere (a knight's shuffle played
 // at a 91 % chance of the draw, valued at 2 pawns against 36).
 func (s *Searcher) notRepeating(best, nm int) int {
-	if best >= len(s.rep.chance) || s.rep.chance[best] < 0.5 {
+	if best >= len(s.rep.chance) || s.rep.chance[best] < RepeatGivesWay {
 		return best
 	}
 	v := s.rootMean(best)
