@@ -36,6 +36,10 @@ type Searcher struct {
 	// live counts the current search's iterations for Progress, readable
 	// from other goroutines while the search runs.
 	live atomic.Int64
+	// pace is this game's recent iterations a search: the last search's,
+	// or more while an earlier, longer one's decays by an eighth a search
+	// (threatBoards). Replays repeat every search, so they repeat it.
+	pace int64
 }
 
 // Result is the outcome of one search.
@@ -114,6 +118,7 @@ func treeSeed(seed uint64, i int) uint64 {
 func (s *Searcher) NewGame(seed uint64, rules umpire.Rules) {
 	s.cfg.Seed = seed
 	s.rooted = false
+	s.pace = 0
 	s.set.drawRules = rules.Repetition || rules.FiftyMoves
 	s.rep.reset(rules.Repetition, s.cfg.Repeat)
 	for i, t := range s.trees {
@@ -369,7 +374,8 @@ func (s *Searcher) Search(ctx context.Context, bel *belief.State, moves []chess.
 			t.rescore(0)
 		}
 	}
-	s.parallel(func(i int, t *tree) { s.prepare(t, i, bel, moves, count) })
+	boards := s.threatBoards()
+	s.parallel(func(i int, t *tree) { s.prepare(t, i, bel, moves, boards, count) })
 	s.mergeCounts(bel, count)
 	planned := lim.Time
 	lim = s.horizon(bel, moves, lim)
@@ -377,7 +383,29 @@ func (s *Searcher) Search(ctx context.Context, bel *belief.State, moves []chess.
 	res := s.result(moves)
 	res.Critical = lim.Time != planned
 	s.live.Store(res.Iterations)
+	s.pace = max(s.pace-s.pace/8, res.Iterations)
 	return res
+}
+
+// threatBoards is the number of boards the next search counts the root's
+// mates on: Config.ThreatBoards, or with Config.ItersPerBoard one board
+// for each ItersPerBoard iterations of the recent pace, at least
+// ThreatBoards and at most MaxThreatBoards. A count on 32 boards gives an
+// attempt that leaves a mate in one on 1 of them a 1.6 % chance of being
+// mated (at threat 0.5), 1.6 pawns off its value: one board decided
+// between attempts whose values differ by tenths of a pawn, and two trees
+// differing only in their seed chose different attempts in a third of the
+// positions, at 2,000 iterations as at 8,000. A longer search can afford a
+// finer count; tied to the pace, the count takes a steady share of each
+// search (a board costs about ten iterations), and a search repeated from
+// the recorded iterations counts on as many boards as the live one
+// (docs/strength.md, round 19).
+func (s *Searcher) threatBoards() int {
+	n := s.cfg.ThreatBoards
+	if s.cfg.ItersPerBoard > 0 {
+		n = int(min(max(s.pace/int64(s.cfg.ItersPerBoard), int64(n)), MaxThreatBoards))
+	}
+	return n
 }
 
 // parallel calls f for every tree, on Config.Threads goroutines (see
@@ -410,17 +438,18 @@ func (s *Searcher) threads(f func(k int)) {
 }
 
 // prepare draws tree i's boards for this search: approach A's boards to play
-// on, or, with count, its share of approach C's boards to count the mates of
+// on, or, with count, its share of approach C's boards (boards in all, see
+// threatBoards) to count the mates of
 // the root attempts on (the trees share the count, so that two threads pay
 // half of it each). Every search counts, an emergency one too (a skip rule
 // would have to be one a replay with the recorded iteration counts can
 // follow); the count takes a few milliseconds.
-func (s *Searcher) prepare(t *tree, i int, bel *belief.State, moves []chess.Move, count bool) {
+func (s *Searcher) prepare(t *tree, i int, bel *belief.State, moves []chess.Move, boards int, count bool) {
 	switch {
 	case s.cfg.Approach == ApproachA:
 		t.sampleBoards(bel, s.cfg.Samples)
 	case count:
-		n := int(budget(int64(s.cfg.ThreatBoards), i, len(s.trees)))
+		n := int(budget(int64(boards), i, len(s.trees)))
 		t.countMates(bel, moves, n, s.cfg.MateThreat > 0)
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"kriegbot/engine/belief"
 	"kriegbot/engine/chess"
+	"kriegbot/engine/umpire"
 )
 
 // rootAt is a tree rooted at the belief of the side to move in fen, knowing
@@ -178,5 +179,46 @@ func TestSharedCount(t *testing.T) {
 		if mv.String() == "a2a3" && a.threat[j] == 0 {
 			t.Errorf("%v: no threat counted", mv)
 		}
+	}
+}
+
+// TestThreatBoards: with ItersPerBoard a search counts on one board for each
+// ItersPerBoard iterations of the recent pace (the last search's, or an
+// earlier, longer one's less an eighth a search), ThreatBoards at least and
+// MaxThreatBoards at most; a new game starts from ThreatBoards.
+func TestThreatBoards(t *testing.T) {
+	bel, moves, _ := rootAt(t, "k7/8/8/8/8/3n4/P5PP/6RK w - - 0 1")
+	cfg := testConfig(ApproachC, 1)
+	cfg.ItersPerBoard = 10
+	s := newSearcher(t, cfg)
+	s.NewGame(1, umpire.ICC())
+	drawn := func(nodes int64) int {
+		s.Search(context.Background(), &bel, moves, Limits{Nodes: nodes})
+		return len(s.trees[0].boards)
+	}
+	for i, c := range []struct {
+		nodes int64
+		want  int
+	}{
+		{1000, 32},   // no pace yet
+		{64, 100},    // after 1,000 iterations
+		{64, 87},     // 1,000 less an eighth: 875
+		{50000, 76},  // 765
+		{64, 4096},   // 50,000 iterations: 5,000 boards, capped
+		{1000, 4096}, // 43,750
+	} {
+		if got := drawn(c.nodes); got != c.want {
+			t.Fatalf("search %d (%d iterations): %d boards, want %d", i, c.nodes, got, c.want)
+		}
+	}
+	s.NewGame(2, umpire.ICC())
+	if got := drawn(64); got != cfg.ThreatBoards {
+		t.Errorf("a new game: %d boards, want %d", got, cfg.ThreatBoards)
+	}
+	cfg.ItersPerBoard = 0
+	s = newSearcher(t, cfg)
+	drawn(50000)
+	if got := drawn(64); got != cfg.ThreatBoards {
+		t.Errorf("ItersPerBoard 0: %d boards, want %d", got, cfg.ThreatBoards)
 	}
 }
