@@ -85,9 +85,9 @@ type Config struct {
 	// the mates on.
 	// OwnMates adds, on the same boards, the chance that each root attempt
 	// mates (the answers know mate only against a bare king).
-	// ItersPerBoard, when not 0, counts on one board for each
-	// ItersPerBoard iterations of the recent searches, ThreatBoards at
-	// least (Searcher.threatBoards).
+	// ItersPerBoard, when not 0, adds to the ThreatBoards one board for
+	// each ItersPerBoard iterations of the recent searches, drawn before
+	// the search's first iterations (Searcher.moreBoards).
 	MateThreat    float64
 	ThreatBoards  int
 	OwnMates      bool

@@ -38,7 +38,7 @@ type Searcher struct {
 	live atomic.Int64
 	// pace is this game's recent iterations a search: the last search's,
 	// or more while an earlier, longer one's decays by an eighth a search
-	// (threatBoards). Replays repeat every search, so they repeat it.
+	// (moreBoards). Replays repeat every search, so they repeat it.
 	pace int64
 }
 
@@ -374,9 +374,14 @@ func (s *Searcher) Search(ctx context.Context, bel *belief.State, moves []chess.
 			t.rescore(0)
 		}
 	}
-	boards := s.threatBoards()
-	s.parallel(func(i int, t *tree) { s.prepare(t, i, bel, moves, boards, count) })
+	s.parallel(func(i int, t *tree) { s.prepare(t, i, bel, moves, count) })
 	s.mergeCounts(bel, count)
+	if count {
+		more := s.moreBoards()
+		for i, t := range s.trees {
+			t.more = budget(more, i, n)
+		}
+	}
 	planned := lim.Time
 	lim = s.horizon(bel, moves, lim)
 	s.runTrees(func(i int) (int64, bool) { return lim.share(i, n) }, stop)
@@ -387,25 +392,27 @@ func (s *Searcher) Search(ctx context.Context, bel *belief.State, moves []chess.
 	return res
 }
 
-// threatBoards is the number of boards the next search counts the root's
-// mates on: Config.ThreatBoards, or with Config.ItersPerBoard one board
-// for each ItersPerBoard iterations of the recent pace, at least
-// ThreatBoards and at most MaxThreatBoards. A count on 32 boards gives an
-// attempt that leaves a mate in one on 1 of them a 1.6 % chance of being
-// mated (at threat 0.5), 1.6 pawns off its value: one board decided
-// between attempts whose values differ by tenths of a pawn, and two trees
-// differing only in their seed chose different attempts in a third of the
-// positions, at 2,000 iterations as at 8,000. A longer search can afford a
-// finer count; tied to the pace, the count takes a steady share of each
-// search (a board costs about ten iterations), and a search repeated from
-// the recorded iterations counts on as many boards as the live one
-// (docs/strength.md, round 19).
-func (s *Searcher) threatBoards() int {
-	n := s.cfg.ThreatBoards
-	if s.cfg.ItersPerBoard > 0 {
-		n = int(min(max(s.pace/int64(s.cfg.ItersPerBoard), int64(n)), MaxThreatBoards))
+// moreBoards is the number of boards the trees of the next search add to
+// the root's mate count, one before each of their first iterations: with
+// Config.ItersPerBoard one for each ItersPerBoard iterations of the recent
+// pace, up to MaxThreatBoards in all. Counted on the ThreatBoards (32)
+// alone, an attempt that leaves a mate in one on 1 of them has a 1.6 %
+// chance of being mated (at threat 0.5), 1.6 pawns off its value: one board
+// decided between attempts whose values differ by tenths of a pawn, and two
+// trees differing only in their seed chose different attempts in a third
+// of the positions, at 8,000 iterations as at 2,000 (docs/strength.md,
+// round 19). A longer search can afford a finer count: tied to the pace it
+// takes a steady share of each search (a board costs about ten
+// iterations). Drawn before iterations, not before the search, the boards
+// are never more than the iterations, so a search whose budget fell below
+// the pace (the clock running low, an emergency) still stops in time; and
+// a search repeated from the recorded iterations, with the same pace (it
+// repeats the searches before), draws the same boards.
+func (s *Searcher) moreBoards() int64 {
+	if s.cfg.ItersPerBoard == 0 {
+		return 0
 	}
-	return n
+	return min(s.pace/int64(s.cfg.ItersPerBoard), int64(MaxThreatBoards-s.cfg.ThreatBoards))
 }
 
 // parallel calls f for every tree, on Config.Threads goroutines (see
@@ -438,18 +445,18 @@ func (s *Searcher) threads(f func(k int)) {
 }
 
 // prepare draws tree i's boards for this search: approach A's boards to play
-// on, or, with count, its share of approach C's boards (boards in all, see
-// threatBoards) to count the mates of
+// on, or, with count, its share of approach C's boards to count the mates of
 // the root attempts on (the trees share the count, so that two threads pay
 // half of it each). Every search counts, an emergency one too (a skip rule
 // would have to be one a replay with the recorded iteration counts can
 // follow); the count takes a few milliseconds.
-func (s *Searcher) prepare(t *tree, i int, bel *belief.State, moves []chess.Move, boards int, count bool) {
+func (s *Searcher) prepare(t *tree, i int, bel *belief.State, moves []chess.Move, count bool) {
+	t.more, t.drawn = 0, 0
 	switch {
 	case s.cfg.Approach == ApproachA:
 		t.sampleBoards(bel, s.cfg.Samples)
 	case count:
-		n := int(budget(int64(boards), i, len(s.trees)))
+		n := int(budget(int64(s.cfg.ThreatBoards), i, len(s.trees)))
 		t.countMates(bel, moves, n, s.cfg.MateThreat > 0)
 	}
 }
@@ -471,7 +478,11 @@ func (s *Searcher) mergeCounts(bel *belief.State, count bool) {
 		}
 	}
 	for _, t := range s.trees {
-		t.setMates(bel, t0.counts, boards, s.cfg.MateThreat, s.cfg.OwnMates)
+		if t != t0 {
+			t.counts = append(t.counts[:0], t0.counts...)
+		}
+		t.nboards = boards
+		t.setMates(bel, t.counts, boards, s.cfg.MateThreat, s.cfg.OwnMates)
 	}
 }
 
@@ -570,6 +581,10 @@ func (s *Searcher) slice(t *tree, nodes int64, stop func(*tree) bool) bool {
 			if t.iters > 0 && stop(t) || !t.prune() {
 				return true
 			}
+		}
+		if t.drawn < t.more && len(t.prefix) == 0 {
+			t.drawn++
+			t.countMore(cfg.MateThreat, cfg.OwnMates)
 		}
 		var ok bool
 		if cfg.Approach == ApproachA {

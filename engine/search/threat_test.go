@@ -182,43 +182,63 @@ func TestSharedCount(t *testing.T) {
 	}
 }
 
-// TestThreatBoards: with ItersPerBoard a search counts on one board for each
+// TestMoreBoards: with ItersPerBoard a search adds one board for each
 // ItersPerBoard iterations of the recent pace (the last search's, or an
-// earlier, longer one's less an eighth a search), ThreatBoards at least and
-// MaxThreatBoards at most; a new game starts from ThreatBoards.
-func TestThreatBoards(t *testing.T) {
+// earlier, longer one's less an eighth a search), drawn one before each of
+// its first iterations, up to MaxThreatBoards in all; the root's mate
+// chances follow the count; a new game has no pace.
+func TestMoreBoards(t *testing.T) {
 	bel, moves, _ := rootAt(t, "k7/8/8/8/8/3n4/P5PP/6RK w - - 0 1")
 	cfg := testConfig(ApproachC, 1)
 	cfg.ItersPerBoard = 10
 	s := newSearcher(t, cfg)
 	s.NewGame(1, umpire.ICC())
-	drawn := func(nodes int64) int {
+	search := func(nodes int64) *tree {
 		s.Search(context.Background(), &bel, moves, Limits{Nodes: nodes})
-		return len(s.trees[0].boards)
+		return s.trees[0]
 	}
 	for i, c := range []struct {
-		nodes int64
-		want  int
+		nodes, more, drawn int64
 	}{
-		{1000, 32},   // no pace yet
-		{64, 100},    // after 1,000 iterations
-		{64, 87},     // 1,000 less an eighth: 875
-		{50000, 76},  // 765
-		{64, 4096},   // 50,000 iterations: 5,000 boards, capped
-		{1000, 4096}, // 43,750
+		{1000, 0, 0},       // no pace yet
+		{64, 100, 64},      // after 1,000 iterations; only 64 iterations to draw before
+		{200, 87, 87},      // 1,000 less an eighth: 875
+		{50000, 76, 76},    // 765
+		{5000, 4064, 4064}, // 50,000 iterations: 5,000 boards, capped at 4,096 in all
 	} {
-		if got := drawn(c.nodes); got != c.want {
-			t.Fatalf("search %d (%d iterations): %d boards, want %d", i, c.nodes, got, c.want)
+		tr := search(c.nodes)
+		if tr.more != c.more || tr.drawn != c.drawn {
+			t.Fatalf("search %d (%d iterations): %d more boards, %d drawn; want %d, %d", i, c.nodes, tr.more, tr.drawn, c.more, c.drawn)
+		}
+		first := len(tr.boards)
+		if tr.nboards < first+int(c.drawn)*3/4 || tr.nboards > first+int(c.drawn) {
+			t.Fatalf("search %d: %d boards counted, %d before the search and %d more drawn", i, tr.nboards, first, c.drawn)
+		}
+		for j, mv := range moves {
+			c := tr.counts[j]
+			if int(c.legal+c.won) > tr.nboards {
+				t.Errorf("%v: %+v over %d boards", mv, c, tr.nboards)
+			}
+			want := float32(0)
+			if c.legal > 0 {
+				want = float32(cfg.MateThreat) * float32(c.mated) / float32(c.legal)
+			}
+			if tr.threat[j] != want {
+				t.Errorf("%v: threat %v, count %+v gives %v", mv, tr.threat[j], c, want)
+			}
+			if mv.String() == "a2a3" && c.mated <= int32(tr.nboards)/8 {
+				t.Errorf("%v: mated on %d of %d boards", mv, c.mated, tr.nboards)
+			}
 		}
 	}
 	s.NewGame(2, umpire.ICC())
-	if got := drawn(64); got != cfg.ThreatBoards {
-		t.Errorf("a new game: %d boards, want %d", got, cfg.ThreatBoards)
+	if tr := search(64); tr.more != 0 {
+		t.Errorf("a new game: %d more boards", tr.more)
 	}
 	cfg.ItersPerBoard = 0
 	s = newSearcher(t, cfg)
-	drawn(50000)
-	if got := drawn(64); got != cfg.ThreatBoards {
-		t.Errorf("ItersPerBoard 0: %d boards, want %d", got, cfg.ThreatBoards)
+	search(50000)
+	if tr := search(64); tr.more != 0 || tr.nboards != cfg.ThreatBoards {
+		t.Errorf("ItersPerBoard 0: %d more boards, %d counted", tr.more, tr.nboards)
 	}
 }
