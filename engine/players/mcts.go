@@ -31,7 +31,6 @@ func mctsKind() Kind {
 			"widen=X: each root attempt is searched widen·√N times before UCT picks (default 0)",
 			"threat=X: approach C's chance that the opponent finds a mate in one it has, 0 to 1, counted at the root on sampled boards (default 0.5; 0 does not look)",
 			"threatboards=N: boards drawn per search to count the mates on, 1 to 4096 (default 32)",
-			"boarditers=N: add one board for each N iterations of the recent searches, drawn before the first iterations, up to 4096 boards in all, so that a longer search counts finer (default 0: none)",
 			"mates=0|1: approach C's root adds each attempt's chance of mating, counted on the same boards (default 1)",
 			"shield=X: value of each pawn before our king on a wing (files a-c, f-h), in pawns, while the opponent has 4 or more units, 0 to 2 (default 0: 53 % over 600 games did not show it pays)",
 			"critical=0|1: on a clock, think up to the plan's maximum (twice the soft budget) where the choice is critical: in check, mate chances that differ between attempts, a likely capture (default 0: a match did not show it pays)",
@@ -61,8 +60,7 @@ func buildMCTS(o *Options) (func() Player, error) {
 	cfg.Tempo = o.Float("tempo", cfg.Tempo, 0, 10)
 	cfg.Shield = o.Float("shield", cfg.Shield, 0, 2)
 	cfg.MateThreat = o.Float("threat", cfg.MateThreat, 0, 1)
-	cfg.ThreatBoards = o.Int("threatboards", cfg.ThreatBoards, 1, search.MaxThreatBoards)
-	cfg.ItersPerBoard = o.Int("boarditers", cfg.ItersPerBoard, 0, 1<<20)
+	cfg.ThreatBoards = o.Int("threatboards", cfg.ThreatBoards, 1, 4096)
 	cfg.OwnMates = o.Int("mates", 1, 0, 1) == 1
 	cfg.Critical = o.Int("critical", 0, 0, 1) == 1
 	cfg.Repeat = o.Float("repeat", cfg.Repeat, 0, 1)

@@ -85,13 +85,9 @@ type Config struct {
 	// the mates on.
 	// OwnMates adds, on the same boards, the chance that each root attempt
 	// mates (the answers know mate only against a bare king).
-	// ItersPerBoard, when not 0, adds to the ThreatBoards one board for
-	// each ItersPerBoard iterations of the recent searches, drawn before
-	// the search's first iterations (Searcher.moreBoards).
-	MateThreat    float64
-	ThreatBoards  int
-	OwnMates      bool
-	ItersPerBoard int
+	MateThreat   float64
+	ThreatBoards int
+	OwnMates     bool
 	// Critical lets a search on a clock plan to the plan's Max instead of
 	// its soft budget where the root's choice is critical (see critical).
 	// Off by default: on against off at 10+0.1 scored 48.8 % over 120
@@ -118,9 +114,6 @@ type Config struct {
 	// Seed is the source of all randomness.
 	Seed uint64
 }
-
-// MaxThreatBoards bounds the boards a search counts the root's mates on.
-const MaxThreatBoards = 4096
 
 // DefaultConfig returns approach C with one thread.
 func DefaultConfig() Config {
@@ -158,10 +151,8 @@ func (c Config) Check() error {
 		return fmt.Errorf("search: shield %g not in 0..2", c.Shield)
 	case !(c.MateThreat >= 0 && c.MateThreat <= 1):
 		return fmt.Errorf("search: mate threat %g not in 0..1", c.MateThreat)
-	case (c.MateThreat > 0 || c.OwnMates) && (c.ThreatBoards < 1 || c.ThreatBoards > MaxThreatBoards):
-		return fmt.Errorf("search: threat boards %d not in 1..%d", c.ThreatBoards, MaxThreatBoards)
-	case c.ItersPerBoard < 0 || c.ItersPerBoard > 1<<20:
-		return fmt.Errorf("search: iterations per board %d not in 0..%d", c.ItersPerBoard, 1<<20)
+	case (c.MateThreat > 0 || c.OwnMates) && (c.ThreatBoards < 1 || c.ThreatBoards > 4096):
+		return fmt.Errorf("search: threat boards %d not in 1..4096", c.ThreatBoards)
 	case !(c.Tempo >= 0 && c.Tempo <= 10):
 		return fmt.Errorf("search: tempo %g not in 0..10", c.Tempo)
 	case !(c.Repeat >= 0 && c.Repeat <= 1):

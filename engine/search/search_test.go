@@ -77,34 +77,28 @@ func TestTreesInTurns(t *testing.T) {
 		}
 		return res, trees
 	}
-	// With ItersPerBoard the boards follow the pace of the searches before,
-	// which a repetition from the recorded iterations repeats.
-	for _, perBoard := range []int{0, 20} {
-		nodes := func() Limits { return Limits{Nodes: 1003} }
-		inTurns := testConfig(ApproachC, 1)
-		inTurns.Trees, inTurns.ItersPerBoard = 4, perBoard
-		onThreads := testConfig(ApproachC, 4)
-		onThreads.ItersPerBoard = perBoard
-		a, at := search(inTurns, nodes)
-		b, _ := search(onThreads, nodes)
-		for i := range a {
-			if a[i] != b[i] {
-				t.Fatalf("per board %d, position %d: four trees in turns %+v, on four threads %+v", perBoard, i, a[i], b[i])
-			}
-			if fmt.Sprint(at[i]) != "[251 251 251 250]" {
-				t.Fatalf("per board %d, position %d: tree iterations %v, want 1,003 shared out", perBoard, i, at[i])
-			}
+	nodes := func() Limits { return Limits{Nodes: 1003} }
+	inTurns := testConfig(ApproachC, 1)
+	inTurns.Trees = 4
+	a, at := search(inTurns, nodes)
+	b, _ := search(testConfig(ApproachC, 4), nodes)
+	for i := range a {
+		if a[i] != b[i] {
+			t.Fatalf("position %d: four trees in turns %+v, on four threads %+v", i, a[i], b[i])
 		}
-		clocked, ct := search(inTurns, func() Limits { return Limits{Time: 15 * time.Millisecond} })
-		k := 0
-		again, _ := search(inTurns, func() Limits { k++; return Limits{Trees: ct[k-1]} })
-		for i := range clocked {
-			if clocked[i].Move != again[i].Move || clocked[i].Visits != again[i].Visits || clocked[i].Iterations != again[i].Iterations {
-				t.Fatalf("per board %d, position %d: on the clock %+v (trees %v), repeated %+v", perBoard, i, clocked[i], ct[i], again[i])
-			}
-			if d := max(ct[i][0], ct[i][3]) - min(ct[i][0], ct[i][3]); d > 2*checkEvery {
-				t.Fatalf("per board %d, position %d: tree iterations %v: the turns are not even", perBoard, i, ct[i])
-			}
+		if fmt.Sprint(at[i]) != "[251 251 251 250]" {
+			t.Fatalf("position %d: tree iterations %v, want 1,003 shared out", i, at[i])
+		}
+	}
+	clocked, ct := search(inTurns, func() Limits { return Limits{Time: 15 * time.Millisecond} })
+	k := 0
+	again, _ := search(inTurns, func() Limits { k++; return Limits{Trees: ct[k-1]} })
+	for i := range clocked {
+		if clocked[i].Move != again[i].Move || clocked[i].Visits != again[i].Visits || clocked[i].Iterations != again[i].Iterations {
+			t.Fatalf("position %d: on the clock %+v (trees %v), repeated %+v", i, clocked[i], ct[i], again[i])
+		}
+		if d := max(ct[i][0], ct[i][3]) - min(ct[i][0], ct[i][3]); d > 2*checkEvery {
+			t.Fatalf("position %d: tree iterations %v: the turns are not even", i, ct[i])
 		}
 	}
 }

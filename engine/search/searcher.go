@@ -36,10 +36,6 @@ type Searcher struct {
 	// live counts the current search's iterations for Progress, readable
 	// from other goroutines while the search runs.
 	live atomic.Int64
-	// pace is this game's recent iterations a search: the last search's,
-	// or more while an earlier, longer one's decays by an eighth a search
-	// (moreBoards). Replays repeat every search, so they repeat it.
-	pace int64
 }
 
 // Result is the outcome of one search.
@@ -118,7 +114,6 @@ func treeSeed(seed uint64, i int) uint64 {
 func (s *Searcher) NewGame(seed uint64, rules umpire.Rules) {
 	s.cfg.Seed = seed
 	s.rooted = false
-	s.pace = 0
 	s.set.drawRules = rules.Repetition || rules.FiftyMoves
 	s.rep.reset(rules.Repetition, s.cfg.Repeat)
 	for i, t := range s.trees {
@@ -376,43 +371,13 @@ func (s *Searcher) Search(ctx context.Context, bel *belief.State, moves []chess.
 	}
 	s.parallel(func(i int, t *tree) { s.prepare(t, i, bel, moves, count) })
 	s.mergeCounts(bel, count)
-	if count {
-		more := s.moreBoards()
-		for i, t := range s.trees {
-			t.more = budget(more, i, n)
-		}
-	}
 	planned := lim.Time
 	lim = s.horizon(bel, moves, lim)
 	s.runTrees(func(i int) (int64, bool) { return lim.share(i, n) }, stop)
 	res := s.result(moves)
 	res.Critical = lim.Time != planned
 	s.live.Store(res.Iterations)
-	s.pace = max(s.pace-s.pace/8, res.Iterations)
 	return res
-}
-
-// moreBoards is the number of boards the trees of the next search add to
-// the root's mate count, one before each of their first iterations: with
-// Config.ItersPerBoard one for each ItersPerBoard iterations of the recent
-// pace, up to MaxThreatBoards in all. Counted on the ThreatBoards (32)
-// alone, an attempt that leaves a mate in one on 1 of them has a 1.6 %
-// chance of being mated (at threat 0.5), 1.6 pawns off its value: one board
-// decided between attempts whose values differ by tenths of a pawn, and two
-// trees differing only in their seed chose different attempts in a third
-// of the positions, at 8,000 iterations as at 2,000 (docs/strength.md,
-// round 19). A longer search can afford a finer count: tied to the pace it
-// takes a steady share of each search (a board costs about ten
-// iterations). Drawn before iterations, not before the search, the boards
-// are never more than the iterations, so a search whose budget fell below
-// the pace (the clock running low, an emergency) still stops in time; and
-// a search repeated from the recorded iterations, with the same pace (it
-// repeats the searches before), draws the same boards.
-func (s *Searcher) moreBoards() int64 {
-	if s.cfg.ItersPerBoard == 0 {
-		return 0
-	}
-	return min(s.pace/int64(s.cfg.ItersPerBoard), int64(MaxThreatBoards-s.cfg.ThreatBoards))
 }
 
 // parallel calls f for every tree, on Config.Threads goroutines (see
@@ -451,7 +416,6 @@ func (s *Searcher) threads(f func(k int)) {
 // would have to be one a replay with the recorded iteration counts can
 // follow); the count takes a few milliseconds.
 func (s *Searcher) prepare(t *tree, i int, bel *belief.State, moves []chess.Move, count bool) {
-	t.more, t.drawn = 0, 0
 	switch {
 	case s.cfg.Approach == ApproachA:
 		t.sampleBoards(bel, s.cfg.Samples)
@@ -478,11 +442,7 @@ func (s *Searcher) mergeCounts(bel *belief.State, count bool) {
 		}
 	}
 	for _, t := range s.trees {
-		if t != t0 {
-			t.counts = append(t.counts[:0], t0.counts...)
-		}
-		t.nboards = boards
-		t.setMates(bel, t.counts, boards, s.cfg.MateThreat, s.cfg.OwnMates)
+		t.setMates(bel, t0.counts, boards, s.cfg.MateThreat, s.cfg.OwnMates)
 	}
 }
 
@@ -581,10 +541,6 @@ func (s *Searcher) slice(t *tree, nodes int64, stop func(*tree) bool) bool {
 			if t.iters > 0 && stop(t) || !t.prune() {
 				return true
 			}
-		}
-		if t.drawn < t.more && len(t.prefix) == 0 {
-			t.drawn++
-			t.countMore(cfg.MateThreat, cfg.OwnMates)
 		}
 		var ok bool
 		if cfg.Approach == ApproachA {

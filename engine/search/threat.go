@@ -29,46 +29,25 @@ func (t *tree) countMates(bel *belief.State, moves []chess.Move, n int, threats 
 	for _, mv := range moves {
 		var c mateCount
 		for k := range t.boards {
-			t.tally(&t.boards[k], mv, threats, &c)
+			b := &t.boards[k]
+			if !b.IsLegal(mv) {
+				continue
+			}
+			t.board = *b
+			t.board.Make(mv)
+			if !t.board.HasLegalMove() {
+				if t.board.InCheck() {
+					c.won++
+				}
+				continue
+			}
+			c.legal++
+			if threats && t.mateInOne(&t.board) {
+				c.mated++
+			}
 		}
 		t.counts = append(t.counts, c)
 	}
-}
-
-// tally adds to c what board b tells of attempt mv.
-func (t *tree) tally(b *chess.Position, mv chess.Move, threats bool, c *mateCount) {
-	if !b.IsLegal(mv) {
-		return
-	}
-	t.board = *b
-	t.board.Make(mv)
-	if !t.board.HasLegalMove() {
-		if t.board.InCheck() {
-			c.won++
-		}
-		return
-	}
-	c.legal++
-	if threats && t.mateInOne(&t.board) {
-		c.mated++
-	}
-}
-
-// countMore draws one more board from the root's belief, adds what it tells
-// of every root attempt to t.counts, and sets the root's mate chances anew
-// (the search's first iterations do, see Searcher.threatBoards).
-func (t *tree) countMore(find float64, own bool) {
-	bel := t.rootState()
-	var p chess.Position
-	if !bel.Sample(t.rng, &p) || p.Side() != bel.Color() {
-		return
-	}
-	r := &t.nodes[0]
-	for j := range t.counts {
-		t.tally(&p, t.nodes[r.first+int32(j)].move, find > 0, &t.counts[j])
-	}
-	t.nboards++
-	t.setMates(bel, t.counts, t.nboards, find, own)
 }
 
 // setMates sets, from counts over boards boards, for each root attempt j

@@ -7,7 +7,6 @@ import (
 
 	"kriegbot/engine/belief"
 	"kriegbot/engine/chess"
-	"kriegbot/engine/umpire"
 )
 
 // rootAt is a tree rooted at the belief of the side to move in fen, knowing
@@ -179,66 +178,5 @@ func TestSharedCount(t *testing.T) {
 		if mv.String() == "a2a3" && a.threat[j] == 0 {
 			t.Errorf("%v: no threat counted", mv)
 		}
-	}
-}
-
-// TestMoreBoards: with ItersPerBoard a search adds one board for each
-// ItersPerBoard iterations of the recent pace (the last search's, or an
-// earlier, longer one's less an eighth a search), drawn one before each of
-// its first iterations, up to MaxThreatBoards in all; the root's mate
-// chances follow the count; a new game has no pace.
-func TestMoreBoards(t *testing.T) {
-	bel, moves, _ := rootAt(t, "k7/8/8/8/8/3n4/P5PP/6RK w - - 0 1")
-	cfg := testConfig(ApproachC, 1)
-	cfg.ItersPerBoard = 10
-	s := newSearcher(t, cfg)
-	s.NewGame(1, umpire.ICC())
-	search := func(nodes int64) *tree {
-		s.Search(context.Background(), &bel, moves, Limits{Nodes: nodes})
-		return s.trees[0]
-	}
-	for i, c := range []struct {
-		nodes, more, drawn int64
-	}{
-		{1000, 0, 0},       // no pace yet
-		{64, 100, 64},      // after 1,000 iterations; only 64 iterations to draw before
-		{200, 87, 87},      // 1,000 less an eighth: 875
-		{50000, 76, 76},    // 765
-		{5000, 4064, 4064}, // 50,000 iterations: 5,000 boards, capped at 4,096 in all
-	} {
-		tr := search(c.nodes)
-		if tr.more != c.more || tr.drawn != c.drawn {
-			t.Fatalf("search %d (%d iterations): %d more boards, %d drawn; want %d, %d", i, c.nodes, tr.more, tr.drawn, c.more, c.drawn)
-		}
-		first := len(tr.boards)
-		if tr.nboards < first+int(c.drawn)*3/4 || tr.nboards > first+int(c.drawn) {
-			t.Fatalf("search %d: %d boards counted, %d before the search and %d more drawn", i, tr.nboards, first, c.drawn)
-		}
-		for j, mv := range moves {
-			c := tr.counts[j]
-			if int(c.legal+c.won) > tr.nboards {
-				t.Errorf("%v: %+v over %d boards", mv, c, tr.nboards)
-			}
-			want := float32(0)
-			if c.legal > 0 {
-				want = float32(cfg.MateThreat) * float32(c.mated) / float32(c.legal)
-			}
-			if tr.threat[j] != want {
-				t.Errorf("%v: threat %v, count %+v gives %v", mv, tr.threat[j], c, want)
-			}
-			if mv.String() == "a2a3" && c.mated <= int32(tr.nboards)/8 {
-				t.Errorf("%v: mated on %d of %d boards", mv, c.mated, tr.nboards)
-			}
-		}
-	}
-	s.NewGame(2, umpire.ICC())
-	if tr := search(64); tr.more != 0 {
-		t.Errorf("a new game: %d more boards", tr.more)
-	}
-	cfg.ItersPerBoard = 0
-	s = newSearcher(t, cfg)
-	search(50000)
-	if tr := search(64); tr.more != 0 || tr.nboards != cfg.ThreatBoards {
-		t.Errorf("ItersPerBoard 0: %d more boards, %d counted", tr.more, tr.nboards)
 	}
 }

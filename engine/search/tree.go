@@ -96,11 +96,6 @@ type tree struct {
 	// come from (countMates). Empty when the search does not look.
 	threat, mates []float32
 	counts        []mateCount
-	// nboards is the number of boards counts come from (every tree's,
-	// merged, and those this tree drew since); of the more boards this
-	// search's first iterations add, drawn have been drawn.
-	nboards     int
-	more, drawn int64
 	// repeat[j] is root attempt j's chance of a draw by repetition, the
 	// Searcher's (repetition.go), read only; empty when the rules have none.
 	repeat []float32
