@@ -84,6 +84,7 @@ type Attempt struct {
 	Iterations int64
 	Trees      []int64
 	TreeNodes  int64
+	Boards     int
 	Critical   bool
 	// Ponder is, on a legal attempt of a pondering player, what it pondered
 	// during the opponent's turn that followed (nil: it did not).
@@ -259,7 +260,7 @@ func (t *table) play(ctx context.Context, rec *Record, ps [2]players.Player, rul
 			// On a clock the search's size is all a replay needs.
 			rep := in.LastSearch()
 			at.Searched, at.Iterations, at.Trees, at.TreeNodes = true, rep.Iterations, rep.Trees, rep.Nodes
-			at.Critical = rep.Critical
+			at.Critical, at.Boards = rep.Critical, rep.Boards
 		}
 		if a.Legal {
 			at.SAN = pos.SAN(m)

@@ -83,6 +83,9 @@ type AttemptLine struct {
 	// TreeNodes is the nodes the player's trees held after the search,
 	// with Iterations: a replay that repeats the search holds as many.
 	TreeNodes int64 `json:"tree_nodes,omitempty"`
+	// Boards is the number of boards the root counted its mate chances
+	// on, sized to the budget: a replay counts on as many.
+	Boards int `json:"boards,omitempty"`
 	// Critical says the search planned to its clock's maximum (a critical
 	// choice: in check, mate chances, a likely capture).
 	Critical bool `json:"critical,omitempty"`
@@ -135,7 +138,7 @@ func (r *Record) WriteJSONL(w io.Writer) error {
 		}
 		if a.Searched {
 			it := a.Iterations
-			l.Iterations, l.Trees, l.TreeNodes, l.Critical = &it, a.Trees, a.TreeNodes, a.Critical
+			l.Iterations, l.Trees, l.TreeNodes, l.Critical, l.Boards = &it, a.Trees, a.TreeNodes, a.Critical, a.Boards
 		}
 		if a.Ponder != nil {
 			it := a.Ponder.Iterations

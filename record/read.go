@@ -14,6 +14,7 @@ import (
 
 	"kriegbot/engine/chess"
 	"kriegbot/engine/players"
+	"kriegbot/engine/search"
 	"kriegbot/engine/umpire"
 	"kriegbot/protocol"
 )
@@ -130,8 +131,11 @@ type Search struct {
 	Iterations int64
 	// Trees is each tree's iterations when the player searched several
 	// trees in parallel (nil for one, and in older records).
-	Trees  []int64
-	Nodes  int64
+	Trees []int64
+	Nodes int64
+	// Boards is the root's mate count (0: none, or a record from before
+	// it was recorded).
+	Boards int
 	Value  float64
 	Proven bool
 	// Critical says the search, on a clock, planned to the plan's maximum
@@ -451,7 +455,11 @@ func attemptStep(raw *AttemptLine) (Step, error) {
 		if rs.Trees != nil && sum != rs.Iterations {
 			return Step{}, fmt.Errorf("search: the trees' iterations sum to %d, not %d", sum, rs.Iterations)
 		}
-		sr := &Search{Iterations: rs.Iterations, Trees: rs.Trees, Nodes: rs.Nodes, Value: rs.Value, Proven: rs.Proven, Critical: rs.Critical}
+		if rs.Boards < 0 || rs.Boards > search.MaxThreatBoards {
+			return Step{}, fmt.Errorf("search: %d boards not in 0..%d", rs.Boards, search.MaxThreatBoards)
+		}
+		sr := &Search{Iterations: rs.Iterations, Trees: rs.Trees, Nodes: rs.Nodes, Boards: rs.Boards,
+			Value: rs.Value, Proven: rs.Proven, Critical: rs.Critical}
 		for i, c := range rs.Top {
 			cm, err := parseMove(c.Move)
 			if err != nil {

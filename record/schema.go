@@ -81,6 +81,10 @@ type SearchLine struct {
 	// trees in parallel (their sum is Iterations): a replay repeats each.
 	Trees []int64 `json:"trees,omitempty"`
 	Nodes int64   `json:"nodes"`
+	// Boards is the number of boards the root counted its mate chances on,
+	// sized to the search's budget: a replay counts on as many (absent in
+	// records before the count was sized, which counted on 32).
+	Boards int `json:"boards,omitempty"`
 	// Score is Value in the users' unit: the expected result, -1..+1.
 	Score  float64 `json:"score"`
 	Value  float64 `json:"value"`

@@ -120,7 +120,7 @@ func (w *Writer) Attempt(m chess.Move, now time.Time, rep *players.SearchReport)
 	l := AttemptLine{Type: TypeAttempt, Move: m.String(), T: stamp(now)}
 	if rep != nil {
 		s := &SearchLine{Iterations: rep.Iterations, Nodes: rep.Nodes, Score: round3(players.Score(rep.Value)), Value: rep.Value, Proven: rep.Proven,
-			Critical: rep.Critical}
+			Critical: rep.Critical, Boards: rep.Boards}
 		if len(rep.Trees) > 1 {
 			s.Trees = rep.Trees
 		}

@@ -178,7 +178,7 @@ func writeHTMLCandidates(sb *strings.Builder, f *Frame) {
 	sb.WriteString(f.Recorded.String())
 	sb.WriteString("</b>")
 	if rs := f.RecordedSearch; rs != nil {
-		fmt.Fprintf(sb, " (%d iterations, score %+.3f, %.2f pawns%s)", rs.Iterations, players.Score(rs.Value), rs.Value, criticalNote(rs))
+		fmt.Fprintf(sb, " (%s, score %+.3f, %.2f pawns%s)", searchSize(rs), players.Score(rs.Value), rs.Value, criticalNote(rs))
 	}
 	if f.Differs {
 		fmt.Fprintf(sb, "; <span class=\"differs\">the re-run chose %s</span>", f.Replayed)

@@ -71,7 +71,7 @@ func FromMatch(g *match.Game, name string, us chess.Color, nodes int64) (*Record
 		if pos.Side() == us {
 			sr := &Search{Iterations: nodes}
 			if sideNodes == 0 && a.Iterations != nil {
-				sr = &Search{Iterations: *a.Iterations, Trees: a.Trees, Nodes: a.TreeNodes, Critical: a.Critical}
+				sr = &Search{Iterations: *a.Iterations, Trees: a.Trees, Nodes: a.TreeNodes, Critical: a.Critical, Boards: a.Boards}
 			}
 			rec.Steps = append(rec.Steps, Step{Line: line, Kind: StepAttempt, Move: m, Search: sr})
 		}

@@ -178,11 +178,13 @@ func busy(t *testing.T, n int) {
 
 // TestClockMatchReplays: a match on a clock (-movetime) under load, one and
 // two trees with small pools (pruned in most searches), replays exactly for
-// both sides of every game from the iterations its attempt lines carry.
+// both sides of every game from the iterations and boards its attempt lines
+// carry (boarditers=2: some hundreds of boards in 3 ms, at the machine's
+// rate of the moment).
 func TestClockMatchReplays(t *testing.T) {
 	busy(t, 0)
 	f := filepath.Join(t.TempDir(), "m.jsonl")
-	args := []string{"-p1", "mcts:mem=1", "-p2", "mcts:mem=1,threads=2", "-games", "2", "-movetime", "3ms",
+	args := []string{"-p1", "mcts:mem=1,boarditers=2", "-p2", "mcts:mem=1,threads=2", "-games", "2", "-movetime", "3ms",
 		"-maxplies", "50", "-concurrency", "1", "-seed", "5", "-jsonl", f}
 	var out, errs bytes.Buffer
 	if code := match.Command(args, &out, &errs); code != 0 {

@@ -279,14 +279,14 @@ func attempt(ctx context.Context, p players.Player, s *Search) (chess.Move, erro
 		return p.Attempt(ctx, players.Budget{})
 	case len(s.Trees) > 1:
 		if tr, ok := p.(players.TreeRepeater); ok {
-			return tr.AttemptTrees(ctx, s.Trees)
+			return tr.AttemptTrees(ctx, s.Trees, s.Boards)
 		}
 	case s.Iterations == 0:
 		done, cancel := context.WithCancel(ctx)
 		cancel()
-		return p.Attempt(done, players.Budget{Time: time.Nanosecond})
+		return p.Attempt(done, players.Budget{Time: time.Nanosecond, Boards: s.Boards})
 	}
-	return p.Attempt(ctx, players.Budget{Nodes: s.Iterations})
+	return p.Attempt(ctx, players.Budget{Nodes: s.Iterations, Boards: s.Boards})
 }
 
 // treesRecorded says whether the record's searches name each tree's

@@ -27,20 +27,20 @@ import (
 // a game searched on a clock.
 func playRecorded(t *testing.T, us chess.Color, seed uint64, maxPlies int) string {
 	t.Helper()
-	return playGame(t, us, seed, maxPlies, players.Budget{Nodes: 300})
+	return playGame(t, "mcts:approach=c,mem=8", us, seed, maxPlies, players.Budget{Nodes: 300})
 }
 
 // playOnClock is playRecorded with our player searching on a clock, as the
 // daemon's does: its iteration counts are whatever the machine managed, and
-// so are its choices and the game's length.
+// so are its choices and the game's length, and (boarditers=2: some hundreds
+// of boards in 3 ms) the number of boards its root counts mates on.
 func playOnClock(t *testing.T, us chess.Color, seed uint64, maxPlies int) string {
 	t.Helper()
-	return playGame(t, us, seed, maxPlies, players.Budget{Time: 3 * time.Millisecond})
+	return playGame(t, "mcts:approach=c,mem=8,boarditers=2", us, seed, maxPlies, players.Budget{Time: 3 * time.Millisecond})
 }
 
-func playGame(t *testing.T, us chess.Color, seed uint64, maxPlies int, ours players.Budget) string {
+func playGame(t *testing.T, spec string, us chess.Color, seed uint64, maxPlies int, ours players.Budget) string {
 	t.Helper()
-	const spec = "mcts:approach=c,mem=8"
 	mine, err := players.Parse(spec, players.Kinds())
 	if err != nil {
 		t.Fatal(err)

@@ -230,6 +230,15 @@ func writeHeatCell(sb *strings.Builder, p float32, color bool) {
 	fmt.Fprintf(sb, "\x1b[48;5;%d;38;5;16m%c\x1b[0m", heatRamp[i], c)
 }
 
+// searchSize is a recorded search's work: its iterations and, when the
+// record has them, the boards its root counted mate chances on.
+func searchSize(rs *Search) string {
+	if rs.Boards == 0 {
+		return fmt.Sprintf("%d iterations", rs.Iterations)
+	}
+	return fmt.Sprintf("%d iterations, mates counted on %d boards", rs.Iterations, rs.Boards)
+}
+
 // criticalNote says, for a search that planned to its clock's maximum, why
 // it thought longer.
 func criticalNote(rs *Search) string {
@@ -243,7 +252,7 @@ func writeCandidates(sb *strings.Builder, f *Frame) {
 	rs := f.RecordedSearch
 	switch {
 	case rs != nil:
-		fmt.Fprintf(sb, "recorded %s (%d iterations, score %+.3f, %.2f pawns%s)", f.Recorded, rs.Iterations, players.Score(rs.Value), rs.Value, criticalNote(rs))
+		fmt.Fprintf(sb, "recorded %s (%s, score %+.3f, %.2f pawns%s)", f.Recorded, searchSize(rs), players.Score(rs.Value), rs.Value, criticalNote(rs))
 	default:
 		fmt.Fprintf(sb, "recorded %s", f.Recorded)
 	}

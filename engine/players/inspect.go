@@ -29,6 +29,9 @@ type SearchReport struct {
 	// trees stop on their own, and a replay needs each count (TreeRepeater).
 	Trees []int64
 	Nodes int64
+	// Boards is the number of boards the root counted its mate chances on
+	// (0: none), sized to the budget: a replay repeats it (Budget.Boards).
+	Boards int
 	// Value is the chosen attempt's value in pawns from our side.
 	Value  float64
 	Proven bool
@@ -65,8 +68,9 @@ type Candidate struct {
 // on a clock the trees stop on their own, so their sum is not enough.
 type TreeRepeater interface {
 	// AttemptTrees is Attempt with tree i running exactly trees[i]
-	// iterations.
-	AttemptTrees(ctx context.Context, trees []int64) (chess.Move, error)
+	// iterations, counting mates on boards boards (SearchReport.Boards, 0
+	// sizes the count to the iterations).
+	AttemptTrees(ctx context.Context, trees []int64, boards int) (chess.Move, error)
 }
 
 // Valuer is a player that can say how it stands, in [-1, 1] from its own

@@ -30,7 +30,8 @@ func mctsKind() Kind {
 			"tempo=X: what each of our turns below the root is charged, in pawns: a line's value stays level as it deepens, 0 to 10 (default 1; 0 is the paper's plain maximum)",
 			"widen=X: each root attempt is searched widen·√N times before UCT picks (default 0)",
 			"threat=X: approach C's chance that the opponent finds a mate in one it has, 0 to 1, counted at the root on sampled boards (default 0.5; 0 does not look)",
-			"threatboards=N: boards drawn per search to count the mates on, 1 to 4096 (default 32)",
+			"threatboards=N: boards drawn per search to count the mates on, 1 to 4096 (default 32; with boarditers the least)",
+			"boarditers=N: count on one board for each N iterations the search's budget allows (its nodes, or its time at the recent rate), up to 4096 (default 32; 0: threatboards always)",
 			"mates=0|1: approach C's root adds each attempt's chance of mating, counted on the same boards (default 1)",
 			"shield=X: value of each pawn before our king on a wing (files a-c, f-h), in pawns, while the opponent has 4 or more units, 0 to 2 (default 0: 53 % over 600 games did not show it pays)",
 			"critical=0|1: on a clock, think up to the plan's maximum (twice the soft budget) where the choice is critical: in check, mate chances that differ between attempts, a likely capture (default 0: a match did not show it pays)",
@@ -60,7 +61,8 @@ func buildMCTS(o *Options) (func() Player, error) {
 	cfg.Tempo = o.Float("tempo", cfg.Tempo, 0, 10)
 	cfg.Shield = o.Float("shield", cfg.Shield, 0, 2)
 	cfg.MateThreat = o.Float("threat", cfg.MateThreat, 0, 1)
-	cfg.ThreatBoards = o.Int("threatboards", cfg.ThreatBoards, 1, 4096)
+	cfg.ThreatBoards = o.Int("threatboards", cfg.ThreatBoards, 1, search.MaxThreatBoards)
+	cfg.ItersPerBoard = o.Int("boarditers", cfg.ItersPerBoard, 0, 1<<20)
 	cfg.OwnMates = o.Int("mates", 1, 0, 1) == 1
 	cfg.Critical = o.Int("critical", 0, 0, 1) == 1
 	cfg.Repeat = o.Float("repeat", cfg.Repeat, 0, 1)
@@ -144,9 +146,10 @@ func (p *MCTS) Attempt(ctx context.Context, b Budget) (chess.Move, error) {
 	return p.attempt(ctx, b, nil)
 }
 
-// AttemptTrees repeats a search with each tree's recorded iterations.
-func (p *MCTS) AttemptTrees(ctx context.Context, trees []int64) (chess.Move, error) {
-	return p.attempt(ctx, Budget{}, trees)
+// AttemptTrees repeats a search with each tree's recorded iterations and
+// boards.
+func (p *MCTS) AttemptTrees(ctx context.Context, trees []int64, boards int) (chess.Move, error) {
+	return p.attempt(ctx, Budget{Boards: boards}, trees)
 }
 
 func (p *MCTS) attempt(ctx context.Context, b Budget, trees []int64) (chess.Move, error) {
@@ -154,11 +157,11 @@ func (p *MCTS) attempt(ctx context.Context, b Budget, trees []int64) (chess.Move
 	if p.list.N == 0 {
 		return chess.NullMove, ErrNoAttempt
 	}
-	lim := search.Limits{Nodes: b.Nodes, Time: b.Time, MaxTime: b.MaxTime}
+	lim := search.Limits{Nodes: b.Nodes, Time: b.Time, MaxTime: b.MaxTime, Boards: b.Boards}
 	switch {
 	case len(trees) > 0:
 		// Nodes, their sum, serves should the trees not line up.
-		lim = search.Limits{Trees: trees}
+		lim = search.Limits{Trees: trees, Boards: b.Boards}
 		for _, n := range trees {
 			lim.Nodes += n
 		}

@@ -23,7 +23,7 @@ var (
 // LastSearch reports the last search with its root attempts.
 func (p *MCTS) LastSearch() SearchReport {
 	r := SearchReport{Move: p.Last.Move, Iterations: p.Last.Iterations, Nodes: p.Last.Nodes,
-		Value: p.Last.Value, Proven: p.Last.Proven, Critical: p.Last.Critical}
+		Boards: p.Last.Boards, Value: p.Last.Value, Proven: p.Last.Proven, Critical: p.Last.Critical}
 	if p.Last.Iterations > 0 {
 		r.PV = p.search.Principal(p.Last.Move, nil, MaxPV)
 	}

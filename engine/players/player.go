@@ -67,6 +67,9 @@ type Budget struct {
 	Nodes int64
 	// Emergency asks for an instant answer: the clock is nearly out.
 	Emergency bool
+	// Boards, when not 0, repeats a recorded search's count of the root's
+	// mate chances (SearchReport.Boards) instead of sizing it to the budget.
+	Boards int
 }
 
 // EventKind says what an Event carries.

@@ -99,9 +99,9 @@ func replayTimed(t *testing.T, spec string, seed uint64, steps []timedStep) stri
 		var m chess.Move
 		var err error
 		if s.search.Trees != nil {
-			m, err = p.(TreeRepeater).AttemptTrees(context.Background(), s.search.Trees)
+			m, err = p.(TreeRepeater).AttemptTrees(context.Background(), s.search.Trees, s.search.Boards)
 		} else {
-			m, err = p.Attempt(context.Background(), Budget{Nodes: s.search.Iterations})
+			m, err = p.Attempt(context.Background(), Budget{Nodes: s.search.Iterations, Boards: s.search.Boards})
 		}
 		if err != nil {
 			t.Fatal(err)
@@ -109,10 +109,10 @@ func replayTimed(t *testing.T, spec string, seed uint64, steps []timedStep) stri
 		got := p.(Inspector).LastSearch()
 		// Not only the choice: the whole root, and the tree's size, which
 		// the next search reuses.
-		if m != s.move || got.Nodes != s.search.Nodes || got.Value != s.search.Value ||
+		if m != s.move || got.Nodes != s.search.Nodes || got.Value != s.search.Value || got.Boards != s.search.Boards ||
 			!slices.Equal(got.Candidates, s.search.Candidates) {
-			return fmt.Sprintf("step %d: recorded %v (%d iterations %v, %d nodes, value %.4f), replayed %v (%d nodes, value %.4f)",
-				i, s.move, s.search.Iterations, s.search.Trees, s.search.Nodes, s.search.Value, m, got.Nodes, got.Value)
+			return fmt.Sprintf("step %d: recorded %v (%d iterations %v, %d boards, %d nodes, value %.4f), replayed %v (%d boards, %d nodes, value %.4f)",
+				i, s.move, s.search.Iterations, s.search.Trees, s.search.Boards, s.search.Nodes, s.search.Value, m, got.Boards, got.Nodes, got.Value)
 		}
 	}
 	return ""
@@ -121,9 +121,11 @@ func replayTimed(t *testing.T, spec string, seed uint64, steps []timedStep) stri
 // TestMCTSTimedReplays: games searched on a clock, under load, with small
 // pools (so that the trees are pruned in most searches) and one or two
 // trees, repeat exactly from what a record keeps: each search's iterations,
-// per tree when there are several.
+// per tree when there are several, and its boards (boarditers=2 sizes the
+// count to the clock: some hundreds of boards in 3 ms, at the rate of the
+// moment).
 func TestMCTSTimedReplays(t *testing.T) {
-	for _, spec := range []string{"mcts:mem=1", "mcts:mem=1,threads=2"} {
+	for _, spec := range []string{"mcts:mem=1", "mcts:mem=1,threads=2,boarditers=2", "mcts:mem=1,boarditers=2"} {
 		for seed := uint64(1); seed <= 2; seed++ {
 			steps := playTimed(t, spec, seed, 40, 3*time.Millisecond)
 			if d := replayTimed(t, spec, seed, steps); d != "" {

@@ -82,12 +82,15 @@ type Config struct {
 	// MateThreat is the chance that the opponent finds a mate in one that
 	// it has, for approach C's root (see countMates); 0 does not look.
 	// ThreatBoards is the number of boards drawn from the belief to count
-	// the mates on.
+	// the mates on, or with ItersPerBoard the least number: then the count
+	// is one board for each ItersPerBoard iterations the search may run
+	// (Searcher.threatBoards).
 	// OwnMates adds, on the same boards, the chance that each root attempt
 	// mates (the answers know mate only against a bare king).
-	MateThreat   float64
-	ThreatBoards int
-	OwnMates     bool
+	MateThreat    float64
+	ThreatBoards  int
+	ItersPerBoard int
+	OwnMates      bool
 	// Critical lets a search on a clock plan to the plan's Max instead of
 	// its soft budget where the root's choice is critical (see critical).
 	// Off by default: on against off at 10+0.1 scored 48.8 % over 120
@@ -118,21 +121,25 @@ type Config struct {
 // DefaultConfig returns approach C with one thread.
 func DefaultConfig() Config {
 	return Config{
-		Approach:     ApproachC,
-		Threads:      1,
-		Exploration:  0.3,
-		K:            1,
-		MemoryMB:     32,
-		Solver:       true,
-		Tempo:        1,
-		Samples:      64,
-		Playout:      40,
-		MateThreat:   0.5,
-		ThreatBoards: 32,
-		OwnMates:     true,
-		Repeat:       1,
+		Approach:      ApproachC,
+		Threads:       1,
+		Exploration:   0.3,
+		K:             1,
+		MemoryMB:      32,
+		Solver:        true,
+		Tempo:         1,
+		Samples:       64,
+		Playout:       40,
+		MateThreat:    0.5,
+		ThreatBoards:  32,
+		ItersPerBoard: 32,
+		OwnMates:      true,
+		Repeat:        1,
 	}
 }
+
+// MaxThreatBoards bounds the boards a search counts the root's mates on.
+const MaxThreatBoards = 4096
 
 // Check reports a configuration that cannot work.
 func (c Config) Check() error {
@@ -151,8 +158,10 @@ func (c Config) Check() error {
 		return fmt.Errorf("search: shield %g not in 0..2", c.Shield)
 	case !(c.MateThreat >= 0 && c.MateThreat <= 1):
 		return fmt.Errorf("search: mate threat %g not in 0..1", c.MateThreat)
-	case (c.MateThreat > 0 || c.OwnMates) && (c.ThreatBoards < 1 || c.ThreatBoards > 4096):
-		return fmt.Errorf("search: threat boards %d not in 1..4096", c.ThreatBoards)
+	case (c.MateThreat > 0 || c.OwnMates) && (c.ThreatBoards < 1 || c.ThreatBoards > MaxThreatBoards):
+		return fmt.Errorf("search: threat boards %d not in 1..%d", c.ThreatBoards, MaxThreatBoards)
+	case c.ItersPerBoard < 0 || c.ItersPerBoard > 1<<20:
+		return fmt.Errorf("search: iterations per board %d not in 0..%d", c.ItersPerBoard, 1<<20)
 	case !(c.Tempo >= 0 && c.Tempo <= 10):
 		return fmt.Errorf("search: tempo %g not in 0..10", c.Tempo)
 	case !(c.Repeat >= 0 && c.Repeat <= 1):
@@ -192,6 +201,10 @@ type Limits struct {
 	// search on a clock with several trees is repeated exactly from its
 	// Searcher.TreeIterations (each tree stopped at its own count).
 	Trees []int64
+	// Boards, when not 0, is the number of boards the root counts its mate
+	// chances on, a recorded search's (Result.Boards), instead of the number
+	// sized to the search's work: a replay repeats the count exactly.
+	Boards int
 }
 
 // bareExploration multiplies the UCT constant against a bare king when our

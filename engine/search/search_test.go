@@ -92,9 +92,9 @@ func TestTreesInTurns(t *testing.T) {
 	}
 	clocked, ct := search(inTurns, func() Limits { return Limits{Time: 15 * time.Millisecond} })
 	k := 0
-	again, _ := search(inTurns, func() Limits { k++; return Limits{Trees: ct[k-1]} })
+	again, _ := search(inTurns, func() Limits { k++; return Limits{Trees: ct[k-1], Boards: clocked[k-1].Boards} })
 	for i := range clocked {
-		if clocked[i].Move != again[i].Move || clocked[i].Visits != again[i].Visits || clocked[i].Iterations != again[i].Iterations {
+		if clocked[i] != again[i] {
 			t.Fatalf("position %d: on the clock %+v (trees %v), repeated %+v", i, clocked[i], ct[i], again[i])
 		}
 		if d := max(ct[i][0], ct[i][3]) - min(ct[i][0], ct[i][3]); d > 2*checkEvery {

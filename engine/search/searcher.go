@@ -36,6 +36,11 @@ type Searcher struct {
 	// live counts the current search's iterations for Progress, readable
 	// from other goroutines while the search runs.
 	live atomic.Int64
+	// rate is the iterations a second of the recent searches on this
+	// machine (0 before the first), to size a clocked search's mate count
+	// (threatBoards). It follows the wall clock: a search records the count
+	// it made (Result.Boards), and a replay repeats that, not the rate.
+	rate float64
 }
 
 // Result is the outcome of one search.
@@ -59,6 +64,9 @@ type Result struct {
 	// Critical says the search on a clock planned to its Max (see
 	// critical).
 	Critical bool
+	// Boards is the number of boards the root counted its mate chances on
+	// (0: none): a replay repeats the count with Limits.Boards.
+	Boards int
 }
 
 // TreeIterations appends to dst the iterations each tree ran in the last
@@ -369,16 +377,78 @@ func (s *Searcher) Search(ctx context.Context, bel *belief.State, moves []chess.
 			t.rescore(0)
 		}
 	}
-	s.parallel(func(i int, t *tree) { s.prepare(t, i, bel, moves, count) })
+	boards := 0
+	if count {
+		boards = s.threatBoards(lim)
+	}
+	s.parallel(func(i int, t *tree) { s.prepare(t, i, bel, moves, boards) })
 	s.mergeCounts(bel, count)
 	planned := lim.Time
 	lim = s.horizon(bel, moves, lim)
+	counted := time.Now()
 	s.runTrees(func(i int) (int64, bool) { return lim.share(i, n) }, stop)
 	res := s.result(moves)
 	res.Critical = lim.Time != planned
+	res.Boards = boards
 	s.live.Store(res.Iterations)
+	s.measureRate(res.Iterations, time.Since(counted))
 	return res
 }
+
+// threatBoards is the number of boards the search bounded by lim counts
+// the root's mates on: lim.Boards when it repeats a recorded search, else
+// Config.ThreatBoards, or with Config.ItersPerBoard one board for each
+// ItersPerBoard iterations the search may run (its Nodes, or its Time at
+// the recent rate), ThreatBoards at least and MaxThreatBoards at most.
+//
+// On 32 boards, an attempt that leaves a mate in one on 1 of them has a
+// 1.6 % chance of being mated (at threat 0.5), 1.6 pawns off its value:
+// one board decided between attempts whose values differ by tenths of a
+// pawn, and two trees differing only in their seed chose different
+// attempts in a third of the positions, at 2,000 iterations as at 8,000.
+// 512 boards against 32 scored 57.4 % over 400 games at 2,000 nodes and
+// 54.4 % over 195 at 100 ms. The count must come before the iterations
+// (boards drawn during the search won nothing: the values the first
+// iterations see decide which attempt leads), and a board costs about nine
+// iterations (BenchmarkRootThreats: 1.2 ms for 32 boards in middlegames),
+// so the count is sized to the search's work: about a fifth of its time at
+// one board per 32 iterations, some 600 boards at 100 ms an attempt
+// (docs/strength.md, rounds 19 and 20).
+func (s *Searcher) threatBoards(lim Limits) int {
+	if lim.Boards > 0 {
+		return min(lim.Boards, MaxThreatBoards)
+	}
+	least := s.cfg.ThreatBoards
+	if s.cfg.ItersPerBoard == 0 {
+		return least
+	}
+	work := lim.Nodes
+	if lim.Time > 0 && len(lim.Trees) == 0 {
+		// Unknown before the first search's rate: the least count.
+		clocked := int64(lim.Time.Seconds() * s.rate)
+		if work == 0 || clocked < work {
+			work = clocked
+		}
+	}
+	return int(min(max(work/int64(s.cfg.ItersPerBoard), int64(least)), MaxThreatBoards))
+}
+
+// measureRate folds a search's iterations in elapsed into the recent rate
+// (searches shorter than rateFloor say too little to count).
+func (s *Searcher) measureRate(iterations int64, elapsed time.Duration) {
+	if elapsed < rateFloor || iterations <= 0 {
+		return
+	}
+	r := float64(iterations) / elapsed.Seconds()
+	if s.rate == 0 {
+		s.rate = r
+		return
+	}
+	s.rate += (r - s.rate) / 4
+}
+
+// rateFloor is the shortest search measureRate counts.
+const rateFloor = 2 * time.Millisecond
 
 // parallel calls f for every tree, on Config.Threads goroutines (see
 // threads), and waits.
@@ -410,17 +480,16 @@ func (s *Searcher) threads(f func(k int)) {
 }
 
 // prepare draws tree i's boards for this search: approach A's boards to play
-// on, or, with count, its share of approach C's boards to count the mates of
-// the root attempts on (the trees share the count, so that two threads pay
-// half of it each). Every search counts, an emergency one too (a skip rule
-// would have to be one a replay with the recorded iteration counts can
-// follow); the count takes a few milliseconds.
-func (s *Searcher) prepare(t *tree, i int, bel *belief.State, moves []chess.Move, count bool) {
+// on, or its share of approach C's boards to count the mates of the root
+// attempts on (boards in all, none when 0; the trees share the count, so
+// that two threads pay half of it each). Every search counts, an emergency
+// one too, on as many boards as its work allows (threatBoards).
+func (s *Searcher) prepare(t *tree, i int, bel *belief.State, moves []chess.Move, boards int) {
 	switch {
 	case s.cfg.Approach == ApproachA:
 		t.sampleBoards(bel, s.cfg.Samples)
-	case count:
-		n := int(budget(int64(s.cfg.ThreatBoards), i, len(s.trees)))
+	case boards > 0:
+		n := int(budget(int64(boards), i, len(s.trees)))
 		t.countMates(bel, moves, n, s.cfg.MateThreat > 0)
 	}
 }

@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"math"
 	"testing"
 	"time"
 
@@ -178,5 +179,59 @@ func TestSharedCount(t *testing.T) {
 		if mv.String() == "a2a3" && a.threat[j] == 0 {
 			t.Errorf("%v: no threat counted", mv)
 		}
+	}
+}
+
+// TestThreatBoards: the root counts on one board for each ItersPerBoard
+// iterations of the search's work, its Nodes or its Time at the recent rate
+// (the least count before a rate is known), between ThreatBoards and
+// MaxThreatBoards; a recorded count (Limits.Boards) is repeated as it is,
+// and ItersPerBoard 0 counts on ThreatBoards always.
+func TestThreatBoards(t *testing.T) {
+	bel, moves, _ := rootAt(t, "k7/8/8/8/8/3n4/P5PP/6RK w - - 0 1")
+	cfg := testConfig(ApproachC, 1)
+	cfg.ItersPerBoard = 10
+	s := newSearcher(t, cfg)
+	for _, c := range []struct {
+		lim  Limits
+		rate float64
+		want int
+	}{
+		{Limits{Nodes: 1000}, 0, 100},
+		{Limits{Nodes: 64}, 0, 32},
+		{Limits{Nodes: 1 << 20}, 0, MaxThreatBoards},
+		{Limits{Nodes: 64, Boards: 700}, 0, 700},
+		{Limits{Nodes: 64, Boards: 1 << 20}, 0, MaxThreatBoards},
+		{Limits{Time: 10 * time.Millisecond}, 0, 32},
+		{Limits{Time: 10 * time.Millisecond}, 200000, 200},
+		{Limits{Time: 10 * time.Millisecond, Nodes: 1000}, 200000, 100},
+		{Limits{Trees: []int64{500}, Nodes: 500, Time: time.Second}, 200000, 50},
+	} {
+		s.rate = c.rate
+		if got := s.threatBoards(c.lim); got != c.want {
+			t.Errorf("%+v at %g iterations/s: %d boards, want %d", c.lim, c.rate, got, c.want)
+		}
+	}
+	s.rate = 0
+	r := s.Search(context.Background(), &bel, moves, Limits{Nodes: 2000})
+	if r.Boards != 200 || len(s.trees[0].boards) != 200 {
+		t.Errorf("a search of 2,000 iterations counted on %d boards (%d drawn), want 200", r.Boards, len(s.trees[0].boards))
+	}
+	// The rate: the first search's, then a quarter of the way to each next.
+	s = newSearcher(t, cfg)
+	for _, m := range []struct {
+		iterations int64
+		elapsed    time.Duration
+		want       float64
+	}{{1000, 10 * time.Millisecond, 100000}, {3000, 10 * time.Millisecond, 150000}, {5, time.Millisecond, 150000}, {0, time.Second, 150000}} {
+		s.measureRate(m.iterations, m.elapsed)
+		if math.Abs(s.rate-m.want) > 1e-6 {
+			t.Errorf("after %d iterations in %v: rate %g, want %g", m.iterations, m.elapsed, s.rate, m.want)
+		}
+	}
+	cfg.ItersPerBoard = 0
+	s = newSearcher(t, cfg)
+	if got := s.threatBoards(Limits{Nodes: 1 << 20}); got != cfg.ThreatBoards {
+		t.Errorf("ItersPerBoard 0: %d boards, want %d", got, cfg.ThreatBoards)
 	}
 }
