@@ -409,11 +409,11 @@ func (s *Searcher) Search(ctx context.Context, bel *belief.State, moves []chess.
 // 512 boards against 32 scored 57.4 % over 400 games at 2,000 nodes and
 // 54.4 % over 195 at 100 ms. The count must come before the iterations
 // (boards drawn during the search won nothing: the values the first
-// iterations see decide which attempt leads), and a board costs about nine
-// iterations (BenchmarkRootThreats: 1.2 ms for 32 boards in middlegames),
-// so the count is sized to the search's work: about a fifth of its time at
-// one board per 32 iterations, some 600 boards at 100 ms an attempt
-// (docs/strength.md, rounds 19 and 20).
+// iterations see decide which attempt leads), and a board costs a few
+// iterations (three or four in games, more in BenchmarkRootThreats' random
+// middlegames), so the count is sized to the search's work: at one board per
+// 32 iterations some 400-600 boards at 100 ms an attempt, about a tenth of
+// its time (docs/strength.md, rounds 19 and 20).
 func (s *Searcher) threatBoards(lim Limits) int {
 	if lim.Boards > 0 {
 		return min(lim.Boards, MaxThreatBoards)

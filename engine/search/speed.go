@@ -67,7 +67,7 @@ func Speed(threads int, perSearch int64, min time.Duration) (float64, error) {
 	cfg.Threads = threads
 	cfg.MemoryMB = 32
 	// The trees' pace, as before the root's mate count was sized to the
-	// budget: sized, it would take a fifth of each search here
+	// budget: sized, it would take a good share of each search here
 	// (BenchmarkRootThreats times the count).
 	cfg.ItersPerBoard = 0
 	s, err := New(cfg, nil)
