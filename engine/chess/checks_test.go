@@ -5,33 +5,32 @@ import (
 	"testing"
 )
 
-// TestCheckOrigins: every legal move that gives check starts on a square of
-// CheckOrigins, in the perft positions and their successors two plies deep
-// (castling, en passant and promotion checks among them), a few positions
-// made for the rare checks, and 2,000 random games; and the mask leaves out
-// most men in the middlegame, which is what it is for.
-func TestCheckOrigins(t *testing.T) {
-	checked, positions, kept, men := 0, 0, 0, 0
-	look := func(p *Position) {
-		positions++
-		king := p.KingSquare(p.Side().Other())
-		origins := p.CheckOrigins(king)
-		kept += origins.Count()
-		men += p.ByColor(p.Side()).Count()
-		var l MoveList
-		p.GenerateLegal(&l)
-		for _, m := range l.Slice() {
-			after := *p
-			after.Make(m)
-			if !after.InCheck() {
-				continue
-			}
-			checked++
-			if !origins.Has(m.From()) {
-				t.Fatalf("%s: %v gives check from outside the origins %x", p.FEN(), m, uint64(origins))
-			}
-		}
-	}
+// specialFENs are positions for the rare cases: checks by castling, en
+// passant and promotion, discovered checks, stalemates with men boxed in by
+// their own or pinned.
+var specialFENs = []string{
+	"3k4/8/8/8/8/8/8/R3K2R w KQ - 0 1",           // O-O-O: Rd1+
+	"5k2/8/8/8/8/8/8/R3K2R w KQ - 0 1",           // O-O: Rf1+
+	"8/8/8/1K1pP2k/8/8/8/8 w - d6 0 1",           // exd6 e.p.
+	"8/8/8/2k5/3pP3/8/8/4K2R b K e3 0 1",         // dxe3 e.p.
+	"8/8/8/8/k2pP2R/8/8/4K3 b - e3 0 1",          // dxe3 e.p. with the pawn blocked
+	"8/8/8/8/K2pP2r/8/8/7k b - e3 0 1",           // dxe3 e.p. opens the rank
+	"k7/2P5/8/8/8/8/8/4K3 w - - 0 1",             // c8=Q+, c8=R+
+	"2k5/P7/8/8/8/8/8/4K3 w - - 0 1",             // a8=Q+, a8=R+
+	"4k3/8/8/8/8/8/4B3/4R1K1 w - - 0 1",          // the bishop discovers the rook
+	"4k3/8/8/8/8/8/4N3/4R1K1 w - - 0 1",          // the knight discovers, or checks
+	"7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",             // stalemate
+	"k7/P7/1K6/8/8/8/8/8 b - - 0 1",              // stalemate by a pawn
+	"4k3/4r3/8/8/8/8/4R3/4K3 w - - 0 1",          // the pinned rook moves along the pin
+	"k7/8/8/8/1p6/1Pp2p1p/2P2P1P/N5BK w - - 0 1", // stalemate: knight and bishop boxed in
+}
+
+// eachPosition calls look on the special positions, the perft positions and
+// their successors two plies deep, the positions of 2,000 random games, and
+// 200,000 random scatterings of 3 to 16 men (mates and stalemates with men
+// pinned or boxed in).
+func eachPosition(t *testing.T, look func(p *Position)) {
+	t.Helper()
 	var walk func(p *Position, depth int)
 	walk = func(p *Position, depth int) {
 		look(p)
@@ -46,18 +45,7 @@ func TestCheckOrigins(t *testing.T) {
 			walk(&after, depth-1)
 		}
 	}
-	fens := []string{
-		"3k4/8/8/8/8/8/8/R3K2R w KQ - 0 1",   // O-O-O: Rd1+
-		"5k2/8/8/8/8/8/8/R3K2R w KQ - 0 1",   // O-O: Rf1+
-		"8/8/8/1K1pP2k/8/8/8/8 w - d6 0 1",   // exd6 e.p.
-		"8/8/8/2k5/3pP3/8/8/4K2R b K e3 0 1", // dxe3 e.p.
-		"8/8/8/8/k2pP2R/8/8/4K3 b - e3 0 1",  // dxe3 e.p. uncovers nothing of black's
-		"8/8/8/8/K2pP2r/8/8/7k b - e3 0 1",   // dxe3 e.p. discovers Rh4+? the pawn leaves the rank
-		"k7/2P5/8/8/8/8/8/4K3 w - - 0 1",     // c8=Q+, c8=R+
-		"2k5/P7/8/8/8/8/8/4K3 w - - 0 1",     // a8=Q+, a8=R+
-		"4k3/8/8/8/8/8/4B3/4R1K1 w - - 0 1",  // the bishop discovers the rook
-		"4k3/8/8/8/8/8/4N3/4R1K1 w - - 0 1",  // the knight discovers, or checks
-	}
+	fens := append([]string(nil), specialFENs...)
 	for _, c := range perftCases {
 		fens = append(fens, c.fen)
 	}
@@ -67,83 +55,6 @@ func TestCheckOrigins(t *testing.T) {
 			t.Fatal(err)
 		}
 		walk(&p, 2)
-	}
-	rng := rand.New(rand.NewPCG(1, 2))
-	for range 2000 {
-		p := StartPosition()
-		for ply := 0; ply < 200; ply++ {
-			look(&p)
-			var l MoveList
-			p.GenerateLegal(&l)
-			if l.N == 0 {
-				break
-			}
-			p.Make(l.Moves[rng.IntN(l.N)])
-		}
-	}
-	if checked < 10000 {
-		t.Fatalf("only %d checking moves in %d positions", checked, positions)
-	}
-	if share := float64(kept) / float64(men); share > 0.75 {
-		t.Errorf("the origins keep %.0f %% of the men", 100*share)
-	}
-	t.Logf("%d positions, %d checking moves, %.0f %% of the men kept", positions, checked, 100*float64(kept)/float64(men))
-}
-
-// TestHasLegalMove: HasLegalMove's shortcut agrees with the full generation
-// in the perft positions two plies deep and in 2,000 random games to their
-// ends (mates and stalemates among them), and it decides most positions
-// alone.
-func TestHasLegalMove(t *testing.T) {
-	positions, free, none := 0, 0, 0
-	look := func(p *Position) {
-		positions++
-		var l MoveList
-		p.GenerateLegal(&l)
-		if got := p.HasLegalMove(); got != (l.N > 0) {
-			t.Fatalf("%s: HasLegalMove %v, %d legal moves", p.FEN(), got, l.N)
-		}
-		if p.hasFreeMove() {
-			free++
-		}
-		if l.N == 0 {
-			none++
-		}
-	}
-	var walk func(p *Position, depth int)
-	walk = func(p *Position, depth int) {
-		look(p)
-		if depth == 0 {
-			return
-		}
-		var l MoveList
-		p.GenerateLegal(&l)
-		for _, m := range l.Slice() {
-			after := *p
-			after.Make(m)
-			walk(&after, depth-1)
-		}
-	}
-	for _, c := range perftCases {
-		p, err := ParseFEN(c.fen)
-		if err != nil {
-			t.Fatal(err)
-		}
-		walk(&p, 2)
-	}
-	for _, f := range []string{
-		"7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",             // stalemate
-		"7k/8/6K1/8/8/8/8/6R1 b - - 0 1",             // Kh8 only... h7 is free
-		"k7/P7/1K6/8/8/8/8/8 b - - 0 1",              // stalemate by a pawn
-		"8/8/8/8/k2pP2R/8/8/4K3 b - e3 0 1",          // the pawn is blocked, e.p. is legal
-		"4k3/4r3/8/8/8/8/4R3/4K3 w - - 0 1",          // the pinned rook moves along the pin
-		"k7/8/8/8/1p6/1Pp2p1p/2P2P1P/N5BK w - - 0 1", // stalemate: knight and bishop boxed in by their own men
-	} {
-		p, err := ParseFEN(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		look(&p)
 	}
 	rng := rand.New(rand.NewPCG(3, 4))
 	for range 2000 {
@@ -158,7 +69,6 @@ func TestHasLegalMove(t *testing.T) {
 			p.Make(l.Moves[rng.IntN(l.N)])
 		}
 	}
-	// Few men scattered at random: mates and stalemates with men pinned.
 	types := [...]PieceType{Pawn, Knight, Bishop, Rook, Queen}
 	for range 200000 {
 		var board [64]Piece
@@ -181,6 +91,59 @@ func TestHasLegalMove(t *testing.T) {
 			look(&p)
 		}
 	}
+}
+
+// TestCheckOrigins: every legal move that gives check starts on a square of
+// CheckOrigins, and the mask leaves out most men, which is what it is for.
+func TestCheckOrigins(t *testing.T) {
+	checked, positions, kept, men := 0, 0, 0, 0
+	eachPosition(t, func(p *Position) {
+		positions++
+		king := p.KingSquare(p.Side().Other())
+		origins := p.CheckOrigins(king)
+		kept += origins.Count()
+		men += p.ByColor(p.Side()).Count()
+		var l MoveList
+		p.GenerateLegal(&l)
+		for _, m := range l.Slice() {
+			after := *p
+			after.Make(m)
+			if !after.InCheck() {
+				continue
+			}
+			checked++
+			if !origins.Has(m.From()) {
+				t.Fatalf("%s: %v gives check from outside the origins %x", p.FEN(), m, uint64(origins))
+			}
+		}
+	})
+	if checked < 100000 {
+		t.Fatalf("only %d checking moves in %d positions", checked, positions)
+	}
+	if share := float64(kept) / float64(men); share > 0.75 {
+		t.Errorf("the origins keep %.0f %% of the men", 100*share)
+	}
+	t.Logf("%d positions, %d checking moves, %.0f %% of the men kept", positions, checked, 100*float64(kept)/float64(men))
+}
+
+// TestHasLegalMove: HasLegalMove's shortcut agrees with the full generation
+// everywhere, and it decides most positions alone.
+func TestHasLegalMove(t *testing.T) {
+	positions, free, none := 0, 0, 0
+	eachPosition(t, func(p *Position) {
+		positions++
+		var l MoveList
+		p.GenerateLegal(&l)
+		if got := p.HasLegalMove(); got != (l.N > 0) {
+			t.Fatalf("%s: HasLegalMove %v, %d legal moves", p.FEN(), got, l.N)
+		}
+		if p.hasFreeMove() {
+			free++
+		}
+		if l.N == 0 {
+			none++
+		}
+	})
 	if none < 1000 || free < positions/2 {
 		t.Fatalf("%d positions: %d without a move, %d decided by the shortcut", positions, none, free)
 	}
