@@ -49,6 +49,9 @@ func TestReadRecordTable(t *testing.T) {
 		{"attempt bad move", gameLine + "\n" + `{"type":"attempt","move":"e9e4"}`, `f:2: move "e9e4" is not a UCI move`},
 		{"attempt null move", gameLine + "\n" + `{"type":"attempt","move":"0000"}`, `f:2: move "0000"`},
 		{"attempt negative", gameLine + "\n" + `{"type":"attempt","move":"e2e4","search":{"iterations":-5}}`, "f:2: search: negative"},
+		{"attempt boards", gameLine + "\n" + `{"type":"attempt","move":"e2e4","search":{"iterations":5,"boards":4096}}`, ""},
+		{"attempt negative boards", gameLine + "\n" + `{"type":"attempt","move":"e2e4","search":{"iterations":5,"boards":-1}}`, "f:2: search: -1 boards not in 0..4096"},
+		{"attempt too many boards", gameLine + "\n" + `{"type":"attempt","move":"e2e4","search":{"iterations":5,"boards":4097}}`, "f:2: search: 4097 boards not in 0..4096"},
 		{"candidate chances", gameLine + "\n" + `{"type":"attempt","move":"e2e4","search":{"top":[{"move":"e2e4","p_mate":0.25,"p_mated":1,"p_repeat":0.5}]}}`, ""},
 		{"candidate chance above 1", gameLine + "\n" + `{"type":"attempt","move":"e2e4","search":{"top":[{"move":"e2e4","p_repeat":1.5}]}}`, "f:2: search: candidate 1: p_repeat 1.5 is not a chance"},
 		{"candidate chance negative", gameLine + "\n" + `{"type":"attempt","move":"e2e4","search":{"top":[{"move":"e2e4","p_illegal":-0.1}]}}`, "f:2: search: candidate 1: p_illegal -0.1 is not a chance"},
@@ -158,6 +161,7 @@ func TestReadRecordTooManyLines(t *testing.T) {
 // (past the first line) the line; never a panic.
 func FuzzRead(f *testing.F) {
 	f.Add([]byte(gameLine + "\n" + `{"type":"attempt","move":"e2e4","search":{"iterations":5,"top":[{"move":"e2e4","visits":5,"p_illegal":0.5}]}}`))
+	f.Add([]byte(gameLine + "\n" + `{"type":"attempt","move":"e2e4","search":{"iterations":5,"boards":160,"top":[{"move":"e2e4","visits":5}]}}`))
 	f.Add([]byte(gameLine + "\n" + `{"type":"attempt","move":"e2e4","search":{"iterations":5,"top":[{"move":"e2e4","visits":5,"p_mate":0.1,"p_mated":0.2,"p_repeat":1e308}]}}`))
 	f.Add([]byte(gameLine + "\n" + `{"type":"answer","own":false,"referee":["Pawn at e4 captured","Rank check","0 pawn tries"]}`))
 	f.Add([]byte(gameLine + "\n" + `{"type":"answer","own":true,"move":"e2e5","legal":false,"referee":["Illegal move"]}`))
