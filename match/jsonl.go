@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"kriegbot/engine/chess"
+	"kriegbot/engine/search"
 	"kriegbot/engine/umpire"
 )
 
@@ -303,6 +304,9 @@ func readLines(name string, r io.Reader, attempt func(a *AttemptLine, line int))
 			if err := strictUnmarshal(text, &a); err != nil {
 				return nil, fail("%v", err)
 			}
+			if err := a.check(); err != nil {
+				return nil, fail("%v", err)
+			}
 			if attempt != nil {
 				attempt(&a, line)
 			}
@@ -339,6 +343,32 @@ func strictUnmarshal(b []byte, v any) error {
 	d := json.NewDecoder(strings.NewReader(string(b)))
 	d.DisallowUnknownFields()
 	return d.Decode(v) // trailing text was refused by the type probe
+}
+
+// check refuses the counts no search records: kriegbot replay hands them
+// back to a search as its budget.
+func (a *AttemptLine) check() error {
+	if a.ThinkUs < 0 {
+		return fmt.Errorf("think_us %d is negative", a.ThinkUs)
+	}
+	if a.Iterations == nil {
+		if a.Trees != nil || a.TreeNodes != 0 || a.Boards != 0 {
+			return errors.New("trees, tree_nodes or boards without iterations")
+		}
+	} else if err := search.CheckRecorded(*a.Iterations, a.Trees, a.Boards); err != nil {
+		return fmt.Errorf("search: %v", err)
+	}
+	if a.TreeNodes < 0 {
+		return fmt.Errorf("tree_nodes %d is negative", a.TreeNodes)
+	}
+	if a.Ponder == nil {
+		if a.PonderTrees != nil {
+			return errors.New("ponder_trees without ponder")
+		}
+	} else if err := search.CheckRecorded(*a.Ponder, a.PonderTrees, 0); err != nil {
+		return fmt.Errorf("ponder: %v", err)
+	}
+	return nil
 }
 
 func (g *GameLine) check(h MatchLine) error {

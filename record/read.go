@@ -288,15 +288,8 @@ func Read(r io.Reader, name string) (*Record, error) {
 			if err := decode(line, &l); err != nil {
 				return nil, fail(n, "%v", err)
 			}
-			var sum int64
-			for _, c := range l.Trees {
-				if c < 0 {
-					return nil, fail(n, "ponder: a tree's iterations are negative")
-				}
-				sum += c
-			}
-			if l.Iterations < 0 || len(l.Trees) > 64 || l.Trees != nil && sum != l.Iterations {
-				return nil, fail(n, "ponder: iterations must be a count, the sum of at most 64 trees' counts")
+			if err := search.CheckRecorded(l.Iterations, l.Trees, 0); err != nil {
+				return nil, fail(n, "ponder: %v", err)
 			}
 			rec.Steps = append(rec.Steps, Step{Line: n, T: t, Kind: StepPonder, Search: &Search{Iterations: l.Iterations, Trees: l.Trees}})
 		case TypeResult:
@@ -436,27 +429,14 @@ func attemptStep(raw *AttemptLine) (Step, error) {
 	}
 	s := Step{Kind: StepAttempt, Move: m}
 	if rs := raw.Search; rs != nil {
-		if rs.Iterations < 0 || rs.Nodes < 0 || math.IsNaN(rs.Value) || math.IsInf(rs.Value, 0) {
-			return Step{}, errors.New("search: negative counts or a value that is not a number")
+		if rs.Nodes < 0 || math.IsNaN(rs.Value) || math.IsInf(rs.Value, 0) {
+			return Step{}, errors.New("search: negative nodes or a value that is not a number")
 		}
 		if len(rs.Top) > MaxTop {
 			return Step{}, fmt.Errorf("search: more than %d candidates", MaxTop)
 		}
-		if len(rs.Trees) > 256 {
-			return Step{}, errors.New("search: more than 256 trees")
-		}
-		var sum int64
-		for _, n := range rs.Trees {
-			if n < 0 {
-				return Step{}, errors.New("search: negative tree iterations")
-			}
-			sum += n
-		}
-		if rs.Trees != nil && sum != rs.Iterations {
-			return Step{}, fmt.Errorf("search: the trees' iterations sum to %d, not %d", sum, rs.Iterations)
-		}
-		if rs.Boards < 0 || rs.Boards > search.MaxThreatBoards {
-			return Step{}, fmt.Errorf("search: %d boards not in 0..%d", rs.Boards, search.MaxThreatBoards)
+		if err := search.CheckRecorded(rs.Iterations, rs.Trees, rs.Boards); err != nil {
+			return Step{}, fmt.Errorf("search: %v", err)
 		}
 		sr := &Search{Iterations: rs.Iterations, Trees: rs.Trees, Nodes: rs.Nodes, Boards: rs.Boards,
 			Value: rs.Value, Proven: rs.Proven, Critical: rs.Critical}

@@ -141,15 +141,53 @@ func DefaultConfig() Config {
 // MaxThreatBoards bounds the boards a search counts the root's mates on.
 const MaxThreatBoards = 4096
 
+// MaxTrees bounds the threads and the trees of a search.
+const MaxTrees = 256
+
+// MaxRecordedIterations bounds a recorded search's iterations, and each
+// tree's: far above any search on a clock (a day at a million a second is
+// 2^36), low enough that 256 trees' counts cannot overflow their sum.
+const MaxRecordedIterations = 1 << 40
+
+// CheckRecorded reports whether a search's record could be this package's:
+// iterations in 0..MaxRecordedIterations, trees (each tree's iterations,
+// nil for one tree) at most MaxTrees, each in that range and summing to
+// iterations, and boards in 0..MaxThreatBoards (0: none counted, or a record
+// from before the count was sized). Readers of records and match files
+// check what a replay will hand back to a search (Limits.Trees,
+// Limits.Boards).
+func CheckRecorded(iterations int64, trees []int64, boards int) error {
+	if iterations < 0 || iterations > MaxRecordedIterations {
+		return fmt.Errorf("%d iterations not in 0..%d", iterations, int64(MaxRecordedIterations))
+	}
+	if len(trees) > MaxTrees {
+		return fmt.Errorf("%d trees, more than %d", len(trees), MaxTrees)
+	}
+	var sum int64
+	for i, n := range trees {
+		if n < 0 || n > MaxRecordedIterations {
+			return fmt.Errorf("tree %d: %d iterations not in 0..%d", i+1, n, int64(MaxRecordedIterations))
+		}
+		sum += n
+	}
+	if trees != nil && sum != iterations {
+		return fmt.Errorf("the trees' iterations sum to %d, not %d", sum, iterations)
+	}
+	if boards < 0 || boards > MaxThreatBoards {
+		return fmt.Errorf("%d boards not in 0..%d", boards, MaxThreatBoards)
+	}
+	return nil
+}
+
 // Check reports a configuration that cannot work.
 func (c Config) Check() error {
 	switch {
 	case c.Approach > ApproachA:
 		return fmt.Errorf("search: unknown approach %d", c.Approach)
-	case c.Threads < 1 || c.Threads > 256:
-		return fmt.Errorf("search: threads %d not in 1..256", c.Threads)
-	case c.Trees != 0 && (c.Trees < c.Threads || c.Trees > 256):
-		return fmt.Errorf("search: trees %d not in threads (%d)..256", c.Trees, c.Threads)
+	case c.Threads < 1 || c.Threads > MaxTrees:
+		return fmt.Errorf("search: threads %d not in 1..%d", c.Threads, MaxTrees)
+	case c.Trees != 0 && (c.Trees < c.Threads || c.Trees > MaxTrees):
+		return fmt.Errorf("search: trees %d not in threads (%d)..%d", c.Trees, c.Threads, MaxTrees)
 	case !(c.Exploration >= 0 && c.Exploration <= 100):
 		return fmt.Errorf("search: exploration %g not in 0..100", c.Exploration)
 	case !(c.Widen >= 0 && c.Widen <= 100):
