@@ -16,25 +16,30 @@ import (
 // them; otherwise the test checks the files are what the generator makes.
 
 // drill is one generated positions file: White's men besides the king,
-// against a bare black king, White to move.
+// against a black king with its men black (none: a bare king), White to
+// move.
 type drill struct {
 	file  string
 	title string
 	men   []chess.PieceType
 	n     int
 	seed  uint64
+	black []chess.PieceType
 }
 
 var drills = []drill{
-	{"kqk.epd", "KQ vs K", []chess.PieceType{chess.Queen}, 50, 1},
-	{"krk.epd", "KR vs K", []chess.PieceType{chess.Rook}, 50, 2},
-	{"kpk.epd", "KP vs K (the pawn on files b-g, ranks 2-6, not next to the black king unless defended)", []chess.PieceType{chess.Pawn}, 50, 3},
+	{"kqk.epd", "KQ vs K", []chess.PieceType{chess.Queen}, 50, 1, nil},
+	{"krk.epd", "KR vs K", []chess.PieceType{chess.Rook}, 50, 2, nil},
+	{"kpk.epd", "KP vs K (the pawn on files b-g, ranks 2-6, not next to the black king unless defended)", []chess.PieceType{chess.Pawn}, 50, 3, nil},
+	{"kpppkp.epd", "KPPP vs KP (White's pawns on files b-g, ranks 2-6, not next to the black king unless defended; Black's pawn on files a-h, ranks 4-6)", []chess.PieceType{chess.Pawn, chess.Pawn, chess.Pawn}, 50, 4, []chess.PieceType{chess.Pawn}},
+	{"krnpknp.epd", "KRNP vs KNP (pawns as above)", []chess.PieceType{chess.Rook, chess.Knight, chess.Pawn}, 50, 5, []chess.PieceType{chess.Knight, chess.Pawn}},
 }
 
 // generate draws d.n random legal positions: White (king and d.men) to move
-// against a bare black king that is not in check; a pawn stands on files b
-// to g, ranks 2 to 6, and is not lost at once (the black king is not next to
-// it unless White's king defends it).
+// against a black king that is not in check, with d.black's men (its pawns
+// on ranks 4 to 6); White's pawns stand on files b to g, ranks 2 to 6, and
+// are not lost at once to the king (it is not next to one unless White's
+// king defends it).
 func (d drill) generate() []string {
 	rng := rand.New(rand.NewPCG(d.seed, 0x6b72696567))
 	var out []string
@@ -61,13 +66,23 @@ func (d drill) generate() []string {
 			}
 			board[s] = chess.MakePiece(chess.White, pt)
 		}
+		for _, pt := range d.black {
+			s := sq()
+			if pt == chess.Pawn {
+				s = chess.NewSquare(rng.IntN(8), 3+rng.IntN(3))
+			}
+			if board[s] != chess.NoPiece {
+				ok = false
+			}
+			board[s] = chess.MakePiece(chess.Black, pt)
+		}
 		if !ok {
 			continue
 		}
 		fen := boardFEN(&board) + " w - -"
 		pos, err := chess.ParseFEN(fen)
-		if err != nil || !pos.HasLegalMove() || seen[fen] {
-			continue // Black in check, or a repeat
+		if err != nil || pos.InCheck() || !pos.HasLegalMove() || seen[fen] {
+			continue // a king in check, or a repeat
 		}
 		seen[fen] = true
 		out = append(out, fmt.Sprintf("%s id \"%s %d\";", fen, strings.TrimSuffix(d.file, ".epd"), len(out)+1))
@@ -158,7 +173,7 @@ func TestPositionFiles(t *testing.T) {
 		}
 		for i := range pos {
 			p := &pos[i]
-			if p.Side() != chess.White || p.InCheck() || p.ByColor(chess.Black).Count() != 1 ||
+			if p.Side() != chess.White || p.InCheck() || p.ByColor(chess.Black).Count() != 1+len(d.black) ||
 				p.ByColor(chess.White).Count() != 1+len(d.men) {
 				t.Errorf("%s: position %d (%s) is not a drill", path, i+1, p.FEN())
 			}
