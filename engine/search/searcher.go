@@ -142,13 +142,20 @@ func (s *Searcher) Refused(m chess.Move, bel *belief.State) {
 	if !s.rooted {
 		return
 	}
+	s.moveRoots(bel, func(t *tree) int32 { return t.refusal(m) })
+}
+
+// moveRoots makes node next(t) of each tree its root, with belief bel; where
+// a tree has no such node, or one whose belief cannot stand for bel, the next
+// search starts afresh.
+func (s *Searcher) moveRoots(bel *belief.State, next func(t *tree) int32) {
 	for _, t := range s.trees {
-		next := t.refusal(m)
-		if next < 0 || !t.agrees(next, bel) {
+		n := next(t)
+		if n < 0 || !t.agrees(n, bel) {
 			s.rooted = false
 			return
 		}
-		t.reroot(next)
+		t.reroot(n)
 		if !t.setState(0, bel) {
 			s.rooted = false
 			return
@@ -193,21 +200,7 @@ func (s *Searcher) Played(m chess.Move, ours, theirs umpire.View, bel *belief.St
 		s.rooted = false
 		return
 	}
-	for _, t := range s.trees {
-		next := t.follow(m, ours, theirs)
-		if next < 0 || !t.agrees(next, bel) {
-			s.rooted = false
-			return
-		}
-		t.reroot(next)
-		if !t.setState(0, bel) {
-			s.rooted = false
-			return
-		}
-		t.nodes[0].illegal = false
-		t.nodes[0].flags &^= fSolved | fCollapsed
-	}
-	s.reuse = true
+	s.moveRoots(bel, func(t *tree) int32 { return t.follow(m, ours, theirs) })
 }
 
 // agrees reports whether decision node i's belief can stand for bel, the
