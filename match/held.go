@@ -63,8 +63,8 @@ func readHeld(name string, b []byte, h MatchLine, skip map[int]bool) ([]HeldGame
 	if err != nil {
 		return nil, err
 	}
-	if !sameMatch(sh.Header, h) {
-		return nil, fmt.Errorf("%s is from another match: its match line is %s, this run's %s", name, describe(sh.Header), describe(h))
+	if d := matchDiff(sh.Header, h); d != "" {
+		return nil, fmt.Errorf("%s is from another match: %s (the file's against this run's)", name, d)
 	}
 	// ReadShard checked every line; what is left is which game each is of.
 	var out []HeldGame

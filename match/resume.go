@@ -3,10 +3,13 @@ package match
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strings"
 )
 
 // OpenResume opens the JSON Lines file of a match cut short (a killed run,
@@ -53,8 +56,8 @@ func readResume(name string, r io.ReadSeeker, h MatchLine) ([]GameLine, int64, e
 	if err != nil {
 		return nil, 0, err
 	}
-	if !sameMatch(sh.Header, h) {
-		return nil, 0, fmt.Errorf("%s is from another match: its match line is %s, this run's %s", name, describe(sh.Header), describe(h))
+	if d := matchDiff(sh.Header, h); d != "" {
+		return nil, 0, fmt.Errorf("%s is from another match: %s (the file's against this run's)", name, d)
 	}
 	return sh.Games, end, nil
 }
@@ -88,26 +91,44 @@ func resumeEnd(r io.Reader) (int64, error) {
 	}
 }
 
-// sameMatch reports whether two match lines describe the same match,
-// comparing the players' own budgets by value.
-func sameMatch(a, b MatchLine) bool {
-	same := func(x, y *Budget) bool { return x == nil && y == nil || x != nil && y != nil && *x == *y }
-	if !same(a.P1Budget, b.P1Budget) || !same(a.P2Budget, b.P2Budget) {
-		return false
-	}
-	a.P1Budget, a.P2Budget, b.P1Budget, b.P2Budget = nil, nil, nil, nil
-	return a == b
-}
-
-// describe is a match line as it reads in an error, budgets shown by value.
-func describe(h MatchLine) string {
-	b := func(x *Budget) string {
-		if x == nil {
-			return "-"
+// matchDiff lists the fields in which match line a differs from b, as the
+// file spells them ("seed \"24\" against \"23\""), or "" for the same match;
+// the players' own budgets compare by value.
+func matchDiff(a, b MatchLine) string {
+	var fa, fb map[string]json.RawMessage
+	for _, x := range []struct {
+		h MatchLine
+		m *map[string]json.RawMessage
+	}{{a, &fa}, {b, &fb}} {
+		raw, err := json.Marshal(x.h)
+		if err == nil {
+			err = json.Unmarshal(raw, x.m)
 		}
-		return fmt.Sprintf("%+v", *x)
+		if err != nil {
+			return err.Error() // a MatchLine always marshals
+		}
 	}
-	p1, p2 := b(h.P1Budget), b(h.P2Budget)
-	h.P1Budget, h.P2Budget = nil, nil
-	return fmt.Sprintf("%+v p1_budget %s p2_budget %s", h, p1, p2)
+	keys := make([]string, 0, len(fa)+len(fb))
+	for k := range fa {
+		keys = append(keys, k)
+	}
+	for k := range fb {
+		if _, ok := fa[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	none := func(r json.RawMessage) string {
+		if r == nil {
+			return "none"
+		}
+		return string(r)
+	}
+	var diffs []string
+	for _, k := range keys {
+		if x, y := fa[k], fb[k]; !bytes.Equal(x, y) {
+			diffs = append(diffs, fmt.Sprintf("%s %s against %s", k, none(x), none(y)))
+		}
+	}
+	return strings.Join(diffs, "; ")
 }

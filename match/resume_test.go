@@ -185,17 +185,19 @@ func TestSameMatch(t *testing.T) {
 	a := MatchLine{Type: "match", P1: "mcts", P2: "mcts", Games: 4, P1Budget: &Budget{TimeControl: "-", Nodes: 8000}}
 	b := a
 	b.P1Budget = &Budget{TimeControl: "-", Nodes: 8000}
-	if !sameMatch(a, b) {
-		t.Fatal("equal budgets behind two pointers: not the same match")
+	if d := matchDiff(a, b); d != "" {
+		t.Fatalf("equal budgets behind two pointers: not the same match (%s)", d)
 	}
 	b.P1Budget = &Budget{TimeControl: "-", Nodes: 2000}
 	c := a
 	c.P1Budget = nil
 	d := a
 	d.Seed = 9
-	for _, x := range []MatchLine{b, c, d} {
-		if sameMatch(a, x) {
-			t.Errorf("%s and %s: the same match", describe(a), describe(x))
+	for i, x := range []MatchLine{b, c, d} {
+		want := []string{`p1_budget {"tc":"-","nodes":8000} against {"tc":"-","nodes":2000}`,
+			`p1_budget {"tc":"-","nodes":8000} against none`, `seed "0" against "9"`}[i]
+		if got := matchDiff(a, x); got != want {
+			t.Errorf("case %d: difference %q, want %q", i, got, want)
 		}
 	}
 }

@@ -418,8 +418,8 @@ func Merge(shards []*Shard, sprt *SPRT) (Summary, error) {
 	for _, sh := range shards {
 		h := sh.Header
 		h.Shard, h0.Shard = 0, 0
-		if !sameMatch(h, h0) {
-			return sum, fmt.Errorf("match: %s is from another match than %s (%+v vs %+v)", sh.Name, shards[0].Name, sh.Header, shards[0].Header)
+		if d := matchDiff(h, h0); d != "" {
+			return sum, fmt.Errorf("match: %s is from another match than %s: %s (the first's against the second's)", sh.Name, shards[0].Name, d)
 		}
 		for i, g := range sh.Games {
 			if w, dup := seen[g.Game]; dup {
