@@ -3,10 +3,12 @@ package match
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -95,40 +97,31 @@ func resumeEnd(r io.Reader) (int64, error) {
 // file spells them ("seed \"24\" against \"23\""), or "" for the same match;
 // the players' own budgets compare by value.
 func matchDiff(a, b MatchLine) string {
-	var fa, fb map[string]json.RawMessage
-	for _, x := range []struct {
-		h MatchLine
-		m *map[string]json.RawMessage
-	}{{a, &fa}, {b, &fb}} {
-		raw, err := json.Marshal(x.h)
-		if err == nil {
-			err = json.Unmarshal(raw, x.m)
-		}
-		if err != nil {
-			return err.Error() // a MatchLine always marshals
-		}
-	}
-	keys := make([]string, 0, len(fa)+len(fb))
-	for k := range fa {
-		keys = append(keys, k)
-	}
+	fa, fb := lineFields(a), lineFields(b)
+	keys := slices.Collect(maps.Keys(fa))
 	for k := range fb {
 		if _, ok := fa[k]; !ok {
 			keys = append(keys, k)
 		}
 	}
 	slices.Sort(keys)
-	none := func(r json.RawMessage) string {
-		if r == nil {
-			return "none"
-		}
-		return string(r)
-	}
 	var diffs []string
 	for _, k := range keys {
-		if x, y := fa[k], fb[k]; !bytes.Equal(x, y) {
-			diffs = append(diffs, fmt.Sprintf("%s %s against %s", k, none(x), none(y)))
+		if x, y := fa[k], fb[k]; x != y {
+			diffs = append(diffs, fmt.Sprintf("%s %s against %s", k, cmp.Or(x, "none"), cmp.Or(y, "none")))
 		}
 	}
 	return strings.Join(diffs, "; ")
+}
+
+// lineFields is match line h's JSON fields, each as its text.
+func lineFields(h MatchLine) map[string]string {
+	raw, _ := json.Marshal(h) // strings, numbers, bools and a struct of them
+	var fields map[string]json.RawMessage
+	_ = json.Unmarshal(raw, &fields)
+	out := make(map[string]string, len(fields))
+	for k, v := range fields {
+		out[k] = string(v)
+	}
+	return out
 }
