@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -485,6 +486,37 @@ func TestConfig(t *testing.T) {
 		f(&c)
 		if _, err := New(c, nil); err == nil {
 			t.Errorf("bad config %d accepted", i)
+		}
+	}
+}
+
+// TestCheckRecorded: the counts a replay hands back to a search are ones a
+// search records, at their bounds and one past them.
+func TestCheckRecorded(t *testing.T) {
+	const most = MaxRecordedIterations
+	tests := []struct {
+		iterations int64
+		trees      []int64
+		boards     int
+		err        string
+	}{
+		{0, nil, 0, ""},
+		{most, nil, MaxThreatBoards, ""},
+		{9, []int64{4, 5}, 32, ""},
+		{0, []int64{}, 0, ""},
+		{-1, nil, 0, "-1 iterations not in 0..1099511627776"},
+		{most + 1, nil, 0, "1099511627777 iterations not in"},
+		{9, []int64{4, 4}, 0, "the trees' iterations sum to 8, not 9"},
+		{9, []int64{10, -1}, 0, "tree 2: -1 iterations not in"},
+		{most, []int64{most, most + 1, -most - 1}, 0, "tree 2: 1099511627777 iterations not in"},
+		{1, make([]int64, MaxTrees+1), 0, "257 trees, more than 256"},
+		{1, nil, -1, "-1 boards not in 0..4096"},
+		{1, nil, MaxThreatBoards + 1, "4097 boards not in 0..4096"},
+	}
+	for i, tc := range tests {
+		err := CheckRecorded(tc.iterations, tc.trees, tc.boards)
+		if tc.err == "" && err != nil || tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)) {
+			t.Errorf("case %d: %v, want %q", i, err, tc.err)
 		}
 	}
 }
