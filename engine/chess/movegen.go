@@ -42,12 +42,11 @@ func (p *Position) HasLegalMove() bool {
 func (p *Position) hasFreeMove() bool {
 	us := p.side
 	own := p.byColor[us]
-	ksq := p.KingSquare(us)
 	occ := p.byType[0]
-	if p.AttackersTo(ksq, occ)&p.byColor[us.Other()] != 0 {
+	if p.InCheck() {
 		// A mate-in-one search asks this of every check it finds.
 		var l MoveList
-		p.generate(&l, ksq.Bit())
+		p.generate(&l, p.KingSquare(us).Bit())
 		return l.N > 0
 	}
 	free := own &^ p.Pinned(us)
