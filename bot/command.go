@@ -29,7 +29,7 @@ import (
 	"kriegbot/internal/cmdflag"
 	"kriegbot/internal/rotate"
 	"kriegbot/live"
-	"kriegbot/protocol/iccserver"
+	"kriegbot/server"
 )
 
 // Command runs "kriegbot run [-config FILE] [-check] [-games N] [-v]
@@ -246,7 +246,7 @@ func runDaemons(ctx context.Context, cfg config.Config, spec, sparSpec players.S
 	addr := ""
 	var wg sync.WaitGroup
 	var sparring *Daemon
-	var embedded *iccserver.Server
+	var embedded *server.Server
 	if cfg.Server.Embedded {
 		srv, a, passwords, err := startEmbedded(cfg, log)
 		embedded = srv
@@ -413,7 +413,7 @@ func embeddedRules(cfg config.Config) (umpire.Rules, error) {
 // startEmbedded starts the in-process server with two registered accounts
 // (the bot and its partner) whose passwords are fresh random strings, so
 // the real login path, with a masked password, is exercised.
-func startEmbedded(cfg config.Config, log zerolog.Logger) (*iccserver.Server, string, map[string]string, error) {
+func startEmbedded(cfg config.Config, log zerolog.Logger) (*server.Server, string, map[string]string, error) {
 	rules, err := embeddedRules(cfg)
 	if err != nil {
 		return nil, "", nil, err
@@ -422,7 +422,7 @@ func startEmbedded(cfg config.Config, log zerolog.Logger) (*iccserver.Server, st
 	if cfg.Server.Protocol == "kriegspiel" {
 		handles = handles[1:] // kriegbot registers on the HTTP door instead
 	}
-	accounts, passwords, err := iccserver.ThrowAwayAccounts("C", handles...)
+	accounts, passwords, err := server.ThrowAwayAccounts("C", handles...)
 	if err != nil {
 		return nil, "", nil, err
 	}
@@ -431,7 +431,7 @@ func startEmbedded(cfg config.Config, log zerolog.Logger) (*iccserver.Server, st
 	if cfg.Logs.Records {
 		records = filepath.Join(cfg.Logs.Dir, "server")
 	}
-	srv, err := iccserver.New(iccserver.Config{Rules: rules, Accounts: accounts, NoGuests: true, RecordDir: records,
+	srv, err := server.New(server.Config{Rules: rules, Accounts: accounts, NoGuests: true, RecordDir: records,
 		DisconnectGrace: 2 * time.Minute,
 		Log:             func(format string, a ...any) { srvLog.Debug().Msgf(format, a...) }})
 	if err != nil {

@@ -25,7 +25,7 @@ import (
 	"kriegbot/live"
 	"kriegbot/protocol"
 	"kriegbot/protocol/iccclient"
-	"kriegbot/protocol/iccserver"
+	"kriegbot/server"
 )
 
 // testPasswords are the accounts of the daemon tests; TestNoPasswordInLogs
@@ -63,14 +63,14 @@ func assertNoPassword(t *testing.T, dir string) {
 	}
 }
 
-func startTestServer(t *testing.T, grace time.Duration) (*iccserver.Server, string) {
+func startTestServer(t *testing.T, grace time.Duration) (*server.Server, string) {
 	t.Helper()
-	return startTestServerConfig(t, iccserver.Config{DisconnectGrace: grace})
+	return startTestServerConfig(t, server.Config{DisconnectGrace: grace})
 }
 
 // startTestServerConfig is startTestServer with more of the server's
 // settings; the rules and the accounts are always the test ones.
-func startTestServerConfig(t *testing.T, cfg iccserver.Config) (*iccserver.Server, string) {
+func startTestServerConfig(t *testing.T, cfg server.Config) (*server.Server, string) {
 	t.Helper()
 	pw := map[string]string{}
 	for h, p := range testPasswords {
@@ -79,12 +79,12 @@ func startTestServerConfig(t *testing.T, cfg iccserver.Config) (*iccserver.Serve
 	for i := 0; i < 20; i++ {
 		pw[fmt.Sprintf("fan%02d", i)] = "fan-pw"
 	}
-	acc, err := iccserver.NewAccounts(pw, "C", bcrypt.MinCost)
+	acc, err := server.NewAccounts(pw, "C", bcrypt.MinCost)
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg.Rules, cfg.Accounts = umpire.Olympiad(), acc
-	srv, err := iccserver.New(cfg)
+	srv, err := server.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

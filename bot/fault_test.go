@@ -15,7 +15,7 @@ import (
 
 	"kriegbot/config"
 	"kriegbot/engine/umpire"
-	"kriegbot/protocol/iccserver"
+	"kriegbot/server"
 )
 
 // proxy sits between a daemon and the server: it can delay every chunk by
@@ -338,17 +338,17 @@ func loggedIn(t *testing.T, dir string) int {
 
 // restartServerAt starts a fresh server on addr (retrying while the old
 // socket lets go of the port).
-func restartServerAt(t *testing.T, addr string) *iccserver.Server {
+func restartServerAt(t *testing.T, addr string) *server.Server {
 	t.Helper()
 	pw := map[string]string{}
 	for h, p := range testPasswords {
 		pw[h] = p
 	}
-	acc, err := iccserver.NewAccounts(pw, "C", bcrypt.MinCost)
+	acc, err := server.NewAccounts(pw, "C", bcrypt.MinCost)
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := iccserver.New(iccserver.Config{Rules: umpire.Olympiad(), Accounts: acc})
+	srv, err := server.New(server.Config{Rules: umpire.Olympiad(), Accounts: acc})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -426,7 +426,7 @@ func TestReconnectWithoutGrace(t *testing.T) {
 
 // cutMidGame waits for a game to start on srv, lets it run for a few moves,
 // then cuts every connection through px.
-func cutMidGame(t *testing.T, srv *iccserver.Server, px *proxy, after time.Duration) {
+func cutMidGame(t *testing.T, srv *server.Server, px *proxy, after time.Duration) {
 	t.Helper()
 	waitFor(t, func() bool { p, _ := srv.GameCount(); return p == 1 })
 	time.Sleep(after)

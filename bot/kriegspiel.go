@@ -20,9 +20,9 @@ import (
 	"kriegbot/engine/clock"
 	"kriegbot/engine/players"
 	"kriegbot/live"
-	"kriegbot/protocol/iccserver"
 	"kriegbot/protocol/ksclient"
 	"kriegbot/record"
+	"kriegbot/server"
 )
 
 // The kriegspiel.org backend of the daemon: the site's bot API over HTTPS
@@ -1049,7 +1049,7 @@ func (r *ksRun) showAnswers(g *ksGame, ev []players.Event) {
 // runBackend runs d on the configured front door: ICC's protocol, or the
 // kriegspiel.org API (the site at server.url, or the embedded server's
 // HTTP door).
-func runBackend(ctx context.Context, d *Daemon, cfg config.Config, token string, srv *iccserver.Server) int {
+func runBackend(ctx context.Context, d *Daemon, cfg config.Config, token string, srv *server.Server) int {
 	if cfg.Server.Protocol != "kriegspiel" {
 		return d.Run(ctx)
 	}
@@ -1070,7 +1070,7 @@ func runBackend(ctx context.Context, d *Daemon, cfg config.Config, token string,
 // door on a loopback port, registers our bot there and returns the door's
 // base URL and the bot's token. The door is the server's ServeAPI method
 // (`kriegbot serve -http`); a server without it is reported as such.
-func embeddedHTTPDoor(ctx context.Context, srv *iccserver.Server, cfg config.Config) (string, string, error) {
+func embeddedHTTPDoor(ctx context.Context, srv *server.Server, cfg config.Config) (string, string, error) {
 	door, ok := any(srv).(interface{ ServeAPI(net.Listener) error })
 	if srv == nil || !ok {
 		return "", "", errors.New("server.protocol = \"kriegspiel\" with server.embedded = true needs the embedded server's HTTP door (kriegbot serve -http), which this build does not have")

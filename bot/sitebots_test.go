@@ -16,7 +16,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"kriegbot/engine/umpire"
-	"kriegbot/protocol/iccserver"
+	"kriegbot/server"
 )
 
 // siteBotsEnv names the folder that holds checkouts of kriegspiel.org's
@@ -53,7 +53,7 @@ func TestSiteBots(t *testing.T) {
 		t.Fatalf("the site's bots need python3 with requests (Debian: python3-requests): %v %s", err, out)
 	}
 	pw := map[string]string{"sparring": testPasswords["sparring"], "stranger": testPasswords["stranger"]}
-	acc, err := iccserver.NewAccounts(pw, "C", bcrypt.MinCost)
+	acc, err := server.NewAccounts(pw, "C", bcrypt.MinCost)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,8 +74,8 @@ func TestSiteBots(t *testing.T) {
 			started[n] = tc
 		}
 	}
-	srv, err := iccserver.New(iccserver.Config{Rules: umpire.Olympiad(), Accounts: acc, NoGuests: true, RecordDir: records, Log: logf,
-		HTTP: iccserver.HTTPConfig{Minutes: 3, Inc: 2, Rate: 200, Burst: 400, TokenRate: 100, TokenBurst: 200}})
+	srv, err := server.New(server.Config{Rules: umpire.Olympiad(), Accounts: acc, NoGuests: true, RecordDir: records, Log: logf,
+		HTTP: server.HTTPConfig{Minutes: 3, Inc: 2, Rate: 200, Burst: 400, TokenRate: 100, TokenBurst: 200}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,7 +208,7 @@ func TestSiteBots(t *testing.T) {
 // site reports a name of one of the site's bots in TestSiteBots.
 func site(name string) bool { return name == "sha" || name == "shb" || name == "rany" }
 
-func summarize(fs []iccserver.FinishedGame) []string {
+func summarize(fs []server.FinishedGame) []string {
 	var out []string
 	for _, f := range fs {
 		out = append(out, fmt.Sprintf("%s-%s %s %s", f.White, f.Black, f.Result, f.Code))

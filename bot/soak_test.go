@@ -24,8 +24,8 @@ import (
 
 	"kriegbot/config"
 	"kriegbot/engine/umpire"
-	"kriegbot/protocol/iccserver"
 	"kriegbot/record"
+	"kriegbot/server"
 )
 
 // The fault soak: pairs of daemons play complete games on one server, each
@@ -184,7 +184,7 @@ type soakServer struct {
 }
 
 type soakEpoch struct {
-	srv        *iccserver.Server
+	srv        *server.Server
 	start, end time.Time
 }
 
@@ -223,11 +223,11 @@ func (s *soakServer) serve(ln net.Listener) {
 		pw[h] = p
 	}
 	pw["fan00"] = "fan-pw"
-	acc, err := iccserver.NewAccounts(pw, "C", bcrypt.MinCost)
+	acc, err := server.NewAccounts(pw, "C", bcrypt.MinCost)
 	if err != nil {
 		s.t.Fatal(err)
 	}
-	srv, err := iccserver.New(iccserver.Config{Rules: umpire.Olympiad(), Accounts: acc, DisconnectGrace: disconnectGrace,
+	srv, err := server.New(server.Config{Rules: umpire.Olympiad(), Accounts: acc, DisconnectGrace: disconnectGrace,
 		Log: s.log.printf})
 	if err != nil {
 		s.t.Fatal(err)
@@ -238,7 +238,7 @@ func (s *soakServer) serve(ln net.Listener) {
 	go srv.Serve(ln)
 }
 
-func (s *soakServer) current() *iccserver.Server {
+func (s *soakServer) current() *server.Server {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.epochs[len(s.epochs)-1].srv
@@ -269,7 +269,7 @@ func (s *soakServer) restart() error {
 
 // soakGame is a game the server finished, with the server run it was on.
 type soakGame struct {
-	iccserver.FinishedGame
+	server.FinishedGame
 	epoch      int
 	start, end time.Time // the server run's
 }

@@ -17,25 +17,25 @@ import (
 
 	"kriegbot/engine/umpire"
 	"kriegbot/protocol/iccclient"
-	"kriegbot/protocol/iccserver"
+	"kriegbot/server"
 	tlib "kriegbot/tourney"
 )
 
 // startTDServer is startTestServer with kriegbot serve's TD running the
 // events of specs (ParseEventSpec's text); its log lines are kept.
-func startTDServer(t *testing.T, specs ...string) (*iccserver.Server, string, *lockedBuffer) {
+func startTDServer(t *testing.T, specs ...string) (*server.Server, string, *lockedBuffer) {
 	t.Helper()
 	return tdServerAt(t, "127.0.0.1:0", "", specs...)
 }
 
 // tdServerAt starts the TD's server on addr (retrying while an old socket
 // lets go of the port), keeping its events in dir ("" for none).
-func tdServerAt(t *testing.T, addr, dir string, specs ...string) (*iccserver.Server, string, *lockedBuffer) {
+func tdServerAt(t *testing.T, addr, dir string, specs ...string) (*server.Server, string, *lockedBuffer) {
 	return tdServerWith(t, addr, dir, 20*time.Second, specs...)
 }
 
 // tdServerWith is tdServerAt with the TD's absence grace.
-func tdServerWith(t *testing.T, addr, dir string, absent time.Duration, specs ...string) (*iccserver.Server, string, *lockedBuffer) {
+func tdServerWith(t *testing.T, addr, dir string, absent time.Duration, specs ...string) (*server.Server, string, *lockedBuffer) {
 	t.Helper()
 	pw := map[string]string{}
 	for h, p := range testPasswords {
@@ -44,13 +44,13 @@ func tdServerWith(t *testing.T, addr, dir string, absent time.Duration, specs ..
 	for i := 0; i < 4; i++ {
 		pw[fmt.Sprintf("fan%02d", i)] = "fan-pw"
 	}
-	acc, err := iccserver.NewAccounts(pw, "C", bcrypt.MinCost)
+	acc, err := server.NewAccounts(pw, "C", bcrypt.MinCost)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var evs []iccserver.EventSpec
+	var evs []server.EventSpec
 	for _, sp := range specs {
-		e, err := iccserver.ParseEventSpec(sp, "icc")
+		e, err := server.ParseEventSpec(sp, "icc")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -58,8 +58,8 @@ func tdServerWith(t *testing.T, addr, dir string, absent time.Duration, specs ..
 	}
 	srvLog := &lockedBuffer{}
 	var mu sync.Mutex
-	srv, err := iccserver.New(iccserver.Config{Rules: umpire.Olympiad(), Accounts: acc,
-		TD: iccserver.TDConfig{Events: evs, AbsentGrace: absent, Dir: dir, Managers: []string{"owner"}},
+	srv, err := server.New(server.Config{Rules: umpire.Olympiad(), Accounts: acc,
+		TD: server.TDConfig{Events: evs, AbsentGrace: absent, Dir: dir, Managers: []string{"owner"}},
 		Log: func(format string, args ...any) {
 			mu.Lock()
 			defer mu.Unlock()
@@ -355,7 +355,7 @@ func TestTourneySwissOfDaemons(t *testing.T) {
 // round complete, the late joiner's half-point bye in round 1, the
 // standings' points those of the results, the event's PGN one game per
 // game played (those the server finished).
-func checkSwissEvent(t *testing.T, dir string, fin []iccserver.FinishedGame, late string) {
+func checkSwissEvent(t *testing.T, dir string, fin []server.FinishedGame, late string) {
 	t.Helper()
 	var st struct {
 		Status string

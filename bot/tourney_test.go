@@ -16,7 +16,7 @@ import (
 
 	"kriegbot/config"
 	"kriegbot/protocol"
-	"kriegbot/protocol/iccserver"
+	"kriegbot/server"
 )
 
 // The tournament tests script a TD on the wire: tdWire sits between the
@@ -259,7 +259,7 @@ func startTourneyRig(t *testing.T, change func(*config.Config)) *tourneyRig {
 	t.Helper()
 	// The server's own TD goes by another name: "TD" is the scripted one
 	// alone, so that the server's answers to our joins do not mix in.
-	_, addr := startTestServerConfig(t, iccserver.Config{TD: iccserver.TDConfig{Handle: "ServerTD"}})
+	_, addr := startTestServerConfig(t, server.Config{TD: server.TDConfig{Handle: "ServerTD"}})
 	w := startTDWire(t, addr)
 	cfg := testConfig(t, "kriegbot", addr)
 	cfg.Owner.Handles = []string{"owner"}

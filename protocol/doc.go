@@ -8,7 +8,7 @@
 //   - command encoding (MoveLine, SeekLine, TellLine, ...; handles are
 //     checked with package protocol/handle);
 //   - the server side's encoding (AppendDatagram, AppendUnitBegin), for
-//     protocol/iccserver and tests;
+//     server and tests;
 //   - the referee-announcement parser (ParseAnnouncements);
 //   - the transcript format (AppendTranscriptEntry, TranscriptReader).
 //
@@ -17,7 +17,7 @@
 // TranscriptReader, which reads an io.Reader its caller opened, as
 // encoding/csv does. The client connection (dial, login, keep-alive, paced
 // writes, writing transcripts) is package protocol/iccclient; the loopback
-// server is protocol/iccserver.
+// server is server.
 //
 // A Reader is fed raw bytes with Feed and drained with Next, which yields
 // one Event at a time:

@@ -2,7 +2,7 @@ package protocol
 
 import "strconv"
 
-// Encoding of the server side of the wire, used by protocol/iccserver and by
+// Encoding of the server side of the wire, used by server and by
 // tests that play a server: datagrams and level-1 unit brackets exactly as the
 // Reader expects them from ICC.
 

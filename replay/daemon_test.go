@@ -22,7 +22,7 @@ import (
 	"kriegbot/engine/players"
 	"kriegbot/engine/umpire"
 	"kriegbot/opponent"
-	"kriegbot/protocol/iccserver"
+	"kriegbot/server"
 )
 
 // daemonGame plays one game between two real daemons over loopback on our
@@ -62,11 +62,11 @@ func daemonGameWith(t *testing.T, gs gameSetup) (string, *syncBuffer) {
 		rules.MaxPlies = gs.maxPlies
 	}
 	pw := map[string]string{"kriegbot": "kb-test-pw-1", "sparring": "sp-test-pw-2"}
-	acc, err := iccserver.NewAccounts(pw, "C", bcrypt.MinCost)
+	acc, err := server.NewAccounts(pw, "C", bcrypt.MinCost)
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := iccserver.New(iccserver.Config{Rules: rules, Accounts: acc, RecordDir: serverRecords})
+	srv, err := server.New(server.Config{Rules: rules, Accounts: acc, RecordDir: serverRecords})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,7 +26,7 @@ import (
 	"kriegbot/engine/umpire"
 	"kriegbot/internal/cmdflag"
 	"kriegbot/protocol/handle"
-	"kriegbot/protocol/iccserver"
+	"kriegbot/server"
 	"kriegbot/tourney"
 )
 
@@ -50,7 +50,7 @@ type options struct {
 	progress time.Duration // how often the TD's state is read
 }
 
-// tdHandle is the server's tournament director (iccserver's default).
+// tdHandle is the server's tournament director (the server's default).
 const tdHandle = "TD"
 
 // entrant is one of our players: its handle on the server and its engine.
@@ -109,7 +109,7 @@ func parseFlags(args []string, stderr io.Writer) (options, int, bool) {
 	if opt.players, err = parsePlayers(*list); err != nil {
 		return options{}, cmdflag.Fail(stderr, "tourney", "-players: %v", err), true
 	}
-	if opt.minutes, opt.inc, err = iccserver.ParseTimeControl(*tc); err != nil {
+	if opt.minutes, opt.inc, err = server.ParseTimeControl(*tc); err != nil {
 		return options{}, cmdflag.Fail(stderr, "tourney", "-tc: %v", err), true
 	}
 	if _, err := umpire.ParseRules(opt.rules); err != nil {
@@ -141,7 +141,7 @@ func parseFlags(args []string, stderr io.Writer) (options, int, bool) {
 	if opt.rounds == 0 {
 		opt.rounds = defaultRounds(len(opt.players))
 	}
-	if _, err := iccserver.ParseEventSpec(opt.eventSpec(), opt.style); err != nil {
+	if _, err := server.ParseEventSpec(opt.eventSpec(), opt.style); err != nil {
 		return options{}, cmdflag.Fail(stderr, "tourney", "%v", err), true
 	}
 	return opt, 0, false
@@ -352,7 +352,7 @@ func run(ctx context.Context, opt options, stdout, stderr io.Writer) error {
 
 	wctx, wcancel := context.WithTimeout(ctx, opt.bound())
 	defer wcancel()
-	state, err := follow(wctx, iccserver.TDEventFile(opt.out, 1, "json"), opt.progress, newProgress(stdout))
+	state, err := follow(wctx, server.TDEventFile(opt.out, 1, "json"), opt.progress, newProgress(stdout))
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) {
 			return fmt.Errorf("the event did not end within %s (see %s)", opt.bound().Round(time.Second), filepath.Join(opt.out, "tourney.log"))
@@ -367,7 +367,7 @@ func run(ctx context.Context, opt options, stdout, stderr io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "\nevent %s in %s: PGN %s, crosstable %s and %s\n", state.Status, time.Since(began).Round(time.Second),
-		iccserver.TDEventFile(opt.out, 1, "pgn"), iccserver.TDEventFile(opt.out, 1, "txt"), iccserver.TDEventFile(opt.out, 1, "html"))
+		server.TDEventFile(opt.out, 1, "pgn"), server.TDEventFile(opt.out, 1, "txt"), server.TDEventFile(opt.out, 1, "html"))
 	fmt.Fprintf(stdout, "each player's game records (kriegbot replay FILE): %s\n", filepath.Join(opt.out, "PLAYER", "games"))
 	if state.Status != "done" {
 		return fmt.Errorf("the event was %s", state.Status)
@@ -417,12 +417,12 @@ func (o options) serverRules() (umpire.Rules, error) {
 // startServer starts kriegbot serve in-process, loopback, with an account
 // per player (fresh random passwords: the real login path is exercised)
 // and the TD running the event.
-func startServer(opt options, log zerolog.Logger) (*iccserver.Server, string, map[string]string, error) {
+func startServer(opt options, log zerolog.Logger) (*server.Server, string, map[string]string, error) {
 	rules, err := opt.serverRules()
 	if err != nil {
 		return nil, "", nil, err
 	}
-	spec, err := iccserver.ParseEventSpec(opt.eventSpec(), opt.style)
+	spec, err := server.ParseEventSpec(opt.eventSpec(), opt.style)
 	if err != nil {
 		return nil, "", nil, err
 	}
@@ -430,14 +430,14 @@ func startServer(opt options, log zerolog.Logger) (*iccserver.Server, string, ma
 	for i, e := range opt.players {
 		handles[i] = e.handle
 	}
-	accounts, passwords, err := iccserver.ThrowAwayAccounts("C", handles...)
+	accounts, passwords, err := server.ThrowAwayAccounts("C", handles...)
 	if err != nil {
 		return nil, "", nil, err
 	}
 	srvLog := log.With().Str("component", "server").Logger()
-	srv, err := iccserver.New(iccserver.Config{Rules: rules, Accounts: accounts,
+	srv, err := server.New(server.Config{Rules: rules, Accounts: accounts,
 		RecordDir: filepath.Join(opt.out, "server"), DisconnectGrace: 2 * time.Minute,
-		TD:  iccserver.TDConfig{Dir: opt.out, Events: []iccserver.EventSpec{spec}, Style: opt.style, AbsentGrace: opt.absent},
+		TD:  server.TDConfig{Dir: opt.out, Events: []server.EventSpec{spec}, Style: opt.style, AbsentGrace: opt.absent},
 		Log: func(format string, a ...any) { srvLog.Info().Msgf(format, a...) }})
 	if err != nil {
 		return nil, "", nil, err

@@ -1,6 +1,6 @@
 // Package handle holds the syntax of a chess-server handle (account name),
 // the one rule shared by the configuration checks (config), the command
-// encoders (protocol) and the loopback server (protocol/iccserver).
+// encoders (protocol) and the loopback server (server).
 //
 // It is pure and imports nothing, so that checking a configured handle does
 // not pull the wire codec or the network client into config.

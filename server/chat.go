@@ -1,0 +1,53 @@
+package server
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"kriegbot/protocol"
+)
+
+// Talk: tell (and xtell) to any player, say to the opponent.
+
+func (s *Server) cmdTell(ev *events, c *client, in cmdInput) {
+	to := in.args[0]
+	s.tell(ev, c, to, strings.TrimSpace(in.rest[len(to):]), 1)
+}
+
+func (s *Server) cmdSay(ev *events, c *client, in cmdInput) {
+	g := c.game
+	s.tell(ev, c, g.names[1-g.colorOf(c)], in.rest, 0)
+}
+
+func (s *Server) tell(ev *events, c *client, to, text string, typ int) {
+	if typ == 1 && s.isTD(to) {
+		s.tdTell(ev, c, text)
+		return
+	}
+	dest := s.users[strings.ToLower(to)]
+	if dest == nil {
+		ev.text(c, fmt.Sprintf("%s is not logged in.", to))
+		return
+	}
+	text = protocol.CleanText(text)
+	if text == "" {
+		return
+	}
+	if dest != c && dest.congested() {
+		ev.text(c, fmt.Sprintf("%s is not reading; your tell was not delivered.", dest.handle))
+		return
+	}
+	verb := "tells you"
+	if typ == 0 {
+		verb = "says"
+	}
+	ev.dg(dest, protocol.DGPersonalTell, c.handle, c.titles, text, strconv.Itoa(typ))
+	if !dest.dgOn(protocol.DGPersonalTell) {
+		ev.text(dest, fmt.Sprintf("%s(%s) %s: %s", c.handle, c.titles, verb, text))
+	}
+	ev.dg(c, protocol.DGPersonalTellEcho, dest.handle, strconv.Itoa(typ), text)
+	if !c.dgOn(protocol.DGPersonalTellEcho) {
+		ev.text(c, fmt.Sprintf("(told %s)", dest.handle))
+	}
+}

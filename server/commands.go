@@ -1,0 +1,257 @@
+package server
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Command numbers in level-1 unit headers. ICC's own CN_* values are not in
+// our notes; these are ours, documented in docs/iccserver.md. 0 marks
+// output the server sends on its own (clocks, disconnections).
+const (
+	cnServer = 0
+	cnMove   = 1
+	cnOther  = 2 // an unknown command
+)
+
+// argShape is what a command takes after its name. A line that does not
+// fit is answered "Usage: <usage>" and the command does not run.
+type argShape uint8
+
+const (
+	argsNone       argShape = iota // nothing; extra words are ignored
+	argsAny                        // any words, read by the command itself
+	argsOne                        // exactly one word
+	argsTwo                        // exactly two words
+	argsSome                       // at least one word
+	argsHandleText                 // a handle, then text
+	argsText                       // the rest of the line, as text
+)
+
+func (a argShape) fits(n int) bool {
+	switch a {
+	case argsOne:
+		return n == 1
+	case argsTwo:
+		return n == 2
+	case argsSome:
+		return n >= 1
+	case argsHandleText:
+		return n >= 2
+	}
+	return true
+}
+
+// cmdInput is one command line, cut up for its handler.
+type cmdInput struct {
+	cmd  *command
+	word string   // the name as typed, lower case (an alias, perhaps)
+	rest string   // the line after the name, trimmed
+	args []string // rest split into words
+}
+
+// command is one command of a logged-in client: the table below is the
+// only place a command is named, numbered, described and dispatched.
+type command struct {
+	name    string
+	aliases []string
+	cn      int      // command number in level-1 unit headers
+	args    argShape // checked before run
+	usage   string   // "name <args>", for help and usage errors
+	help    string   // what it does, for help; "" leaves it out of help
+	inGame  bool     // refused outside a game ("You are not playing a game.")
+	fanout  bool     // reaches other players: paid from the sender's budget
+	run     func(s *Server, ev *events, c *client, in cmdInput)
+}
+
+// commandTable lists the commands in the order help shows them.
+func commandTable() []command {
+	return []command{
+		{name: "seek", cn: 22, args: argsAny, usage: "seek <min> <inc> [r|u] [white|black] [a|m] [min-max]",
+			help: "advertise a game", fanout: true, run: (*Server).cmdSeek},
+		{name: "unseek", cn: 27, args: argsAny, usage: "unseek [n]", help: "remove your seek ads (or ad n)", fanout: true, run: (*Server).cmdUnseek},
+		{name: "sought", cn: 25, usage: "sought", help: "list the seek ads", run: (*Server).cmdSought},
+		{name: "play", cn: 18, args: argsOne, usage: "play <index>", help: "answer a seek ad", fanout: true, run: (*Server).cmdPlay},
+		{name: "match", cn: 16, args: argsAny, usage: "match <handle> <min> <inc> [r|u] [white|black]",
+			help: "challenge a player (alone: withdraw your offers)", fanout: true, run: (*Server).cmdMatch},
+		{name: "accept", cn: 11, args: argsAny, usage: "accept [handle]", help: "accept a challenge", run: (*Server).cmdAccept},
+		{name: "decline", cn: 12, args: argsAny, usage: "decline [handle|draw]", help: "decline a challenge or a draw offer", fanout: true, run: (*Server).cmdDecline},
+		{name: "moves", cn: 17, args: argsAny, usage: "moves [game number]",
+			help: "the move list as you may see it (all once it is over)", run: (*Server).cmdMoves},
+		{name: "board", aliases: []string{"refresh"}, cn: 29, usage: "board", help: "your men and the clocks", inGame: true, run: (*Server).cmdBoard},
+		{name: "draw", cn: 13, usage: "draw", help: "offer a draw, or accept your opponent's offer", inGame: true, fanout: true, run: (*Server).cmdDraw},
+		{name: "abort", cn: 10, usage: "abort", help: "abort: alone before both have moved, else agreed", inGame: true, fanout: true, run: (*Server).cmdAbort},
+		{name: "resign", cn: 20, usage: "resign", help: "resign the game", inGame: true, run: (*Server).cmdResign},
+		{name: "say", cn: 21, args: argsText, usage: "say <text>", help: "talk to your opponent", inGame: true, fanout: true, run: (*Server).cmdSay},
+		{name: "tell", aliases: []string{"xtell"}, cn: 26, args: argsHandleText, usage: "tell <handle> <text>", help: "talk to a player", fanout: true, run: (*Server).cmdTell},
+		{name: "td", cn: 33, args: argsText, usage: "td <command>", help: "tell the tournament director (td help)", run: (*Server).cmdTD},
+		{name: "who", cn: 28, usage: "who", help: "the players logged in", run: (*Server).cmdWho},
+		{name: "games", cn: 14, usage: "games", help: "the games in progress", run: (*Server).cmdGames},
+		{name: "set", aliases: []string{"set-quietly"}, cn: 23, args: argsSome, usage: "set <variable> <value>",
+			help: "set level1, prompt (0 or 1) or style", run: (*Server).cmdSet},
+		{name: "set-2", cn: 24, args: argsTwo, usage: "set-2 <dg> <0|1>", help: "turn a datagram off or on", run: (*Server).cmdSet2},
+		{name: "multi", cn: 30, args: argsText, usage: "multi <command>; <command>...", help: "run several commands", run: (*Server).cmdMulti},
+		{name: "date", cn: 31, usage: "date", help: "the server's time", run: (*Server).cmdDate},
+		{name: "z", cn: 32, usage: "z", run: (*Server).cmdZ},
+		{name: "help", cn: 15, usage: "help", help: "this list", run: (*Server).cmdHelp},
+		{name: "quit", aliases: []string{"exit"}, cn: 19, usage: "quit", help: "log out (in a game, you lose it)", run: (*Server).cmdQuit},
+	}
+}
+
+// commandSet is the table indexed by name and alias, with the help text
+// made from it. Each server builds its own.
+type commandSet struct {
+	byName map[string]*command
+	help   []string
+}
+
+func newCommandSet() commandSet {
+	table := commandTable()
+	cs := commandSet{byName: map[string]*command{}}
+	cs.help = []string{
+		"kriegbot serve plays wild 16 (Kriegspiel): you see only your own men; the referee",
+		"answers each attempt. Type moves in coordinate form: e2e4, e1g1 (castling), e7e8q.",
+		"Commands:",
+	}
+	for i := range table {
+		cmd := &table[i]
+		for _, name := range append([]string{cmd.name}, cmd.aliases...) {
+			if cs.byName[name] != nil {
+				panic("server: command " + name + " listed twice")
+			}
+			cs.byName[name] = cmd
+		}
+		if cmd.help == "" {
+			continue
+		}
+		// "tell|xtell <handle> <text>"
+		left := strings.Join(append([]string{cmd.name}, cmd.aliases...), "|") + strings.TrimPrefix(cmd.usage, cmd.name)
+		if len(left) > 24 {
+			cs.help = append(cs.help, "  "+left)
+			left = ""
+		}
+		cs.help = append(cs.help, fmt.Sprintf("  %-24s %s", left, cmd.help))
+	}
+	return cs
+}
+
+// handleLine runs one input line; false means the client quit.
+func (s *Server) handleLine(c *client, raw []byte) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return false
+	}
+	if c.closed() {
+		return false
+	}
+	line := strings.TrimSpace(string(raw))
+	switch c.state {
+	case stLogin:
+		return s.loginLine(c, line)
+	case stPassword:
+		return s.passwordLine(c, line)
+	}
+	if line == "" {
+		return true
+	}
+	c.lastActive = s.cfg.Now()
+	tag := ""
+	if strings.HasPrefix(line, "`") {
+		if end := strings.IndexByte(line[1:], '`'); end >= 0 && end <= 99 {
+			tag, line = line[1:1+end], strings.TrimSpace(line[2+end:])
+		}
+	}
+	if c.level1&4 == 0 {
+		tag = ""
+	}
+	if strings.HasPrefix(strings.ToLower(line), "multi ") {
+		line = strings.TrimSpace(line[len("multi "):])
+	}
+	for _, part := range strings.Split(line, ";") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		if !s.command(c, part, tag) {
+			return false
+		}
+	}
+	return true
+}
+
+// command runs one command of a logged-in client: a move, or a line of the
+// command table. It reports false when the client quit.
+func (s *Server) command(c *client, line, tag string) bool {
+	word, rest, _ := strings.Cut(line, " ")
+	rest = strings.TrimSpace(rest)
+	word = strings.ToLower(word)
+	cmd := s.cmds.byName[word]
+	ev := s.newEvents()
+	ev.issuer, ev.tag = c, tag
+	ev.cn = cnOther
+	if cmd != nil {
+		ev.cn = cmd.cn
+	}
+	ev.touch(c)
+	defer ev.flush()
+
+	// A move: coordinate form only, as wild 16 requires (e2e4, e7e8q, e7e8=Q).
+	if m, ok := parseMoveWord(line); ok {
+		ev.cn = cnMove
+		if c.game == nil {
+			ev.text(c, "You are not playing a game.")
+			return true
+		}
+		s.attempt(ev, c, m, line)
+		return true
+	}
+	if cmd == nil {
+		ev.text(c, fmt.Sprintf("No such command (%s). Type \"help\" for the commands.", word))
+		return true
+	}
+	in := cmdInput{cmd: cmd, word: word, rest: rest, args: strings.Fields(rest)}
+	if cmd.inGame && c.game == nil {
+		ev.text(c, "You are not playing a game.")
+		return true
+	}
+	if !cmd.args.fits(len(in.args)) {
+		ev.usage(c, in)
+		return true
+	}
+	if cmd.fanout {
+		if !s.spend(ev, c) {
+			return true
+		}
+		ev.charge = true
+	}
+	cmd.run(s, ev, c, in)
+	return !ev.hangup
+}
+
+// usage answers a command line that does not fit the command.
+func (ev *events) usage(c *client, in cmdInput) {
+	ev.text(c, "Usage: "+in.cmd.usage)
+}
+
+func (s *Server) cmdHelp(ev *events, c *client, _ cmdInput) {
+	for _, l := range s.cmds.help {
+		ev.text(c, l)
+	}
+}
+
+// cmdMulti is reached only by "multi" with nothing after it: the commands
+// of "multi cmd1; cmd2" are split off before dispatch.
+func (s *Server) cmdMulti(ev *events, c *client, in cmdInput) {
+	ev.usage(c, in)
+}
+
+func (s *Server) cmdQuit(ev *events, c *client, _ cmdInput) {
+	if c.game != nil && c.game.result == "" {
+		ev.text(c, "You leave during a game: as on ICC, a Kriegspiel game is not adjourned.")
+	}
+	ev.text(c, "Thank you for using kriegbot serve.")
+	ev.flush()
+	c.sendRaw([]byte{0x19, ']'})
+	ev.hangup = true
+}

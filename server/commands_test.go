@@ -1,0 +1,55 @@
+package server
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestCommandTableOnTheWire sends every name and alias of the command
+// table and checks the level-1 unit header carries the table's number.
+func TestCommandTableOnTheWire(t *testing.T) {
+	_, addr := startServer(t, Config{})
+	c := dialRaw(t, addr)
+	c.expect("login:", wait)
+	c.send("level1=1\r\ng\r\n")
+	c.expect("Starting session as", wait)
+	for _, cmd := range commandTable() {
+		for _, name := range append([]string{cmd.name}, cmd.aliases...) {
+			conn := c
+			if cmd.name == "quit" { // it ends the session: one client each
+				conn = dialRaw(t, addr)
+				conn.expect("login:", wait)
+				conn.send("level1=1\r\ng\r\n")
+				conn.expect("Starting session as", wait)
+			}
+			conn.send(name + "\r\n")
+			conn.expect(fmt.Sprintf("\x19[%d *\r\n", cmd.cn), wait)
+		}
+	}
+	c.send("no-such-command\r\n")
+	c.expect(fmt.Sprintf("\x19[%d *\r\n", cnOther), wait)
+	c.send("e2e4\r\n")
+	c.expect(fmt.Sprintf("\x19[%d *\r\n", cnMove), wait)
+}
+
+// TestHelpAndDocsListTheTable: help shows each command of the table that
+// has a help line, and docs/iccserver.md gives each command's number.
+func TestHelpAndDocsListTheTable(t *testing.T) {
+	cs := newCommandSet()
+	help := strings.Join(cs.help, "\n")
+	doc, err := os.ReadFile("../docs/iccserver.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs := strings.Join(strings.Fields(string(doc)), " ")
+	for _, cmd := range commandTable() {
+		if cmd.help != "" && !strings.Contains(help, "  "+cmd.name) {
+			t.Errorf("help does not list %s", cmd.name)
+		}
+		if want := fmt.Sprintf("%d %s,", cmd.cn, cmd.name); !strings.Contains(docs, want) && !strings.Contains(docs, want[:len(want)-1]+";") {
+			t.Errorf("docs/iccserver.md does not give %q", want)
+		}
+	}
+}

@@ -1,0 +1,28 @@
+// Package server is a loopback ICC-compatible server for wild 16
+// (Kriegspiel), refereed by engine/umpire. The bot and the tests log in to it
+// exactly as they would to the Internet Chess Club: the same login prompt,
+// level-1 units, level-2 datagrams (only those the client enabled), the same
+// hidden-move form ("?" or "?x<sq>" in DG 24) and the referee announcements as
+// text. A person can use it too: `telnet 127.0.0.1 5000`, log in as "g", and
+// type "help".
+//
+// One mutex guards the whole server state (users, seeks, challenges, games);
+// commands are short, so this keeps the referee's order of events simple and
+// obviously right. Each connection has a reader goroutine that assembles
+// bounded lines and a writer goroutine that drains an output queue bounded
+// in bytes: a client that stops reading is dropped once its own output
+// fills it, as ICC drops overflowing output, and never slows the others
+// down. Every client is treated as possibly hostile: what its commands send
+// to others is paid from a budget, others' chat to a congested client is
+// held back, and logins are limited per address (limits.go,
+// docs/robustness.md).
+//
+// The exact wire format, and where it follows or guesses ICC, is in
+// docs/iccserver.md.
+//
+// ServeAPI adds a second door, the kriegspiel.org bot API over HTTP
+// (http*.go; docs/kriegspiel-org.md), on the same games, seek ads and
+// mutex: a bot's lobby game is a seek ad telnet users can play, a telnet
+// seek is a lobby game bots can join, and a game may have a telnet client
+// in one seat and an HTTP bot in the other.
+package server

@@ -1,0 +1,401 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"math"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// The HTTP door: the kriegspiel.org bot API (shared/kriegspiel-org/API.md)
+// over the same games, seeks and lock as the telnet door. http.go holds
+// the configuration, the request path (prefix, limits, authentication,
+// routing) and the answers' envelopes; httpbots.go the bots and their
+// tokens; httpgames.go the lobby, the games and the referee's projection;
+// httpsse.go the event streams. docs/kriegspiel-org.md says what it
+// implements and where it differs from the site.
+
+// HTTPConfig sets up the HTTP door. Zero fields take the defaults in their
+// comments.
+type HTTPConfig struct {
+	// Minutes and Inc are the time control of games a bot creates (the
+	// site's only one, rapid: 25 minutes + 10 s).
+	Minutes, Inc int
+	// WaitingTTL is how long a bot's waiting game stays in the lobby
+	// (default 10 min). IdleGame aborts a started game in which White
+	// never moves (default 1 h).
+	WaitingTTL, IdleGame time.Duration
+	// JoinCooldown is the least time between two joins by one bot
+	// (default 60 s; negative: none).
+	JoinCooldown time.Duration
+	// KeepAlive is the idle time after which an event stream gets a
+	// ": keepalive" comment (default 15 s). QueueLen is each stream's
+	// queue of events, oldest dropped when full (default 16).
+	KeepAlive time.Duration
+	QueueLen  int
+	// MaxStreamsPerBot and MaxStreams bound open event streams (defaults
+	// 4 and 1000).
+	MaxStreamsPerBot, MaxStreams int
+	// MaxBots bounds registered bots (default 10,000); MaxActivePerBot
+	// the games one bot plays at once (default 20).
+	MaxBots, MaxActivePerBot int
+	// MaxBody bounds a request body (default 16 KiB).
+	MaxBody int64
+	// Rate and Burst bound requests per address (defaults 30/s, burst
+	// 60); TokenRate and TokenBurst per bot token (20/s, 40);
+	// RegisterRate and RegisterBurst registrations per address (5/s, 10),
+	// like the site's nginx. Excess gets 429 with Retry-After.
+	Rate, Burst                 float64
+	TokenRate, TokenBurst       float64
+	RegisterRate, RegisterBurst float64
+	// TokenFile, when set, keeps the bots (with token digests, never the
+	// tokens) across restarts, in a file of mode 0600.
+	TokenFile string
+	// BotIdle removes a bot that has made no authenticated request for
+	// that long and has no game in progress or waiting (default 30 days;
+	// negative: never). BotUnused removes sooner a bot whose token was
+	// never used (default 24 h; negative: never). Registration is free and
+	// needs no key, so without them abandoned and junk registrations would
+	// hold their names and fill MaxBots for good.
+	BotIdle, BotUnused time.Duration
+}
+
+func (c *HTTPConfig) fill() {
+	def := func(p *int, v int) {
+		if *p == 0 {
+			*p = v
+		}
+	}
+	defD := func(p *time.Duration, v time.Duration) {
+		if *p == 0 {
+			*p = v
+		}
+	}
+	defF := func(p *float64, v float64) {
+		if *p == 0 {
+			*p = v
+		}
+	}
+	if c.Minutes == 0 && c.Inc == 0 {
+		c.Minutes, c.Inc = 25, 10
+	}
+	defD(&c.WaitingTTL, 10*time.Minute)
+	defD(&c.IdleGame, time.Hour)
+	defD(&c.JoinCooldown, time.Minute)
+	defD(&c.KeepAlive, 15*time.Second)
+	defD(&c.BotIdle, 30*24*time.Hour)
+	defD(&c.BotUnused, 24*time.Hour)
+	def(&c.QueueLen, 16)
+	def(&c.MaxStreamsPerBot, 4)
+	def(&c.MaxStreams, 1000)
+	def(&c.MaxBots, 10000)
+	def(&c.MaxActivePerBot, 20)
+	if c.MaxBody == 0 {
+		c.MaxBody = 16 << 10
+	}
+	defF(&c.Rate, 30)
+	defF(&c.Burst, 60)
+	defF(&c.TokenRate, 20)
+	defF(&c.TokenBurst, 40)
+	defF(&c.RegisterRate, 5)
+	defF(&c.RegisterBurst, 10)
+}
+
+// webState is the HTTP door's part of the server state, guarded by s.mu
+// (cfg is fixed at New).
+type webState struct {
+	cfg      HTTPConfig
+	bots     map[string]*webBot // by lower-case username
+	byToken  map[string]*webBot // by token id
+	streams  map[string]map[*stream]struct{}
+	nstreams int
+	perAddr  map[string]*bucket // request budget per remote address
+	regAddr  map[string]*bucket // registration budget per remote address
+	conns    int                // open HTTP connections
+	perHost  map[string]int     // open HTTP connections by remote host
+	servers  []*http.Server
+	swept    time.Time // the last sweepBots
+}
+
+func newWebState(cfg HTTPConfig) webState {
+	cfg.fill()
+	return webState{cfg: cfg, bots: map[string]*webBot{}, byToken: map[string]*webBot{},
+		streams: map[string]map[*stream]struct{}{}, perAddr: map[string]*bucket{}, regAddr: map[string]*bucket{},
+		perHost: map[string]int{}}
+}
+
+// bucket is a token bucket: burst requests at once, rate a second after.
+type bucket struct {
+	tokens float64
+	at     time.Time
+}
+
+// take spends one request, or says how long to wait for one.
+func (b *bucket) take(now time.Time, rate, burst float64) (bool, time.Duration) {
+	if b.at.IsZero() {
+		b.tokens = burst
+	} else if el := now.Sub(b.at).Seconds(); el > 0 {
+		b.tokens = math.Min(burst, b.tokens+el*rate)
+	}
+	b.at = now
+	if b.tokens >= 1 {
+		b.tokens--
+		return true, 0
+	}
+	return false, time.Duration((1 - b.tokens) / rate * float64(time.Second))
+}
+
+// limitAddr spends one request from the address's bucket in table,
+// pruning full buckets when the table grows past 10,000 addresses.
+func (s *Server) limitAddr(table map[string]*bucket, addr string, rate, burst float64) (bool, time.Duration) {
+	now := s.cfg.Now()
+	b := table[addr]
+	if b == nil {
+		if len(table) >= 10000 {
+			for a, x := range table {
+				if now.Sub(x.at).Seconds()*rate+x.tokens >= burst {
+					delete(table, a)
+				}
+			}
+		}
+		b = &bucket{}
+		table[addr] = b
+	}
+	return b.take(now, rate, burst)
+}
+
+// APIHandler returns the HTTP door's handler: the kriegspiel.org bot API.
+func (s *Server) APIHandler() http.Handler { return http.HandlerFunc(s.serveAPI) }
+
+// ServeAPI serves the HTTP door on ln until Close. It returns nil after
+// Close.
+func (s *Server) ServeAPI(ln net.Listener) error {
+	hs := &http.Server{Handler: s.APIHandler(), ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 16 << 10,
+		ConnState: s.httpConnState}
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		ln.Close()
+		return nil
+	}
+	s.http.servers = append(s.http.servers, hs)
+	s.mu.Unlock()
+	err := hs.Serve(ln)
+	if errors.Is(err, http.ErrServerClosed) {
+		return nil
+	}
+	return err
+}
+
+// httpConnState holds the HTTP door to the telnet door's connection
+// limits (MaxConns, MaxConnsPerHost, counted apart): a connection over
+// them is closed at once.
+func (s *Server) httpConnState(c net.Conn, st http.ConnState) {
+	host := hostOf(c.RemoteAddr())
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch st {
+	case http.StateNew:
+		s.http.conns++
+		s.http.perHost[host]++
+		if s.http.conns > s.cfg.MaxConns || s.http.perHost[host] > s.cfg.MaxConnsPerHost {
+			c.Close()
+		}
+	case http.StateClosed, http.StateHijacked:
+		s.http.conns--
+		if s.http.perHost[host]--; s.http.perHost[host] <= 0 {
+			delete(s.http.perHost, host)
+		}
+	}
+}
+
+// closeAPI ends the event streams (each gets "shutdown") and stops the
+// HTTP servers, giving open requests a moment to finish.
+func (s *Server) closeAPI() {
+	s.mu.Lock()
+	servers := s.http.servers
+	s.http.servers = nil
+	if s.seenChanged(0) {
+		if err := s.saveBots(); err != nil {
+			s.cfg.Log("http: saving bots: %v", err)
+		}
+	}
+	s.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, hs := range servers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			defer cancel()
+			if hs.Shutdown(ctx) != nil {
+				hs.Close()
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// apiError is an answer other than 2xx.
+type apiError struct {
+	status int
+	code   string // game routes: the error envelope's code; "" for {"detail": ...}
+	msg    string
+	detail any // the FastAPI-style detail, when code is ""
+	retry  time.Duration
+}
+
+func errGame(status int, code, msg string) *apiError {
+	return &apiError{status: status, code: code, msg: msg}
+}
+
+func errDetail(status int, detail any) *apiError { return &apiError{status: status, detail: detail} }
+
+func errAuth() *apiError { return errDetail(401, "Authentication required") }
+
+// validation is a 422 answer in FastAPI's shape.
+func validation(field, msg string) *apiError {
+	loc := []string{"body"}
+	if field != "" {
+		loc = append(loc, field)
+	}
+	return errDetail(422, []map[string]any{{"type": "value_error", "loc": loc, "msg": msg}})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		status, b = 500, []byte(`{"detail":"Internal Server Error"}`)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
+	w.WriteHeader(status)
+	w.Write(b)
+}
+
+func writeError(w http.ResponseWriter, e *apiError) {
+	if e.retry > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(e.retry.Seconds()))))
+	}
+	if e.code != "" {
+		writeJSON(w, e.status, map[string]any{"error": map[string]any{"code": e.code, "message": e.msg, "details": map[string]any{}}})
+		return
+	}
+	writeJSON(w, e.status, map[string]any{"detail": e.detail})
+}
+
+// request is one API request after routing and authentication.
+type request struct {
+	w     http.ResponseWriter
+	r     *http.Request
+	route routeName
+	param string
+	bot   *webBot // nil on routes without authentication
+}
+
+// serveAPI runs one request: the /api prefix, routing, the per-address
+// limit, authentication, the per-token limit, then the route.
+func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
+	r.Body = http.MaxBytesReader(w, r.Body, s.http.cfg.MaxBody)
+	if strings.HasPrefix(r.URL.Path, "/tourney/") {
+		s.serveTourney(w, r) // the TD's pages, not the bot API
+		return
+	}
+	path, ok := stripAPIPrefix(r.URL.Path, r.Host)
+	if !ok {
+		writeError(w, errDetail(404, "Not Found"))
+		return
+	}
+	rt, param, status := parseRoute(r.Method, path)
+	if status != 0 {
+		msg := "Not Found"
+		if status == 405 {
+			msg = "Method Not Allowed"
+		}
+		writeError(w, errDetail(status, msg))
+		return
+	}
+	addr := hostOf(stringAddr(r.RemoteAddr))
+	cfg := &s.http.cfg
+	s.mu.Lock()
+	if now := s.cfg.Now(); now.Sub(s.http.swept) >= time.Minute {
+		s.sweepBots(now)
+	}
+	ok, retry := s.limitAddr(s.http.perAddr, addr, cfg.Rate, cfg.Burst)
+	if ok && rt == rtRegister {
+		ok, retry = s.limitAddr(s.http.regAddr, addr, cfg.RegisterRate, cfg.RegisterBurst)
+	}
+	s.mu.Unlock()
+	if !ok {
+		writeError(w, &apiError{status: 429, detail: "Too Many Requests", retry: retry})
+		return
+	}
+	req := &request{w: w, r: r, route: rt, param: param}
+	if rt != rtHealth && rt != rtRegister && rt != rtUser {
+		bot, e := s.authenticate(r)
+		if e != nil {
+			writeError(w, e)
+			return
+		}
+		req.bot = bot
+	}
+	var e *apiError
+	switch rt {
+	case rtHealth:
+		writeJSON(w, 200, map[string]any{"status": "ok", "db": "connected", "version": "kriegbot"})
+	case rtRegister:
+		e = s.apiRegister(req)
+	case rtUser:
+		e = s.apiUser(req)
+	case rtBots:
+		e = s.apiBots(req)
+	case rtProfile:
+		e = s.apiProfile(req)
+	case rtAvailability:
+		writeJSON(w, 200, map[string]any{"ok": true})
+	case rtEvents:
+		e = s.apiEvents(req)
+	default:
+		e = s.apiGame(req)
+	}
+	if e != nil {
+		writeError(w, e)
+	}
+}
+
+// stringAddr lets hostOf read an address given as a string.
+type stringAddr string
+
+func (a stringAddr) Network() string { return "tcp" }
+func (a stringAddr) String() string  { return string(a) }
+
+// decodeBody reads a JSON object body into v: a body over MaxBody, not
+// JSON, or of the wrong shape is a 422 (413 when too large).
+func decodeBody(r *http.Request, v any) *apiError {
+	dec := json.NewDecoder(r.Body)
+	if err := dec.Decode(v); err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return errDetail(413, "Request body too large")
+		}
+		var typeErr *json.UnmarshalTypeError
+		if errors.As(err, &typeErr) {
+			return validation(typeErr.Field, "wrong type")
+		}
+		return validation("", "JSON decode error")
+	}
+	if dec.More() {
+		return validation("", "JSON decode error: trailing data")
+	}
+	return nil
+}
+
+// lowerASCII is strings.ToLower for the ASCII names the API uses.
+func lowerASCII(s string) string { return strings.ToLower(s) }

@@ -1,0 +1,429 @@
+package server
+
+import (
+	"bufio"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Bots of the HTTP door: registration, tokens, profiles.
+
+// webBot is a bot registered with the HTTP door. Guarded by s.mu.
+type webBot struct {
+	ID          string    `json:"bot_id"`
+	Username    string    `json:"username"`
+	DisplayName string    `json:"display_name"`
+	Email       string    `json:"owner_email"`
+	Description string    `json:"description"`
+	Listed      bool      `json:"listed"`
+	Variants    []string  `json:"supported_rule_variants"`
+	TokenID     string    `json:"token_id"`
+	Digest      string    `json:"token_sha256"` // hex SHA-256 of the whole token
+	Created     time.Time `json:"created_at"`
+	// LastSeen is the bot's last authenticated request (kept in the token
+	// file to the hour; zero for a token never used): presence for
+	// `match`, and the bots' expiry.
+	LastSeen time.Time `json:"last_seen"`
+
+	username  string    // lower case, the key
+	savedSeen time.Time // LastSeen as the token file has it
+	lastJoin  time.Time // last successful join
+	limit     bucket    // requests under this token
+	streams   int       // open event streams
+	// refusedVariant is the last variant of a refused create (logged once).
+	refusedVariant string
+}
+
+// botPresent is how recently an HTTP bot must have made a request to be
+// challenged from telnet: the site's bots poll every 2 or 3 s, kriegbot
+// every 2.5 s, so a minute of silence means the bot is not running.
+const botPresent = time.Minute
+
+// isRuleVariant reports whether v is one of the site's variant names;
+// this server plays wild16 only.
+func isRuleVariant(v string) bool {
+	switch v {
+	case "berkeley", "berkeley_any", "cincinnati", "wild16", "rand", "english", "crazykrieg":
+		return true
+	}
+	return false
+}
+
+const numRuleVariants = 7
+
+// registerBody is POST /auth/bots/register's body.
+type registerBody struct {
+	Username    *string  `json:"username"`
+	DisplayName *string  `json:"display_name"`
+	OwnerEmail  *string  `json:"owner_email"`
+	Description *string  `json:"description"`
+	Listed      *bool    `json:"listed"`
+	Variants    []string `json:"supported_rule_variants"`
+}
+
+// check validates the body as the site does and returns the bot it asks
+// for (without id or token).
+func (b *registerBody) check() (*webBot, *apiError) {
+	if b.Username == nil {
+		return nil, validation("username", "Field required")
+	}
+	name := *b.Username
+	if len(name) < 1 || len(name) > 33 || strings.IndexFunc(name, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_')
+	}) >= 0 {
+		return nil, validation("username", "1 to 33 letters, digits or _")
+	}
+	if b.DisplayName == nil || len(*b.DisplayName) < 3 || len(*b.DisplayName) > 40 {
+		return nil, validation("display_name", "3 to 40 characters")
+	}
+	if b.OwnerEmail == nil || len(*b.OwnerEmail) < 3 || len(*b.OwnerEmail) > 320 || !strings.Contains(*b.OwnerEmail, "@") {
+		return nil, validation("owner_email", "an email address")
+	}
+	desc := ""
+	if b.Description != nil {
+		desc = *b.Description
+	}
+	if len(desc) > 280 {
+		return nil, validation("description", "at most 280 characters")
+	}
+	variants := b.Variants
+	if variants == nil {
+		variants = []string{"berkeley", "berkeley_any"}
+	}
+	if len(variants) > numRuleVariants {
+		return nil, validation("supported_rule_variants", "unknown rule variant")
+	}
+	for _, v := range variants {
+		if !isRuleVariant(v) {
+			return nil, validation("supported_rule_variants", "unknown rule variant")
+		}
+	}
+	lname := lowerASCII(name)
+	listed := true
+	if b.Listed != nil {
+		listed = *b.Listed
+	} else {
+		for _, w := range []string{"e2e", "test", "probe"} {
+			if strings.Contains(lname, w) || strings.Contains(strings.ToLower(desc), w) {
+				listed = false
+			}
+		}
+	}
+	return &webBot{Username: lname, username: lname, DisplayName: *b.DisplayName, Email: *b.OwnerEmail,
+		Description: desc, Listed: listed, Variants: slices.Clone(variants)}, nil
+}
+
+// newToken makes a bot token and its id.
+func newToken() (id, token string) {
+	var b [8 + 24]byte
+	rand.Read(b[:])
+	id = hex.EncodeToString(b[:8])
+	return id, tokenPrefix + id + "." + base64.RawURLEncoding.EncodeToString(b[8:])
+}
+
+func tokenDigest(token string) string {
+	d := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(d[:])
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n/2)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// nameTaken reports whether a telnet handle, the TD or a bot already has
+// name (a bot named as the TD would receive what players tell the TD).
+func (s *Server) nameTaken(lname string) bool {
+	if s.http.bots[lname] != nil || s.users[lname] != nil || strings.HasPrefix(lname, "guest") || s.isTD(lname) {
+		return true
+	}
+	return s.cfg.Accounts != nil && s.cfg.Accounts.Has(lname)
+}
+
+func (s *Server) apiRegister(req *request) *apiError {
+	var body registerBody
+	if e := decodeBody(req.r, &body); e != nil {
+		return e
+	}
+	bot, e := body.check()
+	if e != nil {
+		return e
+	}
+	id, token := newToken()
+	bot.TokenID, bot.Digest = id, tokenDigest(token)
+	s.mu.Lock()
+	// Expired registrations free their names and room first.
+	s.sweepBots(s.cfg.Now())
+	if s.nameTaken(bot.username) {
+		s.mu.Unlock()
+		return errDetail(409, map[string]any{"field": "username", "code": "USERNAME_TAKEN", "message": "Username is already taken"})
+	}
+	if len(s.http.bots) >= s.http.cfg.MaxBots {
+		s.mu.Unlock()
+		return errDetail(503, "Too many bots registered")
+	}
+	bot.ID = randomHex(24)
+	bot.Created = s.cfg.Now().UTC()
+	s.http.bots[bot.username] = bot
+	s.http.byToken[id] = bot
+	err := s.saveBots()
+	s.mu.Unlock()
+	if err != nil {
+		s.cfg.Log("http: saving bots: %v", err)
+	}
+	s.cfg.Log("http: bot %s registered from %s", bot.username, hostOf(stringAddr(req.r.RemoteAddr)))
+	writeJSON(req.w, 201, map[string]any{"bot_id": bot.ID, "username": bot.Username, "display_name": bot.DisplayName,
+		"owner_email": bot.Email, "api_token": token,
+		"message": "Store this token now: it is shown only once."})
+	return nil
+}
+
+// authenticate checks the bearer token and its per-token request budget.
+func (s *Server) authenticate(r *http.Request) (*webBot, *apiError) {
+	id, token, ok := parseBearer(r.Header.Get("Authorization"))
+	if !ok {
+		return nil, errAuth()
+	}
+	d := tokenDigest(token)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	bot := s.http.byToken[id]
+	if bot == nil || subtle.ConstantTimeCompare([]byte(d), []byte(bot.Digest)) != 1 {
+		return nil, errAuth()
+	}
+	now := s.cfg.Now()
+	bot.LastSeen = now
+	if ok, retry := bot.limit.take(now, s.http.cfg.TokenRate, s.http.cfg.TokenBurst); !ok {
+		return nil, &apiError{status: 429, detail: "Too Many Requests", retry: retry}
+	}
+	return bot, nil
+}
+
+// sweepBots removes the bots whose time is up (HTTPConfig.BotIdle,
+// BotUnused), never one with a game in progress or a waiting game, and
+// saves the token file when a bot went or a LastSeen moved on by more
+// than an hour since it was written (not on every request: the file is
+// rewritten whole). Called with s.mu held.
+func (s *Server) sweepBots(now time.Time) {
+	s.http.swept = now
+	cfg := &s.http.cfg
+	busy := map[*webBot]bool{}
+	for _, g := range s.games {
+		for _, b := range g.bots {
+			if b != nil {
+				busy[b] = true
+			}
+		}
+	}
+	for _, sk := range s.seeks {
+		if sk.bot != nil {
+			busy[sk.bot] = true
+		}
+	}
+	removed := false
+	for name, b := range s.http.bots {
+		if busy[b] {
+			continue
+		}
+		why := ""
+		switch {
+		case b.LastSeen.IsZero() && cfg.BotUnused > 0 && now.Sub(b.Created) >= cfg.BotUnused:
+			why = fmt.Sprintf("its token was never used in %v", cfg.BotUnused)
+		case !b.LastSeen.IsZero() && cfg.BotIdle > 0 && now.Sub(b.LastSeen) >= cfg.BotIdle:
+			why = fmt.Sprintf("no request for %v", cfg.BotIdle)
+		default:
+			continue
+		}
+		delete(s.http.bots, name)
+		delete(s.http.byToken, b.TokenID)
+		removed = true
+		s.cfg.Log("http: bot %s removed: %s", b.username, why)
+	}
+	if removed || s.seenChanged(time.Hour) {
+		if err := s.saveBots(); err != nil {
+			s.cfg.Log("http: saving bots: %v", err)
+		}
+	}
+}
+
+// seenChanged reports whether a bot's LastSeen is more than d past what
+// the token file holds.
+func (s *Server) seenChanged(d time.Duration) bool {
+	if s.http.cfg.TokenFile == "" {
+		return false
+	}
+	for _, b := range s.http.bots {
+		if b.LastSeen.Sub(b.savedSeen) > d {
+			return true
+		}
+	}
+	return false
+}
+
+// saveBots writes the bots to TokenFile (mode 0600, by rename), if set.
+func (s *Server) saveBots() error {
+	name := s.http.cfg.TokenFile
+	if name == "" {
+		return nil
+	}
+	var b strings.Builder
+	bots := s.sortedBots()
+	for _, bot := range bots {
+		line, _ := json.Marshal(bot)
+		b.Write(line)
+		b.WriteByte('\n')
+	}
+	f, err := os.CreateTemp(filepath.Dir(name), ".bots-*")
+	if err != nil {
+		return err
+	}
+	if _, err := f.WriteString(b.String()); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	if err := os.Rename(f.Name(), name); err != nil {
+		return err
+	}
+	for _, bot := range bots {
+		bot.savedSeen = bot.LastSeen
+	}
+	return nil
+}
+
+// loadBots reads TokenFile; a missing file is an empty one.
+func (ws *webState) loadBots(now time.Time) error {
+	name := ws.cfg.TokenFile
+	if name == "" {
+		return nil
+	}
+	f, err := os.Open(name)
+	if os.IsNotExist(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 4096), 64<<10)
+	for n := 1; sc.Scan(); n++ {
+		if strings.TrimSpace(sc.Text()) == "" {
+			continue
+		}
+		var bot webBot
+		if err := json.Unmarshal(sc.Bytes(), &bot); err != nil {
+			return fmt.Errorf("%s:%d: %v", name, n, err)
+		}
+		bot.username = lowerASCII(bot.Username)
+		// A file written before last_seen existed says nothing of use:
+		// those bots count as seen now, not as never used (which would
+		// remove every bot registered more than a day ago at once).
+		var seen struct {
+			LastSeen *time.Time `json:"last_seen"`
+		}
+		if json.Unmarshal(sc.Bytes(), &seen) == nil && seen.LastSeen == nil {
+			bot.LastSeen = now
+		}
+		if _, ok := parseToken(tokenPrefix + bot.TokenID + "." + strings.Repeat("A", tokenSecretLen)); !ok || len(bot.Digest) != 64 || bot.username == "" {
+			return fmt.Errorf("%s:%d: not a bot record", name, n)
+		}
+		if seen.LastSeen != nil {
+			bot.savedSeen = bot.LastSeen
+		}
+		ws.bots[bot.username] = &bot
+		ws.byToken[bot.TokenID] = &bot
+	}
+	return sc.Err()
+}
+
+func (s *Server) sortedBots() []*webBot {
+	out := make([]*webBot, 0, len(s.http.bots))
+	for _, b := range s.http.bots {
+		out = append(out, b)
+	}
+	slices.SortFunc(out, func(a, b *webBot) int { return strings.Compare(a.username, b.username) })
+	return out
+}
+
+func (s *Server) apiBots(req *request) *apiError {
+	s.mu.Lock()
+	var list []map[string]any
+	for _, b := range s.sortedBots() {
+		if b.Listed {
+			list = append(list, map[string]any{"bot_id": b.ID, "username": b.Username, "display_name": b.DisplayName,
+				"description": b.Description, "elo": s.rating(b.username), "ratings": map[string]any{},
+				"supported_rule_variants": b.Variants})
+		}
+	}
+	s.mu.Unlock()
+	if list == nil {
+		list = []map[string]any{}
+	}
+	writeJSON(req.w, 200, map[string]any{"bots": list})
+	return nil
+}
+
+func (s *Server) apiProfile(req *request) *apiError {
+	var body struct {
+		Variants []string `json:"supported_rule_variants"`
+	}
+	if e := decodeBody(req.r, &body); e != nil {
+		return e
+	}
+	if body.Variants == nil || len(body.Variants) > numRuleVariants {
+		return validation("supported_rule_variants", "a list of rule variants")
+	}
+	for _, v := range body.Variants {
+		if !isRuleVariant(v) {
+			return validation("supported_rule_variants", "unknown rule variant")
+		}
+	}
+	s.mu.Lock()
+	req.bot.Variants = slices.Clone(body.Variants)
+	err := s.saveBots()
+	s.mu.Unlock()
+	if err != nil {
+		s.cfg.Log("http: saving bots: %v", err)
+	}
+	writeJSON(req.w, 200, map[string]any{"ok": true, "supported_rule_variants": body.Variants})
+	return nil
+}
+
+// apiUser answers GET /user/{username}: a bot, or a telnet player (every
+// telnet player counts as a bot to the HTTP door, so that the site's bots,
+// which join only bots' games, join telnet players' seeks).
+func (s *Server) apiUser(req *request) *apiError {
+	lname := lowerASCII(req.param)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	name, display := "", ""
+	if b := s.http.bots[lname]; b != nil {
+		name, display = b.Username, b.DisplayName
+	} else if c := s.users[lname]; c != nil {
+		name, display = c.handle, c.handle
+	} else if s.cfg.Accounts != nil && s.cfg.Accounts.Has(lname) {
+		name, display = lname, lname
+	} else {
+		return errDetail(404, "User not found")
+	}
+	writeJSON(req.w, 200, map[string]any{"username": name, "display_name": display, "role": "bot", "is_bot": true,
+		"elo": s.rating(name), "ratings": map[string]any{}, "stats": map[string]any{}})
+	return nil
+}

@@ -1,0 +1,232 @@
+package server
+
+import (
+	"encoding/json"
+	"net/http"
+	"sync"
+	"time"
+)
+
+// Event streams: GET /game/{ref}/events, as kriegspiel.org frames them
+// (API.md §7): "event: <type>\ndata: <compact JSON>\n\n", first
+// "connected", then "game_changed" on every join, attempt, resignation
+// and end, "shutdown" when the server stops; ": keepalive" after
+// KeepAlive without output. Each stream has a queue of QueueLen frames;
+// when it is full the oldest is dropped, so a stream that does not read
+// costs a bounded amount of memory and never holds up the game.
+
+// stream is one subscriber. Its queue has its own lock: frames are
+// pushed under s.mu and taken by the stream's handler without it.
+type stream struct {
+	bot  *webBot
+	id   string // the game it follows
+	wake chan struct{}
+
+	mu      sync.Mutex
+	queue   [][]byte
+	max     int
+	dropped int
+	last    bool // no frame after those queued: end the stream
+}
+
+func newStream(bot *webBot, id string, max int) *stream {
+	return &stream{bot: bot, id: id, max: max, wake: make(chan struct{}, 1)}
+}
+
+// push queues frame, dropping the oldest frame when the queue is full.
+// last ends the stream once the queue is written; nothing is queued after.
+func (st *stream) push(frame []byte, last bool) {
+	st.mu.Lock()
+	if !st.last {
+		if frame != nil {
+			if len(st.queue) >= st.max {
+				st.queue = append(st.queue[:0], st.queue[1:]...)
+				st.dropped++
+			}
+			st.queue = append(st.queue, frame)
+		}
+		st.last = last
+	}
+	st.mu.Unlock()
+	select {
+	case st.wake <- struct{}{}:
+	default:
+	}
+}
+
+// take returns the frames queued and whether the stream is to end.
+func (st *stream) take() ([][]byte, bool) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	q := st.queue
+	st.queue = nil
+	return q, st.last
+}
+
+// eventFrame renders one event.
+func eventFrame(typ string, data any) []byte {
+	b, _ := json.Marshal(data)
+	out := make([]byte, 0, len(b)+32)
+	out = append(out, "event: "...)
+	out = append(out, typ...)
+	out = append(out, "\ndata: "...)
+	out = append(out, b...)
+	return append(out, "\n\n"...)
+}
+
+// eventData is an event's data: a ping to fetch /state.
+type eventData struct {
+	Type       string  `json:"type"`
+	GameID     string  `json:"game_id"`
+	GameCode   string  `json:"game_code"`
+	State      string  `json:"state"`
+	Turn       *string `json:"turn"`
+	MoveNumber int     `json:"move_number"`
+	UpdatedAt  string  `json:"updated_at"`
+}
+
+func gameEvent(typ string, g *game) []byte {
+	d := eventData{Type: typ, GameID: g.id, GameCode: g.code, State: gameState(g), MoveNumber: g.ump.Plies() + 1, UpdatedAt: isoTime(g.updated)}
+	if g.result == "" {
+		d.Turn = strp(colorWord(g.ump.Side()))
+	}
+	return eventFrame(typ, d)
+}
+
+// webStarted tells the streams of a waiting game that it started.
+func (s *Server) webStarted(g *game) { s.webChanged(g) }
+
+// webChanged sends game_changed to g's streams; a finished game's
+// streams end after it.
+func (s *Server) webChanged(g *game) {
+	subs := s.http.streams[g.id]
+	if len(subs) == 0 {
+		return
+	}
+	frame := gameEvent("game_changed", g)
+	for st := range subs {
+		st.push(frame, g.result != "")
+	}
+}
+
+// endStreams ends the streams of id without an event (a waiting game
+// deleted or expired).
+func (s *Server) endStreams(id string) {
+	for st := range s.http.streams[id] {
+		st.push(nil, true)
+	}
+}
+
+// shutdownStreams sends every stream "shutdown" and ends it.
+func (s *Server) shutdownStreams() {
+	frame := eventFrame("shutdown", map[string]any{"type": "shutdown"})
+	for _, subs := range s.http.streams {
+		for st := range subs {
+			st.push(frame, true)
+		}
+	}
+}
+
+// apiEvents serves GET /game/{ref}/events until the client leaves, the
+// game ends or the server stops.
+func (s *Server) apiEvents(req *request) *apiError {
+	cfg := &s.http.cfg
+	s.mu.Lock()
+	sk, g := s.lookup(req.param)
+	var first []byte
+	switch {
+	case sk == nil && g == nil:
+		s.mu.Unlock()
+		return errGame(404, "GAME_NOT_FOUND", "Game not found")
+	case g != nil && g.result != "":
+		s.mu.Unlock()
+		return errGame(404, "GAME_NOT_FOUND", "Game is archived")
+	case g != nil:
+		if _, ok := g.seatOf(req.bot); !ok {
+			s.mu.Unlock()
+			return errGame(403, "FORBIDDEN", "You are not a participant of this game")
+		}
+		first = gameEvent("connected", g)
+	default:
+		if sk.bot != req.bot {
+			s.mu.Unlock()
+			return errGame(403, "FORBIDDEN", "You are not a participant of this game")
+		}
+		first = eventFrame("connected", eventData{Type: "connected", GameID: sk.id, GameCode: sk.code, State: "waiting",
+			Turn: strp("white"), MoveNumber: 1, UpdatedAt: isoTime(sk.posted)})
+	}
+	if s.closed {
+		s.mu.Unlock()
+		return errDetail(503, "The server is shutting down")
+	}
+	if req.bot.streams >= cfg.MaxStreamsPerBot || s.http.nstreams >= cfg.MaxStreams {
+		s.mu.Unlock()
+		return &apiError{status: 429, detail: "Too many event streams", retry: cfg.KeepAlive}
+	}
+	st := newStream(req.bot, req.param, cfg.QueueLen)
+	if g != nil {
+		st.id = g.id
+	} else {
+		st.id = sk.id
+	}
+	if s.http.streams[st.id] == nil {
+		s.http.streams[st.id] = map[*stream]struct{}{}
+	}
+	s.http.streams[st.id][st] = struct{}{}
+	s.http.nstreams++
+	req.bot.streams++
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.http.streams[st.id], st)
+		if len(s.http.streams[st.id]) == 0 {
+			delete(s.http.streams, st.id)
+		}
+		s.http.nstreams--
+		req.bot.streams--
+		s.mu.Unlock()
+	}()
+
+	w := req.w
+	rc := http.NewResponseController(w)
+	rc.SetReadDeadline(time.Time{}) // the server's ReadTimeout must not cut a stream
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("X-Accel-Buffering", "no")
+	w.WriteHeader(200)
+	write := func(b []byte) bool {
+		rc.SetWriteDeadline(time.Now().Add(writeWait))
+		if _, err := w.Write(b); err != nil {
+			return false
+		}
+		return rc.Flush() == nil
+	}
+	if !write(first) {
+		return nil
+	}
+	idle := time.NewTimer(cfg.KeepAlive)
+	defer idle.Stop()
+	for {
+		select {
+		case <-req.r.Context().Done():
+			return nil
+		case <-st.wake:
+			frames, last := st.take()
+			for _, f := range frames {
+				if !write(f) {
+					return nil
+				}
+			}
+			if last {
+				return nil
+			}
+			idle.Reset(cfg.KeepAlive)
+		case <-idle.C:
+			if !write([]byte(": keepalive\n\n")) {
+				return nil
+			}
+			idle.Reset(cfg.KeepAlive)
+		}
+	}
+}

@@ -1,0 +1,173 @@
+package server
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"kriegbot/engine/chess"
+	"kriegbot/protocol"
+	"kriegbot/protocol/handle"
+)
+
+// Login: the name line, the password, the refusals and the start of a session.
+
+func (s *Server) loginLine(c *client, line string) bool {
+	lower := strings.ToLower(line)
+	switch {
+	case line == "":
+		return true
+	case strings.HasPrefix(lower, "level1="):
+		n, err := strconv.Atoi(line[len("level1="):])
+		if err == nil && n >= 0 && n <= 15 {
+			c.level1 = n
+		}
+		return true
+	case strings.HasPrefix(lower, "level2settings="):
+		bits := line[len("level2settings="):]
+		for i := 0; i < len(bits) && i < len(c.dgs); i++ {
+			c.dgs[i] = bits[i] == '1'
+		}
+		return true
+	}
+	if s.loginBlocked(c.host) {
+		c.sendRaw([]byte(tooManyFailures))
+		return false
+	}
+	fields := strings.Fields(line)
+	name := fields[0]
+	if strings.EqualFold(name, "g") || strings.EqualFold(name, "guest") {
+		if s.cfg.NoGuests {
+			return s.refuse(c, 1, "This server does not accept guests.")
+		}
+		s.nextGuest++
+		for s.users[strings.ToLower(fmt.Sprintf("Guest%04d", s.nextGuest))] != nil || s.cfg.Accounts.Has(fmt.Sprintf("Guest%04d", s.nextGuest)) {
+			s.nextGuest++
+		}
+		return s.loggedIn(c, fmt.Sprintf("Guest%04d", s.nextGuest), "U", true)
+	}
+	if !handle.Valid(name) {
+		return s.refuse(c, 1, fmt.Sprintf("%q is not a valid handle.", name))
+	}
+	if s.isTD(name) {
+		// The TD's lines must come from the server alone.
+		return s.refuse(c, 1, fmt.Sprintf("%s is the server's tournament director; nobody logs in as %s.", s.tdHandle(), name))
+	}
+	acct, ok := s.cfg.Accounts.Lookup(name)
+	if !ok {
+		return s.refuse(c, 6, fmt.Sprintf("%q is not a registered name. Log in as \"g\" for a guest account.", name))
+	}
+	if len(fields) == 1 {
+		c.state = stPassword
+		c.pending = acct.Handle
+		c.sendRaw(s.loginDG(c, 5, fmt.Sprintf("%q is a registered name. If it is yours, type the password.", acct.Handle)))
+		c.sendRaw([]byte(fmt.Sprintf("\"%s\" is a registered name.  If it is yours, type the password.\r\npassword: ", acct.Handle)))
+		return true
+	}
+	return s.checkPassword(c, acct.Handle, fields[1])
+}
+
+func (s *Server) passwordLine(c *client, line string) bool {
+	name := c.pending
+	c.pending = ""
+	c.state = stLogin
+	return s.checkPassword(c, name, line)
+}
+
+// checkPassword checks a password for a registered handle. Its place
+// under the address's failed-login limit is taken first (reserveLogin), so
+// parallel guesses cannot all be checked before the first failure counts.
+func (s *Server) checkPassword(c *client, handle, password string) bool {
+	acct, known := s.cfg.Accounts.Lookup(handle)
+	at, ok := s.reserveLogin(c.host)
+	if !ok {
+		c.sendRaw([]byte(tooManyFailures))
+		return false
+	}
+	good := false
+	if known {
+		// bcrypt takes tens of milliseconds by design: never hold the
+		// server lock that long. Only this client's reader handles its
+		// login, so nothing of c changes meanwhile.
+		s.mu.Unlock()
+		good = acct.Check(password)
+		s.mu.Lock()
+		if s.closed || c.closed() {
+			return false
+		}
+	}
+	if !good {
+		s.cfg.Log("login failed for %s from %s", handle, c.host)
+		if s.loginBlocked(c.host) {
+			c.sendRaw(s.loginDG(c, 9, "Invalid password."))
+			c.sendRaw([]byte("Invalid password.\r\n" + tooManyFailures))
+			return false
+		}
+		return s.refuse(c, 9, "Invalid password.")
+	}
+	s.releaseLogin(c.host, at)
+	if s.users[strings.ToLower(acct.Handle)] != nil {
+		return s.refuse(c, 14, fmt.Sprintf("%s is already logged in.", acct.Handle))
+	}
+	return s.loggedIn(c, acct.Handle, acct.Titles, false)
+}
+
+const tooManyFailures = "Too many failed logins from your address; try again in a minute.\r\n"
+
+// loginDG renders DG 69 if the client enabled it.
+func (s *Server) loginDG(c *client, code int, text string) []byte {
+	if !c.dgOn(protocol.DGLoginFailed) {
+		return nil
+	}
+	return protocol.AppendDatagram(nil, protocol.DGLoginFailed, strconv.Itoa(code), text)
+}
+
+// refuse answers a failed login and prompts again.
+func (s *Server) refuse(c *client, code int, text string) bool {
+	c.sendRaw(s.loginDG(c, code, text))
+	c.sendRaw([]byte(text + "\r\nlogin: "))
+	return true
+}
+
+func (s *Server) loggedIn(c *client, handle, titles string, guest bool) bool {
+	c.state, c.handle, c.titles, c.guest = stOnline, handle, titles, guest
+	c.lastActive = s.cfg.Now()
+	s.users[strings.ToLower(handle)] = c
+	s.cfg.Log("login %s from %s (level1=%d)", handle, c.host, c.level1)
+	ev := s.newEvents()
+	ev.cn = cnOther
+	ev.issuer = c
+	ev.dg(c, protocol.DGWhoAmI, handle, titles)
+	ev.text(c, fmt.Sprintf("**** Starting session as %s ****", handle))
+	if !c.dgOn(protocol.DGWhoAmI) {
+		ev.text(c, "Type \"help\" for the commands. This server plays only wild 16 (Kriegspiel).")
+	}
+	// The seek ads already posted, as ICC lists them to a client that
+	// turns DG 50 on.
+	if c.dgOn(protocol.DGSeek) {
+		for _, sk := range s.sortedSeeks() {
+			s.seekDG(ev, c, sk)
+		}
+	}
+	// A player who comes back inside the grace period gets the game back.
+	for _, g := range s.games {
+		for col := chess.White; col <= chess.Black; col++ {
+			if g.players[col] == nil && g.bots[col] == nil && strings.EqualFold(g.names[col], handle) {
+				g.players[col] = c
+				g.absent[col] = time.Time{}
+				c.game = g
+				s.resume(g)
+				ev.text(c, fmt.Sprintf("Resuming game %d.", g.number))
+				ev.text(g.players[1-col], fmt.Sprintf("Your opponent %s has come back.", handle))
+				if g.td != nil { // the clocks run again
+					s.sendClocks(ev, g.players[1-col], g, s.cfg.Now())
+				}
+				s.sendGameState(ev, g, col)
+			}
+		}
+	}
+	s.tdLogin(ev, c)
+	ev.flush()
+	return true
+}

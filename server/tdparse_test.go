@@ -1,0 +1,353 @@
+package server
+
+import (
+	"encoding/json"
+	"net"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"kriegbot/engine/umpire"
+	"kriegbot/tourney"
+)
+
+func TestParseEventSpec(t *testing.T) {
+	def := EventSpec{System: tourney.Swiss, Rounds: 5, Minutes: 2, Inc: 12, Style: "icc", MaxPlayers: 64}
+	with := func(f func(*EventSpec)) EventSpec { sp := def; f(&sp); return sp }
+	for _, tc := range []struct {
+		in   string
+		want EventSpec
+		err  string
+	}{
+		{"", def, ""},
+		{"name=KS1,system=swiss,rounds=3,tc=1+1,style=fics,start=4", with(func(sp *EventSpec) {
+			sp.Name, sp.Rounds, sp.Minutes, sp.Inc, sp.Style, sp.StartPlayers = "KS1", 3, 1, 1, "fics", 4
+		}), ""},
+		{"name=A system=rr start=10m", with(func(sp *EventSpec) {
+			sp.Name, sp.System, sp.StartAfter = "A", tourney.RoundRobin, 10*time.Minute
+		}), ""},
+		{"SYSTEM=DRR, max=8 ,start=manual", with(func(sp *EventSpec) { sp.System, sp.MaxPlayers = tourney.DoubleRoundRobin, 8 }), ""},
+		{"tc=rapid", with(func(sp *EventSpec) { sp.Minutes, sp.Inc = 25, 10 }), ""},
+		{"name=KS1 name=KS2", EventSpec{}, "name given twice"},
+		{"name=a\"b", EventSpec{}, `name "a\"b"`},
+		{"name=" + strings.Repeat("x", 33), EventSpec{}, "want 1 to 32"},
+		{"system=knockout", EventSpec{}, `system "knockout"`},
+		{"rounds=0", EventSpec{}, `rounds "0"`},
+		{"rounds=100", EventSpec{}, `rounds "100"`},
+		{"tc=0+0", EventSpec{}, `tc "0+0"`},
+		{"tc=5", EventSpec{}, `tc "5"`},
+		{"style=mamer", EventSpec{}, `style "mamer"`},
+		{"start=1", EventSpec{}, `start "1"`},
+		{"start=-5m", EventSpec{}, `start "-5m"`},
+		{"start=soon", EventSpec{}, `start "soon"`},
+		{"max=65", EventSpec{}, `max "65"`},
+		{"start=10,max=4", EventSpec{}, "start=10 is more than max=4"},
+		{"colour=white", EventSpec{}, `unknown key "colour"`},
+		{"rounds", EventSpec{}, `"rounds": want key=value`},
+		{"rounds=", EventSpec{}, `"rounds=": want key=value`},
+		{strings.Repeat("name=x,", 100), EventSpec{}, "longer than 512 bytes"},
+	} {
+		got, err := ParseEventSpec(tc.in, "icc")
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%q: error %v, want %q", tc.in, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || got != tc.want {
+			t.Errorf("%q: %+v, %v; want %+v", tc.in, got, err, tc.want)
+			continue
+		}
+		// String writes what ParseEventSpec reads back.
+		again, err := ParseEventSpec(got.String(), "icc")
+		if err != nil || again != got {
+			t.Errorf("%q: String %q reads back as %+v, %v", tc.in, got.String(), again, err)
+		}
+	}
+}
+
+func FuzzParseEventSpec(f *testing.F) {
+	for _, s := range []string{"", "name=KS1,system=swiss,rounds=3,tc=1+1,style=fics,start=4", "start=10m max=8", "tc=999+999", "name==", ",,,"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		sp, err := ParseEventSpec(s, "fics")
+		if err != nil {
+			return
+		}
+		if sp.Name != "" && !specName(sp.Name) || sp.Rounds < 1 || sp.MaxPlayers > 64 || sp.Minutes == 0 && sp.Inc == 0 {
+			t.Fatalf("%q gave %+v", s, sp)
+		}
+		again, err := ParseEventSpec(sp.String(), "fics")
+		if err != nil || again != sp {
+			t.Fatalf("%q: %+v writes %q, reads %+v, %v", s, sp, sp.String(), again, err)
+		}
+	})
+}
+
+func TestParseTourneyPath(t *testing.T) {
+	for _, tc := range []struct {
+		in  string
+		id  int
+		ext string
+		ok  bool
+	}{
+		{"/tourney/1", 1, "html", true},
+		{"/tourney/12.txt", 12, "txt", true},
+		{"/tourney/3.pgn", 3, "pgn", true},
+		{"/tourney/3.html", 3, "html", true},
+		{"/tourney/", 0, "", false},
+		{"/tourney/0", 0, "", false},
+		{"/tourney/-1", 0, "", false},
+		{"/tourney/#1", 0, "", false},
+		{"/tourney/1.json", 0, "", false},
+		{"/tourney/1/x", 0, "", false},
+		{"/tourney/9999999", 0, "", false},
+		{"/tourneys/1", 0, "", false},
+		{"/tourney/1.txt.txt", 0, "", false},
+	} {
+		id, ext, ok := parseTourneyPath(tc.in)
+		if id != tc.id || ext != tc.ext || ok != tc.ok {
+			t.Errorf("%q: %d %q %v, want %d %q %v", tc.in, id, ext, ok, tc.id, tc.ext, tc.ok)
+		}
+	}
+}
+
+func FuzzParseTourneyPath(f *testing.F) {
+	for _, s := range []string{"/tourney/1", "/tourney/2.pgn", "/tourney/x.y", "/tourney/1."} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		id, ext, ok := parseTourneyPath(s)
+		if ok && (id < 1 || ext != "html" && ext != "txt" && ext != "pgn") {
+			t.Fatalf("%q: %d %q", s, id, ext)
+		}
+	})
+}
+
+func TestTDNumbersAndFiles(t *testing.T) {
+	for _, tc := range []struct {
+		in string
+		n  int
+		ok bool
+	}{{"3", 3, true}, {"#3", 3, true}, {"0", 0, false}, {"", 0, false}, {"#", 0, false}, {"3a", 0, false}, {"1234567", 0, false}, {"+3", 0, false}} {
+		if n, ok := tdNumber(tc.in); n != tc.n || ok != tc.ok {
+			t.Errorf("tdNumber(%q) = %d %v", tc.in, n, ok)
+		}
+	}
+	for _, tc := range []struct {
+		in string
+		n  int
+		ok bool
+	}{{"tourney-1.json", 1, true}, {"tourney-42.json", 42, true}, {"tourney-0.json", 0, false}, {"tourney-.json", 0, false},
+		{"tourney-1.pgn", 0, false}, {"tourney-1.json.tmp", 0, false}, {"tourney--1.json", 0, false}, {"x-1.json", 0, false}} {
+		if n, ok := tdFileID(tc.in); n != tc.n || ok != tc.ok {
+			t.Errorf("tdFileID(%q) = %d %v", tc.in, n, ok)
+		}
+	}
+}
+
+// finishedEvent is a 6-player Swiss of 3 rounds with every result in,
+// the stronger player winning (a draw between neighbours on board 3).
+func finishedEvent(t testing.TB, sixth string) *tdEvent {
+	t.Helper()
+	e := tourney.New("KS Demo", tourney.Swiss, 3)
+	e.Site, e.Date = "kriegbot serve", "2026.11.25"
+	for i, h := range []string{"mcts", "mcts-a", "heuristic", "random", "Guest0042", sixth} {
+		if err := e.AddPlayer(h, 1800-100*i); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := e.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		rd, err := e.PairNext()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range rd.Games {
+			res := tourney.WhiteWins
+			switch {
+			case g.Board == 3:
+				res = tourney.Draw
+			case g.Black < g.White:
+				res = tourney.BlackWins
+			}
+			if err := e.SetResult(rd.Number, g.Board, res); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	return &tdEvent{ID: 1, Spec: EventSpec{Name: "KS_Demo", System: tourney.Swiss, Rounds: 3, Minutes: 1, Inc: 1, Style: "icc", MaxPlayers: 64},
+		Status: tdDone, Opened: time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC), Event: e}
+}
+
+func FuzzDecodeTDEvent(f *testing.F) {
+	b, err := marshalTDEvent(finishedEvent(f, "<b>evil</b>"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(b)
+	f.Add([]byte(`{"ID":1,"Status":"running","Event":{"Players":[],"Played":[{"Games":[{"White":5,"Black":0}]}]}}`))
+	f.Add([]byte(`{"ID":1,"Status":"running","Event":{"Players":[{"Handle":"a"},{"Handle":"b"}],"Played":[{"Number":1,"Games":[{"Board":1,"White":0,"Black":1}]}]},"Boards":[{"Round":1,"Board":1,"White":"a","Black":"b"}]}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		te, err := decodeTDEvent(b)
+		if err != nil {
+			return
+		}
+		// Whatever decoded must render without a panic.
+		te.crosstableText()
+		te.crosstableHTML()
+		te.Event.Standings(tourney.DefaultTieBreaks(te.Event.System)...)
+	})
+}
+
+// TestTDLoadRefusesDamage: a damaged tourney-N.json stops the server
+// instead of being started over.
+func TestTDLoadRefusesDamage(t *testing.T) {
+	for _, tc := range []struct{ name, body string }{
+		{"tourney-1.json", "{not json"},
+		{"tourney-2.json", `{"ID":3,"Status":"done","Event":{}}`},
+		{"tourney-1.json", `{"ID":1,"Status":"weird","Event":{}}`},
+	} {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, tc.name), []byte(tc.body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := New(Config{TD: TDConfig{Dir: dir}}); err == nil || !strings.Contains(err.Error(), tc.name) {
+			t.Errorf("%s %s: %v, want an error naming the file", tc.name, tc.body, err)
+		}
+	}
+}
+
+// TestTDPages: the HTTP door serves a kept event's crosstable as HTML,
+// text and PGN, and nothing else under /tourney/.
+func TestTDPages(t *testing.T) {
+	dir := t.TempDir()
+	b, err := marshalTDEvent(finishedEvent(t, "<b>evil</b>"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "tourney-1.json"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(Config{TD: TDConfig{Dir: dir}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	h := s.APIHandler()
+	for _, tc := range []struct {
+		method, path string
+		status       int
+		ctype, body  string
+	}{
+		{"GET", "/tourney/1", 200, "text/html; charset=utf-8", "&lt;b&gt;evil&lt;/b&gt;"},
+		{"GET", "/tourney/1.txt", 200, "text/plain; charset=utf-8", "heuristic"},
+		{"GET", "/tourney/1.pgn", 200, "application/x-chess-pgn", ""},
+		{"GET", "/tourney/2", 404, "", ""},
+		{"GET", "/tourney/x", 404, "", ""},
+		{"POST", "/tourney/1", 405, "", ""},
+	} {
+		rec := httptest.NewRecorder()
+		req := httptest.NewRequest(tc.method, tc.path, nil)
+		h.ServeHTTP(rec, req)
+		if rec.Code == 200 && rec.Header().Get("X-Content-Type-Options") != "nosniff" {
+			t.Errorf("%s: no nosniff", tc.path)
+		}
+		if rec.Code != tc.status || tc.ctype != "" && rec.Header().Get("Content-Type") != tc.ctype || !strings.Contains(rec.Body.String(), tc.body) {
+			t.Errorf("%s %s: %d %q %q", tc.method, tc.path, rec.Code, rec.Header().Get("Content-Type"), tail(rec.Body.String(), 200))
+		}
+		if strings.HasPrefix(rec.Header().Get("Content-Type"), "text/html") && strings.Contains(rec.Body.String(), "<b>evil") {
+			t.Errorf("%s: a name went out unescaped", tc.path)
+		}
+	}
+}
+
+// FuzzTDTell sends any text to the TD as a manager: whatever it is, the
+// TD answers without a panic and its events stay consistent.
+func FuzzTDTell(f *testing.F) {
+	for _, s := range []string{"open name=A rounds=2 start=2", "join", "latejoin 1", "leave !", "leave 1 !", "start", "abort 1",
+		"forfeit Boss", "forfeit x 99", "standings #1", "info", "pairings", "games", "status", "play 1",
+		"WithdrawFromTourney 1", "ListTourneys -j", "help", "open " + strings.Repeat("x", 600), "join #0"} {
+		f.Add(s)
+	}
+	s, err := New(Config{TD: TDConfig{Managers: []string{"Boss"}, AbsentGrace: time.Hour, Rate: 1e9, Burst: 1e9}})
+	if err != nil {
+		f.Fatal(err)
+	}
+	defer s.Close()
+	mk := func(h string) *client {
+		a, b := net.Pipe()
+		f.Cleanup(func() { a.Close(); b.Close() })
+		c := newClient(s, a)
+		c.state, c.handle = stOnline, h
+		s.users[strings.ToLower(h)] = c
+		return c
+	}
+	s.mu.Lock()
+	boss, other := mk("Boss"), mk("Other")
+	s.mu.Unlock()
+	f.Fuzz(func(t *testing.T, text string) {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		for _, c := range []*client{boss, other} {
+			ev := s.newEvents()
+			s.tdTell(ev, c, text)
+			c.outMu.Lock() // the output is not read here
+			c.outBuf = nil
+			c.queued.Store(0)
+			c.outMu.Unlock()
+		}
+		for _, te := range s.td.events {
+			if _, err := json.Marshal(te); err != nil {
+				t.Fatal(err)
+			}
+			for _, b := range te.Boards {
+				if b.ev != te || b.Round != te.round() {
+					t.Fatalf("board %+v out of its event", b)
+				}
+			}
+		}
+	})
+}
+
+// TestServeTDFlags: bad TD flags are usage errors that say what is wrong.
+func TestServeTDFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-tourney", "system=cup"}, `system "cup"`},
+		{[]string{"-tourney", "name=KS1"}, "start=manual needs -td-managers"},
+		{[]string{"-td-style", "mamer"}, `-td-style "mamer"`},
+		{[]string{"-td-absent", "0s"}, "must be positive"},
+		{[]string{"-td", "T D", "-addr", "127.0.0.1:0"}, "TD handle"},
+	} {
+		var out, errb strings.Builder
+		if code := Command(tc.args, &out, &errb); code != 2 || !strings.Contains(errb.String(), tc.want) {
+			t.Errorf("%v: exit %d, %q; want 2 and %q", tc.args, code, errb.String(), tc.want)
+		}
+	}
+}
+
+// The events open at start are listed for kriegbot serve's first lines,
+// with the command that enters them.
+func TestTDEventsListed(t *testing.T) {
+	s, err := New(Config{Rules: umpire.ICC(), TD: TDConfig{Events: []EventSpec{
+		mustSpec(t, "name=KS1 system=swiss rounds=5 tc=2+12 start=8"), mustSpec(t, "name=KS2 system=rr tc=1+0 start=2")}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	got := strings.Join(s.TDEvents(), "\n")
+	want := "Tourney #1 (KS1), open: not started, 0 players; players enter with \"tell TD join 1\"\n" +
+		"Tourney #2 (KS2), open: not started, 0 players; players enter with \"tell TD join 2\""
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
