@@ -16,7 +16,7 @@ import (
 	"kriegbot/engine/umpire"
 )
 
-// fakeSite stands in for kriegspiel.org in tests: it follows API.md (field
+// fakeSite stands in for kriegspiel.org in tests: it follows docs/kriegspiel-org-api.md (field
 // names, status codes, SSE framing) and referees with engine/umpire, so
 // that every answer is real. Its opponent plays random legal moves at once
 // and resigns after resignAfter plies. It counts requests and records any

@@ -10,7 +10,7 @@ import (
 // AnnouncementKind is the kind of one Kriegspiel referee announcement.
 type AnnouncementKind uint8
 
-// Announcement kinds (protocol-notes (c), K4 and K5).
+// Announcement kinds (docs/icc-protocol.md (c), K4 and K5).
 const (
 	AnnIllegal     AnnouncementKind = iota + 1 // "Illegal move", possibly followed by text
 	AnnCapture                                 // "Pawn at e4 captured", "Piece at e4 captured"

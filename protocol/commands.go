@@ -60,7 +60,7 @@ func CleanText(s string) string {
 	return strings.TrimRight(sb.String(), " ")
 }
 
-// Level1Line is the login-prompt line that sets level 1 (protocol-notes d.1).
+// Level1Line is the login-prompt line that sets level 1 (docs/icc-protocol.md d.1).
 func Level1Line(bits int) string { return "level1=" + strconv.Itoa(bits) }
 
 // Level2Line is the login-prompt line that enables exactly the given DGs.
@@ -82,7 +82,7 @@ func LoginLine(handle, password string) (string, error) {
 }
 
 // PromotionStyle says how a promotion is written in a move command; which one
-// ICC's wild 16 accepts is an open question (protocol-notes f.6).
+// ICC's wild 16 accepts is an open question (docs/icc-protocol.md f.6).
 type PromotionStyle uint8
 
 const (
@@ -248,6 +248,6 @@ const (
 	AbortLine       = "abort"
 	QuitLine        = "quit"
 	// WithdrawLine withdraws all our challenges and seeks: a bare match
-	// (protocol-notes d.4).
+	// (docs/icc-protocol.md d.4).
 	WithdrawLine = "match"
 )

@@ -11,7 +11,7 @@ import (
 // DG is a decoded ICC datagram (a Datagram event's content). Number reports its DG number.
 //
 // Decoder.Decode returns one of the ...DG struct values below (not pointers) for the DGs listed in
-// protocol-notes.md (b), and a RawDG for any other DG number. All strings
+// docs/icc-protocol.md (b), and a RawDG for any other DG number. All strings
 // are copies, so a DG stays valid after the Reader reuses its
 // buffers.
 type DG interface {
@@ -35,7 +35,7 @@ func (e *DecodeError) Error() string {
 
 // MoveFields says which optional move fields DG 24 and the move-info
 // fields of DG 25 carry. They depend on the switches DG 33-36 (and 113,
-// DG 24's is-variation) being on; see protocol-notes.md (a.3).
+// DG 24's is-variation) being on; see docs/icc-protocol.md (a.3).
 type MoveFields struct {
 	Algebraic bool // DG 33: SAN
 	Smith     bool // DG 34: smith (e2e4, e1g1c, f6e5n, ?, ?xb1)

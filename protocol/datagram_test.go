@@ -66,7 +66,7 @@ func TestDecodeDatagramGood(t *testing.T) {
 				Wild: 16, RatingType: "Wild", Rated: true, ChallengerTime: 2, ChallengerInc: 12, ReceiverTime: 2, ReceiverInc: 12,
 				ColorRequest: 1, Assess: []string{"+8", "0", "-8"}, FancyTimeControl: "F"}},
 		{"matchremoved", 30, fl("a", "b", "You accept. "), MatchRemovedDG{"a", "b", "You accept. "}},
-		// The example of protocol-notes (a), from pychess, and our server's form.
+		// PyChess's example (protocol/testdata/transcripts), and our server's form.
 		{"seek", 50, fl(strings.Fields("195 Tinker C 2402 2 0 Blitz 5 3 1 -1 0 9999 1 1")...),
 			SeekDG{Index: 195, Name: "Tinker", Titles: "C", Rating: 2402, Provisional: 2, Wild: 0, RatingType: "Blitz",
 				Minutes: 5, Inc: 3, Rated: true, Color: -1, MinRating: 0, MaxRating: 9999, Automatic: true, Formula: true}},

@@ -3,7 +3,7 @@ package protocol
 import "kriegbot/engine/chess"
 
 // The typed datagrams Decoder.Decode returns, one per DG number of
-// protocol-notes.md (b), with the field names of formats.txt.
+// docs/icc-protocol.md (b), with the field names of formats.txt.
 
 // RawDG is a datagram without a typed decoder.
 type RawDG struct {
@@ -112,7 +112,7 @@ type MatchDG struct {
 }
 
 // SeekDG is DG 50, DG_SEEK: a seek ad, answered by "play <index>"
-// (protocol-notes (a): index name titles rating provisional wild
+// (docs/icc-protocol.md (b): index name titles rating provisional wild
 // rating-type time inc rated color minrating maxrating automatic formula
 // fancy-tc).
 type SeekDG struct {
@@ -160,7 +160,7 @@ type FlipDG struct {
 }
 
 // IllegalMoveDG is DG 42, DG_ILLEGAL_MOVE; see the reason codes in
-// protocol-notes.md (b).
+// docs/icc-protocol.md (b).
 type IllegalMoveDG struct {
 	Game   int
 	Move   string

@@ -36,7 +36,7 @@
 // stream in 1-byte, 7-byte or 4096-byte pieces yields the same events.
 // Call Flush at end of stream to obtain a final unterminated line.
 //
-// Framing rules (see shared/icc/protocol-notes.md, section a):
+// Framing rules (see docs/icc-protocol.md, section a):
 //
 //   - Text is split into lines on \r, \n, \r\n and \n\r; a \r\n or \n\r
 //     pair is one line end. BEL (0x07) is dropped everywhere; other bytes,

@@ -3,7 +3,7 @@ package protocol
 import "strings"
 
 // ICC datagram (DG) numbers, named after ICC's DG_* constants in
-// formats.txt (see shared/icc/protocol-notes.md, section (b)).
+// formats.txt (see docs/icc-protocol.md, section (b)).
 const (
 	DGWhoAmI           = 0   // DG_WHO_AM_I
 	DGMyGameStarted    = 15  // DG_MY_GAME_STARTED
@@ -44,7 +44,7 @@ const (
 )
 
 // BotDatagrams lists the DGs a Kriegspiel bot enables: those recommended in
-// protocol-notes.md (b) "Suggested level2settings for the bot" (0, 15, 16,
+// docs/icc-protocol.md (b) "Suggested level2settings for the bot" (0, 15, 16,
 // 17, 21, 24, 29, 30, 31, 33-36, 38, 42, 43, 56, 61, 62, 69, 77, 101, 124,
 // 139 and 154) plus 25, the move list, which the bot needs to take a game
 // back after a reconnection and to read the whole game once it is over. With

@@ -36,7 +36,7 @@ func TestBotDatagramsSettings(t *testing.T) {
 			t.Errorf("position %d = %c, enabled=%v", i, s[i], on[i])
 		}
 	}
-	// Cross-check against the string printed in protocol-notes.md (b), plus
+	// Cross-check against the string printed in docs/icc-protocol.md (b), plus
 	// DG 25 (the move list).
 	const notes = "10000000000000011100010010000111011110100011000000000000100001100000010000000100000000000000000000000100000000000000000000001000000000000001000000000000001"
 	want := []byte(notes)

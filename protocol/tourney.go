@@ -10,7 +10,7 @@ import (
 // Tournament wire: the three datagrams an ICC TD uses (63 suggestion, 103
 // tourney, 104 remove-tourney) and the text lines TD bots print (the
 // Automato "tourney set to" variable line and the FICS mamer lines), as
-// ../shared/icc/tournaments.md gives them. Each form has one formatter
+// docs/tournaments.md (TD wire) gives them. Each form has one formatter
 // (used by our server's TD) and one parser (used by the daemon), so the two
 // sides cannot drift apart.
 
@@ -24,7 +24,7 @@ const (
 // SuggestionDG is DG 63, DG_SUGGESTION, the machine-readable pairing:
 // Command is what the receiver should send (e.g. "match TD-paired-name"),
 // Text says why, Suggester is the TD and Subject the suggested opponent.
-// Field order as JIN reads it (tournaments.md §3).
+// Field order as JIN reads it (docs/tournaments.md, TD wire §3).
 type SuggestionDG struct {
 	Command   string
 	Text      string
@@ -123,7 +123,7 @@ func JoinCommands(cmds ...string) string {
 // TDLineKind says which TD text line a TDLine is.
 type TDLineKind int
 
-// The TD text lines of tournaments.md §2 and §4.
+// The TD text lines of docs/tournaments.md, TD wire §2 and §4.
 const (
 	TDNone        TDLineKind = iota
 	TDTourneySet             // tourney set to "TD TAG * opp wt wi bt bi u w16 colour round" by TD.
@@ -332,7 +332,7 @@ func parsePairing(s string) (TDLine, error) {
 // parseTourneySet reads Automato's `tourney set to "TD TAG * opp wt wi bt
 // bi u w0 colour round" by TD.`. The opponent, the token after "*", is
 // required; the rest is read when present and well formed, since its
-// meaning is partly inferred (tournaments.md §2).
+// meaning is partly inferred (docs/tournaments.md, TD wire §2).
 func parseTourneySet(s string) (TDLine, error) {
 	rest := strings.TrimPrefix(s, "tourney set to \"")
 	q := strings.IndexByte(rest, '"')

@@ -12,7 +12,7 @@ func TestParseTDLine(t *testing.T) {
 		in   string
 		want TDLine
 	}{
-		// icsdrone's sample (tournaments.md §2).
+		// icsdrone's sample (docs/tournaments.md, TD wire §2).
 		{`tourney set to "Automato AWCRCC * Goldbar 25 4 25 4 u w0 black 6" by Automato.`,
 			TDLine{Kind: TDTourneySet, TD: "Automato", Tag: "AWCRCC", Opponent: "Goldbar", WhiteMin: 25, WhiteInc: 4,
 				BlackMin: 25, BlackInc: 4, Wild: 0, Colour: "black", Round: 6}},

@@ -13,7 +13,7 @@ import (
 	"time"
 )
 
-// The HTTP door: the kriegspiel.org bot API (shared/kriegspiel-org/API.md)
+// The HTTP door: the kriegspiel.org bot API (docs/kriegspiel-org-api.md)
 // over the same games, seeks and lock as the telnet door. http.go holds
 // the configuration, the request path (prefix, limits, authentication,
 // routing) and the answers' envelopes; httpbots.go the bots and their

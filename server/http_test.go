@@ -169,7 +169,7 @@ type tState struct {
 	}
 }
 
-// botPlayer plays one game as API.md §10 says: poll /game/mine/active
+// botPlayer plays one game as docs/kriegspiel-org-api.md §10 says: poll /game/mine/active
 // (or wait on the event stream), fetch /state, pick from allowed_moves,
 // never resend a refused move.
 type botPlayer struct {
@@ -517,7 +517,7 @@ func (c *rawClient) expectAny(timeout time.Duration, wants ...string) (int, stri
 
 // TestTelnetPlaysHTTPBot: a bot's lobby game is a seek ad a telnet guest
 // plays (`sought`, `play N`), and they play to the end: the telnet side
-// types moves, the bot follows API.md §10, and the bot heard what the
+// types moves, the bot follows docs/kriegspiel-org-api.md §10, and the bot heard what the
 // umpire said.
 func TestTelnetPlaysHTTPBot(t *testing.T) {
 	s, telnet, base := startHTTP(t, Config{HTTP: HTTPConfig{Minutes: 5, Inc: 1}})

@@ -94,7 +94,7 @@ func (s *Server) activeCount(bot *webBot) int {
 	return n
 }
 
-// JSON shapes of API.md §3-§6.
+// JSON shapes of docs/kriegspiel-org-api.md §3-§6.
 
 type playerJSON struct {
 	Username  string         `json:"username"`

@@ -8,7 +8,7 @@ import (
 )
 
 // Event streams: GET /game/{ref}/events, as kriegspiel.org frames them
-// (API.md §7): "event: <type>\ndata: <compact JSON>\n\n", first
+// (docs/kriegspiel-org-api.md §7): "event: <type>\ndata: <compact JSON>\n\n", first
 // "connected", then "game_changed" on every join, attempt, resignation
 // and end, "shutdown" when the server stops; ": keepalive" after
 // KeepAlive without output. Each stream has a queue of QueueLen frames;

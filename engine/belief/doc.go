@@ -1,5 +1,5 @@
 // Package belief is one side's knowledge of a Kriegspiel game (approaches B
-// and C of the paper in shared/seeds/000, section 5.2): its own men exactly,
+// and C of the paper in docs/references.md, section 5.2): its own men exactly,
 // and for the opponent three 8×8 matrices (king, pawns, other pieces) holding
 // the chance that a unit of that class stands on each square, plus what is
 // known for certain: the opponent's number of men from the captures, and for

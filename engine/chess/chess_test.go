@@ -122,7 +122,7 @@ func TestSAN(t *testing.T) {
 	}
 }
 
-// TestCheckKinds uses the hand-made table of the fixture README.
+// TestCheckKinds uses the hand-made table of docs/fixtures.md.
 func TestCheckKinds(t *testing.T) {
 	cases := []struct {
 		fen, uci string

@@ -1,6 +1,6 @@
 // Package kep implements KEP, the line protocol by which a Kriegspiel referee,
 // GUI or tournament harness drives an engine over stdin/stdout the way UCI
-// drives a chess engine (shared/kep.md; docs/kep.md describes it with the
+// drives a chess engine (docs/kep.md specifies it, with the
 // options and an example session). `kriegbot engine` (cli/enginecmd) calls Run.
 //
 // The package has three parts:

@@ -1,5 +1,5 @@
 // Package oppmodel is the opponent model of approaches B and C as the engine
-// reads it (paper: shared/seeds/000, sections 5 and 5.2): per colour, unit
+// reads it (paper: docs/references.md, sections 5 and 5.2): per colour, unit
 // class, square and move number, how often the opponent's units stand there
 // (D_w, D_b) and the trend from one move to the next that drives the belief's
 // random walks, plus the pawns' one-way Markov chains, which class the

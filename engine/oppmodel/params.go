@@ -1,7 +1,7 @@
 package oppmodel
 
 // Params are the constants of the paper's second set of assumptions (section
-// 5.2 of shared/seeds/000): how the opponent is expected to behave when we
+// 5.2 of the paper, docs/references.md): how the opponent is expected to behave when we
 // cannot see it. The belief uses them to spread the opponent's units after its
 // unseen move, and the search to weigh the outcomes of the opponent's reply.
 // A model built from game records fits them from those records; Default holds

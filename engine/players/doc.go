@@ -1,6 +1,6 @@
 // Package players defines Player, the one interface for everything that plays
 // Kriegspiel (the daemon on a chess server, the in-process match runner, the
-// stdio engine of shared/kep.md), and its simple kinds: random and heuristic.
+// stdio engine of docs/kep.md), and its simple kinds: random and heuristic.
 // The MCTS player plugs in as one more Kind.
 //
 // # Driving a Player

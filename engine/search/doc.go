@@ -1,6 +1,6 @@
 // Package search is kriegbot's Monte Carlo tree search for Kriegspiel, after
 // Ciancarini and Favini, "Monte Carlo tree search in Kriegspiel" (the paper in
-// shared/seeds/000, sections 5 and 6).
+// docs/references.md, sections 5 and 6).
 //
 // # Approach C (the player)
 //
@@ -8,7 +8,7 @@
 // answer to it, and what we hear of the opponent's reply. The referee's
 // answers (illegal, silent, pawn or piece captured, each check kind, and, when
 // the opponent is a bare king, mate and stalemate) are explicit chance nodes
-// whose probabilities come from the belief (belief.State.Outcomes; seed 002's
+// whose probabilities come from the belief (belief.State.Outcomes; Jouandeau and Cazenave's
 // chance nodes); the opponent's reply is a chance node over "nothing heard" and
 // the capture of each of our most exposed men (belief.State.ReplyCaptureRisk).
 // An "Illegal move" leads to a decision node of the same turn with that attempt
@@ -24,7 +24,7 @@
 // with the maximum at our nodes and the expectation at chance nodes (the
 // paper's max backup), each of our turns below the root charged a tempo so
 // that a line's value does not rise with its depth (lessTempo), and proven wins and draws are backed up as exact
-// (seed 004's solver): with the opponent reduced to a bare king, mate and
+// (Jouandeau's MCTS-Solver, docs/references.md): with the opponent reduced to a bare king, mate and
 // stalemate are computed exactly over every square its king may stand on, so
 // the search mates instead of wandering.
 //

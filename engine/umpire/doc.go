@@ -5,7 +5,7 @@
 // server, the match runner and the tests all use this one referee.
 //
 // Rule conventions follow ICC's help text and the ks-game referee behind the
-// shared fixtures: captures are announced by square and pawn/piece (en passant
+// referee fixtures (docs/fixtures.md): captures are announced by square and pawn/piece (en passant
 // on the captured pawn's square); check kinds are rank, file, long or short
 // diagonal (relative to the checked king) and knight; pawn tries count legal
 // pawn captures, en passant included. Three rule sets: "icc" (no automatic 50-move

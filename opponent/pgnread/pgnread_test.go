@@ -35,7 +35,7 @@ func readAll(t testing.TB, text string, lim Limits) ([]*Game, []*SkipError) {
 	}
 }
 
-// iccSample is the ICC wild 16 export of shared/icc/transcripts, with the
+// iccSample is the ICC wild 16 export of protocol/testdata/transcripts, with the
 // elided middle replaced by a short legal line.
 const iccSample = `[Event "ICC w16 1 0"]
 [Site "Internet Chess Club"]

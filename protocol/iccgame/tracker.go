@@ -20,7 +20,7 @@ import (
 // Referee answers are assembled from several messages: DG 24 (our move, or the
 // opponent's hidden "?"/"?x<sq>"), then the referee's lines (capture kind,
 // checks, pawn tries). Where ICC puts those lines is not known for certain
-// (protocol-notes, open question 1), so an answer is closed lazily: by the
+// (docs/icc-protocol.md, open question 1), so an answer is closed lazily: by the
 // next move, DG 42, DG 139, the result, or a quiet period (Settle), never by
 // a level-1 unit end alone.
 type Tracker struct {

@@ -462,7 +462,7 @@ func (c *Client) Game(ctx context.Context, ref string) (Metadata, error) {
 }
 
 // Moves fetches a completed game's transcript. Never call it on a live
-// game: the site shows the opponent's moves there (API.md §6).
+// game: the site shows the opponent's moves there (docs/kriegspiel-org-api.md §6).
 func (c *Client) Moves(ctx context.Context, ref string) (Transcript, error) {
 	if !validRef(ref) {
 		return Transcript{}, fmt.Errorf("ksclient: bad game ref %q", ref)

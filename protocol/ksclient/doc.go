@@ -1,5 +1,5 @@
 // Package ksclient is kriegbot's client of the kriegspiel.org bot API
-// (shared/kriegspiel-org/API.md; docs/kriegspiel-org.md says what we follow
+// (docs/kriegspiel-org-api.md; docs/kriegspiel-org.md says what we follow
 // and what we guess): plain net/http and encoding/json, no SDK.
 //
 // It has three layers, each testable alone:

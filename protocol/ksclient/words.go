@@ -9,7 +9,7 @@ import (
 	"kriegbot/engine/umpire"
 )
 
-// Referee words: the scoresheet's human texts (API.md §4) and the move
+// Referee words: the scoresheet's human texts (docs/kriegspiel-org-api.md §4) and the move
 // reply's codes (§5), read into the parts of an umpire.View.
 
 // Heard is what one scoresheet entry or move reply says.
