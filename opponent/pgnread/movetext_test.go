@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"kriegbot/engine/chess"
+	"kriegbot/internal/pgnout"
 )
 
 // tokens renders every token of text as "tag Name=value", "move SAN@line"
@@ -208,4 +209,42 @@ func FuzzTokenizer(f *testing.F) {
 		}
 		t.Fatal("tokenizer does not reach the end")
 	})
+}
+
+// TestPgnoutRoundTrip writes a long game with internal/pgnout, comments
+// after every move as our records have them, and reads it back.
+func TestPgnoutRoundTrip(t *testing.T) {
+	pos := chess.StartPosition()
+	var w pgnout.Writer
+	w.Tag("Event", `kriegbot w16 "1" \ 0`)
+	w.Tag("Result", "*")
+	w.Tag("Variant", pgnout.Variant)
+	var want []chess.Move
+	for ply := 0; ply < 300; ply++ {
+		var l chess.MoveList
+		pos.GenerateLegal(&l)
+		if l.N == 0 {
+			break
+		}
+		m := l.Moves[(ply*7+3)%l.N]
+		w.Move(ply, pos.SAN(m))
+		w.Comment("Illegal: a1a2; {Pawn} at d5 captured; 2 pawn tries; [%clk 0:00:58]")
+		pos.Make(m)
+		want = append(want, m)
+	}
+	if len(want) < 100 {
+		t.Fatalf("only %d plies written", len(want))
+	}
+	g, err := ParseGame([]byte(w.Finish("*")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Tags["Event"] != `kriegbot w16 "1" \ 0` || g.Result != "*" || len(g.Moves) != len(want) {
+		t.Fatalf("read back %q %q and %d moves, want %d", g.Tags["Event"], g.Result, len(g.Moves), len(want))
+	}
+	for i := range want {
+		if g.Moves[i] != want[i] {
+			t.Fatalf("ply %d: %s, want %s", i, g.Moves[i], want[i])
+		}
+	}
 }
