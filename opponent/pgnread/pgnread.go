@@ -11,7 +11,8 @@ import (
 	"kriegbot/engine/chess"
 )
 
-// Limits bound the work one game may cost. Zero fields take the defaults.
+// Limits bound the work one game may cost and say which games are read.
+// Zero fields take the defaults.
 type Limits struct {
 	// MaxGameBytes is the largest game text parsed (default 256 KiB; the
 	// longest of 4,000 match games, 300 moves with the referee's messages as
@@ -20,8 +21,8 @@ type Limits struct {
 	// MaxPlies is the longest move list accepted (default 2000).
 	MaxPlies int
 	// MaxVariationDepth is the deepest nesting of (variations) accepted
-	// (default 32). Variations are skipped, not parsed, so this bounds
-	// nothing; it refuses what no sane game record holds.
+	// (default 32). Variations are skipped, not parsed, so depth costs
+	// nothing; the limit refuses what no sane game record holds.
 	MaxVariationDepth int
 	// Workers is how many games are parsed at once (default 1). Games are
 	// still returned in input order, so the output does not depend on it.
@@ -52,9 +53,9 @@ type Game struct {
 	Line   int // line where the game's text starts
 	White  string
 	Black  string
-	Result string // the Result tag
-	Tags   map[string]string
-	Moves  []chess.Move // the main line, from the FEN tag's position or the standard start
+	Result string            // the Result tag
+	Tags   map[string]string // every tag pair, by name
+	Moves  []chess.Move      // the main line, from the FEN tag's position or the standard start
 }
 
 // SkipError is a game that could not be used. Reading goes on after it.
