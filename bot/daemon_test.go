@@ -15,7 +15,6 @@ import (
 	"testing"
 	"time"
 
-	pgnlib "github.com/corentings/chess/v2"
 	"github.com/rs/zerolog"
 	"golang.org/x/crypto/bcrypt"
 
@@ -23,6 +22,7 @@ import (
 	"kriegbot/engine/players"
 	"kriegbot/engine/umpire"
 	"kriegbot/live"
+	"kriegbot/opponent/pgnread"
 	"kriegbot/protocol"
 	"kriegbot/protocol/iccclient"
 	"kriegbot/server"
@@ -228,8 +228,8 @@ func TestTwoDaemonsPlayCompleteGames(t *testing.T) {
 	}
 	for _, name := range pgns {
 		data, _ := os.ReadFile(name)
-		g, err := pgnlib.NewScanner(bytes.NewReader(data)).ParseNext()
-		if err != nil || len(g.Moves()) == 0 || g.GetTagPair("Result") == "" {
+		g, err := pgnread.ParseGame(data)
+		if err != nil || len(g.Moves) == 0 || g.Result == "" {
 			t.Fatalf("%s does not read back: %v\n%s", name, err, data)
 		}
 	}

@@ -19,11 +19,11 @@ import (
 	"testing"
 	"time"
 
-	pgnlib "github.com/corentings/chess/v2"
 	"golang.org/x/crypto/bcrypt"
 
 	"kriegbot/config"
 	"kriegbot/engine/umpire"
+	"kriegbot/opponent/pgnread"
 	"kriegbot/record"
 	"kriegbot/server"
 )
@@ -820,8 +820,8 @@ func checkSoakRecords(t *testing.T, games []soakGame, links []*soakLink) (c reco
 				t.Errorf("%s: no PGN: %v", what, err)
 				continue
 			}
-			pg, err := pgnlib.NewScanner(bytes.NewReader(data)).ParseNext()
-			if err != nil || len(pg.Moves()) != legal || pg.GetTagPair("Result") != g.Result {
+			pg, err := pgnread.ParseGame(data)
+			if err != nil || len(pg.Moves) != legal || pg.Result != g.Result {
 				t.Errorf("%s: %s does not read back (%v)", what, filepath.Base(pgn), err)
 			}
 		}

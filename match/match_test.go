@@ -3,17 +3,18 @@ package match
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 	"time"
-
-	pgnlib "github.com/corentings/chess/v2"
 
 	"kriegbot/engine/chess"
 	"kriegbot/engine/clock"
 	"kriegbot/engine/players"
 	"kriegbot/engine/umpire"
+	"kriegbot/opponent/pgnread"
 )
 
 func spec(t testing.TB, s string, kinds ...players.Kind) players.Spec {
@@ -139,22 +140,25 @@ func TestPGNReadsBack(t *testing.T) {
 			moves[g] = append(moves[g], m)
 		}
 	}
-	sc := pgnlib.NewScanner(strings.NewReader(pgn))
+	rd := pgnread.NewReader(strings.NewReader(pgn), "t.pgn", pgnread.Limits{SetUp: true})
 	n := 0
-	for sc.HasNext() {
-		g, err := sc.ParseNext()
+	for {
+		g, err := rd.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
 		if err != nil {
 			t.Fatalf("game %d: %v", n, err)
 		}
 		want := sh.Games[n]
-		if got := g.GetTagPair("Result"); got != want.Result {
+		if got := g.Result; got != want.Result {
 			t.Errorf("game %d: Result %q, want %q", n, got, want.Result)
 		}
-		if got := g.GetTagPair("Variant"); got != "Kriegspiel" {
+		if got := g.Tags["Variant"]; got != "Kriegspiel" {
 			t.Errorf("game %d: Variant %q", n, got)
 		}
 		var uci []string
-		for _, m := range g.Moves() {
+		for _, m := range g.Moves {
 			uci = append(uci, m.String())
 		}
 		if len(uci) != want.Plies || fmt.Sprint(uci) != fmt.Sprint(moves[n]) {

@@ -1,11 +1,13 @@
 package match
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 
-	pgnlib "github.com/corentings/chess/v2"
+	"kriegbot/opponent/pgnread"
 )
 
 func TestParsePositions(t *testing.T) {
@@ -107,18 +109,21 @@ func TestMatchFromPositions(t *testing.T) {
 	if sh.Games[0].P1 != "white" || sh.Games[1].P1 != "black" {
 		t.Errorf("colours do not alternate: %s, %s", sh.Games[0].P1, sh.Games[1].P1)
 	}
-	sc := pgnlib.NewScanner(strings.NewReader(pgn))
+	rd := pgnread.NewReader(strings.NewReader(pgn), "t.pgn", pgnread.Limits{SetUp: true})
 	n := 0
-	for sc.HasNext() {
-		g, err := sc.ParseNext()
+	for {
+		g, err := rd.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
 		if err != nil {
 			t.Fatalf("game %d: %v", n, err)
 		}
-		if g.GetTagPair("SetUp") != "1" || g.GetTagPair("FEN") != pos[n/2].FEN() {
-			t.Errorf("game %d: SetUp %q FEN %q", n, g.GetTagPair("SetUp"), g.GetTagPair("FEN"))
+		if g.Tags["SetUp"] != "1" || g.Tags["FEN"] != pos[n/2].FEN() {
+			t.Errorf("game %d: SetUp %q FEN %q", n, g.Tags["SetUp"], g.Tags["FEN"])
 		}
-		if len(g.Moves()) != sh.Games[n].Plies {
-			t.Errorf("game %d: PGN has %d moves, want %d", n, len(g.Moves()), sh.Games[n].Plies)
+		if len(g.Moves) != sh.Games[n].Plies {
+			t.Errorf("game %d: PGN has %d moves, want %d", n, len(g.Moves), sh.Games[n].Plies)
 		}
 		n++
 	}

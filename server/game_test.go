@@ -11,10 +11,9 @@ import (
 	"sync"
 	"testing"
 
-	pgnlib "github.com/corentings/chess/v2"
-
 	"kriegbot/engine/chess"
 	"kriegbot/engine/umpire"
+	"kriegbot/opponent/pgnread"
 	"kriegbot/protocol"
 	"kriegbot/protocol/iccclient"
 )
@@ -323,17 +322,16 @@ func checkRecords(t *testing.T, dir string, games []FinishedGame) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sc := pgnlib.NewScanner(strings.NewReader(string(data)))
-		pg, err := sc.ParseNext()
+		pg, err := pgnread.ParseGame(data)
 		if err != nil {
 			t.Fatalf("game %d PGN: %v\n%s", g.Number, err, data)
 		}
 		var uci []string
-		for _, m := range pg.Moves() {
+		for _, m := range pg.Moves {
 			uci = append(uci, m.String())
 		}
-		if fmt.Sprint(uci) != fmt.Sprint(legal) || pg.GetTagPair("Result") != g.Result {
-			t.Fatalf("game %d PGN: %d moves, result %q; umpire %d moves, %q", g.Number, len(uci), pg.GetTagPair("Result"), len(legal), g.Result)
+		if fmt.Sprint(uci) != fmt.Sprint(legal) || pg.Result != g.Result {
+			t.Fatalf("game %d PGN: %d moves, result %q; umpire %d moves, %q", g.Number, len(uci), pg.Result, len(legal), g.Result)
 		}
 		lines, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("game-%d.jsonl", g.Number)))
 		if err != nil {

@@ -6,39 +6,30 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"sync"
-	"sync/atomic"
-	"time"
-
-	pgn "github.com/corentings/chess/v2"
 
 	"kriegbot/engine/chess"
 )
 
-// Limits bound the work one game may cost. Zero fields take the defaults.
+// Limits bound the work one game may cost and say which games are read.
+// Zero fields take the defaults.
 type Limits struct {
 	// MaxGameBytes is the largest game text parsed (default 256 KiB; the
 	// longest of 4,000 match games, 300 moves with the referee's messages as
-	// comments, is 21 KB). It bounds what one game can cost the PGN library:
-	// a 255 KB game of 34,000 plies took it 2.3 s and 52 MB (loaded machine).
+	// comments, is 21 KB). It bounds the memory and time one game costs.
 	MaxGameBytes int
 	// MaxPlies is the longest move list accepted (default 2000).
 	MaxPlies int
 	// MaxVariationDepth is the deepest nesting of (variations) accepted
-	// (default 32): the PGN library parses them recursively, and 100,000
-	// levels in one game cost it 6 s and 200 MB.
+	// (default 32). Variations are skipped, not parsed, so depth costs
+	// nothing; the limit refuses what no sane game record holds.
 	MaxVariationDepth int
-	// ParseTimeout is how long the PGN library may take on one game before
-	// the game is skipped (default 60 s: a 600-ply game takes about 15 ms,
-	// but over 1 s was seen on a machine loaded five times over).
-	ParseTimeout time.Duration
-	// MaxStalls is how many timed-out games end the reading with an error
-	// (default 3): each leaves a goroutine behind that cannot be stopped.
-	MaxStalls int
 	// Workers is how many games are parsed at once (default 1). Games are
 	// still returned in input order, so the output does not depend on it.
 	Workers int
+	// SetUp accepts games that start from a FEN tag's position; without it
+	// they are skipped (the opponent model learns from whole games only).
+	SetUp bool
 }
 
 func (l Limits) withDefaults() Limits {
@@ -51,12 +42,6 @@ func (l Limits) withDefaults() Limits {
 	if l.MaxVariationDepth <= 0 {
 		l.MaxVariationDepth = 32
 	}
-	if l.ParseTimeout <= 0 {
-		l.ParseTimeout = time.Minute
-	}
-	if l.MaxStalls <= 0 {
-		l.MaxStalls = 3
-	}
 	if l.Workers <= 0 {
 		l.Workers = 1
 	}
@@ -68,8 +53,9 @@ type Game struct {
 	Line   int // line where the game's text starts
 	White  string
 	Black  string
-	Result string // the Result tag
-	Moves  []chess.Move
+	Result string            // the Result tag
+	Tags   map[string]string // every tag pair, by name
+	Moves  []chess.Move      // the main line, from the FEN tag's position or the standard start
 }
 
 // SkipError is a game that could not be used. Reading goes on after it.
@@ -92,10 +78,11 @@ type Reader struct {
 	eof  bool // the input is exhausted
 	// lastEndedLine is true when the previous chunk ended its line.
 	lastEndedLine bool
-	stalls        atomic.Int32
 	// The game being collected.
 	buf       []byte
-	start     int
+	firstLine int  // the line of buf's first byte
+	start     int  // the game's first non-blank line
+	inEscape  bool // the rest of a % escape line is being dropped
 	hasMoves  bool
 	oversized bool
 	inBrace   bool
@@ -105,9 +92,6 @@ type Reader struct {
 	pending     []byte
 	pendingLine int
 	pendingBig  bool
-	// parseGame is the PGN library call, a field so tests can check the
-	// guard against panics and stalls.
-	parseGame func(raw string) (*pgn.Game, error)
 
 	// The parallel pipeline (Workers > 1), started by the first Next.
 	results   chan result
@@ -129,55 +113,7 @@ type result struct {
 
 // NewReader reads PGN from r; name is used in error messages.
 func NewReader(r io.Reader, name string, lim Limits) *Reader {
-	rd := &Reader{name: name, lim: lim.withDefaults(), br: bufio.NewReaderSize(r, 64<<10)}
-	rd.parseGame = rd.libraryParse
-	return rd
-}
-
-// errSetUp marks a game that starts from a set-up position.
-var errSetUp = errors.New("starts from a set-up position (FEN tag)")
-
-// libraryFEN serialises the PGN library's FEN decoding, which writes a
-// package-level buffer of that library (see libraryParse). It guards the
-// library's global, not state of ours, so it has to be process-wide too.
-var libraryFEN sync.Mutex
-
-// libraryParse parses one game's text with github.com/corentings/chess/v2.
-//
-// That library (v2.3.2) decodes FEN through a package-level buffer
-// (rankBuffer in its fen.go), so decoding FEN in two goroutines at once is a
-// data race, whichever Readers the goroutines belong to. NewParser decodes
-// the start position, and Parse decodes a FEN tag: NewParser runs under
-// libraryFEN, games with a FEN tag other than the
-// standard start are refused before Parse, and a game with the standard
-// start as FEN tag is parsed entirely under the lock.
-func (r *Reader) libraryParse(raw string) (*pgn.Game, error) {
-	tokens, err := pgn.TokenizeGame(&pgn.GameScanned{Raw: raw})
-	if err != nil {
-		return nil, err
-	}
-	fen, hasFEN := fenTag(tokens)
-	if hasFEN && fen != chess.StartFEN {
-		return nil, errSetUp
-	}
-	libraryFEN.Lock()
-	p := pgn.NewParser(tokens)
-	if hasFEN {
-		defer libraryFEN.Unlock()
-		return p.Parse()
-	}
-	libraryFEN.Unlock()
-	return p.Parse()
-}
-
-// fenTag returns the value of the FEN tag among a game's tokens.
-func fenTag(tokens []pgn.Token) (string, bool) {
-	for i := 0; i+1 < len(tokens); i++ {
-		if tokens[i].Type == pgn.TagKey && tokens[i].Value == "FEN" && tokens[i+1].Type == pgn.TagValue {
-			return tokens[i+1].Value, true
-		}
-	}
-	return "", false
+	return &Reader{name: name, lim: lim.withDefaults(), br: bufio.NewReaderSize(r, 64<<10)}
 }
 
 // Next returns the next game, a *SkipError for a game that cannot be used
@@ -201,12 +137,12 @@ func (r *Reader) Next() (*Game, error) {
 		if len(bytes.TrimSpace(text)) == 0 {
 			continue
 		}
-		return r.parse(string(text), start)
+		return r.parse(text, r.firstLine, start)
 	}
 }
 
 // refuse returns the skip for a game whose text is too long or whose
-// variations nest too deep to hand to the PGN library, or nil.
+// variations nest too deep, or nil.
 func (r *Reader) refuse(big bool, start int) error {
 	switch {
 	case big:
@@ -227,9 +163,10 @@ func (r *Reader) Close() {
 }
 
 type job struct {
-	seq   int
-	raw   string
-	start int
+	seq       int
+	text      []byte
+	firstLine int
+	start     int
 }
 
 // nextParallel returns the results of the pipeline in input order.
@@ -295,7 +232,7 @@ func (r *Reader) startPipeline() {
 				continue
 			}
 			select {
-			case jobs <- job{seq: seq, raw: string(text), start: start}:
+			case jobs <- job{seq: seq, text: bytes.Clone(text), firstLine: r.firstLine, start: start}:
 			case <-r.done:
 				return
 			}
@@ -304,7 +241,7 @@ func (r *Reader) startPipeline() {
 	for range n {
 		go func() {
 			for j := range jobs {
-				g, err := r.parse(j.raw, j.start)
+				g, err := r.parse(j.text, j.firstLine, j.start)
 				var se *SkipError
 				if !send(result{seq: j.seq, game: g, err: err, terminal: err != nil && !errors.As(err, &se)}) {
 					return
@@ -324,10 +261,11 @@ func (r *Reader) skip(line int, reason string) error {
 func (r *Reader) nextText() (text []byte, start int, big, ok bool, err error) {
 	r.buf, r.hasMoves, r.oversized, r.inBrace = r.buf[:0], false, false, false
 	r.depth, r.maxDepth = 0, 0
-	r.start = 0
+	r.start, r.firstLine = 0, 0
 	if r.pending != nil {
 		r.buf = append(r.buf, r.pending...)
 		r.start, r.oversized = r.pendingLine, r.pendingBig
+		r.firstLine = r.pendingLine
 		r.pending = nil
 	}
 	for !r.eof {
@@ -338,6 +276,16 @@ func (r *Reader) nextText() (text []byte, start int, big, ok bool, err error) {
 		if chunk == nil {
 			break
 		}
+		if r.inEscape && !isLineStart {
+			// The rest of an escape line: keep only its newline, so that
+			// line numbers in the game's text stay right.
+			if chunk[len(chunk)-1] == '\n' {
+				r.inEscape = false
+				r.buf = append(r.buf, '\n')
+			}
+			continue
+		}
+		r.inEscape = false
 		if isLineStart {
 			trimmed := bytes.TrimLeft(chunk, " \t\r")
 			isTag := !r.inBrace && len(trimmed) > 0 && trimmed[0] == '['
@@ -350,8 +298,17 @@ func (r *Reader) nextText() (text []byte, start int, big, ok bool, err error) {
 				}
 				return r.buf, r.start, r.oversized, true, nil
 			}
+			if r.firstLine == 0 {
+				r.firstLine = lineNo
+			}
 			if len(chunk) > 0 && chunk[0] == '%' && !r.inBrace {
-				continue // PGN escape line
+				// A PGN escape line: drop it but keep its newline.
+				if chunk[len(chunk)-1] == '\n' {
+					r.buf = append(r.buf, '\n')
+				} else {
+					r.inEscape = true
+				}
+				continue
 			}
 			if len(bytes.TrimSpace(chunk)) > 0 {
 				if r.start == 0 {
@@ -430,72 +387,20 @@ func (r *Reader) readChunk() (chunk []byte, lineStart bool, line int, err error)
 	return b, atStart, r.line, nil
 }
 
-type parseResult struct {
-	game *pgn.Game
-	err  error
-}
-
-// parse runs the PGN library on one game's text, guarded: a panic or an
-// error skips the game, and so does a parse that does not finish in time.
-func (r *Reader) parse(raw string, start int) (*Game, error) {
-	done := make(chan parseResult, 1)
-	go func() {
-		defer func() {
-			if p := recover(); p != nil {
-				done <- parseResult{err: fmt.Errorf("PGN library panicked: %v", p)}
-			}
-		}()
-		g, err := r.parseGame(raw)
-		done <- parseResult{game: g, err: err}
-	}()
-	timer := time.NewTimer(r.lim.ParseTimeout)
-	defer timer.Stop()
-	var res parseResult
-	select {
-	case res = <-done:
-	case <-timer.C:
-		if n := r.stalls.Add(1); int(n) >= r.lim.MaxStalls {
-			return nil, fmt.Errorf("%s:%d: the PGN library stalled on %d games; giving up", r.name, start, n)
-		}
-		return nil, r.skip(start, fmt.Sprintf("the PGN library did not finish within %v", r.lim.ParseTimeout))
-	}
-	if errors.Is(res.err, errSetUp) {
-		return nil, r.skip(start, res.err.Error())
-	}
-	if res.err != nil {
-		return nil, r.skip(start, "PGN: "+oneLine(res.err.Error()))
-	}
-	return r.convert(res.game, start)
-}
-
-func oneLine(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) > 200 {
-		s = s[:200] + "..."
-	}
-	return s
-}
-
-// convert checks the parsed game against our own rules core and returns
-// its moves.
-func (r *Reader) convert(g *pgn.Game, start int) (*Game, error) {
-	moves := g.Moves()
-	if len(moves) == 0 {
+// parse reads one game's text, whose first line is firstLine and whose
+// first non-blank line is start.
+func (r *Reader) parse(text []byte, firstLine, start int) (*Game, error) {
+	g, err := parseGame(text, firstLine, r.lim.SetUp)
+	switch {
+	case errors.Is(err, errSetUp):
+		return nil, r.skip(start, err.Error())
+	case err != nil:
+		return nil, r.skip(start, "PGN: "+err.Error())
+	case len(g.Moves) == 0:
 		return nil, r.skip(start, "no moves")
+	case len(g.Moves) > r.lim.MaxPlies:
+		return nil, r.skip(start, fmt.Sprintf("%d plies, more than %d", len(g.Moves), r.lim.MaxPlies))
 	}
-	if len(moves) > r.lim.MaxPlies {
-		return nil, r.skip(start, fmt.Sprintf("%d plies, more than %d", len(moves), r.lim.MaxPlies))
-	}
-	out := &Game{Line: start, White: g.GetTagPair("White"), Black: g.GetTagPair("Black"), Result: g.GetTagPair("Result")}
-	out.Moves = make([]chess.Move, 0, len(moves))
-	pos := chess.StartPosition()
-	for i, pm := range moves {
-		m, err := chess.ParseUCI(pm.String())
-		if err != nil || !pos.IsLegal(m) {
-			return nil, r.skip(start, fmt.Sprintf("move %d (%s): not legal by our rules core in %s", i/2+1, pm.String(), pos.FEN()))
-		}
-		pos.Make(m)
-		out.Moves = append(out.Moves, m)
-	}
-	return out, nil
+	g.Line = start
+	return g, nil
 }
