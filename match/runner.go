@@ -225,7 +225,7 @@ func Run(ctx context.Context, c Config) (Summary, error) {
 		go func() {
 			defer wg.Done()
 			p1, p2 := c.P1.New(), c.P2.New()
-			t := &table{ump: umpire.New(c.Rules), mgr: clock.Default(c.Limits.Overhead)}
+			t := &table{ump: umpire.New(c.Rules), policy: clock.NewPolicy(c.Limits.Overhead)}
 			for i := range jobs {
 				rec := newRecord(&c, games[i])
 				ps := [2]players.Player{p1, p2}

@@ -50,11 +50,15 @@ func (t *Turn) Retries() int { return t.retries.Retries() }
 // moveNumber the full move being played. The time spent since Begin (by the
 // attempts already refused) comes out of the move's share.
 func (t *Turn) Plan(remaining, increment time.Duration, moveNumber int, now time.Time) Plan {
-	var spent time.Duration
-	if !t.start.IsZero() {
-		spent = now.Sub(t.start)
+	return t.PlanSpent(remaining, increment, moveNumber, t.SpentAt(now))
+}
+
+// SpentAt is the time spent in the current turn at now: zero before Begin.
+func (t *Turn) SpentAt(now time.Time) time.Duration {
+	if t.start.IsZero() {
+		return 0
 	}
-	return t.PlanSpent(remaining, increment, moveNumber, spent)
+	return now.Sub(t.start)
 }
 
 // PlanSpent is Plan with the time already spent this turn given directly (a
