@@ -16,7 +16,6 @@ import (
 	"kriegbot/engine/players"
 	"kriegbot/engine/search"
 	"kriegbot/engine/umpire"
-	"kriegbot/protocol"
 )
 
 // Bounds on a record, so that a damaged or hostile file costs bounded memory:
@@ -29,8 +28,6 @@ const (
 	// MaxTop is the most candidates kept per recorded search (the daemon
 	// records five).
 	MaxTop = 16
-	// maxWords is the most referee announcements in one answer.
-	maxWords = 8
 	// maxMoves is the most SAN moves in the revealed move list.
 	maxMoves = 4096
 )
@@ -90,6 +87,9 @@ type GameInfo struct {
 	HiddenKing bool
 	// Rules are the referee's rules; the zero value means ICC's.
 	Rules umpire.Rules
+	// Version is the record schema's version (Version; 1 for records
+	// without "v").
+	Version int
 }
 
 // StepKind says what a Step holds.
@@ -263,7 +263,7 @@ func Read(r io.Reader, name string) (*Record, error) {
 			if err := decode(line, &l); err != nil {
 				return nil, fail(n, "%v", err)
 			}
-			s, err := answerStep(&l)
+			s, err := answerStep(&l, rec.Game.Version)
 			if err != nil {
 				return nil, fail(n, "%v", err)
 			}
@@ -362,7 +362,7 @@ func parseTime(s string) (time.Time, error) {
 func gameInfo(line []byte, name string, l *GameLine) (GameInfo, error) {
 	g := GameInfo{Number: l.Game, White: l.White, Black: l.Black, BaseMin: l.BaseMin, IncS: l.IncS,
 		Rated: l.Rated, Wild: l.Wild, Player: l.Player, Build: l.Build, OpponentModel: l.OpponentModel,
-		Seed: uint64(l.Seed)}
+		Seed: uint64(l.Seed), Version: max(l.V, 1)}
 	if l.V > Version {
 		return g, fmt.Errorf("record version %d is newer than this program's (%d)", l.V, Version)
 	}
@@ -460,17 +460,15 @@ func attemptStep(raw *AttemptLine) (Step, error) {
 	return s, nil
 }
 
-// answerStep rebuilds the view the player heard from the recorded words;
-// the words must be exactly what umpire.View.Words would say of it.
-func answerStep(raw *AnswerLine) (Step, error) {
+// answerStep rebuilds the view the player heard: from the announcements
+// of a version 2 record, or from the referee's words of a version 1 record
+// (words.go).
+func answerStep(raw *AnswerLine, version int) (Step, error) {
 	if raw.Own == nil {
 		return Step{}, errors.New("answer: no own field")
 	}
-	if len(raw.Referee) > maxWords {
-		return Step{}, fmt.Errorf("answer: more than %d referee announcements", maxWords)
-	}
 	v := umpire.View{Heard: true, Own: *raw.Own, PawnTries: -1}
-	s := Step{Kind: StepAnswer, Words: raw.Referee}
+	s := Step{Kind: StepAnswer}
 	if v.Own {
 		// The daemon repeats our move; other drivers may write "0000" (the
 		// player knows what it asked).
@@ -489,60 +487,22 @@ func answerStep(raw *AnswerLine) (Step, error) {
 	} else if raw.Move != "" {
 		return Step{}, errors.New("answer: the opponent's move is never known")
 	}
-	if v.Illegal {
-		if len(raw.Referee) != 1 || raw.Referee[0] != "Illegal move" {
-			return Step{}, fmt.Errorf("answer: an illegal attempt must say [\"Illegal move\"], not %q", raw.Referee)
-		}
-		s.View = v
-		return s, nil
+	if version < 2 {
+		return wordsStep(s, v, raw)
 	}
-	var items []protocol.Announcement
-	for _, w := range raw.Referee {
-		var ok bool
-		items, ok = parseWord(items[:0], w)
-		if !ok || len(items) != 1 {
-			return Step{}, fmt.Errorf("answer: %q is not one referee announcement", w)
-		}
-		a := items[0]
-		switch a.Kind {
-		case protocol.AnnCapture:
-			if v.Capture.Kind != umpire.NoCapture {
-				return Step{}, errors.New("answer: two captures")
-			}
-			v.Capture = a.Capture
-		case protocol.AnnCheck:
-			switch {
-			case v.Checks[0] == chess.NoCheck:
-				v.Checks[0] = a.Check
-			case v.Checks[1] == chess.NoCheck:
-				v.Checks[1] = a.Check
-			default:
-				return Step{}, errors.New("answer: more than two checks")
-			}
-		case protocol.AnnPawnTries:
-			if v.PawnTries >= 0 {
-				return Step{}, errors.New("answer: two pawn-tries counts")
-			}
-			v.PawnTries = a.Tries
-		default:
-			return Step{}, fmt.Errorf("answer: %q does not belong in an answer", w)
+	if raw.Referee != nil {
+		return Step{}, fmt.Errorf("answer: referee words in a version %d record (they were version 1's answer)", version)
+	}
+	if v.Illegal && raw.hasAnnouncements() {
+		return Step{}, errors.New("answer: a refused attempt announces nothing")
+	}
+	if !v.Illegal {
+		if err := raw.announced(&v); err != nil {
+			return Step{}, err
 		}
 	}
-	// The words must be the canonical rendering, in order: then the view is
-	// exactly the one the daemon handed its player.
-	if got := v.Words(); strings.Join(got, "|") != strings.Join(raw.Referee, "|") {
-		return Step{}, fmt.Errorf("answer: referee words %q are not in ICC's order and wording (%q)", raw.Referee, got)
-	}
-	s.View = v
+	s.View, s.Words = v, v.Words()
 	return s, nil
-}
-
-func parseWord(dst []protocol.Announcement, w string) ([]protocol.Announcement, bool) {
-	if len(w) > 64 {
-		return dst, false
-	}
-	items, _, unknown := protocol.ParseAnnouncements(dst, []byte(w))
-	return items, !unknown && len(items) > 0 && items[0].Game == 0
 }
 
 // CheckSAN checks that the revealed moves are legal from the start.

@@ -157,11 +157,12 @@ func (w *Writer) Event(e players.Event, now time.Time) {
 			}
 		}
 		own := v.Own
-		l := AnswerLine{Type: TypeAnswer, Own: &own, Referee: v.Words(), T: t}
+		l := AnswerLine{Type: TypeAnswer, Own: &own, T: t}
 		if v.Own {
 			legal := !v.Illegal
 			l.Move, l.Legal = v.Move.String(), &legal
 		}
+		l.setView(v)
 		w.line(l)
 	}
 }
