@@ -158,6 +158,8 @@ type table struct {
 	ump *umpire.Umpire
 	// policy is the one time policy (engine/clock), the daemon's.
 	policy clock.Policy
+	// records is the folder of each side's record (-records), "" for none.
+	records string
 }
 
 // play plays one game between white and black. It returns errAborted when ctx
@@ -172,13 +174,17 @@ func (t *table) play(ctx context.Context, rec *Record, ps [2]players.Player, rul
 			return fmt.Errorf("match: %s: new game: %w", rec.specOf(chess.Color(c)), err)
 		}
 	}
+	recs := openRecords(t.records, rec, rules, lims, time.Now())
+	defer recs.close()
 	timed := [2]bool{lims[0].Control.Timed(), lims[1].Control.Timed()}
 	clocks := [2]time.Duration{lims[0].Control.Base, lims[1].Control.Base}
 	turns := [2]*clock.Turn{clock.NewTurn(t.policy.Manager(0)), clock.NewTurn(t.policy.Manager(0))}
 	var spent time.Duration // thinking time of the side to move this turn
 	for c, p := range ps {
 		if timed[c] {
-			p.Hear(players.Event{Kind: players.ClockUpdate, Clock: players.Clocks{Ours: clocks[c], Theirs: clocks[1-c]}})
+			e := players.Event{Kind: players.ClockUpdate, Clock: players.Clocks{Ours: clocks[c], Theirs: clocks[1-c]}}
+			recs.hear(chess.Color(c), e)
+			p.Hear(e)
 		}
 	}
 	turnAttempts := 0
@@ -188,7 +194,9 @@ func (t *table) play(ctx context.Context, rec *Record, ps [2]players.Player, rul
 	stopPonder := func(c chess.Color) {
 		if pr := pond[c]; pr != nil {
 			pond[c] = nil
-			rec.Attempts[pr.attempt].Ponder = pr.stop()
+			rep := pr.stop()
+			rec.Attempts[pr.attempt].Ponder = rep
+			recs.ponder(c, rep)
 		}
 	}
 	defer func() {
@@ -246,6 +254,7 @@ func (t *table) play(ctx context.Context, rec *Record, ps [2]players.Player, rul
 			end(lossFor(side), TermError, fmt.Sprintf("%s: %v", rec.specOf(side), err))
 			break
 		}
+		recs.attempt(side, m, ps[side])
 		pos := u.Position()
 		a, err := u.Attempt(m)
 		if err != nil {
@@ -276,7 +285,9 @@ func (t *table) play(ctx context.Context, rec *Record, ps [2]players.Player, rul
 		}
 		for c, p := range ps {
 			if v := a.For(chess.Color(c)); v.Heard {
-				p.Hear(players.Event{Kind: players.Answer, View: v})
+				e := players.Event{Kind: players.Answer, View: v}
+				recs.hear(chess.Color(c), e)
+				p.Hear(e)
 			}
 		}
 		if a.Legal {
@@ -284,7 +295,9 @@ func (t *table) play(ctx context.Context, rec *Record, ps [2]players.Player, rul
 				if !timed[c] {
 					continue
 				}
-				p.Hear(players.Event{Kind: players.ClockUpdate, Clock: players.Clocks{Ours: clocks[c], Theirs: clocks[1-c]}})
+				e := players.Event{Kind: players.ClockUpdate, Clock: players.Clocks{Ours: clocks[c], Theirs: clocks[1-c]}}
+				recs.hear(chess.Color(c), e)
+				p.Hear(e)
 			}
 		}
 		if a.Ending != umpire.NotOver {
@@ -298,6 +311,9 @@ func (t *table) play(ctx context.Context, rec *Record, ps [2]players.Player, rul
 	rec.Plies = u.Plies()
 	for _, p := range ps {
 		p.GameOver(players.Outcome{Result: rec.Result, Reason: rec.Termination})
+	}
+	if err := recs.finish(rec); err != nil {
+		return fmt.Errorf("match: game %d: record: %w", rec.Game, err)
 	}
 	return nil
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"kriegbot/engine/chess"
+	"kriegbot/engine/clock"
 	"kriegbot/engine/players"
 	"kriegbot/engine/search"
 	"kriegbot/engine/umpire"
@@ -90,6 +91,9 @@ type GameInfo struct {
 	// Version is the record schema's version (Version; 1 for records
 	// without "v").
 	Version int
+	// Control is the time control the player was given: the game line's
+	// tc, or base_min and inc_s.
+	Control clock.Control
 }
 
 // StepKind says what a Step holds.
@@ -309,7 +313,7 @@ func Read(r io.Reader, name string) (*Record, error) {
 			if len(l.SAN) > maxMoves {
 				return nil, fail(n, "more than %d moves", maxMoves)
 			}
-			if err := CheckSAN(l.SAN); err != nil {
+			if err := CheckSANFrom(rec.Game.start(), l.SAN); err != nil {
 				return nil, fail(n, "%v", err)
 			}
 			rec.Moves = l.SAN
@@ -405,6 +409,25 @@ func gameInfo(line []byte, name string, l *GameLine) (GameInfo, error) {
 	}
 	if l.BaseMin < 0 || l.IncS < 0 || l.BaseMin > 1e6 || l.IncS > 1e6 {
 		return g, errors.New("time control out of range")
+	}
+	g.Control = clock.Control{Base: time.Duration(l.BaseMin) * time.Minute, Increment: time.Duration(l.IncS) * time.Second}
+	if l.TC != "" {
+		c, err := clock.ParseControl(l.TC)
+		if err != nil {
+			return g, fmt.Errorf("tc: %v", err)
+		}
+		g.Control = c
+	}
+	if l.FEN != "" {
+		pos, err := chess.ParseFEN(l.FEN)
+		if err != nil {
+			return g, fmt.Errorf("fen: %v", err)
+		}
+		g.Setup = &pos
+	}
+	g.HiddenKing = l.HiddenKing
+	if g.HiddenKing && g.Setup == nil {
+		return g, errors.New("hidden_king without a fen")
 	}
 	t, err := parseTime(l.Start)
 	if err != nil {
@@ -506,8 +529,18 @@ func answerStep(raw *AnswerLine, version int) (Step, error) {
 }
 
 // CheckSAN checks that the revealed moves are legal from the start.
-func CheckSAN(sans []string) error {
-	pos := chess.StartPosition()
+func CheckSAN(sans []string) error { return CheckSANFrom(chess.StartPosition(), sans) }
+
+// start is the position the game began from.
+func (g *GameInfo) start() chess.Position {
+	if g.Setup != nil {
+		return *g.Setup
+	}
+	return chess.StartPosition()
+}
+
+// CheckSANFrom checks that the moves are legal from pos.
+func CheckSANFrom(pos chess.Position, sans []string) error {
 	for i, s := range sans {
 		m, err := pos.ParseSAN(s)
 		if err != nil {

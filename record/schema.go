@@ -61,6 +61,13 @@ type GameLine struct {
 	MaxPlies      int    `json:"max_plies,omitempty"`
 	MaxReversible int    `json:"max_reversible,omitempty"`
 	DeadMaterial  bool   `json:"dead_material,omitempty"`
+	// TC is the time control in PGN's form ("10+0.1", seconds) when
+	// base_min and inc_s cannot say it (a match's clock); FEN the set-up
+	// position the game began from (a match's -positions), and HiddenKing
+	// that the players did not know where the opponent's king stood in it.
+	TC         string `json:"tc,omitempty"`
+	FEN        string `json:"fen,omitempty"`
+	HiddenKing bool   `json:"hidden_king,omitempty"`
 }
 
 // SetRules fills the rules fields from r.
