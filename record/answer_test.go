@@ -65,7 +65,8 @@ func TestReadAnswersV2(t *testing.T) {
 }
 
 // TestAnswerRoundTrip writes every kind of heard view as a version 2
-// answer line and reads it back: the view is the one written.
+// answer line, and as version 1's words, and reads it back: the view is
+// the one written.
 func TestAnswerRoundTrip(t *testing.T) {
 	e2e4, _ := chess.ParseUCI("e2e4")
 	e4 := chess.NewSquare(4, 3)
@@ -107,6 +108,20 @@ func TestAnswerRoundTrip(t *testing.T) {
 		}
 		if got := rec.Steps[0].View; got != v {
 			t.Fatalf("%+v as %s read back as %+v", v, b, got)
+		}
+		if v.Ending != umpire.NotOver {
+			continue // version 1 words did not say the ending (nor checks and tries with it)
+		}
+		// The same view as a version 1 record's words.
+		l = AnswerLine{Type: TypeAnswer, Own: &own, Move: l.Move, Legal: l.Legal, Referee: v.Words()}
+		if b, err = json.Marshal(l); err != nil {
+			t.Fatal(err)
+		}
+		if rec, err = Read(strings.NewReader(gameLine+"\n"+string(b)), "f"); err != nil {
+			t.Fatalf("%+v as %s: %v", v, b, err)
+		}
+		if got := rec.Steps[0].View; got != v {
+			t.Fatalf("%+v as version 1 %s read back as %+v", v, b, got)
 		}
 	}
 }

@@ -3,19 +3,20 @@ package record
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"kriegbot/engine/chess"
 	"kriegbot/engine/umpire"
-	"kriegbot/protocol"
 )
 
 // maxWords is the most referee announcements in one version 1 answer.
 const maxWords = 8
 
 // wordsStep finishes a version 1 answer: the view rebuilt from the recorded
-// referee words (ICC's English, read by the wire's announcement parser);
-// the words must be exactly what umpire.View.Words would say of it. s and
+// referee words (ICC's English), which must be exactly what
+// umpire.View.Words would say of it, so they are read by matching the
+// umpire's own renderings (no wire parser). s and
 // v hold what answerStep read of the line's other fields.
 func wordsStep(s Step, v umpire.View, raw *AnswerLine) (Step, error) {
 	if len(raw.Referee) > maxWords {
@@ -29,36 +30,29 @@ func wordsStep(s Step, v umpire.View, raw *AnswerLine) (Step, error) {
 		s.View = v
 		return s, nil
 	}
-	var items []protocol.Announcement
 	for _, w := range raw.Referee {
-		var ok bool
-		items, ok = parseWord(items[:0], w)
-		if !ok || len(items) != 1 {
+		switch a, ok := parseWord(w); {
+		case !ok:
 			return Step{}, fmt.Errorf("answer: %q is not one referee announcement", w)
-		}
-		a := items[0]
-		switch a.Kind {
-		case protocol.AnnCapture:
+		case a.capture.Kind != umpire.NoCapture:
 			if v.Capture.Kind != umpire.NoCapture {
 				return Step{}, errors.New("answer: two captures")
 			}
-			v.Capture = a.Capture
-		case protocol.AnnCheck:
+			v.Capture = a.capture
+		case a.check != chess.NoCheck:
 			switch {
 			case v.Checks[0] == chess.NoCheck:
-				v.Checks[0] = a.Check
+				v.Checks[0] = a.check
 			case v.Checks[1] == chess.NoCheck:
-				v.Checks[1] = a.Check
+				v.Checks[1] = a.check
 			default:
 				return Step{}, errors.New("answer: more than two checks")
 			}
-		case protocol.AnnPawnTries:
+		default:
 			if v.PawnTries >= 0 {
 				return Step{}, errors.New("answer: two pawn-tries counts")
 			}
-			v.PawnTries = a.Tries
-		default:
-			return Step{}, fmt.Errorf("answer: %q does not belong in an answer", w)
+			v.PawnTries = a.tries
 		}
 	}
 	// The words must be the canonical rendering, in order: then the view is
@@ -70,10 +64,44 @@ func wordsStep(s Step, v umpire.View, raw *AnswerLine) (Step, error) {
 	return s, nil
 }
 
-func parseWord(dst []protocol.Announcement, w string) ([]protocol.Announcement, bool) {
-	if len(w) > 64 {
-		return dst, false
+// word is one announcement of a legal move: a capture, a check or the
+// pawn tries.
+type word struct {
+	capture umpire.Capture
+	check   chess.CheckKind
+	tries   int
+}
+
+// maxTries bounds a pawn-tries count (16 pawns, each with at most two
+// captures, is far above any position's).
+const maxTries = 32
+
+// parseWord reads one announcement in exactly the wording umpire.View.Words
+// gives it (ICC's): anything else is not ok.
+func parseWord(w string) (word, bool) {
+	for _, k := range [...]umpire.CaptureKind{umpire.PawnCaptured, umpire.PieceCaptured} {
+		prefix := "Pawn at "
+		if k == umpire.PieceCaptured {
+			prefix = "Piece at "
+		}
+		if sq, ok := strings.CutPrefix(w, prefix); ok {
+			sq, ok = strings.CutSuffix(sq, " captured")
+			s, valid := chess.ParseSquare(sq)
+			if !ok || !valid || s.String() != sq {
+				return word{}, false
+			}
+			return word{capture: umpire.Capture{Square: s, Kind: k}}, true
+		}
 	}
-	items, _, unknown := protocol.ParseAnnouncements(dst, []byte(w))
-	return items, !unknown && len(items) > 0 && items[0].Game == 0
+	for _, k := range [...]chess.CheckKind{chess.CheckRank, chess.CheckFile, chess.CheckLongDiagonal, chess.CheckShortDiagonal, chess.CheckKnight} {
+		if w == umpire.CheckWords(k) {
+			return word{check: k}, true
+		}
+	}
+	n, _, ok := strings.Cut(w, " ")
+	tries, err := strconv.Atoi(n)
+	if !ok || err != nil || tries < 0 || tries > maxTries || umpire.TriesWords(tries) != w {
+		return word{}, false
+	}
+	return word{tries: tries}, true
 }
