@@ -58,9 +58,12 @@ type Search struct {
 // clock.NoLimit) and hands its result to deliver, on that goroutine, once Attempt has
 // returned: until then p belongs to the search.
 func Start(p players.Player, b players.Budget, hard time.Duration, deliver func(Result)) *Search {
-	ctx, cancel := context.WithCancel(context.Background())
+	var ctx context.Context
+	var cancel context.CancelFunc
 	if hard >= 0 {
 		ctx, cancel = context.WithTimeout(context.Background(), hard)
+	} else {
+		ctx, cancel = context.WithCancel(context.Background())
 	}
 	s := &Search{cancel: cancel}
 	go func() {
