@@ -8,6 +8,7 @@ import (
 	"kriegbot/engine/chess"
 	"kriegbot/engine/clock"
 	"kriegbot/engine/players"
+	"kriegbot/engine/think"
 	"kriegbot/engine/umpire"
 	"kriegbot/record"
 )
@@ -111,8 +112,8 @@ type Game struct {
 	done       chan<- Thought
 	seq        int
 	thinking   bool
-	started    time.Time // when the search in flight began
-	cancel     context.CancelFunc
+	started    time.Time       // when the search in flight began
+	search     *think.Search   // the search in flight, nil when none
 	queued     []players.Event // heard while the player was thinking
 	over       bool            // the player was told GameOver
 	low        int             // consecutive turns valued below the resign line
@@ -122,19 +123,13 @@ type Game struct {
 	// theirTurn: our last move was accepted and the opponent's is not yet
 	// heard (when a ponder may run).
 	theirTurn bool
-	ponder    *pondering // the ponder in flight, nil when none
-}
-
-// pondering is a ponder in flight on its own goroutine.
-type pondering struct {
-	cancel context.CancelFunc
-	done   chan players.PonderReport
+	ponder    *think.Ponder // the ponder in flight, nil when none
 }
 
 // New starts a game: it builds the player and gives it the game. Finished
 // searches are sent on done, which the backend reads.
 func New(s Setup, done chan<- Thought) (*Game, error) {
-	g := &Game{setup: s, done: done, turn: clock.NewTurn(manager(s.Settings, 0))}
+	g := &Game{setup: s, done: done, turn: clock.NewTurn(s.Settings.Policy().Manager(0))}
 	p, err := g.newPlayer()
 	if err != nil {
 		return nil, err
@@ -154,11 +149,9 @@ func (g *Game) newPlayer() (players.Player, error) {
 	return p, nil
 }
 
-func manager(s Settings, lag time.Duration) clock.Manager {
-	m := clock.Default(s.Overhead + lag)
-	m.MinSoft = s.MinThink
-	m.Emergency = s.Emergency
-	return m
+// Policy is the time policy of the settings (engine/clock's one policy).
+func (s Settings) Policy() clock.Policy {
+	return clock.Policy{Overhead: s.Overhead, MinThink: s.MinThink, Emergency: s.Emergency}
 }
 
 // Player is the game's player (for inspection: belief, last search).
@@ -212,24 +205,23 @@ func (g *Game) startPonder() {
 	if !ok || !g.setup.Settings.Ponder || !g.theirTurn || g.ponder != nil || g.thinking || g.over || g.resigned {
 		return
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	pr := &pondering{cancel: cancel, done: make(chan players.PonderReport, 1)}
-	g.ponder = pr
-	go func() { pr.done <- pp.Ponder(ctx, 0) }()
+	g.ponder = think.StartPonder(context.Background(), pp, 0)
 }
 
 // stopPonder ends the ponder in flight, if any, and records what it did:
-// the ponder returns within one iteration of the cancel (tens of
-// microseconds; a few milliseconds when it is compacting its tree), so an
-// event is never held back for long.
+// the ponder returns within one iteration of the cancel, so an event is
+// never held back for long. A player that panicked while pondering panics
+// the driver, as it did when the ponder was the driver's own goroutine.
 func (g *Game) stopPonder(now time.Time) {
 	pr := g.ponder
 	if pr == nil {
 		return
 	}
 	g.ponder = nil
-	pr.cancel()
-	rep := <-pr.done
+	rep, err := pr.Stop()
+	if err != nil {
+		panic(err)
+	}
 	if r := g.setup.Record; r != nil && rep.Iterations > 0 {
 		r.Ponder(rep, now)
 	}
@@ -270,14 +262,15 @@ func (g *Game) Act(now time.Time, s Situation) []Action {
 		g.resigned = true
 		return acts
 	}
-	g.turn.Manager = manager(g.setup.Settings, s.Lag)
 	g.turn.Begin(s.Since)
-	plan := clock.Plan{Soft: time.Second, Hard: 2 * time.Second} // untimed
+	ask := clock.Ask{MoveTime: clock.UntimedMoveTime}
 	if ctl := g.setup.Game.Control; ctl.Base != 0 || ctl.Increment != 0 {
-		plan = g.turn.Plan(s.Clock, ctl.Increment, s.MoveNumber, now)
+		ask = clock.Ask{Clock: true, Remaining: s.Clock, Increment: ctl.Increment, MoveNumber: s.MoveNumber,
+			Spent: g.turn.SpentAt(now), Lag: s.Lag}
 	}
+	plan := g.setup.Settings.Policy().Plan(g.turn, ask)
 	g.started = now
-	g.think(players.Budget{Time: plan.Soft, MaxTime: plan.Max, Emergency: plan.Emergency}, plan.Hard)
+	g.think(think.Budget(plan, 0), plan.Hard)
 	return acts
 }
 
@@ -320,19 +313,16 @@ const offerEvery = 20
 // LowTurns is how many consecutive turns were valued below the resign line.
 func (g *Game) LowTurns() int { return g.low }
 
-// think starts the search in its own goroutine.
+// think starts the search on its own goroutine (engine/think), whose
+// Thought arrives on the backend's channel.
 func (g *Game) think(b players.Budget, hard time.Duration) {
 	g.seq++
 	seq := g.seq
 	g.thinking = true
-	ctx, cancel := context.WithTimeout(context.Background(), hard)
-	g.cancel = cancel
-	p, done := g.p, g.done
-	go func() {
-		m, err := p.Attempt(ctx, b)
-		cancel()
-		done <- Thought{Game: g, seq: seq, move: m, err: err}
-	}()
+	done := g.done
+	g.search = think.Start(g.p, b, hard, func(r think.Result) {
+		done <- Thought{Game: g, seq: seq, move: r.Move, err: r.Err}
+	})
 }
 
 // Decide has the player choose the next attempt at once, on the caller's
@@ -385,7 +375,7 @@ func (g *Game) Done(r Thought, wanted bool, now time.Time) []Action {
 		return nil
 	}
 	g.thinking = false
-	g.cancel = nil
+	g.search = nil
 	if !wanted || g.over {
 		return nil
 	}
@@ -407,8 +397,8 @@ func (g *Game) Done(r Thought, wanted bool, now time.Time) []Action {
 // Stop cancels a search in flight, whose Thought still arrives and is
 // dropped, and ends a ponder.
 func (g *Game) Stop() {
-	if g.cancel != nil {
-		g.cancel()
+	if g.search != nil {
+		g.search.Cancel()
 	}
 	g.stopPonder(time.Now())
 }
@@ -419,7 +409,7 @@ func (g *Game) drop() {
 	g.Stop()
 	g.seq++
 	g.thinking = false
-	g.cancel = nil
+	g.search = nil
 	g.queued = nil
 }
 
@@ -448,8 +438,8 @@ func (g *Game) Rebuild(views []umpire.View, why string, now time.Time) error {
 
 // End tells the player the game is over (once) and records the result.
 func (g *Game) End(o players.Outcome, res record.ResultLine, now time.Time) {
-	if g.cancel != nil {
-		g.cancel()
+	if g.search != nil {
+		g.search.Cancel()
 	}
 	g.stopPonder(now)
 	if g.over {

@@ -51,6 +51,7 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	beta := fs.Float64("sprt-beta", 0.05, "SPRT false-negative rate")
 	pgnPath := fs.String("pgn", "", "write the games as PGN to this file")
 	jsonlPath := fs.String("jsonl", "", "write every attempt and game result as JSON Lines to this file")
+	recordsDir := fs.String("records", "", "write each side's record of each game, in the daemon's per-game record schema (docs/records.md), under DIR/games: kriegbot replay reads them")
 	resume := fs.Bool("resume", false, "go on with the match cut short whose -jsonl file is given: the same flags and specs, its games kept (and those of its .held file), the rest played and appended")
 	hiddenKing := fs.Bool("hidden-king", false, "with -positions: the players start not knowing where the opponent's king stands (as after a promotion)")
 	positions := fs.String("positions", "", "start positions file (FEN or EPD per line, # comments): game g starts from position g/2 mod N, so each is played with both colour assignments")
@@ -120,6 +121,7 @@ func Command(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	c.Limits = Limits{MoveTime: *moveTime, Nodes: *nodes, Overhead: *overhead}
+	c.Records = *recordsDir
 	if *tc != "" {
 		if c.Limits.Control, err = clock.ParseControl(*tc); err != nil {
 			return fail("-tc: %v", err)

@@ -9,6 +9,7 @@ import (
 	"kriegbot/engine/chess"
 	"kriegbot/engine/clock"
 	"kriegbot/engine/players"
+	"kriegbot/engine/think"
 	"kriegbot/engine/umpire"
 )
 
@@ -155,7 +156,10 @@ var errAborted = errors.New("match: game aborted")
 // table is what one worker reuses from game to game.
 type table struct {
 	ump *umpire.Umpire
-	mgr clock.Manager
+	// policy is the one time policy (engine/clock), the daemon's.
+	policy clock.Policy
+	// records is the folder of each side's record (-records), "" for none.
+	records string
 }
 
 // play plays one game between white and black. It returns errAborted when ctx
@@ -170,13 +174,17 @@ func (t *table) play(ctx context.Context, rec *Record, ps [2]players.Player, rul
 			return fmt.Errorf("match: %s: new game: %w", rec.specOf(chess.Color(c)), err)
 		}
 	}
+	recs := openRecords(t.records, rec, rules, lims, time.Now())
+	defer recs.close()
 	timed := [2]bool{lims[0].Control.Timed(), lims[1].Control.Timed()}
 	clocks := [2]time.Duration{lims[0].Control.Base, lims[1].Control.Base}
-	turns := [2]*clock.Turn{clock.NewTurn(t.mgr), clock.NewTurn(t.mgr)}
+	turns := [2]*clock.Turn{clock.NewTurn(t.policy.Manager(0)), clock.NewTurn(t.policy.Manager(0))}
 	var spent time.Duration // thinking time of the side to move this turn
 	for c, p := range ps {
 		if timed[c] {
-			p.Hear(players.Event{Kind: players.ClockUpdate, Clock: players.Clocks{Ours: clocks[c], Theirs: clocks[1-c]}})
+			e := players.Event{Kind: players.ClockUpdate, Clock: players.Clocks{Ours: clocks[c], Theirs: clocks[1-c]}}
+			recs.hear(chess.Color(c), e)
+			p.Hear(e)
 		}
 	}
 	turnAttempts := 0
@@ -186,7 +194,9 @@ func (t *table) play(ctx context.Context, rec *Record, ps [2]players.Player, rul
 	stopPonder := func(c chess.Color) {
 		if pr := pond[c]; pr != nil {
 			pond[c] = nil
-			rec.Attempts[pr.attempt].Ponder = pr.stop()
+			rep := pr.stop()
+			rec.Attempts[pr.attempt].Ponder = rep
+			recs.ponder(c, rep)
 		}
 	}
 	defer func() {
@@ -202,21 +212,15 @@ func (t *table) play(ctx context.Context, rec *Record, ps [2]players.Player, rul
 		}
 		side := u.Side()
 		lim := &lims[side]
-		budget := players.Budget{Time: lim.MoveTime, Nodes: lim.Nodes}
-		actx, cancel := ctx, context.CancelFunc(func() {})
-		switch {
-		case timed[side]:
-			plan := turns[side].PlanSpent(clocks[side], lim.Control.Increment, u.Plies()/2+1, spent)
-			budget.Time, budget.MaxTime, budget.Emergency = plan.Soft, plan.Max, plan.Emergency
-			actx, cancel = context.WithTimeout(ctx, plan.Hard)
-		case lim.MoveTime > 0:
-			// A generous hard limit: MoveTime is a target, not a flag.
-			actx, cancel = context.WithTimeout(ctx, 2*lim.MoveTime+10*time.Millisecond)
+		ask := clock.Ask{MoveTime: lim.MoveTime} // a target, not a flag
+		if timed[side] {
+			// The match measures the thinking time spent this turn.
+			ask = clock.Ask{Clock: true, Remaining: clocks[side], Increment: lim.Control.Increment,
+				MoveNumber: u.Plies()/2 + 1, Spent: spent}
 		}
-		start := time.Now()
-		m, err := ps[side].Attempt(actx, budget)
-		elapsed := time.Since(start)
-		cancel()
+		plan := t.policy.Plan(turns[side], ask)
+		r := think.Run(ctx, ps[side], think.Budget(plan, lim.Nodes), plan.Hard)
+		m, err, elapsed := r.Move, r.Err, r.Elapsed
 		if ctx.Err() != nil {
 			return errAborted
 		}
@@ -250,6 +254,7 @@ func (t *table) play(ctx context.Context, rec *Record, ps [2]players.Player, rul
 			end(lossFor(side), TermError, fmt.Sprintf("%s: %v", rec.specOf(side), err))
 			break
 		}
+		recs.attempt(side, m, ps[side])
 		pos := u.Position()
 		a, err := u.Attempt(m)
 		if err != nil {
@@ -280,7 +285,9 @@ func (t *table) play(ctx context.Context, rec *Record, ps [2]players.Player, rul
 		}
 		for c, p := range ps {
 			if v := a.For(chess.Color(c)); v.Heard {
-				p.Hear(players.Event{Kind: players.Answer, View: v})
+				e := players.Event{Kind: players.Answer, View: v}
+				recs.hear(chess.Color(c), e)
+				p.Hear(e)
 			}
 		}
 		if a.Legal {
@@ -288,7 +295,9 @@ func (t *table) play(ctx context.Context, rec *Record, ps [2]players.Player, rul
 				if !timed[c] {
 					continue
 				}
-				p.Hear(players.Event{Kind: players.ClockUpdate, Clock: players.Clocks{Ours: clocks[c], Theirs: clocks[1-c]}})
+				e := players.Event{Kind: players.ClockUpdate, Clock: players.Clocks{Ours: clocks[c], Theirs: clocks[1-c]}}
+				recs.hear(chess.Color(c), e)
+				p.Hear(e)
 			}
 		}
 		if a.Ending != umpire.NotOver {
@@ -303,13 +312,15 @@ func (t *table) play(ctx context.Context, rec *Record, ps [2]players.Player, rul
 	for _, p := range ps {
 		p.GameOver(players.Outcome{Result: rec.Result, Reason: rec.Termination})
 	}
+	if err := recs.finish(rec); err != nil {
+		return fmt.Errorf("match: game %d: record: %w", rec.Game, err)
+	}
 	return nil
 }
 
-// pondering is one ponder in flight.
+// pondering is one ponder in flight (engine/think).
 type pondering struct {
-	cancel context.CancelFunc
-	done   chan players.PonderReport
+	run *think.Ponder
 	// attempt is the index of the legal attempt it follows.
 	attempt int
 	nodes   int64
@@ -318,21 +329,22 @@ type pondering struct {
 // startPonder runs p's ponder on its own goroutine: until stop, or for
 // nodes iterations when nodes > 0.
 func startPonder(ctx context.Context, p players.Ponderer, nodes int64, attempt int) *pondering {
-	pctx, cancel := context.WithCancel(ctx)
-	pr := &pondering{cancel: cancel, done: make(chan players.PonderReport, 1), attempt: attempt, nodes: nodes}
-	go func() { pr.done <- p.Ponder(pctx, nodes) }()
-	return pr
+	return &pondering{run: think.StartPonder(ctx, p, nodes), attempt: attempt, nodes: nodes}
 }
 
 // stop ends the ponder (a ponder held to a node count runs it out: it does
 // not depend on when the opponent answered) and returns what it did, or nil
-// when it did nothing.
+// when it did nothing. A player that panicked while pondering panics the
+// match, as it did on the ponder's own goroutine.
 func (pr *pondering) stop() *players.PonderReport {
-	if pr.nodes == 0 {
-		pr.cancel()
+	end := pr.run.Stop
+	if pr.nodes > 0 {
+		end = pr.run.Finish
 	}
-	rep := <-pr.done
-	pr.cancel()
+	rep, err := end()
+	if err != nil {
+		panic(err)
+	}
 	if rep.Iterations == 0 {
 		return nil
 	}

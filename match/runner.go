@@ -38,7 +38,11 @@ type Config struct {
 	SPRT *SPRT
 	// PGN and JSONL receive each game in index order when not nil.
 	PGN, JSONL io.Writer
-	PGNHeader  PGNHeader
+	// Records, when not "", is the folder where each side's record of each
+	// game is written as it is played, in the one record schema (package
+	// record, under Records/games), for kriegbot replay.
+	Records   string
+	PGNHeader PGNHeader
 	// Progress, when not nil, is called after each game in index order with
 	// the summary so far and the game's line.
 	Progress func(Summary, GameLine)
@@ -225,7 +229,7 @@ func Run(ctx context.Context, c Config) (Summary, error) {
 		go func() {
 			defer wg.Done()
 			p1, p2 := c.P1.New(), c.P2.New()
-			t := &table{ump: umpire.New(c.Rules), mgr: clock.Default(c.Limits.Overhead)}
+			t := &table{ump: umpire.New(c.Rules), policy: clock.NewPolicy(c.Limits.Overhead), records: c.Records}
 			for i := range jobs {
 				rec := newRecord(&c, games[i])
 				ps := [2]players.Player{p1, p2}

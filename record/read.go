@@ -13,10 +13,10 @@ import (
 	"time"
 
 	"kriegbot/engine/chess"
+	"kriegbot/engine/clock"
 	"kriegbot/engine/players"
 	"kriegbot/engine/search"
 	"kriegbot/engine/umpire"
-	"kriegbot/protocol"
 )
 
 // Bounds on a record, so that a damaged or hostile file costs bounded memory:
@@ -29,8 +29,6 @@ const (
 	// MaxTop is the most candidates kept per recorded search (the daemon
 	// records five).
 	MaxTop = 16
-	// maxWords is the most referee announcements in one answer.
-	maxWords = 8
 	// maxMoves is the most SAN moves in the revealed move list.
 	maxMoves = 4096
 )
@@ -90,6 +88,12 @@ type GameInfo struct {
 	HiddenKing bool
 	// Rules are the referee's rules; the zero value means ICC's.
 	Rules umpire.Rules
+	// Version is the record schema's version (Version; 1 for records
+	// without "v").
+	Version int
+	// Control is the time control the player was given: the game line's
+	// tc, or base_min and inc_s.
+	Control clock.Control
 }
 
 // StepKind says what a Step holds.
@@ -263,7 +267,7 @@ func Read(r io.Reader, name string) (*Record, error) {
 			if err := decode(line, &l); err != nil {
 				return nil, fail(n, "%v", err)
 			}
-			s, err := answerStep(&l)
+			s, err := answerStep(&l, rec.Game.Version)
 			if err != nil {
 				return nil, fail(n, "%v", err)
 			}
@@ -309,7 +313,7 @@ func Read(r io.Reader, name string) (*Record, error) {
 			if len(l.SAN) > maxMoves {
 				return nil, fail(n, "more than %d moves", maxMoves)
 			}
-			if err := CheckSAN(l.SAN); err != nil {
+			if err := CheckSANFrom(rec.Game.start(), l.SAN); err != nil {
 				return nil, fail(n, "%v", err)
 			}
 			rec.Moves = l.SAN
@@ -362,7 +366,7 @@ func parseTime(s string) (time.Time, error) {
 func gameInfo(line []byte, name string, l *GameLine) (GameInfo, error) {
 	g := GameInfo{Number: l.Game, White: l.White, Black: l.Black, BaseMin: l.BaseMin, IncS: l.IncS,
 		Rated: l.Rated, Wild: l.Wild, Player: l.Player, Build: l.Build, OpponentModel: l.OpponentModel,
-		Seed: uint64(l.Seed)}
+		Seed: uint64(l.Seed), Version: max(l.V, 1)}
 	if l.V > Version {
 		return g, fmt.Errorf("record version %d is newer than this program's (%d)", l.V, Version)
 	}
@@ -405,6 +409,25 @@ func gameInfo(line []byte, name string, l *GameLine) (GameInfo, error) {
 	}
 	if l.BaseMin < 0 || l.IncS < 0 || l.BaseMin > 1e6 || l.IncS > 1e6 {
 		return g, errors.New("time control out of range")
+	}
+	g.Control = clock.Control{Base: time.Duration(l.BaseMin) * time.Minute, Increment: time.Duration(l.IncS) * time.Second}
+	if l.TC != "" {
+		c, err := clock.ParseControl(l.TC)
+		if err != nil {
+			return g, fmt.Errorf("tc: %v", err)
+		}
+		g.Control = c
+	}
+	if l.FEN != "" {
+		pos, err := chess.ParseFEN(l.FEN)
+		if err != nil {
+			return g, fmt.Errorf("fen: %v", err)
+		}
+		g.Setup = &pos
+	}
+	g.HiddenKing = l.HiddenKing
+	if g.HiddenKing && g.Setup == nil {
+		return g, errors.New("hidden_king without a fen")
 	}
 	t, err := parseTime(l.Start)
 	if err != nil {
@@ -460,17 +483,15 @@ func attemptStep(raw *AttemptLine) (Step, error) {
 	return s, nil
 }
 
-// answerStep rebuilds the view the player heard from the recorded words;
-// the words must be exactly what umpire.View.Words would say of it.
-func answerStep(raw *AnswerLine) (Step, error) {
+// answerStep rebuilds the view the player heard: from the announcements
+// of a version 2 record, or from the referee's words of a version 1 record
+// (words.go).
+func answerStep(raw *AnswerLine, version int) (Step, error) {
 	if raw.Own == nil {
 		return Step{}, errors.New("answer: no own field")
 	}
-	if len(raw.Referee) > maxWords {
-		return Step{}, fmt.Errorf("answer: more than %d referee announcements", maxWords)
-	}
 	v := umpire.View{Heard: true, Own: *raw.Own, PawnTries: -1}
-	s := Step{Kind: StepAnswer, Words: raw.Referee}
+	s := Step{Kind: StepAnswer}
 	if v.Own {
 		// The daemon repeats our move; other drivers may write "0000" (the
 		// player knows what it asked).
@@ -489,65 +510,37 @@ func answerStep(raw *AnswerLine) (Step, error) {
 	} else if raw.Move != "" {
 		return Step{}, errors.New("answer: the opponent's move is never known")
 	}
-	if v.Illegal {
-		if len(raw.Referee) != 1 || raw.Referee[0] != "Illegal move" {
-			return Step{}, fmt.Errorf("answer: an illegal attempt must say [\"Illegal move\"], not %q", raw.Referee)
-		}
-		s.View = v
-		return s, nil
+	if version < 2 {
+		return wordsStep(s, v, raw)
 	}
-	var items []protocol.Announcement
-	for _, w := range raw.Referee {
-		var ok bool
-		items, ok = parseWord(items[:0], w)
-		if !ok || len(items) != 1 {
-			return Step{}, fmt.Errorf("answer: %q is not one referee announcement", w)
-		}
-		a := items[0]
-		switch a.Kind {
-		case protocol.AnnCapture:
-			if v.Capture.Kind != umpire.NoCapture {
-				return Step{}, errors.New("answer: two captures")
-			}
-			v.Capture = a.Capture
-		case protocol.AnnCheck:
-			switch {
-			case v.Checks[0] == chess.NoCheck:
-				v.Checks[0] = a.Check
-			case v.Checks[1] == chess.NoCheck:
-				v.Checks[1] = a.Check
-			default:
-				return Step{}, errors.New("answer: more than two checks")
-			}
-		case protocol.AnnPawnTries:
-			if v.PawnTries >= 0 {
-				return Step{}, errors.New("answer: two pawn-tries counts")
-			}
-			v.PawnTries = a.Tries
-		default:
-			return Step{}, fmt.Errorf("answer: %q does not belong in an answer", w)
+	if raw.Referee != nil {
+		return Step{}, fmt.Errorf("answer: referee words in a version %d record (they were version 1's answer)", version)
+	}
+	if v.Illegal && raw.hasAnnouncements() {
+		return Step{}, errors.New("answer: a refused attempt announces nothing")
+	}
+	if !v.Illegal {
+		if err := raw.announced(&v); err != nil {
+			return Step{}, err
 		}
 	}
-	// The words must be the canonical rendering, in order: then the view is
-	// exactly the one the daemon handed its player.
-	if got := v.Words(); strings.Join(got, "|") != strings.Join(raw.Referee, "|") {
-		return Step{}, fmt.Errorf("answer: referee words %q are not in ICC's order and wording (%q)", raw.Referee, got)
-	}
-	s.View = v
+	s.View, s.Words = v, v.Words()
 	return s, nil
 }
 
-func parseWord(dst []protocol.Announcement, w string) ([]protocol.Announcement, bool) {
-	if len(w) > 64 {
-		return dst, false
+// CheckSAN checks that the revealed moves are legal from the start.
+func CheckSAN(sans []string) error { return CheckSANFrom(chess.StartPosition(), sans) }
+
+// start is the position the game began from.
+func (g *GameInfo) start() chess.Position {
+	if g.Setup != nil {
+		return *g.Setup
 	}
-	items, _, unknown := protocol.ParseAnnouncements(dst, []byte(w))
-	return items, !unknown && len(items) > 0 && items[0].Game == 0
+	return chess.StartPosition()
 }
 
-// CheckSAN checks that the revealed moves are legal from the start.
-func CheckSAN(sans []string) error {
-	pos := chess.StartPosition()
+// CheckSANFrom checks that the moves are legal from pos.
+func CheckSANFrom(pos chess.Position, sans []string) error {
 	for i, s := range sans {
 		m, err := pos.ParseSAN(s)
 		if err != nil {

@@ -121,8 +121,8 @@ func TestRecordRules(t *testing.T) {
 	}
 }
 
-// TestReadRecordViews: the views rebuilt from the words are those the
-// player heard.
+// TestReadRecordViews: in a version 1 record (no "v"), the views rebuilt
+// from the referee's words are those the player heard.
 func TestReadRecordViews(t *testing.T) {
 	in := gameLine + "\n" +
 		`{"type":"attempt","move":"e2e5"}` + "\n" +
@@ -172,6 +172,8 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte(gameLine + "\n" + `{"type":"moves","san":["e4","e5","Qh5","Nc6","Bc4","Nf6","Qxf7#"]}`))
 	f.Add([]byte(gameLine + "\n" + `{"type":"result","result":"1-0","code":"Mat","reason":"x","plies":3,"illegal":0}`))
 	f.Add([]byte(`{"type":"game","seed":"1","us":"black","player":"random"}` + "\n" + `{"type":"clock","ours_ms":-5,"theirs_ms":1e3}`))
+	f.Add([]byte(gameLineV2 + "\n" + `{"type":"answer","own":false,"capture":"e4","captured":"pawn","checks":["rank"],"tries":0}`))
+	f.Add([]byte(gameLineV2 + "\n" + `{"type":"answer","own":true,"move":"e2e5","legal":false}`))
 	f.Add([]byte("{\n}\n\x00\xff"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		rec, err := Read(strings.NewReader(string(data)), "f")

@@ -10,7 +10,10 @@ import (
 
 // Version is the record schema's version, written on the game line as "v".
 // Records without "v" are version 1 (the same lines, before it was written).
-const Version = 1
+// Version 2 writes the referee's answer as data (AnswerLine's capture,
+// checks, tries, ending) where version 1 wrote ICC's English words
+// ("referee"); both are read.
+const Version = 2
 
 // Line types, the "type" field of each line.
 const (
@@ -58,6 +61,13 @@ type GameLine struct {
 	MaxPlies      int    `json:"max_plies,omitempty"`
 	MaxReversible int    `json:"max_reversible,omitempty"`
 	DeadMaterial  bool   `json:"dead_material,omitempty"`
+	// TC is the time control in PGN's form ("10+0.1", seconds) when
+	// base_min and inc_s cannot say it (a match's clock); FEN the set-up
+	// position the game began from (a match's -positions), and HiddenKing
+	// that the players did not know where the opponent's king stood in it.
+	TC         string `json:"tc,omitempty"`
+	FEN        string `json:"fen,omitempty"`
+	HiddenKing bool   `json:"hidden_king,omitempty"`
 }
 
 // SetRules fills the rules fields from r.
@@ -115,9 +125,21 @@ type CandidateLine struct {
 type AnswerLine struct {
 	Type string `json:"type"`
 	Own  *bool  `json:"own"`
-	// Move (UCI) and Legal are set on our own answers only.
-	Move    string   `json:"move,omitempty"`
-	Legal   *bool    `json:"legal,omitempty"`
+	// Move (UCI) and Legal are set on our own answers only; a refusal is
+	// legal: false, with no announcement.
+	Move  string `json:"move,omitempty"`
+	Legal *bool  `json:"legal,omitempty"`
+	// What the referee announced on a legal move (version 2): the square
+	// of a capture and what was captured ("pawn" or "piece"), the checks
+	// (rank, file, long_diagonal, short_diagonal, knight, in the referee's
+	// order), the pawn tries when announced (0 included), and the ending
+	// the move brought ("checkmate", ...).
+	Capture  string   `json:"capture,omitempty"`
+	Captured string   `json:"captured,omitempty"`
+	Checks   []string `json:"checks,omitempty"`
+	Tries    *int     `json:"tries,omitempty"`
+	Ending   string   `json:"ending,omitempty"`
+	// Referee is version 1's answer: ICC's words ("Pawn at d5 captured").
 	Referee []string `json:"referee,omitempty"`
 	T       string   `json:"t"`
 }

@@ -193,7 +193,7 @@ func TestWriteRead(t *testing.T) {
 	if err != nil || !strings.Contains(string(pgn), "{Illegal: e2e5}") || !strings.Contains(string(pgn), "1. e4") {
 		t.Errorf("PGN %q, %v", pgn, err)
 	}
-	if !strings.Contains(string(data), `"v":1`) {
+	if !strings.Contains(string(data), `"v":2`) {
 		t.Errorf("game line without the schema version: %s", data)
 	}
 }

@@ -157,11 +157,12 @@ func (w *Writer) Event(e players.Event, now time.Time) {
 			}
 		}
 		own := v.Own
-		l := AnswerLine{Type: TypeAnswer, Own: &own, Referee: v.Words(), T: t}
+		l := AnswerLine{Type: TypeAnswer, Own: &own, T: t}
 		if v.Own {
 			legal := !v.Illegal
 			l.Move, l.Legal = v.Move.String(), &legal
 		}
+		l.setView(v)
 		w.line(l)
 	}
 }
@@ -273,8 +274,20 @@ func (w *Writer) pgnText(sans []string) string {
 	p.Tag("Black", w.game.Black)
 	p.Tag("Result", result)
 	p.Tag("Variant", pgnout.Variant)
-	p.Tag("TimeControl", clock.Control{Base: time.Duration(w.game.BaseMin) * time.Minute, Increment: time.Duration(w.game.IncS) * time.Second}.String())
+	tc := clock.Control{Base: time.Duration(w.game.BaseMin) * time.Minute, Increment: time.Duration(w.game.IncS) * time.Second}.String()
+	if w.game.TC != "" {
+		tc = w.game.TC
+	}
+	p.Tag("TimeControl", tc)
 	p.Tag("Termination", w.reason)
+	startPly := 0 // of the set-up position's side to move, for move numbers
+	if w.game.FEN != "" {
+		p.Tag("SetUp", "1")
+		p.Tag("FEN", w.game.FEN)
+		if pos, err := chess.ParseFEN(w.game.FEN); err == nil {
+			startPly = 2*(pos.FullmoveNumber()-1) + int(pos.Side())
+		}
+	}
 	hi := 0 // index into heard
 	for i, san := range sans {
 		var illegal []string
@@ -292,7 +305,7 @@ func (w *Writer) pgnText(sans []string) string {
 		if len(illegal) > 0 {
 			p.Comment("Illegal: " + strings.Join(illegal, " "))
 		}
-		p.Move(i, san)
+		p.Move(startPly+i, san)
 		p.Comment(strings.Join(words, "; "))
 	}
 	p.Comment(w.reason)

@@ -155,7 +155,10 @@ func Run(ctx context.Context, rec *Record, opt Options) (*Result, error) {
 			}
 		}
 	}
-	ctl := clock.Control{Base: time.Duration(g.BaseMin) * time.Minute, Increment: time.Duration(g.IncS) * time.Second}
+	ctl := g.Control // a record's tc, or its base_min and inc_s
+	if ctl == (clock.Control{}) {
+		ctl = clock.Control{Base: time.Duration(g.BaseMin) * time.Minute, Increment: time.Duration(g.IncS) * time.Second}
+	}
 	rules := g.Rules
 	if rules.Name == "" {
 		rules = umpire.ICC()

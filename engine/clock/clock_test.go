@@ -198,7 +198,7 @@ func TestTurn(t *testing.T) {
 		t.Fatalf("Started() = %v after a refusal, want %v", tu.Started(), t0)
 	}
 	now := t0.Add(900 * time.Millisecond)
-	got := tu.Plan(60*time.Second, time.Second, 3, now)
+	got := tu.PlanSpent(60*time.Second, time.Second, 3, tu.SpentAt(now))
 	var tr Tracker
 	tr.Refused()
 	want := m.Budget(State{Remaining: 60 * time.Second, Increment: time.Second, MoveNumber: 3,

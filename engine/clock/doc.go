@@ -21,4 +21,9 @@
 //
 // Control is a time control ("60+1": one minute, one second increment) and
 // ParseControl reads it.
+//
+// Policy is the one time policy every harness plays (the daemon's game
+// driver, kriegbot match, KEP): the manager's constants from one place, and
+// Plan, which budgets an attempt on a clock, at a fixed move time or to a
+// deadline. engine/think runs the search and the ponder under it.
 package clock

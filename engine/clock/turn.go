@@ -46,19 +46,21 @@ func (t *Turn) Moved() {
 // Retries returns the refusals in the current turn (tests, inspection).
 func (t *Turn) Retries() int { return t.retries.Retries() }
 
-// Plan budgets the next attempt of the turn: remaining is our clock now,
-// moveNumber the full move being played. The time spent since Begin (by the
-// attempts already refused) comes out of the move's share.
-func (t *Turn) Plan(remaining, increment time.Duration, moveNumber int, now time.Time) Plan {
-	var spent time.Duration
-	if !t.start.IsZero() {
-		spent = now.Sub(t.start)
+// SpentAt is the time spent in the current turn at now: zero before Begin
+// (a harness that measures wall time since the turn began; Policy.Plan
+// takes it as Ask.Spent).
+func (t *Turn) SpentAt(now time.Time) time.Duration {
+	if t.start.IsZero() {
+		return 0
 	}
-	return t.PlanSpent(remaining, increment, moveNumber, spent)
+	return now.Sub(t.start)
 }
 
-// PlanSpent is Plan with the time already spent this turn given directly (a
-// driver that measures thinking time rather than wall time since Begin).
+// PlanSpent budgets the next attempt of the turn with the manager's
+// constants: remaining is our clock now, moveNumber the full move being
+// played, spent the time already spent this turn (by the attempts already
+// refused), which comes out of the move's share. Harnesses plan through
+// Policy.Plan, which sets the constants first.
 func (t *Turn) PlanSpent(remaining, increment time.Duration, moveNumber int, spent time.Duration) Plan {
 	return t.Manager.Budget(State{
 		Remaining: remaining, Increment: increment, MoveNumber: moveNumber,

@@ -16,6 +16,7 @@ import (
 	"kriegbot/engine/clock"
 	"kriegbot/engine/oppmodel"
 	"kriegbot/engine/players"
+	"kriegbot/engine/think"
 	"kriegbot/engine/umpire"
 )
 
@@ -69,23 +70,16 @@ type searchResult struct {
 	elapsed time.Duration
 }
 
-// running is a search in flight.
+// running is a search in flight (engine/think).
 type running struct {
-	cancel context.CancelFunc
-	done   chan searchResult
-	start  time.Time
+	run   *think.Search
+	done  chan searchResult
+	start time.Time
 	// progress reads the search's iterations so far from the loop's
 	// goroutine; tick paces the progress lines. Both nil for players that
 	// cannot tell.
 	progress func() int64
 	tick     *time.Ticker
-}
-
-// pondering is a ponder in flight: the player thinks during the opponent's
-// turn and answers nothing.
-type pondering struct {
-	cancel context.CancelFunc
-	done   chan players.PonderReport
 }
 
 // progresser is a player whose running search can be asked how far it got
@@ -119,7 +113,7 @@ type engine struct {
 	search *running
 	// ponder is the ponder in flight (go ponder), nil when none; ponderGo
 	// the limits of the last go ponder, which a ponderhit searches with.
-	ponder   *pondering
+	ponder   *think.Ponder
 	ponderGo *GoLimits
 	// queue holds the lines that wait for the running search to end, and
 	// queued their size in bytes, bounded by maxQueued.
@@ -320,7 +314,7 @@ func (e *engine) handle(n int, c Line) {
 			e.log.Printf("line %d: stop with no search running: ignored", n)
 			return
 		}
-		e.search.cancel() // the attempt goes out when the search hands it back
+		e.search.run.Cancel() // the attempt goes out when the search hands it back
 	default:
 		e.gameCommand(n, c)
 	}
@@ -410,28 +404,18 @@ func (e *engine) goPonder(n int, g GoLimits) {
 	if !ok {
 		return
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	pr := &pondering{cancel: cancel, done: make(chan players.PonderReport, 1)}
-	e.ponder = pr
-	go func() {
-		var rep players.PonderReport
-		defer func() {
-			if v := recover(); v != nil {
-				e.log.Printf("the player failed while pondering: %v", v)
-			}
-			pr.done <- rep
-		}()
-		rep = pp.Ponder(ctx, g.Nodes)
-	}()
+	e.ponder = think.StartPonder(context.Background(), pp, g.Nodes)
 }
 
 // stopPonder ends the ponder in flight, if any, and waits for the player.
+// A player that failed while pondering is logged, not fatal.
 func (e *engine) stopPonder() {
 	if e.ponder == nil {
 		return
 	}
-	e.ponder.cancel()
-	<-e.ponder.done
+	if _, err := e.ponder.Stop(); err != nil {
+		e.log.Printf("the player failed while pondering: %v", err)
+	}
 	e.ponder = nil
 }
 
@@ -574,21 +558,18 @@ func (e *engine) newGame(n int, c chess.Color) {
 }
 
 // budget turns a go's limits into the player's budget and the hard limit
-// (zero for none). movetime is a fixed time less the overhead; clocks go
-// through the time manager; nodes bound the work whatever else is given.
+// (clock.NoLimit for none) through the one time policy (engine/clock.Policy,
+// the overhead a setoption): movetime is a deadline, less the overhead;
+// clocks go through the time manager; nodes bound the work whatever else
+// is given.
 func (e *engine) budget(g GoLimits) (players.Budget, time.Duration) {
-	b := players.Budget{Nodes: g.Nodes}
-	var hard time.Duration
-	switch {
-	case g.MoveTime > 0:
-		t := max(g.MoveTime-e.set.overhead, time.Millisecond)
-		b.Time, hard = t, t
-	case g.HasClock[e.color]:
-		e.turn.Manager = clock.Default(e.set.overhead) // the overhead is a setoption
-		plan := e.turn.Plan(g.Clock[e.color], g.Inc[e.color], e.plies/2+1, time.Now())
-		b.Time, b.MaxTime, b.Emergency, hard = plan.Soft, plan.Max, plan.Emergency, plan.Hard
+	ask := clock.Ask{Deadline: g.MoveTime}
+	if g.MoveTime <= 0 && g.HasClock[e.color] {
+		ask = clock.Ask{Clock: true, Remaining: g.Clock[e.color], Increment: g.Inc[e.color],
+			MoveNumber: e.plies/2 + 1, Spent: e.turn.SpentAt(time.Now())}
 	}
-	return b, hard
+	plan := clock.NewPolicy(e.set.overhead).Plan(&e.turn, ask)
+	return think.Budget(plan, g.Nodes), plan.Hard
 }
 
 // start answers a go: the search runs in its own goroutine, so the loop
@@ -603,11 +584,7 @@ func (e *engine) start(g GoLimits) {
 		e.player.Hear(players.Event{Kind: players.ClockUpdate, Clock: players.Clocks{Ours: g.Clock[e.color], Theirs: theirs}})
 	}
 	b, hard := e.budget(g)
-	ctx, cancel := context.WithCancel(context.Background())
-	if hard > 0 {
-		ctx, cancel = context.WithTimeout(context.Background(), hard)
-	}
-	r := &running{cancel: cancel, done: make(chan searchResult, 1), start: time.Now()}
+	r := &running{done: make(chan searchResult, 1), start: time.Now()}
 	p := e.player
 	if pr, ok := p.(progresser); ok && e.cfg.InfoEvery >= 0 {
 		every := e.cfg.InfoEvery
@@ -617,21 +594,15 @@ func (e *engine) start(g GoLimits) {
 		r.progress, r.tick = pr.Progress, time.NewTicker(every)
 	}
 	e.search = r
-	go func() {
-		var res searchResult
-		defer func() {
-			if v := recover(); v != nil {
-				res = searchResult{move: chess.NullMove, err: fmt.Errorf("player panicked: %v", v)}
-			}
-			res.elapsed = time.Since(r.start)
-			r.done <- res
-		}()
-		res.move, res.err = p.Attempt(ctx, b)
+	r.run = think.Start(p, b, hard, func(t think.Result) {
+		res := searchResult{move: t.Move, err: t.Err}
 		if in, ok := p.(players.Inspector); ok && res.err == nil {
 			rep := in.LastSearch()
 			res.report = &rep
 		}
-	}()
+		res.elapsed = time.Since(r.start)
+		r.done <- res
+	})
 }
 
 // endSearch forgets the running search, stopping its progress lines.
@@ -700,7 +671,7 @@ func infoLine(elapsed time.Duration, iterations int64, rep *players.SearchReport
 // sends the first attempt our own record allows, so that every go gets
 // exactly one attempt.
 func (e *engine) finish(r searchResult) {
-	e.search.cancel()
+	e.search.run.Cancel()
 	e.endSearch()
 	m := r.move
 	if r.err != nil || m == chess.NullMove {
@@ -723,13 +694,13 @@ func (e *engine) finish(r searchResult) {
 // bounded so that quit is prompt even if a player were slow to notice.
 func (e *engine) abort() {
 	if e.ponder != nil {
-		e.ponder.cancel() // quit does not wait for the player
+		e.ponder.Abandon() // quit does not wait for the player
 		e.ponder = nil
 	}
 	if e.search == nil {
 		return
 	}
-	e.search.cancel()
+	e.search.run.Cancel()
 	select {
 	case <-e.search.done:
 	case <-time.After(quitWait):

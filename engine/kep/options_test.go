@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"kriegbot/engine/chess"
+	"kriegbot/engine/clock"
 	"kriegbot/engine/players"
 )
 
@@ -62,7 +63,7 @@ func TestBudget(t *testing.T) {
 	e := &engine{set: defaultSettings()}
 	ms := time.Millisecond
 	b, hard := e.budget(GoLimits{Nodes: 500})
-	if b != (players.Budget{Nodes: 500}) || hard != 0 {
+	if b != (players.Budget{Nodes: 500}) || hard != clock.NoLimit {
 		t.Fatalf("nodes: %+v %v", b, hard)
 	}
 	b, hard = e.budget(GoLimits{MoveTime: 250 * ms})
@@ -84,7 +85,7 @@ func TestBudget(t *testing.T) {
 		t.Fatalf("100 ms left: %+v", b)
 	}
 	b, hard = e.budget(GoLimits{Clock: [2]time.Duration{time.Hour, 0}, HasClock: [2]bool{true, false}})
-	if b != (players.Budget{}) || hard != 0 {
+	if b != (players.Budget{}) || hard != clock.NoLimit {
 		t.Fatalf("only the opponent's clock: %+v %v", b, hard)
 	}
 }
