@@ -19,6 +19,7 @@ import (
 	"kriegbot/engine/chess"
 	"kriegbot/engine/clock"
 	"kriegbot/engine/players"
+	"kriegbot/internal/backoff"
 	"kriegbot/live"
 	"kriegbot/protocol/ksclient"
 	"kriegbot/record"
@@ -130,11 +131,10 @@ type ksRun struct {
 	games map[string]*ksGame
 	pings chan string
 	fatal chan error
-	rng   *rand.Rand
 	wg    sync.WaitGroup
 
-	hold     time.Time // no request before this (backoff)
-	backoff  time.Duration
+	hold     time.Time        // no request before this (backoff)
+	retry    *backoff.Backoff // the requests' delays
 	profiled bool
 	lastPoll time.Time
 	waiting  string // our waiting lobby game, "" for none
@@ -170,7 +170,7 @@ func (d *Daemon) RunKriegspiel(ctx context.Context, o KSOptions) int {
 	}
 	r := &ksRun{ctx: ctx, d: d, o: o, c: c, me: strings.ToLower(cfg.Account.Handle), games: map[string]*ksGame{},
 		pings: make(chan string, 16), fatal: make(chan error, 1), seen: map[string]bool{},
-		rng: rand.New(rand.NewPCG(d.opt.Seed, 0x6b73))}
+		retry: backoff.New(o.BackoffMin, o.BackoffMax, rand.New(rand.NewPCG(d.opt.Seed, 0x6b73)))}
 	d.opt.Log.Info().Str("url", o.URL).Msg("playing on the kriegspiel.org API")
 	d.opt.Console.say(lineProgress, "playing on %s as %s", o.URL, cfg.Account.Handle)
 	code := r.loop(ctx)
@@ -326,11 +326,7 @@ func (r *ksRun) failed(err error, what string) bool {
 	if !ksclient.Retryable(err) {
 		return false
 	}
-	next := r.backoff * 2
-	next = max(next, r.o.BackoffMin)
-	next = min(next, r.o.BackoffMax)
-	r.backoff = next
-	wait := next/2 + time.Duration(r.rng.Int64N(int64(next/2)+1))
+	wait := r.retry.Next()
 	if ra := ksclient.RetryAfter(err); ra > wait {
 		wait = ra
 	}
@@ -340,7 +336,7 @@ func (r *ksRun) failed(err error, what string) bool {
 }
 
 // ok notes a request that worked: the delays start again from the least.
-func (r *ksRun) ok() { r.backoff = 0 }
+func (r *ksRun) ok() { r.retry.Reset() }
 
 // poll looks at our games: new ones start, changed ones are fetched.
 func (r *ksRun) poll(ctx context.Context, now time.Time) bool {
@@ -914,7 +910,10 @@ func (r *ksRun) withdraw(ctx context.Context) {
 // ends, fails or stalls; every event (and every reopening, since events
 // may have been lost) pings the loop.
 func (r *ksRun) watch(ctx context.Context, ref string) {
-	delay := time.Duration(0)
+	h := fnv.New64a()
+	io.WriteString(h, ref)
+	retry := backoff.New(r.o.BackoffMin, min(max(r.o.BackoffMax, r.o.BackoffMin), 30*time.Second),
+		rand.New(rand.NewPCG(r.d.opt.Seed, h.Sum64())))
 	for ctx.Err() == nil {
 		began := time.Now()
 		// A stream whose headers do not come within Stall is given up too.
@@ -938,14 +937,13 @@ func (r *ksRun) watch(ctx context.Context, ref string) {
 			}
 			return
 		}
-		if time.Since(began) > time.Minute {
-			delay = 0
-		}
-		delay = min(max(2*delay, r.o.BackoffMin), max(r.o.BackoffMax, r.o.BackoffMin), 30*time.Second)
+		retry.Lasted(began, time.Now(), time.Minute)
+		delay := retry.Grow()
 		if ra := ksclient.RetryAfter(err); ra > delay {
+			retry.Raise(ra)
 			delay = ra
 		}
-		t := time.NewTimer(delay/2 + time.Duration(rand.Int64N(int64(delay/2)+1)))
+		t := time.NewTimer(retry.Jitter(delay))
 		select {
 		case <-ctx.Done():
 			t.Stop()
