@@ -13,8 +13,8 @@ import (
 	"kriegbot/live"
 	"kriegbot/protocol"
 	"kriegbot/protocol/iccclient"
-	"kriegbot/protocol/iccgame"
 	"kriegbot/record"
+	"kriegbot/track/iccgame"
 )
 
 // The ICC backend of the daemon: the session loop translates the wire into

@@ -24,6 +24,7 @@ import (
 	"kriegbot/protocol/ksclient"
 	"kriegbot/record"
 	"kriegbot/server"
+	"kriegbot/track/ksgame"
 )
 
 // The kriegspiel.org backend of the daemon: the site's bot API over HTTPS
@@ -95,7 +96,7 @@ type ksGame struct {
 	number int // the record's game number
 	opp    string
 	guest  bool // the opponent is one of the site's guests
-	t      *ksclient.Tracker
+	t      *ksgame.Tracker
 	drv    *driver.Game
 	model  prior
 	// stateDue: fetch the state at the next chance (an event, a change in
@@ -400,7 +401,7 @@ func (r *ksRun) start(ctx context.Context, m ksclient.Metadata, now time.Time) {
 		return
 	}
 	r.ok()
-	us, ok := ksclient.ParseColor(st.YourColor)
+	us, ok := ksgame.ParseColor(st.YourColor)
 	if !ok {
 		return
 	}
@@ -426,7 +427,7 @@ func (r *ksRun) start(ctx context.Context, m ksclient.Metadata, now time.Time) {
 	number := int(h.Sum32() % 1_000_000_000)
 	seed := d.opt.Seed ^ (d.gameSeq * 0x9e3779b97f4a7c15) ^ uint64(number)
 	ctl := controlOf(st)
-	g := &ksGame{ref: ref, code: m.GameCode, number: number, opp: opp, guest: guest, t: ksclient.NewTracker(us, now),
+	g := &ksGame{ref: ref, code: m.GameCode, number: number, opp: opp, guest: guest, t: ksgame.NewTracker(us, now),
 		moveNumber: m.MoveNumber, ctl: ctl}
 	if g.code == "" {
 		g.code = ref
@@ -578,7 +579,7 @@ func (r *ksRun) drive(ctx context.Context, now time.Time) {
 		if len(ev) > 0 {
 			d.liveHeard(&g.live, g.drv, ev)
 		}
-		_, _, over := g.t.Over()
+		_, _, _, over := g.t.Over()
 		if g.drv.Thinking() {
 			if over {
 				g.drv.Stop()
@@ -711,7 +712,7 @@ func (r *ksRun) finish(g *ksGame, now time.Time) {
 	if g.stop != nil {
 		g.stop()
 	}
-	result, reason, _ := g.t.Over()
+	result, _, reason, _ := g.t.Over()
 	g.drv.End(players.Outcome{Result: result, Reason: reason},
 		record.ResultLine{Code: reason, Plies: g.t.Plies(), LagMs: g.t.Lag().Milliseconds()}, now)
 	us := g.t.Us()
