@@ -14,6 +14,7 @@ import (
 	"kriegbot/protocol"
 	"kriegbot/protocol/iccclient"
 	"kriegbot/record"
+	"kriegbot/track"
 	"kriegbot/track/iccgame"
 )
 
@@ -23,8 +24,9 @@ import (
 
 // gameRun is one game being played on this connection.
 type gameRun struct {
-	t   *iccgame.Tracker
-	drv *driver.Game
+	seat
+	d *Daemon
+	t *iccgame.Tracker
 	// resyncAsked: we asked for the move list because something disagreed;
 	// polled: when we last asked.
 	resyncAsked bool
@@ -36,13 +38,38 @@ type gameRun struct {
 	stale time.Time
 	asked time.Time
 	asks  int
-	// model is the per-opponent model the player was given (zero: none).
-	model prior
-	// lastAttempt is the last attempt sent, for the console's move lines.
-	lastAttempt driver.Action
-	// live is what the operator's page shows of the game.
-	live liveGame
 }
+
+// The ICC side of the game loop (gameloop.go).
+
+func (g *gameRun) shared() *seat       { return &g.seat }
+func (g *gameRun) tracker() track.Game { return g.t }
+
+// heed asks for the move list when the tracker noticed a desync.
+func (g *gameRun) heed(now time.Time) {
+	if _, _, _, over := g.t.Over(); over {
+		return
+	}
+	if why := g.t.TakeDesync(); why != "" {
+		num := g.t.Number()
+		g.d.opt.Log.Warn().Int("game", num).Str("why", why).Msg("desync: asking for the move list")
+		g.resyncWhy = why
+		g.resyncAsked = true
+		g.polled = now
+		g.d.askMoves(num)
+	}
+}
+
+func (g *gameRun) showAnswers(ev []players.Event) { g.d.showAnswers(g, ev) }
+
+// mayAct: a game not given back yet after a reconnection waits.
+func (g *gameRun) mayAct() bool { return g.stale.IsZero() }
+
+func (g *gameRun) wanted() bool { return g.stale.IsZero() && g.t.Wants() }
+
+func (g *gameRun) send(acts []driver.Action) { g.d.send(g, acts) }
+
+func (g *gameRun) finish(now time.Time) { g.d.finish(g.t.Number(), g, nil, now) }
 
 // serve runs one connection. It returns (code, true, "") to exit, or
 // (_, false, addr) to reconnect (to addr, when the server redirected us).
@@ -60,7 +87,7 @@ func (d *Daemon) serve(ctx context.Context, sess *iccclient.Session) (int, bool,
 	d.askAfterReconnect(now)
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
-	defer d.stopThinking()
+	defer stopThinking(d.games)
 	for {
 		select {
 		case <-ctx.Done():
@@ -75,14 +102,14 @@ func (d *Daemon) serve(ctx context.Context, sess *iccclient.Session) (int, bool,
 				return 0, false, next
 			}
 		case r := <-d.thinkDone:
-			d.thought(r)
+			thought(d, d.games, r)
 		case <-tick.C:
 			d.tick()
 		}
 		if code, done := d.checkQuit(); done {
 			return code, true, ""
 		}
-		d.drive()
+		drive(d, d.games, d.opt.Now())
 		d.setPlaying()
 	}
 }
@@ -142,12 +169,6 @@ func (d *Daemon) awaitingMoves() bool {
 		}
 	}
 	return false
-}
-
-func (d *Daemon) stopThinking() {
-	for _, g := range d.games {
-		g.drv.Stop()
-	}
 }
 
 // trackers lists the games' trackers, for routing referee text.
@@ -317,33 +338,17 @@ func (d *Daemon) gameStarted(v protocol.MyGameStartedDG, now time.Time) {
 		return
 	}
 	cfg := d.config()
-	d.gameSeq++
-	seed := d.opt.Seed ^ (d.gameSeq * 0x9e3779b97f4a7c15) ^ uint64(v.Game)
 	t := iccgame.New(v, us, now)
-	g := &gameRun{t: t}
-	rules := d.rules()
-	setup := driver.Setup{
-		Spec: d.opt.Spec, Game: players.Game{Color: us, Rules: rules, Control: t.Control(), Seed: seed},
-		Prepare:  func(p players.Player) { g.model = d.learner.priorFor(p, t.Opponent(), d.opt.Log) },
-		Settings: d.settings(),
-	}
-	drv, err := driver.New(setup, d.thinkDone)
+	g := &gameRun{d: d, t: t}
+	seed, err := d.startGame(gameStart{us: us, control: t.Control(), number: v.Game, opp: t.Opponent(), learn: true,
+		line: record.GameLine{Game: v.Game, White: v.White, Black: v.Black, BaseMin: v.WhiteInitial, IncS: v.WhiteIncrement,
+			Rated: v.Rated, Wild: v.Wild},
+		resumed: resumed}, &g.seat, now)
 	if err != nil {
-		d.opt.Log.Error().Err(err).Msg("player refused the game; resigning")
 		d.sess.Send(protocol.ResignLine)
 		return
 	}
-	g.drv = drv
 	d.games[v.Game] = g
-	if resumed != nil {
-		drv.SetRecord(resumed)
-	} else if d.opt.Dir != "" && cfg.Logs.Records {
-		gl := record.GameLine{Game: v.Game, White: v.White, Black: v.Black,
-			BaseMin: v.WhiteInitial, IncS: v.WhiteIncrement, Rated: v.Rated, Wild: v.Wild, Seed: record.Seed(seed),
-			Player: d.opt.Spec.String(), Build: d.build, OpponentModel: g.model.name}
-		gl.SetRules(rules)
-		drv.SetRecord(record.CreateWith(d.opt.Dir, d.opt.Name, gl, us, now, g.model.counts))
-	}
 	opp := t.Opponent()
 	d.policy.opponent(opp)
 	d.tourneyGameStarted(v.Game, opp, now)
@@ -358,53 +363,6 @@ func (d *Daemon) gameStarted(v protocol.MyGameStartedDG, now time.Time) {
 	if cfg.Policy.Greeting != "" {
 		if line, err := protocol.SayLine(cfg.Policy.Greeting); err == nil {
 			d.sess.Send(line)
-		}
-	}
-}
-
-// drive hands events to the drivers, lets them act, and finishes games.
-func (d *Daemon) drive() {
-	now := d.opt.Now()
-	for num, g := range d.games {
-		if _, _, _, over := g.t.Over(); !over {
-			if why := g.t.TakeDesync(); why != "" {
-				d.opt.Log.Warn().Int("game", num).Str("why", why).Msg("desync: asking for the move list")
-				g.resyncWhy = why
-				g.resyncAsked = true
-				g.polled = now
-				d.askMoves(num)
-			}
-		}
-		ev := g.t.TakeEvents()
-		d.showAnswers(g, ev)
-		g.drv.Hear(ev, now)
-		if len(ev) > 0 {
-			d.liveHeard(&g.live, g.drv, ev)
-		}
-		_, _, _, over := g.t.Over()
-		if g.drv.Thinking() {
-			if over {
-				g.drv.Stop()
-			}
-			continue
-		}
-		if over {
-			d.finish(num, g, nil, now)
-			continue
-		}
-		if g.stale.IsZero() && g.t.Due() {
-			d.send(g, g.drv.Act(now, driver.Situation{Since: g.t.TurnStart(), Clock: g.t.Clock(g.t.Us(), now),
-				Lag: g.t.Lag(), MoveNumber: g.t.Plies()/2 + 1}))
-		}
-	}
-}
-
-// thought sends a finished search's attempt, if it is still wanted.
-func (d *Daemon) thought(r driver.Thought) {
-	for _, g := range d.games {
-		if g.drv == r.Game {
-			d.send(g, g.drv.Done(r, g.stale.IsZero() && g.t.Wants(), d.opt.Now()))
-			return
 		}
 	}
 }
@@ -452,14 +410,8 @@ func (d *Daemon) send(g *gameRun, acts []driver.Action) {
 // while we were away); else it is asked for.
 func (d *Daemon) finish(num int, g *gameRun, sans []string, now time.Time) {
 	delete(d.games, num)
-	result, code, reason, _ := g.t.Over()
-	illegal := g.t.Illegal()
-	g.drv.End(players.Outcome{Result: result, Reason: reason},
-		record.ResultLine{Code: code, Plies: g.t.Plies(), LagMs: g.t.Lag().Milliseconds()}, now)
+	result, _, reason := d.endGame(g, fmt.Sprint(num), now)
 	us := g.t.Us()
-	d.liveFinished(live.Finished{Number: g.t.Number(), Opponent: g.t.Opponent(), Us: us.String(),
-		Result: result, Reason: reason, Plies: g.t.Plies()}, g.drv)
-	d.scoreGame(fmt.Sprint(num), g.t.Opponent(), us, result, code, reason, g.t.Plies(), illegal, g.t.Clock(us, now), now)
 	d.tourneyGameOver(num, g.t.Opponent(), us, result, reason, now)
 	if r := g.drv.Record(); r != nil {
 		if err := r.Err(); err != nil {

@@ -24,6 +24,7 @@ import (
 	"kriegbot/protocol/ksclient"
 	"kriegbot/record"
 	"kriegbot/server"
+	"kriegbot/track"
 	"kriegbot/track/ksgame"
 )
 
@@ -91,27 +92,54 @@ func (o *KSOptions) defaults(d *Daemon) {
 
 // ksGame is one game being played on the site.
 type ksGame struct {
-	ref    string // game_id
-	code   string
-	number int // the record's game number
-	opp    string
-	guest  bool // the opponent is one of the site's guests
-	t      *ksgame.Tracker
-	drv    *driver.Game
-	model  prior
+	seat
+	r     *ksRun
+	ref   string // game_id
+	code  string
+	guest bool // the opponent is one of the site's guests
+	t     *ksgame.Tracker
 	// stateDue: fetch the state at the next chance (an event, a change in
 	// the poll, a reply we could not read).
-	stateDue    bool
-	lastState   time.Time
-	moveNumber  int // as the poll last showed it
-	missing     int // 404s in a row
-	resignDue   bool
-	postDue     bool               // the outstanding attempt is to be sent
-	stop        context.CancelFunc // ends the event stream
-	lastAttempt driver.Action
-	ctl         clock.Control // as read from the clock of the first state
-	live        liveGame      // what the operator's page shows of it
+	stateDue   bool
+	lastState  time.Time
+	moveNumber int // as the poll last showed it
+	missing    int // 404s in a row
+	resignDue  bool
+	postDue    bool               // the outstanding attempt is to be sent
+	stop       context.CancelFunc // ends the event stream
 }
+
+// The kriegspiel.org side of the game loop (gameloop.go).
+
+func (g *ksGame) shared() *seat       { return &g.seat }
+func (g *ksGame) tracker() track.Game { return g.t }
+
+// heed logs words not understood, and rebuilds the player from the
+// scoresheet on a desync.
+func (g *ksGame) heed(now time.Time) {
+	d := g.r.d
+	if u := g.t.TakeUnknown(); len(u) > 0 {
+		d.opt.Log.Warn().Str("game", g.ref).Strs("words", u).Msg("referee words not understood (ignored)")
+	}
+	if why := g.t.TakeDesync(); why != "" {
+		d.opt.Log.Warn().Str("game", g.ref).Str("why", why).Msg("our view disagrees with the site's")
+		if len(g.t.Timeline()) > 0 {
+			g.r.rebuild(g, why, now)
+		}
+		g.stateDue = true
+	}
+}
+
+func (g *ksGame) showAnswers(ev []players.Event) { g.r.showAnswers(g, ev) }
+
+// mayAct: no attempt once we resign.
+func (g *ksGame) mayAct() bool { return !g.resignDue }
+
+func (g *ksGame) wanted() bool { return g.t.Due() && !g.resignDue }
+
+func (g *ksGame) send(acts []driver.Action) { g.r.send(g.r.ctx, g, acts) }
+
+func (g *ksGame) finish(now time.Time) { g.r.finish(g, now) }
 
 // ksDone is a finished game waiting for its transcript (moves and PGN).
 type ksDone struct {
@@ -178,7 +206,7 @@ func (d *Daemon) RunKriegspiel(ctx context.Context, o KSOptions) int {
 	// The page shows how it ended, not the last snapshot of the loop,
 	// which may be half a second older.
 	d.liveSeen.published = time.Time{}
-	d.livePublish(d.opt.Now(), o.URL, func() []live.Game { return r.liveGames(d.opt.Now()) })
+	d.livePublish(d.opt.Now(), o.URL, func() []live.Game { return liveGames(r.games, d.opt.Now()) })
 	for _, g := range r.games {
 		g.drv.Stop()
 		if g.stop != nil {
@@ -213,7 +241,7 @@ func (r *ksRun) loop(ctx context.Context) int {
 			d.opt.Console.say(lineResult, "kriegbot: kriegspiel.org refuses the token (%v); check account.token_env / token_file", err)
 			return ExitBadConfig
 		case th := <-d.thinkDone:
-			r.thought(th)
+			thought(d, r.games, th)
 		case <-tick.C:
 		}
 		code, stop := r.step(ctx)
@@ -221,7 +249,7 @@ func (r *ksRun) loop(ctx context.Context) int {
 		d.playing = len(r.games) // for Playing (the signal handler)
 		d.mu.Unlock()
 		now := d.opt.Now()
-		d.livePublish(now, r.o.URL, func() []live.Game { return r.liveGames(now) })
+		d.livePublish(now, r.o.URL, func() []live.Game { return liveGames(r.games, now) })
 		if stop {
 			return code
 		}
@@ -244,7 +272,7 @@ func (r *ksRun) step(ctx context.Context) (int, bool) {
 		}
 		return ExitDone, true
 	}
-	r.drive(ctx, now)
+	drive(d, r.games, now)
 	if now.Before(r.hold) {
 		return 0, false
 	}
@@ -281,7 +309,7 @@ func (r *ksRun) step(ctx context.Context) (int, bool) {
 			r.post(ctx, g)
 		}
 	}
-	r.drive(ctx, now)
+	drive(d, r.games, now)
 	r.transcripts(ctx, now)
 	// Read after the games are driven: a game that just ended may have
 	// reached the game limit, and then no new game starts.
@@ -420,45 +448,25 @@ func (r *ksRun) start(ctx context.Context, m ksclient.Metadata, now time.Time) {
 	}
 	// A guest is someone else next time: no model is used or learnt.
 	guest := oppSeat != nil && oppSeat.Role == "guest"
-	cfg := d.config()
-	d.gameSeq++
 	h := fnv.New32a()
 	io.WriteString(h, ref)
 	number := int(h.Sum32() % 1_000_000_000)
-	seed := d.opt.Seed ^ (d.gameSeq * 0x9e3779b97f4a7c15) ^ uint64(number)
 	ctl := controlOf(st)
-	g := &ksGame{ref: ref, code: m.GameCode, number: number, opp: opp, guest: guest, t: ksgame.NewTracker(us, now),
-		moveNumber: m.MoveNumber, ctl: ctl}
+	g := &ksGame{r: r, ref: ref, code: m.GameCode, guest: guest, t: ksgame.NewTracker(us, now), moveNumber: m.MoveNumber}
 	if g.code == "" {
 		g.code = ref
 	}
 	// The site's wild 16 (ks-game) ends games by its own rules; the player
 	// is told ICC's, as records and replay assume.
-	setup := driver.Setup{
-		Spec: d.opt.Spec, Game: players.Game{Color: us, Rules: d.rules(), Control: ctl, Seed: seed},
-		Prepare: func(p players.Player) {
-			if !guest {
-				g.model = d.learner.priorFor(p, opp, d.opt.Log)
-			}
-		},
-		Settings: d.settings(),
-	}
-	drv, err := driver.New(setup, d.thinkDone)
+	seed, err := d.startGame(gameStart{us: us, control: ctl, number: number, opp: opp, learn: !guest,
+		line: record.GameLine{Game: number, White: white, Black: black, BaseMin: int((ctl.Base + 30*time.Second) / time.Minute),
+			IncS: int(ctl.Increment / time.Second), Rated: true, Wild: 16}}, &g.seat, now)
 	if err != nil {
-		d.opt.Log.Error().Err(err).Msg("player refused the game; resigning")
 		r.seen[ref] = true
 		if err := r.c.Resign(ctx, ref); err != nil {
 			r.failed(err, "resign")
 		}
 		return
-	}
-	g.drv = drv
-	if d.opt.Dir != "" && cfg.Logs.Records {
-		gl := record.GameLine{Game: number, White: white, Black: black,
-			BaseMin: int((ctl.Base + 30*time.Second) / time.Minute), IncS: int(ctl.Increment / time.Second), Rated: true, Wild: 16, Seed: record.Seed(seed),
-			Player: d.opt.Spec.String(), Build: d.build, OpponentModel: g.model.name}
-		gl.SetRules(d.rules())
-		drv.SetRecord(record.CreateWith(d.opt.Dir, d.opt.Name, gl, us, now, g.model.counts))
 	}
 	r.games[ref] = g
 	r.seen[ref] = true
@@ -557,54 +565,6 @@ func (r *ksRun) stateFailed(g *ksGame, err error) {
 	}
 	r.d.opt.Log.Warn().Err(err).Str("game", g.ref).Msg("state refused")
 	g.stateDue = false
-}
-
-// drive hands events to the drivers, lets them act, and finishes games.
-func (r *ksRun) drive(ctx context.Context, now time.Time) {
-	d := r.d
-	for ref, g := range r.games {
-		if u := g.t.TakeUnknown(); len(u) > 0 {
-			d.opt.Log.Warn().Str("game", ref).Strs("words", u).Msg("referee words not understood (ignored)")
-		}
-		if why := g.t.TakeDesync(); why != "" {
-			d.opt.Log.Warn().Str("game", ref).Str("why", why).Msg("our view disagrees with the site's")
-			if len(g.t.Timeline()) > 0 {
-				r.rebuild(g, why, now)
-			}
-			g.stateDue = true
-		}
-		ev := g.t.TakeEvents()
-		r.showAnswers(g, ev)
-		g.drv.Hear(ev, now)
-		if len(ev) > 0 {
-			d.liveHeard(&g.live, g.drv, ev)
-		}
-		_, _, _, over := g.t.Over()
-		if g.drv.Thinking() {
-			if over {
-				g.drv.Stop()
-			}
-			continue
-		}
-		if over {
-			r.finish(g, now)
-			continue
-		}
-		if g.t.Due() && !g.resignDue {
-			r.send(ctx, g, g.drv.Act(now, driver.Situation{Since: g.t.TurnStart(), Clock: g.t.Clock(g.t.Us(), now),
-				Lag: g.t.Lag(), MoveNumber: g.t.Plies()/2 + 1}))
-		}
-	}
-}
-
-// thought sends a finished search's attempt, if still wanted.
-func (r *ksRun) thought(th driver.Thought) {
-	for _, g := range r.games {
-		if g.drv == th.Game {
-			r.send(r.ctx, g, g.drv.Done(th, g.t.Due() && !g.resignDue, r.d.opt.Now()))
-			return
-		}
-	}
 }
 
 // send carries out the driver's actions.
@@ -712,13 +672,7 @@ func (r *ksRun) finish(g *ksGame, now time.Time) {
 	if g.stop != nil {
 		g.stop()
 	}
-	result, _, reason, _ := g.t.Over()
-	g.drv.End(players.Outcome{Result: result, Reason: reason},
-		record.ResultLine{Code: reason, Plies: g.t.Plies(), LagMs: g.t.Lag().Milliseconds()}, now)
-	us := g.t.Us()
-	d.liveFinished(live.Finished{Number: g.number, Opponent: g.opp, Us: us.String(), Result: result, Reason: reason,
-		Plies: g.t.Plies()}, g.drv)
-	d.scoreGame(g.code, g.opp, us, result, reason, reason, g.t.Plies(), g.t.Illegal(), g.t.Clock(us, now), now)
+	result, _, _ := d.endGame(g, g.code, now)
 	if rec := g.drv.Record(); rec != nil {
 		if result == "*" {
 			rec.Close() // never completed on the site: no transcript to ask for
@@ -1009,19 +963,6 @@ func (r *ksRun) ping(ref string) {
 	case r.pings <- ref:
 	default: // the loop is busy: the poll covers it
 	}
-}
-
-// liveGames are the games in progress for the operator's page, as the ICC
-// backend shows its own.
-func (r *ksRun) liveGames(now time.Time) []live.Game {
-	var out []live.Game
-	for _, g := range r.games {
-		us := g.t.Us()
-		out = append(out, liveGameOf(liveView{number: g.number, opponent: g.opp, us: us, control: g.ctl, plies: g.t.Plies(),
-			clockUs: g.t.Clock(us, now), clockThem: g.t.Clock(us.Other(), now), ourTurn: g.t.OurTurn(),
-			drv: g.drv, lastAttempt: g.lastAttempt, live: &g.live}))
-	}
-	return out
 }
 
 // showAnswers prints our attempts' answers and the opponent's moves
