@@ -79,7 +79,7 @@ type Daemon struct {
 	sess        *iccclient.Session
 	games       map[int]*gameRun
 	policy      policy  // challenges, seeks, rematches
-	tour        tourney // computer tournaments (tourney.go)
+	tour        entrant // computer tournaments (entrant.go)
 	score       score
 	refusedTell map[string]time.Time
 	gameSeq     uint64
@@ -110,6 +110,7 @@ func New(cfg config.Config, opt Options) *Daemon {
 		opt: opt, cfg: cfg, rng: rand.New(rand.NewPCG(opt.Seed, 0x6b726965)), build: buildinfo.ID(),
 		control: make(chan struct{}, 1), games: map[int]*gameRun{},
 		refusedTell: map[string]time.Time{}, thinkDone: make(chan driver.Thought, 4),
+		tour: entrant{log: opt.Log},
 	}
 }
 

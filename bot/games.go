@@ -76,7 +76,8 @@ func (g *gameRun) finish(now time.Time) { g.d.finish(g.t.Number(), g, nil, now) 
 func (d *Daemon) serve(ctx context.Context, sess *iccclient.Session) (int, bool, string) {
 	d.sess = sess
 	d.policy.connected()
-	d.tourneyConnected(d.opt.Now())
+	loggedIn := d.opt.Now()
+	d.tourney(loggedIn, func(t *entrant) { t.connected(loggedIn) })
 	// Games from before a reconnection wait for the server to give them
 	// back (DG 15 again); for those it does not, we ask what became of them.
 	now := d.opt.Now()
@@ -134,7 +135,7 @@ func (d *Daemon) checkQuit() (int, bool) {
 		if d.tour.active() {
 			// The game in progress is over: leave the events before the
 			// server, so the TD does not pair (and forfeit) an absent bot.
-			d.leaveEvents(0, "softquit", now)
+			d.tourney(now, func(t *entrant) { t.leaveEvents(0, "softquit", now) })
 		}
 		// A challenge or seek of ours may still be open, and its accept
 		// may be on its way: withdraw them, and wait a moment for a game
@@ -207,7 +208,9 @@ func (d *Daemon) handle(m protocol.Message) string {
 // text applies a referee line to the game it belongs to (iccgame.Route):
 // an unprefixed line that two games could own makes both resync.
 func (d *Daemon) text(line string, now time.Time) {
-	if d.tourneyText(line, now) || d.listText(line, now) {
+	var td bool
+	d.tourney(now, func(t *entrant) { td = t.text(line, now) })
+	if td || d.listText(line, now) {
 		return
 	}
 	items, refLike, unknown := protocol.ParseAnnouncements(nil, []byte(line))
@@ -255,11 +258,11 @@ func (d *Daemon) datagram(dg protocol.DG, now time.Time) string {
 	case protocol.PersonalTellDG:
 		d.tell(v)
 	case protocol.SuggestionDG:
-		d.suggestion(v, now)
+		d.tourney(now, func(t *entrant) { t.suggestion(v, now) })
 	case protocol.TourneyDG:
-		d.tourneyAnnounced(v, now)
+		d.tourney(now, func(t *entrant) { t.announce(v, now) })
 	case protocol.RemoveTourneyDG:
-		d.tourneyRemoved(v, now)
+		d.tourney(now, func(t *entrant) { t.removed(v, now) })
 	case protocol.OffersInMyGameDG:
 		if g := d.games[v.Game]; g != nil {
 			us := g.t.Us()
@@ -351,7 +354,7 @@ func (d *Daemon) gameStarted(v protocol.MyGameStartedDG, now time.Time) {
 	d.games[v.Game] = g
 	opp := t.Opponent()
 	d.policy.opponent(opp)
-	d.tourneyGameStarted(v.Game, opp, now)
+	d.tourney(now, func(t *entrant) { t.gameStarted(v.Game, opp, now) })
 	d.opt.Log.Info().Int("game", v.Game).Str("opponent", opp).Str("color", us.String()).
 		Int("base_min", v.WhiteInitial).Int("inc_s", v.WhiteIncrement).Bool("rated", v.Rated).Uint64("seed", seed).Msg("game started")
 	rated := "unrated"
@@ -412,7 +415,7 @@ func (d *Daemon) finish(num int, g *gameRun, sans []string, now time.Time) {
 	delete(d.games, num)
 	result, _, reason := d.endGame(g, fmt.Sprint(num), now)
 	us := g.t.Us()
-	d.tourneyGameOver(num, g.t.Opponent(), us, result, reason, now)
+	d.tourney(now, func(t *entrant) { t.gameOver(num, g.t.Opponent(), us, result, reason, now) })
 	if r := g.drv.Record(); r != nil {
 		if err := r.Err(); err != nil {
 			d.opt.Log.Error().Err(err).Int("game", num).Str("file", r.Path()).Msg("the game record could not be written in full")
@@ -523,7 +526,7 @@ func (d *Daemon) tick() {
 	d.mu.Lock()
 	paused := d.paused
 	d.mu.Unlock()
-	d.tourneyTick(now, cfg.Tournament)
+	d.tourney(now, func(t *entrant) { t.tick(now) })
 	// In an event the TD makes the games: no seeks, no challenges.
 	d.policy.tick(d, now, cfg, soft || paused || len(d.games) > 0 || d.tour.active())
 }

@@ -137,7 +137,7 @@ func (d *Daemon) livePublish(now time.Time, server string, games func() []live.G
 	d.liveSeen.published = now
 	f, w, l, dr := d.Score()
 	snap := live.Snapshot{Updated: now, Account: d.config().Account.Handle, Server: server, Status: d.liveSeen.status,
-		Tourney:  d.tourneyLive(),
+		Tourney:  d.tour.liveLine(),
 		Score:    live.Score{Finished: f, Wins: w, Losses: l, Draws: dr},
 		Finished: append([]live.Finished(nil), d.liveSeen.finished...), Games: games()}
 	d.opt.Live.Publish(snap)

@@ -133,8 +133,11 @@ func (d *Daemon) challenge(v protocol.MatchDG, now time.Time) {
 	if !strings.EqualFold(v.Receiver, me) {
 		return // our own challenge echoed
 	}
-	if d.tourneyChallenge(v, now) {
-		return // in an event: tourney.go decides
+	var taken bool
+	unplayable := d.unplayable(challengeOffer(v))
+	d.tourney(now, func(t *entrant) { taken = t.challenge(v, unplayable) })
+	if taken {
+		return // in an event: the entrant decides (entrant.go)
 	}
 	why := d.refusal(challengeOffer(v))
 	if why == "" {

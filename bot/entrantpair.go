@@ -18,13 +18,13 @@ import (
 
 // suggestion follows DG 63 from a trusted TD: its command is sent as it
 // is when it is a match command, else "match <subject>".
-func (d *Daemon) suggestion(v protocol.SuggestionDG, now time.Time) {
-	if !d.trustedTD(v.Suggester) {
-		d.opt.Log.Warn().Str("from", v.Suggester).Str("command", v.Command).Msg("tournament: suggestion from a handle that is not a trusted TD: ignored")
+func (t *entrant) suggestion(v protocol.SuggestionDG, now time.Time) {
+	if !t.trusted(v.Suggester) {
+		t.log.Warn().Str("from", v.Suggester).Str("command", v.Command).Msg("tournament: suggestion from a handle that is not a trusted TD: ignored")
 		return
 	}
 	if !handle.Valid(v.Subject) {
-		d.opt.Log.Warn().Str("from", v.Suggester).Str("subject", v.Subject).Msg("tournament: suggestion without a valid opponent: ignored")
+		t.log.Warn().Str("from", v.Suggester).Str("subject", v.Subject).Msg("tournament: suggestion without a valid opponent: ignored")
 		return
 	}
 	answer := "match " + v.Subject
@@ -33,32 +33,32 @@ func (d *Daemon) suggestion(v protocol.SuggestionDG, now time.Time) {
 	}
 	// The suggestion's id names the event when it is one of ours (our
 	// TD's does); else the pairing is the TD's only event's.
-	ev := d.tour.find(v.Suggester, v.ID)
+	ev := t.find(v.Suggester, v.ID)
 	if ev == nil {
-		ev = d.eventFor(v.Suggester, 0, now)
+		ev = t.eventFor(v.Suggester, 0, now)
 	}
-	d.paired(pairing{ev: ev, opp: v.Subject, form: "suggestion", answer: answer}, now)
+	t.paired(pairing{ev: ev, opp: v.Subject, form: "suggestion", answer: answer}, now)
 }
 
 // paired takes a pairing: once per pairing, whichever forms announce it.
-func (d *Daemon) paired(p pairing, now time.Time) {
-	t := &d.tour
+func (t *entrant) paired(p pairing, now time.Time) {
 	// A fresh log event each time: a zerolog event is spent by Msg.
 	log := func() *zerolog.Event {
-		return d.opt.Log.Info().Str("td", p.ev.td).Int("event", p.ev.id).Str("opponent", p.opp).Str("form", p.form)
+		return t.log.Info().Str("td", p.ev.td).Int("event", p.ev.id).Str("opponent", p.opp).Str("form", p.form)
 	}
 	p.ev.state, p.ev.heard = evIn, now
-	if !handle.Valid(p.opp) || strings.EqualFold(p.opp, d.sess.Handle()) {
-		d.opt.Log.Warn().Str("opponent", p.opp).Msg("tournament: pairing with an impossible opponent: ignored")
+	if !handle.Valid(p.opp) || strings.EqualFold(p.opp, t.env.me) {
+		t.log.Warn().Str("opponent", p.opp).Msg("tournament: pairing with an impossible opponent: ignored")
 		return
 	}
-	for num, g := range d.games {
+	for _, g := range t.env.games {
+		num := g.number
 		// A game over on the server but not yet closed here does not
 		// count: the next round may pair the same opponent.
-		if _, _, _, over := g.t.Over(); over || !strings.EqualFold(g.t.Opponent(), p.opp) {
+		if g.over || !strings.EqualFold(g.opp, p.opp) {
 			continue
 		}
-		if g.stale.IsZero() {
+		if !g.stale {
 			log().Int("game", num).Msg("tournament: pairing for the game we are playing: ignored")
 			return
 		}
@@ -86,28 +86,28 @@ func (d *Daemon) paired(p pairing, now time.Time) {
 		log().Msg("tournament: the same pairing again: already taken")
 		return
 	}
-	if soft, _ := d.quitting(); soft {
+	if t.env.soft {
 		log().Msg("tournament: pairing not answered: we are leaving")
 		return
 	}
 	p.at = now
-	d.showPairing(t.pair) // a pairing replaced before the tick showed it
+	t.showPairing(t.pair) // a pairing replaced before the tick showed it
 	t.pair = &p
 	t.waitShown = false
 	log().Str("colour", p.colour).Int("round", p.round).Str("answer", p.answer).Msg("tournament: paired")
-	d.answerPairing(now)
+	t.answerPairing(now)
 }
 
 // showPairing puts the open pairing on the console, once. It waits for the
 // next tick (or the game's start), because the second form of the same
 // pairing, right behind the first, may add its round and colour (our TD
 // sends DG 63, which has neither, then the tourney-set line).
-func (d *Daemon) showPairing(p *pairing) {
+func (t *entrant) showPairing(p *pairing) {
 	if p == nil || p.shown {
 		return
 	}
 	p.shown = true
-	d.opt.Console.say(lineResult, "tourney: %s%s: paired with %s%s", p.ev, roundText(p.round), p.opp, colourText(p.colour))
+	t.say(lineResult, "tourney: %s%s: paired with %s%s", p.ev, roundText(p.round), p.opp, colourText(p.colour))
 }
 
 func roundText(r int) string {
@@ -127,54 +127,51 @@ func colourText(c string) string {
 // answerPairing sends the pairing's answer, once, when the bot is idle:
 // no game in progress, a game lost with the connection apart (the server
 // did not give it back, so we are free there).
-func (d *Daemon) answerPairing(now time.Time) {
-	p := d.tour.pair
+func (t *entrant) answerPairing(now time.Time) {
+	p := t.pair
 	if p == nil || !p.answered.IsZero() {
 		return
 	}
-	for _, g := range d.games {
-		if g.stale.IsZero() {
+	for _, g := range t.env.games {
+		if !g.stale {
 			return
 		}
 	}
-	d.mu.Lock()
-	paused, soft := d.paused, d.soft
-	d.mu.Unlock()
-	if paused || soft {
+	if t.env.paused || t.env.soft {
 		return // a quitting bot leaves the event instead (checkQuit)
 	}
-	d.sess.Send(p.answer)
+	t.send(p.answer)
 	p.answered = now
-	d.policy.lastMatch = now // an offer of ours is out: a soft quit waits for a crossing game
-	d.opt.Log.Info().Str("opponent", p.opp).Str("answer", p.answer).Msg("tournament: answering the pairing")
+	t.out = append(t.out, effect{kind: fxOfferOut}) // a soft quit waits for a crossing game
+	t.log.Info().Str("opponent", p.opp).Str("answer", p.answer).Msg("tournament: answering the pairing")
 }
 
 // tourneyChallenge answers a challenge while in an event: the paired
 // opponent's, at the paired time control, is accepted whatever the policy
-// filters say; every other is declined. It reports false when not in an
-// event (the normal policy decides).
-func (d *Daemon) tourneyChallenge(v protocol.MatchDG, now time.Time) bool {
-	t := &d.tour
+// filters say; every other is declined. unplayable is why no game could be
+// played now ("" when one could: the daemon's unplayable). It reports false
+// when not in an event (the normal policy decides).
+func (t *entrant) challenge(v protocol.MatchDG, unplayable string) bool {
 	if !t.active() {
 		return false
 	}
 	why := "in a tournament: only the paired opponent"
 	if p := t.pair; p != nil && strings.EqualFold(v.Challenger, p.opp) {
-		why = d.pairedRefusal(p, v)
+		why = pairedRefusal(p, v, unplayable)
 	}
 	if why == "" {
 		line, err := protocol.AcceptLine(v.Challenger)
 		if err != nil {
 			return true
 		}
-		d.policy.pending, d.policy.pendingAt = v.Challenger, now
-		d.opt.Log.Info().Str("from", v.Challenger).Int("min", v.ChallengerTime).Int("inc", v.ChallengerInc).Msg("tournament: accepting the paired challenge")
-		d.sess.Send(line)
+		t.out = append(t.out, effect{kind: fxAccepting, line: v.Challenger})
+		t.log.Info().Str("from", v.Challenger).Int("min", v.ChallengerTime).Int("inc", v.ChallengerInc).Msg("tournament: accepting the paired challenge")
+		t.send(line)
 		return true
 	}
-	d.opt.Log.Info().Str("from", v.Challenger).Str("why", why).Msg("declining challenge")
+	t.log.Info().Str("from", v.Challenger).Str("why", why).Msg("declining challenge")
 	if line, err := protocol.DeclineLine(v.Challenger); err == nil {
-		d.sess.Send(line)
+		t.send(line)
 	}
 	return true
 }
@@ -183,8 +180,8 @@ func (d *Daemon) tourneyChallenge(v protocol.MatchDG, now time.Time) bool {
 // "": only what makes any game unplayable (unplayable: leaving, a pause, a
 // full board, another variant) and a time control other than the paired
 // one refuse it; the policy filters do not apply.
-func (d *Daemon) pairedRefusal(p *pairing, v protocol.MatchDG) string {
-	if why := d.unplayable(challengeOffer(v)); why != "" || !p.tc {
+func pairedRefusal(p *pairing, v protocol.MatchDG, unplayable string) string {
+	if why := unplayable; why != "" || !p.tc {
 		return why
 	}
 	// Ours and theirs by the paired colour; with none, both sides' clocks
@@ -203,30 +200,28 @@ func (d *Daemon) pairedRefusal(p *pairing, v protocol.MatchDG) string {
 	return ""
 }
 
-// tourneyGameStarted notes a game start: the paired game, or another one
+// gameStarted notes a game start: the paired game, or another one
 // (a challenge that crossed the join), which is played but counted apart.
-func (d *Daemon) tourneyGameStarted(num int, opp string, now time.Time) {
-	t := &d.tour
+func (t *entrant) gameStarted(num int, opp string, now time.Time) {
 	p := t.pair
 	switch {
 	case t.playing[num] != nil:
 		return // given back after a reconnection
 	case p != nil && strings.EqualFold(opp, p.opp):
-		d.showPairing(p)
+		t.showPairing(p)
 		if t.playing == nil {
 			t.playing = map[int]*pairing{}
 		}
 		t.playing[num], t.pair = p, nil
 		p.ev.heard = now
-		d.opt.Log.Info().Int("game", num).Str("opponent", opp).Str("td", p.ev.td).Int("event", p.ev.id).Msg("tournament: the paired game started")
+		t.log.Info().Int("game", num).Str("opponent", opp).Str("td", p.ev.td).Int("event", p.ev.id).Msg("tournament: the paired game started")
 	case t.active():
-		d.opt.Log.Warn().Int("game", num).Str("opponent", opp).Msg("tournament: a game outside the pairing started; playing it")
+		t.log.Warn().Int("game", num).Str("opponent", opp).Msg("tournament: a game outside the pairing started; playing it")
 	}
 }
 
-// tourneyGameOver counts the paired game's result in its event.
-func (d *Daemon) tourneyGameOver(num int, opp string, us chess.Color, result, reason string, now time.Time) {
-	t := &d.tour
+// gameOver counts the paired game's result in its event.
+func (t *entrant) gameOver(num int, opp string, us chess.Color, result, reason string, now time.Time) {
 	p := t.playing[num]
 	if p == nil {
 		return
@@ -235,9 +230,9 @@ func (d *Daemon) tourneyGameOver(num int, opp string, us chess.Color, result, re
 	t.waitShown = false
 	s := p.ev.score.add(result, us)
 	p.ev.heard = now
-	d.opt.Log.Info().Str("td", p.ev.td).Int("event", p.ev.id).Int("round", p.round).Int("game", num).Str("opponent", opp).
+	t.log.Info().Str("td", p.ev.td).Int("event", p.ev.id).Int("round", p.round).Int("game", num).Str("opponent", opp).
 		Str("result", result).Str("reason", reason).Str("points", points(s)).Int("games", s.finished).Msg("tournament: result")
-	d.opt.Console.say(lineResult, "tourney: %s%s: %s vs %s (%s) %s; our score %s/%d",
+	t.say(lineResult, "tourney: %s%s: %s vs %s (%s) %s; our score %s/%d",
 		p.ev, roundText(p.round), result, opp, us.String(), reason, points(s), s.finished)
-	d.backToNormal() // the event may have ended while the game was played out
+	t.backToNormal() // the event may have ended while the game was played out
 }

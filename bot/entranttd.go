@@ -12,36 +12,35 @@ import (
 // by protocol.ParseTDLine, the standings tables, and the events they name
 // (tourney.go has the state machine they drive).
 
-// tourneyText reads a text line as a TD line; it reports whether the line
+// text reads a text line as a TD line; it reports whether the line
 // was one (or belonged to a standings table), so that it is not read as a
 // referee line.
-func (d *Daemon) tourneyText(line string, now time.Time) bool {
+func (t *entrant) text(line string, now time.Time) bool {
 	l, err := protocol.ParseTDLine(line)
 	if errors.Is(err, protocol.ErrNotTDLine) {
-		if row, ok := strings.CutPrefix(strings.TrimSpace(line), ":"); ok && d.tour.standings != nil {
-			d.standingsRow(row) // FICS: the rows are qtell lines
+		if row, ok := strings.CutPrefix(strings.TrimSpace(line), ":"); ok && t.standings != nil {
+			t.standingsRow(row) // FICS: the rows are qtell lines
 			return true
 		}
-		d.tour.standings = nil
+		t.standings = nil
 		return false
 	}
-	d.tour.standings = nil
+	t.standings = nil
 	if err != nil {
-		d.opt.Log.Warn().Err(err).Str("line", line).Msg("tournament: TD line not understood")
+		t.log.Warn().Err(err).Str("line", line).Msg("tournament: TD line not understood")
 		return true
 	}
-	d.tdLine(l, "", line, now)
+	t.tdLine(l, "", line, now)
 	return true
 }
 
 // standingsRow shows one row of the standings table that follows a
 // trusted TD's standings line, as the TD wrote it (it is not read); a row
 // starting "Total" (ours, and mamer's ":Total:") or "*: Paired" ends it.
-func (d *Daemon) standingsRow(row string) {
-	t := &d.tour
+func (t *entrant) standingsRow(row string) {
 	e := t.standings
-	d.opt.Log.Info().Int("event", e.id).Str("row", row).Msg("tournament: standings")
-	d.opt.Console.say(lineResult, "tourney #%d standings: %s", e.id, row)
+	t.log.Info().Int("event", e.id).Str("row", row).Msg("tournament: standings")
+	t.say(lineResult, "tourney #%d standings: %s", e.id, row)
 	if r := strings.TrimSpace(row); strings.HasPrefix(r, "Total") || strings.HasPrefix(r, "*: Paired") {
 		t.standings = nil
 	}
@@ -50,18 +49,18 @@ func (d *Daemon) standingsRow(row string) {
 // tdTell takes a trusted TD's tell that is no TD line: a row of the
 // standings table being received, or chatter (logged, never answered, so
 // that two programs cannot talk to each other for ever).
-func (d *Daemon) tdTell(from, text string) {
-	if e := d.tour.standings; e != nil && strings.EqualFold(e.td, from) {
-		d.standingsRow(text) // ICC style: the rows are tells
+func (t *entrant) tdTell(from, text string) {
+	if e := t.standings; e != nil && strings.EqualFold(e.td, from) {
+		t.standingsRow(text) // ICC style: the rows are tells
 		return
 	}
-	d.opt.Log.Info().Str("from", from).Str("text", text).Msg("tell from a TD")
-	for _, e := range d.tour.events {
+	t.log.Info().Str("from", from).Str("text", text).Msg("tell from a TD")
+	for _, e := range t.events {
 		if e.state == evJoining && strings.EqualFold(e.td, from) && strings.Contains(strings.ToLower(text), "tourney") {
 			// The answer to our join, when it is no confirmation ("There
 			// is no tourney #7.", "Tourney #7 (KS1) is full (8 players)."):
 			// the user must see it. Other chatter stays in the log.
-			d.opt.Console.say(lineResult, "tourney: joining %s: %s says: %s", e, from, text)
+			t.say(lineResult, "tourney: joining %s: %s says: %s", e, from, text)
 			break
 		}
 	}
@@ -70,12 +69,11 @@ func (d *Daemon) tdTell(from, text string) {
 // tdLine follows one TD line, from the server's text (from == "") or in a
 // tell from handle from. Lines whose TD is not trusted, and event lines
 // about events we are not in, are logged and ignored.
-func (d *Daemon) tdLine(l protocol.TDLine, from, raw string, now time.Time) {
-	t := &d.tour
+func (t *entrant) tdLine(l protocol.TDLine, from, raw string, now time.Time) {
 	ignore := func(why string) {
-		d.opt.Log.Warn().Str("from", from).Str("kind", l.Kind.String()).Str("line", raw).Str("why", why).Msg("tournament: TD line ignored")
+		t.log.Warn().Str("from", from).Str("kind", l.Kind.String()).Str("line", raw).Str("why", why).Msg("tournament: TD line ignored")
 	}
-	if from != "" && !d.trustedTD(from) {
+	if from != "" && !t.trusted(from) {
 		ignore("the teller is not a trusted TD (tournament.td)")
 		return
 	}
@@ -85,31 +83,31 @@ func (d *Daemon) tdLine(l protocol.TDLine, from, raw string, now time.Time) {
 		if td == "" {
 			td = from
 		}
-		if !d.trustedTD(td) || from != "" && !strings.EqualFold(from, td) {
+		if !t.trusted(td) || from != "" && !strings.EqualFold(from, td) {
 			ignore("not set by a trusted TD (tournament.td)")
 			return
 		}
 		wMin, wInc, bMin, bInc := l.WhiteMin, l.WhiteInc, l.BlackMin, l.BlackInc
-		d.paired(pairing{ev: d.eventFor(td, 0, now), opp: l.Opponent, form: "tourney-set", answer: l.Answer(),
+		t.paired(pairing{ev: t.eventFor(td, 0, now), opp: l.Opponent, form: "tourney-set", answer: l.Answer(),
 			colour: l.Colour, round: l.Round, tc: wMin+wInc > 0 && bMin+bInc > 0 && l.Wild == 16,
 			wMin: wMin, wInc: wInc, bMin: bMin, bInc: bInc}, now)
 	case protocol.TDVariableOff:
-		if !d.trustedTD(l.TD) || from != "" && !strings.EqualFold(from, l.TD) {
+		if !t.trusted(l.TD) || from != "" && !strings.EqualFold(from, l.TD) {
 			ignore("not set by a trusted TD (tournament.td)")
 			return
 		}
 		for _, e := range append([]*tevent(nil), t.events...) {
 			if strings.EqualFold(e.td, l.TD) {
-				d.endEvent(e, "tourney variable set to OFF", now)
+				t.endEvent(e, "tourney variable set to OFF", now)
 			}
 		}
 	case protocol.TDPairing:
-		e := d.numbered(l.Event, from, now)
+		e := t.numbered(l.Event, from, now)
 		if e == nil {
 			ignore("a pairing in an event we are not in")
 			return
 		}
-		d.paired(pairing{ev: e, opp: l.Opponent, form: "mamer", answer: l.Answer(), colour: l.Colour}, now)
+		t.paired(pairing{ev: e, opp: l.Opponent, form: "mamer", answer: l.Answer(), colour: l.Colour}, now)
 	case protocol.TDJoined:
 		e := t.byID(l.Event)
 		if e == nil || from != "" && !strings.EqualFold(from, e.td) {
@@ -118,8 +116,8 @@ func (d *Daemon) tdLine(l protocol.TDLine, from, raw string, now time.Time) {
 		}
 		e.state, e.heard = evIn, now
 		t.waitShown = false // "waiting for the next round" only now
-		d.opt.Log.Info().Str("td", e.td).Int("event", e.id).Msg("tournament: joined")
-		d.opt.Console.say(lineResult, "tourney: joined %s", e)
+		t.log.Info().Str("td", e.td).Int("event", e.id).Msg("tournament: joined")
+		t.say(lineResult, "tourney: joined %s", e)
 	case protocol.TDJoinRefused:
 		e := t.byID(l.Event)
 		if e == nil || from != "" && !strings.EqualFold(from, e.td) {
@@ -128,7 +126,7 @@ func (d *Daemon) tdLine(l protocol.TDLine, from, raw string, now time.Time) {
 		}
 		// Also when we were in it: the TD answers the join we send again
 		// after a reconnection this way when it withdrew us meanwhile.
-		d.joinRefused(e, l.Reason)
+		t.joinRefused(e, l.Reason)
 	case protocol.TDAborted, protocol.TDForfeited:
 		e := t.byID(l.Event)
 		if e == nil || from != "" && !strings.EqualFold(from, e.td) {
@@ -139,7 +137,7 @@ func (d *Daemon) tdLine(l protocol.TDLine, from, raw string, now time.Time) {
 		if l.Kind == protocol.TDForfeited {
 			why = "forfeited"
 		}
-		d.endEvent(e, why, now)
+		t.endEvent(e, why, now)
 	case protocol.TDStandings:
 		e := t.byID(l.Event)
 		for _, p := range t.past {
@@ -153,35 +151,35 @@ func (d *Daemon) tdLine(l protocol.TDLine, from, raw string, now time.Time) {
 		}
 		e.heard = now
 		t.standings = e
-		d.opt.Log.Info().Int("event", e.id).Msg("tournament: standings follow")
-		d.opt.Console.say(lineResult, "tourney #%d standings:", e.id)
+		t.log.Info().Int("event", e.id).Msg("tournament: standings follow")
+		t.say(lineResult, "tourney #%d standings:", e.id)
 	}
 }
 
 // numbered returns our event numbered id for an event line; a trusted TD
 // that tells us of an event we do not follow (a daemon restarted inside
 // it) makes us follow it. Server text about an unknown event gives nil.
-func (d *Daemon) numbered(id int, from string, now time.Time) *tevent {
-	if e := d.tour.byID(id); e != nil && (from == "" || strings.EqualFold(from, e.td)) {
+func (t *entrant) numbered(id int, from string, now time.Time) *tevent {
+	if e := t.byID(id); e != nil && (from == "" || strings.EqualFold(from, e.td)) {
 		return e
 	}
 	if from == "" {
 		return nil
 	}
-	return d.eventFor(from, id, now)
+	return t.eventFor(from, id, now)
 }
 
 // eventFor returns td's event id, following it from now on when we did
 // not: a trusted TD that pairs us knows we are in its event (we may have
 // been restarted, or joined by the owner by hand).
-func (d *Daemon) eventFor(td string, id int, now time.Time) *tevent {
-	if e := d.tour.find(td, id); e != nil {
+func (t *entrant) eventFor(td string, id int, now time.Time) *tevent {
+	if e := t.find(td, id); e != nil {
 		return e
 	}
 	e := &tevent{td: td, id: id, state: evIn, heard: now,
-		joinBy: []string{tdCommand(d.config().Tournament.JoinCommand, td, id)}}
-	d.tour.events = append(d.tour.events, e)
-	d.clearOffers(now)
-	d.opt.Log.Info().Str("td", td).Int("event", id).Msg("tournament: following an event we did not join here")
+		joinBy: []string{tdCommand(t.env.cfg.JoinCommand, td, id)}}
+	t.events = append(t.events, e)
+	t.clearOffers(now)
+	t.log.Info().Str("td", td).Int("event", id).Msg("tournament: following an event we did not join here")
 	return e
 }
