@@ -10,7 +10,7 @@ import (
 
 // The TD's lines as the daemon follows them: text lines and tells read
 // by protocol.ParseTDLine, the standings tables, and the events they name
-// (tourney.go has the state machine they drive).
+// (entrant.go has the state machine they drive).
 
 // text reads a text line as a TD line; it reports whether the line
 // was one (or belonged to a standings table), so that it is not read as a

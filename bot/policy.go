@@ -176,7 +176,7 @@ func (d *Daemon) seekAd(v protocol.SeekDG, now time.Time) {
 // unplayable says why no offer at all can be taken now (leaving, paused,
 // max_games reached) or why this one cannot be played by us (not wild 16),
 // or "". The policy filters (refusal) and the paired challenge of an event
-// (tourney.go), which passes those filters by, both start with it.
+// (entrant.go), which passes those filters by, both start with it.
 func (d *Daemon) unplayable(o offer) string {
 	soft, _ := d.quitting()
 	d.mu.Lock()
