@@ -46,8 +46,10 @@ type entrantStep struct {
 	over    string // game 10 is over with this result (we are White)
 	match   string // a challenge from this handle at 1 1 / 1 1, wild 16
 	tick    bool
-	games   []envGame // games in progress at this input
-	soft    bool      // the daemon is quitting
+	login   bool                // a (re)connection
+	dg103   *protocol.TourneyDG // an event announced
+	games   []envGame           // games in progress at this input
+	soft    bool                // the daemon is quitting
 	want    []string
 	reply   string // the owner's reply, when owner is set
 	taken   *bool  // the challenge's answer, when match is set
@@ -57,6 +59,8 @@ func TestEntrantTable(t *testing.T) {
 	yes, no := true, false
 	cfg := config.Defaults()
 	cfg.Tournament.TD = []string{"TD"}
+	cfg.Tournament.Join = []int{6}
+	cfg.Tournament.AutoJoin = true
 	t0 := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 	for _, tc := range []struct {
 		name  string
@@ -88,6 +92,19 @@ func TestEntrantTable(t *testing.T) {
 			{match: "bob", want: []string{"accepting bob", "send accept bob"}, taken: &yes},
 			{line: `tourney set to "TD K16 * carol 3 0 3 0 r w16 black 3" by TD.`, want: []string{"send match carol!", "offer out"}},
 			{match: "carol", want: []string{"send decline carol"}, taken: &yes},
+		}},
+		{"logins: tournament.join, then rejoin, and a pairing answered again", []entrantStep{
+			{login: true, want: []string{"send set-2 103 1", "send tell TD join 6", "clear offers"}},
+			{line: "You play white against bob in this round of tourney #6.", from: "TD", want: []string{"send td play 6", "offer out"}},
+			{login: true, want: []string{"send set-2 103 1", "send tell TD join 6"}},
+			{tick: true, want: []string{"send td play 6", "offer out"}},
+		}},
+		{"auto_join: a wild 16 event of a trusted TD, once", []entrantStep{
+			{dg103: &protocol.TourneyDG{ID: 8, Description: "KS8 w16 swiss", Join: "tell TD join 8"}, want: []string{"send tell TD join 8", "clear offers"}},
+			{line: ":Tourney #8 has been aborted!", want: []string{"normal play"}},
+			{dg103: &protocol.TourneyDG{ID: 8, Description: "KS8 w16 swiss", Join: "tell TD join 8"}},
+			{dg103: &protocol.TourneyDG{ID: 9, Description: "blitz", Join: "tell TD join 9"}},
+			{dg103: &protocol.TourneyDG{ID: 10, Description: "w16", Join: "tell TD join 10&quit"}},
 		}},
 		{"an untrusted teller is ignored", []entrantStep{
 			{line: "You play white against bob in this round of tourney #4.", from: "Mallory"},
@@ -150,6 +167,10 @@ func TestEntrantTable(t *testing.T) {
 						e.gameOver(10, "bob", chess.White, s.over, "checkmate", now)
 					case s.tick:
 						e.tick(now)
+					case s.login:
+						e.connected(now)
+					case s.dg103 != nil:
+						e.announce(*s.dg103, now)
 					}
 				})
 				var got []string
