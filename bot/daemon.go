@@ -14,6 +14,7 @@ import (
 	"kriegbot/driver"
 	"kriegbot/engine/players"
 	"kriegbot/engine/umpire"
+	"kriegbot/internal/backoff"
 	"kriegbot/internal/buildinfo"
 	"kriegbot/live"
 	"kriegbot/protocol"
@@ -66,7 +67,7 @@ type Options struct {
 // games its policy accepts, obeys its owner, and writes its records.
 type Daemon struct {
 	opt Options
-	rng *rand.Rand
+	rng *rand.Rand // the reconnections' jitter
 
 	mu      sync.Mutex // guards cfg, paused, quitting (owner and signals)
 	cfg     config.Config
@@ -78,7 +79,7 @@ type Daemon struct {
 	sess        *iccclient.Session
 	games       map[int]*gameRun
 	policy      policy  // challenges, seeks, rematches
-	tour        tourney // computer tournaments (tourney.go)
+	tour        entrant // computer tournaments (entrant.go)
 	score       score
 	refusedTell map[string]time.Time
 	gameSeq     uint64
@@ -109,6 +110,7 @@ func New(cfg config.Config, opt Options) *Daemon {
 		opt: opt, cfg: cfg, rng: rand.New(rand.NewPCG(opt.Seed, 0x6b726965)), build: buildinfo.ID(),
 		control: make(chan struct{}, 1), games: map[int]*gameRun{},
 		refusedTell: map[string]time.Time{}, thinkDone: make(chan driver.Thought, 4),
+		tour: entrant{log: opt.Log},
 	}
 }
 
@@ -210,7 +212,7 @@ func (d *Daemon) addr() string {
 func (d *Daemon) Run(ctx context.Context) int {
 	d.learner.open(d.config().Engine.OpponentModels, d.opt.Log)
 	addr := d.addr()
-	backoff := time.Duration(0)
+	retry := backoff.New(0, 0, d.rng)
 	failures := 0
 	// movesLost: the connection ended with a finished game's move list
 	// still to come. A quitting daemon comes back once more for it (ask
@@ -245,10 +247,10 @@ func (d *Daemon) Run(ctx context.Context) int {
 				d.opt.Log.Error().Err(err).Int("tries", failures).Msg("giving up on the server")
 				return ExitRestart
 			}
-			backoff = d.nextBackoff(backoff, cfg)
-			d.opt.Log.Warn().Err(err).Dur("retry_in", backoff).Msg("cannot log in")
-			d.opt.Console.say(lineProgress, "cannot log in (%v); trying again in %s", err, backoff.Round(100*time.Millisecond))
-			if !d.sleep(ctx, backoff) {
+			wait := nextBackoff(retry, cfg)
+			d.opt.Log.Warn().Err(err).Dur("retry_in", wait).Msg("cannot log in")
+			d.opt.Console.say(lineProgress, "cannot log in (%v); trying again in %s", err, wait.Round(100*time.Millisecond))
+			if !d.sleep(ctx, wait) {
 				return ExitDone
 			}
 			continue
@@ -268,8 +270,8 @@ func (d *Daemon) Run(ctx context.Context) int {
 		// The delays start again from reconnect_min only after a session
 		// that lasted: a server that takes the login and drops us (or
 		// garbles) at once is not hammered every second.
-		if d.opt.Now().Sub(loggedIn) >= stableSession {
-			failures, backoff = 0, 0
+		if retry.Lasted(loggedIn, d.opt.Now(), stableSession) {
+			failures = 0
 		} else {
 			failures++
 			if max := cfg.Connection.MaxReconnects; max > 0 && failures > max {
@@ -278,10 +280,10 @@ func (d *Daemon) Run(ctx context.Context) int {
 			}
 		}
 		movesLost = d.awaitingMoves()
-		backoff = d.nextBackoff(backoff, cfg)
-		d.opt.Log.Warn().Err(sess.Err()).Dur("retry_in", backoff).Msg("connection lost")
-		d.opt.Console.say(lineProgress, "connection lost (%v); reconnecting in %s", sess.Err(), backoff.Round(100*time.Millisecond))
-		if !d.sleep(ctx, backoff) {
+		wait := nextBackoff(retry, cfg)
+		d.opt.Log.Warn().Err(sess.Err()).Dur("retry_in", wait).Msg("connection lost")
+		d.opt.Console.say(lineProgress, "connection lost (%v); reconnecting in %s", sess.Err(), wait.Round(100*time.Millisecond))
+		if !d.sleep(ctx, wait) {
 			return ExitDone
 		}
 	}
@@ -291,18 +293,11 @@ func (d *Daemon) Run(ctx context.Context) int {
 // to start again from the shortest.
 const stableSession = time.Minute
 
-func (d *Daemon) nextBackoff(prev time.Duration, cfg config.Config) time.Duration {
-	lo, hi := cfg.Connection.ReconnectMin.Duration, cfg.Connection.ReconnectMax.Duration
-	next := prev * 2
-	if next < lo {
-		next = lo
-	}
-	if next > hi {
-		next = hi
-	}
-	// Full jitter in the upper half, so a server restart does not see every
-	// bot come back in the same second.
-	return next/2 + time.Duration(d.rng.Int64N(int64(next/2)+1))
+// nextBackoff is the wait before the next login, within the configured
+// bounds (read at each failure: the owner may change them).
+func nextBackoff(b *backoff.Backoff, cfg config.Config) time.Duration {
+	b.Min, b.Max = cfg.Connection.ReconnectMin.Duration, cfg.Connection.ReconnectMax.Duration
+	return b.Next()
 }
 
 func (d *Daemon) sleep(ctx context.Context, dur time.Duration) bool {

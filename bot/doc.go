@@ -7,7 +7,10 @@
 // lists, a concurrency cap that a burst of challenges cannot exceed, rematch
 // limits; policy.go), seeks or challenges when idle, and plays each game
 // through the server-neutral game driver (package driver), translating the
-// wire to it and back (games.go):
+// wire to it and back. One game loop (gameloop.go) starts, drives and
+// finishes the games of both backends, each game's tracker (package track)
+// behind it: ICC's (games.go) and the kriegspiel.org API's (kriegspiel.go,
+// ks*.go). On ICC:
 //
 //   - an iccgame.Tracker turns the wire (DG 24 with "?"/"?x<sq>" hidden
 //     moves, DG 42, DG 56, DG 139, DG 16 and the referee's text lines) into
@@ -30,6 +33,10 @@
 //   - value-based resignation and draw acceptance (players that report a
 //     value), aborting when the opponent never moves, a greeting that says it
 //     is a computer, and never a word of search output to the opponent.
+//
+// In computer tournaments the entrant (entrant.go), a state machine with no
+// I/O, takes the TD's lines and the games' starts and ends and says what to
+// send; tourney.go carries it out.
 //
 // The owner commands it by tell (one table, owner.go: status, pause, resume,
 // softquit, hardquit, seek on|off, set KEY VALUE for whitelisted keys);

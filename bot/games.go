@@ -13,8 +13,9 @@ import (
 	"kriegbot/live"
 	"kriegbot/protocol"
 	"kriegbot/protocol/iccclient"
-	"kriegbot/protocol/iccgame"
 	"kriegbot/record"
+	"kriegbot/track"
+	"kriegbot/track/iccgame"
 )
 
 // The ICC backend of the daemon: the session loop translates the wire into
@@ -23,8 +24,9 @@ import (
 
 // gameRun is one game being played on this connection.
 type gameRun struct {
-	t   *iccgame.Tracker
-	drv *driver.Game
+	seat
+	d *Daemon
+	t *iccgame.Tracker
 	// resyncAsked: we asked for the move list because something disagreed;
 	// polled: when we last asked.
 	resyncAsked bool
@@ -36,20 +38,46 @@ type gameRun struct {
 	stale time.Time
 	asked time.Time
 	asks  int
-	// model is the per-opponent model the player was given (zero: none).
-	model prior
-	// lastAttempt is the last attempt sent, for the console's move lines.
-	lastAttempt driver.Action
-	// live is what the operator's page shows of the game.
-	live liveGame
 }
+
+// The ICC side of the game loop (gameloop.go).
+
+func (g *gameRun) shared() *seat       { return &g.seat }
+func (g *gameRun) tracker() track.Game { return g.t }
+
+// heed asks for the move list when the tracker noticed a desync.
+func (g *gameRun) heed(now time.Time) {
+	if _, _, _, over := g.t.Over(); over {
+		return
+	}
+	if why := g.t.TakeDesync(); why != "" {
+		num := g.t.Number()
+		g.d.opt.Log.Warn().Int("game", num).Str("why", why).Msg("desync: asking for the move list")
+		g.resyncWhy = why
+		g.resyncAsked = true
+		g.polled = now
+		g.d.askMoves(num)
+	}
+}
+
+func (g *gameRun) showAnswers(ev []players.Event) { g.d.showAnswers(g, ev) }
+
+// mayAct: a game not given back yet after a reconnection waits.
+func (g *gameRun) mayAct() bool { return g.stale.IsZero() }
+
+func (g *gameRun) wanted() bool { return g.stale.IsZero() && g.t.Wants() }
+
+func (g *gameRun) send(acts []driver.Action) { g.d.send(g, acts) }
+
+func (g *gameRun) finish(now time.Time) { g.d.finish(g.t.Number(), g, nil, now) }
 
 // serve runs one connection. It returns (code, true, "") to exit, or
 // (_, false, addr) to reconnect (to addr, when the server redirected us).
 func (d *Daemon) serve(ctx context.Context, sess *iccclient.Session) (int, bool, string) {
 	d.sess = sess
 	d.policy.connected()
-	d.tourneyConnected(d.opt.Now())
+	loggedIn := d.opt.Now()
+	d.tourney(loggedIn, func(t *entrant) { t.connected(loggedIn) })
 	// Games from before a reconnection wait for the server to give them
 	// back (DG 15 again); for those it does not, we ask what became of them.
 	now := d.opt.Now()
@@ -60,7 +88,7 @@ func (d *Daemon) serve(ctx context.Context, sess *iccclient.Session) (int, bool,
 	d.askAfterReconnect(now)
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
-	defer d.stopThinking()
+	defer stopThinking(d.games)
 	for {
 		select {
 		case <-ctx.Done():
@@ -75,14 +103,14 @@ func (d *Daemon) serve(ctx context.Context, sess *iccclient.Session) (int, bool,
 				return 0, false, next
 			}
 		case r := <-d.thinkDone:
-			d.thought(r)
+			thought(d, d.games, r)
 		case <-tick.C:
 			d.tick()
 		}
 		if code, done := d.checkQuit(); done {
 			return code, true, ""
 		}
-		d.drive()
+		drive(d, d.games, d.opt.Now())
 		d.setPlaying()
 	}
 }
@@ -107,7 +135,7 @@ func (d *Daemon) checkQuit() (int, bool) {
 		if d.tour.active() {
 			// The game in progress is over: leave the events before the
 			// server, so the TD does not pair (and forfeit) an absent bot.
-			d.leaveEvents(0, "softquit", now)
+			d.tourney(now, func(t *entrant) { t.leaveEvents(0, "softquit", now) })
 		}
 		// A challenge or seek of ours may still be open, and its accept
 		// may be on its way: withdraw them, and wait a moment for a game
@@ -142,12 +170,6 @@ func (d *Daemon) awaitingMoves() bool {
 		}
 	}
 	return false
-}
-
-func (d *Daemon) stopThinking() {
-	for _, g := range d.games {
-		g.drv.Stop()
-	}
 }
 
 // trackers lists the games' trackers, for routing referee text.
@@ -186,7 +208,9 @@ func (d *Daemon) handle(m protocol.Message) string {
 // text applies a referee line to the game it belongs to (iccgame.Route):
 // an unprefixed line that two games could own makes both resync.
 func (d *Daemon) text(line string, now time.Time) {
-	if d.tourneyText(line, now) || d.listText(line, now) {
+	var td bool
+	d.tourney(now, func(t *entrant) { td = t.text(line, now) })
+	if td || d.listText(line, now) {
 		return
 	}
 	items, refLike, unknown := protocol.ParseAnnouncements(nil, []byte(line))
@@ -234,11 +258,11 @@ func (d *Daemon) datagram(dg protocol.DG, now time.Time) string {
 	case protocol.PersonalTellDG:
 		d.tell(v)
 	case protocol.SuggestionDG:
-		d.suggestion(v, now)
+		d.tourney(now, func(t *entrant) { t.suggestion(v, now) })
 	case protocol.TourneyDG:
-		d.tourneyAnnounced(v, now)
+		d.tourney(now, func(t *entrant) { t.announce(v, now) })
 	case protocol.RemoveTourneyDG:
-		d.tourneyRemoved(v, now)
+		d.tourney(now, func(t *entrant) { t.removed(v, now) })
 	case protocol.OffersInMyGameDG:
 		if g := d.games[v.Game]; g != nil {
 			us := g.t.Us()
@@ -317,36 +341,20 @@ func (d *Daemon) gameStarted(v protocol.MyGameStartedDG, now time.Time) {
 		return
 	}
 	cfg := d.config()
-	d.gameSeq++
-	seed := d.opt.Seed ^ (d.gameSeq * 0x9e3779b97f4a7c15) ^ uint64(v.Game)
 	t := iccgame.New(v, us, now)
-	g := &gameRun{t: t}
-	rules := d.rules()
-	setup := driver.Setup{
-		Spec: d.opt.Spec, Game: players.Game{Color: us, Rules: rules, Control: t.Control(), Seed: seed},
-		Prepare:  func(p players.Player) { g.model = d.learner.priorFor(p, t.Opponent(), d.opt.Log) },
-		Settings: d.settings(),
-	}
-	drv, err := driver.New(setup, d.thinkDone)
+	g := &gameRun{d: d, t: t}
+	seed, err := d.startGame(gameStart{us: us, control: t.Control(), number: v.Game, opp: t.Opponent(), learn: true,
+		line: record.GameLine{Game: v.Game, White: v.White, Black: v.Black, BaseMin: v.WhiteInitial, IncS: v.WhiteIncrement,
+			Rated: v.Rated, Wild: v.Wild},
+		resumed: resumed}, &g.seat, now)
 	if err != nil {
-		d.opt.Log.Error().Err(err).Msg("player refused the game; resigning")
 		d.sess.Send(protocol.ResignLine)
 		return
 	}
-	g.drv = drv
 	d.games[v.Game] = g
-	if resumed != nil {
-		drv.SetRecord(resumed)
-	} else if d.opt.Dir != "" && cfg.Logs.Records {
-		gl := record.GameLine{Game: v.Game, White: v.White, Black: v.Black,
-			BaseMin: v.WhiteInitial, IncS: v.WhiteIncrement, Rated: v.Rated, Wild: v.Wild, Seed: record.Seed(seed),
-			Player: d.opt.Spec.String(), Build: d.build, OpponentModel: g.model.name}
-		gl.SetRules(rules)
-		drv.SetRecord(record.CreateWith(d.opt.Dir, d.opt.Name, gl, us, now, g.model.counts))
-	}
 	opp := t.Opponent()
 	d.policy.opponent(opp)
-	d.tourneyGameStarted(v.Game, opp, now)
+	d.tourney(now, func(t *entrant) { t.gameStarted(v.Game, opp, now) })
 	d.opt.Log.Info().Int("game", v.Game).Str("opponent", opp).Str("color", us.String()).
 		Int("base_min", v.WhiteInitial).Int("inc_s", v.WhiteIncrement).Bool("rated", v.Rated).Uint64("seed", seed).Msg("game started")
 	rated := "unrated"
@@ -358,53 +366,6 @@ func (d *Daemon) gameStarted(v protocol.MyGameStartedDG, now time.Time) {
 	if cfg.Policy.Greeting != "" {
 		if line, err := protocol.SayLine(cfg.Policy.Greeting); err == nil {
 			d.sess.Send(line)
-		}
-	}
-}
-
-// drive hands events to the drivers, lets them act, and finishes games.
-func (d *Daemon) drive() {
-	now := d.opt.Now()
-	for num, g := range d.games {
-		if _, _, _, over := g.t.Over(); !over {
-			if why := g.t.TakeDesync(); why != "" {
-				d.opt.Log.Warn().Int("game", num).Str("why", why).Msg("desync: asking for the move list")
-				g.resyncWhy = why
-				g.resyncAsked = true
-				g.polled = now
-				d.askMoves(num)
-			}
-		}
-		ev := g.t.TakeEvents()
-		d.showAnswers(g, ev)
-		g.drv.Hear(ev, now)
-		if len(ev) > 0 {
-			d.liveHeard(&g.live, g.drv, ev)
-		}
-		_, _, _, over := g.t.Over()
-		if g.drv.Thinking() {
-			if over {
-				g.drv.Stop()
-			}
-			continue
-		}
-		if over {
-			d.finish(num, g, nil, now)
-			continue
-		}
-		if g.stale.IsZero() && g.t.Due() {
-			d.send(g, g.drv.Act(now, driver.Situation{Since: g.t.TurnStart(), Clock: g.t.Clock(g.t.Us(), now),
-				Lag: g.t.Lag(), MoveNumber: g.t.Plies()/2 + 1}))
-		}
-	}
-}
-
-// thought sends a finished search's attempt, if it is still wanted.
-func (d *Daemon) thought(r driver.Thought) {
-	for _, g := range d.games {
-		if g.drv == r.Game {
-			d.send(g, g.drv.Done(r, g.stale.IsZero() && g.t.Wants(), d.opt.Now()))
-			return
 		}
 	}
 }
@@ -452,15 +413,9 @@ func (d *Daemon) send(g *gameRun, acts []driver.Action) {
 // while we were away); else it is asked for.
 func (d *Daemon) finish(num int, g *gameRun, sans []string, now time.Time) {
 	delete(d.games, num)
-	result, code, reason, _ := g.t.Over()
-	illegal := g.t.Illegal()
-	g.drv.End(players.Outcome{Result: result, Reason: reason},
-		record.ResultLine{Code: code, Plies: g.t.Plies(), LagMs: g.t.Lag().Milliseconds()}, now)
+	result, _, reason := d.endGame(g, fmt.Sprint(num), now)
 	us := g.t.Us()
-	d.liveFinished(live.Finished{Number: g.t.Number(), Opponent: g.t.Opponent(), Us: us.String(),
-		Result: result, Reason: reason, Plies: g.t.Plies()}, g.drv)
-	d.scoreGame(fmt.Sprint(num), g.t.Opponent(), us, result, code, reason, g.t.Plies(), illegal, g.t.Clock(us, now), now)
-	d.tourneyGameOver(num, g.t.Opponent(), us, result, reason, now)
+	d.tourney(now, func(t *entrant) { t.gameOver(num, g.t.Opponent(), us, result, reason, now) })
 	if r := g.drv.Record(); r != nil {
 		if err := r.Err(); err != nil {
 			d.opt.Log.Error().Err(err).Int("game", num).Str("file", r.Path()).Msg("the game record could not be written in full")
@@ -571,7 +526,7 @@ func (d *Daemon) tick() {
 	d.mu.Lock()
 	paused := d.paused
 	d.mu.Unlock()
-	d.tourneyTick(now, cfg.Tournament)
+	d.tourney(now, func(t *entrant) { t.tick(now) })
 	// In an event the TD makes the games: no seeks, no challenges.
 	d.policy.tick(d, now, cfg, soft || paused || len(d.games) > 0 || d.tour.active())
 }

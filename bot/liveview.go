@@ -137,20 +137,11 @@ func (d *Daemon) livePublish(now time.Time, server string, games func() []live.G
 	d.liveSeen.published = now
 	f, w, l, dr := d.Score()
 	snap := live.Snapshot{Updated: now, Account: d.config().Account.Handle, Server: server, Status: d.liveSeen.status,
-		Tourney:  d.tourneyLive(),
+		Tourney:  d.tour.liveLine(),
 		Score:    live.Score{Finished: f, Wins: w, Losses: l, Draws: dr},
 		Finished: append([]live.Finished(nil), d.liveSeen.finished...), Games: games()}
 	d.opt.Live.Publish(snap)
 }
 
 // liveICCGames are the ICC backend's games for the page.
-func (d *Daemon) liveICCGames(now time.Time) []live.Game {
-	var out []live.Game
-	for _, g := range d.games {
-		us := g.t.Us()
-		out = append(out, liveGameOf(liveView{number: g.t.Number(), opponent: g.t.Opponent(), us: us, control: g.t.Control(),
-			plies: g.t.Plies(), clockUs: g.t.Clock(us, now), clockThem: g.t.Clock(us.Other(), now), ourTurn: g.t.OurTurn(),
-			drv: g.drv, lastAttempt: g.lastAttempt, live: &g.live}))
-	}
-	return out
-}
+func (d *Daemon) liveICCGames(now time.Time) []live.Game { return liveGames(d.games, now) }

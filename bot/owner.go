@@ -58,11 +58,13 @@ func (d *Daemon) tell(v protocol.PersonalTellDG) {
 	if l, err := protocol.ParseTDLine(text); err == nil {
 		// A TD line in a tell (any tell type: a TD may qtell): obeyed
 		// from a trusted TD only, which tdLine checks and logs.
-		d.tdLine(l, v.Name, text, d.opt.Now())
+		now := d.opt.Now()
+		d.tourney(now, func(t *entrant) { t.tdLine(l, v.Name, text, now) })
 		return
 	}
 	if d.trustedTD(v.Name) && !contains(cfg.Owner.Handles, v.Name) {
-		d.tdTell(v.Name, strings.TrimRight(v.Text, " \t\r\n")) // a table row keeps its leading blanks
+		text := strings.TrimRight(v.Text, " \t\r\n") // a table row keeps its leading blanks
+		d.tourney(d.opt.Now(), func(t *entrant) { t.tdTell(v.Name, text) })
 		return
 	}
 	if v.Type != 1 {
@@ -106,7 +108,7 @@ func (d *Daemon) ownerStatus(from, _ string) {
 		games = append(games, g.t.String())
 	}
 	d.reply(from, fmt.Sprintf("%d games finished (+%d -%d =%d); playing: %s; paused %v; quitting %v; seek %v; player %s; tourney: %s",
-		f, w, l, dr, orNone(games), paused, soft, cfg.Policy.Seek, d.opt.Spec.String(), d.tourneyStatus()))
+		f, w, l, dr, orNone(games), paused, soft, cfg.Policy.Seek, d.opt.Spec.String(), d.tour.status()))
 }
 
 func (d *Daemon) ownerPause(from, _ string) {

@@ -133,8 +133,11 @@ func (d *Daemon) challenge(v protocol.MatchDG, now time.Time) {
 	if !strings.EqualFold(v.Receiver, me) {
 		return // our own challenge echoed
 	}
-	if d.tourneyChallenge(v, now) {
-		return // in an event: tourney.go decides
+	var taken bool
+	unplayable := d.unplayable(challengeOffer(v))
+	d.tourney(now, func(t *entrant) { taken = t.challenge(v, unplayable) })
+	if taken {
+		return // in an event: the entrant decides (entrant.go)
 	}
 	why := d.refusal(challengeOffer(v))
 	if why == "" {
@@ -173,7 +176,7 @@ func (d *Daemon) seekAd(v protocol.SeekDG, now time.Time) {
 // unplayable says why no offer at all can be taken now (leaving, paused,
 // max_games reached) or why this one cannot be played by us (not wild 16),
 // or "". The policy filters (refusal) and the paired challenge of an event
-// (tourney.go), which passes those filters by, both start with it.
+// (entrant.go), which passes those filters by, both start with it.
 func (d *Daemon) unplayable(o offer) string {
 	soft, _ := d.quitting()
 	d.mu.Lock()

@@ -755,7 +755,7 @@ func FuzzAnnouncedJoin(f *testing.F) {
 	cfg.Tournament.TD = []string{"TD", "Tomato"}
 	d := New(cfg, Options{})
 	f.Fuzz(func(t *testing.T, join string) {
-		cmds, td := d.announcedJoin(protocol.TourneyDG{ID: 1, Description: "w16", Join: join})
+		cmds, td := announcedJoin(protocol.TourneyDG{ID: 1, Description: "w16", Join: join}, cfg.TrustedTDs())
 		if cmds == nil {
 			if td != "" {
 				t.Fatalf("no commands but TD %q", td)

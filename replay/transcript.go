@@ -11,8 +11,8 @@ import (
 	"kriegbot/engine/chess"
 	"kriegbot/engine/players"
 	"kriegbot/protocol"
-	"kriegbot/protocol/iccgame"
 	"kriegbot/record"
+	"kriegbot/track/iccgame"
 )
 
 // maxGames bounds the games listed from one transcript.

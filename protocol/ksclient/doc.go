@@ -2,7 +2,7 @@
 // (docs/kriegspiel-org-api.md; docs/kriegspiel-org.md says what we follow
 // and what we guess): plain net/http and encoding/json, no SDK.
 //
-// It has three layers, each testable alone:
+// It has two layers, each testable alone:
 //
 //   - parsers of what the site sends (JSON replies, error envelopes, the
 //     server-sent event stream): pure functions over bounded bytes that
@@ -10,11 +10,10 @@
 //   - Client: one HTTP exchange per call, with the bearer token, a time
 //     limit, a classification of failures (Retryable, Unauthorized,
 //     RetryAfter) and a transcript of every request and reply in which the
-//     token is masked;
-//   - Tracker: one game's referee view, which turns the state's scoresheet
-//     and our move results into the player's events (umpire.View answers
-//     and clocks), decides whether an attempt may be sent (allowed_moves,
-//     never one refused this turn) and notices the game's end.
+//     token is masked.
+//
+// One game's referee view (the state's scoresheet and our move results
+// turned into the player's events) is package track/ksgame's Tracker.
 //
 // The daemon loop that uses them (lobby, polling, event streams, backoff)
 // lives in package bot, as the ICC backend does.

@@ -1,4 +1,4 @@
-package ksclient
+package ksgame
 
 import (
 	"testing"
@@ -6,6 +6,7 @@ import (
 
 	"kriegbot/engine/chess"
 	"kriegbot/engine/players"
+	"kriegbot/protocol/ksclient"
 )
 
 var fixedNow = time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
@@ -20,8 +21,8 @@ func mv(s string) chess.Move {
 
 func strp(s string) *string { return &s }
 
-func entry(kind, actor, uci string, texts ...string) Entry {
-	e := Entry{Kind: kind, Actor: actor, Messages: texts, QuestionType: "COMMON"}
+func entry(kind, actor, uci string, texts ...string) ksclient.Entry {
+	e := ksclient.Entry{Kind: kind, Actor: actor, Messages: texts, QuestionType: "COMMON"}
 	if uci != "" {
 		e.MoveUCI = strp(uci)
 	}
@@ -69,8 +70,8 @@ func TestTrackerBlack(t *testing.T) {
 	if tr.Due() {
 		t.Fatal("due before our turn")
 	}
-	st := State{State: "active", Turn: strp("black"), MoveNumber: 2, YourColor: "black", AllowedMoves: []string{"e7e5", "d7d5"},
-		PossibleActions: []string{"move"}, Scoresheet: Scoresheet{Turns: []Turn{{Turn: 1, White: []Entry{
+	st := ksclient.State{State: "active", Turn: strp("black"), MoveNumber: 2, YourColor: "black", AllowedMoves: []string{"e7e5", "d7d5"},
+		PossibleActions: []string{"move"}, Scoresheet: ksclient.Scoresheet{Turns: []ksclient.Turn{{Turn: 1, White: []ksclient.Entry{
 			entry("move", "opponent", "", "Move complete"), entry("status", "opponent", "", "1 pawn try")}}}}}
 	tr.State(st, fixedNow)
 	if got := answers(tr.TakeEvents()); !eq(got, []string{"theirs/1 pawn try"}) {
@@ -86,12 +87,12 @@ func TestTrackerBlack(t *testing.T) {
 	tr.Refuse(mv("a7a4"))
 	// Refused by the site: never again this turn.
 	tr.Sent(mv("e7e5"), fixedNow)
-	tr.Answer(mv("e7e5"), MoveResult{Announcement: "ILLEGAL_MOVE"}, fixedNow)
+	tr.Answer(mv("e7e5"), ksclient.MoveResult{Announcement: "ILLEGAL_MOVE"}, fixedNow)
 	if ok, _ := tr.Sendable(mv("e7e5")); ok {
 		t.Fatal("a refused attempt is sendable again")
 	}
 	tr.Sent(mv("d7d5"), fixedNow)
-	tr.Answer(mv("d7d5"), MoveResult{MoveDone: true, Announcement: "REGULAR_MOVE", NextTurnPawnTries: new(int)}, fixedNow)
+	tr.Answer(mv("d7d5"), ksclient.MoveResult{MoveDone: true, Announcement: "REGULAR_MOVE", NextTurnPawnTries: new(int)}, fixedNow)
 	if got := answers(tr.TakeEvents()); !eq(got, []string{"a7a4?/Illegal move", "e7e5?/Illegal move", "d7d5/0 pawn tries"}) {
 		t.Fatalf("heard %q", got)
 	}
@@ -99,7 +100,7 @@ func TestTrackerBlack(t *testing.T) {
 		t.Fatalf("after our move: due %v, plies %d, illegal %d", tr.Due(), tr.Plies(), tr.Illegal())
 	}
 	// The same state again brings nothing new.
-	tr.State(State{State: "active", Turn: strp("white"), MoveNumber: 3, YourColor: "black"}, fixedNow)
+	tr.State(ksclient.State{State: "active", Turn: strp("white"), MoveNumber: 3, YourColor: "black"}, fixedNow)
 	if ev := tr.TakeEvents(); len(answers(ev)) != 0 || tr.TakeDesync() == "" {
 		// the scoresheet above lists no moves while move_number says 2
 		t.Fatalf("repeat state: %v", answers(ev))
@@ -110,22 +111,22 @@ func TestTrackerBlack(t *testing.T) {
 func TestTrackerLostReply(t *testing.T) {
 	base := func() *Tracker {
 		tr := NewTracker(chess.White, fixedNow)
-		tr.State(State{State: "active", Turn: strp("white"), MoveNumber: 1, YourColor: "white", AllowedMoves: []string{"e2e4", "d2d4"}}, fixedNow)
+		tr.State(ksclient.State{State: "active", Turn: strp("white"), MoveNumber: 1, YourColor: "white", AllowedMoves: []string{"e2e4", "d2d4"}}, fixedNow)
 		tr.Sent(mv("e2e4"), fixedNow)
 		return tr
 	}
 	// Played: the scoresheet shows our move and the opponent's answer.
 	tr := base()
-	tr.State(State{State: "active", Turn: strp("white"), MoveNumber: 3, YourColor: "white", AllowedMoves: []string{"d2d4"},
-		Scoresheet: Scoresheet{Turns: []Turn{{Turn: 1, White: []Entry{entry("move", "self", "e2e4", "Move complete")},
-			Black: []Entry{entry("capture", "opponent", "", "Pawn captured at E4", "Check on file")}}}}}, fixedNow)
+	tr.State(ksclient.State{State: "active", Turn: strp("white"), MoveNumber: 3, YourColor: "white", AllowedMoves: []string{"d2d4"},
+		Scoresheet: ksclient.Scoresheet{Turns: []ksclient.Turn{{Turn: 1, White: []ksclient.Entry{entry("move", "self", "e2e4", "Move complete")},
+			Black: []ksclient.Entry{entry("capture", "opponent", "", "Pawn captured at E4", "Check on file")}}}}}, fixedNow)
 	if got := answers(tr.TakeEvents()); !eq(got, []string{"e2e4", "theirs/Pawn at e4 captured/File check"}) || tr.Outstanding() != chess.NullMove {
 		t.Fatalf("played: %q", got)
 	}
 	// Refused: listed as an illegal attempt.
 	tr = base()
-	tr.State(State{State: "active", Turn: strp("white"), MoveNumber: 1, YourColor: "white", AllowedMoves: []string{"d2d4"},
-		Scoresheet: Scoresheet{Turns: []Turn{{Turn: 1, White: []Entry{entry("illegal_move", "self", "e2e4", "Illegal move")}}}}}, fixedNow)
+	tr.State(ksclient.State{State: "active", Turn: strp("white"), MoveNumber: 1, YourColor: "white", AllowedMoves: []string{"d2d4"},
+		Scoresheet: ksclient.Scoresheet{Turns: []ksclient.Turn{{Turn: 1, White: []ksclient.Entry{entry("illegal_move", "self", "e2e4", "Illegal move")}}}}}, fixedNow)
 	if got := answers(tr.TakeEvents()); !eq(got, []string{"e2e4?/Illegal move"}) {
 		t.Fatalf("refused: %q", got)
 	}
@@ -135,7 +136,7 @@ func TestTrackerLostReply(t *testing.T) {
 	// Never arrived: still allowed, nothing listed: it is sent again (the
 	// same attempt: the player asked it once).
 	tr = base()
-	tr.State(State{State: "active", Turn: strp("white"), MoveNumber: 1, YourColor: "white", AllowedMoves: []string{"d2d4", "e2e4"}}, fixedNow)
+	tr.State(ksclient.State{State: "active", Turn: strp("white"), MoveNumber: 1, YourColor: "white", AllowedMoves: []string{"d2d4", "e2e4"}}, fixedNow)
 	if !tr.TakeResend() || tr.TakeResend() || tr.Outstanding() != mv("e2e4") || tr.Due() || len(tr.TakeEvents()) != 0 {
 		t.Fatalf("lost attempt: outstanding %v, due %v", tr.Outstanding(), tr.Due())
 	}
@@ -145,8 +146,8 @@ func TestTrackerLostReply(t *testing.T) {
 func TestTrackerEnd(t *testing.T) {
 	tr := NewTracker(chess.White, fixedNow)
 	w, b := 1400.0, 1300.5
-	tr.State(State{State: "active", Turn: strp("white"), MoveNumber: 1, YourColor: "white",
-		Clock: &Clock{WhiteRemaining: &w, BlackRemaining: &b, ActiveColor: strp("white")}}, fixedNow)
+	tr.State(ksclient.State{State: "active", Turn: strp("white"), MoveNumber: 1, YourColor: "white",
+		Clock: &ksclient.Clock{WhiteRemaining: &w, BlackRemaining: &b, ActiveColor: strp("white")}}, fixedNow)
 	ev := tr.TakeEvents()
 	if len(ev) != 1 || ev[0].Kind != players.ClockUpdate || ev[0].Clock.Ours != 1400*time.Second || ev[0].Clock.Theirs != 1300500*time.Millisecond {
 		t.Fatalf("clock events %+v", ev)
@@ -155,23 +156,51 @@ func TestTrackerEnd(t *testing.T) {
 		t.Fatalf("running clock %v", c)
 	}
 	tr.Sent(mv("f2f3"), fixedNow)
-	tr.Answer(mv("f2f3"), MoveResult{MoveDone: true, Announcement: "REGULAR_MOVE", SpecialAnnouncement: strp("CHECKMATE_WHITE_WINS"), GameOver: true}, fixedNow)
-	if res, reason, over := tr.Over(); !over || res != "1-0" || reason != "checkmate" {
+	tr.Answer(mv("f2f3"), ksclient.MoveResult{MoveDone: true, Announcement: "REGULAR_MOVE", SpecialAnnouncement: strp("CHECKMATE_WHITE_WINS"), GameOver: true}, fixedNow)
+	if res, _, reason, over := tr.Over(); !over || res != "1-0" || reason != "checkmate" {
 		t.Fatalf("over %v %s %s", over, res, reason)
 	}
 	tr = NewTracker(chess.Black, fixedNow)
-	tr.State(State{State: "completed", MoveNumber: 1, YourColor: "black", Result: &Result{Winner: strp("white"), Reason: "timeout"}}, fixedNow)
-	if res, reason, over := tr.Over(); !over || res != "1-0" || reason != "timeout" {
+	tr.State(ksclient.State{State: "completed", MoveNumber: 1, YourColor: "black", Result: &ksclient.Result{Winner: strp("white"), Reason: "timeout"}}, fixedNow)
+	if res, _, reason, over := tr.Over(); !over || res != "1-0" || reason != "timeout" {
 		t.Fatalf("timeout: %v %s %s", over, res, reason)
 	}
 	tr = NewTracker(chess.Black, fixedNow)
-	tr.State(State{State: "completed", MoveNumber: 1, YourColor: "black", Result: &Result{Reason: "stalemate"}}, fixedNow)
-	if res, _, _ := tr.Over(); res != "1/2-1/2" {
+	tr.State(ksclient.State{State: "completed", MoveNumber: 1, YourColor: "black", Result: &ksclient.Result{Reason: "stalemate"}}, fixedNow)
+	if res, _, _, _ := tr.Over(); res != "1/2-1/2" {
 		t.Fatalf("draw: %s", res)
 	}
 	tr = NewTracker(chess.Black, fixedNow)
 	tr.Vanished("gone")
-	if res, _, over := tr.Over(); !over || res != "*" {
+	if res, _, _, over := tr.Over(); !over || res != "*" {
 		t.Fatalf("vanished: %s", res)
 	}
+}
+
+// FuzzTrackerState: no state the client accepts, however odd, panics the
+// tracker (the fuzz of ksclient's parsers fed it before the move).
+func FuzzTrackerState(f *testing.F) {
+	for _, s := range []string{
+		`{"game_id":"0123456789abcdef01234567","state":"active","turn":"white","move_number":3,"your_color":"white",` +
+			`"allowed_moves":["e2e4"],"possible_actions":["move"],"scoresheet":{"viewer_color":"white","last_move_number":2,"turns":[` +
+			`{"turn":1,"white":[{"kind":"move","actor":"self","messages":["Move complete"],"move_uci":"e2e4"}],` +
+			`"black":[{"kind":"capture","actor":"opponent","messages":["Pawn captured at E4"],"move_uci":null}]}]},` +
+			`"clock":{"white_remaining":1490.5,"black_remaining":1500.0,"active_color":"white"}}`,
+		`{"game_id":"0123456789abcdef01234567","state":"completed","move_number":1,"your_color":"black","result":{"winner":"white","reason":"timeout"}}`,
+		`{"scoresheet":{"turns":[{"white":["a",1]}]}}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		s, err := ksclient.ParseState(b)
+		if err != nil {
+			return
+		}
+		for _, us := range []chess.Color{chess.White, chess.Black} {
+			timelineOf(s.Scoresheet, us)
+			tr := NewTracker(us, fixedNow)
+			tr.State(s, fixedNow)
+			tr.State(s, fixedNow.Add(time.Second))
+		}
+	})
 }

@@ -1,7 +1,8 @@
-package ksclient
+package ksgame
 
 import (
 	"fmt"
+	"kriegbot/protocol/ksclient"
 	"math"
 	"slices"
 	"strings"
@@ -61,8 +62,11 @@ func (t *Tracker) Plies() int { return t.plies }
 // Illegal is the number of our refused attempts heard.
 func (t *Tracker) Illegal() int { return t.illegal }
 
-// Over reports the end: result "1-0", "0-1", "1/2-1/2" or "*", and reason.
-func (t *Tracker) Over() (result, reason string, over bool) { return t.result, t.reason, t.over }
+// Over reports the end: result "1-0", "0-1", "1/2-1/2" or "*", and the
+// site's reason, which is also its code (the site has no separate one).
+func (t *Tracker) Over() (result, code, reason string, over bool) {
+	return t.result, t.reason, t.reason, t.over
+}
 
 // OurTurn reports our turn as last heard.
 func (t *Tracker) OurTurn() bool { return t.ourTurn && !t.over }
@@ -181,13 +185,13 @@ func (t *Tracker) noteLag(now time.Time) {
 }
 
 // Answer applies the site's reply to our outstanding attempt m.
-func (t *Tracker) Answer(m chess.Move, r MoveResult, now time.Time) {
+func (t *Tracker) Answer(m chess.Move, r ksclient.MoveResult, now time.Time) {
 	if t.attempt != m {
 		t.setDesync("a reply to %v, but the attempt outstanding is %v", m, t.attempt)
 	}
 	t.noteLag(now)
 	t.attempt = chess.NullMove
-	h, refused := ReadMoveResult(r)
+	h, refused := ksclient.ReadMoveResult(r)
 	t.unknown = append(t.unknown, h.Unknown...)
 	if refused {
 		t.refuse(m)
@@ -221,7 +225,7 @@ func (t *Tracker) heardMove(v umpire.View, now time.Time) {
 }
 
 // view builds what we hear from h.
-func view(h Heard, own bool, m chess.Move) umpire.View {
+func view(h ksclient.Heard, own bool, m chess.Move) umpire.View {
 	v := umpire.View{Heard: true, Own: own, Capture: h.Capture, Checks: h.Checks, PawnTries: h.Tries, Ending: h.Ending}
 	if own {
 		v.Move = m
@@ -255,21 +259,21 @@ func (t *Tracker) end(e umpire.Ending, winner string) {
 // plyInfo is one completed move of the scoresheet.
 type plyInfo struct {
 	mover chess.Color
-	heard Heard
+	heard ksclient.Heard
 	uci   string // ours only
 }
 
 // timelineOf reads the scoresheet: the completed moves in order, and our
 // refused attempts of the turn in progress.
-func timelineOf(s Scoresheet, us chess.Color) (plies []plyInfo, views []umpire.View, current []string, unknown []string) {
+func timelineOf(s ksclient.Scoresheet, us chess.Color) (plies []plyInfo, views []umpire.View, current []string, unknown []string) {
 	last := -1 // index in views of the last completed move
 	for _, turn := range s.Turns {
 		for _, side := range []struct {
 			c       chess.Color
-			entries []Entry
+			entries []ksclient.Entry
 		}{{chess.White, turn.White}, {chess.Black, turn.Black}} {
 			for _, e := range side.entries {
-				h := ParseTexts(e.Texts())
+				h := ksclient.ParseTexts(e.Texts())
 				unknown = append(unknown, h.Unknown...)
 				own := e.Actor == "self" || e.Actor == "" && side.c == us
 				uci := ""
@@ -316,7 +320,7 @@ func timelineOf(s Scoresheet, us chess.Color) (plies []plyInfo, views []umpire.V
 }
 
 // State applies a state fetched at now.
-func (t *Tracker) State(s State, now time.Time) {
+func (t *Tracker) State(s ksclient.State, now time.Time) {
 	if s.YourColor != "" && s.YourColor != colorWord(t.us) {
 		t.setDesync("the site says we play %s", s.YourColor)
 		return
@@ -338,7 +342,7 @@ func (t *Tracker) State(s State, now time.Time) {
 	for t.plies < sitePlies && !t.over {
 		i := t.plies
 		mover := chess.Color(i % 2)
-		var h Heard
+		var h ksclient.Heard
 		h.Tries = -1
 		if i < len(plies) && plies[i].mover == mover {
 			h = plies[i].heard
@@ -475,7 +479,7 @@ func (t *Tracker) Vanished(why string) {
 }
 
 // clock applies a clock field; emit hands it to the player.
-func (t *Tracker) clock(c *Clock, now time.Time, emit bool) {
+func (t *Tracker) clock(c *ksclient.Clock, now time.Time, emit bool) {
 	if c == nil || c.WhiteRemaining == nil || c.BlackRemaining == nil {
 		return
 	}

@@ -1,0 +1,253 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"kriegbot/engine/chess"
+	"kriegbot/protocol/ksclient"
+	"kriegbot/record"
+)
+
+// The kriegspiel.org lobby: the poll of our games, our waiting lobby game,
+// other bots' open games joined, and the transcripts of finished games.
+
+// ksDone is a finished game waiting for its transcript (moves and PGN).
+type ksDone struct {
+	guest bool
+	ref   string
+	rec   *record.Writer
+	tries int
+	next  time.Time
+}
+
+// poll looks at our games: new ones start, changed ones are fetched.
+func (r *ksRun) poll(ctx context.Context, now time.Time) bool {
+	list, err := r.c.Active(ctx)
+	if err != nil {
+		r.failed(err, "active games")
+		return !ksclient.Unauthorized(err)
+	}
+	r.ok()
+	r.waiting = ""
+	listed := map[string]bool{}
+	for _, m := range list.Games {
+		ref := m.Ref()
+		listed[ref] = true
+		switch m.State {
+		case "waiting":
+			if r.mine(m) {
+				r.waiting = ref
+			}
+		case "active":
+			g := r.games[ref]
+			if g == nil {
+				if !r.seen[ref] {
+					r.start(ctx, m, now)
+				}
+				continue
+			}
+			if m.MoveNumber != g.moveNumber || now.Sub(g.lastState) > 30*time.Second {
+				g.stateDue = true
+			}
+			g.moveNumber = m.MoveNumber
+		}
+	}
+	for ref, g := range r.games {
+		if !listed[ref] {
+			g.stateDue = true // over (archived) or gone: the state says which
+		}
+	}
+	return true
+}
+
+// mine reports a game created by us (our seat filled, the other empty).
+func (r *ksRun) mine(m ksclient.Metadata) bool {
+	for _, s := range []*ksclient.Seat{m.White, m.Black} {
+		if s != nil && strings.EqualFold(s.Username, r.me) {
+			return true
+		}
+	}
+	return m.White == nil || m.Black == nil // a waiting game listed as ours
+}
+
+// transcripts fetches finished games' move lists (only once completed:
+// on a live game the site would show the opponent's moves) for the
+// record's moves line, the PGN and the opponent's model.
+func (r *ksRun) transcripts(ctx context.Context, now time.Time) {
+	keep := r.done[:0]
+	for _, f := range r.done {
+		if now.Before(f.next) || now.Before(r.hold) {
+			keep = append(keep, f)
+			continue
+		}
+		if !r.fetchMoves(ctx, f) {
+			f.tries++
+			f.next = now.Add(time.Duration(f.tries) * 5 * time.Second)
+			if f.tries < 5 {
+				keep = append(keep, f)
+				continue
+			}
+			r.d.opt.Log.Warn().Str("game", f.ref).Msg("no transcript after 5 tries: the record keeps no moves line")
+		}
+		f.rec.Close()
+	}
+	r.done = keep
+}
+
+// fetchMoves reads a completed game's transcript into its record; false
+// to try again later.
+func (r *ksRun) fetchMoves(ctx context.Context, f *ksDone) bool {
+	d := r.d
+	meta, err := r.c.Game(ctx, f.ref)
+	if err != nil {
+		r.failed(err, "game")
+		return false
+	}
+	if meta.State != "completed" {
+		return false // never the transcript of a live game
+	}
+	tr, err := r.c.Moves(ctx, f.ref)
+	if err != nil {
+		r.failed(err, "moves")
+		return false
+	}
+	r.ok()
+	sans, err := transcriptSAN(tr)
+	if err != nil {
+		d.opt.Log.Warn().Err(err).Str("game", f.ref).Msg("transcript not replayable: no PGN")
+		return true
+	}
+	if f.rec.Moves(sans) && !f.guest {
+		opp, color := f.rec.Opponent()
+		d.learner.learn(opp, color, sans, d.opt.Log)
+	}
+	return true
+}
+
+// transcriptSAN replays a transcript's played moves into SAN.
+func transcriptSAN(tr ksclient.Transcript) ([]string, error) {
+	pos := chess.StartPosition()
+	var sans []string
+	for _, m := range tr.Moves {
+		if !m.MoveDone || m.UCI == nil || strings.EqualFold(m.QuestionType, "ASK_ANY") {
+			continue
+		}
+		mv, err := chess.ParseUCI(strings.ToLower(*m.UCI))
+		if err != nil || !pos.IsLegal(mv) {
+			return nil, fmt.Errorf("ply %d: %q is not a legal move", len(sans)+1, *m.UCI)
+		}
+		sans = append(sans, pos.SAN(mv))
+		pos.Make(mv)
+	}
+	return sans, nil
+}
+
+// awaitingMoves reports a finished game whose transcript is still wanted
+// (a soft quit waits for it a little).
+func (r *ksRun) awaitingMoves(now time.Time) bool {
+	for _, f := range r.done {
+		if f.tries < 2 {
+			return true
+		}
+	}
+	return false
+}
+
+// lobby keeps one waiting game of ours open (when we accept games) and
+// joins other bots' open games (when we seek), within max_games.
+func (r *ksRun) lobby(ctx context.Context, now time.Time) {
+	d := r.d
+	cfg := d.config()
+	d.mu.Lock()
+	paused := d.paused
+	d.mu.Unlock()
+	if paused {
+		return
+	}
+	p := cfg.Policy
+	// policy.games counts finished games, but several play at once here:
+	// with the games in progress enough to reach it, no game is sought or
+	// offered (and our waiting one goes), or the last ones would overshoot.
+	if finished, _, _, _ := d.Score(); p.Games > 0 && finished+len(r.games) >= p.Games {
+		if r.waiting != "" {
+			r.withdraw(ctx)
+		}
+		return
+	}
+	waiting := 0
+	if r.waiting != "" {
+		waiting = 1
+	}
+	if p.AcceptChallenges && r.waiting == "" && len(r.games) < p.MaxGames && now.Sub(r.lastMake) >= r.o.CreateEvery {
+		r.lastMake = now
+		c, err := r.c.Create(ctx)
+		switch {
+		case err == nil:
+			r.ok()
+			r.waiting = c.GameID
+			d.opt.Log.Info().Str("game", c.GameID).Str("code", c.GameCode).Msg("lobby game created: waiting for an opponent")
+			d.liveSeen.status = fmt.Sprintf("waiting for an opponent in lobby game %s (wild 16)", c.GameCode)
+			d.opt.Console.say(lineProgress, "%s", d.liveSeen.status)
+			waiting = 1
+		case ksclient.Code(err) == "BOT_ALREADY_HAS_OPEN_GAME":
+			waiting = 1 // the poll will show it
+		case !r.failed(err, "create"):
+			d.opt.Log.Warn().Err(err).Msg("cannot create a lobby game")
+		}
+	}
+	if !p.Seek || len(r.games)+waiting >= p.MaxGames || now.Sub(r.lastJoin) < r.o.JoinEvery || now.Before(r.hold) {
+		return
+	}
+	r.lastJoin = now
+	if r.waiting == "" {
+		d.liveSeen.status = "waiting for a game: looking at other bots' open games once a minute"
+	}
+	open, err := r.c.Open(ctx)
+	if err != nil {
+		r.failed(err, "open games")
+		return
+	}
+	r.ok()
+	for i, o := range open.Games {
+		if i >= 3 {
+			break // a few profile lookups at most per look
+		}
+		if o.RuleVariant != "wild16" || strings.EqualFold(o.CreatedBy, r.me) || contains(p.Block, o.CreatedBy) ||
+			len(p.Allow) > 0 && !contains(p.Allow, o.CreatedBy) {
+			continue
+		}
+		u, err := r.c.User(ctx, o.CreatedBy)
+		if err != nil {
+			r.failed(err, "user")
+			return
+		}
+		if !u.IsBot && u.Role != "bot" {
+			continue // never a human-created game
+		}
+		j, err := r.c.Join(ctx, o.GameCode)
+		r.lastJoin = d.opt.Now() // the site counts its minute from the join
+		if err != nil {
+			if !r.failed(err, "join") {
+				d.opt.Log.Info().Err(err).Str("code", o.GameCode).Msg("join refused")
+			}
+			return
+		}
+		r.ok()
+		d.opt.Log.Info().Str("game", j.GameID).Str("code", o.GameCode).Str("opponent", o.CreatedBy).Msg("joined a bot's open game")
+		r.lastPoll = time.Time{} // see it at once
+		return
+	}
+}
+
+// withdraw deletes our waiting game (quitting).
+func (r *ksRun) withdraw(ctx context.Context) {
+	err := r.c.Delete(ctx, r.waiting)
+	if err != nil && r.failed(err, "delete") {
+		return
+	}
+	r.d.opt.Log.Info().Str("game", r.waiting).Err(err).Msg("lobby game withdrawn")
+	r.waiting = ""
+}
