@@ -200,7 +200,7 @@ func TestTwoDaemonsPlayCompleteGames(t *testing.T) {
 		}
 	}
 	// Every game has its JSON Lines record, and a PGN once the moves came.
-	time.Sleep(200 * time.Millisecond)
+	waitFor(t, func() bool { p, _ := filepath.Glob(filepath.Join(adir, "games", "*.pgn")); return len(p) >= 3 })
 	recs, _ := filepath.Glob(filepath.Join(adir, "games", "*.jsonl"))
 	if len(recs) != 3 {
 		t.Fatalf("%d records", len(recs))
@@ -425,10 +425,13 @@ func TestAnswersSeekAds(t *testing.T) {
 	// Outside the time control (the seek is 2 minutes): let be.
 	pc := testConfig(t, "stranger", addr)
 	pc.Policy.MaxBase = 1
-	picky, _ := newTestDaemon(t, pc, addr, "heuristic", nil)
+	picky, pickyDir := newTestDaemon(t, pc, addr, "heuristic", nil)
 	pdone := make(chan int, 1)
 	go func() { pdone <- picky.Run(ctx) }()
-	time.Sleep(time.Second)
+	waitFor(t, func() bool { // the ad was seen and let be
+		log, _ := os.ReadFile(filepath.Join(pickyDir, "daemon.log"))
+		return bytes.Contains(log, []byte(`"from":"sparring"`)) && bytes.Contains(log, []byte("not answering a seek"))
+	})
 	picky.HardQuit()
 	<-pdone
 	if len(srv.Finished()) != 0 || srv.Seeks() != 1 {
