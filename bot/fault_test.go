@@ -181,12 +181,15 @@ func TestFirstSignalWhileLoggingIn(t *testing.T) {
 	cfg := testConfig(t, "kriegbot", addr)
 	cfg.Connection.ReconnectMin = config.Duration{Duration: 20 * time.Second}
 	cfg.Connection.ReconnectMax = config.Duration{Duration: 40 * time.Second}
-	d, _ := newTestDaemon(t, cfg, addr, "heuristic", nil)
+	d, dir := newTestDaemon(t, cfg, addr, "heuristic", nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	done := make(chan int, 1)
 	go func() { done <- d.Run(ctx) }()
-	time.Sleep(300 * time.Millisecond) // in its first backoff sleep by now
+	waitFor(t, func() bool { // logged just before its first backoff sleep
+		log, _ := os.ReadFile(filepath.Join(dir, "daemon.log"))
+		return bytes.Contains(log, []byte("cannot log in"))
+	})
 	d.SoftQuit()
 	select {
 	case code := <-done:

@@ -660,7 +660,18 @@ func TestKriegspielQuitWaiting(t *testing.T) {
 		case <-time.After(5 * time.Millisecond):
 		}
 	}
-	time.Sleep(200 * time.Millisecond) // a poll or two: the game is known as ours
+	waitFor(t, func() bool { // a poll after the create: the game is known as ours
+		site.mu.Lock()
+		defer site.mu.Unlock()
+		created := false
+		for _, route := range site.log {
+			created = created || route == "POST /game/create"
+			if created && route == "GET /game/mine/active" {
+				return true
+			}
+		}
+		return false
+	})
 	d.SoftQuit()
 	if code := <-done; code != ExitDone || ctx.Err() != nil {
 		t.Fatalf("exit %d, %v", code, ctx.Err())
