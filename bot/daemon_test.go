@@ -167,6 +167,9 @@ func (l *lockedBuffer) String() string {
 // TestTwoDaemonsPlayCompleteGames runs two daemons against the server over
 // loopback: one challenges, the other accepts, for three complete games.
 func TestTwoDaemonsPlayCompleteGames(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long end-to-end run: in the full suite, not in -short")
+	}
 	srv, addr := startTestServer(t, 0)
 	ac := testConfig(t, "kriegbot", addr)
 	ac.Policy.Challenge = "sparring"
@@ -457,6 +460,9 @@ func TestAnswersSeekAds(t *testing.T) {
 // it plays (opponent, ply, clocks) and, after it, the finished game with its
 // record's name for the replay link; no password is in any snapshot.
 func TestLivePage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long end-to-end run: in the full suite, not in -short")
+	}
 	_, addr := startTestServer(t, 0)
 	ac := testConfig(t, "kriegbot", addr)
 	ac.Policy.Challenge = "sparring"

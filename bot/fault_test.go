@@ -115,6 +115,9 @@ func (p *proxy) cut() {
 // game; it reconnects, the server (with a grace period) gives the game back,
 // and the game is played to its end.
 func TestReconnectResumesGame(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long end-to-end run: in the full suite, not in -short")
+	}
 	srv, addr := startTestServer(t, 30*time.Second)
 	px := startProxy(t, addr, 0, nil)
 	ac := testConfig(t, "kriegbot", addr)
@@ -143,6 +146,9 @@ func TestReconnectResumesGame(t *testing.T) {
 // sessions stay short (they used to start again from reconnect_min at every
 // login: 35 connections in 25 s, never spaced out).
 func TestBackoffAfterShortSessions(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long end-to-end run: in the full suite, not in -short")
+	}
 	_, addr := startTestServer(t, 0)
 	px := startProxy(t, addr, 0, nil)
 	px.life = 300 * time.Millisecond
@@ -306,6 +312,9 @@ func TestNoTimeForfeitsWithLag(t *testing.T) {
 // TestServerRestart stops the server under a logged-in daemon and starts a
 // new one on the same address: the daemon logs in again and plays there.
 func TestServerRestart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long end-to-end run: in the full suite, not in -short")
+	}
 	srv1, addr := startTestServer(t, 0)
 	cfg := testConfig(t, "kriegbot", addr)
 	cfg.Policy.Challenge = "sparring"
@@ -374,6 +383,9 @@ func restartServerAt(t *testing.T, addr string) *server.Server {
 // watchdog notices the silence, asks for the move list, resyncs, and the game
 // is played to its end without a forfeit.
 func TestDroppedOutput(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long end-to-end run: in the full suite, not in -short")
+	}
 	srv, addr := startTestServer(t, 0)
 	var hidden atomic.Int32 // counted by the proxy's goroutine, which may outlive the daemon's Run
 	px := startProxy(t, addr, 0, func(b []byte) bool {
@@ -405,6 +417,9 @@ func TestDroppedOutput(t *testing.T) {
 // player dropped. The daemon reconnects, sees the game is not given back,
 // counts it as lost, and goes on to the next game.
 func TestReconnectWithoutGrace(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long end-to-end run: in the full suite, not in -short")
+	}
 	srv, addr := startTestServer(t, 0)
 	px := startProxy(t, addr, 0, nil)
 	ac := testConfig(t, "kriegbot", addr)

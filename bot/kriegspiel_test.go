@@ -240,6 +240,9 @@ func TestKriegspielUnauthorized(t *testing.T) {
 // streams, 429 and 500 bursts, clocks that disagree: the game is played
 // out, with no breach and no token written.
 func TestKriegspielFaults(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long end-to-end run: in the full suite, not in -short")
+	}
 	for _, tc := range []struct {
 		name  string
 		setup func(*fakeSite)
@@ -357,6 +360,9 @@ func TestKriegspielFaults(t *testing.T) {
 // TestKriegspielBackoff: while every request fails, the bot waits longer
 // and longer: a bounded number of requests over a fixed time.
 func TestKriegspielBackoff(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long end-to-end run: in the full suite, not in -short")
+	}
 	site := newFakeSite(t, ksToken)
 	site.fault = func(w http.ResponseWriter, r *http.Request) bool {
 		if r.URL.Path == "/bots/profile" {

@@ -407,6 +407,9 @@ func challengeDaemon(t *testing.T, r *tourneyRig, from string, s interface{ Send
 // progress is ignored; a soft quit finishes the game, then leaves the event,
 // then the server.
 func TestTourneyPairedGame(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long end-to-end run: in the full suite, not in -short")
+	}
 	r := startTourneyRig(t, func(c *config.Config) { c.Tournament.Join = []int{5} })
 	w := r.w
 	w.waitLine(t, "tell TD join 5", 1)
