@@ -172,9 +172,8 @@ func TestLoginRefusals(t *testing.T) {
 	}
 }
 
-// TestLoginTimeout runs in a synctest bubble: the login's minute-long
-// wait is fake time, so the test neither waits it nor depends on the
-// machine's speed.
+// TestLoginTimeout runs in a synctest bubble: the login's timeout is fake
+// time, so the test neither waits it nor depends on the machine's speed.
 func TestLoginTimeout(t *testing.T) { synctest.Test(t, testLoginTimeout) }
 
 func testLoginTimeout(t *testing.T) {
