@@ -167,6 +167,9 @@ func (l *lockedBuffer) String() string {
 // TestTwoDaemonsPlayCompleteGames runs two daemons against the server over
 // loopback: one challenges, the other accepts, for three complete games.
 func TestTwoDaemonsPlayCompleteGames(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long end-to-end run: in the full suite, not in -short")
+	}
 	srv, addr := startTestServer(t, 0)
 	ac := testConfig(t, "kriegbot", addr)
 	ac.Policy.Challenge = "sparring"
@@ -200,7 +203,7 @@ func TestTwoDaemonsPlayCompleteGames(t *testing.T) {
 		}
 	}
 	// Every game has its JSON Lines record, and a PGN once the moves came.
-	time.Sleep(200 * time.Millisecond)
+	waitFor(t, func() bool { p, _ := filepath.Glob(filepath.Join(adir, "games", "*.pgn")); return len(p) >= 3 })
 	recs, _ := filepath.Glob(filepath.Join(adir, "games", "*.jsonl"))
 	if len(recs) != 3 {
 		t.Fatalf("%d records", len(recs))
@@ -425,10 +428,13 @@ func TestAnswersSeekAds(t *testing.T) {
 	// Outside the time control (the seek is 2 minutes): let be.
 	pc := testConfig(t, "stranger", addr)
 	pc.Policy.MaxBase = 1
-	picky, _ := newTestDaemon(t, pc, addr, "heuristic", nil)
+	picky, pickyDir := newTestDaemon(t, pc, addr, "heuristic", nil)
 	pdone := make(chan int, 1)
 	go func() { pdone <- picky.Run(ctx) }()
-	time.Sleep(time.Second)
+	waitFor(t, func() bool { // the ad was seen and let be
+		log, _ := os.ReadFile(filepath.Join(pickyDir, "daemon.log"))
+		return bytes.Contains(log, []byte(`"from":"sparring"`)) && bytes.Contains(log, []byte("not answering a seek"))
+	})
 	picky.HardQuit()
 	<-pdone
 	if len(srv.Finished()) != 0 || srv.Seeks() != 1 {
@@ -454,6 +460,9 @@ func TestAnswersSeekAds(t *testing.T) {
 // it plays (opponent, ply, clocks) and, after it, the finished game with its
 // record's name for the replay link; no password is in any snapshot.
 func TestLivePage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long end-to-end run: in the full suite, not in -short")
+	}
 	_, addr := startTestServer(t, 0)
 	ac := testConfig(t, "kriegbot", addr)
 	ac.Policy.Challenge = "sparring"

@@ -115,6 +115,9 @@ func (p *proxy) cut() {
 // game; it reconnects, the server (with a grace period) gives the game back,
 // and the game is played to its end.
 func TestReconnectResumesGame(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long end-to-end run: in the full suite, not in -short")
+	}
 	srv, addr := startTestServer(t, 30*time.Second)
 	px := startProxy(t, addr, 0, nil)
 	ac := testConfig(t, "kriegbot", addr)
@@ -143,6 +146,9 @@ func TestReconnectResumesGame(t *testing.T) {
 // sessions stay short (they used to start again from reconnect_min at every
 // login: 35 connections in 25 s, never spaced out).
 func TestBackoffAfterShortSessions(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long end-to-end run: in the full suite, not in -short")
+	}
 	_, addr := startTestServer(t, 0)
 	px := startProxy(t, addr, 0, nil)
 	px.life = 300 * time.Millisecond
@@ -181,12 +187,15 @@ func TestFirstSignalWhileLoggingIn(t *testing.T) {
 	cfg := testConfig(t, "kriegbot", addr)
 	cfg.Connection.ReconnectMin = config.Duration{Duration: 20 * time.Second}
 	cfg.Connection.ReconnectMax = config.Duration{Duration: 40 * time.Second}
-	d, _ := newTestDaemon(t, cfg, addr, "heuristic", nil)
+	d, dir := newTestDaemon(t, cfg, addr, "heuristic", nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	done := make(chan int, 1)
 	go func() { done <- d.Run(ctx) }()
-	time.Sleep(300 * time.Millisecond) // in its first backoff sleep by now
+	waitFor(t, func() bool { // logged just before its first backoff sleep
+		log, _ := os.ReadFile(filepath.Join(dir, "daemon.log"))
+		return bytes.Contains(log, []byte("cannot log in"))
+	})
 	d.SoftQuit()
 	select {
 	case code := <-done:
@@ -303,6 +312,9 @@ func TestNoTimeForfeitsWithLag(t *testing.T) {
 // TestServerRestart stops the server under a logged-in daemon and starts a
 // new one on the same address: the daemon logs in again and plays there.
 func TestServerRestart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long end-to-end run: in the full suite, not in -short")
+	}
 	srv1, addr := startTestServer(t, 0)
 	cfg := testConfig(t, "kriegbot", addr)
 	cfg.Policy.Challenge = "sparring"
@@ -371,6 +383,9 @@ func restartServerAt(t *testing.T, addr string) *server.Server {
 // watchdog notices the silence, asks for the move list, resyncs, and the game
 // is played to its end without a forfeit.
 func TestDroppedOutput(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long end-to-end run: in the full suite, not in -short")
+	}
 	srv, addr := startTestServer(t, 0)
 	var hidden atomic.Int32 // counted by the proxy's goroutine, which may outlive the daemon's Run
 	px := startProxy(t, addr, 0, func(b []byte) bool {
@@ -402,6 +417,9 @@ func TestDroppedOutput(t *testing.T) {
 // player dropped. The daemon reconnects, sees the game is not given back,
 // counts it as lost, and goes on to the next game.
 func TestReconnectWithoutGrace(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long end-to-end run: in the full suite, not in -short")
+	}
 	srv, addr := startTestServer(t, 0)
 	px := startProxy(t, addr, 0, nil)
 	ac := testConfig(t, "kriegbot", addr)

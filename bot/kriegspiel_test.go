@@ -240,6 +240,9 @@ func TestKriegspielUnauthorized(t *testing.T) {
 // streams, 429 and 500 bursts, clocks that disagree: the game is played
 // out, with no breach and no token written.
 func TestKriegspielFaults(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long end-to-end run: in the full suite, not in -short")
+	}
 	for _, tc := range []struct {
 		name  string
 		setup func(*fakeSite)
@@ -357,6 +360,9 @@ func TestKriegspielFaults(t *testing.T) {
 // TestKriegspielBackoff: while every request fails, the bot waits longer
 // and longer: a bounded number of requests over a fixed time.
 func TestKriegspielBackoff(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long end-to-end run: in the full suite, not in -short")
+	}
 	site := newFakeSite(t, ksToken)
 	site.fault = func(w http.ResponseWriter, r *http.Request) bool {
 		if r.URL.Path == "/bots/profile" {
@@ -660,7 +666,18 @@ func TestKriegspielQuitWaiting(t *testing.T) {
 		case <-time.After(5 * time.Millisecond):
 		}
 	}
-	time.Sleep(200 * time.Millisecond) // a poll or two: the game is known as ours
+	waitFor(t, func() bool { // a poll after the create: the game is known as ours
+		site.mu.Lock()
+		defer site.mu.Unlock()
+		created := false
+		for _, route := range site.log {
+			created = created || route == "POST /game/create"
+			if created && route == "GET /game/mine/active" {
+				return true
+			}
+		}
+		return false
+	})
 	d.SoftQuit()
 	if code := <-done; code != ExitDone || ctx.Err() != nil {
 		t.Fatalf("exit %d, %v", code, ctx.Err())

@@ -24,6 +24,9 @@ import (
 // the daemon now withdraws its offers before quitting and waits a moment
 // for a game that crossed the withdrawal (then plays it).
 func TestSoftQuitCrossesChallenge(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long end-to-end run: in the full suite, not in -short")
+	}
 	srv, addr := startTestServer(t, 0)
 	px := startProxy(t, addr, 200*time.Millisecond, nil) // the game start reaches us 200 ms late
 	ac := testConfig(t, "kriegbot", addr)
@@ -59,6 +62,9 @@ func TestSoftQuitCrossesChallenge(t *testing.T) {
 // although it had won; it now asks the server what became of the game
 // and records the server's result and moves.
 func TestGameEndedWhileAway(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long end-to-end run: in the full suite, not in -short")
+	}
 	srv, addr := startTestServer(t, 20*time.Second)
 	px := startProxy(t, addr, 0, nil)
 	ac := testConfig(t, "kriegbot", addr)
@@ -98,6 +104,9 @@ func TestGameEndedWhileAway(t *testing.T) {
 // ask once, so the record stayed without its moves and PGN; it now asks
 // again after reconnecting.
 func TestMoveListLostAtGameEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long end-to-end run: in the full suite, not in -short")
+	}
 	srv, addr := startTestServer(t, 20*time.Second)
 	var pp atomic.Pointer[proxy] // the proxy cuts its own connections
 	var lost atomic.Bool
@@ -154,6 +163,9 @@ func recordsIn(t *testing.T, dir string) []*record.Record {
 // The new server knows no such game: the daemon used to record it as lost
 // by disconnection; it now records "*" (unknown), and plays on.
 func TestRestartWhileAway(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long end-to-end run: in the full suite, not in -short")
+	}
 	srv1, addr := startTestServer(t, 20*time.Second)
 	px := startProxy(t, addr, 0, nil)
 	ac := testConfig(t, "kriegbot", addr)

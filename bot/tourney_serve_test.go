@@ -153,6 +153,9 @@ func TestTourneyWithServeTD(t *testing.T) {
 // within the TD's grace, the server gives the game back, it is played out
 // and counted in the event, and no other game is played.
 func TestTourneyServeTDReconnect(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long end-to-end run: in the full suite, not in -short")
+	}
 	srv, addr, srvLog := startTDServer(t, "name=KS1 system=rr tc=1+0 start=2 style=icc")
 	w := startTDWire(t, addr)
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
@@ -236,6 +239,9 @@ func TestTourneyServeTDRestart(t *testing.T) {
 // grace. Every daemon's part ends, each saw each of its results, and the
 // server played only paired games, none with the absentee.
 func TestTourneySwissOfDaemons(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long end-to-end run: in the full suite, not in -short")
+	}
 	tdDir := t.TempDir()
 	srv, addr, srvLog := tdServerWith(t, "127.0.0.1:0", tdDir, 3*time.Second,
 		"name=KS1 system=swiss rounds=3 tc=1+0 start=5 style=icc")

@@ -8,9 +8,11 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -253,6 +255,34 @@ type tourneyRig struct {
 	console *lockedBuffer
 	done    chan int
 	ctx     context.Context
+	clock   *readCounter // the daemon's clock
+}
+
+// readCounter is a daemon's clock that counts the reads made by the bot's
+// own code (not its session's watchdog): the daemon's loop reads the clock
+// on each tick of its timers, so a test waits for ticks rather than
+// sleeping through some. The bot's reads can be put ahead of real time
+// (ahead, in nanoseconds) to pass its own waits; the session's keep real
+// time, so its watchdog does not cut the line.
+type readCounter struct{ reads, ahead atomic.Int64 }
+
+func (c *readCounter) now() time.Time {
+	if pc, _, _, ok := runtime.Caller(1); ok && strings.HasPrefix(runtime.FuncForPC(pc).Name(), "kriegbot/bot") {
+		c.reads.Add(1)
+		return time.Now().Add(time.Duration(c.ahead.Load()))
+	}
+	return time.Now()
+}
+
+// ticks waits until at least k whole ticks of the daemon's timers and
+// policy ran after a sync (nothing left to handle). A pass of the daemon's
+// loop reads the clock at most twice (a tick's timers, then the drivers),
+// so 2k+1 more reads will do; a line handled meanwhile only shortens the
+// wait. Sync again before looking at the wire.
+func (r *tourneyRig) ticks(t *testing.T, k int64) {
+	t.Helper()
+	want := r.clock.reads.Load() + 2*k + 1
+	waitFor(t, func() bool { return r.clock.reads.Load() >= want })
 }
 
 func startTourneyRig(t *testing.T, change func(*config.Config)) *tourneyRig {
@@ -271,8 +301,10 @@ func startTourneyRig(t *testing.T, change func(*config.Config)) *tourneyRig {
 	}
 	con := &lockedBuffer{}
 	d, dir := newTestDaemon(t, cfg, w.addr(), "heuristic", con)
+	clock := &readCounter{}
+	d.opt.Now = clock.now
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	r := &tourneyRig{addr: addr, w: w, d: d, dir: dir, console: con, done: make(chan int, 1), ctx: ctx}
+	r := &tourneyRig{addr: addr, w: w, d: d, dir: dir, console: con, done: make(chan int, 1), ctx: ctx, clock: clock}
 	go func() { r.done <- d.Run(ctx) }()
 	t.Cleanup(func() {
 		d.HardQuit()
@@ -375,6 +407,9 @@ func challengeDaemon(t *testing.T, r *tourneyRig, from string, s interface{ Send
 // progress is ignored; a soft quit finishes the game, then leaves the event,
 // then the server.
 func TestTourneyPairedGame(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long end-to-end run: in the full suite, not in -short")
+	}
 	r := startTourneyRig(t, func(c *config.Config) { c.Tournament.Join = []int{5} })
 	w := r.w
 	w.waitLine(t, "tell TD join 5", 1)
@@ -480,7 +515,8 @@ func TestTourneyEnds(t *testing.T) {
 			w.dg(t, protocol.RemoveTourneyDG{ID: 6})
 			w.tell(t, "stranger", "Tourney #5 has been aborted!")
 			if tc.name != "silence" { // the silent TD's second may be over
-				time.Sleep(300 * time.Millisecond) // a few policy ticks
+				w.sync(t)
+				r.ticks(t, 2)
 				w.sync(t)
 				if n := w.prefixed("seek"); n != 0 {
 					t.Fatalf("sought while in the event: %d seek lines", n)
@@ -516,7 +552,8 @@ func TestTourneyJoinRefused(t *testing.T) {
 			w.waitLine(t, "tell TD join 5", 1)
 			w.tell(t, "stranger", "You cannot join tourney #5: it is full.")
 			w.text(t, ":You cannot join tourney #6: it is full.")
-			time.Sleep(300 * time.Millisecond) // a few policy ticks
+			w.sync(t)
+			r.ticks(t, 2)
 			w.sync(t)
 			if n := w.prefixed("seek"); n != 0 {
 				t.Fatalf("sought while joining: %d seek lines:\n%s", n, strings.Join(w.sent(), "\n"))
@@ -833,7 +870,9 @@ func TestTourneyWithdrawsOffers(t *testing.T) {
 	if join := slices.Index(s, "tell TD join 3"); join < 0 || join+1 >= len(s) || s[join+1] != "match" {
 		t.Fatalf("no withdrawal after the join:\n%s", strings.Join(s, "\n"))
 	}
-	time.Sleep(300 * time.Millisecond) // a few policy ticks: no new challenge
+	r.clock.ahead.Store(int64(6 * time.Second)) // past the policy's 5 s between challenges
+	w.sync(t)
+	r.ticks(t, 2) // policy ticks: no new challenge
 	w.sync(t)
 	if n := w.prefixed("match fan01"); n != 1 {
 		t.Errorf("challenged %d times, in an event", n)

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
@@ -83,8 +84,11 @@ func TestRoutes(t *testing.T) {
 }
 
 // TestReplayMadeOnce: the first request starts making the replay page in
-// the background and says so; later requests get the page, made once.
-func TestReplayMadeOnce(t *testing.T) {
+// the background and says so; later requests get the page, made once. (In
+// a synctest bubble: synctest.Wait returns once the maker is done.)
+func TestReplayMadeOnce(t *testing.T) { synctest.Test(t, testReplayMadeOnce) }
+
+func testReplayMadeOnce(t *testing.T) {
 	dir := t.TempDir()
 	var made atomic.Int32
 	release := make(chan struct{})
@@ -106,16 +110,9 @@ func TestReplayMadeOnce(t *testing.T) {
 		}
 	}
 	close(release)
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		r := get(t, h, "GET", path)
-		if strings.Contains(r.Body.String(), "the replay") && !strings.Contains(r.Body.String(), "Making") {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the replay page never came: %q", r.Body.String())
-		}
-		time.Sleep(20 * time.Millisecond)
+	synctest.Wait()
+	if r := get(t, h, "GET", path); !strings.Contains(r.Body.String(), "the replay") || strings.Contains(r.Body.String(), "Making") {
+		t.Fatalf("the replay page did not come: %q", r.Body.String())
 	}
 	if n := made.Load(); n != 1 {
 		t.Fatalf("the replay was made %d times, want once", n)

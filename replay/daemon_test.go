@@ -205,6 +205,9 @@ func TestDaemonMCTSGame(t *testing.T) {
 // two trees in one of them, under a busy goroutine, replay with 0 differing
 // choices and searches of the same size; a resync fails the test.
 func TestDaemonClockReplays(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long end-to-end run: in the full suite, not in -short")
+	}
 	busy(t, 1)
 	for i, spec := range []string{"mcts:mem=2", "mcts:mem=2,threads=2", "mcts:mem=2"} {
 		t.Run(fmt.Sprint(i), func(t *testing.T) {
@@ -240,6 +243,9 @@ func TestDaemonClockReplays(t *testing.T) {
 // beside its record, and replays with 0 differing choices and no warning;
 // without that file the replay says so.
 func TestDaemonReplaysWithOpponentModel(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long end-to-end run: in the full suite, not in -short")
+	}
 	models := t.TempDir()
 	def, err := oppmodel.DefaultCounts()
 	if err != nil {

@@ -263,6 +263,9 @@ func TestMatchRefusalsShown(t *testing.T) {
 // exactly: the node side by its budget, the clock side by its recorded
 // searches.
 func TestTimeOddsMatchReplays(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long end-to-end run: in the full suite, not in -short")
+	}
 	busy(t, 0)
 	f := filepath.Join(t.TempDir(), "m.jsonl")
 	args := []string{"-p1", "mcts:mem=1,nodes=300", "-p2", "mcts:mem=1,movetime=3ms", "-games", "2",
@@ -300,6 +303,9 @@ func TestTimeOddsMatchReplays(t *testing.T) {
 // one tree and two, small pools) and held to a node count, replay exactly
 // from the ponder sizes their legal attempt lines carry.
 func TestPonderMatchReplays(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long end-to-end run: in the full suite, not in -short")
+	}
 	busy(t, 0)
 	for _, tc := range []struct {
 		p1, p2 string

@@ -431,6 +431,9 @@ func checkHeard(t *testing.T, p *botPlayer, f FinishedGame) {
 // event stream, play complete games through the door; everything each
 // heard matches the umpire's record.
 func TestHTTPBotsPlayEachOther(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long end-to-end run: in the full suite, not in -short")
+	}
 	s, _, base := startHTTP(t, Config{HTTP: HTTPConfig{Minutes: 5, Inc: 1}})
 	for round := range 2 {
 		a, b := newAPIClient(t, base), newAPIClient(t, base)

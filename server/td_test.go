@@ -920,6 +920,9 @@ func TestTDBye(t *testing.T) {
 // a late opponent comes off the late side's clock at the start; without
 // it (the default) both clocks start full.
 func TestTDLateOdds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long end-to-end run: in the full suite, not in -short")
+	}
 	const late = 1500 * time.Millisecond
 	for _, odds := range []bool{false, true} {
 		t.Run(fmt.Sprint("odds=", odds), func(t *testing.T) {

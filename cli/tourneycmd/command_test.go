@@ -94,6 +94,9 @@ func TestDefaultRounds(t *testing.T) {
 // crosstable, and leave the event's PGN (one game per pairing), text and
 // HTML crosstable, and each daemon's records of exactly its paired games.
 func TestTourneyCommand(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long end-to-end run: in the full suite, not in -short")
+	}
 	out := filepath.Join(t.TempDir(), "o")
 	var stdout, stderr bytes.Buffer
 	code := Command([]string{"-players", "random,heuristic,random,heuristic", "-rounds", "2", "-tc", "0+1",

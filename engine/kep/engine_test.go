@@ -572,9 +572,15 @@ func TestOddDrivers(t *testing.T) {
 	}
 	// Lines sent during a search wait for it (a node budget is kept whole);
 	// stop ends it at once even with lines waiting. (quitHash: the search
-	// cannot end by itself, a full tree, within the 20 ms looked at.)
-	p.send("illegal", "setoption name Player value mcts", "setoption name Hash value "+quitHash, "newgame black", "opponent", "go movetime 600000", "gameover 1-0 resign", "newgame white", "go nodes 5", "isready")
-	time.Sleep(20 * time.Millisecond)
+	// cannot end by itself, a full tree, before the stop.) The last line,
+	// unknown, is logged as it is read, not queued: once it is, every line
+	// before it was read and had its chance to answer.
+	p.send("illegal", "setoption name Player value mcts", "setoption name Hash value "+quitHash, "newgame black", "opponent", "go movetime 600000", "gameover 1-0 resign", "newgame white", "go nodes 5", "isready", "allread")
+	for deadline := time.Now().Add(wait); !strings.Contains(p.log.String(), `unknown command "allread"`); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the last line was never read:\n%s", p.log.String())
+		}
+	}
 	select {
 	case l := <-p.lines:
 		t.Fatalf("%q before stop: the waiting lines did not wait", l)

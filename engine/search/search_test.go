@@ -205,17 +205,11 @@ func TestRefusedReuse(t *testing.T) {
 // TestPlayedReuse: after our move and the opponent's reply the subtree below
 // what was heard becomes the root, compacted to the front of the pools.
 func TestPlayedReuse(t *testing.T) {
-	ps := Middlegames(14, 2, 20, 40)
-	p := ps[len(ps)/2]
-	s := newSearcher(t, testConfig(ApproachC, 1))
-	r := s.Search(context.Background(), &p.Belief, p.Moves, Limits{Nodes: 3000})
+	s, p, r := silentAnswerSearched(t)
 	tr := s.trees[0]
 	ours := umpire.View{Heard: true, Own: true, Move: r.Move}
 	theirs := umpire.View{Heard: true}
 	next := tr.follow(r.Move, ours, theirs)
-	if next < 0 {
-		t.Skip("the silent answer was not expanded") // depends on the position
-	}
 	want := tr.nodes[next].visits
 	bel := p.Belief
 	bel.Ours(r.Move, ours)
@@ -245,6 +239,27 @@ func TestPlayedReuse(t *testing.T) {
 	}
 }
 
+// silentAnswerSearched searches middlegame positions (seeded, at a node
+// budget, so the same every run) until one whose tree expanded the
+// opponent's silent answer to the chosen attempt: the reuse tests need that
+// subtree. It fails rather than skips when no position has it.
+func silentAnswerSearched(t *testing.T) (*Searcher, Position, Result) {
+	t.Helper()
+	ps := Middlegames(14, 2, 20, 40)
+	ours := func(r Result) umpire.View { return umpire.View{Heard: true, Own: true, Move: r.Move} }
+	theirs := umpire.View{Heard: true}
+	for i := range ps {
+		p := ps[(len(ps)/2+i)%len(ps)]
+		s := newSearcher(t, testConfig(ApproachC, 1))
+		r := s.Search(context.Background(), &p.Belief, p.Moves, Limits{Nodes: 3000})
+		if s.trees[0].follow(r.Move, ours(r), theirs) >= 0 {
+			return s, p, r
+		}
+	}
+	t.Fatalf("none of %d positions expanded the silent answer to the chosen attempt", len(ps))
+	return nil, Position{}, Result{}
+}
+
 // TestReuseAgrees: a subtree is reused only when its belief can stand for
 // the belief after what was really heard (a subtree whose belief had lost
 // the bare king kept valuing every attempt alike, move after move).
@@ -272,15 +287,9 @@ func TestReuseAgrees(t *testing.T) {
 	}
 
 	// Played drops a tree whose subtree disagrees with what was heard.
-	ps := Middlegames(14, 2, 20, 40)
-	p := ps[len(ps)/2]
-	s := newSearcher(t, testConfig(ApproachC, 1))
-	r := s.Search(context.Background(), &p.Belief, p.Moves, Limits{Nodes: 3000})
+	s, _, r := silentAnswerSearched(t)
 	ours := umpire.View{Heard: true, Own: true, Move: r.Move}
 	theirs := umpire.View{Heard: true}
-	if s.trees[0].follow(r.Move, ours, theirs) < 0 {
-		t.Skip("the silent answer was not expanded") // depends on the position
-	}
 	wrong := bel(chess.StartFEN)
 	s.Played(r.Move, ours, theirs, &wrong)
 	if s.rooted {

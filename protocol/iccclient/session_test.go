@@ -9,8 +9,8 @@ import (
 	"net"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"kriegbot/protocol"
@@ -172,7 +172,11 @@ func TestLoginRefusals(t *testing.T) {
 	}
 }
 
-func TestLoginTimeout(t *testing.T) {
+// TestLoginTimeout runs in a synctest bubble: the login's timeout is fake
+// time, so the test neither waits it nor depends on the machine's speed.
+func TestLoginTimeout(t *testing.T) { synctest.Test(t, testLoginTimeout) }
+
+func testLoginTimeout(t *testing.T) {
 	var sc script
 	d := pipeDialer(&sc, func(r *bufio.Reader, w io.Writer, read func() string) {
 		io.WriteString(w, "login: ")
@@ -211,18 +215,6 @@ func TestGuestLogin(t *testing.T) {
 	}
 }
 
-// stepClock is a clock that moves on by step at each reading: the
-// session's silence timers then run on the session's own activity, not on
-// how much CPU a loaded machine gives the test.
-type stepClock struct {
-	n    atomic.Int64
-	step time.Duration
-}
-
-func (c *stepClock) now() time.Time {
-	return time.Unix(1e9, 0).Add(time.Duration(c.n.Add(1)) * c.step)
-}
-
 func TestSwitchServer(t *testing.T) {
 	var sc script
 	calls := 0
@@ -256,7 +248,13 @@ func TestSwitchServer(t *testing.T) {
 	}
 }
 
-func TestKeepAliveAndDeadConnection(t *testing.T) {
+// TestKeepAliveAndDeadConnection runs in a synctest bubble: the
+// session's watcher ticks on fake time, which moves only when every
+// goroutine waits, so the keep-alives and the death come whatever the
+// machine's speed.
+func TestKeepAliveAndDeadConnection(t *testing.T) { synctest.Test(t, testKeepAliveAndDeadConnection) }
+
+func testKeepAliveAndDeadConnection(t *testing.T) {
 	var sc script
 	d := pipeDialer(&sc, func(r *bufio.Reader, w io.Writer, read func() string) {
 		io.WriteString(w, "login: ")
@@ -271,12 +269,6 @@ func TestKeepAliveAndDeadConnection(t *testing.T) {
 		}
 	})
 	cfg := quickConfig(d)
-	// A keep-alive after 5 silent readings of the clock, dead after 40:
-	// several keep-alives whatever the real time between the watcher's
-	// ticks (with the real clock, a process stalled for 400 ms skipped
-	// straight to dead).
-	clk := &stepClock{step: 10 * time.Millisecond}
-	cfg.Now = clk.now
 	cfg.KeepAlive, cfg.DeadAfter = 50*time.Millisecond, 400*time.Millisecond
 	s, err := Dial(context.Background(), cfg)
 	if err != nil {
@@ -303,7 +295,11 @@ func TestKeepAliveAndDeadConnection(t *testing.T) {
 	}
 }
 
-func TestSendPacing(t *testing.T) {
+// TestSendPacing runs in a synctest bubble: the pacing's waits are fake
+// time, measured exactly.
+func TestSendPacing(t *testing.T) { synctest.Test(t, testSendPacing) }
+
+func testSendPacing(t *testing.T) {
 	var sc script
 	d := pipeDialer(&sc, func(r *bufio.Reader, w io.Writer, read func() string) {
 		io.WriteString(w, "login: ")
