@@ -1,7 +1,6 @@
 package ksclient
 
 import (
-	"encoding/json"
 	"strconv"
 	"strings"
 
@@ -300,30 +299,4 @@ func ReadMoveResult(r MoveResult) (h Heard, refused bool) {
 	}
 	h.noteDouble()
 	return h, false
-}
-
-// UnmarshalJSON reads an entry, or an older site's plain string entry
-// ("e2e4 — Move complete").
-func (e *Entry) UnmarshalJSON(b []byte) error {
-	var s string
-	if json.Unmarshal(b, &s) == nil {
-		*e = Entry{Message: s}
-		low := strings.ToLower(s)
-		switch {
-		case strings.Contains(low, "illegal move"):
-			e.Kind = "illegal_move"
-		case strings.Contains(low, "capture"):
-			e.Kind = "capture"
-		default:
-			e.Kind = "move"
-		}
-		return nil
-	}
-	type plain Entry
-	var p plain
-	if err := json.Unmarshal(b, &p); err != nil {
-		return err
-	}
-	*e = Entry(p)
-	return nil
 }
