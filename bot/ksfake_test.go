@@ -214,7 +214,7 @@ func (f *fakeSite) route(w http.ResponseWriter, r *http.Request) {
 		}
 		for _, g := range f.games {
 			if g.state == "waiting" {
-				apiError(w, 409, "BOT_ALREADY_HAS_OPEN_GAME")
+				apiError(w, 409, ksapi.CodeBotAlreadyHasOpenGame)
 				return
 			}
 		}
@@ -240,14 +240,14 @@ func (f *fakeSite) route(w http.ResponseWriter, r *http.Request) {
 	case len(parts) == 3 && parts[0] == "game" && r.Method == "GET" && parts[2] == "state":
 		g := f.games[parts[1]]
 		if g == nil {
-			apiError(w, 404, "GAME_NOT_FOUND")
+			apiError(w, 404, ksapi.CodeGameNotFound)
 			return
 		}
 		writeJSON(w, 200, f.state(g))
 	case len(parts) == 3 && parts[0] == "game" && r.Method == "POST" && parts[2] == "move":
 		g := f.games[parts[1]]
 		if g == nil {
-			apiError(w, 404, "GAME_NOT_FOUND")
+			apiError(w, 404, ksapi.CodeGameNotFound)
 			return
 		}
 		var body ksapi.MoveRequest
@@ -259,11 +259,11 @@ func (f *fakeSite) route(w http.ResponseWriter, r *http.Request) {
 	case len(parts) == 3 && parts[0] == "game" && r.Method == "POST" && parts[2] == "resign":
 		g := f.games[parts[1]]
 		if g == nil {
-			apiError(w, 404, "GAME_NOT_FOUND")
+			apiError(w, 404, ksapi.CodeGameNotFound)
 			return
 		}
 		if g.state != "active" {
-			apiError(w, 400, "GAME_NOT_ACTIVE")
+			apiError(w, 400, ksapi.CodeGameNotActive)
 			return
 		}
 		f.finish(g, g.bot.Other(), "resignation")
@@ -271,7 +271,7 @@ func (f *fakeSite) route(w http.ResponseWriter, r *http.Request) {
 	case len(parts) == 3 && parts[0] == "game" && r.Method == "GET" && parts[2] == "events":
 		g := f.games[parts[1]]
 		if g == nil || g.state == "completed" {
-			apiError(w, 404, "GAME_NOT_FOUND")
+			apiError(w, 404, ksapi.CodeGameNotFound)
 			return
 		}
 		ch := make(chan []byte, 16)
@@ -283,7 +283,7 @@ func (f *fakeSite) route(w http.ResponseWriter, r *http.Request) {
 	case len(parts) == 3 && parts[0] == "game" && r.Method == "GET" && parts[2] == "moves":
 		g := f.games[parts[1]]
 		if g == nil {
-			apiError(w, 404, "GAME_NOT_FOUND")
+			apiError(w, 404, ksapi.CodeGameNotFound)
 			return
 		}
 		if g.state != "completed" {
@@ -293,14 +293,14 @@ func (f *fakeSite) route(w http.ResponseWriter, r *http.Request) {
 	case len(parts) == 2 && parts[0] == "game" && r.Method == "GET" && parts[1] != "open":
 		g := f.games[parts[1]]
 		if g == nil {
-			apiError(w, 404, "GAME_NOT_FOUND")
+			apiError(w, 404, ksapi.CodeGameNotFound)
 			return
 		}
 		writeJSON(w, 200, f.metadata(g))
 	case len(parts) == 2 && parts[0] == "game" && r.Method == "DELETE":
 		g := f.games[parts[1]]
 		if g == nil || g.state != "waiting" {
-			apiError(w, 404, "GAME_NOT_FOUND")
+			apiError(w, 404, ksapi.CodeGameNotFound)
 			return
 		}
 		delete(f.games, g.id)
@@ -321,12 +321,12 @@ func (f *fakeSite) route(w http.ResponseWriter, r *http.Request) {
 	case len(parts) == 3 && parts[0] == "game" && parts[1] == "join" && r.Method == "POST":
 		by, ok := f.open[parts[2]]
 		if !ok {
-			apiError(w, 404, "GAME_NOT_FOUND")
+			apiError(w, 404, ksapi.CodeGameNotFound)
 			return
 		}
 		if !f.bots[by] {
 			f.violate("joined %s's game: a human's", by)
-			apiError(w, 403, "FORBIDDEN")
+			apiError(w, 403, ksapi.CodeForbidden)
 			return
 		}
 		f.joins = append(f.joins, time.Now())
@@ -491,7 +491,7 @@ func (f *fakeSite) state(g *fakeGame) ksapi.State {
 			col = &tn.Black
 		}
 		*col = append(*col, ksapi.Entry{Kind: e.kind, Actor: actor, Prompt: prompt,
-			Message: ksapi.EntryMessage(prompt, texts), Messages: texts, MoveUCI: uci, QuestionType: "COMMON"})
+			Message: ksapi.EntryMessage(prompt, texts), Messages: texts, MoveUCI: uci, QuestionType: ksapi.QuestionCommon})
 	}
 	list := []ksapi.Turn{}
 	for i := 1; i <= maxTurn; i++ {
@@ -505,14 +505,18 @@ func (f *fakeSite) state(g *fakeGame) ksapi.State {
 		RefereeTurns: list, RefereeLog: []ksapi.LogEntry{}, Result: g.result, Clock: f.clock(g)}
 }
 
-func checkText(k chess.CheckKind) string {
-	return map[chess.CheckKind]string{chess.CheckRank: "Check on rank", chess.CheckFile: "Check on file",
-		chess.CheckLongDiagonal: "Check on long diagonal", chess.CheckShortDiagonal: "Check on short diagonal", chess.CheckKnight: "Check by knight"}[k]
+// siteCheck is the site's word for a check kind.
+func siteCheck(k chess.CheckKind) ksapi.Check {
+	return map[chess.CheckKind]ksapi.Check{chess.CheckRank: ksapi.CheckRank, chess.CheckFile: ksapi.CheckFile,
+		chess.CheckLongDiagonal: ksapi.CheckLongDiagonal, chess.CheckShortDiagonal: ksapi.CheckShortDiagonal, chess.CheckKnight: ksapi.CheckKnight}[k]
 }
 
-func checkCode(k chess.CheckKind) string {
-	return map[chess.CheckKind]string{chess.CheckRank: "CHECK_RANK", chess.CheckFile: "CHECK_FILE",
-		chess.CheckLongDiagonal: "CHECK_LONG_DIAGONAL", chess.CheckShortDiagonal: "CHECK_SHORT_DIAGONAL", chess.CheckKnight: "CHECK_KNIGHT"}[k]
+// winnerOf is the site's winner of a decisive result.
+func winnerOf(result string) string {
+	if result == "1-0" {
+		return ksapi.White
+	}
+	return ksapi.Black
 }
 
 // record notes a legal move: entries, transcript.
@@ -522,52 +526,47 @@ func (f *fakeSite) record(g *fakeGame, a umpire.Answer) {
 	kind := "move"
 	if a.Capture.Kind != umpire.NoCapture {
 		kind = "capture"
-		w := "Piece"
+		piece := ksapi.CapturedPiece
 		if a.Capture.Kind == umpire.PawnCaptured {
-			w = "Pawn"
+			piece = ksapi.CapturedPawn
 		}
-		texts = append(texts, w+" captured at "+strings.ToUpper(a.Capture.Square.String()))
+		texts = append(texts, ksapi.Text{Kind: ksapi.TextCapture, Square: a.Capture.Square.String(), Piece: piece}.String())
 	}
 	if a.Ending == umpire.NotOver {
 		for _, k := range a.Checks {
 			if k != chess.NoCheck {
-				texts = append(texts, checkText(k))
+				texts = append(texts, siteCheck(k).Text())
 			}
 		}
 	}
 	if a.Ending == umpire.Checkmate {
-		texts = append(texts, "Checkmate — "+map[string]string{"1-0": "White", "0-1": "Black"}[a.Result]+" wins")
+		texts = append(texts, ksapi.Text{Kind: ksapi.TextEnd, Ending: ksapi.Checkmate, Winner: winnerOf(a.Result)}.String())
 	}
 	if len(texts) == 0 {
-		texts = []string{"Move complete"}
+		texts = []string{ksapi.Text{Kind: ksapi.TextMoveComplete}.String()}
 	}
 	g.entries = append(g.entries, fakeEntry{color: a.Mover, turn: turn, kind: kind, uci: a.Attempt.String(), texts: texts})
 	if a.Ending == umpire.NotOver {
-		tries := "No pawn captures"
-		if a.PawnTries == 1 {
-			tries = "1 pawn try"
-		} else if a.PawnTries > 1 {
-			tries = fmt.Sprintf("%d pawn tries", a.PawnTries)
-		}
+		tries := ksapi.Text{Kind: ksapi.TextTries, Tries: max(0, a.PawnTries)}.String()
 		g.entries = append(g.entries, fakeEntry{color: a.Mover, turn: turn, kind: "status", texts: []string{tries}})
 	}
 	uci := a.Attempt.String()
-	g.moves = append(g.moves, ksapi.TranscriptMove{Ply: g.u.Plies(), Color: colorName(a.Mover), QuestionType: "COMMON",
-		UCI: &uci, MoveDone: true, Answer: &ksapi.TranscriptAnswer{Main: "REGULAR_MOVE"}})
+	g.moves = append(g.moves, ksapi.TranscriptMove{Ply: g.u.Plies(), Color: colorName(a.Mover), QuestionType: ksapi.QuestionCommon,
+		UCI: &uci, MoveDone: true, Answer: &ksapi.TranscriptAnswer{Main: ksapi.RegularMove}})
 }
 
 func (f *fakeSite) move(w http.ResponseWriter, g *fakeGame, uci string) {
 	if g.state != "active" {
-		apiError(w, 400, "GAME_NOT_ACTIVE")
+		apiError(w, 400, ksapi.CodeGameNotActive)
 		return
 	}
 	if g.u.Side() != g.bot {
-		apiError(w, 400, "NOT_YOUR_TURN")
+		apiError(w, 400, ksapi.CodeNotYourTurn)
 		return
 	}
 	m, err := chess.ParseUCI(uci)
 	if err != nil {
-		writeJSON(w, 200, ksapi.MoveResult{Announcement: "INVALID_UCI", Turn: new(colorName(g.bot)), Clock: f.clock(g)})
+		writeJSON(w, 200, ksapi.MoveResult{Announcement: ksapi.InvalidUCI, Turn: new(colorName(g.bot)), Clock: f.clock(g)})
 		return
 	}
 	if g.refused[m] {
@@ -582,42 +581,40 @@ func (f *fakeSite) move(w http.ResponseWriter, g *fakeGame, uci string) {
 	}
 	a, err := g.u.Attempt(m)
 	if err != nil {
-		apiError(w, 400, "GAME_NOT_ACTIVE")
+		apiError(w, 400, ksapi.CodeGameNotActive)
 		return
 	}
 	if !a.Legal {
 		g.refused[m] = true
 		g.entries = append(g.entries, fakeEntry{color: g.bot, turn: g.u.Plies()/2 + 1, kind: "illegal_move", uci: uci, texts: []string{"Illegal move"}, private: true})
 		f.publish(g)
-		writeJSON(w, 200, ksapi.MoveResult{Announcement: "ILLEGAL_MOVE", Checks: []string{}, Turn: new(colorName(g.bot)), Clock: f.clock(g)})
+		writeJSON(w, 200, ksapi.MoveResult{Announcement: ksapi.IllegalMove, Checks: []string{}, Turn: new(colorName(g.bot)), Clock: f.clock(g)})
 		return
 	}
 	g.refused = map[chess.Move]bool{}
 	f.record(g, a)
-	reply := ksapi.MoveResult{MoveDone: true, Announcement: "REGULAR_MOVE", Checks: []string{},
+	reply := ksapi.MoveResult{MoveDone: true, Announcement: ksapi.RegularMove, Checks: []string{},
 		NextTurnPawnTries: new(a.PawnTries), GameOver: a.Ending != umpire.NotOver}
 	if a.Capture.Kind != umpire.NoCapture {
-		reply.Announcement = "CAPTURE_DONE"
+		reply.Announcement = ksapi.CaptureDone
 		reply.CaptureSquare = new(a.Capture.Square.String())
-		reply.CapturedPiece = new(map[umpire.CaptureKind]string{umpire.PawnCaptured: "PAWN", umpire.PieceCaptured: "PIECE"}[a.Capture.Kind])
+		reply.CapturedPiece = new(map[umpire.CaptureKind]string{umpire.PawnCaptured: ksapi.CapturedPawn, umpire.PieceCaptured: ksapi.CapturedPiece}[a.Capture.Kind])
 	}
 	var checks []string
 	for _, k := range a.Checks {
 		if k != chess.NoCheck {
-			checks = append(checks, checkCode(k))
+			checks = append(checks, siteCheck(k).Code())
 		}
 	}
 	switch {
-	case a.Ending == umpire.Checkmate && a.Result == "1-0":
-		reply.SpecialAnnouncement = new("CHECKMATE_WHITE_WINS")
 	case a.Ending == umpire.Checkmate:
-		reply.SpecialAnnouncement = new("CHECKMATE_BLACK_WINS")
+		reply.SpecialAnnouncement = new(ksapi.Special{Ending: ksapi.Checkmate, Winner: winnerOf(a.Result)}.Code())
 	case a.Ending == umpire.Stalemate:
-		reply.SpecialAnnouncement = new("DRAW_STALEMATE")
+		reply.SpecialAnnouncement = new(ksapi.Special{Ending: ksapi.Stalemate}.Code())
 	case a.Ending == umpire.InsufficientMaterial:
-		reply.SpecialAnnouncement = new("DRAW_INSUFFICIENT")
+		reply.SpecialAnnouncement = new(ksapi.Special{Ending: ksapi.Insufficient}.Code())
 	case len(checks) == 2:
-		reply.SpecialAnnouncement = new("CHECK_DOUBLE")
+		reply.SpecialAnnouncement = new(ksapi.Special{Double: true}.Code())
 		reply.Checks = checks
 	case len(checks) == 1:
 		// As ks-backend: "checks" holds a double check's kinds only.

@@ -80,3 +80,28 @@ func ParseError(b []byte) (code, message string) {
 	}
 	return "", ""
 }
+
+// Error codes of the game routes (API.md §9), and the 409 detail's
+// USERNAME_TAKEN.
+const (
+	CodeGameNotFound           = "GAME_NOT_FOUND"
+	CodeGameFull               = "GAME_FULL"
+	CodeGameNotJoinable        = "GAME_NOT_JOINABLE"
+	CodeCannotJoinOwnGame      = "CANNOT_JOIN_OWN_GAME"
+	CodeGameNotWaiting         = "GAME_NOT_WAITING"
+	CodeBotJoinCooldown        = "BOT_JOIN_COOLDOWN"
+	CodeBotAlreadyHasOpenGame  = "BOT_ALREADY_HAS_OPEN_GAME"
+	CodeForbidden              = "FORBIDDEN"
+	CodeNotYourTurn            = "NOT_YOUR_TURN"
+	CodeGameNotActive          = "GAME_NOT_ACTIVE"
+	CodeActionNotAvailable     = "ACTION_NOT_AVAILABLE"
+	CodeBotCreateRequiresHuman = "BOT_CREATE_REQUIRES_HUMAN_OPPONENT"
+	CodeRuleVariantUnsupported = "RULE_VARIANT_UNSUPPORTED" // this project's server: it plays wild16 only
+	CodeUsernameTaken          = "USERNAME_TAKEN"
+)
+
+// Question types of an entry or a transcript attempt.
+const (
+	QuestionCommon = "COMMON"
+	QuestionAskAny = "ASK_ANY"
+)
