@@ -109,3 +109,36 @@ func FuzzEntry(f *testing.F) {
 		}
 	})
 }
+
+// FuzzTypes: any bytes decode into each type without panic, and what
+// decodes comes back the same through its own JSON.
+func FuzzTypes(f *testing.F) {
+	for _, s := range []string{
+		`{"game_id":"0123456789abcdef01234567","state":"active","turn":"white","move_number":3,"your_color":"white",
+"allowed_moves":["e2e4"],"possible_actions":["move"],"material_summary":{"white":{"pieces_remaining":16,"pawns_captured":null}},
+"scoresheet":{"viewer_color":"white","last_move_number":2,"turns":[{"turn":1,"white":[{"kind":"move","prompt":null,"messages":["Move complete"]}],
+"black":["Opponent move — Capture done at E4"]}]},"result":{"winner":null,"reason":"insufficient"},"clock":{"white_remaining":1490.5,"active_color":null}}`,
+		`{"move_done":true,"announcement":"CAPTURE_DONE","checks":["CHECK_FILE"],"capture_square":"e5","next_turn_pawn_tries":2,"clock":null}`,
+		`{"games":[{"game_id":"x","white":{"username":"a","ratings":{"wild16":{"elo":1500}}},"black":null,"rating_snapshot":[1,"a",null]}]}`,
+		`{"game_id":"x","moves":[{"ply":1,"uci":null,"answer":{"main":"REGULAR_MOVE"},"replay_fen":{"full":"8/8"}}]}`,
+		`{"type":"game_changed","turn":null,"move_number":4}`, `{"bots":[{"elo":1e3}]}`, "null", "[]", `"x"`, "\xff",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		for _, v := range []any{new(State), new(MoveResult), new(Games), new(Metadata), new(OpenGames), new(Created), new(Joined),
+			new(User), new(Bots), new(Registration), new(Registered), new(Transcript), new(GameEvent), new(CreateGame), new(Entry)} {
+			if json.Unmarshal(b, v) != nil {
+				continue
+			}
+			out, err := json.Marshal(v)
+			if err != nil {
+				t.Fatalf("%T %+v decoded from %q does not encode: %v", v, v, b, err)
+			}
+			back := reflect.New(reflect.TypeOf(v).Elem()).Interface()
+			if err := json.Unmarshal(out, back); err != nil || !reflect.DeepEqual(back, v) {
+				t.Fatalf("%T from %q: %+v written %s came back as %+v, %v", v, b, v, out, back, err)
+			}
+		}
+	})
+}
