@@ -23,6 +23,20 @@ type Result struct {
 	Reason string  `json:"reason"`
 }
 
+// An entry's kind, actor and prompt.
+const (
+	EntryMove     = "move"
+	EntryCapture  = "capture"
+	EntryIllegal  = "illegal_move"
+	EntryStatus   = "status" // the next mover's pawn tries
+	EntryAskAny   = "ask_any"
+	ActorSelf     = "self"
+	ActorOpponent = "opponent"
+	// PromptOwn and PromptOpponent head an entry's message.
+	PromptOwn      = "Move attempt"
+	PromptOpponent = "Opponent move"
+)
+
 // Entry is one scoresheet entry. Prompt and QuestionType are "" where
 // the site sends null (a status entry), and are written back as null.
 type Entry struct {
@@ -68,11 +82,11 @@ func (e *Entry) UnmarshalJSON(b []byte) error {
 		low := strings.ToLower(s)
 		switch {
 		case strings.Contains(low, "illegal move"):
-			e.Kind = "illegal_move"
+			e.Kind = EntryIllegal
 		case strings.Contains(low, "capture"):
-			e.Kind = "capture"
+			e.Kind = EntryCapture
 		default:
-			e.Kind = "move"
+			e.Kind = EntryMove
 		}
 		return nil
 	}
