@@ -106,58 +106,81 @@ func colorWord(c chess.Color) string {
 
 func isoTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
 
-// siteCheck is the site's word for a check kind.
-func siteCheck(k chess.CheckKind) ksapi.Check {
+// checkName is the site's name of a check kind.
+func checkName(k chess.CheckKind) string {
 	switch k {
 	case chess.CheckRank:
-		return ksapi.CheckRank
+		return "CHECK_RANK"
 	case chess.CheckFile:
-		return ksapi.CheckFile
+		return "CHECK_FILE"
 	case chess.CheckLongDiagonal:
-		return ksapi.CheckLongDiagonal
+		return "CHECK_LONG_DIAGONAL"
 	case chess.CheckShortDiagonal:
-		return ksapi.CheckShortDiagonal
+		return "CHECK_SHORT_DIAGONAL"
 	case chess.CheckKnight:
-		return ksapi.CheckKnight
+		return "CHECK_KNIGHT"
 	}
-	return ksapi.NoCheck
+	return ""
 }
 
-// siteEnding is the site's word for an ending: it has no fifty-move rule
-// and no dead position, only its own counts of reversible moves and of
-// material; a repetition is this server's own word.
-func siteEnding(e umpire.Ending) ksapi.Ending {
-	switch e {
-	case umpire.Checkmate:
-		return ksapi.Checkmate
-	case umpire.Stalemate:
-		return ksapi.Stalemate
-	case umpire.InsufficientMaterial, umpire.DeadMaterial:
-		return ksapi.Insufficient
-	case umpire.FiftyMoves, umpire.TooManyReversible:
-		return ksapi.TooManyReversible
-	case umpire.Repetition:
-		return ksapi.Repetition
+// checkText is the site's human text of a check kind.
+func checkText(k chess.CheckKind) string {
+	switch k {
+	case chess.CheckRank:
+		return "Check on rank"
+	case chess.CheckFile:
+		return "Check on file"
+	case chess.CheckLongDiagonal:
+		return "Check on long diagonal"
+	case chess.CheckShortDiagonal:
+		return "Check on short diagonal"
+	case chess.CheckKnight:
+		return "Check by knight"
 	}
-	return ksapi.NotOver
+	return ""
 }
 
 // endingSpecial is the special announcement of a move that ends the game.
 func endingSpecial(e umpire.Ending, mover chess.Color) string {
-	sp := ksapi.Special{Ending: siteEnding(e)}
-	if e == umpire.Checkmate {
-		sp.Winner = colorWord(mover)
+	switch e {
+	case umpire.Checkmate:
+		return "CHECKMATE_" + strings.ToUpper(colorWord(mover)) + "_WINS"
+	case umpire.Stalemate:
+		return "DRAW_STALEMATE"
+	case umpire.InsufficientMaterial, umpire.DeadMaterial:
+		return "DRAW_INSUFFICIENT"
+	case umpire.FiftyMoves, umpire.TooManyReversible:
+		return "DRAW_TOOMANYREVERSIBLEMOVES"
+	case umpire.Repetition:
+		return "DRAW_REPETITION"
 	}
-	return sp.Code()
+	return ""
 }
 
 // endingText is the site's human text of a game-ending move ("" for an
 // ending the site has no words for).
 func endingText(e umpire.Ending, mover chess.Color) string {
-	if e == umpire.Checkmate {
-		return ksapi.Text{Kind: ksapi.TextEnd, Ending: ksapi.Checkmate, Winner: colorWord(mover)}.String()
+	switch e {
+	case umpire.Checkmate:
+		return "Checkmate — " + colorName(mover) + " wins"
+	case umpire.Stalemate:
+		return "Draw by stalemate"
+	case umpire.InsufficientMaterial, umpire.DeadMaterial:
+		return "Draw by insufficient material"
+	case umpire.FiftyMoves, umpire.TooManyReversible:
+		return "Draw by too many reversible moves"
+	case umpire.Repetition:
+		return "Draw by repetition"
 	}
-	return ksapi.Text{Kind: ksapi.TextDraw, Ending: siteEnding(e)}.String()
+	return ""
+}
+
+// triesText is the status text of a pawn-try count.
+func triesText(n int) string {
+	if n == 0 {
+		return "No pawn captures"
+	}
+	return umpire.TriesWords(n)
 }
 
 // answerJSON projects an umpire answer as MoveResponse (the clock and
@@ -165,23 +188,23 @@ func endingText(e umpire.Ending, mover chess.Color) string {
 func answerJSON(a umpire.Answer) ksapi.MoveResult {
 	r := ksapi.MoveResult{Checks: []string{}}
 	if !a.Legal {
-		r.Announcement = ksapi.IllegalMove
+		r.Announcement = "ILLEGAL_MOVE"
 		return r
 	}
 	r.MoveDone = true
-	r.Announcement = ksapi.RegularMove
+	r.Announcement = "REGULAR_MOVE"
 	if a.Capture.Kind != umpire.NoCapture {
-		r.Announcement = ksapi.CaptureDone
+		r.Announcement = "CAPTURE_DONE"
 		r.CaptureSquare = strp(a.Capture.Square.String())
-		r.CapturedPiece = strp(ksapi.CapturedPiece)
+		r.CapturedPiece = strp("PIECE")
 		if a.Capture.Kind == umpire.PawnCaptured {
-			r.CapturedPiece = strp(ksapi.CapturedPawn)
+			r.CapturedPiece = strp("PAWN")
 		}
 	}
 	var checks []string
 	for _, k := range a.Checks {
 		if k != chess.NoCheck {
-			checks = append(checks, siteCheck(k).Code())
+			checks = append(checks, checkName(k))
 		}
 	}
 	// ks-game fills check_1 and check_2, which become "checks", for a
@@ -194,7 +217,7 @@ func answerJSON(a umpire.Answer) ksapi.MoveResult {
 		}
 		r.GameOver = true
 	case len(checks) == 2:
-		r.SpecialAnnouncement = strp(ksapi.Special{Double: true}.Code())
+		r.SpecialAnnouncement = strp("CHECK_DOUBLE")
 		r.Checks = checks
 	case len(checks) == 1:
 		r.SpecialAnnouncement = strp(checks[0])
@@ -215,23 +238,23 @@ func entry(a umpire.Answer, viewer chess.Color) *ksapi.Entry {
 	if !a.Legal && !own {
 		return nil
 	}
-	e := &ksapi.Entry{Kind: ksapi.EntryMove, Actor: ksapi.ActorOpponent, Prompt: ksapi.PromptOpponent, QuestionType: ksapi.QuestionCommon}
+	e := &ksapi.Entry{Kind: "move", Actor: "opponent", Prompt: "Opponent move", QuestionType: "COMMON"}
 	if own {
-		e.Actor, e.Prompt, e.MoveUCI = ksapi.ActorSelf, ksapi.PromptOwn, strp(a.Attempt.String())
+		e.Actor, e.Prompt, e.MoveUCI = "self", "Move attempt", strp(a.Attempt.String())
 	}
 	switch {
 	case !a.Legal:
-		e.Kind = ksapi.EntryIllegal
-		e.Messages = []string{ksapi.Text{Kind: ksapi.TextIllegal}.String()}
+		e.Kind = "illegal_move"
+		e.Messages = []string{"Illegal move"}
 	case a.Capture.Kind != umpire.NoCapture:
-		e.Kind = ksapi.EntryCapture
-		piece := ksapi.CapturedPiece
+		e.Kind = "capture"
+		word := "Piece"
 		if a.Capture.Kind == umpire.PawnCaptured {
-			piece = ksapi.CapturedPawn
+			word = "Pawn"
 		}
-		e.Messages = []string{ksapi.Text{Kind: ksapi.TextCapture, Square: a.Capture.Square.String(), Piece: piece}.String()}
+		e.Messages = []string{word + " captured at " + strings.ToUpper(a.Capture.Square.String())}
 	default:
-		e.Messages = []string{ksapi.Text{Kind: ksapi.TextMoveComplete}.String()}
+		e.Messages = []string{"Move complete"}
 	}
 	if a.Legal {
 		if a.Ending != umpire.NotOver {
@@ -240,16 +263,16 @@ func entry(a umpire.Answer, viewer chess.Color) *ksapi.Entry {
 			}
 		} else if a.NumChecks() > 0 {
 			if a.NumChecks() == 2 {
-				e.Messages = append(e.Messages, ksapi.Text{Kind: ksapi.TextDoubleCheck}.String())
+				e.Messages = append(e.Messages, "Double check")
 			}
 			for _, k := range a.Checks {
 				if k != chess.NoCheck {
-					e.Messages = append(e.Messages, siteCheck(k).Text())
+					e.Messages = append(e.Messages, checkText(k))
 				}
 			}
 		}
 	}
-	e.Message = ksapi.EntryMessage(e.Prompt, e.Messages)
+	e.Message = e.Prompt + " — " + strings.Join(e.Messages, " · ")
 	return e
 }
 
@@ -259,12 +282,12 @@ func statusEntry(a umpire.Answer, viewer chess.Color) *ksapi.Entry {
 	if !a.Legal || a.Ending != umpire.NotOver || a.PawnTries < 0 {
 		return nil
 	}
-	msg := ksapi.Text{Kind: ksapi.TextTries, Tries: a.PawnTries}.String()
-	actor := ksapi.ActorOpponent
+	msg := triesText(a.PawnTries)
+	actor := "opponent"
 	if a.Mover.Other() == viewer {
-		actor = ksapi.ActorSelf
+		actor = "self"
 	}
-	return &ksapi.Entry{Kind: ksapi.EntryStatus, Actor: actor, Message: msg, Messages: []string{msg}}
+	return &ksapi.Entry{Kind: "status", Actor: actor, Message: msg, Messages: []string{msg}}
 }
 
 // scoresheet builds viewer's scoresheet turns and the flat referee log
@@ -824,10 +847,10 @@ func (s *Server) apiMove(req *request, uci string) *apiError {
 	m, err := chess.ParseUCI(strings.ToLower(uci))
 	switch {
 	case err != nil:
-		r = ksapi.MoveResult{Announcement: ksapi.InvalidUCI, Checks: []string{}}
+		r = ksapi.MoveResult{Announcement: "INVALID_UCI", Checks: []string{}}
 		s.webChanged(g)
 	case !slices.Contains(allowedMoves(g), m.String()):
-		r = ksapi.MoveResult{Announcement: ksapi.IllegalMove, Checks: []string{}}
+		r = ksapi.MoveResult{Announcement: "ILLEGAL_MOVE", Checks: []string{}}
 		s.webChanged(g)
 	default:
 		a, out := s.attemptIn(ev, g, col, m, m.String())
@@ -851,7 +874,7 @@ func transcript(g *game, viewer chess.Color) ksapi.Transcript {
 	ply := 0
 	for _, a := range g.answers {
 		ans := answerJSON(a)
-		moves = append(moves, ksapi.TranscriptMove{Ply: ply + 1, Color: colorWord(a.Mover), QuestionType: ksapi.QuestionCommon,
+		moves = append(moves, ksapi.TranscriptMove{Ply: ply + 1, Color: colorWord(a.Mover), QuestionType: "COMMON",
 			UCI: strp(a.Attempt.String()), MoveDone: a.Legal,
 			Answer: &ksapi.TranscriptAnswer{Main: ans.Announcement, CaptureSquare: ans.CaptureSquare, CapturedPiece: ans.CapturedPiece,
 				Special: ans.SpecialAnnouncement, Checks: ans.Checks, NextTurnPawnTries: ans.NextTurnPawnTries}})
