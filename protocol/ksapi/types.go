@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// JSON shapes of API.md §3-§8. A field that the site may send as null is
+// JSON shapes of docs/kriegspiel-org-api.md §3-§8. A field that the site may send as null is
 // a pointer (or a slice); "" and 0 are real values.
 
 // Clock is the clock field of a state or a move reply: seconds left,
@@ -182,7 +182,7 @@ type ReserveSummary struct {
 	White Reserve `json:"white"`
 }
 
-// State is GET /game/{ref}/state (API.md §4).
+// State is GET /game/{ref}/state (docs/kriegspiel-org-api.md §4).
 type State struct {
 	GameID          string           `json:"game_id"`
 	State           string           `json:"state"`
@@ -206,7 +206,7 @@ type MoveRequest struct {
 	UCI string `json:"uci"`
 }
 
-// MoveResult is the reply to POST /game/{ref}/move and ask-any (API.md §5).
+// MoveResult is the reply to POST /game/{ref}/move and ask-any (docs/kriegspiel-org-api.md §5).
 type MoveResult struct {
 	MoveDone               bool     `json:"move_done"`
 	Announcement           string   `json:"announcement"`
@@ -416,7 +416,7 @@ type TranscriptMove struct {
 	UCI          *string           `json:"uci"`
 }
 
-// Transcript is GET /game/{ref}/moves (API.md §6).
+// Transcript is GET /game/{ref}/moves (docs/kriegspiel-org-api.md §6).
 type Transcript struct {
 	GameID      string           `json:"game_id"`
 	Moves       []TranscriptMove `json:"moves"`
@@ -424,7 +424,7 @@ type Transcript struct {
 	ViewerColor string           `json:"viewer_color"`
 }
 
-// GameEvent is an event stream's data (API.md §7): a ping saying the game
+// GameEvent is an event stream's data (docs/kriegspiel-org-api.md §7): a ping saying the game
 // changed; the state is fetched after it.
 type GameEvent struct {
 	Type       string  `json:"type"`
