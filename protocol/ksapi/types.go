@@ -5,8 +5,9 @@ import (
 	"strings"
 )
 
-// JSON shapes of docs/kriegspiel-org-api.md §3-§8. A field that the site may send as null is
-// a pointer (or a slice); "" and 0 are real values.
+// JSON shapes of docs/kriegspiel-org-api.md §3-§8. A field that the
+// site may send as null is a pointer (or a slice); "" and 0 are real
+// values.
 
 // Clock is the clock field of a state or a move reply: seconds left,
 // projected to the reply's time; ActiveColor is null while the clock is
