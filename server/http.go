@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"kriegbot/protocol/ksapi"
 )
 
 // The HTTP door: the kriegspiel.org bot API (docs/kriegspiel-org-api.md)
@@ -266,7 +268,7 @@ func validation(field, msg string) *apiError {
 	if field != "" {
 		loc = append(loc, field)
 	}
-	return errDetail(422, []map[string]any{{"type": "value_error", "loc": loc, "msg": msg}})
+	return errDetail(422, []ksapi.Invalid{{Type: "value_error", Loc: loc, Msg: msg}})
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
@@ -285,10 +287,10 @@ func writeError(w http.ResponseWriter, e *apiError) {
 		w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(e.retry.Seconds()))))
 	}
 	if e.code != "" {
-		writeJSON(w, e.status, map[string]any{"error": map[string]any{"code": e.code, "message": e.msg, "details": map[string]any{}}})
+		writeJSON(w, e.status, ksapi.NewGameError(e.code, e.msg))
 		return
 	}
-	writeJSON(w, e.status, map[string]any{"detail": e.detail})
+	writeJSON(w, e.status, ksapi.Detail{Detail: e.detail})
 }
 
 // request is one API request after routing and authentication.
@@ -349,7 +351,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 	var e *apiError
 	switch rt {
 	case rtHealth:
-		writeJSON(w, 200, map[string]any{"status": "ok", "db": "connected", "version": "kriegbot"})
+		writeJSON(w, 200, ksapi.Health{Status: "ok", DB: "connected", Version: "kriegbot"})
 	case rtRegister:
 		e = s.apiRegister(req)
 	case rtUser:
@@ -359,7 +361,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 	case rtProfile:
 		e = s.apiProfile(req)
 	case rtAvailability:
-		writeJSON(w, 200, map[string]any{"ok": true})
+		writeJSON(w, 200, ksapi.OK{OK: true})
 	case rtEvents:
 		e = s.apiEvents(req)
 	default:

@@ -15,6 +15,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"kriegbot/protocol/ksapi"
 )
 
 // Bots of the HTTP door: registration, tokens, profiles.
@@ -62,19 +64,9 @@ func isRuleVariant(v string) bool {
 
 const numRuleVariants = 7
 
-// registerBody is POST /auth/bots/register's body.
-type registerBody struct {
-	Username    *string  `json:"username"`
-	DisplayName *string  `json:"display_name"`
-	OwnerEmail  *string  `json:"owner_email"`
-	Description *string  `json:"description"`
-	Listed      *bool    `json:"listed"`
-	Variants    []string `json:"supported_rule_variants"`
-}
-
-// check validates the body as the site does and returns the bot it asks
-// for (without id or token).
-func (b *registerBody) check() (*webBot, *apiError) {
+// checkRegistration validates POST /auth/bots/register's body as the site
+// does and returns the bot it asks for (without id or token).
+func checkRegistration(b *ksapi.Registration) (*webBot, *apiError) {
 	if b.Username == nil {
 		return nil, validation("username", "Field required")
 	}
@@ -97,7 +89,7 @@ func (b *registerBody) check() (*webBot, *apiError) {
 	if len(desc) > 280 {
 		return nil, validation("description", "at most 280 characters")
 	}
-	variants := b.Variants
+	variants := b.RuleVariants
 	if variants == nil {
 		variants = []string{"berkeley", "berkeley_any"}
 	}
@@ -153,11 +145,11 @@ func (s *Server) nameTaken(lname string) bool {
 }
 
 func (s *Server) apiRegister(req *request) *apiError {
-	var body registerBody
+	var body ksapi.Registration
 	if e := decodeBody(req.r, &body); e != nil {
 		return e
 	}
-	bot, e := body.check()
+	bot, e := checkRegistration(&body)
 	if e != nil {
 		return e
 	}
@@ -168,7 +160,7 @@ func (s *Server) apiRegister(req *request) *apiError {
 	s.sweepBots(s.cfg.Now())
 	if s.nameTaken(bot.username) {
 		s.mu.Unlock()
-		return errDetail(409, map[string]any{"field": "username", "code": "USERNAME_TAKEN", "message": "Username is already taken"})
+		return errDetail(409, ksapi.CodedDetail{Field: "username", Code: "USERNAME_TAKEN", Message: "Username is already taken"})
 	}
 	if len(s.http.bots) >= s.http.cfg.MaxBots {
 		s.mu.Unlock()
@@ -184,9 +176,9 @@ func (s *Server) apiRegister(req *request) *apiError {
 		s.cfg.Log("http: saving bots: %v", err)
 	}
 	s.cfg.Log("http: bot %s registered from %s", bot.username, hostOf(stringAddr(req.r.RemoteAddr)))
-	writeJSON(req.w, 201, map[string]any{"bot_id": bot.ID, "username": bot.Username, "display_name": bot.DisplayName,
-		"owner_email": bot.Email, "api_token": token,
-		"message": "Store this token now: it is shown only once."})
+	writeJSON(req.w, 201, ksapi.Registered{BotID: bot.ID, Username: bot.Username, DisplayName: bot.DisplayName,
+		OwnerEmail: bot.Email, APIToken: token,
+		Message: "Store this token now: it is shown only once."})
 	return nil
 }
 
@@ -364,45 +356,40 @@ func (s *Server) sortedBots() []*webBot {
 
 func (s *Server) apiBots(req *request) *apiError {
 	s.mu.Lock()
-	var list []map[string]any
+	list := []ksapi.Bot{}
 	for _, b := range s.sortedBots() {
 		if b.Listed {
-			list = append(list, map[string]any{"bot_id": b.ID, "username": b.Username, "display_name": b.DisplayName,
-				"description": b.Description, "elo": s.rating(b.username), "ratings": map[string]any{},
-				"supported_rule_variants": b.Variants})
+			list = append(list, ksapi.Bot{BotID: b.ID, Username: b.Username, DisplayName: b.DisplayName,
+				Description: b.Description, Elo: s.rating(b.username), Ratings: map[string]any{},
+				RuleVariants: b.Variants})
 		}
 	}
 	s.mu.Unlock()
-	if list == nil {
-		list = []map[string]any{}
-	}
-	writeJSON(req.w, 200, map[string]any{"bots": list})
+	writeJSON(req.w, 200, ksapi.Bots{Bots: list})
 	return nil
 }
 
 func (s *Server) apiProfile(req *request) *apiError {
-	var body struct {
-		Variants []string `json:"supported_rule_variants"`
-	}
+	var body ksapi.Profile
 	if e := decodeBody(req.r, &body); e != nil {
 		return e
 	}
-	if body.Variants == nil || len(body.Variants) > numRuleVariants {
+	if body.RuleVariants == nil || len(body.RuleVariants) > numRuleVariants {
 		return validation("supported_rule_variants", "a list of rule variants")
 	}
-	for _, v := range body.Variants {
+	for _, v := range body.RuleVariants {
 		if !isRuleVariant(v) {
 			return validation("supported_rule_variants", "unknown rule variant")
 		}
 	}
 	s.mu.Lock()
-	req.bot.Variants = slices.Clone(body.Variants)
+	req.bot.Variants = slices.Clone(body.RuleVariants)
 	err := s.saveBots()
 	s.mu.Unlock()
 	if err != nil {
 		s.cfg.Log("http: saving bots: %v", err)
 	}
-	writeJSON(req.w, 200, map[string]any{"ok": true, "supported_rule_variants": body.Variants})
+	writeJSON(req.w, 200, ksapi.ProfileSaved{OK: true, RuleVariants: body.RuleVariants})
 	return nil
 }
 
@@ -423,7 +410,7 @@ func (s *Server) apiUser(req *request) *apiError {
 	} else {
 		return errDetail(404, "User not found")
 	}
-	writeJSON(req.w, 200, map[string]any{"username": name, "display_name": display, "role": "bot", "is_bot": true,
-		"elo": s.rating(name), "ratings": map[string]any{}, "stats": map[string]any{}})
+	writeJSON(req.w, 200, ksapi.User{Username: name, DisplayName: display, Role: "bot", IsBot: true,
+		Elo: s.rating(name), Ratings: map[string]any{}, Stats: map[string]any{}})
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"kriegbot/engine/chess"
 	"kriegbot/engine/umpire"
+	"kriegbot/protocol/ksapi"
 )
 
 // The HTTP door's games: the lobby (a bot's waiting game is a seek ad,
@@ -92,111 +93,6 @@ func (s *Server) activeCount(bot *webBot) int {
 		}
 	}
 	return n
-}
-
-// JSON shapes of docs/kriegspiel-org-api.md §3-§6.
-
-type playerJSON struct {
-	Username  string         `json:"username"`
-	Connected bool           `json:"connected"`
-	Role      string         `json:"role"`
-	Elo       int            `json:"elo"`
-	Ratings   map[string]any `json:"ratings"`
-}
-
-type resultJSON struct {
-	Winner *string `json:"winner"`
-	Reason string  `json:"reason"`
-}
-
-type clockJSON struct {
-	White  float64 `json:"white_remaining"`
-	Black  float64 `json:"black_remaining"`
-	Active *string `json:"active_color"`
-}
-
-type metaJSON struct {
-	GameID         string      `json:"game_id"`
-	GameCode       string      `json:"game_code"`
-	RuleVariant    string      `json:"rule_variant"`
-	State          string      `json:"state"`
-	OpponentType   string      `json:"opponent_type"`
-	White          *playerJSON `json:"white"`
-	Black          *playerJSON `json:"black"`
-	Turn           *string     `json:"turn"`
-	MoveNumber     int         `json:"move_number"`
-	CreatedAt      string      `json:"created_at"`
-	UpdatedAt      string      `json:"updated_at"`
-	Result         *resultJSON `json:"result"`
-	RatingSnapshot any         `json:"rating_snapshot"`
-}
-
-type entryJSON struct {
-	Kind         string   `json:"kind"`
-	Actor        string   `json:"actor"`
-	Prompt       *string  `json:"prompt"`
-	Message      string   `json:"message"`
-	Messages     []string `json:"messages"`
-	MoveUCI      *string  `json:"move_uci"`
-	QuestionType *string  `json:"question_type"`
-}
-
-type turnJSON struct {
-	Turn  int         `json:"turn"`
-	White []entryJSON `json:"white"`
-	Black []entryJSON `json:"black"`
-}
-
-type logJSON struct {
-	Ply           int     `json:"ply"`
-	Announcement  string  `json:"announcement"`
-	Special       *string `json:"special_announcement"`
-	CaptureSquare *string `json:"capture_square"`
-	Timestamp     *string `json:"timestamp"`
-}
-
-type scoresheetJSON struct {
-	ViewerColor    string     `json:"viewer_color"`
-	LastMoveNumber int        `json:"last_move_number"`
-	Turns          []turnJSON `json:"turns"`
-}
-
-type stateJSON struct {
-	GameID          string         `json:"game_id"`
-	State           string         `json:"state"`
-	Turn            *string        `json:"turn"`
-	MoveNumber      int            `json:"move_number"`
-	YourColor       string         `json:"your_color"`
-	YourFEN         string         `json:"your_fen"`
-	AllowedMoves    []string       `json:"allowed_moves"`
-	PossibleActions []string       `json:"possible_actions"`
-	Material        map[string]any `json:"material_summary"`
-	Reserve         map[string]any `json:"reserve_summary"`
-	Scoresheet      scoresheetJSON `json:"scoresheet"`
-	RefereeTurns    []turnJSON     `json:"referee_turns"`
-	RefereeLog      []logJSON      `json:"referee_log"`
-	Result          *resultJSON    `json:"result"`
-	Clock           clockJSON      `json:"clock"`
-}
-
-// moveJSON is a move's answer (MoveResponse), and the answer part of a
-// transcript entry.
-type moveJSON struct {
-	MoveDone       bool      `json:"move_done"`
-	Announcement   string    `json:"announcement"`
-	Special        *string   `json:"special_announcement"`
-	Checks         []string  `json:"checks"`
-	CaptureSquare  *string   `json:"capture_square"`
-	CapturedPiece  *string   `json:"captured_piece_announcement"`
-	DroppedPiece   *string   `json:"dropped_piece_announcement"`
-	EnPassant      *bool     `json:"en_passant_announced"`
-	Promotion      *bool     `json:"promotion_announced"`
-	NextTries      *int      `json:"next_turn_pawn_tries"`
-	NextHasCapture *bool     `json:"next_turn_has_pawn_capture"`
-	NextSquares    []string  `json:"next_turn_pawn_try_squares"`
-	Turn           *string   `json:"turn"`
-	GameOver       bool      `json:"game_over"`
-	Clock          clockJSON `json:"clock"`
 }
 
 func strp(s string) *string { return &s }
@@ -289,8 +185,8 @@ func triesText(n int) string {
 
 // answerJSON projects an umpire answer as MoveResponse (the clock and
 // turn are added by the caller).
-func answerJSON(a umpire.Answer) moveJSON {
-	r := moveJSON{Checks: []string{}}
+func answerJSON(a umpire.Answer) ksapi.MoveResult {
+	r := ksapi.MoveResult{Checks: []string{}}
 	if !a.Legal {
 		r.Announcement = "ILLEGAL_MOVE"
 		return r
@@ -317,18 +213,18 @@ func answerJSON(a umpire.Answer) moveJSON {
 	switch {
 	case a.Ending != umpire.NotOver:
 		if sp := endingSpecial(a.Ending, a.Mover); sp != "" {
-			r.Special = strp(sp)
+			r.SpecialAnnouncement = strp(sp)
 		}
 		r.GameOver = true
 	case len(checks) == 2:
-		r.Special = strp("CHECK_DOUBLE")
+		r.SpecialAnnouncement = strp("CHECK_DOUBLE")
 		r.Checks = checks
 	case len(checks) == 1:
-		r.Special = strp(checks[0])
+		r.SpecialAnnouncement = strp(checks[0])
 	}
 	if a.Ending == umpire.NotOver && a.PawnTries >= 0 {
 		n := a.PawnTries
-		r.NextTries = &n
+		r.NextTurnPawnTries = &n
 	}
 	return r
 }
@@ -337,14 +233,14 @@ func answerJSON(a umpire.Answer) moveJSON {
 // state projection words it (prompt "Move attempt" or "Opponent move",
 // the main announcement, then the special ones); nil for the opponent's
 // illegal attempt, which wild16 hides.
-func entry(a umpire.Answer, viewer chess.Color) *entryJSON {
+func entry(a umpire.Answer, viewer chess.Color) *ksapi.Entry {
 	own := a.Mover == viewer
 	if !a.Legal && !own {
 		return nil
 	}
-	e := &entryJSON{Kind: "move", Actor: "opponent", Prompt: strp("Opponent move"), QuestionType: strp("COMMON")}
+	e := &ksapi.Entry{Kind: "move", Actor: "opponent", Prompt: "Opponent move", QuestionType: "COMMON"}
 	if own {
-		e.Actor, e.Prompt, e.MoveUCI = "self", strp("Move attempt"), strp(a.Attempt.String())
+		e.Actor, e.Prompt, e.MoveUCI = "self", "Move attempt", strp(a.Attempt.String())
 	}
 	switch {
 	case !a.Legal:
@@ -376,13 +272,13 @@ func entry(a umpire.Answer, viewer chess.Color) *entryJSON {
 			}
 		}
 	}
-	e.Message = *e.Prompt + " — " + strings.Join(e.Messages, " · ")
+	e.Message = e.Prompt + " — " + strings.Join(e.Messages, " · ")
 	return e
 }
 
 // statusEntry is the pawn-try status that follows a legal move not
 // ending the game, in the column of the side to move next.
-func statusEntry(a umpire.Answer, viewer chess.Color) *entryJSON {
+func statusEntry(a umpire.Answer, viewer chess.Color) *ksapi.Entry {
 	if !a.Legal || a.Ending != umpire.NotOver || a.PawnTries < 0 {
 		return nil
 	}
@@ -391,17 +287,17 @@ func statusEntry(a umpire.Answer, viewer chess.Color) *entryJSON {
 	if a.Mover.Other() == viewer {
 		actor = "self"
 	}
-	return &entryJSON{Kind: "status", Actor: actor, Message: msg, Messages: []string{msg}}
+	return &ksapi.Entry{Kind: "status", Actor: actor, Message: msg, Messages: []string{msg}}
 }
 
 // scoresheet builds viewer's scoresheet turns and the flat referee log
 // made from them (ply = 2*(turn-1) + 1 for White's column, + 2 for
 // Black's; announcement = the entry's message).
-func scoresheet(g *game, viewer chess.Color) ([]turnJSON, []logJSON) {
-	turns := []turnJSON{}
-	at := func(t int) *turnJSON {
+func scoresheet(g *game, viewer chess.Color) ([]ksapi.Turn, []ksapi.LogEntry) {
+	turns := []ksapi.Turn{}
+	at := func(t int) *ksapi.Turn {
 		for len(turns) == 0 || turns[len(turns)-1].Turn < t {
-			turns = append(turns, turnJSON{Turn: turns0(turns) + 1, White: []entryJSON{}, Black: []entryJSON{}})
+			turns = append(turns, ksapi.Turn{Turn: turns0(turns) + 1, White: []ksapi.Entry{}, Black: []ksapi.Entry{}})
 		}
 		return &turns[t-1]
 	}
@@ -433,11 +329,11 @@ func scoresheet(g *game, viewer chess.Color) ([]turnJSON, []logJSON) {
 			kept = append(kept, t)
 		}
 	}
-	logs := []logJSON{}
+	logs := []ksapi.LogEntry{}
 	for _, t := range kept {
-		for i, col := range [2][]entryJSON{t.White, t.Black} {
+		for i, col := range [2][]ksapi.Entry{t.White, t.Black} {
 			for _, e := range col {
-				logs = append(logs, logJSON{Ply: 2*(t.Turn-1) + 1 + i, Announcement: e.Message})
+				logs = append(logs, ksapi.LogEntry{Ply: 2*(t.Turn-1) + 1 + i, Announcement: e.Message})
 			}
 		}
 	}
@@ -445,7 +341,7 @@ func scoresheet(g *game, viewer chess.Color) ([]turnJSON, []logJSON) {
 }
 
 // turns0 is the number of the last turn in turns (0 for none).
-func turns0(turns []turnJSON) int {
+func turns0(turns []ksapi.Turn) int {
 	if len(turns) == 0 {
 		return 0
 	}
@@ -482,11 +378,11 @@ func ownFEN(pos *chess.Position, viewer chess.Color) string {
 }
 
 // resultOf is the site's result of a finished game; nil while it runs.
-func resultOf(g *game) *resultJSON {
+func resultOf(g *game) *ksapi.Result {
 	if g.result == "" {
 		return nil
 	}
-	r := &resultJSON{}
+	r := &ksapi.Result{}
 	switch g.result {
 	case "1-0":
 		r.Winner = strp("white")
@@ -526,11 +422,12 @@ func resultOf(g *game) *resultJSON {
 	return r
 }
 
-func (s *Server) clockOf(g *game) clockJSON {
+func (s *Server) clockOf(g *game) *ksapi.Clock {
 	now := s.cfg.Now()
-	c := clockJSON{White: max(0, g.remaining(chess.White, now).Seconds()), Black: max(0, g.remaining(chess.Black, now).Seconds())}
+	white, black := max(0, g.remaining(chess.White, now).Seconds()), max(0, g.remaining(chess.Black, now).Seconds())
+	c := &ksapi.Clock{WhiteRemaining: &white, BlackRemaining: &black}
 	if g.result == "" && !g.idleClock {
-		c.Active = strp(colorWord(g.ump.Side()))
+		c.ActiveColor = strp(colorWord(g.ump.Side()))
 	}
 	return c
 }
@@ -542,13 +439,13 @@ func gameState(g *game) string {
 	return "active"
 }
 
-func (s *Server) playerOf(g *game, col chess.Color) *playerJSON {
-	return &playerJSON{Username: g.names[col], Connected: g.bots[col] != nil || g.players[col] != nil,
+func (s *Server) playerOf(g *game, col chess.Color) *ksapi.Seat {
+	return &ksapi.Seat{Username: g.names[col], Connected: g.bots[col] != nil || g.players[col] != nil,
 		Role: "bot", Elo: g.ratings[col], Ratings: map[string]any{}}
 }
 
-func (s *Server) gameMeta(g *game) metaJSON {
-	m := metaJSON{GameID: g.id, GameCode: g.code, RuleVariant: "wild16", State: gameState(g), OpponentType: "human",
+func (s *Server) gameMeta(g *game) ksapi.Metadata {
+	m := ksapi.Metadata{GameID: g.id, GameCode: g.code, RuleVariant: "wild16", State: gameState(g), OpponentType: "human",
 		White: s.playerOf(g, chess.White), Black: s.playerOf(g, chess.Black), MoveNumber: g.ump.Plies() + 1,
 		CreatedAt: isoTime(g.started), UpdatedAt: isoTime(g.updated), Result: resultOf(g)}
 	if g.result == "" {
@@ -557,10 +454,10 @@ func (s *Server) gameMeta(g *game) metaJSON {
 	return m
 }
 
-func (s *Server) seekMeta(sk *seek) metaJSON {
+func (s *Server) seekMeta(sk *seek) ksapi.Metadata {
 	p := sk.seat()
-	pl := &playerJSON{Username: p.name(), Connected: true, Role: "bot", Elo: s.rating(p.name()), Ratings: map[string]any{}}
-	m := metaJSON{GameID: sk.id, GameCode: sk.code, RuleVariant: "wild16", State: "waiting", OpponentType: "human",
+	pl := &ksapi.Seat{Username: p.name(), Connected: true, Role: "bot", Elo: s.rating(p.name()), Ratings: map[string]any{}}
+	m := ksapi.Metadata{GameID: sk.id, GameCode: sk.code, RuleVariant: "wild16", State: "waiting", OpponentType: "human",
 		MoveNumber: 1, CreatedAt: isoTime(sk.posted), UpdatedAt: isoTime(sk.posted)}
 	if sk.color == "black" {
 		m.Black = pl
@@ -571,12 +468,12 @@ func (s *Server) seekMeta(sk *seek) metaJSON {
 }
 
 // gameStateFor is GET /state's answer for the player of colour col.
-func (s *Server) gameStateFor(g *game, col chess.Color) stateJSON {
+func (s *Server) gameStateFor(g *game, col chess.Color) ksapi.State {
 	pos := g.ump.Position()
 	turns, logs := scoresheet(g, col)
-	st := stateJSON{GameID: g.id, State: gameState(g), MoveNumber: g.ump.Plies() + 1, YourColor: colorWord(col),
+	st := ksapi.State{GameID: g.id, State: gameState(g), MoveNumber: g.ump.Plies() + 1, YourColor: colorWord(col),
 		AllowedMoves: []string{}, PossibleActions: []string{}, Result: resultOf(g), Clock: s.clockOf(g),
-		Scoresheet:   scoresheetJSON{ViewerColor: colorWord(col), LastMoveNumber: g.ump.Plies()/2 + 1, Turns: turns},
+		Scoresheet:   ksapi.Scoresheet{ViewerColor: colorWord(col), LastMoveNumber: g.ump.Plies()/2 + 1, Turns: turns},
 		RefereeTurns: turns, RefereeLog: logs, Reserve: emptyReserve(), Material: material(&pos)}
 	if g.result == "" {
 		st.Turn = strp(colorWord(g.ump.Side()))
@@ -605,45 +502,32 @@ func allowedMoves(g *game) []string {
 	return out
 }
 
-func material(pos *chess.Position) map[string]any {
-	side := func(c chess.Color) map[string]any {
-		return map[string]any{"pieces_remaining": pos.ByColor(c).Count(), "pawns_captured": nil}
+func material(pos *chess.Position) *ksapi.MaterialSummary {
+	side := func(c chess.Color) ksapi.SideMaterial {
+		return ksapi.SideMaterial{PiecesRemaining: pos.ByColor(c).Count()}
 	}
-	return map[string]any{"white": side(chess.White), "black": side(chess.Black)}
+	return &ksapi.MaterialSummary{White: side(chess.White), Black: side(chess.Black)}
 }
 
-func emptyReserve() map[string]any {
-	side := func() map[string]any {
-		return map[string]any{"pawns": 0, "knights": 0, "bishops": 0, "rooks": 0, "queens": 0}
-	}
-	return map[string]any{"white": side(), "black": side()}
-}
+func emptyReserve() *ksapi.ReserveSummary { return &ksapi.ReserveSummary{} }
 
 // waitingStateFor is GET /state's answer for a bot's waiting game.
-func waitingStateFor(sk *seek) stateJSON {
+func waitingStateFor(sk *seek) ksapi.State {
 	col := chess.White
 	if sk.color == "black" {
 		col = chess.Black
 	}
 	pos := chess.StartPosition()
-	return stateJSON{GameID: sk.id, State: "waiting", Turn: strp("white"), MoveNumber: 1, YourColor: colorWord(col),
+	return ksapi.State{GameID: sk.id, State: "waiting", Turn: strp("white"), MoveNumber: 1, YourColor: colorWord(col),
 		YourFEN: ownFEN(&pos, col), AllowedMoves: []string{}, PossibleActions: []string{}, Material: material(&pos),
-		Reserve: emptyReserve(), Scoresheet: scoresheetJSON{ViewerColor: colorWord(col), Turns: []turnJSON{}},
-		RefereeTurns: []turnJSON{}, RefereeLog: []logJSON{},
-		Clock: clockJSON{White: float64(sk.minutes * 60), Black: float64(sk.minutes * 60)}}
+		Reserve: emptyReserve(), Scoresheet: ksapi.Scoresheet{ViewerColor: colorWord(col), Turns: []ksapi.Turn{}},
+		RefereeTurns: []ksapi.Turn{}, RefereeLog: []ksapi.LogEntry{},
+		Clock: &ksapi.Clock{WhiteRemaining: new(float64(sk.minutes * 60)), BlackRemaining: new(float64(sk.minutes * 60))}}
 }
 
-// createBody is POST /game/create's body.
-type createBody struct {
-	RuleVariant  *string `json:"rule_variant"`
-	PlayAs       *string `json:"play_as"`
-	TimeControl  *string `json:"time_control"`
-	OpponentType *string `json:"opponent_type"`
-	BotID        *string `json:"bot_id"`
-}
-
-// check validates the body and returns the colour asked for.
-func (b *createBody) check() (string, *apiError) {
+// checkCreate validates POST /game/create's body and returns the colour
+// asked for.
+func checkCreate(b *ksapi.CreateGame) (string, *apiError) {
 	variant, playAs, tc, opp := "berkeley_any", "random", "rapid", "human"
 	for _, f := range []struct {
 		p   *string
@@ -698,11 +582,11 @@ func (s *Server) apiGame(req *request) *apiError {
 	case rtOpen:
 		return s.apiOpen(req)
 	case rtCreate:
-		var body createBody
+		var body ksapi.CreateGame
 		if e := decodeBody(req.r, &body); e != nil {
 			return e
 		}
-		color, e := body.check()
+		color, e := checkCreate(&body)
 		if e != nil {
 			if e.code == "RULE_VARIANT_UNSUPPORTED" {
 				v := "berkeley_any" // the site's default
@@ -717,16 +601,14 @@ func (s *Server) apiGame(req *request) *apiError {
 	case rtJoin:
 		return s.apiJoin(req)
 	case rtMove:
-		var body struct {
-			UCI *string `json:"uci"`
-		}
+		var body ksapi.MoveRequest
 		if e := decodeBody(req.r, &body); e != nil {
 			return e
 		}
-		if body.UCI == nil || len(*body.UCI) < 4 || len(*body.UCI) > 5 {
+		if len(body.UCI) < 4 || len(body.UCI) > 5 { // absent or null too
 			return validation("uci", "4 or 5 characters")
 		}
-		return s.apiMove(req, *body.UCI)
+		return s.apiMove(req, body.UCI)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -789,7 +671,7 @@ func (s *Server) apiGame(req *request) *apiError {
 		ev := s.newEvents()
 		s.endGame(ev, g, "Res", scoreFor(1-col), g.names[col]+" resigns")
 		ev.flush()
-		writeJSON(req.w, 200, map[string]any{"result": resultOf(g)})
+		writeJSON(req.w, 200, ksapi.Resigned{Result: resultOf(g)})
 		return nil
 	case rtMoves:
 		if g == nil || g.result == "" {
@@ -804,7 +686,7 @@ func (s *Server) apiGame(req *request) *apiError {
 func (s *Server) apiMine(req *request) *apiError {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var list []metaJSON
+	var list []ksapi.Metadata
 	if req.route != rtMineArchived {
 		if sk := s.waitingOf(req.bot); sk != nil {
 			list = append(list, s.seekMeta(sk))
@@ -831,9 +713,9 @@ func (s *Server) apiMine(req *request) *apiError {
 		list = list[:20]
 	}
 	if list == nil {
-		list = []metaJSON{}
+		list = []ksapi.Metadata{}
 	}
-	writeJSON(req.w, 200, map[string]any{"games": list})
+	writeJSON(req.w, 200, ksapi.Games{Games: list})
 	return nil
 }
 
@@ -843,7 +725,7 @@ func (s *Server) apiOpen(req *request) *apiError {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ads := s.sortedSeeks()
-	list := []map[string]any{}
+	list := []ksapi.OpenGame{}
 	for i := len(ads) - 1; i >= 0 && len(list) < 20; i-- {
 		sk := ads[i]
 		if sk.manual {
@@ -856,10 +738,10 @@ func (s *Server) apiOpen(req *request) *apiError {
 		case "black":
 			avail = "white"
 		}
-		list = append(list, map[string]any{"game_code": sk.code, "rule_variant": "wild16", "created_by": sk.seat().name(),
-			"created_at": isoTime(sk.posted), "available_color": avail})
+		list = append(list, ksapi.OpenGame{GameCode: sk.code, RuleVariant: "wild16", CreatedBy: sk.seat().name(),
+			CreatedAt: isoTime(sk.posted), AvailableColor: avail})
 	}
-	writeJSON(req.w, 200, map[string]any{"games": list})
+	writeJSON(req.w, 200, ksapi.OpenGames{Games: list})
 	return nil
 }
 
@@ -875,8 +757,8 @@ func (s *Server) apiCreate(req *request, color string) *apiError {
 	s.postSeek(ev, sk)
 	ev.flush()
 	sk.expiry = time.AfterFunc(cfg.WaitingTTL, func() { s.expireSeek(sk) })
-	writeJSON(req.w, 201, map[string]any{"game_id": sk.id, "game_code": sk.code, "play_as": color, "rule_variant": "wild16",
-		"state": "waiting", "join_url": "/join/" + sk.code, "game_url": nil, "opponent_type": "human", "bot": nil})
+	writeJSON(req.w, 201, ksapi.Created{GameID: sk.id, GameCode: sk.code, PlayAs: color, RuleVariant: "wild16",
+		State: "waiting", JoinURL: "/join/" + sk.code, OpponentType: "human"})
 	return nil
 }
 
@@ -925,8 +807,8 @@ func (s *Server) apiJoin(req *request) *apiError {
 	ev.flush()
 	bot.lastJoin = now
 	col, _ := g.seatOf(bot)
-	writeJSON(req.w, 200, map[string]any{"game_id": g.id, "game_code": g.code, "play_as": colorWord(col),
-		"rule_variant": "wild16", "state": "active", "game_url": "/game/" + g.id})
+	writeJSON(req.w, 200, ksapi.Joined{GameID: g.id, GameCode: g.code, PlayAs: colorWord(col),
+		RuleVariant: "wild16", State: "active", GameURL: "/game/" + g.id})
 	return nil
 }
 
@@ -961,14 +843,14 @@ func (s *Server) apiMove(req *request, uci string) *apiError {
 	if g.ump.Side() != col {
 		return errGame(400, "NOT_YOUR_TURN", "It is not your turn")
 	}
-	var r moveJSON
+	var r ksapi.MoveResult
 	m, err := chess.ParseUCI(strings.ToLower(uci))
 	switch {
 	case err != nil:
-		r = moveJSON{Announcement: "INVALID_UCI", Checks: []string{}}
+		r = ksapi.MoveResult{Announcement: "INVALID_UCI", Checks: []string{}}
 		s.webChanged(g)
 	case !slices.Contains(allowedMoves(g), m.String()):
-		r = moveJSON{Announcement: "ILLEGAL_MOVE", Checks: []string{}}
+		r = ksapi.MoveResult{Announcement: "ILLEGAL_MOVE", Checks: []string{}}
 		s.webChanged(g)
 	default:
 		a, out := s.attemptIn(ev, g, col, m, m.String())
@@ -987,21 +869,18 @@ func (s *Server) apiMove(req *request, uci string) *apiError {
 // transcript is GET /game/{ref}/moves for a finished game: every
 // attempt, the opponent's illegal ones too (as the site shows them once a
 // wild16 game is over).
-func transcript(g *game, viewer chess.Color) map[string]any {
-	moves := []map[string]any{}
+func transcript(g *game, viewer chess.Color) ksapi.Transcript {
+	moves := []ksapi.TranscriptMove{}
 	ply := 0
 	for _, a := range g.answers {
 		ans := answerJSON(a)
-		main := ans.Announcement
-		moves = append(moves, map[string]any{"ply": ply + 1, "color": colorWord(a.Mover), "question_type": "COMMON",
-			"uci": a.Attempt.String(), "move_done": a.Legal, "timestamp": nil, "replay_fen": nil,
-			"answer": map[string]any{"main": main, "capture_square": ans.CaptureSquare, "captured_piece_announcement": ans.CapturedPiece,
-				"dropped_piece_announcement": nil, "en_passant_announced": nil, "promotion_announced": nil,
-				"special": ans.Special, "checks": ans.Checks, "next_turn_pawn_tries": ans.NextTries,
-				"next_turn_has_pawn_capture": nil, "next_turn_pawn_try_squares": nil}})
+		moves = append(moves, ksapi.TranscriptMove{Ply: ply + 1, Color: colorWord(a.Mover), QuestionType: "COMMON",
+			UCI: strp(a.Attempt.String()), MoveDone: a.Legal,
+			Answer: &ksapi.TranscriptAnswer{Main: ans.Announcement, CaptureSquare: ans.CaptureSquare, CapturedPiece: ans.CapturedPiece,
+				Special: ans.SpecialAnnouncement, Checks: ans.Checks, NextTurnPawnTries: ans.NextTurnPawnTries}})
 		if a.Legal {
 			ply++
 		}
 	}
-	return map[string]any{"game_id": g.id, "rule_variant": "wild16", "viewer_color": colorWord(viewer), "moves": moves}
+	return ksapi.Transcript{GameID: g.id, RuleVariant: "wild16", ViewerColor: colorWord(viewer), Moves: moves}
 }
