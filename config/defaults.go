@@ -1,6 +1,10 @@
 package config
 
-import "time"
+import (
+	"time"
+
+	"kriegbot/engine/clock"
+)
 
 // SettableKeys returns the keys an owner may change at run time with the
 // "set" tell, in a new slice. Owner.Settable may only name keys from this
@@ -51,9 +55,11 @@ func Defaults() Config {
 		Engine: Engine{
 			Player:       "mcts:approach=c",
 			MoveOverhead: Duration{300 * time.Millisecond},
-			MinThink:     Duration{20 * time.Millisecond},
-			Emergency:    Duration{2 * time.Second},
-			Ponder:       true,
+			// One set of defaults: the time policy's own, which match and
+			// KEP play too.
+			MinThink:  Duration{clock.DefaultMinThink},
+			Emergency: Duration{clock.DefaultEmergency},
+			Ponder:    true,
 			// Beside logs/, so deleting logs keeps what was learnt.
 			OpponentModels: "data/opponents",
 		},
