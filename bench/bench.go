@@ -51,15 +51,12 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	only := fs.String("only", "", "run only the named figure")
 	min := fs.Duration("min", time.Second, "least time spent on each figure (the work is repeated until then)")
 	all := benchmarks()
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: kriegbot bench [-only NAME] [-min DURATION]")
-		fmt.Fprintln(stderr, "\nPrints one line per figure: <name> <value> <unit>. Figures:")
-		for _, b := range all {
-			fmt.Fprintf(stderr, "  %-8s %s\n", b.name, b.summary)
-		}
-		fmt.Fprintln(stderr, "\nFlags:")
-		fs.PrintDefaults()
+	var figures strings.Builder
+	figures.WriteString("Prints one line per figure: <name> <value> <unit>. Figures:\n")
+	for _, b := range all {
+		fmt.Fprintf(&figures, "  %-8s %s\n", b.name, b.summary)
 	}
+	cmdflag.SetUsage(fs, "bench [-only NAME] [-min DURATION]", figures.String())
 	if code, done := cmdflag.Parse(fs, args, stderr); done {
 		return code
 	}

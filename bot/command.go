@@ -56,16 +56,14 @@ func command(args []string, stdout, stderr io.Writer, replayPage ReplayPage) int
 	join := fset.Int("join", 0, "join tourney N of the first tournament.td at start (added to tournament.join), e.g. an event of kriegbot serve's TD")
 	httpAddr := fset.String("http", "", "serve the operator's live page (read-only: games, clocks, belief, candidates, score) on this loopback address, e.g. 127.0.0.1:8080")
 	httpPublic := fset.Bool("http-public", false, "allow -http on an address other than loopback (the page shows the games in progress)")
-	fset.Usage = func() {
-		fmt.Fprintln(stderr, "usage: kriegbot run [-config FILE] [-check] [-games N] [-v] [-connect HOST:PORT] [-guest] [-join N] [-http ADDR]")
-		fmt.Fprintln(stderr, "\nRuns the bot. With the shipped config.toml it starts kriegbot's own wild 16")
-		fmt.Fprintln(stderr, "server in-process on a loopback port with a sparring partner, and plays game")
-		fmt.Fprintln(stderr, "after game against it over TCP, one line per finished game. SIGINT or SIGTERM")
-		fmt.Fprintln(stderr, "finishes the games in progress and exits (at once when none is in progress);")
-		fmt.Fprintln(stderr, "a second signal leaves at once.")
-		fmt.Fprintln(stderr, "Exit status: 0 done, 1 restart me (the server is unreachable), 2 bad configuration.\n\nFlags:")
-		fset.PrintDefaults()
-	}
+	cmdflag.SetUsage(fset, "run [-config FILE] [-check] [-games N] [-v] [-connect HOST:PORT] [-guest] [-join N] [-http ADDR]",
+		`Runs the bot. With the shipped config.toml it starts kriegbot's own wild 16
+server in-process on a loopback port with a sparring partner, and plays game
+after game against it over TCP, one line per finished game. SIGINT or SIGTERM
+finishes the games in progress and exits (at once when none is in progress);
+a second signal leaves at once.
+Exit status: 0 done, 1 restart me (the server is unreachable), 2 bad configuration.
+`)
 	if code, done := cmdflag.Parse(fset, args, stderr); done {
 		return code
 	}

@@ -50,14 +50,12 @@ func commands() []command {
 func versionCommand(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("version", flag.ContinueOnError)
 	idOnly := fs.Bool("id", false, "print only the build id that game records carry")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: kriegbot version [-id]")
-		fmt.Fprintln(stderr, "prints the build: module version, VCS revision, toolchain and platform, and the")
-		fmt.Fprintln(stderr, "hash of the sources that decide play (engine/, opponent/, go.mod). Game records")
-		fmt.Fprintln(stderr, "carry the build id; kriegbot replay warns when the play hash, toolchain or")
-		fmt.Fprintln(stderr, "platform differ. go run and go build of the same source have the same play hash.")
-		fs.PrintDefaults()
-	}
+	cmdflag.SetUsage(fs, "version [-id]",
+		`Prints the build: module version, VCS revision, toolchain and platform, and the
+hash of the sources that decide play (engine/, opponent/, go.mod). Game records
+carry the build id; kriegbot replay warns when the play hash, toolchain or
+platform differ. go run and go build of the same source have the same play hash.
+`)
 	if code, done := cmdflag.Parse(fs, args, stderr); done {
 		return code
 	}

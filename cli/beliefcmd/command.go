@@ -32,15 +32,12 @@ func checkCommand(args []string, stdout, stderr io.Writer) int {
 	keep := fs.Int("keep", 10, "how many soundness violations and bad lines to show")
 	verbose := fs.Bool("v", false, "also break the legality figures down by kind of attempt")
 	model := fs.String("model", "uniform", "opponent model driving the spread: uniform (no data), default (the embedded model) or a model FILE")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: kriegbot belief check [-v] [-keep N] [-model uniform|default|FILE] FILE...")
-		fmt.Fprintln(stderr, "\nReplays wild 16 referee fixture files (JSON Lines, plain or gzip) from both")
-		fmt.Fprintln(stderr, "sides' points of view, each belief hearing only what its side hears, and prints")
-		fmt.Fprintln(stderr, "soundness violations and the log-loss of the predicted legality, capture and")
-		fmt.Fprintln(stderr, "check messages against the constant predictor. Exit 1 on any violation.")
-		fmt.Fprintln(stderr, "\nFlags:")
-		fs.PrintDefaults()
-	}
+	cmdflag.SetUsage(fs, "belief check [-v] [-keep N] [-model uniform|default|FILE] FILE...",
+		`Replays wild 16 referee fixture files (JSON Lines, plain or gzip) from both
+sides' points of view, each belief hearing only what its side hears, and prints
+soundness violations and the log-loss of the predicted legality, capture and
+check messages against the constant predictor. Exit 1 on any violation.
+`)
 	if code, done := cmdflag.Parse(fs, args, stderr); done {
 		return code
 	}

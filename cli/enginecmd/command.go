@@ -15,13 +15,12 @@ import (
 // on standard error.
 func Command(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("engine", flag.ContinueOnError)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: kriegbot engine")
-		fmt.Fprintln(stderr, "\nSpeaks KEP, the Kriegspiel engine protocol (docs/kep.md), on standard input and")
-		fmt.Fprintln(stderr, "output, so that a referee, GUI or tournament harness can drive the engine the way")
-		fmt.Fprintln(stderr, "UCI drives a chess engine. Options are set with setoption; kep lists them.")
-		fmt.Fprintln(stderr, "Diagnostics go to standard error; standard output carries protocol lines only.")
-	}
+	cmdflag.SetUsage(fs, "engine",
+		`Speaks KEP, the Kriegspiel engine protocol (docs/kep.md), on standard input and
+output, so that a referee, GUI or tournament harness can drive the engine the way
+UCI drives a chess engine. Options are set with setoption; kep lists them.
+Diagnostics go to standard error; standard output carries protocol lines only.
+`)
 	if code, done := cmdflag.Parse(fs, args, stderr); done {
 		return code
 	}

@@ -29,14 +29,12 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	desc := fset.String("description", "kriegbot: a Kriegspiel engine (belief state and Monte Carlo tree search) playing wild 16.", "the bot's description, at most 280 characters")
 	urlFlag := fset.String("url", "", "the API's base URL (default: server.url)")
 	out := fset.String("o", "", "where to store the token, mode 0600 (default: account.token_file)")
-	fset.Usage = func() {
-		fmt.Fprintln(stderr, "usage: kriegbot register -email ADDRESS [-username NAME] [-display-name NAME] [-description TEXT] [-config FILE] [-url URL] [-o FILE]")
-		fmt.Fprintln(stderr, "\nRegisters the bot on kriegspiel.org (wild 16 only) and stores the token the site")
-		fmt.Fprintln(stderr, "gives, once, in a file only you can read; the token is never printed. Then run")
-		fmt.Fprintln(stderr, "the bot with server.protocol = \"kriegspiel\". An existing token file is never")
-		fmt.Fprintln(stderr, "overwritten: the site has no way to recover or rotate a token.\n\nFlags:")
-		fset.PrintDefaults()
-	}
+	cmdflag.SetUsage(fset, "register -email ADDRESS [-username NAME] [-display-name NAME] [-description TEXT] [-config FILE] [-url URL] [-o FILE]",
+		`Registers the bot on kriegspiel.org (wild 16 only) and stores the token the site
+gives, once, in a file only you can read; the token is never printed. Then run
+the bot with server.protocol = "kriegspiel". An existing token file is never
+overwritten: the site has no way to recover or rotate a token.
+`)
 	if code, done := cmdflag.Parse(fset, args, stderr); done {
 		return code
 	}

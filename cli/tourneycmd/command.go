@@ -90,13 +90,11 @@ func parseFlags(args []string, stderr io.Writer) (options, int, bool) {
 	seed := fs.Uint64("seed", 0, "base seed of the players (0: random; logged, so the games replay)")
 	timeout := fs.Duration("timeout", 0, "give up after this long (0: a bound from the rounds and the time control)")
 	verbose := fs.Bool("v", false, "daemon and server logs on standard error, as well as in the folder")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: kriegbot tourney -players SPEC,SPEC,... [flags]")
-		fmt.Fprintln(stderr, "plays a computer olympiad on loopback: kriegbot serve with its TD, one daemon per player;")
-		fmt.Fprintln(stderr, "prints each pairing and result, then the crosstable; writes PGN and HTML.")
-		fmt.Fprintln(stderr, "example: kriegbot tourney -players \"mcts,mcts:approach=a,heuristic,random\" -format swiss -rounds 3 -tc 1+1\n\nFlags:")
-		fs.PrintDefaults()
-	}
+	cmdflag.SetUsage(fs, "tourney -players SPEC,SPEC,... [flags]",
+		`Plays a computer olympiad on loopback: kriegbot serve with its TD, one daemon per player;
+prints each pairing and result, then the crosstable; writes PGN and HTML.
+example: kriegbot tourney -players "mcts,mcts:approach=a,heuristic,random" -format swiss -rounds 3 -tc 1+1
+`)
 	if code, done := cmdflag.Parse(fs, args, stderr); done {
 		return options{}, code, true
 	}

@@ -170,3 +170,21 @@ func explain(kind string, f *flag.Flag, s string, err error) string {
 	}
 	return err.Error()
 }
+
+// SetUsage gives fs the one layout of every command's -h: "usage: kriegbot
+// " and the synopsis, a blank line, what the command does (text: lines
+// wrapped by hand, each ending in a newline), and, when the command has
+// flags, a blank line, "Flags:" and their defaults. It prints to the flag
+// set's output, which Parse points at the command's standard error.
+func SetUsage(fs *flag.FlagSet, synopsis, text string) {
+	fs.Usage = func() {
+		w := fs.Output()
+		fmt.Fprintf(w, "usage: kriegbot %s\n\n%s", synopsis, text)
+		flags := false
+		fs.VisitAll(func(*flag.Flag) { flags = true })
+		if flags {
+			fmt.Fprint(w, "\nFlags:\n")
+			fs.PrintDefaults()
+		}
+	}
+}

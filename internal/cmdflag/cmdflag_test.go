@@ -86,3 +86,26 @@ func TestParseExplainsValues(t *testing.T) {
 		}
 	})
 }
+
+func TestSetUsage(t *testing.T) {
+	withFlags := flag.NewFlagSet("demo", flag.ContinueOnError)
+	withFlags.Int("n", 1, "a number")
+	SetUsage(withFlags, "demo [-n N]", "Does a demo.\n")
+	bare := flag.NewFlagSet("bare", flag.ContinueOnError)
+	SetUsage(bare, "bare", "Takes no flags.\n")
+	for _, c := range []struct {
+		fs   *flag.FlagSet
+		want string
+	}{
+		{withFlags, "usage: kriegbot demo [-n N]\n\nDoes a demo.\n\nFlags:\n  -n int\n    \ta number (default 1)\n"},
+		{bare, "usage: kriegbot bare\n\nTakes no flags.\n"},
+	} {
+		var out bytes.Buffer
+		if code, done := Parse(c.fs, []string{"-h"}, &out); !done || code != OK {
+			t.Errorf("%s -h: code %d done %v", c.fs.Name(), code, done)
+		}
+		if out.String() != c.want {
+			t.Errorf("%s -h printed\n%q\nwant\n%q", c.fs.Name(), out.String(), c.want)
+		}
+	}
+}
