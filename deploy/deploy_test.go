@@ -5,6 +5,7 @@ package deploy
 import (
 	"bufio"
 	"os"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -128,5 +129,62 @@ func TestDaemonDockerfile(t *testing.T) {
 	// The match image stays what the Kubernetes manifests use.
 	if m, err := os.ReadFile("Dockerfile"); err != nil || !strings.Contains(string(m), `ENTRYPOINT ["/usr/local/bin/kriegbot"]`) {
 		t.Errorf("deploy/Dockerfile (the match image) changed: %v", err)
+	}
+}
+
+// ignoreLines reads an ignore file's patterns (no comments, no blanks).
+func ignoreLines(t *testing.T, path string) []string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (every image's build context must leave out the local state)", err)
+	}
+	var out []string
+	for _, line := range strings.Split(string(b), "\n") {
+		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
+			out = append(out, strings.TrimPrefix(strings.TrimSuffix(line, "/"), "/"))
+		}
+	}
+	return out
+}
+
+// ignores says whether one of the patterns leaves out the top-level name.
+func ignores(patterns []string, name string) bool {
+	for _, p := range patterns {
+		if ok, _ := path.Match(p, name); ok {
+			return true
+		}
+	}
+	return false
+}
+
+func TestDockerContextsLeaveOutLocalState(t *testing.T) {
+	// What a build context must never carry: the repository's history, the
+	// daemon's logs and learnt data, tournament folders (kriegbot tourney
+	// names them tourney-DATE-TIME) and local binaries.
+	localState := []string{".git", "logs", "data", "tourney-20261204-150405", "kriegbot"}
+	root := ignoreLines(t, "../.dockerignore")
+	for _, dockerfile := range []string{"Dockerfile", "daemon/Dockerfile"} {
+		own := ignoreLines(t, dockerfile+".dockerignore")
+		for _, name := range localState {
+			if !ignores(own, name) {
+				t.Errorf("%s.dockerignore does not leave out %s", dockerfile, name)
+			}
+		}
+	}
+	for _, name := range localState {
+		if !ignores(root, name) {
+			t.Errorf(".dockerignore does not leave out %s", name)
+		}
+	}
+}
+
+func TestGitIgnoresTournamentFolders(t *testing.T) {
+	patterns := ignoreLines(t, "../.gitignore")
+	// logs/ itself is tracked for its .gitkeep; /logs/* ignores what is in it.
+	for _, name := range []string{"tourney-20261204-150405", "data", "kriegbot"} {
+		if !ignores(patterns, name) {
+			t.Errorf(".gitignore does not ignore %s", name)
+		}
 	}
 }
