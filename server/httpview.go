@@ -1,0 +1,552 @@
+package server
+
+import (
+	"slices"
+	"strings"
+	"time"
+
+	"kriegbot/engine/chess"
+	"kriegbot/engine/umpire"
+)
+
+// The HTTP door's views: the referee's answers, scoresheets, clocks
+// and games projected into the JSON shapes kriegspiel.org shows them in.
+
+// JSON shapes of API.md §3-§6.
+
+type playerJSON struct {
+	Username  string         `json:"username"`
+	Connected bool           `json:"connected"`
+	Role      string         `json:"role"`
+	Elo       int            `json:"elo"`
+	Ratings   map[string]any `json:"ratings"`
+}
+
+type resultJSON struct {
+	Winner *string `json:"winner"`
+	Reason string  `json:"reason"`
+}
+
+type clockJSON struct {
+	White  float64 `json:"white_remaining"`
+	Black  float64 `json:"black_remaining"`
+	Active *string `json:"active_color"`
+}
+
+type metaJSON struct {
+	GameID         string      `json:"game_id"`
+	GameCode       string      `json:"game_code"`
+	RuleVariant    string      `json:"rule_variant"`
+	State          string      `json:"state"`
+	OpponentType   string      `json:"opponent_type"`
+	White          *playerJSON `json:"white"`
+	Black          *playerJSON `json:"black"`
+	Turn           *string     `json:"turn"`
+	MoveNumber     int         `json:"move_number"`
+	CreatedAt      string      `json:"created_at"`
+	UpdatedAt      string      `json:"updated_at"`
+	Result         *resultJSON `json:"result"`
+	RatingSnapshot any         `json:"rating_snapshot"`
+}
+
+type entryJSON struct {
+	Kind         string   `json:"kind"`
+	Actor        string   `json:"actor"`
+	Prompt       *string  `json:"prompt"`
+	Message      string   `json:"message"`
+	Messages     []string `json:"messages"`
+	MoveUCI      *string  `json:"move_uci"`
+	QuestionType *string  `json:"question_type"`
+}
+
+type turnJSON struct {
+	Turn  int         `json:"turn"`
+	White []entryJSON `json:"white"`
+	Black []entryJSON `json:"black"`
+}
+
+type logJSON struct {
+	Ply           int     `json:"ply"`
+	Announcement  string  `json:"announcement"`
+	Special       *string `json:"special_announcement"`
+	CaptureSquare *string `json:"capture_square"`
+	Timestamp     *string `json:"timestamp"`
+}
+
+type scoresheetJSON struct {
+	ViewerColor    string     `json:"viewer_color"`
+	LastMoveNumber int        `json:"last_move_number"`
+	Turns          []turnJSON `json:"turns"`
+}
+
+type stateJSON struct {
+	GameID          string         `json:"game_id"`
+	State           string         `json:"state"`
+	Turn            *string        `json:"turn"`
+	MoveNumber      int            `json:"move_number"`
+	YourColor       string         `json:"your_color"`
+	YourFEN         string         `json:"your_fen"`
+	AllowedMoves    []string       `json:"allowed_moves"`
+	PossibleActions []string       `json:"possible_actions"`
+	Material        map[string]any `json:"material_summary"`
+	Reserve         map[string]any `json:"reserve_summary"`
+	Scoresheet      scoresheetJSON `json:"scoresheet"`
+	RefereeTurns    []turnJSON     `json:"referee_turns"`
+	RefereeLog      []logJSON      `json:"referee_log"`
+	Result          *resultJSON    `json:"result"`
+	Clock           clockJSON      `json:"clock"`
+}
+
+// moveJSON is a move's answer (MoveResponse), and the answer part of a
+// transcript entry.
+type moveJSON struct {
+	MoveDone       bool      `json:"move_done"`
+	Announcement   string    `json:"announcement"`
+	Special        *string   `json:"special_announcement"`
+	Checks         []string  `json:"checks"`
+	CaptureSquare  *string   `json:"capture_square"`
+	CapturedPiece  *string   `json:"captured_piece_announcement"`
+	DroppedPiece   *string   `json:"dropped_piece_announcement"`
+	EnPassant      *bool     `json:"en_passant_announced"`
+	Promotion      *bool     `json:"promotion_announced"`
+	NextTries      *int      `json:"next_turn_pawn_tries"`
+	NextHasCapture *bool     `json:"next_turn_has_pawn_capture"`
+	NextSquares    []string  `json:"next_turn_pawn_try_squares"`
+	Turn           *string   `json:"turn"`
+	GameOver       bool      `json:"game_over"`
+	Clock          clockJSON `json:"clock"`
+}
+
+func strp(s string) *string { return &s }
+
+func colorWord(c chess.Color) string {
+	if c == chess.White {
+		return "white"
+	}
+	return "black"
+}
+
+func isoTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
+
+// checkName is the site's name of a check kind.
+func checkName(k chess.CheckKind) string {
+	switch k {
+	case chess.CheckRank:
+		return "CHECK_RANK"
+	case chess.CheckFile:
+		return "CHECK_FILE"
+	case chess.CheckLongDiagonal:
+		return "CHECK_LONG_DIAGONAL"
+	case chess.CheckShortDiagonal:
+		return "CHECK_SHORT_DIAGONAL"
+	case chess.CheckKnight:
+		return "CHECK_KNIGHT"
+	}
+	return ""
+}
+
+// checkText is the site's human text of a check kind.
+func checkText(k chess.CheckKind) string {
+	switch k {
+	case chess.CheckRank:
+		return "Check on rank"
+	case chess.CheckFile:
+		return "Check on file"
+	case chess.CheckLongDiagonal:
+		return "Check on long diagonal"
+	case chess.CheckShortDiagonal:
+		return "Check on short diagonal"
+	case chess.CheckKnight:
+		return "Check by knight"
+	}
+	return ""
+}
+
+// endingSpecial is the special announcement of a move that ends the game.
+func endingSpecial(e umpire.Ending, mover chess.Color) string {
+	switch e {
+	case umpire.Checkmate:
+		return "CHECKMATE_" + strings.ToUpper(colorWord(mover)) + "_WINS"
+	case umpire.Stalemate:
+		return "DRAW_STALEMATE"
+	case umpire.InsufficientMaterial, umpire.DeadMaterial:
+		return "DRAW_INSUFFICIENT"
+	case umpire.FiftyMoves, umpire.TooManyReversible:
+		return "DRAW_TOOMANYREVERSIBLEMOVES"
+	case umpire.Repetition:
+		return "DRAW_REPETITION"
+	}
+	return ""
+}
+
+// endingText is the site's human text of a game-ending move ("" for an
+// ending the site has no words for).
+func endingText(e umpire.Ending, mover chess.Color) string {
+	switch e {
+	case umpire.Checkmate:
+		return "Checkmate — " + colorName(mover) + " wins"
+	case umpire.Stalemate:
+		return "Draw by stalemate"
+	case umpire.InsufficientMaterial, umpire.DeadMaterial:
+		return "Draw by insufficient material"
+	case umpire.FiftyMoves, umpire.TooManyReversible:
+		return "Draw by too many reversible moves"
+	case umpire.Repetition:
+		return "Draw by repetition"
+	}
+	return ""
+}
+
+// triesText is the status text of a pawn-try count.
+func triesText(n int) string {
+	if n == 0 {
+		return "No pawn captures"
+	}
+	return umpire.TriesWords(n)
+}
+
+// answerJSON projects an umpire answer as MoveResponse (the clock and
+// turn are added by the caller).
+func answerJSON(a umpire.Answer) moveJSON {
+	r := moveJSON{Checks: []string{}}
+	if !a.Legal {
+		r.Announcement = "ILLEGAL_MOVE"
+		return r
+	}
+	r.MoveDone = true
+	r.Announcement = "REGULAR_MOVE"
+	if a.Capture.Kind != umpire.NoCapture {
+		r.Announcement = "CAPTURE_DONE"
+		r.CaptureSquare = strp(a.Capture.Square.String())
+		r.CapturedPiece = strp("PIECE")
+		if a.Capture.Kind == umpire.PawnCaptured {
+			r.CapturedPiece = strp("PAWN")
+		}
+	}
+	var checks []string
+	for _, k := range a.Checks {
+		if k != chess.NoCheck {
+			checks = append(checks, checkName(k))
+		}
+	}
+	// ks-game fills check_1 and check_2, which become "checks", for a
+	// double check only: a single check is named by the special alone,
+	// and a mate by its ending.
+	switch {
+	case a.Ending != umpire.NotOver:
+		if sp := endingSpecial(a.Ending, a.Mover); sp != "" {
+			r.Special = strp(sp)
+		}
+		r.GameOver = true
+	case len(checks) == 2:
+		r.Special = strp("CHECK_DOUBLE")
+		r.Checks = checks
+	case len(checks) == 1:
+		r.Special = strp(checks[0])
+	}
+	if a.Ending == umpire.NotOver && a.PawnTries >= 0 {
+		n := a.PawnTries
+		r.NextTries = &n
+	}
+	return r
+}
+
+// entry is what viewer's scoresheet shows of answer a, as ks-backend's
+// state projection words it (prompt "Move attempt" or "Opponent move",
+// the main announcement, then the special ones); nil for the opponent's
+// illegal attempt, which wild16 hides.
+func entry(a umpire.Answer, viewer chess.Color) *entryJSON {
+	own := a.Mover == viewer
+	if !a.Legal && !own {
+		return nil
+	}
+	e := &entryJSON{Kind: "move", Actor: "opponent", Prompt: strp("Opponent move"), QuestionType: strp("COMMON")}
+	if own {
+		e.Actor, e.Prompt, e.MoveUCI = "self", strp("Move attempt"), strp(a.Attempt.String())
+	}
+	switch {
+	case !a.Legal:
+		e.Kind = "illegal_move"
+		e.Messages = []string{"Illegal move"}
+	case a.Capture.Kind != umpire.NoCapture:
+		e.Kind = "capture"
+		word := "Piece"
+		if a.Capture.Kind == umpire.PawnCaptured {
+			word = "Pawn"
+		}
+		e.Messages = []string{word + " captured at " + strings.ToUpper(a.Capture.Square.String())}
+	default:
+		e.Messages = []string{"Move complete"}
+	}
+	if a.Legal {
+		if a.Ending != umpire.NotOver {
+			if t := endingText(a.Ending, a.Mover); t != "" {
+				e.Messages = append(e.Messages, t)
+			}
+		} else if a.NumChecks() > 0 {
+			if a.NumChecks() == 2 {
+				e.Messages = append(e.Messages, "Double check")
+			}
+			for _, k := range a.Checks {
+				if k != chess.NoCheck {
+					e.Messages = append(e.Messages, checkText(k))
+				}
+			}
+		}
+	}
+	e.Message = *e.Prompt + " — " + strings.Join(e.Messages, " · ")
+	return e
+}
+
+// statusEntry is the pawn-try status that follows a legal move not
+// ending the game, in the column of the side to move next.
+func statusEntry(a umpire.Answer, viewer chess.Color) *entryJSON {
+	if !a.Legal || a.Ending != umpire.NotOver || a.PawnTries < 0 {
+		return nil
+	}
+	msg := triesText(a.PawnTries)
+	actor := "opponent"
+	if a.Mover.Other() == viewer {
+		actor = "self"
+	}
+	return &entryJSON{Kind: "status", Actor: actor, Message: msg, Messages: []string{msg}}
+}
+
+// scoresheet builds viewer's scoresheet turns and the flat referee log
+// made from them (ply = 2*(turn-1) + 1 for White's column, + 2 for
+// Black's; announcement = the entry's message).
+func scoresheet(g *game, viewer chess.Color) ([]turnJSON, []logJSON) {
+	turns := []turnJSON{}
+	at := func(t int) *turnJSON {
+		for len(turns) == 0 || turns[len(turns)-1].Turn < t {
+			turns = append(turns, turnJSON{Turn: turns0(turns) + 1, White: []entryJSON{}, Black: []entryJSON{}})
+		}
+		return &turns[t-1]
+	}
+	ply := 0
+	for _, a := range g.answers {
+		t := ply/2 + 1
+		if e := entry(a, viewer); e != nil {
+			col := at(t)
+			if a.Mover == chess.White {
+				col.White = append(col.White, *e)
+			} else {
+				col.Black = append(col.Black, *e)
+			}
+		}
+		if e := statusEntry(a, viewer); e != nil {
+			if a.Mover == chess.White {
+				at(t).Black = append(at(t).Black, *e)
+			} else {
+				at(t + 1).White = append(at(t+1).White, *e)
+			}
+		}
+		if a.Legal {
+			ply++
+		}
+	}
+	kept := turns[:0]
+	for _, t := range turns {
+		if len(t.White)+len(t.Black) > 0 {
+			kept = append(kept, t)
+		}
+	}
+	logs := []logJSON{}
+	for _, t := range kept {
+		for i, col := range [2][]entryJSON{t.White, t.Black} {
+			for _, e := range col {
+				logs = append(logs, logJSON{Ply: 2*(t.Turn-1) + 1 + i, Announcement: e.Message})
+			}
+		}
+	}
+	return kept, logs
+}
+
+// turns0 is the number of the last turn in turns (0 for none).
+func turns0(turns []turnJSON) int {
+	if len(turns) == 0 {
+		return 0
+	}
+	return turns[len(turns)-1].Turn
+}
+
+// ownFEN is the site's your_fen before the end: only viewer's men,
+// "<board> w|b - - 0 1".
+func ownFEN(pos *chess.Position, viewer chess.Color) string {
+	var b strings.Builder
+	for rank := 7; rank >= 0; rank-- {
+		empty := 0
+		for file := 0; file < 8; file++ {
+			p := pos.PieceAt(chess.NewSquare(file, rank))
+			if p == chess.NoPiece || p.Color() != viewer {
+				empty++
+				continue
+			}
+			if empty > 0 {
+				b.WriteByte(byte('0' + empty))
+				empty = 0
+			}
+			b.WriteByte(p.Letter())
+		}
+		if empty > 0 {
+			b.WriteByte(byte('0' + empty))
+		}
+		if rank > 0 {
+			b.WriteByte('/')
+		}
+	}
+	b.WriteString(" " + string(pos.Side().Letter()) + " - - 0 1")
+	return b.String()
+}
+
+// resultOf is the site's result of a finished game; nil while it runs.
+func resultOf(g *game) *resultJSON {
+	if g.result == "" {
+		return nil
+	}
+	r := &resultJSON{}
+	switch g.result {
+	case "1-0":
+		r.Winner = strp("white")
+	case "0-1":
+		r.Winner = strp("black")
+	}
+	switch g.endCode {
+	case "Mat":
+		r.Reason = "checkmate"
+	case "Sta":
+		r.Reason = "stalemate"
+	case "NM":
+		r.Reason = "insufficient"
+		if g.ump.Ending() == umpire.NotOver { // a flag fell, the winner had no mating material
+			r.Reason = "timeout"
+		}
+	case "50":
+		r.Reason = "too_many_reversible_moves"
+	case "Res":
+		r.Reason = "resignation"
+	case "Fla":
+		r.Reason = "timeout"
+	case "Rep":
+		r.Reason = "repetition"
+	case "Dis":
+		r.Reason = "disconnection"
+	case "Agr":
+		r.Reason = "agreement"
+	case "Abo":
+		r.Reason = "aborted"
+	default: // "Adj": the server's adjudication
+		r.Reason = "move_limit"
+		if g.ump.Ending() == umpire.DeadMaterial {
+			r.Reason = "insufficient"
+		}
+	}
+	return r
+}
+
+func (s *Server) clockOf(g *game) clockJSON {
+	now := s.cfg.Now()
+	c := clockJSON{White: max(0, g.remaining(chess.White, now).Seconds()), Black: max(0, g.remaining(chess.Black, now).Seconds())}
+	if g.result == "" && !g.idleClock {
+		c.Active = strp(colorWord(g.ump.Side()))
+	}
+	return c
+}
+
+func gameState(g *game) string {
+	if g.result != "" {
+		return "completed"
+	}
+	return "active"
+}
+
+func (s *Server) playerOf(g *game, col chess.Color) *playerJSON {
+	return &playerJSON{Username: g.names[col], Connected: g.bots[col] != nil || g.players[col] != nil,
+		Role: "bot", Elo: g.ratings[col], Ratings: map[string]any{}}
+}
+
+func (s *Server) gameMeta(g *game) metaJSON {
+	m := metaJSON{GameID: g.id, GameCode: g.code, RuleVariant: "wild16", State: gameState(g), OpponentType: "human",
+		White: s.playerOf(g, chess.White), Black: s.playerOf(g, chess.Black), MoveNumber: g.ump.Plies() + 1,
+		CreatedAt: isoTime(g.started), UpdatedAt: isoTime(g.updated), Result: resultOf(g)}
+	if g.result == "" {
+		m.Turn = strp(colorWord(g.ump.Side()))
+	}
+	return m
+}
+
+func (s *Server) seekMeta(sk *seek) metaJSON {
+	p := sk.seat()
+	pl := &playerJSON{Username: p.name(), Connected: true, Role: "bot", Elo: s.rating(p.name()), Ratings: map[string]any{}}
+	m := metaJSON{GameID: sk.id, GameCode: sk.code, RuleVariant: "wild16", State: "waiting", OpponentType: "human",
+		MoveNumber: 1, CreatedAt: isoTime(sk.posted), UpdatedAt: isoTime(sk.posted)}
+	if sk.color == "black" {
+		m.Black = pl
+	} else {
+		m.White = pl
+	}
+	return m
+}
+
+// gameStateFor is GET /state's answer for the player of colour col.
+func (s *Server) gameStateFor(g *game, col chess.Color) stateJSON {
+	pos := g.ump.Position()
+	turns, logs := scoresheet(g, col)
+	st := stateJSON{GameID: g.id, State: gameState(g), MoveNumber: g.ump.Plies() + 1, YourColor: colorWord(col),
+		AllowedMoves: []string{}, PossibleActions: []string{}, Result: resultOf(g), Clock: s.clockOf(g),
+		Scoresheet:   scoresheetJSON{ViewerColor: colorWord(col), LastMoveNumber: g.ump.Plies()/2 + 1, Turns: turns},
+		RefereeTurns: turns, RefereeLog: logs, Reserve: emptyReserve(), Material: material(&pos)}
+	if g.result == "" {
+		st.Turn = strp(colorWord(g.ump.Side()))
+		st.YourFEN = ownFEN(&pos, col)
+		if g.ump.Side() == col {
+			st.AllowedMoves = allowedMoves(g)
+			st.PossibleActions = []string{"move"}
+		}
+	} else {
+		st.YourFEN = pos.FEN()
+	}
+	return st
+}
+
+// allowedMoves lists the attempts the side to move may make: the
+// umpire's askable list, less the attempts refused this turn, sorted.
+func allowedMoves(g *game) []string {
+	pos := g.ump.Position()
+	var l chess.MoveList
+	umpire.Askable(&pos, g.ump.PawnTries(), g.ump.Refused(), &l)
+	out := make([]string, 0, l.N)
+	for _, m := range l.Slice() {
+		out = append(out, m.String())
+	}
+	slices.Sort(out)
+	return out
+}
+
+func material(pos *chess.Position) map[string]any {
+	side := func(c chess.Color) map[string]any {
+		return map[string]any{"pieces_remaining": pos.ByColor(c).Count(), "pawns_captured": nil}
+	}
+	return map[string]any{"white": side(chess.White), "black": side(chess.Black)}
+}
+
+func emptyReserve() map[string]any {
+	side := func() map[string]any {
+		return map[string]any{"pawns": 0, "knights": 0, "bishops": 0, "rooks": 0, "queens": 0}
+	}
+	return map[string]any{"white": side(), "black": side()}
+}
+
+// waitingStateFor is GET /state's answer for a bot's waiting game.
+func waitingStateFor(sk *seek) stateJSON {
+	col := chess.White
+	if sk.color == "black" {
+		col = chess.Black
+	}
+	pos := chess.StartPosition()
+	return stateJSON{GameID: sk.id, State: "waiting", Turn: strp("white"), MoveNumber: 1, YourColor: colorWord(col),
+		YourFEN: ownFEN(&pos, col), AllowedMoves: []string{}, PossibleActions: []string{}, Material: material(&pos),
+		Reserve: emptyReserve(), Scoresheet: scoresheetJSON{ViewerColor: colorWord(col), Turns: []turnJSON{}},
+		RefereeTurns: []turnJSON{}, RefereeLog: []logJSON{},
+		Clock: clockJSON{White: float64(sk.minutes * 60), Black: float64(sk.minutes * 60)}}
+}
