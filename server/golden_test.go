@@ -19,6 +19,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"kriegbot/protocol"
+	"kriegbot/server/td"
 )
 
 // The golden tests record every byte each client of a scripted session
@@ -258,7 +259,7 @@ func TestGoldenTelnetTranscript(t *testing.T) {
 	_, addr := startServer(t, Config{
 		Now: clock.Now, RecordDir: records, Accounts: accts,
 		TD: TDConfig{AbsentGrace: time.Hour, Managers: []string{"carol"},
-			Events: []EventSpec{mustSpec(t, "name=Golden,system=rr,rounds=1,tc=5+0,start=manual")}},
+			Events: []td.EventSpec{mustSpec(t, "name=Golden,system=rr,rounds=1,tc=5+0,start=manual")}},
 	})
 	s := &session{t: t, dates: map[*tapClient]int{}, gone: map[*tapClient]bool{}}
 

@@ -16,6 +16,8 @@ import (
 
 	"kriegbot/engine/umpire"
 	"kriegbot/internal/cmdflag"
+	"kriegbot/server/td"
+	"kriegbot/server/timecontrol"
 )
 
 // Command runs "kriegbot serve [flags]" and "kriegbot serve hash".
@@ -46,9 +48,9 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	tdGrace := fs.Duration("td-absent", 2*time.Minute, "time a paired player has to answer before losing by forfeit")
 	tdGameGrace := fs.Duration("td-grace", 5*time.Minute, "time a player who disconnects during a TD game has to come back (the third disconnection forfeits)")
 	tdLateOdds := fs.Bool("td-late-odds", false, "CCT's time odds: the time a player waited for a late opponent is taken off the late side's clock at the start of the game")
-	var tdEvents []EventSpec
+	var tdEvents []td.EventSpec
 	fs.Func("tourney", "open a TD event, e.g. \"name=KS1,system=swiss,rounds=5,tc=1+1,style=icc,start=4\" (start: manual, N players or a duration); repeatable", func(v string) error {
-		sp, err := ParseEventSpec(v, "")
+		sp, err := td.ParseEventSpec(v, "")
 		if err != nil {
 			return err
 		}
@@ -79,7 +81,7 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	if *maxPerHost < 0 {
 		return cmdflag.Fail(stderr, "serve", "-max-conns-per-host must not be negative")
 	}
-	minutes, inc, err := ParseTimeControl(*httpTime)
+	minutes, inc, err := timecontrol.Parse(*httpTime)
 	if err != nil {
 		return cmdflag.Fail(stderr, "serve", "-http-time: %v", err)
 	}

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"kriegbot/server/td"
 	"kriegbot/tourney"
 )
 
@@ -32,7 +33,7 @@ type TDConfig struct {
 	// Events are opened when the server starts, unless an event of the
 	// same name is already running in Dir (so a restart does not open it
 	// twice).
-	Events []EventSpec
+	Events []td.EventSpec
 	// Dir keeps each event (tourney-N.json) and writes its PGN, text and
 	// HTML crosstable (tourney-N.pgn, .txt, .html); "" keeps events in
 	// memory only.
@@ -109,7 +110,7 @@ type tdState struct {
 // it. The exported fields are what tourney-N.json keeps.
 type tdEvent struct {
 	ID     int
-	Spec   EventSpec
+	Spec   td.EventSpec
 	Status string
 	Opened time.Time
 	Event  *tourney.Event
@@ -223,15 +224,7 @@ func (s *Server) tdEvent(id int) *tdEvent {
 }
 
 // tdFile names event id's file with extension ext.
-func (s *Server) tdFile(id int, ext string) string { return TDEventFile(s.td.cfg.Dir, id, ext) }
-
-// TDEventFile is the file in dir where the TD keeps event id: ext "json"
-// its state (written atomically after every change, read back at a
-// restart), "pgn", "txt" and "html" its games and crosstables. A program
-// that follows an event (kriegbot tourney) reads them there.
-func TDEventFile(dir string, id int, ext string) string {
-	return filepath.Join(dir, fmt.Sprintf("tourney-%d.%s", id, ext))
-}
+func (s *Server) tdFile(id int, ext string) string { return td.EventFile(s.td.cfg.Dir, id, ext) }
 
 // tdFileID reads the event number of a file named tourney-N.json.
 func tdFileID(name string) (int, bool) {

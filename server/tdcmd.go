@@ -9,6 +9,7 @@ import (
 
 	"kriegbot/engine/chess"
 	"kriegbot/protocol"
+	"kriegbot/server/td"
 	"kriegbot/tourney"
 )
 
@@ -452,7 +453,7 @@ func (s *Server) tdCmdList(ev *events, c *client, args []string) {
 		if joinable && te.Status != tdOpen && !te.lateJoinable() {
 			continue
 		}
-		s.tdSay(ev, c, nil, fmt.Sprintf("| %d | %s | %s | %s | %s |", te.ID, te.Status, te.Spec.Name, te.Spec.typeColumn(), te.Opened.UTC().Format("2006-01-02 15:04")))
+		s.tdSay(ev, c, nil, fmt.Sprintf("| %d | %s | %s | %s | %s |", te.ID, te.Status, te.Spec.Name, te.Spec.TypeColumn(), te.Opened.UTC().Format("2006-01-02 15:04")))
 		n++
 	}
 	unit := "tourneys"
@@ -463,7 +464,7 @@ func (s *Server) tdCmdList(ev *events, c *client, args []string) {
 }
 
 func (s *Server) tdCmdOpen(ev *events, c *client, args []string) {
-	sp, err := ParseEventSpec(strings.Join(args, " "), s.td.cfg.Style)
+	sp, err := td.ParseEventSpec(strings.Join(args, " "), s.td.cfg.Style)
 	if err != nil {
 		s.tdSay(ev, c, nil, "Cannot open: "+err.Error()+".")
 		return

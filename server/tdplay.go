@@ -9,6 +9,7 @@ import (
 
 	"kriegbot/engine/chess"
 	"kriegbot/protocol"
+	"kriegbot/server/td"
 	"kriegbot/tourney"
 )
 
@@ -85,7 +86,7 @@ func (s *Server) tdLive() int {
 }
 
 // tdOpenEvent opens an event from its spec.
-func (s *Server) tdOpenEvent(ev *events, sp EventSpec) (*tdEvent, error) {
+func (s *Server) tdOpenEvent(ev *events, sp td.EventSpec) (*tdEvent, error) {
 	if s.tdLive() >= s.td.cfg.MaxEvents {
 		return nil, fmt.Errorf("%d events are already running", s.tdLive())
 	}
