@@ -248,27 +248,6 @@ func FuzzRequestBodies(f *testing.F) {
 
 // TestServeHTTPFlags: -http refuses a non-loopback address unless
 // -http-public is given, and -http-time is checked.
-func TestServeHTTPFlags(t *testing.T) {
-	for _, tc := range []struct {
-		args []string
-		want string
-	}{
-		{[]string{"-addr", "127.0.0.1:0", "-http", "0.0.0.0:0"}, "not a loopback address"},
-		{[]string{"-addr", "127.0.0.1:0", "-http", ":8000"}, "not a loopback address"},
-		{[]string{"-addr", "127.0.0.1:0", "-http", "127.0.0.1:0", "-http-time", "25"}, "-http-time"},
-	} {
-		var out, errb strings.Builder
-		if code := Command(tc.args, &out, &errb); code != 2 || !strings.Contains(errb.String(), tc.want) {
-			t.Errorf("%v: exit %d, stderr %q", tc.args, code, errb.String())
-		}
-	}
-	for _, a := range []string{"127.0.0.1:80", "[::1]:80", "localhost:80"} {
-		if !loopbackAddr(a) {
-			t.Errorf("%s is loopback", a)
-		}
-	}
-}
-
 func TestRegisterBodyCheck(t *testing.T) {
 	str := func(s string) *string { return &s }
 	ok := func(b registerBody) registerBody {

@@ -243,25 +243,6 @@ func FuzzTDTell(f *testing.F) {
 	})
 }
 
-// TestServeTDFlags: bad TD flags are usage errors that say what is wrong.
-func TestServeTDFlags(t *testing.T) {
-	for _, tc := range []struct {
-		args []string
-		want string
-	}{
-		{[]string{"-tourney", "system=cup"}, `system "cup"`},
-		{[]string{"-tourney", "name=KS1"}, "start=manual needs -td-managers"},
-		{[]string{"-td-style", "mamer"}, `-td-style "mamer"`},
-		{[]string{"-td-absent", "0s"}, "must be positive"},
-		{[]string{"-td", "T D", "-addr", "127.0.0.1:0"}, "TD handle"},
-	} {
-		var out, errb strings.Builder
-		if code := Command(tc.args, &out, &errb); code != 2 || !strings.Contains(errb.String(), tc.want) {
-			t.Errorf("%v: exit %d, %q; want 2 and %q", tc.args, code, errb.String(), tc.want)
-		}
-	}
-}
-
 // The events open at start are listed for kriegbot serve's first lines,
 // with the command that enters them.
 func TestTDEventsListed(t *testing.T) {

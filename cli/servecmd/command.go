@@ -1,4 +1,4 @@
-package server
+package servecmd
 
 import (
 	"bufio"
@@ -16,6 +16,7 @@ import (
 
 	"kriegbot/engine/umpire"
 	"kriegbot/internal/cmdflag"
+	"kriegbot/server"
 	"kriegbot/server/td"
 	"kriegbot/server/timecontrol"
 )
@@ -105,10 +106,10 @@ func Command(args []string, stdout, stderr io.Writer) int {
 			return cmdflag.Fail(stderr, "serve", "-tourney %s: start=manual needs -td-managers to start it", tdEvents[i])
 		}
 	}
-	cfg := Config{Rules: rules, NoGuests: *noGuests, DisconnectGrace: *grace, RecordDir: *records,
+	cfg := server.Config{Rules: rules, NoGuests: *noGuests, DisconnectGrace: *grace, RecordDir: *records,
 		MaxConns: *maxConns, MaxConnsPerHost: *maxPerHost,
-		HTTP: HTTPConfig{Minutes: minutes, Inc: inc, TokenFile: *httpBots, BotIdle: *botIdle, BotUnused: *botUnused},
-		TD: TDConfig{Handle: *tdName, Managers: managers, Dir: *tdDir, Style: *tdStyle, Events: tdEvents,
+		HTTP: server.HTTPConfig{Minutes: minutes, Inc: inc, TokenFile: *httpBots, BotIdle: *botIdle, BotUnused: *botUnused},
+		TD: server.TDConfig{Handle: *tdName, Managers: managers, Dir: *tdDir, Style: *tdStyle, Events: tdEvents,
 			AbsentGrace: *tdGrace, GameGrace: *tdGameGrace, LateOdds: *tdLateOdds}}
 	if *botIdle == 0 || *botUnused == 0 {
 		return cmdflag.Fail(stderr, "serve", "-http-bot-idle and -http-bot-unused must not be 0 (negative: never)")
@@ -117,7 +118,7 @@ func Command(args []string, stdout, stderr io.Writer) int {
 		return cmdflag.Fail(stderr, "serve", "-http %s is not a loopback address; add -http-public to serve it anyway", *httpAddr)
 	}
 	if *accounts != "" {
-		a, err := LoadAccounts(*accounts)
+		a, err := server.LoadAccounts(*accounts)
 		if err != nil {
 			fmt.Fprintf(stderr, "kriegbot serve: %v\n", err)
 			return cmdflag.Usage
@@ -132,7 +133,7 @@ func Command(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "%s %s\n", time.Now().UTC().Format("2006-01-02T15:04:05Z"), fmt.Sprintf(format, a...))
 		}
 	}
-	srv, err := New(cfg)
+	srv, err := server.New(cfg)
 	if err != nil {
 		fmt.Fprintf(stderr, "kriegbot serve: %v\n", err)
 		return cmdflag.Usage
@@ -213,7 +214,7 @@ func hashCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if pw == "" || len(pw) > 72 {
 		return cmdflag.Fail(stderr, "serve hash", "want a password of 1 to 72 bytes on standard input")
 	}
-	h, err := HashPassword(pw)
+	h, err := server.HashPassword(pw)
 	if err != nil {
 		fmt.Fprintf(stderr, "kriegbot serve hash: %v\n", err)
 		return cmdflag.Failure
