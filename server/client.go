@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"golang.org/x/time/rate"
+
 	"kriegbot/engine/chess"
 	"kriegbot/protocol"
 )
@@ -48,24 +50,25 @@ type client struct {
 	style      int
 	prompt     bool
 	game       *game
-	lastActive time.Time // the last command line, login, or end of a game
-	budget     float64   // bytes its commands may still send to others
-	budgetAt   time.Time // when budget was last topped up
-	warnedAt   time.Time // when it was last told it is throttled
-	tdBudget   bucket    // its commands to the TD
-	tdWarned   time.Time // when it was last told the TD is throttling it
+	lastActive time.Time     // the last command line, login, or end of a game
+	budget     float64       // bytes its commands may still send to others
+	budgetAt   time.Time     // when budget was last topped up
+	warnedAt   time.Time     // when it was last told it is throttled
+	tdBudget   *rate.Limiter // its commands to the TD
+	tdWarned   time.Time     // when it was last told the TD is throttling it
 }
 
 func newClient(s *Server, nc net.Conn) *client {
 	return &client{
-		s:      s,
-		nc:     nc,
-		host:   hostOf(nc.RemoteAddr()),
-		wake:   make(chan struct{}, 1),
-		done:   make(chan struct{}),
-		prompt: true,
-		style:  1,
-		budget: float64(s.cfg.FanoutBurst),
+		s:        s,
+		nc:       nc,
+		host:     hostOf(nc.RemoteAddr()),
+		wake:     make(chan struct{}, 1),
+		done:     make(chan struct{}),
+		prompt:   true,
+		style:    1,
+		budget:   float64(s.cfg.FanoutBurst),
+		tdBudget: newLimiter(s.td.cfg.Rate, s.td.cfg.Burst),
 	}
 }
 

@@ -11,15 +11,18 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"golang.org/x/time/rate"
 )
 
 // The HTTP door: the kriegspiel.org bot API (shared/kriegspiel-org/API.md)
 // over the same games, seeks and lock as the telnet door. http.go holds
 // the configuration, the request path (prefix, limits, authentication,
 // routing) and the answers' envelopes; httpbots.go the bots and their
-// tokens; httpgames.go the lobby, the games and the referee's projection;
-// httpsse.go the event streams. docs/kriegspiel-org.md says what it
-// implements and where it differs from the site.
+// tokens; httpgames.go the lobby and the games; httpview.go the JSON views
+// of games and the referee's answers; httpsse.go the event streams.
+// docs/kriegspiel-org.md says what it implements and where it differs
+// from the site.
 
 // HTTPConfig sets up the HTTP door. Zero fields take the defaults in their
 // comments.
@@ -115,10 +118,10 @@ type webState struct {
 	byToken  map[string]*webBot // by token id
 	streams  map[string]map[*stream]struct{}
 	nstreams int
-	perAddr  map[string]*bucket // request budget per remote address
-	regAddr  map[string]*bucket // registration budget per remote address
-	conns    int                // open HTTP connections
-	perHost  map[string]int     // open HTTP connections by remote host
+	perAddr  map[string]*rate.Limiter // request budget per remote address
+	regAddr  map[string]*rate.Limiter // registration budget per remote address
+	conns    int                      // open HTTP connections
+	perHost  map[string]int           // open HTTP connections by remote host
 	servers  []*http.Server
 	swept    time.Time // the last sweepBots
 }
@@ -126,48 +129,27 @@ type webState struct {
 func newWebState(cfg HTTPConfig) webState {
 	cfg.fill()
 	return webState{cfg: cfg, bots: map[string]*webBot{}, byToken: map[string]*webBot{},
-		streams: map[string]map[*stream]struct{}{}, perAddr: map[string]*bucket{}, regAddr: map[string]*bucket{},
+		streams: map[string]map[*stream]struct{}{}, perAddr: map[string]*rate.Limiter{}, regAddr: map[string]*rate.Limiter{},
 		perHost: map[string]int{}}
-}
-
-// bucket is a token bucket: burst requests at once, rate a second after.
-type bucket struct {
-	tokens float64
-	at     time.Time
-}
-
-// take spends one request, or says how long to wait for one.
-func (b *bucket) take(now time.Time, rate, burst float64) (bool, time.Duration) {
-	if b.at.IsZero() {
-		b.tokens = burst
-	} else if el := now.Sub(b.at).Seconds(); el > 0 {
-		b.tokens = math.Min(burst, b.tokens+el*rate)
-	}
-	b.at = now
-	if b.tokens >= 1 {
-		b.tokens--
-		return true, 0
-	}
-	return false, time.Duration((1 - b.tokens) / rate * float64(time.Second))
 }
 
 // limitAddr spends one request from the address's bucket in table,
 // pruning full buckets when the table grows past 10,000 addresses.
-func (s *Server) limitAddr(table map[string]*bucket, addr string, rate, burst float64) (bool, time.Duration) {
+func (s *Server) limitAddr(table map[string]*rate.Limiter, addr string, perSecond, burst float64) (bool, time.Duration) {
 	now := s.cfg.Now()
-	b := table[addr]
-	if b == nil {
+	lim := table[addr]
+	if lim == nil {
 		if len(table) >= 10000 {
 			for a, x := range table {
-				if now.Sub(x.at).Seconds()*rate+x.tokens >= burst {
+				if x.TokensAt(now) >= burst {
 					delete(table, a)
 				}
 			}
 		}
-		b = &bucket{}
-		table[addr] = b
+		lim = newLimiter(perSecond, burst)
+		table[addr] = lim
 	}
-	return b.take(now, rate, burst)
+	return take(lim, now)
 }
 
 // APIHandler returns the HTTP door's handler: the kriegspiel.org bot API.

@@ -15,6 +15,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"golang.org/x/time/rate"
 )
 
 // Bots of the HTTP door: registration, tokens, profiles.
@@ -36,11 +38,11 @@ type webBot struct {
 	// `match`, and the bots' expiry.
 	LastSeen time.Time `json:"last_seen"`
 
-	username  string    // lower case, the key
-	savedSeen time.Time // LastSeen as the token file has it
-	lastJoin  time.Time // last successful join
-	limit     bucket    // requests under this token
-	streams   int       // open event streams
+	username  string        // lower case, the key
+	savedSeen time.Time     // LastSeen as the token file has it
+	lastJoin  time.Time     // last successful join
+	limit     *rate.Limiter // requests under this token, made at its first
+	streams   int           // open event streams
 	// refusedVariant is the last variant of a refused create (logged once).
 	refusedVariant string
 }
@@ -205,7 +207,10 @@ func (s *Server) authenticate(r *http.Request) (*webBot, *apiError) {
 	}
 	now := s.cfg.Now()
 	bot.LastSeen = now
-	if ok, retry := bot.limit.take(now, s.http.cfg.TokenRate, s.http.cfg.TokenBurst); !ok {
+	if bot.limit == nil {
+		bot.limit = newLimiter(s.http.cfg.TokenRate, s.http.cfg.TokenBurst)
+	}
+	if ok, retry := take(bot.limit, now); !ok {
 		return nil, &apiError{status: 429, detail: "Too Many Requests", retry: retry}
 	}
 	return bot, nil

@@ -63,7 +63,7 @@ func (s *Server) cmdTD(ev *events, c *client, in cmdInput) {
 // tdTell runs one tell to the TD.
 func (s *Server) tdTell(ev *events, c *client, text string) {
 	now := s.cfg.Now()
-	if ok, _ := c.tdBudget.take(now, s.td.cfg.Rate, s.td.cfg.Burst); !ok {
+	if ok, _ := take(c.tdBudget, now); !ok {
 		if now.Sub(c.tdWarned) >= time.Second {
 			c.tdWarned = now
 			s.tdSay(ev, c, nil, "You are sending the TD too many commands: wait a second.")
