@@ -246,8 +246,6 @@ func FuzzRequestBodies(f *testing.F) {
 	})
 }
 
-// TestServeHTTPFlags: -http refuses a non-loopback address unless
-// -http-public is given, and -http-time is checked.
 func TestRegisterBodyCheck(t *testing.T) {
 	str := func(s string) *string { return &s }
 	ok := func(b registerBody) registerBody {

@@ -25,6 +25,8 @@ func TestHashCommand(t *testing.T) {
 	}
 }
 
+// TestServeHTTPFlags: -http refuses a non-loopback address unless
+// -http-public is given, and -http-time is checked.
 func TestServeHTTPFlags(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
