@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"golang.org/x/time/rate"
+
+	"kriegbot/server/kshttp"
 )
 
 // The HTTP door: the kriegspiel.org bot API (shared/kriegspiel-org/API.md)
@@ -277,7 +279,7 @@ func writeError(w http.ResponseWriter, e *apiError) {
 type request struct {
 	w     http.ResponseWriter
 	r     *http.Request
-	route routeName
+	route kshttp.Route
 	param string
 	bot   *webBot // nil on routes without authentication
 }
@@ -290,12 +292,12 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 		s.serveTourney(w, r) // the TD's pages, not the bot API
 		return
 	}
-	path, ok := stripAPIPrefix(r.URL.Path, r.Host)
+	path, ok := kshttp.StripAPIPrefix(r.URL.Path, r.Host)
 	if !ok {
 		writeError(w, errDetail(404, "Not Found"))
 		return
 	}
-	rt, param, status := parseRoute(r.Method, path)
+	rt, param, status := kshttp.ParseRoute(r.Method, path)
 	if status != 0 {
 		msg := "Not Found"
 		if status == 405 {
@@ -311,7 +313,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 		s.sweepBots(now)
 	}
 	ok, retry := s.limitAddr(s.http.perAddr, addr, cfg.Rate, cfg.Burst)
-	if ok && rt == rtRegister {
+	if ok && rt == kshttp.RouteRegister {
 		ok, retry = s.limitAddr(s.http.regAddr, addr, cfg.RegisterRate, cfg.RegisterBurst)
 	}
 	s.mu.Unlock()
@@ -320,7 +322,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	req := &request{w: w, r: r, route: rt, param: param}
-	if rt != rtHealth && rt != rtRegister && rt != rtUser {
+	if rt != kshttp.RouteHealth && rt != kshttp.RouteRegister && rt != kshttp.RouteUser {
 		bot, e := s.authenticate(r)
 		if e != nil {
 			writeError(w, e)
@@ -330,19 +332,19 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 	}
 	var e *apiError
 	switch rt {
-	case rtHealth:
+	case kshttp.RouteHealth:
 		writeJSON(w, 200, map[string]any{"status": "ok", "db": "connected", "version": "kriegbot"})
-	case rtRegister:
+	case kshttp.RouteRegister:
 		e = s.apiRegister(req)
-	case rtUser:
+	case kshttp.RouteUser:
 		e = s.apiUser(req)
-	case rtBots:
+	case kshttp.RouteBots:
 		e = s.apiBots(req)
-	case rtProfile:
+	case kshttp.RouteProfile:
 		e = s.apiProfile(req)
-	case rtAvailability:
+	case kshttp.RouteAvailability:
 		writeJSON(w, 200, map[string]any{"ok": true})
-	case rtEvents:
+	case kshttp.RouteEvents:
 		e = s.apiEvents(req)
 	default:
 		e = s.apiGame(req)

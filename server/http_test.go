@@ -21,6 +21,7 @@ import (
 
 	"kriegbot/engine/chess"
 	"kriegbot/engine/umpire"
+	"kriegbot/server/kshttp"
 )
 
 // startHTTP runs a server with both doors on loopback ports. Request
@@ -118,7 +119,7 @@ func (c *apiClient) register(name string) {
 	}
 	c.call("POST", "/auth/bots/register", map[string]any{"username": name, "display_name": name + " bot",
 		"owner_email": "owner@example.org", "supported_rule_variants": []string{"wild16"}}, 201, &r)
-	if _, ok := parseToken(r.Token); !ok {
+	if _, ok := kshttp.ParseToken(r.Token); !ok {
 		c.t.Fatalf("register: token %q has not the site's shape", r.Token)
 	}
 	c.token, c.name = r.Token, r.User
@@ -1534,7 +1535,7 @@ func TestHTTPBotExpiryOldFile(t *testing.T) {
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	advance := func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }
 	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
-	id, token := newToken()
+	id, token := kshttp.NewToken()
 	file := t.TempDir() + "/bots.jsonl"
 	line := fmt.Sprintf(`{"bot_id":"%s","username":"oldie","display_name":"Old bot","owner_email":"o@x","description":"","listed":true,`+
 		`"supported_rule_variants":["wild16"],"token_id":"%s","token_sha256":"%s","created_at":"2026-01-01T00:00:00Z"}`+"\n",

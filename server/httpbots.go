@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
-	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -17,6 +16,8 @@ import (
 	"time"
 
 	"golang.org/x/time/rate"
+
+	"kriegbot/server/kshttp"
 )
 
 // Bots of the HTTP door: registration, tokens, profiles.
@@ -126,14 +127,6 @@ func (b *registerBody) check() (*webBot, *apiError) {
 		Description: desc, Listed: listed, Variants: slices.Clone(variants)}, nil
 }
 
-// newToken makes a bot token and its id.
-func newToken() (id, token string) {
-	var b [8 + 24]byte
-	rand.Read(b[:])
-	id = hex.EncodeToString(b[:8])
-	return id, tokenPrefix + id + "." + base64.RawURLEncoding.EncodeToString(b[8:])
-}
-
 func tokenDigest(token string) string {
 	d := sha256.Sum256([]byte(token))
 	return hex.EncodeToString(d[:])
@@ -163,7 +156,7 @@ func (s *Server) apiRegister(req *request) *apiError {
 	if e != nil {
 		return e
 	}
-	id, token := newToken()
+	id, token := kshttp.NewToken()
 	bot.TokenID, bot.Digest = id, tokenDigest(token)
 	s.mu.Lock()
 	// Expired registrations free their names and room first.
@@ -194,7 +187,7 @@ func (s *Server) apiRegister(req *request) *apiError {
 
 // authenticate checks the bearer token and its per-token request budget.
 func (s *Server) authenticate(r *http.Request) (*webBot, *apiError) {
-	id, token, ok := parseBearer(r.Header.Get("Authorization"))
+	id, token, ok := kshttp.ParseBearer(r.Header.Get("Authorization"))
 	if !ok {
 		return nil, errAuth()
 	}
@@ -346,7 +339,7 @@ func (ws *webState) loadBots(now time.Time) error {
 		if json.Unmarshal(sc.Bytes(), &seen) == nil && seen.LastSeen == nil {
 			bot.LastSeen = now
 		}
-		if _, ok := parseToken(tokenPrefix + bot.TokenID + "." + strings.Repeat("A", tokenSecretLen)); !ok || len(bot.Digest) != 64 || bot.username == "" {
+		if _, ok := kshttp.ParseToken(kshttp.TokenPrefix + bot.TokenID + "." + strings.Repeat("A", kshttp.TokenSecretLen)); !ok || len(bot.Digest) != 64 || bot.username == "" {
 			return fmt.Errorf("%s:%d: not a bot record", name, n)
 		}
 		if seen.LastSeen != nil {

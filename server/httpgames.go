@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"kriegbot/engine/chess"
+	"kriegbot/server/kshttp"
 )
 
 // The HTTP door's games: the lobby (a bot's waiting game is a seek ad,
@@ -18,14 +19,14 @@ import (
 func (s *Server) newGameID() (id, code string) {
 	for {
 		id = randomHex(24)
-		var b [codeLen]byte
+		var b [kshttp.CodeLen]byte
 		rand.Read(b[:])
 		for i := range b {
-			b[i] = codeAlphabet[int(b[i])%len(codeAlphabet)]
+			b[i] = kshttp.CodeAlphabet[int(b[i])%len(kshttp.CodeAlphabet)]
 		}
 		code = string(b[:])
-		if sk, g := s.lookupKey(id, refID); sk == nil && g == nil {
-			if sk, g := s.lookupKey(code, refCode); sk == nil && g == nil {
+		if sk, g := s.lookupKey(id, kshttp.RefID); sk == nil && g == nil {
+			if sk, g := s.lookupKey(code, kshttp.RefCode); sk == nil && g == nil {
 				return id, code
 			}
 		}
@@ -35,16 +36,16 @@ func (s *Server) newGameID() (id, code string) {
 // lookup finds a game reference among the seek ads, the games in
 // progress and the finished games kept.
 func (s *Server) lookup(ref string) (*seek, *game) {
-	key, kind := parseRef(ref)
-	if kind == refBad {
+	key, kind := kshttp.ParseRef(ref)
+	if kind == kshttp.RefBad {
 		return nil, nil
 	}
 	return s.lookupKey(key, kind)
 }
 
-func (s *Server) lookupKey(key string, kind refKind) (*seek, *game) {
+func (s *Server) lookupKey(key string, kind kshttp.RefKind) (*seek, *game) {
 	match := func(id, code string) bool {
-		return kind == refID && id == key || kind == refCode && code == key
+		return kind == kshttp.RefID && id == key || kind == kshttp.RefCode && code == key
 	}
 	for _, sk := range s.seeks {
 		if match(sk.id, sk.code) {
@@ -153,11 +154,11 @@ func (s *Server) noteVariant(bot *webBot, variant string) {
 func (s *Server) apiGame(req *request) *apiError {
 	bot := req.bot
 	switch req.route {
-	case rtMineActive, rtMineArchived, rtMine:
+	case kshttp.RouteMineActive, kshttp.RouteMineArchived, kshttp.RouteMine:
 		return s.apiMine(req)
-	case rtOpen:
+	case kshttp.RouteOpen:
 		return s.apiOpen(req)
-	case rtCreate:
+	case kshttp.RouteCreate:
 		var body createBody
 		if e := decodeBody(req.r, &body); e != nil {
 			return e
@@ -174,9 +175,9 @@ func (s *Server) apiGame(req *request) *apiError {
 			return e
 		}
 		return s.apiCreate(req, color)
-	case rtJoin:
+	case kshttp.RouteJoin:
 		return s.apiJoin(req)
-	case rtMove:
+	case kshttp.RouteMove:
 		var body struct {
 			UCI *string `json:"uci"`
 		}
@@ -203,7 +204,7 @@ func (s *Server) apiGame(req *request) *apiError {
 			col = chess.Black
 		}
 	}
-	if req.route == rtMeta {
+	if req.route == kshttp.RouteMeta {
 		if g != nil {
 			writeJSON(req.w, 200, s.gameMeta(g))
 		} else {
@@ -215,7 +216,7 @@ func (s *Server) apiGame(req *request) *apiError {
 		return errGame(403, "FORBIDDEN", "You are not a participant of this game")
 	}
 	switch req.route {
-	case rtDelete:
+	case kshttp.RouteDelete:
 		if g != nil {
 			return errGame(409, "GAME_NOT_WAITING", "Only a waiting game can be deleted")
 		}
@@ -225,7 +226,7 @@ func (s *Server) apiGame(req *request) *apiError {
 		s.endStreams(sk.id)
 		req.w.WriteHeader(204)
 		return nil
-	case rtState:
+	case kshttp.RouteState:
 		if g == nil {
 			writeJSON(req.w, 200, waitingStateFor(sk))
 			return nil
@@ -237,12 +238,12 @@ func (s *Server) apiGame(req *request) *apiError {
 		}
 		writeJSON(req.w, 200, s.gameStateFor(g, col))
 		return nil
-	case rtAskAny:
+	case kshttp.RouteAskAny:
 		if g == nil || g.result != "" {
 			return errGame(400, "GAME_NOT_ACTIVE", "Game is not active")
 		}
 		return errGame(400, "ACTION_NOT_AVAILABLE", "wild16 has no ask-any")
-	case rtResign:
+	case kshttp.RouteResign:
 		if g == nil || g.result != "" {
 			return errGame(400, "GAME_NOT_ACTIVE", "Game is not active")
 		}
@@ -251,7 +252,7 @@ func (s *Server) apiGame(req *request) *apiError {
 		ev.flush()
 		writeJSON(req.w, 200, map[string]any{"result": resultOf(g)})
 		return nil
-	case rtMoves:
+	case kshttp.RouteMoves:
 		if g == nil || g.result == "" {
 			return errGame(400, "GAME_NOT_ACTIVE", "The transcript is shown once the game is over")
 		}
@@ -265,7 +266,7 @@ func (s *Server) apiMine(req *request) *apiError {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var list []metaJSON
-	if req.route != rtMineArchived {
+	if req.route != kshttp.RouteMineArchived {
 		if sk := s.waitingOf(req.bot); sk != nil {
 			list = append(list, s.seekMeta(sk))
 		}
@@ -280,7 +281,7 @@ func (s *Server) apiMine(req *request) *apiError {
 			list = append(list, s.gameMeta(g))
 		}
 	}
-	if req.route != rtMineActive {
+	if req.route != kshttp.RouteMineActive {
 		for i := len(s.finished) - 1; i >= 0 && len(list) < 20; i-- {
 			if _, ok := s.finished[i].seatOf(req.bot); ok {
 				list = append(list, s.gameMeta(s.finished[i]))
@@ -355,13 +356,13 @@ func (s *Server) expireSeek(sk *seek) {
 }
 
 func (s *Server) apiJoin(req *request) *apiError {
-	code, kind := parseRef(req.param)
-	if kind != refCode {
+	code, kind := kshttp.ParseRef(req.param)
+	if kind != kshttp.RefCode {
 		return errGame(404, "GAME_NOT_FOUND", "Game not found")
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	sk, g := s.lookupKey(code, refCode)
+	sk, g := s.lookupKey(code, kshttp.RefCode)
 	now := s.cfg.Now()
 	bot, cfg := req.bot, &s.http.cfg
 	switch {
