@@ -156,7 +156,7 @@ func (p seat) busy() bool { return p.c != nil && p.c.game != nil }
 func (s *Server) startGame(ev *events, white, black seat, minutes, inc int, rated bool, id, code string) *game {
 	now := s.cfg.Now()
 	if id == "" {
-		id, code = s.newGameID()
+		id, code = s.http.newGameID()
 	}
 	g := &game{
 		number: s.nextGame, names: [2]string{white.name(), black.name()},
@@ -195,7 +195,7 @@ func (s *Server) startGame(ev *events, white, black seat, minutes, inc int, rate
 		s.sendGameState(ev, g, chess.Color(col))
 	}
 	s.armClock(g)
-	s.webStarted(g)
+	s.http.gameStarted(g)
 	s.cfg.Log("game %d started: %s vs %s %d+%d", g.number, g.names[0], g.names[1], minutes, inc)
 	return g
 }
@@ -448,7 +448,7 @@ func (s *Server) attemptIn(ev *events, g *game, col chess.Color, m chess.Move, t
 			ClockMs: [2]int64{g.remaining(0, now).Milliseconds(), g.remaining(1, now).Milliseconds()}})
 		ev.dg(c, protocol.DGIllegalMove, n, text, "2")
 		ev.text(c, fmt.Sprintf("Illegal move (%s).", text))
-		s.webChanged(g)
+		s.http.gameChanged(g)
 		return a, attemptJudged
 	}
 	// Legal: charge the clock, add the increment, tell both.
@@ -502,7 +502,7 @@ func (s *Server) attemptIn(ev *events, g *game, col chess.Color, m chess.Move, t
 	}
 	s.yourTurn(ev, g, 1-col)
 	s.armClock(g)
-	s.webChanged(g)
+	s.http.gameChanged(g)
 	return a, attemptJudged
 }
 
@@ -595,7 +595,7 @@ func (s *Server) endGame(ev *events, g *game, code, result, description string) 
 			s.cfg.Log("game %d: record: %v", g.number, err)
 		}
 	}
-	s.webChanged(g)
+	s.http.gameChanged(g)
 	s.cfg.Log("game %d ended: %s %s (%s)", g.number, result, code, description)
 }
 

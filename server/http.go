@@ -112,9 +112,12 @@ func (c *HTTPConfig) fill() {
 	defF(&c.RegisterBurst, 10)
 }
 
-// webState is the HTTP door's part of the server state, guarded by s.mu
-// (cfg is fixed at New).
-type webState struct {
+// httpDoor is the HTTP door: its state, guarded by the server's lock
+// (cfg is fixed at New), and its methods. It reaches the game table
+// through s: each "s." in its methods is a use of the table that a door
+// in a package of its own would make through the table's API.
+type httpDoor struct {
+	s        *Server
 	cfg      HTTPConfig
 	bots     map[string]*webBot // by lower-case username
 	byToken  map[string]*webBot // by token id
@@ -128,16 +131,17 @@ type webState struct {
 	swept    time.Time // the last sweepBots
 }
 
-func newWebState(cfg HTTPConfig) webState {
+func newHTTPDoor(cfg HTTPConfig) httpDoor {
 	cfg.fill()
-	return webState{cfg: cfg, bots: map[string]*webBot{}, byToken: map[string]*webBot{},
+	return httpDoor{cfg: cfg, bots: map[string]*webBot{}, byToken: map[string]*webBot{},
 		streams: map[string]map[*stream]struct{}{}, perAddr: map[string]*rate.Limiter{}, regAddr: map[string]*rate.Limiter{},
 		perHost: map[string]int{}}
 }
 
 // limitAddr spends one request from the address's bucket in table,
 // pruning full buckets when the table grows past 10,000 addresses.
-func (s *Server) limitAddr(table map[string]*rate.Limiter, addr string, perSecond, burst float64) (bool, time.Duration) {
+func (web *httpDoor) limitAddr(table map[string]*rate.Limiter, addr string, perSecond, burst float64) (bool, time.Duration) {
+	s := web.s
 	now := s.cfg.Now()
 	lim := table[addr]
 	if lim == nil {
@@ -155,14 +159,14 @@ func (s *Server) limitAddr(table map[string]*rate.Limiter, addr string, perSecon
 }
 
 // APIHandler returns the HTTP door's handler: the kriegspiel.org bot API.
-func (s *Server) APIHandler() http.Handler { return http.HandlerFunc(s.serveAPI) }
+func (s *Server) APIHandler() http.Handler { return http.HandlerFunc(s.http.serveAPI) }
 
 // ServeAPI serves the HTTP door on ln until Close. It returns nil after
 // Close.
 func (s *Server) ServeAPI(ln net.Listener) error {
 	hs := &http.Server{Handler: s.APIHandler(), ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 16 << 10,
-		ConnState: s.httpConnState}
+		ConnState: s.http.httpConnState}
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
@@ -181,33 +185,35 @@ func (s *Server) ServeAPI(ln net.Listener) error {
 // httpConnState holds the HTTP door to the telnet door's connection
 // limits (MaxConns, MaxConnsPerHost, counted apart): a connection over
 // them is closed at once.
-func (s *Server) httpConnState(c net.Conn, st http.ConnState) {
+func (web *httpDoor) httpConnState(c net.Conn, st http.ConnState) {
+	s := web.s
 	host := hostOf(c.RemoteAddr())
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	switch st {
 	case http.StateNew:
-		s.http.conns++
-		s.http.perHost[host]++
-		if s.http.conns > s.cfg.MaxConns || s.http.perHost[host] > s.cfg.MaxConnsPerHost {
+		web.conns++
+		web.perHost[host]++
+		if web.conns > s.cfg.MaxConns || web.perHost[host] > s.cfg.MaxConnsPerHost {
 			c.Close()
 		}
 	case http.StateClosed, http.StateHijacked:
-		s.http.conns--
-		if s.http.perHost[host]--; s.http.perHost[host] <= 0 {
-			delete(s.http.perHost, host)
+		web.conns--
+		if web.perHost[host]--; web.perHost[host] <= 0 {
+			delete(web.perHost, host)
 		}
 	}
 }
 
 // closeAPI ends the event streams (each gets "shutdown") and stops the
 // HTTP servers, giving open requests a moment to finish.
-func (s *Server) closeAPI() {
+func (web *httpDoor) closeAPI() {
+	s := web.s
 	s.mu.Lock()
-	servers := s.http.servers
-	s.http.servers = nil
-	if s.seenChanged(0) {
-		if err := s.saveBots(); err != nil {
+	servers := web.servers
+	web.servers = nil
+	if web.seenChanged(0) {
+		if err := web.saveBots(); err != nil {
 			s.cfg.Log("http: saving bots: %v", err)
 		}
 	}
@@ -286,8 +292,9 @@ type request struct {
 
 // serveAPI runs one request: the /api prefix, routing, the per-address
 // limit, authentication, the per-token limit, then the route.
-func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
-	r.Body = http.MaxBytesReader(w, r.Body, s.http.cfg.MaxBody)
+func (web *httpDoor) serveAPI(w http.ResponseWriter, r *http.Request) {
+	s := web.s
+	r.Body = http.MaxBytesReader(w, r.Body, web.cfg.MaxBody)
 	if strings.HasPrefix(r.URL.Path, "/tourney/") {
 		s.serveTourney(w, r) // the TD's pages, not the bot API
 		return
@@ -307,14 +314,14 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	addr := hostOf(stringAddr(r.RemoteAddr))
-	cfg := &s.http.cfg
+	cfg := &web.cfg
 	s.mu.Lock()
-	if now := s.cfg.Now(); now.Sub(s.http.swept) >= time.Minute {
-		s.sweepBots(now)
+	if now := s.cfg.Now(); now.Sub(web.swept) >= time.Minute {
+		web.sweepBots(now)
 	}
-	ok, retry := s.limitAddr(s.http.perAddr, addr, cfg.Rate, cfg.Burst)
+	ok, retry := web.limitAddr(web.perAddr, addr, cfg.Rate, cfg.Burst)
 	if ok && rt == kshttp.RouteRegister {
-		ok, retry = s.limitAddr(s.http.regAddr, addr, cfg.RegisterRate, cfg.RegisterBurst)
+		ok, retry = web.limitAddr(web.regAddr, addr, cfg.RegisterRate, cfg.RegisterBurst)
 	}
 	s.mu.Unlock()
 	if !ok {
@@ -323,7 +330,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 	}
 	req := &request{w: w, r: r, route: rt, param: param}
 	if rt != kshttp.RouteHealth && rt != kshttp.RouteRegister && rt != kshttp.RouteUser {
-		bot, e := s.authenticate(r)
+		bot, e := web.authenticate(r)
 		if e != nil {
 			writeError(w, e)
 			return
@@ -335,19 +342,19 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 	case kshttp.RouteHealth:
 		writeJSON(w, 200, map[string]any{"status": "ok", "db": "connected", "version": "kriegbot"})
 	case kshttp.RouteRegister:
-		e = s.apiRegister(req)
+		e = web.apiRegister(req)
 	case kshttp.RouteUser:
-		e = s.apiUser(req)
+		e = web.apiUser(req)
 	case kshttp.RouteBots:
-		e = s.apiBots(req)
+		e = web.apiBots(req)
 	case kshttp.RouteProfile:
-		e = s.apiProfile(req)
+		e = web.apiProfile(req)
 	case kshttp.RouteAvailability:
 		writeJSON(w, 200, map[string]any{"ok": true})
 	case kshttp.RouteEvents:
-		e = s.apiEvents(req)
+		e = web.apiEvents(req)
 	default:
-		e = s.apiGame(req)
+		e = web.apiGame(req)
 	}
 	if e != nil {
 		writeError(w, e)

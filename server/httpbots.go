@@ -140,14 +140,16 @@ func randomHex(n int) string {
 
 // nameTaken reports whether a telnet handle, the TD or a bot already has
 // name (a bot named as the TD would receive what players tell the TD).
-func (s *Server) nameTaken(lname string) bool {
-	if s.http.bots[lname] != nil || s.users[lname] != nil || strings.HasPrefix(lname, "guest") || s.isTD(lname) {
+func (web *httpDoor) nameTaken(lname string) bool {
+	s := web.s
+	if web.bots[lname] != nil || s.users[lname] != nil || strings.HasPrefix(lname, "guest") || s.isTD(lname) {
 		return true
 	}
 	return s.cfg.Accounts != nil && s.cfg.Accounts.Has(lname)
 }
 
-func (s *Server) apiRegister(req *request) *apiError {
+func (web *httpDoor) apiRegister(req *request) *apiError {
+	s := web.s
 	var body registerBody
 	if e := decodeBody(req.r, &body); e != nil {
 		return e
@@ -160,20 +162,20 @@ func (s *Server) apiRegister(req *request) *apiError {
 	bot.TokenID, bot.Digest = id, tokenDigest(token)
 	s.mu.Lock()
 	// Expired registrations free their names and room first.
-	s.sweepBots(s.cfg.Now())
-	if s.nameTaken(bot.username) {
+	web.sweepBots(s.cfg.Now())
+	if web.nameTaken(bot.username) {
 		s.mu.Unlock()
 		return errDetail(409, map[string]any{"field": "username", "code": "USERNAME_TAKEN", "message": "Username is already taken"})
 	}
-	if len(s.http.bots) >= s.http.cfg.MaxBots {
+	if len(web.bots) >= web.cfg.MaxBots {
 		s.mu.Unlock()
 		return errDetail(503, "Too many bots registered")
 	}
 	bot.ID = randomHex(24)
 	bot.Created = s.cfg.Now().UTC()
-	s.http.bots[bot.username] = bot
-	s.http.byToken[id] = bot
-	err := s.saveBots()
+	web.bots[bot.username] = bot
+	web.byToken[id] = bot
+	err := web.saveBots()
 	s.mu.Unlock()
 	if err != nil {
 		s.cfg.Log("http: saving bots: %v", err)
@@ -186,7 +188,8 @@ func (s *Server) apiRegister(req *request) *apiError {
 }
 
 // authenticate checks the bearer token and its per-token request budget.
-func (s *Server) authenticate(r *http.Request) (*webBot, *apiError) {
+func (web *httpDoor) authenticate(r *http.Request) (*webBot, *apiError) {
+	s := web.s
 	id, token, ok := kshttp.ParseBearer(r.Header.Get("Authorization"))
 	if !ok {
 		return nil, errAuth()
@@ -194,14 +197,14 @@ func (s *Server) authenticate(r *http.Request) (*webBot, *apiError) {
 	d := tokenDigest(token)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	bot := s.http.byToken[id]
+	bot := web.byToken[id]
 	if bot == nil || subtle.ConstantTimeCompare([]byte(d), []byte(bot.Digest)) != 1 {
 		return nil, errAuth()
 	}
 	now := s.cfg.Now()
 	bot.LastSeen = now
 	if bot.limit == nil {
-		bot.limit = newLimiter(s.http.cfg.TokenRate, s.http.cfg.TokenBurst)
+		bot.limit = newLimiter(web.cfg.TokenRate, web.cfg.TokenBurst)
 	}
 	if ok, retry := take(bot.limit, now); !ok {
 		return nil, &apiError{status: 429, detail: "Too Many Requests", retry: retry}
@@ -214,9 +217,10 @@ func (s *Server) authenticate(r *http.Request) (*webBot, *apiError) {
 // saves the token file when a bot went or a LastSeen moved on by more
 // than an hour since it was written (not on every request: the file is
 // rewritten whole). Called with s.mu held.
-func (s *Server) sweepBots(now time.Time) {
-	s.http.swept = now
-	cfg := &s.http.cfg
+func (web *httpDoor) sweepBots(now time.Time) {
+	s := web.s
+	web.swept = now
+	cfg := &web.cfg
 	busy := map[*webBot]bool{}
 	for _, g := range s.games {
 		for _, b := range g.bots {
@@ -231,7 +235,7 @@ func (s *Server) sweepBots(now time.Time) {
 		}
 	}
 	removed := false
-	for name, b := range s.http.bots {
+	for name, b := range web.bots {
 		if busy[b] {
 			continue
 		}
@@ -244,13 +248,13 @@ func (s *Server) sweepBots(now time.Time) {
 		default:
 			continue
 		}
-		delete(s.http.bots, name)
-		delete(s.http.byToken, b.TokenID)
+		delete(web.bots, name)
+		delete(web.byToken, b.TokenID)
 		removed = true
 		s.cfg.Log("http: bot %s removed: %s", b.username, why)
 	}
-	if removed || s.seenChanged(time.Hour) {
-		if err := s.saveBots(); err != nil {
+	if removed || web.seenChanged(time.Hour) {
+		if err := web.saveBots(); err != nil {
 			s.cfg.Log("http: saving bots: %v", err)
 		}
 	}
@@ -258,11 +262,11 @@ func (s *Server) sweepBots(now time.Time) {
 
 // seenChanged reports whether a bot's LastSeen is more than d past what
 // the token file holds.
-func (s *Server) seenChanged(d time.Duration) bool {
-	if s.http.cfg.TokenFile == "" {
+func (web *httpDoor) seenChanged(d time.Duration) bool {
+	if web.cfg.TokenFile == "" {
 		return false
 	}
-	for _, b := range s.http.bots {
+	for _, b := range web.bots {
 		if b.LastSeen.Sub(b.savedSeen) > d {
 			return true
 		}
@@ -271,13 +275,13 @@ func (s *Server) seenChanged(d time.Duration) bool {
 }
 
 // saveBots writes the bots to TokenFile (mode 0600, by rename), if set.
-func (s *Server) saveBots() error {
-	name := s.http.cfg.TokenFile
+func (web *httpDoor) saveBots() error {
+	name := web.cfg.TokenFile
 	if name == "" {
 		return nil
 	}
 	var b strings.Builder
-	bots := s.sortedBots()
+	bots := web.sortedBots()
 	for _, bot := range bots {
 		line, _ := json.Marshal(bot)
 		b.Write(line)
@@ -306,8 +310,8 @@ func (s *Server) saveBots() error {
 }
 
 // loadBots reads TokenFile; a missing file is an empty one.
-func (ws *webState) loadBots(now time.Time) error {
-	name := ws.cfg.TokenFile
+func (web *httpDoor) loadBots(now time.Time) error {
+	name := web.cfg.TokenFile
 	if name == "" {
 		return nil
 	}
@@ -345,25 +349,26 @@ func (ws *webState) loadBots(now time.Time) error {
 		if seen.LastSeen != nil {
 			bot.savedSeen = bot.LastSeen
 		}
-		ws.bots[bot.username] = &bot
-		ws.byToken[bot.TokenID] = &bot
+		web.bots[bot.username] = &bot
+		web.byToken[bot.TokenID] = &bot
 	}
 	return sc.Err()
 }
 
-func (s *Server) sortedBots() []*webBot {
-	out := make([]*webBot, 0, len(s.http.bots))
-	for _, b := range s.http.bots {
+func (web *httpDoor) sortedBots() []*webBot {
+	out := make([]*webBot, 0, len(web.bots))
+	for _, b := range web.bots {
 		out = append(out, b)
 	}
 	slices.SortFunc(out, func(a, b *webBot) int { return strings.Compare(a.username, b.username) })
 	return out
 }
 
-func (s *Server) apiBots(req *request) *apiError {
+func (web *httpDoor) apiBots(req *request) *apiError {
+	s := web.s
 	s.mu.Lock()
 	var list []map[string]any
-	for _, b := range s.sortedBots() {
+	for _, b := range web.sortedBots() {
 		if b.Listed {
 			list = append(list, map[string]any{"bot_id": b.ID, "username": b.Username, "display_name": b.DisplayName,
 				"description": b.Description, "elo": s.rating(b.username), "ratings": map[string]any{},
@@ -378,7 +383,8 @@ func (s *Server) apiBots(req *request) *apiError {
 	return nil
 }
 
-func (s *Server) apiProfile(req *request) *apiError {
+func (web *httpDoor) apiProfile(req *request) *apiError {
+	s := web.s
 	var body struct {
 		Variants []string `json:"supported_rule_variants"`
 	}
@@ -395,7 +401,7 @@ func (s *Server) apiProfile(req *request) *apiError {
 	}
 	s.mu.Lock()
 	req.bot.Variants = slices.Clone(body.Variants)
-	err := s.saveBots()
+	err := web.saveBots()
 	s.mu.Unlock()
 	if err != nil {
 		s.cfg.Log("http: saving bots: %v", err)
@@ -407,12 +413,13 @@ func (s *Server) apiProfile(req *request) *apiError {
 // apiUser answers GET /user/{username}: a bot, or a telnet player (every
 // telnet player counts as a bot to the HTTP door, so that the site's bots,
 // which join only bots' games, join telnet players' seeks).
-func (s *Server) apiUser(req *request) *apiError {
+func (web *httpDoor) apiUser(req *request) *apiError {
+	s := web.s
 	lname := lowerASCII(req.param)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	name, display := "", ""
-	if b := s.http.bots[lname]; b != nil {
+	if b := web.bots[lname]; b != nil {
 		name, display = b.Username, b.DisplayName
 	} else if c := s.users[lname]; c != nil {
 		name, display = c.handle, c.handle

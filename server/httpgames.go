@@ -16,7 +16,7 @@ import (
 
 // newGameID returns a game_id (24 hex) and a game_code (6 characters)
 // that no seek or game kept has.
-func (s *Server) newGameID() (id, code string) {
+func (web *httpDoor) newGameID() (id, code string) {
 	for {
 		id = randomHex(24)
 		var b [kshttp.CodeLen]byte
@@ -25,8 +25,8 @@ func (s *Server) newGameID() (id, code string) {
 			b[i] = kshttp.CodeAlphabet[int(b[i])%len(kshttp.CodeAlphabet)]
 		}
 		code = string(b[:])
-		if sk, g := s.lookupKey(id, kshttp.RefID); sk == nil && g == nil {
-			if sk, g := s.lookupKey(code, kshttp.RefCode); sk == nil && g == nil {
+		if sk, g := web.lookupKey(id, kshttp.RefID); sk == nil && g == nil {
+			if sk, g := web.lookupKey(code, kshttp.RefCode); sk == nil && g == nil {
 				return id, code
 			}
 		}
@@ -35,15 +35,16 @@ func (s *Server) newGameID() (id, code string) {
 
 // lookup finds a game reference among the seek ads, the games in
 // progress and the finished games kept.
-func (s *Server) lookup(ref string) (*seek, *game) {
+func (web *httpDoor) lookup(ref string) (*seek, *game) {
 	key, kind := kshttp.ParseRef(ref)
 	if kind == kshttp.RefBad {
 		return nil, nil
 	}
-	return s.lookupKey(key, kind)
+	return web.lookupKey(key, kind)
 }
 
-func (s *Server) lookupKey(key string, kind kshttp.RefKind) (*seek, *game) {
+func (web *httpDoor) lookupKey(key string, kind kshttp.RefKind) (*seek, *game) {
+	s := web.s
 	match := func(id, code string) bool {
 		return kind == kshttp.RefID && id == key || kind == kshttp.RefCode && code == key
 	}
@@ -75,7 +76,8 @@ func (g *game) seatOf(bot *webBot) (chess.Color, bool) {
 	return 0, false
 }
 
-func (s *Server) waitingOf(bot *webBot) *seek {
+func (web *httpDoor) waitingOf(bot *webBot) *seek {
+	s := web.s
 	for _, sk := range s.seeks {
 		if sk.bot == bot {
 			return sk
@@ -84,7 +86,8 @@ func (s *Server) waitingOf(bot *webBot) *seek {
 	return nil
 }
 
-func (s *Server) activeCount(bot *webBot) int {
+func (web *httpDoor) activeCount(bot *webBot) int {
+	s := web.s
 	n := 0
 	for _, g := range s.games {
 		if _, ok := g.seatOf(bot); ok {
@@ -140,7 +143,8 @@ func (b *createBody) check() (string, *apiError) {
 // this server does not play: the site's Python bots create berkeley_any
 // games by default, and a refused create aborts their whole poll round
 // (they then play nothing), which the operator can only see here.
-func (s *Server) noteVariant(bot *webBot, variant string) {
+func (web *httpDoor) noteVariant(bot *webBot, variant string) {
+	s := web.s
 	s.mu.Lock()
 	seen := bot.refusedVariant == variant
 	bot.refusedVariant = variant
@@ -151,13 +155,14 @@ func (s *Server) noteVariant(bot *webBot, variant string) {
 }
 
 // apiGame runs the game routes but the event stream.
-func (s *Server) apiGame(req *request) *apiError {
+func (web *httpDoor) apiGame(req *request) *apiError {
+	s := web.s
 	bot := req.bot
 	switch req.route {
 	case kshttp.RouteMineActive, kshttp.RouteMineArchived, kshttp.RouteMine:
-		return s.apiMine(req)
+		return web.apiMine(req)
 	case kshttp.RouteOpen:
-		return s.apiOpen(req)
+		return web.apiOpen(req)
 	case kshttp.RouteCreate:
 		var body createBody
 		if e := decodeBody(req.r, &body); e != nil {
@@ -170,13 +175,13 @@ func (s *Server) apiGame(req *request) *apiError {
 				if body.RuleVariant != nil {
 					v = *body.RuleVariant
 				}
-				s.noteVariant(bot, v)
+				web.noteVariant(bot, v)
 			}
 			return e
 		}
-		return s.apiCreate(req, color)
+		return web.apiCreate(req, color)
 	case kshttp.RouteJoin:
-		return s.apiJoin(req)
+		return web.apiJoin(req)
 	case kshttp.RouteMove:
 		var body struct {
 			UCI *string `json:"uci"`
@@ -187,11 +192,11 @@ func (s *Server) apiGame(req *request) *apiError {
 		if body.UCI == nil || len(*body.UCI) < 4 || len(*body.UCI) > 5 {
 			return validation("uci", "4 or 5 characters")
 		}
-		return s.apiMove(req, *body.UCI)
+		return web.apiMove(req, *body.UCI)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	sk, g := s.lookup(req.param)
+	sk, g := web.lookup(req.param)
 	if sk == nil && g == nil {
 		return errGame(404, "GAME_NOT_FOUND", "Game not found")
 	}
@@ -206,9 +211,9 @@ func (s *Server) apiGame(req *request) *apiError {
 	}
 	if req.route == kshttp.RouteMeta {
 		if g != nil {
-			writeJSON(req.w, 200, s.gameMeta(g))
+			writeJSON(req.w, 200, web.gameMeta(g))
 		} else {
-			writeJSON(req.w, 200, s.seekMeta(sk))
+			writeJSON(req.w, 200, web.seekMeta(sk))
 		}
 		return nil
 	}
@@ -223,7 +228,7 @@ func (s *Server) apiGame(req *request) *apiError {
 		ev := s.newEvents()
 		s.removeSeek(ev, sk, 3)
 		ev.flush()
-		s.endStreams(sk.id)
+		web.endStreams(sk.id)
 		req.w.WriteHeader(204)
 		return nil
 	case kshttp.RouteState:
@@ -236,7 +241,7 @@ func (s *Server) apiGame(req *request) *apiError {
 			s.checkFlag(ev, g)
 			ev.flush()
 		}
-		writeJSON(req.w, 200, s.gameStateFor(g, col))
+		writeJSON(req.w, 200, web.gameStateFor(g, col))
 		return nil
 	case kshttp.RouteAskAny:
 		if g == nil || g.result != "" {
@@ -262,13 +267,14 @@ func (s *Server) apiGame(req *request) *apiError {
 	return errDetail(404, "Not Found")
 }
 
-func (s *Server) apiMine(req *request) *apiError {
+func (web *httpDoor) apiMine(req *request) *apiError {
+	s := web.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var list []metaJSON
 	if req.route != kshttp.RouteMineArchived {
-		if sk := s.waitingOf(req.bot); sk != nil {
-			list = append(list, s.seekMeta(sk))
+		if sk := web.waitingOf(req.bot); sk != nil {
+			list = append(list, web.seekMeta(sk))
 		}
 		var live []*game
 		for _, g := range s.games {
@@ -278,13 +284,13 @@ func (s *Server) apiMine(req *request) *apiError {
 		}
 		slices.SortFunc(live, func(a, b *game) int { return b.number - a.number })
 		for _, g := range live {
-			list = append(list, s.gameMeta(g))
+			list = append(list, web.gameMeta(g))
 		}
 	}
 	if req.route != kshttp.RouteMineActive {
 		for i := len(s.finished) - 1; i >= 0 && len(list) < 20; i-- {
 			if _, ok := s.finished[i].seatOf(req.bot); ok {
-				list = append(list, s.gameMeta(s.finished[i]))
+				list = append(list, web.gameMeta(s.finished[i]))
 			}
 		}
 	}
@@ -300,7 +306,8 @@ func (s *Server) apiMine(req *request) *apiError {
 
 // apiOpen lists the lobby: every automatic seek ad, a bot's or a telnet
 // player's, newest first.
-func (s *Server) apiOpen(req *request) *apiError {
+func (web *httpDoor) apiOpen(req *request) *apiError {
+	s := web.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ads := s.sortedSeeks()
@@ -324,18 +331,19 @@ func (s *Server) apiOpen(req *request) *apiError {
 	return nil
 }
 
-func (s *Server) apiCreate(req *request, color string) *apiError {
+func (web *httpDoor) apiCreate(req *request, color string) *apiError {
+	s := web.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.waitingOf(req.bot) != nil {
+	if web.waitingOf(req.bot) != nil {
 		return errGame(409, "BOT_ALREADY_HAS_OPEN_GAME", "You already have a waiting game")
 	}
-	cfg := &s.http.cfg
+	cfg := &web.cfg
 	sk := &seek{bot: req.bot, minutes: cfg.Minutes, inc: cfg.Inc, color: color, posted: s.cfg.Now()}
 	ev := s.newEvents()
 	s.postSeek(ev, sk)
 	ev.flush()
-	sk.expiry = time.AfterFunc(cfg.WaitingTTL, func() { s.expireSeek(sk) })
+	sk.expiry = time.AfterFunc(cfg.WaitingTTL, func() { web.expireSeek(sk) })
 	writeJSON(req.w, 201, map[string]any{"game_id": sk.id, "game_code": sk.code, "play_as": color, "rule_variant": "wild16",
 		"state": "waiting", "join_url": "/join/" + sk.code, "game_url": nil, "opponent_type": "human", "bot": nil})
 	return nil
@@ -343,7 +351,8 @@ func (s *Server) apiCreate(req *request, color string) *apiError {
 
 // expireSeek removes a bot's waiting game nobody joined (no event, as on
 // the site; its streams end).
-func (s *Server) expireSeek(sk *seek) {
+func (web *httpDoor) expireSeek(sk *seek) {
+	s := web.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.seeks[sk.index] != sk {
@@ -352,19 +361,20 @@ func (s *Server) expireSeek(sk *seek) {
 	ev := s.newEvents()
 	s.removeSeek(ev, sk, 3)
 	ev.flush()
-	s.endStreams(sk.id)
+	web.endStreams(sk.id)
 }
 
-func (s *Server) apiJoin(req *request) *apiError {
+func (web *httpDoor) apiJoin(req *request) *apiError {
+	s := web.s
 	code, kind := kshttp.ParseRef(req.param)
 	if kind != kshttp.RefCode {
 		return errGame(404, "GAME_NOT_FOUND", "Game not found")
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	sk, g := s.lookupKey(code, kshttp.RefCode)
+	sk, g := web.lookupKey(code, kshttp.RefCode)
 	now := s.cfg.Now()
-	bot, cfg := req.bot, &s.http.cfg
+	bot, cfg := req.bot, &web.cfg
 	switch {
 	case g != nil:
 		return errGame(409, "GAME_FULL", "Game already has two players")
@@ -378,7 +388,7 @@ func (s *Server) apiJoin(req *request) *apiError {
 		return errGame(409, "GAME_NOT_JOINABLE", "Your rating is outside the game's range")
 	case cfg.JoinCooldown > 0 && !bot.lastJoin.IsZero() && now.Sub(bot.lastJoin) < cfg.JoinCooldown:
 		return errGame(409, "BOT_JOIN_COOLDOWN", "Bots may join one game per minute")
-	case s.activeCount(bot) >= cfg.MaxActivePerBot:
+	case web.activeCount(bot) >= cfg.MaxActivePerBot:
 		return errGame(409, "GAME_NOT_JOINABLE", "You are playing too many games")
 	}
 	ev := s.newEvents()
@@ -394,10 +404,11 @@ func (s *Server) apiJoin(req *request) *apiError {
 // apiMove referees POST /game/{ref}/move: a UCI outside allowed_moves is
 // refused (ILLEGAL_MOVE, or INVALID_UCI when it does not parse) without
 // troubling the umpire or the record; the rest goes to the umpire.
-func (s *Server) apiMove(req *request, uci string) *apiError {
+func (web *httpDoor) apiMove(req *request, uci string) *apiError {
+	s := web.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	sk, g := s.lookup(req.param)
+	sk, g := web.lookup(req.param)
 	if sk == nil && g == nil {
 		return errGame(404, "GAME_NOT_FOUND", "Game not found")
 	}
@@ -427,10 +438,10 @@ func (s *Server) apiMove(req *request, uci string) *apiError {
 	switch {
 	case err != nil:
 		r = moveJSON{Announcement: "INVALID_UCI", Checks: []string{}}
-		s.webChanged(g)
+		web.gameChanged(g)
 	case !slices.Contains(allowedMoves(g), m.String()):
 		r = moveJSON{Announcement: "ILLEGAL_MOVE", Checks: []string{}}
-		s.webChanged(g)
+		web.gameChanged(g)
 	default:
 		a, out := s.attemptIn(ev, g, col, m, m.String())
 		if out != attemptJudged {
@@ -440,7 +451,7 @@ func (s *Server) apiMove(req *request, uci string) *apiError {
 	}
 	r.Turn = strp(colorWord(g.ump.Side())) // the board's side to move, after the end too, as the site
 	r.GameOver = g.result != ""
-	r.Clock = s.clockOf(g)
+	r.Clock = web.clockOf(g)
 	writeJSON(req.w, 200, r)
 	return nil
 }

@@ -93,13 +93,13 @@ func gameEvent(typ string, g *game) []byte {
 	return eventFrame(typ, d)
 }
 
-// webStarted tells the streams of a waiting game that it started.
-func (s *Server) webStarted(g *game) { s.webChanged(g) }
+// gameStarted tells the streams of a waiting game that it started.
+func (web *httpDoor) gameStarted(g *game) { web.gameChanged(g) }
 
-// webChanged sends game_changed to g's streams; a finished game's
+// gameChanged sends game_changed to g's streams; a finished game's
 // streams end after it.
-func (s *Server) webChanged(g *game) {
-	subs := s.http.streams[g.id]
+func (web *httpDoor) gameChanged(g *game) {
+	subs := web.streams[g.id]
 	if len(subs) == 0 {
 		return
 	}
@@ -111,16 +111,16 @@ func (s *Server) webChanged(g *game) {
 
 // endStreams ends the streams of id without an event (a waiting game
 // deleted or expired).
-func (s *Server) endStreams(id string) {
-	for st := range s.http.streams[id] {
+func (web *httpDoor) endStreams(id string) {
+	for st := range web.streams[id] {
 		st.push(nil, true)
 	}
 }
 
 // shutdownStreams sends every stream "shutdown" and ends it.
-func (s *Server) shutdownStreams() {
+func (web *httpDoor) shutdownStreams() {
 	frame := eventFrame("shutdown", map[string]any{"type": "shutdown"})
-	for _, subs := range s.http.streams {
+	for _, subs := range web.streams {
 		for st := range subs {
 			st.push(frame, true)
 		}
@@ -129,10 +129,11 @@ func (s *Server) shutdownStreams() {
 
 // apiEvents serves GET /game/{ref}/events until the client leaves, the
 // game ends or the server stops.
-func (s *Server) apiEvents(req *request) *apiError {
-	cfg := &s.http.cfg
+func (web *httpDoor) apiEvents(req *request) *apiError {
+	s := web.s
+	cfg := &web.cfg
 	s.mu.Lock()
-	sk, g := s.lookup(req.param)
+	sk, g := web.lookup(req.param)
 	var first []byte
 	switch {
 	case sk == nil && g == nil:
@@ -159,7 +160,7 @@ func (s *Server) apiEvents(req *request) *apiError {
 		s.mu.Unlock()
 		return errDetail(503, "The server is shutting down")
 	}
-	if req.bot.streams >= cfg.MaxStreamsPerBot || s.http.nstreams >= cfg.MaxStreams {
+	if req.bot.streams >= cfg.MaxStreamsPerBot || web.nstreams >= cfg.MaxStreams {
 		s.mu.Unlock()
 		return &apiError{status: 429, detail: "Too many event streams", retry: cfg.KeepAlive}
 	}
@@ -169,20 +170,20 @@ func (s *Server) apiEvents(req *request) *apiError {
 	} else {
 		st.id = sk.id
 	}
-	if s.http.streams[st.id] == nil {
-		s.http.streams[st.id] = map[*stream]struct{}{}
+	if web.streams[st.id] == nil {
+		web.streams[st.id] = map[*stream]struct{}{}
 	}
-	s.http.streams[st.id][st] = struct{}{}
-	s.http.nstreams++
+	web.streams[st.id][st] = struct{}{}
+	web.nstreams++
 	req.bot.streams++
 	s.mu.Unlock()
 	defer func() {
 		s.mu.Lock()
-		delete(s.http.streams[st.id], st)
-		if len(s.http.streams[st.id]) == 0 {
-			delete(s.http.streams, st.id)
+		delete(web.streams[st.id], st)
+		if len(web.streams[st.id]) == 0 {
+			delete(web.streams, st.id)
 		}
-		s.http.nstreams--
+		web.nstreams--
 		req.bot.streams--
 		s.mu.Unlock()
 	}()

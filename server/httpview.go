@@ -444,7 +444,8 @@ func resultOf(g *game) *resultJSON {
 	return r
 }
 
-func (s *Server) clockOf(g *game) clockJSON {
+func (web *httpDoor) clockOf(g *game) clockJSON {
+	s := web.s
 	now := s.cfg.Now()
 	c := clockJSON{White: max(0, g.remaining(chess.White, now).Seconds()), Black: max(0, g.remaining(chess.Black, now).Seconds())}
 	if g.result == "" && !g.idleClock {
@@ -460,14 +461,14 @@ func gameState(g *game) string {
 	return "active"
 }
 
-func (s *Server) playerOf(g *game, col chess.Color) *playerJSON {
+func (web *httpDoor) playerOf(g *game, col chess.Color) *playerJSON {
 	return &playerJSON{Username: g.names[col], Connected: g.bots[col] != nil || g.players[col] != nil,
 		Role: "bot", Elo: g.ratings[col], Ratings: map[string]any{}}
 }
 
-func (s *Server) gameMeta(g *game) metaJSON {
+func (web *httpDoor) gameMeta(g *game) metaJSON {
 	m := metaJSON{GameID: g.id, GameCode: g.code, RuleVariant: "wild16", State: gameState(g), OpponentType: "human",
-		White: s.playerOf(g, chess.White), Black: s.playerOf(g, chess.Black), MoveNumber: g.ump.Plies() + 1,
+		White: web.playerOf(g, chess.White), Black: web.playerOf(g, chess.Black), MoveNumber: g.ump.Plies() + 1,
 		CreatedAt: isoTime(g.started), UpdatedAt: isoTime(g.updated), Result: resultOf(g)}
 	if g.result == "" {
 		m.Turn = strp(colorWord(g.ump.Side()))
@@ -475,7 +476,8 @@ func (s *Server) gameMeta(g *game) metaJSON {
 	return m
 }
 
-func (s *Server) seekMeta(sk *seek) metaJSON {
+func (web *httpDoor) seekMeta(sk *seek) metaJSON {
+	s := web.s
 	p := sk.seat()
 	pl := &playerJSON{Username: p.name(), Connected: true, Role: "bot", Elo: s.rating(p.name()), Ratings: map[string]any{}}
 	m := metaJSON{GameID: sk.id, GameCode: sk.code, RuleVariant: "wild16", State: "waiting", OpponentType: "human",
@@ -489,11 +491,11 @@ func (s *Server) seekMeta(sk *seek) metaJSON {
 }
 
 // gameStateFor is GET /state's answer for the player of colour col.
-func (s *Server) gameStateFor(g *game, col chess.Color) stateJSON {
+func (web *httpDoor) gameStateFor(g *game, col chess.Color) stateJSON {
 	pos := g.ump.Position()
 	turns, logs := scoresheet(g, col)
 	st := stateJSON{GameID: g.id, State: gameState(g), MoveNumber: g.ump.Plies() + 1, YourColor: colorWord(col),
-		AllowedMoves: []string{}, PossibleActions: []string{}, Result: resultOf(g), Clock: s.clockOf(g),
+		AllowedMoves: []string{}, PossibleActions: []string{}, Result: resultOf(g), Clock: web.clockOf(g),
 		Scoresheet:   scoresheetJSON{ViewerColor: colorWord(col), LastMoveNumber: g.ump.Plies()/2 + 1, Turns: turns},
 		RefereeTurns: turns, RefereeLog: logs, Reserve: emptyReserve(), Material: material(&pos)}
 	if g.result == "" {

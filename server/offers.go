@@ -246,7 +246,7 @@ func (s *Server) matchBot(ev *events, c *client, bot *webBot, t terms) {
 	case bot.LastSeen.IsZero() || now.Sub(bot.LastSeen) > botPresent:
 		ev.text(c, fmt.Sprintf("%s is not connected: an HTTP bot that has made no request for %v is taken to be away.", bot.Username, botPresent))
 		return
-	case s.activeCount(bot) >= s.http.cfg.MaxActivePerBot:
+	case s.http.activeCount(bot) >= s.http.cfg.MaxActivePerBot:
 		ev.text(c, fmt.Sprintf("%s is playing too many games; try later.", bot.Username))
 		return
 	}

@@ -147,7 +147,7 @@ func (s *Server) cmdSeek(ev *events, c *client, in cmdInput) {
 func (s *Server) postSeek(ev *events, sk *seek) {
 	sk.index = s.nextSeek
 	s.nextSeek++
-	sk.id, sk.code = s.newGameID()
+	sk.id, sk.code = s.http.newGameID()
 	s.seeks[sk.index] = sk
 	for _, u := range s.users {
 		if sk.ownedBy(u) || !u.congested() { // see client.congested

@@ -135,7 +135,7 @@ type Server struct {
 	nextGuest  int
 	failures   map[string][]time.Time // failed logins per remote host
 	ratings    map[string]int
-	http       webState // the HTTP door's bots and streams (http*.go)
+	http       httpDoor // the HTTP door (http*.go)
 	td         tdState  // the tournament director's events (td*.go)
 	tdCmds     map[string]tdCommand
 	wg         sync.WaitGroup
@@ -147,7 +147,7 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Accounts == nil && cfg.NoGuests {
 		return nil, errors.New("server: no accounts and no guests: nobody could log in")
 	}
-	ws := newWebState(cfg.HTTP)
+	ws := newHTTPDoor(cfg.HTTP)
 	if err := ws.loadBots(cfg.Now()); err != nil {
 		return nil, fmt.Errorf("server: bots: %w", err)
 	}
@@ -167,8 +167,9 @@ func New(cfg Config) (*Server, error) {
 		failures: map[string][]time.Time{},
 		ratings:  map[string]int{},
 	}
+	s.http.s = s
 	// Bots whose time ran out while the server was down go now.
-	s.sweepBots(cfg.Now())
+	s.http.sweepBots(cfg.Now())
 	if !handle.Valid(s.td.cfg.Handle) || s.td.cfg.Style != "icc" && s.td.cfg.Style != "fics" {
 		return nil, fmt.Errorf("server: TD handle %q or style %q not valid", s.td.cfg.Handle, s.td.cfg.Style)
 	}
@@ -250,7 +251,7 @@ func (s *Server) Close() error {
 	for _, ln := range s.listeners {
 		ln.Close()
 	}
-	s.shutdownStreams()
+	s.http.shutdownStreams()
 	ev := s.newEvents()
 	for _, g := range s.games {
 		s.endGame(ev, g, "Abo", "aborted", "Game aborted: the server is shutting down")
@@ -261,7 +262,7 @@ func (s *Server) Close() error {
 		c.close()
 	}
 	s.mu.Unlock()
-	s.closeAPI()
+	s.http.closeAPI()
 	s.wg.Wait()
 	return nil
 }

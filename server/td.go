@@ -484,7 +484,7 @@ func (s *Server) serveTourney(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.mu.Lock()
-	allowed, retry := s.limitAddr(s.http.perAddr, hostOf(stringAddr(r.RemoteAddr)), s.http.cfg.Rate, s.http.cfg.Burst)
+	allowed, retry := s.http.limitAddr(s.http.perAddr, hostOf(stringAddr(r.RemoteAddr)), s.http.cfg.Rate, s.http.cfg.Burst)
 	te := s.tdEvent(id)
 	var data []byte
 	var err error
