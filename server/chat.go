@@ -21,8 +21,8 @@ func (s *Server) cmdSay(ev *events, c *client, in cmdInput) {
 }
 
 func (s *Server) tell(ev *events, c *client, to, text string, typ int) {
-	if typ == 1 && s.isTD(to) {
-		s.tdTell(ev, c, text)
+	if typ == 1 && s.td.isTD(to) {
+		s.td.tell(ev, c, text)
 		return
 	}
 	dest := s.users[strings.ToLower(to)]

@@ -584,10 +584,10 @@ func (s *Server) endGame(ev *events, g *game, code, result, description string) 
 		p.lastActive = now // idle time counts from the end of the game
 	}
 	if g.td != nil {
-		s.tdGameOver(ev, g)
+		s.td.gameOver(ev, g)
 	} else {
 		for _, name := range g.names {
-			s.tdFree(ev, name)
+			s.td.free(ev, name)
 		}
 	}
 	if s.cfg.RecordDir != "" {

@@ -296,7 +296,7 @@ func (web *httpDoor) serveAPI(w http.ResponseWriter, r *http.Request) {
 	s := web.s
 	r.Body = http.MaxBytesReader(w, r.Body, web.cfg.MaxBody)
 	if strings.HasPrefix(r.URL.Path, "/tourney/") {
-		s.serveTourney(w, r) // the TD's pages, not the bot API
+		s.td.serveTourney(w, r) // the TD's pages, not the bot API
 		return
 	}
 	path, ok := kshttp.StripAPIPrefix(r.URL.Path, r.Host)

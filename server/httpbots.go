@@ -142,7 +142,7 @@ func randomHex(n int) string {
 // name (a bot named as the TD would receive what players tell the TD).
 func (web *httpDoor) nameTaken(lname string) bool {
 	s := web.s
-	if web.bots[lname] != nil || s.users[lname] != nil || strings.HasPrefix(lname, "guest") || s.isTD(lname) {
+	if web.bots[lname] != nil || s.users[lname] != nil || strings.HasPrefix(lname, "guest") || s.td.isTD(lname) {
 		return true
 	}
 	return s.cfg.Accounts != nil && s.cfg.Accounts.Has(lname)

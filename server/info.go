@@ -23,7 +23,7 @@ func (s *Server) cmdWho(ev *events, c *client, _ cmdInput) {
 	}
 	sort.Strings(names)
 	// The TD is always here, so that "who" shows whom to tell.
-	names = append(names, fmt.Sprintf("%4s %s(TD)", "----", s.tdHandle()))
+	names = append(names, fmt.Sprintf("%4s %s(TD)", "----", s.td.handle()))
 	for _, n := range names {
 		ev.text(c, n)
 	}
@@ -91,7 +91,7 @@ func (s *Server) cmdSet2(ev *events, c *client, in cmdInput) {
 	if n == protocol.DGTourney && c.dgs[n] && !was {
 		for _, te := range s.td.events { // the events already open
 			if !te.over() {
-				s.tdListDGTo(ev, c, te)
+				s.td.listDGTo(ev, c, te)
 			}
 		}
 	}

@@ -50,9 +50,9 @@ func (s *Server) loginLine(c *client, line string) bool {
 	if !handle.Valid(name) {
 		return s.refuse(c, 1, fmt.Sprintf("%q is not a valid handle.", name))
 	}
-	if s.isTD(name) {
+	if s.td.isTD(name) {
 		// The TD's lines must come from the server alone.
-		return s.refuse(c, 1, fmt.Sprintf("%s is the server's tournament director; nobody logs in as %s.", s.tdHandle(), name))
+		return s.refuse(c, 1, fmt.Sprintf("%s is the server's tournament director; nobody logs in as %s.", s.td.handle(), name))
 	}
 	acct, ok := s.cfg.Accounts.Lookup(name)
 	if !ok {
@@ -167,7 +167,7 @@ func (s *Server) loggedIn(c *client, handle, titles string, guest bool) bool {
 			}
 		}
 	}
-	s.tdLogin(ev, c)
+	s.td.login(ev, c)
 	ev.flush()
 	return true
 }

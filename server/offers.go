@@ -29,12 +29,12 @@ func (s *Server) cmdMatch(ev *events, c *client, in cmdInput) {
 	// "match <opponent>!" (the tourney-set line's answer, and DG 63's
 	// command) or a match at the paired terms answers a TD pairing.
 	name := strings.TrimSuffix(args[0], "!")
-	if b := s.tdPairedBoard(c.handle, name); b != nil {
+	if b := s.td.pairedBoard(c.handle, name); b != nil {
 		if t := parseTerms(args[1:]); len(args) > 1 && (t.minutes != b.ev.Spec.Minutes || t.inc != b.ev.Spec.Inc || t.rated || t.problem() != "") {
 			ev.text(c, fmt.Sprintf("You are paired with %s in %s at %d %d unrated: send \"match %s!\".", name, b.ev.title(), b.ev.Spec.Minutes, b.ev.Spec.Inc, name))
 			return
 		}
-		s.tdAnswer(ev, c, b)
+		s.td.answer(ev, c, b)
 		return
 	}
 	if strings.HasSuffix(args[0], "!") {
@@ -80,7 +80,7 @@ func (s *Server) offer(ev *events, from, to *client, minutes, inc int, rated boo
 		ev.text(from, "One of you is already playing.")
 		return
 	}
-	if s.tdRefuse(ev, from, to.handle) {
+	if s.td.refuse(ev, from, to.handle) {
 		return
 	}
 	if to.congested() {
@@ -160,7 +160,7 @@ func (s *Server) acceptChallenge(ev *events, ch *challenge) {
 		ev.text(ch.to, "One of you is already playing.")
 		return
 	}
-	if s.tdRefuse(ev, ch.to, ch.from.handle) {
+	if s.td.refuse(ev, ch.to, ch.from.handle) {
 		return
 	}
 	white, black := s.colors(seat{c: ch.from}, seat{c: ch.to}, ch.color)

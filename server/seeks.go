@@ -123,7 +123,7 @@ func (s *Server) cmdSeek(ev *events, c *client, in cmdInput) {
 		ev.text(c, "Guests can play unrated games only.")
 		return
 	}
-	if s.tdRefuse(ev, c, "") {
+	if s.td.refuse(ev, c, "") {
 		return
 	}
 	n := 0
@@ -234,7 +234,7 @@ func (s *Server) cmdPlay(ev *events, c *client, in cmdInput) {
 		ev.text(c, "You cannot play your own seek.")
 	case c.game != nil || sk.seat().busy():
 		ev.text(c, "One of you is already playing.")
-	case s.tdRefuse(ev, c, sk.seat().name()):
+	case s.td.refuse(ev, c, sk.seat().name()):
 	case !s.canPlayRated(c, sk.rated):
 		ev.text(c, "Guests can play unrated games only.")
 	case sk.rated && (s.rating(c.handle) < sk.minR || s.rating(c.handle) > sk.maxR):

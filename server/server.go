@@ -136,8 +136,7 @@ type Server struct {
 	failures   map[string][]time.Time // failed logins per remote host
 	ratings    map[string]int
 	http       httpDoor // the HTTP door (http*.go)
-	td         tdState  // the tournament director's events (td*.go)
-	tdCmds     map[string]tdCommand
+	td         director // the tournament director (td*.go)
 	wg         sync.WaitGroup
 }
 
@@ -152,8 +151,7 @@ func New(cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("server: bots: %w", err)
 	}
 	s := &Server{
-		td:       newTDState(cfg.TD),
-		tdCmds:   tdCommands(),
+		td:       newDirector(cfg.TD),
 		http:     ws,
 		cfg:      cfg,
 		cmds:     newCommandSet(),
@@ -168,21 +166,22 @@ func New(cfg Config) (*Server, error) {
 		ratings:  map[string]int{},
 	}
 	s.http.s = s
+	s.td.s = s
 	// Bots whose time ran out while the server was down go now.
 	s.http.sweepBots(cfg.Now())
 	if !handle.Valid(s.td.cfg.Handle) || s.td.cfg.Style != "icc" && s.td.cfg.Style != "fics" {
 		return nil, fmt.Errorf("server: TD handle %q or style %q not valid", s.td.cfg.Handle, s.td.cfg.Style)
 	}
-	if err := s.tdLoad(); err != nil {
+	if err := s.td.load(); err != nil {
 		return nil, fmt.Errorf("server: TD: %w", err)
 	}
-	s.tdResume()
+	s.td.resume()
 	ev := s.newEvents()
 	for _, sp := range s.td.cfg.Events {
-		if s.tdRunningNamed(sp.Name) {
+		if s.td.runningNamed(sp.Name) {
 			continue // kept in Dir from before a restart
 		}
-		if _, err := s.tdOpenEvent(ev, sp); err != nil {
+		if _, err := s.td.openEvent(ev, sp); err != nil {
 			return nil, fmt.Errorf("server: TD: %s: %w", sp, err)
 		}
 	}
@@ -256,7 +255,7 @@ func (s *Server) Close() error {
 	for _, g := range s.games {
 		s.endGame(ev, g, "Abo", "aborted", "Game aborted: the server is shutting down")
 	}
-	s.tdFlush()
+	s.td.flush()
 	ev.flush()
 	for c := range s.conns {
 		c.close()
@@ -328,7 +327,7 @@ func (s *Server) dropped(c *client, reason string) {
 		if g.td != nil && !s.closed {
 			// A TD game waits for its player, as CCT's rules have it,
 			// up to the disconnection that forfeits.
-			if grace = s.tdDisconnect(g, col); grace == 0 {
+			if grace = s.td.disconnect(g, col); grace == 0 {
 				why = fmt.Sprintf("forfeits by disconnection (%d in this game)", s.td.cfg.MaxDisconnects)
 			}
 		}

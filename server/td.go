@@ -99,14 +99,19 @@ const (
 	tdAborted = "aborted" // stopped by a manager
 )
 
-// tdState is the TD's part of the server state, guarded by s.mu.
-type tdState struct {
+// director is the tournament director: its state, guarded by the
+// server's lock, and its methods. It reaches the game table through s:
+// each "s." in its methods is a use of the table that a director in a
+// package of its own would make through the table's API.
+type director struct {
+	s      *Server
 	cfg    TDConfig
+	cmds   map[string]tdCommand
 	events []*tdEvent // by id
 	nextID int
 }
 
-// tdEvent is one event: the tourney model plus what the TD needs around
+// event is one event: the tourney model plus what the TD needs around
 // it. The exported fields are what tourney-N.json keeps.
 type tdEvent struct {
 	ID     int
@@ -122,7 +127,7 @@ type tdEvent struct {
 	Off []string
 
 	startTimer *time.Timer // StartAfter
-	saveTimer  *time.Timer // a write that is due (tdSave)
+	saveTimer  *time.Timer // a write that is due (director.save)
 	dirty      bool        // changed since the last write
 	savedAt    time.Time   // the last write
 }
@@ -205,17 +210,17 @@ func (te *tdEvent) boardOf(handle string) *tdBoard {
 	return nil
 }
 
-func newTDState(cfg TDConfig) tdState {
+func newDirector(cfg TDConfig) director {
 	cfg.fill()
-	return tdState{cfg: cfg, nextID: 1}
+	return director{cfg: cfg, cmds: tdCommands(), nextID: 1}
 }
 
-func (s *Server) tdHandle() string { return s.td.cfg.Handle }
+func (d *director) handle() string { return d.cfg.Handle }
 
-func (s *Server) isTD(name string) bool { return strings.EqualFold(name, s.td.cfg.Handle) }
+func (d *director) isTD(name string) bool { return strings.EqualFold(name, d.cfg.Handle) }
 
-func (s *Server) tdEvent(id int) *tdEvent {
-	for _, te := range s.td.events {
+func (d *director) event(id int) *tdEvent {
+	for _, te := range d.events {
 		if te.ID == id {
 			return te
 		}
@@ -223,8 +228,8 @@ func (s *Server) tdEvent(id int) *tdEvent {
 	return nil
 }
 
-// tdFile names event id's file with extension ext.
-func (s *Server) tdFile(id int, ext string) string { return td.EventFile(s.td.cfg.Dir, id, ext) }
+// file names event id's file with extension ext.
+func (d *director) file(id int, ext string) string { return td.EventFile(d.cfg.Dir, id, ext) }
 
 // tdFileID reads the event number of a file named tourney-N.json.
 func tdFileID(name string) (int, bool) {
@@ -237,13 +242,13 @@ func tdFileID(name string) (int, bool) {
 	return n, err == nil && n > 0
 }
 
-// tdLoad reads the events kept in Dir. A file that does not read is an
+// load reads the events kept in Dir. A file that does not read is an
 // error: the TD would otherwise start over and lose an event.
-func (s *Server) tdLoad() error {
-	if s.td.cfg.Dir == "" {
+func (d *director) load() error {
+	if d.cfg.Dir == "" {
 		return nil
 	}
-	ents, err := os.ReadDir(s.td.cfg.Dir)
+	ents, err := os.ReadDir(d.cfg.Dir)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
 	}
@@ -255,7 +260,7 @@ func (s *Server) tdLoad() error {
 		if !ok {
 			continue
 		}
-		b, err := os.ReadFile(filepath.Join(s.td.cfg.Dir, de.Name()))
+		b, err := os.ReadFile(filepath.Join(d.cfg.Dir, de.Name()))
 		if err != nil {
 			return err
 		}
@@ -266,10 +271,10 @@ func (s *Server) tdLoad() error {
 		if id != te.ID {
 			return fmt.Errorf("%s: holds event %d", de.Name(), te.ID)
 		}
-		s.td.events = append(s.td.events, te)
-		s.td.nextID = max(s.td.nextID, te.ID+1)
+		d.events = append(d.events, te)
+		d.nextID = max(d.nextID, te.ID+1)
 	}
-	sort.Slice(s.td.events, func(i, j int) bool { return s.td.events[i].ID < s.td.events[j].ID })
+	sort.Slice(d.events, func(i, j int) bool { return d.events[i].ID < d.events[j].ID })
 	return nil
 }
 
@@ -321,10 +326,11 @@ func marshalTDEvent(te *tdEvent) ([]byte, error) { return json.MarshalIndent(te,
 // files.
 const tdSaveEvery = 100 * time.Millisecond
 
-// tdSave writes the event's state and its outputs now, or within
+// save writes the event's state and its outputs now, or within
 // tdSaveEvery of the last write (Close writes what is due at once).
-func (s *Server) tdSave(te *tdEvent) {
-	if s.td.cfg.Dir == "" {
+func (d *director) save(te *tdEvent) {
+	s := d.s
+	if d.cfg.Dir == "" {
 		return
 	}
 	te.dirty = true
@@ -336,38 +342,39 @@ func (s *Server) tdSave(te *tdEvent) {
 			s.mu.Lock()
 			defer s.mu.Unlock()
 			te.saveTimer = nil
-			s.tdWrite(te)
+			d.write(te)
 		})
 		return
 	}
-	s.tdWrite(te)
+	d.write(te)
 }
 
-// tdFlush writes every event with changes not yet written (at Close).
-func (s *Server) tdFlush() {
-	for _, te := range s.td.events {
+// flush writes every event with changes not yet written (at Close).
+func (d *director) flush() {
+	for _, te := range d.events {
 		if te.saveTimer != nil {
 			te.saveTimer.Stop()
 			te.saveTimer = nil
 		}
-		s.tdWrite(te)
+		d.write(te)
 	}
 }
 
-// tdWrite writes the event's state and its outputs if they changed.
+// write writes the event's state and its outputs if they changed.
 // Errors are logged: the event goes on in memory.
-func (s *Server) tdWrite(te *tdEvent) {
-	if !te.dirty || s.td.cfg.Dir == "" {
+func (d *director) write(te *tdEvent) {
+	s := d.s
+	if !te.dirty || d.cfg.Dir == "" {
 		return
 	}
 	te.dirty, te.savedAt = false, s.cfg.Now()
-	if err := os.MkdirAll(s.td.cfg.Dir, 0o755); err != nil {
+	if err := os.MkdirAll(d.cfg.Dir, 0o755); err != nil {
 		s.cfg.Log("td: %v", err)
 		return
 	}
 	b, err := marshalTDEvent(te)
 	if err == nil {
-		err = writeAtomic(s.tdFile(te.ID, "json"), b)
+		err = writeAtomic(d.file(te.ID, "json"), b)
 	}
 	for _, out := range []struct {
 		ext  string
@@ -378,7 +385,7 @@ func (s *Server) tdWrite(te *tdEvent) {
 		}
 		var data []byte
 		if data, err = out.data(); err == nil {
-			err = writeAtomic(s.tdFile(te.ID, out.ext), data)
+			err = writeAtomic(d.file(te.ID, out.ext), data)
 		}
 	}
 	if err != nil {
@@ -433,16 +440,16 @@ func (s *Server) TDEvents() []string {
 		}
 		line := fmt.Sprintf("%s, %s: %s", te.heading(), te.Status, te.progress())
 		if te.Status == tdOpen || te.lateJoinable() {
-			line += fmt.Sprintf("; players enter with \"tell %s join %d\"", s.tdHandle(), te.ID)
+			line += fmt.Sprintf("; players enter with \"tell %s join %d\"", s.td.handle(), te.ID)
 		}
 		out = append(out, line)
 	}
 	return out
 }
 
-// tdRunningNamed reports whether an event of that name is open or running.
-func (s *Server) tdRunningNamed(name string) bool {
-	for _, te := range s.td.events {
+// runningNamed reports whether an event of that name is open or running.
+func (d *director) runningNamed(name string) bool {
+	for _, te := range d.events {
 		if !te.over() && name != "" && strings.EqualFold(te.Spec.Name, name) {
 			return true
 		}
@@ -472,7 +479,8 @@ func parseTourneyPath(path string) (id int, ext string, ok bool) {
 }
 
 // serveTourney answers the event pages of the HTTP door.
-func (s *Server) serveTourney(w http.ResponseWriter, r *http.Request) {
+func (d *director) serveTourney(w http.ResponseWriter, r *http.Request) {
+	s := d.s
 	id, ext, ok := parseTourneyPath(r.URL.Path)
 	if !ok {
 		http.NotFound(w, r)
@@ -485,7 +493,7 @@ func (s *Server) serveTourney(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Lock()
 	allowed, retry := s.http.limitAddr(s.http.perAddr, hostOf(stringAddr(r.RemoteAddr)), s.http.cfg.Rate, s.http.cfg.Burst)
-	te := s.tdEvent(id)
+	te := d.event(id)
 	var data []byte
 	var err error
 	if allowed && te != nil {

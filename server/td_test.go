@@ -255,7 +255,7 @@ func mustSpec(t *testing.T, s string) td.EventSpec {
 func tdSnap(t *testing.T, s *Server, id int) *tdEvent {
 	t.Helper()
 	s.mu.Lock()
-	te := s.tdEvent(id)
+	te := s.td.event(id)
 	if te == nil {
 		s.mu.Unlock()
 		t.Fatalf("no event %d", id)

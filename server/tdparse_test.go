@@ -224,7 +224,7 @@ func FuzzTDTell(f *testing.F) {
 		defer s.mu.Unlock()
 		for _, c := range []*client{boss, other} {
 			ev := s.newEvents()
-			s.tdTell(ev, c, text)
+			s.td.tell(ev, c, text)
 			c.outMu.Lock() // the output is not read here
 			c.outBuf = nil
 			c.queued.Store(0)
