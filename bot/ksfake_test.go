@@ -14,6 +14,7 @@ import (
 
 	"kriegbot/engine/chess"
 	"kriegbot/engine/umpire"
+	"kriegbot/protocol/ksapi"
 )
 
 // fakeSite stands in for kriegspiel.org in tests: it follows API.md (field
@@ -74,9 +75,9 @@ type fakeGame struct {
 	bot      chess.Color
 	entries  []fakeEntry
 	refused  map[chess.Move]bool
-	result   map[string]any
-	subs     []chan string
-	moves    []map[string]any // the transcript
+	result   *ksapi.Result
+	subs     []chan []byte
+	moves    []ksapi.TranscriptMove
 	started  time.Time
 }
 
@@ -161,7 +162,7 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 }
 
 func apiError(w http.ResponseWriter, status int, code string) {
-	writeJSON(w, status, map[string]any{"error": map[string]any{"code": code, "message": strings.ToLower(code), "details": map[string]any{}}})
+	writeJSON(w, status, ksapi.NewGameError(code, strings.ToLower(code)))
 }
 
 func (f *fakeSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -182,7 +183,7 @@ func (f *fakeSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (f *fakeSite) route(w http.ResponseWriter, r *http.Request) {
 	public := strings.HasPrefix(r.URL.Path, "/user/") || r.URL.Path == "/auth/bots/register"
 	if !public && r.Header.Get("Authorization") != "Bearer "+f.token {
-		writeJSON(w, http.StatusUnauthorized, map[string]any{"detail": "Authentication required"})
+		writeJSON(w, http.StatusUnauthorized, ksapi.Detail{Detail: "Authentication required"})
 		return
 	}
 	parts := strings.Split(strings.Trim(r.URL.Path, "/"), "/")
@@ -195,30 +196,31 @@ func (f *fakeSite) route(w http.ResponseWriter, r *http.Request) {
 	}()
 	switch {
 	case r.Method == "POST" && r.URL.Path == "/bots/profile":
-		writeJSON(w, 200, map[string]any{"ok": true, "supported_rule_variants": []string{"wild16"}})
+		writeJSON(w, 200, ksapi.ProfileSaved{OK: true, RuleVariants: []string{"wild16"}})
 	case r.Method == "GET" && r.URL.Path == "/game/mine/active":
-		var list []map[string]any
+		var list ksapi.Games
 		for _, g := range f.sortedGames() {
 			if g.state != "completed" {
-				list = append(list, f.metadata(g))
+				list.Games = append(list.Games, f.metadata(g))
 			}
 		}
-		writeJSON(w, 200, map[string]any{"games": list})
+		writeJSON(w, 200, list)
 	case r.Method == "POST" && r.URL.Path == "/game/create":
-		var body map[string]any
+		var body ksapi.CreateGame
 		json.NewDecoder(r.Body).Decode(&body)
-		if body["rule_variant"] != "wild16" || body["opponent_type"] != "human" {
-			f.violate("create with %v", body)
+		if body.RuleVariant == nil || *body.RuleVariant != "wild16" || body.OpponentType == nil || *body.OpponentType != "human" {
+			b, _ := json.Marshal(body)
+			f.violate("create with %s", b)
 		}
 		for _, g := range f.games {
 			if g.state == "waiting" {
-				apiError(w, 409, "BOT_ALREADY_HAS_OPEN_GAME")
+				apiError(w, 409, ksapi.CodeBotAlreadyHasOpenGame)
 				return
 			}
 		}
 		g := f.newGame()
-		writeJSON(w, 201, map[string]any{"game_id": g.id, "game_code": g.code, "play_as": "random", "rule_variant": "wild16",
-			"state": "waiting", "join_url": "x", "game_url": nil, "opponent_type": "human", "bot": nil})
+		writeJSON(w, 201, ksapi.Created{GameID: g.id, GameCode: g.code, PlayAs: "random", RuleVariant: "wild16",
+			State: "waiting", JoinURL: "x", OpponentType: "human"})
 		// The opponent joins a moment later.
 		if f.noJoin {
 			return
@@ -238,43 +240,41 @@ func (f *fakeSite) route(w http.ResponseWriter, r *http.Request) {
 	case len(parts) == 3 && parts[0] == "game" && r.Method == "GET" && parts[2] == "state":
 		g := f.games[parts[1]]
 		if g == nil {
-			apiError(w, 404, "GAME_NOT_FOUND")
+			apiError(w, 404, ksapi.CodeGameNotFound)
 			return
 		}
 		writeJSON(w, 200, f.state(g))
 	case len(parts) == 3 && parts[0] == "game" && r.Method == "POST" && parts[2] == "move":
 		g := f.games[parts[1]]
 		if g == nil {
-			apiError(w, 404, "GAME_NOT_FOUND")
+			apiError(w, 404, ksapi.CodeGameNotFound)
 			return
 		}
-		var body struct {
-			UCI string `json:"uci"`
-		}
+		var body ksapi.MoveRequest
 		if json.NewDecoder(r.Body).Decode(&body) != nil {
-			writeJSON(w, 422, map[string]any{"detail": "bad body"})
+			writeJSON(w, 422, ksapi.Detail{Detail: "bad body"})
 			return
 		}
 		f.move(w, g, body.UCI)
 	case len(parts) == 3 && parts[0] == "game" && r.Method == "POST" && parts[2] == "resign":
 		g := f.games[parts[1]]
 		if g == nil {
-			apiError(w, 404, "GAME_NOT_FOUND")
+			apiError(w, 404, ksapi.CodeGameNotFound)
 			return
 		}
 		if g.state != "active" {
-			apiError(w, 400, "GAME_NOT_ACTIVE")
+			apiError(w, 400, ksapi.CodeGameNotActive)
 			return
 		}
 		f.finish(g, g.bot.Other(), "resignation")
-		writeJSON(w, 200, map[string]any{"result": g.result})
+		writeJSON(w, 200, ksapi.Resigned{Result: g.result})
 	case len(parts) == 3 && parts[0] == "game" && r.Method == "GET" && parts[2] == "events":
 		g := f.games[parts[1]]
 		if g == nil || g.state == "completed" {
-			apiError(w, 404, "GAME_NOT_FOUND")
+			apiError(w, 404, ksapi.CodeGameNotFound)
 			return
 		}
-		ch := make(chan string, 16)
+		ch := make(chan []byte, 16)
 		g.subs = append(g.subs, ch)
 		mode, keep := f.sse, f.keepalive
 		locked = false
@@ -283,50 +283,50 @@ func (f *fakeSite) route(w http.ResponseWriter, r *http.Request) {
 	case len(parts) == 3 && parts[0] == "game" && r.Method == "GET" && parts[2] == "moves":
 		g := f.games[parts[1]]
 		if g == nil {
-			apiError(w, 404, "GAME_NOT_FOUND")
+			apiError(w, 404, ksapi.CodeGameNotFound)
 			return
 		}
 		if g.state != "completed" {
 			f.violate("transcript of live game %s asked for", g.id)
 		}
-		writeJSON(w, 200, map[string]any{"game_id": g.id, "rule_variant": "wild16", "viewer_color": colorName(g.bot), "moves": g.moves})
+		writeJSON(w, 200, ksapi.Transcript{GameID: g.id, RuleVariant: "wild16", ViewerColor: colorName(g.bot), Moves: g.moves})
 	case len(parts) == 2 && parts[0] == "game" && r.Method == "GET" && parts[1] != "open":
 		g := f.games[parts[1]]
 		if g == nil {
-			apiError(w, 404, "GAME_NOT_FOUND")
+			apiError(w, 404, ksapi.CodeGameNotFound)
 			return
 		}
 		writeJSON(w, 200, f.metadata(g))
 	case len(parts) == 2 && parts[0] == "game" && r.Method == "DELETE":
 		g := f.games[parts[1]]
 		if g == nil || g.state != "waiting" {
-			apiError(w, 404, "GAME_NOT_FOUND")
+			apiError(w, 404, ksapi.CodeGameNotFound)
 			return
 		}
 		delete(f.games, g.id)
 		w.WriteHeader(204)
 	case r.Method == "GET" && r.URL.Path == "/game/open":
-		var list []map[string]any
+		var list ksapi.OpenGames
 		for code, by := range f.open {
-			list = append(list, map[string]any{"game_code": code, "rule_variant": "wild16", "created_by": by,
-				"created_at": "2026-01-01T00:00:00Z", "available_color": "white"})
+			list.Games = append(list.Games, ksapi.OpenGame{GameCode: code, RuleVariant: "wild16", CreatedBy: by,
+				CreatedAt: "2026-01-01T00:00:00Z", AvailableColor: "white"})
 		}
-		writeJSON(w, 200, map[string]any{"games": list})
+		writeJSON(w, 200, list)
 	case len(parts) == 2 && parts[0] == "user" && r.Method == "GET":
 		role := "user"
 		if f.bots[parts[1]] {
 			role = "bot"
 		}
-		writeJSON(w, 200, map[string]any{"username": parts[1], "role": role, "is_bot": f.bots[parts[1]], "stats": map[string]any{}})
+		writeJSON(w, 200, ksapi.User{Username: parts[1], Role: role, IsBot: f.bots[parts[1]], Stats: map[string]any{}})
 	case len(parts) == 3 && parts[0] == "game" && parts[1] == "join" && r.Method == "POST":
 		by, ok := f.open[parts[2]]
 		if !ok {
-			apiError(w, 404, "GAME_NOT_FOUND")
+			apiError(w, 404, ksapi.CodeGameNotFound)
 			return
 		}
 		if !f.bots[by] {
 			f.violate("joined %s's game: a human's", by)
-			apiError(w, 403, "FORBIDDEN")
+			apiError(w, 403, ksapi.CodeForbidden)
 			return
 		}
 		f.joins = append(f.joins, time.Now())
@@ -336,9 +336,9 @@ func (f *fakeSite) route(w http.ResponseWriter, r *http.Request) {
 		if g.bot == chess.Black {
 			f.opponentMove(g)
 		}
-		writeJSON(w, 200, map[string]any{"game_id": g.id, "game_code": g.code, "play_as": colorName(g.bot), "rule_variant": "wild16", "state": "active", "game_url": "x"})
+		writeJSON(w, 200, ksapi.Joined{GameID: g.id, GameCode: g.code, PlayAs: colorName(g.bot), RuleVariant: "wild16", State: "active", GameURL: "x"})
 	default:
-		writeJSON(w, 404, map[string]any{"detail": "Not Found"})
+		writeJSON(w, 404, ksapi.Detail{Detail: "Not Found"})
 	}
 }
 
@@ -374,38 +374,37 @@ func colorName(c chess.Color) string {
 	return "black"
 }
 
-func (f *fakeSite) metadata(g *fakeGame) map[string]any {
-	seat := func(c chess.Color) any {
+func (f *fakeSite) metadata(g *fakeGame) ksapi.Metadata {
+	seat := func(c chess.Color) *ksapi.Seat {
 		if c == g.bot {
-			return map[string]any{"username": f.me, "connected": true, "role": "bot"}
+			return &ksapi.Seat{Username: f.me, Connected: true, Role: "bot"}
 		}
 		if g.state == "waiting" {
 			return nil
 		}
-		return map[string]any{"username": f.opp, "connected": true, "role": "bot"}
+		return &ksapi.Seat{Username: f.opp, Connected: true, Role: "bot"}
 	}
-	var turn any
+	m := ksapi.Metadata{GameID: g.id, GameCode: g.code, RuleVariant: "wild16", State: g.state,
+		OpponentType: "human", White: seat(chess.White), Black: seat(chess.Black),
+		MoveNumber: g.u.Plies() + 1, CreatedAt: "2026-01-01T00:00:00Z", UpdatedAt: "2026-01-01T00:00:00Z", Result: g.result}
 	if g.state == "active" {
-		turn = colorName(g.u.Side())
+		m.Turn = new(colorName(g.u.Side()))
 	}
-	return map[string]any{"game_id": g.id, "game_code": g.code, "rule_variant": "wild16", "state": g.state,
-		"opponent_type": "human", "white": seat(chess.White), "black": seat(chess.Black), "turn": turn,
-		"move_number": g.u.Plies() + 1, "created_at": "2026-01-01T00:00:00Z", "updated_at": "2026-01-01T00:00:00Z",
-		"result": g.result, "rating_snapshot": nil}
+	return m
 }
 
-func (f *fakeSite) clock(g *fakeGame) map[string]any {
+func (f *fakeSite) clock(g *fakeGame) *ksapi.Clock {
 	el := time.Since(g.started).Seconds()
 	w, b := 1500-el/2, 1500-el/2
-	var active any
+	var active *string
 	if g.state == "active" && g.u.Plies() > 0 {
-		active = colorName(g.u.Side())
+		active = new(colorName(g.u.Side()))
 	}
 	if f.clockNoise {
 		w, b = -30+float64(f.rng.IntN(4000)), 1e5*f.rng.Float64()
-		active = []any{nil, "white", "black"}[f.rng.IntN(3)]
+		active = []*string{nil, new("white"), new("black")}[f.rng.IntN(3)]
 	}
-	return map[string]any{"white_remaining": w, "black_remaining": b, "active_color": active}
+	return &ksapi.Clock{WhiteRemaining: &w, BlackRemaining: &b, ActiveColor: active}
 }
 
 // allowed are the moves the bot may ask: every legal move, and its pawns'
@@ -450,12 +449,12 @@ func (f *fakeSite) allowed(g *fakeGame) []string {
 	return out
 }
 
-func (f *fakeSite) state(g *fakeGame) map[string]any {
-	var turn any
+func (f *fakeSite) state(g *fakeGame) ksapi.State {
+	var turn *string
 	var allowed []string
 	actions := []string{}
 	if g.state == "active" {
-		turn = colorName(g.u.Side())
+		turn = new(colorName(g.u.Side()))
 		if g.u.Side() == g.bot {
 			allowed = f.allowed(g)
 			actions = []string{"move"}
@@ -465,7 +464,7 @@ func (f *fakeSite) state(g *fakeGame) map[string]any {
 		allowed = []string{}
 	}
 	// The scoresheet from the bot's side.
-	turns := map[int]map[string][]map[string]any{}
+	turns := map[int]*ksapi.Turn{}
 	maxTurn := 0
 	for _, e := range g.entries {
 		own := e.color == g.bot
@@ -474,45 +473,50 @@ func (f *fakeSite) state(g *fakeGame) map[string]any {
 		}
 		tn := turns[e.turn]
 		if tn == nil {
-			tn = map[string][]map[string]any{"white": {}, "black": {}}
+			tn = &ksapi.Turn{Turn: e.turn, White: []ksapi.Entry{}, Black: []ksapi.Entry{}}
 			turns[e.turn] = tn
 		}
 		maxTurn = max(maxTurn, e.turn)
 		prompt, actor := "Opponent move", "opponent"
-		var uci any
+		var uci *string
 		if own {
-			prompt, actor, uci = "Move attempt", "self", e.uci
+			prompt, actor, uci = "Move attempt", "self", new(e.uci)
 		}
 		texts := e.texts
 		if !own && e.kind != "status" {
 			texts = append(append([]string(nil), texts...), f.extraWords...)
 		}
-		tn[colorName(e.color)] = append(tn[colorName(e.color)], map[string]any{"kind": e.kind, "actor": actor, "prompt": prompt,
-			"message": prompt + " — " + strings.Join(texts, " · "), "messages": texts, "move_uci": uci, "question_type": "COMMON"})
+		col := &tn.White
+		if e.color == chess.Black {
+			col = &tn.Black
+		}
+		*col = append(*col, ksapi.Entry{Kind: e.kind, Actor: actor, Prompt: prompt,
+			Message: ksapi.EntryMessage(prompt, texts), Messages: texts, MoveUCI: uci, QuestionType: ksapi.QuestionCommon})
 	}
-	var list []map[string]any
+	list := []ksapi.Turn{}
 	for i := 1; i <= maxTurn; i++ {
 		if tn := turns[i]; tn != nil {
-			list = append(list, map[string]any{"turn": i, "white": tn["white"], "black": tn["black"]})
+			list = append(list, *tn)
 		}
 	}
-	if list == nil {
-		list = []map[string]any{}
+	return ksapi.State{GameID: g.id, State: g.state, Turn: turn, MoveNumber: g.u.Plies() + 1,
+		YourColor: colorName(g.bot), YourFEN: "8/8/8/8/8/8/8/8 w - - 0 1", AllowedMoves: allowed,
+		PossibleActions: actions, Scoresheet: ksapi.Scoresheet{ViewerColor: colorName(g.bot), LastMoveNumber: maxTurn, Turns: list},
+		RefereeTurns: list, RefereeLog: []ksapi.LogEntry{}, Result: g.result, Clock: f.clock(g)}
+}
+
+// siteCheck is the site's word for a check kind.
+func siteCheck(k chess.CheckKind) ksapi.Check {
+	return map[chess.CheckKind]ksapi.Check{chess.CheckRank: ksapi.CheckRank, chess.CheckFile: ksapi.CheckFile,
+		chess.CheckLongDiagonal: ksapi.CheckLongDiagonal, chess.CheckShortDiagonal: ksapi.CheckShortDiagonal, chess.CheckKnight: ksapi.CheckKnight}[k]
+}
+
+// winnerOf is the site's winner of a decisive result.
+func winnerOf(result string) string {
+	if result == "1-0" {
+		return ksapi.White
 	}
-	return map[string]any{"game_id": g.id, "state": g.state, "turn": turn, "move_number": g.u.Plies() + 1,
-		"your_color": colorName(g.bot), "your_fen": "8/8/8/8/8/8/8/8 w - - 0 1", "allowed_moves": allowed,
-		"possible_actions": actions, "scoresheet": map[string]any{"viewer_color": colorName(g.bot), "last_move_number": maxTurn, "turns": list},
-		"referee_turns": list, "referee_log": []any{}, "result": g.result, "clock": f.clock(g)}
-}
-
-func checkText(k chess.CheckKind) string {
-	return map[chess.CheckKind]string{chess.CheckRank: "Check on rank", chess.CheckFile: "Check on file",
-		chess.CheckLongDiagonal: "Check on long diagonal", chess.CheckShortDiagonal: "Check on short diagonal", chess.CheckKnight: "Check by knight"}[k]
-}
-
-func checkCode(k chess.CheckKind) string {
-	return map[chess.CheckKind]string{chess.CheckRank: "CHECK_RANK", chess.CheckFile: "CHECK_FILE",
-		chess.CheckLongDiagonal: "CHECK_LONG_DIAGONAL", chess.CheckShortDiagonal: "CHECK_SHORT_DIAGONAL", chess.CheckKnight: "CHECK_KNIGHT"}[k]
+	return ksapi.Black
 }
 
 // record notes a legal move: entries, transcript.
@@ -522,52 +526,47 @@ func (f *fakeSite) record(g *fakeGame, a umpire.Answer) {
 	kind := "move"
 	if a.Capture.Kind != umpire.NoCapture {
 		kind = "capture"
-		w := "Piece"
+		piece := ksapi.CapturedPiece
 		if a.Capture.Kind == umpire.PawnCaptured {
-			w = "Pawn"
+			piece = ksapi.CapturedPawn
 		}
-		texts = append(texts, w+" captured at "+strings.ToUpper(a.Capture.Square.String()))
+		texts = append(texts, ksapi.Text{Kind: ksapi.TextCapture, Square: a.Capture.Square.String(), Piece: piece}.String())
 	}
 	if a.Ending == umpire.NotOver {
 		for _, k := range a.Checks {
 			if k != chess.NoCheck {
-				texts = append(texts, checkText(k))
+				texts = append(texts, siteCheck(k).Text())
 			}
 		}
 	}
 	if a.Ending == umpire.Checkmate {
-		texts = append(texts, "Checkmate — "+map[string]string{"1-0": "White", "0-1": "Black"}[a.Result]+" wins")
+		texts = append(texts, ksapi.Text{Kind: ksapi.TextEnd, Ending: ksapi.Checkmate, Winner: winnerOf(a.Result)}.String())
 	}
 	if len(texts) == 0 {
-		texts = []string{"Move complete"}
+		texts = []string{ksapi.Text{Kind: ksapi.TextMoveComplete}.String()}
 	}
 	g.entries = append(g.entries, fakeEntry{color: a.Mover, turn: turn, kind: kind, uci: a.Attempt.String(), texts: texts})
 	if a.Ending == umpire.NotOver {
-		tries := "No pawn captures"
-		if a.PawnTries == 1 {
-			tries = "1 pawn try"
-		} else if a.PawnTries > 1 {
-			tries = fmt.Sprintf("%d pawn tries", a.PawnTries)
-		}
+		tries := ksapi.Text{Kind: ksapi.TextTries, Tries: max(0, a.PawnTries)}.String()
 		g.entries = append(g.entries, fakeEntry{color: a.Mover, turn: turn, kind: "status", texts: []string{tries}})
 	}
 	uci := a.Attempt.String()
-	g.moves = append(g.moves, map[string]any{"ply": g.u.Plies(), "color": colorName(a.Mover), "question_type": "COMMON",
-		"uci": uci, "move_done": true, "answer": map[string]any{"main": "REGULAR_MOVE"}, "timestamp": nil, "replay_fen": nil})
+	g.moves = append(g.moves, ksapi.TranscriptMove{Ply: g.u.Plies(), Color: colorName(a.Mover), QuestionType: ksapi.QuestionCommon,
+		UCI: &uci, MoveDone: true, Answer: &ksapi.TranscriptAnswer{Main: ksapi.RegularMove}})
 }
 
 func (f *fakeSite) move(w http.ResponseWriter, g *fakeGame, uci string) {
 	if g.state != "active" {
-		apiError(w, 400, "GAME_NOT_ACTIVE")
+		apiError(w, 400, ksapi.CodeGameNotActive)
 		return
 	}
 	if g.u.Side() != g.bot {
-		apiError(w, 400, "NOT_YOUR_TURN")
+		apiError(w, 400, ksapi.CodeNotYourTurn)
 		return
 	}
 	m, err := chess.ParseUCI(uci)
 	if err != nil {
-		writeJSON(w, 200, map[string]any{"move_done": false, "announcement": "INVALID_UCI", "turn": colorName(g.bot), "game_over": false, "clock": f.clock(g)})
+		writeJSON(w, 200, ksapi.MoveResult{Announcement: ksapi.InvalidUCI, Turn: new(colorName(g.bot)), Clock: f.clock(g)})
 		return
 	}
 	if g.refused[m] {
@@ -582,50 +581,47 @@ func (f *fakeSite) move(w http.ResponseWriter, g *fakeGame, uci string) {
 	}
 	a, err := g.u.Attempt(m)
 	if err != nil {
-		apiError(w, 400, "GAME_NOT_ACTIVE")
+		apiError(w, 400, ksapi.CodeGameNotActive)
 		return
 	}
 	if !a.Legal {
 		g.refused[m] = true
 		g.entries = append(g.entries, fakeEntry{color: g.bot, turn: g.u.Plies()/2 + 1, kind: "illegal_move", uci: uci, texts: []string{"Illegal move"}, private: true})
 		f.publish(g)
-		writeJSON(w, 200, map[string]any{"move_done": false, "announcement": "ILLEGAL_MOVE", "special_announcement": nil, "checks": []string{},
-			"capture_square": nil, "captured_piece_announcement": nil, "next_turn_pawn_tries": nil, "turn": colorName(g.bot), "game_over": false, "clock": f.clock(g)})
+		writeJSON(w, 200, ksapi.MoveResult{Announcement: ksapi.IllegalMove, Checks: []string{}, Turn: new(colorName(g.bot)), Clock: f.clock(g)})
 		return
 	}
 	g.refused = map[chess.Move]bool{}
 	f.record(g, a)
-	reply := map[string]any{"move_done": true, "announcement": "REGULAR_MOVE", "special_announcement": nil, "checks": []string{},
-		"capture_square": nil, "captured_piece_announcement": nil, "next_turn_pawn_tries": a.PawnTries, "game_over": a.Ending != umpire.NotOver}
+	reply := ksapi.MoveResult{MoveDone: true, Announcement: ksapi.RegularMove, Checks: []string{},
+		NextTurnPawnTries: new(a.PawnTries), GameOver: a.Ending != umpire.NotOver}
 	if a.Capture.Kind != umpire.NoCapture {
-		reply["announcement"] = "CAPTURE_DONE"
-		reply["capture_square"] = a.Capture.Square.String()
-		reply["captured_piece_announcement"] = map[umpire.CaptureKind]string{umpire.PawnCaptured: "PAWN", umpire.PieceCaptured: "PIECE"}[a.Capture.Kind]
+		reply.Announcement = ksapi.CaptureDone
+		reply.CaptureSquare = new(a.Capture.Square.String())
+		reply.CapturedPiece = new(map[umpire.CaptureKind]string{umpire.PawnCaptured: ksapi.CapturedPawn, umpire.PieceCaptured: ksapi.CapturedPiece}[a.Capture.Kind])
 	}
 	var checks []string
 	for _, k := range a.Checks {
 		if k != chess.NoCheck {
-			checks = append(checks, checkCode(k))
+			checks = append(checks, siteCheck(k).Code())
 		}
 	}
 	switch {
-	case a.Ending == umpire.Checkmate && a.Result == "1-0":
-		reply["special_announcement"] = "CHECKMATE_WHITE_WINS"
 	case a.Ending == umpire.Checkmate:
-		reply["special_announcement"] = "CHECKMATE_BLACK_WINS"
+		reply.SpecialAnnouncement = new(ksapi.Special{Ending: ksapi.Checkmate, Winner: winnerOf(a.Result)}.Code())
 	case a.Ending == umpire.Stalemate:
-		reply["special_announcement"] = "DRAW_STALEMATE"
+		reply.SpecialAnnouncement = new(ksapi.Special{Ending: ksapi.Stalemate}.Code())
 	case a.Ending == umpire.InsufficientMaterial:
-		reply["special_announcement"] = "DRAW_INSUFFICIENT"
+		reply.SpecialAnnouncement = new(ksapi.Special{Ending: ksapi.Insufficient}.Code())
 	case len(checks) == 2:
-		reply["special_announcement"] = "CHECK_DOUBLE"
-		reply["checks"] = checks
+		reply.SpecialAnnouncement = new(ksapi.Special{Double: true}.Code())
+		reply.Checks = checks
 	case len(checks) == 1:
 		// As ks-backend: "checks" holds a double check's kinds only.
-		reply["special_announcement"] = checks[0]
+		reply.SpecialAnnouncement = new(checks[0])
 	}
 	if a.Ending != umpire.NotOver {
-		reply["next_turn_pawn_tries"] = nil
+		reply.NextTurnPawnTries = nil
 		f.finishBoard(g, a)
 	} else if f.vanishAfter > 0 && g.u.Plies() >= f.vanishAfter {
 		delete(f.games, g.id)
@@ -633,11 +629,10 @@ func (f *fakeSite) move(w http.ResponseWriter, g *fakeGame, uci string) {
 	} else {
 		f.opponentMove(g)
 	}
-	reply["turn"] = nil
 	if g.state == "active" {
-		reply["turn"] = colorName(g.u.Side())
+		reply.Turn = new(colorName(g.u.Side()))
 	}
-	reply["clock"] = f.clock(g)
+	reply.Clock = f.clock(g)
 	f.publish(g)
 	writeJSON(w, 200, reply)
 }
@@ -660,11 +655,10 @@ func (f *fakeSite) finishBoard(g *fakeGame, a umpire.Answer) {
 // finish ends a game; winner 2 is a draw.
 func (f *fakeSite) finish(g *fakeGame, winner chess.Color, reason string) {
 	g.state = "completed"
-	var w any
+	g.result = &ksapi.Result{Reason: reason}
 	if winner <= chess.Black {
-		w = colorName(winner)
+		g.result.Winner = new(colorName(winner))
 	}
-	g.result = map[string]any{"winner": w, "reason": reason}
 }
 
 // opponentMove plays the opponent's random legal move, or resigns.
@@ -695,8 +689,8 @@ func (f *fakeSite) opponentMove(g *fakeGame) {
 
 // publish pings the game's event streams.
 func (f *fakeSite) publish(g *fakeGame) {
-	data := fmt.Sprintf(`{"type":"game_changed","game_id":%q,"game_code":%q,"state":%q,"turn":null,"move_number":%d,"updated_at":"x"}`,
-		g.id, g.code, g.state, g.u.Plies()+1)
+	data, _ := json.Marshal(ksapi.GameEvent{Type: ksapi.EventGameChanged, GameID: g.id, GameCode: g.code, State: g.state,
+		MoveNumber: g.u.Plies() + 1, UpdatedAt: "x"})
 	for _, c := range g.subs {
 		select {
 		case c <- data:
@@ -705,7 +699,7 @@ func (f *fakeSite) publish(g *fakeGame) {
 	}
 }
 
-func (f *fakeSite) stream(w http.ResponseWriter, r *http.Request, g *fakeGame, ch chan string, mode string, keep time.Duration) {
+func (f *fakeSite) stream(w http.ResponseWriter, r *http.Request, g *fakeGame, ch chan []byte, mode string, keep time.Duration) {
 	defer func() {
 		f.mu.Lock()
 		for i, c := range g.subs {
@@ -727,7 +721,8 @@ func (f *fakeSite) stream(w http.ResponseWriter, r *http.Request, g *fakeGame, c
 		}
 		return
 	}
-	fmt.Fprintf(w, "event: connected\ndata: {\"type\":\"connected\",\"game_id\":%q}\n\n", g.id)
+	hello, _ := json.Marshal(ksapi.GameEvent{Type: ksapi.EventConnected, GameID: g.id})
+	w.Write(ksapi.FormatEvent(ksapi.EventConnected, hello))
 	fl.Flush()
 	if mode == "drop" {
 		return
@@ -742,11 +737,10 @@ func (f *fakeSite) stream(w http.ResponseWriter, r *http.Request, g *fakeGame, c
 			if !ok {
 				return
 			}
-			fmt.Fprintf(w, "event: game_changed\ndata: %s\n\n", d)
+			w.Write(ksapi.FormatEvent(ksapi.EventGameChanged, d))
 			fl.Flush()
 		case <-tick.C:
-			io := ": keepalive\n\n"
-			fmt.Fprint(w, io)
+			w.Write(ksapi.FormatComment(ksapi.Keepalive))
 			fl.Flush()
 		}
 	}

@@ -14,6 +14,7 @@ import (
 
 	"golang.org/x/time/rate"
 
+	"kriegbot/protocol/ksapi"
 	"kriegbot/server/kshttp"
 )
 
@@ -256,7 +257,7 @@ func validation(field, msg string) *apiError {
 	if field != "" {
 		loc = append(loc, field)
 	}
-	return errDetail(422, []map[string]any{{"type": "value_error", "loc": loc, "msg": msg}})
+	return errDetail(422, []ksapi.Invalid{{Type: "value_error", Loc: loc, Msg: msg}})
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
@@ -275,10 +276,10 @@ func writeError(w http.ResponseWriter, e *apiError) {
 		w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(e.retry.Seconds()))))
 	}
 	if e.code != "" {
-		writeJSON(w, e.status, map[string]any{"error": map[string]any{"code": e.code, "message": e.msg, "details": map[string]any{}}})
+		writeJSON(w, e.status, ksapi.NewGameError(e.code, e.msg))
 		return
 	}
-	writeJSON(w, e.status, map[string]any{"detail": e.detail})
+	writeJSON(w, e.status, ksapi.Detail{Detail: e.detail})
 }
 
 // request is one API request after routing and authentication.
@@ -340,7 +341,7 @@ func (web *httpDoor) serveAPI(w http.ResponseWriter, r *http.Request) {
 	var e *apiError
 	switch rt {
 	case kshttp.RouteHealth:
-		writeJSON(w, 200, map[string]any{"status": "ok", "db": "connected", "version": "kriegbot"})
+		writeJSON(w, 200, ksapi.Health{Status: "ok", DB: "connected", Version: "kriegbot"})
 	case kshttp.RouteRegister:
 		e = web.apiRegister(req)
 	case kshttp.RouteUser:
@@ -350,7 +351,7 @@ func (web *httpDoor) serveAPI(w http.ResponseWriter, r *http.Request) {
 	case kshttp.RouteProfile:
 		e = web.apiProfile(req)
 	case kshttp.RouteAvailability:
-		writeJSON(w, 200, map[string]any{"ok": true})
+		writeJSON(w, 200, ksapi.OK{OK: true})
 	case kshttp.RouteEvents:
 		e = web.apiEvents(req)
 	default:

@@ -1274,7 +1274,7 @@ func TestScoresheetTexts(t *testing.T) {
 		if !slices.Equal(got, lines) {
 			t.Errorf("%v's referee log:\n%s\nwant:\n%s", col, strings.Join(got, "\n"), strings.Join(lines, "\n"))
 		}
-		if len(turns) != 4 || turns[1].White[0].Kind != "status" || turns[1].White[0].Prompt != nil {
+		if len(turns) != 4 || turns[1].White[0].Kind != "status" || turns[1].White[0].Prompt != "" {
 			t.Errorf("%v's turns: %+v", col, turns)
 		}
 	}

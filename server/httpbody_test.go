@@ -6,6 +6,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"kriegbot/protocol/ksapi"
 )
 
 // FuzzRequestBodies sends arbitrary bodies to the routes that read JSON
@@ -57,7 +59,7 @@ func FuzzRequestBodies(f *testing.F) {
 
 func TestRegisterBodyCheck(t *testing.T) {
 	str := func(s string) *string { return &s }
-	ok := func(b registerBody) registerBody {
+	ok := func(b ksapi.Registration) ksapi.Registration {
 		if b.Username == nil {
 			b.Username = str("Bot_1")
 		}
@@ -71,26 +73,26 @@ func TestRegisterBodyCheck(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name   string
-		body   registerBody
+		body   ksapi.Registration
 		field  string // "" for accepted
 		listed bool
 	}{
-		{"plain", ok(registerBody{}), "", true},
-		{"test name unlisted", ok(registerBody{Username: str("mytestbot")}), "", false},
-		{"probe description unlisted", ok(registerBody{Description: str("a Probe")}), "", false},
-		{"listed given", ok(registerBody{Username: str("e2ebot"), Listed: new(true)}), "", true},
-		{"no username", registerBody{DisplayName: str("abc"), OwnerEmail: str("a@b")}, "username", false},
-		{"empty username", ok(registerBody{Username: str("")}), "username", false},
-		{"long username", ok(registerBody{Username: str(strings.Repeat("a", 34))}), "username", false},
-		{"dash", ok(registerBody{Username: str("a-b")}), "username", false},
-		{"non-ASCII", ok(registerBody{Username: str("bö")}), "username", false},
-		{"short display", ok(registerBody{DisplayName: str("ab")}), "display_name", false},
-		{"mail without @", ok(registerBody{OwnerEmail: str("abc")}), "owner_email", false},
-		{"long description", ok(registerBody{Description: str(strings.Repeat("x", 281))}), "description", false},
-		{"bad variant", ok(registerBody{Variants: []string{"wild17"}}), "supported_rule_variants", false},
-		{"too many variants", ok(registerBody{Variants: make([]string, 8)}), "supported_rule_variants", false},
+		{"plain", ok(ksapi.Registration{}), "", true},
+		{"test name unlisted", ok(ksapi.Registration{Username: str("mytestbot")}), "", false},
+		{"probe description unlisted", ok(ksapi.Registration{Description: str("a Probe")}), "", false},
+		{"listed given", ok(ksapi.Registration{Username: str("e2ebot"), Listed: new(true)}), "", true},
+		{"no username", ksapi.Registration{DisplayName: str("abc"), OwnerEmail: str("a@b")}, "username", false},
+		{"empty username", ok(ksapi.Registration{Username: str("")}), "username", false},
+		{"long username", ok(ksapi.Registration{Username: str(strings.Repeat("a", 34))}), "username", false},
+		{"dash", ok(ksapi.Registration{Username: str("a-b")}), "username", false},
+		{"non-ASCII", ok(ksapi.Registration{Username: str("bö")}), "username", false},
+		{"short display", ok(ksapi.Registration{DisplayName: str("ab")}), "display_name", false},
+		{"mail without @", ok(ksapi.Registration{OwnerEmail: str("abc")}), "owner_email", false},
+		{"long description", ok(ksapi.Registration{Description: str(strings.Repeat("x", 281))}), "description", false},
+		{"bad variant", ok(ksapi.Registration{RuleVariants: []string{"wild17"}}), "supported_rule_variants", false},
+		{"too many variants", ok(ksapi.Registration{RuleVariants: make([]string, 8)}), "supported_rule_variants", false},
 	} {
-		bot, e := tc.body.check()
+		bot, e := checkRegistration(&tc.body)
 		switch {
 		case tc.field == "" && e != nil:
 			t.Errorf("%s: refused: %+v", tc.name, e.detail)
@@ -105,20 +107,20 @@ func TestRegisterBodyCheck(t *testing.T) {
 func TestCreateBodyCheck(t *testing.T) {
 	str := func(s string) *string { return &s }
 	for _, tc := range []struct {
-		body   createBody
+		body   ksapi.CreateGame
 		status int
 		code   string
 	}{
-		{createBody{RuleVariant: str("wild16"), PlayAs: str("black")}, 0, ""},
-		{createBody{RuleVariant: str("wild16")}, 0, ""},
-		{createBody{}, 400, "RULE_VARIANT_UNSUPPORTED"},
-		{createBody{RuleVariant: str("wild16"), PlayAs: str("red")}, 422, ""},
-		{createBody{RuleVariant: str("wild16"), TimeControl: str("blitz")}, 422, ""},
-		{createBody{RuleVariant: str("wild16"), OpponentType: str("robot")}, 422, ""},
-		{createBody{RuleVariant: str("wild16"), OpponentType: str("bot")}, 400, "BOT_CREATE_REQUIRES_HUMAN_OPPONENT"},
-		{createBody{RuleVariant: str("wild99")}, 422, ""},
+		{ksapi.CreateGame{RuleVariant: str("wild16"), PlayAs: str("black")}, 0, ""},
+		{ksapi.CreateGame{RuleVariant: str("wild16")}, 0, ""},
+		{ksapi.CreateGame{}, 400, "RULE_VARIANT_UNSUPPORTED"},
+		{ksapi.CreateGame{RuleVariant: str("wild16"), PlayAs: str("red")}, 422, ""},
+		{ksapi.CreateGame{RuleVariant: str("wild16"), TimeControl: str("blitz")}, 422, ""},
+		{ksapi.CreateGame{RuleVariant: str("wild16"), OpponentType: str("robot")}, 422, ""},
+		{ksapi.CreateGame{RuleVariant: str("wild16"), OpponentType: str("bot")}, 400, "BOT_CREATE_REQUIRES_HUMAN_OPPONENT"},
+		{ksapi.CreateGame{RuleVariant: str("wild99")}, 422, ""},
 	} {
-		color, e := tc.body.check()
+		color, e := checkCreate(&tc.body)
 		if tc.status == 0 {
 			if e != nil || color != "white" && color != "black" || tc.body.PlayAs != nil && color != *tc.body.PlayAs {
 				t.Errorf("%+v: %q %+v", tc.body, color, e)

@@ -17,6 +17,7 @@ import (
 
 	"golang.org/x/time/rate"
 
+	"kriegbot/protocol/ksapi"
 	"kriegbot/server/kshttp"
 )
 
@@ -65,19 +66,9 @@ func isRuleVariant(v string) bool {
 
 const numRuleVariants = 7
 
-// registerBody is POST /auth/bots/register's body.
-type registerBody struct {
-	Username    *string  `json:"username"`
-	DisplayName *string  `json:"display_name"`
-	OwnerEmail  *string  `json:"owner_email"`
-	Description *string  `json:"description"`
-	Listed      *bool    `json:"listed"`
-	Variants    []string `json:"supported_rule_variants"`
-}
-
-// check validates the body as the site does and returns the bot it asks
-// for (without id or token).
-func (b *registerBody) check() (*webBot, *apiError) {
+// checkRegistration validates POST /auth/bots/register's body as the site
+// does and returns the bot it asks for (without id or token).
+func checkRegistration(b *ksapi.Registration) (*webBot, *apiError) {
 	if b.Username == nil {
 		return nil, validation("username", "Field required")
 	}
@@ -100,7 +91,7 @@ func (b *registerBody) check() (*webBot, *apiError) {
 	if len(desc) > 280 {
 		return nil, validation("description", "at most 280 characters")
 	}
-	variants := b.Variants
+	variants := b.RuleVariants
 	if variants == nil {
 		variants = []string{"berkeley", "berkeley_any"}
 	}
@@ -150,11 +141,11 @@ func (web *httpDoor) nameTaken(lname string) bool {
 
 func (web *httpDoor) apiRegister(req *request) *apiError {
 	s := web.s
-	var body registerBody
+	var body ksapi.Registration
 	if e := decodeBody(req.r, &body); e != nil {
 		return e
 	}
-	bot, e := body.check()
+	bot, e := checkRegistration(&body)
 	if e != nil {
 		return e
 	}
@@ -165,7 +156,7 @@ func (web *httpDoor) apiRegister(req *request) *apiError {
 	web.sweepBots(s.cfg.Now())
 	if web.nameTaken(bot.username) {
 		s.mu.Unlock()
-		return errDetail(409, map[string]any{"field": "username", "code": "USERNAME_TAKEN", "message": "Username is already taken"})
+		return errDetail(409, ksapi.CodedDetail{Field: "username", Code: "USERNAME_TAKEN", Message: "Username is already taken"})
 	}
 	if len(web.bots) >= web.cfg.MaxBots {
 		s.mu.Unlock()
@@ -181,9 +172,9 @@ func (web *httpDoor) apiRegister(req *request) *apiError {
 		s.cfg.Log("http: saving bots: %v", err)
 	}
 	s.cfg.Log("http: bot %s registered from %s", bot.username, hostOf(stringAddr(req.r.RemoteAddr)))
-	writeJSON(req.w, 201, map[string]any{"bot_id": bot.ID, "username": bot.Username, "display_name": bot.DisplayName,
-		"owner_email": bot.Email, "api_token": token,
-		"message": "Store this token now: it is shown only once."})
+	writeJSON(req.w, 201, ksapi.Registered{BotID: bot.ID, Username: bot.Username, DisplayName: bot.DisplayName,
+		OwnerEmail: bot.Email, APIToken: token,
+		Message: "Store this token now: it is shown only once."})
 	return nil
 }
 
@@ -367,46 +358,41 @@ func (web *httpDoor) sortedBots() []*webBot {
 func (web *httpDoor) apiBots(req *request) *apiError {
 	s := web.s
 	s.mu.Lock()
-	var list []map[string]any
+	list := []ksapi.Bot{}
 	for _, b := range web.sortedBots() {
 		if b.Listed {
-			list = append(list, map[string]any{"bot_id": b.ID, "username": b.Username, "display_name": b.DisplayName,
-				"description": b.Description, "elo": s.rating(b.username), "ratings": map[string]any{},
-				"supported_rule_variants": b.Variants})
+			list = append(list, ksapi.Bot{BotID: b.ID, Username: b.Username, DisplayName: b.DisplayName,
+				Description: b.Description, Elo: s.rating(b.username), Ratings: map[string]any{},
+				RuleVariants: b.Variants})
 		}
 	}
 	s.mu.Unlock()
-	if list == nil {
-		list = []map[string]any{}
-	}
-	writeJSON(req.w, 200, map[string]any{"bots": list})
+	writeJSON(req.w, 200, ksapi.Bots{Bots: list})
 	return nil
 }
 
 func (web *httpDoor) apiProfile(req *request) *apiError {
 	s := web.s
-	var body struct {
-		Variants []string `json:"supported_rule_variants"`
-	}
+	var body ksapi.Profile
 	if e := decodeBody(req.r, &body); e != nil {
 		return e
 	}
-	if body.Variants == nil || len(body.Variants) > numRuleVariants {
+	if body.RuleVariants == nil || len(body.RuleVariants) > numRuleVariants {
 		return validation("supported_rule_variants", "a list of rule variants")
 	}
-	for _, v := range body.Variants {
+	for _, v := range body.RuleVariants {
 		if !isRuleVariant(v) {
 			return validation("supported_rule_variants", "unknown rule variant")
 		}
 	}
 	s.mu.Lock()
-	req.bot.Variants = slices.Clone(body.Variants)
+	req.bot.Variants = slices.Clone(body.RuleVariants)
 	err := web.saveBots()
 	s.mu.Unlock()
 	if err != nil {
 		s.cfg.Log("http: saving bots: %v", err)
 	}
-	writeJSON(req.w, 200, map[string]any{"ok": true, "supported_rule_variants": body.Variants})
+	writeJSON(req.w, 200, ksapi.ProfileSaved{OK: true, RuleVariants: body.RuleVariants})
 	return nil
 }
 
@@ -428,7 +414,7 @@ func (web *httpDoor) apiUser(req *request) *apiError {
 	} else {
 		return errDetail(404, "User not found")
 	}
-	writeJSON(req.w, 200, map[string]any{"username": name, "display_name": display, "role": "bot", "is_bot": true,
-		"elo": s.rating(name), "ratings": map[string]any{}, "stats": map[string]any{}})
+	writeJSON(req.w, 200, ksapi.User{Username: name, DisplayName: display, Role: "bot", IsBot: true,
+		Elo: s.rating(name), Ratings: map[string]any{}, Stats: map[string]any{}})
 	return nil
 }

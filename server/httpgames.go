@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"kriegbot/engine/chess"
+	"kriegbot/protocol/ksapi"
 	"kriegbot/server/kshttp"
 )
 
@@ -97,17 +98,9 @@ func (web *httpDoor) activeCount(bot *webBot) int {
 	return n
 }
 
-// createBody is POST /game/create's body.
-type createBody struct {
-	RuleVariant  *string `json:"rule_variant"`
-	PlayAs       *string `json:"play_as"`
-	TimeControl  *string `json:"time_control"`
-	OpponentType *string `json:"opponent_type"`
-	BotID        *string `json:"bot_id"`
-}
-
-// check validates the body and returns the colour asked for.
-func (b *createBody) check() (string, *apiError) {
+// checkCreate validates POST /game/create's body and returns the colour
+// asked for.
+func checkCreate(b *ksapi.CreateGame) (string, *apiError) {
 	variant, playAs, tc, opp := "berkeley_any", "random", "rapid", "human"
 	for _, f := range []struct {
 		p   *string
@@ -164,11 +157,11 @@ func (web *httpDoor) apiGame(req *request) *apiError {
 	case kshttp.RouteOpen:
 		return web.apiOpen(req)
 	case kshttp.RouteCreate:
-		var body createBody
+		var body ksapi.CreateGame
 		if e := decodeBody(req.r, &body); e != nil {
 			return e
 		}
-		color, e := body.check()
+		color, e := checkCreate(&body)
 		if e != nil {
 			if e.code == "RULE_VARIANT_UNSUPPORTED" {
 				v := "berkeley_any" // the site's default
@@ -183,16 +176,14 @@ func (web *httpDoor) apiGame(req *request) *apiError {
 	case kshttp.RouteJoin:
 		return web.apiJoin(req)
 	case kshttp.RouteMove:
-		var body struct {
-			UCI *string `json:"uci"`
-		}
+		var body ksapi.MoveRequest
 		if e := decodeBody(req.r, &body); e != nil {
 			return e
 		}
-		if body.UCI == nil || len(*body.UCI) < 4 || len(*body.UCI) > 5 {
+		if len(body.UCI) < 4 || len(body.UCI) > 5 { // absent or null too
 			return validation("uci", "4 or 5 characters")
 		}
-		return web.apiMove(req, *body.UCI)
+		return web.apiMove(req, body.UCI)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -255,7 +246,7 @@ func (web *httpDoor) apiGame(req *request) *apiError {
 		ev := s.newEvents()
 		s.endGame(ev, g, "Res", scoreFor(1-col), g.names[col]+" resigns")
 		ev.flush()
-		writeJSON(req.w, 200, map[string]any{"result": resultOf(g)})
+		writeJSON(req.w, 200, ksapi.Resigned{Result: resultOf(g)})
 		return nil
 	case kshttp.RouteMoves:
 		if g == nil || g.result == "" {
@@ -271,7 +262,7 @@ func (web *httpDoor) apiMine(req *request) *apiError {
 	s := web.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var list []metaJSON
+	var list []ksapi.Metadata
 	if req.route != kshttp.RouteMineArchived {
 		if sk := web.waitingOf(req.bot); sk != nil {
 			list = append(list, web.seekMeta(sk))
@@ -298,9 +289,9 @@ func (web *httpDoor) apiMine(req *request) *apiError {
 		list = list[:20]
 	}
 	if list == nil {
-		list = []metaJSON{}
+		list = []ksapi.Metadata{}
 	}
-	writeJSON(req.w, 200, map[string]any{"games": list})
+	writeJSON(req.w, 200, ksapi.Games{Games: list})
 	return nil
 }
 
@@ -311,7 +302,7 @@ func (web *httpDoor) apiOpen(req *request) *apiError {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ads := s.sortedSeeks()
-	list := []map[string]any{}
+	list := []ksapi.OpenGame{}
 	for i := len(ads) - 1; i >= 0 && len(list) < 20; i-- {
 		sk := ads[i]
 		if sk.manual {
@@ -324,10 +315,10 @@ func (web *httpDoor) apiOpen(req *request) *apiError {
 		case "black":
 			avail = "white"
 		}
-		list = append(list, map[string]any{"game_code": sk.code, "rule_variant": "wild16", "created_by": sk.seat().name(),
-			"created_at": isoTime(sk.posted), "available_color": avail})
+		list = append(list, ksapi.OpenGame{GameCode: sk.code, RuleVariant: "wild16", CreatedBy: sk.seat().name(),
+			CreatedAt: isoTime(sk.posted), AvailableColor: avail})
 	}
-	writeJSON(req.w, 200, map[string]any{"games": list})
+	writeJSON(req.w, 200, ksapi.OpenGames{Games: list})
 	return nil
 }
 
@@ -344,8 +335,8 @@ func (web *httpDoor) apiCreate(req *request, color string) *apiError {
 	s.postSeek(ev, sk)
 	ev.flush()
 	sk.expiry = time.AfterFunc(cfg.WaitingTTL, func() { web.expireSeek(sk) })
-	writeJSON(req.w, 201, map[string]any{"game_id": sk.id, "game_code": sk.code, "play_as": color, "rule_variant": "wild16",
-		"state": "waiting", "join_url": "/join/" + sk.code, "game_url": nil, "opponent_type": "human", "bot": nil})
+	writeJSON(req.w, 201, ksapi.Created{GameID: sk.id, GameCode: sk.code, PlayAs: color, RuleVariant: "wild16",
+		State: "waiting", JoinURL: "/join/" + sk.code, OpponentType: "human"})
 	return nil
 }
 
@@ -396,8 +387,8 @@ func (web *httpDoor) apiJoin(req *request) *apiError {
 	ev.flush()
 	bot.lastJoin = now
 	col, _ := g.seatOf(bot)
-	writeJSON(req.w, 200, map[string]any{"game_id": g.id, "game_code": g.code, "play_as": colorWord(col),
-		"rule_variant": "wild16", "state": "active", "game_url": "/game/" + g.id})
+	writeJSON(req.w, 200, ksapi.Joined{GameID: g.id, GameCode: g.code, PlayAs: colorWord(col),
+		RuleVariant: "wild16", State: "active", GameURL: "/game/" + g.id})
 	return nil
 }
 
@@ -433,14 +424,14 @@ func (web *httpDoor) apiMove(req *request, uci string) *apiError {
 	if g.ump.Side() != col {
 		return errGame(400, "NOT_YOUR_TURN", "It is not your turn")
 	}
-	var r moveJSON
+	var r ksapi.MoveResult
 	m, err := chess.ParseUCI(strings.ToLower(uci))
 	switch {
 	case err != nil:
-		r = moveJSON{Announcement: "INVALID_UCI", Checks: []string{}}
+		r = ksapi.MoveResult{Announcement: "INVALID_UCI", Checks: []string{}}
 		web.gameChanged(g)
 	case !slices.Contains(allowedMoves(g), m.String()):
-		r = moveJSON{Announcement: "ILLEGAL_MOVE", Checks: []string{}}
+		r = ksapi.MoveResult{Announcement: "ILLEGAL_MOVE", Checks: []string{}}
 		web.gameChanged(g)
 	default:
 		a, out := s.attemptIn(ev, g, col, m, m.String())
@@ -459,21 +450,18 @@ func (web *httpDoor) apiMove(req *request, uci string) *apiError {
 // transcript is GET /game/{ref}/moves for a finished game: every
 // attempt, the opponent's illegal ones too (as the site shows them once a
 // wild16 game is over).
-func transcript(g *game, viewer chess.Color) map[string]any {
-	moves := []map[string]any{}
+func transcript(g *game, viewer chess.Color) ksapi.Transcript {
+	moves := []ksapi.TranscriptMove{}
 	ply := 0
 	for _, a := range g.answers {
 		ans := answerJSON(a)
-		main := ans.Announcement
-		moves = append(moves, map[string]any{"ply": ply + 1, "color": colorWord(a.Mover), "question_type": "COMMON",
-			"uci": a.Attempt.String(), "move_done": a.Legal, "timestamp": nil, "replay_fen": nil,
-			"answer": map[string]any{"main": main, "capture_square": ans.CaptureSquare, "captured_piece_announcement": ans.CapturedPiece,
-				"dropped_piece_announcement": nil, "en_passant_announced": nil, "promotion_announced": nil,
-				"special": ans.Special, "checks": ans.Checks, "next_turn_pawn_tries": ans.NextTries,
-				"next_turn_has_pawn_capture": nil, "next_turn_pawn_try_squares": nil}})
+		moves = append(moves, ksapi.TranscriptMove{Ply: ply + 1, Color: colorWord(a.Mover), QuestionType: "COMMON",
+			UCI: strp(a.Attempt.String()), MoveDone: a.Legal,
+			Answer: &ksapi.TranscriptAnswer{Main: ans.Announcement, CaptureSquare: ans.CaptureSquare, CapturedPiece: ans.CapturedPiece,
+				Special: ans.SpecialAnnouncement, Checks: ans.Checks, NextTurnPawnTries: ans.NextTurnPawnTries}})
 		if a.Legal {
 			ply++
 		}
 	}
-	return map[string]any{"game_id": g.id, "rule_variant": "wild16", "viewer_color": colorWord(viewer), "moves": moves}
+	return ksapi.Transcript{GameID: g.id, RuleVariant: "wild16", ViewerColor: colorWord(viewer), Moves: moves}
 }

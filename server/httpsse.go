@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"sync"
 	"time"
+
+	"kriegbot/protocol/ksapi"
 )
 
 // Event streams: GET /game/{ref}/events, as kriegspiel.org frames them
@@ -66,27 +68,11 @@ func (st *stream) take() ([][]byte, bool) {
 // eventFrame renders one event.
 func eventFrame(typ string, data any) []byte {
 	b, _ := json.Marshal(data)
-	out := make([]byte, 0, len(b)+32)
-	out = append(out, "event: "...)
-	out = append(out, typ...)
-	out = append(out, "\ndata: "...)
-	out = append(out, b...)
-	return append(out, "\n\n"...)
-}
-
-// eventData is an event's data: a ping to fetch /state.
-type eventData struct {
-	Type       string  `json:"type"`
-	GameID     string  `json:"game_id"`
-	GameCode   string  `json:"game_code"`
-	State      string  `json:"state"`
-	Turn       *string `json:"turn"`
-	MoveNumber int     `json:"move_number"`
-	UpdatedAt  string  `json:"updated_at"`
+	return ksapi.FormatEvent(typ, b)
 }
 
 func gameEvent(typ string, g *game) []byte {
-	d := eventData{Type: typ, GameID: g.id, GameCode: g.code, State: gameState(g), MoveNumber: g.ump.Plies() + 1, UpdatedAt: isoTime(g.updated)}
+	d := ksapi.GameEvent{Type: typ, GameID: g.id, GameCode: g.code, State: gameState(g), MoveNumber: g.ump.Plies() + 1, UpdatedAt: isoTime(g.updated)}
 	if g.result == "" {
 		d.Turn = strp(colorWord(g.ump.Side()))
 	}
@@ -119,7 +105,7 @@ func (web *httpDoor) endStreams(id string) {
 
 // shutdownStreams sends every stream "shutdown" and ends it.
 func (web *httpDoor) shutdownStreams() {
-	frame := eventFrame("shutdown", map[string]any{"type": "shutdown"})
+	frame := eventFrame("shutdown", ksapi.Shutdown{Type: "shutdown"})
 	for _, subs := range web.streams {
 		for st := range subs {
 			st.push(frame, true)
@@ -153,7 +139,7 @@ func (web *httpDoor) apiEvents(req *request) *apiError {
 			s.mu.Unlock()
 			return errGame(403, "FORBIDDEN", "You are not a participant of this game")
 		}
-		first = eventFrame("connected", eventData{Type: "connected", GameID: sk.id, GameCode: sk.code, State: "waiting",
+		first = eventFrame("connected", ksapi.GameEvent{Type: "connected", GameID: sk.id, GameCode: sk.code, State: "waiting",
 			Turn: strp("white"), MoveNumber: 1, UpdatedAt: isoTime(sk.posted)})
 	}
 	if s.closed {
@@ -224,7 +210,7 @@ func (web *httpDoor) apiEvents(req *request) *apiError {
 			}
 			idle.Reset(cfg.KeepAlive)
 		case <-idle.C:
-			if !write([]byte(": keepalive\n\n")) {
+			if !write(ksapi.FormatComment(ksapi.Keepalive)) {
 				return nil
 			}
 			idle.Reset(cfg.KeepAlive)

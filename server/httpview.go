@@ -7,115 +7,11 @@ import (
 
 	"kriegbot/engine/chess"
 	"kriegbot/engine/umpire"
+	"kriegbot/protocol/ksapi"
 )
 
 // The HTTP door's views: the referee's answers, scoresheets, clocks
 // and games projected into the JSON shapes kriegspiel.org shows them in.
-
-// JSON shapes of API.md §3-§6.
-
-type playerJSON struct {
-	Username  string         `json:"username"`
-	Connected bool           `json:"connected"`
-	Role      string         `json:"role"`
-	Elo       int            `json:"elo"`
-	Ratings   map[string]any `json:"ratings"`
-}
-
-type resultJSON struct {
-	Winner *string `json:"winner"`
-	Reason string  `json:"reason"`
-}
-
-type clockJSON struct {
-	White  float64 `json:"white_remaining"`
-	Black  float64 `json:"black_remaining"`
-	Active *string `json:"active_color"`
-}
-
-type metaJSON struct {
-	GameID         string      `json:"game_id"`
-	GameCode       string      `json:"game_code"`
-	RuleVariant    string      `json:"rule_variant"`
-	State          string      `json:"state"`
-	OpponentType   string      `json:"opponent_type"`
-	White          *playerJSON `json:"white"`
-	Black          *playerJSON `json:"black"`
-	Turn           *string     `json:"turn"`
-	MoveNumber     int         `json:"move_number"`
-	CreatedAt      string      `json:"created_at"`
-	UpdatedAt      string      `json:"updated_at"`
-	Result         *resultJSON `json:"result"`
-	RatingSnapshot any         `json:"rating_snapshot"`
-}
-
-type entryJSON struct {
-	Kind         string   `json:"kind"`
-	Actor        string   `json:"actor"`
-	Prompt       *string  `json:"prompt"`
-	Message      string   `json:"message"`
-	Messages     []string `json:"messages"`
-	MoveUCI      *string  `json:"move_uci"`
-	QuestionType *string  `json:"question_type"`
-}
-
-type turnJSON struct {
-	Turn  int         `json:"turn"`
-	White []entryJSON `json:"white"`
-	Black []entryJSON `json:"black"`
-}
-
-type logJSON struct {
-	Ply           int     `json:"ply"`
-	Announcement  string  `json:"announcement"`
-	Special       *string `json:"special_announcement"`
-	CaptureSquare *string `json:"capture_square"`
-	Timestamp     *string `json:"timestamp"`
-}
-
-type scoresheetJSON struct {
-	ViewerColor    string     `json:"viewer_color"`
-	LastMoveNumber int        `json:"last_move_number"`
-	Turns          []turnJSON `json:"turns"`
-}
-
-type stateJSON struct {
-	GameID          string         `json:"game_id"`
-	State           string         `json:"state"`
-	Turn            *string        `json:"turn"`
-	MoveNumber      int            `json:"move_number"`
-	YourColor       string         `json:"your_color"`
-	YourFEN         string         `json:"your_fen"`
-	AllowedMoves    []string       `json:"allowed_moves"`
-	PossibleActions []string       `json:"possible_actions"`
-	Material        map[string]any `json:"material_summary"`
-	Reserve         map[string]any `json:"reserve_summary"`
-	Scoresheet      scoresheetJSON `json:"scoresheet"`
-	RefereeTurns    []turnJSON     `json:"referee_turns"`
-	RefereeLog      []logJSON      `json:"referee_log"`
-	Result          *resultJSON    `json:"result"`
-	Clock           clockJSON      `json:"clock"`
-}
-
-// moveJSON is a move's answer (MoveResponse), and the answer part of a
-// transcript entry.
-type moveJSON struct {
-	MoveDone       bool      `json:"move_done"`
-	Announcement   string    `json:"announcement"`
-	Special        *string   `json:"special_announcement"`
-	Checks         []string  `json:"checks"`
-	CaptureSquare  *string   `json:"capture_square"`
-	CapturedPiece  *string   `json:"captured_piece_announcement"`
-	DroppedPiece   *string   `json:"dropped_piece_announcement"`
-	EnPassant      *bool     `json:"en_passant_announced"`
-	Promotion      *bool     `json:"promotion_announced"`
-	NextTries      *int      `json:"next_turn_pawn_tries"`
-	NextHasCapture *bool     `json:"next_turn_has_pawn_capture"`
-	NextSquares    []string  `json:"next_turn_pawn_try_squares"`
-	Turn           *string   `json:"turn"`
-	GameOver       bool      `json:"game_over"`
-	Clock          clockJSON `json:"clock"`
-}
 
 func strp(s string) *string { return &s }
 
@@ -207,8 +103,8 @@ func triesText(n int) string {
 
 // answerJSON projects an umpire answer as MoveResponse (the clock and
 // turn are added by the caller).
-func answerJSON(a umpire.Answer) moveJSON {
-	r := moveJSON{Checks: []string{}}
+func answerJSON(a umpire.Answer) ksapi.MoveResult {
+	r := ksapi.MoveResult{Checks: []string{}}
 	if !a.Legal {
 		r.Announcement = "ILLEGAL_MOVE"
 		return r
@@ -235,18 +131,18 @@ func answerJSON(a umpire.Answer) moveJSON {
 	switch {
 	case a.Ending != umpire.NotOver:
 		if sp := endingSpecial(a.Ending, a.Mover); sp != "" {
-			r.Special = strp(sp)
+			r.SpecialAnnouncement = strp(sp)
 		}
 		r.GameOver = true
 	case len(checks) == 2:
-		r.Special = strp("CHECK_DOUBLE")
+		r.SpecialAnnouncement = strp("CHECK_DOUBLE")
 		r.Checks = checks
 	case len(checks) == 1:
-		r.Special = strp(checks[0])
+		r.SpecialAnnouncement = strp(checks[0])
 	}
 	if a.Ending == umpire.NotOver && a.PawnTries >= 0 {
 		n := a.PawnTries
-		r.NextTries = &n
+		r.NextTurnPawnTries = &n
 	}
 	return r
 }
@@ -255,14 +151,14 @@ func answerJSON(a umpire.Answer) moveJSON {
 // state projection words it (prompt "Move attempt" or "Opponent move",
 // the main announcement, then the special ones); nil for the opponent's
 // illegal attempt, which wild16 hides.
-func entry(a umpire.Answer, viewer chess.Color) *entryJSON {
+func entry(a umpire.Answer, viewer chess.Color) *ksapi.Entry {
 	own := a.Mover == viewer
 	if !a.Legal && !own {
 		return nil
 	}
-	e := &entryJSON{Kind: "move", Actor: "opponent", Prompt: strp("Opponent move"), QuestionType: strp("COMMON")}
+	e := &ksapi.Entry{Kind: "move", Actor: "opponent", Prompt: "Opponent move", QuestionType: "COMMON"}
 	if own {
-		e.Actor, e.Prompt, e.MoveUCI = "self", strp("Move attempt"), strp(a.Attempt.String())
+		e.Actor, e.Prompt, e.MoveUCI = "self", "Move attempt", strp(a.Attempt.String())
 	}
 	switch {
 	case !a.Legal:
@@ -294,13 +190,13 @@ func entry(a umpire.Answer, viewer chess.Color) *entryJSON {
 			}
 		}
 	}
-	e.Message = *e.Prompt + " — " + strings.Join(e.Messages, " · ")
+	e.Message = e.Prompt + " — " + strings.Join(e.Messages, " · ")
 	return e
 }
 
 // statusEntry is the pawn-try status that follows a legal move not
 // ending the game, in the column of the side to move next.
-func statusEntry(a umpire.Answer, viewer chess.Color) *entryJSON {
+func statusEntry(a umpire.Answer, viewer chess.Color) *ksapi.Entry {
 	if !a.Legal || a.Ending != umpire.NotOver || a.PawnTries < 0 {
 		return nil
 	}
@@ -309,17 +205,17 @@ func statusEntry(a umpire.Answer, viewer chess.Color) *entryJSON {
 	if a.Mover.Other() == viewer {
 		actor = "self"
 	}
-	return &entryJSON{Kind: "status", Actor: actor, Message: msg, Messages: []string{msg}}
+	return &ksapi.Entry{Kind: "status", Actor: actor, Message: msg, Messages: []string{msg}}
 }
 
 // scoresheet builds viewer's scoresheet turns and the flat referee log
 // made from them (ply = 2*(turn-1) + 1 for White's column, + 2 for
 // Black's; announcement = the entry's message).
-func scoresheet(g *game, viewer chess.Color) ([]turnJSON, []logJSON) {
-	turns := []turnJSON{}
-	at := func(t int) *turnJSON {
+func scoresheet(g *game, viewer chess.Color) ([]ksapi.Turn, []ksapi.LogEntry) {
+	turns := []ksapi.Turn{}
+	at := func(t int) *ksapi.Turn {
 		for len(turns) == 0 || turns[len(turns)-1].Turn < t {
-			turns = append(turns, turnJSON{Turn: turns0(turns) + 1, White: []entryJSON{}, Black: []entryJSON{}})
+			turns = append(turns, ksapi.Turn{Turn: turns0(turns) + 1, White: []ksapi.Entry{}, Black: []ksapi.Entry{}})
 		}
 		return &turns[t-1]
 	}
@@ -351,11 +247,11 @@ func scoresheet(g *game, viewer chess.Color) ([]turnJSON, []logJSON) {
 			kept = append(kept, t)
 		}
 	}
-	logs := []logJSON{}
+	logs := []ksapi.LogEntry{}
 	for _, t := range kept {
-		for i, col := range [2][]entryJSON{t.White, t.Black} {
+		for i, col := range [2][]ksapi.Entry{t.White, t.Black} {
 			for _, e := range col {
-				logs = append(logs, logJSON{Ply: 2*(t.Turn-1) + 1 + i, Announcement: e.Message})
+				logs = append(logs, ksapi.LogEntry{Ply: 2*(t.Turn-1) + 1 + i, Announcement: e.Message})
 			}
 		}
 	}
@@ -363,7 +259,7 @@ func scoresheet(g *game, viewer chess.Color) ([]turnJSON, []logJSON) {
 }
 
 // turns0 is the number of the last turn in turns (0 for none).
-func turns0(turns []turnJSON) int {
+func turns0(turns []ksapi.Turn) int {
 	if len(turns) == 0 {
 		return 0
 	}
@@ -400,11 +296,11 @@ func ownFEN(pos *chess.Position, viewer chess.Color) string {
 }
 
 // resultOf is the site's result of a finished game; nil while it runs.
-func resultOf(g *game) *resultJSON {
+func resultOf(g *game) *ksapi.Result {
 	if g.result == "" {
 		return nil
 	}
-	r := &resultJSON{}
+	r := &ksapi.Result{}
 	switch g.result {
 	case "1-0":
 		r.Winner = strp("white")
@@ -444,12 +340,13 @@ func resultOf(g *game) *resultJSON {
 	return r
 }
 
-func (web *httpDoor) clockOf(g *game) clockJSON {
+func (web *httpDoor) clockOf(g *game) *ksapi.Clock {
 	s := web.s
 	now := s.cfg.Now()
-	c := clockJSON{White: max(0, g.remaining(chess.White, now).Seconds()), Black: max(0, g.remaining(chess.Black, now).Seconds())}
+	white, black := max(0, g.remaining(chess.White, now).Seconds()), max(0, g.remaining(chess.Black, now).Seconds())
+	c := &ksapi.Clock{WhiteRemaining: &white, BlackRemaining: &black}
 	if g.result == "" && !g.idleClock {
-		c.Active = strp(colorWord(g.ump.Side()))
+		c.ActiveColor = strp(colorWord(g.ump.Side()))
 	}
 	return c
 }
@@ -461,13 +358,13 @@ func gameState(g *game) string {
 	return "active"
 }
 
-func (web *httpDoor) playerOf(g *game, col chess.Color) *playerJSON {
-	return &playerJSON{Username: g.names[col], Connected: g.bots[col] != nil || g.players[col] != nil,
+func (web *httpDoor) playerOf(g *game, col chess.Color) *ksapi.Seat {
+	return &ksapi.Seat{Username: g.names[col], Connected: g.bots[col] != nil || g.players[col] != nil,
 		Role: "bot", Elo: g.ratings[col], Ratings: map[string]any{}}
 }
 
-func (web *httpDoor) gameMeta(g *game) metaJSON {
-	m := metaJSON{GameID: g.id, GameCode: g.code, RuleVariant: "wild16", State: gameState(g), OpponentType: "human",
+func (web *httpDoor) gameMeta(g *game) ksapi.Metadata {
+	m := ksapi.Metadata{GameID: g.id, GameCode: g.code, RuleVariant: "wild16", State: gameState(g), OpponentType: "human",
 		White: web.playerOf(g, chess.White), Black: web.playerOf(g, chess.Black), MoveNumber: g.ump.Plies() + 1,
 		CreatedAt: isoTime(g.started), UpdatedAt: isoTime(g.updated), Result: resultOf(g)}
 	if g.result == "" {
@@ -476,11 +373,11 @@ func (web *httpDoor) gameMeta(g *game) metaJSON {
 	return m
 }
 
-func (web *httpDoor) seekMeta(sk *seek) metaJSON {
+func (web *httpDoor) seekMeta(sk *seek) ksapi.Metadata {
 	s := web.s
 	p := sk.seat()
-	pl := &playerJSON{Username: p.name(), Connected: true, Role: "bot", Elo: s.rating(p.name()), Ratings: map[string]any{}}
-	m := metaJSON{GameID: sk.id, GameCode: sk.code, RuleVariant: "wild16", State: "waiting", OpponentType: "human",
+	pl := &ksapi.Seat{Username: p.name(), Connected: true, Role: "bot", Elo: s.rating(p.name()), Ratings: map[string]any{}}
+	m := ksapi.Metadata{GameID: sk.id, GameCode: sk.code, RuleVariant: "wild16", State: "waiting", OpponentType: "human",
 		MoveNumber: 1, CreatedAt: isoTime(sk.posted), UpdatedAt: isoTime(sk.posted)}
 	if sk.color == "black" {
 		m.Black = pl
@@ -491,12 +388,12 @@ func (web *httpDoor) seekMeta(sk *seek) metaJSON {
 }
 
 // gameStateFor is GET /state's answer for the player of colour col.
-func (web *httpDoor) gameStateFor(g *game, col chess.Color) stateJSON {
+func (web *httpDoor) gameStateFor(g *game, col chess.Color) ksapi.State {
 	pos := g.ump.Position()
 	turns, logs := scoresheet(g, col)
-	st := stateJSON{GameID: g.id, State: gameState(g), MoveNumber: g.ump.Plies() + 1, YourColor: colorWord(col),
+	st := ksapi.State{GameID: g.id, State: gameState(g), MoveNumber: g.ump.Plies() + 1, YourColor: colorWord(col),
 		AllowedMoves: []string{}, PossibleActions: []string{}, Result: resultOf(g), Clock: web.clockOf(g),
-		Scoresheet:   scoresheetJSON{ViewerColor: colorWord(col), LastMoveNumber: g.ump.Plies()/2 + 1, Turns: turns},
+		Scoresheet:   ksapi.Scoresheet{ViewerColor: colorWord(col), LastMoveNumber: g.ump.Plies()/2 + 1, Turns: turns},
 		RefereeTurns: turns, RefereeLog: logs, Reserve: emptyReserve(), Material: material(&pos)}
 	if g.result == "" {
 		st.Turn = strp(colorWord(g.ump.Side()))
@@ -525,30 +422,25 @@ func allowedMoves(g *game) []string {
 	return out
 }
 
-func material(pos *chess.Position) map[string]any {
-	side := func(c chess.Color) map[string]any {
-		return map[string]any{"pieces_remaining": pos.ByColor(c).Count(), "pawns_captured": nil}
+func material(pos *chess.Position) *ksapi.MaterialSummary {
+	side := func(c chess.Color) ksapi.SideMaterial {
+		return ksapi.SideMaterial{PiecesRemaining: pos.ByColor(c).Count()}
 	}
-	return map[string]any{"white": side(chess.White), "black": side(chess.Black)}
+	return &ksapi.MaterialSummary{White: side(chess.White), Black: side(chess.Black)}
 }
 
-func emptyReserve() map[string]any {
-	side := func() map[string]any {
-		return map[string]any{"pawns": 0, "knights": 0, "bishops": 0, "rooks": 0, "queens": 0}
-	}
-	return map[string]any{"white": side(), "black": side()}
-}
+func emptyReserve() *ksapi.ReserveSummary { return &ksapi.ReserveSummary{} }
 
 // waitingStateFor is GET /state's answer for a bot's waiting game.
-func waitingStateFor(sk *seek) stateJSON {
+func waitingStateFor(sk *seek) ksapi.State {
 	col := chess.White
 	if sk.color == "black" {
 		col = chess.Black
 	}
 	pos := chess.StartPosition()
-	return stateJSON{GameID: sk.id, State: "waiting", Turn: strp("white"), MoveNumber: 1, YourColor: colorWord(col),
+	return ksapi.State{GameID: sk.id, State: "waiting", Turn: strp("white"), MoveNumber: 1, YourColor: colorWord(col),
 		YourFEN: ownFEN(&pos, col), AllowedMoves: []string{}, PossibleActions: []string{}, Material: material(&pos),
-		Reserve: emptyReserve(), Scoresheet: scoresheetJSON{ViewerColor: colorWord(col), Turns: []turnJSON{}},
-		RefereeTurns: []turnJSON{}, RefereeLog: []logJSON{},
-		Clock: clockJSON{White: float64(sk.minutes * 60), Black: float64(sk.minutes * 60)}}
+		Reserve: emptyReserve(), Scoresheet: ksapi.Scoresheet{ViewerColor: colorWord(col), Turns: []ksapi.Turn{}},
+		RefereeTurns: []ksapi.Turn{}, RefereeLog: []ksapi.LogEntry{},
+		Clock: &ksapi.Clock{WhiteRemaining: new(float64(sk.minutes * 60)), BlackRemaining: new(float64(sk.minutes * 60))}}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"kriegbot/engine/chess"
+	"kriegbot/protocol/ksapi"
 )
 
 // Limits on what is read from the site, so that a broken or hostile reply
@@ -24,178 +25,28 @@ const (
 // ErrGarbage wraps a reply that is not the JSON the API documents.
 var ErrGarbage = errors.New("ksclient: reply not understood")
 
-// Clock is the clock field of a state or a move result: seconds left,
-// projected to the reply's time; ActiveColor is "" while idle.
-type Clock struct {
-	WhiteRemaining *float64 `json:"white_remaining"`
-	BlackRemaining *float64 `json:"black_remaining"`
-	ActiveColor    *string  `json:"active_color"`
-}
-
-// Result is a finished game's result.
-type Result struct {
-	Winner *string `json:"winner"`
-	Reason string  `json:"reason"`
-}
-
-// Entry is one scoresheet entry.
-type Entry struct {
-	Kind         string   `json:"kind"`
-	Actor        string   `json:"actor"`
-	Prompt       string   `json:"prompt"`
-	Message      string   `json:"message"`
-	Messages     []string `json:"messages"`
-	MoveUCI      *string  `json:"move_uci"`
-	QuestionType string   `json:"question_type"`
-}
-
-// Texts are the entry's referee texts: messages, or else message split
-// after its prompt.
-func (e Entry) Texts() []string {
-	if len(e.Messages) > 0 {
-		return e.Messages
-	}
-	m := e.Message
-	if _, rest, ok := strings.Cut(m, " — "); ok {
-		m = rest
-	}
-	if strings.TrimSpace(m) == "" {
-		return nil
-	}
-	return strings.Split(m, " · ")
-}
-
-// Turn is one full move of the scoresheet.
-type Turn struct {
-	Turn  int     `json:"turn"`
-	White []Entry `json:"white"`
-	Black []Entry `json:"black"`
-}
-
-// Scoresheet is our private referee history.
-type Scoresheet struct {
-	ViewerColor    string `json:"viewer_color"`
-	LastMoveNumber int    `json:"last_move_number"`
-	Turns          []Turn `json:"turns"`
-}
-
-// State is GET /game/{ref}/state.
-type State struct {
-	GameID          string     `json:"game_id"`
-	State           string     `json:"state"`
-	Turn            *string    `json:"turn"`
-	MoveNumber      int        `json:"move_number"`
-	YourColor       string     `json:"your_color"`
-	AllowedMoves    []string   `json:"allowed_moves"`
-	PossibleActions []string   `json:"possible_actions"`
-	Scoresheet      Scoresheet `json:"scoresheet"`
-	RefereeTurns    []Turn     `json:"referee_turns"`
-	Result          *Result    `json:"result"`
-	Clock           *Clock     `json:"clock"`
-}
-
-// MoveResult is the reply to POST /game/{ref}/move.
-type MoveResult struct {
-	MoveDone            bool     `json:"move_done"`
-	Announcement        string   `json:"announcement"`
-	SpecialAnnouncement *string  `json:"special_announcement"`
-	Checks              []string `json:"checks"`
-	CaptureSquare       *string  `json:"capture_square"`
-	CapturedPiece       *string  `json:"captured_piece_announcement"`
-	NextTurnPawnTries   *int     `json:"next_turn_pawn_tries"`
-	Turn                *string  `json:"turn"`
-	GameOver            bool     `json:"game_over"`
-	Clock               *Clock   `json:"clock"`
-}
-
-// Seat is one side of a game's metadata.
-type Seat struct {
-	Username  string `json:"username"`
-	Connected bool   `json:"connected"`
-	Role      string `json:"role"`
-}
-
-// Metadata is GameMetadata: an item of /game/mine/active, or GET /game/{ref}.
-type Metadata struct {
-	GameID       string  `json:"game_id"`
-	GameCode     string  `json:"game_code"`
-	RuleVariant  string  `json:"rule_variant"`
-	State        string  `json:"state"`
-	OpponentType string  `json:"opponent_type"`
-	White        *Seat   `json:"white"`
-	Black        *Seat   `json:"black"`
-	Turn         *string `json:"turn"`
-	MoveNumber   int     `json:"move_number"`
-	CreatedAt    string  `json:"created_at"`
-	Result       *Result `json:"result"`
-}
-
-// Ref is how the game is named in paths: its id, else its code.
-func (m Metadata) Ref() string {
-	if m.GameID != "" {
-		return m.GameID
-	}
-	return m.GameCode
-}
-
-// Games is GET /game/mine/active.
-type Games struct {
-	Games []Metadata `json:"games"`
-}
-
-// OpenGame is an item of GET /game/open.
-type OpenGame struct {
-	GameCode       string `json:"game_code"`
-	RuleVariant    string `json:"rule_variant"`
-	CreatedBy      string `json:"created_by"`
-	CreatedAt      string `json:"created_at"`
-	AvailableColor string `json:"available_color"`
-}
-
-// OpenGames is GET /game/open.
-type OpenGames struct {
-	Games []OpenGame `json:"games"`
-}
-
-// Created is the reply to POST /game/create and POST /game/join/{code}.
-type Created struct {
-	GameID      string `json:"game_id"`
-	GameCode    string `json:"game_code"`
-	PlayAs      string `json:"play_as"`
-	RuleVariant string `json:"rule_variant"`
-	State       string `json:"state"`
-}
-
-// User is GET /user/{name} (the fields we read).
-type User struct {
-	Username string `json:"username"`
-	Role     string `json:"role"`
-	IsBot    bool   `json:"is_bot"`
-}
-
-// TranscriptMove is one attempt of a completed game's transcript.
-type TranscriptMove struct {
-	Ply          int     `json:"ply"`
-	Color        string  `json:"color"`
-	QuestionType string  `json:"question_type"`
-	UCI          *string `json:"uci"`
-	MoveDone     bool    `json:"move_done"`
-}
-
-// Transcript is GET /game/{ref}/moves of a completed game.
-type Transcript struct {
-	GameID      string           `json:"game_id"`
-	RuleVariant string           `json:"rule_variant"`
-	Moves       []TranscriptMove `json:"moves"`
-}
-
-// Registered is the reply to POST /auth/bots/register.
-type Registered struct {
-	BotID    string `json:"bot_id"`
-	Username string `json:"username"`
-	APIToken string `json:"api_token"`
-	Message  string `json:"message"`
-}
+// The site's JSON, declared in protocol/ksapi; the names stay here so that
+// callers read ksclient.State as before.
+type (
+	Clock          = ksapi.Clock
+	Result         = ksapi.Result
+	Entry          = ksapi.Entry
+	Turn           = ksapi.Turn
+	Scoresheet     = ksapi.Scoresheet
+	State          = ksapi.State
+	MoveResult     = ksapi.MoveResult
+	Seat           = ksapi.Seat
+	Metadata       = ksapi.Metadata
+	Games          = ksapi.Games
+	OpenGame       = ksapi.OpenGame
+	OpenGames      = ksapi.OpenGames
+	Created        = ksapi.Created
+	User           = ksapi.User
+	TranscriptMove = ksapi.TranscriptMove
+	Transcript     = ksapi.Transcript
+	Registered     = ksapi.Registered
+	GameEvent      = ksapi.GameEvent
+)
 
 // decodeInto decodes a reply into v; any error wraps ErrGarbage.
 func decodeInto(b []byte, v any) error {
@@ -230,7 +81,7 @@ func validRef(s string) bool {
 	return true
 }
 
-func (c *Clock) check() error {
+func checkClock(c *Clock) error {
 	if c == nil {
 		return nil
 	}
@@ -276,7 +127,7 @@ func ParseState(b []byte) (State, error) {
 	if s.Result != nil && s.Result.Winner != nil && *s.Result.Winner != "" && !validColor(*s.Result.Winner) {
 		return State{}, garbage("winner %q", *s.Result.Winner)
 	}
-	return s, s.Clock.check()
+	return s, checkClock(s.Clock)
 }
 
 // ParseMoveResult decodes and checks a move reply.
@@ -299,7 +150,7 @@ func ParseMoveResult(b []byte) (MoveResult, error) {
 	if len(r.Checks) > 4 {
 		return MoveResult{}, garbage("%d checks", len(r.Checks))
 	}
-	return r, r.Clock.check()
+	return r, checkClock(r.Clock)
 }
 
 // ParseGames decodes /game/mine/active, keeping only well-formed games.
@@ -426,37 +277,8 @@ type APIError struct {
 // {"detail": string | {code, message} | [...]}; anything else leaves Code
 // empty.
 func ParseError(status int, b []byte) *APIError {
-	e := &APIError{Status: status}
-	if len(b) > 64<<10 {
-		b = b[:64<<10]
-	}
-	var env struct {
-		Error *struct {
-			Code    string `json:"code"`
-			Message string `json:"message"`
-		} `json:"error"`
-		Detail json.RawMessage `json:"detail"`
-	}
-	if json.Unmarshal(b, &env) != nil {
-		return e
-	}
-	if env.Error != nil {
-		e.Code, e.Message = env.Error.Code, env.Error.Message
-		return e
-	}
-	var s string
-	if json.Unmarshal(env.Detail, &s) == nil {
-		e.Message = s
-		return e
-	}
-	var d struct {
-		Code    string `json:"code"`
-		Message string `json:"message"`
-	}
-	if json.Unmarshal(env.Detail, &d) == nil {
-		e.Code, e.Message = d.Code, d.Message
-	}
-	return e
+	code, msg := ksapi.ParseError(b)
+	return &APIError{Status: status, Code: code, Message: msg}
 }
 
 func (e *APIError) Error() string {

@@ -16,6 +16,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"kriegbot/protocol/ksapi"
 )
 
 // Config is what a Client needs.
@@ -390,7 +392,7 @@ func (c *Client) Move(ctx context.Context, ref, uci string) (MoveResult, error) 
 	if !validRef(ref) {
 		return MoveResult{}, fmt.Errorf("ksclient: bad game ref %q", ref)
 	}
-	b, err := c.call(ctx, http.MethodPost, "/game/"+ref+"/move", map[string]string{"uci": uci}, true)
+	b, err := c.call(ctx, http.MethodPost, "/game/"+ref+"/move", ksapi.MoveRequest{UCI: uci}, true)
 	if err != nil {
 		return MoveResult{}, err
 	}
@@ -408,8 +410,8 @@ func (c *Client) Resign(ctx context.Context, ref string) error {
 
 // Create opens a waiting wild 16 lobby game for a human or bot opponent.
 func (c *Client) Create(ctx context.Context) (Created, error) {
-	b, err := c.call(ctx, http.MethodPost, "/game/create", map[string]string{
-		"rule_variant": "wild16", "play_as": "random", "time_control": "rapid", "opponent_type": "human"}, true)
+	b, err := c.call(ctx, http.MethodPost, "/game/create", ksapi.CreateGame{
+		RuleVariant: new("wild16"), PlayAs: new("random"), TimeControl: new("rapid"), OpponentType: new("human")}, true)
 	if err != nil {
 		return Created{}, err
 	}
@@ -476,22 +478,24 @@ func (c *Client) Moves(ctx context.Context, ref string) (Transcript, error) {
 
 // Profile declares the rule variants we play (wild16).
 func (c *Client) Profile(ctx context.Context) error {
-	_, err := c.call(ctx, http.MethodPost, "/bots/profile", map[string][]string{"supported_rule_variants": {"wild16"}}, true)
+	_, err := c.call(ctx, http.MethodPost, "/bots/profile", ksapi.Profile{RuleVariants: []string{"wild16"}}, true)
 	return err
 }
 
-// Registration is the body of POST /auth/bots/register.
+// Registration is what a bot registers with (POST /auth/bots/register).
 type Registration struct {
-	Username     string   `json:"username"`
-	DisplayName  string   `json:"display_name"`
-	OwnerEmail   string   `json:"owner_email"`
-	Description  string   `json:"description"`
-	RuleVariants []string `json:"supported_rule_variants"`
+	Username     string
+	DisplayName  string
+	OwnerEmail   string
+	Description  string
+	RuleVariants []string
 }
 
 // Register registers a bot; the reply holds its token, shown once.
 func (c *Client) Register(ctx context.Context, r Registration) (Registered, error) {
-	b, err := c.call(ctx, http.MethodPost, "/auth/bots/register", r, false)
+	body := ksapi.Registration{Username: &r.Username, DisplayName: &r.DisplayName, OwnerEmail: &r.OwnerEmail,
+		Description: &r.Description, RuleVariants: r.RuleVariants}
+	b, err := c.call(ctx, http.MethodPost, "/auth/bots/register", body, false)
 	if err != nil {
 		return Registered{}, err
 	}

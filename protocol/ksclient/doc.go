@@ -4,9 +4,10 @@
 //
 // It has three layers, each testable alone:
 //
-//   - parsers of what the site sends (JSON replies, error envelopes, the
-//     server-sent event stream): pure functions over bounded bytes that
-//     tolerate unknown fields and refuse malformed values with an error;
+//   - checks of what the site sends (JSON replies, error envelopes, the
+//     server-sent event stream, all declared in protocol/ksapi): pure
+//     functions over bounded bytes that tolerate unknown fields and refuse
+//     malformed values with an error;
 //   - Client: one HTTP exchange per call, with the bearer token, a time
 //     limit, a classification of failures (Retryable, Unauthorized,
 //     RetryAfter) and a transcript of every request and reply in which the

@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"errors"
 	"io"
+
+	"kriegbot/protocol/ksapi"
 )
 
 // Server-sent events (API.md §7): frames of "event: <type>" and
@@ -17,26 +19,19 @@ const (
 	// with ErrLineTooLong (the site's lines are about 200 bytes).
 	MaxEventLine = 16 << 10
 	// maxEventData bounds one event's data.
-	maxEventData = 64 << 10
+	maxEventData = ksapi.MaxEventData
 )
 
 // ErrLineTooLong ends a stream whose line exceeds MaxEventLine.
 var ErrLineTooLong = errors.New("ksclient: event stream line too long")
 
-// SSEEvent is one dispatched event; Comment is set for a comment line
-// (a keepalive), which carries no event.
-type SSEEvent struct {
-	Type    string
-	Data    []byte
-	Comment bool
-}
+// SSEEvent is one dispatched event, or a comment (a keepalive).
+type SSEEvent = ksapi.Event
 
 // SSEReader reads events from a stream. It is not safe for concurrent use.
 type SSEReader struct {
-	r     *bufio.Reader
-	typ   string
-	data  []byte
-	nData int
+	r *bufio.Reader
+	p ksapi.EventParser
 }
 
 // NewSSEReader reads events from r.
@@ -53,39 +48,13 @@ func (s *SSEReader) Next() (SSEEvent, error) {
 		if err != nil {
 			return SSEEvent{}, err
 		}
-		if len(line) == 0 { // dispatch
-			if s.nData == 0 && s.typ == "" {
-				continue
-			}
-			ev := SSEEvent{Type: s.typ, Data: s.data}
-			if ev.Type == "" {
-				ev.Type = "message"
-			}
-			s.typ, s.data, s.nData = "", nil, 0
+		ev, ok, err := s.p.Line(line)
+		if err != nil {
+			return SSEEvent{}, ErrLineTooLong
+		}
+		if ok {
 			return ev, nil
 		}
-		if line[0] == ':' {
-			return SSEEvent{Comment: true, Data: bytes.TrimSpace(line[1:])}, nil
-		}
-		field, value := line, []byte(nil)
-		if i := bytes.IndexByte(line, ':'); i >= 0 {
-			field, value = line[:i], line[i+1:]
-			value = bytes.TrimPrefix(value, []byte(" "))
-		}
-		switch string(field) {
-		case "event":
-			s.typ = string(value)
-		case "data":
-			if len(s.data)+len(value)+1 > maxEventData {
-				return SSEEvent{}, ErrLineTooLong
-			}
-			if s.nData > 0 {
-				s.data = append(s.data, '\n')
-			}
-			s.data = append(s.data, value...)
-			s.nData++
-		}
-		// id, retry and unknown fields are ignored.
 	}
 }
 
@@ -111,17 +80,6 @@ func (s *SSEReader) line() ([]byte, error) {
 		buf = buf[:len(buf)-1]
 		return bytes.TrimSuffix(buf, []byte("\r")), nil
 	}
-}
-
-// GameEvent is an event's data: a ping saying the game changed (fetch the
-// state after it).
-type GameEvent struct {
-	Type       string  `json:"type"`
-	GameID     string  `json:"game_id"`
-	GameCode   string  `json:"game_code"`
-	State      string  `json:"state"`
-	Turn       *string `json:"turn"`
-	MoveNumber int     `json:"move_number"`
 }
 
 // ParseGameEvent decodes an event's data; an event without data gives the

@@ -1,16 +1,15 @@
 package ksclient
 
 import (
-	"encoding/json"
-	"strconv"
 	"strings"
 
 	"kriegbot/engine/chess"
 	"kriegbot/engine/umpire"
+	"kriegbot/protocol/ksapi"
 )
 
 // Referee words: the scoresheet's human texts (API.md §4) and the move
-// reply's codes (§5), read into the parts of an umpire.View.
+// reply's codes (§5), read by ksapi into the parts of an umpire.View.
 
 // Heard is what one scoresheet entry or move reply says.
 type Heard struct {
@@ -40,8 +39,7 @@ func (h *Heard) addCheck(k chess.CheckKind) {
 }
 
 // ParseTexts reads the scoresheet's texts ("Pawn captured at E5", "Check
-// on rank", "2 pawn tries", ...), case-insensitively, with ICC's spellings
-// too ("Pawn at e5 captured", "Rank check").
+// on rank", "2 pawn tries", ...) with ksapi.ParseText.
 func ParseTexts(texts []string) Heard {
 	h := Heard{Tries: -1}
 	for _, raw := range texts {
@@ -49,11 +47,7 @@ func ParseTexts(texts []string) Heard {
 			h.Unknown = append(h.Unknown, raw[:200])
 			continue
 		}
-		t := strings.ToLower(strings.TrimSpace(raw))
-		t = strings.TrimRight(t, ".!")
-		t = strings.ReplaceAll(t, "-", " ")
-		t = strings.Join(strings.Fields(t), " ")
-		if !h.text(t) {
+		if t, ok := ksapi.ParseText(raw); !ok || !h.text(t) {
 			h.Unknown = append(h.Unknown, raw)
 		}
 	}
@@ -68,107 +62,87 @@ func (h *Heard) noteDouble() {
 	}
 }
 
-// text applies one normalised text; false if not understood.
-func (h *Heard) text(t string) bool {
-	switch t {
-	case "":
-		return true
-	case "illegal move":
+// text applies one text; false if it says what we cannot use.
+func (h *Heard) text(t ksapi.Text) bool {
+	switch t.Kind {
+	case ksapi.TextEmpty, ksapi.TextMoveComplete, ksapi.TextPromotion, ksapi.TextHasPawnCapture: // cincinnati's has no count
+	case ksapi.TextIllegal:
 		h.Illegal = true
-		return true
-	case "move complete", "promotion", "move done", "regular move":
-		return true
-	case "no pawn captures", "no pawn capture", "0 pawn tries", "no pawn tries":
-		h.Tries = 0
-		return true
-	case "has pawn captures", "has pawn capture":
-		return true // cincinnati; no count
-	case "double check":
+	case ksapi.TextTries:
+		h.Tries = t.Tries
+	case ksapi.TextTriesFrom:
+		h.Tries = len(t.From)
+	case ksapi.TextDoubleCheck:
 		h.Double = true
-		return true
-	case "1 pawn try":
-		h.Tries = 1
-		return true
-	}
-	if k, ok := checkText(t); ok {
-		h.addCheck(k)
-		return true
-	}
-	if n, ok := strings.CutSuffix(t, " pawn tries"); ok {
-		if v, err := strconv.Atoi(n); err == nil && v >= 0 && v <= 64 {
-			h.Tries = v
-			return true
+	case ksapi.TextCheck:
+		h.addCheck(checkKind(t.Check))
+	case ksapi.TextCapture, ksapi.TextEnPassant:
+		sq, ok := chess.ParseSquare(t.Square)
+		if !ok {
+			return false
 		}
+		kind := umpire.PieceCaptured
+		if t.Piece == ksapi.CapturedPawn || t.Kind == ksapi.TextEnPassant {
+			kind = umpire.PawnCaptured
+		}
+		if t.Kind == ksapi.TextEnPassant { // the site names the target square; we name the pawn's
+			switch sq.Rank() {
+			case 5:
+				sq = chess.NewSquare(sq.File(), 4)
+			case 2:
+				sq = chess.NewSquare(sq.File(), 3)
+			}
+		}
+		h.setCapture(sq, kind, t.Piece != "" || t.Kind == ksapi.TextEnPassant)
+	case ksapi.TextEnd:
+		e, ok := ending(t.Ending)
+		if !ok {
+			return false
+		}
+		h.Ending, h.Winner = e, t.Winner
+	case ksapi.TextDraw:
+		e, ok := ending(t.Ending)
+		if !ok {
+			return false
+		}
+		h.Ending = e
+	default:
 		return false
 	}
-	if rest, ok := strings.CutPrefix(t, "pawn tries from "); ok {
-		h.Tries = len(strings.Split(rest, ","))
-		return true
+	return true
+}
+
+// ending is the umpire's ending of the site's; a repetition, which only
+// our own server announces, is not one we read.
+func ending(e ksapi.Ending) (umpire.Ending, bool) {
+	switch e {
+	case ksapi.Checkmate:
+		return umpire.Checkmate, true
+	case ksapi.Stalemate:
+		return umpire.Stalemate, true
+	case ksapi.Insufficient:
+		return umpire.InsufficientMaterial, true
+	case ksapi.TooManyReversible:
+		return umpire.TooManyReversible, true
 	}
-	for _, c := range []struct {
-		prefix string
-		kind   umpire.CaptureKind
-		typed  bool
-		ep     bool
-	}{
-		{"pawn captured at ", umpire.PawnCaptured, true, false},
-		{"piece captured at ", umpire.PieceCaptured, true, false},
-		{"capture done at ", umpire.PieceCaptured, false, false},
-		{"en passant capture at ", umpire.PawnCaptured, true, true},
-	} {
-		if rest, ok := strings.CutPrefix(t, c.prefix); ok {
-			sq, ok := chess.ParseSquare(rest)
-			if !ok {
-				return false
-			}
-			if c.ep { // the site names the target square; we name the pawn's
-				switch sq.Rank() {
-				case 5:
-					sq = chess.NewSquare(sq.File(), 4)
-				case 2:
-					sq = chess.NewSquare(sq.File(), 3)
-				}
-			}
-			h.setCapture(sq, c.kind, c.typed)
-			return true
-		}
+	return umpire.NotOver, false
+}
+
+// checkKind is the engine's check kind of the site's.
+func checkKind(c ksapi.Check) chess.CheckKind {
+	switch c {
+	case ksapi.CheckRank:
+		return chess.CheckRank
+	case ksapi.CheckFile:
+		return chess.CheckFile
+	case ksapi.CheckLongDiagonal:
+		return chess.CheckLongDiagonal
+	case ksapi.CheckShortDiagonal:
+		return chess.CheckShortDiagonal
+	case ksapi.CheckKnight:
+		return chess.CheckKnight
 	}
-	// ICC's "Pawn at e5 captured".
-	for _, c := range []struct {
-		prefix string
-		kind   umpire.CaptureKind
-	}{{"pawn at ", umpire.PawnCaptured}, {"piece at ", umpire.PieceCaptured}} {
-		if rest, ok := strings.CutPrefix(t, c.prefix); ok {
-			if s, ok := strings.CutSuffix(rest, " captured"); ok {
-				if sq, ok := chess.ParseSquare(s); ok {
-					h.setCapture(sq, c.kind, true)
-					return true
-				}
-			}
-		}
-	}
-	if rest, ok := strings.CutPrefix(t, "checkmate"); ok {
-		h.Ending = umpire.Checkmate
-		h.Winner = winnerIn(rest)
-		return true
-	}
-	if rest, ok := strings.CutPrefix(t, "stalemate"); ok {
-		h.Ending = umpire.Stalemate
-		h.Winner = winnerIn(rest)
-		return true
-	}
-	switch t {
-	case "draw by stalemate":
-		h.Ending = umpire.Stalemate
-		return true
-	case "draw by insufficient material":
-		h.Ending = umpire.InsufficientMaterial
-		return true
-	case "draw by too many reversible moves":
-		h.Ending = umpire.TooManyReversible
-		return true
-	}
-	return false
+	return chess.NoCheck
 }
 
 func (h *Heard) setCapture(sq chess.Square, k umpire.CaptureKind, typed bool) {
@@ -179,82 +153,23 @@ func (h *Heard) setCapture(sq chess.Square, k umpire.CaptureKind, typed bool) {
 	h.captureTyped = typed
 }
 
-func winnerIn(s string) string {
+// special applies a special_announcement; false for a word we do not know.
+func (h *Heard) special(code string) bool {
+	sp, ok := ksapi.ParseSpecial(code)
+	if !ok {
+		return false
+	}
 	switch {
-	case strings.Contains(s, "white wins"):
-		return "white"
-	case strings.Contains(s, "black wins"):
-		return "black"
-	}
-	return ""
-}
-
-// checkText reads "check on rank", "rank check", "check by knight".
-func checkText(t string) (chess.CheckKind, bool) {
-	switch t {
-	case "check on rank", "rank check":
-		return chess.CheckRank, true
-	case "check on file", "file check":
-		return chess.CheckFile, true
-	case "check on long diagonal", "long diagonal check":
-		return chess.CheckLongDiagonal, true
-	case "check on short diagonal", "short diagonal check":
-		return chess.CheckShortDiagonal, true
-	case "check by knight", "knight check":
-		return chess.CheckKnight, true
-	}
-	return chess.NoCheck, false
-}
-
-// checkCode reads a move reply's check name: "CHECK_RANK", "RANK",
-// "check_long_diagonal", "Check on file".
-func checkCode(s string) (chess.CheckKind, bool) {
-	u := strings.ToUpper(strings.TrimSpace(s))
-	u = strings.TrimPrefix(u, "CHECK_")
-	u = strings.NewReplacer("-", "_", " ", "_").Replace(u)
-	switch u {
-	case "RANK":
-		return chess.CheckRank, true
-	case "FILE":
-		return chess.CheckFile, true
-	case "LONG_DIAGONAL", "LONGDIAGONAL":
-		return chess.CheckLongDiagonal, true
-	case "SHORT_DIAGONAL", "SHORTDIAGONAL":
-		return chess.CheckShortDiagonal, true
-	case "KNIGHT":
-		return chess.CheckKnight, true
-	}
-	return checkText(strings.ToLower(strings.TrimSpace(s)))
-}
-
-// specialCode reads a special_announcement: a check, or an ending with its
-// winner. known is false for a word we do not know.
-func specialCode(s string, h *Heard) (known bool) {
-	switch strings.ToUpper(strings.TrimSpace(s)) {
-	case "":
-		return true
-	case "CHECK_DOUBLE":
+	case sp.Double:
 		h.Double = true
-	case "CHECKMATE_WHITE_WINS":
-		h.Ending, h.Winner = umpire.Checkmate, "white"
-	case "CHECKMATE_BLACK_WINS":
-		h.Ending, h.Winner = umpire.Checkmate, "black"
-	case "STALEMATE_WHITE_WINS":
-		h.Ending, h.Winner = umpire.Stalemate, "white"
-	case "STALEMATE_BLACK_WINS":
-		h.Ending, h.Winner = umpire.Stalemate, "black"
-	case "DRAW_STALEMATE":
-		h.Ending = umpire.Stalemate
-	case "DRAW_INSUFFICIENT":
-		h.Ending = umpire.InsufficientMaterial
-	case "DRAW_TOOMANYREVERSIBLEMOVES":
-		h.Ending = umpire.TooManyReversible
-	default:
-		k, ok := checkCode(s)
+	case sp.Ending != ksapi.NotOver:
+		e, ok := ending(sp.Ending)
 		if !ok {
 			return false
 		}
-		h.addCheck(k)
+		h.Ending, h.Winner = e, sp.Winner
+	case sp.Check != ksapi.NoCheck:
+		h.addCheck(checkKind(sp.Check))
 	}
 	return true
 }
@@ -263,9 +178,9 @@ func specialCode(s string, h *Heard) (known bool) {
 // attempt was not played (move_done false).
 func ReadMoveResult(r MoveResult) (h Heard, refused bool) {
 	h = Heard{Tries: -1}
-	switch strings.ToUpper(r.Announcement) {
-	case "REGULAR_MOVE", "CAPTURE_DONE":
-	case "ILLEGAL_MOVE", "IMPOSSIBLE_TO_ASK", "NONSENSE", "INVALID_UCI":
+	switch a, _ := ksapi.ParseAnnouncement(r.Announcement); a {
+	case ksapi.RegularMove, ksapi.CaptureDone:
+	case ksapi.IllegalMove, ksapi.ImpossibleToAsk, ksapi.Nonsense, ksapi.InvalidUCI:
 	default:
 		h.Unknown = append(h.Unknown, "announcement "+r.Announcement)
 	}
@@ -277,7 +192,7 @@ func ReadMoveResult(r MoveResult) (h Heard, refused bool) {
 		sq, ok := chess.ParseSquare(strings.ToLower(*r.CaptureSquare))
 		if ok {
 			kind := umpire.PieceCaptured
-			if r.CapturedPiece != nil && strings.EqualFold(*r.CapturedPiece, "PAWN") {
+			if r.CapturedPiece != nil && strings.EqualFold(*r.CapturedPiece, ksapi.CapturedPawn) {
 				kind = umpire.PawnCaptured
 			} else if r.CapturedPiece == nil || *r.CapturedPiece == "" {
 				h.Unknown = append(h.Unknown, "capture without its kind (PAWN or PIECE): taken as a piece")
@@ -286,13 +201,13 @@ func ReadMoveResult(r MoveResult) (h Heard, refused bool) {
 		}
 	}
 	for _, c := range r.Checks {
-		if k, ok := checkCode(c); ok {
-			h.addCheck(k)
+		if k, ok := ksapi.ParseCheckCode(c); ok {
+			h.addCheck(checkKind(k))
 		} else {
 			h.Unknown = append(h.Unknown, "check "+c)
 		}
 	}
-	if r.SpecialAnnouncement != nil && !specialCode(*r.SpecialAnnouncement, &h) {
+	if r.SpecialAnnouncement != nil && !h.special(*r.SpecialAnnouncement) {
 		h.Unknown = append(h.Unknown, "special_announcement "+*r.SpecialAnnouncement)
 	}
 	if r.NextTurnPawnTries != nil {
@@ -300,30 +215,4 @@ func ReadMoveResult(r MoveResult) (h Heard, refused bool) {
 	}
 	h.noteDouble()
 	return h, false
-}
-
-// UnmarshalJSON reads an entry, or an older site's plain string entry
-// ("e2e4 — Move complete").
-func (e *Entry) UnmarshalJSON(b []byte) error {
-	var s string
-	if json.Unmarshal(b, &s) == nil {
-		*e = Entry{Message: s}
-		low := strings.ToLower(s)
-		switch {
-		case strings.Contains(low, "illegal move"):
-			e.Kind = "illegal_move"
-		case strings.Contains(low, "capture"):
-			e.Kind = "capture"
-		default:
-			e.Kind = "move"
-		}
-		return nil
-	}
-	type plain Entry
-	var p plain
-	if err := json.Unmarshal(b, &p); err != nil {
-		return err
-	}
-	*e = Entry(p)
-	return nil
 }
