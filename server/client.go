@@ -288,7 +288,7 @@ func (c *client) readLoop() {
 					line = line[:0]
 					continue
 				}
-				if !c.s.handleLine(c, line) {
+				if !c.s.telnet.handleLine(c, line) {
 					reason = "quit"
 					return
 				}

@@ -30,7 +30,8 @@ func take(lim *rate.Limiter, now time.Time) (bool, time.Duration) {
 // spend tops up c's budget for output to others and reports whether a
 // command that reaches others may run now. A client out of budget is told
 // so, at most once a second.
-func (s *Server) spend(ev *events, c *client) bool {
+func (tel *telnetDoor) spend(ev *events, c *client) bool {
+	s := tel.s
 	now := s.cfg.Now()
 	if el := now.Sub(c.budgetAt); el > 0 {
 		c.budget = min(float64(s.cfg.FanoutBurst), c.budget+el.Seconds()*float64(s.cfg.FanoutRate))
@@ -51,16 +52,17 @@ func (s *Server) spend(ev *events, c *client) bool {
 // counts as a failure unless it succeeds, so however many connections
 // guess at once, one host gets LoginFailures+1 checks a minute. It
 // reports the place, to give back on success, and false when none is left.
-func (s *Server) reserveLogin(host string) (time.Time, bool) {
-	if s.loginBlocked(host) {
+func (tel *telnetDoor) reserveLogin(host string) (time.Time, bool) {
+	s := tel.s
+	if tel.loginBlocked(host) {
 		return time.Time{}, false
 	}
 	now := s.cfg.Now()
-	s.failures[host] = append(s.failures[host], now)
-	if len(s.failures) > 10000 { // bound the table under a flood of hosts
-		for h, ts := range s.failures {
+	tel.failures[host] = append(tel.failures[host], now)
+	if len(tel.failures) > 10000 { // bound the table under a flood of hosts
+		for h, ts := range tel.failures {
 			if len(ts) == 0 || now.Sub(ts[len(ts)-1]) >= time.Minute {
-				delete(s.failures, h)
+				delete(tel.failures, h)
 			}
 		}
 	}
@@ -68,27 +70,28 @@ func (s *Server) reserveLogin(host string) (time.Time, bool) {
 }
 
 // releaseLogin gives back the place of a check that succeeded.
-func (s *Server) releaseLogin(host string, at time.Time) {
-	ts := s.failures[host]
+func (tel *telnetDoor) releaseLogin(host string, at time.Time) {
+	ts := tel.failures[host]
 	if i := slices.IndexFunc(ts, at.Equal); i >= 0 {
-		s.failures[host] = slices.Delete(ts, i, i+1)
+		tel.failures[host] = slices.Delete(ts, i, i+1)
 	}
 }
 
 // loginBlocked reports whether host has used up its failed logins for the
 // minute (LoginFailures, and the one that went over).
-func (s *Server) loginBlocked(host string) bool {
+func (tel *telnetDoor) loginBlocked(host string) bool {
+	s := tel.s
 	now := s.cfg.Now()
-	keep := s.failures[host][:0]
-	for _, t := range s.failures[host] {
+	keep := tel.failures[host][:0]
+	for _, t := range tel.failures[host] {
 		if now.Sub(t) < time.Minute {
 			keep = append(keep, t)
 		}
 	}
 	if len(keep) == 0 {
-		delete(s.failures, host)
+		delete(tel.failures, host)
 	} else {
-		s.failures[host] = keep
+		tel.failures[host] = keep
 	}
 	return len(keep) > s.cfg.LoginFailures
 }

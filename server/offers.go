@@ -19,7 +19,8 @@ type challenge struct {
 	color        string // the challenger's requested colour
 }
 
-func (s *Server) cmdMatch(ev *events, c *client, in cmdInput) {
+func (tel *telnetDoor) cmdMatch(ev *events, c *client, in cmdInput) {
+	s := tel.s
 	args := in.args
 	if len(args) < 1 {
 		s.removeOffersOf(ev, c.handle)
@@ -125,7 +126,8 @@ func (s *Server) offer(ev *events, from, to *client, minutes, inc int, rated boo
 	}
 }
 
-func (s *Server) findChallenge(c *client, args []string) *challenge {
+func (tel *telnetDoor) findChallenge(c *client, args []string) *challenge {
+	s := tel.s
 	var found *challenge
 	for _, ch := range s.challenges {
 		if ch.to != c {
@@ -142,9 +144,10 @@ func (s *Server) findChallenge(c *client, args []string) *challenge {
 	return found
 }
 
-func (s *Server) cmdAccept(ev *events, c *client, in cmdInput) {
+func (tel *telnetDoor) cmdAccept(ev *events, c *client, in cmdInput) {
+	s := tel.s
 	args := in.args
-	ch := s.findChallenge(c, args)
+	ch := tel.findChallenge(c, args)
 	if ch == nil {
 		ev.text(c, "There is no such offer to accept (name the challenger if there are several).")
 		return
@@ -167,7 +170,8 @@ func (s *Server) acceptChallenge(ev *events, ch *challenge) {
 	s.startGame(ev, white, black, ch.minutes, ch.inc, ch.rated, "", "")
 }
 
-func (s *Server) cmdDecline(ev *events, c *client, in cmdInput) {
+func (tel *telnetDoor) cmdDecline(ev *events, c *client, in cmdInput) {
+	s := tel.s
 	args := in.args
 	if len(args) > 0 && strings.EqualFold(args[0], "draw") {
 		if g := c.game; g != nil {
@@ -183,7 +187,7 @@ func (s *Server) cmdDecline(ev *events, c *client, in cmdInput) {
 		ev.text(c, "There is no draw offer to decline.")
 		return
 	}
-	ch := s.findChallenge(c, args)
+	ch := tel.findChallenge(c, args)
 	if ch == nil {
 		ev.text(c, "There is no such offer to decline.")
 		return

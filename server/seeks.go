@@ -112,7 +112,8 @@ func (sk *seek) seat() seat { return seat{c: sk.owner, bot: sk.bot} }
 // ownedBy reports whether c posted the ad.
 func (sk *seek) ownedBy(c *client) bool { return sk.owner != nil && sk.owner == c }
 
-func (s *Server) cmdSeek(ev *events, c *client, in cmdInput) {
+func (tel *telnetDoor) cmdSeek(ev *events, c *client, in cmdInput) {
+	s := tel.s
 	args := in.args
 	t := parseTerms(args)
 	if p := t.problem(); p != "" {
@@ -186,7 +187,8 @@ func (s *Server) removeSeek(ev *events, sk *seek, reason int) {
 	}
 }
 
-func (s *Server) cmdUnseek(ev *events, c *client, in cmdInput) {
+func (tel *telnetDoor) cmdUnseek(ev *events, c *client, in cmdInput) {
+	s := tel.s
 	args := in.args
 	n := 0
 	for _, sk := range s.sortedSeeks() {
@@ -207,7 +209,8 @@ func (s *Server) sortedSeeks() []*seek {
 	return out
 }
 
-func (s *Server) cmdSought(ev *events, c *client, in cmdInput) {
+func (tel *telnetDoor) cmdSought(ev *events, c *client, in cmdInput) {
+	s := tel.s
 	for _, sk := range s.sortedSeeks() {
 		r := "u"
 		if sk.rated {
@@ -219,7 +222,8 @@ func (s *Server) cmdSought(ev *events, c *client, in cmdInput) {
 	ev.text(c, fmt.Sprintf("%d ads displayed.", len(s.seeks)))
 }
 
-func (s *Server) cmdPlay(ev *events, c *client, in cmdInput) {
+func (tel *telnetDoor) cmdPlay(ev *events, c *client, in cmdInput) {
+	s := tel.s
 	args := in.args
 	if len(args) != 1 {
 		ev.text(c, "Usage: play <index>")

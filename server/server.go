@@ -117,8 +117,7 @@ func (c *Config) fill() {
 
 // Server is the wild 16 server. Create it with New, run it with Serve.
 type Server struct {
-	cfg  Config
-	cmds commandSet // the command table, by name
+	cfg Config
 
 	mu         sync.Mutex
 	closed     bool
@@ -132,11 +131,10 @@ type Server struct {
 	games      map[int]*game // in progress
 	finished   []*game       // most recent last, bounded by MaxGames
 	nextGame   int
-	nextGuest  int
-	failures   map[string][]time.Time // failed logins per remote host
 	ratings    map[string]int
-	http       httpDoor // the HTTP door (http*.go)
-	td         director // the tournament director (td*.go)
+	telnet     telnetDoor // the telnet door's commands and logins
+	http       httpDoor   // the HTTP door (http*.go)
+	td         director   // the tournament director (td*.go)
 	wg         sync.WaitGroup
 }
 
@@ -154,7 +152,7 @@ func New(cfg Config) (*Server, error) {
 		td:       newDirector(cfg.TD),
 		http:     ws,
 		cfg:      cfg,
-		cmds:     newCommandSet(),
+		telnet:   telnetDoor{cmds: newCommandSet(), failures: map[string][]time.Time{}},
 		conns:    map[*client]struct{}{},
 		perHost:  map[string]int{},
 		users:    map[string]*client{},
@@ -162,9 +160,9 @@ func New(cfg Config) (*Server, error) {
 		nextSeek: 1,
 		games:    map[int]*game{},
 		nextGame: 1,
-		failures: map[string][]time.Time{},
 		ratings:  map[string]int{},
 	}
+	s.telnet.s = s
 	s.http.s = s
 	s.td.s = s
 	// Bots whose time ran out while the server was down go now.

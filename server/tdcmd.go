@@ -56,7 +56,8 @@ func tdCommands() map[string]tdCommand {
 }
 
 // cmdTD is the "td" command: "xtell TD ...".
-func (s *Server) cmdTD(ev *events, c *client, in cmdInput) {
+func (tel *telnetDoor) cmdTD(ev *events, c *client, in cmdInput) {
+	s := tel.s
 	s.td.tell(ev, c, in.rest)
 }
 
