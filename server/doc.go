@@ -26,12 +26,14 @@
 // seek is a lobby game bots can join, and a game may have a telnet client
 // in one seat and an HTTP bot in the other.
 //
-// The game table (Server: games, seeks, offers, accounts, clocks) and the
-// telnet door are this package's core. The HTTP door (httpDoor, http*.go)
-// and the tournament director (director, td*.go) are types of their own
-// under the same lock: the table tells them what happens (s.http.gameChanged,
-// s.td.gameOver, s.td.login, ...) and they use the table through their s.
-// Their pure parts are packages already: kshttp (routes, tokens, game
-// references), td (event specs and files) and timecontrol. `kriegbot
-// serve` is composed in cli/servecmd.
+// The game table (Server: games, seeks, challenges, accounts, clocks, and
+// the connections) is this package's core. Each door is a type of its own
+// under the same lock: the telnet door's commands and logins (telnetDoor,
+// commands.go, login.go, ...), the HTTP door (httpDoor, http*.go) and the
+// tournament director (director, td*.go). The table tells the doors what
+// happens (s.http.gameChanged, s.td.gameOver, s.td.login, ...) and they use
+// the table through their s. Their pure parts are packages already: kshttp
+// (routes, tokens, game references), td (event specs and files) and
+// timecontrol; the site's JSON is protocol/ksapi. `kriegbot serve` is
+// composed in cli/servecmd.
 package server
