@@ -231,17 +231,6 @@ func (d *director) event(id int) *tdEvent {
 // file names event id's file with extension ext.
 func (d *director) file(id int, ext string) string { return td.EventFile(d.cfg.Dir, id, ext) }
 
-// tdFileID reads the event number of a file named tourney-N.json.
-func tdFileID(name string) (int, bool) {
-	rest, ok := strings.CutPrefix(name, "tourney-")
-	digits, ok2 := strings.CutSuffix(rest, ".json")
-	if !ok || !ok2 || digits == "" || len(digits) > 6 || strings.Trim(digits, "0123456789") != "" {
-		return 0, false
-	}
-	n, err := strconv.Atoi(digits)
-	return n, err == nil && n > 0
-}
-
 // load reads the events kept in Dir. A file that does not read is an
 // error: the TD would otherwise start over and lose an event.
 func (d *director) load() error {
@@ -256,7 +245,7 @@ func (d *director) load() error {
 		return err
 	}
 	for _, de := range ents {
-		id, ok := tdFileID(de.Name())
+		id, ok := td.FileID(de.Name())
 		if !ok {
 			continue
 		}
@@ -457,31 +446,10 @@ func (d *director) runningNamed(name string) bool {
 	return false
 }
 
-// parseTourneyPath reads the HTTP door's event pages: /tourney/N (the
-// HTML crosstable), /tourney/N.txt (text) and /tourney/N.pgn (the games).
-func parseTourneyPath(path string) (id int, ext string, ok bool) {
-	rest, found := strings.CutPrefix(path, "/tourney/")
-	if !found || len(rest) > 16 {
-		return 0, "", false
-	}
-	num, ext := rest, "html"
-	if i := strings.IndexByte(rest, '.'); i >= 0 {
-		num, ext = rest[:i], rest[i+1:]
-		if ext != "txt" && ext != "pgn" && ext != "html" {
-			return 0, "", false
-		}
-	}
-	id, ok = tdNumber(num)
-	if !ok || strings.HasPrefix(num, "#") {
-		return 0, "", false
-	}
-	return id, ext, true
-}
-
 // serveTourney answers the event pages of the HTTP door.
 func (d *director) serveTourney(w http.ResponseWriter, r *http.Request) {
 	s := d.s
-	id, ext, ok := parseTourneyPath(r.URL.Path)
+	id, ext, ok := td.ParsePagePath(r.URL.Path)
 	if !ok {
 		http.NotFound(w, r)
 		return

@@ -3,7 +3,6 @@ package server
 import (
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -112,22 +111,12 @@ func (d *director) manager(c *client) bool {
 	return false
 }
 
-// tdNumber reads an event number, "3" or "#3".
-func tdNumber(w string) (int, bool) {
-	w = strings.TrimPrefix(w, "#")
-	if w == "" || len(w) > 6 || strings.Trim(w, "0123456789") != "" {
-		return 0, false
-	}
-	n, err := strconv.Atoi(w)
-	return n, err == nil && n > 0
-}
-
 // pick finds the event a command means: the number given, else the
 // player's own event, else the one event that is not over (or the last
 // one). It reports nil after telling c why.
 func (d *director) pick(ev *events, c *client, args []string) *tdEvent {
 	for _, a := range args {
-		if n, ok := tdNumber(a); ok {
+		if n, ok := td.ParseNumber(a); ok {
 			if te := d.event(n); te != nil {
 				return te
 			}
@@ -178,7 +167,7 @@ func (d *director) cmdJoin(ev *events, c *client, args []string) {
 	// form (not pick's "There is no tourney #N."), so that a program
 	// waiting for its join reads the answer.
 	for _, a := range args {
-		if n, ok := tdNumber(a); ok && d.event(n) == nil {
+		if n, ok := td.ParseNumber(a); ok && d.event(n) == nil {
 			d.refuseJoin(ev, c, nil, n, "there is no such tourney")
 			return
 		}

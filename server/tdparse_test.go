@@ -15,68 +15,6 @@ import (
 	"kriegbot/tourney"
 )
 
-func TestParseTourneyPath(t *testing.T) {
-	for _, tc := range []struct {
-		in  string
-		id  int
-		ext string
-		ok  bool
-	}{
-		{"/tourney/1", 1, "html", true},
-		{"/tourney/12.txt", 12, "txt", true},
-		{"/tourney/3.pgn", 3, "pgn", true},
-		{"/tourney/3.html", 3, "html", true},
-		{"/tourney/", 0, "", false},
-		{"/tourney/0", 0, "", false},
-		{"/tourney/-1", 0, "", false},
-		{"/tourney/#1", 0, "", false},
-		{"/tourney/1.json", 0, "", false},
-		{"/tourney/1/x", 0, "", false},
-		{"/tourney/9999999", 0, "", false},
-		{"/tourneys/1", 0, "", false},
-		{"/tourney/1.txt.txt", 0, "", false},
-	} {
-		id, ext, ok := parseTourneyPath(tc.in)
-		if id != tc.id || ext != tc.ext || ok != tc.ok {
-			t.Errorf("%q: %d %q %v, want %d %q %v", tc.in, id, ext, ok, tc.id, tc.ext, tc.ok)
-		}
-	}
-}
-
-func FuzzParseTourneyPath(f *testing.F) {
-	for _, s := range []string{"/tourney/1", "/tourney/2.pgn", "/tourney/x.y", "/tourney/1."} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		id, ext, ok := parseTourneyPath(s)
-		if ok && (id < 1 || ext != "html" && ext != "txt" && ext != "pgn") {
-			t.Fatalf("%q: %d %q", s, id, ext)
-		}
-	})
-}
-
-func TestTDNumbersAndFiles(t *testing.T) {
-	for _, tc := range []struct {
-		in string
-		n  int
-		ok bool
-	}{{"3", 3, true}, {"#3", 3, true}, {"0", 0, false}, {"", 0, false}, {"#", 0, false}, {"3a", 0, false}, {"1234567", 0, false}, {"+3", 0, false}} {
-		if n, ok := tdNumber(tc.in); n != tc.n || ok != tc.ok {
-			t.Errorf("tdNumber(%q) = %d %v", tc.in, n, ok)
-		}
-	}
-	for _, tc := range []struct {
-		in string
-		n  int
-		ok bool
-	}{{"tourney-1.json", 1, true}, {"tourney-42.json", 42, true}, {"tourney-0.json", 0, false}, {"tourney-.json", 0, false},
-		{"tourney-1.pgn", 0, false}, {"tourney-1.json.tmp", 0, false}, {"tourney--1.json", 0, false}, {"x-1.json", 0, false}} {
-		if n, ok := tdFileID(tc.in); n != tc.n || ok != tc.ok {
-			t.Errorf("tdFileID(%q) = %d %v", tc.in, n, ok)
-		}
-	}
-}
-
 // finishedEvent is a 6-player Swiss of 3 rounds with every result in,
 // the stronger player winning (a draw between neighbours on board 3).
 func finishedEvent(t testing.TB, sixth string) *tdEvent {
