@@ -431,7 +431,7 @@ func (web *httpDoor) apiMove(req *request, uci string) *apiError {
 		r = ksapi.MoveResult{Announcement: "INVALID_UCI", Checks: []string{}}
 		web.gameChanged(g)
 	case !slices.Contains(allowedMoves(g), m.String()):
-		r = ksapi.MoveResult{Announcement: "ILLEGAL_MOVE", Checks: []string{}}
+		r = ksapi.MoveResult{Announcement: ksapi.IllegalMove, Checks: []string{}}
 		web.gameChanged(g)
 	default:
 		a, out := s.attemptIn(ev, g, col, m, m.String())

@@ -24,81 +24,52 @@ func colorWord(c chess.Color) string {
 
 func isoTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
 
-// checkName is the site's name of a check kind.
-func checkName(k chess.CheckKind) string {
+// siteCheck is the site's name for a check kind; ksapi spells it.
+func siteCheck(k chess.CheckKind) ksapi.Check {
 	switch k {
 	case chess.CheckRank:
-		return "CHECK_RANK"
+		return ksapi.CheckRank
 	case chess.CheckFile:
-		return "CHECK_FILE"
+		return ksapi.CheckFile
 	case chess.CheckLongDiagonal:
-		return "CHECK_LONG_DIAGONAL"
+		return ksapi.CheckLongDiagonal
 	case chess.CheckShortDiagonal:
-		return "CHECK_SHORT_DIAGONAL"
+		return ksapi.CheckShortDiagonal
 	case chess.CheckKnight:
-		return "CHECK_KNIGHT"
+		return ksapi.CheckKnight
 	}
-	return ""
+	return ksapi.NoCheck
 }
 
-// checkText is the site's human text of a check kind.
-func checkText(k chess.CheckKind) string {
-	switch k {
-	case chess.CheckRank:
-		return "Check on rank"
-	case chess.CheckFile:
-		return "Check on file"
-	case chess.CheckLongDiagonal:
-		return "Check on long diagonal"
-	case chess.CheckShortDiagonal:
-		return "Check on short diagonal"
-	case chess.CheckKnight:
-		return "Check by knight"
-	}
-	return ""
-}
-
-// endingSpecial is the special announcement of a move that ends the game.
-func endingSpecial(e umpire.Ending, mover chess.Color) string {
+// siteEnding is the site's name for how a move by mover ended the game,
+// and the winner ("" for a draw); ksapi spells it.
+func siteEnding(e umpire.Ending, mover chess.Color) (ksapi.Ending, string) {
 	switch e {
 	case umpire.Checkmate:
-		return "CHECKMATE_" + strings.ToUpper(colorWord(mover)) + "_WINS"
+		return ksapi.Checkmate, colorWord(mover)
 	case umpire.Stalemate:
-		return "DRAW_STALEMATE"
+		return ksapi.Stalemate, ""
 	case umpire.InsufficientMaterial, umpire.DeadMaterial:
-		return "DRAW_INSUFFICIENT"
+		return ksapi.Insufficient, ""
 	case umpire.FiftyMoves, umpire.TooManyReversible:
-		return "DRAW_TOOMANYREVERSIBLEMOVES"
+		return ksapi.TooManyReversible, ""
 	case umpire.Repetition:
-		return "DRAW_REPETITION"
+		return ksapi.Repetition, ""
 	}
-	return ""
+	return ksapi.NotOver, ""
 }
 
-// endingText is the site's human text of a game-ending move ("" for an
+// endingText is the scoresheet's text of a game-ending move ("" for an
 // ending the site has no words for).
 func endingText(e umpire.Ending, mover chess.Color) string {
-	switch e {
-	case umpire.Checkmate:
-		return "Checkmate — " + colorName(mover) + " wins"
-	case umpire.Stalemate:
-		return "Draw by stalemate"
-	case umpire.InsufficientMaterial, umpire.DeadMaterial:
-		return "Draw by insufficient material"
-	case umpire.FiftyMoves, umpire.TooManyReversible:
-		return "Draw by too many reversible moves"
-	case umpire.Repetition:
-		return "Draw by repetition"
+	end, winner := siteEnding(e, mover)
+	switch end {
+	case ksapi.NotOver:
+		return ""
+	case ksapi.Checkmate:
+		return ksapi.Text{Kind: ksapi.TextEnd, Ending: end, Winner: winner}.String()
 	}
-	return ""
-}
-
-// triesText is the status text of a pawn-try count.
-func triesText(n int) string {
-	if n == 0 {
-		return "No pawn captures"
-	}
-	return umpire.TriesWords(n)
+	return ksapi.Text{Kind: ksapi.TextDraw, Ending: end}.String()
 }
 
 // answerJSON projects an umpire answer as MoveResponse (the clock and
@@ -106,23 +77,23 @@ func triesText(n int) string {
 func answerJSON(a umpire.Answer) ksapi.MoveResult {
 	r := ksapi.MoveResult{Checks: []string{}}
 	if !a.Legal {
-		r.Announcement = "ILLEGAL_MOVE"
+		r.Announcement = ksapi.IllegalMove
 		return r
 	}
 	r.MoveDone = true
-	r.Announcement = "REGULAR_MOVE"
+	r.Announcement = ksapi.RegularMove
 	if a.Capture.Kind != umpire.NoCapture {
-		r.Announcement = "CAPTURE_DONE"
+		r.Announcement = ksapi.CaptureDone
 		r.CaptureSquare = strp(a.Capture.Square.String())
-		r.CapturedPiece = strp("PIECE")
+		r.CapturedPiece = strp(ksapi.CapturedPiece)
 		if a.Capture.Kind == umpire.PawnCaptured {
-			r.CapturedPiece = strp("PAWN")
+			r.CapturedPiece = strp(ksapi.CapturedPawn)
 		}
 	}
 	var checks []string
 	for _, k := range a.Checks {
 		if k != chess.NoCheck {
-			checks = append(checks, checkName(k))
+			checks = append(checks, siteCheck(k).Code())
 		}
 	}
 	// ks-game fills check_1 and check_2, which become "checks", for a
@@ -130,12 +101,13 @@ func answerJSON(a umpire.Answer) ksapi.MoveResult {
 	// and a mate by its ending.
 	switch {
 	case a.Ending != umpire.NotOver:
-		if sp := endingSpecial(a.Ending, a.Mover); sp != "" {
+		end, winner := siteEnding(a.Ending, a.Mover)
+		if sp := (ksapi.Special{Ending: end, Winner: winner}).Code(); sp != "" {
 			r.SpecialAnnouncement = strp(sp)
 		}
 		r.GameOver = true
 	case len(checks) == 2:
-		r.SpecialAnnouncement = strp("CHECK_DOUBLE")
+		r.SpecialAnnouncement = strp(ksapi.Special{Double: true}.Code())
 		r.Checks = checks
 	case len(checks) == 1:
 		r.SpecialAnnouncement = strp(checks[0])
@@ -163,16 +135,16 @@ func entry(a umpire.Answer, viewer chess.Color) *ksapi.Entry {
 	switch {
 	case !a.Legal:
 		e.Kind = "illegal_move"
-		e.Messages = []string{"Illegal move"}
+		e.Messages = []string{ksapi.Text{Kind: ksapi.TextIllegal}.String()}
 	case a.Capture.Kind != umpire.NoCapture:
 		e.Kind = "capture"
-		word := "Piece"
+		piece := ksapi.CapturedPiece
 		if a.Capture.Kind == umpire.PawnCaptured {
-			word = "Pawn"
+			piece = ksapi.CapturedPawn
 		}
-		e.Messages = []string{word + " captured at " + strings.ToUpper(a.Capture.Square.String())}
+		e.Messages = []string{ksapi.Text{Kind: ksapi.TextCapture, Square: a.Capture.Square.String(), Piece: piece}.String()}
 	default:
-		e.Messages = []string{"Move complete"}
+		e.Messages = []string{ksapi.Text{Kind: ksapi.TextMoveComplete}.String()}
 	}
 	if a.Legal {
 		if a.Ending != umpire.NotOver {
@@ -181,11 +153,11 @@ func entry(a umpire.Answer, viewer chess.Color) *ksapi.Entry {
 			}
 		} else if a.NumChecks() > 0 {
 			if a.NumChecks() == 2 {
-				e.Messages = append(e.Messages, "Double check")
+				e.Messages = append(e.Messages, ksapi.Text{Kind: ksapi.TextDoubleCheck}.String())
 			}
 			for _, k := range a.Checks {
 				if k != chess.NoCheck {
-					e.Messages = append(e.Messages, checkText(k))
+					e.Messages = append(e.Messages, siteCheck(k).Text())
 				}
 			}
 		}
@@ -200,7 +172,7 @@ func statusEntry(a umpire.Answer, viewer chess.Color) *ksapi.Entry {
 	if !a.Legal || a.Ending != umpire.NotOver || a.PawnTries < 0 {
 		return nil
 	}
-	msg := triesText(a.PawnTries)
+	msg := ksapi.Text{Kind: ksapi.TextTries, Tries: a.PawnTries}.String()
 	actor := "opponent"
 	if a.Mover.Other() == viewer {
 		actor = "self"
