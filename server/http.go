@@ -23,7 +23,8 @@ import (
 // the configuration, the request path (prefix, limits, authentication,
 // routing) and the answers' envelopes; httpbots.go the bots and their
 // tokens; httpgames.go the lobby and the games; httpview.go the JSON views
-// of games and the referee's answers; httpsse.go the event streams.
+// of games (kshttp projects the referee's answers); httpsse.go the event
+// streams.
 // docs/kriegspiel-org.md says what it implements and where it differs
 // from the site.
 

@@ -316,7 +316,7 @@ func (web *httpDoor) apiOpen(req *request) *apiError {
 			avail = "white"
 		}
 		list = append(list, ksapi.OpenGame{GameCode: sk.code, RuleVariant: "wild16", CreatedBy: sk.seat().name(),
-			CreatedAt: isoTime(sk.posted), AvailableColor: avail})
+			CreatedAt: kshttp.ISOTime(sk.posted), AvailableColor: avail})
 	}
 	writeJSON(req.w, 200, ksapi.OpenGames{Games: list})
 	return nil
@@ -387,7 +387,7 @@ func (web *httpDoor) apiJoin(req *request) *apiError {
 	ev.flush()
 	bot.lastJoin = now
 	col, _ := g.seatOf(bot)
-	writeJSON(req.w, 200, ksapi.Joined{GameID: g.id, GameCode: g.code, PlayAs: colorWord(col),
+	writeJSON(req.w, 200, ksapi.Joined{GameID: g.id, GameCode: g.code, PlayAs: kshttp.ColorWord(col),
 		RuleVariant: "wild16", State: "active", GameURL: "/game/" + g.id})
 	return nil
 }
@@ -438,9 +438,9 @@ func (web *httpDoor) apiMove(req *request, uci string) *apiError {
 		if out != attemptJudged {
 			return errGame(400, "GAME_NOT_ACTIVE", "Game is not active")
 		}
-		r = answerJSON(a)
+		r = kshttp.MoveReply(a)
 	}
-	r.Turn = strp(colorWord(g.ump.Side())) // the board's side to move, after the end too, as the site
+	r.Turn = strp(kshttp.ColorWord(g.ump.Side())) // the board's side to move, after the end too, as the site
 	r.GameOver = g.result != ""
 	r.Clock = web.clockOf(g)
 	writeJSON(req.w, 200, r)
@@ -454,8 +454,8 @@ func transcript(g *game, viewer chess.Color) ksapi.Transcript {
 	moves := []ksapi.TranscriptMove{}
 	ply := 0
 	for _, a := range g.answers {
-		ans := answerJSON(a)
-		moves = append(moves, ksapi.TranscriptMove{Ply: ply + 1, Color: colorWord(a.Mover), QuestionType: "COMMON",
+		ans := kshttp.MoveReply(a)
+		moves = append(moves, ksapi.TranscriptMove{Ply: ply + 1, Color: kshttp.ColorWord(a.Mover), QuestionType: "COMMON",
 			UCI: strp(a.Attempt.String()), MoveDone: a.Legal,
 			Answer: &ksapi.TranscriptAnswer{Main: ans.Announcement, CaptureSquare: ans.CaptureSquare, CapturedPiece: ans.CapturedPiece,
 				Special: ans.SpecialAnnouncement, Checks: ans.Checks, NextTurnPawnTries: ans.NextTurnPawnTries}})
@@ -463,5 +463,5 @@ func transcript(g *game, viewer chess.Color) ksapi.Transcript {
 			ply++
 		}
 	}
-	return ksapi.Transcript{GameID: g.id, RuleVariant: "wild16", ViewerColor: colorWord(viewer), Moves: moves}
+	return ksapi.Transcript{GameID: g.id, RuleVariant: "wild16", ViewerColor: kshttp.ColorWord(viewer), Moves: moves}
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"kriegbot/protocol/ksapi"
+	"kriegbot/server/kshttp"
 )
 
 // Event streams: GET /game/{ref}/events, as kriegspiel.org frames them
@@ -72,9 +73,9 @@ func eventFrame(typ string, data any) []byte {
 }
 
 func gameEvent(typ string, g *game) []byte {
-	d := ksapi.GameEvent{Type: typ, GameID: g.id, GameCode: g.code, State: gameState(g), MoveNumber: g.ump.Plies() + 1, UpdatedAt: isoTime(g.updated)}
+	d := ksapi.GameEvent{Type: typ, GameID: g.id, GameCode: g.code, State: gameState(g), MoveNumber: g.ump.Plies() + 1, UpdatedAt: kshttp.ISOTime(g.updated)}
 	if g.result == "" {
-		d.Turn = strp(colorWord(g.ump.Side()))
+		d.Turn = strp(kshttp.ColorWord(g.ump.Side()))
 	}
 	return eventFrame(typ, d)
 }
@@ -140,7 +141,7 @@ func (web *httpDoor) apiEvents(req *request) *apiError {
 			return errGame(403, "FORBIDDEN", "You are not a participant of this game")
 		}
 		first = eventFrame("connected", ksapi.GameEvent{Type: "connected", GameID: sk.id, GameCode: sk.code, State: "waiting",
-			Turn: strp("white"), MoveNumber: 1, UpdatedAt: isoTime(sk.posted)})
+			Turn: strp("white"), MoveNumber: 1, UpdatedAt: kshttp.ISOTime(sk.posted)})
 	}
 	if s.closed {
 		s.mu.Unlock()
