@@ -477,13 +477,13 @@ func (f *fakeSite) state(g *fakeGame) ksapi.State {
 			turns[e.turn] = tn
 		}
 		maxTurn = max(maxTurn, e.turn)
-		prompt, actor := "Opponent move", "opponent"
+		prompt, actor := ksapi.PromptOpponent, ksapi.ActorOpponent
 		var uci *string
 		if own {
-			prompt, actor, uci = "Move attempt", "self", new(e.uci)
+			prompt, actor, uci = ksapi.PromptOwn, ksapi.ActorSelf, new(e.uci)
 		}
 		texts := e.texts
-		if !own && e.kind != "status" {
+		if !own && e.kind != ksapi.EntryStatus {
 			texts = append(append([]string(nil), texts...), f.extraWords...)
 		}
 		col := &tn.White
@@ -523,9 +523,9 @@ func winnerOf(result string) string {
 func (f *fakeSite) record(g *fakeGame, a umpire.Answer) {
 	turn := (g.u.Plies() + 1) / 2
 	var texts []string
-	kind := "move"
+	kind := ksapi.EntryMove
 	if a.Capture.Kind != umpire.NoCapture {
-		kind = "capture"
+		kind = ksapi.EntryCapture
 		piece := ksapi.CapturedPiece
 		if a.Capture.Kind == umpire.PawnCaptured {
 			piece = ksapi.CapturedPawn
@@ -548,7 +548,7 @@ func (f *fakeSite) record(g *fakeGame, a umpire.Answer) {
 	g.entries = append(g.entries, fakeEntry{color: a.Mover, turn: turn, kind: kind, uci: a.Attempt.String(), texts: texts})
 	if a.Ending == umpire.NotOver {
 		tries := ksapi.Text{Kind: ksapi.TextTries, Tries: max(0, a.PawnTries)}.String()
-		g.entries = append(g.entries, fakeEntry{color: a.Mover, turn: turn, kind: "status", texts: []string{tries}})
+		g.entries = append(g.entries, fakeEntry{color: a.Mover, turn: turn, kind: ksapi.EntryStatus, texts: []string{tries}})
 	}
 	uci := a.Attempt.String()
 	g.moves = append(g.moves, ksapi.TranscriptMove{Ply: g.u.Plies(), Color: colorName(a.Mover), QuestionType: ksapi.QuestionCommon,
@@ -586,7 +586,7 @@ func (f *fakeSite) move(w http.ResponseWriter, g *fakeGame, uci string) {
 	}
 	if !a.Legal {
 		g.refused[m] = true
-		g.entries = append(g.entries, fakeEntry{color: g.bot, turn: g.u.Plies()/2 + 1, kind: "illegal_move", uci: uci, texts: []string{"Illegal move"}, private: true})
+		g.entries = append(g.entries, fakeEntry{color: g.bot, turn: g.u.Plies()/2 + 1, kind: ksapi.EntryIllegal, uci: uci, texts: []string{ksapi.Text{Kind: ksapi.TextIllegal}.String()}, private: true})
 		f.publish(g)
 		writeJSON(w, 200, ksapi.MoveResult{Announcement: ksapi.IllegalMove, Checks: []string{}, Turn: new(colorName(g.bot)), Clock: f.clock(g)})
 		return

@@ -1,9 +1,9 @@
 // Package ksapi is the kriegspiel.org bot API as bytes on the wire
-// (docs: /work/shared/kriegspiel-org/API.md, "API.md" below): the JSON
-// types of its requests and replies, the referee's announcement words,
-// and the framing of its event streams. The client (protocol/ksclient),
-// the server's HTTP door and the tests' fake site all speak it through
-// this package, so each shape is declared once.
+// (docs/kriegspiel-org-api.md): the JSON types of its requests and
+// replies, the referee's announcement words, and the framing of its
+// event streams. The client (protocol/ksclient), the server's HTTP door
+// and the tests' fake site all speak it through this package, so each
+// shape is declared once.
 //
 // It is pure: no I/O, no goroutines, standard library only. Each
 // formatter sits beside its parser, and parse(format(x)) == x is fuzzed.

@@ -2,7 +2,7 @@ package ksapi
 
 import "encoding/json"
 
-// Error replies (API.md §9): the game routes' envelope
+// Error replies (docs/kriegspiel-org-api.md §9): the game routes' envelope
 // {"error":{"code","message","details"}}, and FastAPI's {"detail": ...}
 // elsewhere, whose detail is a string, a {code, message} object or a list
 // of validation errors.
@@ -81,7 +81,7 @@ func ParseError(b []byte) (code, message string) {
 	return "", ""
 }
 
-// Error codes of the game routes (API.md §9), and the 409 detail's
+// Error codes of the game routes (docs/kriegspiel-org-api.md §9), and the 409 detail's
 // USERNAME_TAKEN.
 const (
 	CodeGameNotFound           = "GAME_NOT_FOUND"

@@ -5,7 +5,7 @@ import (
 	"errors"
 )
 
-// Server-sent events (API.md §7): frames of "event: <type>" and
+// Server-sent events (docs/kriegspiel-org-api.md §7): frames of "event: <type>" and
 // "data: <compact JSON>" lines ended by a blank line; ": keepalive"
 // comments after 15 s of quiet; no id or retry (nothing to resume).
 

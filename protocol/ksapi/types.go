@@ -5,8 +5,9 @@ import (
 	"strings"
 )
 
-// JSON shapes of API.md §3-§8. A field that the site may send as null is
-// a pointer (or a slice); "" and 0 are real values.
+// JSON shapes of docs/kriegspiel-org-api.md §3-§8. A field that the
+// site may send as null is a pointer (or a slice); "" and 0 are real
+// values.
 
 // Clock is the clock field of a state or a move reply: seconds left,
 // projected to the reply's time; ActiveColor is null while the clock is
@@ -22,6 +23,20 @@ type Result struct {
 	Winner *string `json:"winner"`
 	Reason string  `json:"reason"`
 }
+
+// An entry's kind, actor and prompt.
+const (
+	EntryMove     = "move"
+	EntryCapture  = "capture"
+	EntryIllegal  = "illegal_move"
+	EntryStatus   = "status" // the next mover's pawn tries
+	EntryAskAny   = "ask_any"
+	ActorSelf     = "self"
+	ActorOpponent = "opponent"
+	// PromptOwn and PromptOpponent head an entry's message.
+	PromptOwn      = "Move attempt"
+	PromptOpponent = "Opponent move"
+)
 
 // Entry is one scoresheet entry. Prompt and QuestionType are "" where
 // the site sends null (a status entry), and are written back as null.
@@ -68,11 +83,11 @@ func (e *Entry) UnmarshalJSON(b []byte) error {
 		low := strings.ToLower(s)
 		switch {
 		case strings.Contains(low, "illegal move"):
-			e.Kind = "illegal_move"
+			e.Kind = EntryIllegal
 		case strings.Contains(low, "capture"):
-			e.Kind = "capture"
+			e.Kind = EntryCapture
 		default:
-			e.Kind = "move"
+			e.Kind = EntryMove
 		}
 		return nil
 	}
@@ -168,7 +183,7 @@ type ReserveSummary struct {
 	White Reserve `json:"white"`
 }
 
-// State is GET /game/{ref}/state (API.md §4).
+// State is GET /game/{ref}/state (docs/kriegspiel-org-api.md §4).
 type State struct {
 	GameID          string           `json:"game_id"`
 	State           string           `json:"state"`
@@ -192,7 +207,7 @@ type MoveRequest struct {
 	UCI string `json:"uci"`
 }
 
-// MoveResult is the reply to POST /game/{ref}/move and ask-any (API.md §5).
+// MoveResult is the reply to POST /game/{ref}/move and ask-any (docs/kriegspiel-org-api.md §5).
 type MoveResult struct {
 	MoveDone               bool     `json:"move_done"`
 	Announcement           string   `json:"announcement"`
@@ -402,7 +417,7 @@ type TranscriptMove struct {
 	UCI          *string           `json:"uci"`
 }
 
-// Transcript is GET /game/{ref}/moves (API.md §6).
+// Transcript is GET /game/{ref}/moves (docs/kriegspiel-org-api.md §6).
 type Transcript struct {
 	GameID      string           `json:"game_id"`
 	Moves       []TranscriptMove `json:"moves"`
@@ -410,7 +425,7 @@ type Transcript struct {
 	ViewerColor string           `json:"viewer_color"`
 }
 
-// GameEvent is an event stream's data (API.md §7): a ping saying the game
+// GameEvent is an event stream's data (docs/kriegspiel-org-api.md §7): a ping saying the game
 // changed; the state is fetched after it.
 type GameEvent struct {
 	Type       string  `json:"type"`

@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// The referee's words (API.md §4-§5): the codes of a move reply
+// The referee's words (docs/kriegspiel-org-api.md §4-§5): the codes of a move reply
 // (announcement, special_announcement, checks, captured piece) and the
 // human texts of the scoresheet. Each formatter writes the site's
 // spelling; each parser reads it case-insensitively, with ICC's spellings

@@ -3,8 +3,11 @@ package ksclient
 import (
 	"errors"
 	"io"
+	"reflect"
 	"strings"
 	"testing"
+
+	"kriegbot/protocol/ksapi"
 )
 
 func readAll(t *testing.T, s string) ([]SSEEvent, error) {
@@ -22,35 +25,30 @@ func readAll(t *testing.T, s string) ([]SSEEvent, error) {
 	return nil, nil
 }
 
+// TestSSEReader: the reader gives the events ksapi parses from the same
+// bytes (its framing is tested there), and ends on the stream's errors.
 func TestSSEReader(t *testing.T) {
+	longData := strings.Repeat("data: "+strings.Repeat("y", MaxEventLine-10)+"\n", 5) + "\n"
 	for _, tc := range []struct {
-		name  string
-		in    string
-		want  []string // "type:data" or ":comment"
-		final error
+		name   string
+		in     string
+		events int
+		final  error
 	}{
-		{"site framing", "event: connected\ndata: {\"type\":\"connected\"}\n\nevent: game_changed\ndata: {\"a\":1}\n\n",
-			[]string{`connected:{"type":"connected"}`, `game_changed:{"a":1}`}, io.EOF},
-		{"keepalive", ": keepalive\n\nevent: shutdown\ndata: {}\n\n", []string{":keepalive", "shutdown:{}"}, io.EOF},
-		{"CRLF", "event: x\r\ndata: 1\r\n\r\n", []string{"x:1"}, io.EOF},
-		{"multi-line data", "data: a\ndata: b\n\n", []string{"message:a\nb"}, io.EOF},
-		{"no space after colon, id and retry ignored", "id: 7\nretry: 10\nevent:y\ndata:z\n\n", []string{"y:z"}, io.EOF},
-		{"unterminated event dropped", "event: x\ndata: 1\n", nil, io.EOF},
-		{"torn line", "event: x\ndata: {\"a\"", nil, io.ErrUnexpectedEOF},
-		{"blank lines only", "\n\n\n", nil, io.EOF},
-		{"line too long", "data: " + strings.Repeat("x", MaxEventLine+10) + "\n\n", nil, ErrLineTooLong},
+		{"site framing", "event: connected\ndata: {\"type\":\"connected\"}\n\n: keepalive\n\nevent: game_changed\ndata: {\"a\":1}\n\n", 3, io.EOF},
+		{"CRLF", "event: x\r\ndata: 1\r\n\r\n", 1, io.EOF},
+		{"unterminated event dropped", "event: x\ndata: 1\n", 0, io.EOF},
+		{"torn line", "event: x\ndata: {\"a\"", 0, io.ErrUnexpectedEOF},
+		{"line too long", "data: " + strings.Repeat("x", MaxEventLine+10) + "\n\n", 0, ErrLineTooLong},
+		{"data too long", longData, 0, ErrLineTooLong},
 	} {
 		evs, err := readAll(t, tc.in)
-		var got []string
-		for _, e := range evs {
-			if e.Comment {
-				got = append(got, ":"+string(e.Data))
-			} else {
-				got = append(got, e.Type+":"+string(e.Data))
-			}
+		want, _ := ksapi.ParseEvents([]byte(tc.in))
+		if tc.final != io.EOF {
+			want = nil
 		}
-		if strings.Join(got, "|") != strings.Join(tc.want, "|") || !errors.Is(err, tc.final) {
-			t.Errorf("%s: %q, %v; want %q, %v", tc.name, got, err, tc.want, tc.final)
+		if len(evs) != tc.events || !reflect.DeepEqual(evs, want) || !errors.Is(err, tc.final) {
+			t.Errorf("%s: %d events %+v, %v; want %d %+v, %v", tc.name, len(evs), evs, err, tc.events, want, tc.final)
 		}
 	}
 }

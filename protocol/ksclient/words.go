@@ -8,8 +8,8 @@ import (
 	"kriegbot/protocol/ksapi"
 )
 
-// Referee words: the scoresheet's human texts (API.md §4) and the move
-// reply's codes (§5), read by ksapi into the parts of an umpire.View.
+// Referee words: the scoresheet's human texts (docs/kriegspiel-org-api.md §4) and the move
+// reply's codes (§5), read into the parts of an umpire.View.
 
 // Heard is what one scoresheet entry or move reply says.
 type Heard struct {
