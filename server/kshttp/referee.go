@@ -18,9 +18,9 @@ func strp(s string) *string { return &s }
 // ColorWord is the site's name of a colour.
 func ColorWord(c chess.Color) string {
 	if c == chess.White {
-		return "white"
+		return ksapi.White
 	}
-	return "black"
+	return ksapi.Black
 }
 
 // ISOTime is the site's form of a time, in UTC to the millisecond.
@@ -130,16 +130,16 @@ func entry(a umpire.Answer, viewer chess.Color) *ksapi.Entry {
 	if !a.Legal && !own {
 		return nil
 	}
-	e := &ksapi.Entry{Kind: "move", Actor: "opponent", Prompt: "Opponent move", QuestionType: "COMMON"}
+	e := &ksapi.Entry{Kind: ksapi.EntryMove, Actor: ksapi.ActorOpponent, Prompt: ksapi.PromptOpponent, QuestionType: "COMMON"}
 	if own {
-		e.Actor, e.Prompt, e.MoveUCI = "self", "Move attempt", strp(a.Attempt.String())
+		e.Actor, e.Prompt, e.MoveUCI = ksapi.ActorSelf, ksapi.PromptOwn, strp(a.Attempt.String())
 	}
 	switch {
 	case !a.Legal:
-		e.Kind = "illegal_move"
+		e.Kind = ksapi.EntryIllegal
 		e.Messages = []string{ksapi.Text{Kind: ksapi.TextIllegal}.String()}
 	case a.Capture.Kind != umpire.NoCapture:
-		e.Kind = "capture"
+		e.Kind = ksapi.EntryCapture
 		piece := ksapi.CapturedPiece
 		if a.Capture.Kind == umpire.PawnCaptured {
 			piece = ksapi.CapturedPawn
@@ -175,11 +175,11 @@ func statusEntry(a umpire.Answer, viewer chess.Color) *ksapi.Entry {
 		return nil
 	}
 	msg := ksapi.Text{Kind: ksapi.TextTries, Tries: a.PawnTries}.String()
-	actor := "opponent"
+	actor := ksapi.ActorOpponent
 	if a.Mover.Other() == viewer {
-		actor = "self"
+		actor = ksapi.ActorSelf
 	}
-	return &ksapi.Entry{Kind: "status", Actor: actor, Message: msg, Messages: []string{msg}}
+	return &ksapi.Entry{Kind: ksapi.EntryStatus, Actor: actor, Message: msg, Messages: []string{msg}}
 }
 
 // Scoresheet builds viewer's scoresheet turns and the flat referee log
