@@ -32,8 +32,9 @@
 // commands.go, login.go, ...), the HTTP door (httpDoor, http*.go) and the
 // tournament director (director, td*.go). The table tells the doors what
 // happens (s.http.gameChanged, s.td.gameOver, s.td.login, ...) and they use
-// the table through their s. Their pure parts are packages already: kshttp
-// (routes, tokens, game references), td (event specs and files) and
-// timecontrol; the site's JSON is protocol/ksapi. `kriegbot serve` is
-// composed in cli/servecmd.
+// the table through their s. Their pure parts are packages already:
+// telnet (the line reader), kshttp (routes, tokens, game references, the
+// referee as the site shows it), td (event specs, numbers, files and
+// pages) and timecontrol; the site's JSON is protocol/ksapi. `kriegbot
+// serve` is composed in cli/servecmd.
 package server
