@@ -2,12 +2,9 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"math"
 	"net"
 	"net/http"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -235,54 +232,6 @@ func (web *httpDoor) closeAPI() {
 	wg.Wait()
 }
 
-// apiError is an answer other than 2xx.
-type apiError struct {
-	status int
-	code   string // game routes: the error envelope's code; "" for {"detail": ...}
-	msg    string
-	detail any // the FastAPI-style detail, when code is ""
-	retry  time.Duration
-}
-
-func errGame(status int, code, msg string) *apiError {
-	return &apiError{status: status, code: code, msg: msg}
-}
-
-func errDetail(status int, detail any) *apiError { return &apiError{status: status, detail: detail} }
-
-func errAuth() *apiError { return errDetail(401, "Authentication required") }
-
-// validation is a 422 answer in FastAPI's shape.
-func validation(field, msg string) *apiError {
-	loc := []string{"body"}
-	if field != "" {
-		loc = append(loc, field)
-	}
-	return errDetail(422, []ksapi.Invalid{{Type: "value_error", Loc: loc, Msg: msg}})
-}
-
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		status, b = 500, []byte(`{"detail":"Internal Server Error"}`)
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
-	w.WriteHeader(status)
-	w.Write(b)
-}
-
-func writeError(w http.ResponseWriter, e *apiError) {
-	if e.retry > 0 {
-		w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(e.retry.Seconds()))))
-	}
-	if e.code != "" {
-		writeJSON(w, e.status, ksapi.NewGameError(e.code, e.msg))
-		return
-	}
-	writeJSON(w, e.status, ksapi.Detail{Detail: e.detail})
-}
-
 // request is one API request after routing and authentication.
 type request struct {
 	w     http.ResponseWriter
@@ -303,7 +252,7 @@ func (web *httpDoor) serveAPI(w http.ResponseWriter, r *http.Request) {
 	}
 	path, ok := kshttp.StripAPIPrefix(r.URL.Path, r.Host)
 	if !ok {
-		writeError(w, errDetail(404, "Not Found"))
+		kshttp.WriteError(w, kshttp.DetailError(404, "Not Found"))
 		return
 	}
 	rt, param, status := kshttp.ParseRoute(r.Method, path)
@@ -312,7 +261,7 @@ func (web *httpDoor) serveAPI(w http.ResponseWriter, r *http.Request) {
 		if status == 405 {
 			msg = "Method Not Allowed"
 		}
-		writeError(w, errDetail(status, msg))
+		kshttp.WriteError(w, kshttp.DetailError(status, msg))
 		return
 	}
 	addr := hostOf(stringAddr(r.RemoteAddr))
@@ -327,22 +276,22 @@ func (web *httpDoor) serveAPI(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Unlock()
 	if !ok {
-		writeError(w, &apiError{status: 429, detail: "Too Many Requests", retry: retry})
+		kshttp.WriteError(w, &kshttp.Error{Status: 429, Detail: "Too Many Requests", Retry: retry})
 		return
 	}
 	req := &request{w: w, r: r, route: rt, param: param}
 	if rt != kshttp.RouteHealth && rt != kshttp.RouteRegister && rt != kshttp.RouteUser {
 		bot, e := web.authenticate(r)
 		if e != nil {
-			writeError(w, e)
+			kshttp.WriteError(w, e)
 			return
 		}
 		req.bot = bot
 	}
-	var e *apiError
+	var e *kshttp.Error
 	switch rt {
 	case kshttp.RouteHealth:
-		writeJSON(w, 200, ksapi.Health{Status: "ok", DB: "connected", Version: "kriegbot"})
+		kshttp.WriteJSON(w, 200, ksapi.Health{Status: "ok", DB: "connected", Version: "kriegbot"})
 	case kshttp.RouteRegister:
 		e = web.apiRegister(req)
 	case kshttp.RouteUser:
@@ -352,14 +301,14 @@ func (web *httpDoor) serveAPI(w http.ResponseWriter, r *http.Request) {
 	case kshttp.RouteProfile:
 		e = web.apiProfile(req)
 	case kshttp.RouteAvailability:
-		writeJSON(w, 200, ksapi.OK{OK: true})
+		kshttp.WriteJSON(w, 200, ksapi.OK{OK: true})
 	case kshttp.RouteEvents:
 		e = web.apiEvents(req)
 	default:
 		e = web.apiGame(req)
 	}
 	if e != nil {
-		writeError(w, e)
+		kshttp.WriteError(w, e)
 	}
 }
 
@@ -368,27 +317,6 @@ type stringAddr string
 
 func (a stringAddr) Network() string { return "tcp" }
 func (a stringAddr) String() string  { return string(a) }
-
-// decodeBody reads a JSON object body into v: a body over MaxBody, not
-// JSON, or of the wrong shape is a 422 (413 when too large).
-func decodeBody(r *http.Request, v any) *apiError {
-	dec := json.NewDecoder(r.Body)
-	if err := dec.Decode(v); err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			return errDetail(413, "Request body too large")
-		}
-		var typeErr *json.UnmarshalTypeError
-		if errors.As(err, &typeErr) {
-			return validation(typeErr.Field, "wrong type")
-		}
-		return validation("", "JSON decode error")
-	}
-	if dec.More() {
-		return validation("", "JSON decode error: trailing data")
-	}
-	return nil
-}
 
 // lowerASCII is strings.ToLower for the ASCII names the API uses.
 func lowerASCII(s string) string { return strings.ToLower(s) }

@@ -95,10 +95,10 @@ func TestRegisterBodyCheck(t *testing.T) {
 		bot, e := checkRegistration(&tc.body)
 		switch {
 		case tc.field == "" && e != nil:
-			t.Errorf("%s: refused: %+v", tc.name, e.detail)
+			t.Errorf("%s: refused: %+v", tc.name, e.Detail)
 		case tc.field == "" && (bot.Listed != tc.listed || bot.username != strings.ToLower(*tc.body.Username)):
 			t.Errorf("%s: %+v", tc.name, bot)
-		case tc.field != "" && (e == nil || e.status != 422 || !strings.Contains(fmt.Sprint(e.detail), tc.field)):
+		case tc.field != "" && (e == nil || e.Status != 422 || !strings.Contains(fmt.Sprint(e.Detail), tc.field)):
 			t.Errorf("%s: want 422 on %s, got %+v", tc.name, tc.field, e)
 		}
 	}
@@ -127,7 +127,7 @@ func TestCreateBodyCheck(t *testing.T) {
 			}
 			continue
 		}
-		if e == nil || e.status != tc.status || e.code != tc.code {
+		if e == nil || e.Status != tc.status || e.Code != tc.code {
 			t.Errorf("%+v: want %d %s, got %+v", tc.body, tc.status, tc.code, e)
 		}
 	}

@@ -68,39 +68,39 @@ const numRuleVariants = 7
 
 // checkRegistration validates POST /auth/bots/register's body as the site
 // does and returns the bot it asks for (without id or token).
-func checkRegistration(b *ksapi.Registration) (*webBot, *apiError) {
+func checkRegistration(b *ksapi.Registration) (*webBot, *kshttp.Error) {
 	if b.Username == nil {
-		return nil, validation("username", "Field required")
+		return nil, kshttp.Invalid("username", "Field required")
 	}
 	name := *b.Username
 	if len(name) < 1 || len(name) > 33 || strings.IndexFunc(name, func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_')
 	}) >= 0 {
-		return nil, validation("username", "1 to 33 letters, digits or _")
+		return nil, kshttp.Invalid("username", "1 to 33 letters, digits or _")
 	}
 	if b.DisplayName == nil || len(*b.DisplayName) < 3 || len(*b.DisplayName) > 40 {
-		return nil, validation("display_name", "3 to 40 characters")
+		return nil, kshttp.Invalid("display_name", "3 to 40 characters")
 	}
 	if b.OwnerEmail == nil || len(*b.OwnerEmail) < 3 || len(*b.OwnerEmail) > 320 || !strings.Contains(*b.OwnerEmail, "@") {
-		return nil, validation("owner_email", "an email address")
+		return nil, kshttp.Invalid("owner_email", "an email address")
 	}
 	desc := ""
 	if b.Description != nil {
 		desc = *b.Description
 	}
 	if len(desc) > 280 {
-		return nil, validation("description", "at most 280 characters")
+		return nil, kshttp.Invalid("description", "at most 280 characters")
 	}
 	variants := b.RuleVariants
 	if variants == nil {
 		variants = []string{"berkeley", "berkeley_any"}
 	}
 	if len(variants) > numRuleVariants {
-		return nil, validation("supported_rule_variants", "unknown rule variant")
+		return nil, kshttp.Invalid("supported_rule_variants", "unknown rule variant")
 	}
 	for _, v := range variants {
 		if !isRuleVariant(v) {
-			return nil, validation("supported_rule_variants", "unknown rule variant")
+			return nil, kshttp.Invalid("supported_rule_variants", "unknown rule variant")
 		}
 	}
 	lname := lowerASCII(name)
@@ -139,10 +139,10 @@ func (web *httpDoor) nameTaken(lname string) bool {
 	return s.cfg.Accounts != nil && s.cfg.Accounts.Has(lname)
 }
 
-func (web *httpDoor) apiRegister(req *request) *apiError {
+func (web *httpDoor) apiRegister(req *request) *kshttp.Error {
 	s := web.s
 	var body ksapi.Registration
-	if e := decodeBody(req.r, &body); e != nil {
+	if e := kshttp.DecodeBody(req.r, &body); e != nil {
 		return e
 	}
 	bot, e := checkRegistration(&body)
@@ -156,11 +156,11 @@ func (web *httpDoor) apiRegister(req *request) *apiError {
 	web.sweepBots(s.cfg.Now())
 	if web.nameTaken(bot.username) {
 		s.mu.Unlock()
-		return errDetail(409, ksapi.CodedDetail{Field: "username", Code: "USERNAME_TAKEN", Message: "Username is already taken"})
+		return kshttp.DetailError(409, ksapi.CodedDetail{Field: "username", Code: "USERNAME_TAKEN", Message: "Username is already taken"})
 	}
 	if len(web.bots) >= web.cfg.MaxBots {
 		s.mu.Unlock()
-		return errDetail(503, "Too many bots registered")
+		return kshttp.DetailError(503, "Too many bots registered")
 	}
 	bot.ID = randomHex(24)
 	bot.Created = s.cfg.Now().UTC()
@@ -172,25 +172,25 @@ func (web *httpDoor) apiRegister(req *request) *apiError {
 		s.cfg.Log("http: saving bots: %v", err)
 	}
 	s.cfg.Log("http: bot %s registered from %s", bot.username, hostOf(stringAddr(req.r.RemoteAddr)))
-	writeJSON(req.w, 201, ksapi.Registered{BotID: bot.ID, Username: bot.Username, DisplayName: bot.DisplayName,
+	kshttp.WriteJSON(req.w, 201, ksapi.Registered{BotID: bot.ID, Username: bot.Username, DisplayName: bot.DisplayName,
 		OwnerEmail: bot.Email, APIToken: token,
 		Message: "Store this token now: it is shown only once."})
 	return nil
 }
 
 // authenticate checks the bearer token and its per-token request budget.
-func (web *httpDoor) authenticate(r *http.Request) (*webBot, *apiError) {
+func (web *httpDoor) authenticate(r *http.Request) (*webBot, *kshttp.Error) {
 	s := web.s
 	id, token, ok := kshttp.ParseBearer(r.Header.Get("Authorization"))
 	if !ok {
-		return nil, errAuth()
+		return nil, kshttp.AuthError()
 	}
 	d := tokenDigest(token)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	bot := web.byToken[id]
 	if bot == nil || subtle.ConstantTimeCompare([]byte(d), []byte(bot.Digest)) != 1 {
-		return nil, errAuth()
+		return nil, kshttp.AuthError()
 	}
 	now := s.cfg.Now()
 	bot.LastSeen = now
@@ -198,7 +198,7 @@ func (web *httpDoor) authenticate(r *http.Request) (*webBot, *apiError) {
 		bot.limit = newLimiter(web.cfg.TokenRate, web.cfg.TokenBurst)
 	}
 	if ok, retry := take(bot.limit, now); !ok {
-		return nil, &apiError{status: 429, detail: "Too Many Requests", retry: retry}
+		return nil, &kshttp.Error{Status: 429, Detail: "Too Many Requests", Retry: retry}
 	}
 	return bot, nil
 }
@@ -355,7 +355,7 @@ func (web *httpDoor) sortedBots() []*webBot {
 	return out
 }
 
-func (web *httpDoor) apiBots(req *request) *apiError {
+func (web *httpDoor) apiBots(req *request) *kshttp.Error {
 	s := web.s
 	s.mu.Lock()
 	list := []ksapi.Bot{}
@@ -367,22 +367,22 @@ func (web *httpDoor) apiBots(req *request) *apiError {
 		}
 	}
 	s.mu.Unlock()
-	writeJSON(req.w, 200, ksapi.Bots{Bots: list})
+	kshttp.WriteJSON(req.w, 200, ksapi.Bots{Bots: list})
 	return nil
 }
 
-func (web *httpDoor) apiProfile(req *request) *apiError {
+func (web *httpDoor) apiProfile(req *request) *kshttp.Error {
 	s := web.s
 	var body ksapi.Profile
-	if e := decodeBody(req.r, &body); e != nil {
+	if e := kshttp.DecodeBody(req.r, &body); e != nil {
 		return e
 	}
 	if body.RuleVariants == nil || len(body.RuleVariants) > numRuleVariants {
-		return validation("supported_rule_variants", "a list of rule variants")
+		return kshttp.Invalid("supported_rule_variants", "a list of rule variants")
 	}
 	for _, v := range body.RuleVariants {
 		if !isRuleVariant(v) {
-			return validation("supported_rule_variants", "unknown rule variant")
+			return kshttp.Invalid("supported_rule_variants", "unknown rule variant")
 		}
 	}
 	s.mu.Lock()
@@ -392,14 +392,14 @@ func (web *httpDoor) apiProfile(req *request) *apiError {
 	if err != nil {
 		s.cfg.Log("http: saving bots: %v", err)
 	}
-	writeJSON(req.w, 200, ksapi.ProfileSaved{OK: true, RuleVariants: body.RuleVariants})
+	kshttp.WriteJSON(req.w, 200, ksapi.ProfileSaved{OK: true, RuleVariants: body.RuleVariants})
 	return nil
 }
 
 // apiUser answers GET /user/{username}: a bot, or a telnet player (every
 // telnet player counts as a bot to the HTTP door, so that the site's bots,
 // which join only bots' games, join telnet players' seeks).
-func (web *httpDoor) apiUser(req *request) *apiError {
+func (web *httpDoor) apiUser(req *request) *kshttp.Error {
 	s := web.s
 	lname := lowerASCII(req.param)
 	s.mu.Lock()
@@ -412,9 +412,9 @@ func (web *httpDoor) apiUser(req *request) *apiError {
 	} else if s.cfg.Accounts != nil && s.cfg.Accounts.Has(lname) {
 		name, display = lname, lname
 	} else {
-		return errDetail(404, "User not found")
+		return kshttp.DetailError(404, "User not found")
 	}
-	writeJSON(req.w, 200, ksapi.User{Username: name, DisplayName: display, Role: "bot", IsBot: true,
+	kshttp.WriteJSON(req.w, 200, ksapi.User{Username: name, DisplayName: display, Role: "bot", IsBot: true,
 		Elo: s.rating(name), Ratings: map[string]any{}, Stats: map[string]any{}})
 	return nil
 }

@@ -100,7 +100,7 @@ func (web *httpDoor) activeCount(bot *webBot) int {
 
 // checkCreate validates POST /game/create's body and returns the colour
 // asked for.
-func checkCreate(b *ksapi.CreateGame) (string, *apiError) {
+func checkCreate(b *ksapi.CreateGame) (string, *kshttp.Error) {
 	variant, playAs, tc, opp := "berkeley_any", "random", "rapid", "human"
 	for _, f := range []struct {
 		p   *string
@@ -112,17 +112,17 @@ func checkCreate(b *ksapi.CreateGame) (string, *apiError) {
 	}
 	switch {
 	case !isRuleVariant(variant):
-		return "", validation("rule_variant", "unknown rule variant")
+		return "", kshttp.Invalid("rule_variant", "unknown rule variant")
 	case playAs != "white" && playAs != "black" && playAs != "random":
-		return "", validation("play_as", "white, black or random")
+		return "", kshttp.Invalid("play_as", "white, black or random")
 	case tc != "rapid":
-		return "", validation("time_control", "only rapid")
+		return "", kshttp.Invalid("time_control", "only rapid")
 	case opp != "human" && opp != "bot":
-		return "", validation("opponent_type", "human or bot")
+		return "", kshttp.Invalid("opponent_type", "human or bot")
 	case opp == "bot":
-		return "", errGame(400, "BOT_CREATE_REQUIRES_HUMAN_OPPONENT", "Bots must create open lobby games")
+		return "", kshttp.GameError(400, "BOT_CREATE_REQUIRES_HUMAN_OPPONENT", "Bots must create open lobby games")
 	case variant != "wild16":
-		return "", errGame(400, "RULE_VARIANT_UNSUPPORTED", "This server plays only wild16")
+		return "", kshttp.GameError(400, "RULE_VARIANT_UNSUPPORTED", "This server plays only wild16")
 	}
 	if playAs == "random" {
 		var r [1]byte
@@ -148,7 +148,7 @@ func (web *httpDoor) noteVariant(bot *webBot, variant string) {
 }
 
 // apiGame runs the game routes but the event stream.
-func (web *httpDoor) apiGame(req *request) *apiError {
+func (web *httpDoor) apiGame(req *request) *kshttp.Error {
 	s := web.s
 	bot := req.bot
 	switch req.route {
@@ -158,12 +158,12 @@ func (web *httpDoor) apiGame(req *request) *apiError {
 		return web.apiOpen(req)
 	case kshttp.RouteCreate:
 		var body ksapi.CreateGame
-		if e := decodeBody(req.r, &body); e != nil {
+		if e := kshttp.DecodeBody(req.r, &body); e != nil {
 			return e
 		}
 		color, e := checkCreate(&body)
 		if e != nil {
-			if e.code == "RULE_VARIANT_UNSUPPORTED" {
+			if e.Code == "RULE_VARIANT_UNSUPPORTED" {
 				v := "berkeley_any" // the site's default
 				if body.RuleVariant != nil {
 					v = *body.RuleVariant
@@ -177,11 +177,11 @@ func (web *httpDoor) apiGame(req *request) *apiError {
 		return web.apiJoin(req)
 	case kshttp.RouteMove:
 		var body ksapi.MoveRequest
-		if e := decodeBody(req.r, &body); e != nil {
+		if e := kshttp.DecodeBody(req.r, &body); e != nil {
 			return e
 		}
 		if len(body.UCI) < 4 || len(body.UCI) > 5 { // absent or null too
-			return validation("uci", "4 or 5 characters")
+			return kshttp.Invalid("uci", "4 or 5 characters")
 		}
 		return web.apiMove(req, body.UCI)
 	}
@@ -189,7 +189,7 @@ func (web *httpDoor) apiGame(req *request) *apiError {
 	defer s.mu.Unlock()
 	sk, g := web.lookup(req.param)
 	if sk == nil && g == nil {
-		return errGame(404, "GAME_NOT_FOUND", "Game not found")
+		return kshttp.GameError(404, "GAME_NOT_FOUND", "Game not found")
 	}
 	col, player := chess.White, false
 	if g != nil {
@@ -202,19 +202,19 @@ func (web *httpDoor) apiGame(req *request) *apiError {
 	}
 	if req.route == kshttp.RouteMeta {
 		if g != nil {
-			writeJSON(req.w, 200, web.gameMeta(g))
+			kshttp.WriteJSON(req.w, 200, web.gameMeta(g))
 		} else {
-			writeJSON(req.w, 200, web.seekMeta(sk))
+			kshttp.WriteJSON(req.w, 200, web.seekMeta(sk))
 		}
 		return nil
 	}
 	if !player {
-		return errGame(403, "FORBIDDEN", "You are not a participant of this game")
+		return kshttp.GameError(403, "FORBIDDEN", "You are not a participant of this game")
 	}
 	switch req.route {
 	case kshttp.RouteDelete:
 		if g != nil {
-			return errGame(409, "GAME_NOT_WAITING", "Only a waiting game can be deleted")
+			return kshttp.GameError(409, "GAME_NOT_WAITING", "Only a waiting game can be deleted")
 		}
 		ev := s.newEvents()
 		s.removeSeek(ev, sk, 3)
@@ -224,7 +224,7 @@ func (web *httpDoor) apiGame(req *request) *apiError {
 		return nil
 	case kshttp.RouteState:
 		if g == nil {
-			writeJSON(req.w, 200, waitingStateFor(sk))
+			kshttp.WriteJSON(req.w, 200, waitingStateFor(sk))
 			return nil
 		}
 		if g.result == "" {
@@ -232,33 +232,33 @@ func (web *httpDoor) apiGame(req *request) *apiError {
 			s.checkFlag(ev, g)
 			ev.flush()
 		}
-		writeJSON(req.w, 200, web.gameStateFor(g, col))
+		kshttp.WriteJSON(req.w, 200, web.gameStateFor(g, col))
 		return nil
 	case kshttp.RouteAskAny:
 		if g == nil || g.result != "" {
-			return errGame(400, "GAME_NOT_ACTIVE", "Game is not active")
+			return kshttp.GameError(400, "GAME_NOT_ACTIVE", "Game is not active")
 		}
-		return errGame(400, "ACTION_NOT_AVAILABLE", "wild16 has no ask-any")
+		return kshttp.GameError(400, "ACTION_NOT_AVAILABLE", "wild16 has no ask-any")
 	case kshttp.RouteResign:
 		if g == nil || g.result != "" {
-			return errGame(400, "GAME_NOT_ACTIVE", "Game is not active")
+			return kshttp.GameError(400, "GAME_NOT_ACTIVE", "Game is not active")
 		}
 		ev := s.newEvents()
 		s.endGame(ev, g, "Res", scoreFor(1-col), g.names[col]+" resigns")
 		ev.flush()
-		writeJSON(req.w, 200, ksapi.Resigned{Result: resultOf(g)})
+		kshttp.WriteJSON(req.w, 200, ksapi.Resigned{Result: resultOf(g)})
 		return nil
 	case kshttp.RouteMoves:
 		if g == nil || g.result == "" {
-			return errGame(400, "GAME_NOT_ACTIVE", "The transcript is shown once the game is over")
+			return kshttp.GameError(400, "GAME_NOT_ACTIVE", "The transcript is shown once the game is over")
 		}
-		writeJSON(req.w, 200, transcript(g, col))
+		kshttp.WriteJSON(req.w, 200, transcript(g, col))
 		return nil
 	}
-	return errDetail(404, "Not Found")
+	return kshttp.DetailError(404, "Not Found")
 }
 
-func (web *httpDoor) apiMine(req *request) *apiError {
+func (web *httpDoor) apiMine(req *request) *kshttp.Error {
 	s := web.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -291,13 +291,13 @@ func (web *httpDoor) apiMine(req *request) *apiError {
 	if list == nil {
 		list = []ksapi.Metadata{}
 	}
-	writeJSON(req.w, 200, ksapi.Games{Games: list})
+	kshttp.WriteJSON(req.w, 200, ksapi.Games{Games: list})
 	return nil
 }
 
 // apiOpen lists the lobby: every automatic seek ad, a bot's or a telnet
 // player's, newest first.
-func (web *httpDoor) apiOpen(req *request) *apiError {
+func (web *httpDoor) apiOpen(req *request) *kshttp.Error {
 	s := web.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -318,16 +318,16 @@ func (web *httpDoor) apiOpen(req *request) *apiError {
 		list = append(list, ksapi.OpenGame{GameCode: sk.code, RuleVariant: "wild16", CreatedBy: sk.seat().name(),
 			CreatedAt: kshttp.ISOTime(sk.posted), AvailableColor: avail})
 	}
-	writeJSON(req.w, 200, ksapi.OpenGames{Games: list})
+	kshttp.WriteJSON(req.w, 200, ksapi.OpenGames{Games: list})
 	return nil
 }
 
-func (web *httpDoor) apiCreate(req *request, color string) *apiError {
+func (web *httpDoor) apiCreate(req *request, color string) *kshttp.Error {
 	s := web.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if web.waitingOf(req.bot) != nil {
-		return errGame(409, "BOT_ALREADY_HAS_OPEN_GAME", "You already have a waiting game")
+		return kshttp.GameError(409, "BOT_ALREADY_HAS_OPEN_GAME", "You already have a waiting game")
 	}
 	cfg := &web.cfg
 	sk := &seek{bot: req.bot, minutes: cfg.Minutes, inc: cfg.Inc, color: color, posted: s.cfg.Now()}
@@ -335,7 +335,7 @@ func (web *httpDoor) apiCreate(req *request, color string) *apiError {
 	s.postSeek(ev, sk)
 	ev.flush()
 	sk.expiry = time.AfterFunc(cfg.WaitingTTL, func() { web.expireSeek(sk) })
-	writeJSON(req.w, 201, ksapi.Created{GameID: sk.id, GameCode: sk.code, PlayAs: color, RuleVariant: "wild16",
+	kshttp.WriteJSON(req.w, 201, ksapi.Created{GameID: sk.id, GameCode: sk.code, PlayAs: color, RuleVariant: "wild16",
 		State: "waiting", JoinURL: "/join/" + sk.code, OpponentType: "human"})
 	return nil
 }
@@ -355,11 +355,11 @@ func (web *httpDoor) expireSeek(sk *seek) {
 	web.endStreams(sk.id)
 }
 
-func (web *httpDoor) apiJoin(req *request) *apiError {
+func (web *httpDoor) apiJoin(req *request) *kshttp.Error {
 	s := web.s
 	code, kind := kshttp.ParseRef(req.param)
 	if kind != kshttp.RefCode {
-		return errGame(404, "GAME_NOT_FOUND", "Game not found")
+		return kshttp.GameError(404, "GAME_NOT_FOUND", "Game not found")
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -368,26 +368,26 @@ func (web *httpDoor) apiJoin(req *request) *apiError {
 	bot, cfg := req.bot, &web.cfg
 	switch {
 	case g != nil:
-		return errGame(409, "GAME_FULL", "Game already has two players")
+		return kshttp.GameError(409, "GAME_FULL", "Game already has two players")
 	case sk == nil:
-		return errGame(404, "GAME_NOT_FOUND", "Game not found")
+		return kshttp.GameError(404, "GAME_NOT_FOUND", "Game not found")
 	case sk.bot == bot:
-		return errGame(409, "CANNOT_JOIN_OWN_GAME", "You cannot join your own game")
+		return kshttp.GameError(409, "CANNOT_JOIN_OWN_GAME", "You cannot join your own game")
 	case sk.manual || sk.seat().busy():
-		return errGame(409, "GAME_NOT_JOINABLE", "Game cannot be joined")
+		return kshttp.GameError(409, "GAME_NOT_JOINABLE", "Game cannot be joined")
 	case sk.rated && (s.rating(bot.username) < sk.minR || s.rating(bot.username) > sk.maxR):
-		return errGame(409, "GAME_NOT_JOINABLE", "Your rating is outside the game's range")
+		return kshttp.GameError(409, "GAME_NOT_JOINABLE", "Your rating is outside the game's range")
 	case cfg.JoinCooldown > 0 && !bot.lastJoin.IsZero() && now.Sub(bot.lastJoin) < cfg.JoinCooldown:
-		return errGame(409, "BOT_JOIN_COOLDOWN", "Bots may join one game per minute")
+		return kshttp.GameError(409, "BOT_JOIN_COOLDOWN", "Bots may join one game per minute")
 	case web.activeCount(bot) >= cfg.MaxActivePerBot:
-		return errGame(409, "GAME_NOT_JOINABLE", "You are playing too many games")
+		return kshttp.GameError(409, "GAME_NOT_JOINABLE", "You are playing too many games")
 	}
 	ev := s.newEvents()
 	g = s.takeSeek(ev, sk, seat{bot: bot})
 	ev.flush()
 	bot.lastJoin = now
 	col, _ := g.seatOf(bot)
-	writeJSON(req.w, 200, ksapi.Joined{GameID: g.id, GameCode: g.code, PlayAs: kshttp.ColorWord(col),
+	kshttp.WriteJSON(req.w, 200, ksapi.Joined{GameID: g.id, GameCode: g.code, PlayAs: kshttp.ColorWord(col),
 		RuleVariant: "wild16", State: "active", GameURL: "/game/" + g.id})
 	return nil
 }
@@ -395,13 +395,13 @@ func (web *httpDoor) apiJoin(req *request) *apiError {
 // apiMove referees POST /game/{ref}/move: a UCI outside allowed_moves is
 // refused (ILLEGAL_MOVE, or INVALID_UCI when it does not parse) without
 // troubling the umpire or the record; the rest goes to the umpire.
-func (web *httpDoor) apiMove(req *request, uci string) *apiError {
+func (web *httpDoor) apiMove(req *request, uci string) *kshttp.Error {
 	s := web.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	sk, g := web.lookup(req.param)
 	if sk == nil && g == nil {
-		return errGame(404, "GAME_NOT_FOUND", "Game not found")
+		return kshttp.GameError(404, "GAME_NOT_FOUND", "Game not found")
 	}
 	var col chess.Color
 	var player bool
@@ -411,18 +411,18 @@ func (web *httpDoor) apiMove(req *request, uci string) *apiError {
 		player = sk.bot == req.bot
 	}
 	if !player {
-		return errGame(403, "FORBIDDEN", "You are not a participant of this game")
+		return kshttp.GameError(403, "FORBIDDEN", "You are not a participant of this game")
 	}
 	if g == nil || g.result != "" {
-		return errGame(400, "GAME_NOT_ACTIVE", "Game is not active")
+		return kshttp.GameError(400, "GAME_NOT_ACTIVE", "Game is not active")
 	}
 	ev := s.newEvents()
 	defer ev.flush()
 	if s.checkFlag(ev, g) {
-		return errGame(400, "GAME_NOT_ACTIVE", "Game timed out")
+		return kshttp.GameError(400, "GAME_NOT_ACTIVE", "Game timed out")
 	}
 	if g.ump.Side() != col {
-		return errGame(400, "NOT_YOUR_TURN", "It is not your turn")
+		return kshttp.GameError(400, "NOT_YOUR_TURN", "It is not your turn")
 	}
 	var r ksapi.MoveResult
 	m, err := chess.ParseUCI(strings.ToLower(uci))
@@ -436,14 +436,14 @@ func (web *httpDoor) apiMove(req *request, uci string) *apiError {
 	default:
 		a, out := s.attemptIn(ev, g, col, m, m.String())
 		if out != attemptJudged {
-			return errGame(400, "GAME_NOT_ACTIVE", "Game is not active")
+			return kshttp.GameError(400, "GAME_NOT_ACTIVE", "Game is not active")
 		}
 		r = kshttp.MoveReply(a)
 	}
 	r.Turn = strp(kshttp.ColorWord(g.ump.Side())) // the board's side to move, after the end too, as the site
 	r.GameOver = g.result != ""
 	r.Clock = web.clockOf(g)
-	writeJSON(req.w, 200, r)
+	kshttp.WriteJSON(req.w, 200, r)
 	return nil
 }
 

@@ -116,7 +116,7 @@ func (web *httpDoor) shutdownStreams() {
 
 // apiEvents serves GET /game/{ref}/events until the client leaves, the
 // game ends or the server stops.
-func (web *httpDoor) apiEvents(req *request) *apiError {
+func (web *httpDoor) apiEvents(req *request) *kshttp.Error {
 	s := web.s
 	cfg := &web.cfg
 	s.mu.Lock()
@@ -125,31 +125,31 @@ func (web *httpDoor) apiEvents(req *request) *apiError {
 	switch {
 	case sk == nil && g == nil:
 		s.mu.Unlock()
-		return errGame(404, "GAME_NOT_FOUND", "Game not found")
+		return kshttp.GameError(404, "GAME_NOT_FOUND", "Game not found")
 	case g != nil && g.result != "":
 		s.mu.Unlock()
-		return errGame(404, "GAME_NOT_FOUND", "Game is archived")
+		return kshttp.GameError(404, "GAME_NOT_FOUND", "Game is archived")
 	case g != nil:
 		if _, ok := g.seatOf(req.bot); !ok {
 			s.mu.Unlock()
-			return errGame(403, "FORBIDDEN", "You are not a participant of this game")
+			return kshttp.GameError(403, "FORBIDDEN", "You are not a participant of this game")
 		}
 		first = gameEvent("connected", g)
 	default:
 		if sk.bot != req.bot {
 			s.mu.Unlock()
-			return errGame(403, "FORBIDDEN", "You are not a participant of this game")
+			return kshttp.GameError(403, "FORBIDDEN", "You are not a participant of this game")
 		}
 		first = eventFrame("connected", ksapi.GameEvent{Type: "connected", GameID: sk.id, GameCode: sk.code, State: "waiting",
 			Turn: strp("white"), MoveNumber: 1, UpdatedAt: kshttp.ISOTime(sk.posted)})
 	}
 	if s.closed {
 		s.mu.Unlock()
-		return errDetail(503, "The server is shutting down")
+		return kshttp.DetailError(503, "The server is shutting down")
 	}
 	if req.bot.streams >= cfg.MaxStreamsPerBot || web.nstreams >= cfg.MaxStreams {
 		s.mu.Unlock()
-		return &apiError{status: 429, detail: "Too many event streams", retry: cfg.KeepAlive}
+		return &kshttp.Error{Status: 429, Detail: "Too many event streams", Retry: cfg.KeepAlive}
 	}
 	st := newStream(req.bot, req.param, cfg.QueueLen)
 	if g != nil {
