@@ -156,7 +156,7 @@ func (web *httpDoor) apiRegister(req *request) *kshttp.Error {
 	web.sweepBots(s.cfg.Now())
 	if web.nameTaken(bot.username) {
 		s.mu.Unlock()
-		return kshttp.DetailError(409, ksapi.CodedDetail{Field: "username", Code: "USERNAME_TAKEN", Message: "Username is already taken"})
+		return kshttp.DetailError(409, ksapi.CodedDetail{Field: "username", Code: ksapi.CodeUsernameTaken, Message: "Username is already taken"})
 	}
 	if len(web.bots) >= web.cfg.MaxBots {
 		s.mu.Unlock()

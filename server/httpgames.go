@@ -120,9 +120,9 @@ func checkCreate(b *ksapi.CreateGame) (string, *kshttp.Error) {
 	case opp != "human" && opp != "bot":
 		return "", kshttp.Invalid("opponent_type", "human or bot")
 	case opp == "bot":
-		return "", kshttp.GameError(400, "BOT_CREATE_REQUIRES_HUMAN_OPPONENT", "Bots must create open lobby games")
+		return "", kshttp.GameError(400, ksapi.CodeBotCreateRequiresHuman, "Bots must create open lobby games")
 	case variant != "wild16":
-		return "", kshttp.GameError(400, "RULE_VARIANT_UNSUPPORTED", "This server plays only wild16")
+		return "", kshttp.GameError(400, ksapi.CodeRuleVariantUnsupported, "This server plays only wild16")
 	}
 	if playAs == "random" {
 		var r [1]byte
@@ -163,7 +163,7 @@ func (web *httpDoor) apiGame(req *request) *kshttp.Error {
 		}
 		color, e := checkCreate(&body)
 		if e != nil {
-			if e.Code == "RULE_VARIANT_UNSUPPORTED" {
+			if e.Code == ksapi.CodeRuleVariantUnsupported {
 				v := "berkeley_any" // the site's default
 				if body.RuleVariant != nil {
 					v = *body.RuleVariant
@@ -189,7 +189,7 @@ func (web *httpDoor) apiGame(req *request) *kshttp.Error {
 	defer s.mu.Unlock()
 	sk, g := web.lookup(req.param)
 	if sk == nil && g == nil {
-		return kshttp.GameError(404, "GAME_NOT_FOUND", "Game not found")
+		return kshttp.GameError(404, ksapi.CodeGameNotFound, "Game not found")
 	}
 	col, player := chess.White, false
 	if g != nil {
@@ -209,12 +209,12 @@ func (web *httpDoor) apiGame(req *request) *kshttp.Error {
 		return nil
 	}
 	if !player {
-		return kshttp.GameError(403, "FORBIDDEN", "You are not a participant of this game")
+		return kshttp.GameError(403, ksapi.CodeForbidden, "You are not a participant of this game")
 	}
 	switch req.route {
 	case kshttp.RouteDelete:
 		if g != nil {
-			return kshttp.GameError(409, "GAME_NOT_WAITING", "Only a waiting game can be deleted")
+			return kshttp.GameError(409, ksapi.CodeGameNotWaiting, "Only a waiting game can be deleted")
 		}
 		ev := s.newEvents()
 		s.removeSeek(ev, sk, 3)
@@ -236,12 +236,12 @@ func (web *httpDoor) apiGame(req *request) *kshttp.Error {
 		return nil
 	case kshttp.RouteAskAny:
 		if g == nil || g.result != "" {
-			return kshttp.GameError(400, "GAME_NOT_ACTIVE", "Game is not active")
+			return kshttp.GameError(400, ksapi.CodeGameNotActive, "Game is not active")
 		}
-		return kshttp.GameError(400, "ACTION_NOT_AVAILABLE", "wild16 has no ask-any")
+		return kshttp.GameError(400, ksapi.CodeActionNotAvailable, "wild16 has no ask-any")
 	case kshttp.RouteResign:
 		if g == nil || g.result != "" {
-			return kshttp.GameError(400, "GAME_NOT_ACTIVE", "Game is not active")
+			return kshttp.GameError(400, ksapi.CodeGameNotActive, "Game is not active")
 		}
 		ev := s.newEvents()
 		s.endGame(ev, g, "Res", scoreFor(1-col), g.names[col]+" resigns")
@@ -250,7 +250,7 @@ func (web *httpDoor) apiGame(req *request) *kshttp.Error {
 		return nil
 	case kshttp.RouteMoves:
 		if g == nil || g.result == "" {
-			return kshttp.GameError(400, "GAME_NOT_ACTIVE", "The transcript is shown once the game is over")
+			return kshttp.GameError(400, ksapi.CodeGameNotActive, "The transcript is shown once the game is over")
 		}
 		kshttp.WriteJSON(req.w, 200, transcript(g, col))
 		return nil
@@ -327,7 +327,7 @@ func (web *httpDoor) apiCreate(req *request, color string) *kshttp.Error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if web.waitingOf(req.bot) != nil {
-		return kshttp.GameError(409, "BOT_ALREADY_HAS_OPEN_GAME", "You already have a waiting game")
+		return kshttp.GameError(409, ksapi.CodeBotAlreadyHasOpenGame, "You already have a waiting game")
 	}
 	cfg := &web.cfg
 	sk := &seek{bot: req.bot, minutes: cfg.Minutes, inc: cfg.Inc, color: color, posted: s.cfg.Now()}
@@ -359,7 +359,7 @@ func (web *httpDoor) apiJoin(req *request) *kshttp.Error {
 	s := web.s
 	code, kind := kshttp.ParseRef(req.param)
 	if kind != kshttp.RefCode {
-		return kshttp.GameError(404, "GAME_NOT_FOUND", "Game not found")
+		return kshttp.GameError(404, ksapi.CodeGameNotFound, "Game not found")
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -368,19 +368,19 @@ func (web *httpDoor) apiJoin(req *request) *kshttp.Error {
 	bot, cfg := req.bot, &web.cfg
 	switch {
 	case g != nil:
-		return kshttp.GameError(409, "GAME_FULL", "Game already has two players")
+		return kshttp.GameError(409, ksapi.CodeGameFull, "Game already has two players")
 	case sk == nil:
-		return kshttp.GameError(404, "GAME_NOT_FOUND", "Game not found")
+		return kshttp.GameError(404, ksapi.CodeGameNotFound, "Game not found")
 	case sk.bot == bot:
-		return kshttp.GameError(409, "CANNOT_JOIN_OWN_GAME", "You cannot join your own game")
+		return kshttp.GameError(409, ksapi.CodeCannotJoinOwnGame, "You cannot join your own game")
 	case sk.manual || sk.seat().busy():
-		return kshttp.GameError(409, "GAME_NOT_JOINABLE", "Game cannot be joined")
+		return kshttp.GameError(409, ksapi.CodeGameNotJoinable, "Game cannot be joined")
 	case sk.rated && (s.rating(bot.username) < sk.minR || s.rating(bot.username) > sk.maxR):
-		return kshttp.GameError(409, "GAME_NOT_JOINABLE", "Your rating is outside the game's range")
+		return kshttp.GameError(409, ksapi.CodeGameNotJoinable, "Your rating is outside the game's range")
 	case cfg.JoinCooldown > 0 && !bot.lastJoin.IsZero() && now.Sub(bot.lastJoin) < cfg.JoinCooldown:
-		return kshttp.GameError(409, "BOT_JOIN_COOLDOWN", "Bots may join one game per minute")
+		return kshttp.GameError(409, ksapi.CodeBotJoinCooldown, "Bots may join one game per minute")
 	case web.activeCount(bot) >= cfg.MaxActivePerBot:
-		return kshttp.GameError(409, "GAME_NOT_JOINABLE", "You are playing too many games")
+		return kshttp.GameError(409, ksapi.CodeGameNotJoinable, "You are playing too many games")
 	}
 	ev := s.newEvents()
 	g = s.takeSeek(ev, sk, seat{bot: bot})
@@ -401,7 +401,7 @@ func (web *httpDoor) apiMove(req *request, uci string) *kshttp.Error {
 	defer s.mu.Unlock()
 	sk, g := web.lookup(req.param)
 	if sk == nil && g == nil {
-		return kshttp.GameError(404, "GAME_NOT_FOUND", "Game not found")
+		return kshttp.GameError(404, ksapi.CodeGameNotFound, "Game not found")
 	}
 	var col chess.Color
 	var player bool
@@ -411,24 +411,24 @@ func (web *httpDoor) apiMove(req *request, uci string) *kshttp.Error {
 		player = sk.bot == req.bot
 	}
 	if !player {
-		return kshttp.GameError(403, "FORBIDDEN", "You are not a participant of this game")
+		return kshttp.GameError(403, ksapi.CodeForbidden, "You are not a participant of this game")
 	}
 	if g == nil || g.result != "" {
-		return kshttp.GameError(400, "GAME_NOT_ACTIVE", "Game is not active")
+		return kshttp.GameError(400, ksapi.CodeGameNotActive, "Game is not active")
 	}
 	ev := s.newEvents()
 	defer ev.flush()
 	if s.checkFlag(ev, g) {
-		return kshttp.GameError(400, "GAME_NOT_ACTIVE", "Game timed out")
+		return kshttp.GameError(400, ksapi.CodeGameNotActive, "Game timed out")
 	}
 	if g.ump.Side() != col {
-		return kshttp.GameError(400, "NOT_YOUR_TURN", "It is not your turn")
+		return kshttp.GameError(400, ksapi.CodeNotYourTurn, "It is not your turn")
 	}
 	var r ksapi.MoveResult
 	m, err := chess.ParseUCI(strings.ToLower(uci))
 	switch {
 	case err != nil:
-		r = ksapi.MoveResult{Announcement: "INVALID_UCI", Checks: []string{}}
+		r = ksapi.MoveResult{Announcement: ksapi.InvalidUCI, Checks: []string{}}
 		web.gameChanged(g)
 	case !slices.Contains(allowedMoves(g), m.String()):
 		r = ksapi.MoveResult{Announcement: ksapi.IllegalMove, Checks: []string{}}
@@ -436,7 +436,7 @@ func (web *httpDoor) apiMove(req *request, uci string) *kshttp.Error {
 	default:
 		a, out := s.attemptIn(ev, g, col, m, m.String())
 		if out != attemptJudged {
-			return kshttp.GameError(400, "GAME_NOT_ACTIVE", "Game is not active")
+			return kshttp.GameError(400, ksapi.CodeGameNotActive, "Game is not active")
 		}
 		r = kshttp.MoveReply(a)
 	}
@@ -455,7 +455,7 @@ func transcript(g *game, viewer chess.Color) ksapi.Transcript {
 	ply := 0
 	for _, a := range g.answers {
 		ans := kshttp.MoveReply(a)
-		moves = append(moves, ksapi.TranscriptMove{Ply: ply + 1, Color: kshttp.ColorWord(a.Mover), QuestionType: "COMMON",
+		moves = append(moves, ksapi.TranscriptMove{Ply: ply + 1, Color: kshttp.ColorWord(a.Mover), QuestionType: ksapi.QuestionCommon,
 			UCI: strp(a.Attempt.String()), MoveDone: a.Legal,
 			Answer: &ksapi.TranscriptAnswer{Main: ans.Announcement, CaptureSquare: ans.CaptureSquare, CapturedPiece: ans.CapturedPiece,
 				Special: ans.SpecialAnnouncement, Checks: ans.Checks, NextTurnPawnTries: ans.NextTurnPawnTries}})

@@ -125,20 +125,20 @@ func (web *httpDoor) apiEvents(req *request) *kshttp.Error {
 	switch {
 	case sk == nil && g == nil:
 		s.mu.Unlock()
-		return kshttp.GameError(404, "GAME_NOT_FOUND", "Game not found")
+		return kshttp.GameError(404, ksapi.CodeGameNotFound, "Game not found")
 	case g != nil && g.result != "":
 		s.mu.Unlock()
-		return kshttp.GameError(404, "GAME_NOT_FOUND", "Game is archived")
+		return kshttp.GameError(404, ksapi.CodeGameNotFound, "Game is archived")
 	case g != nil:
 		if _, ok := g.seatOf(req.bot); !ok {
 			s.mu.Unlock()
-			return kshttp.GameError(403, "FORBIDDEN", "You are not a participant of this game")
+			return kshttp.GameError(403, ksapi.CodeForbidden, "You are not a participant of this game")
 		}
 		first = gameEvent("connected", g)
 	default:
 		if sk.bot != req.bot {
 			s.mu.Unlock()
-			return kshttp.GameError(403, "FORBIDDEN", "You are not a participant of this game")
+			return kshttp.GameError(403, ksapi.CodeForbidden, "You are not a participant of this game")
 		}
 		first = eventFrame("connected", ksapi.GameEvent{Type: "connected", GameID: sk.id, GameCode: sk.code, State: "waiting",
 			Turn: strp("white"), MoveNumber: 1, UpdatedAt: kshttp.ISOTime(sk.posted)})

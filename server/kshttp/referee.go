@@ -130,7 +130,7 @@ func entry(a umpire.Answer, viewer chess.Color) *ksapi.Entry {
 	if !a.Legal && !own {
 		return nil
 	}
-	e := &ksapi.Entry{Kind: ksapi.EntryMove, Actor: ksapi.ActorOpponent, Prompt: ksapi.PromptOpponent, QuestionType: "COMMON"}
+	e := &ksapi.Entry{Kind: ksapi.EntryMove, Actor: ksapi.ActorOpponent, Prompt: ksapi.PromptOpponent, QuestionType: ksapi.QuestionCommon}
 	if own {
 		e.Actor, e.Prompt, e.MoveUCI = ksapi.ActorSelf, ksapi.PromptOwn, strp(a.Attempt.String())
 	}
