@@ -54,70 +54,6 @@ type webBot struct {
 // every 2.5 s, so a minute of silence means the bot is not running.
 const botPresent = time.Minute
 
-// isRuleVariant reports whether v is one of the site's variant names;
-// this server plays wild16 only.
-func isRuleVariant(v string) bool {
-	switch v {
-	case "berkeley", "berkeley_any", "cincinnati", "wild16", "rand", "english", "crazykrieg":
-		return true
-	}
-	return false
-}
-
-const numRuleVariants = 7
-
-// checkRegistration validates POST /auth/bots/register's body as the site
-// does and returns the bot it asks for (without id or token).
-func checkRegistration(b *ksapi.Registration) (*webBot, *kshttp.Error) {
-	if b.Username == nil {
-		return nil, kshttp.Invalid("username", "Field required")
-	}
-	name := *b.Username
-	if len(name) < 1 || len(name) > 33 || strings.IndexFunc(name, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_')
-	}) >= 0 {
-		return nil, kshttp.Invalid("username", "1 to 33 letters, digits or _")
-	}
-	if b.DisplayName == nil || len(*b.DisplayName) < 3 || len(*b.DisplayName) > 40 {
-		return nil, kshttp.Invalid("display_name", "3 to 40 characters")
-	}
-	if b.OwnerEmail == nil || len(*b.OwnerEmail) < 3 || len(*b.OwnerEmail) > 320 || !strings.Contains(*b.OwnerEmail, "@") {
-		return nil, kshttp.Invalid("owner_email", "an email address")
-	}
-	desc := ""
-	if b.Description != nil {
-		desc = *b.Description
-	}
-	if len(desc) > 280 {
-		return nil, kshttp.Invalid("description", "at most 280 characters")
-	}
-	variants := b.RuleVariants
-	if variants == nil {
-		variants = []string{"berkeley", "berkeley_any"}
-	}
-	if len(variants) > numRuleVariants {
-		return nil, kshttp.Invalid("supported_rule_variants", "unknown rule variant")
-	}
-	for _, v := range variants {
-		if !isRuleVariant(v) {
-			return nil, kshttp.Invalid("supported_rule_variants", "unknown rule variant")
-		}
-	}
-	lname := lowerASCII(name)
-	listed := true
-	if b.Listed != nil {
-		listed = *b.Listed
-	} else {
-		for _, w := range []string{"e2e", "test", "probe"} {
-			if strings.Contains(lname, w) || strings.Contains(strings.ToLower(desc), w) {
-				listed = false
-			}
-		}
-	}
-	return &webBot{Username: lname, username: lname, DisplayName: *b.DisplayName, Email: *b.OwnerEmail,
-		Description: desc, Listed: listed, Variants: slices.Clone(variants)}, nil
-}
-
 func tokenDigest(token string) string {
 	d := sha256.Sum256([]byte(token))
 	return hex.EncodeToString(d[:])
@@ -145,10 +81,12 @@ func (web *httpDoor) apiRegister(req *request) *kshttp.Error {
 	if e := kshttp.DecodeBody(req.r, &body); e != nil {
 		return e
 	}
-	bot, e := checkRegistration(&body)
+	reg, e := kshttp.CheckRegistration(&body)
 	if e != nil {
 		return e
 	}
+	bot := &webBot{Username: reg.Username, username: reg.Username, DisplayName: reg.DisplayName, Email: reg.Email,
+		Description: reg.Description, Listed: reg.Listed, Variants: reg.Variants}
 	id, token := kshttp.NewToken()
 	bot.TokenID, bot.Digest = id, tokenDigest(token)
 	s.mu.Lock()
@@ -377,11 +315,11 @@ func (web *httpDoor) apiProfile(req *request) *kshttp.Error {
 	if e := kshttp.DecodeBody(req.r, &body); e != nil {
 		return e
 	}
-	if body.RuleVariants == nil || len(body.RuleVariants) > numRuleVariants {
+	if body.RuleVariants == nil || len(body.RuleVariants) > kshttp.NumRuleVariants {
 		return kshttp.Invalid("supported_rule_variants", "a list of rule variants")
 	}
 	for _, v := range body.RuleVariants {
-		if !isRuleVariant(v) {
+		if !kshttp.IsRuleVariant(v) {
 			return kshttp.Invalid("supported_rule_variants", "unknown rule variant")
 		}
 	}

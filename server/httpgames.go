@@ -98,40 +98,6 @@ func (web *httpDoor) activeCount(bot *webBot) int {
 	return n
 }
 
-// checkCreate validates POST /game/create's body and returns the colour
-// asked for.
-func checkCreate(b *ksapi.CreateGame) (string, *kshttp.Error) {
-	variant, playAs, tc, opp := "berkeley_any", "random", "rapid", "human"
-	for _, f := range []struct {
-		p   *string
-		dst *string
-	}{{b.RuleVariant, &variant}, {b.PlayAs, &playAs}, {b.TimeControl, &tc}, {b.OpponentType, &opp}} {
-		if f.p != nil {
-			*f.dst = *f.p
-		}
-	}
-	switch {
-	case !isRuleVariant(variant):
-		return "", kshttp.Invalid("rule_variant", "unknown rule variant")
-	case playAs != "white" && playAs != "black" && playAs != "random":
-		return "", kshttp.Invalid("play_as", "white, black or random")
-	case tc != "rapid":
-		return "", kshttp.Invalid("time_control", "only rapid")
-	case opp != "human" && opp != "bot":
-		return "", kshttp.Invalid("opponent_type", "human or bot")
-	case opp == "bot":
-		return "", kshttp.GameError(400, ksapi.CodeBotCreateRequiresHuman, "Bots must create open lobby games")
-	case variant != "wild16":
-		return "", kshttp.GameError(400, ksapi.CodeRuleVariantUnsupported, "This server plays only wild16")
-	}
-	if playAs == "random" {
-		var r [1]byte
-		rand.Read(r[:])
-		playAs = []string{"white", "black"}[r[0]&1]
-	}
-	return playAs, nil
-}
-
 // noteVariant logs, once per bot and variant, a lobby game of a variant
 // this server does not play: the site's Python bots create berkeley_any
 // games by default, and a refused create aborts their whole poll round
@@ -161,7 +127,7 @@ func (web *httpDoor) apiGame(req *request) *kshttp.Error {
 		if e := kshttp.DecodeBody(req.r, &body); e != nil {
 			return e
 		}
-		color, e := checkCreate(&body)
+		color, e := kshttp.CheckCreate(&body)
 		if e != nil {
 			if e.Code == ksapi.CodeRuleVariantUnsupported {
 				v := "berkeley_any" // the site's default
