@@ -30,9 +30,11 @@
 // the connections) is this package's core. Each door is a type of its own
 // under the same lock: the telnet door's commands and logins (telnetDoor,
 // commands.go, login.go, ...), the HTTP door (httpDoor, http*.go) and the
-// tournament director (director, td*.go). The table tells the doors what
-// happens (s.http.gameChanged, s.td.gameOver, s.td.login, ...) and they use
-// the table through their s. Their pure parts are packages already:
+// tournament director (director, td*.go). The table publishes each game's
+// start, changes and end to the doors that follow games (gameWatcher: the
+// TD, then the HTTP door's event streams), asks the TD where it has a say
+// (logins, offers, disconnections: s.td.login, s.td.refuse, ...), and the
+// doors use the table through their s. Their pure parts are packages already:
 // telnet (the line reader), kshttp (routes, tokens, game references, the
 // referee as the site shows it), td (event specs, numbers, files and
 // pages) and timecontrol; the site's JSON is protocol/ksapi. `kriegbot

@@ -395,10 +395,10 @@ func (web *httpDoor) apiMove(req *request, uci string) *kshttp.Error {
 	switch {
 	case err != nil:
 		r = ksapi.MoveResult{Announcement: ksapi.InvalidUCI, Checks: []string{}}
-		web.gameChanged(g)
+		s.changed(g)
 	case !slices.Contains(allowedMoves(g), m.String()):
 		r = ksapi.MoveResult{Announcement: ksapi.IllegalMove, Checks: []string{}}
-		web.gameChanged(g)
+		s.changed(g)
 	default:
 		a, out := s.attemptIn(ev, g, col, m, m.String())
 		if out != attemptJudged {

@@ -83,6 +83,9 @@ func gameEvent(typ string, g *game) []byte {
 // gameStarted tells the streams of a waiting game that it started.
 func (web *httpDoor) gameStarted(g *game) { web.gameChanged(g) }
 
+// gameEnded sends the final game_changed; the streams end after it.
+func (web *httpDoor) gameEnded(_ *events, g *game) { web.gameChanged(g) }
+
 // gameChanged sends game_changed to g's streams; a finished game's
 // streams end after it.
 func (web *httpDoor) gameChanged(g *game) {

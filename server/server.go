@@ -132,9 +132,10 @@ type Server struct {
 	finished   []*game       // most recent last, bounded by MaxGames
 	nextGame   int
 	ratings    map[string]int
-	telnet     telnetDoor // the telnet door's commands and logins
-	http       httpDoor   // the HTTP door (http*.go)
-	td         director   // the tournament director (td*.go)
+	watchers   []gameWatcher // the doors following games (game.go)
+	telnet     telnetDoor    // the telnet door's commands and logins
+	http       httpDoor      // the HTTP door (http*.go)
+	td         director      // the tournament director (td*.go)
 	wg         sync.WaitGroup
 }
 
@@ -165,6 +166,7 @@ func New(cfg Config) (*Server, error) {
 	s.telnet.s = s
 	s.http.s = s
 	s.td.s = s
+	s.watchers = []gameWatcher{&s.td, &s.http}
 	// Bots whose time ran out while the server was down go now.
 	s.http.sweepBots(cfg.Now())
 	if !handle.Valid(s.td.cfg.Handle) || s.td.cfg.Style != "icc" && s.td.cfg.Style != "fics" {

@@ -392,6 +392,23 @@ func (d *director) lateOdds(b *tdBoard) (time.Duration, int) {
 	return waited, late
 }
 
+// gameStarted and gameChanged: the TD follows games only to their end.
+func (d *director) gameStarted(*game) {}
+func (d *director) gameChanged(*game) {}
+
+// gameEnded takes the end of a game: a TD game's result (gameOver), or
+// the end of its players' other game, which may free them for their
+// pairing (free).
+func (d *director) gameEnded(ev *events, g *game) {
+	if g.td != nil {
+		d.gameOver(ev, g)
+		return
+	}
+	for _, name := range g.names {
+		d.free(ev, name)
+	}
+}
+
 // gameOver takes the result of a TD game: it records it (an aborted
 // game, which only a server shutdown makes, is played again), and pairs
 // the next round when this was the last game of the round.
