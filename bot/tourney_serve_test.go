@@ -18,11 +18,12 @@ import (
 	"kriegbot/engine/umpire"
 	"kriegbot/protocol/iccclient"
 	"kriegbot/server"
+	"kriegbot/server/td"
 	tlib "kriegbot/tourney"
 )
 
 // startTDServer is startTestServer with kriegbot serve's TD running the
-// events of specs (ParseEventSpec's text); its log lines are kept.
+// events of specs (td.ParseEventSpec's text); its log lines are kept.
 func startTDServer(t *testing.T, specs ...string) (*server.Server, string, *lockedBuffer) {
 	t.Helper()
 	return tdServerAt(t, "127.0.0.1:0", "", specs...)
@@ -48,9 +49,9 @@ func tdServerWith(t *testing.T, addr, dir string, absent time.Duration, specs ..
 	if err != nil {
 		t.Fatal(err)
 	}
-	var evs []server.EventSpec
+	var evs []td.EventSpec
 	for _, sp := range specs {
-		e, err := server.ParseEventSpec(sp, "icc")
+		e, err := td.ParseEventSpec(sp, "icc")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -12,13 +12,13 @@ import (
 	"kriegbot/cli/enginecmd"
 	"kriegbot/cli/modelcmd"
 	"kriegbot/cli/registercmd"
+	"kriegbot/cli/servecmd"
 	"kriegbot/cli/tourneycmd"
 	"kriegbot/cli/umpirecmd"
 	"kriegbot/internal/buildinfo"
 	"kriegbot/internal/cmdflag"
 	"kriegbot/match"
 	"kriegbot/replay"
-	"kriegbot/server"
 )
 
 // command is one subcommand: its name, a one-line summary and its entry point,
@@ -33,7 +33,7 @@ func commands() []command {
 	return []command{
 		{"run", "the bot: plays wild 16 on a server (by default its own embedded one, against a sparring partner)", bot.Command(replay.Page)},
 		{"umpire", "referee tools: `umpire verify FILE` checks the umpire against fixture files", umpirecmd.Command},
-		{"serve", "an ICC-compatible wild 16 server on loopback, for bots and telnet users", server.Command},
+		{"serve", "an ICC-compatible wild 16 server on loopback, for bots and telnet users", servecmd.Command},
 		{"bench", "speed figures, one line each: perft, umpire, protocol, belief, search", bench.Command},
 		{"model", "opponent models: `model build -o FILE PGN...` from game records; show, eval, merge", modelcmd.Command},
 		{"match", "engine-vs-engine matches in-process: W-L-D, Elo ± 95 %, SPRT, PGN, JSON Lines, shards", match.Command},

@@ -49,23 +49,6 @@ func FuzzReadAccounts(f *testing.F) {
 	})
 }
 
-func TestHashCommand(t *testing.T) {
-	var out, errb bytes.Buffer
-	if code := hashCommand(nil, strings.NewReader("s3cret\n"), &out, &errb); code != 0 {
-		t.Fatalf("code %d: %s", code, errb.String())
-	}
-	h := strings.TrimSpace(out.String())
-	if bcrypt.CompareHashAndPassword([]byte(h), []byte("s3cret")) != nil || strings.Contains(h, "s3cret") {
-		t.Fatalf("hash %q", h)
-	}
-	if code := hashCommand([]string{"s3cret"}, strings.NewReader(""), &out, &errb); code != 2 {
-		t.Fatalf("password as argument: code %d", code)
-	}
-	if code := Command([]string{"-rules", "fide"}, &out, &errb); code != 2 {
-		t.Fatalf("bad rules: code %d", code)
-	}
-}
-
 // TestThrowAwayAccounts: each handle gets its own fresh password, which
 // its account accepts, with the titles asked; a bad handle is refused.
 func TestThrowAwayAccounts(t *testing.T) {

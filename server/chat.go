@@ -10,19 +10,20 @@ import (
 
 // Talk: tell (and xtell) to any player, say to the opponent.
 
-func (s *Server) cmdTell(ev *events, c *client, in cmdInput) {
+func (tel *telnetDoor) cmdTell(ev *events, c *client, in cmdInput) {
 	to := in.args[0]
-	s.tell(ev, c, to, strings.TrimSpace(in.rest[len(to):]), 1)
+	tel.tell(ev, c, to, strings.TrimSpace(in.rest[len(to):]), 1)
 }
 
-func (s *Server) cmdSay(ev *events, c *client, in cmdInput) {
+func (tel *telnetDoor) cmdSay(ev *events, c *client, in cmdInput) {
 	g := c.game
-	s.tell(ev, c, g.names[1-g.colorOf(c)], in.rest, 0)
+	tel.tell(ev, c, g.names[1-g.colorOf(c)], in.rest, 0)
 }
 
-func (s *Server) tell(ev *events, c *client, to, text string, typ int) {
-	if typ == 1 && s.isTD(to) {
-		s.tdTell(ev, c, text)
+func (tel *telnetDoor) tell(ev *events, c *client, to, text string, typ int) {
+	s := tel.s
+	if typ == 1 && s.td.isTD(to) {
+		s.td.tell(ev, c, text)
 		return
 	}
 	dest := s.users[strings.ToLower(to)]

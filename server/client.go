@@ -8,8 +8,11 @@ import (
 	"sync/atomic"
 	"time"
 
+	"golang.org/x/time/rate"
+
 	"kriegbot/engine/chess"
 	"kriegbot/protocol"
+	"kriegbot/server/telnet"
 )
 
 type loginState uint8
@@ -48,24 +51,25 @@ type client struct {
 	style      int
 	prompt     bool
 	game       *game
-	lastActive time.Time // the last command line, login, or end of a game
-	budget     float64   // bytes its commands may still send to others
-	budgetAt   time.Time // when budget was last topped up
-	warnedAt   time.Time // when it was last told it is throttled
-	tdBudget   bucket    // its commands to the TD
-	tdWarned   time.Time // when it was last told the TD is throttling it
+	lastActive time.Time     // the last command line, login, or end of a game
+	budget     float64       // bytes its commands may still send to others
+	budgetAt   time.Time     // when budget was last topped up
+	warnedAt   time.Time     // when it was last told it is throttled
+	tdBudget   *rate.Limiter // its commands to the TD
+	tdWarned   time.Time     // when it was last told the TD is throttling it
 }
 
 func newClient(s *Server, nc net.Conn) *client {
 	return &client{
-		s:      s,
-		nc:     nc,
-		host:   hostOf(nc.RemoteAddr()),
-		wake:   make(chan struct{}, 1),
-		done:   make(chan struct{}),
-		prompt: true,
-		style:  1,
-		budget: float64(s.cfg.FanoutBurst),
+		s:        s,
+		nc:       nc,
+		host:     hostOf(nc.RemoteAddr()),
+		wake:     make(chan struct{}, 1),
+		done:     make(chan struct{}),
+		prompt:   true,
+		style:    1,
+		budget:   float64(s.cfg.FanoutBurst),
+		tdBudget: newLimiter(s.td.cfg.Rate, s.td.cfg.Burst),
 	}
 }
 
@@ -209,15 +213,6 @@ func (c *client) writeLoop() {
 	}
 }
 
-// Telnet bytes the reader strips.
-const (
-	iac  = 255
-	sb   = 250
-	se   = 240
-	will = 251
-	dont = 254
-)
-
 // readLoop assembles lines (bounded) from the connection, strips telnet
 // negotiation, and hands each line to the server.
 func (c *client) readLoop() {
@@ -232,80 +227,20 @@ func (c *client) readLoop() {
 	}()
 	start := c.s.cfg.Now()
 	buf := make([]byte, 4096)
-	line := make([]byte, 0, 256)
-	skipping := false // discarding the rest of an over-long line
-	var tstate int    // 0 data, 1 after IAC, 2 option byte, 3 in SB, 4 IAC in SB
-	lastEOL := byte(0)
+	lines := telnet.NewLineReader(c.s.cfg.MaxLine)
+	handle := func(line []byte) bool {
+		if !c.s.telnet.handleLine(c, line) {
+			reason = "quit"
+			return false
+		}
+		return !c.closed() // dropped: the rest of its input is not read
+	}
+	tooLong := func() { c.sendRaw([]byte("Your line was too long and has been ignored.\r\n")) }
 	for {
 		c.nc.SetReadDeadline(c.readDeadline(start))
 		n, err := c.nc.Read(buf)
-		for _, b := range buf[:n] {
-			switch tstate {
-			case 1:
-				switch {
-				case b == iac:
-					tstate = 0 // IAC IAC is a data 0xFF; chat cleaning drops it
-					continue
-				case b >= will && b <= dont:
-					tstate = 2
-				case b == sb:
-					tstate = 3
-				default:
-					tstate = 0
-				}
-				continue
-			case 2:
-				tstate = 0
-				continue
-			case 3:
-				if b == iac {
-					tstate = 4
-				}
-				continue
-			case 4:
-				if b == se {
-					tstate = 0
-				} else {
-					tstate = 3
-				}
-				continue
-			}
-			if b == iac {
-				tstate = 1
-				continue
-			}
-			if b == '\r' || b == '\n' {
-				if (lastEOL == '\r' && b == '\n' || lastEOL == '\n' && b == '\r') && len(line) == 0 && !skipping {
-					lastEOL = 0 // second half of a CRLF or LFCR pair
-					continue
-				}
-				lastEOL = b
-				if skipping {
-					skipping = false
-					line = line[:0]
-					continue
-				}
-				if !c.s.handleLine(c, line) {
-					reason = "quit"
-					return
-				}
-				if c.closed() { // dropped: the rest of its input is not read
-					return
-				}
-				line = line[:0]
-				continue
-			}
-			lastEOL = 0
-			if b == 0 || skipping {
-				continue
-			}
-			if len(line) >= c.s.cfg.MaxLine {
-				skipping = true
-				line = line[:0]
-				c.sendRaw([]byte("Your line was too long and has been ignored.\r\n"))
-				continue
-			}
-			line = append(line, b)
+		if !lines.Feed(buf[:n], handle, tooLong) {
+			return
 		}
 		if err != nil {
 			select {

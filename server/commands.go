@@ -3,6 +3,7 @@ package server
 import (
 	"fmt"
 	"strings"
+	"time"
 )
 
 // Command numbers in level-1 unit headers. ICC's own CN_* values are not in
@@ -61,41 +62,53 @@ type command struct {
 	help    string   // what it does, for help; "" leaves it out of help
 	inGame  bool     // refused outside a game ("You are not playing a game.")
 	fanout  bool     // reaches other players: paid from the sender's budget
-	run     func(s *Server, ev *events, c *client, in cmdInput)
+	run     func(tel *telnetDoor, ev *events, c *client, in cmdInput)
 }
 
 // commandTable lists the commands in the order help shows them.
 func commandTable() []command {
 	return []command{
 		{name: "seek", cn: 22, args: argsAny, usage: "seek <min> <inc> [r|u] [white|black] [a|m] [min-max]",
-			help: "advertise a game", fanout: true, run: (*Server).cmdSeek},
-		{name: "unseek", cn: 27, args: argsAny, usage: "unseek [n]", help: "remove your seek ads (or ad n)", fanout: true, run: (*Server).cmdUnseek},
-		{name: "sought", cn: 25, usage: "sought", help: "list the seek ads", run: (*Server).cmdSought},
-		{name: "play", cn: 18, args: argsOne, usage: "play <index>", help: "answer a seek ad", fanout: true, run: (*Server).cmdPlay},
+			help: "advertise a game", fanout: true, run: (*telnetDoor).cmdSeek},
+		{name: "unseek", cn: 27, args: argsAny, usage: "unseek [n]", help: "remove your seek ads (or ad n)", fanout: true, run: (*telnetDoor).cmdUnseek},
+		{name: "sought", cn: 25, usage: "sought", help: "list the seek ads", run: (*telnetDoor).cmdSought},
+		{name: "play", cn: 18, args: argsOne, usage: "play <index>", help: "answer a seek ad", fanout: true, run: (*telnetDoor).cmdPlay},
 		{name: "match", cn: 16, args: argsAny, usage: "match <handle> <min> <inc> [r|u] [white|black]",
-			help: "challenge a player (alone: withdraw your offers)", fanout: true, run: (*Server).cmdMatch},
-		{name: "accept", cn: 11, args: argsAny, usage: "accept [handle]", help: "accept a challenge", run: (*Server).cmdAccept},
-		{name: "decline", cn: 12, args: argsAny, usage: "decline [handle|draw]", help: "decline a challenge or a draw offer", fanout: true, run: (*Server).cmdDecline},
+			help: "challenge a player (alone: withdraw your offers)", fanout: true, run: (*telnetDoor).cmdMatch},
+		{name: "accept", cn: 11, args: argsAny, usage: "accept [handle]", help: "accept a challenge", run: (*telnetDoor).cmdAccept},
+		{name: "decline", cn: 12, args: argsAny, usage: "decline [handle|draw]", help: "decline a challenge or a draw offer", fanout: true, run: (*telnetDoor).cmdDecline},
 		{name: "moves", cn: 17, args: argsAny, usage: "moves [game number]",
-			help: "the move list as you may see it (all once it is over)", run: (*Server).cmdMoves},
-		{name: "board", aliases: []string{"refresh"}, cn: 29, usage: "board", help: "your men and the clocks", inGame: true, run: (*Server).cmdBoard},
-		{name: "draw", cn: 13, usage: "draw", help: "offer a draw, or accept your opponent's offer", inGame: true, fanout: true, run: (*Server).cmdDraw},
-		{name: "abort", cn: 10, usage: "abort", help: "abort: alone before both have moved, else agreed", inGame: true, fanout: true, run: (*Server).cmdAbort},
-		{name: "resign", cn: 20, usage: "resign", help: "resign the game", inGame: true, run: (*Server).cmdResign},
-		{name: "say", cn: 21, args: argsText, usage: "say <text>", help: "talk to your opponent", inGame: true, fanout: true, run: (*Server).cmdSay},
-		{name: "tell", aliases: []string{"xtell"}, cn: 26, args: argsHandleText, usage: "tell <handle> <text>", help: "talk to a player", fanout: true, run: (*Server).cmdTell},
-		{name: "td", cn: 33, args: argsText, usage: "td <command>", help: "tell the tournament director (td help)", run: (*Server).cmdTD},
-		{name: "who", cn: 28, usage: "who", help: "the players logged in", run: (*Server).cmdWho},
-		{name: "games", cn: 14, usage: "games", help: "the games in progress", run: (*Server).cmdGames},
+			help: "the move list as you may see it (all once it is over)", run: (*telnetDoor).cmdMoves},
+		{name: "board", aliases: []string{"refresh"}, cn: 29, usage: "board", help: "your men and the clocks", inGame: true, run: (*telnetDoor).cmdBoard},
+		{name: "draw", cn: 13, usage: "draw", help: "offer a draw, or accept your opponent's offer", inGame: true, fanout: true, run: (*telnetDoor).cmdDraw},
+		{name: "abort", cn: 10, usage: "abort", help: "abort: alone before both have moved, else agreed", inGame: true, fanout: true, run: (*telnetDoor).cmdAbort},
+		{name: "resign", cn: 20, usage: "resign", help: "resign the game", inGame: true, run: (*telnetDoor).cmdResign},
+		{name: "say", cn: 21, args: argsText, usage: "say <text>", help: "talk to your opponent", inGame: true, fanout: true, run: (*telnetDoor).cmdSay},
+		{name: "tell", aliases: []string{"xtell"}, cn: 26, args: argsHandleText, usage: "tell <handle> <text>", help: "talk to a player", fanout: true, run: (*telnetDoor).cmdTell},
+		{name: "td", cn: 33, args: argsText, usage: "td <command>", help: "tell the tournament director (td help)", run: (*telnetDoor).cmdTD},
+		{name: "who", cn: 28, usage: "who", help: "the players logged in", run: (*telnetDoor).cmdWho},
+		{name: "games", cn: 14, usage: "games", help: "the games in progress", run: (*telnetDoor).cmdGames},
 		{name: "set", aliases: []string{"set-quietly"}, cn: 23, args: argsSome, usage: "set <variable> <value>",
-			help: "set level1, prompt (0 or 1) or style", run: (*Server).cmdSet},
-		{name: "set-2", cn: 24, args: argsTwo, usage: "set-2 <dg> <0|1>", help: "turn a datagram off or on", run: (*Server).cmdSet2},
-		{name: "multi", cn: 30, args: argsText, usage: "multi <command>; <command>...", help: "run several commands", run: (*Server).cmdMulti},
-		{name: "date", cn: 31, usage: "date", help: "the server's time", run: (*Server).cmdDate},
-		{name: "z", cn: 32, usage: "z", run: (*Server).cmdZ},
-		{name: "help", cn: 15, usage: "help", help: "this list", run: (*Server).cmdHelp},
-		{name: "quit", aliases: []string{"exit"}, cn: 19, usage: "quit", help: "log out (in a game, you lose it)", run: (*Server).cmdQuit},
+			help: "set level1, prompt (0 or 1) or style", run: (*telnetDoor).cmdSet},
+		{name: "set-2", cn: 24, args: argsTwo, usage: "set-2 <dg> <0|1>", help: "turn a datagram off or on", run: (*telnetDoor).cmdSet2},
+		{name: "multi", cn: 30, args: argsText, usage: "multi <command>; <command>...", help: "run several commands", run: (*telnetDoor).cmdMulti},
+		{name: "date", cn: 31, usage: "date", help: "the server's time", run: (*telnetDoor).cmdDate},
+		{name: "z", cn: 32, usage: "z", run: (*telnetDoor).cmdZ},
+		{name: "help", cn: 15, usage: "help", help: "this list", run: (*telnetDoor).cmdHelp},
+		{name: "quit", aliases: []string{"exit"}, cn: 19, usage: "quit", help: "log out (in a game, you lose it)", run: (*telnetDoor).cmdQuit},
 	}
+}
+
+// telnetDoor is the telnet door's commands and logins: its state, guarded
+// by the server's lock, and its methods. The connections themselves
+// (client.go, accept and dropped) and what the table sends players
+// (game.go) are still the server's. Each "s." in its methods is a use of
+// the game table.
+type telnetDoor struct {
+	s         *Server
+	cmds      commandSet             // the command table, by name
+	nextGuest int                    // the last guest number given
+	failures  map[string][]time.Time // failed logins per remote host
 }
 
 // commandSet is the table indexed by name and alias, with the help text
@@ -136,7 +149,8 @@ func newCommandSet() commandSet {
 }
 
 // handleLine runs one input line; false means the client quit.
-func (s *Server) handleLine(c *client, raw []byte) bool {
+func (tel *telnetDoor) handleLine(c *client, raw []byte) bool {
+	s := tel.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
@@ -148,9 +162,9 @@ func (s *Server) handleLine(c *client, raw []byte) bool {
 	line := strings.TrimSpace(string(raw))
 	switch c.state {
 	case stLogin:
-		return s.loginLine(c, line)
+		return tel.loginLine(c, line)
 	case stPassword:
-		return s.passwordLine(c, line)
+		return tel.passwordLine(c, line)
 	}
 	if line == "" {
 		return true
@@ -173,7 +187,7 @@ func (s *Server) handleLine(c *client, raw []byte) bool {
 		if part == "" {
 			continue
 		}
-		if !s.command(c, part, tag) {
+		if !tel.command(c, part, tag) {
 			return false
 		}
 	}
@@ -182,11 +196,12 @@ func (s *Server) handleLine(c *client, raw []byte) bool {
 
 // command runs one command of a logged-in client: a move, or a line of the
 // command table. It reports false when the client quit.
-func (s *Server) command(c *client, line, tag string) bool {
+func (tel *telnetDoor) command(c *client, line, tag string) bool {
+	s := tel.s
 	word, rest, _ := strings.Cut(line, " ")
 	rest = strings.TrimSpace(rest)
 	word = strings.ToLower(word)
-	cmd := s.cmds.byName[word]
+	cmd := tel.cmds.byName[word]
 	ev := s.newEvents()
 	ev.issuer, ev.tag = c, tag
 	ev.cn = cnOther
@@ -220,12 +235,12 @@ func (s *Server) command(c *client, line, tag string) bool {
 		return true
 	}
 	if cmd.fanout {
-		if !s.spend(ev, c) {
+		if !tel.spend(ev, c) {
 			return true
 		}
 		ev.charge = true
 	}
-	cmd.run(s, ev, c, in)
+	cmd.run(tel, ev, c, in)
 	return !ev.hangup
 }
 
@@ -234,19 +249,19 @@ func (ev *events) usage(c *client, in cmdInput) {
 	ev.text(c, "Usage: "+in.cmd.usage)
 }
 
-func (s *Server) cmdHelp(ev *events, c *client, _ cmdInput) {
-	for _, l := range s.cmds.help {
+func (tel *telnetDoor) cmdHelp(ev *events, c *client, _ cmdInput) {
+	for _, l := range tel.cmds.help {
 		ev.text(c, l)
 	}
 }
 
 // cmdMulti is reached only by "multi" with nothing after it: the commands
 // of "multi cmd1; cmd2" are split off before dispatch.
-func (s *Server) cmdMulti(ev *events, c *client, in cmdInput) {
+func (tel *telnetDoor) cmdMulti(ev *events, c *client, in cmdInput) {
 	ev.usage(c, in)
 }
 
-func (s *Server) cmdQuit(ev *events, c *client, _ cmdInput) {
+func (tel *telnetDoor) cmdQuit(ev *events, c *client, _ cmdInput) {
 	if c.game != nil && c.game.result == "" {
 		ev.text(c, "You leave during a game: as on ICC, a Kriegspiel game is not adjourned.")
 	}

@@ -25,4 +25,18 @@
 // mutex: a bot's lobby game is a seek ad telnet users can play, a telnet
 // seek is a lobby game bots can join, and a game may have a telnet client
 // in one seat and an HTTP bot in the other.
+//
+// The game table (Server: games, seeks, challenges, accounts, clocks, and
+// the connections) is this package's core. Each door is a type of its own
+// under the same lock: the telnet door's commands and logins (telnetDoor,
+// commands.go, login.go, ...), the HTTP door (httpDoor, http*.go) and the
+// tournament director (director, td*.go). The table publishes each game's
+// start, changes and end to the doors that follow games (gameWatcher: the
+// TD, then the HTTP door's event streams), asks the TD where it has a say
+// (logins, offers, disconnections: s.td.login, s.td.refuse, ...), and the
+// doors use the table through their s. Their pure parts are packages already:
+// telnet (the line reader), kshttp (routes, tokens, game references, the
+// referee as the site shows it), td (event specs, numbers, files and
+// pages) and timecontrol; the site's JSON is protocol/ksapi. `kriegbot
+// serve` is composed in cli/servecmd.
 package server

@@ -156,7 +156,7 @@ func (p seat) busy() bool { return p.c != nil && p.c.game != nil }
 func (s *Server) startGame(ev *events, white, black seat, minutes, inc int, rated bool, id, code string) *game {
 	now := s.cfg.Now()
 	if id == "" {
-		id, code = s.newGameID()
+		id, code = s.http.newGameID()
 	}
 	g := &game{
 		number: s.nextGame, names: [2]string{white.name(), black.name()},
@@ -195,7 +195,9 @@ func (s *Server) startGame(ev *events, white, black seat, minutes, inc int, rate
 		s.sendGameState(ev, g, chess.Color(col))
 	}
 	s.armClock(g)
-	s.webStarted(g)
+	for _, w := range s.watchers {
+		w.gameStarted(g)
+	}
 	s.cfg.Log("game %d started: %s vs %s %d+%d", g.number, g.names[0], g.names[1], minutes, inc)
 	return g
 }
@@ -448,7 +450,7 @@ func (s *Server) attemptIn(ev *events, g *game, col chess.Color, m chess.Move, t
 			ClockMs: [2]int64{g.remaining(0, now).Milliseconds(), g.remaining(1, now).Milliseconds()}})
 		ev.dg(c, protocol.DGIllegalMove, n, text, "2")
 		ev.text(c, fmt.Sprintf("Illegal move (%s).", text))
-		s.webChanged(g)
+		s.changed(g)
 		return a, attemptJudged
 	}
 	// Legal: charge the clock, add the increment, tell both.
@@ -502,7 +504,7 @@ func (s *Server) attemptIn(ev *events, g *game, col chess.Color, m chess.Move, t
 	}
 	s.yourTurn(ev, g, 1-col)
 	s.armClock(g)
-	s.webChanged(g)
+	s.changed(g)
 	return a, attemptJudged
 }
 
@@ -583,20 +585,32 @@ func (s *Server) endGame(ev *events, g *game, code, result, description string) 
 		p.game = nil
 		p.lastActive = now // idle time counts from the end of the game
 	}
-	if g.td != nil {
-		s.tdGameOver(ev, g)
-	} else {
-		for _, name := range g.names {
-			s.tdFree(ev, name)
-		}
-	}
 	if s.cfg.RecordDir != "" {
 		if err := writeRecords(s.cfg.RecordDir, g); err != nil {
 			s.cfg.Log("game %d: record: %v", g.number, err)
 		}
 	}
-	s.webChanged(g)
+	for _, w := range s.watchers {
+		w.gameEnded(ev, g)
+	}
 	s.cfg.Log("game %d ended: %s %s (%s)", g.number, result, code, description)
+}
+
+// gameWatcher is a door that follows the table's games: the table tells
+// it when a game starts, changes (an attempt judged, legal or not) and
+// ends (after the game's records are written), in the order the doors
+// subscribed (New: the TD, then the HTTP door).
+type gameWatcher interface {
+	gameStarted(g *game)
+	gameChanged(g *game)
+	gameEnded(ev *events, g *game)
+}
+
+// changed tells the watchers that g changed.
+func (s *Server) changed(g *game) {
+	for _, w := range s.watchers {
+		w.gameChanged(g)
+	}
 }
 
 func (s *Server) updateRatings(g *game) {

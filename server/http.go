@@ -2,26 +2,28 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"math"
 	"net"
 	"net/http"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
 
+	"golang.org/x/time/rate"
+
 	"kriegbot/protocol/ksapi"
+	"kriegbot/server/kshttp"
 )
 
 // The HTTP door: the kriegspiel.org bot API (docs/kriegspiel-org-api.md)
 // over the same games, seeks and lock as the telnet door. http.go holds
 // the configuration, the request path (prefix, limits, authentication,
 // routing) and the answers' envelopes; httpbots.go the bots and their
-// tokens; httpgames.go the lobby, the games and the referee's projection;
-// httpsse.go the event streams. docs/kriegspiel-org.md says what it
-// implements and where it differs from the site.
+// tokens; httpgames.go the lobby and the games; httpview.go the JSON views
+// of games (kshttp projects the referee's answers); httpsse.go the event
+// streams.
+// docs/kriegspiel-org.md says what it implements and where it differs
+// from the site.
 
 // HTTPConfig sets up the HTTP door. Zero fields take the defaults in their
 // comments.
@@ -109,78 +111,61 @@ func (c *HTTPConfig) fill() {
 	defF(&c.RegisterBurst, 10)
 }
 
-// webState is the HTTP door's part of the server state, guarded by s.mu
-// (cfg is fixed at New).
-type webState struct {
+// httpDoor is the HTTP door: its state, guarded by the server's lock
+// (cfg is fixed at New), and its methods. It reaches the game table
+// through s: each "s." in its methods is a use of the table that a door
+// in a package of its own would make through the table's API.
+type httpDoor struct {
+	s        *Server
 	cfg      HTTPConfig
 	bots     map[string]*webBot // by lower-case username
 	byToken  map[string]*webBot // by token id
 	streams  map[string]map[*stream]struct{}
 	nstreams int
-	perAddr  map[string]*bucket // request budget per remote address
-	regAddr  map[string]*bucket // registration budget per remote address
-	conns    int                // open HTTP connections
-	perHost  map[string]int     // open HTTP connections by remote host
+	perAddr  map[string]*rate.Limiter // request budget per remote address
+	regAddr  map[string]*rate.Limiter // registration budget per remote address
+	conns    int                      // open HTTP connections
+	perHost  map[string]int           // open HTTP connections by remote host
 	servers  []*http.Server
 	swept    time.Time // the last sweepBots
 }
 
-func newWebState(cfg HTTPConfig) webState {
+func newHTTPDoor(cfg HTTPConfig) httpDoor {
 	cfg.fill()
-	return webState{cfg: cfg, bots: map[string]*webBot{}, byToken: map[string]*webBot{},
-		streams: map[string]map[*stream]struct{}{}, perAddr: map[string]*bucket{}, regAddr: map[string]*bucket{},
+	return httpDoor{cfg: cfg, bots: map[string]*webBot{}, byToken: map[string]*webBot{},
+		streams: map[string]map[*stream]struct{}{}, perAddr: map[string]*rate.Limiter{}, regAddr: map[string]*rate.Limiter{},
 		perHost: map[string]int{}}
-}
-
-// bucket is a token bucket: burst requests at once, rate a second after.
-type bucket struct {
-	tokens float64
-	at     time.Time
-}
-
-// take spends one request, or says how long to wait for one.
-func (b *bucket) take(now time.Time, rate, burst float64) (bool, time.Duration) {
-	if b.at.IsZero() {
-		b.tokens = burst
-	} else if el := now.Sub(b.at).Seconds(); el > 0 {
-		b.tokens = math.Min(burst, b.tokens+el*rate)
-	}
-	b.at = now
-	if b.tokens >= 1 {
-		b.tokens--
-		return true, 0
-	}
-	return false, time.Duration((1 - b.tokens) / rate * float64(time.Second))
 }
 
 // limitAddr spends one request from the address's bucket in table,
 // pruning full buckets when the table grows past 10,000 addresses.
-func (s *Server) limitAddr(table map[string]*bucket, addr string, rate, burst float64) (bool, time.Duration) {
+func (web *httpDoor) limitAddr(table map[string]*rate.Limiter, addr string, perSecond, burst float64) (bool, time.Duration) {
+	s := web.s
 	now := s.cfg.Now()
-	b := table[addr]
-	if b == nil {
+	lim := table[addr]
+	if lim == nil {
 		if len(table) >= 10000 {
 			for a, x := range table {
-				if now.Sub(x.at).Seconds()*rate+x.tokens >= burst {
+				if x.TokensAt(now) >= burst {
 					delete(table, a)
 				}
 			}
 		}
-		b = &bucket{}
-		table[addr] = b
+		lim = newLimiter(perSecond, burst)
+		table[addr] = lim
 	}
-	return b.take(now, rate, burst)
+	return take(lim, now)
 }
 
 // APIHandler returns the HTTP door's handler: the kriegspiel.org bot API.
-func (s *Server) APIHandler() http.Handler { return http.HandlerFunc(s.serveAPI) }
+func (s *Server) APIHandler() http.Handler { return http.HandlerFunc(s.http.serveAPI) }
 
 // ServeAPI serves the HTTP door on ln until Close. It returns nil after
 // Close.
 func (s *Server) ServeAPI(ln net.Listener) error {
 	hs := &http.Server{Handler: s.APIHandler(), ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 16 << 10,
-		ConnState: s.httpConnState}
+		ConnState: s.http.httpConnState}
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
@@ -199,33 +184,35 @@ func (s *Server) ServeAPI(ln net.Listener) error {
 // httpConnState holds the HTTP door to the telnet door's connection
 // limits (MaxConns, MaxConnsPerHost, counted apart): a connection over
 // them is closed at once.
-func (s *Server) httpConnState(c net.Conn, st http.ConnState) {
+func (web *httpDoor) httpConnState(c net.Conn, st http.ConnState) {
+	s := web.s
 	host := hostOf(c.RemoteAddr())
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	switch st {
 	case http.StateNew:
-		s.http.conns++
-		s.http.perHost[host]++
-		if s.http.conns > s.cfg.MaxConns || s.http.perHost[host] > s.cfg.MaxConnsPerHost {
+		web.conns++
+		web.perHost[host]++
+		if web.conns > s.cfg.MaxConns || web.perHost[host] > s.cfg.MaxConnsPerHost {
 			c.Close()
 		}
 	case http.StateClosed, http.StateHijacked:
-		s.http.conns--
-		if s.http.perHost[host]--; s.http.perHost[host] <= 0 {
-			delete(s.http.perHost, host)
+		web.conns--
+		if web.perHost[host]--; web.perHost[host] <= 0 {
+			delete(web.perHost, host)
 		}
 	}
 }
 
 // closeAPI ends the event streams (each gets "shutdown") and stops the
 // HTTP servers, giving open requests a moment to finish.
-func (s *Server) closeAPI() {
+func (web *httpDoor) closeAPI() {
+	s := web.s
 	s.mu.Lock()
-	servers := s.http.servers
-	s.http.servers = nil
-	if s.seenChanged(0) {
-		if err := s.saveBots(); err != nil {
+	servers := web.servers
+	web.servers = nil
+	if web.seenChanged(0) {
+		if err := web.saveBots(); err != nil {
 			s.cfg.Log("http: saving bots: %v", err)
 		}
 	}
@@ -245,130 +232,83 @@ func (s *Server) closeAPI() {
 	wg.Wait()
 }
 
-// apiError is an answer other than 2xx.
-type apiError struct {
-	status int
-	code   string // game routes: the error envelope's code; "" for {"detail": ...}
-	msg    string
-	detail any // the FastAPI-style detail, when code is ""
-	retry  time.Duration
-}
-
-func errGame(status int, code, msg string) *apiError {
-	return &apiError{status: status, code: code, msg: msg}
-}
-
-func errDetail(status int, detail any) *apiError { return &apiError{status: status, detail: detail} }
-
-func errAuth() *apiError { return errDetail(401, "Authentication required") }
-
-// validation is a 422 answer in FastAPI's shape.
-func validation(field, msg string) *apiError {
-	loc := []string{"body"}
-	if field != "" {
-		loc = append(loc, field)
-	}
-	return errDetail(422, []ksapi.Invalid{{Type: "value_error", Loc: loc, Msg: msg}})
-}
-
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		status, b = 500, []byte(`{"detail":"Internal Server Error"}`)
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
-	w.WriteHeader(status)
-	w.Write(b)
-}
-
-func writeError(w http.ResponseWriter, e *apiError) {
-	if e.retry > 0 {
-		w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(e.retry.Seconds()))))
-	}
-	if e.code != "" {
-		writeJSON(w, e.status, ksapi.NewGameError(e.code, e.msg))
-		return
-	}
-	writeJSON(w, e.status, ksapi.Detail{Detail: e.detail})
-}
-
 // request is one API request after routing and authentication.
 type request struct {
 	w     http.ResponseWriter
 	r     *http.Request
-	route routeName
+	route kshttp.Route
 	param string
 	bot   *webBot // nil on routes without authentication
 }
 
 // serveAPI runs one request: the /api prefix, routing, the per-address
 // limit, authentication, the per-token limit, then the route.
-func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
-	r.Body = http.MaxBytesReader(w, r.Body, s.http.cfg.MaxBody)
+func (web *httpDoor) serveAPI(w http.ResponseWriter, r *http.Request) {
+	s := web.s
+	r.Body = http.MaxBytesReader(w, r.Body, web.cfg.MaxBody)
 	if strings.HasPrefix(r.URL.Path, "/tourney/") {
-		s.serveTourney(w, r) // the TD's pages, not the bot API
+		s.td.serveTourney(w, r) // the TD's pages, not the bot API
 		return
 	}
-	path, ok := stripAPIPrefix(r.URL.Path, r.Host)
+	path, ok := kshttp.StripAPIPrefix(r.URL.Path, r.Host)
 	if !ok {
-		writeError(w, errDetail(404, "Not Found"))
+		kshttp.WriteError(w, kshttp.DetailError(404, "Not Found"))
 		return
 	}
-	rt, param, status := parseRoute(r.Method, path)
+	rt, param, status := kshttp.ParseRoute(r.Method, path)
 	if status != 0 {
 		msg := "Not Found"
 		if status == 405 {
 			msg = "Method Not Allowed"
 		}
-		writeError(w, errDetail(status, msg))
+		kshttp.WriteError(w, kshttp.DetailError(status, msg))
 		return
 	}
 	addr := hostOf(stringAddr(r.RemoteAddr))
-	cfg := &s.http.cfg
+	cfg := &web.cfg
 	s.mu.Lock()
-	if now := s.cfg.Now(); now.Sub(s.http.swept) >= time.Minute {
-		s.sweepBots(now)
+	if now := s.cfg.Now(); now.Sub(web.swept) >= time.Minute {
+		web.sweepBots(now)
 	}
-	ok, retry := s.limitAddr(s.http.perAddr, addr, cfg.Rate, cfg.Burst)
-	if ok && rt == rtRegister {
-		ok, retry = s.limitAddr(s.http.regAddr, addr, cfg.RegisterRate, cfg.RegisterBurst)
+	ok, retry := web.limitAddr(web.perAddr, addr, cfg.Rate, cfg.Burst)
+	if ok && rt == kshttp.RouteRegister {
+		ok, retry = web.limitAddr(web.regAddr, addr, cfg.RegisterRate, cfg.RegisterBurst)
 	}
 	s.mu.Unlock()
 	if !ok {
-		writeError(w, &apiError{status: 429, detail: "Too Many Requests", retry: retry})
+		kshttp.WriteError(w, &kshttp.Error{Status: 429, Detail: "Too Many Requests", Retry: retry})
 		return
 	}
 	req := &request{w: w, r: r, route: rt, param: param}
-	if rt != rtHealth && rt != rtRegister && rt != rtUser {
-		bot, e := s.authenticate(r)
+	if rt != kshttp.RouteHealth && rt != kshttp.RouteRegister && rt != kshttp.RouteUser {
+		bot, e := web.authenticate(r)
 		if e != nil {
-			writeError(w, e)
+			kshttp.WriteError(w, e)
 			return
 		}
 		req.bot = bot
 	}
-	var e *apiError
+	var e *kshttp.Error
 	switch rt {
-	case rtHealth:
-		writeJSON(w, 200, ksapi.Health{Status: "ok", DB: "connected", Version: "kriegbot"})
-	case rtRegister:
-		e = s.apiRegister(req)
-	case rtUser:
-		e = s.apiUser(req)
-	case rtBots:
-		e = s.apiBots(req)
-	case rtProfile:
-		e = s.apiProfile(req)
-	case rtAvailability:
-		writeJSON(w, 200, ksapi.OK{OK: true})
-	case rtEvents:
-		e = s.apiEvents(req)
+	case kshttp.RouteHealth:
+		kshttp.WriteJSON(w, 200, ksapi.Health{Status: "ok", DB: "connected", Version: "kriegbot"})
+	case kshttp.RouteRegister:
+		e = web.apiRegister(req)
+	case kshttp.RouteUser:
+		e = web.apiUser(req)
+	case kshttp.RouteBots:
+		e = web.apiBots(req)
+	case kshttp.RouteProfile:
+		e = web.apiProfile(req)
+	case kshttp.RouteAvailability:
+		kshttp.WriteJSON(w, 200, ksapi.OK{OK: true})
+	case kshttp.RouteEvents:
+		e = web.apiEvents(req)
 	default:
-		e = s.apiGame(req)
+		e = web.apiGame(req)
 	}
 	if e != nil {
-		writeError(w, e)
+		kshttp.WriteError(w, e)
 	}
 }
 
@@ -377,27 +317,6 @@ type stringAddr string
 
 func (a stringAddr) Network() string { return "tcp" }
 func (a stringAddr) String() string  { return string(a) }
-
-// decodeBody reads a JSON object body into v: a body over MaxBody, not
-// JSON, or of the wrong shape is a 422 (413 when too large).
-func decodeBody(r *http.Request, v any) *apiError {
-	dec := json.NewDecoder(r.Body)
-	if err := dec.Decode(v); err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			return errDetail(413, "Request body too large")
-		}
-		var typeErr *json.UnmarshalTypeError
-		if errors.As(err, &typeErr) {
-			return validation(typeErr.Field, "wrong type")
-		}
-		return validation("", "JSON decode error")
-	}
-	if dec.More() {
-		return validation("", "JSON decode error: trailing data")
-	}
-	return nil
-}
 
 // lowerASCII is strings.ToLower for the ASCII names the API uses.
 func lowerASCII(s string) string { return strings.ToLower(s) }

@@ -21,6 +21,7 @@ import (
 
 	"kriegbot/engine/chess"
 	"kriegbot/engine/umpire"
+	"kriegbot/server/kshttp"
 )
 
 // startHTTP runs a server with both doors on loopback ports. Request
@@ -118,7 +119,7 @@ func (c *apiClient) register(name string) {
 	}
 	c.call("POST", "/auth/bots/register", map[string]any{"username": name, "display_name": name + " bot",
 		"owner_email": "owner@example.org", "supported_rule_variants": []string{"wild16"}}, 201, &r)
-	if _, ok := parseToken(r.Token); !ok {
+	if _, ok := kshttp.ParseToken(r.Token); !ok {
 		c.t.Fatalf("register: token %q has not the site's shape", r.Token)
 	}
 	c.token, c.name = r.Token, r.User
@@ -1240,65 +1241,6 @@ func TestHTTPPythonBots(t *testing.T) {
 	t.Logf("%s vs %s: %s (%s), %d attempts", f.White, f.Black, f.Result, f.Code, len(f.Answers))
 }
 
-// TestScoresheetTexts: the scoresheet and referee log of a short game,
-// word for word as ks-backend's projection writes them, for each side.
-func TestScoresheetTexts(t *testing.T) {
-	u := umpire.New(umpire.ICC())
-	g := &game{ump: u}
-	for _, uci := range []string{"e2e4", "d7d5", "e4d5", "d8d4", "d8d5", "b1c3", "d5e5"} {
-		a, err := u.Attempt(mustUCI(t, uci))
-		if err != nil {
-			t.Fatal(err)
-		}
-		g.answers = append(g.answers, a)
-	}
-	want := map[chess.Color][]string{
-		chess.White: {
-			"1 Move attempt — Move complete", "2 No pawn captures", "2 Opponent move — Move complete",
-			"3 1 pawn try", "3 Move attempt — Pawn captured at D5", "4 No pawn captures",
-			"4 Opponent move — Pawn captured at D5", "5 No pawn captures", "5 Move attempt — Move complete",
-			"6 No pawn captures", "6 Opponent move — Move complete · Check on file", "7 No pawn captures",
-		},
-		chess.Black: {
-			"1 Opponent move — Move complete", "2 No pawn captures", "2 Move attempt — Move complete",
-			"3 1 pawn try", "3 Opponent move — Pawn captured at D5", "4 No pawn captures",
-			"4 Move attempt — Illegal move", "4 Move attempt — Pawn captured at D5", "5 No pawn captures",
-			"5 Opponent move — Move complete", "6 No pawn captures", "6 Move attempt — Move complete · Check on file",
-			"7 No pawn captures",
-		},
-	}
-	for col, lines := range want {
-		turns, logs := scoresheet(g, col)
-		var got []string
-		for _, l := range logs {
-			got = append(got, fmt.Sprintf("%d %s", l.Ply, l.Announcement))
-		}
-		if !slices.Equal(got, lines) {
-			t.Errorf("%v's referee log:\n%s\nwant:\n%s", col, strings.Join(got, "\n"), strings.Join(lines, "\n"))
-		}
-		if len(turns) != 4 || turns[1].White[0].Kind != "status" || turns[1].White[0].Prompt != "" {
-			t.Errorf("%v's turns: %+v", col, turns)
-		}
-	}
-	turns, _ := scoresheet(g, chess.Black)
-	if e := turns[1].Black[1]; e.Kind != "illegal_move" || e.Actor != "self" || e.MoveUCI == nil || *e.MoveUCI != "d8d4" {
-		t.Errorf("black's illegal attempt: %+v", e)
-	}
-	turns, _ = scoresheet(g, chess.White)
-	if e := turns[0].Black[1]; e.Actor != "opponent" || e.MoveUCI != nil || e.Kind != "move" {
-		t.Errorf("white sees black's move as %+v", e)
-	}
-}
-
-func mustUCI(t *testing.T, s string) chess.Move {
-	t.Helper()
-	m, err := chess.ParseUCI(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
-
 // TestHTTPConnectionsPerHost: the HTTP door closes a connection over the
 // per-address cap at once, and serves the others.
 func TestHTTPConnectionsPerHost(t *testing.T) {
@@ -1537,7 +1479,7 @@ func TestHTTPBotExpiryOldFile(t *testing.T) {
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	advance := func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }
 	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
-	id, token := newToken()
+	id, token := kshttp.NewToken()
 	file := t.TempDir() + "/bots.jsonl"
 	line := fmt.Sprintf(`{"bot_id":"%s","username":"oldie","display_name":"Old bot","owner_email":"o@x","description":"","listed":true,`+
 		`"supported_rule_variants":["wild16"],"token_id":"%s","token_sha256":"%s","created_at":"2026-01-01T00:00:00Z"}`+"\n",

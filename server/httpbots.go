@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
-	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -16,7 +15,10 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/time/rate"
+
 	"kriegbot/protocol/ksapi"
+	"kriegbot/server/kshttp"
 )
 
 // Bots of the HTTP door: registration, tokens, profiles.
@@ -38,11 +40,11 @@ type webBot struct {
 	// `match`, and the bots' expiry.
 	LastSeen time.Time `json:"last_seen"`
 
-	username  string    // lower case, the key
-	savedSeen time.Time // LastSeen as the token file has it
-	lastJoin  time.Time // last successful join
-	limit     bucket    // requests under this token
-	streams   int       // open event streams
+	username  string        // lower case, the key
+	savedSeen time.Time     // LastSeen as the token file has it
+	lastJoin  time.Time     // last successful join
+	limit     *rate.Limiter // requests under this token, made at its first
+	streams   int           // open event streams
 	// refusedVariant is the last variant of a refused create (logged once).
 	refusedVariant string
 }
@@ -51,78 +53,6 @@ type webBot struct {
 // challenged from telnet: the site's bots poll every 2 or 3 s, kriegbot
 // every 2.5 s, so a minute of silence means the bot is not running.
 const botPresent = time.Minute
-
-// isRuleVariant reports whether v is one of the site's variant names;
-// this server plays wild16 only.
-func isRuleVariant(v string) bool {
-	switch v {
-	case "berkeley", "berkeley_any", "cincinnati", "wild16", "rand", "english", "crazykrieg":
-		return true
-	}
-	return false
-}
-
-const numRuleVariants = 7
-
-// checkRegistration validates POST /auth/bots/register's body as the site
-// does and returns the bot it asks for (without id or token).
-func checkRegistration(b *ksapi.Registration) (*webBot, *apiError) {
-	if b.Username == nil {
-		return nil, validation("username", "Field required")
-	}
-	name := *b.Username
-	if len(name) < 1 || len(name) > 33 || strings.IndexFunc(name, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_')
-	}) >= 0 {
-		return nil, validation("username", "1 to 33 letters, digits or _")
-	}
-	if b.DisplayName == nil || len(*b.DisplayName) < 3 || len(*b.DisplayName) > 40 {
-		return nil, validation("display_name", "3 to 40 characters")
-	}
-	if b.OwnerEmail == nil || len(*b.OwnerEmail) < 3 || len(*b.OwnerEmail) > 320 || !strings.Contains(*b.OwnerEmail, "@") {
-		return nil, validation("owner_email", "an email address")
-	}
-	desc := ""
-	if b.Description != nil {
-		desc = *b.Description
-	}
-	if len(desc) > 280 {
-		return nil, validation("description", "at most 280 characters")
-	}
-	variants := b.RuleVariants
-	if variants == nil {
-		variants = []string{"berkeley", "berkeley_any"}
-	}
-	if len(variants) > numRuleVariants {
-		return nil, validation("supported_rule_variants", "unknown rule variant")
-	}
-	for _, v := range variants {
-		if !isRuleVariant(v) {
-			return nil, validation("supported_rule_variants", "unknown rule variant")
-		}
-	}
-	lname := lowerASCII(name)
-	listed := true
-	if b.Listed != nil {
-		listed = *b.Listed
-	} else {
-		for _, w := range []string{"e2e", "test", "probe"} {
-			if strings.Contains(lname, w) || strings.Contains(strings.ToLower(desc), w) {
-				listed = false
-			}
-		}
-	}
-	return &webBot{Username: lname, username: lname, DisplayName: *b.DisplayName, Email: *b.OwnerEmail,
-		Description: desc, Listed: listed, Variants: slices.Clone(variants)}, nil
-}
-
-// newToken makes a bot token and its id.
-func newToken() (id, token string) {
-	var b [8 + 24]byte
-	rand.Read(b[:])
-	id = hex.EncodeToString(b[:8])
-	return id, tokenPrefix + id + "." + base64.RawURLEncoding.EncodeToString(b[8:])
-}
 
 func tokenDigest(token string) string {
 	d := sha256.Sum256([]byte(token))
@@ -137,68 +67,76 @@ func randomHex(n int) string {
 
 // nameTaken reports whether a telnet handle, the TD or a bot already has
 // name (a bot named as the TD would receive what players tell the TD).
-func (s *Server) nameTaken(lname string) bool {
-	if s.http.bots[lname] != nil || s.users[lname] != nil || strings.HasPrefix(lname, "guest") || s.isTD(lname) {
+func (web *httpDoor) nameTaken(lname string) bool {
+	s := web.s
+	if web.bots[lname] != nil || s.users[lname] != nil || strings.HasPrefix(lname, "guest") || s.td.isTD(lname) {
 		return true
 	}
 	return s.cfg.Accounts != nil && s.cfg.Accounts.Has(lname)
 }
 
-func (s *Server) apiRegister(req *request) *apiError {
+func (web *httpDoor) apiRegister(req *request) *kshttp.Error {
+	s := web.s
 	var body ksapi.Registration
-	if e := decodeBody(req.r, &body); e != nil {
+	if e := kshttp.DecodeBody(req.r, &body); e != nil {
 		return e
 	}
-	bot, e := checkRegistration(&body)
+	reg, e := kshttp.CheckRegistration(&body)
 	if e != nil {
 		return e
 	}
-	id, token := newToken()
+	bot := &webBot{Username: reg.Username, username: reg.Username, DisplayName: reg.DisplayName, Email: reg.Email,
+		Description: reg.Description, Listed: reg.Listed, Variants: reg.Variants}
+	id, token := kshttp.NewToken()
 	bot.TokenID, bot.Digest = id, tokenDigest(token)
 	s.mu.Lock()
 	// Expired registrations free their names and room first.
-	s.sweepBots(s.cfg.Now())
-	if s.nameTaken(bot.username) {
+	web.sweepBots(s.cfg.Now())
+	if web.nameTaken(bot.username) {
 		s.mu.Unlock()
-		return errDetail(409, ksapi.CodedDetail{Field: "username", Code: "USERNAME_TAKEN", Message: "Username is already taken"})
+		return kshttp.DetailError(409, ksapi.CodedDetail{Field: "username", Code: ksapi.CodeUsernameTaken, Message: "Username is already taken"})
 	}
-	if len(s.http.bots) >= s.http.cfg.MaxBots {
+	if len(web.bots) >= web.cfg.MaxBots {
 		s.mu.Unlock()
-		return errDetail(503, "Too many bots registered")
+		return kshttp.DetailError(503, "Too many bots registered")
 	}
 	bot.ID = randomHex(24)
 	bot.Created = s.cfg.Now().UTC()
-	s.http.bots[bot.username] = bot
-	s.http.byToken[id] = bot
-	err := s.saveBots()
+	web.bots[bot.username] = bot
+	web.byToken[id] = bot
+	err := web.saveBots()
 	s.mu.Unlock()
 	if err != nil {
 		s.cfg.Log("http: saving bots: %v", err)
 	}
 	s.cfg.Log("http: bot %s registered from %s", bot.username, hostOf(stringAddr(req.r.RemoteAddr)))
-	writeJSON(req.w, 201, ksapi.Registered{BotID: bot.ID, Username: bot.Username, DisplayName: bot.DisplayName,
+	kshttp.WriteJSON(req.w, 201, ksapi.Registered{BotID: bot.ID, Username: bot.Username, DisplayName: bot.DisplayName,
 		OwnerEmail: bot.Email, APIToken: token,
 		Message: "Store this token now: it is shown only once."})
 	return nil
 }
 
 // authenticate checks the bearer token and its per-token request budget.
-func (s *Server) authenticate(r *http.Request) (*webBot, *apiError) {
-	id, token, ok := parseBearer(r.Header.Get("Authorization"))
+func (web *httpDoor) authenticate(r *http.Request) (*webBot, *kshttp.Error) {
+	s := web.s
+	id, token, ok := kshttp.ParseBearer(r.Header.Get("Authorization"))
 	if !ok {
-		return nil, errAuth()
+		return nil, kshttp.AuthError()
 	}
 	d := tokenDigest(token)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	bot := s.http.byToken[id]
+	bot := web.byToken[id]
 	if bot == nil || subtle.ConstantTimeCompare([]byte(d), []byte(bot.Digest)) != 1 {
-		return nil, errAuth()
+		return nil, kshttp.AuthError()
 	}
 	now := s.cfg.Now()
 	bot.LastSeen = now
-	if ok, retry := bot.limit.take(now, s.http.cfg.TokenRate, s.http.cfg.TokenBurst); !ok {
-		return nil, &apiError{status: 429, detail: "Too Many Requests", retry: retry}
+	if bot.limit == nil {
+		bot.limit = newLimiter(web.cfg.TokenRate, web.cfg.TokenBurst)
+	}
+	if ok, retry := take(bot.limit, now); !ok {
+		return nil, &kshttp.Error{Status: 429, Detail: "Too Many Requests", Retry: retry}
 	}
 	return bot, nil
 }
@@ -208,9 +146,10 @@ func (s *Server) authenticate(r *http.Request) (*webBot, *apiError) {
 // saves the token file when a bot went or a LastSeen moved on by more
 // than an hour since it was written (not on every request: the file is
 // rewritten whole). Called with s.mu held.
-func (s *Server) sweepBots(now time.Time) {
-	s.http.swept = now
-	cfg := &s.http.cfg
+func (web *httpDoor) sweepBots(now time.Time) {
+	s := web.s
+	web.swept = now
+	cfg := &web.cfg
 	busy := map[*webBot]bool{}
 	for _, g := range s.games {
 		for _, b := range g.bots {
@@ -225,7 +164,7 @@ func (s *Server) sweepBots(now time.Time) {
 		}
 	}
 	removed := false
-	for name, b := range s.http.bots {
+	for name, b := range web.bots {
 		if busy[b] {
 			continue
 		}
@@ -238,13 +177,13 @@ func (s *Server) sweepBots(now time.Time) {
 		default:
 			continue
 		}
-		delete(s.http.bots, name)
-		delete(s.http.byToken, b.TokenID)
+		delete(web.bots, name)
+		delete(web.byToken, b.TokenID)
 		removed = true
 		s.cfg.Log("http: bot %s removed: %s", b.username, why)
 	}
-	if removed || s.seenChanged(time.Hour) {
-		if err := s.saveBots(); err != nil {
+	if removed || web.seenChanged(time.Hour) {
+		if err := web.saveBots(); err != nil {
 			s.cfg.Log("http: saving bots: %v", err)
 		}
 	}
@@ -252,11 +191,11 @@ func (s *Server) sweepBots(now time.Time) {
 
 // seenChanged reports whether a bot's LastSeen is more than d past what
 // the token file holds.
-func (s *Server) seenChanged(d time.Duration) bool {
-	if s.http.cfg.TokenFile == "" {
+func (web *httpDoor) seenChanged(d time.Duration) bool {
+	if web.cfg.TokenFile == "" {
 		return false
 	}
-	for _, b := range s.http.bots {
+	for _, b := range web.bots {
 		if b.LastSeen.Sub(b.savedSeen) > d {
 			return true
 		}
@@ -265,13 +204,13 @@ func (s *Server) seenChanged(d time.Duration) bool {
 }
 
 // saveBots writes the bots to TokenFile (mode 0600, by rename), if set.
-func (s *Server) saveBots() error {
-	name := s.http.cfg.TokenFile
+func (web *httpDoor) saveBots() error {
+	name := web.cfg.TokenFile
 	if name == "" {
 		return nil
 	}
 	var b strings.Builder
-	bots := s.sortedBots()
+	bots := web.sortedBots()
 	for _, bot := range bots {
 		line, _ := json.Marshal(bot)
 		b.Write(line)
@@ -300,8 +239,8 @@ func (s *Server) saveBots() error {
 }
 
 // loadBots reads TokenFile; a missing file is an empty one.
-func (ws *webState) loadBots(now time.Time) error {
-	name := ws.cfg.TokenFile
+func (web *httpDoor) loadBots(now time.Time) error {
+	name := web.cfg.TokenFile
 	if name == "" {
 		return nil
 	}
@@ -333,31 +272,32 @@ func (ws *webState) loadBots(now time.Time) error {
 		if json.Unmarshal(sc.Bytes(), &seen) == nil && seen.LastSeen == nil {
 			bot.LastSeen = now
 		}
-		if _, ok := parseToken(tokenPrefix + bot.TokenID + "." + strings.Repeat("A", tokenSecretLen)); !ok || len(bot.Digest) != 64 || bot.username == "" {
+		if _, ok := kshttp.ParseToken(kshttp.TokenPrefix + bot.TokenID + "." + strings.Repeat("A", kshttp.TokenSecretLen)); !ok || len(bot.Digest) != 64 || bot.username == "" {
 			return fmt.Errorf("%s:%d: not a bot record", name, n)
 		}
 		if seen.LastSeen != nil {
 			bot.savedSeen = bot.LastSeen
 		}
-		ws.bots[bot.username] = &bot
-		ws.byToken[bot.TokenID] = &bot
+		web.bots[bot.username] = &bot
+		web.byToken[bot.TokenID] = &bot
 	}
 	return sc.Err()
 }
 
-func (s *Server) sortedBots() []*webBot {
-	out := make([]*webBot, 0, len(s.http.bots))
-	for _, b := range s.http.bots {
+func (web *httpDoor) sortedBots() []*webBot {
+	out := make([]*webBot, 0, len(web.bots))
+	for _, b := range web.bots {
 		out = append(out, b)
 	}
 	slices.SortFunc(out, func(a, b *webBot) int { return strings.Compare(a.username, b.username) })
 	return out
 }
 
-func (s *Server) apiBots(req *request) *apiError {
+func (web *httpDoor) apiBots(req *request) *kshttp.Error {
+	s := web.s
 	s.mu.Lock()
 	list := []ksapi.Bot{}
-	for _, b := range s.sortedBots() {
+	for _, b := range web.sortedBots() {
 		if b.Listed {
 			list = append(list, ksapi.Bot{BotID: b.ID, Username: b.Username, DisplayName: b.DisplayName,
 				Description: b.Description, Elo: s.rating(b.username), Ratings: map[string]any{},
@@ -365,52 +305,54 @@ func (s *Server) apiBots(req *request) *apiError {
 		}
 	}
 	s.mu.Unlock()
-	writeJSON(req.w, 200, ksapi.Bots{Bots: list})
+	kshttp.WriteJSON(req.w, 200, ksapi.Bots{Bots: list})
 	return nil
 }
 
-func (s *Server) apiProfile(req *request) *apiError {
+func (web *httpDoor) apiProfile(req *request) *kshttp.Error {
+	s := web.s
 	var body ksapi.Profile
-	if e := decodeBody(req.r, &body); e != nil {
+	if e := kshttp.DecodeBody(req.r, &body); e != nil {
 		return e
 	}
-	if body.RuleVariants == nil || len(body.RuleVariants) > numRuleVariants {
-		return validation("supported_rule_variants", "a list of rule variants")
+	if body.RuleVariants == nil || len(body.RuleVariants) > kshttp.NumRuleVariants {
+		return kshttp.Invalid("supported_rule_variants", "a list of rule variants")
 	}
 	for _, v := range body.RuleVariants {
-		if !isRuleVariant(v) {
-			return validation("supported_rule_variants", "unknown rule variant")
+		if !kshttp.IsRuleVariant(v) {
+			return kshttp.Invalid("supported_rule_variants", "unknown rule variant")
 		}
 	}
 	s.mu.Lock()
 	req.bot.Variants = slices.Clone(body.RuleVariants)
-	err := s.saveBots()
+	err := web.saveBots()
 	s.mu.Unlock()
 	if err != nil {
 		s.cfg.Log("http: saving bots: %v", err)
 	}
-	writeJSON(req.w, 200, ksapi.ProfileSaved{OK: true, RuleVariants: body.RuleVariants})
+	kshttp.WriteJSON(req.w, 200, ksapi.ProfileSaved{OK: true, RuleVariants: body.RuleVariants})
 	return nil
 }
 
 // apiUser answers GET /user/{username}: a bot, or a telnet player (every
 // telnet player counts as a bot to the HTTP door, so that the site's bots,
 // which join only bots' games, join telnet players' seeks).
-func (s *Server) apiUser(req *request) *apiError {
+func (web *httpDoor) apiUser(req *request) *kshttp.Error {
+	s := web.s
 	lname := lowerASCII(req.param)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	name, display := "", ""
-	if b := s.http.bots[lname]; b != nil {
+	if b := web.bots[lname]; b != nil {
 		name, display = b.Username, b.DisplayName
 	} else if c := s.users[lname]; c != nil {
 		name, display = c.handle, c.handle
 	} else if s.cfg.Accounts != nil && s.cfg.Accounts.Has(lname) {
 		name, display = lname, lname
 	} else {
-		return errDetail(404, "User not found")
+		return kshttp.DetailError(404, "User not found")
 	}
-	writeJSON(req.w, 200, ksapi.User{Username: name, DisplayName: display, Role: "bot", IsBot: true,
+	kshttp.WriteJSON(req.w, 200, ksapi.User{Username: name, DisplayName: display, Role: "bot", IsBot: true,
 		Elo: s.rating(name), Ratings: map[string]any{}, Stats: map[string]any{}})
 	return nil
 }

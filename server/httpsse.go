@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"kriegbot/protocol/ksapi"
+	"kriegbot/server/kshttp"
 )
 
 // Event streams: GET /game/{ref}/events, as kriegspiel.org frames them
@@ -72,20 +73,23 @@ func eventFrame(typ string, data any) []byte {
 }
 
 func gameEvent(typ string, g *game) []byte {
-	d := ksapi.GameEvent{Type: typ, GameID: g.id, GameCode: g.code, State: gameState(g), MoveNumber: g.ump.Plies() + 1, UpdatedAt: isoTime(g.updated)}
+	d := ksapi.GameEvent{Type: typ, GameID: g.id, GameCode: g.code, State: gameState(g), MoveNumber: g.ump.Plies() + 1, UpdatedAt: kshttp.ISOTime(g.updated)}
 	if g.result == "" {
-		d.Turn = strp(colorWord(g.ump.Side()))
+		d.Turn = strp(kshttp.ColorWord(g.ump.Side()))
 	}
 	return eventFrame(typ, d)
 }
 
-// webStarted tells the streams of a waiting game that it started.
-func (s *Server) webStarted(g *game) { s.webChanged(g) }
+// gameStarted tells the streams of a waiting game that it started.
+func (web *httpDoor) gameStarted(g *game) { web.gameChanged(g) }
 
-// webChanged sends game_changed to g's streams; a finished game's
+// gameEnded sends the final game_changed; the streams end after it.
+func (web *httpDoor) gameEnded(_ *events, g *game) { web.gameChanged(g) }
+
+// gameChanged sends game_changed to g's streams; a finished game's
 // streams end after it.
-func (s *Server) webChanged(g *game) {
-	subs := s.http.streams[g.id]
+func (web *httpDoor) gameChanged(g *game) {
+	subs := web.streams[g.id]
 	if len(subs) == 0 {
 		return
 	}
@@ -97,16 +101,16 @@ func (s *Server) webChanged(g *game) {
 
 // endStreams ends the streams of id without an event (a waiting game
 // deleted or expired).
-func (s *Server) endStreams(id string) {
-	for st := range s.http.streams[id] {
+func (web *httpDoor) endStreams(id string) {
+	for st := range web.streams[id] {
 		st.push(nil, true)
 	}
 }
 
 // shutdownStreams sends every stream "shutdown" and ends it.
-func (s *Server) shutdownStreams() {
+func (web *httpDoor) shutdownStreams() {
 	frame := eventFrame("shutdown", ksapi.Shutdown{Type: "shutdown"})
-	for _, subs := range s.http.streams {
+	for _, subs := range web.streams {
 		for st := range subs {
 			st.push(frame, true)
 		}
@@ -115,39 +119,40 @@ func (s *Server) shutdownStreams() {
 
 // apiEvents serves GET /game/{ref}/events until the client leaves, the
 // game ends or the server stops.
-func (s *Server) apiEvents(req *request) *apiError {
-	cfg := &s.http.cfg
+func (web *httpDoor) apiEvents(req *request) *kshttp.Error {
+	s := web.s
+	cfg := &web.cfg
 	s.mu.Lock()
-	sk, g := s.lookup(req.param)
+	sk, g := web.lookup(req.param)
 	var first []byte
 	switch {
 	case sk == nil && g == nil:
 		s.mu.Unlock()
-		return errGame(404, "GAME_NOT_FOUND", "Game not found")
+		return kshttp.GameError(404, ksapi.CodeGameNotFound, "Game not found")
 	case g != nil && g.result != "":
 		s.mu.Unlock()
-		return errGame(404, "GAME_NOT_FOUND", "Game is archived")
+		return kshttp.GameError(404, ksapi.CodeGameNotFound, "Game is archived")
 	case g != nil:
 		if _, ok := g.seatOf(req.bot); !ok {
 			s.mu.Unlock()
-			return errGame(403, "FORBIDDEN", "You are not a participant of this game")
+			return kshttp.GameError(403, ksapi.CodeForbidden, "You are not a participant of this game")
 		}
 		first = gameEvent("connected", g)
 	default:
 		if sk.bot != req.bot {
 			s.mu.Unlock()
-			return errGame(403, "FORBIDDEN", "You are not a participant of this game")
+			return kshttp.GameError(403, ksapi.CodeForbidden, "You are not a participant of this game")
 		}
 		first = eventFrame("connected", ksapi.GameEvent{Type: "connected", GameID: sk.id, GameCode: sk.code, State: "waiting",
-			Turn: strp("white"), MoveNumber: 1, UpdatedAt: isoTime(sk.posted)})
+			Turn: strp("white"), MoveNumber: 1, UpdatedAt: kshttp.ISOTime(sk.posted)})
 	}
 	if s.closed {
 		s.mu.Unlock()
-		return errDetail(503, "The server is shutting down")
+		return kshttp.DetailError(503, "The server is shutting down")
 	}
-	if req.bot.streams >= cfg.MaxStreamsPerBot || s.http.nstreams >= cfg.MaxStreams {
+	if req.bot.streams >= cfg.MaxStreamsPerBot || web.nstreams >= cfg.MaxStreams {
 		s.mu.Unlock()
-		return &apiError{status: 429, detail: "Too many event streams", retry: cfg.KeepAlive}
+		return &kshttp.Error{Status: 429, Detail: "Too many event streams", Retry: cfg.KeepAlive}
 	}
 	st := newStream(req.bot, req.param, cfg.QueueLen)
 	if g != nil {
@@ -155,20 +160,20 @@ func (s *Server) apiEvents(req *request) *apiError {
 	} else {
 		st.id = sk.id
 	}
-	if s.http.streams[st.id] == nil {
-		s.http.streams[st.id] = map[*stream]struct{}{}
+	if web.streams[st.id] == nil {
+		web.streams[st.id] = map[*stream]struct{}{}
 	}
-	s.http.streams[st.id][st] = struct{}{}
-	s.http.nstreams++
+	web.streams[st.id][st] = struct{}{}
+	web.nstreams++
 	req.bot.streams++
 	s.mu.Unlock()
 	defer func() {
 		s.mu.Lock()
-		delete(s.http.streams[st.id], st)
-		if len(s.http.streams[st.id]) == 0 {
-			delete(s.http.streams, st.id)
+		delete(web.streams[st.id], st)
+		if len(web.streams[st.id]) == 0 {
+			delete(web.streams, st.id)
 		}
-		s.http.nstreams--
+		web.nstreams--
 		req.bot.streams--
 		s.mu.Unlock()
 	}()

@@ -12,7 +12,8 @@ import (
 
 // Lists and settings: who, games, date, z; set and set-2.
 
-func (s *Server) cmdWho(ev *events, c *client, _ cmdInput) {
+func (tel *telnetDoor) cmdWho(ev *events, c *client, _ cmdInput) {
+	s := tel.s
 	names := make([]string, 0, len(s.users))
 	for _, u := range s.users {
 		mark := ""
@@ -23,14 +24,15 @@ func (s *Server) cmdWho(ev *events, c *client, _ cmdInput) {
 	}
 	sort.Strings(names)
 	// The TD is always here, so that "who" shows whom to tell.
-	names = append(names, fmt.Sprintf("%4s %s(TD)", "----", s.tdHandle()))
+	names = append(names, fmt.Sprintf("%4s %s(TD)", "----", s.td.handle()))
 	for _, n := range names {
 		ev.text(c, n)
 	}
 	ev.text(c, fmt.Sprintf("%d players displayed.", len(names)))
 }
 
-func (s *Server) cmdGames(ev *events, c *client, _ cmdInput) {
+func (tel *telnetDoor) cmdGames(ev *events, c *client, _ cmdInput) {
+	s := tel.s
 	nums := make([]int, 0, len(s.games))
 	for n := range s.games {
 		nums = append(nums, n)
@@ -43,15 +45,16 @@ func (s *Server) cmdGames(ev *events, c *client, _ cmdInput) {
 	ev.text(c, fmt.Sprintf("%d games displayed.", len(nums)))
 }
 
-func (s *Server) cmdDate(ev *events, c *client, _ cmdInput) {
+func (tel *telnetDoor) cmdDate(ev *events, c *client, _ cmdInput) {
+	s := tel.s
 	ev.text(c, "Server time: "+s.cfg.Now().UTC().Format(time.RFC1123))
 }
 
-func (s *Server) cmdZ(ev *events, c *client, _ cmdInput) {
+func (tel *telnetDoor) cmdZ(ev *events, c *client, _ cmdInput) {
 	ev.text(c, "Present company: none on your notify list.")
 }
 
-func (s *Server) cmdSet(ev *events, c *client, in cmdInput) {
+func (tel *telnetDoor) cmdSet(ev *events, c *client, in cmdInput) {
 	args := in.args
 	val := ""
 	if len(args) > 1 {
@@ -74,7 +77,8 @@ func (s *Server) cmdSet(ev *events, c *client, in cmdInput) {
 }
 
 // cmdSet2 turns one datagram off or on, and confirms with DG 124.
-func (s *Server) cmdSet2(ev *events, c *client, in cmdInput) {
+func (tel *telnetDoor) cmdSet2(ev *events, c *client, in cmdInput) {
+	s := tel.s
 	n, err := strconv.Atoi(in.args[0])
 	if err != nil || n < 0 || n >= len(c.dgs) || (in.args[1] != "0" && in.args[1] != "1") {
 		ev.usage(c, in)
@@ -91,7 +95,7 @@ func (s *Server) cmdSet2(ev *events, c *client, in cmdInput) {
 	if n == protocol.DGTourney && c.dgs[n] && !was {
 		for _, te := range s.td.events { // the events already open
 			if !te.over() {
-				s.tdListDGTo(ev, c, te)
+				s.td.listDGTo(ev, c, te)
 			}
 		}
 	}

@@ -3,16 +3,35 @@ package server
 import (
 	"slices"
 	"time"
+
+	"golang.org/x/time/rate"
 )
 
 // Limits that hold hostile clients: the budget for what a client's
 // commands send to others, failed logins per address, connections per
 // address. docs/robustness.md tells the scenarios they answer.
 
+// newLimiter is a token bucket, full at first: burst requests at once,
+// perSecond a second after (the HTTP door's per-address and per-token
+// limits, the TD's budget of tells).
+func newLimiter(perSecond, burst float64) *rate.Limiter {
+	return rate.NewLimiter(rate.Limit(perSecond), int(burst))
+}
+
+// take spends one request from lim at now, or says how long to wait for
+// one (for Retry-After).
+func take(lim *rate.Limiter, now time.Time) (bool, time.Duration) {
+	if lim.AllowN(now, 1) {
+		return true, 0
+	}
+	return false, time.Duration((1 - lim.TokensAt(now)) / float64(lim.Limit()) * float64(time.Second))
+}
+
 // spend tops up c's budget for output to others and reports whether a
 // command that reaches others may run now. A client out of budget is told
 // so, at most once a second.
-func (s *Server) spend(ev *events, c *client) bool {
+func (tel *telnetDoor) spend(ev *events, c *client) bool {
+	s := tel.s
 	now := s.cfg.Now()
 	if el := now.Sub(c.budgetAt); el > 0 {
 		c.budget = min(float64(s.cfg.FanoutBurst), c.budget+el.Seconds()*float64(s.cfg.FanoutRate))
@@ -33,16 +52,17 @@ func (s *Server) spend(ev *events, c *client) bool {
 // counts as a failure unless it succeeds, so however many connections
 // guess at once, one host gets LoginFailures+1 checks a minute. It
 // reports the place, to give back on success, and false when none is left.
-func (s *Server) reserveLogin(host string) (time.Time, bool) {
-	if s.loginBlocked(host) {
+func (tel *telnetDoor) reserveLogin(host string) (time.Time, bool) {
+	s := tel.s
+	if tel.loginBlocked(host) {
 		return time.Time{}, false
 	}
 	now := s.cfg.Now()
-	s.failures[host] = append(s.failures[host], now)
-	if len(s.failures) > 10000 { // bound the table under a flood of hosts
-		for h, ts := range s.failures {
+	tel.failures[host] = append(tel.failures[host], now)
+	if len(tel.failures) > 10000 { // bound the table under a flood of hosts
+		for h, ts := range tel.failures {
 			if len(ts) == 0 || now.Sub(ts[len(ts)-1]) >= time.Minute {
-				delete(s.failures, h)
+				delete(tel.failures, h)
 			}
 		}
 	}
@@ -50,27 +70,28 @@ func (s *Server) reserveLogin(host string) (time.Time, bool) {
 }
 
 // releaseLogin gives back the place of a check that succeeded.
-func (s *Server) releaseLogin(host string, at time.Time) {
-	ts := s.failures[host]
+func (tel *telnetDoor) releaseLogin(host string, at time.Time) {
+	ts := tel.failures[host]
 	if i := slices.IndexFunc(ts, at.Equal); i >= 0 {
-		s.failures[host] = slices.Delete(ts, i, i+1)
+		tel.failures[host] = slices.Delete(ts, i, i+1)
 	}
 }
 
 // loginBlocked reports whether host has used up its failed logins for the
 // minute (LoginFailures, and the one that went over).
-func (s *Server) loginBlocked(host string) bool {
+func (tel *telnetDoor) loginBlocked(host string) bool {
+	s := tel.s
 	now := s.cfg.Now()
-	keep := s.failures[host][:0]
-	for _, t := range s.failures[host] {
+	keep := tel.failures[host][:0]
+	for _, t := range tel.failures[host] {
 		if now.Sub(t) < time.Minute {
 			keep = append(keep, t)
 		}
 	}
 	if len(keep) == 0 {
-		delete(s.failures, host)
+		delete(tel.failures, host)
 	} else {
-		s.failures[host] = keep
+		tel.failures[host] = keep
 	}
 	return len(keep) > s.cfg.LoginFailures
 }

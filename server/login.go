@@ -13,7 +13,8 @@ import (
 
 // Login: the name line, the password, the refusals and the start of a session.
 
-func (s *Server) loginLine(c *client, line string) bool {
+func (tel *telnetDoor) loginLine(c *client, line string) bool {
+	s := tel.s
 	lower := strings.ToLower(line)
 	switch {
 	case line == "":
@@ -31,7 +32,7 @@ func (s *Server) loginLine(c *client, line string) bool {
 		}
 		return true
 	}
-	if s.loginBlocked(c.host) {
+	if tel.loginBlocked(c.host) {
 		c.sendRaw([]byte(tooManyFailures))
 		return false
 	}
@@ -39,48 +40,49 @@ func (s *Server) loginLine(c *client, line string) bool {
 	name := fields[0]
 	if strings.EqualFold(name, "g") || strings.EqualFold(name, "guest") {
 		if s.cfg.NoGuests {
-			return s.refuse(c, 1, "This server does not accept guests.")
+			return tel.refuse(c, 1, "This server does not accept guests.")
 		}
-		s.nextGuest++
-		for s.users[strings.ToLower(fmt.Sprintf("Guest%04d", s.nextGuest))] != nil || s.cfg.Accounts.Has(fmt.Sprintf("Guest%04d", s.nextGuest)) {
-			s.nextGuest++
+		tel.nextGuest++
+		for s.users[strings.ToLower(fmt.Sprintf("Guest%04d", tel.nextGuest))] != nil || s.cfg.Accounts.Has(fmt.Sprintf("Guest%04d", tel.nextGuest)) {
+			tel.nextGuest++
 		}
-		return s.loggedIn(c, fmt.Sprintf("Guest%04d", s.nextGuest), "U", true)
+		return tel.loggedIn(c, fmt.Sprintf("Guest%04d", tel.nextGuest), "U", true)
 	}
 	if !handle.Valid(name) {
-		return s.refuse(c, 1, fmt.Sprintf("%q is not a valid handle.", name))
+		return tel.refuse(c, 1, fmt.Sprintf("%q is not a valid handle.", name))
 	}
-	if s.isTD(name) {
+	if s.td.isTD(name) {
 		// The TD's lines must come from the server alone.
-		return s.refuse(c, 1, fmt.Sprintf("%s is the server's tournament director; nobody logs in as %s.", s.tdHandle(), name))
+		return tel.refuse(c, 1, fmt.Sprintf("%s is the server's tournament director; nobody logs in as %s.", s.td.handle(), name))
 	}
 	acct, ok := s.cfg.Accounts.Lookup(name)
 	if !ok {
-		return s.refuse(c, 6, fmt.Sprintf("%q is not a registered name. Log in as \"g\" for a guest account.", name))
+		return tel.refuse(c, 6, fmt.Sprintf("%q is not a registered name. Log in as \"g\" for a guest account.", name))
 	}
 	if len(fields) == 1 {
 		c.state = stPassword
 		c.pending = acct.Handle
-		c.sendRaw(s.loginDG(c, 5, fmt.Sprintf("%q is a registered name. If it is yours, type the password.", acct.Handle)))
+		c.sendRaw(tel.loginDG(c, 5, fmt.Sprintf("%q is a registered name. If it is yours, type the password.", acct.Handle)))
 		c.sendRaw([]byte(fmt.Sprintf("\"%s\" is a registered name.  If it is yours, type the password.\r\npassword: ", acct.Handle)))
 		return true
 	}
-	return s.checkPassword(c, acct.Handle, fields[1])
+	return tel.checkPassword(c, acct.Handle, fields[1])
 }
 
-func (s *Server) passwordLine(c *client, line string) bool {
+func (tel *telnetDoor) passwordLine(c *client, line string) bool {
 	name := c.pending
 	c.pending = ""
 	c.state = stLogin
-	return s.checkPassword(c, name, line)
+	return tel.checkPassword(c, name, line)
 }
 
 // checkPassword checks a password for a registered handle. Its place
 // under the address's failed-login limit is taken first (reserveLogin), so
 // parallel guesses cannot all be checked before the first failure counts.
-func (s *Server) checkPassword(c *client, handle, password string) bool {
+func (tel *telnetDoor) checkPassword(c *client, handle, password string) bool {
+	s := tel.s
 	acct, known := s.cfg.Accounts.Lookup(handle)
-	at, ok := s.reserveLogin(c.host)
+	at, ok := tel.reserveLogin(c.host)
 	if !ok {
 		c.sendRaw([]byte(tooManyFailures))
 		return false
@@ -99,24 +101,24 @@ func (s *Server) checkPassword(c *client, handle, password string) bool {
 	}
 	if !good {
 		s.cfg.Log("login failed for %s from %s", handle, c.host)
-		if s.loginBlocked(c.host) {
-			c.sendRaw(s.loginDG(c, 9, "Invalid password."))
+		if tel.loginBlocked(c.host) {
+			c.sendRaw(tel.loginDG(c, 9, "Invalid password."))
 			c.sendRaw([]byte("Invalid password.\r\n" + tooManyFailures))
 			return false
 		}
-		return s.refuse(c, 9, "Invalid password.")
+		return tel.refuse(c, 9, "Invalid password.")
 	}
-	s.releaseLogin(c.host, at)
+	tel.releaseLogin(c.host, at)
 	if s.users[strings.ToLower(acct.Handle)] != nil {
-		return s.refuse(c, 14, fmt.Sprintf("%s is already logged in.", acct.Handle))
+		return tel.refuse(c, 14, fmt.Sprintf("%s is already logged in.", acct.Handle))
 	}
-	return s.loggedIn(c, acct.Handle, acct.Titles, false)
+	return tel.loggedIn(c, acct.Handle, acct.Titles, false)
 }
 
 const tooManyFailures = "Too many failed logins from your address; try again in a minute.\r\n"
 
 // loginDG renders DG 69 if the client enabled it.
-func (s *Server) loginDG(c *client, code int, text string) []byte {
+func (tel *telnetDoor) loginDG(c *client, code int, text string) []byte {
 	if !c.dgOn(protocol.DGLoginFailed) {
 		return nil
 	}
@@ -124,13 +126,14 @@ func (s *Server) loginDG(c *client, code int, text string) []byte {
 }
 
 // refuse answers a failed login and prompts again.
-func (s *Server) refuse(c *client, code int, text string) bool {
-	c.sendRaw(s.loginDG(c, code, text))
+func (tel *telnetDoor) refuse(c *client, code int, text string) bool {
+	c.sendRaw(tel.loginDG(c, code, text))
 	c.sendRaw([]byte(text + "\r\nlogin: "))
 	return true
 }
 
-func (s *Server) loggedIn(c *client, handle, titles string, guest bool) bool {
+func (tel *telnetDoor) loggedIn(c *client, handle, titles string, guest bool) bool {
+	s := tel.s
 	c.state, c.handle, c.titles, c.guest = stOnline, handle, titles, guest
 	c.lastActive = s.cfg.Now()
 	s.users[strings.ToLower(handle)] = c
@@ -167,7 +170,7 @@ func (s *Server) loggedIn(c *client, handle, titles string, guest bool) bool {
 			}
 		}
 	}
-	s.tdLogin(ev, c)
+	s.td.login(ev, c)
 	ev.flush()
 	return true
 }

@@ -19,7 +19,8 @@ type challenge struct {
 	color        string // the challenger's requested colour
 }
 
-func (s *Server) cmdMatch(ev *events, c *client, in cmdInput) {
+func (tel *telnetDoor) cmdMatch(ev *events, c *client, in cmdInput) {
+	s := tel.s
 	args := in.args
 	if len(args) < 1 {
 		s.removeOffersOf(ev, c.handle)
@@ -29,12 +30,12 @@ func (s *Server) cmdMatch(ev *events, c *client, in cmdInput) {
 	// "match <opponent>!" (the tourney-set line's answer, and DG 63's
 	// command) or a match at the paired terms answers a TD pairing.
 	name := strings.TrimSuffix(args[0], "!")
-	if b := s.tdPairedBoard(c.handle, name); b != nil {
+	if b := s.td.pairedBoard(c.handle, name); b != nil {
 		if t := parseTerms(args[1:]); len(args) > 1 && (t.minutes != b.ev.Spec.Minutes || t.inc != b.ev.Spec.Inc || t.rated || t.problem() != "") {
 			ev.text(c, fmt.Sprintf("You are paired with %s in %s at %d %d unrated: send \"match %s!\".", name, b.ev.title(), b.ev.Spec.Minutes, b.ev.Spec.Inc, name))
 			return
 		}
-		s.tdAnswer(ev, c, b)
+		s.td.answer(ev, c, b)
 		return
 	}
 	if strings.HasSuffix(args[0], "!") {
@@ -80,7 +81,7 @@ func (s *Server) offer(ev *events, from, to *client, minutes, inc int, rated boo
 		ev.text(from, "One of you is already playing.")
 		return
 	}
-	if s.tdRefuse(ev, from, to.handle) {
+	if s.td.refuse(ev, from, to.handle) {
 		return
 	}
 	if to.congested() {
@@ -125,7 +126,8 @@ func (s *Server) offer(ev *events, from, to *client, minutes, inc int, rated boo
 	}
 }
 
-func (s *Server) findChallenge(c *client, args []string) *challenge {
+func (tel *telnetDoor) findChallenge(c *client, args []string) *challenge {
+	s := tel.s
 	var found *challenge
 	for _, ch := range s.challenges {
 		if ch.to != c {
@@ -142,9 +144,10 @@ func (s *Server) findChallenge(c *client, args []string) *challenge {
 	return found
 }
 
-func (s *Server) cmdAccept(ev *events, c *client, in cmdInput) {
+func (tel *telnetDoor) cmdAccept(ev *events, c *client, in cmdInput) {
+	s := tel.s
 	args := in.args
-	ch := s.findChallenge(c, args)
+	ch := tel.findChallenge(c, args)
 	if ch == nil {
 		ev.text(c, "There is no such offer to accept (name the challenger if there are several).")
 		return
@@ -160,14 +163,15 @@ func (s *Server) acceptChallenge(ev *events, ch *challenge) {
 		ev.text(ch.to, "One of you is already playing.")
 		return
 	}
-	if s.tdRefuse(ev, ch.to, ch.from.handle) {
+	if s.td.refuse(ev, ch.to, ch.from.handle) {
 		return
 	}
 	white, black := s.colors(seat{c: ch.from}, seat{c: ch.to}, ch.color)
 	s.startGame(ev, white, black, ch.minutes, ch.inc, ch.rated, "", "")
 }
 
-func (s *Server) cmdDecline(ev *events, c *client, in cmdInput) {
+func (tel *telnetDoor) cmdDecline(ev *events, c *client, in cmdInput) {
+	s := tel.s
 	args := in.args
 	if len(args) > 0 && strings.EqualFold(args[0], "draw") {
 		if g := c.game; g != nil {
@@ -183,7 +187,7 @@ func (s *Server) cmdDecline(ev *events, c *client, in cmdInput) {
 		ev.text(c, "There is no draw offer to decline.")
 		return
 	}
-	ch := s.findChallenge(c, args)
+	ch := tel.findChallenge(c, args)
 	if ch == nil {
 		ev.text(c, "There is no such offer to decline.")
 		return
@@ -246,7 +250,7 @@ func (s *Server) matchBot(ev *events, c *client, bot *webBot, t terms) {
 	case bot.LastSeen.IsZero() || now.Sub(bot.LastSeen) > botPresent:
 		ev.text(c, fmt.Sprintf("%s is not connected: an HTTP bot that has made no request for %v is taken to be away.", bot.Username, botPresent))
 		return
-	case s.activeCount(bot) >= s.http.cfg.MaxActivePerBot:
+	case s.http.activeCount(bot) >= s.http.cfg.MaxActivePerBot:
 		ev.text(c, fmt.Sprintf("%s is playing too many games; try later.", bot.Username))
 		return
 	}

@@ -30,14 +30,16 @@ func parseMoveWord(s string) (chess.Move, bool) {
 	return m, true
 }
 
-func (s *Server) cmdResign(ev *events, c *client, _ cmdInput) {
+func (tel *telnetDoor) cmdResign(ev *events, c *client, _ cmdInput) {
+	s := tel.s
 	g := c.game
 	col := g.colorOf(c)
 	s.endGame(ev, g, "Res", scoreFor(1-col), fmt.Sprintf("%s resigns", c.handle))
 }
 
 // cmdDraw offers a draw, or accepts the opponent's offer.
-func (s *Server) cmdDraw(ev *events, c *client, _ cmdInput) {
+func (tel *telnetDoor) cmdDraw(ev *events, c *client, _ cmdInput) {
+	s := tel.s
 	g := c.game
 	col := g.colorOf(c)
 	if g.drawOffer[1-col] {
@@ -51,7 +53,8 @@ func (s *Server) cmdDraw(ev *events, c *client, _ cmdInput) {
 	s.offersDG(ev, g)
 }
 
-func (s *Server) cmdAbort(ev *events, c *client, _ cmdInput) {
+func (tel *telnetDoor) cmdAbort(ev *events, c *client, _ cmdInput) {
+	s := tel.s
 	g := c.game
 	col := g.colorOf(c)
 	if g.td != nil {
@@ -78,7 +81,8 @@ func (s *Server) offersDG(ev *events, g *game) {
 }
 
 // cmdBoard draws the player's own men and both clocks.
-func (s *Server) cmdBoard(ev *events, c *client, _ cmdInput) {
+func (tel *telnetDoor) cmdBoard(ev *events, c *client, _ cmdInput) {
+	s := tel.s
 	g := c.game
 	for _, l := range boardText(ptr(g.ump.Position()), g.colorOf(c)) {
 		ev.text(c, l)
@@ -94,7 +98,8 @@ func fmtClock(d time.Duration) string {
 	return fmt.Sprintf("%d:%02d", int(d/time.Minute), int(d%time.Minute/time.Second))
 }
 
-func (s *Server) cmdMoves(ev *events, c *client, in cmdInput) {
+func (tel *telnetDoor) cmdMoves(ev *events, c *client, in cmdInput) {
+	s := tel.s
 	args := in.args
 	g := c.game
 	if len(args) > 0 {

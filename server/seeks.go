@@ -112,7 +112,8 @@ func (sk *seek) seat() seat { return seat{c: sk.owner, bot: sk.bot} }
 // ownedBy reports whether c posted the ad.
 func (sk *seek) ownedBy(c *client) bool { return sk.owner != nil && sk.owner == c }
 
-func (s *Server) cmdSeek(ev *events, c *client, in cmdInput) {
+func (tel *telnetDoor) cmdSeek(ev *events, c *client, in cmdInput) {
+	s := tel.s
 	args := in.args
 	t := parseTerms(args)
 	if p := t.problem(); p != "" {
@@ -123,7 +124,7 @@ func (s *Server) cmdSeek(ev *events, c *client, in cmdInput) {
 		ev.text(c, "Guests can play unrated games only.")
 		return
 	}
-	if s.tdRefuse(ev, c, "") {
+	if s.td.refuse(ev, c, "") {
 		return
 	}
 	n := 0
@@ -147,7 +148,7 @@ func (s *Server) cmdSeek(ev *events, c *client, in cmdInput) {
 func (s *Server) postSeek(ev *events, sk *seek) {
 	sk.index = s.nextSeek
 	s.nextSeek++
-	sk.id, sk.code = s.newGameID()
+	sk.id, sk.code = s.http.newGameID()
 	s.seeks[sk.index] = sk
 	for _, u := range s.users {
 		if sk.ownedBy(u) || !u.congested() { // see client.congested
@@ -186,7 +187,8 @@ func (s *Server) removeSeek(ev *events, sk *seek, reason int) {
 	}
 }
 
-func (s *Server) cmdUnseek(ev *events, c *client, in cmdInput) {
+func (tel *telnetDoor) cmdUnseek(ev *events, c *client, in cmdInput) {
+	s := tel.s
 	args := in.args
 	n := 0
 	for _, sk := range s.sortedSeeks() {
@@ -207,7 +209,8 @@ func (s *Server) sortedSeeks() []*seek {
 	return out
 }
 
-func (s *Server) cmdSought(ev *events, c *client, in cmdInput) {
+func (tel *telnetDoor) cmdSought(ev *events, c *client, in cmdInput) {
+	s := tel.s
 	for _, sk := range s.sortedSeeks() {
 		r := "u"
 		if sk.rated {
@@ -219,7 +222,8 @@ func (s *Server) cmdSought(ev *events, c *client, in cmdInput) {
 	ev.text(c, fmt.Sprintf("%d ads displayed.", len(s.seeks)))
 }
 
-func (s *Server) cmdPlay(ev *events, c *client, in cmdInput) {
+func (tel *telnetDoor) cmdPlay(ev *events, c *client, in cmdInput) {
+	s := tel.s
 	args := in.args
 	if len(args) != 1 {
 		ev.text(c, "Usage: play <index>")
@@ -234,7 +238,7 @@ func (s *Server) cmdPlay(ev *events, c *client, in cmdInput) {
 		ev.text(c, "You cannot play your own seek.")
 	case c.game != nil || sk.seat().busy():
 		ev.text(c, "One of you is already playing.")
-	case s.tdRefuse(ev, c, sk.seat().name()):
+	case s.td.refuse(ev, c, sk.seat().name()):
 	case !s.canPlayRated(c, sk.rated):
 		ev.text(c, "Guests can play unrated games only.")
 	case sk.rated && (s.rating(c.handle) < sk.minR || s.rating(c.handle) > sk.maxR):

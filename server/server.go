@@ -117,8 +117,7 @@ func (c *Config) fill() {
 
 // Server is the wild 16 server. Create it with New, run it with Serve.
 type Server struct {
-	cfg  Config
-	cmds commandSet // the command table, by name
+	cfg Config
 
 	mu         sync.Mutex
 	closed     bool
@@ -132,12 +131,11 @@ type Server struct {
 	games      map[int]*game // in progress
 	finished   []*game       // most recent last, bounded by MaxGames
 	nextGame   int
-	nextGuest  int
-	failures   map[string][]time.Time // failed logins per remote host
 	ratings    map[string]int
-	http       webState // the HTTP door's bots and streams (http*.go)
-	td         tdState  // the tournament director's events (td*.go)
-	tdCmds     map[string]tdCommand
+	watchers   []gameWatcher // the doors following games (game.go)
+	telnet     telnetDoor    // the telnet door's commands and logins
+	http       httpDoor      // the HTTP door (http*.go)
+	td         director      // the tournament director (td*.go)
 	wg         sync.WaitGroup
 }
 
@@ -147,16 +145,15 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Accounts == nil && cfg.NoGuests {
 		return nil, errors.New("server: no accounts and no guests: nobody could log in")
 	}
-	ws := newWebState(cfg.HTTP)
+	ws := newHTTPDoor(cfg.HTTP)
 	if err := ws.loadBots(cfg.Now()); err != nil {
 		return nil, fmt.Errorf("server: bots: %w", err)
 	}
 	s := &Server{
-		td:       newTDState(cfg.TD),
-		tdCmds:   tdCommands(),
+		td:       newDirector(cfg.TD),
 		http:     ws,
 		cfg:      cfg,
-		cmds:     newCommandSet(),
+		telnet:   telnetDoor{cmds: newCommandSet(), failures: map[string][]time.Time{}},
 		conns:    map[*client]struct{}{},
 		perHost:  map[string]int{},
 		users:    map[string]*client{},
@@ -164,24 +161,27 @@ func New(cfg Config) (*Server, error) {
 		nextSeek: 1,
 		games:    map[int]*game{},
 		nextGame: 1,
-		failures: map[string][]time.Time{},
 		ratings:  map[string]int{},
 	}
+	s.telnet.s = s
+	s.http.s = s
+	s.td.s = s
+	s.watchers = []gameWatcher{&s.td, &s.http}
 	// Bots whose time ran out while the server was down go now.
-	s.sweepBots(cfg.Now())
+	s.http.sweepBots(cfg.Now())
 	if !handle.Valid(s.td.cfg.Handle) || s.td.cfg.Style != "icc" && s.td.cfg.Style != "fics" {
 		return nil, fmt.Errorf("server: TD handle %q or style %q not valid", s.td.cfg.Handle, s.td.cfg.Style)
 	}
-	if err := s.tdLoad(); err != nil {
+	if err := s.td.load(); err != nil {
 		return nil, fmt.Errorf("server: TD: %w", err)
 	}
-	s.tdResume()
+	s.td.resume()
 	ev := s.newEvents()
 	for _, sp := range s.td.cfg.Events {
-		if s.tdRunningNamed(sp.Name) {
+		if s.td.runningNamed(sp.Name) {
 			continue // kept in Dir from before a restart
 		}
-		if _, err := s.tdOpenEvent(ev, sp); err != nil {
+		if _, err := s.td.openEvent(ev, sp); err != nil {
 			return nil, fmt.Errorf("server: TD: %s: %w", sp, err)
 		}
 	}
@@ -250,18 +250,18 @@ func (s *Server) Close() error {
 	for _, ln := range s.listeners {
 		ln.Close()
 	}
-	s.shutdownStreams()
+	s.http.shutdownStreams()
 	ev := s.newEvents()
 	for _, g := range s.games {
 		s.endGame(ev, g, "Abo", "aborted", "Game aborted: the server is shutting down")
 	}
-	s.tdFlush()
+	s.td.flush()
 	ev.flush()
 	for c := range s.conns {
 		c.close()
 	}
 	s.mu.Unlock()
-	s.closeAPI()
+	s.http.closeAPI()
 	s.wg.Wait()
 	return nil
 }
@@ -327,7 +327,7 @@ func (s *Server) dropped(c *client, reason string) {
 		if g.td != nil && !s.closed {
 			// A TD game waits for its player, as CCT's rules have it,
 			// up to the disconnection that forfeits.
-			if grace = s.tdDisconnect(g, col); grace == 0 {
+			if grace = s.td.disconnect(g, col); grace == 0 {
 				why = fmt.Sprintf("forfeits by disconnection (%d in this game)", s.td.cfg.MaxDisconnects)
 			}
 		}

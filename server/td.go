@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"kriegbot/server/td"
 	"kriegbot/tourney"
 )
 
@@ -32,7 +33,7 @@ type TDConfig struct {
 	// Events are opened when the server starts, unless an event of the
 	// same name is already running in Dir (so a restart does not open it
 	// twice).
-	Events []EventSpec
+	Events []td.EventSpec
 	// Dir keeps each event (tourney-N.json) and writes its PGN, text and
 	// HTML crosstable (tourney-N.pgn, .txt, .html); "" keeps events in
 	// memory only.
@@ -98,18 +99,23 @@ const (
 	tdAborted = "aborted" // stopped by a manager
 )
 
-// tdState is the TD's part of the server state, guarded by s.mu.
-type tdState struct {
+// director is the tournament director: its state, guarded by the
+// server's lock, and its methods. It reaches the game table through s:
+// each "s." in its methods is a use of the table that a director in a
+// package of its own would make through the table's API.
+type director struct {
+	s      *Server
 	cfg    TDConfig
+	cmds   map[string]tdCommand
 	events []*tdEvent // by id
 	nextID int
 }
 
-// tdEvent is one event: the tourney model plus what the TD needs around
+// event is one event: the tourney model plus what the TD needs around
 // it. The exported fields are what tourney-N.json keeps.
 type tdEvent struct {
 	ID     int
-	Spec   EventSpec
+	Spec   td.EventSpec
 	Status string
 	Opened time.Time
 	Event  *tourney.Event
@@ -121,7 +127,7 @@ type tdEvent struct {
 	Off []string
 
 	startTimer *time.Timer // StartAfter
-	saveTimer  *time.Timer // a write that is due (tdSave)
+	saveTimer  *time.Timer // a write that is due (director.save)
 	dirty      bool        // changed since the last write
 	savedAt    time.Time   // the last write
 }
@@ -204,17 +210,17 @@ func (te *tdEvent) boardOf(handle string) *tdBoard {
 	return nil
 }
 
-func newTDState(cfg TDConfig) tdState {
+func newDirector(cfg TDConfig) director {
 	cfg.fill()
-	return tdState{cfg: cfg, nextID: 1}
+	return director{cfg: cfg, cmds: tdCommands(), nextID: 1}
 }
 
-func (s *Server) tdHandle() string { return s.td.cfg.Handle }
+func (d *director) handle() string { return d.cfg.Handle }
 
-func (s *Server) isTD(name string) bool { return strings.EqualFold(name, s.td.cfg.Handle) }
+func (d *director) isTD(name string) bool { return strings.EqualFold(name, d.cfg.Handle) }
 
-func (s *Server) tdEvent(id int) *tdEvent {
-	for _, te := range s.td.events {
+func (d *director) event(id int) *tdEvent {
+	for _, te := range d.events {
 		if te.ID == id {
 			return te
 		}
@@ -222,35 +228,16 @@ func (s *Server) tdEvent(id int) *tdEvent {
 	return nil
 }
 
-// tdFile names event id's file with extension ext.
-func (s *Server) tdFile(id int, ext string) string { return TDEventFile(s.td.cfg.Dir, id, ext) }
+// file names event id's file with extension ext.
+func (d *director) file(id int, ext string) string { return td.EventFile(d.cfg.Dir, id, ext) }
 
-// TDEventFile is the file in dir where the TD keeps event id: ext "json"
-// its state (written atomically after every change, read back at a
-// restart), "pgn", "txt" and "html" its games and crosstables. A program
-// that follows an event (kriegbot tourney) reads them there.
-func TDEventFile(dir string, id int, ext string) string {
-	return filepath.Join(dir, fmt.Sprintf("tourney-%d.%s", id, ext))
-}
-
-// tdFileID reads the event number of a file named tourney-N.json.
-func tdFileID(name string) (int, bool) {
-	rest, ok := strings.CutPrefix(name, "tourney-")
-	digits, ok2 := strings.CutSuffix(rest, ".json")
-	if !ok || !ok2 || digits == "" || len(digits) > 6 || strings.Trim(digits, "0123456789") != "" {
-		return 0, false
-	}
-	n, err := strconv.Atoi(digits)
-	return n, err == nil && n > 0
-}
-
-// tdLoad reads the events kept in Dir. A file that does not read is an
+// load reads the events kept in Dir. A file that does not read is an
 // error: the TD would otherwise start over and lose an event.
-func (s *Server) tdLoad() error {
-	if s.td.cfg.Dir == "" {
+func (d *director) load() error {
+	if d.cfg.Dir == "" {
 		return nil
 	}
-	ents, err := os.ReadDir(s.td.cfg.Dir)
+	ents, err := os.ReadDir(d.cfg.Dir)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
 	}
@@ -258,11 +245,11 @@ func (s *Server) tdLoad() error {
 		return err
 	}
 	for _, de := range ents {
-		id, ok := tdFileID(de.Name())
+		id, ok := td.FileID(de.Name())
 		if !ok {
 			continue
 		}
-		b, err := os.ReadFile(filepath.Join(s.td.cfg.Dir, de.Name()))
+		b, err := os.ReadFile(filepath.Join(d.cfg.Dir, de.Name()))
 		if err != nil {
 			return err
 		}
@@ -273,10 +260,10 @@ func (s *Server) tdLoad() error {
 		if id != te.ID {
 			return fmt.Errorf("%s: holds event %d", de.Name(), te.ID)
 		}
-		s.td.events = append(s.td.events, te)
-		s.td.nextID = max(s.td.nextID, te.ID+1)
+		d.events = append(d.events, te)
+		d.nextID = max(d.nextID, te.ID+1)
 	}
-	sort.Slice(s.td.events, func(i, j int) bool { return s.td.events[i].ID < s.td.events[j].ID })
+	sort.Slice(d.events, func(i, j int) bool { return d.events[i].ID < d.events[j].ID })
 	return nil
 }
 
@@ -328,10 +315,11 @@ func marshalTDEvent(te *tdEvent) ([]byte, error) { return json.MarshalIndent(te,
 // files.
 const tdSaveEvery = 100 * time.Millisecond
 
-// tdSave writes the event's state and its outputs now, or within
+// save writes the event's state and its outputs now, or within
 // tdSaveEvery of the last write (Close writes what is due at once).
-func (s *Server) tdSave(te *tdEvent) {
-	if s.td.cfg.Dir == "" {
+func (d *director) save(te *tdEvent) {
+	s := d.s
+	if d.cfg.Dir == "" {
 		return
 	}
 	te.dirty = true
@@ -343,38 +331,39 @@ func (s *Server) tdSave(te *tdEvent) {
 			s.mu.Lock()
 			defer s.mu.Unlock()
 			te.saveTimer = nil
-			s.tdWrite(te)
+			d.write(te)
 		})
 		return
 	}
-	s.tdWrite(te)
+	d.write(te)
 }
 
-// tdFlush writes every event with changes not yet written (at Close).
-func (s *Server) tdFlush() {
-	for _, te := range s.td.events {
+// flush writes every event with changes not yet written (at Close).
+func (d *director) flush() {
+	for _, te := range d.events {
 		if te.saveTimer != nil {
 			te.saveTimer.Stop()
 			te.saveTimer = nil
 		}
-		s.tdWrite(te)
+		d.write(te)
 	}
 }
 
-// tdWrite writes the event's state and its outputs if they changed.
+// write writes the event's state and its outputs if they changed.
 // Errors are logged: the event goes on in memory.
-func (s *Server) tdWrite(te *tdEvent) {
-	if !te.dirty || s.td.cfg.Dir == "" {
+func (d *director) write(te *tdEvent) {
+	s := d.s
+	if !te.dirty || d.cfg.Dir == "" {
 		return
 	}
 	te.dirty, te.savedAt = false, s.cfg.Now()
-	if err := os.MkdirAll(s.td.cfg.Dir, 0o755); err != nil {
+	if err := os.MkdirAll(d.cfg.Dir, 0o755); err != nil {
 		s.cfg.Log("td: %v", err)
 		return
 	}
 	b, err := marshalTDEvent(te)
 	if err == nil {
-		err = writeAtomic(s.tdFile(te.ID, "json"), b)
+		err = writeAtomic(d.file(te.ID, "json"), b)
 	}
 	for _, out := range []struct {
 		ext  string
@@ -385,7 +374,7 @@ func (s *Server) tdWrite(te *tdEvent) {
 		}
 		var data []byte
 		if data, err = out.data(); err == nil {
-			err = writeAtomic(s.tdFile(te.ID, out.ext), data)
+			err = writeAtomic(d.file(te.ID, out.ext), data)
 		}
 	}
 	if err != nil {
@@ -440,16 +429,16 @@ func (s *Server) TDEvents() []string {
 		}
 		line := fmt.Sprintf("%s, %s: %s", te.heading(), te.Status, te.progress())
 		if te.Status == tdOpen || te.lateJoinable() {
-			line += fmt.Sprintf("; players enter with \"tell %s join %d\"", s.tdHandle(), te.ID)
+			line += fmt.Sprintf("; players enter with \"tell %s join %d\"", s.td.handle(), te.ID)
 		}
 		out = append(out, line)
 	}
 	return out
 }
 
-// tdRunningNamed reports whether an event of that name is open or running.
-func (s *Server) tdRunningNamed(name string) bool {
-	for _, te := range s.td.events {
+// runningNamed reports whether an event of that name is open or running.
+func (d *director) runningNamed(name string) bool {
+	for _, te := range d.events {
 		if !te.over() && name != "" && strings.EqualFold(te.Spec.Name, name) {
 			return true
 		}
@@ -457,30 +446,10 @@ func (s *Server) tdRunningNamed(name string) bool {
 	return false
 }
 
-// parseTourneyPath reads the HTTP door's event pages: /tourney/N (the
-// HTML crosstable), /tourney/N.txt (text) and /tourney/N.pgn (the games).
-func parseTourneyPath(path string) (id int, ext string, ok bool) {
-	rest, found := strings.CutPrefix(path, "/tourney/")
-	if !found || len(rest) > 16 {
-		return 0, "", false
-	}
-	num, ext := rest, "html"
-	if i := strings.IndexByte(rest, '.'); i >= 0 {
-		num, ext = rest[:i], rest[i+1:]
-		if ext != "txt" && ext != "pgn" && ext != "html" {
-			return 0, "", false
-		}
-	}
-	id, ok = tdNumber(num)
-	if !ok || strings.HasPrefix(num, "#") {
-		return 0, "", false
-	}
-	return id, ext, true
-}
-
 // serveTourney answers the event pages of the HTTP door.
-func (s *Server) serveTourney(w http.ResponseWriter, r *http.Request) {
-	id, ext, ok := parseTourneyPath(r.URL.Path)
+func (d *director) serveTourney(w http.ResponseWriter, r *http.Request) {
+	s := d.s
+	id, ext, ok := td.ParsePagePath(r.URL.Path)
 	if !ok {
 		http.NotFound(w, r)
 		return
@@ -491,8 +460,8 @@ func (s *Server) serveTourney(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.mu.Lock()
-	allowed, retry := s.limitAddr(s.http.perAddr, hostOf(stringAddr(r.RemoteAddr)), s.http.cfg.Rate, s.http.cfg.Burst)
-	te := s.tdEvent(id)
+	allowed, retry := s.http.limitAddr(s.http.perAddr, hostOf(stringAddr(r.RemoteAddr)), s.http.cfg.Rate, s.http.cfg.Burst)
+	te := d.event(id)
 	var data []byte
 	var err error
 	if allowed && te != nil {

@@ -13,6 +13,7 @@ import (
 
 	"kriegbot/protocol"
 	"kriegbot/protocol/iccclient"
+	"kriegbot/server/td"
 	"kriegbot/tourney"
 )
 
@@ -241,9 +242,9 @@ func tdAccounts(t *testing.T, handles ...string) *Accounts {
 	return testAccounts(t, pw)
 }
 
-func mustSpec(t *testing.T, s string) EventSpec {
+func mustSpec(t *testing.T, s string) td.EventSpec {
 	t.Helper()
-	sp, err := ParseEventSpec(s, "icc")
+	sp, err := td.ParseEventSpec(s, "icc")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,7 +255,7 @@ func mustSpec(t *testing.T, s string) EventSpec {
 func tdSnap(t *testing.T, s *Server, id int) *tdEvent {
 	t.Helper()
 	s.mu.Lock()
-	te := s.tdEvent(id)
+	te := s.td.event(id)
 	if te == nil {
 		s.mu.Unlock()
 		t.Fatalf("no event %d", id)
@@ -345,7 +346,7 @@ func TestTDSwiss(t *testing.T) {
 			dir := t.TempDir()
 			s, addr := startServer(t, Config{Accounts: tdAccounts(t, names...), TD: TDConfig{
 				Dir: dir, AbsentGrace: wait,
-				Events: []EventSpec{mustSpec(t, "name=KS1,system=swiss,rounds=3,tc=1+0,start=4,style="+style)}}})
+				Events: []td.EventSpec{mustSpec(t, "name=KS1,system=swiss,rounds=3,tc=1+0,start=4,style="+style)}}})
 			bots := map[string]*tdBot{}
 			for _, n := range names {
 				bots[n] = newTDBot(t, addr, n, strength)
@@ -463,7 +464,7 @@ func TestTDAbsentForfeit(t *testing.T) {
 	strength := map[string]int{"Alpha": 4, "Bravo": 3, "Charlie": 2, "Delta": 1}
 	s, addr := startServer(t, Config{Accounts: tdAccounts(t, names...), TD: TDConfig{
 		AbsentGrace: 300 * time.Millisecond,
-		Events:      []EventSpec{mustSpec(t, "name=Abs,rounds=2,tc=1+0,start=4")}}})
+		Events:      []td.EventSpec{mustSpec(t, "name=Abs,rounds=2,tc=1+0,start=4")}}})
 	bots := map[string]*tdBot{}
 	for _, n := range names {
 		bots[n] = newTDBot(t, addr, n, strength)
@@ -513,7 +514,7 @@ func TestTDDisconnect(t *testing.T) {
 			strength := map[string]int{"Alpha": 2, "Bravo": 1}
 			s, addr := startServer(t, Config{Accounts: tdAccounts(t, "Alpha", "Bravo"), TD: TDConfig{
 				AbsentGrace: wait, GameGrace: wait,
-				Events: []EventSpec{mustSpec(t, "name=Dis,system=rr,tc=1+0,start=2")}}})
+				Events: []td.EventSpec{mustSpec(t, "name=Dis,system=rr,tc=1+0,start=2")}}})
 			a := newTDBot(t, addr, "Alpha", strength)
 			b := newTDBot(t, addr, "Bravo", strength)
 			a.set(func(b *tdBot) { b.hold = true })
@@ -617,7 +618,7 @@ func TestTDRestart(t *testing.T) {
 	strength := map[string]int{"Alpha": 4, "Bravo": 3, "Charlie": 2, "Delta": 1}
 	dir := t.TempDir()
 	cfg := Config{Accounts: tdAccounts(t, names...), TD: TDConfig{Dir: dir, AbsentGrace: wait,
-		Events: []EventSpec{mustSpec(t, "name=Again,rounds=2,tc=1+0,start=4")}}}
+		Events: []td.EventSpec{mustSpec(t, "name=Again,rounds=2,tc=1+0,start=4")}}}
 	s1, addr1 := startServer(t, cfg)
 	bots := map[string]*tdBot{}
 	for _, n := range names {
@@ -711,7 +712,7 @@ func TestTDEveryoneWithdraws(t *testing.T) {
 func TestTDNoOtherGames(t *testing.T) {
 	names := []string{"Alpha", "Bravo", "Charlie"}
 	_, addr := startServer(t, Config{Accounts: tdAccounts(t, names...), TD: TDConfig{
-		AbsentGrace: wait, Events: []EventSpec{mustSpec(t, "name=Busy,system=rr,tc=1+0,start=2")}}})
+		AbsentGrace: wait, Events: []td.EventSpec{mustSpec(t, "name=Busy,system=rr,tc=1+0,start=2")}}})
 	strength := map[string]int{}
 	a := newTDBot(t, addr, "Alpha", strength)
 	b := newTDBot(t, addr, "Bravo", strength)
@@ -824,7 +825,7 @@ func jsonMarshal(te *tdEvent) ([]byte, error) { return marshalTDEvent(te) }
 func TestTDAnswerTwice(t *testing.T) {
 	strength := map[string]int{"Alpha": 2, "Bravo": 1}
 	s, addr := startServer(t, Config{Accounts: tdAccounts(t, "Alpha", "Bravo"), TD: TDConfig{
-		AbsentGrace: wait, Events: []EventSpec{mustSpec(t, "name=Twice,system=rr,tc=1+0,start=2")}}})
+		AbsentGrace: wait, Events: []td.EventSpec{mustSpec(t, "name=Twice,system=rr,tc=1+0,start=2")}}})
 	a := newTDBot(t, addr, "Alpha", strength)
 	b := newTDBot(t, addr, "Bravo", strength)
 	a.set(func(b *tdBot) { b.answerDG, b.answerText, b.hold = false, false, true })
@@ -863,7 +864,7 @@ func TestTDBye(t *testing.T) {
 	names := []string{"Alpha", "Bravo", "Charlie", "Delta"}
 	strength := map[string]int{"Alpha": 4, "Bravo": 3, "Charlie": 2, "Delta": 1}
 	s, addr := startServer(t, Config{Accounts: tdAccounts(t, append(names, "Eve")...), TD: TDConfig{
-		AbsentGrace: wait, Events: []EventSpec{mustSpec(t, "name=Bye,system=swiss,rounds=2,tc=1+0,start=4")}}})
+		AbsentGrace: wait, Events: []td.EventSpec{mustSpec(t, "name=Bye,system=swiss,rounds=2,tc=1+0,start=4")}}})
 	bots := map[string]*tdBot{}
 	for _, n := range names {
 		bots[n] = newTDBot(t, addr, n, strength)
@@ -927,7 +928,7 @@ func TestTDLateOdds(t *testing.T) {
 	for _, odds := range []bool{false, true} {
 		t.Run(fmt.Sprint("odds=", odds), func(t *testing.T) {
 			s, addr := startServer(t, Config{Accounts: tdAccounts(t, "Alpha", "Bravo"), TD: TDConfig{
-				AbsentGrace: wait, LateOdds: odds, Events: []EventSpec{mustSpec(t, "name=Late,system=rr,tc=1+0,start=2")}}})
+				AbsentGrace: wait, LateOdds: odds, Events: []td.EventSpec{mustSpec(t, "name=Late,system=rr,tc=1+0,start=2")}}})
 			a := newTDBot(t, addr, "Alpha", nil)
 			b := newTDBot(t, addr, "Bravo", nil)
 			a.set(func(b *tdBot) { b.hold = true })

@@ -3,12 +3,12 @@ package server
 import (
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
 	"kriegbot/engine/chess"
 	"kriegbot/protocol"
+	"kriegbot/server/td"
 	"kriegbot/tourney"
 )
 
@@ -20,72 +20,74 @@ type tdCommand struct {
 	usage   string
 	help    string
 	manager bool
-	run     func(s *Server, ev *events, c *client, args []string)
+	run     func(d *director, ev *events, c *client, args []string)
 }
 
 // tdCommands is the TD's table, by lower-case name; mamer's names
 // (JoinTourney, WithdrawFromTourney, ListTourneys) are aliases.
 func tdCommands() map[string]tdCommand {
-	join := tdCommand{"join [N]", "enter an event (a running Swiss: a late join)", false, (*Server).tdCmdJoin}
-	leave := tdCommand{"leave [N] [!]", "leave an event (once it started: leave !, your games left are lost)", false, (*Server).tdCmdLeave}
-	withdraw := tdCommand{"WithdrawFromTourney N", "leave an event, started or not", false, (*Server).tdCmdWithdraw}
-	list := tdCommand{"ListTourneys [-j]", "the events (-j: those you can join)", false, (*Server).tdCmdList}
+	join := tdCommand{"join [N]", "enter an event (a running Swiss: a late join)", false, (*director).cmdJoin}
+	leave := tdCommand{"leave [N] [!]", "leave an event (once it started: leave !, your games left are lost)", false, (*director).cmdLeave}
+	withdraw := tdCommand{"WithdrawFromTourney N", "leave an event, started or not", false, (*director).cmdWithdraw}
+	list := tdCommand{"ListTourneys [-j]", "the events (-j: those you can join)", false, (*director).cmdList}
 	return map[string]tdCommand{
 		"join":                join,
 		"jointourney":         join,
-		"latejoin":            {"latejoin [N]", "enter a running Swiss: half a point for each round already paired", false, (*Server).tdCmdJoin},
+		"latejoin":            {"latejoin [N]", "enter a running Swiss: half a point for each round already paired", false, (*director).cmdJoin},
 		"leave":               leave,
 		"withdraw":            withdraw,
 		"withdrawfromtourney": withdraw,
-		"play":                {"play N", "answer your pairing in event N: start your game", false, (*Server).tdCmdPlay},
-		"bye":                 {"bye [N]", "a half-point bye in the next round to be paired (Swiss only; a game already paired stands)", false, (*Server).tdCmdBye},
-		"standings":           {"standings [N]", "the standings", false, (*Server).tdCmdStandings},
-		"info":                {"info [N]", "what an event is and how far it got", false, (*Server).tdCmdInfo},
-		"pairings":            {"pairings [N]", "the current round's pairings and results", false, (*Server).tdCmdPairings},
-		"games":               {"games [N]", "the event's games in progress", false, (*Server).tdCmdGames},
-		"status":              {"status", "your events and pairing", false, (*Server).tdCmdStatus},
+		"play":                {"play N", "answer your pairing in event N: start your game", false, (*director).cmdPlay},
+		"bye":                 {"bye [N]", "a half-point bye in the next round to be paired (Swiss only; a game already paired stands)", false, (*director).cmdBye},
+		"standings":           {"standings [N]", "the standings", false, (*director).cmdStandings},
+		"info":                {"info [N]", "what an event is and how far it got", false, (*director).cmdInfo},
+		"pairings":            {"pairings [N]", "the current round's pairings and results", false, (*director).cmdPairings},
+		"games":               {"games [N]", "the event's games in progress", false, (*director).cmdGames},
+		"status":              {"status", "your events and pairing", false, (*director).cmdStatus},
 		"listtourneys":        list,
 		"list":                list,
-		"help":                {"help", "this list", false, (*Server).tdCmdHelp},
-		"open":                {"open name=X system=swiss|rr|drr rounds=5 tc=1+1 style=icc|fics start=manual|N|10m max=N", "open an event", true, (*Server).tdCmdOpen},
-		"start":               {"start [N]", "start an open event", true, (*Server).tdCmdStart},
-		"abort":               {"abort [N]", "abort an event", true, (*Server).tdCmdAbort},
-		"forfeit":             {"forfeit <handle> [N]", "forfeit a player's game and withdraw the player", true, (*Server).tdCmdForfeit},
+		"help":                {"help", "this list", false, (*director).cmdHelp},
+		"open":                {"open name=X system=swiss|rr|drr rounds=5 tc=1+1 style=icc|fics start=manual|N|10m max=N", "open an event", true, (*director).cmdOpen},
+		"start":               {"start [N]", "start an open event", true, (*director).cmdStart},
+		"abort":               {"abort [N]", "abort an event", true, (*director).cmdAbort},
+		"forfeit":             {"forfeit <handle> [N]", "forfeit a player's game and withdraw the player", true, (*director).cmdForfeit},
 	}
 }
 
 // cmdTD is the "td" command: "xtell TD ...".
-func (s *Server) cmdTD(ev *events, c *client, in cmdInput) {
-	s.tdTell(ev, c, in.rest)
+func (tel *telnetDoor) cmdTD(ev *events, c *client, in cmdInput) {
+	s := tel.s
+	s.td.tell(ev, c, in.rest)
 }
 
-// tdTell runs one tell to the TD.
-func (s *Server) tdTell(ev *events, c *client, text string) {
+// tell runs one tell to the TD.
+func (d *director) tell(ev *events, c *client, text string) {
+	s := d.s
 	now := s.cfg.Now()
-	if ok, _ := c.tdBudget.take(now, s.td.cfg.Rate, s.td.cfg.Burst); !ok {
+	if ok, _ := take(c.tdBudget, now); !ok {
 		if now.Sub(c.tdWarned) >= time.Second {
 			c.tdWarned = now
-			s.tdSay(ev, c, nil, "You are sending the TD too many commands: wait a second.")
+			d.say(ev, c, nil, "You are sending the TD too many commands: wait a second.")
 		}
 		return
 	}
 	text = protocol.CleanText(text)
 	args := strings.Fields(text)
 	if len(args) == 0 {
-		s.tdSay(ev, c, nil, "Tell me a command; \"tell "+s.tdHandle()+" help\" lists them.")
+		d.say(ev, c, nil, "Tell me a command; \"tell "+d.handle()+" help\" lists them.")
 		return
 	}
 	name := strings.ToLower(args[0])
-	cmd, ok := s.tdCmds[name]
+	cmd, ok := d.cmds[name]
 	if !ok {
-		s.tdSay(ev, c, nil, fmt.Sprintf("I do not know %q; \"tell %s help\" lists my commands.", truncate(args[0], 32), s.tdHandle()))
+		d.say(ev, c, nil, fmt.Sprintf("I do not know %q; \"tell %s help\" lists my commands.", truncate(args[0], 32), d.handle()))
 		return
 	}
-	if cmd.manager && !s.tdManager(c) {
-		s.tdSay(ev, c, nil, fmt.Sprintf("Only the TD's managers may %s.", name))
+	if cmd.manager && !d.manager(c) {
+		d.say(ev, c, nil, fmt.Sprintf("Only the TD's managers may %s.", name))
 		return
 	}
-	cmd.run(s, ev, c, args[1:])
+	cmd.run(d, ev, c, args[1:])
 }
 
 func truncate(s string, n int) string {
@@ -95,13 +97,13 @@ func truncate(s string, n int) string {
 	return s
 }
 
-// tdManager reports whether c may run managers' commands: a registered
+// manager reports whether c may run managers' commands: a registered
 // handle (a guest's name is the server's choice) on the managers list.
-func (s *Server) tdManager(c *client) bool {
+func (d *director) manager(c *client) bool {
 	if c.guest {
 		return false
 	}
-	for _, m := range s.td.cfg.Managers {
+	for _, m := range d.cfg.Managers {
 		if strings.EqualFold(m, c.handle) {
 			return true
 		}
@@ -109,31 +111,21 @@ func (s *Server) tdManager(c *client) bool {
 	return false
 }
 
-// tdNumber reads an event number, "3" or "#3".
-func tdNumber(w string) (int, bool) {
-	w = strings.TrimPrefix(w, "#")
-	if w == "" || len(w) > 6 || strings.Trim(w, "0123456789") != "" {
-		return 0, false
-	}
-	n, err := strconv.Atoi(w)
-	return n, err == nil && n > 0
-}
-
-// tdPick finds the event a command means: the number given, else the
+// pick finds the event a command means: the number given, else the
 // player's own event, else the one event that is not over (or the last
 // one). It reports nil after telling c why.
-func (s *Server) tdPick(ev *events, c *client, args []string) *tdEvent {
+func (d *director) pick(ev *events, c *client, args []string) *tdEvent {
 	for _, a := range args {
-		if n, ok := tdNumber(a); ok {
-			if te := s.tdEvent(n); te != nil {
+		if n, ok := td.ParseNumber(a); ok {
+			if te := d.event(n); te != nil {
 				return te
 			}
-			s.tdSay(ev, c, nil, fmt.Sprintf("There is no tourney #%d.", n))
+			d.say(ev, c, nil, fmt.Sprintf("There is no tourney #%d.", n))
 			return nil
 		}
 	}
 	var live []*tdEvent
-	for _, te := range s.td.events {
+	for _, te := range d.events {
 		if !te.over() && te.entrant(c.handle) {
 			return te
 		}
@@ -145,60 +137,61 @@ func (s *Server) tdPick(ev *events, c *client, args []string) *tdEvent {
 	case len(live) == 1:
 		return live[0]
 	case len(live) > 1:
-		s.tdSay(ev, c, nil, "Several events are running: give the number (\"tell "+s.tdHandle()+" list\").")
+		d.say(ev, c, nil, "Several events are running: give the number (\"tell "+d.handle()+" list\").")
 		return nil
-	case len(s.td.events) > 0:
-		return s.td.events[len(s.td.events)-1]
+	case len(d.events) > 0:
+		return d.events[len(d.events)-1]
 	}
-	s.tdSay(ev, c, nil, "There is no tourney.")
+	d.say(ev, c, nil, "There is no tourney.")
 	return nil
 }
 
-func (s *Server) tdCmdHelp(ev *events, c *client, _ []string) {
-	cmds := s.tdCmds
+func (d *director) cmdHelp(ev *events, c *client, _ []string) {
+	cmds := d.cmds
 	names := make([]string, 0, len(cmds))
 	for n, cmd := range cmds {
-		if strings.EqualFold(strings.Fields(cmd.usage)[0], n) && (!cmd.manager || s.tdManager(c)) {
+		if strings.EqualFold(strings.Fields(cmd.usage)[0], n) && (!cmd.manager || d.manager(c)) {
 			names = append(names, n)
 		}
 	}
 	sort.Strings(names)
-	s.tdSay(ev, c, nil, fmt.Sprintf("Tell me (\"tell %s <command>\" or \"td <command>\"):", s.tdHandle()))
+	d.say(ev, c, nil, fmt.Sprintf("Tell me (\"tell %s <command>\" or \"td <command>\"):", d.handle()))
 	for _, n := range names {
-		s.tdSay(ev, c, nil, fmt.Sprintf("  %s: %s", cmds[n].usage, cmds[n].help))
+		d.say(ev, c, nil, fmt.Sprintf("  %s: %s", cmds[n].usage, cmds[n].help))
 	}
 }
 
-func (s *Server) tdCmdJoin(ev *events, c *client, args []string) {
+func (d *director) cmdJoin(ev *events, c *client, args []string) {
+	s := d.s
 	// A join of an event that does not exist is refused in the refusal's
-	// form (not tdPick's "There is no tourney #N."), so that a program
+	// form (not pick's "There is no tourney #N."), so that a program
 	// waiting for its join reads the answer.
 	for _, a := range args {
-		if n, ok := tdNumber(a); ok && s.tdEvent(n) == nil {
-			s.tdRefuseJoin(ev, c, nil, n, "there is no such tourney")
+		if n, ok := td.ParseNumber(a); ok && d.event(n) == nil {
+			d.refuseJoin(ev, c, nil, n, "there is no such tourney")
 			return
 		}
 	}
-	te := s.tdPick(ev, c, args)
+	te := d.pick(ev, c, args)
 	if te == nil {
 		return
 	}
-	for _, o := range s.td.events {
+	for _, o := range d.events {
 		if o != te && !o.over() && o.entrant(c.handle) {
-			s.tdRefuseJoin(ev, c, te, te.ID, fmt.Sprintf("you are in %s: one event at a time", o.title()))
+			d.refuseJoin(ev, c, te, te.ID, fmt.Sprintf("you are in %s: one event at a time", o.title()))
 			return
 		}
 	}
 	if te.entrant(c.handle) {
-		s.tdSay(ev, c, te, protocol.TDLine{Kind: protocol.TDJoined, Event: te.ID}.String())
+		d.say(ev, c, te, protocol.TDLine{Kind: protocol.TDJoined, Event: te.ID}.String())
 		return
 	}
 	if _, ok := te.Event.Find(c.handle); ok {
-		s.tdRefuseJoin(ev, c, te, te.ID, "you have left it and cannot enter it again")
+		d.refuseJoin(ev, c, te, te.ID, "you have left it and cannot enter it again")
 		return
 	}
 	if len(te.Event.Players) >= te.Spec.MaxPlayers {
-		s.tdRefuseJoin(ev, c, te, te.ID, fmt.Sprintf("it is full (%d players)", te.Spec.MaxPlayers))
+		d.refuseJoin(ev, c, te, te.ID, fmt.Sprintf("it is full (%d players)", te.Spec.MaxPlayers))
 		return
 	}
 	var err error
@@ -208,40 +201,40 @@ func (s *Server) tdCmdJoin(ev *events, c *client, args []string) {
 	case tdRunning:
 		err = te.Event.LateJoin(c.handle, s.rating(c.handle))
 	default:
-		s.tdRefuseJoin(ev, c, te, te.ID, "it is "+te.Status)
+		d.refuseJoin(ev, c, te, te.ID, "it is "+te.Status)
 		return
 	}
 	if err != nil {
-		s.tdRefuseJoin(ev, c, te, te.ID, strings.TrimPrefix(err.Error(), "tourney: "))
+		d.refuseJoin(ev, c, te, te.ID, strings.TrimPrefix(err.Error(), "tourney: "))
 		return
 	}
 	s.cfg.Log("td: tourney %d: %s joined (%s)", te.ID, c.handle, te.Status)
-	s.tdSay(ev, c, te, protocol.TDLine{Kind: protocol.TDJoined, Event: te.ID}.String())
+	d.say(ev, c, te, protocol.TDLine{Kind: protocol.TDJoined, Event: te.ID}.String())
 	if te.Status == tdRunning {
 		s.removeOffersOf(ev, c.handle) // an entrant's old seek must not be taken now
 	}
 	if te.Status == tdRunning && te.round() > 0 {
-		s.tdSay(ev, c, te, fmt.Sprintf("A late join: a half-point bye for each round already paired (%d); you are paired from round %d.", te.round(), te.round()+1))
+		d.say(ev, c, te, fmt.Sprintf("A late join: a half-point bye for each round already paired (%d); you are paired from round %d.", te.round(), te.round()+1))
 	}
-	s.tdSave(te)
+	d.save(te)
 	if te.Status == tdOpen && te.Spec.StartPlayers > 0 && len(te.Event.Players) >= te.Spec.StartPlayers {
-		if err := s.tdStart(ev, te); err != nil {
+		if err := d.start(ev, te); err != nil {
 			s.cfg.Log("td: tourney %d: start: %v", te.ID, err)
 		}
 	}
 }
 
-// tdRefuseJoin tells c that its join of event id (te, nil when there is
+// refuseJoin tells c that its join of event id (te, nil when there is
 // no such event) is refused, and why, in the TDLine form the daemon reads.
-func (s *Server) tdRefuseJoin(ev *events, c *client, te *tdEvent, id int, why string) {
+func (d *director) refuseJoin(ev *events, c *client, te *tdEvent, id int, why string) {
 	l := protocol.TDLine{Kind: protocol.TDJoinRefused, Event: id, Reason: why}
 	if te != nil {
 		l.Tag = te.Spec.Name
 	}
-	s.tdSay(ev, c, te, l.String())
+	d.say(ev, c, te, l.String())
 }
 
-func (s *Server) tdCmdLeave(ev *events, c *client, args []string) {
+func (d *director) cmdLeave(ev *events, c *client, args []string) {
 	bang := false
 	var rest []string
 	for _, a := range args {
@@ -251,99 +244,101 @@ func (s *Server) tdCmdLeave(ev *events, c *client, args []string) {
 			rest = append(rest, a)
 		}
 	}
-	te := s.tdPick(ev, c, rest)
+	te := d.pick(ev, c, rest)
 	if te == nil {
 		return
 	}
 	if !te.entrant(c.handle) {
-		s.tdSay(ev, c, te, fmt.Sprintf("You are not in %s.", te.title()))
+		d.say(ev, c, te, fmt.Sprintf("You are not in %s.", te.title()))
 		return
 	}
 	if te.Status == tdRunning && !bang {
-		s.tdSay(ev, c, te, fmt.Sprintf("%s has started: \"tell %s leave !\" withdraws you, and your games left are lost.", te.heading(), s.tdHandle()))
+		d.say(ev, c, te, fmt.Sprintf("%s has started: \"tell %s leave !\" withdraws you, and your games left are lost.", te.heading(), d.handle()))
 		return
 	}
-	s.tdLeave(ev, c, te)
+	d.leave(ev, c, te)
 }
 
-func (s *Server) tdCmdWithdraw(ev *events, c *client, args []string) {
+func (d *director) cmdWithdraw(ev *events, c *client, args []string) {
 	if len(args) == 0 {
-		s.tdSay(ev, c, nil, "Usage: WithdrawFromTourney N")
+		d.say(ev, c, nil, "Usage: WithdrawFromTourney N")
 		return
 	}
-	if te := s.tdPick(ev, c, args[:1]); te != nil {
+	if te := d.pick(ev, c, args[:1]); te != nil {
 		if !te.entrant(c.handle) {
-			s.tdSay(ev, c, te, fmt.Sprintf("You are not in %s.", te.title()))
+			d.say(ev, c, te, fmt.Sprintf("You are not in %s.", te.title()))
 			return
 		}
-		s.tdLeave(ev, c, te)
+		d.leave(ev, c, te)
 	}
 }
 
-// tdLeave takes c out of te: before the start the entry is struck out,
+// leave takes c out of te: before the start the entry is struck out,
 // after it the player is withdrawn.
-func (s *Server) tdLeave(ev *events, c *client, te *tdEvent) {
+func (d *director) leave(ev *events, c *client, te *tdEvent) {
+	s := d.s
 	if te.Status == tdOpen {
 		i, _ := te.Event.Find(c.handle)
 		te.Event.Players = append(te.Event.Players[:i], te.Event.Players[i+1:]...)
-		s.tdSay(ev, c, te, fmt.Sprintf("You have left %s.", te.title()))
-		s.tdSave(te)
+		d.say(ev, c, te, fmt.Sprintf("You have left %s.", te.title()))
+		d.save(te)
 		return
 	}
 	if te.Status != tdRunning {
-		s.tdSay(ev, c, te, fmt.Sprintf("%s is %s.", te.heading(), te.Status))
+		d.say(ev, c, te, fmt.Sprintf("%s is %s.", te.heading(), te.Status))
 		return
 	}
 	s.cfg.Log("td: tourney %d: %s withdraws", te.ID, c.handle)
-	s.tdSay(ev, c, te, fmt.Sprintf("You have withdrawn from %s.", te.title()))
+	d.say(ev, c, te, fmt.Sprintf("You have withdrawn from %s.", te.title()))
 	if b := te.boardOf(c.handle); b != nil && b.game != nil {
-		s.tdSay(ev, c, te, fmt.Sprintf("Your game %d is played out: resign it if you do not mean to play.", b.game.number))
+		d.say(ev, c, te, fmt.Sprintf("Your game %d is played out: resign it if you do not mean to play.", b.game.number))
 	}
-	s.tdWithdraw(ev, te, c.handle, false)
-	s.tdPairNext(ev, te)
+	d.withdraw(ev, te, c.handle, false)
+	d.pairNext(ev, te)
 }
 
-func (s *Server) tdCmdPlay(ev *events, c *client, args []string) {
-	te := s.tdPick(ev, c, args)
+func (d *director) cmdPlay(ev *events, c *client, args []string) {
+	te := d.pick(ev, c, args)
 	if te == nil {
 		return
 	}
 	b := te.boardOf(c.handle)
 	if b == nil || te.Status != tdRunning {
-		s.tdSay(ev, c, te, fmt.Sprintf("You have no game to play in %s now.", te.title()))
+		d.say(ev, c, te, fmt.Sprintf("You have no game to play in %s now.", te.title()))
 		return
 	}
-	s.tdAnswer(ev, c, b)
+	d.answer(ev, c, b)
 }
 
-// tdCmdBye grants a requested half-point bye (FIDE C.04.1 lets
+// cmdBye grants a requested half-point bye (FIDE C.04.1 lets
 // organisers allow them; ICC's TD bots give them too) in the next round
 // to be paired, never in one already paired: the player's game of the
 // round in progress, if any, stands. The tourney package refuses a round
 // robin (its schedule is fixed), a withdrawn player and a finished event.
-func (s *Server) tdCmdBye(ev *events, c *client, args []string) {
-	te := s.tdPick(ev, c, args)
+func (d *director) cmdBye(ev *events, c *client, args []string) {
+	s := d.s
+	te := d.pick(ev, c, args)
 	if te == nil {
 		return
 	}
 	switch {
 	case !te.entrant(c.handle):
-		s.tdSay(ev, c, te, fmt.Sprintf("You are not in %s.", te.title()))
+		d.say(ev, c, te, fmt.Sprintf("You are not in %s.", te.title()))
 		return
 	case te.Status == tdOpen:
-		s.tdSay(ev, c, te, fmt.Sprintf("%s has not started: ask for your bye once round 1 is paired; it is for the next round.", te.heading()))
+		d.say(ev, c, te, fmt.Sprintf("%s has not started: ask for your bye once round 1 is paired; it is for the next round.", te.heading()))
 		return
 	case te.Status != tdRunning:
-		s.tdSay(ev, c, te, fmt.Sprintf("%s is %s.", te.heading(), te.Status))
+		d.say(ev, c, te, fmt.Sprintf("%s is %s.", te.heading(), te.Status))
 		return
 	}
 	next := te.round() + 1
 	if next > te.Event.Rounds {
-		s.tdSay(ev, c, te, fmt.Sprintf("You cannot have a bye in %s: every round is paired already.", te.title()))
+		d.say(ev, c, te, fmt.Sprintf("You cannot have a bye in %s: every round is paired already.", te.title()))
 		return
 	}
 	if err := te.Event.RequestBye(c.handle); err != nil {
-		s.tdSay(ev, c, te, fmt.Sprintf("You cannot have a bye in %s: %s.", te.title(), strings.TrimPrefix(err.Error(), "tourney: ")))
+		d.say(ev, c, te, fmt.Sprintf("You cannot have a bye in %s: %s.", te.title(), strings.TrimPrefix(err.Error(), "tourney: ")))
 		return
 	}
 	s.cfg.Log("td: tourney %d: %s asks a bye in round %d", te.ID, c.handle, next)
@@ -351,22 +346,22 @@ func (s *Server) tdCmdBye(ev *events, c *client, args []string) {
 	if te.boardOf(c.handle) != nil {
 		stands = fmt.Sprintf("; your game of round %d stands", te.round())
 	}
-	s.tdSay(ev, c, te, fmt.Sprintf("You will have a half-point bye in round %d of %s%s.", next, te.title(), stands))
-	s.tdSave(te)
+	d.say(ev, c, te, fmt.Sprintf("You will have a half-point bye in round %d of %s%s.", next, te.title(), stands))
+	d.save(te)
 }
 
-func (s *Server) tdCmdStandings(ev *events, c *client, args []string) {
-	if te := s.tdPick(ev, c, args); te != nil {
-		s.tdStandings(ev, c, te)
+func (d *director) cmdStandings(ev *events, c *client, args []string) {
+	if te := d.pick(ev, c, args); te != nil {
+		d.standings(ev, c, te)
 	}
 }
 
-func (s *Server) tdCmdInfo(ev *events, c *client, args []string) {
-	te := s.tdPick(ev, c, args)
+func (d *director) cmdInfo(ev *events, c *client, args []string) {
+	te := d.pick(ev, c, args)
 	if te == nil {
 		return
 	}
-	s.tdSay(ev, c, te, fmt.Sprintf("Tourney #%d %s: %s, wild 16 %d %d unrated, %s style, %s; %s.",
+	d.say(ev, c, te, fmt.Sprintf("Tourney #%d %s: %s, wild 16 %d %d unrated, %s style, %s; %s.",
 		te.ID, te.Spec.Name, te.Event.System, te.Spec.Minutes, te.Spec.Inc, te.Spec.Style, te.Status, te.progress()))
 	start := "a manager starts it"
 	switch {
@@ -376,143 +371,143 @@ func (s *Server) tdCmdInfo(ev *events, c *client, args []string) {
 		start = "it starts at " + te.Opened.Add(te.Spec.StartAfter).UTC().Format("15:04:05") + " UTC"
 	}
 	if te.Status == tdOpen {
-		s.tdSay(ev, c, te, fmt.Sprintf("Join with \"tell %s join %d\"; %s.", s.tdHandle(), te.ID, start))
+		d.say(ev, c, te, fmt.Sprintf("Join with \"tell %s join %d\"; %s.", d.handle(), te.ID, start))
 	}
-	s.tdSay(ev, c, te, fmt.Sprintf("Absent players lose by forfeit %s after the pairing; a game waits %s for a disconnected player, and disconnection %d forfeits it.",
-		s.td.cfg.AbsentGrace, s.td.cfg.GameGrace, s.td.cfg.MaxDisconnects))
+	d.say(ev, c, te, fmt.Sprintf("Absent players lose by forfeit %s after the pairing; a game waits %s for a disconnected player, and disconnection %d forfeits it.",
+		d.cfg.AbsentGrace, d.cfg.GameGrace, d.cfg.MaxDisconnects))
 }
 
-func (s *Server) tdCmdPairings(ev *events, c *client, args []string) {
-	te := s.tdPick(ev, c, args)
+func (d *director) cmdPairings(ev *events, c *client, args []string) {
+	te := d.pick(ev, c, args)
 	if te == nil {
 		return
 	}
 	r := te.round()
 	if r == 0 {
-		s.tdSay(ev, c, te, fmt.Sprintf("%s has no round paired yet.", te.heading()))
+		d.say(ev, c, te, fmt.Sprintf("%s has no round paired yet.", te.heading()))
 		return
 	}
 	rd := te.Event.Played[r-1]
-	s.tdSay(ev, c, te, fmt.Sprintf("%s round %d:", te.heading(), r))
+	d.say(ev, c, te, fmt.Sprintf("%s round %d:", te.heading(), r))
 	for _, g := range rd.Games {
-		s.tdSay(ev, c, te, fmt.Sprintf("  %d. %s - %s %s", g.Board, te.Event.Players[g.White].Handle, te.Event.Players[g.Black].Handle, g.Result))
+		d.say(ev, c, te, fmt.Sprintf("  %d. %s - %s %s", g.Board, te.Event.Players[g.White].Handle, te.Event.Players[g.Black].Handle, g.Result))
 	}
 	for _, by := range rd.Byes {
-		s.tdSay(ev, c, te, fmt.Sprintf("  %s: %s", te.Event.Players[by.Player].Handle, by.Kind))
+		d.say(ev, c, te, fmt.Sprintf("  %s: %s", te.Event.Players[by.Player].Handle, by.Kind))
 	}
 }
 
-func (s *Server) tdCmdGames(ev *events, c *client, args []string) {
-	te := s.tdPick(ev, c, args)
+func (d *director) cmdGames(ev *events, c *client, args []string) {
+	te := d.pick(ev, c, args)
 	if te == nil {
 		return
 	}
 	n := 0
 	for _, b := range te.Boards {
 		if b.game != nil {
-			s.tdSay(ev, c, te, fmt.Sprintf("  game %d: %s - %s (round %d, board %d)", b.game.number, b.White, b.Black, b.Round, b.Board))
+			d.say(ev, c, te, fmt.Sprintf("  game %d: %s - %s (round %d, board %d)", b.game.number, b.White, b.Black, b.Round, b.Board))
 			n++
 		}
 	}
-	s.tdSay(ev, c, te, fmt.Sprintf("%s: %d games in progress.", te.title(), n))
+	d.say(ev, c, te, fmt.Sprintf("%s: %d games in progress.", te.title(), n))
 }
 
-func (s *Server) tdCmdStatus(ev *events, c *client, _ []string) {
-	for _, te := range s.td.events {
+func (d *director) cmdStatus(ev *events, c *client, _ []string) {
+	for _, te := range d.events {
 		if te.over() || !te.entrant(c.handle) {
 			continue
 		}
 		if te.Status == tdOpen {
-			s.tdSay(ev, c, te, fmt.Sprintf("You are in %s, waiting for the start (%s).", te.title(), te.progress()))
+			d.say(ev, c, te, fmt.Sprintf("You are in %s, waiting for the start (%s).", te.title(), te.progress()))
 			return
 		}
 		b := te.boardOf(c.handle)
 		switch {
 		case te.isOff(c.handle):
-			s.tdSay(ev, c, te, fmt.Sprintf("You are in %s; your games are over.", te.title()))
+			d.say(ev, c, te, fmt.Sprintf("You are in %s; your games are over.", te.title()))
 		case b == nil:
-			s.tdSay(ev, c, te, fmt.Sprintf("You are in %s, waiting for round %d.", te.title(), te.round()+1))
+			d.say(ev, c, te, fmt.Sprintf("You are in %s, waiting for round %d.", te.title(), te.round()+1))
 		case b.game != nil:
-			s.tdSay(ev, c, te, fmt.Sprintf("You are in %s, playing round %d: game %d.", te.title(), b.Round, b.game.number))
+			d.say(ev, c, te, fmt.Sprintf("You are in %s, playing round %d: game %d.", te.title(), b.Round, b.game.number))
 		default:
 			col := b.side(c.handle)
-			s.tdSay(ev, c, te, fmt.Sprintf("You are in %s, round %d: you play %s against %s; waiting for your answer.",
+			d.say(ev, c, te, fmt.Sprintf("You are in %s, round %d: you play %s against %s; waiting for your answer.",
 				te.title(), b.Round, strings.ToLower(colorName(chess.Color(col))), b.names()[1-col]))
 		}
 		return
 	}
-	s.tdSay(ev, c, nil, "You are in no tourney.")
+	d.say(ev, c, nil, "You are in no tourney.")
 }
 
-func (s *Server) tdCmdList(ev *events, c *client, args []string) {
+func (d *director) cmdList(ev *events, c *client, args []string) {
 	joinable := len(args) > 0 && args[0] == "-j"
-	s.tdSay(ev, c, nil, s.tdHandle()+"'s tourney list:")
+	d.say(ev, c, nil, d.handle()+"'s tourney list:")
 	n := 0
-	for _, te := range s.td.events {
+	for _, te := range d.events {
 		if joinable && te.Status != tdOpen && !te.lateJoinable() {
 			continue
 		}
-		s.tdSay(ev, c, nil, fmt.Sprintf("| %d | %s | %s | %s | %s |", te.ID, te.Status, te.Spec.Name, te.Spec.typeColumn(), te.Opened.UTC().Format("2006-01-02 15:04")))
+		d.say(ev, c, nil, fmt.Sprintf("| %d | %s | %s | %s | %s |", te.ID, te.Status, te.Spec.Name, te.Spec.TypeColumn(), te.Opened.UTC().Format("2006-01-02 15:04")))
 		n++
 	}
 	unit := "tourneys"
 	if n == 1 {
 		unit = "tourney"
 	}
-	s.tdSay(ev, c, nil, fmt.Sprintf("Listed: %d %s.", n, unit))
+	d.say(ev, c, nil, fmt.Sprintf("Listed: %d %s.", n, unit))
 }
 
-func (s *Server) tdCmdOpen(ev *events, c *client, args []string) {
-	sp, err := ParseEventSpec(strings.Join(args, " "), s.td.cfg.Style)
+func (d *director) cmdOpen(ev *events, c *client, args []string) {
+	sp, err := td.ParseEventSpec(strings.Join(args, " "), d.cfg.Style)
 	if err != nil {
-		s.tdSay(ev, c, nil, "Cannot open: "+err.Error()+".")
+		d.say(ev, c, nil, "Cannot open: "+err.Error()+".")
 		return
 	}
-	te, err := s.tdOpenEvent(ev, sp)
+	te, err := d.openEvent(ev, sp)
 	if err != nil {
-		s.tdSay(ev, c, nil, "Cannot open: "+err.Error()+".")
+		d.say(ev, c, nil, "Cannot open: "+err.Error()+".")
 		return
 	}
-	s.tdSay(ev, c, te, fmt.Sprintf("Opened tourney #%d: %s.", te.ID, te.Spec))
+	d.say(ev, c, te, fmt.Sprintf("Opened tourney #%d: %s.", te.ID, te.Spec))
 }
 
-func (s *Server) tdCmdStart(ev *events, c *client, args []string) {
-	te := s.tdPick(ev, c, args)
+func (d *director) cmdStart(ev *events, c *client, args []string) {
+	te := d.pick(ev, c, args)
 	if te == nil {
 		return
 	}
-	if err := s.tdStart(ev, te); err != nil {
-		s.tdSay(ev, c, te, fmt.Sprintf("Cannot start %s: %v.", te.title(), err))
+	if err := d.start(ev, te); err != nil {
+		d.say(ev, c, te, fmt.Sprintf("Cannot start %s: %v.", te.title(), err))
 		return
 	}
-	s.tdSay(ev, c, te, fmt.Sprintf("Started %s.", te.title()))
+	d.say(ev, c, te, fmt.Sprintf("Started %s.", te.title()))
 }
 
-func (s *Server) tdCmdAbort(ev *events, c *client, args []string) {
-	te := s.tdPick(ev, c, args)
+func (d *director) cmdAbort(ev *events, c *client, args []string) {
+	te := d.pick(ev, c, args)
 	if te == nil {
 		return
 	}
 	if te.over() {
-		s.tdSay(ev, c, te, fmt.Sprintf("%s is already %s.", te.heading(), te.Status))
+		d.say(ev, c, te, fmt.Sprintf("%s is already %s.", te.heading(), te.Status))
 		return
 	}
-	s.tdAbort(ev, te, "by "+c.handle)
-	s.tdSay(ev, c, te, fmt.Sprintf("Aborted %s.", te.title()))
+	d.abort(ev, te, "by "+c.handle)
+	d.say(ev, c, te, fmt.Sprintf("Aborted %s.", te.title()))
 }
 
-func (s *Server) tdCmdForfeit(ev *events, c *client, args []string) {
+func (d *director) cmdForfeit(ev *events, c *client, args []string) {
 	if len(args) == 0 {
-		s.tdSay(ev, c, nil, "Usage: forfeit <handle> [N]")
+		d.say(ev, c, nil, "Usage: forfeit <handle> [N]")
 		return
 	}
-	te := s.tdPick(ev, c, args[1:])
+	te := d.pick(ev, c, args[1:])
 	if te == nil {
 		return
 	}
 	who := args[0]
 	if !te.entrant(who) || te.Status != tdRunning {
-		s.tdSay(ev, c, te, fmt.Sprintf("%s is not playing in %s.", truncate(who, 32), te.title()))
+		d.say(ev, c, te, fmt.Sprintf("%s is not playing in %s.", truncate(who, 32), te.title()))
 		return
 	}
 	if b := te.boardOf(who); b != nil {
@@ -522,10 +517,10 @@ func (s *Server) tdCmdForfeit(ev *events, c *client, args []string) {
 		if lost[0] {
 			res = tourney.BlackForfeitWin
 		}
-		s.tdForfeit(ev, b, res, lost, "forfeited by "+c.handle)
+		d.forfeit(ev, b, res, lost, "forfeited by "+c.handle)
 	} else {
-		s.tdWithdraw(ev, te, who, true)
-		s.tdPairNext(ev, te)
+		d.withdraw(ev, te, who, true)
+		d.pairNext(ev, te)
 	}
-	s.tdSay(ev, c, te, fmt.Sprintf("%s is forfeited from %s.", who, te.title()))
+	d.say(ev, c, te, fmt.Sprintf("%s is forfeited from %s.", who, te.title()))
 }

@@ -11,144 +11,9 @@ import (
 	"time"
 
 	"kriegbot/engine/umpire"
+	"kriegbot/server/td"
 	"kriegbot/tourney"
 )
-
-func TestParseEventSpec(t *testing.T) {
-	def := EventSpec{System: tourney.Swiss, Rounds: 5, Minutes: 2, Inc: 12, Style: "icc", MaxPlayers: 64}
-	with := func(f func(*EventSpec)) EventSpec { sp := def; f(&sp); return sp }
-	for _, tc := range []struct {
-		in   string
-		want EventSpec
-		err  string
-	}{
-		{"", def, ""},
-		{"name=KS1,system=swiss,rounds=3,tc=1+1,style=fics,start=4", with(func(sp *EventSpec) {
-			sp.Name, sp.Rounds, sp.Minutes, sp.Inc, sp.Style, sp.StartPlayers = "KS1", 3, 1, 1, "fics", 4
-		}), ""},
-		{"name=A system=rr start=10m", with(func(sp *EventSpec) {
-			sp.Name, sp.System, sp.StartAfter = "A", tourney.RoundRobin, 10*time.Minute
-		}), ""},
-		{"SYSTEM=DRR, max=8 ,start=manual", with(func(sp *EventSpec) { sp.System, sp.MaxPlayers = tourney.DoubleRoundRobin, 8 }), ""},
-		{"tc=rapid", with(func(sp *EventSpec) { sp.Minutes, sp.Inc = 25, 10 }), ""},
-		{"name=KS1 name=KS2", EventSpec{}, "name given twice"},
-		{"name=a\"b", EventSpec{}, `name "a\"b"`},
-		{"name=" + strings.Repeat("x", 33), EventSpec{}, "want 1 to 32"},
-		{"system=knockout", EventSpec{}, `system "knockout"`},
-		{"rounds=0", EventSpec{}, `rounds "0"`},
-		{"rounds=100", EventSpec{}, `rounds "100"`},
-		{"tc=0+0", EventSpec{}, `tc "0+0"`},
-		{"tc=5", EventSpec{}, `tc "5"`},
-		{"style=mamer", EventSpec{}, `style "mamer"`},
-		{"start=1", EventSpec{}, `start "1"`},
-		{"start=-5m", EventSpec{}, `start "-5m"`},
-		{"start=soon", EventSpec{}, `start "soon"`},
-		{"max=65", EventSpec{}, `max "65"`},
-		{"start=10,max=4", EventSpec{}, "start=10 is more than max=4"},
-		{"colour=white", EventSpec{}, `unknown key "colour"`},
-		{"rounds", EventSpec{}, `"rounds": want key=value`},
-		{"rounds=", EventSpec{}, `"rounds=": want key=value`},
-		{strings.Repeat("name=x,", 100), EventSpec{}, "longer than 512 bytes"},
-	} {
-		got, err := ParseEventSpec(tc.in, "icc")
-		if tc.err != "" {
-			if err == nil || !strings.Contains(err.Error(), tc.err) {
-				t.Errorf("%q: error %v, want %q", tc.in, err, tc.err)
-			}
-			continue
-		}
-		if err != nil || got != tc.want {
-			t.Errorf("%q: %+v, %v; want %+v", tc.in, got, err, tc.want)
-			continue
-		}
-		// String writes what ParseEventSpec reads back.
-		again, err := ParseEventSpec(got.String(), "icc")
-		if err != nil || again != got {
-			t.Errorf("%q: String %q reads back as %+v, %v", tc.in, got.String(), again, err)
-		}
-	}
-}
-
-func FuzzParseEventSpec(f *testing.F) {
-	for _, s := range []string{"", "name=KS1,system=swiss,rounds=3,tc=1+1,style=fics,start=4", "start=10m max=8", "tc=999+999", "name==", ",,,"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		sp, err := ParseEventSpec(s, "fics")
-		if err != nil {
-			return
-		}
-		if sp.Name != "" && !specName(sp.Name) || sp.Rounds < 1 || sp.MaxPlayers > 64 || sp.Minutes == 0 && sp.Inc == 0 {
-			t.Fatalf("%q gave %+v", s, sp)
-		}
-		again, err := ParseEventSpec(sp.String(), "fics")
-		if err != nil || again != sp {
-			t.Fatalf("%q: %+v writes %q, reads %+v, %v", s, sp, sp.String(), again, err)
-		}
-	})
-}
-
-func TestParseTourneyPath(t *testing.T) {
-	for _, tc := range []struct {
-		in  string
-		id  int
-		ext string
-		ok  bool
-	}{
-		{"/tourney/1", 1, "html", true},
-		{"/tourney/12.txt", 12, "txt", true},
-		{"/tourney/3.pgn", 3, "pgn", true},
-		{"/tourney/3.html", 3, "html", true},
-		{"/tourney/", 0, "", false},
-		{"/tourney/0", 0, "", false},
-		{"/tourney/-1", 0, "", false},
-		{"/tourney/#1", 0, "", false},
-		{"/tourney/1.json", 0, "", false},
-		{"/tourney/1/x", 0, "", false},
-		{"/tourney/9999999", 0, "", false},
-		{"/tourneys/1", 0, "", false},
-		{"/tourney/1.txt.txt", 0, "", false},
-	} {
-		id, ext, ok := parseTourneyPath(tc.in)
-		if id != tc.id || ext != tc.ext || ok != tc.ok {
-			t.Errorf("%q: %d %q %v, want %d %q %v", tc.in, id, ext, ok, tc.id, tc.ext, tc.ok)
-		}
-	}
-}
-
-func FuzzParseTourneyPath(f *testing.F) {
-	for _, s := range []string{"/tourney/1", "/tourney/2.pgn", "/tourney/x.y", "/tourney/1."} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		id, ext, ok := parseTourneyPath(s)
-		if ok && (id < 1 || ext != "html" && ext != "txt" && ext != "pgn") {
-			t.Fatalf("%q: %d %q", s, id, ext)
-		}
-	})
-}
-
-func TestTDNumbersAndFiles(t *testing.T) {
-	for _, tc := range []struct {
-		in string
-		n  int
-		ok bool
-	}{{"3", 3, true}, {"#3", 3, true}, {"0", 0, false}, {"", 0, false}, {"#", 0, false}, {"3a", 0, false}, {"1234567", 0, false}, {"+3", 0, false}} {
-		if n, ok := tdNumber(tc.in); n != tc.n || ok != tc.ok {
-			t.Errorf("tdNumber(%q) = %d %v", tc.in, n, ok)
-		}
-	}
-	for _, tc := range []struct {
-		in string
-		n  int
-		ok bool
-	}{{"tourney-1.json", 1, true}, {"tourney-42.json", 42, true}, {"tourney-0.json", 0, false}, {"tourney-.json", 0, false},
-		{"tourney-1.pgn", 0, false}, {"tourney-1.json.tmp", 0, false}, {"tourney--1.json", 0, false}, {"x-1.json", 0, false}} {
-		if n, ok := tdFileID(tc.in); n != tc.n || ok != tc.ok {
-			t.Errorf("tdFileID(%q) = %d %v", tc.in, n, ok)
-		}
-	}
-}
 
 // finishedEvent is a 6-player Swiss of 3 rounds with every result in,
 // the stronger player winning (a draw between neighbours on board 3).
@@ -182,7 +47,7 @@ func finishedEvent(t testing.TB, sixth string) *tdEvent {
 			}
 		}
 	}
-	return &tdEvent{ID: 1, Spec: EventSpec{Name: "KS_Demo", System: tourney.Swiss, Rounds: 3, Minutes: 1, Inc: 1, Style: "icc", MaxPlayers: 64},
+	return &tdEvent{ID: 1, Spec: td.EventSpec{Name: "KS_Demo", System: tourney.Swiss, Rounds: 3, Minutes: 1, Inc: 1, Style: "icc", MaxPlayers: 64},
 		Status: tdDone, Opened: time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC), Event: e}
 }
 
@@ -297,7 +162,7 @@ func FuzzTDTell(f *testing.F) {
 		defer s.mu.Unlock()
 		for _, c := range []*client{boss, other} {
 			ev := s.newEvents()
-			s.tdTell(ev, c, text)
+			s.td.tell(ev, c, text)
 			c.outMu.Lock() // the output is not read here
 			c.outBuf = nil
 			c.queued.Store(0)
@@ -316,29 +181,10 @@ func FuzzTDTell(f *testing.F) {
 	})
 }
 
-// TestServeTDFlags: bad TD flags are usage errors that say what is wrong.
-func TestServeTDFlags(t *testing.T) {
-	for _, tc := range []struct {
-		args []string
-		want string
-	}{
-		{[]string{"-tourney", "system=cup"}, `system "cup"`},
-		{[]string{"-tourney", "name=KS1"}, "start=manual needs -td-managers"},
-		{[]string{"-td-style", "mamer"}, `-td-style "mamer"`},
-		{[]string{"-td-absent", "0s"}, "must be positive"},
-		{[]string{"-td", "T D", "-addr", "127.0.0.1:0"}, "TD handle"},
-	} {
-		var out, errb strings.Builder
-		if code := Command(tc.args, &out, &errb); code != 2 || !strings.Contains(errb.String(), tc.want) {
-			t.Errorf("%v: exit %d, %q; want 2 and %q", tc.args, code, errb.String(), tc.want)
-		}
-	}
-}
-
 // The events open at start are listed for kriegbot serve's first lines,
 // with the command that enters them.
 func TestTDEventsListed(t *testing.T) {
-	s, err := New(Config{Rules: umpire.ICC(), TD: TDConfig{Events: []EventSpec{
+	s, err := New(Config{Rules: umpire.ICC(), TD: TDConfig{Events: []td.EventSpec{
 		mustSpec(t, "name=KS1 system=swiss rounds=5 tc=2+12 start=8"), mustSpec(t, "name=KS2 system=rr tc=1+0 start=2")}}})
 	if err != nil {
 		t.Fatal(err)

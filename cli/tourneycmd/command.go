@@ -27,6 +27,8 @@ import (
 	"kriegbot/internal/cmdflag"
 	"kriegbot/protocol/handle"
 	"kriegbot/server"
+	"kriegbot/server/td"
+	"kriegbot/server/timecontrol"
 	"kriegbot/tourney"
 )
 
@@ -107,7 +109,7 @@ example: kriegbot tourney -players "mcts,mcts:approach=a,heuristic,random" -form
 	if opt.players, err = parsePlayers(*list); err != nil {
 		return options{}, cmdflag.Fail(stderr, "tourney", "-players: %v", err), true
 	}
-	if opt.minutes, opt.inc, err = server.ParseTimeControl(*tc); err != nil {
+	if opt.minutes, opt.inc, err = timecontrol.Parse(*tc); err != nil {
 		return options{}, cmdflag.Fail(stderr, "tourney", "-tc: %v", err), true
 	}
 	if _, err := umpire.ParseRules(opt.rules); err != nil {
@@ -139,7 +141,7 @@ example: kriegbot tourney -players "mcts,mcts:approach=a,heuristic,random" -form
 	if opt.rounds == 0 {
 		opt.rounds = defaultRounds(len(opt.players))
 	}
-	if _, err := server.ParseEventSpec(opt.eventSpec(), opt.style); err != nil {
+	if _, err := td.ParseEventSpec(opt.eventSpec(), opt.style); err != nil {
 		return options{}, cmdflag.Fail(stderr, "tourney", "%v", err), true
 	}
 	return opt, 0, false
@@ -350,7 +352,7 @@ func run(ctx context.Context, opt options, stdout, stderr io.Writer) error {
 
 	wctx, wcancel := context.WithTimeout(ctx, opt.bound())
 	defer wcancel()
-	state, err := follow(wctx, server.TDEventFile(opt.out, 1, "json"), opt.progress, newProgress(stdout))
+	state, err := follow(wctx, td.EventFile(opt.out, 1, "json"), opt.progress, newProgress(stdout))
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) {
 			return fmt.Errorf("the event did not end within %s (see %s)", opt.bound().Round(time.Second), filepath.Join(opt.out, "tourney.log"))
@@ -365,7 +367,7 @@ func run(ctx context.Context, opt options, stdout, stderr io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "\nevent %s in %s: PGN %s, crosstable %s and %s\n", state.Status, time.Since(began).Round(time.Second),
-		server.TDEventFile(opt.out, 1, "pgn"), server.TDEventFile(opt.out, 1, "txt"), server.TDEventFile(opt.out, 1, "html"))
+		td.EventFile(opt.out, 1, "pgn"), td.EventFile(opt.out, 1, "txt"), td.EventFile(opt.out, 1, "html"))
 	fmt.Fprintf(stdout, "each player's game records (kriegbot replay FILE): %s\n", filepath.Join(opt.out, "PLAYER", "games"))
 	if state.Status != "done" {
 		return fmt.Errorf("the event was %s", state.Status)
@@ -420,7 +422,7 @@ func startServer(opt options, log zerolog.Logger) (*server.Server, string, map[s
 	if err != nil {
 		return nil, "", nil, err
 	}
-	spec, err := server.ParseEventSpec(opt.eventSpec(), opt.style)
+	spec, err := td.ParseEventSpec(opt.eventSpec(), opt.style)
 	if err != nil {
 		return nil, "", nil, err
 	}
@@ -435,7 +437,7 @@ func startServer(opt options, log zerolog.Logger) (*server.Server, string, map[s
 	srvLog := log.With().Str("component", "server").Logger()
 	srv, err := server.New(server.Config{Rules: rules, Accounts: accounts,
 		RecordDir: filepath.Join(opt.out, "server"), DisconnectGrace: 2 * time.Minute,
-		TD:  server.TDConfig{Dir: opt.out, Events: []server.EventSpec{spec}, Style: opt.style, AbsentGrace: opt.absent},
+		TD:  server.TDConfig{Dir: opt.out, Events: []td.EventSpec{spec}, Style: opt.style, AbsentGrace: opt.absent},
 		Log: func(format string, a ...any) { srvLog.Info().Msgf(format, a...) }})
 	if err != nil {
 		return nil, "", nil, err

@@ -1,4 +1,4 @@
-package server
+package servecmd
 
 import (
 	"bufio"
@@ -16,6 +16,9 @@ import (
 
 	"kriegbot/engine/umpire"
 	"kriegbot/internal/cmdflag"
+	"kriegbot/server"
+	"kriegbot/server/td"
+	"kriegbot/server/timecontrol"
 )
 
 // Command runs "kriegbot serve [flags]" and "kriegbot serve hash".
@@ -46,9 +49,9 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	tdGrace := fs.Duration("td-absent", 2*time.Minute, "time a paired player has to answer before losing by forfeit")
 	tdGameGrace := fs.Duration("td-grace", 5*time.Minute, "time a player who disconnects during a TD game has to come back (the third disconnection forfeits)")
 	tdLateOdds := fs.Bool("td-late-odds", false, "CCT's time odds: the time a player waited for a late opponent is taken off the late side's clock at the start of the game")
-	var tdEvents []EventSpec
+	var tdEvents []td.EventSpec
 	fs.Func("tourney", "open a TD event, e.g. \"name=KS1,system=swiss,rounds=5,tc=1+1,style=icc,start=4\" (start: manual, N players or a duration); repeatable", func(v string) error {
-		sp, err := ParseEventSpec(v, "")
+		sp, err := td.ParseEventSpec(v, "")
 		if err != nil {
 			return err
 		}
@@ -79,7 +82,7 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	if *maxPerHost < 0 {
 		return cmdflag.Fail(stderr, "serve", "-max-conns-per-host must not be negative")
 	}
-	minutes, inc, err := ParseTimeControl(*httpTime)
+	minutes, inc, err := timecontrol.Parse(*httpTime)
 	if err != nil {
 		return cmdflag.Fail(stderr, "serve", "-http-time: %v", err)
 	}
@@ -103,10 +106,10 @@ func Command(args []string, stdout, stderr io.Writer) int {
 			return cmdflag.Fail(stderr, "serve", "-tourney %s: start=manual needs -td-managers to start it", tdEvents[i])
 		}
 	}
-	cfg := Config{Rules: rules, NoGuests: *noGuests, DisconnectGrace: *grace, RecordDir: *records,
+	cfg := server.Config{Rules: rules, NoGuests: *noGuests, DisconnectGrace: *grace, RecordDir: *records,
 		MaxConns: *maxConns, MaxConnsPerHost: *maxPerHost,
-		HTTP: HTTPConfig{Minutes: minutes, Inc: inc, TokenFile: *httpBots, BotIdle: *botIdle, BotUnused: *botUnused},
-		TD: TDConfig{Handle: *tdName, Managers: managers, Dir: *tdDir, Style: *tdStyle, Events: tdEvents,
+		HTTP: server.HTTPConfig{Minutes: minutes, Inc: inc, TokenFile: *httpBots, BotIdle: *botIdle, BotUnused: *botUnused},
+		TD: server.TDConfig{Handle: *tdName, Managers: managers, Dir: *tdDir, Style: *tdStyle, Events: tdEvents,
 			AbsentGrace: *tdGrace, GameGrace: *tdGameGrace, LateOdds: *tdLateOdds}}
 	if *botIdle == 0 || *botUnused == 0 {
 		return cmdflag.Fail(stderr, "serve", "-http-bot-idle and -http-bot-unused must not be 0 (negative: never)")
@@ -115,7 +118,7 @@ func Command(args []string, stdout, stderr io.Writer) int {
 		return cmdflag.Fail(stderr, "serve", "-http %s is not a loopback address; add -http-public to serve it anyway", *httpAddr)
 	}
 	if *accounts != "" {
-		a, err := LoadAccounts(*accounts)
+		a, err := server.LoadAccounts(*accounts)
 		if err != nil {
 			fmt.Fprintf(stderr, "kriegbot serve: %v\n", err)
 			return cmdflag.Usage
@@ -130,7 +133,7 @@ func Command(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "%s %s\n", time.Now().UTC().Format("2006-01-02T15:04:05Z"), fmt.Sprintf(format, a...))
 		}
 	}
-	srv, err := New(cfg)
+	srv, err := server.New(cfg)
 	if err != nil {
 		fmt.Fprintf(stderr, "kriegbot serve: %v\n", err)
 		return cmdflag.Usage
@@ -211,7 +214,7 @@ func hashCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if pw == "" || len(pw) > 72 {
 		return cmdflag.Fail(stderr, "serve hash", "want a password of 1 to 72 bytes on standard input")
 	}
-	h, err := HashPassword(pw)
+	h, err := server.HashPassword(pw)
 	if err != nil {
 		fmt.Fprintf(stderr, "kriegbot serve hash: %v\n", err)
 		return cmdflag.Failure

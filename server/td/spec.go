@@ -1,4 +1,4 @@
-package server
+package td
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"kriegbot/server/timecontrol"
 	"kriegbot/tourney"
 )
 
@@ -80,7 +81,7 @@ func ParseEventSpec(text, defStyle string) (EventSpec, error) {
 			}
 			sp.Rounds = n
 		case "tc":
-			m, i, err := ParseTimeControl(v)
+			m, i, err := timecontrol.Parse(v)
 			if err != nil {
 				return EventSpec{}, fmt.Errorf("tc %q: %v", v, err)
 			}
@@ -171,10 +172,10 @@ func (sp EventSpec) String() string {
 	return strings.Join(f, ",")
 }
 
-// typeColumn is the event's "type" as mamer lists it: time, increment,
+// TypeColumn is the event's "type" as mamer lists it: time, increment,
 // r or u, the variant, the style and (Swiss) the rounds, e.g.
 // "1 1 u wild 16 SS\5".
-func (sp EventSpec) typeColumn() string {
+func (sp EventSpec) TypeColumn() string {
 	style := `SS\` + strconv.Itoa(sp.Rounds)
 	switch sp.System {
 	case tourney.RoundRobin:
