@@ -29,23 +29,48 @@ import (
 	"kriegbot/internal/cmdflag"
 	"kriegbot/internal/rotate"
 	"kriegbot/live"
-	"kriegbot/server"
 )
 
 // Command runs "kriegbot run [-config FILE] [-check] [-games N] [-v]
 // [-connect HOST:PORT] [-guest]".
 //
-// Command returns the command's entry point; replayPage makes a finished
-// game's replay page for the live page (nil: no replay links), given by the
-// caller so that the daemon does not import the replay tool.
-func Command(replayPage ReplayPage) func(args []string, stdout, stderr io.Writer) int {
-	return func(args []string, stdout, stderr io.Writer) int { return command(args, stdout, stderr, replayPage) }
+// Command returns the command's entry point; parts are what it takes from
+// the programs beside the daemon, given by cli so that the daemon imports
+// neither the replay tool nor the server.
+func Command(parts Parts) func(args []string, stdout, stderr io.Writer) int {
+	return func(args []string, stdout, stderr io.Writer) int { return command(args, stdout, stderr, parts) }
+}
+
+// Parts are the run command's pieces from outside the daemon.
+type Parts struct {
+	// ReplayPage makes a finished game's replay page for the live page
+	// (nil: no replay links).
+	ReplayPage ReplayPage
+	// StartServer starts the embedded server (nil: a configuration with
+	// server.embedded = true is refused).
+	StartServer StartServer
 }
 
 // ReplayPage makes the HTML replay page of the game in a record file.
 type ReplayPage func(ctx context.Context, record, build string) ([]byte, error)
 
-func command(args []string, stdout, stderr io.Writer, replayPage ReplayPage) int {
+// StartServer starts a wild 16 server on addr with a registered computer
+// account and a fresh password for each handle, records in recordDir (""
+// for none) and its notable events to logf.
+type StartServer func(rules umpire.Rules, handles []string, recordDir, addr string, logf func(format string, args ...any)) (EmbeddedServer, error)
+
+// EmbeddedServer is the server kriegbot run plays on by default.
+type EmbeddedServer interface {
+	// Addr is the telnet door's address.
+	Addr() string
+	// Password is a handle's throw-away password.
+	Password(handle string) string
+	// ServeAPI serves the kriegspiel.org bot API's door on ln until Close.
+	ServeAPI(ln net.Listener) error
+	Close() error
+}
+
+func command(args []string, stdout, stderr io.Writer, parts Parts) int {
 	fset := flag.NewFlagSet("run", flag.ContinueOnError)
 	path := fset.String("config", "config.toml", "configuration file; when the default file is missing, the built-in defaults (the embedded server and sparring partner) are used")
 	check := fset.Bool("check", false, "validate the configuration, print the effective values (password masked) and exit")
@@ -141,8 +166,8 @@ Exit status: 0 done, 1 restart me (the server is unreachable), 2 bad configurati
 	var page *live.Server
 	if *httpAddr != "" {
 		var render func(string) ([]byte, error)
-		if replayPage != nil {
-			render = func(rec string) ([]byte, error) { return replayPage(ctx, rec, buildinfo.ID()) }
+		if parts.ReplayPage != nil {
+			render = func(rec string) ([]byte, error) { return parts.ReplayPage(ctx, rec, buildinfo.ID()) }
 		}
 		page = live.New(filepath.Join(cfg.Logs.Dir, "games"), render)
 		ln, err := net.Listen("tcp", *httpAddr)
@@ -152,7 +177,7 @@ Exit status: 0 done, 1 restart me (the server is unreachable), 2 bad configurati
 		go page.Serve(ctx, ln)
 		console.say(lineNote, "kriegbot: the live page is on http://%s/", ln.Addr())
 	}
-	return runDaemons(ctx, cfg, spec, sparSpec, password, token, console, page, stdout, stderr)
+	return runDaemons(ctx, cfg, parts, spec, sparSpec, password, token, console, page, stdout, stderr)
 }
 
 // connectTo points the configuration at an outside ICC-protocol server at
@@ -214,7 +239,7 @@ func loadConfig(path string, explicit bool) (config.Config, string, error) {
 
 // runDaemons starts the logs, the embedded server and sparring partner when
 // configured, and the bot; it handles the signals.
-func runDaemons(ctx context.Context, cfg config.Config, spec, sparSpec players.Spec, password, token string, console *Console, page *live.Server, stdout, stderr io.Writer) int {
+func runDaemons(ctx context.Context, cfg config.Config, parts Parts, spec, sparSpec players.Spec, password, token string, console *Console, page *live.Server, stdout, stderr io.Writer) int {
 	began := time.Now()
 	logFile, err := rotate.Open(cfg.Logs.Dir, "kriegbot.log", int64(cfg.Logs.MaxSizeMB)<<20, cfg.Logs.Keep)
 	if err != nil {
@@ -244,17 +269,17 @@ func runDaemons(ctx context.Context, cfg config.Config, spec, sparSpec players.S
 	addr := ""
 	var wg sync.WaitGroup
 	var sparring *Daemon
-	var embedded *server.Server
+	var embedded EmbeddedServer
 	if cfg.Server.Embedded {
-		srv, a, passwords, err := startEmbedded(cfg, log)
-		embedded = srv
+		srv, err := startEmbedded(parts.StartServer, cfg, log)
 		if err != nil {
 			fmt.Fprintf(stderr, "kriegbot run: embedded server: %v\n", err)
 			return ExitRestart
 		}
+		embedded = srv
 		defer srv.Close()
-		addr = a
-		password = passwords[cfg.Account.Handle]
+		addr = srv.Addr()
+		password = srv.Password(cfg.Account.Handle)
 		line := fmt.Sprintf("kriegbot: embedded wild 16 server on %s; playing %s as %s", addr, spec, cfg.Account.Handle)
 		if cfg.Sparring.Enabled {
 			line += fmt.Sprintf(" against %s (%s)", cfg.Sparring.Handle, sparSpec)
@@ -265,7 +290,7 @@ func runDaemons(ctx context.Context, cfg config.Config, spec, sparSpec players.S
 		}
 		if cfg.Sparring.Enabled {
 			sc := sparringConfig(cfg)
-			sparring = New(sc, Options{Name: cfg.Sparring.Handle, Password: passwords[cfg.Sparring.Handle], Addr: addr,
+			sparring = New(sc, Options{Name: cfg.Sparring.Handle, Password: srv.Password(cfg.Sparring.Handle), Addr: addr,
 				Spec: sparSpec, Log: log.With().Str("bot", cfg.Sparring.Handle).Logger(), Seed: seed ^ 0x5a5a,
 				AutoSeek: cfg.Server.Protocol == "kriegspiel"})
 			wg.Add(1)
@@ -411,34 +436,23 @@ func embeddedRules(cfg config.Config) (umpire.Rules, error) {
 // startEmbedded starts the in-process server with two registered accounts
 // (the bot and its partner) whose passwords are fresh random strings, so
 // the real login path, with a masked password, is exercised.
-func startEmbedded(cfg config.Config, log zerolog.Logger) (*server.Server, string, map[string]string, error) {
+func startEmbedded(start StartServer, cfg config.Config, log zerolog.Logger) (EmbeddedServer, error) {
+	if start == nil {
+		return nil, errors.New("this build has no embedded server: set server.embedded = false and server.host")
+	}
 	rules, err := embeddedRules(cfg)
 	if err != nil {
-		return nil, "", nil, err
+		return nil, err
 	}
 	handles := []string{cfg.Account.Handle, cfg.Sparring.Handle}
 	if cfg.Server.Protocol == "kriegspiel" {
 		handles = handles[1:] // kriegbot registers on the HTTP door instead
-	}
-	accounts, passwords, err := server.ThrowAwayAccounts("C", handles...)
-	if err != nil {
-		return nil, "", nil, err
 	}
 	srvLog := log.With().Str("component", "server").Logger()
 	records := ""
 	if cfg.Logs.Records {
 		records = filepath.Join(cfg.Logs.Dir, "server")
 	}
-	srv, err := server.New(server.Config{Rules: rules, Accounts: accounts, NoGuests: true, RecordDir: records,
-		DisconnectGrace: 2 * time.Minute,
-		Log:             func(format string, a ...any) { srvLog.Debug().Msgf(format, a...) }})
-	if err != nil {
-		return nil, "", nil, err
-	}
-	ln, err := net.Listen("tcp", net.JoinHostPort(cfg.Server.Host, fmt.Sprint(cfg.Server.Port)))
-	if err != nil {
-		return nil, "", nil, err
-	}
-	go srv.Serve(ln)
-	return srv, ln.Addr().String(), passwords, nil
+	return start(rules, handles, records, net.JoinHostPort(cfg.Server.Host, fmt.Sprint(cfg.Server.Port)),
+		func(format string, a ...any) { srvLog.Debug().Msgf(format, a...) })
 }

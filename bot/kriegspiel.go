@@ -16,7 +16,6 @@ import (
 	"kriegbot/internal/backoff"
 	"kriegbot/live"
 	"kriegbot/protocol/ksclient"
-	"kriegbot/server"
 )
 
 // The kriegspiel.org backend of the daemon: the site's bot API over HTTPS
@@ -301,7 +300,7 @@ func (r *ksRun) ok() { r.retry.Reset() }
 // runBackend runs d on the configured front door: ICC's protocol, or the
 // kriegspiel.org API (the site at server.url, or the embedded server's
 // HTTP door).
-func runBackend(ctx context.Context, d *Daemon, cfg config.Config, token string, srv *server.Server) int {
+func runBackend(ctx context.Context, d *Daemon, cfg config.Config, token string, srv EmbeddedServer) int {
 	if cfg.Server.Protocol != "kriegspiel" {
 		return d.Run(ctx)
 	}
@@ -322,9 +321,8 @@ func runBackend(ctx context.Context, d *Daemon, cfg config.Config, token string,
 // door on a loopback port, registers our bot there and returns the door's
 // base URL and the bot's token. The door is the server's ServeAPI method
 // (`kriegbot serve -http`); a server without it is reported as such.
-func embeddedHTTPDoor(ctx context.Context, srv *server.Server, cfg config.Config) (string, string, error) {
-	door, ok := any(srv).(interface{ ServeAPI(net.Listener) error })
-	if srv == nil || !ok {
+func embeddedHTTPDoor(ctx context.Context, door interface{ ServeAPI(net.Listener) error }, cfg config.Config) (string, string, error) {
+	if door == nil {
 		return "", "", errors.New("server.protocol = \"kriegspiel\" with server.embedded = true needs the embedded server's HTTP door (kriegbot serve -http), which this build does not have")
 	}
 	ln, err := net.Listen("tcp", net.JoinHostPort(cfg.Server.Host, "0"))

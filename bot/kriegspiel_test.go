@@ -476,7 +476,7 @@ func TestKriegspielCheck(t *testing.T) {
 	os.WriteFile(file, []byte("[server]\nprotocol = \"kriegspiel\"\nembedded = false\n[sparring]\nenabled = false\n[policy]\nchallenge = \"\"\n[account]\ntoken_file = \"\"\n"), 0o600)
 	t.Setenv("KRIEGBOT_TOKEN", ksToken)
 	var out, errb bytes.Buffer
-	if code := Command(nil)([]string{"-config", file, "-check"}, &out, &errb); code != 0 {
+	if code := Command(testParts())([]string{"-config", file, "-check"}, &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	if strings.Contains(out.String()+errb.String(), ksToken) || !strings.Contains(out.String(), "# token: from $KRIEGBOT_TOKEN") ||
@@ -486,7 +486,7 @@ func TestKriegspielCheck(t *testing.T) {
 	t.Setenv("KRIEGBOT_TOKEN", "")
 	out.Reset()
 	errb.Reset()
-	if code := Command(nil)([]string{"-config", file, "-check"}, &out, &errb); code != ExitBadConfig || !strings.Contains(errb.String(), "token") {
+	if code := Command(testParts())([]string{"-config", file, "-check"}, &out, &errb); code != ExitBadConfig || !strings.Contains(errb.String(), "token") {
 		t.Errorf("no token: exit %d, %s", code, errb.String())
 	}
 	// The shipped example validates.
@@ -723,14 +723,14 @@ func TestConnectRefusedForKriegspiel(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out, errOut bytes.Buffer
-	code := command([]string{"-config", conf, "-connect", "127.0.0.1:5000", "-check"}, &out, &errOut, nil)
+	code := command([]string{"-config", conf, "-connect", "127.0.0.1:5000", "-check"}, &out, &errOut, testParts())
 	if code != ExitBadConfig || !strings.Contains(errOut.String(), `server.protocol is "kriegspiel"`) || !strings.Contains(errOut.String(), "server.url") {
 		t.Fatalf("exit %d, stderr %q", code, errOut.String())
 	}
 	// The same config without -connect is valid.
 	out.Reset()
 	errOut.Reset()
-	if code := command([]string{"-config", conf, "-check"}, &out, &errOut, nil); code != ExitDone {
+	if code := command([]string{"-config", conf, "-check"}, &out, &errOut, testParts()); code != ExitDone {
 		t.Fatalf("without -connect: exit %d, stderr %q", code, errOut.String())
 	}
 }

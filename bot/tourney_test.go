@@ -723,7 +723,7 @@ func TestTourneyTDDefault(t *testing.T) {
 		{"chessclub.com:5000", `td = []`},
 	} {
 		var out, errb bytes.Buffer
-		if code := Command(nil)([]string{"-connect", tc.addr, "-guest", "-check"}, &out, &errb); code != 0 {
+		if code := Command(testParts())([]string{"-connect", tc.addr, "-guest", "-check"}, &out, &errb); code != 0 {
 			t.Fatalf("%s: exit %d: %s", tc.addr, code, errb.String())
 		}
 		if !strings.Contains(out.String(), "\n"+tc.want+"\n") || !strings.Contains(out.String(), "# td is not set") {
@@ -847,14 +847,14 @@ func TestTourneySparringStaysOut(t *testing.T) {
 // `kriegbot run -join N` adds N to tournament.join, checked like the file.
 func TestTourneyJoinFlag(t *testing.T) {
 	var out, errb bytes.Buffer
-	if code := Command(nil)([]string{"-connect", "127.0.0.1:5000", "-guest", "-join", "4", "-check"}, &out, &errb); code != 0 {
+	if code := Command(testParts())([]string{"-connect", "127.0.0.1:5000", "-guest", "-join", "4", "-check"}, &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	if !strings.Contains(out.String(), "\njoin = [4]\n") {
 		t.Errorf("-check output:\n%s", out.String())
 	}
 	errb.Reset()
-	if code := Command(nil)([]string{"-join", "0", "-check"}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "tournament.join") {
+	if code := Command(testParts())([]string{"-join", "0", "-check"}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "tournament.join") {
 		t.Errorf("-join 0: exit %d: %s", code, errb.String())
 	}
 }

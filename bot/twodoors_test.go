@@ -35,7 +35,7 @@ func TestTwoDoors(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out, errs bytes.Buffer
-	if code := Command(nil)([]string{"-config", file, "-games", "1"}, &out, &errs); code != ExitDone {
+	if code := Command(testParts())([]string{"-config", file, "-games", "1"}, &out, &errs); code != ExitDone {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out.String(), errs.String())
 	}
 	if !strings.Contains(out.String(), "1 game finished") {

@@ -1,0 +1,18 @@
+package bot
+
+import (
+	"kriegbot/engine/umpire"
+	"kriegbot/server"
+)
+
+// testParts are the run command's parts as cli gives them, composed here
+// because the tests of package bot cannot import cli (cli imports bot).
+func testParts() Parts { return Parts{StartServer: startLoopback} }
+
+func startLoopback(rules umpire.Rules, handles []string, recordDir, addr string, logf func(string, ...any)) (EmbeddedServer, error) {
+	srv, err := server.StartLoopback(rules, handles, recordDir, addr, logf)
+	if err != nil {
+		return nil, err
+	}
+	return srv, nil
+}
