@@ -84,55 +84,112 @@ func touchSources(t *testing.T, root string) {
 	}
 }
 
-// violations returns the imports that break the engine's layering, one
-// "package imports path (how)" line each.
-func violations(module string, pkgs []pkg) []string {
-	engine := module + "/engine"
-	inEngine := func(p string) bool { return p == engine || strings.HasPrefix(p, engine+"/") }
+// rule forbids the packages under from to import the packages under any of
+// forbid ("" under forbid means every package of ours outside from). Paths
+// are relative to the module; "flag" is the standard library's.
+type rule struct {
+	from   string
+	forbid []string
+	// tests says whether the package's test files are held to the rule too:
+	// an end-to-end test may compose what the package itself must not.
+	tests bool
+	why   string
+}
+
+// importRules are the import rules docs/architecture.md states, each
+// enforced here.
+func importRules() []rule {
+	return []rule{
+		{from: "engine", forbid: []string{""}, tests: true, why: "the engine is a library: nothing of ours outside engine/"},
+		{from: "engine", forbid: []string{"=flag"}, why: "command-line parsing belongs in a command package"},
+		{from: "protocol", forbid: []string{"server", "bot", "cli", "driver", "record", "track"}, tests: true, why: "a codec or client knows no server, daemon or game driver"},
+		{from: "track", forbid: []string{"server", "bot", "cli", "driver"}, tests: true, why: "a tracker turns one game's wire into events; it knows no daemon or server"},
+		{from: "bot", forbid: []string{"server", "cli"}, why: "the daemon is a client: the server is composed beside it in cli/"},
+		{from: "server", forbid: []string{"bot", "cli", "driver", "replay", "match"}, why: "the server is no daemon: it knows no player harness"},
+		{from: "record", forbid: []string{"protocol", "server", "bot"}, tests: true, why: "a record stores structured answers, never a wire dialect"},
+		{from: "driver", forbid: []string{"protocol", "server", "bot"}, tests: true, why: "the game driver knows no wire and no server"},
+		{from: "replay", forbid: []string{"bot", "server"}, why: "replay re-runs records offline, without the daemon or a server"},
+	}
+}
+
+// violations returns the imports that break the rules, one
+// "package imports path (how): why" line each.
+func violations(module string, pkgs []pkg, rules []rule) []string {
+	under := func(p, dir string) bool {
+		full := module + "/" + dir
+		return p == full || strings.HasPrefix(p, full+"/")
+	}
 	ours := func(p string) bool { return p == module || strings.HasPrefix(p, module+"/") }
+	breaks := func(r rule, imp string) bool {
+		for _, f := range r.forbid {
+			switch {
+			case f == "":
+				if ours(imp) && !under(imp, r.from) {
+					return true
+				}
+			case strings.HasPrefix(f, "="):
+				if imp == f[1:] {
+					return true
+				}
+			case under(imp, f):
+				return true
+			}
+		}
+		return false
+	}
 	var bad []string
 	for _, p := range pkgs {
-		if !inEngine(p.path) {
-			continue
-		}
-		for _, set := range []struct {
-			how     string
-			imports []string
-		}{{"", p.imports}, {"test", p.test}, {"external test", p.xtest}} {
-			for _, imp := range set.imports {
-				why := ""
-				switch {
-				case ours(imp) && !inEngine(imp):
-					why = "outside " + engine + "/"
-				case imp == "flag" && set.how == "":
-					why = "command-line parsing belongs in a command package"
-				default:
-					continue
+		for _, r := range rules {
+			if !under(p.path, r.from) {
+				continue
+			}
+			sets := []struct {
+				how     string
+				imports []string
+			}{{"", p.imports}}
+			if r.tests {
+				sets = append(sets, struct {
+					how     string
+					imports []string
+				}{"test", p.test}, struct {
+					how     string
+					imports []string
+				}{"external test", p.xtest})
+			}
+			for _, set := range sets {
+				for _, imp := range set.imports {
+					if !breaks(r, imp) {
+						continue
+					}
+					line := p.path + " imports " + imp
+					if set.how != "" {
+						line += " (" + set.how + ")"
+					}
+					bad = append(bad, line+": "+r.why)
 				}
-				line := p.path + " imports " + imp
-				if set.how != "" {
-					line += " (" + set.how + ")"
-				}
-				bad = append(bad, line+": "+why)
 			}
 		}
 	}
 	return bad
 }
 
-func TestEngineImportsOnlyEngine(t *testing.T) {
+func TestImportRules(t *testing.T) {
 	module, pkgs := modulePackages(t)
-	engines := 0
-	for _, p := range pkgs {
-		if strings.HasPrefix(p.path, module+"/engine/") {
-			engines++
+	// Guard against a vacuous pass (a wrong pattern, an empty listing): each
+	// rule's packages must exist.
+	rules := importRules()
+	for _, r := range rules {
+		n := 0
+		for _, p := range pkgs {
+			if p.path == module+"/"+r.from || strings.HasPrefix(p.path, module+"/"+r.from+"/") {
+				n++
+			}
+		}
+		if n == 0 {
+			t.Errorf("no package under %s/ among %d: the rule %q checks nothing", r.from, len(pkgs), r.why)
 		}
 	}
-	// Guard against a vacuous pass (a wrong pattern, an empty listing).
-	if engines < 5 {
-		t.Fatalf("go list found %d engine packages among %d; want the engine's packages", engines, len(pkgs))
-	}
-	for _, v := range violations(module, pkgs) {
+	for _, v := range violations(module, pkgs, rules) {
 		t.Error(v)
 	}
 }
@@ -147,13 +204,25 @@ func TestViolations(t *testing.T) {
 		{path: "m/engine/e", imports: []string{"flag"}},
 		{path: "m/engineroom", imports: []string{"m/cli"}},
 		{path: "m/opponent", imports: []string{"m/engine/a", "m/internal/x", "flag"}},
+		{path: "m/bot", imports: []string{"m/protocol", "m/serverless"}, test: []string{"m/server"}},
+		{path: "m/bot/icc", imports: []string{"m/server/telnet"}},
+		{path: "m/record", imports: []string{"m/protocol/ksapi"}},
 	}
-	got := violations("m", pkgs)
+	rules := []rule{
+		{from: "engine", forbid: []string{""}, tests: true, why: "outside"},
+		{from: "engine", forbid: []string{"=flag"}, why: "flag"},
+		{from: "track", forbid: []string{"server", "bot", "cli", "driver"}, tests: true, why: "a tracker turns one game's wire into events; it knows no daemon or server"},
+		{from: "bot", forbid: []string{"server"}, why: "server"},
+		{from: "record", forbid: []string{"protocol"}, tests: true, why: "wire"},
+	}
+	got := violations("m", pkgs, rules)
 	want := []string{
-		"m/engine/b imports m/opponent: outside m/engine/",
-		"m/engine/c imports m/internal/x (test): outside m/engine/",
-		"m/engine/d imports m/cli (external test): outside m/engine/",
-		"m/engine/e imports flag: command-line parsing belongs in a command package",
+		"m/engine/b imports m/opponent: outside",
+		"m/engine/c imports m/internal/x (test): outside",
+		"m/engine/d imports m/cli (external test): outside",
+		"m/engine/e imports flag: flag",
+		"m/bot/icc imports m/server/telnet: server",
+		"m/record imports m/protocol/ksapi: wire",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("violations:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
