@@ -58,14 +58,12 @@ func Command(args []string, stdout, stderr io.Writer) int {
 		tdEvents = append(tdEvents, sp)
 		return nil
 	})
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: kriegbot serve [flags]\n       kriegbot serve hash < password")
-		fmt.Fprintln(stderr, "\nRuns an ICC-compatible wild 16 (Kriegspiel) server. Bots log in as on ICC;")
-		fmt.Fprintln(stderr, "people can `telnet 127.0.0.1 5000`, log in as \"g\" and type \"help\".")
-		fmt.Fprintln(stderr, "The wire format is in docs/iccserver.md. `serve hash` reads a password on")
-		fmt.Fprintln(stderr, "standard input and prints the bcrypt hash for an accounts file.\n\nFlags:")
-		fs.PrintDefaults()
-	}
+	cmdflag.SetUsage(fs, "serve [flags]\n       kriegbot serve hash < password",
+		`Runs an ICC-compatible wild 16 (Kriegspiel) server. Bots log in as on ICC;
+people can `+"`telnet 127.0.0.1 5000`"+`, log in as "g" and type "help".
+The wire format is in docs/iccserver.md. `+"`serve hash`"+` reads a password on
+standard input and prints the bcrypt hash for an accounts file.
+`)
 	if code, done := cmdflag.Parse(fs, args, stderr); done {
 		return code
 	}
