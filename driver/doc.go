@@ -1,5 +1,6 @@
 // Package driver is the game driver: one value per game, the same for every
-// server backend (ICC's session, kriegspiel.org's HTTP API) and for replay.
+// server backend (ICC's session, kriegspiel.org's HTTP API), for kriegbot
+// match and for replay.
 //
 // A Game owns the player, the game's clock.Turn, the record writer, the
 // resignation and draw decisions, and the search goroutine. A backend turns
@@ -8,7 +9,9 @@
 // attempt of ours is due, and sends what the returned Actions say (an
 // attempt, a resignation, a draw acceptance) in its own protocol. Finished
 // searches come back on the channel the backend gave New, as Thoughts,
-// which Done turns into the attempt to send.
+// which Done turns into the attempt to send. A harness that waits for the
+// search (kriegbot match, each side its own Game) calls Think instead of
+// Act: the same plan, ponder and record, the search on its goroutine.
 //
 // Nothing here knows a wire format, a socket or a server's game numbers
 // beyond the record's.

@@ -33,6 +33,14 @@ type Settings struct {
 	// Ponder lets a player that can (players.Ponderer) think during the
 	// opponent's turns, from our accepted move until the next event.
 	Ponder bool
+	// Untimed, when set, is what an attempt of a game without a clock asks
+	// of the time policy (a match's -movetime, or nothing: a node budget
+	// alone); nil asks the daemon's clock.UntimedMoveTime.
+	Untimed *clock.Ask
+	// Nodes, when set, bounds every search to that many iterations, and
+	// every ponder too, which then runs them out before the opponent's move
+	// is heard (a match's -nodes: the game replays exactly).
+	Nodes int64
 }
 
 // ActionKind says what a backend must send.
@@ -93,6 +101,9 @@ type Situation struct {
 type Setup struct {
 	// Spec builds the player (again after a rebuild).
 	Spec players.Spec
+	// Player, when set, is the player, built by the caller (a match): the
+	// game gives it the game instead of building one from Spec.
+	Player players.Player
 	// Game is the player's view of the game: colour, rules, control, seed.
 	Game players.Game
 	// Prepare, when set, is called with each new player before its NewGame
@@ -124,14 +135,19 @@ type Game struct {
 	// heard (when a ponder may run).
 	theirTurn bool
 	ponder    *think.Ponder // the ponder in flight, nil when none
+	// pondered is what the last ponder did, until Pondered takes it.
+	pondered *players.PonderReport
 }
 
 // New starts a game: it builds the player and gives it the game. Finished
 // searches are sent on done, which the backend reads.
 func New(s Setup, done chan<- Thought) (*Game, error) {
 	g := &Game{setup: s, done: done, turn: clock.NewTurn(s.Settings.Policy().Manager(0))}
-	p, err := g.newPlayer()
-	if err != nil {
+	p := s.Player
+	if p == nil {
+		p = g.setup.Spec.New()
+	}
+	if err := g.prepare(p); err != nil {
 		return nil, err
 	}
 	g.p = p
@@ -140,13 +156,15 @@ func New(s Setup, done chan<- Thought) (*Game, error) {
 
 func (g *Game) newPlayer() (players.Player, error) {
 	p := g.setup.Spec.New()
+	return p, g.prepare(p)
+}
+
+// prepare gives player p the game.
+func (g *Game) prepare(p players.Player) error {
 	if g.setup.Prepare != nil {
 		g.setup.Prepare(p)
 	}
-	if err := p.NewGame(g.setup.Game); err != nil {
-		return nil, err
-	}
-	return p, nil
+	return p.NewGame(g.setup.Game)
 }
 
 // Policy is the time policy of the settings (engine/clock's one policy).
@@ -181,7 +199,8 @@ func (g *Game) Hear(ev []players.Event, now time.Time) {
 	}
 	for _, e := range ev {
 		if e.Kind == players.Answer && e.View.Heard {
-			g.theirTurn = e.View.Own && !e.View.Illegal
+			// No ponder after a move that ended the game.
+			g.theirTurn = e.View.Own && !e.View.Illegal && e.View.Ending == umpire.NotOver
 		}
 		if e.Kind == players.Answer && e.View.Own {
 			if e.View.Illegal {
@@ -205,7 +224,7 @@ func (g *Game) startPonder() {
 	if !ok || !g.setup.Settings.Ponder || !g.theirTurn || g.ponder != nil || g.thinking || g.over || g.resigned {
 		return
 	}
-	g.ponder = think.StartPonder(context.Background(), pp, 0)
+	g.ponder = think.StartPonder(context.Background(), pp, g.setup.Settings.Nodes)
 }
 
 // stopPonder ends the ponder in flight, if any, and records what it did:
@@ -218,13 +237,30 @@ func (g *Game) stopPonder(now time.Time) {
 		return
 	}
 	g.ponder = nil
-	rep, err := pr.Stop()
+	end := pr.Stop
+	if g.setup.Settings.Nodes > 0 {
+		end = pr.Finish // a node count does not depend on when the move came
+	}
+	rep, err := end()
 	if err != nil {
 		panic(err)
+	}
+	g.pondered = nil
+	if rep.Iterations > 0 {
+		g.pondered = &rep
 	}
 	if r := g.setup.Record; r != nil && rep.Iterations > 0 {
 		r.Ponder(rep, now)
 	}
+}
+
+// Pondered returns what the last ponder did once it ended (nil when it did
+// nothing, or when already taken), for a harness that reports it (a
+// match's attempt lines).
+func (g *Game) Pondered() *players.PonderReport {
+	rep := g.pondered
+	g.pondered = nil
+	return rep
 }
 
 // Pondering reports a ponder in flight.
@@ -262,16 +298,46 @@ func (g *Game) Act(now time.Time, s Situation) []Action {
 		g.resigned = true
 		return acts
 	}
+	plan := g.plan(now, s)
+	g.started = now
+	g.think(think.Budget(plan, g.setup.Settings.Nodes), plan.Hard)
+	return acts
+}
+
+// plan budgets the attempt due at now under the one time policy.
+func (g *Game) plan(now time.Time, s Situation) clock.Plan {
 	g.turn.Begin(s.Since)
 	ask := clock.Ask{MoveTime: clock.UntimedMoveTime}
+	if u := g.setup.Settings.Untimed; u != nil {
+		ask = *u
+	}
 	if ctl := g.setup.Game.Control; ctl.Base != 0 || ctl.Increment != 0 {
 		ask = clock.Ask{Clock: true, Remaining: s.Clock, Increment: ctl.Increment, MoveNumber: s.MoveNumber,
 			Spent: g.turn.SpentAt(now), Lag: s.Lag}
 	}
-	plan := g.setup.Settings.Policy().Plan(g.turn, ask)
-	g.started = now
-	g.think(think.Budget(plan, 0), plan.Hard)
-	return acts
+	return g.setup.Settings.Policy().Plan(g.turn, ask)
+}
+
+// Think is Act's synchronous twin, for a harness that waits for the
+// search (kriegbot match): the same plan under the same time policy, the
+// search on the caller's goroutine until it ends or ctx does, and the
+// attempt recorded as Done records it; no value-based decisions. It
+// returns the attempt, or a resignation with the player's error.
+func (g *Game) Think(ctx context.Context, now time.Time, s Situation) Action {
+	if g.thinking || g.over || g.resigned {
+		return Action{Kind: Resign, Err: errors.New("driver: no attempt is due")}
+	}
+	g.stopPonder(now)
+	plan := g.plan(now, s)
+	r := think.Run(ctx, g.p, think.Budget(plan, g.setup.Settings.Nodes), plan.Hard)
+	if r.Err != nil {
+		return Action{Kind: Resign, Err: r.Err, Elapsed: r.Elapsed}
+	}
+	act := Action{Kind: Attempt, Move: r.Move, Elapsed: r.Elapsed}
+	if rep := g.recordAttempt(r.Move, time.Now()); rep != nil {
+		act.Iterations = rep.Iterations
+	}
+	return act
 }
 
 // decide applies the value-based policies before a search.

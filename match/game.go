@@ -6,11 +6,12 @@ import (
 	"fmt"
 	"time"
 
+	"kriegbot/driver"
 	"kriegbot/engine/chess"
 	"kriegbot/engine/clock"
 	"kriegbot/engine/players"
-	"kriegbot/engine/think"
 	"kriegbot/engine/umpire"
+	"kriegbot/record"
 )
 
 // Limits is how much each attempt may cost. Any combination may be set; with
@@ -165,44 +166,51 @@ type table struct {
 // play plays one game between white and black. It returns errAborted when ctx
 // ends first.
 // lims are White's and Black's budgets (time odds: each side its own).
+// Each side is driven by the daemon's game driver (driver.Game, waiting for
+// its searches): the same time policy, ponder and record as live play.
 func (t *table) play(ctx context.Context, rec *Record, ps [2]players.Player, rules umpire.Rules, lims [2]Limits) error {
 	u := t.ump
 	u.Reset(rec.startPosition())
+	var gs [2]*driver.Game
 	for c, p := range ps {
 		g := players.Game{Color: chess.Color(c), Rules: rules, Control: lims[c].Control, Seed: SideSeed(rec.Seed, chess.Color(c)), Start: rec.Start, HiddenKing: rec.HiddenKing}
-		if err := p.NewGame(g); err != nil {
+		st := driver.Settings{Overhead: t.policy.Overhead, MinThink: t.policy.MinThink, Emergency: t.policy.Emergency,
+			Ponder: lims[c].Ponder, Untimed: &clock.Ask{MoveTime: lims[c].MoveTime}, Nodes: lims[c].Nodes}
+		var err error
+		if gs[c], err = driver.New(driver.Setup{Player: p, Game: g, Settings: st}, nil); err != nil {
 			return fmt.Errorf("match: %s: new game: %w", rec.specOf(chess.Color(c)), err)
 		}
 	}
 	recs := openRecords(t.records, rec, rules, lims, time.Now())
 	defer recs.close()
-	timed := [2]bool{lims[0].Control.Timed(), lims[1].Control.Timed()}
-	clocks := [2]time.Duration{lims[0].Control.Base, lims[1].Control.Base}
-	turns := [2]*clock.Turn{clock.NewTurn(t.policy.Manager(0)), clock.NewTurn(t.policy.Manager(0))}
-	var spent time.Duration // thinking time of the side to move this turn
-	for c, p := range ps {
-		if timed[c] {
-			e := players.Event{Kind: players.ClockUpdate, Clock: players.Clocks{Ours: clocks[c], Theirs: clocks[1-c]}}
-			recs.hear(chess.Color(c), e)
-			p.Hear(e)
-		}
-	}
-	turnAttempts := 0
-	// A pondering side thinks on its own goroutine from its legal move to
-	// the opponent's; it is stopped before it hears anything again.
-	var pond [2]*pondering
-	stopPonder := func(c chess.Color) {
-		if pr := pond[c]; pr != nil {
-			pond[c] = nil
-			rep := pr.stop()
-			rec.Attempts[pr.attempt].Ponder = rep
-			recs.ponder(c, rep)
+	for c, w := range recs {
+		if w != nil {
+			gs[c].SetRecord(w)
 		}
 	}
 	defer func() {
-		stopPonder(chess.White)
-		stopPonder(chess.Black)
+		gs[chess.White].Stop()
+		gs[chess.Black].Stop()
 	}()
+	timed := [2]bool{lims[0].Control.Timed(), lims[1].Control.Timed()}
+	clocks := [2]time.Duration{lims[0].Control.Base, lims[1].Control.Base}
+	clockEvent := func(c int) players.Event {
+		return players.Event{Kind: players.ClockUpdate, Clock: players.Clocks{Ours: clocks[c], Theirs: clocks[1-c]}}
+	}
+	for c := range gs {
+		if timed[c] {
+			gs[c].Hear([]players.Event{clockEvent(c)}, time.Now())
+		}
+	}
+	turnAttempts := 0
+	// lastLegal is each side's last legal attempt, which its ponder (on
+	// the driver's goroutine, until it hears the opponent's move) follows.
+	lastLegal := [2]int{-1, -1}
+	pondered := func(c chess.Color) {
+		if rep := gs[c].Pondered(); rep != nil && lastLegal[c] >= 0 {
+			rec.Attempts[lastLegal[c]].Ponder = rep
+		}
+	}
 	end := func(result, term, fault string) {
 		rec.Result, rec.Termination, rec.Error = result, term, fault
 	}
@@ -212,15 +220,10 @@ func (t *table) play(ctx context.Context, rec *Record, ps [2]players.Player, rul
 		}
 		side := u.Side()
 		lim := &lims[side]
-		ask := clock.Ask{MoveTime: lim.MoveTime} // a target, not a flag
-		if timed[side] {
-			// The match measures the thinking time spent this turn.
-			ask = clock.Ask{Clock: true, Remaining: clocks[side], Increment: lim.Control.Increment,
-				MoveNumber: u.Plies()/2 + 1, Spent: spent}
-		}
-		plan := t.policy.Plan(turns[side], ask)
-		r := think.Run(ctx, ps[side], think.Budget(plan, lim.Nodes), plan.Hard)
-		m, err, elapsed := r.Move, r.Err, r.Elapsed
+		// The driver's turn began at its first attempt: it spends wall time.
+		now := time.Now()
+		act := gs[side].Think(ctx, now, driver.Situation{Since: now, Clock: clocks[side], MoveNumber: u.Plies()/2 + 1})
+		m, err, elapsed := act.Move, act.Err, act.Elapsed
 		if ctx.Err() != nil {
 			return errAborted
 		}
@@ -254,7 +257,6 @@ func (t *table) play(ctx context.Context, rec *Record, ps [2]players.Player, rul
 			end(lossFor(side), TermError, fmt.Sprintf("%s: %v", rec.specOf(side), err))
 			break
 		}
-		recs.attempt(side, m, ps[side])
 		pos := u.Position()
 		a, err := u.Attempt(m)
 		if err != nil {
@@ -269,86 +271,46 @@ func (t *table) play(ctx context.Context, rec *Record, ps [2]players.Player, rul
 		}
 		if a.Legal {
 			at.SAN = pos.SAN(m)
-			turnAttempts, spent = 0, 0
-			turns[side].Moved()
+			turnAttempts = 0
 			if timed[side] {
 				clocks[side] += lim.Control.Increment
 				at.Clock = clocks[side]
 			}
-		} else {
-			turns[side].Refused()
-			spent += elapsed
 		}
 		rec.Attempts = append(rec.Attempts, at)
-		if a.Legal {
-			stopPonder(side.Other()) // it is about to hear this move
-		}
-		for c, p := range ps {
-			if v := a.For(chess.Color(c)); v.Heard {
-				e := players.Event{Kind: players.Answer, View: v}
-				recs.hear(chess.Color(c), e)
-				p.Hear(e)
+		// The opponent first: its ponder ends before it hears the move,
+		// then the mover hears its answer (and starts its own ponder).
+		now = time.Now()
+		for _, c := range [2]chess.Color{side.Other(), side} {
+			var ev []players.Event
+			if v := a.For(c); v.Heard {
+				ev = append(ev, players.Event{Kind: players.Answer, View: v})
+			}
+			if a.Legal && timed[c] {
+				ev = append(ev, clockEvent(int(c)))
+			}
+			if len(ev) > 0 {
+				gs[c].Hear(ev, now)
+				pondered(c)
 			}
 		}
 		if a.Legal {
-			for c, p := range ps {
-				if !timed[c] {
-					continue
-				}
-				e := players.Event{Kind: players.ClockUpdate, Clock: players.Clocks{Ours: clocks[c], Theirs: clocks[1-c]}}
-				recs.hear(chess.Color(c), e)
-				p.Hear(e)
-			}
+			lastLegal[side] = len(rec.Attempts) - 1
 		}
 		if a.Ending != umpire.NotOver {
 			end(a.Result, terminationOf(a.Ending), "")
-		} else if pp, ok := ps[side].(players.Ponderer); ok && a.Legal && lim.Ponder {
-			pond[side] = startPonder(ctx, pp, lim.Nodes, len(rec.Attempts)-1)
 		}
 	}
-	stopPonder(chess.White)
-	stopPonder(chess.Black)
 	rec.Plies = u.Plies()
-	for _, p := range ps {
-		p.GameOver(players.Outcome{Result: rec.Result, Reason: rec.Termination})
+	for c := range gs {
+		gs[c].End(players.Outcome{Result: rec.Result, Reason: rec.Termination},
+			record.ResultLine{Code: rec.Termination, Plies: rec.Plies}, time.Now())
+		pondered(chess.Color(c))
 	}
 	if err := recs.finish(rec); err != nil {
 		return fmt.Errorf("match: game %d: record: %w", rec.Game, err)
 	}
 	return nil
-}
-
-// pondering is one ponder in flight (engine/think).
-type pondering struct {
-	run *think.Ponder
-	// attempt is the index of the legal attempt it follows.
-	attempt int
-	nodes   int64
-}
-
-// startPonder runs p's ponder on its own goroutine: until stop, or for
-// nodes iterations when nodes > 0.
-func startPonder(ctx context.Context, p players.Ponderer, nodes int64, attempt int) *pondering {
-	return &pondering{run: think.StartPonder(ctx, p, nodes), attempt: attempt, nodes: nodes}
-}
-
-// stop ends the ponder (a ponder held to a node count runs it out: it does
-// not depend on when the opponent answered) and returns what it did, or nil
-// when it did nothing. A player that panicked while pondering panics the
-// match, as it did on the ponder's own goroutine.
-func (pr *pondering) stop() *players.PonderReport {
-	end := pr.run.Stop
-	if pr.nodes > 0 {
-		end = pr.run.Finish
-	}
-	rep, err := end()
-	if err != nil {
-		panic(err)
-	}
-	if rep.Iterations == 0 {
-		return nil
-	}
-	return &rep
 }
 
 func (r *Record) specOf(c chess.Color) string {

@@ -9,15 +9,14 @@ import (
 	"slices"
 	"strings"
 
-	"kriegbot/engine/chess"
-	"kriegbot/engine/search"
-	"kriegbot/engine/umpire"
+	"kriegbot/record"
 )
 
 // The JSON Lines output holds three kinds of line, told apart by "type":
 //
 //	{"type":"match", ...}   once per file: the players and settings
 //	{"type":"attempt", ...} every attempt of a game, in order, with the answer
+//	                        (record.RefereeLine, with record.MatchSearch)
 //	{"type":"game", ...}    after a game's attempts: its result
 //
 // The lines of one game are written together, games in index order.
@@ -58,45 +57,6 @@ type MatchLine struct {
 	HiddenKing bool `json:"hidden_king,omitempty"`
 }
 
-// AttemptLine is one attempt.
-type AttemptLine struct {
-	Type     string   `json:"type"`
-	Game     int      `json:"game"`
-	Ply      int      `json:"ply"`
-	Side     string   `json:"side"`
-	Attempt  string   `json:"attempt"`
-	Legal    bool     `json:"legal"`
-	SAN      string   `json:"san,omitempty"`
-	Capture  string   `json:"capture,omitempty"`
-	Captured string   `json:"captured,omitempty"`
-	Checks   []string `json:"checks,omitempty"`
-	Tries    int      `json:"tries,omitempty"`
-	Ending   string   `json:"ending,omitempty"`
-	ThinkUs  int64    `json:"think_us"`
-	ClockMs  *int64   `json:"clock_ms,omitempty"`
-	// Iterations is the search behind the attempt, in a match on a clock
-	// (-tc, -movetime) by a player that reports its searches; Trees is
-	// each tree's share when it searched several. A match held to -nodes
-	// has neither: the budget is in the match line. kriegbot replay
-	// repeats the search with them.
-	Iterations *int64  `json:"iterations,omitempty"`
-	Trees      []int64 `json:"trees,omitempty"`
-	// TreeNodes is the nodes the player's trees held after the search,
-	// with Iterations: a replay that repeats the search holds as many.
-	TreeNodes int64 `json:"tree_nodes,omitempty"`
-	// Boards is the number of boards the root counted its mate chances
-	// on, sized to the budget: a replay counts on as many.
-	Boards int `json:"boards,omitempty"`
-	// Critical says the search planned to its clock's maximum (a critical
-	// choice: in check, mate chances, a likely capture).
-	Critical bool `json:"critical,omitempty"`
-	// Ponder is, on a legal attempt of a pondering player, the iterations
-	// it then ran during the opponent's turn (PonderTrees each tree's, with
-	// several): kriegbot replay repeats the ponder before the reply.
-	Ponder      *int64  `json:"ponder,omitempty"`
-	PonderTrees []int64 `json:"ponder_trees,omitempty"`
-}
-
 // GameLine is one game's result.
 type GameLine struct {
 	Type        string  `json:"type"`
@@ -119,33 +79,23 @@ type GameLine struct {
 func (r *Record) WriteJSONL(w io.Writer) error {
 	var b []byte
 	for _, a := range r.Attempts {
-		l := AttemptLine{
-			Type: "attempt", Game: r.Game, Ply: a.Ply, Side: a.Answer.Mover.String(),
-			Attempt: a.Answer.Attempt.String(), Legal: a.Answer.Legal, SAN: a.SAN,
-			Tries: max(a.Answer.PawnTries, 0), Ending: a.Answer.Ending.String(),
-			ThinkUs: a.Elapsed.Microseconds(),
-		}
-		if a.Answer.Capture.Kind != umpire.NoCapture {
-			l.Capture, l.Captured = a.Answer.Capture.Square.String(), a.Answer.Capture.Kind.String()
-		}
-		for _, k := range a.Answer.Checks {
-			if k != chess.NoCheck {
-				l.Checks = append(l.Checks, k.String())
-			}
-		}
+		l := record.NewRefereeLine(r.Game, a.Ply, a.Answer)
+		l.Type, l.SAN = record.TypeRefereeAttempt, a.SAN
+		s := &record.MatchSearch{ThinkUs: a.Elapsed.Microseconds()}
 		if a.Timed {
 			ms := a.Clock.Milliseconds()
-			l.ClockMs = &ms
+			s.ClockMs = &ms
 		}
 		if a.Searched {
 			it := a.Iterations
-			l.Iterations, l.Trees, l.TreeNodes, l.Critical, l.Boards = &it, a.Trees, a.TreeNodes, a.Critical, a.Boards
+			s.Iterations, s.Trees, s.TreeNodes, s.Critical, s.Boards = &it, a.Trees, a.TreeNodes, a.Critical, a.Boards
 		}
 		if a.Ponder != nil {
 			it := a.Ponder.Iterations
-			l.Ponder, l.PonderTrees = &it, a.Ponder.Trees
+			s.Ponder, s.PonderTrees = &it, a.Ponder.Trees
 		}
-		b = appendJSON(b, l)
+		l.MatchSearch = s
+		b = record.AppendRefereeLine(b, l)
 	}
 	b = appendJSON(b, r.gameLine())
 	_, err := w.Write(b)
@@ -200,7 +150,7 @@ type Game struct {
 	Result GameLine
 	// ResultLine is the line number of the game line.
 	ResultLine int
-	Attempts   []AttemptLine
+	Attempts   []record.RefereeLine
 	// Lines are the attempts' line numbers.
 	Lines []int
 }
@@ -234,7 +184,7 @@ func ReadGames(name string, r io.Reader) (MatchLine, []*Game, error) {
 // the file's shard (its match line and all its game lines).
 func readGames(name string, r io.Reader, keep func(game int) bool) ([]*Game, *Shard, error) {
 	byGame := map[int]*Game{}
-	sh, err := readLines(name, r, func(a *AttemptLine, line int) {
+	sh, err := readLines(name, r, func(a *record.RefereeLine, line int) {
 		if !keep(a.Game) {
 			return
 		}
@@ -266,7 +216,7 @@ func readGames(name string, r io.Reader, keep func(game int) bool) ([]*Game, *Sh
 
 // readLines reads a match file, handing each attempt line to attempt when
 // it is not nil.
-func readLines(name string, r io.Reader, attempt func(a *AttemptLine, line int)) (*Shard, error) {
+func readLines(name string, r io.Reader, attempt func(a *record.RefereeLine, line int)) (*Shard, error) {
 	sh := &Shard{Name: name}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 4096), maxLine)
@@ -300,15 +250,18 @@ func readLines(name string, r io.Reader, attempt func(a *AttemptLine, line int))
 			}
 			sawHeader = true
 		case "attempt":
-			var a AttemptLine
-			if err := strictUnmarshal(text, &a); err != nil {
+			a, err := record.ReadRefereeLine(text)
+			if err != nil {
 				return nil, fail("%v", err)
 			}
-			if err := a.check(); err != nil {
-				return nil, fail("%v", err)
+			if a.MatchSearch == nil {
+				a.MatchSearch = &record.MatchSearch{} // a line without think_us
+			}
+			if a.ServerClock != nil {
+				return nil, fail("a server's clocks in a match file")
 			}
 			if attempt != nil {
-				attempt(&a, line)
+				attempt(a, line)
 			}
 		case "game":
 			if !sawHeader {
@@ -343,32 +296,6 @@ func strictUnmarshal(b []byte, v any) error {
 	d := json.NewDecoder(strings.NewReader(string(b)))
 	d.DisallowUnknownFields()
 	return d.Decode(v) // trailing text was refused by the type probe
-}
-
-// check refuses the counts no search records: kriegbot replay hands them
-// back to a search as its budget.
-func (a *AttemptLine) check() error {
-	if a.ThinkUs < 0 {
-		return fmt.Errorf("think_us %d is negative", a.ThinkUs)
-	}
-	if a.Iterations == nil {
-		if a.Trees != nil || a.TreeNodes != 0 || a.Boards != 0 {
-			return errors.New("trees, tree_nodes or boards without iterations")
-		}
-	} else if err := search.CheckRecorded(*a.Iterations, a.Trees, a.Boards); err != nil {
-		return fmt.Errorf("search: %v", err)
-	}
-	if a.TreeNodes < 0 {
-		return fmt.Errorf("tree_nodes %d is negative", a.TreeNodes)
-	}
-	if a.Ponder == nil {
-		if a.PonderTrees != nil {
-			return errors.New("ponder_trees without ponder")
-		}
-	} else if err := search.CheckRecorded(*a.Ponder, a.PonderTrees, 0); err != nil {
-		return fmt.Errorf("ponder: %v", err)
-	}
-	return nil
 }
 
 func (g *GameLine) check(h MatchLine) error {

@@ -5,15 +5,15 @@ import (
 	"time"
 
 	"kriegbot/engine/chess"
-	"kriegbot/engine/players"
 	"kriegbot/engine/umpire"
 	"kriegbot/record"
 )
 
 // sideRecords are each side's record of one game in the one record schema
 // (package record: the daemon's per-game record), written as the game
-// goes by the same writer the daemon uses: what the side heard, its
-// attempts with their searches, its ponders, the result and the moves.
+// goes by the same writer and driver the daemon uses (driver.Game records
+// what the side heard, its attempts with their searches, its ponders and
+// the result; finish adds the moves).
 // kriegbot replay reads them as it reads the daemon's. The zero value
 // writes nothing (no -records).
 type sideRecords [2]*record.Writer
@@ -41,36 +41,7 @@ func openRecords(dir string, rec *Record, rules umpire.Rules, lims [2]Limits, no
 	return out
 }
 
-// hear records an event side c is about to hear.
-func (r sideRecords) hear(c chess.Color, e players.Event) {
-	if w := r[c]; w != nil {
-		w.Event(e, time.Now())
-	}
-}
-
-// attempt records side c's attempt m with p's search behind it.
-func (r sideRecords) attempt(c chess.Color, m chess.Move, p players.Player) {
-	w := r[c]
-	if w == nil {
-		return
-	}
-	var rep *players.SearchReport
-	if in, ok := p.(players.Inspector); ok {
-		s := in.LastSearch()
-		rep = &s
-	}
-	w.Attempt(m, time.Now(), rep)
-}
-
-// ponder records side c's ponder, which ended before the answer it hears
-// next.
-func (r sideRecords) ponder(c chess.Color, rep *players.PonderReport) {
-	if w := r[c]; w != nil && rep != nil {
-		w.Ponder(*rep, time.Now())
-	}
-}
-
-// finish records the result and the moves of a finished game, closes the
+// finish records the moves of a finished game, closes the
 // records and returns the first error either writer met.
 func (r sideRecords) finish(rec *Record) error {
 	var sans []string
@@ -84,9 +55,7 @@ func (r sideRecords) finish(rec *Record) error {
 		if w == nil {
 			continue
 		}
-		now := time.Now()
-		w.Result(record.ResultLine{Result: rec.Result, Code: rec.Termination, Reason: rec.Termination, Plies: rec.Plies}, now)
-		w.Moves(sans)
+		w.Moves(sans) // the result line was the driver's (driver.Game.End)
 		w.Close()
 		errs = append(errs, w.Err())
 	}

@@ -17,7 +17,7 @@ func (g *Game) Start() (chess.Position, error) {
 
 // Walk plays the game's attempts through a referee of the match's rules
 // from its start, checks each against the file (the side to move, the
-// legality recorded, nothing after the end) and hands visit each one: its
+// answer recorded, nothing after the end) and hands visit each one: its
 // index in g.Attempts, the position before it, the move and the referee's
 // answer. Errors, visit's too, name the file (name) and line. It is the one
 // reading of a match game's moves, for kriegbot replay and match stats.
@@ -27,6 +27,7 @@ func (g *Game) Walk(name string, visit func(i int, before *chess.Position, m che
 	if err != nil {
 		return at(1, err)
 	}
+	rules.MaxPlies = g.Header.MaxPlies // the match's referee ended games at its cap
 	start, err := g.Start()
 	if err != nil {
 		return at(g.ResultLine, err)
@@ -52,6 +53,9 @@ func (g *Game) Walk(name string, visit func(i int, before *chess.Position, m che
 		}
 		if ans.Legal != a.Legal {
 			return at(line, fmt.Errorf("the umpire says legal=%v, the file %v", ans.Legal, a.Legal))
+		}
+		if err := a.CheckAnswer(ans); err != nil {
+			return at(line, err)
 		}
 		if err := visit(i, &pos, m, ans); err != nil {
 			return at(line, err)

@@ -9,12 +9,12 @@ import (
 )
 
 // The referee's answer in a version 2 record is data, not words: the
-// fields of AnswerLine below hold exactly the view the player was handed
+// fields of Announced below hold exactly the view the player was handed
 // (umpire.View), and reading them back gives that view again. Version 1
 // records held ICC's English words instead (words.go reads them).
 
 // setView fills l's announcement fields from v (a heard answer).
-func (l *AnswerLine) setView(v umpire.View) {
+func (l *Announced) setView(v umpire.View) {
 	if v.Illegal {
 		return // "Illegal move" is legal: false
 	}
@@ -36,12 +36,12 @@ func (l *AnswerLine) setView(v umpire.View) {
 }
 
 // hasAnnouncements reports whether l holds any version 2 announcement.
-func (l *AnswerLine) hasAnnouncements() bool {
+func (l *Announced) hasAnnouncements() bool {
 	return l.Capture != "" || l.Captured != "" || len(l.Checks) > 0 || l.Tries != nil || l.Ending != ""
 }
 
 // announced reads l's announcement fields into v (a legal move's view).
-func (l *AnswerLine) announced(v *umpire.View) error {
+func (l *Announced) announced(v *umpire.View) error {
 	if (l.Capture == "") != (l.Captured == "") {
 		return errors.New("answer: capture and captured go together")
 	}

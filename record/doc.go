@@ -9,6 +9,11 @@
 // carries the schema version (Version); a reader refuses a record of a newer
 // version and ignores unknown fields of known line types.
 //
-// Writers: the game driver (package driver) for every server. Readers:
-// kriegbot replay, and tests.
+// Writers: the game driver (package driver) for every server and for
+// kriegbot match. Readers: kriegbot replay, and tests.
+//
+// The package also holds the one schema of a whole game seen from the
+// referee's chair (referee.go: RefereeLine, both sides' attempts with the
+// answer as data), the attempt line of a match file and of a server's game
+// record.
 package record

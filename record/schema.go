@@ -129,19 +129,25 @@ type AnswerLine struct {
 	// legal: false, with no announcement.
 	Move  string `json:"move,omitempty"`
 	Legal *bool  `json:"legal,omitempty"`
-	// What the referee announced on a legal move (version 2): the square
-	// of a capture and what was captured ("pawn" or "piece"), the checks
-	// (rank, file, long_diagonal, short_diagonal, knight, in the referee's
-	// order), the pawn tries when announced (0 included), and the ending
-	// the move brought ("checkmate", ...).
+	// What the referee announced on a legal move (version 2).
+	Announced
+	// Referee is version 1's answer: ICC's words ("Pawn at d5 captured").
+	Referee []string `json:"referee,omitempty"`
+	T       string   `json:"t"`
+}
+
+// Announced is what the referee announced on a legal move, as data: the
+// square of a capture and what was captured ("pawn" or "piece"), the checks
+// (rank, file, long_diagonal, short_diagonal, knight, in the referee's
+// order), the pawn tries when announced (0 included), and the ending the
+// move brought ("checkmate", ...). An answer line and a referee line
+// (referee.go) both hold it, spelled alike.
+type Announced struct {
 	Capture  string   `json:"capture,omitempty"`
 	Captured string   `json:"captured,omitempty"`
 	Checks   []string `json:"checks,omitempty"`
 	Tries    *int     `json:"tries,omitempty"`
 	Ending   string   `json:"ending,omitempty"`
-	// Referee is version 1's answer: ICC's words ("Pawn at d5 captured").
-	Referee []string `json:"referee,omitempty"`
-	T       string   `json:"t"`
 }
 
 // PonderLine is what the player thought during the opponent's turn, written

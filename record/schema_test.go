@@ -33,6 +33,10 @@ func jsonFields(t reflect.Type, into map[string]bool) {
 	for i := range t.NumField() {
 		f := t.Field(i)
 		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "" && f.Anonymous {
+			jsonFields(f.Type, into) // an embedded struct's fields are the line's
+			continue
+		}
 		if name == "" || name == "-" {
 			continue
 		}

@@ -16,6 +16,10 @@ import (
 // clock whose attempt lines carry their searches' iterations; in an older
 // file on a clock the searches run nodes iterations (then choices may
 // differ: Record.Approximate says so). name is for messages.
+//
+// The attempts are record.RefereeLine, the one schema of a game seen from
+// the referee's chair; match.Game.Walk checks each recorded answer against
+// the referee's before it is handed on.
 func FromMatch(g *match.Game, name string, us chess.Color, nodes int64) (*Record, error) {
 	h, gl := &g.Header, &g.Result
 	at := func(line int, format string, args ...any) error {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"sync/atomic"
@@ -91,21 +92,34 @@ func TestMatchReplayErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Flip the legality of game 0's first attempt.
-	lines := strings.Split(string(data), "\n")
-	for i, l := range lines {
-		if strings.Contains(l, `"type":"attempt","game":0`) {
-			lines[i] = strings.Replace(l, `"legal":true`, `"legal":false`, 1)
-			break
+	// Flip the legality of game 0's first attempt (a refusal announces
+	// nothing: its tries go too), then its pawn tries.
+	tries := regexp.MustCompile(`"tries":\d+,`)
+	for _, tc := range []struct {
+		name string
+		edit func(string) string
+		want string
+	}{
+		{"flipped legality", func(l string) string {
+			return tries.ReplaceAllString(strings.Replace(l, `"legal":true`, `"legal":false`, 1), "")
+		}, "legal"},
+		{"other tries", func(l string) string { return tries.ReplaceAllString(l, `"tries":9,`) }, "the referee announces"},
+	} {
+		lines := strings.Split(string(data), "\n")
+		for i, l := range lines {
+			if strings.Contains(l, `"type":"attempt","game":0`) {
+				lines[i] = tc.edit(l)
+				break
+			}
 		}
-	}
-	bad := filepath.Join(t.TempDir(), "bad.jsonl")
-	if err := os.WriteFile(bad, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	_, err = FromMatch(readMatchGame(t, bad, 0), bad, chess.White, 0)
-	if err == nil || !strings.Contains(err.Error(), bad+":2:") || !strings.Contains(err.Error(), "legal") {
-		t.Errorf("flipped legality: %v", err)
+		bad := filepath.Join(t.TempDir(), "bad.jsonl")
+		if err := os.WriteFile(bad, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err = FromMatch(readMatchGame(t, bad, 0), bad, chess.White, 0)
+		if err == nil || !strings.Contains(err.Error(), bad+":2:") || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
+		}
 	}
 	for _, tc := range []struct {
 		args []string

@@ -10,6 +10,7 @@ import (
 	"kriegbot/engine/chess"
 	"kriegbot/engine/umpire"
 	"kriegbot/internal/pgnout"
+	"kriegbot/record"
 )
 
 // writeRecords writes game-<n>.pgn (SAN moves, referee messages and illegal
@@ -88,22 +89,8 @@ func gamePGN(g *game) string {
 	return w.Finish(result)
 }
 
-// jsonAttempt is one line of the JSON Lines record.
-type jsonAttempt struct {
-	Game     int      `json:"game"`
-	Ply      int      `json:"ply"`
-	Side     string   `json:"side"`
-	Attempt  string   `json:"attempt"`
-	Legal    bool     `json:"legal"`
-	SAN      string   `json:"san,omitempty"`
-	Referee  []string `json:"referee,omitempty"`
-	AtMs     int64    `json:"at_ms"`
-	WhiteMs  int64    `json:"white_ms"`
-	BlackMs  int64    `json:"black_ms"`
-	Ending   string   `json:"ending,omitempty"`
-	Result   string   `json:"result,omitempty"`
-	FENAfter string   `json:"fen_after,omitempty"`
-}
+// The JSON Lines record is one record.RefereeLine per attempt (with
+// record.ServerClock), then a jsonResult.
 
 type jsonResult struct {
 	Game        int    `json:"game"`
@@ -125,20 +112,16 @@ func gameJSONL(g *game) []byte {
 	leg := 0
 	for _, r := range g.attempt {
 		a := r.Answer
-		j := jsonAttempt{Game: g.number, Ply: r.Ply, Side: strings.ToLower(colorName(r.Side)), Attempt: a.Attempt.String(),
-			Legal: a.Legal, AtMs: r.At.Milliseconds(), WhiteMs: r.ClockMs[0], BlackMs: r.ClockMs[1]}
+		j := record.NewRefereeLine(g.number, r.Ply, a)
+		j.ServerClock = &record.ServerClock{AtMs: r.At.Milliseconds(), WhiteMs: r.ClockMs[0], BlackMs: r.ClockMs[1]}
 		if a.Legal {
 			j.SAN = g.sans[leg]
-			j.Referee = refereeWords(a)
 			pos.Make(a.Attempt)
 			j.FENAfter = pos.FEN()
-			if a.Ending != umpire.NotOver {
-				j.Ending, j.Result = a.Ending.String(), a.Result
-			}
+			j.Result = a.Result
 			leg++
 		}
-		b, _ := json.Marshal(j)
-		out = append(append(out, b...), '\n')
+		out = record.AppendRefereeLine(out, j)
 	}
 	b, _ := json.Marshal(jsonResult{Game: g.number, White: g.names[0], Black: g.names[1], Result: g.result, Code: g.endCode,
 		Description: g.description, Minutes: g.minutes, Increment: g.inc, Rated: g.rated, Plies: len(g.sans), Attempts: len(g.attempt)})
