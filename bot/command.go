@@ -335,6 +335,10 @@ func plural(n int) string {
 	return "s"
 }
 
+// consoleWriter is where logs.console sends the warnings and errors: "auto"
+// is readable on a terminal and JSON lines when piped (systemd's journal,
+// docker logs), so a refused password or an unreachable server is never
+// silent.
 func consoleWriter(mode string, stderr io.Writer) io.Writer {
 	switch mode {
 	case "off":
@@ -344,12 +348,10 @@ func consoleWriter(mode string, stderr io.Writer) io.Writer {
 	case "pretty":
 		return levelFilter{zerolog.ConsoleWriter{Out: stderr, TimeFormat: time.Kitchen}, zerolog.WarnLevel}
 	}
-	if f, ok := stderr.(*os.File); ok {
-		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
-			return levelFilter{zerolog.ConsoleWriter{Out: stderr, TimeFormat: time.Kitchen}, zerolog.WarnLevel}
-		}
+	if isTerminal(stderr) {
+		return levelFilter{zerolog.ConsoleWriter{Out: stderr, TimeFormat: time.Kitchen}, zerolog.WarnLevel}
 	}
-	return nil
+	return levelFilter{stderr, zerolog.WarnLevel}
 }
 
 // levelFilter passes only events at or above min to the console: the
