@@ -56,6 +56,7 @@ func command(args []string, stdout, stderr io.Writer, replayPage ReplayPage) int
 	join := fset.Int("join", 0, "join tourney N of the first tournament.td at start (added to tournament.join), e.g. an event of kriegbot serve's TD")
 	httpAddr := fset.String("http", "", "serve the operator's live page (read-only: games, clocks, belief, candidates, score) on this loopback address, e.g. 127.0.0.1:8080")
 	httpPublic := fset.Bool("http-public", false, "allow -http on an address other than loopback (the page shows the games in progress)")
+	httpHost := fset.String("http-host", "", "comma-separated Host names the live page also answers to (e.g. its public name with -http-public); it always answers to the address it listens on")
 	cmdflag.SetUsage(fset, "run [-config FILE] [-check] [-games N] [-v] [-connect HOST:PORT] [-guest] [-join N] [-http ADDR]",
 		`Runs the bot. With the shipped config.toml it starts kriegbot's own wild 16
 server in-process on a loopback port with a sparring partner, and plays game
@@ -145,6 +146,11 @@ Exit status: 0 done, 1 restart me (the server is unreachable), 2 bad configurati
 			render = func(rec string) ([]byte, error) { return replayPage(ctx, rec, buildinfo.ID()) }
 		}
 		page = live.New(filepath.Join(cfg.Logs.Dir, "games"), render)
+		for _, name := range strings.Split(*httpHost, ",") {
+			if name = strings.TrimSpace(name); name != "" {
+				page.AllowHosts(name)
+			}
+		}
 		ln, err := net.Listen("tcp", *httpAddr)
 		if err != nil {
 			return cmdflag.Fail(stderr, "run", "-http %s: %v", *httpAddr, err)
