@@ -253,6 +253,8 @@ func (d *Daemon) datagram(dg protocol.DG, now time.Time) string {
 		d.challenge(v, now)
 	case protocol.SeekDG:
 		d.seekAd(v, now)
+	case protocol.SeekRemovedDG:
+		d.policy.adRemoved(v)
 	case protocol.MatchRemovedDG:
 		d.policy.removed(v)
 	case protocol.PersonalTellDG:
