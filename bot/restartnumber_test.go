@@ -22,11 +22,20 @@ import (
 // The new game is not the dead one (its move list does not continue what
 // we heard): the dead game ends with "*" in its record and the new game has
 // a record of its own, and both replay. Before the fix the new game was
-// written into the dead game's record: one record, no "*".
+// written into the dead game's record: one record, no "*". With the
+// colours swapped (we challenged first), the DG 15 alone tells them apart.
 func TestNewGameUnderDeadNumber(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a long end-to-end run: in the full suite, not in -short")
 	}
+	t.Run("same colours", func(t *testing.T) { newGameUnderDeadNumber(t, false, "another game under the same number") })
+	t.Run("colours swapped", func(t *testing.T) { newGameUnderDeadNumber(t, true, "a game the server lost") })
+}
+
+// newGameUnderDeadNumber plays the test; weFirst: the first game is our
+// challenge (we are white), else the opponent's (as the second game is);
+// told is what our log must say.
+func newGameUnderDeadNumber(t *testing.T, weFirst bool, told string) {
 	srv1, addr := startTestServer(t, 0)
 	var dead atomic.Bool
 	px := startProxy(t, addr, 0, func(b []byte) bool {
@@ -35,7 +44,11 @@ func TestNewGameUnderDeadNumber(t *testing.T) {
 	ac := testConfig(t, "kriegbot", addr)
 	ac.Policy.Seek, ac.Policy.AnswerSeeks, ac.Policy.Games, ac.Policy.MaxGames = false, false, 1, 2
 	ac.Engine.Ponder = false
-	a, adir := newTestDaemon(t, ac, px.addr(), "heuristic", nil)
+	if weFirst {
+		ac.Policy.Challenge = "sparring"
+	}
+	// Random players: a game long enough to be killed in its middle.
+	a, adir := newTestDaemon(t, ac, px.addr(), "random", nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	done := make(chan int, 1)
@@ -43,6 +56,10 @@ func TestNewGameUnderDeadNumber(t *testing.T) {
 
 	bc := testConfig(t, "sparring", addr)
 	bc.Policy.Seek, bc.Policy.Challenge = false, "kriegbot"
+	b2c := bc
+	if weFirst {
+		bc.Policy.Challenge = ""
+	}
 	b, _ := newTestDaemon(t, bc, addr, "random", nil)
 	bctx, bcancel := context.WithCancel(ctx)
 	bdone := make(chan struct{})
@@ -57,6 +74,9 @@ func TestNewGameUnderDeadNumber(t *testing.T) {
 		}
 		first = recs[0]
 		data, _ := os.ReadFile(first)
+		if bytes.Contains(data, []byte(`"type":"result"`)) {
+			t.Fatal("the first game ended before the server was killed")
+		}
 		return bytes.Count(data, []byte(`"type":"answer"`)) >= 4 && time.Since(recordStart(t, data)) > 1100*time.Millisecond
 	})
 
@@ -68,16 +88,15 @@ func TestNewGameUnderDeadNumber(t *testing.T) {
 	px.cut()
 	dead.Store(false)
 	srv2 := restartServerAt(t, addr)
-	b2, _ := newTestDaemon(t, bc, addr, "random", nil)
+	b2, _ := newTestDaemon(t, b2c, addr, "random", nil)
 	runInBackground(t, ctx, b2)
 	awaitExit(t, ctx, done, "no game after the restart")
 	if fin := srv2.Finished(); len(fin) != 1 {
 		t.Fatalf("games on the new server: %+v", fin)
 	}
 
-	// Same players, colours and time control: the move list told them apart.
-	if log, _ := os.ReadFile(filepath.Join(adir, "daemon.log")); !bytes.Contains(log, []byte("another game under the same number")) {
-		t.Error("the daemon log does not say the move list told the games apart")
+	if log, _ := os.ReadFile(filepath.Join(adir, "daemon.log")); !bytes.Contains(log, []byte(told)) {
+		t.Errorf("the daemon log does not say %q", told)
 	}
 	recs, _ := filepath.Glob(filepath.Join(adir, "games", "*.jsonl"))
 	if len(recs) != 2 {
