@@ -81,6 +81,7 @@ func command(args []string, stdout, stderr io.Writer, parts Parts) int {
 	join := fset.Int("join", 0, "join tourney N of the first tournament.td at start (added to tournament.join), e.g. an event of kriegbot serve's TD")
 	httpAddr := fset.String("http", "", "serve the operator's live page (read-only: games, clocks, belief, candidates, score) on this loopback address, e.g. 127.0.0.1:8080")
 	httpPublic := fset.Bool("http-public", false, "allow -http on an address other than loopback (the page shows the games in progress)")
+	httpHost := fset.String("http-host", "", "comma-separated Host names the live page also answers to (e.g. its public name with -http-public); it always answers to the address it listens on")
 	cmdflag.SetUsage(fset, "run [-config FILE] [-check] [-games N] [-v] [-connect HOST:PORT] [-guest] [-join N] [-http ADDR]",
 		`Runs the bot. With the shipped config.toml it starts kriegbot's own wild 16
 server in-process on a loopback port with a sparring partner, and plays game
@@ -170,6 +171,11 @@ Exit status: 0 done, 1 restart me (the server is unreachable), 2 bad configurati
 			render = func(rec string) ([]byte, error) { return parts.ReplayPage(ctx, rec, buildinfo.ID()) }
 		}
 		page = live.New(filepath.Join(cfg.Logs.Dir, "games"), render)
+		for _, name := range strings.Split(*httpHost, ",") {
+			if name = strings.TrimSpace(name); name != "" {
+				page.AllowHosts(name)
+			}
+		}
 		ln, err := net.Listen("tcp", *httpAddr)
 		if err != nil {
 			return cmdflag.Fail(stderr, "run", "-http %s: %v", *httpAddr, err)
@@ -360,6 +366,10 @@ func plural(n int) string {
 	return "s"
 }
 
+// consoleWriter is where logs.console sends the warnings and errors: "auto"
+// is readable on a terminal and JSON lines when piped (systemd's journal,
+// docker logs), so a refused password or an unreachable server is never
+// silent.
 func consoleWriter(mode string, stderr io.Writer) io.Writer {
 	switch mode {
 	case "off":
@@ -369,12 +379,10 @@ func consoleWriter(mode string, stderr io.Writer) io.Writer {
 	case "pretty":
 		return levelFilter{zerolog.ConsoleWriter{Out: stderr, TimeFormat: time.Kitchen}, zerolog.WarnLevel}
 	}
-	if f, ok := stderr.(*os.File); ok {
-		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
-			return levelFilter{zerolog.ConsoleWriter{Out: stderr, TimeFormat: time.Kitchen}, zerolog.WarnLevel}
-		}
+	if isTerminal(stderr) {
+		return levelFilter{zerolog.ConsoleWriter{Out: stderr, TimeFormat: time.Kitchen}, zerolog.WarnLevel}
 	}
-	return nil
+	return levelFilter{stderr, zerolog.WarnLevel}
 }
 
 // levelFilter passes only events at or above min to the console: the

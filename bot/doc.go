@@ -29,7 +29,13 @@
 //     about ("moves N", movelists.go): the server's result and moves are
 //     recorded, or "*" if it knows no such game (restarted), never a loss
 //     made up; a finished game's move list lost with a connection is asked
-//     for again, a bounded number of times;
+//     for again, a bounded number of times; a game given back under a held
+//     game's number goes on in its record only if it is that game (same
+//     players, colours and control, and a move list that continues it;
+//     resume.go), else the held game ends with "*" and the new one gets a
+//     record of its own (a restarted server numbers games from 1 again);
+//   - seek ads seen while busy are kept (until DG 51 removes them) and
+//     answered once the bot is free;
 //   - value-based resignation and draw acceptance (players that report a
 //     value), aborting when the opponent never moves, a greeting that says it
 //     is a computer, and never a word of search output to the opponent.

@@ -38,6 +38,14 @@ type gameRun struct {
 	stale time.Time
 	asked time.Time
 	asks  int
+	// resumed, from a DG 15 that gave the game back until its move list
+	// comes: the game it may continue (resume.go).
+	resumed *resumption
+	// dg is the DG 15 that started this run; own are our moves the
+	// referee accepted (as the record counts them), to tell whether a move
+	// list continues this game.
+	dg  protocol.MyGameStartedDG
+	own []chess.Move
 }
 
 // The ICC side of the game loop (gameloop.go).
@@ -60,7 +68,16 @@ func (g *gameRun) heed(now time.Time) {
 	}
 }
 
-func (g *gameRun) showAnswers(ev []players.Event) { g.d.showAnswers(g, ev) }
+// showAnswers sees every event the driver hears: our accepted moves are
+// noted for the resumption check (resume.go) before they are shown.
+func (g *gameRun) showAnswers(ev []players.Event) {
+	for _, e := range ev {
+		if v := e.View; e.Kind == players.Answer && v.Heard && v.Own && !v.Illegal {
+			g.own = append(g.own, v.Move)
+		}
+	}
+	g.d.showAnswers(g, ev)
+}
 
 // mayAct: a game not given back yet after a reconnection waits.
 func (g *gameRun) mayAct() bool { return g.stale.IsZero() }
@@ -253,6 +270,8 @@ func (d *Daemon) datagram(dg protocol.DG, now time.Time) string {
 		d.challenge(v, now)
 	case protocol.SeekDG:
 		d.seekAd(v, now)
+	case protocol.SeekRemovedDG:
+		d.policy.adRemoved(v)
 	case protocol.MatchRemovedDG:
 		d.policy.removed(v)
 	case protocol.PersonalTellDG:
@@ -328,30 +347,31 @@ func (d *Daemon) gameStarted(v protocol.MyGameStartedDG, now time.Time) {
 		return
 	}
 	d.policy.started()
-	var resumed *record.Writer
+	var resumed *resumption
 	if old := d.games[v.Game]; old != nil {
-		// A resumed game after a reconnection: start afresh from the
-		// server's move list (DG 25 follows), in the same record.
 		old.drv.Stop()
-		resumed = old.drv.Record()
+		if sameGame(old, v, us) {
+			// Given back after a reconnection: go on from the server's
+			// move list (DG 25 follows) in the same record, if the list
+			// continues it (resume.go).
+			resumed = &resumption{old: old}
+		} else {
+			d.writeOff(old, "unknown: the server started another game under its number", now, true)
+		}
 	}
 	if v.Wild != 16 {
 		d.opt.Log.Warn().Int("wild", v.Wild).Int("game", v.Game).Msg("not a wild 16 game: resigning it")
 		d.sess.Send(protocol.ResignLine)
 		return
 	}
-	cfg := d.config()
-	t := iccgame.New(v, us, now)
-	g := &gameRun{d: d, t: t}
-	seed, err := d.startGame(gameStart{us: us, control: t.Control(), number: v.Game, opp: t.Opponent(), learn: true,
-		line: record.GameLine{Game: v.Game, White: v.White, Black: v.Black, BaseMin: v.WhiteInitial, IncS: v.WhiteIncrement,
-			Rated: v.Rated, Wild: v.Wild},
-		resumed: resumed}, &g.seat, now)
+	g, seed, err := d.openGame(v, us, resumed, now)
 	if err != nil {
 		d.sess.Send(protocol.ResignLine)
 		return
 	}
 	d.games[v.Game] = g
+	cfg := d.config()
+	t := g.t
 	opp := t.Opponent()
 	d.policy.opponent(opp)
 	d.tourney(now, func(t *entrant) { t.gameStarted(v.Game, opp, now) })

@@ -2,6 +2,8 @@ package bot
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -21,6 +23,11 @@ type policy struct {
 	inARow     int
 	announced  bool      // the console was told what we wait for, since the last game
 	withdrawn  time.Time // when a quitting daemon withdrew its offers (zero: not yet)
+	// deferred are the standing seek ads (DG 50) let be only because we
+	// were busy or paused, by index: the server sends an ad once (at login,
+	// or when posted), so one seen while we still held a game that a
+	// restart killed would otherwise never be answered.
+	deferred map[int]protocol.SeekDG
 }
 
 // offersOpen reports an offer of ours that an opponent may still take: our
@@ -29,8 +36,22 @@ func (p *policy) offersOpen(now time.Time) bool {
 	return p.seekPosted || !p.lastMatch.IsZero() && now.Sub(p.lastMatch) < time.Minute
 }
 
-// connected forgets what a lost connection took with it.
-func (p *policy) connected() { p.seekPosted, p.pending, p.withdrawn = false, "", time.Time{} }
+// connected forgets what a lost connection took with it (the server sends
+// its standing seek ads again at login).
+func (p *policy) connected() {
+	p.seekPosted, p.pending, p.withdrawn, p.deferred = false, "", time.Time{}, nil
+}
+
+// deferAd keeps a seek ad to reconsider once we are free.
+func (p *policy) deferAd(v protocol.SeekDG) {
+	if p.deferred == nil {
+		p.deferred = map[int]protocol.SeekDG{}
+	}
+	p.deferred[v.Index] = v
+}
+
+// adRemoved handles DG 51: the seek ad is gone.
+func (p *policy) adRemoved(v protocol.SeekRemovedDG) { delete(p.deferred, v.Index) }
 
 // waiting reports an accepted challenge whose game has not started.
 func (p *policy) waiting() bool { return p.pending != "" }
@@ -67,6 +88,20 @@ func (p *policy) tick(d *Daemon, now time.Time, cfg config.Config, busy bool) {
 		p.pending = "" // the accepted challenge never turned into a game
 	}
 	if busy || p.pending != "" {
+		return
+	}
+	// Free again: the ads we let be while busy are looked at once more,
+	// oldest index first, before we post offers of our own.
+	ads := slices.Sorted(maps.Keys(p.deferred))
+	for _, i := range ads {
+		if p.pending != "" {
+			break
+		}
+		ad := p.deferred[i]
+		delete(p.deferred, i)
+		d.seekAd(ad, now)
+	}
+	if p.pending != "" {
 		return
 	}
 	pol := cfg.Policy
@@ -164,6 +199,11 @@ func (d *Daemon) seekAd(v protocol.SeekDG, now time.Time) {
 		return // in an event the TD makes the games
 	}
 	why := d.refusal(offer{from: v.Name, rating: v.Rating, wild: v.Wild, minutes: v.Minutes, inc: v.Inc, rated: v.Rated})
+	if why == whyBusy || why == whyPaused {
+		d.opt.Log.Debug().Str("from", v.Name).Int("index", v.Index).Str("why", why).Msg("seek kept for when we are free")
+		d.policy.deferAd(v)
+		return
+	}
 	if why != "" {
 		d.opt.Log.Debug().Str("from", v.Name).Int("index", v.Index).Str("why", why).Msg("not answering a seek")
 		return
@@ -186,14 +226,20 @@ func (d *Daemon) unplayable(o offer) string {
 	case soft:
 		return "shutting down"
 	case paused:
-		return "paused by the owner"
+		return whyPaused
 	case len(d.games)+btoi(d.policy.waiting()) >= d.config().Policy.MaxGames:
-		return "busy"
+		return whyBusy
 	case o.wild != 16:
 		return "only wild 16"
 	}
 	return ""
 }
+
+// The refusals that pass: an offer refused for these may be taken later.
+const (
+	whyBusy   = "busy"
+	whyPaused = "paused by the owner"
+)
 
 // refusal says why an offer is declined, or "" to accept it.
 func (d *Daemon) refusal(o offer) string {

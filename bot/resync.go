@@ -30,6 +30,11 @@ func (d *Daemon) moveList(v protocol.MoveListDG) {
 		d.staleList(g, v)
 		return
 	}
+	if g.resumed != nil {
+		if g = d.resumedList(g, v); g == nil {
+			return
+		}
+	}
 	asked := g.resyncAsked
 	g.resyncAsked = false
 	if len(v.Moves) == g.t.Plies() && !asked {

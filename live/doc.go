@@ -7,4 +7,7 @@
 // finished games with links to their replay pages, and the score. The page
 // re-reads /state.json every second and redraws what changed. Nothing on it
 // can change the bot, and no secret (password, token) is ever in a snapshot.
+// Requests whose Host header does not name the address it listens on (or a
+// name given with run -http-host) get 421, so that a web page the operator
+// visits cannot read it through DNS rebinding.
 package live

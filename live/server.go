@@ -23,12 +23,22 @@ type Server struct {
 	gamesDir string
 	render   func(record string) ([]byte, error)
 	busy     map[string]bool // replay pages being made
+	hosts    []string        // Host names served besides the listened address's
 }
 
 // New makes a server. render turns a record file into its replay page (nil:
 // no replay pages); gamesDir is where the records are.
 func New(gamesDir string, render func(record string) ([]byte, error)) *Server {
 	return &Server{gamesDir: gamesDir, render: render, busy: map[string]bool{}}
+}
+
+// AllowHosts adds Host names (without a port) the page answers to besides
+// the address it listens on, e.g. the public name given with -http-public.
+// Call it before Serve.
+func (s *Server) AllowHosts(names ...string) {
+	s.mu.Lock()
+	s.hosts = append(s.hosts, names...)
+	s.mu.Unlock()
 }
 
 // Publish replaces the snapshot the page shows.
@@ -74,9 +84,14 @@ func (s *Server) ListenAndServe(ctx context.Context, addr string) error {
 	return s.Serve(ctx, ln)
 }
 
-// Serve serves on ln until ctx ends.
+// Serve serves on ln until ctx ends, only to requests that name ln's
+// address (or a name given to AllowHosts) in their Host header; others get
+// 421 Misdirected Request.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
-	hs := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second,
+	s.mu.Lock()
+	names := s.hosts
+	s.mu.Unlock()
+	hs := &http.Server{Handler: newHostCheck(ln.Addr(), names, s.Handler()), ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second,
 		WriteTimeout: 30 * time.Second, IdleTimeout: 60 * time.Second, MaxHeaderBytes: 16 << 10}
 	go func() {
 		<-ctx.Done()

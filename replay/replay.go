@@ -119,6 +119,9 @@ func Run(ctx context.Context, rec *Record, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, at(g.Line, err)
 	}
+	if err := checkMen(rec); err != nil {
+		return nil, err
+	}
 	res := &Result{Record: rec}
 	trees := specOption(g.Player, "trees")
 	if trees == "" {
