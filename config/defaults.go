@@ -122,7 +122,7 @@ func Defaults() Config {
 		},
 		// About 2 GB at most for the records, whatever the rate: the demo
 		// writes a few hundred MB a day, so 3 days whole, then compressed
-		// (about a tenth), and a month at the most.
+		// (a fifth to an eighth), and a month at the most.
 		Retention: Retention{
 			KeepDaysWhole: 3,
 			MaxAge:        Duration{30 * 24 * time.Hour},
