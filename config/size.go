@@ -10,17 +10,6 @@ import (
 // Size is a number of bytes written as "2GB" or "500MiB" in TOML.
 type Size struct{ Bytes int64 }
 
-// sizeUnits are the units Size reads: SI (powers of 1000, as disks are
-// sold) and IEC (powers of 1024, as du -h counts), longest first.
-var sizeUnits = []struct {
-	name string
-	mult int64
-}{
-	{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"TiB", 1 << 40},
-	{"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"TB", 1e12},
-	{"B", 1},
-}
-
 // UnmarshalText reads a size: a number (decimals allowed) and a unit, B,
 // KB, MB, GB, TB (powers of 1000) or KiB, MiB, GiB, TiB (powers of 1024),
 // as in "2GB", "1.5GiB", "500 MB"; "0" alone is 0. A number without a unit
@@ -31,7 +20,16 @@ func (s *Size) UnmarshalText(text []byte) error {
 		s.Bytes = 0
 		return nil
 	}
-	for _, u := range sizeUnits {
+	// SI units (powers of 1000, as disks are sold) and IEC units (powers
+	// of 1024, as du -h counts), longest first.
+	for _, u := range [...]struct {
+		name string
+		mult int64
+	}{
+		{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"TiB", 1 << 40},
+		{"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"TB", 1e12},
+		{"B", 1},
+	} {
 		num, ok := strings.CutSuffix(in, u.name)
 		if !ok {
 			continue

@@ -44,29 +44,20 @@ type File struct {
 	Open bool
 }
 
-// Suffixes are the names of the files the daemon writes that a policy may
-// touch, longest first; a file of any other name is ignored (neither
-// counted nor touched). The files of one record share the name before the
-// suffix: a game's .jsonl, .pgn, .kbm (the opponent counts it was played
-// with) and .html (its replay page) go together.
-var suffixes = []string{
-	".jsonl.gz.tmp", ".txt.gz.tmp", // a compression cut short
-	".jsonl.gz", ".txt.gz",
-	".jsonl", ".pgn", ".kbm", ".html", ".txt",
-}
-
-// compressible are the suffixes Compress gzips: the large, line-oriented
-// files. PGNs stay plain for every chess tool; the .kbm is named by its
-// record and read as is; a replay page is small once made.
-var compressible = []string{".jsonl", ".txt"}
-
-// Suffixes returns the file name endings a policy may touch (a copy).
-func Suffixes() []string { return slices.Clone(suffixes) }
-
 // split returns the record a file belongs to (folder and name without
 // suffix) and its suffix; ok is false for files not ours.
+//
+// The suffixes are those of the files the daemon writes, longest first; a
+// file of any other name is ignored (neither counted nor touched). The
+// files of one record share the name before the suffix: a game's .jsonl,
+// .pgn, .kbm (the opponent counts it was played with) and .html (its
+// replay page) go together.
 func split(path string) (record, suffix string, ok bool) {
-	for _, s := range suffixes {
+	for _, s := range [...]string{
+		".jsonl.gz.tmp", ".txt.gz.tmp", // a compression cut short
+		".jsonl.gz", ".txt.gz",
+		".jsonl", ".pgn", ".kbm", ".html", ".txt",
+	} {
 		if base, found := strings.CutSuffix(path, s); found && filepath.Base(base) != "" && !strings.HasSuffix(base, string(filepath.Separator)) {
 			return base, s, true
 		}
@@ -134,7 +125,10 @@ func (p Policy) ToCompress(files []File, now time.Time) []File {
 			continue
 		}
 		for _, f := range r.files {
-			if _, s, _ := split(f.Path); slices.Contains(compressible, s) {
+			// The large, line-oriented files. PGNs stay plain for every
+			// chess tool; the .kbm is named by its record and read as
+			// is; a replay page is small once made.
+			if _, s, _ := split(f.Path); s == ".jsonl" || s == ".txt" {
 				out = append(out, f)
 			}
 		}
