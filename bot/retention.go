@@ -19,11 +19,6 @@ const (
 	retentionEvery = time.Hour
 )
 
-// recordFolders are the folders under logs.dir that the retention policy
-// covers: the per-game records, the transcripts, the embedded server's
-// records.
-func recordFolders() []string { return []string{"games", "transcripts", "server"} }
-
 // recordKeeper applies the retention policy to the daemon's records.
 type recordKeeper struct {
 	applier  *retention.Applier
@@ -43,7 +38,7 @@ func newRecordKeeper(cfg config.Config, log zerolog.Logger, finished func() int)
 				Compress:  r.Compress,
 				Quiet:     retention.DefaultQuiet,
 			},
-			Root: cfg.Logs.Dir, Folders: recordFolders(),
+			Root: cfg.Logs.Dir, Folders: config.RecordFolders(),
 		},
 		policy: r, log: log, finished: finished,
 	}

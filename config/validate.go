@@ -5,6 +5,7 @@ import (
 	"math"
 	"net"
 	"net/url"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -397,7 +398,21 @@ func (ck *checker) retention(c Config) {
 	if n := r.MaxTotalSize.Bytes; n != 0 && (n < minTotalSize || n > maxTotalSize) {
 		ck.add("retention.max_total_size", fmt.Sprintf("must be 0 (no bound) or %v-%v, got %v", Size{minTotalSize}, Size{maxTotalSize}, r.MaxTotalSize))
 	}
+	// The models are what was learnt: they must not sit where old records
+	// are removed.
+	if m := c.Engine.OpponentModels; m != "" && !r.Off() {
+		for _, sub := range RecordFolders() {
+			if filepath.Clean(m) == filepath.Join(c.Logs.Dir, sub) {
+				ck.add("engine.opponent_models", fmt.Sprintf("%q is a records folder that [retention] prunes: keep the models elsewhere (default \"data/opponents\")", m), "logs.dir")
+			}
+		}
+	}
 }
+
+// RecordFolders are the folders under logs.dir that [retention] prunes:
+// the daemon's per-game records, its transcripts, the embedded server's
+// records.
+func RecordFolders() []string { return []string{"games", "transcripts", "server"} }
 
 // The bounds of retention.max_total_size: below 10 MB a few games of the
 // demo fill it; above 100 TB is a typing slip.
