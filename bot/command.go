@@ -307,6 +307,7 @@ func runDaemons(ctx context.Context, cfg config.Config, parts Parts, spec, sparS
 	}
 	bot := New(cfg, Options{Name: cfg.Account.Handle, Password: password, Addr: addr, Spec: spec,
 		Log: log.With().Str("bot", cfg.Account.Handle).Logger(), Console: console, Dir: cfg.Logs.Dir, Seed: seed, Live: page})
+	defer startRecordKeeper(ctx, cfg, log.With().Str("component", "retention").Logger(), bot)()
 
 	sig := make(chan os.Signal, 2)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)

@@ -1,6 +1,10 @@
 package config
 
-import "time"
+import (
+	"fmt"
+	"strings"
+	"time"
+)
 
 // Config is the whole daemon configuration: config.toml decoded onto
 // Defaults(). Every field has a default, a range (checked by Validate) and a
@@ -15,6 +19,7 @@ type Config struct {
 	Tournament Tournament `toml:"tournament"`
 	Connection Connection `toml:"connection"`
 	Logs       Logs       `toml:"logs"`
+	Retention  Retention  `toml:"retention"`
 }
 
 // Server says where to play.
@@ -205,6 +210,61 @@ type Logs struct {
 	Transcripts bool   `toml:"transcripts"`
 	Records     bool   `toml:"records"`
 	Console     string `toml:"console"`
+}
+
+// Retention bounds the disk the records take: the per-game records, PGNs
+// and replay pages (logs/games), the transcripts (logs/transcripts) and
+// the embedded server's records (logs/server). The JSON log rotates by
+// itself (logs.max_size_mb, logs.keep); the opponent models are never
+// touched.
+type Retention struct {
+	// KeepDaysWhole keeps the records of the last this many days as
+	// written: never compressed, removed only if they alone pass
+	// MaxTotalSize.
+	KeepDaysWhole int `toml:"keep_days_whole"`
+	// MaxAge removes records older than this ("0" keeps them at any age).
+	MaxAge Duration `toml:"max_age"`
+	// MaxTotalSize is the most all records may take; past it the oldest
+	// go first ("0" sets no bound).
+	MaxTotalSize Size `toml:"max_total_size"`
+	// Compress gzips the JSON Lines records and transcripts older than
+	// KeepDaysWhole in place (.jsonl to .jsonl.gz); kriegbot replay reads
+	// either.
+	Compress bool `toml:"compress"`
+}
+
+// Off says whether retention bounds nothing (max_age and max_total_size
+// both 0): the records then grow without bound.
+func (r Retention) Off() bool { return r.MaxAge.Duration == 0 && r.MaxTotalSize.Bytes == 0 }
+
+// Summary says in one line what the policy keeps of the records under
+// dir, for `kriegbot run -check` and the log.
+func (r Retention) Summary(dir string) string {
+	where := fmt.Sprintf("%s/{games,transcripts,server}", dir)
+	if r.Off() {
+		return fmt.Sprintf("retention: off (max_age and max_total_size are 0): the records in %s grow without bound", where)
+	}
+	var s strings.Builder
+	fmt.Fprintf(&s, "retention: the records in %s of the last %d day%s are kept whole", where, r.KeepDaysWhole, plural(r.KeepDaysWhole))
+	if r.Compress {
+		s.WriteString(", older ones gzipped")
+	}
+	var bounds []string
+	if r.MaxAge.Duration > 0 {
+		bounds = append(bounds, "older than "+r.MaxAge.String())
+	}
+	if r.MaxTotalSize.Bytes > 0 {
+		bounds = append(bounds, "the oldest past "+r.MaxTotalSize.String()+" in all")
+	}
+	s.WriteString("; removed: " + strings.Join(bounds, ", and "))
+	return s.String()
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }
 
 // Duration is a time.Duration written as "300ms" or "2m" in TOML.

@@ -120,5 +120,14 @@ func Defaults() Config {
 			Records:     true,
 			Console:     "auto",
 		},
+		// About 2 GB at most for the records, whatever the rate: the demo
+		// writes a few hundred MB a day, so 3 days whole, then compressed
+		// (a fifth to an eighth), and a month at the most.
+		Retention: Retention{
+			KeepDaysWhole: 3,
+			MaxAge:        Duration{30 * 24 * time.Hour},
+			MaxTotalSize:  Size{2_000_000_000},
+			Compress:      true,
+		},
 	}
 }

@@ -29,6 +29,9 @@ func (c Config) effective(getenv func(string) string) string {
 			}
 			section = f.section
 			fmt.Fprintf(&b, "\n[%s]\n", section)
+			if section == "retention" {
+				b.WriteString("# " + c.Retention.Summary(c.Logs.Dir) + "\n")
+			}
 		}
 		if f.key() == "tournament.td" {
 			// Shown as it applies (the default depends on the server),
@@ -79,6 +82,9 @@ func (c Config) passwordNote(getenv func(string) string) string {
 func formatValue(v reflect.Value) string {
 	if d, ok := v.Interface().(Duration); ok {
 		return tomlQuote(d.String())
+	}
+	if s, ok := v.Interface().(Size); ok {
+		return tomlQuote(s.String())
 	}
 	switch v.Kind() {
 	case reflect.Bool:

@@ -197,6 +197,23 @@ func setRaw(f reflect.Value, v any) string {
 		*d = nd
 		return ""
 	}
+	if sz, ok := f.Addr().Interface().(*Size); ok {
+		var ns Size
+		switch v := v.(type) {
+		case string:
+			if err := ns.UnmarshalText([]byte(v)); err != nil {
+				return err.Error()
+			}
+		case int64:
+			if v != 0 { // 0 needs no unit
+				return fmt.Sprintf("size %d has no unit: write e.g. \"%dMB\" or \"%dGB\"", v, v, v)
+			}
+		default:
+			return fmt.Sprintf("must be a size string such as \"500MB\" or \"2GB\", got %s", tomlType(v))
+		}
+		*sz = ns
+		return ""
+	}
 	switch f.Kind() {
 	case reflect.Bool:
 		if b, ok := v.(bool); ok {

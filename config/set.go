@@ -49,6 +49,14 @@ func setText(f reflect.Value, text string) string {
 		*d = nd
 		return ""
 	}
+	if sz, ok := f.Addr().Interface().(*Size); ok {
+		var ns Size
+		if err := ns.UnmarshalText([]byte(trimmed)); err != nil {
+			return err.Error()
+		}
+		*sz = ns
+		return ""
+	}
 	switch f.Kind() {
 	case reflect.Bool:
 		switch strings.ToLower(trimmed) {

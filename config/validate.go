@@ -5,6 +5,7 @@ import (
 	"math"
 	"net"
 	"net/url"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -35,6 +36,7 @@ func (c Config) validate() []*Error {
 	ck.tournament(c)
 	ck.connection(c)
 	ck.logs(c)
+	ck.retention(c)
 	return ck.errs
 }
 
@@ -383,6 +385,41 @@ func (ck *checker) logs(c Config) {
 	ck.intRange("logs.keep", l.Keep, 1, 1000)
 	ck.oneOf("logs.console", l.Console, "auto", "pretty", "json", "off")
 }
+
+func (ck *checker) retention(c Config) {
+	r := c.Retention
+	ck.intRange("retention.keep_days_whole", r.KeepDaysWhole, 0, 3650)
+	if n := len(ck.errs); r.MaxAge.Duration != 0 {
+		ck.durRange("retention.max_age", r.MaxAge, 24*time.Hour, 3650*24*time.Hour)
+		if whole := time.Duration(r.KeepDaysWhole) * 24 * time.Hour; len(ck.errs) == n && r.MaxAge.Duration < whole {
+			ck.add("retention.max_age", fmt.Sprintf("must be 0 (no bound) or at least retention.keep_days_whole (%d days), got %v", r.KeepDaysWhole, r.MaxAge), "retention.keep_days_whole")
+		}
+	}
+	if n := r.MaxTotalSize.Bytes; n != 0 && (n < minTotalSize || n > maxTotalSize) {
+		ck.add("retention.max_total_size", fmt.Sprintf("must be 0 (no bound) or %v-%v, got %v", Size{minTotalSize}, Size{maxTotalSize}, r.MaxTotalSize))
+	}
+	// The models are what was learnt: they must not sit where old records
+	// are removed.
+	if m := c.Engine.OpponentModels; m != "" && !r.Off() {
+		for _, sub := range RecordFolders() {
+			if filepath.Clean(m) == filepath.Join(c.Logs.Dir, sub) {
+				ck.add("engine.opponent_models", fmt.Sprintf("%q is a records folder that [retention] prunes: keep the models elsewhere (default \"data/opponents\")", m), "logs.dir")
+			}
+		}
+	}
+}
+
+// RecordFolders are the folders under logs.dir that [retention] prunes:
+// the daemon's per-game records, its transcripts, the embedded server's
+// records.
+func RecordFolders() []string { return []string{"games", "transcripts", "server"} }
+
+// The bounds of retention.max_total_size: below 10 MB a few games of the
+// demo fill it; above 100 TB is a typing slip.
+const (
+	minTotalSize = 10_000_000
+	maxTotalSize = 100_000_000_000_000
+)
 
 // serverURL checks server.url: an http(s) URL of a host, without query or
 // fragment; plain http only on loopback (the token must not cross a network

@@ -16,6 +16,7 @@ import (
 	"kriegbot/engine/chess"
 	"kriegbot/internal/buildinfo"
 	"kriegbot/internal/cmdflag"
+	"kriegbot/internal/retention"
 	"kriegbot/match"
 	"kriegbot/record"
 )
@@ -119,7 +120,7 @@ type source struct {
 // keeping one game.
 func load(name string, src source, stderr io.Writer) (*Record, error) {
 	game, recordName, player, seed, nodes := src.game, src.record, src.player, src.seed, src.nodes
-	f, err := os.Open(name)
+	f, err := retention.Open(name) // a record may have been gzipped since
 	if err != nil {
 		return nil, err
 	}
@@ -146,7 +147,7 @@ func load(name string, src source, stderr io.Writer) (*Record, error) {
 		fmt.Fprintf(stderr, "kriegbot replay: using the record %s\n", recordName)
 	}
 	if recordName != "" {
-		rf, err := os.Open(recordName)
+		rf, err := retention.Open(recordName)
 		if err != nil {
 			return nil, err
 		}
@@ -227,8 +228,9 @@ func isRecord(br *bufio.Reader) bool {
 func findRecord(transcript string, g *Record) string {
 	dir := filepath.Join(filepath.Dir(transcript), "..", "games")
 	names, _ := filepath.Glob(filepath.Join(dir, fmt.Sprintf("*-g%d-*.jsonl", g.Game.Number)))
-	for _, n := range names {
-		f, err := os.Open(n)
+	gzipped, _ := filepath.Glob(filepath.Join(dir, fmt.Sprintf("*-g%d-*.jsonl.gz", g.Game.Number)))
+	for _, n := range append(names, gzipped...) {
+		f, err := retention.Open(n)
 		if err != nil {
 			continue
 		}

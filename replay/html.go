@@ -15,6 +15,7 @@ import (
 	"kriegbot/engine/oppmodel"
 	"kriegbot/engine/players"
 	"kriegbot/internal/boardsvg"
+	"kriegbot/internal/retention"
 	"kriegbot/record"
 )
 
@@ -221,7 +222,7 @@ func writeHTMLFinal(sb *strings.Builder, res *Result) {
 // Page re-runs the game in record file name and returns its HTML replay
 // page (the operator's live page links finished games to it).
 func Page(ctx context.Context, name string, build string) ([]byte, error) {
-	f, err := os.Open(name)
+	f, err := retention.Open(name) // the record may have been gzipped since
 	if err != nil {
 		return nil, err
 	}
