@@ -55,22 +55,18 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	resume := fs.Bool("resume", false, "go on with the match cut short whose -jsonl file is given: the same flags and specs, its games kept (and those of its .held file), the rest played and appended")
 	hiddenKing := fs.Bool("hidden-king", false, "with -positions: the players start not knowing where the opponent's king stands (as after a promotion)")
 	positions := fs.String("positions", "", "start positions file (FEN or EPD per line, # comments): game g starts from position g/2 mod N, so each is played with both colour assignments")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: kriegbot match -p1 SPEC -p2 SPEC [flags]")
-		fmt.Fprintln(stderr, "       kriegbot match merge [-sprt ELO0,ELO1] FILE.jsonl...")
-		fmt.Fprintln(stderr, "       kriegbot match stats FILE.jsonl...")
-		fmt.Fprintln(stderr, "\nPlays two players against each other through the in-process referee and prints")
-		fmt.Fprintln(stderr, "W-L-D, score, Elo difference with its 95 % interval and the terminations.")
-		fmt.Fprintln(stderr, "\nPlayer kinds:")
-		for _, k := range players.Kinds() {
-			fmt.Fprintf(stderr, "  %-10s %s\n", k.Name, k.Summary)
-			for _, o := range k.Options {
-				fmt.Fprintf(stderr, "  %-10s   %s\n", "", o)
-			}
+	var kinds strings.Builder
+	kinds.WriteString("Plays two players against each other through the in-process referee and prints\n" +
+		"W-L-D, score, Elo difference with its 95 % interval and the terminations.\n\nPlayer kinds:\n")
+	for _, k := range players.Kinds() {
+		fmt.Fprintf(&kinds, "  %-10s %s\n", k.Name, k.Summary)
+		for _, o := range k.Options {
+			fmt.Fprintf(&kinds, "  %-10s   %s\n", "", o)
 		}
-		fmt.Fprintln(stderr, "\nFlags:")
-		fs.PrintDefaults()
 	}
+	cmdflag.SetUsage(fs, "match -p1 SPEC -p2 SPEC [flags]\n"+
+		"       kriegbot match merge [-sprt ELO0,ELO1] FILE.jsonl...\n"+
+		"       kriegbot match stats FILE.jsonl...", kinds.String())
 	if code, done := cmdflag.Parse(fs, args, stderr); done {
 		return code
 	}
@@ -237,11 +233,9 @@ func mergeCommand(args []string, stdout, stderr io.Writer) int {
 	sprt := fs.String("sprt", "", "also report the SPRT between ELO0,ELO1 over the merged games")
 	alpha := fs.Float64("sprt-alpha", 0.05, "SPRT false-positive rate")
 	beta := fs.Float64("sprt-beta", 0.05, "SPRT false-negative rate")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: kriegbot match merge [-sprt ELO0,ELO1] FILE.jsonl...")
-		fmt.Fprintln(stderr, "\nCombines the JSON Lines of a match's shards (-jsonl) into one summary.")
-		fs.PrintDefaults()
-	}
+	cmdflag.SetUsage(fs, "match merge [-sprt ELO0,ELO1] FILE.jsonl...",
+		`Combines the JSON Lines of a match's shards (-jsonl) into one summary.
+`)
 	if code, done := cmdflag.Parse(fs, args, stderr); done {
 		return code
 	}
@@ -278,16 +272,14 @@ func mergeCommand(args []string, stdout, stderr io.Writer) int {
 
 func statsCommand(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("match stats", flag.ContinueOnError)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: kriegbot match stats FILE.jsonl...")
-		fmt.Fprintln(stderr, "\nReplays the games of match files (-jsonl) through the referee and prints, per file")
-		fmt.Fprintln(stderr, "and player: attempts and refusals, recaptures taken of those it could make (the")
-		fmt.Fprintln(stderr, "opponent just took a man on a square it could legally take on), stalemates given")
-		fmt.Fprintln(stderr, "and suffered, time forfeits and thinking time; then the recaptures by the safest man")
-		fmt.Fprintln(stderr, "that could take back (king, pawn, knight, bishop, rook, queen): taken, taken where")
-		fmt.Fprintln(stderr, "something defended the capturer, let go where nothing did.")
-		fs.PrintDefaults()
-	}
+	cmdflag.SetUsage(fs, "match stats FILE.jsonl...",
+		`Replays the games of match files (-jsonl) through the referee and prints, per file
+and player: attempts and refusals, recaptures taken of those it could make (the
+opponent just took a man on a square it could legally take on), stalemates given
+and suffered, time forfeits and thinking time; then the recaptures by the safest man
+that could take back (king, pawn, knight, bishop, rook, queen): taken, taken where
+something defended the capturer, let go where nothing did.
+`)
 	if code, done := cmdflag.Parse(fs, args, stderr); done {
 		return code
 	}

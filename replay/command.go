@@ -36,21 +36,18 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	seed := fs.Uint64("seed", 0, "transcripts without a record: the game's seed")
 	why := fs.Int("why", 0, "explain attempt N (counted from 1): what was heard, what the belief made of it, and what decided between the top candidates")
 	nodes := fs.Int64("nodes", 2000, "transcripts without a record, and match files played on a clock: iterations per search")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: kriegbot replay [flags] RECORD.jsonl | TRANSCRIPT.txt | MATCH.jsonl")
-		fmt.Fprintln(stderr, "\nRe-runs a game from the daemon's per-game record (logs/games/*.jsonl): rebuilds")
-		fmt.Fprintln(stderr, "the player from the recorded spec and seed, feeds it the recorded answers and")
-		fmt.Fprintln(stderr, "re-runs every search with the recorded iterations. Shows per attempt our men,")
-		fmt.Fprintln(stderr, "the belief's heat maps, the referee's answers, the candidates and the clocks;")
-		fmt.Fprintln(stderr, "the last line counts the attempts where the re-run chose differently (exit 1).")
-		fmt.Fprintln(stderr, "A raw session transcript (logs/transcripts/*.txt) is re-fed through the protocol")
-		fmt.Fprintln(stderr, "reader and the daemon's game tracking; its game's record supplies spec, seed and")
-		fmt.Fprintln(stderr, "searches. A match's JSON Lines file (kriegbot match -jsonl) replays game -game of")
-		fmt.Fprintln(stderr, "the player on -side, exactly when the match ran on -nodes. On a terminal,")
-		fmt.Fprintln(stderr, "Enter/n, p and q step through the attempts.")
-		fmt.Fprintln(stderr, "\nFlags:")
-		fs.PrintDefaults()
-	}
+	cmdflag.SetUsage(fs, "replay [flags] RECORD.jsonl | TRANSCRIPT.txt | MATCH.jsonl",
+		`Re-runs a game from the daemon's per-game record (logs/games/*.jsonl): rebuilds
+the player from the recorded spec and seed, feeds it the recorded answers and
+re-runs every search with the recorded iterations. Shows per attempt our men,
+the belief's heat maps, the referee's answers, the candidates and the clocks;
+the last line counts the attempts where the re-run chose differently (exit 1).
+A raw session transcript (logs/transcripts/*.txt) is re-fed through the protocol
+reader and the daemon's game tracking; its game's record supplies spec, seed and
+searches. A match's JSON Lines file (kriegbot match -jsonl) replays game -game of
+the player on -side, exactly when the match ran on -nodes. On a terminal,
+Enter/n, p and q step through the attempts.
+`)
 	if code, done := cmdflag.Parse(fs, args, stderr); done {
 		return code
 	}
