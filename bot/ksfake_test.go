@@ -505,12 +505,6 @@ func (f *fakeSite) state(g *fakeGame) ksapi.State {
 		RefereeTurns: list, RefereeLog: []ksapi.LogEntry{}, Result: g.result, Clock: f.clock(g)}
 }
 
-// siteCheck is the site's word for a check kind.
-func siteCheck(k chess.CheckKind) ksapi.Check {
-	return map[chess.CheckKind]ksapi.Check{chess.CheckRank: ksapi.CheckRank, chess.CheckFile: ksapi.CheckFile,
-		chess.CheckLongDiagonal: ksapi.CheckLongDiagonal, chess.CheckShortDiagonal: ksapi.CheckShortDiagonal, chess.CheckKnight: ksapi.CheckKnight}[k]
-}
-
 // winnerOf is the site's winner of a decisive result.
 func winnerOf(result string) string {
 	if result == "1-0" {
@@ -535,7 +529,7 @@ func (f *fakeSite) record(g *fakeGame, a umpire.Answer) {
 	if a.Ending == umpire.NotOver {
 		for _, k := range a.Checks {
 			if k != chess.NoCheck {
-				texts = append(texts, siteCheck(k).Text())
+				texts = append(texts, ksapi.CheckOf(k).Text())
 			}
 		}
 	}
@@ -603,7 +597,7 @@ func (f *fakeSite) move(w http.ResponseWriter, g *fakeGame, uci string) {
 	var checks []string
 	for _, k := range a.Checks {
 		if k != chess.NoCheck {
-			checks = append(checks, siteCheck(k).Code())
+			checks = append(checks, ksapi.CheckOf(k).Code())
 		}
 	}
 	switch {

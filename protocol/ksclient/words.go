@@ -75,7 +75,7 @@ func (h *Heard) text(t ksapi.Text) bool {
 	case ksapi.TextDoubleCheck:
 		h.Double = true
 	case ksapi.TextCheck:
-		h.addCheck(checkKind(t.Check))
+		h.addCheck(t.Check.Kind())
 	case ksapi.TextCapture, ksapi.TextEnPassant:
 		sq, ok := chess.ParseSquare(t.Square)
 		if !ok {
@@ -128,23 +128,6 @@ func ending(e ksapi.Ending) (umpire.Ending, bool) {
 	return umpire.NotOver, false
 }
 
-// checkKind is the engine's check kind of the site's.
-func checkKind(c ksapi.Check) chess.CheckKind {
-	switch c {
-	case ksapi.CheckRank:
-		return chess.CheckRank
-	case ksapi.CheckFile:
-		return chess.CheckFile
-	case ksapi.CheckLongDiagonal:
-		return chess.CheckLongDiagonal
-	case ksapi.CheckShortDiagonal:
-		return chess.CheckShortDiagonal
-	case ksapi.CheckKnight:
-		return chess.CheckKnight
-	}
-	return chess.NoCheck
-}
-
 func (h *Heard) setCapture(sq chess.Square, k umpire.CaptureKind, typed bool) {
 	if h.captureTyped && !typed && h.Capture.Square == sq {
 		return // "Capture done at E5" beside "Pawn captured at E5"
@@ -169,7 +152,7 @@ func (h *Heard) special(code string) bool {
 		}
 		h.Ending, h.Winner = e, sp.Winner
 	case sp.Check != ksapi.NoCheck:
-		h.addCheck(checkKind(sp.Check))
+		h.addCheck(sp.Check.Kind())
 	}
 	return true
 }
@@ -202,7 +185,7 @@ func ReadMoveResult(r MoveResult) (h Heard, refused bool) {
 	}
 	for _, c := range r.Checks {
 		if k, ok := ksapi.ParseCheckCode(c); ok {
-			h.addCheck(checkKind(k))
+			h.addCheck(k.Kind())
 		} else {
 			h.Unknown = append(h.Unknown, "check "+c)
 		}

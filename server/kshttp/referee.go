@@ -26,23 +26,6 @@ func ColorWord(c chess.Color) string {
 // ISOTime is the site's form of a time, in UTC to the millisecond.
 func ISOTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
 
-// siteCheck is the site's name for a check kind; ksapi spells it.
-func siteCheck(k chess.CheckKind) ksapi.Check {
-	switch k {
-	case chess.CheckRank:
-		return ksapi.CheckRank
-	case chess.CheckFile:
-		return ksapi.CheckFile
-	case chess.CheckLongDiagonal:
-		return ksapi.CheckLongDiagonal
-	case chess.CheckShortDiagonal:
-		return ksapi.CheckShortDiagonal
-	case chess.CheckKnight:
-		return ksapi.CheckKnight
-	}
-	return ksapi.NoCheck
-}
-
 // siteEnding is the site's name for how a move by mover ended the game,
 // and the winner ("" for a draw); ksapi spells it.
 func siteEnding(e umpire.Ending, mover chess.Color) (ksapi.Ending, string) {
@@ -95,7 +78,7 @@ func MoveReply(a umpire.Answer) ksapi.MoveResult {
 	var checks []string
 	for _, k := range a.Checks {
 		if k != chess.NoCheck {
-			checks = append(checks, siteCheck(k).Code())
+			checks = append(checks, ksapi.CheckOf(k).Code())
 		}
 	}
 	// ks-game fills check_1 and check_2, which become "checks", for a
@@ -159,7 +142,7 @@ func entry(a umpire.Answer, viewer chess.Color) *ksapi.Entry {
 			}
 			for _, k := range a.Checks {
 				if k != chess.NoCheck {
-					e.Messages = append(e.Messages, siteCheck(k).Text())
+					e.Messages = append(e.Messages, ksapi.CheckOf(k).Text())
 				}
 			}
 		}
