@@ -5,8 +5,9 @@
 // and the tests' fake site all speak it through this package, so each
 // shape is declared once.
 //
-// It is pure: no I/O, no goroutines, nothing of ours but engine/chess (the check kinds). Each
-// formatter sits beside its parser, and parse(format(x)) == x is fuzzed.
+// It is pure: no I/O, no goroutines, nothing of ours but engine/chess (the
+// check kinds). Each formatter sits beside its parser, and
+// parse(format(x)) == x is fuzzed.
 //
 // Field order is wire order. Types the server used to write as Go maps
 // keep their fields in alphabetical order, since that is the order
