@@ -23,13 +23,19 @@ type Server struct {
 	gamesDir string
 	render   func(record string) ([]byte, error)
 	busy     map[string]bool // replay pages being made
-	hosts    []string        // Host names served besides the listened address's
+	// unkept are the replay pages made with an error, served for this run
+	// only: not written beside the record, so that a later run makes them
+	// again rather than serve a wrong page for good.
+	unkept map[string][]byte
+	hosts  []string // Host names served besides the listened address's
 }
 
 // New makes a server. render turns a record file into its replay page (nil:
-// no replay pages); gamesDir is where the records are.
+// no replay pages); an error with a page means the page is not the game's
+// replay (its re-run chose otherwise): it is shown but not kept. gamesDir is
+// where the records are.
 func New(gamesDir string, render func(record string) ([]byte, error)) *Server {
-	return &Server{gamesDir: gamesDir, render: render, busy: map[string]bool{}}
+	return &Server{gamesDir: gamesDir, render: render, busy: map[string]bool{}, unkept: map[string][]byte{}}
 }
 
 // AllowHosts adds Host names (without a port) the page answers to besides
@@ -153,8 +159,8 @@ func (s *Server) state(w http.ResponseWriter, r *http.Request) {
 
 // replay serves a finished game's replay page, made on the first request
 // (in the background: a replay re-runs every search of the game) and kept
-// next to the record. Only the records of finished games listed in the
-// snapshot can be asked for.
+// next to the record when it was made without an error. Only the records of
+// finished games listed in the snapshot can be asked for.
 func (s *Server) replay(w http.ResponseWriter, r *http.Request) {
 	name := strings.TrimSuffix(strings.TrimPrefix(r.URL.Path, "/replay/"), ".html")
 	record := ""
@@ -174,18 +180,30 @@ func (s *Server) replay(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.mu.Lock()
-	started := !s.busy[name]
-	s.busy[name] = true
+	data, made := s.unkept[name]
+	started := !made && !s.busy[name]
+	if started {
+		s.busy[name] = true
+	}
 	s.mu.Unlock()
+	if made {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write(data)
+		return
+	}
 	if started {
 		go func() {
 			data, err := s.render(filepath.Join(s.gamesDir, record))
-			if err != nil {
+			if err == nil {
+				os.WriteFile(page+".tmp", data, 0o644)
+				os.Rename(page+".tmp", page)
+			} else if data == nil {
 				data = []byte("<!doctype html><title>replay</title><p>The replay could not be made: " + htmlEscape(err.Error()) + "</p>")
 			}
-			os.WriteFile(page+".tmp", data, 0o644)
-			os.Rename(page+".tmp", page)
 			s.mu.Lock()
+			if err != nil {
+				s.keepUnkept(name, data)
+			}
 			delete(s.busy, name)
 			s.mu.Unlock()
 		}()
@@ -193,4 +211,19 @@ func (s *Server) replay(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Refresh", "3")
 	fmt.Fprintf(w, "<!doctype html><title>replay %s</title><p>Making the replay of %s (every search is re-run): this page reloads itself.</p>", htmlEscape(name), htmlEscape(name))
+}
+
+// keepUnkept holds a page made with an error for this run, dropping those
+// of games no longer listed (the list is bounded, so is this). s.mu is held.
+func (s *Server) keepUnkept(name string, page []byte) {
+	listed := map[string]bool{}
+	for _, f := range s.snap.Finished {
+		listed[strings.TrimSuffix(f.Record, ".jsonl")] = true
+	}
+	for n := range s.unkept {
+		if !listed[n] {
+			delete(s.unkept, n)
+		}
+	}
+	s.unkept[name] = page
 }

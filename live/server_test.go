@@ -119,6 +119,50 @@ func testReplayMadeOnce(t *testing.T) {
 	}
 }
 
+// TestReplayNotKeptWhenNotTheGame: a page made with an error (a re-run
+// that chose otherwise than the record, or no page at all) is shown for
+// this run, made once, but not written beside the record, where the next
+// run would serve it as the game's replay.
+func TestReplayNotKeptWhenNotTheGame(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		page []byte
+		want string
+	}{
+		{"differs", []byte("<p>3 differing choices</p>"), "3 differing choices"},
+		{"no page", nil, "could not be made: the record is gone"},
+	} {
+		t.Run(c.name, func(t *testing.T) { synctest.Test(t, func(t *testing.T) { testReplayNotKept(t, c.page, c.want) }) })
+	}
+}
+
+func testReplayNotKept(t *testing.T, page []byte, want string) {
+	dir := t.TempDir()
+	var made atomic.Int32
+	s := New(dir, func(string) ([]byte, error) {
+		made.Add(1)
+		return page, errors.New("the record is gone")
+	})
+	s.Publish(sample())
+	h := s.Handler()
+	path := "/replay/20261125-120000-kriegbot-g6-sparring.html"
+	if r := get(t, h, "GET", path); !strings.Contains(r.Body.String(), "Making the replay") {
+		t.Fatalf("first request: %q", r.Body.String())
+	}
+	synctest.Wait()
+	for range 2 {
+		if r := get(t, h, "GET", path); !strings.Contains(r.Body.String(), want) {
+			t.Fatalf("the page made is not shown: %q", r.Body.String())
+		}
+	}
+	if n := made.Load(); n != 1 {
+		t.Errorf("the replay was made %d times, want once", n)
+	}
+	if names, _ := filepath.Glob(filepath.Join(dir, "*")); len(names) != 0 {
+		t.Errorf("kept beside the record: %q", names)
+	}
+}
+
 func TestCheckAddr(t *testing.T) {
 	for _, c := range []struct {
 		addr   string

@@ -8,7 +8,6 @@ import (
 	"html"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"kriegbot/engine/chess"
@@ -220,14 +219,20 @@ func writeHTMLFinal(sb *strings.Builder, res *Result) {
 }
 
 // Page re-runs the game in record file name and returns its HTML replay
-// page (the operator's live page links finished games to it).
+// page (the operator's live page links finished games to it). When the
+// re-run does not repeat the game (a choice, or a search's size, differs
+// from the record), Page returns the page and an error saying so: the page
+// shows that re-run, not the game as played, and must not be kept as its
+// replay.
 func Page(ctx context.Context, name string, build string) ([]byte, error) {
 	f, err := retention.Open(name) // the record may have been gzipped since
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	rec, err := record.Read(bufio.NewReader(f), filepath.Base(name))
+	// The record's whole name, not its base: the per-opponent counts it
+	// names are read from its folder (record.GameInfo.OpponentCounts).
+	rec, err := record.Read(bufio.NewReader(f), name)
 	if err != nil {
 		return nil, err
 	}
@@ -238,6 +243,9 @@ func Page(ctx context.Context, name string, build string) ([]byte, error) {
 	var b bytes.Buffer
 	if err := WriteHTML(&b, res); err != nil {
 		return nil, err
+	}
+	if res.Differing > 0 || res.Resized > 0 {
+		return b.Bytes(), fmt.Errorf("%s: the re-run did not repeat the game (%s)", name, Summary(res))
 	}
 	return b.Bytes(), nil
 }

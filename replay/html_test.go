@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/xml"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -11,6 +12,9 @@ import (
 	"testing"
 
 	"kriegbot/engine/chess"
+	"kriegbot/engine/oppmodel"
+	"kriegbot/engine/players"
+	"kriegbot/internal/buildinfo"
 	"kriegbot/internal/chromium"
 )
 
@@ -56,6 +60,69 @@ func TestHTMLPage(t *testing.T) {
 				break
 			}
 		}
+	}
+}
+
+// TestPageReadsTheModelBesideTheRecord: the live page's replay of a game
+// played with a per-opponent model opens the counts kept beside the record,
+// wherever the program runs from (the daemon names its records relative to
+// its working folder, logs/games/...), and agrees with kriegbot replay on the
+// same record: no warning, 0 differing choices.
+func TestPageReadsTheModelBesideTheRecord(t *testing.T) {
+	def, err := oppmodel.DefaultCounts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	counts := oppmodel.NewCounts(def.Horizon)
+	pos := chess.StartPosition()
+	var moves []chess.Move
+	for _, s := range []string{"e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6"} {
+		m, err := pos.ParseSAN(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pos.Make(m)
+		moves = append(moves, m)
+	}
+	if err := counts.AddGame(moves, [2]bool{false, true}); err != nil {
+		t.Fatal(err)
+	}
+	full := playGame(t, "mcts:approach=c,mem=8", chess.White, 29, 16, players.Budget{Nodes: 300}, counts)
+	// Run from the folder above games/, as the daemon runs from the one
+	// above logs/, and name the record relative to it.
+	t.Chdir(filepath.Dir(filepath.Dir(full)))
+	name := filepath.Join("games", filepath.Base(full))
+	if _, err := os.Stat(strings.TrimSuffix(name, ".jsonl") + ".kbm"); err != nil {
+		t.Fatalf("no counts beside the record: %v", err)
+	}
+	page, err := Page(context.Background(), name, buildinfo.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	if code := Command([]string{"-plain", name}, &out, &errOut); code != 0 {
+		t.Fatalf("kriegbot replay %s: exit %d\n%s", name, code, errOut.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	want := lines[len(lines)-1]
+	if !strings.Contains(want, " 0 differing choices") {
+		t.Fatalf("kriegbot replay: %q", want)
+	}
+	if !strings.Contains(string(page), `<b id="summary">`+html0(want)+`</b>`) {
+		t.Errorf("the page's summary is not kriegbot replay's %q:\n%s", want, regexp.MustCompile(`<b id="summary">.*?</b>`).FindString(string(page)))
+	}
+	if w := regexp.MustCompile(`<p class="warn">.*</p>`).FindString(string(page)); w != "" {
+		t.Errorf("the page warns: %s", w)
+	}
+	// Without the counts the re-run chooses otherwise: Page still makes the
+	// page, and says it is not the game's replay (the live page does not
+	// keep it).
+	if err := os.Remove(strings.TrimSuffix(name, ".jsonl") + ".kbm"); err != nil {
+		t.Fatal(err)
+	}
+	page, err = Page(context.Background(), name, buildinfo.ID())
+	if err == nil || !strings.Contains(err.Error(), "did not repeat") || !strings.Contains(string(page), "per-opponent model") {
+		t.Fatalf("without the counts: error %v, page of %d bytes", err, len(page))
 	}
 }
 

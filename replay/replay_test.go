@@ -11,9 +11,11 @@ import (
 	"time"
 
 	"kriegbot/engine/chess"
+	"kriegbot/engine/oppmodel"
 	"kriegbot/engine/players"
 	"kriegbot/engine/umpire"
 	"kriegbot/internal/buildinfo"
+	"kriegbot/opponent"
 	"kriegbot/protocol"
 	"kriegbot/record"
 )
@@ -27,7 +29,7 @@ import (
 // a game searched on a clock.
 func playRecorded(t *testing.T, us chess.Color, seed uint64, maxPlies int) string {
 	t.Helper()
-	return playGame(t, "mcts:approach=c,mem=8", us, seed, maxPlies, players.Budget{Nodes: 300})
+	return playGame(t, "mcts:approach=c,mem=8", us, seed, maxPlies, players.Budget{Nodes: 300}, nil)
 }
 
 // playOnClock is playRecorded with our player searching on a clock, as the
@@ -36,10 +38,13 @@ func playRecorded(t *testing.T, us chess.Color, seed uint64, maxPlies int) strin
 // of boards in 3 ms) the number of boards its root counts mates on.
 func playOnClock(t *testing.T, us chess.Color, seed uint64, maxPlies int) string {
 	t.Helper()
-	return playGame(t, "mcts:approach=c,mem=8,boarditers=2", us, seed, maxPlies, players.Budget{Time: 3 * time.Millisecond})
+	return playGame(t, "mcts:approach=c,mem=8,boarditers=2", us, seed, maxPlies, players.Budget{Time: 3 * time.Millisecond}, nil)
 }
 
-func playGame(t *testing.T, spec string, us chess.Color, seed uint64, maxPlies int, ours players.Budget) string {
+// playGame plays that game with our player spec searching budget ours; with
+// counts, our player is given the per-opponent model blended from them and
+// the record keeps them beside it, as the daemon does.
+func playGame(t *testing.T, spec string, us chess.Color, seed uint64, maxPlies int, ours players.Budget, counts *oppmodel.Counts) string {
 	t.Helper()
 	mine, err := players.Parse(spec, players.Kinds())
 	if err != nil {
@@ -51,6 +56,16 @@ func playGame(t *testing.T, spec string, us chess.Color, seed uint64, maxPlies i
 	}
 	var ps [2]players.Player
 	ps[us], ps[1-us] = mine.New(), theirs.New()
+	var kept []byte
+	model := ""
+	if counts != nil {
+		def, err := oppmodel.DefaultCounts()
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps[us].(players.PriorSetter).SetPrior(opponent.ModelFrom(def, counts))
+		kept, model = counts.AppendFile(nil), "sparring.kbm (1 games)"
+	}
 	for c := range ps {
 		if err := ps[c].NewGame(players.Game{Color: chess.Color(c), Rules: umpire.ICC(), Seed: seed + uint64(c)}); err != nil {
 			t.Fatal(err)
@@ -62,8 +77,9 @@ func playGame(t *testing.T, spec string, us chess.Color, seed uint64, maxPlies i
 	if us == chess.Black {
 		g.White, g.Black = g.Black, g.White
 	}
-	rec := record.Create(dir, "kriegbot", record.GameLine{Game: g.Game, White: g.White, Black: g.Black, BaseMin: g.WhiteInitial,
-		IncS: g.WhiteIncrement, Wild: g.Wild, Seed: record.Seed(seed + uint64(us)), Player: spec, Build: buildinfo.ID()}, us, start)
+	rec := record.CreateWith(dir, "kriegbot", record.GameLine{Game: g.Game, White: g.White, Black: g.Black, BaseMin: g.WhiteInitial,
+		IncS: g.WhiteIncrement, Wild: g.Wild, Seed: record.Seed(seed + uint64(us)), Player: spec, Build: buildinfo.ID(),
+		OpponentModel: model}, us, start, kept)
 	u := umpire.New(umpire.ICC())
 	u.Reset(chess.StartPosition())
 	ctx := context.Background()
