@@ -50,6 +50,11 @@ type Record struct {
 	// rebuilt player heard less than the record holds.
 	ResyncLine int
 	ResyncWhy  string
+	// Cut is the line where the record ends mid-line (0 when it ends
+	// whole): its last line has no newline and is not JSON, as a crash
+	// while the line was written leaves it. The complete lines before it
+	// are read; Result and Moves are then usually missing.
+	Cut int
 	// Approximate says the record does not hold the searches' sizes (a
 	// match file on a clock from before they were written): the re-run
 	// searches a size of the user's choosing and may choose otherwise.
@@ -177,6 +182,9 @@ func (e *LineError) Unwrap() error { return e.Err }
 // Read reads a per-game record. name is used in errors ("name:line:
 // reason"). Every line is checked: a line that is not JSON, a line of
 // unknown type, a move that is not UCI, referee words that are not ICC's.
+// The one exception is a record cut short: a last line without its newline
+// that is not JSON ends the record there (Record.Cut); a line that is not
+// JSON anywhere else is an error.
 func Read(r io.Reader, name string) (*Record, error) {
 	rec := &Record{Name: name}
 	br := bufio.NewReaderSize(r, 4096)
@@ -186,7 +194,7 @@ func Read(r io.Reader, name string) (*Record, error) {
 	seenGame, seenMoves := false, false
 	lastAttempt := chess.NullMove
 	for n := 1; ; n++ {
-		line, err := ReadLine(br)
+		line, whole, err := readLine(br)
 		if err == io.EOF {
 			break
 		}
@@ -202,6 +210,15 @@ func Read(r io.Reader, name string) (*Record, error) {
 		line = bytes.TrimSpace(line)
 		if len(line) == 0 {
 			continue
+		}
+		if !whole && !json.Valid(line) {
+			// Lines are written whole with one append each: a last line
+			// without its newline that does not parse is one a crash cut.
+			if !seenGame {
+				return nil, fail(n, "the record ends mid-line before its game line is whole (cut short)")
+			}
+			rec.Cut = n
+			break
 		}
 		typ, err := typeOf(line)
 		if err != nil {
@@ -336,22 +353,29 @@ var errLong = errors.New("line too long")
 // ReadLine returns the next line without its end, or errLong when it
 // exceeds MaxLine (the rest of the line is not read).
 func ReadLine(br *bufio.Reader) ([]byte, error) {
+	line, _, err := readLine(br)
+	return line, err
+}
+
+// readLine is ReadLine that also says whether the line ended with its
+// newline (only the file's last line may not).
+func readLine(br *bufio.Reader) (line []byte, whole bool, err error) {
 	var buf []byte
 	for {
 		chunk, err := br.ReadSlice('\n')
 		if len(buf)+len(chunk) > MaxLine+1 {
-			return nil, errLong
+			return nil, false, errLong
 		}
 		buf = append(buf, chunk...)
 		switch {
 		case err == nil:
-			return bytes.TrimSuffix(buf, []byte{'\n'}), nil
+			return bytes.TrimSuffix(buf, []byte{'\n'}), true, nil
 		case errors.Is(err, bufio.ErrBufferFull):
 			continue
 		case err == io.EOF && len(buf) > 0:
-			return buf, nil
+			return buf, false, nil
 		default:
-			return nil, err
+			return nil, false, err
 		}
 	}
 }

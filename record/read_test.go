@@ -1,6 +1,7 @@
 package record
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"strings"
@@ -161,8 +162,52 @@ func TestReadRecordTooManyLines(t *testing.T) {
 	}
 }
 
+// TestReadRecordCut: a record whose last line has no newline and is not
+// JSON was cut by a crash mid-write: the complete lines are read and Cut
+// names the line it ends in. A bad line anywhere else, or a last line
+// that is JSON but wrong, stays an error naming its line.
+func TestReadRecordCut(t *testing.T) {
+	const (
+		attempt = `{"type":"attempt","move":"e2e4","search":{"iterations":5}}`
+		clock   = `{"type":"clock","ours_ms":1,"theirs_ms":2}`
+	)
+	for _, c := range []struct {
+		name  string
+		in    string
+		cut   int // the line Read says the record ends in
+		steps int
+		want  string // "" for success; else a part of the error
+	}{
+		{"whole", gameLine + "\n" + attempt + "\n" + clock + "\n", 0, 2, ""},
+		{"whole without its last newline", gameLine + "\n" + attempt + "\n" + clock, 0, 2, ""},
+		{"cut in a line", gameLine + "\n" + attempt + "\n" + clock[:17], 3, 1, ""},
+		{"cut after one byte", gameLine + "\n" + attempt + "\n{", 3, 1, ""},
+		{"cut before its last brace", gameLine + "\n" + attempt + "\n" + clock[:len(clock)-1], 3, 1, ""},
+		{"cut after a blank line", gameLine + "\n" + attempt + "\n\n" + clock[:9], 4, 1, ""},
+		{"cut, with zeros after it", gameLine + "\n" + attempt + "\n" + clock[:20] + "\x00\x00\x00", 3, 1, ""},
+		{"cut in the game line", gameLine[:40], 0, 0, "f:1: the record ends mid-line before its game line is whole"},
+		{"cut line not the last", gameLine + "\n" + clock[:17] + "\n" + attempt + "\n", 0, 0, "f:2: not valid JSON"},
+		{"cut line with its newline", gameLine + "\n" + attempt + "\n" + clock[:17] + "\n", 0, 0, "f:3: not valid JSON"},
+		{"last line JSON but wrong", gameLine + "\n" + attempt + "\n" + `{"type":"clock","ours_ms":1}`, 0, 0, "f:3: clock:"},
+		{"last line of no type", gameLine + "\n" + `{"a":1}`, 0, 0, "f:2: no type"},
+	} {
+		rec, err := Read(strings.NewReader(c.in), "f")
+		switch {
+		case c.want != "":
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("%s: error %v, want %q", c.name, err, c.want)
+			}
+		case err != nil:
+			t.Errorf("%s: %v", c.name, err)
+		case rec.Cut != c.cut || len(rec.Steps) != c.steps:
+			t.Errorf("%s: cut at line %d with %d steps, want line %d with %d", c.name, rec.Cut, len(rec.Steps), c.cut, c.steps)
+		}
+	}
+}
+
 // FuzzReadRecord: any bytes give a record or an error naming the file and
-// (past the first line) the line; never a panic.
+// (past the first line) the line; never a panic. A record read as cut
+// ended without a newline, and its steps come before the cut.
 func FuzzRead(f *testing.F) {
 	f.Add([]byte(gameLine + "\n" + `{"type":"attempt","move":"e2e4","search":{"iterations":5,"top":[{"move":"e2e4","visits":5,"p_illegal":0.5}]}}`))
 	f.Add([]byte(gameLine + "\n" + `{"type":"attempt","move":"e2e4","search":{"iterations":5,"boards":160,"top":[{"move":"e2e4","visits":5}]}}`))
@@ -175,6 +220,7 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte(gameLineV2 + "\n" + `{"type":"answer","own":false,"capture":"e4","captured":"pawn","checks":["rank"],"tries":0}`))
 	f.Add([]byte(gameLineV2 + "\n" + `{"type":"answer","own":true,"move":"e2e5","legal":false}`))
 	f.Add([]byte("{\n}\n\x00\xff"))
+	f.Add([]byte(gameLine + "\n" + `{"type":"attempt","move":"e2e4","search":{"iter`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		rec, err := Read(strings.NewReader(string(data)), "f")
 		if err != nil {
@@ -185,6 +231,15 @@ func FuzzRead(f *testing.F) {
 		}
 		if rec.Game.Player == "" || len(rec.Steps) > MaxLines {
 			t.Fatalf("accepted a record without a spec, or too long: %+v", rec.Game)
+		}
+		if rec.Cut != 0 && (bytes.HasSuffix(data, []byte{'\n'}) || rec.Cut != bytes.Count(data, []byte{'\n'})+1) {
+			t.Fatalf("cut at line %d, but the data has %d newlines (ending in one: %v)", rec.Cut,
+				bytes.Count(data, []byte{'\n'}), bytes.HasSuffix(data, []byte{'\n'}))
+		}
+		for _, s := range rec.Steps {
+			if rec.Cut != 0 && s.Line >= rec.Cut {
+				t.Fatalf("step at line %d, at or after the cut at %d", s.Line, rec.Cut)
+			}
 		}
 		for _, s := range rec.Steps {
 			if s.Kind == StepAnswer && !s.View.Illegal && strings.Join(s.View.Words(), "|") != strings.Join(s.Words, "|") {

@@ -98,7 +98,8 @@ type Result struct {
 	// Truth holds the true position after each ply (Truth[0] is the start)
 	// when the record reveals the moves; nil otherwise.
 	Truth []chess.Position
-	// Warnings say why differences may be expected.
+	// Warnings say why differences may be expected, or what of the record
+	// is not replayed.
 	Warnings []string
 }
 
@@ -123,6 +124,10 @@ func Run(ctx context.Context, rec *Record, opt Options) (*Result, error) {
 		return nil, err
 	}
 	res := &Result{Record: rec}
+	if rec.Cut != 0 {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("the record ends at line %d (cut mid-line): "+
+			"the complete lines before it are replayed (a crash while the line was written leaves a record so)", rec.Cut))
+	}
 	trees := specOption(g.Player, "trees")
 	if trees == "" {
 		trees = specOption(g.Player, "threads")

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -315,6 +316,49 @@ func TestCorruptRecordNamesTheLine(t *testing.T) {
 		_, err := ReadRecord(strings.NewReader(strings.Join(bad, "\n")), "x")
 		if !errors.As(err, &le) || le.Line != c.line {
 			t.Fatalf("line %d: error %v", c.line, err)
+		}
+	}
+}
+
+// TestCutRecordReplays: a record cut mid-line (a crash while the daemon
+// wrote a line) replays its complete lines, agreeing with the game, and
+// says where it ends; a line cut the same way that is not the last one
+// stays an error naming it.
+func TestCutRecordReplays(t *testing.T) {
+	name := playRecorded(t, chess.White, 9, 12)
+	data, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	if len(lines) < 12 {
+		t.Fatalf("a record of %d lines", len(lines))
+	}
+	cutAt := len(lines) / 2 // a line number from 1
+	for _, c := range []struct {
+		name string
+		text string
+		code int
+		want string
+		out  string // on stdout, when the replay ran
+	}{
+		{"cut last line", strings.Join(lines[:cutAt-1], "") + lines[cutAt-1][:len(lines[cutAt-1])/2], 0,
+			"", fmt.Sprintf("record ends at line %d (cut mid-line)", cutAt)},
+		{"cut line not the last", strings.Join(lines[:cutAt-1], "") + lines[cutAt-1][:len(lines[cutAt-1])/2] + "\n" + lines[cutAt], 1,
+			fmt.Sprintf(".jsonl:%d: not valid JSON", cutAt), ""},
+	} {
+		f := filepath.Join(t.TempDir(), "cut.jsonl")
+		if err := os.WriteFile(f, []byte(c.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var out, errs bytes.Buffer
+		code := Command([]string{"-plain", f}, &out, &errs)
+		if code != c.code || !strings.Contains(errs.String(), c.want) || !strings.Contains(out.String(), c.out) {
+			t.Errorf("%s: exit %d, stderr %q, stdout ending %q; want exit %d, %q on stderr, %q on stdout",
+				c.name, code, errs.String(), tail(out.String()), c.code, c.want, c.out)
+		}
+		if c.code == 0 && !strings.Contains(out.String(), " 0 differing choices") {
+			t.Errorf("%s: the complete lines do not replay the game: %q", c.name, tail(out.String()))
 		}
 	}
 }
