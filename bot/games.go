@@ -138,14 +138,9 @@ func (d *Daemon) checkQuit() (int, bool) {
 	if hard {
 		if len(d.games) > 0 {
 			d.opt.Log.Warn().Int("games", len(d.games)).Msg("leaving at once: games in progress are lost")
-			d.mu.Lock()
-			for _, g := range d.games {
-				d.abandoned = append(d.abandoned, g.t.String())
-			}
-			d.mu.Unlock()
 		}
 		d.sess.Send(protocol.QuitLine)
-		return ExitDone, true
+		return d.leave(), true
 	}
 	if soft && len(d.games) == 0 && !d.policy.waiting() && !d.awaitingMoves() {
 		now := d.opt.Now()
