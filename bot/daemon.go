@@ -271,8 +271,9 @@ func (d *Daemon) Run(ctx context.Context) int {
 				return ExitRestart
 			}
 			wait := nextBackoff(retry, cfg)
-			d.opt.Log.Warn().Err(err).Dur("retry_in", wait).Msg("cannot log in")
-			d.opt.Console.say(lineProgress, "cannot log in (%v); trying again in %s", err, wait.Round(100*time.Millisecond))
+			// Said once: the warning reaches the person through
+			// logs.console, on a terminal and piped alike.
+			d.opt.Log.Warn().Err(err).Stringer("retry_in", wait.Round(time.Millisecond)).Msg("cannot log in")
 			if !d.sleep(ctx, wait) {
 				return d.leave()
 			}
@@ -304,8 +305,7 @@ func (d *Daemon) Run(ctx context.Context) int {
 		}
 		movesLost = d.awaitingMoves()
 		wait := nextBackoff(retry, cfg)
-		d.opt.Log.Warn().Err(sess.Err()).Dur("retry_in", wait).Msg("connection lost")
-		d.opt.Console.say(lineProgress, "connection lost (%v); reconnecting in %s", sess.Err(), wait.Round(100*time.Millisecond))
+		d.opt.Log.Warn().Err(sess.Err()).Stringer("retry_in", wait.Round(time.Millisecond)).Msg("connection lost")
 		if !d.sleep(ctx, wait) {
 			return d.leave()
 		}

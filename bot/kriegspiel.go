@@ -289,7 +289,7 @@ func (r *ksRun) failed(err error, what string) bool {
 		wait = ra
 	}
 	r.hold = d.opt.Now().Add(wait)
-	d.opt.Log.Warn().Err(err).Str("request", what).Dur("retry_in", wait).Msg("kriegspiel.org request failed")
+	d.opt.Log.Warn().Err(err).Str("request", what).Stringer("retry_in", wait.Round(time.Millisecond)).Msg("kriegspiel.org request failed")
 	return true
 }
 
