@@ -88,7 +88,8 @@ server in-process on a loopback port with a sparring partner, and plays game
 after game against it over TCP, one line per finished game. SIGINT or SIGTERM
 finishes the games in progress and exits (at once when none is in progress);
 a second signal leaves at once.
-Exit status: 0 done, 1 restart me (the server is unreachable), 2 bad configuration.
+Exit status: 0 done, 1 restart me (the server is unreachable), 2 bad configuration,
+3 left at once with games in progress (a second signal, the owner's hardquit): they are lost.
 `)
 	if code, done := cmdflag.Parse(fset, args, stderr); done {
 		return code

@@ -26,6 +26,7 @@ const (
 	ExitDone      = 0 // finished as asked (game limit, softquit, signal)
 	ExitRestart   = 1 // gave up on the server: a supervisor should restart us
 	ExitBadConfig = 2 // the configuration (or the account) cannot work
+	ExitAbandoned = 3 // left at once (second signal, hardquit) with games in progress, lost by leaving
 )
 
 // Options are what a Daemon needs besides its configuration.
@@ -154,6 +155,28 @@ func (d *Daemon) SoftQuit() {
 	d.poke()
 }
 
+// abandon records the games still in progress as lost by leaving at once
+// and gives the exit code that tells a supervisor so.
+func (d *Daemon) abandon(games []string) int {
+	if len(games) == 0 {
+		return ExitDone
+	}
+	d.mu.Lock()
+	d.abandoned = append(d.abandoned, games...)
+	d.mu.Unlock()
+	return ExitAbandoned
+}
+
+// leave is the exit code of a daemon that stops between connections: the
+// games it still holds from the lost connection are abandoned.
+func (d *Daemon) leave() int {
+	var games []string
+	for _, g := range d.games {
+		games = append(games, g.t.String())
+	}
+	return d.abandon(games)
+}
+
 // HardQuit makes the daemon leave at once, games or not.
 func (d *Daemon) HardQuit() {
 	d.mu.Lock()
@@ -220,7 +243,7 @@ func (d *Daemon) Run(ctx context.Context) int {
 	movesLost := false
 	for {
 		if _, hard := d.quitting(); ctx.Err() != nil || hard || d.stopNow() && !movesLost {
-			return ExitDone
+			return d.leave()
 		}
 		cfg := d.config()
 		d.opt.Console.say(lineProgress, "connecting to %s ...", addr)
@@ -234,7 +257,7 @@ func (d *Daemon) Run(ctx context.Context) int {
 		d.mu.Unlock()
 		cancel()
 		if err != nil && d.stopNow() {
-			return ExitDone
+			return d.leave()
 		}
 		if err != nil {
 			var le *iccclient.LoginError
@@ -248,10 +271,11 @@ func (d *Daemon) Run(ctx context.Context) int {
 				return ExitRestart
 			}
 			wait := nextBackoff(retry, cfg)
-			d.opt.Log.Warn().Err(err).Dur("retry_in", wait).Msg("cannot log in")
-			d.opt.Console.say(lineProgress, "cannot log in (%v); trying again in %s", err, wait.Round(100*time.Millisecond))
+			// Said once: the warning reaches the person through
+			// logs.console, on a terminal and piped alike.
+			d.opt.Log.Warn().Err(err).Stringer("retry_in", wait.Round(time.Millisecond)).Msg("cannot log in")
 			if !d.sleep(ctx, wait) {
-				return ExitDone
+				return d.leave()
 			}
 			continue
 		}
@@ -281,10 +305,9 @@ func (d *Daemon) Run(ctx context.Context) int {
 		}
 		movesLost = d.awaitingMoves()
 		wait := nextBackoff(retry, cfg)
-		d.opt.Log.Warn().Err(sess.Err()).Dur("retry_in", wait).Msg("connection lost")
-		d.opt.Console.say(lineProgress, "connection lost (%v); reconnecting in %s", sess.Err(), wait.Round(100*time.Millisecond))
+		d.opt.Log.Warn().Err(sess.Err()).Stringer("retry_in", wait.Round(time.Millisecond)).Msg("connection lost")
 		if !d.sleep(ctx, wait) {
-			return ExitDone
+			return d.leave()
 		}
 	}
 }

@@ -453,7 +453,7 @@ func (t *entrant) tick(now time.Time) {
 	t.answerPairing(now)
 	t.showPairing(t.pair)
 	if p := t.pair; p != nil && now.Sub(p.at) > cfg.RoundGrace.Duration {
-		t.log.Warn().Str("opponent", p.opp).Dur("waited", now.Sub(p.at)).Msg("tournament: the paired game never started; waiting for the next round")
+		t.log.Warn().Str("opponent", p.opp).Stringer("waited", now.Sub(p.at).Round(time.Millisecond)).Msg("tournament: the paired game never started; waiting for the next round")
 		t.say(lineResult, "tourney: %s: the game with %s never started; waiting for the next round", p.ev, p.opp)
 		t.pair = nil
 	}

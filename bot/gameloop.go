@@ -58,7 +58,10 @@ type playing interface {
 
 // gameStart is what a backend knows of a game about to be played.
 type gameStart struct {
-	us      chess.Color
+	us chess.Color
+	// me is our handle as the server knows it (a guest's is the one it
+	// assigned at login), which names the record's file.
+	me      string
 	control clock.Control
 	number  int    // the game's number, mixed into its seed
 	opp     string // the opponent's handle
@@ -101,7 +104,7 @@ func (d *Daemon) startGame(st gameStart, s *seat, now time.Time) (uint64, error)
 		gl := st.line
 		gl.Seed, gl.Player, gl.Build, gl.OpponentModel = record.Seed(seed), d.opt.Spec.String(), d.build, s.model.name
 		gl.SetRules(rules)
-		drv.SetRecord(record.CreateWith(d.opt.Dir, d.opt.Name, gl, st.us, now, s.model.counts))
+		drv.SetRecord(record.CreateWith(d.opt.Dir, st.me, gl, st.us, now, s.model.counts))
 	}
 	return seed, nil
 }

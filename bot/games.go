@@ -138,14 +138,9 @@ func (d *Daemon) checkQuit() (int, bool) {
 	if hard {
 		if len(d.games) > 0 {
 			d.opt.Log.Warn().Int("games", len(d.games)).Msg("leaving at once: games in progress are lost")
-			d.mu.Lock()
-			for _, g := range d.games {
-				d.abandoned = append(d.abandoned, g.t.String())
-			}
-			d.mu.Unlock()
 		}
 		d.sess.Send(protocol.QuitLine)
-		return ExitDone, true
+		return d.leave(), true
 	}
 	if soft && len(d.games) == 0 && !d.policy.waiting() && !d.awaitingMoves() {
 		now := d.opt.Now()
@@ -466,7 +461,7 @@ func (d *Daemon) scoreGame(game, opp string, us chess.Color, result, code, reaso
 	limit := d.cfg.Policy.Games
 	d.mu.Unlock()
 	d.opt.Log.Info().Str("game", game).Str("result", result).Str("code", code).Str("reason", reason).
-		Int("plies", plies).Int("illegal", illegal).Dur("clock_left", left).Msg("game over")
+		Int("plies", plies).Int("illegal", illegal).Stringer("clock_left", left).Msg("game over")
 	d.opt.Console.say(lineResult, "game %s vs %s (%s): %s %s, %d plies, %d illegal attempts, %s left; score +%d -%d =%d",
 		game, opp, us.String(), result, reason, plies, illegal, fmtClock(left), s.wins, s.losses, s.draws)
 	d.opt.Console.setStatus("", now)

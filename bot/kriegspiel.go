@@ -192,15 +192,14 @@ func (r *ksRun) step(ctx context.Context) (int, bool) {
 	now := d.opt.Now()
 	_, hard := d.quitting()
 	if hard {
-		if len(r.games) > 0 {
-			d.opt.Log.Warn().Int("games", len(r.games)).Msg("leaving at once: games in progress are left to run out")
-			d.mu.Lock()
-			for _, g := range r.games {
-				d.abandoned = append(d.abandoned, fmt.Sprintf("game %s vs %s", g.code, g.opp))
-			}
-			d.mu.Unlock()
+		var games []string
+		for _, g := range r.games {
+			games = append(games, fmt.Sprintf("game %s vs %s", g.code, g.opp))
 		}
-		return ExitDone, true
+		if len(games) > 0 {
+			d.opt.Log.Warn().Int("games", len(games)).Msg("leaving at once: games in progress are left to run out")
+		}
+		return d.abandon(games), true
 	}
 	drive(d, r.games, now)
 	if now.Before(r.hold) {
@@ -290,7 +289,7 @@ func (r *ksRun) failed(err error, what string) bool {
 		wait = ra
 	}
 	r.hold = d.opt.Now().Add(wait)
-	d.opt.Log.Warn().Err(err).Str("request", what).Dur("retry_in", wait).Msg("kriegspiel.org request failed")
+	d.opt.Log.Warn().Err(err).Str("request", what).Stringer("retry_in", wait.Round(time.Millisecond)).Msg("kriegspiel.org request failed")
 	return true
 }
 

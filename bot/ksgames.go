@@ -112,7 +112,7 @@ func (r *ksRun) start(ctx context.Context, m ksclient.Metadata, now time.Time) {
 	}
 	// The site's wild 16 (ks-game) ends games by its own rules; the player
 	// is told ICC's, as records and replay assume.
-	seed, err := d.startGame(gameStart{us: us, control: ctl, number: number, opp: opp, learn: !guest,
+	seed, err := d.startGame(gameStart{us: us, me: d.opt.Name, control: ctl, number: number, opp: opp, learn: !guest,
 		line: record.GameLine{Game: number, White: white, Black: black, BaseMin: int((ctl.Base + 30*time.Second) / time.Minute),
 			IncS: int(ctl.Increment / time.Second), Rated: true, Wild: 16}}, &g.seat, now)
 	if err != nil {

@@ -29,7 +29,7 @@ func (r *ksRun) watch(ctx context.Context, ref string) {
 		// A stream whose headers do not come within Stall is given up too.
 		sctx, cancel := context.WithCancel(ctx)
 		stalled := time.AfterFunc(r.o.Stall, func() {
-			r.d.opt.Log.Warn().Str("game", ref).Dur("silent", r.o.Stall).Msg("event stream stalled before its first byte: reopening")
+			r.d.opt.Log.Warn().Str("game", ref).Stringer("silent", r.o.Stall).Msg("event stream stalled before its first byte: reopening")
 			cancel()
 		})
 		s, err := r.c.Events(sctx, ref)
@@ -104,7 +104,7 @@ func (r *ksRun) read(ctx context.Context, ref string, s *ksclient.Stream) {
 			return
 		case <-check.C:
 			if time.Since(time.Unix(0, last.Load())) > r.o.Stall {
-				r.d.opt.Log.Warn().Str("game", ref).Dur("silent", r.o.Stall).Msg("event stream stalled: reopening")
+				r.d.opt.Log.Warn().Str("game", ref).Stringer("silent", r.o.Stall).Msg("event stream stalled: reopening")
 				s.Close()
 				<-ended
 				return

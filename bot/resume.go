@@ -44,7 +44,7 @@ func (d *Daemon) openGame(v protocol.MyGameStartedDG, us chess.Color, resumed *r
 		g.own = resumed.old.own
 	}
 	g.dg = v
-	seed, err := d.startGame(gameStart{us: us, control: t.Control(), number: v.Game, opp: t.Opponent(), learn: true,
+	seed, err := d.startGame(gameStart{us: us, me: d.sess.Handle(), control: t.Control(), number: v.Game, opp: t.Opponent(), learn: true,
 		line: record.GameLine{Game: v.Game, White: v.White, Black: v.Black, BaseMin: v.WhiteInitial, IncS: v.WhiteIncrement,
 			Rated: v.Rated, Wild: v.Wild},
 		resumed: rec}, &g.seat, now)

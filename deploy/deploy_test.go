@@ -61,15 +61,16 @@ func TestSystemdUnit(t *testing.T) {
 	if args := strings.Fields(one("ExecStart")); len(args) < 2 || !strings.HasSuffix(args[0], "/kriegbot") || args[1] != "run" {
 		t.Errorf("ExecStart=%s, want the daemon: kriegbot run ...", one("ExecStart"))
 	}
-	// The daemon's exit status: 1 asks for a restart, 2 says a restart cannot help.
-	if bot.ExitRestart != 1 || bot.ExitBadConfig != 2 {
-		t.Fatalf("exit codes changed (restart %d, bad config %d): update the unit and deploy/README.md", bot.ExitRestart, bot.ExitBadConfig)
+	// The daemon's exit status: 1 asks for a restart, 2 says a restart cannot
+	// help, 3 says it was told to leave at once and lost games.
+	if bot.ExitRestart != 1 || bot.ExitBadConfig != 2 || bot.ExitAbandoned != 3 {
+		t.Fatalf("exit codes changed (restart %d, bad config %d, abandoned %d): update the unit and deploy/README.md", bot.ExitRestart, bot.ExitBadConfig, bot.ExitAbandoned)
 	}
 	if one("Restart") != "on-failure" {
 		t.Errorf("Restart=%s, want on-failure (exit 1 means restart me)", one("Restart"))
 	}
-	if got := one("RestartPreventExitStatus"); got != strconv.Itoa(bot.ExitBadConfig) {
-		t.Errorf("RestartPreventExitStatus=%s, want %d (bad configuration)", got, bot.ExitBadConfig)
+	if got, want := one("RestartPreventExitStatus"), strconv.Itoa(bot.ExitBadConfig)+" "+strconv.Itoa(bot.ExitAbandoned); got != want {
+		t.Errorf("RestartPreventExitStatus=%s, want %s (bad configuration; left at once as told)", got, want)
 	}
 	for key, want := range map[string]string{
 		"NoNewPrivileges": "yes",

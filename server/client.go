@@ -51,6 +51,7 @@ type client struct {
 	style      int
 	prompt     bool
 	game       *game
+	lastGame   *game         // the game it played last, kept once over for "moves"
 	lastActive time.Time     // the last command line, login, or end of a game
 	budget     float64       // bytes its commands may still send to others
 	budgetAt   time.Time     // when budget was last topped up

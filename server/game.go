@@ -582,7 +582,7 @@ func (s *Server) endGame(ev *events, g *game, code, result, description string) 
 		if !g.rated {
 			ev.text(p, "Game was not rated.  No rating adjustment.")
 		}
-		p.game = nil
+		p.game, p.lastGame = nil, g
 		p.lastActive = now // idle time counts from the end of the game
 	}
 	if s.cfg.RecordDir != "" {

@@ -102,6 +102,9 @@ func (tel *telnetDoor) cmdMoves(ev *events, c *client, in cmdInput) {
 	s := tel.s
 	args := in.args
 	g := c.game
+	if g == nil {
+		g = c.lastGame // right after one's game: that game, all of it
+	}
 	if len(args) > 0 {
 		n, err := strconv.Atoi(args[0])
 		if err != nil {

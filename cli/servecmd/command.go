@@ -136,10 +136,20 @@ standard input and prints the bcrypt hash for an accounts file.
 		fmt.Fprintf(stderr, "kriegbot serve: %v\n", err)
 		return cmdflag.Usage
 	}
+	// Both doors are bound before anything is announced: a banner must not
+	// name a server that then fails to start.
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		fmt.Fprintf(stderr, "kriegbot serve: %v\n", err)
 		return cmdflag.Failure
+	}
+	var hl net.Listener
+	if *httpAddr != "" {
+		if hl, err = net.Listen("tcp", *httpAddr); err != nil {
+			ln.Close()
+			fmt.Fprintf(stderr, "kriegbot serve: %v\n", err)
+			return cmdflag.Failure
+		}
 	}
 	if host, _, _ := net.SplitHostPort(ln.Addr().String()); !net.ParseIP(host).IsLoopback() {
 		fmt.Fprintf(stderr, "kriegbot serve: warning: listening on %s, which is not a loopback address\n", ln.Addr())
@@ -149,13 +159,7 @@ standard input and prints the bcrypt hash for an accounts file.
 		fmt.Fprintf(stdout, "kriegbot serve: %s\n", l)
 	}
 	var httpDone chan error
-	if *httpAddr != "" {
-		hl, err := net.Listen("tcp", *httpAddr)
-		if err != nil {
-			ln.Close()
-			fmt.Fprintf(stderr, "kriegbot serve: %v\n", err)
-			return cmdflag.Failure
-		}
+	if hl != nil {
 		fmt.Fprintf(stdout, "kriegbot serve: kriegspiel.org bot API on http://%s (time control %d+%d)\n", hl.Addr(), minutes, inc)
 		httpDone = make(chan error, 1)
 		go func() { httpDone <- srv.ServeAPI(hl) }()

@@ -2,6 +2,7 @@ package servecmd
 
 import (
 	"bytes"
+	"net"
 	"strings"
 	"testing"
 
@@ -63,6 +64,31 @@ func TestServeTDFlags(t *testing.T) {
 		var out, errb strings.Builder
 		if code := Command(tc.args, &out, &errb); code != 2 || !strings.Contains(errb.String(), tc.want) {
 			t.Errorf("%v: exit %d, %q; want 2 and %q", tc.args, code, errb.String(), tc.want)
+		}
+	}
+}
+
+// TestServeBindsBeforeBanner (issue 44 item 9): serve announced "server on
+// ..." and then failed to bind the HTTP door, so its output claimed a
+// server that never ran. Both doors are bound first; a failure prints no
+// banner.
+func TestServeBindsBeforeBanner(t *testing.T) {
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	for _, args := range [][]string{
+		{"-addr", "127.0.0.1:0", "-http", taken.Addr().String(), "-q"},
+		{"-addr", taken.Addr().String(), "-q"},
+	} {
+		var out, errb bytes.Buffer
+		code := Command(args, &out, &errb)
+		if code != 1 || !strings.Contains(errb.String(), "address already in use") {
+			t.Errorf("%q: exit %d, stderr %q; want 1 and the bind error", args, code, errb.String())
+		}
+		if out.Len() != 0 {
+			t.Errorf("%q: printed %q before failing to bind", args, out.String())
 		}
 	}
 }
