@@ -15,6 +15,7 @@ func TestMovesRightAfterGameEnds(t *testing.T) {
 	white.loginGuest()
 	black.loginGuest()
 	white.send("seek 3 0 u white\r\n")
+	white.expect("Your seek has been posted", wait) // before black may play it
 	black.send("play 1\r\n")
 	white.expect("Creating:", wait)
 	black.expect("Creating:", wait)
