@@ -218,12 +218,13 @@ func TestDaemonClockReplays(t *testing.T) {
 	}
 	// An opponent that thinks: the daemon ponders (engine.ponder is on by
 	// default) during its turns, and the record's ponders replay. The
-	// opponent thinks 200 ms an attempt at least once its clock is out of
+	// opponent thinks 500 ms an attempt at least once its clock is out of
 	// the emergency band (a few moves in): on a loaded machine its quick
-	// turns once ended every ponder before its first iteration.
+	// turns ended every ponder before its first iteration, at 200 ms once
+	// in a CI run beside the bot package's tests.
 	t.Run("ponder", func(t *testing.T) {
 		dir, log := daemonGameWith(t, gameSetup{spec: "mcts:mem=2", base: 0, inc: 1, timeout: 2 * time.Minute,
-			seed: 104, maxPlies: 20, opponent: "mcts:mem=2", opponentThink: 200 * time.Millisecond})
+			seed: 104, maxPlies: 20, opponent: "mcts:mem=2", opponentThink: 500 * time.Millisecond})
 		rec := readFile(t, onlyFile(t, filepath.Join(dir, "games", "*-g1-*.jsonl")))
 		ponders := 0
 		for _, s := range rec.Steps {
