@@ -13,22 +13,9 @@ import (
 // so (ExitAbandoned), not the 0 of a clean stop, so that a supervisor can
 // tell. Before the fix Run returned ExitDone.
 func TestLeavingAtOnceMidGameExitsAbandoned(t *testing.T) {
-	_, addr := startTestServer(t, 0)
-	ac := testConfig(t, "kriegbot", addr)
-	ac.Policy.Challenge = "sparring"
-	ac.Policy.SeekBase, ac.Policy.SeekIncrement = 10, 0
-	a, _ := newTestDaemon(t, ac, addr, "heuristic", nil)
 	// The partner thinks long on each attempt: the game is still on when
 	// the daemon is told to leave.
-	bc := testConfig(t, "sparring", addr)
-	bc.Engine.MinThink = config.Duration{Duration: 10 * time.Second}
-	b, _ := newTestDaemon(t, bc, addr, "random", nil)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*wait)
-	defer cancel()
-	runInBackground(t, ctx, b)
-	done := make(chan int, 1)
-	go func() { done <- a.Run(ctx) }()
-	waitFor(t, func() bool { return a.Playing() > 0 })
+	a, _, ctx, done := midGame(t, false, 10*time.Second)
 	a.SoftQuit() // the first signal: finish the game...
 	a.SoftQuit() // ...the second: leave now
 	select {
@@ -42,4 +29,31 @@ func TestLeavingAtOnceMidGameExitsAbandoned(t *testing.T) {
 	if ab := a.Abandoned(); len(ab) != 1 {
 		t.Fatalf("abandoned %q, want the one game in progress", ab)
 	}
+}
+
+// midGame starts a test server, our daemon (a heuristic player, as a
+// guest when guest is set) challenging a random sparring partner that
+// thinks at least partnerThink an attempt, and returns once the game is
+// on: the daemon, its folder, the context both run under and the daemon's
+// exit code to come.
+func midGame(t *testing.T, guest bool, partnerThink time.Duration) (*Daemon, string, context.Context, <-chan int) {
+	t.Helper()
+	_, addr := startTestServer(t, 0)
+	ac := testConfig(t, "kriegbot", addr)
+	ac.Account.Guest = guest
+	ac.Policy.Challenge = "sparring"
+	ac.Policy.SeekBase, ac.Policy.SeekIncrement = 10, 0
+	a, dir := newTestDaemon(t, ac, addr, "heuristic", nil)
+	bc := testConfig(t, "sparring", addr)
+	if partnerThink > 0 {
+		bc.Engine.MinThink = config.Duration{Duration: partnerThink}
+	}
+	b, _ := newTestDaemon(t, bc, addr, "random", nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*wait)
+	t.Cleanup(cancel)
+	runInBackground(t, ctx, b)
+	done := make(chan int, 1)
+	go func() { done <- a.Run(ctx) }()
+	waitFor(t, func() bool { return a.Playing() > 0 })
+	return a, dir, ctx, done
 }

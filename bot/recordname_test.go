@@ -1,7 +1,6 @@
 package bot
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,19 +13,7 @@ import (
 // Guest0002's game read like another guest's. It must carry our handle as
 // the server assigned it at login.
 func TestGuestRecordNamedAfterAssignedHandle(t *testing.T) {
-	_, addr := startTestServer(t, 0)
-	ac := testConfig(t, "kriegbot", addr)
-	ac.Account.Guest = true
-	ac.Policy.Challenge = "sparring"
-	ac.Policy.SeekBase, ac.Policy.SeekIncrement = 10, 0
-	a, dir := newTestDaemon(t, ac, addr, "heuristic", nil)
-	b, _ := newTestDaemon(t, testConfig(t, "sparring", addr), addr, "random", nil)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*wait)
-	defer cancel()
-	runInBackground(t, ctx, b)
-	done := make(chan int, 1)
-	go func() { done <- a.Run(ctx) }()
-	waitFor(t, func() bool { return a.Playing() > 0 })
+	a, dir, _, done := midGame(t, true, 0)
 	a.HardQuit()
 	<-done
 	recs, err := filepath.Glob(filepath.Join(dir, "games", "*.jsonl"))
