@@ -27,10 +27,11 @@ type proxy struct {
 	// drop, when set, is asked about every chunk from the server; true
 	// loses it (as an overflowing server or a broken middlebox would).
 	drop func([]byte) bool
-	// life, when set, closes each connection that long after it began (a
-	// server that takes the login and drops us).
+	mu   sync.Mutex
+	// life, when set (setLife), closes each connection that long after it
+	// began (a server that takes the login and drops us); under mu, as the
+	// test sets it while serve runs.
 	life     time.Duration
-	mu       sync.Mutex
 	conns    []net.Conn
 	accepted []time.Time
 }
@@ -49,6 +50,13 @@ func startProxy(t *testing.T, target string, lag time.Duration, drop func([]byte
 
 func (p *proxy) addr() string { return p.ln.Addr().String() }
 
+// setLife makes every later connection close d after it began.
+func (p *proxy) setLife(d time.Duration) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.life = d
+}
+
 func (p *proxy) serve() {
 	for {
 		c, err := p.ln.Accept()
@@ -63,9 +71,10 @@ func (p *proxy) serve() {
 		p.mu.Lock()
 		p.conns = append(p.conns, c, s)
 		p.accepted = append(p.accepted, time.Now())
+		life := p.life
 		p.mu.Unlock()
-		if p.life > 0 {
-			time.AfterFunc(p.life, func() { c.Close(); s.Close() })
+		if life > 0 {
+			time.AfterFunc(life, func() { c.Close(); s.Close() })
 		}
 		go p.pump(c, s, nil)
 		go p.pump(s, c, p.drop)
@@ -151,7 +160,7 @@ func TestBackoffAfterShortSessions(t *testing.T) {
 	}
 	_, addr := startTestServer(t, 0)
 	px := startProxy(t, addr, 0, nil)
-	px.life = 300 * time.Millisecond
+	px.setLife(300 * time.Millisecond)
 	cfg := testConfig(t, "kriegbot", addr)
 	cfg.Connection.ReconnectMin = config.Duration{Duration: 200 * time.Millisecond}
 	cfg.Connection.ReconnectMax = config.Duration{Duration: 30 * time.Second}
