@@ -361,6 +361,25 @@ func loggedIn(t *testing.T, dir string) int {
 // socket lets go of the port).
 func restartServerAt(t *testing.T, addr string) *server.Server {
 	t.Helper()
+	srv := newRestartServer(t)
+	var ln net.Listener
+	var err error
+	for deadline := time.Now().Add(wait); ; time.Sleep(20 * time.Millisecond) {
+		if ln, err = net.Listen("tcp", addr); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal(err)
+		}
+	}
+	go srv.Serve(ln)
+	return srv
+}
+
+// newRestartServer is a fresh server with the test accounts, not yet
+// listening.
+func newRestartServer(t *testing.T) *server.Server {
+	t.Helper()
 	pw := map[string]string{}
 	for h, p := range testPasswords {
 		pw[h] = p
@@ -373,16 +392,6 @@ func restartServerAt(t *testing.T, addr string) *server.Server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var ln net.Listener
-	for deadline := time.Now().Add(wait); ; time.Sleep(20 * time.Millisecond) {
-		if ln, err = net.Listen("tcp", addr); err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal(err)
-		}
-	}
-	go srv.Serve(ln)
 	t.Cleanup(func() { srv.Close() })
 	return srv
 }

@@ -6,11 +6,6 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"golang.org/x/crypto/bcrypt"
-
-	"kriegbot/engine/umpire"
-	"kriegbot/server"
 )
 
 // TestSeekAfterServerKilled (issue 45 item 1): the server dies mid-game
@@ -84,24 +79,4 @@ func TestSeekAfterServerKilled(t *testing.T) {
 	if fin := srv2.Finished(); len(fin) != 1 || fin[0].White != "kriegbot" && fin[0].Black != "kriegbot" {
 		t.Fatalf("games on the new server: %+v", fin)
 	}
-}
-
-// newRestartServer is a fresh server with the test accounts, not yet
-// listening.
-func newRestartServer(t *testing.T) *server.Server {
-	t.Helper()
-	pw := map[string]string{}
-	for h, p := range testPasswords {
-		pw[h] = p
-	}
-	acc, err := server.NewAccounts(pw, "C", bcrypt.MinCost)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := server.New(server.Config{Rules: umpire.Olympiad(), Accounts: acc})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	return srv
 }
