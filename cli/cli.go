@@ -7,12 +7,12 @@ import (
 	"strings"
 
 	"kriegbot/bench"
-	"kriegbot/bot"
 	"kriegbot/cli/beliefcmd"
 	"kriegbot/cli/enginecmd"
 	"kriegbot/cli/matchcmd"
 	"kriegbot/cli/modelcmd"
 	"kriegbot/cli/registercmd"
+	"kriegbot/cli/runcmd"
 	"kriegbot/cli/servecmd"
 	"kriegbot/cli/tourneycmd"
 	"kriegbot/cli/umpirecmd"
@@ -31,7 +31,7 @@ type command struct {
 
 func commands() []command {
 	return []command{
-		{"run", "the bot: plays wild 16 on a server (by default its own embedded one, against a sparring partner)", bot.Command(bot.Parts{ReplayPage: replay.Page, StartServer: servecmd.StartEmbedded})},
+		{"run", "the bot: plays wild 16 on a server (by default its own embedded one, against a sparring partner)", runcmd.Command},
 		{"umpire", "referee tools: `umpire verify FILE` checks the umpire against fixture files", umpirecmd.Command},
 		{"serve", "an ICC-compatible wild 16 server on loopback, for bots and telnet users", servecmd.Command},
 		{"bench", "speed figures, one line each: perft, umpire, protocol, belief, search", bench.Command},
