@@ -6,8 +6,8 @@ import (
 	"io"
 	"strings"
 
-	"kriegbot/bench"
 	"kriegbot/cli/beliefcmd"
+	"kriegbot/cli/benchcmd"
 	"kriegbot/cli/enginecmd"
 	"kriegbot/cli/matchcmd"
 	"kriegbot/cli/modelcmd"
@@ -34,7 +34,7 @@ func commands() []command {
 		{"run", "the bot: plays wild 16 on a server (by default its own embedded one, against a sparring partner)", runcmd.Command},
 		{"umpire", "referee tools: `umpire verify FILE` checks the umpire against fixture files", umpirecmd.Command},
 		{"serve", "an ICC-compatible wild 16 server on loopback, for bots and telnet users", servecmd.Command},
-		{"bench", "speed figures, one line each: perft, umpire, protocol, belief, search", bench.Command},
+		{"bench", "speed figures, one line each: perft, umpire, protocol, belief, search", benchcmd.Command},
 		{"model", "opponent models: `model build -o FILE PGN...` from game records; show, eval, merge", modelcmd.Command},
 		{"match", "engine-vs-engine matches in-process: W-L-D, Elo ± 95 %, SPRT, PGN, JSON Lines, shards", matchcmd.Command},
 		{"belief", "belief tools: `belief check FILE...` measures soundness and calibration on fixture files", beliefcmd.Command},
