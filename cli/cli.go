@@ -12,13 +12,13 @@ import (
 	"kriegbot/cli/matchcmd"
 	"kriegbot/cli/modelcmd"
 	"kriegbot/cli/registercmd"
+	"kriegbot/cli/replaycmd"
 	"kriegbot/cli/runcmd"
 	"kriegbot/cli/servecmd"
 	"kriegbot/cli/tourneycmd"
 	"kriegbot/cli/umpirecmd"
 	"kriegbot/internal/buildinfo"
 	"kriegbot/internal/cmdflag"
-	"kriegbot/replay"
 )
 
 // command is one subcommand: its name, a one-line summary and its entry point,
@@ -41,7 +41,7 @@ func commands() []command {
 		{"engine", "KEP, the Kriegspiel engine protocol, on standard input and output (for referees, GUIs, harnesses)", enginecmd.Command},
 		{"tourney", "a local computer olympiad: the server's TD runs a Swiss or round robin between daemons; crosstable, PGN, HTML", tourneycmd.Command},
 		{"register", "registers the bot on kriegspiel.org and stores its token (mode 0600, never printed)", registercmd.Command},
-		{"replay", "re-runs a logged game: belief heat maps, candidates, clocks per attempt; reports differing choices", replay.Command},
+		{"replay", "re-runs a logged game: belief heat maps, candidates, clocks per attempt; reports differing choices", replaycmd.Command},
 		{"version", "the build: module version, VCS revision, toolchain, and the hash of the sources that decide play", versionCommand},
 	}
 }
