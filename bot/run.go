@@ -67,7 +67,7 @@ type Setup struct {
 // server and sparring partner when configured, and the bot, and plays
 // until the games are done or a signal (SIGINT, SIGTERM) makes it leave.
 // It returns the exit status (ExitDone, ExitRestart, ExitBadConfig,
-// ExitHardQuit).
+// ExitAbandoned).
 func Play(ctx context.Context, s Setup) int {
 	cfg, spec, sparSpec, password, token, console, page, stderr := s.Config, s.Spec, s.SparringSpec, s.Password, s.Token, s.Console, s.Live, s.Stderr
 	began := time.Now()
