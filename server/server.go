@@ -149,6 +149,12 @@ func New(cfg Config) (*Server, error) {
 	if err := ws.loadBots(cfg.Now()); err != nil {
 		return nil, fmt.Errorf("server: bots: %w", err)
 	}
+	// Game numbers go on from the records of earlier runs: a restart
+	// never gives a new game an old game's number (or record name).
+	recorded, err := highestRecord(cfg.RecordDir)
+	if cfg.RecordDir != "" && err != nil {
+		return nil, fmt.Errorf("server: records: %w", err)
+	}
 	s := &Server{
 		td:       newDirector(cfg.TD),
 		http:     ws,
@@ -160,7 +166,7 @@ func New(cfg Config) (*Server, error) {
 		seeks:    map[int]*seek{},
 		nextSeek: 1,
 		games:    map[int]*game{},
-		nextGame: 1,
+		nextGame: recorded + 1,
 		ratings:  map[string]int{},
 	}
 	s.telnet.s = s
