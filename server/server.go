@@ -327,13 +327,19 @@ func (s *Server) dropped(c *client, reason string) {
 	s.cfg.Log("logout %s (%s)", c.handle, reason)
 	ev := s.newEvents()
 	s.removeOffersOf(ev, c.handle)
+	if c.guest && !s.closed {
+		s.td.departed(ev, c.handle)
+	}
 	if g := c.game; g != nil && g.result == "" {
 		col := g.colorOf(c)
 		grace, why := s.cfg.DisconnectGrace, "forfeits by disconnection"
 		if g.td != nil && !s.closed {
 			// A TD game waits for its player, as CCT's rules have it,
-			// up to the disconnection that forfeits.
-			if grace = s.td.disconnect(g, col); grace == 0 {
+			// up to the disconnection that forfeits; a guest never
+			// comes back under its name.
+			if c.guest {
+				grace = 0
+			} else if grace = s.td.disconnect(g, col); grace == 0 {
 				why = fmt.Sprintf("forfeits by disconnection (%d in this game)", s.td.cfg.MaxDisconnects)
 			}
 		}
