@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -28,9 +29,9 @@ type benchmark struct {
 }
 
 func benchmarks() []benchmark {
-	return []benchmark{
+	all := []benchmark{
 		{"perft", "legal move generation and copy-make: start position depth 5 plus Kiwipete depth 4, every leaf made", perftFigure},
-		{"umpire", "referee answers on a long stream of random askable attempts (legal and illegal)", umpireFigure},
+		{"umpire", "referee answers on a long stream of random askable attempts (legal and illegal), wild 16", umpireFigure},
 		{"protocol", "ICC wire input of 20 random games (units, DG 24/56/139/42, referee text): tokenized, decoded, announcements parsed", protocolFigure},
 		{"belief", "belief update after each opponent move (spread, captures, checks, pawn tries) over 20 random games", beliefFigure},
 		{"search", "MCTS approach C iterations on middlegame beliefs (plies 20-60 of random games), one thread, 10000 per search", func(min time.Duration) (Figure, error) {
@@ -42,6 +43,17 @@ func benchmarks() []benchmark {
 			return Figure{"search2", v, "iterations/s"}, err
 		}},
 	}
+	// The umpire in each of the site's other variants, after wild 16's figure.
+	var variants []benchmark
+	for _, v := range umpire.Variants() {
+		if v.IsWild16() || v.Drops {
+			continue // wild 16 is "umpire"; no drops yet for crazykrieg
+		}
+		variants = append(variants, benchmark{"umpire-" + v.Name,
+			"the same in " + v.Name + " (ask-any at a turn's start with p = 0.3 where the variant has it)",
+			func(min time.Duration) (Figure, error) { return variantFigure(v, min) }})
+	}
+	return slices.Concat(all[:2], variants, all[2:])
 }
 
 // Command runs "kriegbot bench [-only NAME] [-min DURATION]".
@@ -54,7 +66,7 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	var figures strings.Builder
 	figures.WriteString("Prints one line per figure: <name> <value> <unit>. Figures:\n")
 	for _, b := range all {
-		fmt.Fprintf(&figures, "  %-8s %s\n", b.name, b.summary)
+		fmt.Fprintf(&figures, "  %-20s %s\n", b.name, b.summary)
 	}
 	cmdflag.SetUsage(fs, "bench [-only NAME] [-min DURATION]", figures.String())
 	if code, done := cmdflag.Parse(fs, args, stderr); done {
@@ -136,4 +148,15 @@ func umpireFigure(min time.Duration) (Figure, error) {
 		return uint64(n), nil
 	})
 	return Figure{"umpire", v, "attempts/s"}, err
+}
+
+func variantFigure(variant umpire.Variant, min time.Duration) (Figure, error) {
+	rules := umpire.Site(variant)
+	stream := umpire.RandomStreamFor(rules, 1, 200, 300)
+	u := umpire.New(rules)
+	v, err := repeat(min, func() (uint64, error) {
+		n, _ := stream.Replay(u)
+		return uint64(n), nil
+	})
+	return Figure{"umpire-" + variant.Name, v, "attempts/s"}, err
 }

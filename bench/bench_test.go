@@ -19,6 +19,10 @@ func TestCommandLines(t *testing.T) {
 	if v, err := strconv.ParseFloat(fields[1], 64); err != nil || v <= 0 {
 		t.Errorf("value %q", fields[1])
 	}
+	out.Reset()
+	if code := Command([]string{"-only", "umpire-rand", "-min", "1ms"}, &out, &errOut); code != 0 || !strings.HasPrefix(out.String(), "umpire-rand ") {
+		t.Fatalf("the rand umpire: exit %d, output %q", code, out.String())
+	}
 	if code := Command([]string{"-only", "nosuch"}, &out, &errOut); code != 2 {
 		t.Errorf("unknown figure: exit %d, want 2", code)
 	}
