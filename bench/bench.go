@@ -46,8 +46,8 @@ func benchmarks() []benchmark {
 	// The umpire in each of the site's other variants, after wild 16's figure.
 	var variants []benchmark
 	for _, v := range umpire.Variants() {
-		if v.IsWild16() || v.Drops {
-			continue // wild 16 is "umpire"; no drops yet for crazykrieg
+		if v.IsWild16() {
+			continue // wild 16 is "umpire"
 		}
 		variants = append(variants, benchmark{"umpire-" + v.Name,
 			"the same in " + v.Name + " (ask-any at a turn's start with p = 0.3 where the variant has it)",

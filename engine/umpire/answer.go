@@ -118,6 +118,9 @@ type Answer struct {
 	EnPassant bool
 	// Promotion announces that a pawn promoted (rand).
 	Promotion bool
+	// Drop is the type of the man a drop put on the board (crazykrieg), else
+	// chess.NoPieceType. The square is not announced.
+	Drop chess.PieceType
 	// Checks holds the check kinds on the side now to move, NoCheck-padded; a
 	// double check fills both (in ascending order of the checkers' squares). It is
 	// filled on a game-ending move too, though ks-game announces only the ending.
@@ -168,6 +171,7 @@ type View struct {
 	Capture        Capture
 	EnPassant      bool
 	Promotion      bool
+	Drop           chess.PieceType
 	Checks         [2]chess.CheckKind
 	PawnTries      int
 	HasPawnCapture bool
@@ -183,7 +187,7 @@ func (a *Answer) For(c chess.Color) View {
 		heard := own || a.Public
 		return View{Heard: heard, Own: own, Illegal: heard && a.Verdict == IllegalMove, Verdict: a.Verdict, PawnTries: -1}
 	}
-	v := View{Heard: true, Own: own, Capture: a.Capture, EnPassant: a.EnPassant, Promotion: a.Promotion,
+	v := View{Heard: true, Own: own, Capture: a.Capture, EnPassant: a.EnPassant, Promotion: a.Promotion, Drop: a.Drop,
 		Checks: a.Checks, PawnTries: a.PawnTries, HasPawnCapture: a.HasPawnCapture, TrySquares: a.TrySquares,
 		Ending: a.Ending, Result: a.Result}
 	if own {
@@ -216,6 +220,9 @@ func (v *View) Words() []string {
 	}
 	if v.Promotion {
 		w = append(w, "Promotion")
+	}
+	if v.Drop != chess.NoPieceType {
+		w = append(w, "Drop of a "+v.Drop.String())
 	}
 	if v.Ending != NotOver {
 		return w
@@ -267,7 +274,7 @@ func (a *Answer) String() string {
 	if a.Attempt == chess.NullMove && (a.Verdict == HasAny || a.Verdict == NoAny) {
 		sb.WriteString("any")
 	} else {
-		sb.WriteString(a.Attempt.String())
+		sb.WriteString(MoveText(a.Attempt))
 	}
 	if !a.Legal {
 		sb.WriteString(": ")
@@ -281,6 +288,10 @@ func (a *Answer) String() string {
 	}
 	if a.Promotion {
 		sb.WriteString("; Promotion")
+	}
+	if a.Drop != chess.NoPieceType {
+		sb.WriteString("; Drop of a ")
+		sb.WriteString(a.Drop.String())
 	}
 	for _, k := range a.Checks {
 		if k != chess.NoCheck {

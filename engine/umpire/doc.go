@@ -15,6 +15,6 @@
 // included; "Illegal move" is told to the mover only (docs/fixtures.md).
 // The other variants differ in what they announce and refuse: ask-any and
 // its obligation, public refusals, untyped or exact captures, the next
-// mover's pawn news, promotion and en passant announcements, stalemate.
-// Crazykrieg's drops are not played yet.
+// mover's pawn news, promotion and en passant announcements, stalemate,
+// and crazykrieg's pockets and drops.
 package umpire

@@ -41,6 +41,7 @@ func RandomStreamFor(rules Rules, seed uint64, games, maxPlies int) Stream {
 	u := New(rules)
 	s := Stream{Start: chess.StartPosition()}
 	var askable chess.MoveList
+	var drops []chess.Move
 	for range games {
 		u.Reset(s.Start)
 		var g []chess.Move
@@ -51,7 +52,13 @@ func RandomStreamFor(rules Rules, seed uint64, games, maxPlies int) Stream {
 				u.AskAny()
 			}
 			u.Askable(&askable)
-			m := askable.Moves[rng.IntN(askable.N)]
+			m := chess.NullMove
+			if i := rng.IntN(u.AskableCount()); i < askable.N {
+				m = askable.Moves[i]
+			} else {
+				drops = u.AskableDrops(drops[:0])
+				m = drops[i-askable.N]
+			}
 			g = append(g, m)
 			a, err := u.Attempt(m)
 			if err != nil {

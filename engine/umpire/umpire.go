@@ -25,6 +25,12 @@ type Umpire struct {
 	// or released from its obligation); mustPawn after "has pawn captures"
 	// until a move or a release; noAny after "no pawn captures".
 	asked, mustPawn, noAny bool
+	// The men each side may drop, and the squares of promoted men (crazykrieg).
+	pockets  Pockets
+	promoted chess.Bitboard
+	// refusedDrops holds the drops refused this turn, by piece type: a turn
+	// may refuse more drops than a MoveList holds.
+	refusedDrops [chess.King]chess.Bitboard
 	// keys holds the Zobrist keys of the positions since the last capture or
 	// pawn move, the current one last, for the repetition rule.
 	keys  []uint64
@@ -45,6 +51,8 @@ func (u *Umpire) Reset(pos chess.Position) {
 	u.plies = 0
 	u.ending, u.result = NotOver, ""
 	u.refused.N = 0
+	u.pockets, u.promoted = Pockets{}, 0
+	u.refusedDrops = [chess.King]chess.Bitboard{}
 	u.newTurn()
 	u.keys = append(u.keys[:0], pos.Hash())
 	u.moves = u.moves[:0]
@@ -75,7 +83,8 @@ func (u *Umpire) Plies() int { return u.plies }
 // Moves returns the legal moves played so far (do not modify).
 func (u *Umpire) Moves() []chess.Move { return u.moves }
 
-// Refused returns the attempts refused in the current turn (do not modify).
+// Refused returns the attempts refused in the current turn (do not modify),
+// drops aside.
 func (u *Umpire) Refused() []chess.Move { return u.refused.Slice() }
 
 // Ending returns why the game ended, or NotOver.
@@ -94,7 +103,11 @@ func (u *Umpire) Attempt(m chess.Move) (Answer, error) {
 		return a, ErrGameOver
 	}
 	v := &u.rules.Variant
-	if !u.pos.IsLegal(m) || (u.mustPawn && !u.isPawnTry(m)) {
+	legal := u.pos.IsLegal(m)
+	if !legal && v.Drops && IsDrop(m) {
+		legal = u.dropLegal(m)
+	}
+	if !legal || (u.mustPawn && !u.isPawnTry(m)) {
 		a.Verdict = u.refusal(m)
 		if a.Verdict == IllegalMove {
 			a.Public = v.PublicIllegal
@@ -103,24 +116,42 @@ func (u *Umpire) Attempt(m chess.Move) (Answer, error) {
 				// refused before "Any?" are askable again.
 				u.mustPawn, u.asked = false, true
 				u.refused.N = 0
+				u.refusedDrops = [chess.King]chess.Bitboard{}
 			}
-			if !u.refused.Contains(m) && u.refused.N < chess.MaxMoves {
+			switch {
+			case v.Drops && IsDrop(m):
+				u.refusedDrops[m.Promotion()] |= m.To().Bit()
+			case !u.refused.Contains(m) && u.refused.N < chess.MaxMoves:
 				u.refused.Add(m)
 			}
 		}
 		return a, nil
 	}
 	a.Legal, a.Verdict, a.Public = true, MoveDone, true
-	if sq := u.pos.CapturedSquare(m); sq != chess.NoSquare {
-		a.Capture = Capture{Square: sq, Kind: captureKind(v.Captures, u.pos.PieceAt(sq).Type())}
-		if v.AnnounceEnPassant && sq != m.To() {
-			a.Capture.Square, a.EnPassant = m.To(), true
+	if v.Drops && IsDrop(m) {
+		a.Drop = m.Promotion()
+		u.makeDrop(m)
+	} else {
+		sq := u.pos.CapturedSquare(m)
+		if sq != chess.NoSquare {
+			pt := u.pos.PieceAt(sq).Type()
+			if u.promoted.Has(sq) {
+				pt = chess.Pawn // announced, and pocketed, as what it was born
+			}
+			a.Capture = Capture{Square: sq, Kind: captureKind(v.Captures, pt)}
+			if v.AnnounceEnPassant && sq != m.To() {
+				a.Capture.Square, a.EnPassant = m.To(), true
+			}
 		}
+		a.Promotion = v.AnnouncePromotion && m.Promotion() != chess.NoPieceType
+		if v.Drops {
+			u.pocketCapture(m, sq)
+		}
+		u.pos.Make(m)
 	}
-	a.Promotion = v.AnnouncePromotion && m.Promotion() != chess.NoPieceType
-	u.pos.Make(m)
 	u.plies++
 	u.refused.N = 0
+	u.refusedDrops = [chess.King]chess.Bitboard{}
 	u.asked, u.mustPawn, u.noAny = false, false, false
 	u.moves = append(u.moves, m)
 	if u.pos.HalfmoveClock() == 0 {
@@ -206,9 +237,15 @@ func (u *Umpire) refusal(m chess.Move) Verdict {
 	if v.OffList == IllegalMove && !u.mustPawn {
 		return IllegalMove // wild 16 and english say the same either way
 	}
-	var l chess.MoveList
-	u.Askable(&l)
-	if l.Contains(m) {
+	onList := false
+	if v.Drops && IsDrop(m) {
+		onList = u.dropAskable(m)
+	} else {
+		var l chess.MoveList
+		u.Askable(&l)
+		onList = l.Contains(m)
+	}
+	if onList {
 		return IllegalMove
 	}
 	if u.mustPawn {
@@ -280,12 +317,13 @@ func captureKind(d CaptureDetail, pt chess.PieceType) CaptureKind {
 
 // boardEnding applies ks-game's order: stalemate, insufficient material, checkmate.
 func (u *Umpire) boardEnding() Ending {
-	hasMove := u.pos.HasLegalMove()
+	drops := u.rules.Variant.Drops
+	hasMove := u.pos.HasLegalMove() || drops && u.canDrop()
 	inCheck := u.pos.InCheck()
 	switch {
 	case !hasMove && !inCheck:
 		return Stalemate
-	case u.pos.IsInsufficientMaterial():
+	case drops && u.dropInsufficient(), !drops && u.pos.IsInsufficientMaterial():
 		return InsufficientMaterial
 	case !hasMove:
 		return Checkmate

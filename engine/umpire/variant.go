@@ -37,9 +37,10 @@ type Variant struct {
 	ReleaseAfterFailedTry bool
 	// StalemateLoses makes stalemate a loss for the stalemated side.
 	StalemateLoses bool
-	// Drops adds crazyhouse pockets and drops (crazykrieg). The umpire does not
-	// play drops yet (chess.Move and chess.Position have neither drops nor
-	// pockets): under it crazykrieg is chess with crazykrieg's announcements.
+	// Drops adds crazyhouse pockets and drops (crazykrieg): a captured man
+	// goes to the captor's pocket (a promoted one as a pawn) and may come
+	// back as a drop (DropMove) instead of a move; the dropped man's type is
+	// announced.
 	Drops bool
 }
 
