@@ -160,8 +160,8 @@ class Driver:
         if self.variant == "crazykrieg":
             # A drop of a man not in the pocket, or onto an own man.
             for pt in (chess.KNIGHT, chess.QUEEN):
-                m = chess.Move(rng.randrange(8, 56), rng.randrange(8, 56), drop=pt)
-                m = chess.Move(m.to_square, m.to_square, drop=pt)
+                sq = rng.randrange(8, 56)
+                m = chess.Move(sq, sq, drop=pt)
                 if m.uci() not in listed:
                     pool.append(m)
         if not pool:
