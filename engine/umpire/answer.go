@@ -129,9 +129,10 @@ type Answer struct {
 	// move, or -1 when nothing is announced (illegal attempt, game over, a
 	// variant that announces no count).
 	PawnTries int
-	// HasPawnCapture and TrySquares are the next mover's pawn news of the
-	// variants that give it (Variant.PawnNews PawnHas, PawnSquares), after a
+	// PawnNews says which pawn news the move gives (the variant's); with
+	// PawnHas and PawnSquares, HasPawnCapture and TrySquares hold it, after a
 	// legal move that does not end the game.
+	PawnNews       PawnNews
 	HasPawnCapture bool
 	TrySquares     chess.Bitboard
 	// Ending is set on the move that ends the game.
@@ -174,6 +175,7 @@ type View struct {
 	Drop           chess.PieceType
 	Checks         [2]chess.CheckKind
 	PawnTries      int
+	PawnNews       PawnNews
 	HasPawnCapture bool
 	TrySquares     chess.Bitboard
 	Ending         Ending
@@ -188,7 +190,7 @@ func (a *Answer) For(c chess.Color) View {
 		return View{Heard: heard, Own: own, Illegal: heard && a.Verdict == IllegalMove, Verdict: a.Verdict, PawnTries: -1}
 	}
 	v := View{Heard: true, Own: own, Capture: a.Capture, EnPassant: a.EnPassant, Promotion: a.Promotion, Drop: a.Drop,
-		Checks: a.Checks, PawnTries: a.PawnTries, HasPawnCapture: a.HasPawnCapture, TrySquares: a.TrySquares,
+		Checks: a.Checks, PawnTries: a.PawnTries, PawnNews: a.PawnNews, HasPawnCapture: a.HasPawnCapture, TrySquares: a.TrySquares,
 		Ending: a.Ending, Result: a.Result}
 	if own {
 		v.Move = a.Attempt
@@ -232,10 +234,37 @@ func (v *View) Words() []string {
 			w = append(w, CheckWords(k))
 		}
 	}
-	if v.PawnTries >= 0 {
-		w = append(w, TriesWords(v.PawnTries))
+	if n := pawnNewsWords(v.PawnNews, v.PawnTries, v.HasPawnCapture, v.TrySquares); n != "" {
+		w = append(w, n)
 	}
 	return w
+}
+
+// pawnNewsWords words the next mover's pawn news: "2 pawn tries" (a count,
+// when one is given), "Has pawn capture", "Pawn tries from d4 e4", "No pawn
+// captures".
+func pawnNewsWords(kind PawnNews, tries int, has bool, squares chess.Bitboard) string {
+	switch kind {
+	case PawnCount:
+		if tries >= 0 {
+			return TriesWords(tries)
+		}
+	case PawnHas:
+		if has {
+			return "Has pawn capture"
+		}
+		return "No pawn captures"
+	case PawnSquares:
+		if squares == 0 {
+			return "No pawn captures"
+		}
+		w := "Pawn tries from"
+		for b := squares; b != 0; {
+			w += " " + b.PopFirst().String()
+		}
+		return w
+	}
+	return ""
 }
 
 // verdictWords words a refusal or an answer to "Any?".
@@ -299,23 +328,14 @@ func (a *Answer) String() string {
 			sb.WriteString(CheckWords(k))
 		}
 	}
-	switch {
-	case a.Ending != NotOver:
+	if a.Ending != NotOver {
 		sb.WriteString("; game over: ")
 		sb.WriteString(a.Ending.String())
 		sb.WriteString(" ")
 		sb.WriteString(a.Result)
-	case a.PawnTries >= 0:
+	} else if n := pawnNewsWords(a.PawnNews, a.PawnTries, a.HasPawnCapture, a.TrySquares); n != "" {
 		sb.WriteString("; ")
-		sb.WriteString(TriesWords(a.PawnTries))
-	case a.TrySquares != 0:
-		sb.WriteString("; Pawn tries from")
-		for b := a.TrySquares; b != 0; {
-			sb.WriteString(" ")
-			sb.WriteString(b.PopFirst().String())
-		}
-	case a.HasPawnCapture:
-		sb.WriteString("; Has pawn capture")
+		sb.WriteString(n)
 	}
 	return sb.String()
 }

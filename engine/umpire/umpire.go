@@ -171,6 +171,7 @@ func (u *Umpire) Attempt(m chess.Move) (Answer, error) {
 		return a, nil
 	}
 	u.tries = u.pos.PawnTries()
+	a.PawnNews = v.PawnNews
 	switch v.PawnNews {
 	case PawnCount:
 		a.PawnTries = u.tries

@@ -1,6 +1,7 @@
 package umpire
 
 import (
+	"strings"
 	"testing"
 
 	"kriegbot/engine/chess"
@@ -222,5 +223,46 @@ func BenchmarkVariants(b *testing.B) {
 			}
 			b.ReportMetric(float64(total)/b.Elapsed().Seconds(), "attempts/s")
 		})
+	}
+}
+
+// TestVariantWords: the plain words of the answers wild 16 does not have.
+func TestVariantWords(t *testing.T) {
+	cases := []struct {
+		variant, fen string
+		act          string // a move, or "any"
+		words        string // what the opponent hears, joined by "|"
+		text         string // Answer.String
+	}{
+		{"berkeley_any", "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", "any", "Has pawn captures", "any: Has pawn captures"},
+		{"berkeley_any", "4k3/8/8/8/4P3/8/8/4K3 w - - 0 1", "any", "No pawn captures", "any: No pawn captures"},
+		{"berkeley", "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", "e4d5", "Capture at d5", "e4d5: legal; Capture at d5"},
+		{"english", "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "e5d6", "En passant capture at d6", "e5d6: legal; En passant capture at d6"},
+		{"rand", "4k3/P7/8/8/8/8/8/4K2R w - - 0 1", "a7a8r", "Promotion|Rank check|No pawn captures", "a7a8r: legal; Promotion; Rank check; No pawn captures"},
+		{"rand", "4k3/8/8/2p1p3/3P4/8/8/4K3 b - - 0 1", "e8d8", "Pawn tries from d4", "e8d8: legal; Pawn tries from d4"},
+		{"rand", "4k3/8/8/2p5/3P4/8/8/4K3 b - - 0 1", "c5c4", "No pawn captures", "c5c4: legal; No pawn captures"},
+		{"berkeley", "4k3/8/8/2p5/3P4/8/8/4K3 b - - 0 1", "c5c4", "", "c5c4: legal"},
+		{"cincinnati", "4k3/8/2p5/3p4/4P3/8/8/4K3 w - - 0 1", "e4d5", "Pawn at d5 captured|Has pawn capture", "e4d5: legal; Pawn at d5 captured; Has pawn capture"},
+		{"crazykrieg", "4k3/8/8/3n4/4P3/8/8/4K3 w - - 0 1", "e4d5", "Knight at d5 captured", "e4d5: legal; Knight at d5 captured"},
+		{"cincinnati", chess.StartFEN, "g1g3", "", "g1g3: Nonsense"},
+		{"berkeley", chess.StartFEN, "e2d3", "Illegal move", "e2d3: Illegal move"},
+	}
+	for _, c := range cases {
+		u := fromFEN(t, c.fen, site(t, c.variant))
+		var a Answer
+		if c.act == "any" {
+			a, _ = u.AskAny()
+		} else {
+			a, _ = u.Attempt(move(t, c.act))
+		}
+		v := a.For(a.Mover.Other())
+		if w := v.Words(); strings.Join(w, "|") != c.words || a.String() != c.text {
+			t.Errorf("%s %s %s: words %q, text %q; want %q, %q", c.variant, c.fen, c.act, w, a.String(), c.words, c.text)
+		}
+	}
+	p := Pockets{}
+	p[chess.White][chess.Queen], p[chess.White][chess.Pawn], p[chess.Black][chess.Pawn] = 1, 2, 1
+	if p.String() != "QPPp" || p.Empty() || !(Pockets{}).Empty() {
+		t.Errorf("pockets %q", p.String())
 	}
 }
