@@ -31,6 +31,11 @@ type Umpire struct {
 	// refusedDrops holds the drops refused this turn, by piece type: a turn
 	// may refuse more drops than a MoveList holds.
 	refusedDrops [chess.King]chess.Bitboard
+	// listed caches the askable board attempts of the turn's state, its
+	// refusals aside (listedOK: current), so that the word of a refusal
+	// costs one listing per state rather than one per refusal.
+	listed   chess.MoveList
+	listedOK bool
 	// keys holds the Zobrist keys of the positions since the last capture or
 	// pawn move, the current one last, for the repetition rule.
 	keys  []uint64
@@ -52,6 +57,7 @@ func (u *Umpire) Reset(pos chess.Position) {
 	u.ending, u.result = NotOver, ""
 	u.refused.N = 0
 	u.pockets, u.promoted = Pockets{}, 0
+	u.listedOK = false
 	u.refusedDrops = [chess.King]chess.Bitboard{}
 	u.newTurn()
 	u.keys = append(u.keys[:0], pos.Hash())
@@ -114,7 +120,7 @@ func (u *Umpire) Attempt(m chess.Move) (Answer, error) {
 			if u.mustPawn && v.ReleaseAfterFailedTry {
 				// Released: ks-game rebuilds the list whole, so the attempts
 				// refused before "Any?" are askable again.
-				u.mustPawn, u.asked = false, true
+				u.mustPawn, u.asked, u.listedOK = false, true, false
 				u.refused.N = 0
 				u.refusedDrops = [chess.King]chess.Bitboard{}
 			}
@@ -152,7 +158,7 @@ func (u *Umpire) Attempt(m chess.Move) (Answer, error) {
 	u.plies++
 	u.refused.N = 0
 	u.refusedDrops = [chess.King]chess.Bitboard{}
-	u.asked, u.mustPawn, u.noAny = false, false, false
+	u.asked, u.mustPawn, u.noAny, u.listedOK = false, false, false, false
 	u.moves = append(u.moves, m)
 	if u.pos.HalfmoveClock() == 0 {
 		u.keys = u.keys[:0]
@@ -198,7 +204,7 @@ func (u *Umpire) AskAny() (Answer, error) {
 		a.Verdict = ImpossibleToAsk
 		return a, nil
 	}
-	a.Public, u.asked = true, true
+	a.Public, u.asked, u.listedOK = true, true, false
 	if u.tries > 0 {
 		a.Verdict, u.mustPawn = HasAny, true
 	} else {
@@ -242,9 +248,11 @@ func (u *Umpire) refusal(m chess.Move) Verdict {
 	if v.Drops && IsDrop(m) {
 		onList = u.dropAskable(m)
 	} else {
-		var l chess.MoveList
-		u.Askable(&l)
-		onList = l.Contains(m)
+		if !u.listedOK {
+			u.askableBut(nil, &u.listed)
+			u.listedOK = true
+		}
+		onList = u.listed.Contains(m) && !u.refused.Contains(m)
 	}
 	if onList {
 		return IllegalMove
@@ -396,12 +404,15 @@ func (u *Umpire) resultOf(e Ending) string {
 // (the fixtures' "possible"), minus those already refused this turn. It reads
 // only what the mover knows: its own men, castling rights, the en passant square
 // and its pawn-try count. This is the natural candidate set for an engine.
-func (u *Umpire) Askable(out *chess.MoveList) {
+func (u *Umpire) Askable(out *chess.MoveList) { u.askableBut(u.refused.Slice(), out) }
+
+// askableBut is Askable with the refusals given.
+func (u *Umpire) askableBut(refused []chess.Move, out *chess.MoveList) {
 	tries := u.tries
 	if u.rules.Variant.PawnNews == PawnNothing {
 		tries = -1 // every pawn try is askable
 	}
-	askable(&u.pos, tries, u.trySquares, u.refused.Slice(), out)
+	askable(&u.pos, tries, u.trySquares, refused, out)
 	if !u.mustPawn && !u.noAny {
 		return
 	}
