@@ -10,7 +10,9 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
+	"kriegbot/engine/chess"
 	"kriegbot/protocol/ksapi"
 )
 
@@ -233,4 +235,27 @@ func (s *Store) Read(variant string, fn func(Game) error, bad func(place string,
 			return nil
 		}
 	}
+}
+
+// Played is the game's moves as played (the attempts the referee took),
+// in order. Drops (crazykrieg) are not chess moves and make it fail.
+func (g Game) Played() ([]chess.Move, error) {
+	var out []chess.Move
+	for _, m := range g.Moves {
+		if !m.MoveDone || m.QuestionType == "ASK_ANY" {
+			continue
+		}
+		if m.UCI == nil {
+			return nil, fmt.Errorf("ply %d: a move taken without its UCI", m.Ply)
+		}
+		if strings.Contains(*m.UCI, "@") {
+			return nil, fmt.Errorf("ply %d: a drop (%s), which a chess model cannot take", m.Ply, *m.UCI)
+		}
+		mv, err := chess.ParseUCI(*m.UCI)
+		if err != nil {
+			return nil, fmt.Errorf("ply %d: %w", m.Ply, err)
+		}
+		out = append(out, mv)
+	}
+	return out, nil
 }
