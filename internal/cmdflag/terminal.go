@@ -5,13 +5,23 @@ import (
 	"os"
 )
 
-// IsTerminal reports whether w is a terminal (a character device): progress
-// lines that rewrite themselves go only there.
-func IsTerminal(w io.Writer) bool {
+// Terminal returns w as a terminal (a character device), if it is one:
+// commands draw status lines and step-through views only there, and write
+// plain lines to files, pipes and services.
+func Terminal(w io.Writer) (*os.File, bool) {
 	f, ok := w.(*os.File)
 	if !ok {
-		return false
+		return nil, false
 	}
 	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	if err != nil || st.Mode()&os.ModeCharDevice == 0 {
+		return nil, false
+	}
+	return f, true
+}
+
+// IsTerminal reports whether w is a terminal (Terminal).
+func IsTerminal(w io.Writer) bool {
+	_, ok := Terminal(w)
+	return ok
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -107,7 +108,8 @@ func importRules() []rule {
 		{from: "bot", forbid: []string{"server", "cli"}, why: "the daemon is a client: the server is composed beside it in cli/"},
 		{from: "server", forbid: []string{"bot", "cli", "driver", "replay", "match"}, why: "the server is no daemon: it knows no player harness"},
 		{from: "record", forbid: []string{"protocol", "server", "bot"}, tests: true, why: "a record stores structured answers, never a wire dialect"},
-		{from: "driver", forbid: []string{"protocol", "server", "bot"}, tests: true, why: "the game driver knows no wire and no server"},
+		{from: "driver", forbid: []string{"protocol", "server", "bot", "kep"}, tests: true, why: "the game driver knows no wire, no server and none of the harnesses over it"},
+		{from: "kep", forbid: []string{"protocol", "server", "bot", "cli", "track", "match", "replay", "live"}, tests: true, why: "KEP is a harness over the engine and the game driver: it knows no other wire, server, daemon or match runner"},
 		{from: "replay", forbid: []string{"bot", "server"}, why: "replay re-runs records offline, without the daemon or a server"},
 	}
 }
@@ -226,5 +228,44 @@ func TestViolations(t *testing.T) {
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("violations:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// flagParsers are the packages outside cli/ allowed to import "flag": the
+// commands' shared flag helper and a go:generate tool with a main of its own.
+func flagParsers() []string { return []string{"internal/cmdflag", "internal/buildinfo/gensum"} }
+
+// flagOutsideCommands lists the packages that parse command-line flags
+// outside cli/ and the allowed helpers: every command lives under cli/.
+func flagOutsideCommands(module string, pkgs []pkg, allowed []string) []string {
+	var bad []string
+	for _, p := range pkgs {
+		rel := strings.TrimPrefix(p.path, module+"/")
+		if rel == "cli" || strings.HasPrefix(rel, "cli/") || slices.Contains(allowed, rel) {
+			continue
+		}
+		if slices.Contains(p.imports, "flag") {
+			bad = append(bad, p.path+" imports flag: commands and their flags live under cli/")
+		}
+	}
+	return bad
+}
+
+func TestFlagsOnlyInCommands(t *testing.T) {
+	module, pkgs := modulePackages(t)
+	for _, v := range flagOutsideCommands(module, pkgs, flagParsers()) {
+		t.Error(v)
+	}
+	// The check itself, on made-up packages: it must catch a library that
+	// parses flags, and pass commands, the helper and a test's own flags.
+	fake := []pkg{
+		{path: "m/cli/runcmd", imports: []string{"flag"}},
+		{path: "m/internal/cmdflag", imports: []string{"flag"}},
+		{path: "m/bot", imports: []string{"fmt"}, test: []string{"flag"}},
+		{path: "m/match", imports: []string{"flag", "fmt"}},
+	}
+	got := flagOutsideCommands("m", fake, []string{"internal/cmdflag"})
+	if len(got) != 1 || !strings.HasPrefix(got[0], "m/match imports flag") {
+		t.Errorf("made-up packages: %q, want only m/match", got)
 	}
 }
