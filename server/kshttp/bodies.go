@@ -13,16 +13,10 @@ import (
 
 // IsRuleVariant reports whether v is one of the site's variant names;
 // this server plays wild16 only.
-func IsRuleVariant(v string) bool {
-	switch v {
-	case "berkeley", "berkeley_any", "cincinnati", "wild16", "rand", "english", "crazykrieg":
-		return true
-	}
-	return false
-}
+func IsRuleVariant(v string) bool { return ksapi.IsRuleVariant(v) }
 
 // NumRuleVariants is how many variant names the site has.
-const NumRuleVariants = 7
+const NumRuleVariants = ksapi.NumRuleVariants
 
 // Registration is a bot registration that passed CheckRegistration.
 type Registration struct {
