@@ -1,24 +1,15 @@
 package ksapi
 
-import "slices"
+import (
+	"slices"
 
-// NumRuleVariants is how many rule variants the site has.
-const NumRuleVariants = 7
+	"kriegbot/engine/umpire"
+)
 
-// ruleVariants are the site's rule variants, as it names them, in the
-// order its registration form lists them.
-func ruleVariants() [NumRuleVariants]string {
-	return [...]string{"berkeley", "berkeley_any", "cincinnati", "wild16", "rand", "english", "crazykrieg"}
-}
+// RuleVariants returns the site's rule variant names: the umpire's list
+// (engine/umpire.Variants), which is the one list of them.
+func RuleVariants() []string { return umpire.VariantNames() }
 
-// RuleVariants returns the site's rule variant names.
-func RuleVariants() []string {
-	all := ruleVariants()
-	return all[:]
-}
-
-// IsRuleVariant reports whether v is one of the site's variant names.
-func IsRuleVariant(v string) bool {
-	all := ruleVariants()
-	return slices.Contains(all[:], v)
-}
+// IsRuleVariant reports whether v is one of the site's variant names, as
+// the site spells it (lower case).
+func IsRuleVariant(v string) bool { return slices.Contains(umpire.VariantNames(), v) }

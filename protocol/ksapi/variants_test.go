@@ -4,7 +4,7 @@ import "testing"
 
 func TestRuleVariants(t *testing.T) {
 	all := RuleVariants()
-	if len(all) != 7 {
+	if len(all) != 7 { // the site has seven
 		t.Fatalf("%d variants: %v", len(all), all)
 	}
 	for _, v := range all {

@@ -15,8 +15,6 @@ import (
 // this server plays wild16 only.
 func IsRuleVariant(v string) bool { return ksapi.IsRuleVariant(v) }
 
-// NumRuleVariants is how many variant names the site has.
-const NumRuleVariants = ksapi.NumRuleVariants
 
 // Registration is a bot registration that passed CheckRegistration.
 type Registration struct {
@@ -57,7 +55,7 @@ func CheckRegistration(b *ksapi.Registration) (Registration, *Error) {
 	if variants == nil {
 		variants = []string{"berkeley", "berkeley_any"}
 	}
-	if len(variants) > NumRuleVariants {
+	if len(variants) > len(ksapi.RuleVariants()) {
 		return Registration{}, Invalid("supported_rule_variants", "unknown rule variant")
 	}
 	for _, v := range variants {
