@@ -15,7 +15,6 @@ import (
 // this server plays wild16 only.
 func IsRuleVariant(v string) bool { return ksapi.IsRuleVariant(v) }
 
-
 // Registration is a bot registration that passed CheckRegistration.
 type Registration struct {
 	Username    string // lower case
