@@ -31,7 +31,7 @@
 // under the same lock: the telnet door's commands and logins (telnetDoor,
 // commands.go, login.go, ...), the HTTP door (httpDoor, http*.go) and the
 // tournament director (director, td*.go). The table publishes each game's
-// start, changes and end to the doors that follow games (gameWatcher: the
+// start, changes and end to the doors that follow games (GameWatcher: the
 // TD, then the HTTP door's event streams), asks the TD where it has a say
 // (logins, offers, disconnections: s.td.login, s.td.refuse, ...), and the
 // doors use the table through their s. Their pure parts are packages already:

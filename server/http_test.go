@@ -1483,7 +1483,7 @@ func TestHTTPBotExpiryOldFile(t *testing.T) {
 	file := t.TempDir() + "/bots.jsonl"
 	line := fmt.Sprintf(`{"bot_id":"%s","username":"oldie","display_name":"Old bot","owner_email":"o@x","description":"","listed":true,`+
 		`"supported_rule_variants":["wild16"],"token_id":"%s","token_sha256":"%s","created_at":"2026-01-01T00:00:00Z"}`+"\n",
-		randomHex(24), id, tokenDigest(token))
+		kshttp.RandomHex(24), id, tokenDigest(token))
 	if err := os.WriteFile(file, []byte(line), 0o600); err != nil {
 		t.Fatal(err)
 	}

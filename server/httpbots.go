@@ -2,7 +2,6 @@ package server
 
 import (
 	"bufio"
-	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
@@ -19,6 +18,7 @@ import (
 
 	"kriegbot/protocol/ksapi"
 	"kriegbot/server/kshttp"
+	"kriegbot/server/ratelimit"
 )
 
 // Bots of the HTTP door: registration, tokens, profiles.
@@ -59,20 +59,20 @@ func tokenDigest(token string) string {
 	return hex.EncodeToString(d[:])
 }
 
-func randomHex(n int) string {
-	b := make([]byte, n/2)
-	rand.Read(b)
-	return hex.EncodeToString(b)
-}
+// Name is the bot's seat name, its lower-case username (Bot).
+func (b *webBot) Name() string { return b.username }
+
+// Handle is the username as registered (Bot).
+func (b *webBot) Handle() string { return b.Username }
 
 // nameTaken reports whether a telnet handle, the TD or a bot already has
 // name (a bot named as the TD would receive what players tell the TD).
 func (web *httpDoor) nameTaken(lname string) bool {
 	s := web.s
-	if web.bots[lname] != nil || s.users[lname] != nil || strings.HasPrefix(lname, "guest") || s.td.isTD(lname) {
+	if _, online := s.LoggedIn(lname); web.bots[lname] != nil || online || strings.HasPrefix(lname, "guest") || s.IsTD(lname) {
 		return true
 	}
-	return s.cfg.Accounts != nil && s.cfg.Accounts.Has(lname)
+	return s.HasAccount(lname)
 }
 
 func (web *httpDoor) apiRegister(req *request) *kshttp.Error {
@@ -89,27 +89,27 @@ func (web *httpDoor) apiRegister(req *request) *kshttp.Error {
 		Description: reg.Description, Listed: reg.Listed, Variants: reg.Variants}
 	id, token := kshttp.NewToken()
 	bot.TokenID, bot.Digest = id, tokenDigest(token)
-	s.mu.Lock()
+	s.Lock()
 	// Expired registrations free their names and room first.
-	web.sweepBots(s.cfg.Now())
+	web.sweepBots(s.Now())
 	if web.nameTaken(bot.username) {
-		s.mu.Unlock()
+		s.Unlock()
 		return kshttp.DetailError(409, ksapi.CodedDetail{Field: "username", Code: ksapi.CodeUsernameTaken, Message: "Username is already taken"})
 	}
 	if len(web.bots) >= web.cfg.MaxBots {
-		s.mu.Unlock()
+		s.Unlock()
 		return kshttp.DetailError(503, "Too many bots registered")
 	}
-	bot.ID = randomHex(24)
-	bot.Created = s.cfg.Now().UTC()
+	bot.ID = kshttp.RandomHex(24)
+	bot.Created = s.Now().UTC()
 	web.bots[bot.username] = bot
 	web.byToken[id] = bot
 	err := web.saveBots()
-	s.mu.Unlock()
+	s.Unlock()
 	if err != nil {
-		s.cfg.Log("http: saving bots: %v", err)
+		s.Logf("http: saving bots: %v", err)
 	}
-	s.cfg.Log("http: bot %s registered from %s", bot.username, hostOf(stringAddr(req.r.RemoteAddr)))
+	s.Logf("http: bot %s registered from %s", bot.username, HostOf(stringAddr(req.r.RemoteAddr)))
 	kshttp.WriteJSON(req.w, 201, ksapi.Registered{BotID: bot.ID, Username: bot.Username, DisplayName: bot.DisplayName,
 		OwnerEmail: bot.Email, APIToken: token,
 		Message: "Store this token now: it is shown only once."})
@@ -124,18 +124,18 @@ func (web *httpDoor) authenticate(r *http.Request) (*webBot, *kshttp.Error) {
 		return nil, kshttp.AuthError()
 	}
 	d := tokenDigest(token)
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Lock()
+	defer s.Unlock()
 	bot := web.byToken[id]
 	if bot == nil || subtle.ConstantTimeCompare([]byte(d), []byte(bot.Digest)) != 1 {
 		return nil, kshttp.AuthError()
 	}
-	now := s.cfg.Now()
+	now := s.Now()
 	bot.LastSeen = now
 	if bot.limit == nil {
-		bot.limit = newLimiter(web.cfg.TokenRate, web.cfg.TokenBurst)
+		bot.limit = ratelimit.New(web.cfg.TokenRate, web.cfg.TokenBurst)
 	}
-	if ok, retry := take(bot.limit, now); !ok {
+	if ok, retry := ratelimit.Take(bot.limit, now); !ok {
 		return nil, &kshttp.Error{Status: 429, Detail: "Too Many Requests", Retry: retry}
 	}
 	return bot, nil
@@ -150,17 +150,17 @@ func (web *httpDoor) sweepBots(now time.Time) {
 	s := web.s
 	web.swept = now
 	cfg := &web.cfg
-	busy := map[*webBot]bool{}
-	for _, g := range s.games {
-		for _, b := range g.bots {
+	busy := map[Bot]bool{}
+	for _, g := range s.GamesInProgress() {
+		for _, b := range g.Bots() {
 			if b != nil {
 				busy[b] = true
 			}
 		}
 	}
-	for _, sk := range s.seeks {
-		if sk.bot != nil {
-			busy[sk.bot] = true
+	for _, sk := range s.SeekAds() {
+		if sk.Bot() != nil {
+			busy[sk.Bot()] = true
 		}
 	}
 	removed := false
@@ -180,11 +180,11 @@ func (web *httpDoor) sweepBots(now time.Time) {
 		delete(web.bots, name)
 		delete(web.byToken, b.TokenID)
 		removed = true
-		s.cfg.Log("http: bot %s removed: %s", b.username, why)
+		s.Logf("http: bot %s removed: %s", b.username, why)
 	}
 	if removed || web.seenChanged(time.Hour) {
 		if err := web.saveBots(); err != nil {
-			s.cfg.Log("http: saving bots: %v", err)
+			s.Logf("http: saving bots: %v", err)
 		}
 	}
 }
@@ -295,16 +295,16 @@ func (web *httpDoor) sortedBots() []*webBot {
 
 func (web *httpDoor) apiBots(req *request) *kshttp.Error {
 	s := web.s
-	s.mu.Lock()
+	s.Lock()
 	list := []ksapi.Bot{}
 	for _, b := range web.sortedBots() {
 		if b.Listed {
 			list = append(list, ksapi.Bot{BotID: b.ID, Username: b.Username, DisplayName: b.DisplayName,
-				Description: b.Description, Elo: s.rating(b.username), Ratings: map[string]any{},
+				Description: b.Description, Elo: s.Rating(b.username), Ratings: map[string]any{},
 				RuleVariants: b.Variants})
 		}
 	}
-	s.mu.Unlock()
+	s.Unlock()
 	kshttp.WriteJSON(req.w, 200, ksapi.Bots{Bots: list})
 	return nil
 }
@@ -323,12 +323,12 @@ func (web *httpDoor) apiProfile(req *request) *kshttp.Error {
 			return kshttp.Invalid("supported_rule_variants", "unknown rule variant")
 		}
 	}
-	s.mu.Lock()
+	s.Lock()
 	req.bot.Variants = slices.Clone(body.RuleVariants)
 	err := web.saveBots()
-	s.mu.Unlock()
+	s.Unlock()
 	if err != nil {
-		s.cfg.Log("http: saving bots: %v", err)
+		s.Logf("http: saving bots: %v", err)
 	}
 	kshttp.WriteJSON(req.w, 200, ksapi.ProfileSaved{OK: true, RuleVariants: body.RuleVariants})
 	return nil
@@ -340,19 +340,19 @@ func (web *httpDoor) apiProfile(req *request) *kshttp.Error {
 func (web *httpDoor) apiUser(req *request) *kshttp.Error {
 	s := web.s
 	lname := lowerASCII(req.param)
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Lock()
+	defer s.Unlock()
 	name, display := "", ""
 	if b := web.bots[lname]; b != nil {
 		name, display = b.Username, b.DisplayName
-	} else if c := s.users[lname]; c != nil {
-		name, display = c.handle, c.handle
-	} else if s.cfg.Accounts != nil && s.cfg.Accounts.Has(lname) {
+	} else if h, ok := s.LoggedIn(lname); ok {
+		name, display = h, h
+	} else if s.HasAccount(lname) {
 		name, display = lname, lname
 	} else {
 		return kshttp.DetailError(404, "User not found")
 	}
 	kshttp.WriteJSON(req.w, 200, ksapi.User{Username: name, DisplayName: display, Role: "bot", IsBot: true,
-		Elo: s.rating(name), Ratings: map[string]any{}, Stats: map[string]any{}})
+		Elo: s.Rating(name), Ratings: map[string]any{}, Stats: map[string]any{}})
 	return nil
 }

@@ -18,7 +18,7 @@ import (
 // (one JSON object per attempt, then one for the result) into dir. Each file
 // is written to a temporary name and renamed, so a crash never leaves half a
 // record.
-func writeRecords(dir string, g *game) error {
+func writeRecords(dir string, g *Game) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -43,7 +43,7 @@ func refereeWords(a umpire.Answer) []string {
 	return v.Words()
 }
 
-func gamePGN(g *game) string {
+func gamePGN(g *Game) string {
 	var w pgnout.Writer
 	result := g.result
 	if result == "aborted" {
@@ -106,7 +106,7 @@ type jsonResult struct {
 	Attempts    int    `json:"attempts"`
 }
 
-func gameJSONL(g *game) []byte {
+func gameJSONL(g *Game) []byte {
 	var out []byte
 	pos := chess.StartPosition()
 	leg := 0

@@ -19,7 +19,7 @@ import (
 func TestGameJSONLIsRefereeLines(t *testing.T) {
 	u := umpire.New(umpire.ICC())
 	u.Reset(chess.StartPosition())
-	g := &game{number: 7, names: [2]string{"alice", "bob"}, minutes: 2, inc: 12, result: "0-1", endCode: "Mat", description: "White checkmated"}
+	g := &Game{number: 7, names: [2]string{"alice", "bob"}, minutes: 2, inc: 12, result: "0-1", endCode: "Mat", description: "White checkmated"}
 	// Fool's mate, with a refused attempt and a capture-free check.
 	for i, uci := range []string{"f2f3", "e7e5", "e1e3", "g2g4", "d8h4"} {
 		m, err := chess.ParseUCI(uci)

@@ -125,16 +125,17 @@ type Server struct {
 	conns      map[*client]struct{}
 	perHost    map[string]int     // connections by remote host
 	users      map[string]*client // logged in, by lower-case handle
-	seeks      map[int]*seek
+	seeks      map[int]*Seek
 	nextSeek   int
 	challenges []*challenge
-	games      map[int]*game // in progress
-	finished   []*game       // most recent last, bounded by MaxGames
+	games      map[int]*Game // in progress
+	finished   []*Game       // most recent last, bounded by MaxGames
 	nextGame   int
 	ratings    map[string]int
-	watchers   []gameWatcher // the doors following games (game.go)
+	watchers   []GameWatcher // the doors following games (game.go)
+	bots       BotDoor       // the door whose bots telnet users match, or nil
 	telnet     telnetDoor    // the telnet door's commands and logins
-	http       httpDoor      // the HTTP door (http*.go)
+	http       *httpDoor     // the HTTP door (http*.go)
 	td         director      // the tournament director (td*.go)
 	wg         sync.WaitGroup
 }
@@ -145,30 +146,27 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Accounts == nil && cfg.NoGuests {
 		return nil, errors.New("server: no accounts and no guests: nobody could log in")
 	}
-	ws := newHTTPDoor(cfg.HTTP)
-	if err := ws.loadBots(cfg.Now()); err != nil {
-		return nil, fmt.Errorf("server: bots: %w", err)
-	}
 	s := &Server{
 		td:       newDirector(cfg.TD),
-		http:     ws,
 		cfg:      cfg,
 		telnet:   telnetDoor{cmds: newCommandSet(), failures: map[string][]time.Time{}},
 		conns:    map[*client]struct{}{},
 		perHost:  map[string]int{},
 		users:    map[string]*client{},
-		seeks:    map[int]*seek{},
+		seeks:    map[int]*Seek{},
 		nextSeek: 1,
-		games:    map[int]*game{},
+		games:    map[int]*Game{},
 		nextGame: 1,
 		ratings:  map[string]int{},
 	}
 	s.telnet.s = s
-	s.http.s = s
 	s.td.s = s
-	s.watchers = []gameWatcher{&s.td, &s.http}
-	// Bots whose time ran out while the server was down go now.
-	s.http.sweepBots(cfg.Now())
+	s.watchers = []GameWatcher{&s.td}
+	ws, err := newHTTPDoor(s, cfg.HTTP)
+	if err != nil {
+		return nil, fmt.Errorf("server: bots: %w", err)
+	}
+	s.http = ws
 	if !handle.Valid(s.td.cfg.Handle) || s.td.cfg.Style != "icc" && s.td.cfg.Style != "fics" {
 		return nil, fmt.Errorf("server: TD handle %q or style %q not valid", s.td.cfg.Handle, s.td.cfg.Style)
 	}
@@ -250,7 +248,11 @@ func (s *Server) Close() error {
 	for _, ln := range s.listeners {
 		ln.Close()
 	}
-	s.http.shutdownStreams()
+	for _, w := range s.watchers {
+		if d, ok := w.(DoorCloser); ok {
+			d.Closing()
+		}
+	}
 	ev := s.newEvents()
 	for _, g := range s.games {
 		s.endGame(ev, g, "Abo", "aborted", "Game aborted: the server is shutting down")
@@ -261,7 +263,11 @@ func (s *Server) Close() error {
 		c.close()
 	}
 	s.mu.Unlock()
-	s.http.closeAPI()
+	for _, w := range s.watchers {
+		if d, ok := w.(DoorCloser); ok {
+			d.Closed()
+		}
+	}
 	s.wg.Wait()
 	return nil
 }
@@ -350,7 +356,7 @@ func (s *Server) dropped(c *client, reason string) {
 
 // graceOver forfeits the game of a player who left at left and has not
 // come back.
-func (s *Server) graceOver(g *game, col chess.Color, left time.Time) {
+func (s *Server) graceOver(g *Game, col chess.Color, left time.Time) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if g.result != "" || g.players[col] != nil || !g.absent[col].Equal(left) {
@@ -361,7 +367,9 @@ func (s *Server) graceOver(g *game, col chess.Color, left time.Time) {
 	ev.flush()
 }
 
-func hostOf(a net.Addr) string {
+// HostOf is the host of a connection's remote address: the key of the
+// limits per address.
+func HostOf(a net.Addr) string {
 	if a == nil {
 		return ""
 	}

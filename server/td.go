@@ -149,7 +149,7 @@ type tdBoard struct {
 	arrived [2]time.Time
 
 	ev    *tdEvent
-	game  *game // the server game in progress, nil before it starts
+	game  *Game // the server game in progress, nil before it starts
 	timer *time.Timer
 	gen   int // retires old absence timers
 }
@@ -447,7 +447,7 @@ func (d *director) runningNamed(name string) bool {
 }
 
 // serveTourney answers the event pages of the HTTP door.
-func (d *director) serveTourney(w http.ResponseWriter, r *http.Request) {
+func (d *director) serveTourney(w http.ResponseWriter, r *http.Request, allow func() (bool, time.Duration)) {
 	s := d.s
 	id, ext, ok := td.ParsePagePath(r.URL.Path)
 	if !ok {
@@ -460,7 +460,7 @@ func (d *director) serveTourney(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.mu.Lock()
-	allowed, retry := s.http.limitAddr(s.http.perAddr, hostOf(stringAddr(r.RemoteAddr)), s.http.cfg.Rate, s.http.cfg.Burst)
+	allowed, retry := allow()
 	te := d.event(id)
 	var data []byte
 	var err error

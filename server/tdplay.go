@@ -20,7 +20,7 @@ import (
 // say sends one TD message to c: a tell from the TD (ICC style) or a
 // qtell line starting with ":" (FICS style), which no user's tell can
 // produce (a user's tell reads "<handle>(<titles>) tells you: ...").
-func (d *director) say(ev *events, c *client, te *tdEvent, line string) {
+func (d *director) say(ev *Events, c *client, te *tdEvent, line string) {
 	if c == nil {
 		return
 	}
@@ -39,7 +39,7 @@ func (d *director) say(ev *events, c *client, te *tdEvent, line string) {
 }
 
 // sayTo is say to a handle, if it is logged in.
-func (d *director) sayTo(ev *events, handle string, te *tdEvent, line string) {
+func (d *director) sayTo(ev *Events, handle string, te *tdEvent, line string) {
 	s := d.s
 	d.say(ev, s.users[strings.ToLower(handle)], te, line)
 }
@@ -61,14 +61,14 @@ func (d *director) tourneyDG(te *tdEvent) protocol.TourneyDG {
 
 // listDG sends DG 103 (or 104 for an event that is over) about te to
 // every user who has it on.
-func (d *director) listDG(ev *events, te *tdEvent) {
+func (d *director) listDG(ev *Events, te *tdEvent) {
 	s := d.s
 	for _, u := range s.users {
 		d.listDGTo(ev, u, te)
 	}
 }
 
-func (d *director) listDGTo(ev *events, u *client, te *tdEvent) {
+func (d *director) listDGTo(ev *Events, u *client, te *tdEvent) {
 	if te.over() {
 		ev.dg(u, protocol.DGRemoveTourney, protocol.RemoveTourneyDG{ID: te.ID}.Fields()...)
 		return
@@ -88,7 +88,7 @@ func (d *director) live() int {
 }
 
 // openEvent opens an event from its spec.
-func (d *director) openEvent(ev *events, sp td.EventSpec) (*tdEvent, error) {
+func (d *director) openEvent(ev *Events, sp td.EventSpec) (*tdEvent, error) {
 	s := d.s
 	if d.live() >= d.cfg.MaxEvents {
 		return nil, fmt.Errorf("%d events are already running", d.live())
@@ -134,7 +134,7 @@ func (d *director) armStart(te *tdEvent) {
 }
 
 // start starts an open event and pairs round 1.
-func (d *director) start(ev *events, te *tdEvent) error {
+func (d *director) start(ev *Events, te *tdEvent) error {
 	s := d.s
 	if te.Status != tdOpen {
 		return fmt.Errorf("%s is %s", te.title(), te.Status)
@@ -161,7 +161,7 @@ func (d *director) start(ev *events, te *tdEvent) error {
 
 // pairNext pairs the next round (and the next, while a round has no
 // game to play: a round robin's forfeits), or ends the event.
-func (d *director) pairNext(ev *events, te *tdEvent) {
+func (d *director) pairNext(ev *Events, te *tdEvent) {
 	s := d.s
 	for !s.closed && te.Status == tdRunning && len(te.Boards) == 0 {
 		if te.Event.Done() {
@@ -212,7 +212,7 @@ func (d *director) pairNext(ev *events, te *tdEvent) {
 // command starts the game, and the tourney-set line, answered by
 // "match <opponent>!") or the FICS way (mamer's line, answered by
 // "td play N").
-func (d *director) announce(ev *events, b *tdBoard, col int) {
+func (d *director) announce(ev *Events, b *tdBoard, col int) {
 	s := d.s
 	te := b.ev
 	c := s.users[strings.ToLower(b.names()[col])]
@@ -284,7 +284,7 @@ func (d *director) absenceOver(b *tdBoard, gen int) {
 }
 
 // forfeit records a forfeit result on b and withdraws the forfeited.
-func (d *director) forfeit(ev *events, b *tdBoard, res tourney.Result, lost [2]bool, why string) {
+func (d *director) forfeit(ev *Events, b *tdBoard, res tourney.Result, lost [2]bool, why string) {
 	s := d.s
 	te := b.ev
 	if g := b.game; g != nil && g.result == "" {
@@ -303,7 +303,7 @@ func (d *director) forfeit(ev *events, b *tdBoard, res tourney.Result, lost [2]b
 }
 
 // answer is c's answer to its pairing on b.
-func (d *director) answer(ev *events, c *client, b *tdBoard) {
+func (d *director) answer(ev *Events, c *client, b *tdBoard) {
 	s := d.s
 	col := b.side(c.handle)
 	if b.game != nil {
@@ -332,7 +332,7 @@ func (d *director) answer(ev *events, c *client, b *tdBoard) {
 
 // tryStart starts b's game if one side answered and both are here and
 // free; it reports whether it did.
-func (d *director) tryStart(ev *events, b *tdBoard) bool {
+func (d *director) tryStart(ev *Events, b *tdBoard) bool {
 	s := d.s
 	if b.game != nil || !slices.Contains(b.ev.Boards, b) || b.ev.Status != tdRunning || !b.Ready[0] && !b.Ready[1] {
 		return false
@@ -393,13 +393,13 @@ func (d *director) lateOdds(b *tdBoard) (time.Duration, int) {
 }
 
 // gameStarted and gameChanged: the TD follows games only to their end.
-func (d *director) gameStarted(*game) {}
-func (d *director) gameChanged(*game) {}
+func (d *director) GameStarted(*Game) {}
+func (d *director) GameChanged(*Game) {}
 
 // gameEnded takes the end of a game: a TD game's result (gameOver), or
 // the end of its players' other game, which may free them for their
 // pairing (free).
-func (d *director) gameEnded(ev *events, g *game) {
+func (d *director) GameEnded(ev *Events, g *Game) {
 	if g.td != nil {
 		d.gameOver(ev, g)
 		return
@@ -412,7 +412,7 @@ func (d *director) gameEnded(ev *events, g *game) {
 // gameOver takes the result of a TD game: it records it (an aborted
 // game, which only a server shutdown makes, is played again), and pairs
 // the next round when this was the last game of the round.
-func (d *director) gameOver(ev *events, g *game) {
+func (d *director) gameOver(ev *Events, g *Game) {
 	s := d.s
 	b := g.td
 	b.game = nil
@@ -454,7 +454,7 @@ func (d *director) gameOver(ev *events, g *game) {
 
 // record sets b's result, takes b off the round's open boards and tells
 // both players; after the last round a player's tourney variable goes off.
-func (d *director) record(ev *events, b *tdBoard, res tourney.Result) {
+func (d *director) record(ev *Events, b *tdBoard, res tourney.Result) {
 	s := d.s
 	te := b.ev
 	if err := te.Event.SetResult(b.Round, b.Board, res); err != nil {
@@ -475,7 +475,7 @@ func (d *director) record(ev *events, b *tdBoard, res tourney.Result) {
 }
 
 // off tells a player, once, that its part in the event is over.
-func (d *director) off(ev *events, te *tdEvent, handle string) {
+func (d *director) off(ev *Events, te *tdEvent, handle string) {
 	s := d.s
 	if te.isOff(handle) {
 		return
@@ -488,7 +488,7 @@ func (d *director) off(ev *events, te *tdEvent, handle string) {
 
 // withdraw takes a player out of the event: an unstarted game of the
 // current round is lost by forfeit, a game in progress is played out.
-func (d *director) withdraw(ev *events, te *tdEvent, handle string, forfeited bool) {
+func (d *director) withdraw(ev *Events, te *tdEvent, handle string, forfeited bool) {
 	if !te.entrant(handle) {
 		return
 	}
@@ -514,7 +514,7 @@ func (d *director) withdraw(ev *events, te *tdEvent, handle string, forfeited bo
 }
 
 // finish ends a finished event: standings to every player, DG 104.
-func (d *director) finish(ev *events, te *tdEvent) {
+func (d *director) finish(ev *Events, te *tdEvent) {
 	s := d.s
 	te.Status = tdDone
 	s.cfg.Log("td: tourney %d finished", te.ID)
@@ -530,7 +530,7 @@ func (d *director) finish(ev *events, te *tdEvent) {
 
 // abort stops an event: games in progress are aborted and count for
 // nothing.
-func (d *director) abort(ev *events, te *tdEvent, why string) {
+func (d *director) abort(ev *Events, te *tdEvent, why string) {
 	s := d.s
 	te.Status = tdAborted
 	if te.startTimer != nil {
@@ -557,7 +557,7 @@ func (d *director) abort(ev *events, te *tdEvent, why string) {
 }
 
 // standings sends the standings of te to c, headed by mamer's line.
-func (d *director) standings(ev *events, c *client, te *tdEvent) {
+func (d *director) standings(ev *Events, c *client, te *tdEvent) {
 	d.say(ev, c, te, protocol.TDLine{Kind: protocol.TDStandings, Event: te.ID}.String())
 	if len(te.Event.Players) == 0 {
 		d.say(ev, c, te, "No players.")
@@ -584,7 +584,7 @@ func (d *director) engaged(handle string) *tdEvent {
 
 // refuse reports (and says to c) whether a game between c and other
 // must be refused because one of them is in an event.
-func (d *director) refuse(ev *events, c *client, other string) bool {
+func (d *director) refuse(ev *Events, c *client, other string) bool {
 	for _, h := range []string{c.handle, other} {
 		if h == "" {
 			continue
@@ -612,7 +612,7 @@ func (d *director) pairedBoard(handle, opp string) *tdBoard {
 
 // login gives a player who logs in the events (DG 103) and its pairing,
 // and starts its game if the opponent answered.
-func (d *director) login(ev *events, c *client) {
+func (d *director) login(ev *Events, c *client) {
 	s := d.s
 	for _, te := range d.events {
 		if !te.over() {
@@ -633,7 +633,7 @@ func (d *director) login(ev *events, c *client) {
 
 // free is called when a player's game that is no TD game ends: its
 // paired game may start now.
-func (d *director) free(ev *events, handle string) {
+func (d *director) free(ev *Events, handle string) {
 	s := d.s
 	for _, te := range d.events {
 		if te.Status == tdRunning {
@@ -670,7 +670,7 @@ func (d *director) resume() {
 
 // disconnect counts a TD game's disconnection and says how long the
 // player has to come back: 0 when this one forfeits the game.
-func (d *director) disconnect(g *game, col chess.Color) time.Duration {
+func (d *director) disconnect(g *Game, col chess.Color) time.Duration {
 	b := g.td
 	b.Disconnects[col]++
 	d.save(b.ev)

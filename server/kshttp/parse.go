@@ -157,6 +157,13 @@ const (
 	CodeLen        = 6
 )
 
+// RandomHex returns n random hex digits (n even): a bot_id, a game_id.
+func RandomHex(n int) string {
+	b := make([]byte, n/2)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
 // NewToken makes a bot token and its id, of the shape ParseBearer reads.
 func NewToken() (id, token string) {
 	var b [8 + 24]byte
