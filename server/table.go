@@ -249,7 +249,9 @@ func (g *Game) Updated() time.Time { return g.updated }
 func (g *Game) ClockIdle() bool { return g.idleClock }
 
 // Remaining is side's clock at now.
-func (g *Game) Remaining(side chess.Color, now time.Time) time.Duration { return g.remaining(side, now) }
+func (g *Game) Remaining(side chess.Color, now time.Time) time.Duration {
+	return g.remaining(side, now)
+}
 
 // Seek accessors, for the doors.
 
