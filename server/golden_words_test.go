@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"kriegbot/server/internal/wiretest"
 )
 
 // TestGoldenHTTPReferee plays two games between HTTP bots that make the
@@ -15,7 +17,7 @@ import (
 // the move lists once over. The requests and answers must be those in
 // testdata/http-referee.golden.
 func TestGoldenHTTPReferee(t *testing.T) {
-	clock := newFakeClock()
+	clock := wiretest.NewFakeClock()
 	_, _, base := startHTTP(t, Config{Now: clock.Now, HTTP: HTTPConfig{Minutes: 5, Inc: 1}})
 	h := &httpTap{t: t, base: base, hc: &http.Client{Timeout: wait}, names: map[string]string{}, counts: map[string]int{}}
 	token := func(b []byte) string {
@@ -44,7 +46,7 @@ func TestGoldenHTTPReferee(t *testing.T) {
 				who = black
 			}
 			for _, try := range strings.Split(m, "|") { // refused attempts first
-				clock.advance(time.Second)
+				clock.Advance(time.Second)
 				h.do(who, "POST", "/game/"+g.ID+"/move", `{"uci":"`+try+`"}`)
 			}
 		}
@@ -62,5 +64,5 @@ func TestGoldenHTTPReferee(t *testing.T) {
 	h.do(white, "GET", "/game/"+two+"/state", "")
 	h.do(black, "GET", "/game/"+two+"/state", "")
 	h.do(black, "GET", "/game/"+two+"/moves", "")
-	compareGolden(t, "http-referee.golden", h.out.Bytes())
+	wiretest.CompareGolden(t, "http-referee.golden", h.out.Bytes(), *update)
 }

@@ -21,6 +21,7 @@ import (
 
 	"kriegbot/engine/chess"
 	"kriegbot/engine/umpire"
+	"kriegbot/server/internal/wiretest"
 	"kriegbot/server/kshttp"
 )
 
@@ -490,35 +491,6 @@ func TestHTTPBotsPlayEachOther(t *testing.T) {
 	}
 }
 
-// expectAny reads until one of wants appears and returns its index and
-// the text up to the end of its line.
-func (c *rawClient) expectAny(timeout time.Duration, wants ...string) (int, string) {
-	c.t.Helper()
-	c.nc.SetReadDeadline(time.Now().Add(timeout))
-	buf := make([]byte, 4096)
-	for {
-		best, at := -1, len(c.pending)
-		for i, w := range wants {
-			if j := strings.Index(c.pending, w); j >= 0 && j < at {
-				if nl := strings.IndexByte(c.pending[j:], '\n'); nl >= 0 {
-					best, at = i, j
-				}
-			}
-		}
-		if best >= 0 {
-			end := at + strings.IndexByte(c.pending[at:], '\n') + 1
-			out := c.pending[:end]
-			c.pending = c.pending[end:]
-			return best, out
-		}
-		n, err := c.r.Read(buf)
-		c.pending += string(buf[:n])
-		if err != nil {
-			c.t.Fatalf("waiting for %q: %v; got %q", wants, err, tail(c.pending, 400))
-		}
-	}
-}
-
 // TestTelnetPlaysHTTPBot: a bot's lobby game is a seek ad a telnet guest
 // plays (`sought`, `play N`), and they play to the end: the telnet side
 // types moves, the bot follows docs/kriegspiel-org-api.md §10, and the bot heard what the
@@ -529,18 +501,18 @@ func TestTelnetPlaysHTTPBot(t *testing.T) {
 	bot.register("gamma")
 	bot.call("POST", "/game/create", map[string]any{"rule_variant": "wild16", "play_as": "black", "time_control": "rapid", "opponent_type": "human"}, 201, nil)
 
-	tc := dialRaw(t, telnet)
-	tc.loginGuest()
-	tc.send("sought\r\n")
-	line := tc.expect("gamma", wait)
+	tc := wiretest.DialRaw(t, telnet)
+	tc.LoginGuest()
+	tc.Send("sought\r\n")
+	line := tc.Expect("gamma", wait)
 	var index int
 	lines := strings.Split(strings.TrimSpace(line), "\n")
 	ad := strings.TrimPrefix(lines[len(lines)-1], "aics% ")
 	if _, err := fmt.Sscan(ad, &index); err != nil {
 		t.Fatalf("sought line %q: %v", ad, err)
 	}
-	tc.send(fmt.Sprintf("play %d\r\n", index))
-	tc.expect("Creating unrated wild 16", wait)
+	tc.Send(fmt.Sprintf("play %d\r\n", index))
+	tc.Expect("Creating unrated wild 16", wait)
 
 	p := &botPlayer{c: bot, rng: rand.New(rand.NewPCG(7, 7))}
 	done := make(chan struct{})
@@ -563,10 +535,10 @@ func TestTelnetPlaysHTTPBot(t *testing.T) {
 // telnetPlays plays the telnet side of the one game whose HTTP bot sits at
 // botCol to its end: random attempts from the umpire's allowed list, as
 // the bot reads allowed_moves.
-func telnetPlays(t *testing.T, s *Server, tc *rawClient, botCol chess.Color, rng *rand.Rand) {
+func telnetPlays(t *testing.T, s *Server, tc *wiretest.RawClient, botCol chess.Color, rng *rand.Rand) {
 	t.Helper()
 	for {
-		i, _ := tc.expectAny(2*wait, "it is your move", "} ")
+		i, _ := tc.ExpectAny(2*wait, "it is your move", "} ")
 		if i == 1 {
 			return
 		}
@@ -582,8 +554,8 @@ func telnetPlays(t *testing.T, s *Server, tc *rawClient, botCol chess.Color, rng
 			if len(moves) == 0 {
 				t.Fatal("no game or no allowed move for the telnet side")
 			}
-			tc.send(moves[rng.IntN(len(moves))] + "\r\n")
-			j, _ := tc.expectAny(wait, "Illegal move", "you played", "} ")
+			tc.Send(moves[rng.IntN(len(moves))] + "\r\n")
+			j, _ := tc.ExpectAny(wait, "Illegal move", "you played", "} ")
 			if j == 1 {
 				break
 			}
@@ -607,15 +579,15 @@ func TestTelnetMatchesHTTPBot(t *testing.T) {
 	other.call("POST", "/auth/bots/register", map[string]any{"username": "india", "display_name": "India bot",
 		"owner_email": "o@example.org", "supported_rule_variants": []string{"berkeley"}}, 201, nil)
 
-	tc := dialRaw(t, telnet)
-	tc.loginGuest()
+	tc := wiretest.DialRaw(t, telnet)
+	tc.LoginGuest()
 	// Registered, but no request with its token yet: not running.
-	tc.send("match hotel 2 1 u black\r\n")
-	tc.expect("hotel is not connected", wait)
-	tc.send("match india 2 1 u\r\n")
-	tc.expect("india does not play wild 16", wait)
-	tc.send("match nobody 2 1 u\r\n")
-	tc.expect("nobody is not logged in", wait)
+	tc.Send("match hotel 2 1 u black\r\n")
+	tc.Expect("hotel is not connected", wait)
+	tc.Send("match india 2 1 u\r\n")
+	tc.Expect("india does not play wild 16", wait)
+	tc.Send("match nobody 2 1 u\r\n")
+	tc.Expect("nobody is not logged in", wait)
 	s.mu.Lock()
 	started := len(s.games) + len(s.finished)
 	s.mu.Unlock()
@@ -624,13 +596,13 @@ func TestTelnetMatchesHTTPBot(t *testing.T) {
 	}
 
 	bot.call("GET", "/game/mine/active", nil, 200, nil) // the bot polls: it is running
-	tc.send("match hotel 2 1 r black\r\n")
-	tc.expect("Guests can play unrated games only", wait)
-	tc.send("match hotel 2 1 u black\r\n")
-	tc.expect("hotel accepts your challenge", wait)
-	tc.expect("Creating unrated wild 16", wait)
-	tc.send("match hotel 2 1 u black\r\n")
-	tc.expect("You are already playing", wait)
+	tc.Send("match hotel 2 1 r black\r\n")
+	tc.Expect("Guests can play unrated games only", wait)
+	tc.Send("match hotel 2 1 u black\r\n")
+	tc.Expect("hotel accepts your challenge", wait)
+	tc.Expect("Creating unrated wild 16", wait)
+	tc.Send("match hotel 2 1 u black\r\n")
+	tc.Expect("You are already playing", wait)
 
 	p := &botPlayer{c: bot, rng: rand.New(rand.NewPCG(9, 9))}
 	done := make(chan struct{})
@@ -829,10 +801,10 @@ func TestHTTPErrors(t *testing.T) {
 // HTTP bot joins; the telnet side hears the game start and its end.
 func TestHTTPBotJoinsTelnetSeek(t *testing.T) {
 	_, telnet, base := startHTTP(t, Config{})
-	tc := dialRaw(t, telnet)
-	tc.loginGuest()
-	tc.send("seek 3 2 white\r\n")
-	tc.expect("Your seek has been posted", wait)
+	tc := wiretest.DialRaw(t, telnet)
+	tc.LoginGuest()
+	tc.Send("seek 3 2 white\r\n")
+	tc.Expect("Your seek has been posted", wait)
 	bot := newAPIClient(t, base)
 	bot.register("delta")
 	var open struct {
@@ -858,16 +830,16 @@ func TestHTTPBotJoinsTelnetSeek(t *testing.T) {
 	if j.PlayAs != "black" || user.Role != "bot" {
 		t.Fatalf("join: %+v, role %q", j, user.Role)
 	}
-	tc.expect("Creating: ", wait)
-	tc.send("e2e4\r\n")
-	tc.expect("you played e4", wait)
+	tc.Expect("Creating: ", wait)
+	tc.Send("e2e4\r\n")
+	tc.Expect("you played e4", wait)
 	var st tState
 	bot.call("GET", "/game/"+j.ID+"/state", nil, 200, &st)
 	if st.Turn == nil || *st.Turn != "black" || st.Clock.Active == nil || len(st.AllowedMoves) == 0 {
 		t.Fatalf("bot's state: %+v", st)
 	}
 	bot.call("POST", "/game/"+j.ID+"/resign", nil, 200, nil)
-	tc.expect("delta resigns} 1-0", wait)
+	tc.Expect("delta resigns} 1-0", wait)
 }
 
 // TestHTTPRateLimit: past its burst an address, or a token, gets 429

@@ -1,11 +1,12 @@
 package server
 
 import (
-	"kriegbot/internal/chromium"
 	"net"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"kriegbot/internal/chromium"
 )
 
 // TestTDCrosstableChromium serves a finished event's crosstable on the

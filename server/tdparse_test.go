@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"kriegbot/engine/umpire"
+	"kriegbot/server/internal/wiretest"
 	"kriegbot/server/td"
 	"kriegbot/tourney"
 )
@@ -125,7 +126,7 @@ func TestTDPages(t *testing.T) {
 			t.Errorf("%s: no nosniff", tc.path)
 		}
 		if rec.Code != tc.status || tc.ctype != "" && rec.Header().Get("Content-Type") != tc.ctype || !strings.Contains(rec.Body.String(), tc.body) {
-			t.Errorf("%s %s: %d %q %q", tc.method, tc.path, rec.Code, rec.Header().Get("Content-Type"), tail(rec.Body.String(), 200))
+			t.Errorf("%s %s: %d %q %q", tc.method, tc.path, rec.Code, rec.Header().Get("Content-Type"), wiretest.Tail(rec.Body.String(), 200))
 		}
 		if strings.HasPrefix(rec.Header().Get("Content-Type"), "text/html") && strings.Contains(rec.Body.String(), "<b>evil") {
 			t.Errorf("%s: a name went out unescaped", tc.path)
