@@ -146,6 +146,12 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Accounts == nil && cfg.NoGuests {
 		return nil, errors.New("server: no accounts and no guests: nobody could log in")
 	}
+	// Game numbers go on from the records of earlier runs: a restart
+	// never gives a new game an old game's number (or record name).
+	recorded, err := highestRecord(cfg.RecordDir)
+	if cfg.RecordDir != "" && err != nil {
+		return nil, fmt.Errorf("server: records: %w", err)
+	}
 	s := &Server{
 		td:       newDirector(cfg.TD),
 		cfg:      cfg,
@@ -156,7 +162,7 @@ func New(cfg Config) (*Server, error) {
 		seeks:    map[int]*Seek{},
 		nextSeek: 1,
 		games:    map[int]*Game{},
-		nextGame: 1,
+		nextGame: recorded + 1,
 		ratings:  map[string]int{},
 	}
 	s.telnet.s = s
@@ -327,13 +333,19 @@ func (s *Server) dropped(c *client, reason string) {
 	s.cfg.Log("logout %s (%s)", c.handle, reason)
 	ev := s.newEvents()
 	s.removeOffersOf(ev, c.handle)
+	if c.guest && !s.closed {
+		s.td.departed(ev, c.handle)
+	}
 	if g := c.game; g != nil && g.result == "" {
 		col := g.colorOf(c)
 		grace, why := s.cfg.DisconnectGrace, "forfeits by disconnection"
 		if g.td != nil && !s.closed {
 			// A TD game waits for its player, as CCT's rules have it,
-			// up to the disconnection that forfeits.
-			if grace = s.td.disconnect(g, col); grace == 0 {
+			// up to the disconnection that forfeits; a guest never
+			// comes back under its name.
+			if c.guest {
+				grace = 0
+			} else if grace = s.td.disconnect(g, col); grace == 0 {
 				why = fmt.Sprintf("forfeits by disconnection (%d in this game)", s.td.cfg.MaxDisconnects)
 			}
 		}
