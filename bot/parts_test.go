@@ -2,7 +2,7 @@ package bot
 
 import (
 	"kriegbot/engine/umpire"
-	"kriegbot/server"
+	"kriegbot/server/loopback"
 )
 
 // testParts are the run command's parts as cli gives them, composed here
@@ -10,7 +10,7 @@ import (
 func testParts() Parts { return Parts{StartServer: startLoopback} }
 
 func startLoopback(rules umpire.Rules, handles []string, recordDir, addr string, logf func(string, ...any)) (EmbeddedServer, error) {
-	srv, err := server.StartLoopback(rules, handles, recordDir, addr, logf)
+	srv, err := loopback.Start(rules, handles, recordDir, addr, logf)
 	if err != nil {
 		return nil, err
 	}

@@ -17,6 +17,7 @@ import (
 
 	"kriegbot/engine/umpire"
 	"kriegbot/server"
+	"kriegbot/server/httpdoor"
 )
 
 // siteBotsEnv names the folder that holds checkouts of kriegspiel.org's
@@ -74,12 +75,15 @@ func TestSiteBots(t *testing.T) {
 			started[n] = tc
 		}
 	}
-	srv, err := server.New(server.Config{Rules: umpire.Olympiad(), Accounts: acc, NoGuests: true, RecordDir: records, Log: logf,
-		HTTP: server.HTTPConfig{Minutes: 3, Inc: 2, Rate: 200, Burst: 400, TokenRate: 100, TokenBurst: 200}})
+	srv, err := server.New(server.Config{Rules: umpire.Olympiad(), Accounts: acc, NoGuests: true, RecordDir: records, Log: logf})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer srv.Close()
+	door, err := httpdoor.New(srv, httpdoor.Config{Minutes: 3, Inc: 2, Rate: 200, Burst: 400, TokenRate: 100, TokenBurst: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
 	tln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -89,7 +93,7 @@ func TestSiteBots(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	go srv.ServeAPI(hln)
+	go door.ServeAPI(hln)
 	base := "http://" + hln.Addr().String()
 	telnet := tln.Addr().String()
 
@@ -135,7 +139,7 @@ func TestSiteBots(t *testing.T) {
 	hcfg.Server.Protocol, hcfg.Server.URL = "kriegspiel", base
 	hcfg.Account.TokenFile = filepath.Join(t.TempDir(), "token")
 	hcfg.Policy.AcceptChallenges, hcfg.Policy.Seek, hcfg.Policy.MaxGames = true, true, 2
-	url, token, err := embeddedHTTPDoor(ctx, srv, hcfg)
+	url, token, err := embeddedHTTPDoor(ctx, door, hcfg)
 	if err != nil {
 		t.Fatal(err)
 	}

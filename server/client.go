@@ -152,13 +152,16 @@ func (c *client) shut(why string) {
 }
 
 // writeChunk bounds one write, so that a slow reader gets its deadline per
-// 16 KiB, not per queue. A reading client has writeWait per piece; once the
+// 16 KiB, not per queue. A reading client has WriteWait per piece; once the
 // connection is closing, what is left gets lastWords in all.
 const (
 	writeChunk = 16 << 10
-	writeWait  = 30 * time.Second
 	lastWords  = 200 * time.Millisecond
 )
+
+// WriteWait is the time one write to a client may take, on every door
+// (a telnet piece, an event stream's frame).
+const WriteWait = 30 * time.Second
 
 func (c *client) writeLoop() {
 	defer c.s.wg.Done()
@@ -171,7 +174,7 @@ func (c *client) writeLoop() {
 				piece = bytes.ReplaceAll(piece, []byte{0xff}, []byte{0xff, 0xff})
 			}
 			if !c.closed() {
-				c.nc.SetWriteDeadline(time.Now().Add(writeWait))
+				c.nc.SetWriteDeadline(time.Now().Add(WriteWait))
 				if c.closed() { // closed meanwhile: keep its short deadline
 					c.nc.SetWriteDeadline(time.Now().Add(lastWords))
 				}

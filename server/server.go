@@ -64,9 +64,6 @@ type Config struct {
 	MaxGames int
 	// TD sets up the tournament director (td*.go).
 	TD TDConfig
-	// HTTP sets up the HTTP door (ServeAPI): the kriegspiel.org bot API
-	// over the same games.
-	HTTP HTTPConfig
 	// Log receives one line per notable server event; nil discards.
 	Log func(format string, args ...any)
 	// Now is the clock (default time.Now).
@@ -135,7 +132,6 @@ type Server struct {
 	watchers   []GameWatcher // the doors following games (game.go)
 	bots       BotDoor       // the door whose bots telnet users match, or nil
 	telnet     telnetDoor    // the telnet door's commands and logins
-	http       *httpDoor     // the HTTP door (http*.go)
 	td         director      // the tournament director (td*.go)
 	wg         sync.WaitGroup
 }
@@ -168,11 +164,6 @@ func New(cfg Config) (*Server, error) {
 	s.telnet.s = s
 	s.td.s = s
 	s.watchers = []GameWatcher{&s.td}
-	ws, err := newHTTPDoor(s, cfg.HTTP)
-	if err != nil {
-		return nil, fmt.Errorf("server: bots: %w", err)
-	}
-	s.http = ws
 	if !handle.Valid(s.td.cfg.Handle) || s.td.cfg.Style != "icc" && s.td.cfg.Style != "fics" {
 		return nil, fmt.Errorf("server: TD handle %q or style %q not valid", s.td.cfg.Handle, s.td.cfg.Style)
 	}

@@ -12,7 +12,7 @@ import (
 
 // The game table's API for the doors in packages of their own (the HTTP
 // door, server/httpdoor). doc.go says how doors and table meet; every
-// method here but Lock expects the lock held.
+// method here but Lock and ServeTourney expects the lock held.
 
 // Lock takes the table's one lock; a door holds it around each use of the
 // table, as the telnet door's commands do.
@@ -55,8 +55,8 @@ func (s *Server) HasAccount(lname string) bool {
 func (s *Server) IsTD(name string) bool { return s.td.isTD(name) }
 
 // ServeTourney answers the TD's event pages (/tourney/N.html, .txt,
-// .pgn). allow spends one request of the asking host's budget; it is
-// called with the lock held.
+// .pgn), taking the lock itself. allow spends one request of the asking
+// host's budget; it is called with the lock held.
 func (s *Server) ServeTourney(w http.ResponseWriter, r *http.Request, allow func() (bool, time.Duration)) {
 	s.td.serveTourney(w, r, allow)
 }

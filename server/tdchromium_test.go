@@ -2,6 +2,7 @@ package server
 
 import (
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"testing"
@@ -36,7 +37,8 @@ func TestTDCrosstableChromium(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	go s.ServeAPI(ln)
+	defer ln.Close()
+	go http.Serve(ln, tourneyPages(s))
 	img, shot, err := chromium.Screenshot(dir, "http://"+ln.Addr().String()+"/tourney/1", chromium.Options{Width: 900, Height: 700})
 	if err != nil {
 		t.Fatal(err)

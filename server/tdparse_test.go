@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/json"
 	"net"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -106,7 +107,7 @@ func TestTDPages(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	h := s.APIHandler()
+	h := tourneyPages(s)
 	for _, tc := range []struct {
 		method, path string
 		status       int
@@ -197,4 +198,12 @@ func TestTDEventsListed(t *testing.T) {
 	if got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
+}
+
+// tourneyPages serves the TD's pages as the HTTP door does under
+// /tourney/, without the door's request budget.
+func tourneyPages(s *Server) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.ServeTourney(w, r, func() (bool, time.Duration) { return true, 0 })
+	})
 }

@@ -17,6 +17,7 @@ import (
 	"kriegbot/engine/umpire"
 	"kriegbot/internal/cmdflag"
 	"kriegbot/server"
+	"kriegbot/server/httpdoor"
 	"kriegbot/server/td"
 	"kriegbot/server/timecontrol"
 )
@@ -106,7 +107,6 @@ standard input and prints the bcrypt hash for an accounts file.
 	}
 	cfg := server.Config{Rules: rules, NoGuests: *noGuests, DisconnectGrace: *grace, RecordDir: *records,
 		MaxConns: *maxConns, MaxConnsPerHost: *maxPerHost,
-		HTTP: server.HTTPConfig{Minutes: minutes, Inc: inc, TokenFile: *httpBots, BotIdle: *botIdle, BotUnused: *botUnused},
 		TD: server.TDConfig{Handle: *tdName, Managers: managers, Dir: *tdDir, Style: *tdStyle, Events: tdEvents,
 			AbsentGrace: *tdGrace, GameGrace: *tdGameGrace, LateOdds: *tdLateOdds}}
 	if *botIdle == 0 || *botUnused == 0 {
@@ -136,6 +136,14 @@ standard input and prints the bcrypt hash for an accounts file.
 		fmt.Fprintf(stderr, "kriegbot serve: %v\n", err)
 		return cmdflag.Usage
 	}
+	// The HTTP door follows the table's games whether or not -http
+	// serves it: telnet users match the bots it keeps (-http-bots).
+	door, err := httpdoor.New(srv, httpdoor.Config{Minutes: minutes, Inc: inc, TokenFile: *httpBots, BotIdle: *botIdle, BotUnused: *botUnused})
+	if err != nil {
+		srv.Close()
+		fmt.Fprintf(stderr, "kriegbot serve: server: bots: %v\n", err)
+		return cmdflag.Usage
+	}
 	// Both doors are bound before anything is announced: a banner must not
 	// name a server that then fails to start.
 	ln, err := net.Listen("tcp", *addr)
@@ -162,7 +170,7 @@ standard input and prints the bcrypt hash for an accounts file.
 	if hl != nil {
 		fmt.Fprintf(stdout, "kriegbot serve: kriegspiel.org bot API on http://%s (time control %d+%d)\n", hl.Addr(), minutes, inc)
 		httpDone = make(chan error, 1)
-		go func() { httpDone <- srv.ServeAPI(hl) }()
+		go func() { httpDone <- door.ServeAPI(hl) }()
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -1,4 +1,4 @@
-package server
+package httpdoor
 
 import (
 	"slices"
@@ -6,6 +6,7 @@ import (
 	"kriegbot/engine/chess"
 	"kriegbot/engine/umpire"
 	"kriegbot/protocol/ksapi"
+	"kriegbot/server"
 	"kriegbot/server/kshttp"
 )
 
@@ -16,7 +17,7 @@ import (
 func strp(s string) *string { return &s }
 
 // resultOf is the site's result of a finished game; nil while it runs.
-func resultOf(g *Game) *ksapi.Result {
+func resultOf(g *server.Game) *ksapi.Result {
 	if g.Result() == "" {
 		return nil
 	}
@@ -60,7 +61,7 @@ func resultOf(g *Game) *ksapi.Result {
 	return r
 }
 
-func (web *httpDoor) clockOf(g *Game) *ksapi.Clock {
+func (web *Door) clockOf(g *server.Game) *ksapi.Clock {
 	s := web.s
 	now := s.Now()
 	white, black := max(0, g.Remaining(chess.White, now).Seconds()), max(0, g.Remaining(chess.Black, now).Seconds())
@@ -71,19 +72,19 @@ func (web *httpDoor) clockOf(g *Game) *ksapi.Clock {
 	return c
 }
 
-func gameState(g *Game) string {
+func gameState(g *server.Game) string {
 	if g.Result() != "" {
 		return "completed"
 	}
 	return "active"
 }
 
-func (web *httpDoor) playerOf(g *Game, col chess.Color) *ksapi.Seat {
+func (web *Door) playerOf(g *server.Game, col chess.Color) *ksapi.Seat {
 	return &ksapi.Seat{Username: g.Name(col), Connected: g.Connected(col),
 		Role: "bot", Elo: g.Rating(col), Ratings: map[string]any{}}
 }
 
-func (web *httpDoor) gameMeta(g *Game) ksapi.Metadata {
+func (web *Door) gameMeta(g *server.Game) ksapi.Metadata {
 	m := ksapi.Metadata{GameID: g.ID(), GameCode: g.Code(), RuleVariant: "wild16", State: gameState(g), OpponentType: "human",
 		White: web.playerOf(g, chess.White), Black: web.playerOf(g, chess.Black), MoveNumber: g.Umpire().Plies() + 1,
 		CreatedAt: kshttp.ISOTime(g.Started()), UpdatedAt: kshttp.ISOTime(g.Updated()), Result: resultOf(g)}
@@ -93,7 +94,7 @@ func (web *httpDoor) gameMeta(g *Game) ksapi.Metadata {
 	return m
 }
 
-func (web *httpDoor) seekMeta(sk *Seek) ksapi.Metadata {
+func (web *Door) seekMeta(sk *server.Seek) ksapi.Metadata {
 	s := web.s
 	pl := &ksapi.Seat{Username: sk.OwnerName(), Connected: true, Role: "bot", Elo: s.Rating(sk.OwnerName()), Ratings: map[string]any{}}
 	m := ksapi.Metadata{GameID: sk.ID(), GameCode: sk.Code(), RuleVariant: "wild16", State: "waiting", OpponentType: "human",
@@ -107,7 +108,7 @@ func (web *httpDoor) seekMeta(sk *Seek) ksapi.Metadata {
 }
 
 // gameStateFor is GET /state's answer for the player of colour col.
-func (web *httpDoor) gameStateFor(g *Game, col chess.Color) ksapi.State {
+func (web *Door) gameStateFor(g *server.Game, col chess.Color) ksapi.State {
 	pos := g.Umpire().Position()
 	turns, logs := kshttp.Scoresheet(g.Answers(), col)
 	st := ksapi.State{GameID: g.ID(), State: gameState(g), MoveNumber: g.Umpire().Plies() + 1, YourColor: kshttp.ColorWord(col),
@@ -129,7 +130,7 @@ func (web *httpDoor) gameStateFor(g *Game, col chess.Color) ksapi.State {
 
 // allowedMoves lists the attempts the side to move may make: the
 // umpire's askable list, less the attempts refused this turn, sorted.
-func allowedMoves(g *Game) []string {
+func allowedMoves(g *server.Game) []string {
 	pos := g.Umpire().Position()
 	var l chess.MoveList
 	umpire.Askable(&pos, g.Umpire().PawnTries(), g.Umpire().Refused(), &l)
@@ -142,7 +143,7 @@ func allowedMoves(g *Game) []string {
 }
 
 // waitingStateFor is GET /state's answer for a bot's waiting game.
-func waitingStateFor(sk *Seek) ksapi.State {
+func waitingStateFor(sk *server.Seek) ksapi.State {
 	col := chess.White
 	if sk.Color() == "black" {
 		col = chess.Black

@@ -1,4 +1,4 @@
-package server
+package httpdoor
 
 import (
 	"slices"
@@ -7,6 +7,7 @@ import (
 
 	"kriegbot/engine/chess"
 	"kriegbot/protocol/ksapi"
+	"kriegbot/server"
 	"kriegbot/server/kshttp"
 )
 
@@ -16,7 +17,7 @@ import (
 
 // lookup finds a game reference among the seek ads, the games in
 // progress and the finished games kept.
-func (web *httpDoor) lookup(ref string) (*Seek, *Game) {
+func (web *Door) lookup(ref string) (*server.Seek, *server.Game) {
 	key, kind := kshttp.ParseRef(ref)
 	if kind == kshttp.RefBad {
 		return nil, nil
@@ -24,7 +25,7 @@ func (web *httpDoor) lookup(ref string) (*Seek, *Game) {
 	return web.s.FindKey(key, kind == kshttp.RefCode)
 }
 
-func (web *httpDoor) waitingOf(bot *webBot) *Seek {
+func (web *Door) waitingOf(bot *webBot) *server.Seek {
 	s := web.s
 	for _, sk := range s.SeekAds() {
 		if sk.Bot() == bot {
@@ -34,7 +35,7 @@ func (web *httpDoor) waitingOf(bot *webBot) *Seek {
 	return nil
 }
 
-func (web *httpDoor) activeCount(bot *webBot) int {
+func (web *Door) activeCount(bot *webBot) int {
 	s := web.s
 	n := 0
 	for _, g := range s.GamesInProgress() {
@@ -49,7 +50,7 @@ func (web *httpDoor) activeCount(bot *webBot) int {
 // this server does not play: the site's Python bots create berkeley_any
 // games by default, and a refused create aborts their whole poll round
 // (they then play nothing), which the operator can only see here.
-func (web *httpDoor) noteVariant(bot *webBot, variant string) {
+func (web *Door) noteVariant(bot *webBot, variant string) {
 	s := web.s
 	s.Lock()
 	seen := bot.refusedVariant == variant
@@ -61,7 +62,7 @@ func (web *httpDoor) noteVariant(bot *webBot, variant string) {
 }
 
 // apiGame runs the game routes but the event stream.
-func (web *httpDoor) apiGame(req *request) *kshttp.Error {
+func (web *Door) apiGame(req *request) *kshttp.Error {
 	s := web.s
 	bot := req.bot
 	switch req.route {
@@ -171,7 +172,7 @@ func (web *httpDoor) apiGame(req *request) *kshttp.Error {
 	return kshttp.DetailError(404, "Not Found")
 }
 
-func (web *httpDoor) apiMine(req *request) *kshttp.Error {
+func (web *Door) apiMine(req *request) *kshttp.Error {
 	s := web.s
 	s.Lock()
 	defer s.Unlock()
@@ -180,13 +181,13 @@ func (web *httpDoor) apiMine(req *request) *kshttp.Error {
 		if sk := web.waitingOf(req.bot); sk != nil {
 			list = append(list, web.seekMeta(sk))
 		}
-		var live []*Game
+		var live []*server.Game
 		for _, g := range s.GamesInProgress() {
 			if _, ok := g.SeatOf(req.bot); ok {
 				live = append(live, g)
 			}
 		}
-		slices.SortFunc(live, func(a, b *Game) int { return b.Number() - a.Number() })
+		slices.SortFunc(live, func(a, b *server.Game) int { return b.Number() - a.Number() })
 		for _, g := range live {
 			list = append(list, web.gameMeta(g))
 		}
@@ -211,7 +212,7 @@ func (web *httpDoor) apiMine(req *request) *kshttp.Error {
 
 // apiOpen lists the lobby: every automatic seek ad, a bot's or a telnet
 // player's, newest first.
-func (web *httpDoor) apiOpen(req *request) *kshttp.Error {
+func (web *Door) apiOpen(req *request) *kshttp.Error {
 	s := web.s
 	s.Lock()
 	defer s.Unlock()
@@ -236,7 +237,7 @@ func (web *httpDoor) apiOpen(req *request) *kshttp.Error {
 	return nil
 }
 
-func (web *httpDoor) apiCreate(req *request, color string) *kshttp.Error {
+func (web *Door) apiCreate(req *request, color string) *kshttp.Error {
 	s := web.s
 	s.Lock()
 	defer s.Unlock()
@@ -255,7 +256,7 @@ func (web *httpDoor) apiCreate(req *request, color string) *kshttp.Error {
 
 // expireSeek removes a bot's waiting game nobody joined (no event, as on
 // the site; its streams end).
-func (web *httpDoor) expireSeek(sk *Seek) {
+func (web *Door) expireSeek(sk *server.Seek) {
 	s := web.s
 	s.Lock()
 	defer s.Unlock()
@@ -268,7 +269,7 @@ func (web *httpDoor) expireSeek(sk *Seek) {
 	web.endStreams(sk.ID())
 }
 
-func (web *httpDoor) apiJoin(req *request) *kshttp.Error {
+func (web *Door) apiJoin(req *request) *kshttp.Error {
 	s := web.s
 	code, kind := kshttp.ParseRef(req.param)
 	if kind != kshttp.RefCode {
@@ -308,7 +309,7 @@ func (web *httpDoor) apiJoin(req *request) *kshttp.Error {
 // apiMove referees POST /game/{ref}/move: a UCI outside allowed_moves is
 // refused (ILLEGAL_MOVE, or INVALID_UCI when it does not parse) without
 // troubling the umpire or the record; the rest goes to the umpire.
-func (web *httpDoor) apiMove(req *request, uci string) *kshttp.Error {
+func (web *Door) apiMove(req *request, uci string) *kshttp.Error {
 	s := web.s
 	s.Lock()
 	defer s.Unlock()
@@ -348,7 +349,7 @@ func (web *httpDoor) apiMove(req *request, uci string) *kshttp.Error {
 		s.Changed(g)
 	default:
 		a, out := s.Attempt(ev, g, col, m, m.String())
-		if out != AttemptJudged {
+		if out != server.AttemptJudged {
 			return kshttp.GameError(400, ksapi.CodeGameNotActive, "Game is not active")
 		}
 		r = kshttp.MoveReply(a)
@@ -363,7 +364,7 @@ func (web *httpDoor) apiMove(req *request, uci string) *kshttp.Error {
 // transcript is GET /game/{ref}/moves for a finished game: every
 // attempt, the opponent's illegal ones too (as the site shows them once a
 // wild16 game is over).
-func transcript(g *Game, viewer chess.Color) ksapi.Transcript {
+func transcript(g *server.Game, viewer chess.Color) ksapi.Transcript {
 	moves := []ksapi.TranscriptMove{}
 	ply := 0
 	for _, a := range g.Answers() {
@@ -380,7 +381,7 @@ func transcript(g *Game, viewer chess.Color) ksapi.Transcript {
 }
 
 // inRange reports whether rating is in sk's range of takers' ratings.
-func inRange(rating int, sk *Seek) bool {
+func inRange(rating int, sk *server.Seek) bool {
 	lo, hi := sk.RatingRange()
 	return rating >= lo && rating <= hi
 }

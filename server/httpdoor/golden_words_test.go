@@ -1,4 +1,4 @@
-package server
+package httpdoor
 
 import (
 	"encoding/json"
@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"kriegbot/server"
 	"kriegbot/server/internal/wiretest"
 )
 
@@ -18,7 +19,7 @@ import (
 // testdata/http-referee.golden.
 func TestGoldenHTTPReferee(t *testing.T) {
 	clock := wiretest.NewFakeClock()
-	_, _, base := startHTTP(t, Config{Now: clock.Now, HTTP: HTTPConfig{Minutes: 5, Inc: 1}})
+	_, _, base := startHTTP(t, server.Config{Now: clock.Now}, Config{Minutes: 5, Inc: 1})
 	h := &httpTap{t: t, base: base, hc: &http.Client{Timeout: wait}, names: map[string]string{}, counts: map[string]int{}}
 	token := func(b []byte) string {
 		var r struct {

@@ -1,4 +1,4 @@
-package server
+package httpdoor
 
 import (
 	"encoding/json"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"kriegbot/protocol/ksapi"
+	"kriegbot/server"
 	"kriegbot/server/kshttp"
 )
 
@@ -72,7 +73,7 @@ func eventFrame(typ string, data any) []byte {
 	return ksapi.FormatEvent(typ, b)
 }
 
-func gameEvent(typ string, g *Game) []byte {
+func gameEvent(typ string, g *server.Game) []byte {
 	d := ksapi.GameEvent{Type: typ, GameID: g.ID(), GameCode: g.Code(), State: gameState(g), MoveNumber: g.Umpire().Plies() + 1, UpdatedAt: kshttp.ISOTime(g.Updated())}
 	if g.Result() == "" {
 		d.Turn = strp(kshttp.ColorWord(g.Umpire().Side()))
@@ -81,14 +82,14 @@ func gameEvent(typ string, g *Game) []byte {
 }
 
 // gameStarted tells the streams of a waiting game that it started.
-func (web *httpDoor) GameStarted(g *Game) { web.GameChanged(g) }
+func (web *Door) GameStarted(g *server.Game) { web.GameChanged(g) }
 
 // gameEnded sends the final game_changed; the streams end after it.
-func (web *httpDoor) GameEnded(_ *Events, g *Game) { web.GameChanged(g) }
+func (web *Door) GameEnded(_ *server.Events, g *server.Game) { web.GameChanged(g) }
 
 // gameChanged sends game_changed to g's streams; a finished game's
 // streams end after it.
-func (web *httpDoor) GameChanged(g *Game) {
+func (web *Door) GameChanged(g *server.Game) {
 	subs := web.streams[g.ID()]
 	if len(subs) == 0 {
 		return
@@ -101,15 +102,15 @@ func (web *httpDoor) GameChanged(g *Game) {
 
 // endStreams ends the streams of id without an event (a waiting game
 // deleted or expired).
-func (web *httpDoor) endStreams(id string) {
+func (web *Door) endStreams(id string) {
 	for st := range web.streams[id] {
 		st.push(nil, true)
 	}
 }
 
 // Closing sends every stream "shutdown" and ends it, as the table closes
-// (DoorCloser).
-func (web *httpDoor) Closing() {
+// (server.DoorCloser).
+func (web *Door) Closing() {
 	frame := eventFrame("shutdown", ksapi.Shutdown{Type: "shutdown"})
 	for _, subs := range web.streams {
 		for st := range subs {
@@ -120,7 +121,7 @@ func (web *httpDoor) Closing() {
 
 // apiEvents serves GET /game/{ref}/events until the client leaves, the
 // game ends or the server stops.
-func (web *httpDoor) apiEvents(req *request) *kshttp.Error {
+func (web *Door) apiEvents(req *request) *kshttp.Error {
 	s := web.s
 	cfg := &web.cfg
 	s.Lock()
@@ -188,7 +189,7 @@ func (web *httpDoor) apiEvents(req *request) *kshttp.Error {
 	h.Set("X-Accel-Buffering", "no")
 	w.WriteHeader(200)
 	write := func(b []byte) bool {
-		rc.SetWriteDeadline(time.Now().Add(writeWait))
+		rc.SetWriteDeadline(time.Now().Add(server.WriteWait))
 		if _, err := w.Write(b); err != nil {
 			return false
 		}

@@ -1,4 +1,4 @@
-package server
+package httpdoor
 
 import (
 	"context"
@@ -14,12 +14,12 @@ import (
 	"golang.org/x/time/rate"
 
 	"kriegbot/protocol/ksapi"
+	"kriegbot/server"
 	"kriegbot/server/kshttp"
 	"kriegbot/server/ratelimit"
 )
 
-// The HTTP door: the kriegspiel.org bot API (docs/kriegspiel-org-api.md)
-// over the same games, seeks and lock as the telnet door. http.go holds
+// http.go holds
 // the configuration, the request path (prefix, limits, authentication,
 // routing) and the answers' envelopes; httpbots.go the bots and their
 // tokens; httpgames.go the lobby and the games; httpview.go the JSON views
@@ -28,9 +28,9 @@ import (
 // docs/kriegspiel-org.md says what it implements and where it differs
 // from the site.
 
-// HTTPConfig sets up the HTTP door. Zero fields take the defaults in their
+// Config sets up the HTTP door. Zero fields take the defaults in their
 // comments.
-type HTTPConfig struct {
+type Config struct {
 	// Minutes and Inc are the time control of games a bot creates (the
 	// site's only one, rapid: 25 minutes + 10 s).
 	Minutes, Inc int
@@ -73,7 +73,7 @@ type HTTPConfig struct {
 	BotIdle, BotUnused time.Duration
 }
 
-func (c *HTTPConfig) fill() {
+func (c *Config) fill() {
 	def := func(p *int, v int) {
 		if *p == 0 {
 			*p = v
@@ -114,13 +114,12 @@ func (c *HTTPConfig) fill() {
 	defF(&c.RegisterBurst, 10)
 }
 
-// httpDoor is the HTTP door: its state, guarded by the server's lock
-// (cfg is fixed at New), and its methods. It reaches the game table
-// through s: each "s." in its methods is a use of the table that a door
-// in a package of its own would make through the table's API.
-type httpDoor struct {
-	s        *Server
-	cfg      HTTPConfig
+// Door is the HTTP door: its state, guarded by the table's lock (cfg is
+// fixed at New), and its methods. It reaches the game table through s,
+// by the table's API only.
+type Door struct {
+	s        *server.Server
+	cfg      Config
 	bots     map[string]*webBot // by lower-case username
 	byToken  map[string]*webBot // by token id
 	streams  map[string]map[*stream]struct{}
@@ -133,12 +132,12 @@ type httpDoor struct {
 	swept    time.Time // the last sweepBots
 }
 
-// newHTTPDoor opens the HTTP door on the table s: it reads the bots
+// New opens the HTTP door on the table s: it reads the bots
 // kept in TokenFile, follows the table's games after the doors already
 // there, and lets telnet users match its bots.
-func newHTTPDoor(s *Server, cfg HTTPConfig) (*httpDoor, error) {
+func New(s *server.Server, cfg Config) (*Door, error) {
 	cfg.fill()
-	web := &httpDoor{s: s, cfg: cfg, bots: map[string]*webBot{}, byToken: map[string]*webBot{},
+	web := &Door{s: s, cfg: cfg, bots: map[string]*webBot{}, byToken: map[string]*webBot{},
 		streams: map[string]map[*stream]struct{}{}, perAddr: map[string]*rate.Limiter{}, regAddr: map[string]*rate.Limiter{},
 		perHost: map[string]int{}}
 	if err := web.loadBots(s.Now()); err != nil {
@@ -153,8 +152,8 @@ func newHTTPDoor(s *Server, cfg HTTPConfig) (*httpDoor, error) {
 	return web, nil
 }
 
-// FindBot returns the bot registered as lname, or nil (BotDoor).
-func (web *httpDoor) FindBot(lname string) Bot {
+// FindBot returns the bot registered as lname, or nil (server.BotDoor).
+func (web *Door) FindBot(lname string) server.Bot {
 	if b := web.bots[lname]; b != nil {
 		return b
 	}
@@ -163,8 +162,8 @@ func (web *httpDoor) FindBot(lname string) Bot {
 
 // Unavailable says why bot cannot start a game that a telnet user asks
 // for with `match`: it does not play wild16, is not running (no request
-// within botPresent), or plays as many games as it may (BotDoor).
-func (web *httpDoor) Unavailable(b Bot, now time.Time) string {
+// within botPresent), or plays as many games as it may (server.BotDoor).
+func (web *Door) Unavailable(b server.Bot, now time.Time) string {
 	bot := b.(*webBot)
 	switch {
 	case !slices.Contains(bot.Variants, "wild16"):
@@ -177,12 +176,12 @@ func (web *httpDoor) Unavailable(b Bot, now time.Time) string {
 	return ""
 }
 
-// IdleGame is HTTPConfig.IdleGame (BotDoor).
-func (web *httpDoor) IdleGame() time.Duration { return web.cfg.IdleGame }
+// IdleGame is Config.IdleGame (server.BotDoor).
+func (web *Door) IdleGame() time.Duration { return web.cfg.IdleGame }
 
 // limitAddr spends one request from the address's bucket in table,
 // pruning full buckets when the table grows past 10,000 addresses.
-func (web *httpDoor) limitAddr(table map[string]*rate.Limiter, addr string, perSecond, burst float64) (bool, time.Duration) {
+func (web *Door) limitAddr(table map[string]*rate.Limiter, addr string, perSecond, burst float64) (bool, time.Duration) {
 	s := web.s
 	now := s.Now()
 	lim := table[addr]
@@ -200,18 +199,15 @@ func (web *httpDoor) limitAddr(table map[string]*rate.Limiter, addr string, perS
 	return ratelimit.Take(lim, now)
 }
 
-// APIHandler returns the HTTP door's handler: the kriegspiel.org bot API.
-func (s *Server) APIHandler() http.Handler { return s.http.handler() }
+// Handler is the HTTP door's handler: the kriegspiel.org bot API, and
+// the TD's event pages under /tourney/.
+func (web *Door) Handler() http.Handler { return http.HandlerFunc(web.serveAPI) }
 
-func (web *httpDoor) handler() http.Handler { return http.HandlerFunc(web.serveAPI) }
-
-// ServeAPI serves the HTTP door on ln until Close. It returns nil after
-// Close.
-func (s *Server) ServeAPI(ln net.Listener) error { return s.http.serve(ln) }
-
-func (web *httpDoor) serve(ln net.Listener) error {
+// ServeAPI serves the HTTP door on ln until the table closes. It returns nil
+// after the table's Close.
+func (web *Door) ServeAPI(ln net.Listener) error {
 	s := web.s
-	hs := &http.Server{Handler: web.handler(), ReadHeaderTimeout: 10 * time.Second,
+	hs := &http.Server{Handler: web.Handler(), ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 16 << 10,
 		ConnState: web.httpConnState}
 	s.Lock()
@@ -232,9 +228,9 @@ func (web *httpDoor) serve(ln net.Listener) error {
 // httpConnState holds the HTTP door to the telnet door's connection
 // limits (MaxConns, MaxConnsPerHost, counted apart): a connection over
 // them is closed at once.
-func (web *httpDoor) httpConnState(c net.Conn, st http.ConnState) {
+func (web *Door) httpConnState(c net.Conn, st http.ConnState) {
 	s := web.s
-	host := HostOf(c.RemoteAddr())
+	host := server.HostOf(c.RemoteAddr())
 	s.Lock()
 	defer s.Unlock()
 	maxConns, maxPerHost := s.ConnLimits()
@@ -254,8 +250,8 @@ func (web *httpDoor) httpConnState(c net.Conn, st http.ConnState) {
 }
 
 // Closed stops the HTTP servers, giving open requests a moment to
-// finish, once the table has closed (DoorCloser).
-func (web *httpDoor) Closed() {
+// finish, once the table has closed (server.DoorCloser).
+func (web *Door) Closed() {
 	s := web.s
 	s.Lock()
 	servers := web.servers
@@ -292,12 +288,12 @@ type request struct {
 
 // serveAPI runs one request: the /api prefix, routing, the per-address
 // limit, authentication, the per-token limit, then the route.
-func (web *httpDoor) serveAPI(w http.ResponseWriter, r *http.Request) {
+func (web *Door) serveAPI(w http.ResponseWriter, r *http.Request) {
 	s := web.s
 	r.Body = http.MaxBytesReader(w, r.Body, web.cfg.MaxBody)
 	if strings.HasPrefix(r.URL.Path, "/tourney/") {
 		// The TD's pages, not the bot API, from the same budget.
-		host := HostOf(stringAddr(r.RemoteAddr))
+		host := server.HostOf(stringAddr(r.RemoteAddr))
 		s.ServeTourney(w, r, func() (bool, time.Duration) { return web.limitAddr(web.perAddr, host, web.cfg.Rate, web.cfg.Burst) })
 		return
 	}
@@ -315,7 +311,7 @@ func (web *httpDoor) serveAPI(w http.ResponseWriter, r *http.Request) {
 		kshttp.WriteError(w, kshttp.DetailError(status, msg))
 		return
 	}
-	addr := HostOf(stringAddr(r.RemoteAddr))
+	addr := server.HostOf(stringAddr(r.RemoteAddr))
 	cfg := &web.cfg
 	s.Lock()
 	if now := s.Now(); now.Sub(web.swept) >= time.Minute {

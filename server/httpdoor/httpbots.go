@@ -1,4 +1,4 @@
-package server
+package httpdoor
 
 import (
 	"bufio"
@@ -17,6 +17,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"kriegbot/protocol/ksapi"
+	"kriegbot/server"
 	"kriegbot/server/kshttp"
 	"kriegbot/server/ratelimit"
 )
@@ -59,15 +60,15 @@ func tokenDigest(token string) string {
 	return hex.EncodeToString(d[:])
 }
 
-// Name is the bot's seat name, its lower-case username (Bot).
+// Name is the bot's seat name, its lower-case username (server.Bot).
 func (b *webBot) Name() string { return b.username }
 
-// Handle is the username as registered (Bot).
+// Handle is the username as registered (server.Bot).
 func (b *webBot) Handle() string { return b.Username }
 
 // nameTaken reports whether a telnet handle, the TD or a bot already has
 // name (a bot named as the TD would receive what players tell the TD).
-func (web *httpDoor) nameTaken(lname string) bool {
+func (web *Door) nameTaken(lname string) bool {
 	s := web.s
 	if _, online := s.LoggedIn(lname); web.bots[lname] != nil || online || strings.HasPrefix(lname, "guest") || s.IsTD(lname) {
 		return true
@@ -75,7 +76,7 @@ func (web *httpDoor) nameTaken(lname string) bool {
 	return s.HasAccount(lname)
 }
 
-func (web *httpDoor) apiRegister(req *request) *kshttp.Error {
+func (web *Door) apiRegister(req *request) *kshttp.Error {
 	s := web.s
 	var body ksapi.Registration
 	if e := kshttp.DecodeBody(req.r, &body); e != nil {
@@ -109,7 +110,7 @@ func (web *httpDoor) apiRegister(req *request) *kshttp.Error {
 	if err != nil {
 		s.Logf("http: saving bots: %v", err)
 	}
-	s.Logf("http: bot %s registered from %s", bot.username, HostOf(stringAddr(req.r.RemoteAddr)))
+	s.Logf("http: bot %s registered from %s", bot.username, server.HostOf(stringAddr(req.r.RemoteAddr)))
 	kshttp.WriteJSON(req.w, 201, ksapi.Registered{BotID: bot.ID, Username: bot.Username, DisplayName: bot.DisplayName,
 		OwnerEmail: bot.Email, APIToken: token,
 		Message: "Store this token now: it is shown only once."})
@@ -117,7 +118,7 @@ func (web *httpDoor) apiRegister(req *request) *kshttp.Error {
 }
 
 // authenticate checks the bearer token and its per-token request budget.
-func (web *httpDoor) authenticate(r *http.Request) (*webBot, *kshttp.Error) {
+func (web *Door) authenticate(r *http.Request) (*webBot, *kshttp.Error) {
 	s := web.s
 	id, token, ok := kshttp.ParseBearer(r.Header.Get("Authorization"))
 	if !ok {
@@ -141,16 +142,16 @@ func (web *httpDoor) authenticate(r *http.Request) (*webBot, *kshttp.Error) {
 	return bot, nil
 }
 
-// sweepBots removes the bots whose time is up (HTTPConfig.BotIdle,
+// sweepBots removes the bots whose time is up (Config.BotIdle,
 // BotUnused), never one with a game in progress or a waiting game, and
 // saves the token file when a bot went or a LastSeen moved on by more
 // than an hour since it was written (not on every request: the file is
 // rewritten whole). Called with s.mu held.
-func (web *httpDoor) sweepBots(now time.Time) {
+func (web *Door) sweepBots(now time.Time) {
 	s := web.s
 	web.swept = now
 	cfg := &web.cfg
-	busy := map[Bot]bool{}
+	busy := map[server.Bot]bool{}
 	for _, g := range s.GamesInProgress() {
 		for _, b := range g.Bots() {
 			if b != nil {
@@ -191,7 +192,7 @@ func (web *httpDoor) sweepBots(now time.Time) {
 
 // seenChanged reports whether a bot's LastSeen is more than d past what
 // the token file holds.
-func (web *httpDoor) seenChanged(d time.Duration) bool {
+func (web *Door) seenChanged(d time.Duration) bool {
 	if web.cfg.TokenFile == "" {
 		return false
 	}
@@ -204,7 +205,7 @@ func (web *httpDoor) seenChanged(d time.Duration) bool {
 }
 
 // saveBots writes the bots to TokenFile (mode 0600, by rename), if set.
-func (web *httpDoor) saveBots() error {
+func (web *Door) saveBots() error {
 	name := web.cfg.TokenFile
 	if name == "" {
 		return nil
@@ -239,7 +240,7 @@ func (web *httpDoor) saveBots() error {
 }
 
 // loadBots reads TokenFile; a missing file is an empty one.
-func (web *httpDoor) loadBots(now time.Time) error {
+func (web *Door) loadBots(now time.Time) error {
 	name := web.cfg.TokenFile
 	if name == "" {
 		return nil
@@ -284,7 +285,7 @@ func (web *httpDoor) loadBots(now time.Time) error {
 	return sc.Err()
 }
 
-func (web *httpDoor) sortedBots() []*webBot {
+func (web *Door) sortedBots() []*webBot {
 	out := make([]*webBot, 0, len(web.bots))
 	for _, b := range web.bots {
 		out = append(out, b)
@@ -293,7 +294,7 @@ func (web *httpDoor) sortedBots() []*webBot {
 	return out
 }
 
-func (web *httpDoor) apiBots(req *request) *kshttp.Error {
+func (web *Door) apiBots(req *request) *kshttp.Error {
 	s := web.s
 	s.Lock()
 	list := []ksapi.Bot{}
@@ -309,7 +310,7 @@ func (web *httpDoor) apiBots(req *request) *kshttp.Error {
 	return nil
 }
 
-func (web *httpDoor) apiProfile(req *request) *kshttp.Error {
+func (web *Door) apiProfile(req *request) *kshttp.Error {
 	s := web.s
 	var body ksapi.Profile
 	if e := kshttp.DecodeBody(req.r, &body); e != nil {
@@ -337,7 +338,7 @@ func (web *httpDoor) apiProfile(req *request) *kshttp.Error {
 // apiUser answers GET /user/{username}: a bot, or a telnet player (every
 // telnet player counts as a bot to the HTTP door, so that the site's bots,
 // which join only bots' games, join telnet players' seeks).
-func (web *httpDoor) apiUser(req *request) *kshttp.Error {
+func (web *Door) apiUser(req *request) *kshttp.Error {
 	s := web.s
 	lname := lowerASCII(req.param)
 	s.Lock()
