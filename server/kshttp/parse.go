@@ -12,9 +12,9 @@ import (
 // references. Each is pure, bounded and fuzzed (parse_test.go).
 
 // Route names one route of the HTTP door. ParseRoute maps requests to
-// routes; Go's ServeMux patterns cannot: the site's POST /game/join/{code}
-// and POST /game/{ref}/move both match /game/join/move with neither more
-// specific, which ServeMux refuses to register.
+// routes, not Go's ServeMux: its patterns could match the routes, but not
+// answer as the site does for what no route takes (JSON 404 and 405;
+// docs/architecture.md says why).
 type Route uint8
 
 const (
