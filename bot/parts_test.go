@@ -1,6 +1,8 @@
 package bot
 
 import (
+	"github.com/rs/zerolog"
+
 	"kriegbot/engine/umpire"
 	"kriegbot/server/loopback"
 )
@@ -9,8 +11,8 @@ import (
 // because the tests of package bot cannot import cli (cli imports bot).
 func testParts() Parts { return Parts{StartServer: startLoopback} }
 
-func startLoopback(rules umpire.Rules, handles []string, recordDir, addr string, logf func(string, ...any)) (EmbeddedServer, error) {
-	srv, err := loopback.Start(rules, handles, recordDir, addr, logf)
+func startLoopback(rules umpire.Rules, handles []string, recordDir, addr string, log zerolog.Logger) (EmbeddedServer, error) {
+	srv, err := loopback.Start(rules, handles, recordDir, addr, log)
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -13,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rs/zerolog"
 	"golang.org/x/crypto/bcrypt"
 
 	"kriegbot/engine/umpire"
@@ -75,7 +77,8 @@ func TestSiteBots(t *testing.T) {
 			started[n] = tc
 		}
 	}
-	srv, err := server.New(server.Config{Rules: umpire.Olympiad(), Accounts: acc, NoGuests: true, RecordDir: records, Log: logf})
+	srv, err := server.New(server.Config{Rules: umpire.Olympiad(), Accounts: acc, NoGuests: true, RecordDir: records,
+		Log: zerolog.New(zerolog.ConsoleWriter{Out: io.Discard, FormatMessage: func(m any) string { logf("%s", m); return "" }})})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -137,7 +137,7 @@ func (c *client) shut(why string) {
 	c.closeOnce.Do(func() {
 		if why != "" {
 			c.why = why
-			c.s.cfg.Log("drop %s: %s", c.nc.RemoteAddr(), why)
+			c.s.note().Msgf("drop %s: %s", c.nc.RemoteAddr(), why)
 		}
 		close(c.done)
 		// A write blocked on a client that does not read ends soon; the

@@ -198,7 +198,7 @@ func (s *Server) startGame(ev *Events, white, black seat, minutes, inc int, rate
 	for _, w := range s.watchers {
 		w.GameStarted(g)
 	}
-	s.cfg.Log("game %d started: %s vs %s %d+%d", g.number, g.names[0], g.names[1], minutes, inc)
+	s.note().Msgf("game %d started: %s vs %s %d+%d", g.number, g.names[0], g.names[1], minutes, inc)
 	return g
 }
 
@@ -587,13 +587,13 @@ func (s *Server) endGame(ev *Events, g *Game, code, result, description string) 
 	}
 	if s.cfg.RecordDir != "" {
 		if _, err := writeRecords(s.cfg.RecordDir, g); err != nil {
-			s.cfg.Log("game %d: record: %v", g.number, err)
+			s.warn().Msgf("game %d: record: %v", g.number, err)
 		}
 	}
 	for _, w := range s.watchers {
 		w.GameEnded(ev, g)
 	}
-	s.cfg.Log("game %d ended: %s %s (%s)", g.number, result, code, description)
+	s.note().Msgf("game %d ended: %s %s (%s)", g.number, result, code, description)
 }
 
 // GameWatcher is a door that follows the table's games: the table tells

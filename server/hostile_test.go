@@ -219,7 +219,7 @@ func TestLoginLimitHoldsInParallel(t *testing.T) {
 		logs = append(logs, fmt.Sprintf(format, args...))
 		logMu.Unlock()
 	}
-	_, addr := startServer(t, Config{LoginFailures: limit, Log: logf,
+	_, addr := startServer(t, Config{LoginFailures: limit, Log: wiretest.LogTo(func(m string) { logf("%s", m) }),
 		Accounts: testAccounts(t, map[string]string{"alice": "wonderland"})})
 	// Twelve connections reach the password prompt before any guess.
 	const n = 12
@@ -348,7 +348,7 @@ func TestDropIsLoggedOnce(t *testing.T) {
 			mu.Unlock()
 		}
 	}
-	srv, addr := startSmallBuffers(t, Config{MaxOutput: 16 << 10, Log: logf})
+	srv, addr := startSmallBuffers(t, Config{MaxOutput: 16 << 10, Log: wiretest.LogTo(func(m string) { logf("%s", m) })})
 	c := dialSmallWindow(t, addr)
 	handle := guestHandle(c, "")
 	go c.Conn.Write([]byte(strings.Repeat("help\r\n", 4000)))

@@ -148,7 +148,7 @@ func TestMeasureHostile(t *testing.T) {
 			lines = append(lines, fmt.Sprintf(format, args...))
 			mu.Unlock()
 		}
-		srv, addr := startSmallBuffers(t, Config{Log: logf})
+		srv, addr := startSmallBuffers(t, Config{Log: wiretest.LogTo(func(m string) { logf("%s", m) })})
 		c := dialSmallWindow(t, addr)
 		handle := guestHandle(c, "")
 		go c.Conn.Write([]byte(strings.Repeat("help\r\n", 40000)))

@@ -274,7 +274,7 @@ func (s *Server) matchBot(ev *Events, c *client, bot Bot, t terms) {
 	ev.text(c, fmt.Sprintf("%s accepts your challenge.", bot.Handle()))
 	white, black := s.colors(seat{c: c}, seat{bot: bot}, t.color)
 	s.startGame(ev, white, black, t.minutes, t.inc, t.rated, "", "")
-	s.cfg.Log("http: %s challenged bot %s", c.handle, bot.Handle())
+	s.note().Msgf("http: %s challenged bot %s", c.handle, bot.Handle())
 }
 
 // findBot returns the bot of another door named lname, or nil.

@@ -90,7 +90,7 @@ func TestClientThatNeverReadsIsDropped(t *testing.T) {
 			mu.Unlock()
 		}
 	}
-	_, addr := startServer(t, Config{MaxOutput: 64 << 10, Log: logf})
+	_, addr := startServer(t, Config{MaxOutput: 64 << 10, Log: wiretest.LogTo(func(m string) { logf("%s", m) })})
 	c := wiretest.DialRaw(t, addr)
 	c.LoginGuest()
 	// About 60 MB of help text: more than any kernel buffers on loopback.

@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/rs/zerolog"
+
 	"kriegbot/engine/chess"
 	"kriegbot/engine/umpire"
 	"kriegbot/protocol/handle"
@@ -64,8 +66,14 @@ type Config struct {
 	MaxGames int
 	// TD sets up the tournament director (td*.go).
 	TD TDConfig
-	// Log receives one line per notable server event; nil discards.
-	Log func(format string, args ...any)
+	// Log receives one line per notable server event (logins, games,
+	// the TD's and the HTTP door's doings) at info level, and the
+	// failures it goes on after (a record or a file not written) as
+	// warnings. The zero Logger discards. DebugEvents logs the notable
+	// events at debug level instead (a server embedded in a program with
+	// its own log).
+	Log         zerolog.Logger
+	DebugEvents bool
 	// Now is the clock (default time.Now).
 	Now func() time.Time
 }
@@ -104,13 +112,21 @@ func (c *Config) fill() {
 	if c.MaxGames == 0 {
 		c.MaxGames = 1000
 	}
-	if c.Log == nil {
-		c.Log = func(string, ...any) {}
-	}
 	if c.Now == nil {
 		c.Now = time.Now
 	}
 }
+
+// note starts a log line of a notable event (Config.Log, DebugEvents).
+func (s *Server) note() *zerolog.Event {
+	if s.cfg.DebugEvents {
+		return s.cfg.Log.Debug()
+	}
+	return s.cfg.Log.Info()
+}
+
+// warn starts a log line of a failure the server goes on after.
+func (s *Server) warn() *zerolog.Event { return s.cfg.Log.Warn() }
 
 // Server is the wild 16 server. Create it with New, run it with Serve.
 type Server struct {
@@ -321,7 +337,7 @@ func (s *Server) dropped(c *client, reason string) {
 		return
 	}
 	delete(s.users, strings.ToLower(c.handle))
-	s.cfg.Log("logout %s (%s)", c.handle, reason)
+	s.note().Msgf("logout %s (%s)", c.handle, reason)
 	ev := s.newEvents()
 	s.removeOffersOf(ev, c.handle)
 	if c.guest && !s.closed {

@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/rs/zerolog"
+
 	"kriegbot/engine/chess"
 	"kriegbot/engine/umpire"
 	"kriegbot/server/kshttp"
@@ -24,8 +26,11 @@ func (s *Server) Unlock() { s.mu.Unlock() }
 // Now is the table's clock (Config.Now).
 func (s *Server) Now() time.Time { return s.cfg.Now() }
 
-// Logf logs one notable event (Config.Log).
-func (s *Server) Logf(format string, args ...any) { s.cfg.Log(format, args...) }
+// Note starts a log line of a door's notable event, at the table's level
+// for them (Config.DebugEvents); Warn one of a failure the door goes on
+// after (a file not written).
+func (s *Server) Note() *zerolog.Event { return s.note() }
+func (s *Server) Warn() *zerolog.Event { return s.warn() }
 
 // Closed reports whether Close has begun.
 func (s *Server) Closed() bool { return s.closed }

@@ -366,7 +366,7 @@ func (d *director) write(te *tdEvent) {
 	}
 	te.dirty, te.savedAt = false, s.cfg.Now()
 	if err := os.MkdirAll(d.cfg.Dir, 0o755); err != nil {
-		s.cfg.Log("td: %v", err)
+		s.warn().Msgf("td: %v", err)
 		return
 	}
 	b, err := marshalTDEvent(te)
@@ -386,7 +386,7 @@ func (d *director) write(te *tdEvent) {
 		}
 	}
 	if err != nil {
-		s.cfg.Log("td: tourney %d: %v", te.ID, err)
+		s.warn().Msgf("td: tourney %d: %v", te.ID, err)
 	}
 }
 

@@ -213,7 +213,7 @@ func (d *director) cmdJoin(ev *Events, c *client, args []string) {
 		d.refuseJoin(ev, c, te, te.ID, strings.TrimPrefix(err.Error(), "tourney: "))
 		return
 	}
-	s.cfg.Log("td: tourney %d: %s joined (%s)", te.ID, c.handle, te.Status)
+	s.note().Msgf("td: tourney %d: %s joined (%s)", te.ID, c.handle, te.Status)
 	d.say(ev, c, te, protocol.TDLine{Kind: protocol.TDJoined, Event: te.ID}.String())
 	if te.Status == tdRunning {
 		s.removeOffersOf(ev, c.handle) // an entrant's old seek must not be taken now
@@ -224,7 +224,7 @@ func (d *director) cmdJoin(ev *Events, c *client, args []string) {
 	d.save(te)
 	if te.Status == tdOpen && te.Spec.StartPlayers > 0 && len(te.Event.Players) >= te.Spec.StartPlayers {
 		if err := d.start(ev, te); err != nil {
-			s.cfg.Log("td: tourney %d: start: %v", te.ID, err)
+			s.warn().Msgf("td: tourney %d: start: %v", te.ID, err)
 		}
 	}
 }
@@ -292,7 +292,7 @@ func (d *director) leave(ev *Events, c *client, te *tdEvent) {
 		d.say(ev, c, te, fmt.Sprintf("%s is %s.", te.heading(), te.Status))
 		return
 	}
-	s.cfg.Log("td: tourney %d: %s withdraws", te.ID, c.handle)
+	s.note().Msgf("td: tourney %d: %s withdraws", te.ID, c.handle)
 	d.say(ev, c, te, fmt.Sprintf("You have withdrawn from %s.", te.title()))
 	if b := te.boardOf(c.handle); b != nil && b.game != nil {
 		d.say(ev, c, te, fmt.Sprintf("Your game %d is played out: resign it if you do not mean to play.", b.game.number))
@@ -345,7 +345,7 @@ func (d *director) cmdBye(ev *Events, c *client, args []string) {
 		d.say(ev, c, te, fmt.Sprintf("You cannot have a bye in %s: %s.", te.title(), strings.TrimPrefix(err.Error(), "tourney: ")))
 		return
 	}
-	s.cfg.Log("td: tourney %d: %s asks a bye in round %d", te.ID, c.handle, next)
+	s.note().Msgf("td: tourney %d: %s asks a bye in round %d", te.ID, c.handle, next)
 	stands := ""
 	if te.boardOf(c.handle) != nil {
 		stands = fmt.Sprintf("; your game of round %d stands", te.round())

@@ -108,7 +108,7 @@ func (d *director) openEvent(ev *Events, sp td.EventSpec) (*tdEvent, error) {
 	d.armStart(te)
 	d.listDG(ev, te)
 	d.save(te)
-	s.cfg.Log("td: tourney %d opened: %s", id, sp)
+	s.note().Msgf("td: tourney %d opened: %s", id, sp)
 	return te, nil
 }
 
@@ -151,7 +151,7 @@ func (d *director) start(ev *Events, te *tdEvent) error {
 		te.startTimer.Stop()
 	}
 	te.Status = tdRunning
-	s.cfg.Log("td: tourney %d started with %d players", te.ID, len(te.Event.Players))
+	s.note().Msgf("td: tourney %d started with %d players", te.ID, len(te.Event.Players))
 	for _, p := range te.Event.Players {
 		d.sayTo(ev, p.Handle, te, fmt.Sprintf("%s starts: %s, %s, %s.", te.heading(), te.Event.System, plural(len(te.Event.Players), "player"), plural(te.Event.Rounds, "round")))
 	}
@@ -172,12 +172,12 @@ func (d *director) pairNext(ev *Events, te *tdEvent) {
 		rd, err := te.Event.PairNext()
 		if err != nil {
 			if !errors.Is(err, tourney.ErrFinished) && !errors.Is(err, tourney.ErrNothingToPair) {
-				s.cfg.Log("td: tourney %d: pairing round %d: %v", te.ID, te.round()+1, err)
+				s.warn().Msgf("td: tourney %d: pairing round %d: %v", te.ID, te.round()+1, err)
 			}
 			d.finish(ev, te)
 			return
 		}
-		s.cfg.Log("td: tourney %d round %d paired: %d games, %d byes %s", te.ID, rd.Number, len(rd.Games), len(rd.Byes), rd.Note)
+		s.note().Msgf("td: tourney %d round %d paired: %d games, %d byes %s", te.ID, rd.Number, len(rd.Games), len(rd.Byes), rd.Note)
 		last := rd.Number == te.Event.Rounds
 		for _, g := range rd.Games {
 			w, b := te.Event.Players[g.White].Handle, te.Event.Players[g.Black].Handle
@@ -273,7 +273,7 @@ func (d *director) absenceOver(b *tdBoard, gen int) {
 		c := s.users[strings.ToLower(name)]
 		absent[col] = !b.Ready[col] || c == nil || c.game != nil
 	}
-	s.cfg.Log("td: tourney %d round %d board %d: absent %v", b.ev.ID, b.Round, b.Board, absent)
+	s.note().Msgf("td: tourney %d round %d board %d: absent %v", b.ev.ID, b.Round, b.Board, absent)
 	res := tourney.DoubleForfeit
 	switch {
 	case absent[0] && !absent[1]:
@@ -361,7 +361,7 @@ func (d *director) tryStart(ev *Events, b *tdBoard) bool {
 				b.names()[late], odds.Round(time.Second), odds.Round(time.Second), b.names()[late]))
 		}
 	}
-	s.cfg.Log("td: tourney %d round %d board %d: game %d", te.ID, b.Round, b.Board, g.number)
+	s.note().Msgf("td: tourney %d round %d board %d: game %d", te.ID, b.Round, b.Board, g.number)
 	return true
 }
 
@@ -459,14 +459,14 @@ func (d *director) record(ev *Events, b *tdBoard, res tourney.Result) {
 	s := d.s
 	te := b.ev
 	if err := te.Event.SetResult(b.Round, b.Board, res); err != nil {
-		s.cfg.Log("td: tourney %d: %v", te.ID, err)
+		s.warn().Msgf("td: tourney %d: %v", te.ID, err)
 	}
 	b.gen++
 	if b.timer != nil {
 		b.timer.Stop()
 	}
 	te.Boards = slices.DeleteFunc(te.Boards, func(x *tdBoard) bool { return x == b })
-	s.cfg.Log("td: tourney %d round %d board %d: %s %s %s", te.ID, b.Round, b.Board, b.White, res, b.Black)
+	s.note().Msgf("td: tourney %d round %d board %d: %s %s %s", te.ID, b.Round, b.Board, b.White, res, b.Black)
 	for _, name := range b.names() {
 		d.sayTo(ev, name, te, fmt.Sprintf("Round %d: %s - %s %s.", b.Round, b.White, b.Black, res))
 		if b.Round == te.Event.Rounds {
@@ -518,7 +518,7 @@ func (d *director) withdraw(ev *Events, te *tdEvent, handle string, forfeited bo
 func (d *director) finish(ev *Events, te *tdEvent) {
 	s := d.s
 	te.Status = tdDone
-	s.cfg.Log("td: tourney %d finished", te.ID)
+	s.note().Msgf("td: tourney %d finished", te.ID)
 	for _, p := range te.Event.Players {
 		if c := s.users[strings.ToLower(p.Handle)]; c != nil {
 			d.standings(ev, c, te)
@@ -548,7 +548,7 @@ func (d *director) abort(ev *Events, te *tdEvent, why string) {
 		}
 	}
 	te.Boards = nil
-	s.cfg.Log("td: tourney %d aborted: %s", te.ID, why)
+	s.note().Msgf("td: tourney %d aborted: %s", te.ID, why)
 	for _, p := range te.Event.Players {
 		d.sayTo(ev, p.Handle, te, protocol.TDLine{Kind: protocol.TDAborted, Event: te.ID}.String())
 		d.off(ev, te, p.Handle)
@@ -658,7 +658,7 @@ func (d *director) departed(ev *Events, handle string) {
 		if te.over() || !te.entrant(handle) {
 			continue
 		}
-		d.s.cfg.Log("td: tourney %d: guest %s is gone: out of the event", te.ID, handle)
+		d.s.note().Msgf("td: tourney %d: guest %s is gone: out of the event", te.ID, handle)
 		if te.Status == tdOpen {
 			te.strike(handle)
 			d.save(te)

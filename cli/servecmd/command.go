@@ -10,9 +10,10 @@ import (
 	"os"
 	"os/signal"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
+
+	"github.com/rs/zerolog"
 
 	"kriegbot/engine/umpire"
 	"kriegbot/internal/cmdflag"
@@ -123,13 +124,10 @@ standard input and prints the bcrypt hash for an accounts file.
 		}
 		cfg.Accounts = a
 	}
-	var logMu sync.Mutex
 	if !*quiet {
-		cfg.Log = func(format string, a ...any) {
-			logMu.Lock()
-			defer logMu.Unlock()
-			fmt.Fprintf(stderr, "%s %s\n", time.Now().UTC().Format("2006-01-02T15:04:05Z"), fmt.Sprintf(format, a...))
-		}
+		// One line per event: the time in UTC, the level, the words.
+		cfg.Log = zerolog.New(zerolog.ConsoleWriter{Out: zerolog.SyncWriter(stderr), NoColor: true,
+			TimeFormat: time.RFC3339, TimeLocation: time.UTC}).With().Timestamp().Logger()
 	}
 	srv, err := server.New(cfg)
 	if err != nil {

@@ -258,7 +258,7 @@ func (web *Door) Closed() {
 	web.servers = nil
 	if web.seenChanged(0) {
 		if err := web.saveBots(); err != nil {
-			s.Logf("http: saving bots: %v", err)
+			s.Warn().Msgf("http: saving bots: %v", err)
 		}
 	}
 	s.Unlock()

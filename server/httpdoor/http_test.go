@@ -1163,7 +1163,7 @@ func TestHTTPTokenFile(t *testing.T) {
 	var logMu sync.Mutex
 	var logs strings.Builder
 	logf := func(format string, a ...any) { logMu.Lock(); fmt.Fprintf(&logs, format+"\n", a...); logMu.Unlock() }
-	s1, _, base := startHTTP(t, server.Config{Log: logf}, Config{TokenFile: file})
+	s1, _, base := startHTTP(t, server.Config{Log: wiretest.LogTo(func(m string) { logf("%s", m) })}, Config{TokenFile: file})
 	c := newAPIClient(t, base)
 	c.register("kilo")
 	c.call("GET", "/game/mine/active", nil, 200, nil)
@@ -1389,7 +1389,7 @@ func TestHTTPBotExpiry(t *testing.T) {
 	var logMu sync.Mutex
 	var logs strings.Builder
 	logf := func(format string, a ...any) { logMu.Lock(); fmt.Fprintf(&logs, format+"\n", a...); logMu.Unlock() }
-	s, _, base := startHTTP(t, server.Config{Now: clock, Log: logf}, Config{TokenFile: file})
+	s, _, base := startHTTP(t, server.Config{Now: clock, Log: wiretest.LogTo(func(m string) { logf("%s", m) })}, Config{TokenFile: file})
 	names := []string{"alfa", "bravo", "charlie", "delta", "echo", "foxtrot"}
 	c := map[string]*apiClient{}
 	for _, n := range names {
@@ -1453,7 +1453,7 @@ func TestHTTPVariantRefusedLogged(t *testing.T) {
 	var mu sync.Mutex
 	var logs strings.Builder
 	logf := func(format string, a ...any) { mu.Lock(); fmt.Fprintf(&logs, format+"\n", a...); mu.Unlock() }
-	_, _, base := startHTTP(t, server.Config{Log: logf}, Config{})
+	_, _, base := startHTTP(t, server.Config{Log: wiretest.LogTo(func(m string) { logf("%s", m) })}, Config{})
 	c := newAPIClient(t, base)
 	c.register("kilo")
 	body := map[string]any{"rule_variant": "berkeley_any", "play_as": "random", "time_control": "rapid", "opponent_type": "human"}

@@ -108,9 +108,9 @@ func (web *Door) apiRegister(req *request) *kshttp.Error {
 	err := web.saveBots()
 	s.Unlock()
 	if err != nil {
-		s.Logf("http: saving bots: %v", err)
+		s.Warn().Msgf("http: saving bots: %v", err)
 	}
-	s.Logf("http: bot %s registered from %s", bot.username, server.HostOf(stringAddr(req.r.RemoteAddr)))
+	s.Note().Msgf("http: bot %s registered from %s", bot.username, server.HostOf(stringAddr(req.r.RemoteAddr)))
 	kshttp.WriteJSON(req.w, 201, ksapi.Registered{BotID: bot.ID, Username: bot.Username, DisplayName: bot.DisplayName,
 		OwnerEmail: bot.Email, APIToken: token,
 		Message: "Store this token now: it is shown only once."})
@@ -181,11 +181,11 @@ func (web *Door) sweepBots(now time.Time) {
 		delete(web.bots, name)
 		delete(web.byToken, b.TokenID)
 		removed = true
-		s.Logf("http: bot %s removed: %s", b.username, why)
+		s.Note().Msgf("http: bot %s removed: %s", b.username, why)
 	}
 	if removed || web.seenChanged(time.Hour) {
 		if err := web.saveBots(); err != nil {
-			s.Logf("http: saving bots: %v", err)
+			s.Warn().Msgf("http: saving bots: %v", err)
 		}
 	}
 }
@@ -329,7 +329,7 @@ func (web *Door) apiProfile(req *request) *kshttp.Error {
 	err := web.saveBots()
 	s.Unlock()
 	if err != nil {
-		s.Logf("http: saving bots: %v", err)
+		s.Warn().Msgf("http: saving bots: %v", err)
 	}
 	kshttp.WriteJSON(req.w, 200, ksapi.ProfileSaved{OK: true, RuleVariants: body.RuleVariants})
 	return nil

@@ -57,7 +57,7 @@ func (web *Door) noteVariant(bot *webBot, variant string) {
 	bot.refusedVariant = variant
 	s.Unlock()
 	if !seen {
-		s.Logf("http: bot %s asks for a %q lobby game; only wild16 is played here (a site bot needs KRIEGSPIEL_AUTO_CREATE_RULE_VARIANT=wild16)", bot.username, variant)
+		s.Note().Msgf("http: bot %s asks for a %q lobby game; only wild16 is played here (a site bot needs KRIEGSPIEL_AUTO_CREATE_RULE_VARIANT=wild16)", bot.username, variant)
 	}
 }
 

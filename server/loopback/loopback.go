@@ -5,6 +5,8 @@ import (
 	"net"
 	"time"
 
+	"github.com/rs/zerolog"
+
 	"kriegbot/engine/umpire"
 	"kriegbot/server"
 	"kriegbot/server/httpdoor"
@@ -24,15 +26,16 @@ type Server struct {
 // one registered computer account per handle, whose passwords are fresh
 // random strings, so that its players go through the real login path with
 // a masked password. recordDir ("" for none) receives each game's records;
-// logf (nil discards) its notable events. A player who drops out of a game
-// has two minutes to come back.
-func Start(rules umpire.Rules, handles []string, recordDir, addr string, logf func(format string, args ...any)) (*Server, error) {
+// log its notable events (at debug level: the program has its own log).
+// A player who drops out of a game has two
+// minutes to come back.
+func Start(rules umpire.Rules, handles []string, recordDir, addr string, log zerolog.Logger) (*Server, error) {
 	accounts, passwords, err := server.ThrowAwayAccounts("C", handles...)
 	if err != nil {
 		return nil, err
 	}
 	srv, err := server.New(server.Config{Rules: rules, Accounts: accounts, NoGuests: true, RecordDir: recordDir,
-		DisconnectGrace: 2 * time.Minute, Log: logf})
+		DisconnectGrace: 2 * time.Minute, Log: log, DebugEvents: true})
 	if err != nil {
 		return nil, err
 	}

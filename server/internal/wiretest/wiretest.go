@@ -3,6 +3,7 @@ package wiretest
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"net"
 	"os"
@@ -12,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/rs/zerolog"
 )
 
 // Wait bounds every wait for something that must happen: only a server
@@ -346,4 +349,22 @@ func GoldenTranscript(t testing.TB, clients []*TapClient, dir string) []byte {
 		out.WriteString("\n")
 	}
 	return out.Bytes()
+}
+
+// LogTo is a server logger that hands each line's message to f: the
+// tests that read what the server logs.
+func LogTo(f func(msg string)) zerolog.Logger { return zerolog.New(messageWriter(f)) }
+
+// messageWriter calls itself with the message of each JSON log line.
+type messageWriter func(msg string)
+
+func (w messageWriter) Write(p []byte) (int, error) {
+	var line struct {
+		Message string `json:"message"`
+	}
+	if err := json.Unmarshal(p, &line); err != nil {
+		return 0, err
+	}
+	w(line.Message)
+	return len(p), nil
 }
