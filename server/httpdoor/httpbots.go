@@ -24,7 +24,7 @@ import (
 
 // Bots of the HTTP door: registration, tokens, profiles.
 
-// webBot is a bot registered with the HTTP door. Guarded by s.mu.
+// webBot is a bot registered with the HTTP door. Guarded by the table's lock.
 type webBot struct {
 	ID          string    `json:"bot_id"`
 	Username    string    `json:"username"`
@@ -146,7 +146,7 @@ func (web *Door) authenticate(r *http.Request) (*webBot, *kshttp.Error) {
 // BotUnused), never one with a game in progress or a waiting game, and
 // saves the token file when a bot went or a LastSeen moved on by more
 // than an hour since it was written (not on every request: the file is
-// rewritten whole). Called with s.mu held.
+// rewritten whole). Called with the table's lock held.
 func (web *Door) sweepBots(now time.Time) {
 	s := web.s
 	web.swept = now

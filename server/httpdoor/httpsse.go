@@ -20,7 +20,7 @@ import (
 // costs a bounded amount of memory and never holds up the game.
 
 // stream is one subscriber. Its queue has its own lock: frames are
-// pushed under s.mu and taken by the stream's handler without it.
+// pushed under the table's lock and taken by the stream's handler without it.
 type stream struct {
 	bot  *webBot
 	id   string // the game it follows
