@@ -10,6 +10,7 @@ import (
 	"kriegbot/bot"
 	"kriegbot/cli/beliefcmd"
 	"kriegbot/cli/enginecmd"
+	"kriegbot/cli/matchcmd"
 	"kriegbot/cli/modelcmd"
 	"kriegbot/cli/registercmd"
 	"kriegbot/cli/servecmd"
@@ -17,7 +18,6 @@ import (
 	"kriegbot/cli/umpirecmd"
 	"kriegbot/internal/buildinfo"
 	"kriegbot/internal/cmdflag"
-	"kriegbot/match"
 	"kriegbot/replay"
 )
 
@@ -36,7 +36,7 @@ func commands() []command {
 		{"serve", "an ICC-compatible wild 16 server on loopback, for bots and telnet users", servecmd.Command},
 		{"bench", "speed figures, one line each: perft, umpire, protocol, belief, search", bench.Command},
 		{"model", "opponent models: `model build -o FILE PGN...` from game records; show, eval, merge", modelcmd.Command},
-		{"match", "engine-vs-engine matches in-process: W-L-D, Elo ± 95 %, SPRT, PGN, JSON Lines, shards", match.Command},
+		{"match", "engine-vs-engine matches in-process: W-L-D, Elo ± 95 %, SPRT, PGN, JSON Lines, shards", matchcmd.Command},
 		{"belief", "belief tools: `belief check FILE...` measures soundness and calibration on fixture files", beliefcmd.Command},
 		{"engine", "KEP, the Kriegspiel engine protocol, on standard input and output (for referees, GUIs, harnesses)", enginecmd.Command},
 		{"tourney", "a local computer olympiad: the server's TD runs a Swiss or round robin between daemons; crosstable, PGN, HTML", tourneycmd.Command},

@@ -16,6 +16,11 @@ import (
 	"kriegbot/engine/umpire"
 )
 
+// DefaultMaxPlies is the default ply cap: long enough for nearly every game
+// between sensible players to end by the rules (wild 16 has no 50-move draw),
+// short enough that random play does not run forever.
+const DefaultMaxPlies = 600
+
 // Config is one match (or one shard of it).
 type Config struct {
 	P1, P2 players.Spec

@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"kriegbot/cli/matchcmd"
 	"kriegbot/engine/chess"
 	"kriegbot/match"
 )
@@ -23,7 +24,7 @@ func playMatch(t *testing.T, extra ...string) string {
 	f := filepath.Join(t.TempDir(), "m.jsonl")
 	args := append([]string{"-p1", "mcts:mem=8", "-p2", "heuristic", "-games", "2", "-nodes", "150", "-maxplies", "40", "-concurrency", "1", "-seed", "3", "-jsonl", f}, extra...)
 	var out, errs bytes.Buffer
-	if code := match.Command(args, &out, &errs); code != 0 {
+	if code := matchcmd.Command(args, &out, &errs); code != 0 {
 		t.Fatalf("match: exit %d: %s", code, errs.String())
 	}
 	return f
@@ -201,7 +202,7 @@ func TestClockMatchReplays(t *testing.T) {
 	args := []string{"-p1", "mcts:mem=1,boarditers=2", "-p2", "mcts:mem=1,threads=2", "-games", "2", "-movetime", "3ms",
 		"-maxplies", "50", "-concurrency", "1", "-seed", "5", "-jsonl", f}
 	var out, errs bytes.Buffer
-	if code := match.Command(args, &out, &errs); code != 0 {
+	if code := matchcmd.Command(args, &out, &errs); code != 0 {
 		t.Fatalf("match: exit %d: %s", code, errs.String())
 	}
 	for game := range 2 {
@@ -285,7 +286,7 @@ func TestTimeOddsMatchReplays(t *testing.T) {
 	args := []string{"-p1", "mcts:mem=1,nodes=300", "-p2", "mcts:mem=1,movetime=3ms", "-games", "2",
 		"-maxplies", "40", "-concurrency", "1", "-seed", "9", "-jsonl", f}
 	var out, errs bytes.Buffer
-	if code := match.Command(args, &out, &errs); code != 0 {
+	if code := matchcmd.Command(args, &out, &errs); code != 0 {
 		t.Fatalf("match: exit %d: %s", code, errs.String())
 	}
 	for game := range 2 {
@@ -332,7 +333,7 @@ func TestPonderMatchReplays(t *testing.T) {
 		args := []string{"-p1", tc.p1, "-p2", tc.p2, "-games", "2",
 			"-maxplies", "40", "-concurrency", "1", "-seed", "11", "-jsonl", f}
 		var out, errs bytes.Buffer
-		if code := match.Command(args, &out, &errs); code != 0 {
+		if code := matchcmd.Command(args, &out, &errs); code != 0 {
 			t.Fatalf("match: exit %d: %s", code, errs.String())
 		}
 		for game := range 2 {

@@ -586,7 +586,7 @@ func (s *Server) endGame(ev *events, g *game, code, result, description string) 
 		p.lastActive = now // idle time counts from the end of the game
 	}
 	if s.cfg.RecordDir != "" {
-		if err := writeRecords(s.cfg.RecordDir, g); err != nil {
+		if _, err := writeRecords(s.cfg.RecordDir, g); err != nil {
 			s.cfg.Log("game %d: record: %v", g.number, err)
 		}
 	}

@@ -2,9 +2,12 @@ package server
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"kriegbot/engine/chess"
@@ -15,26 +18,109 @@ import (
 
 // writeRecords writes game-<n>.pgn (SAN moves, referee messages and illegal
 // attempts as comments, readable by ordinary PGN tools) and game-<n>.jsonl
-// (one JSON object per attempt, then one for the result) into dir. Each file
-// is written to a temporary name and renamed, so a crash never leaves half a
-// record.
-func writeRecords(dir string, g *game) error {
+// (one JSON object per attempt, then one for the result) into dir, and
+// returns the name they were given (without extension). A record is never
+// overwritten: the names are claimed with O_EXCL first, and where a file
+// of the name stands already (a folder shared or edited by hand) the game
+// goes under game-<n>-<k>. Each file is then written to a temporary name
+// and renamed over its claim, so a crash never leaves half a record.
+func writeRecords(dir string, g *game) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
+		return "", err
 	}
-	base := filepath.Join(dir, fmt.Sprintf("game-%d", g.number))
-	if err := writeAtomic(base+".pgn", []byte(gamePGN(g))); err != nil {
-		return err
+	for k := 1; k <= maxRecordTries; k++ {
+		name := fmt.Sprintf("game-%d", g.number)
+		if k > 1 {
+			name = fmt.Sprintf("game-%d-%d", g.number, k)
+		}
+		base := filepath.Join(dir, name)
+		ok, err := claim(base+".jsonl", base+".pgn")
+		if err != nil {
+			return "", err
+		}
+		if !ok {
+			continue
+		}
+		if err := writeAtomic(base+".pgn", []byte(gamePGN(g))); err != nil {
+			return name, err
+		}
+		return name, writeAtomic(base+".jsonl", gameJSONL(g))
 	}
-	return writeAtomic(base+".jsonl", gameJSONL(g))
+	return "", fmt.Errorf("game-%d: %d names taken in %s", g.number, maxRecordTries, dir)
+}
+
+// maxRecordTries bounds the names writeRecords tries for one game.
+const maxRecordTries = 100
+
+// claim creates each named file empty, all or none: false (and nothing
+// left behind) when one of them exists already.
+func claim(names ...string) (bool, error) {
+	for i, n := range names {
+		f, err := os.OpenFile(n, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+		if err == nil {
+			err = f.Close()
+		}
+		if err != nil {
+			for _, made := range names[:i] {
+				os.Remove(made)
+			}
+			if errors.Is(err, fs.ErrExist) {
+				return false, nil
+			}
+			return false, err
+		}
+	}
+	return true, nil
 }
 
 func writeAtomic(name string, data []byte) error {
-	tmp := name + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+	f, err := os.CreateTemp(filepath.Dir(name), filepath.Base(name)+".*.tmp")
+	if err != nil {
 		return err
 	}
-	return os.Rename(tmp, name)
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(f.Name(), 0o644)
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), name)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
+}
+
+// highestRecord is the highest game number among the records in dir
+// (game-<n>.pgn, .jsonl, gzipped or not, and game-<n>-<k>.*), 0 for none:
+// a restarted server numbers its games on from there, so a new game never
+// takes an earlier game's name.
+func highestRecord(dir string) (int, error) {
+	ents, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	high := 0
+	for _, e := range ents {
+		rest, ok := strings.CutPrefix(e.Name(), "game-")
+		if !ok {
+			continue
+		}
+		end := strings.IndexFunc(rest, func(r rune) bool { return r < '0' || r > '9' })
+		if end <= 0 || rest[end] != '.' && rest[end] != '-' {
+			continue
+		}
+		if n, err := strconv.Atoi(rest[:end]); err == nil {
+			high = max(high, n)
+		}
+	}
+	return high, nil
 }
 
 // refereeWords renders what both players heard of a legal move.

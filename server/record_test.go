@@ -3,6 +3,9 @@ package server
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -76,5 +79,69 @@ func TestGameJSONLIsRefereeLines(t *testing.T) {
 	var res jsonResult
 	if err := json.Unmarshal(rows[len(rows)-1], &res); err != nil || res.Result != "0-1" || res.Attempts != 5 || res.Plies != 4 {
 		t.Errorf("result line %s: %+v, %v", rows[len(rows)-1], res, err)
+	}
+}
+
+// TestRecordsSurviveARestart plays a game on a server, restarts it on the
+// same records folder and plays another: the second game's number follows
+// the first's and both games keep their records (a restart used to start
+// again at game 1 and replace game-1's files).
+func TestRecordsSurviveARestart(t *testing.T) {
+	dir := t.TempDir()
+	play := func() int {
+		srv, addr := startServer(t, Config{RecordDir: dir})
+		w, b, _, _ := startRawGame(t, addr)
+		w.send("resign\r\n")
+		b.expect("resigns} 0-1", wait)
+		srv.Close()
+		fin := srv.Finished()
+		if len(fin) != 1 {
+			t.Fatalf("finished %+v", fin)
+		}
+		return fin[0].Number
+	}
+	first, second := play(), play()
+	if second <= first {
+		t.Errorf("after a restart the game is number %d, after game %d", second, first)
+	}
+	for _, n := range []int{first, second} {
+		for _, ext := range []string{".pgn", ".jsonl"} {
+			name := filepath.Join(dir, fmt.Sprintf("game-%d%s", n, ext))
+			b, err := os.ReadFile(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Contains(b, []byte("0-1")) {
+				t.Errorf("%s holds no result:\n%s", name, b)
+			}
+		}
+	}
+}
+
+// TestRecordsNeverOverwrite writes a game's records where files of its
+// name already stand: they are kept, and the game goes under a new name.
+func TestRecordsNeverOverwrite(t *testing.T) {
+	dir := t.TempDir()
+	for _, ext := range []string{".pgn", ".jsonl"} {
+		if err := os.WriteFile(filepath.Join(dir, "game-3"+ext), []byte("earlier"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g := &game{number: 3, names: [2]string{"alice", "bob"}, minutes: 2, result: "1-0", endCode: "Res", description: "Black resigns"}
+	name, err := writeRecords(dir, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ext := range []string{".pgn", ".jsonl"} {
+		if b, _ := os.ReadFile(filepath.Join(dir, "game-3"+ext)); string(b) != "earlier" {
+			t.Errorf("game-3%s overwritten: %q", ext, b)
+		}
+		b, err := os.ReadFile(filepath.Join(dir, name+ext))
+		if err != nil || !bytes.Contains(b, []byte("1-0")) {
+			t.Errorf("%s%s: %q, %v", name, ext, b, err)
+		}
+	}
+	if n, err := highestRecord(dir); n != 3 || err != nil {
+		t.Errorf("highest record %d (%v), want 3", n, err)
 	}
 }

@@ -149,6 +149,12 @@ func New(cfg Config) (*Server, error) {
 	if err := ws.loadBots(cfg.Now()); err != nil {
 		return nil, fmt.Errorf("server: bots: %w", err)
 	}
+	// Game numbers go on from the records of earlier runs: a restart
+	// never gives a new game an old game's number (or record name).
+	recorded, err := highestRecord(cfg.RecordDir)
+	if cfg.RecordDir != "" && err != nil {
+		return nil, fmt.Errorf("server: records: %w", err)
+	}
 	s := &Server{
 		td:       newDirector(cfg.TD),
 		http:     ws,
@@ -160,7 +166,7 @@ func New(cfg Config) (*Server, error) {
 		seeks:    map[int]*seek{},
 		nextSeek: 1,
 		games:    map[int]*game{},
-		nextGame: 1,
+		nextGame: recorded + 1,
 		ratings:  map[string]int{},
 	}
 	s.telnet.s = s
@@ -321,13 +327,19 @@ func (s *Server) dropped(c *client, reason string) {
 	s.cfg.Log("logout %s (%s)", c.handle, reason)
 	ev := s.newEvents()
 	s.removeOffersOf(ev, c.handle)
+	if c.guest && !s.closed {
+		s.td.departed(ev, c.handle)
+	}
 	if g := c.game; g != nil && g.result == "" {
 		col := g.colorOf(c)
 		grace, why := s.cfg.DisconnectGrace, "forfeits by disconnection"
 		if g.td != nil && !s.closed {
 			// A TD game waits for its player, as CCT's rules have it,
-			// up to the disconnection that forfeits.
-			if grace = s.td.disconnect(g, col); grace == 0 {
+			// up to the disconnection that forfeits; a guest never
+			// comes back under its name.
+			if c.guest {
+				grace = 0
+			} else if grace = s.td.disconnect(g, col); grace == 0 {
 				why = fmt.Sprintf("forfeits by disconnection (%d in this game)", s.td.cfg.MaxDisconnects)
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -198,6 +199,13 @@ func (te *tdEvent) isOff(handle string) bool {
 func (te *tdEvent) entrant(handle string) bool {
 	i, ok := te.Event.Find(handle)
 	return ok && !te.Event.Players[i].Withdrawn()
+}
+
+// strike takes handle's entry out of an event that has not started.
+func (te *tdEvent) strike(handle string) {
+	if i, ok := te.Event.Find(handle); ok {
+		te.Event.Players = slices.Delete(te.Event.Players, i, i+1)
+	}
 }
 
 // boardOf is handle's board of the current round, if its game is not over.

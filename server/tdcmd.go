@@ -123,6 +123,10 @@ func (d *director) pick(ev *events, c *client, args []string) *tdEvent {
 			d.say(ev, c, nil, fmt.Sprintf("There is no tourney #%d.", n))
 			return nil
 		}
+		if td.MeantAsNumber(a) {
+			d.say(ev, c, nil, fmt.Sprintf("%q is not an event number: events are numbered from 1 (\"tell %s list\").", truncate(a, 24), d.handle()))
+			return nil
+		}
 	}
 	var live []*tdEvent
 	for _, te := range d.events {
@@ -278,8 +282,7 @@ func (d *director) cmdWithdraw(ev *events, c *client, args []string) {
 func (d *director) leave(ev *events, c *client, te *tdEvent) {
 	s := d.s
 	if te.Status == tdOpen {
-		i, _ := te.Event.Find(c.handle)
-		te.Event.Players = append(te.Event.Players[:i], te.Event.Players[i+1:]...)
+		te.strike(c.handle)
 		d.say(ev, c, te, fmt.Sprintf("You have left %s.", te.title()))
 		d.save(te)
 		return

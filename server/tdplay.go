@@ -9,6 +9,7 @@ import (
 
 	"kriegbot/engine/chess"
 	"kriegbot/protocol"
+	"kriegbot/protocol/handle"
 	"kriegbot/server/td"
 	"kriegbot/tourney"
 )
@@ -647,11 +648,48 @@ func (d *director) free(ev *events, handle string) {
 	}
 }
 
-// resume picks up the events loaded from Dir: absence timers run anew
-// from now, rounds left complete are paired, StartAfter timers rearmed.
+// departed takes a guest who left the server out of its events at once,
+// as ICC's TD does: a guest never comes back under its name (the next
+// guest of that name is someone else). Its entry in an open event is
+// struck; in a running one it is withdrawn: an unstarted game of the
+// round is lost by forfeit (the table forfeits a game in progress).
+func (d *director) departed(ev *events, handle string) {
+	for _, te := range d.events {
+		if te.over() || !te.entrant(handle) {
+			continue
+		}
+		d.s.cfg.Log("td: tourney %d: guest %s is gone: out of the event", te.ID, handle)
+		if te.Status == tdOpen {
+			te.strike(handle)
+			d.save(te)
+			continue
+		}
+		d.withdraw(ev, te, handle, false)
+		d.pairNext(ev, te)
+	}
+}
+
+// resume picks up the events loaded from Dir: the guests before the
+// restart are gone (departed; their names go to new guests), absence
+// timers run anew from now, rounds left complete are paired, StartAfter
+// timers rearmed.
 func (d *director) resume() {
 	s := d.s
 	ev := s.newEvents()
+	for _, te := range d.events {
+		if te.over() {
+			continue
+		}
+		var guests []string
+		for _, p := range te.Event.Players {
+			if handle.IsGuest(p.Handle) {
+				guests = append(guests, p.Handle)
+			}
+		}
+		for _, g := range guests {
+			d.departed(ev, g)
+		}
+	}
 	for _, te := range d.events {
 		switch te.Status {
 		case tdOpen:

@@ -107,7 +107,8 @@ func importRules() []rule {
 		{from: "bot", forbid: []string{"server", "cli"}, why: "the daemon is a client: the server is composed beside it in cli/"},
 		{from: "server", forbid: []string{"bot", "cli", "driver", "replay", "match"}, why: "the server is no daemon: it knows no player harness"},
 		{from: "record", forbid: []string{"protocol", "server", "bot"}, tests: true, why: "a record stores structured answers, never a wire dialect"},
-		{from: "driver", forbid: []string{"protocol", "server", "bot"}, tests: true, why: "the game driver knows no wire and no server"},
+		{from: "driver", forbid: []string{"protocol", "server", "bot", "kep"}, tests: true, why: "the game driver knows no wire, no server and none of the harnesses over it"},
+		{from: "kep", forbid: []string{"protocol", "server", "bot", "cli", "track", "match", "replay", "live"}, tests: true, why: "KEP is a harness over the engine and the game driver: it knows no other wire, server, daemon or match runner"},
 		{from: "replay", forbid: []string{"bot", "server"}, why: "replay re-runs records offline, without the daemon or a server"},
 	}
 }

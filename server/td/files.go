@@ -37,6 +37,21 @@ func ParseNumber(w string) (int, bool) {
 	return n, err == nil && n > 0
 }
 
+// MeantAsNumber reports whether a player's word w was meant as an event
+// number, good or bad: "#" alone, or after an optional '#' a digit,
+// maybe behind a sign or a point ("0", "-5", "1.5", "99999999"; not
+// "-j"). A word ParseNumber does not take but this does is refused as a
+// bad number, not read as no number at all.
+func MeantAsNumber(w string) bool {
+	w, hash := strings.CutPrefix(w, "#")
+	if hash && w == "" {
+		return true
+	}
+	w = strings.TrimLeft(w, "+-")
+	w = strings.TrimPrefix(w, ".")
+	return w != "" && w[0] >= '0' && w[0] <= '9'
+}
+
 // ParsePagePath reads the HTTP door's event pages: /tourney/N (the
 // HTML crosstable), /tourney/N.txt (text) and /tourney/N.pgn (the games).
 func ParsePagePath(path string) (id int, ext string, ok bool) {

@@ -56,6 +56,15 @@ func TestTDNumbersAndFiles(t *testing.T) {
 		}
 	}
 	for _, tc := range []struct {
+		in    string
+		meant bool
+	}{{"3", true}, {"#3", true}, {"0", true}, {"-5", true}, {"+1", true}, {"1.5", true}, {".5", true}, {"99999999999", true},
+		{"#", true}, {"#x", false}, {"!", false}, {"-j", false}, {"Alpha", false}, {"x1", false}} {
+		if got := MeantAsNumber(tc.in); got != tc.meant {
+			t.Errorf("MeantAsNumber(%q) = %v", tc.in, got)
+		}
+	}
+	for _, tc := range []struct {
 		in string
 		n  int
 		ok bool

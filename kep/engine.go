@@ -6,18 +6,20 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/rs/zerolog"
+
+	"kriegbot/driver"
 	"kriegbot/engine/belief"
 	"kriegbot/engine/chess"
 	"kriegbot/engine/clock"
 	"kriegbot/engine/oppmodel"
 	"kriegbot/engine/players"
-	"kriegbot/engine/think"
 	"kriegbot/engine/umpire"
+	"kriegbot/record"
 )
 
 // Config adapts Run.
@@ -70,11 +72,12 @@ type searchResult struct {
 	elapsed time.Duration
 }
 
-// running is a search in flight (engine/think).
+// running is a search in flight: driver.Game.Think on a goroutine of its
+// own, so that the loop keeps reading (stop, isready, quit) meanwhile.
 type running struct {
-	run   *think.Search
-	done  chan searchResult
-	start time.Time
+	cancel context.CancelFunc
+	done   chan searchResult
+	start  time.Time
 	// progress reads the search's iterations so far from the loop's
 	// goroutine; tick paces the progress lines. Both nil for players that
 	// cannot tell.
@@ -91,7 +94,7 @@ type progresser interface {
 // engine is Run's state; only Run's goroutine touches it.
 type engine struct {
 	cfg   Config
-	log   *log.Logger
+	log   zerolog.Logger
 	w     *bufio.Writer
 	werr  error
 	set   settings
@@ -105,15 +108,15 @@ type engine struct {
 	plies   int
 	pending chess.Move // our last attempt
 	know    players.Knowledge
-	// turn is our time management: refusals per turn, and when the current
-	// turn's first go arrived (the clock runs during refused attempts, and
-	// the plan wants what was spent).
-	turn clock.Turn
+	// game drives the player through the game (the daemon's and the match
+	// runner's driver): the one time policy, with the turn's refusals and
+	// when its first go arrived (the clock runs during refused attempts),
+	// and the one ponder goroutine. Nil when no game is on.
+	game *driver.Game
 
 	search *running
-	// ponder is the ponder in flight (go ponder), nil when none; ponderGo
-	// the limits of the last go ponder, which a ponderhit searches with.
-	ponder   *think.Ponder
+	// ponderGo is the limits of the last go ponder, which a ponderhit
+	// searches with.
 	ponderGo *GoLimits
 	// queue holds the lines that wait for the running search to end, and
 	// queued their size in bytes, bounded by maxQueued.
@@ -149,7 +152,7 @@ func Run(ctx context.Context, in io.Reader, out, logw io.Writer, cfg Config) err
 	if cfg.Name == "" {
 		cfg.Name = "kriegbot"
 	}
-	e := &engine{cfg: cfg, log: log.New(logw, "kriegbot engine: ", 0), w: bufio.NewWriter(out), set: defaultSettings(), pending: chess.NullMove}
+	e := &engine{cfg: cfg, log: newLog(logw), w: bufio.NewWriter(out), set: defaultSettings(), pending: chess.NullMove}
 	lines := make(chan inputLine)
 	stop := make(chan struct{})
 	defer close(stop)
@@ -184,7 +187,7 @@ func Run(ctx context.Context, in io.Reader, out, logw io.Writer, cfg Config) err
 			if !ok {
 				eof, lines = true, nil
 				if e.search != nil || len(e.queue) > 0 {
-					e.log.Printf("end of input: answering what is pending, then exiting")
+					e.log.Info().Msg("end of input: answering what is pending, then exiting")
 				}
 				continue
 			}
@@ -198,7 +201,7 @@ func Run(ctx context.Context, in io.Reader, out, logw io.Writer, cfg Config) err
 
 // readLines sends in's lines to lines until the end of in or stop. A line of
 // more than MaxLine bytes is skipped (logged) without being held in memory.
-func readLines(in io.Reader, lines chan<- inputLine, stop <-chan struct{}, lg *log.Logger) {
+func readLines(in io.Reader, lines chan<- inputLine, stop <-chan struct{}, lg zerolog.Logger) {
 	defer close(lines)
 	br := bufio.NewReaderSize(in, MaxLine+1)
 	n := 0
@@ -206,7 +209,7 @@ func readLines(in io.Reader, lines chan<- inputLine, stop <-chan struct{}, lg *l
 		b, err := br.ReadSlice('\n')
 		if errors.Is(err, bufio.ErrBufferFull) {
 			n++
-			lg.Printf("line %d: longer than %d bytes: skipped", n, MaxLine)
+			lg.Warn().Int("line", n).Msgf("longer than %d bytes: skipped", MaxLine)
 			for errors.Is(err, bufio.ErrBufferFull) {
 				_, err = br.ReadSlice('\n')
 			}
@@ -220,7 +223,7 @@ func readLines(in io.Reader, lines chan<- inputLine, stop <-chan struct{}, lg *l
 		}
 		if err != nil {
 			if !errors.Is(err, io.EOF) {
-				lg.Printf("reading input: %v", err)
+				lg.Error().Err(err).Msg("reading input")
 			}
 			return
 		}
@@ -236,7 +239,7 @@ func (e *engine) send(s string) {
 	e.w.WriteByte('\n')
 	if err := e.w.Flush(); err != nil {
 		e.werr = fmt.Errorf("kep: writing to the driver: %w", err)
-		e.log.Print(e.werr)
+		e.log.Error().Err(err).Msg("writing to the driver")
 	}
 }
 
@@ -250,11 +253,11 @@ func (e *engine) send(s string) {
 func (e *engine) accept(l inputLine) (quit bool) {
 	c, err := ParseLine(l.text)
 	if err != nil {
-		e.log.Printf("line %d: %s: ignored", l.n, strings.TrimPrefix(err.Error(), "kep: "))
+		e.log.Warn().Int("line", l.n).Msgf("%s: ignored", strings.TrimPrefix(err.Error(), "kep: "))
 		return false
 	}
 	if len(c.Extra) > 0 {
-		e.log.Printf("line %d: %s: unknown words %q ignored", l.n, c.Kind, clipWords(c.Extra))
+		e.log.Warn().Int("line", l.n).Msgf("%s: unknown words %q ignored", c.Kind, clipWords(c.Extra))
 	}
 	switch {
 	case c.Kind == Quit:
@@ -266,11 +269,11 @@ func (e *engine) accept(l inputLine) (quit bool) {
 		e.handle(l.n, c)
 	default:
 		if e.queued+len(l.text) > maxQueued {
-			e.log.Printf("line %d: more than %d bytes wait for the search: dropped", l.n, maxQueued)
+			e.log.Warn().Int("line", l.n).Msgf("more than %d bytes wait for the search: dropped", maxQueued)
 			return false
 		}
 		if len(e.queue) == 0 {
-			e.log.Printf("line %d: %s waits for the search to end (stop ends it)", l.n, c.Kind)
+			e.log.Info().Int("line", l.n).Msgf("%s waits for the search to end (stop ends it)", c.Kind)
 		}
 		e.queue = append(e.queue, queuedLine{n: l.n, line: c})
 		e.queued += len(l.text)
@@ -306,15 +309,15 @@ func (e *engine) handle(n int, c Line) {
 	case SetOption:
 		e.setOption(n, c.Name, c.Value)
 	case Stop:
-		if e.search == nil && e.ponder != nil {
+		if e.search == nil && e.game != nil && e.game.Pondering() {
 			e.stopPonder() // a ponder answers nothing
 			return
 		}
 		if e.search == nil {
-			e.log.Printf("line %d: stop with no search running: ignored", n)
+			e.log.Warn().Int("line", n).Msg("stop with no search running: ignored")
 			return
 		}
-		e.search.run.Cancel() // the attempt goes out when the search hands it back
+		e.search.cancel() // the attempt goes out when the search hands it back
 	default:
 		e.gameCommand(n, c)
 	}
@@ -330,11 +333,11 @@ func (e *engine) gameCommand(n int, c Line) {
 		return
 	}
 	if e.phase == noGame {
-		e.log.Printf("line %d: %s with no game (newgame starts one): ignored", n, c.Kind)
+		e.log.Warn().Int("line", n).Msgf("%s with no game (newgame starts one): ignored", c.Kind)
 		return
 	}
 	if p, ok := phaseFor(c.Kind); ok && e.phase != p {
-		e.log.Printf("line %d: %s in %s: ignored", n, c.Kind, phaseWords[e.phase])
+		e.log.Warn().Int("line", n).Msgf("%s in %s: ignored", c.Kind, phaseWords[e.phase])
 		return
 	}
 	switch c.Kind {
@@ -344,30 +347,28 @@ func (e *engine) gameCommand(n int, c Line) {
 			return
 		}
 		if e.phase != ourTurn {
-			e.log.Printf("line %d: go in %s: answering anyway", n, phaseWords[e.phase])
+			e.log.Warn().Int("line", n).Msgf("go in %s: answering anyway", phaseWords[e.phase])
 		}
 		e.ponderGo = nil
 		e.start(c.Go)
 	case Illegal:
-		e.hear(umpire.View{Heard: true, Own: true, Illegal: true, PawnTries: -1})
-		e.turn.Refused()
+		e.hear(umpire.View{Heard: true, Own: true, Illegal: true, PawnTries: -1}) // the turn goes on
 		e.phase = ourTurn
 	case Legal:
 		if e.pending == chess.NullMove { // only after a failed search found nothing to ask
-			e.log.Printf("line %d: legal for the null attempt: ignored", n)
+			e.log.Warn().Int("line", n).Msg("legal for the null attempt: ignored")
 			return
 		}
 		if err := e.plausibleOurs(c.Heard); err != nil {
-			e.log.Printf("line %d: legal: %v: ignored", n, err)
+			e.log.Warn().Int("line", n).Msgf("legal: %v: ignored", err)
 			return
 		}
-		e.hear(c.Heard.View(true, e.pending))
-		e.turn.Moved()
+		e.hear(c.Heard.View(true, e.pending)) // the turn is over
 		e.plies++
 		e.phase = theirTurn
 	case Opponent:
 		if err := e.plausibleTheirs(c.Heard); err != nil {
-			e.log.Printf("line %d: opponent: %v: ignored", n, err)
+			e.log.Warn().Int("line", n).Msgf("opponent: %v: ignored", err)
 			return
 		}
 		e.hear(c.Heard.View(false, chess.NullMove))
@@ -375,48 +376,49 @@ func (e *engine) gameCommand(n int, c Line) {
 		e.phase = ourTurn
 	case PonderHit:
 		if e.phase != ourTurn || e.ponderGo == nil {
-			e.log.Printf("line %d: ponderhit in %s without a go ponder before the opponent's move: ignored", n, phaseWords[e.phase])
+			e.log.Warn().Int("line", n).Msgf("ponderhit in %s without a go ponder before the opponent's move: ignored", phaseWords[e.phase])
 			return
 		}
 		g := *e.ponderGo
 		e.ponderGo = nil
 		e.start(g)
 	case GameOver:
-		e.player.GameOver(players.Outcome{Result: c.Result, Reason: c.Reason})
-		e.phase = noGame
+		e.endGame(players.Outcome{Result: c.Result, Reason: c.Reason})
 	}
 }
 
+// endGame tells the player the game is over and forgets the game.
+func (e *engine) endGame(o players.Outcome) {
+	e.game.End(o, record.ResultLine{}, time.Now())
+	e.game = nil
+	e.phase = noGame
+}
+
 // goPonder answers go ponder: in the opponent's turn the player ponders
-// (players.Ponderer; others do nothing) until the next line that needs it,
-// and answers nothing; the limits are kept for a ponderhit. Outside the
-// opponent's turn it is a go (logged): a driver that waits for an attempt
-// must not hang.
+// (players.Ponderer, on the driver's ponder goroutine; others do nothing)
+// until the next line that needs it, and answers nothing; the limits are
+// kept for a ponderhit. Outside the opponent's turn it is a go (logged): a
+// driver that waits for an attempt must not hang.
 func (e *engine) goPonder(n int, g GoLimits) {
 	g.Ponder = false
 	if e.phase != theirTurn {
-		e.log.Printf("line %d: go ponder in %s: answering as go", n, phaseWords[e.phase])
+		e.log.Warn().Int("line", n).Msgf("go ponder in %s: answering as go", phaseWords[e.phase])
 		e.start(g)
 		return
 	}
 	e.ponderGo = &g
-	pp, ok := e.player.(players.Ponderer)
-	if !ok {
-		return
-	}
-	e.ponder = think.StartPonder(context.Background(), pp, g.Nodes)
+	e.game.Ponder(g.Nodes)
 }
 
 // stopPonder ends the ponder in flight, if any, and waits for the player.
 // A player that failed while pondering is logged, not fatal.
 func (e *engine) stopPonder() {
-	if e.ponder == nil {
+	if e.game == nil {
 		return
 	}
-	if _, err := e.ponder.Stop(); err != nil {
-		e.log.Printf("the player failed while pondering: %v", err)
+	if err := e.game.StopPonder(time.Now()); err != nil {
+		e.log.Error().Err(err).Msg("the player failed while pondering")
 	}
-	e.ponder = nil
 }
 
 // phaseFor returns the phase in which a referee event makes sense.
@@ -430,17 +432,18 @@ func phaseFor(k Kind) (phase, bool) {
 	return noGame, false
 }
 
-// hear tells the player and the engine's own record of our men. A player
-// that fails on an answer is logged, not fatal: the engine goes on, and a go
-// still gets an attempt.
+// hear tells the engine's own record of our men, and the player through
+// the game driver, which keeps the turn's time (a refusal goes on with the
+// turn, our legal move ends it). A player that fails on an answer is
+// logged, not fatal: the engine goes on, and a go still gets an attempt.
 func (e *engine) hear(v umpire.View) {
 	e.know.Hear(v)
 	defer func() {
 		if r := recover(); r != nil {
-			e.log.Printf("the player failed on %+v: %v", v, r)
+			e.log.Error().Msgf("the player failed on %+v: %v", v, r)
 		}
 	}()
-	e.player.Hear(players.Event{Kind: players.Answer, View: v})
+	e.game.Hear([]players.Event{{Kind: players.Answer, View: v}}, time.Now())
 }
 
 // plausibleOurs checks what a legal line announced against our attempt and
@@ -491,8 +494,11 @@ func (e *engine) plausibleTheirs(a Announcement) error {
 func (e *engine) setOption(n int, name, value string) {
 	old := e.set
 	if err := e.set.set(name, value, e.cfg.Kinds); err != nil {
-		e.log.Printf("line %d: %v: ignored", n, err)
+		e.log.Warn().Int("line", n).Msgf("%v: ignored", err)
 		return
+	}
+	if e.game != nil {
+		e.game.SetOverhead(e.set.overhead) // at the next go
 	}
 	if e.set.modelFile != old.modelFile {
 		if e.set.modelFile == "" {
@@ -500,7 +506,7 @@ func (e *engine) setOption(n int, name, value string) {
 		} else {
 			c, err := oppmodel.LoadCounts(e.set.modelFile)
 			if err != nil {
-				e.log.Printf("line %d: option ModelFile: %v: ignored", n, err)
+				e.log.Warn().Int("line", n).Msgf("option ModelFile: %v: ignored", err)
 				e.set.modelFile = old.modelFile
 				return
 			}
@@ -508,7 +514,7 @@ func (e *engine) setOption(n int, name, value string) {
 		}
 	}
 	if e.phase != noGame && e.key() != e.playerKey {
-		e.log.Printf("line %d: option %s takes effect at the next newgame", n, name)
+		e.log.Info().Int("line", n).Msgf("option %s takes effect at the next newgame", name)
 	}
 }
 
@@ -517,8 +523,8 @@ func (e *engine) key() string { return e.set.spec() + "\x00" + e.set.modelFile }
 // newGame starts a game, building the player anew when its options changed.
 func (e *engine) newGame(n int, c chess.Color) {
 	if e.phase != noGame {
-		e.log.Printf("line %d: newgame before gameover: the previous game is abandoned", n)
-		e.player.GameOver(players.Outcome{Result: "*", Reason: "abandoned"})
+		e.log.Warn().Int("line", n).Msg("newgame before gameover: the previous game is abandoned")
+		e.endGame(players.Outcome{Result: "*", Reason: "abandoned"})
 	}
 	if e.player == nil || e.key() != e.playerKey {
 		spec := e.set.spec()
@@ -526,9 +532,9 @@ func (e *engine) newGame(n int, c chess.Color) {
 		if err != nil {
 			// Only reachable when Threads and Hash combine badly; Player
 			// specs are checked when set.
-			e.log.Printf("line %d: player %q: %v: playing heuristic", n, spec, err)
+			e.log.Error().Int("line", n).Msgf("player %q: %v: playing heuristic", spec, err)
 			if sp, err = players.Parse("heuristic", e.cfg.Kinds); err != nil {
-				e.log.Printf("line %d: no player: %v", n, err)
+				e.log.Error().Int("line", n).Msgf("no player: %v", err)
 				e.phase = noGame
 				return
 			}
@@ -538,54 +544,64 @@ func (e *engine) newGame(n int, c chess.Color) {
 			if ps, ok := e.player.(priorSetter); ok {
 				ps.SetPrior(e.model)
 			} else {
-				e.log.Printf("line %d: player %q takes no opponent model: ModelFile unused", n, spec)
+				e.log.Warn().Int("line", n).Msgf("player %q takes no opponent model: ModelFile unused", spec)
 			}
 		}
 	}
 	g := players.Game{Color: c, Rules: umpire.ICC(), Seed: e.set.seed}
-	if err := e.player.NewGame(g); err != nil {
-		e.log.Printf("line %d: newgame: %v", n, err)
+	game, err := driver.New(driver.Setup{Player: e.player, Game: g, Settings: e.driverSettings()}, nil)
+	if err != nil {
+		e.log.Error().Int("line", n).Msgf("newgame: %v", err)
 		e.phase = noGame
 		return
 	}
+	e.game = game
 	e.color, e.plies, e.pending, e.ponderGo = c, 0, chess.NullMove, nil
 	e.know.Reset(c)
-	e.turn = clock.Turn{}
 	e.phase = theirTurn
 	if c == chess.White {
 		e.phase = ourTurn
 	}
 }
 
-// budget turns a go's limits into the player's budget and the hard limit
-// (clock.NoLimit for none) through the one time policy (engine/clock.Policy,
-// the overhead a setoption): movetime is a deadline, less the overhead;
-// clocks go through the time manager; nodes bound the work whatever else
-// is given.
-func (e *engine) budget(g GoLimits) (players.Budget, time.Duration) {
-	ask := clock.Ask{Deadline: g.MoveTime}
-	if g.MoveTime <= 0 && g.HasClock[e.color] {
-		ask = clock.Ask{Clock: true, Remaining: g.Clock[e.color], Increment: g.Inc[e.color],
-			MoveNumber: e.plies/2 + 1, Spent: e.turn.SpentAt(time.Now())}
-	}
-	plan := clock.NewPolicy(e.set.overhead).Plan(&e.turn, ask)
-	return think.Budget(plan, g.Nodes), plan.Hard
+// driverSettings are the game driver's settings under the options: the
+// one time policy (the daemon's least think time and emergency line, the
+// MoveOverhead option); each go brings its own limits (Situation), and
+// neither ponder nor value-based decisions are the driver's own (a go
+// ponder asks for a ponder, and a KEP engine never resigns).
+func (e *engine) driverSettings() driver.Settings {
+	return driver.Settings{Overhead: e.set.overhead, MinThink: clock.DefaultMinThink, Emergency: clock.DefaultEmergency}
 }
 
-// start answers a go: the search runs in its own goroutine, so the loop
-// keeps reading (stop, isready, quit) meanwhile.
+// situation turns a go's limits into the attempt's situation for the one
+// time policy (engine/clock.Policy, through the game driver): movetime is
+// a deadline, less the overhead; clocks go through the time manager; nodes
+// bound the work whatever else is given; none of them, no limit.
+func (e *engine) situation(now time.Time, g GoLimits) driver.Situation {
+	s := driver.Situation{Since: now, MoveNumber: e.plies/2 + 1, Nodes: g.Nodes, Ask: &clock.Ask{Deadline: g.MoveTime}}
+	if g.MoveTime <= 0 && g.HasClock[e.color] {
+		s.Ask = &clock.Ask{Clock: true, Remaining: g.Clock[e.color], Increment: g.Inc[e.color], MoveNumber: s.MoveNumber}
+	}
+	return s
+}
+
+// start answers a go: the driver's synchronous search (driver.Game.Think)
+// runs on a goroutine of its own, so the loop keeps reading (stop,
+// isready, quit) meanwhile; only that goroutine touches the game until it
+// hands back the result.
 func (e *engine) start(g GoLimits) {
-	e.turn.Begin(time.Now())
+	now := time.Now()
 	if g.HasClock[e.color] {
 		theirs := g.Clock[e.color.Other()]
 		if !g.HasClock[e.color.Other()] {
 			theirs = g.Clock[e.color]
 		}
-		e.player.Hear(players.Event{Kind: players.ClockUpdate, Clock: players.Clocks{Ours: g.Clock[e.color], Theirs: theirs}})
+		e.game.Hear([]players.Event{{Kind: players.ClockUpdate, Clock: players.Clocks{Ours: g.Clock[e.color], Theirs: theirs}}}, now)
 	}
-	b, hard := e.budget(g)
-	r := &running{done: make(chan searchResult, 1), start: time.Now()}
-	p := e.player
+	sit := e.situation(now, g)
+	ctx, cancel := context.WithCancel(context.Background())
+	r := &running{cancel: cancel, done: make(chan searchResult, 1), start: time.Now()}
+	p, game := e.player, e.game
 	if pr, ok := p.(progresser); ok && e.cfg.InfoEvery >= 0 {
 		every := e.cfg.InfoEvery
 		if every == 0 {
@@ -594,15 +610,16 @@ func (e *engine) start(g GoLimits) {
 		r.progress, r.tick = pr.Progress, time.NewTicker(every)
 	}
 	e.search = r
-	r.run = think.Start(p, b, hard, func(t think.Result) {
-		res := searchResult{move: t.Move, err: t.Err}
+	go func() {
+		act := game.Think(ctx, time.Now(), sit)
+		res := searchResult{move: act.Move, err: act.Err}
 		if in, ok := p.(players.Inspector); ok && res.err == nil {
 			rep := in.LastSearch()
 			res.report = &rep
 		}
 		res.elapsed = time.Since(r.start)
 		r.done <- res
-	})
+	}()
 }
 
 // endSearch forgets the running search, stopping its progress lines.
@@ -671,13 +688,13 @@ func infoLine(elapsed time.Duration, iterations int64, rep *players.SearchReport
 // sends the first attempt our own record allows, so that every go gets
 // exactly one attempt.
 func (e *engine) finish(r searchResult) {
-	e.search.run.Cancel()
+	e.search.cancel()
 	e.endSearch()
 	m := r.move
 	if r.err != nil || m == chess.NullMove {
 		var list chess.MoveList
 		e.know.Askable(&list)
-		e.log.Printf("search failed (%v): sending the first askable attempt of %d", r.err, list.N)
+		e.log.Error().Msgf("search failed (%v): sending the first askable attempt of %d", r.err, list.N)
 		m = chess.NullMove
 		if list.N > 0 {
 			m = list.Moves[0]
@@ -693,18 +710,15 @@ func (e *engine) finish(r searchResult) {
 // abort ends a running search for quit: its attempt is not sent. The wait is
 // bounded so that quit is prompt even if a player were slow to notice.
 func (e *engine) abort() {
-	if e.ponder != nil {
-		e.ponder.Abandon() // quit does not wait for the player
-		e.ponder = nil
-	}
 	if e.search == nil {
+		e.stopPonder() // within one iteration of the player's
 		return
 	}
-	e.search.run.Cancel()
+	e.search.cancel()
 	select {
 	case <-e.search.done:
 	case <-time.After(quitWait):
-		e.log.Printf("quit: the search did not stop within %v", quitWait)
+		e.log.Error().Msgf("quit: the search did not stop within %v", quitWait)
 	}
 	e.endSearch()
 }

@@ -12,14 +12,18 @@
 //     checks, pawn tries), both as a KEP line and as the umpire.View a player
 //     hears. Its String is the driver's side, used by the tests' referee.
 //   - Run is the engine loop: a reader goroutine reads lines (skipping any
-//     longer than MaxLine), the loop keeps the game's phase, hands events to a
-//     players.Player and runs each search in a goroutine under a cancelable
-//     context, so that stop, isready and quit are answered while it thinks.
+//     longer than MaxLine), the loop keeps the game's phase and drives the
+//     player through the daemon's game driver (driver.Game, one per game:
+//     the one time policy and the one ponder goroutine, which the daemon and
+//     `kriegbot match` use too). Each search is the driver's synchronous
+//     Think on a goroutine of its own under a cancelable context, so that
+//     stop, isready and quit are answered while it thinks.
 //     Lines take effect in order: one that needs the player while a search
 //     runs waits (in a bounded queue) for the search to end, so a driver that
 //     sends a whole script at once gets the same attempts as one that waits
 //     for each; stop and quit never wait. Only the loop writes to the output,
-//     one protocol line at a time; every diagnostic goes to the log.
+//     one protocol line at a time; every diagnostic goes to the log
+//     (zerolog, the project's one logger, in its console form).
 //
 // Events that do not fit the game's phase (a legal with no attempt pending,
 // an opponent move while we are to move, ...) are logged and not passed on:

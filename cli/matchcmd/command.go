@@ -1,4 +1,4 @@
-package match
+package matchcmd
 
 import (
 	"bufio"
@@ -17,12 +17,8 @@ import (
 	"kriegbot/engine/players"
 	"kriegbot/engine/umpire"
 	"kriegbot/internal/cmdflag"
+	"kriegbot/match"
 )
-
-// DefaultMaxPlies is the default ply cap: long enough for nearly every game
-// between sensible players to end by the rules (wild 16 has no 50-move draw),
-// short enough that random play does not run forever.
-const DefaultMaxPlies = 600
 
 // Command runs "kriegbot match", "kriegbot match merge" and "kriegbot match
 // stats".
@@ -43,7 +39,7 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	nodes := fs.Int64("nodes", 0, "search budget per attempt (reproducible)")
 	overhead := fs.Duration("overhead", 10*time.Millisecond, "move overhead the time manager reserves per attempt under -tc")
 	rulesName := fs.String("rules", "icc", "rule set: icc, olympiad (automatic 50-move and repetition draws) or ks (kriegspiel.org's 2,000 reversible half-move cap)")
-	maxPlies := fs.Int("maxplies", DefaultMaxPlies, "ply cap: a game still on after this many moves ends unfinished (counted a draw); 0 for none")
+	maxPlies := fs.Int("maxplies", match.DefaultMaxPlies, "ply cap: a game still on after this many moves ends unfinished (counted a draw); 0 for none")
 	seed := fs.Uint64("seed", 1, "match seed; game g's seed derives from it and g, so shards reproduce")
 	shard := fs.String("shard", "0/1", "play only shard I of N (games g with g mod N = I, I from 0)")
 	sprt := fs.String("sprt", "", "stop early by SPRT between ELO0,ELO1 (logistic Elo), e.g. 0,50")
@@ -77,24 +73,24 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	if *p1 == "" || *p2 == "" {
 		return fail("both -p1 and -p2 are required")
 	}
-	c := Config{Games: *games, Concurrency: *conc, Seed: *seed}
+	c := match.Config{Games: *games, Concurrency: *conc, Seed: *seed}
 	var err error
 	// The match's keys come out of a player's spec first: ponder, and its
 	// own budget (time odds).
-	pspec1, ponder1, err := SplitPonder(*p1)
+	pspec1, ponder1, err := match.SplitPonder(*p1)
 	if err != nil {
 		return fail("-p1: %v", err)
 	}
-	pspec2, ponder2, err := SplitPonder(*p2)
+	pspec2, ponder2, err := match.SplitPonder(*p2)
 	if err != nil {
 		return fail("-p2: %v", err)
 	}
 	c.P1Ponder, c.P2Ponder = ponder1, ponder2
-	spec1, own1, err := SplitBudget(pspec1, Limits{Overhead: *overhead})
+	spec1, own1, err := match.SplitBudget(pspec1, match.Limits{Overhead: *overhead})
 	if err != nil {
 		return fail("-p1: %v", err)
 	}
-	spec2, own2, err := SplitBudget(pspec2, Limits{Overhead: *overhead})
+	spec2, own2, err := match.SplitBudget(pspec2, match.Limits{Overhead: *overhead})
 	if err != nil {
 		return fail("-p2: %v", err)
 	}
@@ -116,7 +112,7 @@ func Command(args []string, stdout, stderr io.Writer) int {
 			return fail("-%s %s: must not be negative", f.name, fs.Lookup(f.name).Value)
 		}
 	}
-	c.Limits = Limits{MoveTime: *moveTime, Nodes: *nodes, Overhead: *overhead}
+	c.Limits = match.Limits{MoveTime: *moveTime, Nodes: *nodes, Overhead: *overhead}
 	c.Records = *recordsDir
 	if *tc != "" {
 		if c.Limits.Control, err = clock.ParseControl(*tc); err != nil {
@@ -139,7 +135,7 @@ func Command(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if *positions != "" {
-		if c.Positions, err = ReadPositionsFile(*positions); err != nil {
+		if c.Positions, err = match.ReadPositionsFile(*positions); err != nil {
 			return fail("-positions: %v", err)
 		}
 	}
@@ -149,7 +145,7 @@ func Command(args []string, stdout, stderr io.Writer) int {
 		}
 		c.HiddenKing = true
 	}
-	c.PGNHeader = PGNHeader{Event: EventName(c.Limits.Control), Site: "kriegbot match", Date: time.Now().UTC().Format("2006.01.02")}
+	c.PGNHeader = match.PGNHeader{Event: match.EventName(c.Limits.Control), Site: "kriegbot match", Date: time.Now().UTC().Format("2006.01.02")}
 
 	var closers []func() error
 	open := func(path string) (io.Writer, error) {
@@ -171,9 +167,9 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	case *resume && *pgnPath != "":
 		return fail("-resume cannot go on with a PGN file (the cut run's last game may be half written); leave -pgn out")
 	case *resume:
-		played, f, err := OpenResume(*jsonlPath, c.Header())
+		played, f, err := match.OpenResume(*jsonlPath, c.Header())
 		if err == nil {
-			c.Finished, err = ReadHeld(HeldPath(*jsonlPath), c.Header(), played)
+			c.Finished, err = match.ReadHeld(match.HeldPath(*jsonlPath), c.Header(), played)
 			if err != nil {
 				f.Close()
 			}
@@ -189,9 +185,9 @@ func Command(args []string, stdout, stderr io.Writer) int {
 			return cmdflag.Failure
 		}
 	}
-	var held *heldWriter
+	var held *match.HeldWriter
 	if *jsonlPath != "" {
-		held = &heldWriter{path: HeldPath(*jsonlPath), header: c.Header(), prior: c.Finished}
+		held = match.NewHeldWriter(match.HeldPath(*jsonlPath), c.Header(), c.Finished)
 		c.Held = held
 	}
 	prog := newProgress(stderr)
@@ -199,7 +195,7 @@ func Command(args []string, stdout, stderr io.Writer) int {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	sum, runErr := Run(ctx, c)
+	sum, runErr := match.Run(ctx, c)
 	prog.done()
 	code := cmdflag.OK
 	for _, cl := range closers {
@@ -211,11 +207,11 @@ func Command(args []string, stdout, stderr io.Writer) int {
 		// A stopped run keeps it for -resume while it holds games the match
 		// file has not; otherwise it is needed no more.
 		keep := runErr != nil && sum.Held > 0
-		if err := held.finish(keep); err != nil && runErr == nil {
+		if err := held.Finish(keep); err != nil && runErr == nil {
 			runErr = err
 		}
 		if keep {
-			fmt.Fprintf(stderr, "kriegbot match: %d finished games not yet in %s are kept in %s; -resume writes them\n", sum.Held, *jsonlPath, held.path)
+			fmt.Fprintf(stderr, "kriegbot match: %d finished games not yet in %s are kept in %s; -resume writes them\n", sum.Held, *jsonlPath, held.Path())
 		}
 	}
 	if runErr != nil {
@@ -242,16 +238,16 @@ func mergeCommand(args []string, stdout, stderr io.Writer) int {
 	if fs.NArg() == 0 {
 		return cmdflag.Fail(stderr, "match merge", "no files to merge")
 	}
-	var s *SPRT
+	var s *match.SPRT
 	if *sprt != "" {
 		var err error
 		if s, err = parseSPRT(*sprt, *alpha, *beta); err != nil {
 			return cmdflag.Fail(stderr, "match merge", "-sprt: %v", err)
 		}
 	}
-	var shards []*Shard
+	var shards []*match.Shard
 	err := eachFile(fs.Args(), func(path string, r io.Reader) error {
-		sh, err := ReadShard(path, r)
+		sh, err := match.ReadShard(path, r)
 		shards = append(shards, sh)
 		return err
 	})
@@ -259,7 +255,7 @@ func mergeCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "kriegbot match merge: %v\n", err)
 		return cmdflag.Failure
 	}
-	sum, err := Merge(shards, s)
+	sum, err := match.Merge(shards, s)
 	if err != nil {
 		fmt.Fprintf(stderr, "kriegbot match merge: %v\n", err)
 		return cmdflag.Failure
@@ -287,7 +283,7 @@ something defended the capturer, let go where nothing did.
 		return cmdflag.Fail(stderr, "match stats", "no files")
 	}
 	err := eachFile(fs.Args(), func(path string, r io.Reader) error {
-		st, err := ReadPlayStats(path, r)
+		st, err := match.ReadPlayStats(path, r)
 		if err == nil {
 			fmt.Fprintf(stdout, "%s\n  p1 %s\n  p2 %s\n", path, &st[0], &st[1])
 		}
@@ -344,7 +340,7 @@ func parseShard(s string) (i, n int, err error) {
 	return i, n, nil
 }
 
-func parseSPRT(s string, alpha, beta float64) (*SPRT, error) {
+func parseSPRT(s string, alpha, beta float64) (*match.SPRT, error) {
 	a, b, ok := strings.Cut(s, ",")
 	if !ok {
 		return nil, fmt.Errorf("%q is not ELO0,ELO1", s)
@@ -357,105 +353,5 @@ func parseSPRT(s string, alpha, beta float64) (*SPRT, error) {
 	if !(alpha > 0 && alpha < 0.5 && beta > 0 && beta < 0.5) {
 		return nil, fmt.Errorf("alpha and beta must lie in (0, 0.5)")
 	}
-	return &SPRT{Elo0: e0, Elo1: e1, Alpha: alpha, Beta: beta}, nil
-}
-
-// progress draws one status line on a terminal, at most ten times a second;
-// elsewhere (a log file, nohup, a service) it writes a line per finished game,
-// so that a long match shows how it goes before its summary.
-type progress struct {
-	w    io.Writer
-	on   bool
-	last time.Time
-	drew bool
-	// lastLine is when the last plain line was written; a held game's line
-	// is written only after quiet without one (heldQuiet).
-	lastLine time.Time
-	quiet    time.Duration
-}
-
-// heldQuiet: a game held is told in a log only when nothing was written for
-// this long; a quick match would print most of its games twice.
-const heldQuiet = 30 * time.Second
-
-func newProgress(stderr io.Writer) *progress {
-	p := &progress{w: stderr, quiet: heldQuiet, lastLine: time.Now()}
-	if f, ok := stderr.(*os.File); ok {
-		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
-			p.on = true
-		}
-	}
-	return p
-}
-
-func (p *progress) update(s Summary, g GameLine) {
-	if !p.on {
-		p.gameLine(s, g)
-		return
-	}
-	if time.Since(p.last) < 100*time.Millisecond && s.Tally.N() < s.Planned {
-		return
-	}
-	p.last = time.Now()
-	t := s.Tally
-	rate := float64(t.N()-s.Resumed) / s.Elapsed.Seconds()
-	const width = 20
-	filled := width * t.N() / max(s.Planned, 1)
-	bar := strings.Repeat("#", filled) + strings.Repeat(".", width-filled)
-	fmt.Fprintf(p.w, "\r\x1b[K[%s] %d/%d games  +%d -%d =%d  score %.1f%%  %s  %.1f games/s",
-		bar, t.N(), s.Planned, t.W, t.L, t.D, 100*t.Score(), t.EloText(), rate)
-	if s.Held > 0 {
-		fmt.Fprintf(p.w, "  (%d more finished)", s.Held)
-	}
-	p.drew = true
-}
-
-// gameLine writes the plain line of one finished game (its number is the
-// match's, from 1, whichever shard plays it), for instance
-//
-//	game 7: mcts (black) vs heuristic 0-1 checkmate, 212 plies, 530 attempts; 7 of 20 in 1h21m5s, 13 to go; p1 +4 -1 =2, score 71.4%
-func (p *progress) gameLine(s Summary, g GameLine) {
-	p.lastLine = time.Now()
-	t := s.Tally
-	io.WriteString(p.w, gameHead(s, g))
-	if g.Error != "" {
-		fmt.Fprintf(p.w, " (%s)", g.Error)
-	}
-	took := s.Elapsed.Round(time.Second)
-	if s.Elapsed < 10*time.Second {
-		took = s.Elapsed.Round(time.Millisecond)
-	}
-	fmt.Fprintf(p.w, "; %d of %d in %v, %d to go; p1 +%d -%d =%d, score %.1f%%\n",
-		t.N(), s.Planned, took, s.Planned-t.N(), t.W, t.L, t.D, 100*t.Score())
-}
-
-// held tells of a game that finished while an earlier one is still in play
-// (kept in the held file until that one ends): on a terminal the status
-// line, which counts the waiting games, is redrawn; in a log a line is
-// written if none was for p.quiet, so that a long match held up by one
-// long game still shows how it goes.
-func (p *progress) held(s Summary, g GameLine, waitsFor int) {
-	if p.on {
-		p.last = time.Time{}
-		p.update(s, g)
-		return
-	}
-	if time.Since(p.lastLine) < p.quiet {
-		return
-	}
-	p.lastLine = time.Now()
-	fmt.Fprintf(p.w, "%s; finished, counted once game %d ends (%d waiting)\n", gameHead(s, g), waitsFor+1, s.Held)
-}
-
-// gameHead is the start of a finished game's line: "game 7: mcts (black)
-// vs heuristic 0-1 checkmate, 212 plies, 530 attempts".
-func gameHead(s Summary, g GameLine) string {
-	return fmt.Sprintf("game %d: %s (%s) vs %s %s %s, %d plies, %d attempts",
-		g.Game+1, s.P1, g.P1, s.P2, g.Result, g.Termination, g.Plies, g.Attempts)
-}
-
-func (p *progress) done() {
-	if p.drew {
-		fmt.Fprintln(p.w)
-	}
+	return &match.SPRT{Elo0: e0, Elo1: e1, Alpha: alpha, Beta: beta}, nil
 }
