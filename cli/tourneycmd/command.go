@@ -257,12 +257,17 @@ func (o options) eventSpec() string {
 }
 
 // bound is how long the whole event may take: every round's game at its
-// longest (both clocks over a long game), the waits, and a margin.
+// longest (both clocks spent over a game that reaches the ply cap), the
+// waits, and a margin.
 func (o options) bound() time.Duration {
 	if o.timeout > 0 {
 		return o.timeout
 	}
-	perGame := 2*time.Duration(o.minutes)*time.Minute + 2*150*time.Duration(o.inc)*time.Second
+	rules, err := o.serverRules()
+	if err != nil {
+		return 0 // parseFlags refused the rules
+	}
+	perGame := 2*time.Duration(o.minutes)*time.Minute + time.Duration(rules.MaxPlies)*time.Duration(o.inc)*time.Second
 	rounds := o.rounds
 	if o.system != "swiss" {
 		rounds = len(o.players) + len(o.players)%2
@@ -409,9 +414,7 @@ func (o options) serverRules() (umpire.Rules, error) {
 	if err != nil {
 		return rules, err
 	}
-	rules.DeadMaterial = true // no game runs for ever: K+N against K+N is a draw
-	rules.MaxPlies = 600
-	return rules, nil
+	return rules.Bounded(), nil // as the demo's embedded server: no game runs for ever
 }
 
 // startServer starts kriegbot serve in-process, loopback, with an account

@@ -55,3 +55,19 @@ func ParseRules(name string) (Rules, error) {
 	}
 	return Rules{}, fmt.Errorf("umpire: unknown rules %q (want %s)", name, strings.Join(RuleNames(), ", "))
 }
+
+// BoundedMaxPlies is the move limit Bounded sets: 300 moves each.
+const BoundedMaxPlies = 600
+
+// Bounded returns r as our own servers apply it (the demo's embedded
+// server, kriegbot tourney), so that no game runs for ever: dead material
+// is a draw (K+N against K+N never ends under ICC's rules), and a game
+// still on after MaxPlies legal moves (BoundedMaxPlies unless r has a
+// limit) ends.
+func (r Rules) Bounded() Rules {
+	r.DeadMaterial = true
+	if r.MaxPlies == 0 {
+		r.MaxPlies = BoundedMaxPlies
+	}
+	return r
+}

@@ -324,3 +324,21 @@ func TestLegalGames(t *testing.T) {
 		t.Error("no attempt refused in 20 random games: the moves are not the legal ones")
 	}
 }
+
+// TestBounded: our servers' rules add dead material and the ply cap to any
+// rule set, keeping a cap already set.
+func TestBounded(t *testing.T) {
+	b := Olympiad().Bounded()
+	if !b.DeadMaterial || b.MaxPlies != BoundedMaxPlies || !b.FiftyMoves || !b.Repetition || b.Name != "olympiad" {
+		t.Errorf("olympiad bounded: %+v", b)
+	}
+	capped := ICC()
+	capped.MaxPlies = 40
+	if b := capped.Bounded(); b.MaxPlies != 40 || !b.DeadMaterial {
+		t.Errorf("a cap already set: %+v", b)
+	}
+	u := fromFEN(t, "4k3/8/8/3n4/8/8/3N4/4K3 w - - 0 1", ICC().Bounded())
+	if a, _ := u.Attempt(move(t, "d2f3")); a.Ending != DeadMaterial || a.Result != "1/2-1/2" {
+		t.Errorf("K+N against K+N: %v %q", a.Ending, a.Result)
+	}
+}
