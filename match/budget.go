@@ -16,7 +16,8 @@ var budgetKeys = [...]string{"movetime", "tc", "nodes"}
 
 // SplitBudget takes a player's own budget out of spec ("mcts:approach=c,
 // movetime=400ms" gives "mcts:approach=c" and a 400 ms budget): movetime=D
-// (a duration), tc=BASE+INC (seconds), nodes=N. Options it does not name
+// (a duration), tc=MIN+SEC (a minute and a second for 1+1, as -tc and
+// kriegbot tourney read it; units allowed: tc=10s+0.1s), nodes=N. Options it does not name
 // stay in the spec. own is nil when spec names none; def is the match's
 // budget, which own starts from (the overhead stays the match's).
 func SplitBudget(spec string, def Limits) (rest string, own *Limits, err error) {
@@ -43,7 +44,7 @@ func SplitBudget(spec string, def Limits) (rest string, own *Limits, err error) 
 			}
 			own.MoveTime = d
 		case "tc":
-			c, err := clock.ParseControl(v)
+			c, err := clock.ParseTC(v)
 			if err != nil {
 				return "", nil, fmt.Errorf("%s: tc=%q: %v", spec, v, err)
 			}
@@ -110,4 +111,51 @@ func isBudgetKey(k string) bool {
 		}
 	}
 	return false
+}
+
+// DefaultNodes is the search of every attempt when a match names no budget
+// (no -nodes, -movetime or -tc): a real search (past about a thousand
+// iterations more buys little, docs/strength.md), reproducible on any
+// machine, not the emergency answer a player gives without a budget.
+const DefaultNodes = 2000
+
+// Text is the budget for people: "2000 nodes an attempt", "movetime 100ms
+// an attempt", "tc 1m+1s a side", or "no budget" (each player's least
+// search).
+func (l Limits) Text() string {
+	switch {
+	case l.Control.Timed():
+		return "tc " + l.Control.Text() + " a side"
+	case l.MoveTime > 0:
+		return "movetime " + l.MoveTime.String() + " an attempt"
+	case l.Nodes > 0:
+		return fmt.Sprintf("%d nodes an attempt", l.Nodes)
+	}
+	return "no budget"
+}
+
+// limits is the budget a match file keeps, read back (its tc is in
+// seconds, PGN's form).
+func (b Budget) limits() Limits {
+	l := Limits{MoveTime: time.Duration(b.MoveTimeMs) * time.Millisecond, Nodes: b.Nodes}
+	if c, err := clock.ParseControl(b.TimeControl); err == nil {
+		l.Control = c
+	}
+	return l
+}
+
+// BudgetText is the budget the players of the match h heads searched
+// with: the match's, or each side's own where its spec gave one.
+func (h MatchLine) BudgetText() string {
+	def := Budget{TimeControl: h.TimeControl, MoveTimeMs: h.MoveTimeMs, Nodes: h.Nodes}.limits().Text()
+	if h.P1Budget == nil && h.P2Budget == nil {
+		return def
+	}
+	side := func(b *Budget) string {
+		if b == nil {
+			return def
+		}
+		return b.limits().Text()
+	}
+	return "p1 " + side(h.P1Budget) + ", p2 " + side(h.P2Budget)
 }

@@ -19,7 +19,7 @@ func TestSplitBudget(t *testing.T) {
 		{"mcts", "mcts", nil, ""},
 		{"mcts:approach=a", "mcts:approach=a", nil, ""},
 		{"mcts:movetime=400ms", "mcts", &Limits{MoveTime: 400 * time.Millisecond, Overhead: def.Overhead}, ""},
-		{"mcts:approach=c,tc=60+1,threads=2", "mcts:approach=c,threads=2", &Limits{Control: clock.Control{Base: time.Minute, Increment: time.Second}, Overhead: def.Overhead}, ""},
+		{"mcts:approach=c,tc=1+1,threads=2", "mcts:approach=c,threads=2", &Limits{Control: clock.Control{Base: time.Minute, Increment: time.Second}, Overhead: def.Overhead}, ""},
 		{"mcts:nodes=5000", "mcts", &Limits{Nodes: 5000, Overhead: def.Overhead}, ""},
 		{"mcts:movetime=400", "", nil, "movetime=\"400\": want a positive duration with a unit"},
 		{"mcts:nodes=-3", "", nil, "nodes=\"-3\""},

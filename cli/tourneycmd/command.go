@@ -81,7 +81,7 @@ func parseFlags(args []string, stderr io.Writer) (options, int, bool) {
 	list := fs.String("players", "", "the players, comma-separated engine specs, e.g. \"mcts,mcts:approach=a,heuristic,random\"; an entry NAME=SPEC names the account")
 	system := fs.String("format", "swiss", "swiss, rr (round robin) or drr (double round robin)")
 	rounds := fs.Int("rounds", 0, "Swiss rounds (0: enough for a clear winner, at least 3; a round robin has its own)")
-	tc := fs.String("tc", "1+1", "time control of every game: minutes + increment in seconds, e.g. 1+1 or 2+12, or with units (1m+1s, as kriegbot match -tc takes them)")
+	tc := fs.String("tc", "1+1", "time control of every game: minutes + increment in seconds, e.g. 1+1 or 2+12, or with units (1m+1s); kriegbot match -tc reads it the same")
 	style := fs.String("style", "icc", "how the TD announces pairings: icc (DG 63 and the tourney-set line) or fics (mamer's lines)")
 	rules := fs.String("rules", "olympiad", "referee rules: icc, olympiad (automatic draws by the 50-move rule and repetition) or ks (kriegspiel.org's: a draw after 2,000 half-moves without capture or pawn move)")
 	addr := fs.String("addr", "127.0.0.1:0", "the server's address; give a fixed port (and -wait) to let outside ICC-protocol bots join by \"tell TD join 1\"")
