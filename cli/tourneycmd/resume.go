@@ -128,17 +128,20 @@ func prepareFolder(opt *options) error {
 	return os.WriteFile(filepath.Join(opt.out, settingsFile), append(data, '\n'), 0o644)
 }
 
-// longestGame is a game's longest under the server's rules: both clocks
-// spent over a game that reaches the ply cap.
+// longestGame is a game's longest under the server's rules.
 func (o options) longestGame() time.Duration {
-	return 2*time.Duration(o.minutes)*time.Minute + time.Duration(o.maxPlies())*time.Duration(o.inc)*time.Second
+	rules, err := o.serverRules()
+	if err != nil {
+		return 0 // parseFlags refused the rules
+	}
+	return rules.LongestGame(time.Duration(o.minutes)*time.Minute, time.Duration(o.inc)*time.Second)
 }
 
 // maxPlies is the server's ply cap.
 func (o options) maxPlies() int {
 	rules, err := o.serverRules()
 	if err != nil {
-		return 0 // parseFlags refused the rules
+		return 0
 	}
 	return rules.MaxPlies
 }

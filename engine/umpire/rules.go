@@ -3,6 +3,7 @@ package umpire
 import (
 	"fmt"
 	"strings"
+	"time"
 )
 
 // Rules selects the automatic game endings beyond checkmate, stalemate and
@@ -70,4 +71,14 @@ func (r Rules) Bounded() Rules {
 		r.MaxPlies = BoundedMaxPlies
 	}
 	return r
+}
+
+// LongestGame is how long a game under r can last at a Fischer time control
+// of base and inc: both clocks spent over a game that reaches MaxPlies; 0
+// when r has no ply cap (no bound).
+func (r Rules) LongestGame(base, inc time.Duration) time.Duration {
+	if r.MaxPlies <= 0 {
+		return 0
+	}
+	return 2*base + time.Duration(r.MaxPlies)*inc
 }

@@ -3,6 +3,7 @@ package umpire
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"kriegbot/engine/chess"
 )
@@ -336,6 +337,12 @@ func TestBounded(t *testing.T) {
 	capped.MaxPlies = 40
 	if b := capped.Bounded(); b.MaxPlies != 40 || !b.DeadMaterial {
 		t.Errorf("a cap already set: %+v", b)
+	}
+	if got := Olympiad().Bounded().LongestGame(time.Minute, time.Second); got != 12*time.Minute {
+		t.Errorf("longest bounded game at 1+1: %v, want 12m (2 x 1 min + 600 x 1 s)", got)
+	}
+	if got := Olympiad().LongestGame(time.Minute, time.Second); got != 0 {
+		t.Errorf("longest game without a cap: %v, want 0 (no bound)", got)
 	}
 	u := fromFEN(t, "4k3/8/8/3n4/8/8/3N4/4K3 w - - 0 1", ICC().Bounded())
 	if a, _ := u.Attempt(move(t, "d2f3")); a.Ending != DeadMaterial || a.Result != "1/2-1/2" {
