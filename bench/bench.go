@@ -1,16 +1,12 @@
 package bench
 
 import (
-	"flag"
 	"fmt"
-	"io"
-	"strings"
 	"time"
 
 	"kriegbot/engine/chess"
 	"kriegbot/engine/search"
 	"kriegbot/engine/umpire"
-	"kriegbot/internal/cmdflag"
 )
 
 // Figure is one measured speed.
@@ -20,15 +16,16 @@ type Figure struct {
 	Unit  string
 }
 
-// A benchmark measures one figure, running for at least min.
-type benchmark struct {
-	name    string
-	summary string
-	run     func(min time.Duration) (Figure, error)
+// A Benchmark measures one figure, running for at least min.
+type Benchmark struct {
+	Name    string
+	Summary string
+	Run     func(min time.Duration) (Figure, error)
 }
 
-func benchmarks() []benchmark {
-	return []benchmark{
+// All lists the figures, in the order kriegbot bench prints them.
+func All() []Benchmark {
+	return []Benchmark{
 		{"perft", "legal move generation and copy-make: start position depth 5 plus Kiwipete depth 4, every leaf made", perftFigure},
 		{"umpire", "referee answers on a long stream of random askable attempts (legal and illegal)", umpireFigure},
 		{"protocol", "ICC wire input of 20 random games (units, DG 24/56/139/42, referee text): tokenized, decoded, announcements parsed", protocolFigure},
@@ -42,48 +39,6 @@ func benchmarks() []benchmark {
 			return Figure{"search2", v, "iterations/s"}, err
 		}},
 	}
-}
-
-// Command runs "kriegbot bench [-only NAME] [-min DURATION]".
-func Command(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	only := fs.String("only", "", "run only the named figure")
-	min := fs.Duration("min", time.Second, "least time spent on each figure (the work is repeated until then)")
-	all := benchmarks()
-	var figures strings.Builder
-	figures.WriteString("Prints one line per figure: <name> <value> <unit>. Figures:\n")
-	for _, b := range all {
-		fmt.Fprintf(&figures, "  %-8s %s\n", b.name, b.summary)
-	}
-	cmdflag.SetUsage(fs, "bench [-only NAME] [-min DURATION]", figures.String())
-	if code, done := cmdflag.Parse(fs, args, stderr); done {
-		return code
-	}
-	if fs.NArg() > 0 {
-		return cmdflag.Fail(stderr, "bench", "unexpected argument %q", fs.Arg(0))
-	}
-	ran := false
-	for _, b := range all {
-		if *only != "" && b.name != *only {
-			continue
-		}
-		ran = true
-		f, err := b.run(*min)
-		if err != nil {
-			fmt.Fprintf(stderr, "kriegbot bench: %s: %v\n", b.name, err)
-			return cmdflag.Failure
-		}
-		fmt.Fprintf(stdout, "%s %.0f %s\n", f.Name, f.Value, f.Unit)
-	}
-	if !ran {
-		names := make([]string, len(all))
-		for i, b := range all {
-			names[i] = b.name
-		}
-		return cmdflag.Fail(stderr, "bench", "unknown figure %q (want one of %s)", *only, strings.Join(names, ", "))
-	}
-	return 0
 }
 
 // repeat runs work until min has passed and returns the units done per second.

@@ -116,7 +116,7 @@ func newBuilder(horizon int, stderr io.Writer, maxSkips int) *builder {
 	return &builder{
 		counts:   oppmodel.NewCounts(horizon),
 		stderr:   stderr,
-		progress: isTerminal(stderr),
+		progress: cmdflag.IsTerminal(stderr),
 		maxSkips: maxSkips,
 		reasons:  map[string]int{},
 	}
@@ -331,13 +331,4 @@ func baseNames(paths []string) []string {
 		}
 	}
 	return out
-}
-
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
