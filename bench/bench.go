@@ -2,6 +2,7 @@ package bench
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"kriegbot/engine/chess"
@@ -25,9 +26,9 @@ type Benchmark struct {
 
 // All lists the figures, in the order kriegbot bench prints them.
 func All() []Benchmark {
-	return []Benchmark{
+	all := []Benchmark{
 		{"perft", "legal move generation and copy-make: start position depth 5 plus Kiwipete depth 4, every leaf made", perftFigure},
-		{"umpire", "referee answers on a long stream of random askable attempts (legal and illegal)", umpireFigure},
+		{"umpire", "referee answers on a long stream of random askable attempts (legal and illegal), wild 16", umpireFigure},
 		{"protocol", "ICC wire input of 20 random games (units, DG 24/56/139/42, referee text): tokenized, decoded, announcements parsed", protocolFigure},
 		{"belief", "belief update after each opponent move (spread, captures, checks, pawn tries) over 20 random games", beliefFigure},
 		{"search", "MCTS approach C iterations on middlegame beliefs (plies 20-60 of random games), one thread, 10000 per search", func(min time.Duration) (Figure, error) {
@@ -39,6 +40,17 @@ func All() []Benchmark {
 			return Figure{"search2", v, "iterations/s"}, err
 		}},
 	}
+	// The umpire in each of the site's other variants, after wild 16's figure.
+	var variants []Benchmark
+	for _, v := range umpire.Variants() {
+		if v.IsWild16() {
+			continue // wild 16 is "umpire"
+		}
+		variants = append(variants, Benchmark{"umpire-" + v.Name,
+			"the same in " + v.Name + " (ask-any at a turn's start with p = 0.3 where the variant has it)",
+			func(min time.Duration) (Figure, error) { return variantFigure(v, min) }})
+	}
+	return slices.Concat(all[:2], variants, all[2:])
 }
 
 // repeat runs work until min has passed and returns the units done per second.
@@ -91,4 +103,16 @@ func umpireFigure(min time.Duration) (Figure, error) {
 		return uint64(n), nil
 	})
 	return Figure{"umpire", v, "attempts/s"}, err
+}
+
+// variantFigure is umpireFigure in one of the site's other variants.
+func variantFigure(variant umpire.Variant, min time.Duration) (Figure, error) {
+	rules := umpire.Site(variant)
+	stream := umpire.RandomStreamFor(rules, 1, 200, 300)
+	u := umpire.New(rules)
+	v, err := repeat(min, func() (uint64, error) {
+		n, _ := stream.Replay(u)
+		return uint64(n), nil
+	})
+	return Figure{"umpire-" + variant.Name, v, "attempts/s"}, err
 }

@@ -28,8 +28,8 @@ import (
 
 // StartServer starts a wild 16 server on addr with a registered computer
 // account and a fresh password for each handle, records in recordDir (""
-// for none) and its notable events to logf.
-type StartServer func(rules umpire.Rules, handles []string, recordDir, addr string, logf func(format string, args ...any)) (EmbeddedServer, error)
+// for none) and its notable events to log.
+type StartServer func(rules umpire.Rules, handles []string, recordDir, addr string, log zerolog.Logger) (EmbeddedServer, error)
 
 // EmbeddedServer is the server kriegbot run plays on by default.
 type EmbeddedServer interface {
@@ -278,5 +278,5 @@ func startEmbedded(start StartServer, cfg config.Config, log zerolog.Logger) (Em
 		records = filepath.Join(cfg.Logs.Dir, "server")
 	}
 	return start(rules, handles, records, net.JoinHostPort(cfg.Server.Host, fmt.Sprint(cfg.Server.Port)),
-		func(format string, a ...any) { srvLog.Debug().Msgf(format, a...) })
+		srvLog)
 }

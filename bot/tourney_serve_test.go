@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rs/zerolog"
 	"golang.org/x/crypto/bcrypt"
 
 	"kriegbot/engine/umpire"
@@ -61,11 +63,12 @@ func tdServerWith(t *testing.T, addr, dir string, absent time.Duration, specs ..
 	var mu sync.Mutex
 	srv, err := server.New(server.Config{Rules: umpire.Olympiad(), Accounts: acc,
 		TD: server.TDConfig{Events: evs, AbsentGrace: absent, Dir: dir, Managers: []string{"owner"}},
-		Log: func(format string, args ...any) {
+		Log: zerolog.New(zerolog.ConsoleWriter{Out: io.Discard, FormatMessage: func(m any) string {
 			mu.Lock()
 			defer mu.Unlock()
-			fmt.Fprintf(srvLog, format+"\n", args...)
-		}})
+			fmt.Fprintf(srvLog, "%s\n", m)
+			return ""
+		}})})
 	if err != nil {
 		t.Fatal(err)
 	}

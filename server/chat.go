@@ -10,17 +10,17 @@ import (
 
 // Talk: tell (and xtell) to any player, say to the opponent.
 
-func (tel *telnetDoor) cmdTell(ev *events, c *client, in cmdInput) {
+func (tel *telnetDoor) cmdTell(ev *Events, c *client, in cmdInput) {
 	to := in.args[0]
 	tel.tell(ev, c, to, strings.TrimSpace(in.rest[len(to):]), 1)
 }
 
-func (tel *telnetDoor) cmdSay(ev *events, c *client, in cmdInput) {
+func (tel *telnetDoor) cmdSay(ev *Events, c *client, in cmdInput) {
 	g := c.game
 	tel.tell(ev, c, g.names[1-g.colorOf(c)], in.rest, 0)
 }
 
-func (tel *telnetDoor) tell(ev *events, c *client, to, text string, typ int) {
+func (tel *telnetDoor) tell(ev *Events, c *client, to, text string, typ int) {
 	s := tel.s
 	if typ == 1 && s.td.isTD(to) {
 		s.td.tell(ev, c, text)

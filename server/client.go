@@ -12,6 +12,7 @@ import (
 
 	"kriegbot/engine/chess"
 	"kriegbot/protocol"
+	"kriegbot/server/ratelimit"
 	"kriegbot/server/telnet"
 )
 
@@ -50,8 +51,8 @@ type client struct {
 	dgs        [256]bool
 	style      int
 	prompt     bool
-	game       *game
-	lastGame   *game         // the game it played last, kept once over for "moves"
+	game       *Game
+	lastGame   *Game         // the game it played last, kept once over for "moves"
 	lastActive time.Time     // the last command line, login, or end of a game
 	budget     float64       // bytes its commands may still send to others
 	budgetAt   time.Time     // when budget was last topped up
@@ -64,13 +65,13 @@ func newClient(s *Server, nc net.Conn) *client {
 	return &client{
 		s:        s,
 		nc:       nc,
-		host:     hostOf(nc.RemoteAddr()),
+		host:     HostOf(nc.RemoteAddr()),
 		wake:     make(chan struct{}, 1),
 		done:     make(chan struct{}),
 		prompt:   true,
 		style:    1,
 		budget:   float64(s.cfg.FanoutBurst),
-		tdBudget: newLimiter(s.td.cfg.Rate, s.td.cfg.Burst),
+		tdBudget: ratelimit.New(s.td.cfg.Rate, s.td.cfg.Burst),
 	}
 }
 
@@ -136,7 +137,7 @@ func (c *client) shut(why string) {
 	c.closeOnce.Do(func() {
 		if why != "" {
 			c.why = why
-			c.s.cfg.Log("drop %s: %s", c.nc.RemoteAddr(), why)
+			c.s.note().Msgf("drop %s: %s", c.nc.RemoteAddr(), why)
 		}
 		close(c.done)
 		// A write blocked on a client that does not read ends soon; the
@@ -151,13 +152,16 @@ func (c *client) shut(why string) {
 }
 
 // writeChunk bounds one write, so that a slow reader gets its deadline per
-// 16 KiB, not per queue. A reading client has writeWait per piece; once the
+// 16 KiB, not per queue. A reading client has WriteWait per piece; once the
 // connection is closing, what is left gets lastWords in all.
 const (
 	writeChunk = 16 << 10
-	writeWait  = 30 * time.Second
 	lastWords  = 200 * time.Millisecond
 )
+
+// WriteWait is the time one write to a client may take, on every door
+// (a telnet piece, an event stream's frame).
+const WriteWait = 30 * time.Second
 
 func (c *client) writeLoop() {
 	defer c.s.wg.Done()
@@ -170,7 +174,7 @@ func (c *client) writeLoop() {
 				piece = bytes.ReplaceAll(piece, []byte{0xff}, []byte{0xff, 0xff})
 			}
 			if !c.closed() {
-				c.nc.SetWriteDeadline(time.Now().Add(writeWait))
+				c.nc.SetWriteDeadline(time.Now().Add(WriteWait))
 				if c.closed() { // closed meanwhile: keep its short deadline
 					c.nc.SetWriteDeadline(time.Now().Add(lastWords))
 				}
@@ -283,7 +287,7 @@ func (c *client) readDeadline(start time.Time) time.Time {
 // events collects the output of one command (or one timer event) per
 // client, and sends each client's share as one level-1 unit, or followed by
 // a prompt for text-mode clients.
-type events struct {
+type Events struct {
 	s      *Server
 	cn     int
 	issuer *client
@@ -294,11 +298,11 @@ type events struct {
 	out    map[*client][]byte
 }
 
-func (s *Server) newEvents() *events {
-	return &events{s: s, out: map[*client][]byte{}}
+func (s *Server) newEvents() *Events {
+	return &Events{s: s, out: map[*client][]byte{}}
 }
 
-func (ev *events) buf(c *client) []byte {
+func (ev *Events) buf(c *client) []byte {
 	b, ok := ev.out[c]
 	if !ok {
 		ev.order = append(ev.order, c)
@@ -307,7 +311,7 @@ func (ev *events) buf(c *client) []byte {
 }
 
 // text queues one line for c.
-func (ev *events) text(c *client, line string) {
+func (ev *Events) text(c *client, line string) {
 	if c == nil {
 		return
 	}
@@ -317,7 +321,7 @@ func (ev *events) text(c *client, line string) {
 }
 
 // dg queues a datagram for c if c enabled it.
-func (ev *events) dg(c *client, n int, fields ...string) {
+func (ev *Events) dg(c *client, n int, fields ...string) {
 	if c == nil || !c.dgOn(n) {
 		return
 	}
@@ -325,13 +329,13 @@ func (ev *events) dg(c *client, n int, fields ...string) {
 }
 
 // touch makes sure c gets a (possibly empty) unit or prompt.
-func (ev *events) touch(c *client) {
+func (ev *Events) touch(c *client) {
 	if c != nil {
 		ev.out[c] = ev.buf(c)
 	}
 }
 
-func (ev *events) flush() {
+func (ev *Events) flush() {
 	cost := 0 // the most sent to any one client but the issuer
 	for _, c := range ev.order {
 		body := ev.out[c]

@@ -7,6 +7,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"kriegbot/protocol"
+	"kriegbot/server/internal/wiretest"
 	"kriegbot/server/td"
 )
 
@@ -18,7 +19,7 @@ import (
 // received and the event's files must be those in
 // testdata/td-session.golden.
 func TestGoldenTDTranscript(t *testing.T) {
-	clock := newFakeClock()
+	clock := wiretest.NewFakeClock()
 	accts, err := NewAccounts(map[string]string{"carol": "chess", "dave": "pawn", "erin": "rook"}, "", bcrypt.MinCost)
 	if err != nil {
 		t.Fatal(err)
@@ -29,66 +30,66 @@ func TestGoldenTDTranscript(t *testing.T) {
 		TD: TDConfig{Dir: dir, AbsentGrace: time.Hour, GameGrace: time.Hour, Managers: []string{"carol"},
 			Events: []td.EventSpec{mustSpec(t, "name=GoldenRR,system=rr,tc=5+0,start=manual")}},
 	})
-	s := &session{t: t, dates: map[*tapClient]int{}, gone: map[*tapClient]bool{}}
-	login := func(name, password string, bot bool) *tapClient {
-		c := dialTap(t, addr, name)
-		c.waitFor("login:", 1)
+	s := wiretest.NewSession(t)
+	login := func(name, password string, bot bool) *wiretest.TapClient {
+		c := wiretest.DialTap(t, addr, name)
+		c.WaitFor("login:", 1)
 		if bot {
-			c.send("level1=5")
-			c.send(protocol.Level2Line(protocol.BotDatagrams))
+			c.Send("level1=5")
+			c.Send(protocol.Level2Line(protocol.BotDatagrams))
 		}
-		c.send(name + " " + password)
-		c.waitFor("Starting session as", 1)
-		s.clients = append(s.clients, c)
-		s.barrier(c)
+		c.Send(name + " " + password)
+		c.WaitFor("Starting session as", 1)
+		s.Clients = append(s.Clients, c)
+		s.Barrier(c)
 		return c
 	}
 	carol := login("carol", "chess", false)
 	dave := login("dave", "pawn", true)
 	erin := login("erin", "rook", false)
 
-	s.run(dave, "`j1`tell TD join", "")
-	s.run(erin, "td join 1", "")
-	s.run(erin, "td pairings", "")
-	s.run(carol, "tell TD start 1", "")
-	s.run(dave, "`p1`tell TD status", "")
-	s.run(erin, "td status", "")
-	s.run(dave, "`a1`match erin!", "")
-	s.run(erin, "match dave!", "")
-	clock.advance(5 * time.Second)
-	s.run(dave, "`m1`e2e4", "")
-	clock.advance(5 * time.Second)
-	s.run(erin, "e7e5", "")
-	s.run(carol, "tell TD games 1", "")
-	s.run(erin, "td pairings 1", "")
+	s.Run(dave, "`j1`tell TD join", "")
+	s.Run(erin, "td join 1", "")
+	s.Run(erin, "td pairings", "")
+	s.Run(carol, "tell TD start 1", "")
+	s.Run(dave, "`p1`tell TD status", "")
+	s.Run(erin, "td status", "")
+	s.Run(dave, "`a1`match erin!", "")
+	s.Run(erin, "match dave!", "")
+	clock.Advance(5 * time.Second)
+	s.Run(dave, "`m1`e2e4", "")
+	clock.Advance(5 * time.Second)
+	s.Run(erin, "e7e5", "")
+	s.Run(carol, "tell TD games 1", "")
+	s.Run(erin, "td pairings 1", "")
 
 	// erin's connection drops: the TD game waits for her, clocks stopped.
-	erin.nc.Close()
-	erin.waitFor("", 0)
-	s.gone[erin] = true
-	dave.waitFor("has disconnected", 1)
-	s.barrier(dave)
-	clock.advance(30 * time.Second)
-	s.run(dave, "`m2`f1c4", "") // refused: the game waits
+	erin.Conn.Close()
+	erin.WaitFor("", 0)
+	s.Gone[erin] = true
+	dave.WaitFor("has disconnected", 1)
+	s.Barrier(dave)
+	clock.Advance(30 * time.Second)
+	s.Run(dave, "`m2`f1c4", "") // refused: the game waits
 	erin2 := login("erin", "rook", false)
-	clock.advance(4 * time.Second)
-	s.run(erin2, "board", "")
-	s.run(erin2, "a7a6", "") // not Black's turn
-	s.run(dave, "`m3`f1c4", "")
-	clock.advance(2 * time.Second)
-	s.run(erin2, "d7d6", "")
-	clock.advance(2 * time.Second)
-	s.run(dave, "`m4`d1h5", "")
-	clock.advance(3 * time.Second)
-	s.run(erin2, "g8f6", "")
-	clock.advance(time.Second)
-	s.run(dave, "`m5`h5f7", "")
-	s.run(erin2, "td standings", "")
-	s.run(dave, "`s1`tell TD standings 1", "")
-	s.run(carol, "tell TD list", "")
-	s.quit(erin2)
-	s.quit(dave)
-	s.quit(carol)
+	clock.Advance(4 * time.Second)
+	s.Run(erin2, "board", "")
+	s.Run(erin2, "a7a6", "") // not Black's turn
+	s.Run(dave, "`m3`f1c4", "")
+	clock.Advance(2 * time.Second)
+	s.Run(erin2, "d7d6", "")
+	clock.Advance(2 * time.Second)
+	s.Run(dave, "`m4`d1h5", "")
+	clock.Advance(3 * time.Second)
+	s.Run(erin2, "g8f6", "")
+	clock.Advance(time.Second)
+	s.Run(dave, "`m5`h5f7", "")
+	s.Run(erin2, "td standings", "")
+	s.Run(dave, "`s1`tell TD standings 1", "")
+	s.Run(carol, "tell TD list", "")
+	s.Quit(erin2)
+	s.Quit(dave)
+	s.Quit(carol)
 	srv.Close() // writes the event's files that are due
-	compareGolden(t, "td-session.golden", goldenTranscript(t, s.clients, dir))
+	wiretest.CompareGolden(t, "td-session.golden", wiretest.GoldenTranscript(t, s.Clients, dir), *update)
 }

@@ -100,7 +100,7 @@ func (tel *telnetDoor) checkPassword(c *client, handle, password string) bool {
 		}
 	}
 	if !good {
-		s.cfg.Log("login failed for %s from %s", handle, c.host)
+		s.note().Msgf("login failed for %s from %s", handle, c.host)
 		if tel.loginBlocked(c.host) {
 			c.sendRaw(tel.loginDG(c, 9, "Invalid password."))
 			c.sendRaw([]byte("Invalid password.\r\n" + tooManyFailures))
@@ -137,7 +137,7 @@ func (tel *telnetDoor) loggedIn(c *client, handle, titles string, guest bool) bo
 	c.state, c.handle, c.titles, c.guest = stOnline, handle, titles, guest
 	c.lastActive = s.cfg.Now()
 	s.users[strings.ToLower(handle)] = c
-	s.cfg.Log("login %s from %s (level1=%d)", handle, c.host, c.level1)
+	s.note().Msgf("login %s from %s (level1=%d)", handle, c.host, c.level1)
 	ev := s.newEvents()
 	ev.cn = cnOther
 	ev.issuer = c

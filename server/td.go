@@ -153,7 +153,7 @@ type tdBoard struct {
 	arrived [2]time.Time
 
 	ev    *tdEvent
-	game  *game // the server game in progress, nil before it starts
+	game  *Game // the server game in progress, nil before it starts
 	timer *time.Timer
 	gen   int // retires old absence timers
 }
@@ -369,7 +369,7 @@ func (d *director) write(te *tdEvent) {
 	}
 	te.dirty, te.savedAt = false, s.cfg.Now()
 	if err := os.MkdirAll(d.cfg.Dir, 0o755); err != nil {
-		s.cfg.Log("td: %v", err)
+		s.warn().Msgf("td: %v", err)
 		return
 	}
 	b, err := marshalTDEvent(te)
@@ -389,7 +389,7 @@ func (d *director) write(te *tdEvent) {
 		}
 	}
 	if err != nil {
-		s.cfg.Log("td: tourney %d: %v", te.ID, err)
+		s.warn().Msgf("td: tourney %d: %v", te.ID, err)
 	}
 }
 
@@ -474,7 +474,7 @@ func (d *director) runningNamed(name string) bool {
 }
 
 // serveTourney answers the event pages of the HTTP door.
-func (d *director) serveTourney(w http.ResponseWriter, r *http.Request) {
+func (d *director) serveTourney(w http.ResponseWriter, r *http.Request, allow func() (bool, time.Duration)) {
 	s := d.s
 	id, ext, ok := td.ParsePagePath(r.URL.Path)
 	if !ok {
@@ -487,7 +487,7 @@ func (d *director) serveTourney(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.mu.Lock()
-	allowed, retry := s.http.limitAddr(s.http.perAddr, hostOf(stringAddr(r.RemoteAddr)), s.http.cfg.Rate, s.http.cfg.Burst)
+	allowed, retry := allow()
 	te := d.event(id)
 	var data []byte
 	var err error

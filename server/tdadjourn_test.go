@@ -24,10 +24,10 @@ func TestTDAdjourn(t *testing.T) {
 	for _, n := range names {
 		bots[n] = newTDBot(t, addr1, n, strength)
 		bots[n].set(func(b *tdBot) { b.hold = true })
-		bots[n].send("tell TD join")
+		bots[n].Send("tell TD join")
 	}
 	for _, n := range names {
-		bots[n].expect("Creating: ")
+		bots[n].Expect("Creating: ")
 	}
 	s1.AdjournTD()
 	if st := tdSnap(t, s1, 1).Status; st != tdAdjourned {

@@ -1,11 +1,13 @@
 package server
 
 import (
-	"kriegbot/internal/chromium"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"kriegbot/internal/chromium"
 )
 
 // TestTDCrosstableChromium serves a finished event's crosstable on the
@@ -35,7 +37,8 @@ func TestTDCrosstableChromium(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	go s.ServeAPI(ln)
+	defer ln.Close()
+	go http.Serve(ln, tourneyPages(s))
 	img, shot, err := chromium.Screenshot(dir, "http://"+ln.Addr().String()+"/tourney/1", chromium.Options{Width: 900, Height: 700})
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 
 	"kriegbot/engine/chess"
 	"kriegbot/protocol"
+	"kriegbot/server/ratelimit"
 	"kriegbot/server/td"
 	"kriegbot/tourney"
 )
@@ -20,7 +21,7 @@ type tdCommand struct {
 	usage   string
 	help    string
 	manager bool
-	run     func(d *director, ev *events, c *client, args []string)
+	run     func(d *director, ev *Events, c *client, args []string)
 }
 
 // tdCommands is the TD's table, by lower-case name; mamer's names
@@ -55,16 +56,16 @@ func tdCommands() map[string]tdCommand {
 }
 
 // cmdTD is the "td" command: "xtell TD ...".
-func (tel *telnetDoor) cmdTD(ev *events, c *client, in cmdInput) {
+func (tel *telnetDoor) cmdTD(ev *Events, c *client, in cmdInput) {
 	s := tel.s
 	s.td.tell(ev, c, in.rest)
 }
 
 // tell runs one tell to the TD.
-func (d *director) tell(ev *events, c *client, text string) {
+func (d *director) tell(ev *Events, c *client, text string) {
 	s := d.s
 	now := s.cfg.Now()
-	if ok, _ := take(c.tdBudget, now); !ok {
+	if ok, _ := ratelimit.Take(c.tdBudget, now); !ok {
 		if now.Sub(c.tdWarned) >= time.Second {
 			c.tdWarned = now
 			d.say(ev, c, nil, "You are sending the TD too many commands: wait a second.")
@@ -114,7 +115,7 @@ func (d *director) manager(c *client) bool {
 // pick finds the event a command means: the number given, else the
 // player's own event, else the one event that is not over (or the last
 // one). It reports nil after telling c why.
-func (d *director) pick(ev *events, c *client, args []string) *tdEvent {
+func (d *director) pick(ev *Events, c *client, args []string) *tdEvent {
 	for _, a := range args {
 		if n, ok := td.ParseNumber(a); ok {
 			if te := d.event(n); te != nil {
@@ -150,7 +151,7 @@ func (d *director) pick(ev *events, c *client, args []string) *tdEvent {
 	return nil
 }
 
-func (d *director) cmdHelp(ev *events, c *client, _ []string) {
+func (d *director) cmdHelp(ev *Events, c *client, _ []string) {
 	cmds := d.cmds
 	names := make([]string, 0, len(cmds))
 	for n, cmd := range cmds {
@@ -165,7 +166,7 @@ func (d *director) cmdHelp(ev *events, c *client, _ []string) {
 	}
 }
 
-func (d *director) cmdJoin(ev *events, c *client, args []string) {
+func (d *director) cmdJoin(ev *Events, c *client, args []string) {
 	s := d.s
 	// A join of an event that does not exist is refused in the refusal's
 	// form (not pick's "There is no tourney #N."), so that a program
@@ -212,7 +213,7 @@ func (d *director) cmdJoin(ev *events, c *client, args []string) {
 		d.refuseJoin(ev, c, te, te.ID, strings.TrimPrefix(err.Error(), "tourney: "))
 		return
 	}
-	s.cfg.Log("td: tourney %d: %s joined (%s)", te.ID, c.handle, te.Status)
+	s.note().Msgf("td: tourney %d: %s joined (%s)", te.ID, c.handle, te.Status)
 	d.say(ev, c, te, protocol.TDLine{Kind: protocol.TDJoined, Event: te.ID}.String())
 	if te.Status == tdRunning {
 		s.removeOffersOf(ev, c.handle) // an entrant's old seek must not be taken now
@@ -223,14 +224,14 @@ func (d *director) cmdJoin(ev *events, c *client, args []string) {
 	d.save(te)
 	if te.Status == tdOpen && te.Spec.StartPlayers > 0 && len(te.Event.Players) >= te.Spec.StartPlayers {
 		if err := d.start(ev, te); err != nil {
-			s.cfg.Log("td: tourney %d: start: %v", te.ID, err)
+			s.warn().Msgf("td: tourney %d: start: %v", te.ID, err)
 		}
 	}
 }
 
 // refuseJoin tells c that its join of event id (te, nil when there is
 // no such event) is refused, and why, in the TDLine form the daemon reads.
-func (d *director) refuseJoin(ev *events, c *client, te *tdEvent, id int, why string) {
+func (d *director) refuseJoin(ev *Events, c *client, te *tdEvent, id int, why string) {
 	l := protocol.TDLine{Kind: protocol.TDJoinRefused, Event: id, Reason: why}
 	if te != nil {
 		l.Tag = te.Spec.Name
@@ -238,7 +239,7 @@ func (d *director) refuseJoin(ev *events, c *client, te *tdEvent, id int, why st
 	d.say(ev, c, te, l.String())
 }
 
-func (d *director) cmdLeave(ev *events, c *client, args []string) {
+func (d *director) cmdLeave(ev *Events, c *client, args []string) {
 	bang := false
 	var rest []string
 	for _, a := range args {
@@ -263,7 +264,7 @@ func (d *director) cmdLeave(ev *events, c *client, args []string) {
 	d.leave(ev, c, te)
 }
 
-func (d *director) cmdWithdraw(ev *events, c *client, args []string) {
+func (d *director) cmdWithdraw(ev *Events, c *client, args []string) {
 	if len(args) == 0 {
 		d.say(ev, c, nil, "Usage: WithdrawFromTourney N")
 		return
@@ -279,7 +280,7 @@ func (d *director) cmdWithdraw(ev *events, c *client, args []string) {
 
 // leave takes c out of te: before the start the entry is struck out,
 // after it the player is withdrawn.
-func (d *director) leave(ev *events, c *client, te *tdEvent) {
+func (d *director) leave(ev *Events, c *client, te *tdEvent) {
 	s := d.s
 	if te.Status == tdOpen {
 		te.strike(c.handle)
@@ -291,7 +292,7 @@ func (d *director) leave(ev *events, c *client, te *tdEvent) {
 		d.say(ev, c, te, fmt.Sprintf("%s is %s.", te.heading(), te.Status))
 		return
 	}
-	s.cfg.Log("td: tourney %d: %s withdraws", te.ID, c.handle)
+	s.note().Msgf("td: tourney %d: %s withdraws", te.ID, c.handle)
 	d.say(ev, c, te, fmt.Sprintf("You have withdrawn from %s.", te.title()))
 	if b := te.boardOf(c.handle); b != nil && b.game != nil {
 		d.say(ev, c, te, fmt.Sprintf("Your game %d is played out: resign it if you do not mean to play.", b.game.number))
@@ -300,7 +301,7 @@ func (d *director) leave(ev *events, c *client, te *tdEvent) {
 	d.pairNext(ev, te)
 }
 
-func (d *director) cmdPlay(ev *events, c *client, args []string) {
+func (d *director) cmdPlay(ev *Events, c *client, args []string) {
 	te := d.pick(ev, c, args)
 	if te == nil {
 		return
@@ -318,7 +319,7 @@ func (d *director) cmdPlay(ev *events, c *client, args []string) {
 // to be paired, never in one already paired: the player's game of the
 // round in progress, if any, stands. The tourney package refuses a round
 // robin (its schedule is fixed), a withdrawn player and a finished event.
-func (d *director) cmdBye(ev *events, c *client, args []string) {
+func (d *director) cmdBye(ev *Events, c *client, args []string) {
 	s := d.s
 	te := d.pick(ev, c, args)
 	if te == nil {
@@ -344,7 +345,7 @@ func (d *director) cmdBye(ev *events, c *client, args []string) {
 		d.say(ev, c, te, fmt.Sprintf("You cannot have a bye in %s: %s.", te.title(), strings.TrimPrefix(err.Error(), "tourney: ")))
 		return
 	}
-	s.cfg.Log("td: tourney %d: %s asks a bye in round %d", te.ID, c.handle, next)
+	s.note().Msgf("td: tourney %d: %s asks a bye in round %d", te.ID, c.handle, next)
 	stands := ""
 	if te.boardOf(c.handle) != nil {
 		stands = fmt.Sprintf("; your game of round %d stands", te.round())
@@ -353,13 +354,13 @@ func (d *director) cmdBye(ev *events, c *client, args []string) {
 	d.save(te)
 }
 
-func (d *director) cmdStandings(ev *events, c *client, args []string) {
+func (d *director) cmdStandings(ev *Events, c *client, args []string) {
 	if te := d.pick(ev, c, args); te != nil {
 		d.standings(ev, c, te)
 	}
 }
 
-func (d *director) cmdInfo(ev *events, c *client, args []string) {
+func (d *director) cmdInfo(ev *Events, c *client, args []string) {
 	te := d.pick(ev, c, args)
 	if te == nil {
 		return
@@ -380,7 +381,7 @@ func (d *director) cmdInfo(ev *events, c *client, args []string) {
 		d.cfg.AbsentGrace, d.cfg.GameGrace, d.cfg.MaxDisconnects))
 }
 
-func (d *director) cmdPairings(ev *events, c *client, args []string) {
+func (d *director) cmdPairings(ev *Events, c *client, args []string) {
 	te := d.pick(ev, c, args)
 	if te == nil {
 		return
@@ -400,7 +401,7 @@ func (d *director) cmdPairings(ev *events, c *client, args []string) {
 	}
 }
 
-func (d *director) cmdGames(ev *events, c *client, args []string) {
+func (d *director) cmdGames(ev *Events, c *client, args []string) {
 	te := d.pick(ev, c, args)
 	if te == nil {
 		return
@@ -415,7 +416,7 @@ func (d *director) cmdGames(ev *events, c *client, args []string) {
 	d.say(ev, c, te, fmt.Sprintf("%s: %d games in progress.", te.title(), n))
 }
 
-func (d *director) cmdStatus(ev *events, c *client, _ []string) {
+func (d *director) cmdStatus(ev *Events, c *client, _ []string) {
 	for _, te := range d.events {
 		if te.over() || !te.entrant(c.handle) {
 			continue
@@ -442,7 +443,7 @@ func (d *director) cmdStatus(ev *events, c *client, _ []string) {
 	d.say(ev, c, nil, "You are in no tourney.")
 }
 
-func (d *director) cmdList(ev *events, c *client, args []string) {
+func (d *director) cmdList(ev *Events, c *client, args []string) {
 	joinable := len(args) > 0 && args[0] == "-j"
 	d.say(ev, c, nil, d.handle()+"'s tourney list:")
 	n := 0
@@ -460,7 +461,7 @@ func (d *director) cmdList(ev *events, c *client, args []string) {
 	d.say(ev, c, nil, fmt.Sprintf("Listed: %d %s.", n, unit))
 }
 
-func (d *director) cmdOpen(ev *events, c *client, args []string) {
+func (d *director) cmdOpen(ev *Events, c *client, args []string) {
 	sp, err := td.ParseEventSpec(strings.Join(args, " "), d.cfg.Style)
 	if err != nil {
 		d.say(ev, c, nil, "Cannot open: "+err.Error()+".")
@@ -474,7 +475,7 @@ func (d *director) cmdOpen(ev *events, c *client, args []string) {
 	d.say(ev, c, te, fmt.Sprintf("Opened tourney #%d: %s.", te.ID, te.Spec))
 }
 
-func (d *director) cmdStart(ev *events, c *client, args []string) {
+func (d *director) cmdStart(ev *Events, c *client, args []string) {
 	te := d.pick(ev, c, args)
 	if te == nil {
 		return
@@ -486,7 +487,7 @@ func (d *director) cmdStart(ev *events, c *client, args []string) {
 	d.say(ev, c, te, fmt.Sprintf("Started %s.", te.title()))
 }
 
-func (d *director) cmdAbort(ev *events, c *client, args []string) {
+func (d *director) cmdAbort(ev *Events, c *client, args []string) {
 	te := d.pick(ev, c, args)
 	if te == nil {
 		return
@@ -499,7 +500,7 @@ func (d *director) cmdAbort(ev *events, c *client, args []string) {
 	d.say(ev, c, te, fmt.Sprintf("Aborted %s.", te.title()))
 }
 
-func (d *director) cmdForfeit(ev *events, c *client, args []string) {
+func (d *director) cmdForfeit(ev *Events, c *client, args []string) {
 	if len(args) == 0 {
 		d.say(ev, c, nil, "Usage: forfeit <handle> [N]")
 		return

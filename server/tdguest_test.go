@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"kriegbot/server/internal/wiretest"
 	"kriegbot/server/td"
 )
 
@@ -13,16 +14,16 @@ import (
 func TestTDRefusesBadNumbers(t *testing.T) {
 	s, addr := startServer(t, Config{TD: TDConfig{AbsentGrace: wait, Burst: 100,
 		Events: []td.EventSpec{mustSpec(t, "name=Open,system=swiss,rounds=3,tc=1+0,start=8")}}})
-	c := dialRaw(t, addr)
-	c.loginGuest()
+	c := wiretest.DialRaw(t, addr)
+	c.LoginGuest()
 	for _, bad := range []string{"0", "-5", "1.5", "99999999999999999999", "#0", "+1"} {
 		for _, cmd := range []string{"join", "info", "standings"} {
-			c.send("tell TD " + cmd + " " + bad + "\r\n")
-			c.expect("TD(TD) tells you: \""+bad+"\" is not an event number", wait)
+			c.Send("tell TD " + cmd + " " + bad + "\r\n")
+			c.Expect("TD(TD) tells you: \""+bad+"\" is not an event number", wait)
 		}
 	}
-	c.send("tell TD join 1\r\n")
-	c.expect("You have joined tourney #1.", wait)
+	c.Send("tell TD join 1\r\n")
+	c.Expect("You have joined tourney #1.", wait)
 	if te := tdSnap(t, s, 1); len(te.Event.Players) != 1 {
 		t.Errorf("%d players; the bad numbers must join nobody", len(te.Event.Players))
 	}
@@ -50,25 +51,25 @@ func waitPlayers(t *testing.T, s *Server, id int, what string, ok func(te *tdEve
 func TestTDGuestLeavesAtLogout(t *testing.T) {
 	s, addr := startServer(t, Config{TD: TDConfig{AbsentGrace: wait,
 		Events: []td.EventSpec{mustSpec(t, "name=Guests,system=swiss,rounds=3,tc=1+0,start=4")}}})
-	join := func() (*rawClient, string) {
-		c := dialRaw(t, addr)
-		h := c.guestHandle("")
-		c.send("tell TD join\r\n")
-		c.expect("You have joined tourney #1.", wait)
+	join := func() (*wiretest.RawClient, string) {
+		c := wiretest.DialRaw(t, addr)
+		h := guestHandle(c, "")
+		c.Send("tell TD join\r\n")
+		c.Expect("You have joined tourney #1.", wait)
 		return c, h
 	}
 	first, firstName := join()
-	first.nc.Close()
+	first.Conn.Close()
 	waitPlayers(t, s, 1, "without the open event's departed guest", func(te *tdEvent) bool { return len(te.Event.Players) == 0 })
 
 	var names []string
-	var conns []*rawClient
+	var conns []*wiretest.RawClient
 	for range 4 {
 		c, h := join()
 		conns, names = append(conns, c), append(names, h)
 	}
 	waitStatus(t, s, 1, tdRunning)
-	conns[3].nc.Close()
+	conns[3].Conn.Close()
 	te := waitPlayers(t, s, 1, names[3]+" withdrawn", func(te *tdEvent) bool {
 		i, ok := te.Event.Find(names[3])
 		return ok && te.Event.Players[i].Withdrawn()
@@ -88,10 +89,10 @@ func TestTDRestartWithdrawsGuests(t *testing.T) {
 	s1, addr1 := startServer(t, cfg)
 	alpha := newTDBot(t, addr1, "Alpha", map[string]int{})
 	alpha.set(func(b *tdBot) { b.hold = true })
-	alpha.send("tell TD join")
-	g := dialRaw(t, addr1)
-	guest := g.guestHandle("")
-	g.send("tell TD join\r\n")
+	alpha.Send("tell TD join")
+	g := wiretest.DialRaw(t, addr1)
+	guest := guestHandle(g, "")
+	g.Send("tell TD join\r\n")
 	waitStatus(t, s1, 1, tdRunning)
 	s1.Close()
 	s2, _ := startServer(t, cfg)

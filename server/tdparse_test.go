@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/json"
 	"net"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"kriegbot/engine/umpire"
+	"kriegbot/server/internal/wiretest"
 	"kriegbot/server/td"
 	"kriegbot/tourney"
 )
@@ -105,7 +107,7 @@ func TestTDPages(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	h := s.APIHandler()
+	h := tourneyPages(s)
 	for _, tc := range []struct {
 		method, path string
 		status       int
@@ -125,7 +127,7 @@ func TestTDPages(t *testing.T) {
 			t.Errorf("%s: no nosniff", tc.path)
 		}
 		if rec.Code != tc.status || tc.ctype != "" && rec.Header().Get("Content-Type") != tc.ctype || !strings.Contains(rec.Body.String(), tc.body) {
-			t.Errorf("%s %s: %d %q %q", tc.method, tc.path, rec.Code, rec.Header().Get("Content-Type"), tail(rec.Body.String(), 200))
+			t.Errorf("%s %s: %d %q %q", tc.method, tc.path, rec.Code, rec.Header().Get("Content-Type"), wiretest.Tail(rec.Body.String(), 200))
 		}
 		if strings.HasPrefix(rec.Header().Get("Content-Type"), "text/html") && strings.Contains(rec.Body.String(), "<b>evil") {
 			t.Errorf("%s: a name went out unescaped", tc.path)
@@ -196,4 +198,12 @@ func TestTDEventsListed(t *testing.T) {
 	if got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
+}
+
+// tourneyPages serves the TD's pages as the HTTP door does under
+// /tourney/, without the door's request budget.
+func tourneyPages(s *Server) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.ServeTourney(w, r, func() (bool, time.Duration) { return true, 0 })
+	})
 }

@@ -21,7 +21,7 @@ import (
 // say sends one TD message to c: a tell from the TD (ICC style) or a
 // qtell line starting with ":" (FICS style), which no user's tell can
 // produce (a user's tell reads "<handle>(<titles>) tells you: ...").
-func (d *director) say(ev *events, c *client, te *tdEvent, line string) {
+func (d *director) say(ev *Events, c *client, te *tdEvent, line string) {
 	if c == nil {
 		return
 	}
@@ -40,7 +40,7 @@ func (d *director) say(ev *events, c *client, te *tdEvent, line string) {
 }
 
 // sayTo is say to a handle, if it is logged in.
-func (d *director) sayTo(ev *events, handle string, te *tdEvent, line string) {
+func (d *director) sayTo(ev *Events, handle string, te *tdEvent, line string) {
 	s := d.s
 	d.say(ev, s.users[strings.ToLower(handle)], te, line)
 }
@@ -62,14 +62,14 @@ func (d *director) tourneyDG(te *tdEvent) protocol.TourneyDG {
 
 // listDG sends DG 103 (or 104 for an event that is over) about te to
 // every user who has it on.
-func (d *director) listDG(ev *events, te *tdEvent) {
+func (d *director) listDG(ev *Events, te *tdEvent) {
 	s := d.s
 	for _, u := range s.users {
 		d.listDGTo(ev, u, te)
 	}
 }
 
-func (d *director) listDGTo(ev *events, u *client, te *tdEvent) {
+func (d *director) listDGTo(ev *Events, u *client, te *tdEvent) {
 	if te.over() {
 		ev.dg(u, protocol.DGRemoveTourney, protocol.RemoveTourneyDG{ID: te.ID}.Fields()...)
 		return
@@ -89,7 +89,7 @@ func (d *director) live() int {
 }
 
 // openEvent opens an event from its spec.
-func (d *director) openEvent(ev *events, sp td.EventSpec) (*tdEvent, error) {
+func (d *director) openEvent(ev *Events, sp td.EventSpec) (*tdEvent, error) {
 	s := d.s
 	if d.live() >= d.cfg.MaxEvents {
 		return nil, fmt.Errorf("%d events are already running", d.live())
@@ -108,7 +108,7 @@ func (d *director) openEvent(ev *events, sp td.EventSpec) (*tdEvent, error) {
 	d.armStart(te)
 	d.listDG(ev, te)
 	d.save(te)
-	s.cfg.Log("td: tourney %d opened: %s", id, sp)
+	s.note().Msgf("td: tourney %d opened: %s", id, sp)
 	return te, nil
 }
 
@@ -135,7 +135,7 @@ func (d *director) armStart(te *tdEvent) {
 }
 
 // start starts an open event and pairs round 1.
-func (d *director) start(ev *events, te *tdEvent) error {
+func (d *director) start(ev *Events, te *tdEvent) error {
 	s := d.s
 	if te.Status != tdOpen {
 		return fmt.Errorf("%s is %s", te.title(), te.Status)
@@ -151,7 +151,7 @@ func (d *director) start(ev *events, te *tdEvent) error {
 		te.startTimer.Stop()
 	}
 	te.Status = tdRunning
-	s.cfg.Log("td: tourney %d started with %d players", te.ID, len(te.Event.Players))
+	s.note().Msgf("td: tourney %d started with %d players", te.ID, len(te.Event.Players))
 	for _, p := range te.Event.Players {
 		d.sayTo(ev, p.Handle, te, fmt.Sprintf("%s starts: %s, %s, %s.", te.heading(), te.Event.System, plural(len(te.Event.Players), "player"), plural(te.Event.Rounds, "round")))
 	}
@@ -162,7 +162,7 @@ func (d *director) start(ev *events, te *tdEvent) error {
 
 // pairNext pairs the next round (and the next, while a round has no
 // game to play: a round robin's forfeits), or ends the event.
-func (d *director) pairNext(ev *events, te *tdEvent) {
+func (d *director) pairNext(ev *Events, te *tdEvent) {
 	s := d.s
 	for !s.closed && (te.Status == tdRunning || te.Status == tdAdjourned && te.Event.Done()) && len(te.Boards) == 0 {
 		if te.Event.Done() {
@@ -172,12 +172,12 @@ func (d *director) pairNext(ev *events, te *tdEvent) {
 		rd, err := te.Event.PairNext()
 		if err != nil {
 			if !errors.Is(err, tourney.ErrFinished) && !errors.Is(err, tourney.ErrNothingToPair) {
-				s.cfg.Log("td: tourney %d: pairing round %d: %v", te.ID, te.round()+1, err)
+				s.warn().Msgf("td: tourney %d: pairing round %d: %v", te.ID, te.round()+1, err)
 			}
 			d.finish(ev, te)
 			return
 		}
-		s.cfg.Log("td: tourney %d round %d paired: %d games, %d byes %s", te.ID, rd.Number, len(rd.Games), len(rd.Byes), rd.Note)
+		s.note().Msgf("td: tourney %d round %d paired: %d games, %d byes %s", te.ID, rd.Number, len(rd.Games), len(rd.Byes), rd.Note)
 		last := rd.Number == te.Event.Rounds
 		for _, g := range rd.Games {
 			w, b := te.Event.Players[g.White].Handle, te.Event.Players[g.Black].Handle
@@ -213,7 +213,7 @@ func (d *director) pairNext(ev *events, te *tdEvent) {
 // command starts the game, and the tourney-set line, answered by
 // "match <opponent>!") or the FICS way (mamer's line, answered by
 // "td play N").
-func (d *director) announce(ev *events, b *tdBoard, col int) {
+func (d *director) announce(ev *Events, b *tdBoard, col int) {
 	s := d.s
 	te := b.ev
 	c := s.users[strings.ToLower(b.names()[col])]
@@ -273,7 +273,7 @@ func (d *director) absenceOver(b *tdBoard, gen int) {
 		c := s.users[strings.ToLower(name)]
 		absent[col] = !b.Ready[col] || c == nil || c.game != nil
 	}
-	s.cfg.Log("td: tourney %d round %d board %d: absent %v", b.ev.ID, b.Round, b.Board, absent)
+	s.note().Msgf("td: tourney %d round %d board %d: absent %v", b.ev.ID, b.Round, b.Board, absent)
 	res := tourney.DoubleForfeit
 	switch {
 	case absent[0] && !absent[1]:
@@ -285,7 +285,7 @@ func (d *director) absenceOver(b *tdBoard, gen int) {
 }
 
 // forfeit records a forfeit result on b and withdraws the forfeited.
-func (d *director) forfeit(ev *events, b *tdBoard, res tourney.Result, lost [2]bool, why string) {
+func (d *director) forfeit(ev *Events, b *tdBoard, res tourney.Result, lost [2]bool, why string) {
 	s := d.s
 	te := b.ev
 	if g := b.game; g != nil && g.result == "" {
@@ -304,7 +304,7 @@ func (d *director) forfeit(ev *events, b *tdBoard, res tourney.Result, lost [2]b
 }
 
 // answer is c's answer to its pairing on b.
-func (d *director) answer(ev *events, c *client, b *tdBoard) {
+func (d *director) answer(ev *Events, c *client, b *tdBoard) {
 	s := d.s
 	col := b.side(c.handle)
 	if b.game != nil {
@@ -333,7 +333,7 @@ func (d *director) answer(ev *events, c *client, b *tdBoard) {
 
 // tryStart starts b's game if one side answered and both are here and
 // free; it reports whether it did.
-func (d *director) tryStart(ev *events, b *tdBoard) bool {
+func (d *director) tryStart(ev *Events, b *tdBoard) bool {
 	s := d.s
 	if b.game != nil || !slices.Contains(b.ev.Boards, b) || b.ev.Status != tdRunning || !b.Ready[0] && !b.Ready[1] {
 		return false
@@ -361,7 +361,7 @@ func (d *director) tryStart(ev *events, b *tdBoard) bool {
 				b.names()[late], odds.Round(time.Second), odds.Round(time.Second), b.names()[late]))
 		}
 	}
-	s.cfg.Log("td: tourney %d round %d board %d: game %d", te.ID, b.Round, b.Board, g.number)
+	s.note().Msgf("td: tourney %d round %d board %d: game %d", te.ID, b.Round, b.Board, g.number)
 	return true
 }
 
@@ -394,13 +394,13 @@ func (d *director) lateOdds(b *tdBoard) (time.Duration, int) {
 }
 
 // gameStarted and gameChanged: the TD follows games only to their end.
-func (d *director) gameStarted(*game) {}
-func (d *director) gameChanged(*game) {}
+func (d *director) GameStarted(*Game) {}
+func (d *director) GameChanged(*Game) {}
 
 // gameEnded takes the end of a game: a TD game's result (gameOver), or
 // the end of its players' other game, which may free them for their
 // pairing (free).
-func (d *director) gameEnded(ev *events, g *game) {
+func (d *director) GameEnded(ev *Events, g *Game) {
 	if g.td != nil {
 		d.gameOver(ev, g)
 		return
@@ -413,7 +413,7 @@ func (d *director) gameEnded(ev *events, g *game) {
 // gameOver takes the result of a TD game: it records it (an aborted
 // game, which only a server shutdown makes, is played again), and pairs
 // the next round when this was the last game of the round.
-func (d *director) gameOver(ev *events, g *game) {
+func (d *director) gameOver(ev *Events, g *Game) {
 	s := d.s
 	b := g.td
 	b.game = nil
@@ -455,18 +455,18 @@ func (d *director) gameOver(ev *events, g *game) {
 
 // record sets b's result, takes b off the round's open boards and tells
 // both players; after the last round a player's tourney variable goes off.
-func (d *director) record(ev *events, b *tdBoard, res tourney.Result) {
+func (d *director) record(ev *Events, b *tdBoard, res tourney.Result) {
 	s := d.s
 	te := b.ev
 	if err := te.Event.SetResult(b.Round, b.Board, res); err != nil {
-		s.cfg.Log("td: tourney %d: %v", te.ID, err)
+		s.warn().Msgf("td: tourney %d: %v", te.ID, err)
 	}
 	b.gen++
 	if b.timer != nil {
 		b.timer.Stop()
 	}
 	te.Boards = slices.DeleteFunc(te.Boards, func(x *tdBoard) bool { return x == b })
-	s.cfg.Log("td: tourney %d round %d board %d: %s %s %s", te.ID, b.Round, b.Board, b.White, res, b.Black)
+	s.note().Msgf("td: tourney %d round %d board %d: %s %s %s", te.ID, b.Round, b.Board, b.White, res, b.Black)
 	for _, name := range b.names() {
 		d.sayTo(ev, name, te, fmt.Sprintf("Round %d: %s - %s %s.", b.Round, b.White, b.Black, res))
 		if b.Round == te.Event.Rounds {
@@ -476,7 +476,7 @@ func (d *director) record(ev *events, b *tdBoard, res tourney.Result) {
 }
 
 // off tells a player, once, that its part in the event is over.
-func (d *director) off(ev *events, te *tdEvent, handle string) {
+func (d *director) off(ev *Events, te *tdEvent, handle string) {
 	s := d.s
 	if te.isOff(handle) {
 		return
@@ -489,7 +489,7 @@ func (d *director) off(ev *events, te *tdEvent, handle string) {
 
 // withdraw takes a player out of the event: an unstarted game of the
 // current round is lost by forfeit, a game in progress is played out.
-func (d *director) withdraw(ev *events, te *tdEvent, handle string, forfeited bool) {
+func (d *director) withdraw(ev *Events, te *tdEvent, handle string, forfeited bool) {
 	if !te.entrant(handle) {
 		return
 	}
@@ -515,10 +515,10 @@ func (d *director) withdraw(ev *events, te *tdEvent, handle string, forfeited bo
 }
 
 // finish ends a finished event: standings to every player, DG 104.
-func (d *director) finish(ev *events, te *tdEvent) {
+func (d *director) finish(ev *Events, te *tdEvent) {
 	s := d.s
 	te.Status = tdDone
-	s.cfg.Log("td: tourney %d finished", te.ID)
+	s.note().Msgf("td: tourney %d finished", te.ID)
 	for _, p := range te.Event.Players {
 		if c := s.users[strings.ToLower(p.Handle)]; c != nil {
 			d.standings(ev, c, te)
@@ -531,7 +531,7 @@ func (d *director) finish(ev *events, te *tdEvent) {
 
 // abort stops an event: games in progress are aborted and count for
 // nothing.
-func (d *director) abort(ev *events, te *tdEvent, why string) {
+func (d *director) abort(ev *Events, te *tdEvent, why string) {
 	s := d.s
 	te.Status = tdAborted
 	if te.startTimer != nil {
@@ -548,7 +548,7 @@ func (d *director) abort(ev *events, te *tdEvent, why string) {
 		}
 	}
 	te.Boards = nil
-	s.cfg.Log("td: tourney %d aborted: %s", te.ID, why)
+	s.note().Msgf("td: tourney %d aborted: %s", te.ID, why)
 	for _, p := range te.Event.Players {
 		d.sayTo(ev, p.Handle, te, protocol.TDLine{Kind: protocol.TDAborted, Event: te.ID}.String())
 		d.off(ev, te, p.Handle)
@@ -558,7 +558,7 @@ func (d *director) abort(ev *events, te *tdEvent, why string) {
 }
 
 // standings sends the standings of te to c, headed by mamer's line.
-func (d *director) standings(ev *events, c *client, te *tdEvent) {
+func (d *director) standings(ev *Events, c *client, te *tdEvent) {
 	d.say(ev, c, te, protocol.TDLine{Kind: protocol.TDStandings, Event: te.ID}.String())
 	if len(te.Event.Players) == 0 {
 		d.say(ev, c, te, "No players.")
@@ -585,7 +585,7 @@ func (d *director) engaged(handle string) *tdEvent {
 
 // refuse reports (and says to c) whether a game between c and other
 // must be refused because one of them is in an event.
-func (d *director) refuse(ev *events, c *client, other string) bool {
+func (d *director) refuse(ev *Events, c *client, other string) bool {
 	for _, h := range []string{c.handle, other} {
 		if h == "" {
 			continue
@@ -613,7 +613,7 @@ func (d *director) pairedBoard(handle, opp string) *tdBoard {
 
 // login gives a player who logs in the events (DG 103) and its pairing,
 // and starts its game if the opponent answered.
-func (d *director) login(ev *events, c *client) {
+func (d *director) login(ev *Events, c *client) {
 	s := d.s
 	for _, te := range d.events {
 		if !te.over() {
@@ -634,7 +634,7 @@ func (d *director) login(ev *events, c *client) {
 
 // free is called when a player's game that is no TD game ends: its
 // paired game may start now.
-func (d *director) free(ev *events, handle string) {
+func (d *director) free(ev *Events, handle string) {
 	s := d.s
 	for _, te := range d.events {
 		if te.Status == tdRunning {
@@ -653,12 +653,12 @@ func (d *director) free(ev *events, handle string) {
 // guest of that name is someone else). Its entry in an open event is
 // struck; in a running one it is withdrawn: an unstarted game of the
 // round is lost by forfeit (the table forfeits a game in progress).
-func (d *director) departed(ev *events, handle string) {
+func (d *director) departed(ev *Events, handle string) {
 	for _, te := range d.events {
 		if te.over() || !te.entrant(handle) {
 			continue
 		}
-		d.s.cfg.Log("td: tourney %d: guest %s is gone: out of the event", te.ID, handle)
+		d.s.note().Msgf("td: tourney %d: guest %s is gone: out of the event", te.ID, handle)
 		if te.Status == tdOpen {
 			te.strike(handle)
 			d.save(te)
@@ -710,7 +710,7 @@ func (d *director) resume() {
 
 // disconnect counts a TD game's disconnection and says how long the
 // player has to come back: 0 when this one forfeits the game.
-func (d *director) disconnect(g *game, col chess.Color) time.Duration {
+func (d *director) disconnect(g *Game, col chess.Color) time.Duration {
 	b := g.td
 	b.Disconnects[col]++
 	d.save(b.ev)

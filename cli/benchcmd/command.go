@@ -21,7 +21,7 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	var figures strings.Builder
 	figures.WriteString("Prints one line per figure: <name> <value> <unit>. Figures:\n")
 	for _, b := range all {
-		fmt.Fprintf(&figures, "  %-8s %s\n", b.Name, b.Summary)
+		fmt.Fprintf(&figures, "  %-20s %s\n", b.Name, b.Summary)
 	}
 	cmdflag.SetUsage(fs, "bench [-only NAME] [-min DURATION]", figures.String())
 	if code, done := cmdflag.Parse(fs, args, stderr); done {

@@ -10,13 +10,15 @@ import (
 	"os"
 	"os/signal"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
+
+	"github.com/rs/zerolog"
 
 	"kriegbot/engine/umpire"
 	"kriegbot/internal/cmdflag"
 	"kriegbot/server"
+	"kriegbot/server/httpdoor"
 	"kriegbot/server/td"
 	"kriegbot/server/timecontrol"
 )
@@ -106,7 +108,6 @@ standard input and prints the bcrypt hash for an accounts file.
 	}
 	cfg := server.Config{Rules: rules, NoGuests: *noGuests, DisconnectGrace: *grace, RecordDir: *records,
 		MaxConns: *maxConns, MaxConnsPerHost: *maxPerHost,
-		HTTP: server.HTTPConfig{Minutes: minutes, Inc: inc, TokenFile: *httpBots, BotIdle: *botIdle, BotUnused: *botUnused},
 		TD: server.TDConfig{Handle: *tdName, Managers: managers, Dir: *tdDir, Style: *tdStyle, Events: tdEvents,
 			AbsentGrace: *tdGrace, GameGrace: *tdGameGrace, LateOdds: *tdLateOdds}}
 	if *botIdle == 0 || *botUnused == 0 {
@@ -123,17 +124,22 @@ standard input and prints the bcrypt hash for an accounts file.
 		}
 		cfg.Accounts = a
 	}
-	var logMu sync.Mutex
 	if !*quiet {
-		cfg.Log = func(format string, a ...any) {
-			logMu.Lock()
-			defer logMu.Unlock()
-			fmt.Fprintf(stderr, "%s %s\n", time.Now().UTC().Format("2006-01-02T15:04:05Z"), fmt.Sprintf(format, a...))
-		}
+		// One line per event: the time in UTC, the level, the words.
+		cfg.Log = zerolog.New(zerolog.ConsoleWriter{Out: zerolog.SyncWriter(stderr), NoColor: true,
+			TimeFormat: time.RFC3339, TimeLocation: time.UTC}).With().Timestamp().Logger()
 	}
 	srv, err := server.New(cfg)
 	if err != nil {
 		fmt.Fprintf(stderr, "kriegbot serve: %v\n", err)
+		return cmdflag.Usage
+	}
+	// The HTTP door follows the table's games whether or not -http
+	// serves it: telnet users match the bots it keeps (-http-bots).
+	door, err := httpdoor.New(srv, httpdoor.Config{Minutes: minutes, Inc: inc, TokenFile: *httpBots, BotIdle: *botIdle, BotUnused: *botUnused})
+	if err != nil {
+		srv.Close()
+		fmt.Fprintf(stderr, "kriegbot serve: server: bots: %v\n", err)
 		return cmdflag.Usage
 	}
 	// Both doors are bound before anything is announced: a banner must not
@@ -162,7 +168,7 @@ standard input and prints the bcrypt hash for an accounts file.
 	if hl != nil {
 		fmt.Fprintf(stdout, "kriegbot serve: kriegspiel.org bot API on http://%s (time control %d+%d)\n", hl.Addr(), minutes, inc)
 		httpDone = make(chan error, 1)
-		go func() { httpDone <- srv.ServeAPI(hl) }()
+		go func() { httpDone <- door.ServeAPI(hl) }()
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

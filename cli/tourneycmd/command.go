@@ -498,7 +498,7 @@ func startServer(opt options, log zerolog.Logger) (*server.Server, string, map[s
 	srv, err := server.New(server.Config{Rules: rules, Accounts: accounts,
 		RecordDir: filepath.Join(opt.out, "server"), DisconnectGrace: 2 * time.Minute,
 		TD:  server.TDConfig{Dir: opt.out, Events: []td.EventSpec{spec}, Style: opt.style, AbsentGrace: opt.absent},
-		Log: func(format string, a ...any) { srvLog.Info().Msgf(format, a...) }})
+		Log: srvLog})
 	if err != nil {
 		return nil, "", nil, err
 	}
