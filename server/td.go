@@ -98,6 +98,9 @@ const (
 	tdRunning = "running" // started; late joins for a Swiss
 	tdDone    = "done"    // every round played
 	tdAborted = "aborted" // stopped by a manager
+	// tdAdjourned: paired no further (AdjournTD); the games in progress
+	// count, and a server started again on Dir goes on with it.
+	tdAdjourned = "adjourned"
 )
 
 // director is the tournament director: its state, guarded by the
@@ -286,7 +289,7 @@ func decodeTDEvent(b []byte) (*tdEvent, error) {
 		return nil, errors.New("no event")
 	}
 	switch te.Status {
-	case tdOpen, tdRunning, tdDone, tdAborted:
+	case tdOpen, tdRunning, tdDone, tdAborted, tdAdjourned:
 	default:
 		return nil, fmt.Errorf("bad status %q", te.Status)
 	}
@@ -442,6 +445,22 @@ func (s *Server) TDEvents() []string {
 		out = append(out, line)
 	}
 	return out
+}
+
+// AdjournTD stops the running events between rounds, for a server about to
+// stop (kriegbot tourney's Ctrl-C): no further round is paired and no game
+// of the round starts; the games in progress play on and count (or, cut by
+// Close, are played again). A server started again on TDConfig.Dir goes on
+// with them.
+func (s *Server) AdjournTD() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, te := range s.td.events {
+		if te.Status == tdRunning {
+			te.Status = tdAdjourned
+			s.td.save(te)
+		}
+	}
 }
 
 // runningNamed reports whether an event of that name is open or running.

@@ -164,7 +164,7 @@ func (d *director) start(ev *Events, te *tdEvent) error {
 // game to play: a round robin's forfeits), or ends the event.
 func (d *director) pairNext(ev *Events, te *tdEvent) {
 	s := d.s
-	for !s.closed && te.Status == tdRunning && len(te.Boards) == 0 {
+	for !s.closed && (te.Status == tdRunning || te.Status == tdAdjourned && te.Event.Done()) && len(te.Boards) == 0 {
 		if te.Event.Done() {
 			d.finish(ev, te)
 			return
@@ -418,7 +418,7 @@ func (d *director) gameOver(ev *Events, g *Game) {
 	b := g.td
 	b.game = nil
 	te := b.ev
-	if te.Status != tdRunning || !slices.Contains(te.Boards, b) {
+	if te.Status != tdRunning && te.Status != tdAdjourned || !slices.Contains(te.Boards, b) {
 		return
 	}
 	var res tourney.Result
@@ -694,7 +694,9 @@ func (d *director) resume() {
 		switch te.Status {
 		case tdOpen:
 			d.armStart(te)
-		case tdRunning:
+		case tdRunning, tdAdjourned:
+			te.Status = tdRunning
+			d.save(te)
 			for _, b := range te.Boards {
 				b.Ready = [2]bool{}
 				b.Deadline = s.cfg.Now().Add(d.cfg.AbsentGrace)
