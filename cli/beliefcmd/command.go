@@ -51,7 +51,7 @@ check messages against the constant predictor. Exit 1 on any violation.
 	}
 	var rep beliefcheck.Report
 	opt := beliefcheck.Options{Keep: *keep, Prior: prior}
-	if isTerminal(stderr) {
+	if cmdflag.IsTerminal(stderr) {
 		opt.Progress = func(games int) {
 			if games%10 == 0 {
 				fmt.Fprintf(stderr, "\r%d games", games)
@@ -105,14 +105,4 @@ func loadPrior(name string) (belief.Prior, error) {
 		return nil, err
 	}
 	return oppmodel.NewModel(c), nil
-}
-
-// isTerminal reports whether w is a character device (progress is shown only there).
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }

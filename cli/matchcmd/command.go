@@ -75,32 +75,18 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	}
 	c := match.Config{Games: *games, Concurrency: *conc, Seed: *seed}
 	var err error
-	// The match's keys come out of a player's spec first: ponder, and its
-	// own budget (time odds).
-	pspec1, ponder1, err := match.SplitPonder(*p1)
+	// A player's spec holds the match's keys too: ponder, and its own
+	// budget (time odds).
+	pl1, err := match.ParsePlayer(*p1, match.Limits{Overhead: *overhead})
 	if err != nil {
 		return fail("-p1: %v", err)
 	}
-	pspec2, ponder2, err := match.SplitPonder(*p2)
+	pl2, err := match.ParsePlayer(*p2, match.Limits{Overhead: *overhead})
 	if err != nil {
 		return fail("-p2: %v", err)
 	}
-	c.P1Ponder, c.P2Ponder = ponder1, ponder2
-	spec1, own1, err := match.SplitBudget(pspec1, match.Limits{Overhead: *overhead})
-	if err != nil {
-		return fail("-p1: %v", err)
-	}
-	spec2, own2, err := match.SplitBudget(pspec2, match.Limits{Overhead: *overhead})
-	if err != nil {
-		return fail("-p2: %v", err)
-	}
-	c.P1Limits, c.P2Limits = own1, own2
-	if c.P1, err = players.Parse(spec1, players.Kinds()); err != nil {
-		return fail("-p1: %v", err)
-	}
-	if c.P2, err = players.Parse(spec2, players.Kinds()); err != nil {
-		return fail("-p2: %v", err)
-	}
+	c.P1, c.P1Ponder, c.P1Limits = pl1.Spec, pl1.Ponder, pl1.Limits
+	c.P2, c.P2Ponder, c.P2Limits = pl2.Spec, pl2.Ponder, pl2.Limits
 	if *games < 1 || *conc < 1 {
 		return fail("-games and -concurrency must be at least 1")
 	}

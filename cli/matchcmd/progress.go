@@ -3,10 +3,10 @@ package matchcmd
 import (
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
+	"kriegbot/internal/cmdflag"
 	"kriegbot/match"
 )
 
@@ -30,11 +30,7 @@ const heldQuiet = 30 * time.Second
 
 func newProgress(stderr io.Writer) *progress {
 	p := &progress{w: stderr, quiet: heldQuiet, lastLine: time.Now()}
-	if f, ok := stderr.(*os.File); ok {
-		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
-			p.on = true
-		}
-	}
+	p.on = cmdflag.IsTerminal(stderr)
 	return p
 }
 

@@ -212,7 +212,7 @@ func parsePlayers(list string) ([]entrant, error) {
 				return nil, fmt.Errorf("name %q is the tournament director's handle", h)
 			}
 		} else {
-			h = autoHandle(it.spec, used)
+			h = autoHandle(sp, used)
 		}
 		used[strings.ToLower(h)] = true
 		out = append(out, entrant{handle: h, spec: sp})
@@ -223,13 +223,10 @@ func parsePlayers(list string) ([]entrant, error) {
 // autoHandle names a player after its spec: the kind, then each option's
 // value ("mcts:approach=a" is "mcts-a"), cut to a valid handle and made
 // unique with a number.
-func autoHandle(spec string, used map[string]bool) string {
-	kind, opts, _ := strings.Cut(spec, ":")
-	h := kind
-	for _, kv := range strings.Split(opts, ",") {
-		if _, v, ok := strings.Cut(kv, "="); ok {
-			h += "-" + v
-		}
+func autoHandle(sp players.Spec, used map[string]bool) string {
+	h := sp.Kind()
+	for _, o := range sp.Options() {
+		h += "-" + o.Value
 	}
 	h = strings.Map(func(r rune) rune {
 		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' {

@@ -186,6 +186,51 @@ func TestOptionsTyped(t *testing.T) {
 	}
 }
 
+// TestParseWith: a harness's keys are taken out of the spec once, the
+// player's options stay in order and are read typed, and no key may be
+// given twice, the harness's or the player's.
+func TestParseWith(t *testing.T) {
+	sp, err := ParseWith("mcts:ponder=on,c=0.5,nodes=300,threads=2", Kinds(), "ponder", "nodes")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sp.String() != "mcts:c=0.5,threads=2" || sp.Kind() != "mcts" {
+		t.Errorf("player spec %q (kind %s)", sp, sp.Kind())
+	}
+	if got := sp.Options(); len(got) != 2 || got[0] != (Option{"c", "0.5"}) || got[1] != (Option{"threads", "2"}) {
+		t.Errorf("options %v", got)
+	}
+	if v, ok := sp.Option("threads"); v != "2" || !ok {
+		t.Errorf("threads = %q, %v", v, ok)
+	}
+	if _, ok := sp.Option("ponder"); ok {
+		t.Error("the harness's key ponder read as the player's option")
+	}
+	if v, ok := sp.Harness("nodes"); v != "300" || !ok {
+		t.Errorf("harness nodes = %q, %v", v, ok)
+	}
+	if _, ok := sp.Harness("movetime"); ok {
+		t.Error("a harness key not given is there")
+	}
+	only, err := ParseWith("random:ponder=off", Kinds(), "ponder")
+	if err != nil || only.String() != "random" || len(only.Options()) != 0 {
+		t.Errorf("only harness keys: %q %v, %v", only, only.Options(), err)
+	}
+	for _, tc := range []struct{ spec, err string }{
+		{"mcts:ponder=on,ponder=off", `option "ponder" given twice`},
+		{"mcts:ponder", `option "ponder" is not key=value`},
+		{"random:ponder=on,threads=2", `random has no option "threads"`},
+	} {
+		if _, err := ParseWith(tc.spec, Kinds(), "ponder"); err == nil || !strings.Contains(err.Error(), tc.err) {
+			t.Errorf("%s: error %v, want %q", tc.spec, err, tc.err)
+		}
+	}
+	// Without the harness the same key is the player's, and unknown to it.
+	if _, err := Parse("random:ponder=on", Kinds()); err == nil || !strings.Contains(err.Error(), `random has no option "ponder"`) {
+		t.Errorf("ponder as a player's option: %v", err)
+	}
+}
+
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{"random", "heuristic:noise=5", "heuristic:noise=", "a:b=c,d=e", ":", ",=,"} {
 		f.Add(s)
@@ -194,6 +239,15 @@ func FuzzParse(f *testing.F) {
 		sp, err := Parse(s, Kinds())
 		if err == nil && sp.String() != s {
 			t.Fatalf("Parse(%q) = %q", s, sp.String())
+		}
+		// Taking a harness key out leaves a spec that reads back the same.
+		hs, err := ParseWith(s, Kinds(), "seed")
+		if err != nil {
+			return
+		}
+		again, err := Parse(hs.String(), Kinds())
+		if err != nil || again.String() != hs.String() || len(again.Options()) != len(hs.Options()) {
+			t.Fatalf("ParseWith(%q) = %q, which reads back as %q, %v", s, hs, again, err)
 		}
 	})
 }

@@ -6,9 +6,12 @@ import (
 )
 
 // Rules selects the automatic game endings beyond checkmate, stalemate and
-// insufficient material, which always apply.
+// insufficient material, which always apply, and the Kriegspiel variant:
+// what the referee announces and refuses (the zero Variant is wild 16).
 type Rules struct {
 	Name string
+	// Variant is the rule variant as data (docs/rulesets.md).
+	Variant Variant
 	// FiftyMoves draws the game automatically once 100 half-moves pass without a
 	// capture or a pawn move (the 2006 Computer Olympiad rules).
 	FiftyMoves bool

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -248,5 +249,44 @@ func TestViolations(t *testing.T) {
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("violations:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// flagParsers are the packages outside cli/ allowed to import "flag": the
+// commands' shared flag helper and a go:generate tool with a main of its own.
+func flagParsers() []string { return []string{"internal/cmdflag", "internal/buildinfo/gensum"} }
+
+// flagOutsideCommands lists the packages that parse command-line flags
+// outside cli/ and the allowed helpers: every command lives under cli/.
+func flagOutsideCommands(module string, pkgs []pkg, allowed []string) []string {
+	var bad []string
+	for _, p := range pkgs {
+		rel := strings.TrimPrefix(p.path, module+"/")
+		if rel == "cli" || strings.HasPrefix(rel, "cli/") || slices.Contains(allowed, rel) {
+			continue
+		}
+		if slices.Contains(p.imports, "flag") {
+			bad = append(bad, p.path+" imports flag: commands and their flags live under cli/")
+		}
+	}
+	return bad
+}
+
+func TestFlagsOnlyInCommands(t *testing.T) {
+	module, pkgs := modulePackages(t)
+	for _, v := range flagOutsideCommands(module, pkgs, flagParsers()) {
+		t.Error(v)
+	}
+	// The check itself, on made-up packages: it must catch a library that
+	// parses flags, and pass commands, the helper and a test's own flags.
+	fake := []pkg{
+		{path: "m/cli/runcmd", imports: []string{"flag"}},
+		{path: "m/internal/cmdflag", imports: []string{"flag"}},
+		{path: "m/bot", imports: []string{"fmt"}, test: []string{"flag"}},
+		{path: "m/match", imports: []string{"flag", "fmt"}},
+	}
+	got := flagOutsideCommands("m", fake, []string{"internal/cmdflag"})
+	if len(got) != 1 || !strings.HasPrefix(got[0], "m/match imports flag") {
+		t.Errorf("made-up packages: %q, want only m/match", got)
 	}
 }

@@ -316,7 +316,7 @@ func (web *Door) apiProfile(req *request) *kshttp.Error {
 	if e := kshttp.DecodeBody(req.r, &body); e != nil {
 		return e
 	}
-	if body.RuleVariants == nil || len(body.RuleVariants) > kshttp.NumRuleVariants {
+	if body.RuleVariants == nil || len(body.RuleVariants) > len(ksapi.RuleVariants()) {
 		return kshttp.Invalid("supported_rule_variants", "a list of rule variants")
 	}
 	for _, v := range body.RuleVariants {

@@ -1,4 +1,4 @@
-package replay
+package replaycmd
 
 import (
 	"bufio"
@@ -9,9 +9,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
-	"strings"
-	"time"
 
 	"kriegbot/engine/chess"
 	"kriegbot/internal/buildinfo"
@@ -19,6 +16,7 @@ import (
 	"kriegbot/internal/retention"
 	"kriegbot/match"
 	"kriegbot/record"
+	"kriegbot/replay"
 )
 
 // Command is `kriegbot replay [flags] FILE`.
@@ -61,7 +59,7 @@ Enter/n, p and q step through the attempts.
 		return cmdflag.Fail(stderr, "replay", "-top %d: want 1 to %d", *top, record.MaxTop)
 	}
 	name := fs.Arg(0)
-	rec, err := load(name, source{game: *game, side: *side, record: *recordName, player: *player, seed: *seed, nodes: *nodes}, stderr)
+	rec, err := load(name, *side, replay.Source{Game: *game, Record: *recordName, Player: *player, Seed: *seed, Nodes: *nodes}, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "kriegbot replay: %v\n", err)
 		return cmdflag.Failure
@@ -72,18 +70,18 @@ Enter/n, p and q step through the attempts.
 	if *why < 0 {
 		return cmdflag.Fail(stderr, "replay", "-why %d: want an attempt number from 1", *why)
 	}
-	opt := Options{From: *from, To: *to, Top: *top}
+	opt := replay.Options{From: *from, To: *to, Top: *top}
 	if rec.Game.Build != "" {
 		opt.Build = buildinfo.ID()
 	}
-	if t, ok := terminal(stderr); ok {
+	if t, ok := cmdflag.Terminal(stderr); ok {
 		opt.Progress = func(done, total int) {
 			if done%4 == 0 || done == total {
 				fmt.Fprintf(t, "\rreplaying attempt %d of %d ", done, total)
 			}
 		}
 	}
-	res, err := Run(context.Background(), rec, opt)
+	res, err := replay.Run(context.Background(), rec, opt)
 	if opt.Progress != nil {
 		fmt.Fprint(stderr, "\r\x1b[K")
 	}
@@ -92,7 +90,7 @@ Enter/n, p and q step through the attempts.
 		return cmdflag.Failure
 	}
 	if *why > 0 {
-		if err := WriteWhy(stdout, res, *why); err != nil {
+		if err := replay.WriteWhy(stdout, res, *why); err != nil {
 			fmt.Fprintf(stderr, "kriegbot replay: -why %d: %v\n", *why, err)
 			return cmdflag.Failure
 		}
@@ -101,22 +99,10 @@ Enter/n, p and q step through the attempts.
 	return finish(res, *htmlOut, *plain, stdout, stderr)
 }
 
-// source is what the flags say of the file to replay.
-type source struct {
-	game   int
-	side   string
-	record string
-	player string
-	seed   uint64
-	nodes  int64
-}
-
-// load reads a per-game record, a game of a match file, or a game of a
-// transcript with its record. All are read as streams: records and match
-// files line by line with bounded lines, a transcript entry by entry,
-// keeping one game.
-func load(name string, src source, stderr io.Writer) (*Record, error) {
-	game, recordName, player, seed, nodes := src.game, src.record, src.player, src.seed, src.nodes
+// load reads the game to replay from file name: a game of a match file
+// (converted by match into the record of the player on side), or what
+// replay.Load reads, a per-game record or a game of a transcript.
+func load(name, side string, src replay.Source, stderr io.Writer) (*record.Record, error) {
 	f, err := retention.Open(name) // a record may have been gzipped since
 	if err != nil {
 		return nil, err
@@ -124,59 +110,22 @@ func load(name string, src source, stderr io.Writer) (*Record, error) {
 	defer f.Close()
 	br := bufio.NewReader(f)
 	if isMatch(br) {
-		return loadMatch(br, name, src, stderr)
+		return loadMatch(br, name, side, src, stderr)
 	}
-	if isRecord(br) {
-		return ReadRecord(br, name)
-	}
-	tg, err := ReadTranscript(br, name, TranscriptOptions{Game: game})
-	if err != nil {
-		return nil, err
-	}
-	if tg.Desync != "" {
-		fmt.Fprintf(stderr, "kriegbot replay: the daemon's tracker lost track of game %d: %s\n", tg.Record.Game.Number, tg.Desync)
-	}
-	if recordName == "" && player == "" {
-		recordName = findRecord(name, tg.Record)
-		if recordName == "" {
-			return nil, fmt.Errorf("%s: no record of game %d found next to the transcript: give -record FILE, or -player SPEC and -seed N", name, tg.Record.Game.Number)
-		}
-		fmt.Fprintf(stderr, "kriegbot replay: using the record %s\n", recordName)
-	}
-	if recordName != "" {
-		rf, err := retention.Open(recordName)
-		if err != nil {
-			return nil, err
-		}
-		defer rf.Close()
-		rec, err := ReadRecord(rf, recordName)
-		if err != nil {
-			return nil, err
-		}
-		return tg.Record, tg.AttachRecord(rec)
-	}
-	if nodes < 1 {
-		return nil, fmt.Errorf("-nodes %d: want at least 1", nodes)
-	}
-	tg.Record.Game.Player, tg.Record.Game.Seed = player, seed
-	for i := range tg.Record.Steps {
-		if tg.Record.Steps[i].Kind == StepAttempt {
-			tg.Record.Steps[i].Search = &Search{Iterations: nodes}
-		}
-	}
-	fmt.Fprintf(stderr, "kriegbot replay: no record: every search runs %d iterations, so choices may differ from the live ones\n", nodes)
-	return tg.Record, nil
+	return replay.Load(br, name, src, func(format string, args ...any) {
+		fmt.Fprintf(stderr, "kriegbot replay: "+format+"\n", args...)
+	})
 }
 
-// loadMatch reads game src.game of a match file as a record of the player
-// on src.side.
-func loadMatch(br *bufio.Reader, name string, src source, stderr io.Writer) (*Record, error) {
-	g, err := match.ReadGame(name, br, src.game)
+// loadMatch reads game src.Game of a match file as a record of the player
+// on side.
+func loadMatch(br *bufio.Reader, name, side string, src replay.Source, stderr io.Writer) (*record.Record, error) {
+	g, err := match.ReadGame(name, br, src.Game)
 	if err != nil {
 		return nil, err
 	}
 	us := chess.White
-	switch src.side {
+	switch side {
 	case "white":
 	case "black":
 		us = chess.Black
@@ -185,11 +134,11 @@ func loadMatch(br *bufio.Reader, name string, src source, stderr io.Writer) (*Re
 			us = chess.Black
 		}
 	default:
-		return nil, fmt.Errorf("-side %q: want white or black", src.side)
+		return nil, fmt.Errorf("-side %q: want white or black", side)
 	}
-	rec, err := FromMatch(g, name, us, src.nodes)
+	rec, err := g.SideRecord(name, us, src.Nodes)
 	if err == nil && rec.Approximate {
-		fmt.Fprintf(stderr, "kriegbot replay: the match ran on a clock and its file does not hold the searches' sizes: every search runs %d iterations, so choices may differ from the match's\n", src.nodes)
+		fmt.Fprintf(stderr, "kriegbot replay: the match ran on a clock and its file does not hold the searches' sizes: every search runs %d iterations, so choices may differ from the match's\n", src.Nodes)
 	}
 	return rec, err
 }
@@ -200,58 +149,9 @@ func isMatch(br *bufio.Reader) bool {
 	return bytes.HasPrefix(bytes.TrimLeft(b, " \t\r\n"), []byte(`{"type":"match"`))
 }
 
-// isRecord says whether the stream starts like JSON (a record) rather than
-// a transcript's time stamp.
-func isRecord(br *bufio.Reader) bool {
-	for i := 1; i <= 64; i++ {
-		b, err := br.Peek(i)
-		if err != nil {
-			return false
-		}
-		switch b[i-1] {
-		case ' ', '\t', '\r', '\n':
-			continue
-		case '{':
-			return true
-		}
-		return false
-	}
-	return false
-}
-
-// findRecord looks for the game's record where the daemon writes it: in
-// games/ beside the transcripts folder, named ...-g<N>-..., with the same
-// players and a start within a minute of the transcript's.
-func findRecord(transcript string, g *Record) string {
-	dir := filepath.Join(filepath.Dir(transcript), "..", "games")
-	names, _ := filepath.Glob(filepath.Join(dir, fmt.Sprintf("*-g%d-*.jsonl", g.Game.Number)))
-	gzipped, _ := filepath.Glob(filepath.Join(dir, fmt.Sprintf("*-g%d-*.jsonl.gz", g.Game.Number)))
-	for _, n := range append(names, gzipped...) {
-		f, err := retention.Open(n)
-		if err != nil {
-			continue
-		}
-		line, err := record.ReadLine(bufio.NewReader(f))
-		f.Close()
-		if err != nil {
-			continue
-		}
-		r, err := ReadRecord(bytes.NewReader(line), n)
-		if err != nil {
-			continue
-		}
-		d := r.Game.Start.Sub(g.Game.Start)
-		if r.Game.Number == g.Game.Number && strings.EqualFold(r.Game.White, g.Game.White) &&
-			strings.EqualFold(r.Game.Black, g.Game.Black) && d < time.Minute && d > -time.Minute {
-			return n
-		}
-	}
-	return ""
-}
-
 // finish writes the replay: HTML if asked, then the step-through view on a
 // terminal or the text of every attempt; exit 1 on differing choices.
-func finish(res *Result, htmlOut string, plain bool, stdout, stderr io.Writer) int {
+func finish(res *replay.Result, htmlOut string, plain bool, stdout, stderr io.Writer) int {
 	if htmlOut != "" {
 		if err := writeHTMLFile(htmlOut, res); err != nil {
 			fmt.Fprintf(stderr, "kriegbot replay: %v\n", err)
@@ -259,10 +159,10 @@ func finish(res *Result, htmlOut string, plain bool, stdout, stderr io.Writer) i
 		}
 	}
 	var err error
-	if t, ok := terminal(stdout); ok && !plain {
-		err = Browse(os.Stdin, t, res)
+	if t, ok := cmdflag.Terminal(stdout); ok && !plain {
+		err = replay.Browse(os.Stdin, t, res)
 	} else {
-		err = WriteText(stdout, res, false)
+		err = replay.WriteText(stdout, res, false)
 	}
 	if err != nil && !errors.Is(err, io.EOF) {
 		fmt.Fprintf(stderr, "kriegbot replay: %v\n", err)
@@ -281,15 +181,15 @@ func finish(res *Result, htmlOut string, plain bool, stdout, stderr io.Writer) i
 	return cmdflag.OK
 }
 
-// terminal returns stdout as a terminal file, if it is one.
-func terminal(w io.Writer) (*os.File, bool) {
-	f, ok := w.(*os.File)
-	if !ok {
-		return nil, false
+// writeHTMLFile writes the HTML page to name.
+func writeHTMLFile(name string, res *replay.Result) error {
+	f, err := os.Create(name)
+	if err != nil {
+		return err
 	}
-	st, err := f.Stat()
-	if err != nil || st.Mode()&os.ModeCharDevice == 0 {
-		return nil, false
+	if err := replay.WriteHTML(f, res); err != nil {
+		f.Close()
+		return err
 	}
-	return f, true
+	return f.Close()
 }
