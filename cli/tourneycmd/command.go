@@ -28,6 +28,7 @@ import (
 	"kriegbot/protocol/handle"
 	"kriegbot/server"
 	"kriegbot/server/td"
+	"kriegbot/server/tddoor"
 	"kriegbot/server/timecontrol"
 	"kriegbot/tourney"
 )
@@ -433,10 +434,12 @@ func startServer(opt options, log zerolog.Logger) (*server.Server, string, map[s
 	}
 	srvLog := log.With().Str("component", "server").Logger()
 	srv, err := server.New(server.Config{Rules: rules, Accounts: accounts,
-		RecordDir: filepath.Join(opt.out, "server"), DisconnectGrace: 2 * time.Minute,
-		TD:  server.TDConfig{Dir: opt.out, Events: []td.EventSpec{spec}, Style: opt.style, AbsentGrace: opt.absent},
-		Log: srvLog})
+		RecordDir: filepath.Join(opt.out, "server"), DisconnectGrace: 2 * time.Minute, Log: srvLog})
 	if err != nil {
+		return nil, "", nil, err
+	}
+	if _, err := tddoor.New(srv, tddoor.Config{Dir: opt.out, Events: []td.EventSpec{spec}, Style: opt.style, AbsentGrace: opt.absent}); err != nil {
+		srv.Close()
 		return nil, "", nil, err
 	}
 	ln, err := net.Listen("tcp", opt.addr)
