@@ -338,7 +338,7 @@ func (s *Server) sendMoveList(ev *Events, c *Client, g *Game, col chess.Color, a
 
 // armClock sets the flag timer for the side to move. While the clock is
 // idle (before White's first move in a game with an HTTP bot) the timer
-// instead aborts a game nobody starts, after HTTPConfig.IdleGame.
+// instead aborts a game nobody starts, after the bot door's IdleGame (httpdoor.Config.IdleGame).
 func (s *Server) armClock(g *Game) {
 	if g.timer != nil {
 		g.timer.Stop()

@@ -16,7 +16,7 @@ import (
 // The golden tests record every byte each client of a scripted session
 // received and compare them with testdata/*.golden: a refactor of the
 // server must leave what it says on the wire byte for byte as it was.
-// `go test ./server -run Golden -update` rewrites the files; do that only
+// `go test ./server/... -run Golden -update` rewrites the files; do that only
 // for a change of behaviour meant and reviewed.
 
 var update = flag.Bool("update", false, "rewrite the golden files of the transcript tests")
