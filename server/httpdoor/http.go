@@ -336,7 +336,7 @@ func (web *Door) serveAPI(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	req := &request{w: w, r: r, route: rt, param: param}
-	if rt != kshttp.RouteHealth && rt != kshttp.RouteRegister && rt != kshttp.RouteUser {
+	if rt != kshttp.RouteHealth && rt != kshttp.RouteRegister && rt != kshttp.RouteUser && rt != kshttp.RouteUserGames {
 		bot, e := web.authenticate(r)
 		if e != nil {
 			kshttp.WriteError(w, e)
@@ -352,6 +352,8 @@ func (web *Door) serveAPI(w http.ResponseWriter, r *http.Request) {
 		e = web.apiRegister(req)
 	case kshttp.RouteUser:
 		e = web.apiUser(req)
+	case kshttp.RouteUserGames:
+		e = web.apiUserGames(req)
 	case kshttp.RouteBots:
 		e = web.apiBots(req)
 	case kshttp.RouteProfile:

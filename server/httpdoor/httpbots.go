@@ -343,15 +343,13 @@ func (web *Door) apiUser(req *request) *kshttp.Error {
 	lname := lowerASCII(req.param)
 	s.Lock()
 	defer s.Unlock()
-	name, display := "", ""
-	if b := web.bots[lname]; b != nil {
-		name, display = b.Username, b.DisplayName
-	} else if h, ok := s.LoggedIn(lname); ok {
-		name, display = h, h
-	} else if s.HasAccount(lname) {
-		name, display = lname, lname
-	} else {
+	name, ok := web.userName(lname)
+	if !ok {
 		return kshttp.DetailError(404, "User not found")
+	}
+	display := name
+	if b := web.bots[lname]; b != nil {
+		display = b.DisplayName
 	}
 	kshttp.WriteJSON(req.w, 200, ksapi.User{Username: name, DisplayName: display, Role: "bot", IsBot: true,
 		Elo: s.Rating(name), Ratings: map[string]any{}, Stats: map[string]any{}})

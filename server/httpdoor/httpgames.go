@@ -122,6 +122,12 @@ func (web *Door) apiGame(req *request) *kshttp.Error {
 		}
 		return nil
 	}
+	if req.route == kshttp.RouteMoves && !player && g != nil && g.Result() != "" {
+		// A finished game's transcript is for any signed-in user, as on
+		// the site (model fetch reads games it did not play).
+		kshttp.WriteJSON(req.w, 200, transcript(g, nil))
+		return nil
+	}
 	if !player {
 		return kshttp.GameError(403, ksapi.CodeForbidden, "You are not a participant of this game")
 	}
@@ -166,7 +172,7 @@ func (web *Door) apiGame(req *request) *kshttp.Error {
 		if g == nil || g.Result() == "" {
 			return kshttp.GameError(400, ksapi.CodeGameNotActive, "The transcript is shown once the game is over")
 		}
-		kshttp.WriteJSON(req.w, 200, transcript(g, col))
+		kshttp.WriteJSON(req.w, 200, transcript(g, strp(kshttp.ColorWord(col))))
 		return nil
 	}
 	return kshttp.DetailError(404, "Not Found")
@@ -324,6 +330,12 @@ func (web *Door) apiMove(req *request, uci string) *kshttp.Error {
 	} else {
 		player = sk.Bot() == req.bot
 	}
+	if req.route == kshttp.RouteMoves && !player && g != nil && g.Result() != "" {
+		// A finished game's transcript is for any signed-in user, as on
+		// the site (model fetch reads games it did not play).
+		kshttp.WriteJSON(req.w, 200, transcript(g, nil))
+		return nil
+	}
 	if !player {
 		return kshttp.GameError(403, ksapi.CodeForbidden, "You are not a participant of this game")
 	}
@@ -363,8 +375,9 @@ func (web *Door) apiMove(req *request, uci string) *kshttp.Error {
 
 // transcript is GET /game/{ref}/moves for a finished game: every
 // attempt, the opponent's illegal ones too (as the site shows them once a
-// wild16 game is over).
-func transcript(g *server.Game, viewer chess.Color) ksapi.Transcript {
+// wild16 game is over); viewer is the asker's colour, nil for one who did
+// not play.
+func transcript(g *server.Game, viewer *string) ksapi.Transcript {
 	moves := []ksapi.TranscriptMove{}
 	ply := 0
 	for _, a := range g.Answers() {
@@ -377,7 +390,7 @@ func transcript(g *server.Game, viewer chess.Color) ksapi.Transcript {
 			ply++
 		}
 	}
-	return ksapi.Transcript{GameID: g.ID(), RuleVariant: "wild16", ViewerColor: kshttp.ColorWord(viewer), Moves: moves}
+	return ksapi.Transcript{GameID: g.ID(), RuleVariant: "wild16", ViewerColor: viewer, Moves: moves}
 }
 
 // inRange reports whether rating is in sk's range of takers' ratings.

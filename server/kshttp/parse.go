@@ -39,6 +39,7 @@ const (
 	RouteProfile                   // POST /bots/profile
 	RouteAvailability              // POST /bots/availability
 	RouteUser                      // GET /user/{name}
+	RouteUserGames                 // GET /user/{name}/games?page=&per_page=
 )
 
 // maxPath bounds the path a route may have; anything longer is not found.
@@ -72,6 +73,8 @@ func ParseRoute(method, path string) (Route, string, int) {
 		return pick("POST", RouteAvailability, "")
 	case len(seg) == 2 && seg[0] == "user" && seg[1] != "":
 		return pick("GET", RouteUser, seg[1])
+	case len(seg) == 3 && seg[0] == "user" && seg[1] != "" && seg[2] == "games":
+		return pick("GET", RouteUserGames, seg[1])
 	case len(seg) < 2 || seg[0] != "game" || seg[1] == "":
 		return RouteNone, "", 404
 	}
