@@ -26,6 +26,7 @@ import (
 	"kriegbot/protocol/handle"
 	"kriegbot/server"
 	"kriegbot/server/td"
+	"kriegbot/server/tddoor"
 	"kriegbot/server/timecontrol"
 	"kriegbot/tourney"
 )
@@ -328,7 +329,7 @@ func run(ctx context.Context, opt options, stdout, stderr io.Writer, interrupts 
 	log := zerolog.New(logOut).With().Timestamp().Logger()
 	log.Info().Uint64("seed", opt.seed).Str("event", opt.eventSpec()).Bool("resume", opt.resume).Msg("kriegbot tourney starting")
 
-	srv, addr, passwords, err := startServer(opt, log)
+	srv, director, addr, passwords, err := startServer(opt, log)
 	if err != nil {
 		return endDone, err
 	}
@@ -389,12 +390,12 @@ func run(ctx context.Context, opt options, stdout, stderr io.Writer, interrupts 
 	state, end, err := watch(wctx, path, opt.progress, newProgress(stdout), interrupts, stopper{
 		adjourn: func() {
 			fmt.Fprintf(stdout, "kriegbot tourney: finishing the games in progress, then adjourning the event (Ctrl-C again to adjourn them now: they are played again on -resume)\n")
-			srv.AdjournTD()
+			director.Adjourn()
 		},
 		playing: func() int { n, _ := srv.GameCount(); return n },
 		cut: func() {
 			fmt.Fprintf(stdout, "kriegbot tourney: adjourning now; the games in progress are played again on -resume\n")
-			srv.AdjournTD()
+			director.Adjourn()
 			srv.Close() // the games in progress end aborted; their pairings stand
 			for _, d := range daemons {
 				d.HardQuit()
@@ -476,15 +477,15 @@ func (o options) serverRules() (umpire.Rules, error) {
 
 // startServer starts kriegbot serve in-process, loopback, with an account
 // per player (fresh random passwords: the real login path is exercised)
-// and the TD running the event.
-func startServer(opt options, log zerolog.Logger) (*server.Server, string, map[string]string, error) {
+// and the TD running the event (returned too: Ctrl-C adjourns it).
+func startServer(opt options, log zerolog.Logger) (*server.Server, *tddoor.Door, string, map[string]string, error) {
 	rules, err := opt.serverRules()
 	if err != nil {
-		return nil, "", nil, err
+		return nil, nil, "", nil, err
 	}
 	spec, err := td.ParseEventSpec(opt.eventSpec(), opt.style)
 	if err != nil {
-		return nil, "", nil, err
+		return nil, nil, "", nil, err
 	}
 	handles := make([]string, len(opt.players))
 	for i, e := range opt.players {
@@ -492,23 +493,26 @@ func startServer(opt options, log zerolog.Logger) (*server.Server, string, map[s
 	}
 	accounts, passwords, err := server.ThrowAwayAccounts("C", handles...)
 	if err != nil {
-		return nil, "", nil, err
+		return nil, nil, "", nil, err
 	}
 	srvLog := log.With().Str("component", "server").Logger()
 	srv, err := server.New(server.Config{Rules: rules, Accounts: accounts,
-		RecordDir: filepath.Join(opt.out, "server"), DisconnectGrace: 2 * time.Minute,
-		TD:  server.TDConfig{Dir: opt.out, Events: []td.EventSpec{spec}, Style: opt.style, AbsentGrace: opt.absent},
-		Log: srvLog})
+		RecordDir: filepath.Join(opt.out, "server"), DisconnectGrace: 2 * time.Minute, Log: srvLog})
 	if err != nil {
-		return nil, "", nil, err
+		return nil, nil, "", nil, err
+	}
+	director, err := tddoor.New(srv, tddoor.Config{Dir: opt.out, Events: []td.EventSpec{spec}, Style: opt.style, AbsentGrace: opt.absent})
+	if err != nil {
+		srv.Close()
+		return nil, nil, "", nil, err
 	}
 	ln, err := net.Listen("tcp", opt.addr)
 	if err != nil {
 		srv.Close()
-		return nil, "", nil, err
+		return nil, nil, "", nil, err
 	}
 	go srv.Serve(ln)
-	return srv, ln.Addr().String(), passwords, nil
+	return srv, director, ln.Addr().String(), passwords, nil
 }
 
 // daemonConfig is one player's daemon: tournament mode, nothing else. It

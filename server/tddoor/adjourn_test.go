@@ -1,4 +1,4 @@
-package server
+package tddoor
 
 import (
 	"os"
@@ -7,19 +7,20 @@ import (
 	"testing"
 	"time"
 
+	"kriegbot/server"
 	"kriegbot/server/td"
 )
 
-// TestTDAdjourn: AdjournTD with round 1's games in progress lets them end
+// TestTDAdjourn: Adjourn with round 1's games in progress lets them end
 // and count, pairs no round 2 and keeps the event as adjourned on disk; a
 // server started again on the folder goes on with round 2.
 func TestTDAdjourn(t *testing.T) {
 	names := []string{"Alpha", "Bravo", "Charlie", "Delta"}
 	strength := map[string]int{"Alpha": 4, "Bravo": 3, "Charlie": 2, "Delta": 1}
 	dir := t.TempDir()
-	cfg := Config{Accounts: tdAccounts(t, names...), TD: TDConfig{Dir: dir, AbsentGrace: wait,
-		Events: []td.EventSpec{mustSpec(t, "name=Later,rounds=2,tc=1+0,start=4")}}}
-	s1, addr1 := startServer(t, cfg)
+	cfg, tcfg := server.Config{Accounts: tdAccounts(t, names...)}, Config{Dir: dir, AbsentGrace: wait,
+		Events: []td.EventSpec{mustSpec(t, "name=Later,rounds=2,tc=1+0,start=4")}}
+	s1, addr1 := startTD(t, cfg, tcfg)
 	bots := map[string]*tdBot{}
 	for _, n := range names {
 		bots[n] = newTDBot(t, addr1, n, strength)
@@ -29,9 +30,9 @@ func TestTDAdjourn(t *testing.T) {
 	for _, n := range names {
 		bots[n].Expect("Creating: ")
 	}
-	s1.AdjournTD()
+	s1.td.Adjourn()
 	if st := tdSnap(t, s1, 1).Status; st != tdAdjourned {
-		t.Fatalf("status %s after AdjournTD, want %s", st, tdAdjourned)
+		t.Fatalf("status %s after Adjourn, want %s", st, tdAdjourned)
 	}
 	for _, n := range names {
 		bots[n].release()
@@ -54,7 +55,7 @@ func TestTDAdjourn(t *testing.T) {
 	if err != nil || !strings.Contains(string(saved), "adjourned, 1+0, round 1 of 2") {
 		t.Fatalf("crosstable on disk %q, %v: want it adjourned after round 1", saved, err)
 	}
-	s2, addr2 := startServer(t, cfg)
+	s2, addr2 := startTD(t, cfg, tcfg)
 	for _, n := range names {
 		bots[n].connect(addr2)
 	}
