@@ -8,7 +8,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"kriegbot/engine/chess"
 	"kriegbot/protocol"
 	"kriegbot/server/telnet"
 )
@@ -359,33 +358,4 @@ func (ev *Events) flush() {
 		ev.issuer.budget -= float64(cost)
 	}
 	ev.order, ev.out = nil, map[*Client][]byte{}
-}
-
-// boardText draws c's own men only, as a Kriegspiel player sees the board.
-func boardText(pos *chess.Position, own chess.Color) []string {
-	lines := make([]string, 0, 10)
-	ranks := []int{7, 6, 5, 4, 3, 2, 1, 0}
-	files := []int{0, 1, 2, 3, 4, 5, 6, 7}
-	if own == chess.Black {
-		ranks = []int{0, 1, 2, 3, 4, 5, 6, 7}
-		files = []int{7, 6, 5, 4, 3, 2, 1, 0}
-	}
-	for _, r := range ranks {
-		row := []byte{byte('1' + r), ' ', ' '}
-		for _, f := range files {
-			sq := chess.NewSquare(f, r)
-			p := pos.PieceAt(sq)
-			ch := byte('.')
-			if p != chess.NoPiece && p.Color() == own {
-				ch = p.Letter()
-			}
-			row = append(row, ch, ' ')
-		}
-		lines = append(lines, string(bytes.TrimRight(row, " ")))
-	}
-	foot := []byte("   ")
-	for _, f := range files {
-		foot = append(foot, byte('a'+f), ' ')
-	}
-	return append(lines, string(bytes.TrimRight(foot, " ")))
 }

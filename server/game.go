@@ -3,13 +3,11 @@ package server
 import (
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
 	"time"
 
 	"kriegbot/engine/chess"
 	"kriegbot/engine/umpire"
-	"kriegbot/protocol"
 	"kriegbot/tourney"
 )
 
@@ -185,155 +183,13 @@ func (s *Server) startGame(ev *Events, white, black seat, minutes, inc int, rate
 			s.removeOffersOf(ev, p.c.handle)
 		}
 	}
-	kind := "unrated"
-	if rated {
-		kind = "rated"
-	}
-	for col, c := range g.players {
-		ev.text(c, fmt.Sprintf("Creating: %s (%d) %s (%d) %s wild 16 %d %d", g.names[0], g.ratings[0], g.names[1], g.ratings[1], kind, minutes, inc))
-		ev.text(c, fmt.Sprintf("{Game %d (%s vs. %s) Creating %s wild 16 (Kriegspiel) match.}", g.number, g.names[0], g.names[1], kind))
-		s.sendGameState(ev, g, chess.Color(col))
-	}
+	s.teller.GameStarted(ev, g)
 	s.armClock(g)
 	for _, w := range s.watchers {
 		w.GameStarted(g)
 	}
 	s.note().Msgf("game %d started: %s vs %s %d+%d", g.number, g.names[0], g.names[1], minutes, inc)
 	return g
-}
-
-// sendGameState tells the player of colour col everything about the game as
-// that player may see it: at the start, and again when a player comes back.
-func (s *Server) sendGameState(ev *Events, g *Game, col chess.Color) {
-	c := g.players[col]
-	n := strconv.Itoa(g.number)
-	rated := "0"
-	if g.rated {
-		rated = "1"
-	}
-	mins, inc := strconv.Itoa(g.minutes), strconv.Itoa(g.inc)
-	ev.dg(c, protocol.DGMyGameStarted, n, g.names[0], g.names[1], "16", "Wild", rated, mins, inc, mins, inc,
-		"1", "", strconv.Itoa(g.ratings[0]), strconv.Itoa(g.ratings[1]), n, g.titles[0], g.titles[1],
-		"0", "0", "0", "", "0")
-	sym := "PW"
-	if col == chess.Black {
-		sym = "PB"
-	}
-	ev.dg(c, protocol.DGMyRelationToGame, n, sym)
-	ev.dg(c, protocol.DGFlip, n, boolField(col == chess.Black))
-	s.sendMoveList(ev, c, g, col, false)
-	now := s.cfg.Now()
-	ev.dg(c, protocol.DGSetClock, n, strconv.Itoa(int(g.remaining(chess.White, now)/time.Second)), strconv.Itoa(int(g.remaining(chess.Black, now)/time.Second)))
-	s.sendClocks(ev, c, g, now)
-	if c != nil && !c.dgOn(protocol.DGSendMoves) {
-		for _, l := range boardText(ptr(g.ump.Position()), col) {
-			ev.text(c, l)
-		}
-	}
-	if g.ump.Side() == col {
-		s.yourTurn(ev, g, col)
-	}
-}
-
-func ptr(p chess.Position) *chess.Position { return &p }
-
-func boolField(b bool) string {
-	if b {
-		return "1"
-	}
-	return "0"
-}
-
-func (s *Server) yourTurn(ev *Events, g *Game, col chess.Color) {
-	c := g.players[col]
-	ev.dg(c, protocol.DGMyTurn, strconv.Itoa(g.number))
-	if c != nil && !c.dgOn(protocol.DGSendMoves) {
-		ev.text(c, fmt.Sprintf("Game %d: it is your move (%s).", g.number, strings.ToLower(colorName(col))))
-	}
-}
-
-// sendClocks sends DG 56 for both sides.
-func (s *Server) sendClocks(ev *Events, c *Client, g *Game, now time.Time) {
-	n := strconv.Itoa(g.number)
-	for _, side := range []chess.Color{chess.White, chess.Black} {
-		running := g.clockRuns() && g.ump.Side() == side
-		ms := g.remaining(side, now).Milliseconds()
-		ev.dg(c, protocol.DGMsec, n, "WB"[side:side+1], strconv.FormatInt(ms, 10), boolField(running))
-	}
-}
-
-// moveFields renders one legal move for a viewer: the full move for its
-// mover (or anyone once the game is over), "?" or "?x<sq>" for the opponent.
-func moveFields(mf protocol.MoveFields, san string, a umpire.Answer, hidden bool, used time.Duration, left time.Duration) []string {
-	var f []string
-	alg, smith := san, a.Attempt.String()
-	if hidden {
-		alg, smith = "?", "?"
-		if a.Capture.Kind != umpire.NoCapture {
-			smith = "?x" + a.Capture.Square.String()
-		}
-	}
-	if mf.Algebraic {
-		f = append(f, alg)
-	}
-	if mf.Smith {
-		f = append(f, smith)
-	}
-	if mf.Time {
-		f = append(f, strconv.Itoa(int(used/time.Second)))
-	}
-	if mf.Clock {
-		f = append(f, strconv.Itoa(int(left/time.Second)))
-	}
-	return f
-}
-
-// sendMoveList sends DG 25 (and a text list when asked) as col sees it; col
-// -1 or a finished game reveals every move.
-func (s *Server) sendMoveList(ev *Events, c *Client, g *Game, col chess.Color, asText bool) {
-	if c == nil {
-		return
-	}
-	reveal := g.result != "" || col > chess.Black
-	mf := c.moveFields()
-	fields := []string{strconv.Itoa(g.number), "*"}
-	var text []string
-	leg := 0
-	clockAfter := [2]time.Duration{}
-	base := time.Duration(g.minutes) * time.Minute
-	clockAfter[0], clockAfter[1] = base, base
-	for _, a := range g.answers {
-		if !a.Legal {
-			continue
-		}
-		side := a.Mover
-		clockAfter[side] += -g.used[leg] + time.Duration(g.inc)*time.Second
-		hidden := !reveal && side != col
-		fields = append(fields, strings.Join(moveFields(mf, g.sans[leg], a, hidden, g.used[leg], clockAfter[side]), " "))
-		shown := g.sans[leg]
-		if hidden {
-			shown = "?"
-			if a.Capture.Kind != umpire.NoCapture {
-				shown = "?x" + a.Capture.Square.String()
-			}
-		}
-		if side == chess.White {
-			text = append(text, fmt.Sprintf("%3d. %s", leg/2+1, shown))
-		} else if len(text) > 0 && leg%2 == 1 {
-			text[len(text)-1] += "   " + shown
-		}
-		leg++
-	}
-	ev.dg(c, protocol.DGMoveList, fields...)
-	if asText {
-		ev.text(c, fmt.Sprintf("Movelist for game %d: %s vs. %s, wild 16, %d %d", g.number, g.names[0], g.names[1], g.minutes, g.inc))
-		for _, l := range text {
-			ev.text(c, l)
-		}
-		if g.result != "" {
-			ev.text(c, fmt.Sprintf("{%s} %s", g.description, g.result))
-		}
-	}
 }
 
 // armClock sets the flag timer for the side to move. While the clock is
@@ -415,32 +271,29 @@ const (
 )
 
 // attemptIn referees the attempt m of the player of colour col in g, tells
-// both players (a telnet seat by text and DGs, an HTTP seat by an event)
-// and returns the umpire's answer.
-func (s *Server) attemptIn(ev *Events, g *Game, col chess.Color, m chess.Move, text string) (a umpire.Answer, out AttemptOutcome) {
-	c := g.players[col]
-	n := strconv.Itoa(g.number)
+// both players (the GameTeller) and the doors following games, and
+// returns the umpire's answer.
+func (s *Server) attemptIn(ev *Events, g *Game, col chess.Color, m chess.Move, text string) (umpire.Answer, AttemptOutcome) {
 	if g.result != "" {
-		ev.text(c, "The game is over.")
+		s.teller.AttemptRefused(ev, g, col, text, RefusedOver)
 		return umpire.Answer{}, AttemptOver
 	}
 	if g.paused {
-		ev.text(c, "The game waits for your opponent to come back; the clocks are stopped.")
+		s.teller.AttemptRefused(ev, g, col, text, RefusedPaused)
 		return umpire.Answer{}, AttemptNotTurn
 	}
 	if s.checkFlag(ev, g) {
 		return umpire.Answer{}, AttemptFlagged
 	}
 	if g.ump.Side() != col {
-		ev.dg(c, protocol.DGIllegalMove, n, text, "4")
-		ev.text(c, "It is not your move.")
+		s.teller.AttemptRefused(ev, g, col, text, RefusedNotTurn)
 		return umpire.Answer{}, AttemptNotTurn
 	}
 	now := s.cfg.Now()
 	before := g.ump.Position()
 	a, err := g.ump.Attempt(m)
 	if err != nil {
-		ev.text(c, "The game is over.")
+		s.teller.AttemptRefused(ev, g, col, text, RefusedOver)
 		return a, AttemptOver
 	}
 	g.answers = append(g.answers, a)
@@ -448,8 +301,7 @@ func (s *Server) attemptIn(ev *Events, g *Game, col chess.Color, m chess.Move, t
 	if !a.Legal {
 		g.attempt = append(g.attempt, attemptRecord{Ply: len(g.sans), Side: col, Answer: a, At: now.Sub(g.started),
 			ClockMs: [2]int64{g.remaining(0, now).Milliseconds(), g.remaining(1, now).Milliseconds()}})
-		ev.dg(c, protocol.DGIllegalMove, n, text, "2")
-		ev.text(c, fmt.Sprintf("Illegal move (%s).", text))
+		s.teller.AttemptJudged(ev, g, col, text, a, now)
 		s.changed(g)
 		return a, AttemptJudged
 	}
@@ -461,37 +313,13 @@ func (s *Server) attemptIn(ev *Events, g *Game, col chess.Color, m chess.Move, t
 	g.clock[col] -= used
 	g.clock[col] += time.Duration(g.inc) * time.Second
 	g.turnStart = now
-	san := before.SAN(a.Attempt)
-	g.sans = append(g.sans, san)
+	g.sans = append(g.sans, before.SAN(a.Attempt))
 	g.used = append(g.used, used)
 	g.drawOffer = [2]bool{}
 	g.abortOffer = [2]bool{}
 	g.attempt = append(g.attempt, attemptRecord{Ply: len(g.sans) - 1, Side: col, Answer: a, At: now.Sub(g.started),
 		ClockMs: [2]int64{g.remaining(0, now).Milliseconds(), g.remaining(1, now).Milliseconds()}})
-	for viewer := chess.White; viewer <= chess.Black; viewer++ {
-		p := g.players[viewer]
-		if p == nil {
-			continue
-		}
-		f := moveFields(p.moveFields(), san, a, viewer != col, used, g.clock[col])
-		ev.dg(p, protocol.DGSendMoves, append([]string{n}, f...)...)
-		if !p.dgOn(protocol.DGSendMoves) {
-			if viewer == col {
-				ev.text(p, fmt.Sprintf("Game %d: you played %s.", g.number, san))
-			} else {
-				ev.text(p, fmt.Sprintf("Game %d: %s has moved.", g.number, colorName(col)))
-			}
-		}
-		for _, line := range announcementLines(g.number, a) {
-			ev.text(p, line)
-		}
-		s.sendClocks(ev, p, g, now)
-		if !p.dgOn(protocol.DGSendMoves) && a.Ending == umpire.NotOver {
-			for _, l := range boardText(ptr(g.ump.Position()), viewer) {
-				ev.text(p, l)
-			}
-		}
-	}
+	s.teller.AttemptJudged(ev, g, col, text, a, now)
 	if a.Ending != umpire.NotOver {
 		code, desc := endingCode(a.Ending, col)
 		result := a.Result
@@ -500,23 +328,11 @@ func (s *Server) attemptIn(ev *Events, g *Game, col chess.Color, m chess.Move, t
 			result = "1/2-1/2"
 		}
 		s.endGame(ev, g, code, result, desc)
-		return
+		return a, AttemptJudged
 	}
-	s.yourTurn(ev, g, 1-col)
 	s.armClock(g)
 	s.changed(g)
 	return a, AttemptJudged
-}
-
-// announcementLines are the referee's words for a legal move, one per line,
-// told to both players: capture, checks, pawn tries.
-func announcementLines(game int, a umpire.Answer) []string {
-	words := refereeWords(a)
-	prefix := "Game " + strconv.Itoa(game) + ": "
-	for i, w := range words {
-		words[i] = prefix + w
-	}
-	return words
 }
 
 func endingCode(e umpire.Ending, mover chess.Color) (code, desc string) {
@@ -566,21 +382,10 @@ func (s *Server) endGame(ev *Events, g *Game, code, result, description string) 
 	if g.rated && (result == "1-0" || result == "0-1" || result == "1/2-1/2") {
 		s.updateRatings(g)
 	}
-	score := result
-	if result == "aborted" {
-		score = "*"
-	}
-	n := strconv.Itoa(g.number)
+	s.teller.GameEnded(ev, g, now)
 	for _, p := range g.players {
 		if p == nil {
 			continue
-		}
-		ev.text(p, fmt.Sprintf("{Game %d (%s vs. %s) %s} %s", g.number, g.names[0], g.names[1], description, score))
-		ev.dg(p, protocol.DGMyGameResult, n, "0", code, result, description, "{}")
-		s.sendClocks(ev, p, g, now)
-		ev.dg(p, protocol.DGMyRelationToGame, n, "X")
-		if !g.rated {
-			ev.text(p, "Game was not rated.  No rating adjustment.")
 		}
 		p.game, p.lastGame = nil, g
 		p.lastActive = now // idle time counts from the end of the game
@@ -605,6 +410,41 @@ type GameWatcher interface {
 	GameChanged(g *Game)
 	GameEnded(ev *Events, g *Game)
 }
+
+// GameTeller is the door whose users sit at the table's games in person
+// (the telnet door): the table publishes each game's events to it, with
+// the lock held, into the batch of the use that caused them, and the door
+// tells the players in its seats (Game.Player) in its own words. A seat
+// with no telnet user (a bot, a player away) is told nothing.
+type GameTeller interface {
+	// GameStarted: g has just started (its players seated, its clocks
+	// set), before the GameWatchers hear of it.
+	GameStarted(ev *Events, g *Game)
+	// AttemptRefused: the attempt text of the player of colour col was not
+	// refereed, for reason why.
+	AttemptRefused(ev *Events, g *Game, col chess.Color, text string, why Refusal)
+	// AttemptJudged: the umpire answered a to the attempt text of the
+	// player of colour col, at now; a legal move is already in g (its SAN,
+	// time used and the mover's clock). When a ends the game, GameEnded
+	// follows.
+	AttemptJudged(ev *Events, g *Game, col chess.Color, text string, a umpire.Answer, now time.Time)
+	// GameEnded: g has just ended at now (its result, code and
+	// description set, its clocks charged), before its records are
+	// written and the GameWatchers hear of it.
+	GameEnded(ev *Events, g *Game, now time.Time)
+	// GameClocks: tell c both of g's clocks as of now (a TD game's clocks
+	// stopped or started again as a player leaves or comes back).
+	GameClocks(ev *Events, c *Client, g *Game, now time.Time)
+}
+
+// Refusal is why the table refused an attempt without asking the umpire.
+type Refusal uint8
+
+const (
+	RefusedOver    Refusal = iota // the game is over
+	RefusedPaused                 // a TD game waits for a player who left
+	RefusedNotTurn                // not the mover's turn
+)
 
 // changed tells the watchers that g changed.
 func (s *Server) changed(g *Game) {

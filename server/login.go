@@ -164,9 +164,9 @@ func (tel *telnetDoor) loggedIn(c *Client, handle, titles string, guest bool) bo
 				ev.text(c, fmt.Sprintf("Resuming game %d.", g.number))
 				ev.text(g.players[1-col], fmt.Sprintf("Your opponent %s has come back.", handle))
 				if g.tourney != nil { // the clocks run again
-					s.sendClocks(ev, g.players[1-col], g, s.cfg.Now())
+					tel.GameClocks(ev, g.players[1-col], g, s.cfg.Now())
 				}
-				s.sendGameState(ev, g, col)
+				tel.gameState(ev, g, col)
 			}
 		}
 	}

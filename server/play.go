@@ -134,5 +134,5 @@ func (tel *telnetDoor) cmdMoves(ev *Events, c *Client, in cmdInput) {
 		ev.text(c, "Kriegspiel games in progress cannot be observed.")
 		return
 	}
-	s.sendMoveList(ev, c, g, col, true)
+	tel.moveList(ev, c, g, col, true)
 }

@@ -145,6 +145,7 @@ type Server struct {
 	watchers   []GameWatcher // the doors following games (game.go)
 	bots       BotDoor       // the door whose bots telnet users match, or nil
 	telnet     telnetDoor    // the telnet door's commands and logins
+	teller     GameTeller    // the door telling the seated players their games (the telnet door)
 	director   Director      // the tournament director (server/tddoor), or nil
 	wg         sync.WaitGroup
 }
@@ -174,6 +175,7 @@ func New(cfg Config) (*Server, error) {
 		ratings:  map[string]int{},
 	}
 	s.telnet.s = s
+	s.teller = &s.telnet
 	return s, nil
 }
 
@@ -343,7 +345,7 @@ func (s *Server) dropped(c *Client, reason string) {
 			g.players[col] = nil
 			if g.tourney != nil {
 				s.pause(g)
-				s.sendClocks(ev, g.players[1-col], g, left)
+				s.teller.GameClocks(ev, g.players[1-col], g, left)
 			}
 			ev.text(g.players[1-col], fmt.Sprintf("Your opponent %s has disconnected; they have %s to come back.", c.handle, grace))
 			time.AfterFunc(grace, func() { s.graceOver(g, col, left) })

@@ -9,6 +9,7 @@ import (
 
 	"kriegbot/engine/chess"
 	"kriegbot/engine/umpire"
+	"kriegbot/protocol"
 	"kriegbot/server/kshttp"
 	"kriegbot/tourney"
 )
@@ -254,6 +255,28 @@ func (g *Game) Paused() bool { return g.paused }
 // ClockIdle reports whether g's clocks wait for White's first move.
 func (g *Game) ClockIdle() bool { return g.idleClock }
 
+// Player is the telnet user in col's seat: nil for a bot, or while the
+// player is away.
+func (g *Game) Player(col chess.Color) *Client { return g.players[col] }
+
+// Title is the titles of the player of colour col ("C" for a bot).
+func (g *Game) Title(col chess.Color) string { return g.titles[col] }
+
+// Rated reports whether g is rated; Terms are its time control: minutes
+// and increment in seconds.
+func (g *Game) Rated() bool               { return g.rated }
+func (g *Game) Terms() (minutes, inc int) { return g.minutes, g.inc }
+
+// Description says how g ended ("" while it runs).
+func (g *Game) Description() string { return g.description }
+
+// Moves are the legal moves so far: each one's SAN and the time its mover
+// used. The slices are g's: read them, keep them no longer than the lock.
+func (g *Game) Moves() (sans []string, used []time.Duration) { return g.sans, g.used }
+
+// ClockRuns reports whether the side to move's clock is running.
+func (g *Game) ClockRuns() bool { return g.clockRuns() }
+
 // Remaining is side's clock at now.
 func (g *Game) Remaining(side chess.Color, now time.Time) time.Duration {
 	return g.remaining(side, now)
@@ -383,6 +406,9 @@ func (c *Client) Playing() bool { return c.game != nil }
 
 // DGOn reports whether c turned datagram n on.
 func (c *Client) DGOn(n int) bool { return c.dgOn(n) }
+
+// MoveFields are the fields of a move c asked for (DGs 1, 2, 3, 4, 5).
+func (c *Client) MoveFields() protocol.MoveFields { return c.moveFields() }
 
 // Tourney is the TD's pairing g plays (set by StartTourneyGame), or nil;
 // SetTourney changes it (nil: the game is the TD's no longer).

@@ -1,0 +1,303 @@
+package server
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"kriegbot/engine/chess"
+	"kriegbot/engine/umpire"
+	"kriegbot/protocol"
+)
+
+// The telnet door's view of the games: how it renders the table's game
+// events (GameTeller) for the players in the seats, as ICC text lines and
+// datagrams. It reads the table through its exported API only, so that it
+// can live in a package of its own.
+
+// GameStarted tells both players of g, which has just started, the
+// creation lines and everything they may see of the game.
+func (tel *telnetDoor) GameStarted(ev *Events, g *Game) {
+	kind := "unrated"
+	if g.Rated() {
+		kind = "rated"
+	}
+	minutes, inc := g.Terms()
+	for col := chess.White; col <= chess.Black; col++ {
+		c := g.Player(col)
+		if c == nil {
+			continue
+		}
+		ev.Text(c, fmt.Sprintf("Creating: %s (%d) %s (%d) %s wild 16 %d %d", g.Name(0), g.Rating(0), g.Name(1), g.Rating(1), kind, minutes, inc))
+		ev.Text(c, fmt.Sprintf("{Game %d (%s vs. %s) Creating %s wild 16 (Kriegspiel) match.}", g.Number(), g.Name(0), g.Name(1), kind))
+		tel.gameState(ev, g, col)
+	}
+}
+
+// gameState tells the player of colour col everything about the game as
+// that player may see it: at the start, and again when a player comes back.
+func (tel *telnetDoor) gameState(ev *Events, g *Game, col chess.Color) {
+	c := g.Player(col)
+	if c == nil {
+		return
+	}
+	n := strconv.Itoa(g.Number())
+	rated := "0"
+	if g.Rated() {
+		rated = "1"
+	}
+	minutes, inc := g.Terms()
+	mins, incs := strconv.Itoa(minutes), strconv.Itoa(inc)
+	ev.DG(c, protocol.DGMyGameStarted, n, g.Name(0), g.Name(1), "16", "Wild", rated, mins, incs, mins, incs,
+		"1", "", strconv.Itoa(g.Rating(0)), strconv.Itoa(g.Rating(1)), n, g.Title(0), g.Title(1),
+		"0", "0", "0", "", "0")
+	sym := "PW"
+	if col == chess.Black {
+		sym = "PB"
+	}
+	ev.DG(c, protocol.DGMyRelationToGame, n, sym)
+	ev.DG(c, protocol.DGFlip, n, boolField(col == chess.Black))
+	tel.moveList(ev, c, g, col, false)
+	now := tel.s.Now()
+	ev.DG(c, protocol.DGSetClock, n, strconv.Itoa(int(g.Remaining(chess.White, now)/time.Second)), strconv.Itoa(int(g.Remaining(chess.Black, now)/time.Second)))
+	tel.GameClocks(ev, c, g, now)
+	if !c.DGOn(protocol.DGSendMoves) {
+		for _, l := range boardText(ptr(g.Umpire().Position()), col) {
+			ev.Text(c, l)
+		}
+	}
+	if g.Umpire().Side() == col {
+		tel.yourTurn(ev, g, col)
+	}
+}
+
+func ptr(p chess.Position) *chess.Position { return &p }
+
+func boolField(b bool) string {
+	if b {
+		return "1"
+	}
+	return "0"
+}
+
+func (tel *telnetDoor) yourTurn(ev *Events, g *Game, col chess.Color) {
+	c := g.Player(col)
+	if c == nil {
+		return
+	}
+	ev.DG(c, protocol.DGMyTurn, strconv.Itoa(g.Number()))
+	if !c.DGOn(protocol.DGSendMoves) {
+		ev.Text(c, fmt.Sprintf("Game %d: it is your move (%s).", g.Number(), strings.ToLower(ColorName(col))))
+	}
+}
+
+// GameClocks sends c DG 56 for both sides of g, as of now.
+func (tel *telnetDoor) GameClocks(ev *Events, c *Client, g *Game, now time.Time) {
+	n := strconv.Itoa(g.Number())
+	for _, side := range []chess.Color{chess.White, chess.Black} {
+		running := g.ClockRuns() && g.Umpire().Side() == side
+		ms := g.Remaining(side, now).Milliseconds()
+		ev.DG(c, protocol.DGMsec, n, "WB"[side:side+1], strconv.FormatInt(ms, 10), boolField(running))
+	}
+}
+
+// moveFields renders one legal move for a viewer: the full move for its
+// mover (or anyone once the game is over), "?" or "?x<sq>" for the opponent.
+func moveFields(mf protocol.MoveFields, san string, a umpire.Answer, hidden bool, used time.Duration, left time.Duration) []string {
+	var f []string
+	alg, smith := san, a.Attempt.String()
+	if hidden {
+		alg, smith = "?", "?"
+		if a.Capture.Kind != umpire.NoCapture {
+			smith = "?x" + a.Capture.Square.String()
+		}
+	}
+	if mf.Algebraic {
+		f = append(f, alg)
+	}
+	if mf.Smith {
+		f = append(f, smith)
+	}
+	if mf.Time {
+		f = append(f, strconv.Itoa(int(used/time.Second)))
+	}
+	if mf.Clock {
+		f = append(f, strconv.Itoa(int(left/time.Second)))
+	}
+	return f
+}
+
+// moveList sends DG 25 (and a text list when asked) as col sees it; col
+// -1 or a finished game reveals every move.
+func (tel *telnetDoor) moveList(ev *Events, c *Client, g *Game, col chess.Color, asText bool) {
+	if c == nil {
+		return
+	}
+	reveal := g.Result() != "" || col > chess.Black
+	mf := c.MoveFields()
+	fields := []string{strconv.Itoa(g.Number()), "*"}
+	var text []string
+	leg := 0
+	minutes, inc := g.Terms()
+	sans, used := g.Moves()
+	clockAfter := [2]time.Duration{}
+	base := time.Duration(minutes) * time.Minute
+	clockAfter[0], clockAfter[1] = base, base
+	for _, a := range g.Answers() {
+		if !a.Legal {
+			continue
+		}
+		side := a.Mover
+		clockAfter[side] += -used[leg] + time.Duration(inc)*time.Second
+		hidden := !reveal && side != col
+		fields = append(fields, strings.Join(moveFields(mf, sans[leg], a, hidden, used[leg], clockAfter[side]), " "))
+		shown := sans[leg]
+		if hidden {
+			shown = "?"
+			if a.Capture.Kind != umpire.NoCapture {
+				shown = "?x" + a.Capture.Square.String()
+			}
+		}
+		if side == chess.White {
+			text = append(text, fmt.Sprintf("%3d. %s", leg/2+1, shown))
+		} else if len(text) > 0 && leg%2 == 1 {
+			text[len(text)-1] += "   " + shown
+		}
+		leg++
+	}
+	ev.DG(c, protocol.DGMoveList, fields...)
+	if asText {
+		ev.Text(c, fmt.Sprintf("Movelist for game %d: %s vs. %s, wild 16, %d %d", g.Number(), g.Name(0), g.Name(1), minutes, inc))
+		for _, l := range text {
+			ev.Text(c, l)
+		}
+		if g.Result() != "" {
+			ev.Text(c, fmt.Sprintf("{%s} %s", g.Description(), g.Result()))
+		}
+	}
+}
+
+// AttemptRefused tells the player of colour col in g why its attempt
+// text was not refereed.
+func (tel *telnetDoor) AttemptRefused(ev *Events, g *Game, col chess.Color, text string, why Refusal) {
+	c := g.Player(col)
+	switch why {
+	case RefusedOver:
+		ev.Text(c, "The game is over.")
+	case RefusedPaused:
+		ev.Text(c, "The game waits for your opponent to come back; the clocks are stopped.")
+	case RefusedNotTurn:
+		ev.DG(c, protocol.DGIllegalMove, strconv.Itoa(g.Number()), text, "4")
+		ev.Text(c, "It is not your move.")
+	}
+}
+
+// AttemptJudged tells the players of g the umpire's answer a to the
+// attempt text of the player of colour col: the mover alone of an
+// illegal one; both of a legal one, each as it may see it, and then
+// whose turn it is if the game goes on.
+func (tel *telnetDoor) AttemptJudged(ev *Events, g *Game, col chess.Color, text string, a umpire.Answer, now time.Time) {
+	n := strconv.Itoa(g.Number())
+	if !a.Legal {
+		c := g.Player(col)
+		ev.DG(c, protocol.DGIllegalMove, n, text, "2")
+		ev.Text(c, fmt.Sprintf("Illegal move (%s).", text))
+		return
+	}
+	sans, used := g.Moves()
+	san, spent := sans[len(sans)-1], used[len(used)-1]
+	left := g.Clocks()[col]
+	for viewer := chess.White; viewer <= chess.Black; viewer++ {
+		p := g.Player(viewer)
+		if p == nil {
+			continue
+		}
+		f := moveFields(p.MoveFields(), san, a, viewer != col, spent, left)
+		ev.DG(p, protocol.DGSendMoves, append([]string{n}, f...)...)
+		if !p.DGOn(protocol.DGSendMoves) {
+			if viewer == col {
+				ev.Text(p, fmt.Sprintf("Game %d: you played %s.", g.Number(), san))
+			} else {
+				ev.Text(p, fmt.Sprintf("Game %d: %s has moved.", g.Number(), ColorName(col)))
+			}
+		}
+		for _, line := range announcementLines(g.Number(), a) {
+			ev.Text(p, line)
+		}
+		tel.GameClocks(ev, p, g, now)
+		if !p.DGOn(protocol.DGSendMoves) && a.Ending == umpire.NotOver {
+			for _, l := range boardText(ptr(g.Umpire().Position()), viewer) {
+				ev.Text(p, l)
+			}
+		}
+	}
+	if a.Ending == umpire.NotOver {
+		tel.yourTurn(ev, g, 1-col)
+	}
+}
+
+// announcementLines are the referee's words for a legal move, one per line,
+// told to both players: capture, checks, pawn tries.
+func announcementLines(game int, a umpire.Answer) []string {
+	v := a.For(a.Mover)
+	words := v.Words()
+	prefix := "Game " + strconv.Itoa(game) + ": "
+	for i, w := range words {
+		words[i] = prefix + w
+	}
+	return words
+}
+
+// GameEnded tells the players of g, which has just ended, how, with the
+// clocks as of now.
+func (tel *telnetDoor) GameEnded(ev *Events, g *Game, now time.Time) {
+	score := g.Result()
+	if score == "aborted" {
+		score = "*"
+	}
+	n := strconv.Itoa(g.Number())
+	for col := chess.White; col <= chess.Black; col++ {
+		p := g.Player(col)
+		if p == nil {
+			continue
+		}
+		ev.Text(p, fmt.Sprintf("{Game %d (%s vs. %s) %s} %s", g.Number(), g.Name(0), g.Name(1), g.Description(), score))
+		ev.DG(p, protocol.DGMyGameResult, n, "0", g.EndCode(), g.Result(), g.Description(), "{}")
+		tel.GameClocks(ev, p, g, now)
+		ev.DG(p, protocol.DGMyRelationToGame, n, "X")
+		if !g.Rated() {
+			ev.Text(p, "Game was not rated.  No rating adjustment.")
+		}
+	}
+}
+
+// boardText draws c's own men only, as a Kriegspiel player sees the board.
+func boardText(pos *chess.Position, own chess.Color) []string {
+	lines := make([]string, 0, 10)
+	ranks := []int{7, 6, 5, 4, 3, 2, 1, 0}
+	files := []int{0, 1, 2, 3, 4, 5, 6, 7}
+	if own == chess.Black {
+		ranks = []int{0, 1, 2, 3, 4, 5, 6, 7}
+		files = []int{7, 6, 5, 4, 3, 2, 1, 0}
+	}
+	for _, r := range ranks {
+		row := []byte{byte('1' + r), ' ', ' '}
+		for _, f := range files {
+			sq := chess.NewSquare(f, r)
+			p := pos.PieceAt(sq)
+			ch := byte('.')
+			if p != chess.NoPiece && p.Color() == own {
+				ch = p.Letter()
+			}
+			row = append(row, ch, ' ')
+		}
+		lines = append(lines, string(bytes.TrimRight(row, " ")))
+	}
+	foot := []byte("   ")
+	for _, f := range files {
+		foot = append(foot, byte('a'+f), ' ')
+	}
+	return append(lines, string(bytes.TrimRight(foot, " ")))
+}
