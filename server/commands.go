@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"kriegbot/server/telnet"
 )
 
 // Command numbers in level-1 unit headers. ICC's own CN_* values are not in
@@ -212,7 +214,7 @@ func (tel *telnetDoor) command(c *Client, line, tag string) bool {
 	defer ev.flush()
 
 	// A move: coordinate form only, as wild 16 requires (e2e4, e7e8q, e7e8=Q).
-	if m, ok := parseMoveWord(line); ok {
+	if m, ok := telnet.ParseMove(line); ok {
 		ev.cn = cnMove
 		if c.game == nil {
 			ev.text(c, "You are not playing a game.")

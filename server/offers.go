@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"kriegbot/protocol"
+	"kriegbot/server/telnet"
 )
 
 // Challenges: match, accept, decline, and the withdrawal of a player's offers.
@@ -31,7 +32,7 @@ func (tel *telnetDoor) cmdMatch(ev *Events, c *Client, in cmdInput) {
 	name := strings.TrimSuffix(args[0], "!")
 	if s.director != nil {
 		if minutes, inc, event, ok := s.director.Pairing(c.handle, name); ok {
-			if t := parseTerms(args[1:]); len(args) > 1 && (t.minutes != minutes || t.inc != inc || t.rated || t.problem() != "") {
+			if t := telnet.ParseTerms(args[1:]); len(args) > 1 && (t.Minutes != minutes || t.Inc != inc || t.Rated || t.Problem() != "") {
 				ev.text(c, fmt.Sprintf("You are paired with %s in %s at %d %d unrated: send \"match %s!\".", name, event, minutes, inc, name))
 				return
 			}
@@ -48,7 +49,7 @@ func (tel *telnetDoor) cmdMatch(ev *Events, c *Client, in cmdInput) {
 	dest := s.users[strings.ToLower(args[0])]
 	if dest == nil {
 		if bot := s.findBot(strings.ToLower(args[0])); bot != nil {
-			s.matchBot(ev, c, bot, parseTerms(args[1:]))
+			s.matchBot(ev, c, bot, telnet.ParseTerms(args[1:]))
 			return
 		}
 		ev.text(c, fmt.Sprintf("%s is not logged in.", args[0]))
@@ -58,23 +59,23 @@ func (tel *telnetDoor) cmdMatch(ev *Events, c *Client, in cmdInput) {
 		ev.text(c, "You cannot challenge yourself.")
 		return
 	}
-	t := parseTerms(args[1:])
-	if p := t.problem(); p != "" {
+	t := telnet.ParseTerms(args[1:])
+	if p := t.Problem(); p != "" {
 		ev.text(c, p)
 		return
 	}
-	if !s.canPlayRated(c, t.rated) || !s.canPlayRated(dest, t.rated) {
+	if !s.canPlayRated(c, t.Rated) || !s.canPlayRated(dest, t.Rated) {
 		ev.text(c, "Guests can play unrated games only.")
 		return
 	}
 	// The same terms as a pending challenge from dest accept it, as on ICC.
 	for _, ch := range s.challenges {
-		if ch.from == dest && ch.to == c && ch.minutes == t.minutes && ch.inc == t.inc && ch.rated == t.rated {
+		if ch.from == dest && ch.to == c && ch.minutes == t.Minutes && ch.inc == t.Inc && ch.rated == t.Rated {
 			s.acceptChallenge(ev, ch)
 			return
 		}
 	}
-	s.offer(ev, c, dest, t.minutes, t.inc, t.rated, t.color)
+	s.offer(ev, c, dest, t.Minutes, t.Inc, t.Rated, t.Color)
 }
 
 func (s *Server) offer(ev *Events, from, to *Client, minutes, inc int, rated bool, color string) {
@@ -231,12 +232,12 @@ func (s *Server) removeOffersOf(ev *Events, handle string) {
 // the bot finds it in /game/mine/active. So here: the challenge is issued
 // and accepted in one step, when the bot plays wild16, is connected (made
 // a request within botPresent), and has room for another game.
-func (s *Server) matchBot(ev *Events, c *Client, bot Bot, t terms) {
-	if p := t.problem(); p != "" {
+func (s *Server) matchBot(ev *Events, c *Client, bot Bot, t telnet.Terms) {
+	if p := t.Problem(); p != "" {
 		ev.text(c, p)
 		return
 	}
-	if !s.canPlayRated(c, t.rated) {
+	if !s.canPlayRated(c, t.Rated) {
 		ev.text(c, "Guests can play unrated games only.")
 		return
 	}
@@ -251,15 +252,15 @@ func (s *Server) matchBot(ev *Events, c *Client, bot Bot, t terms) {
 		return
 	}
 	kind := "unrated"
-	if t.rated {
+	if t.Rated {
 		kind = "rated"
 	}
-	desc := fmt.Sprintf("%s (%d) %s (%d) %s wild 16 %d %d", c.handle, s.rating(c.handle), bot.Handle(), s.rating(bot.Handle()), kind, t.minutes, t.inc)
-	if t.color != "" {
-		desc += " (" + t.color + ")"
+	desc := fmt.Sprintf("%s (%d) %s (%d) %s wild 16 %d %d", c.handle, s.rating(c.handle), bot.Handle(), s.rating(bot.Handle()), kind, t.Minutes, t.Inc)
+	if t.Color != "" {
+		desc += " (" + t.Color + ")"
 	}
 	colReq := "-1"
-	switch t.color {
+	switch t.Color {
 	case "white":
 		colReq = "1"
 	case "black":
@@ -270,12 +271,12 @@ func (s *Server) matchBot(ev *Events, c *Client, bot Bot, t terms) {
 	// see a challenge issued, then accepted, then the game.
 	ev.text(c, "Issuing: "+desc+".")
 	ev.dg(c, protocol.DGMatch, c.handle, strconv.Itoa(s.rating(c.handle)), "0", c.titles,
-		bot.Handle(), strconv.Itoa(s.rating(bot.Handle())), "0", "C", "16", "Wild", boolField(t.rated), "0",
-		strconv.Itoa(t.minutes), strconv.Itoa(t.inc), strconv.Itoa(t.minutes), strconv.Itoa(t.inc), colReq, "")
+		bot.Handle(), strconv.Itoa(s.rating(bot.Handle())), "0", "C", "16", "Wild", boolField(t.Rated), "0",
+		strconv.Itoa(t.Minutes), strconv.Itoa(t.Inc), strconv.Itoa(t.Minutes), strconv.Itoa(t.Inc), colReq, "")
 	ev.dg(c, protocol.DGMatchRemoved, c.handle, bot.Handle(), fmt.Sprintf("%s accepts the challenge of %s.", bot.Handle(), c.handle))
 	ev.text(c, fmt.Sprintf("%s accepts your challenge.", bot.Handle()))
-	white, black := s.colors(seat{c: c}, seat{bot: bot}, t.color)
-	s.startGame(ev, white, black, t.minutes, t.inc, t.rated, "", "")
+	white, black := s.colors(seat{c: c}, seat{bot: bot}, t.Color)
+	s.startGame(ev, white, black, t.Minutes, t.Inc, t.Rated, "", "")
 	s.note().Msgf("http: %s challenged bot %s", c.handle, bot.Handle())
 }
 

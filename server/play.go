@@ -3,32 +3,15 @@ package server
 import (
 	"fmt"
 	"strconv"
-	"strings"
-	"time"
 
 	"kriegbot/engine/chess"
 	"kriegbot/protocol"
+	"kriegbot/server/telnet"
 )
 
 // The commands of a player in a game (moves themselves are refereed in
 // game.go): resign, draw, abort, board, and moves, which also shows
 // finished games to anyone.
-
-// parseMoveWord recognises a coordinate move: e2e4, e7e8q, e7e8Q, e7e8=Q.
-func parseMoveWord(s string) (chess.Move, bool) {
-	if len(s) < 4 || len(s) > 6 {
-		return chess.NullMove, false
-	}
-	t := strings.ToLower(strings.Replace(s, "=", "", 1))
-	if len(t) > 5 {
-		return chess.NullMove, false
-	}
-	m, err := chess.ParseUCI(t)
-	if err != nil {
-		return chess.NullMove, false
-	}
-	return m, true
-}
 
 func (tel *telnetDoor) cmdResign(ev *Events, c *Client, _ cmdInput) {
 	s := tel.s
@@ -84,18 +67,11 @@ func (s *Server) offersDG(ev *Events, g *Game) {
 func (tel *telnetDoor) cmdBoard(ev *Events, c *Client, _ cmdInput) {
 	s := tel.s
 	g := c.game
-	for _, l := range boardText(ptr(g.ump.Position()), g.colorOf(c)) {
+	for _, l := range telnet.Board(ptr(g.ump.Position()), g.colorOf(c)) {
 		ev.text(c, l)
 	}
 	now := s.cfg.Now()
-	ev.text(c, fmt.Sprintf("Clocks: White %s, Black %s.", fmtClock(g.remaining(0, now)), fmtClock(g.remaining(1, now))))
-}
-
-func fmtClock(d time.Duration) string {
-	if d < 0 {
-		d = 0
-	}
-	return fmt.Sprintf("%d:%02d", int(d/time.Minute), int(d%time.Minute/time.Second))
+	ev.text(c, fmt.Sprintf("Clocks: White %s, Black %s.", telnet.Clock(g.remaining(0, now)), telnet.Clock(g.remaining(1, now))))
 }
 
 func (tel *telnetDoor) cmdMoves(ev *Events, c *Client, in cmdInput) {

@@ -4,13 +4,14 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
-	"strings"
 	"time"
 
 	"kriegbot/protocol"
+	"kriegbot/server/telnet"
 )
 
-// Seek ads: seek, unseek, sought and play, and the terms they share with match.
+// Seek ads: seek, unseek, sought and play (their terms, shared with match,
+// are telnet.ParseTerms).
 
 // Seek is a seek ad: a telnet client's, or an HTTP bot's waiting lobby
 // game (owner nil, bot set), which telnet users see and `play` like any
@@ -30,80 +31,6 @@ type Seek struct {
 	expiry        *time.Timer // a bot's waiting game: its expiry, stopped when the ad goes
 }
 
-// terms are the words of a seek or match, as parseTerms reads them.
-type terms struct {
-	rated           bool
-	color           string
-	manual, formula bool
-	minR, maxR      int
-	minutes, inc    int
-	numbers         int    // how many numbers (time, increment) were given
-	badWild         string // a wild other than 16
-	unknown         string // a word not understood
-}
-
-func parseTerms(args []string) terms {
-	t := terms{minutes: 2, inc: 12, maxR: 9999}
-	for _, a := range args {
-		la := strings.ToLower(a)
-		switch {
-		case la == "r" || la == "rated":
-			t.rated = true
-		case la == "u" || la == "unrated":
-			t.rated = false
-		case la == "white" || la == "black":
-			t.color = la
-		case la == "a":
-			t.manual = false
-		case la == "m":
-			t.manual = true
-		case la == "f":
-			t.formula = true
-		case la == "w16" || la == "wild16" || la == "kriegspiel" || la == "16" && t.numbers >= 2:
-		case strings.HasPrefix(la, "w") && len(la) > 1 && la[1] >= '0' && la[1] <= '9':
-			t.badWild = a
-		case strings.Contains(la, "-"):
-			lo, hi, _ := strings.Cut(la, "-")
-			l, e1 := strconv.Atoi(lo)
-			h, e2 := strconv.Atoi(hi)
-			if e1 != nil || e2 != nil || l < 0 || h < l {
-				t.unknown = a
-			} else {
-				t.minR, t.maxR = l, h
-			}
-		default:
-			n, err := strconv.Atoi(la)
-			if err != nil || n < 0 || n > 999 || t.numbers >= 2 {
-				t.unknown = a
-				continue
-			}
-			if t.numbers == 0 {
-				t.minutes = n
-			} else {
-				t.inc = n
-			}
-			t.numbers++
-		}
-	}
-	if t.numbers == 1 {
-		t.inc = 0
-	}
-	return t
-}
-
-func (t terms) problem() string {
-	if t.badWild != "" {
-		return fmt.Sprintf("This server plays only wild 16 (Kriegspiel), not %s.", t.badWild)
-	}
-	if t.unknown != "" {
-		return fmt.Sprintf("I do not understand %q.", t.unknown)
-	}
-	if t.minutes == 0 && t.inc == 0 {
-		return "Untimed games are not offered: give a time or an increment."
-	}
-	return ""
-}
-
 func (s *Server) canPlayRated(c *Client, rated bool) bool { return !rated || !c.guest }
 
 // seat is the owner of the ad, as a side of the game it leads to.
@@ -115,12 +42,12 @@ func (sk *Seek) ownedBy(c *Client) bool { return sk.owner != nil && sk.owner == 
 func (tel *telnetDoor) cmdSeek(ev *Events, c *Client, in cmdInput) {
 	s := tel.s
 	args := in.args
-	t := parseTerms(args)
-	if p := t.problem(); p != "" {
+	t := telnet.ParseTerms(args)
+	if p := t.Problem(); p != "" {
 		ev.text(c, p)
 		return
 	}
-	if !s.canPlayRated(c, t.rated) {
+	if !s.canPlayRated(c, t.Rated) {
 		ev.text(c, "Guests can play unrated games only.")
 		return
 	}
@@ -137,8 +64,8 @@ func (tel *telnetDoor) cmdSeek(ev *Events, c *Client, in cmdInput) {
 		ev.text(c, "You may have at most 3 seek ads.")
 		return
 	}
-	sk := &Seek{index: s.nextSeek, owner: c, minutes: t.minutes, inc: t.inc, rated: t.rated, color: t.color,
-		manual: t.manual, minR: t.minR, maxR: t.maxR, posted: s.cfg.Now(), formulaScreen: t.formula}
+	sk := &Seek{index: s.nextSeek, owner: c, minutes: t.Minutes, inc: t.Inc, rated: t.Rated, color: t.Color,
+		manual: t.Manual, minR: t.MinR, maxR: t.MaxR, posted: s.cfg.Now(), formulaScreen: t.Formula}
 	ev.text(c, fmt.Sprintf("Your seek has been posted with index %d.", sk.index))
 	s.postSeek(ev, sk)
 }

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bytes"
 	"fmt"
 	"strconv"
 	"strings"
@@ -10,6 +9,7 @@ import (
 	"kriegbot/engine/chess"
 	"kriegbot/engine/umpire"
 	"kriegbot/protocol"
+	"kriegbot/server/telnet"
 )
 
 // The telnet door's view of the games: how it renders the table's game
@@ -64,7 +64,7 @@ func (tel *telnetDoor) gameState(ev *Events, g *Game, col chess.Color) {
 	ev.DG(c, protocol.DGSetClock, n, strconv.Itoa(int(g.Remaining(chess.White, now)/time.Second)), strconv.Itoa(int(g.Remaining(chess.Black, now)/time.Second)))
 	tel.GameClocks(ev, c, g, now)
 	if !c.DGOn(protocol.DGSendMoves) {
-		for _, l := range boardText(ptr(g.Umpire().Position()), col) {
+		for _, l := range telnet.Board(ptr(g.Umpire().Position()), col) {
 			ev.Text(c, l)
 		}
 	}
@@ -103,32 +103,6 @@ func (tel *telnetDoor) GameClocks(ev *Events, c *Client, g *Game, now time.Time)
 	}
 }
 
-// moveFields renders one legal move for a viewer: the full move for its
-// mover (or anyone once the game is over), "?" or "?x<sq>" for the opponent.
-func moveFields(mf protocol.MoveFields, san string, a umpire.Answer, hidden bool, used time.Duration, left time.Duration) []string {
-	var f []string
-	alg, smith := san, a.Attempt.String()
-	if hidden {
-		alg, smith = "?", "?"
-		if a.Capture.Kind != umpire.NoCapture {
-			smith = "?x" + a.Capture.Square.String()
-		}
-	}
-	if mf.Algebraic {
-		f = append(f, alg)
-	}
-	if mf.Smith {
-		f = append(f, smith)
-	}
-	if mf.Time {
-		f = append(f, strconv.Itoa(int(used/time.Second)))
-	}
-	if mf.Clock {
-		f = append(f, strconv.Itoa(int(left/time.Second)))
-	}
-	return f
-}
-
 // moveList sends DG 25 (and a text list when asked) as col sees it; col
 // -1 or a finished game reveals every move.
 func (tel *telnetDoor) moveList(ev *Events, c *Client, g *Game, col chess.Color, asText bool) {
@@ -152,13 +126,10 @@ func (tel *telnetDoor) moveList(ev *Events, c *Client, g *Game, col chess.Color,
 		side := a.Mover
 		clockAfter[side] += -used[leg] + time.Duration(inc)*time.Second
 		hidden := !reveal && side != col
-		fields = append(fields, strings.Join(moveFields(mf, sans[leg], a, hidden, used[leg], clockAfter[side]), " "))
+		fields = append(fields, strings.Join(telnet.MoveFields(mf, sans[leg], a, hidden, used[leg], clockAfter[side]), " "))
 		shown := sans[leg]
 		if hidden {
-			shown = "?"
-			if a.Capture.Kind != umpire.NoCapture {
-				shown = "?x" + a.Capture.Square.String()
-			}
+			shown = telnet.HiddenMove(a)
 		}
 		if side == chess.White {
 			text = append(text, fmt.Sprintf("%3d. %s", leg/2+1, shown))
@@ -214,7 +185,7 @@ func (tel *telnetDoor) AttemptJudged(ev *Events, g *Game, col chess.Color, text 
 		if p == nil {
 			continue
 		}
-		f := moveFields(p.MoveFields(), san, a, viewer != col, spent, left)
+		f := telnet.MoveFields(p.MoveFields(), san, a, viewer != col, spent, left)
 		ev.DG(p, protocol.DGSendMoves, append([]string{n}, f...)...)
 		if !p.DGOn(protocol.DGSendMoves) {
 			if viewer == col {
@@ -228,7 +199,7 @@ func (tel *telnetDoor) AttemptJudged(ev *Events, g *Game, col chess.Color, text 
 		}
 		tel.GameClocks(ev, p, g, now)
 		if !p.DGOn(protocol.DGSendMoves) && a.Ending == umpire.NotOver {
-			for _, l := range boardText(ptr(g.Umpire().Position()), viewer) {
+			for _, l := range telnet.Board(ptr(g.Umpire().Position()), viewer) {
 				ev.Text(p, l)
 			}
 		}
@@ -271,33 +242,4 @@ func (tel *telnetDoor) GameEnded(ev *Events, g *Game, now time.Time) {
 			ev.Text(p, "Game was not rated.  No rating adjustment.")
 		}
 	}
-}
-
-// boardText draws c's own men only, as a Kriegspiel player sees the board.
-func boardText(pos *chess.Position, own chess.Color) []string {
-	lines := make([]string, 0, 10)
-	ranks := []int{7, 6, 5, 4, 3, 2, 1, 0}
-	files := []int{0, 1, 2, 3, 4, 5, 6, 7}
-	if own == chess.Black {
-		ranks = []int{0, 1, 2, 3, 4, 5, 6, 7}
-		files = []int{7, 6, 5, 4, 3, 2, 1, 0}
-	}
-	for _, r := range ranks {
-		row := []byte{byte('1' + r), ' ', ' '}
-		for _, f := range files {
-			sq := chess.NewSquare(f, r)
-			p := pos.PieceAt(sq)
-			ch := byte('.')
-			if p != chess.NoPiece && p.Color() == own {
-				ch = p.Letter()
-			}
-			row = append(row, ch, ' ')
-		}
-		lines = append(lines, string(bytes.TrimRight(row, " ")))
-	}
-	foot := []byte("   ")
-	for _, f := range files {
-		foot = append(foot, byte('a'+f), ' ')
-	}
-	return append(lines, string(bytes.TrimRight(foot, " ")))
 }
