@@ -111,6 +111,10 @@ type telnetDoor struct {
 	cmds      commandSet             // the command table, by name
 	nextGuest int                    // the last guest number given
 	failures  map[string][]time.Time // failed logins per remote host
+	// challenges are the pending match offers; offers the draw and abort
+	// offers in games (by game, until it ends).
+	challenges []*challenge
+	offers     map[*Game]*gameOffers
 }
 
 // commandSet is the table indexed by name and alias, with the help text

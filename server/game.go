@@ -44,9 +44,6 @@ type Game struct {
 	sans    []string // SAN of each legal move
 	used    []time.Duration
 
-	drawOffer  [2]bool
-	abortOffer [2]bool
-
 	result, endCode, description string
 	started, ended, updated      time.Time
 
@@ -122,6 +119,22 @@ func (s *Server) resume(g *Game) {
 	s.armClock(g)
 }
 
+// rejoin gives c, who has just logged in, back its seat in the games it
+// left within their grace period.
+func (s *Server) rejoin(ev *Events, c *Client) {
+	for _, g := range s.games {
+		for col := chess.White; col <= chess.Black; col++ {
+			if g.players[col] == nil && g.bots[col] == nil && strings.EqualFold(g.names[col], c.handle) {
+				g.players[col] = c
+				g.absent[col] = time.Time{}
+				c.game = g
+				s.resume(g)
+				s.door.PlayerBack(ev, g, col)
+			}
+		}
+	}
+}
+
 // seat is one side of a game about to start: a telnet client or an HTTP bot.
 type seat struct {
 	c   *Client
@@ -183,7 +196,7 @@ func (s *Server) startGame(ev *Events, white, black seat, minutes, inc int, rate
 			s.removeOffersOf(ev, p.c.handle)
 		}
 	}
-	s.teller.GameStarted(ev, g)
+	s.door.GameStarted(ev, g)
 	s.armClock(g)
 	for _, w := range s.watchers {
 		w.GameStarted(g)
@@ -271,29 +284,29 @@ const (
 )
 
 // attemptIn referees the attempt m of the player of colour col in g, tells
-// both players (the GameTeller) and the doors following games, and
+// both players (the PlayerDoor) and the doors following games, and
 // returns the umpire's answer.
 func (s *Server) attemptIn(ev *Events, g *Game, col chess.Color, m chess.Move, text string) (umpire.Answer, AttemptOutcome) {
 	if g.result != "" {
-		s.teller.AttemptRefused(ev, g, col, text, RefusedOver)
+		s.door.AttemptRefused(ev, g, col, text, RefusedOver)
 		return umpire.Answer{}, AttemptOver
 	}
 	if g.paused {
-		s.teller.AttemptRefused(ev, g, col, text, RefusedPaused)
+		s.door.AttemptRefused(ev, g, col, text, RefusedPaused)
 		return umpire.Answer{}, AttemptNotTurn
 	}
 	if s.checkFlag(ev, g) {
 		return umpire.Answer{}, AttemptFlagged
 	}
 	if g.ump.Side() != col {
-		s.teller.AttemptRefused(ev, g, col, text, RefusedNotTurn)
+		s.door.AttemptRefused(ev, g, col, text, RefusedNotTurn)
 		return umpire.Answer{}, AttemptNotTurn
 	}
 	now := s.cfg.Now()
 	before := g.ump.Position()
 	a, err := g.ump.Attempt(m)
 	if err != nil {
-		s.teller.AttemptRefused(ev, g, col, text, RefusedOver)
+		s.door.AttemptRefused(ev, g, col, text, RefusedOver)
 		return a, AttemptOver
 	}
 	g.answers = append(g.answers, a)
@@ -301,7 +314,7 @@ func (s *Server) attemptIn(ev *Events, g *Game, col chess.Color, m chess.Move, t
 	if !a.Legal {
 		g.attempt = append(g.attempt, attemptRecord{Ply: len(g.sans), Side: col, Answer: a, At: now.Sub(g.started),
 			ClockMs: [2]int64{g.remaining(0, now).Milliseconds(), g.remaining(1, now).Milliseconds()}})
-		s.teller.AttemptJudged(ev, g, col, text, a, now)
+		s.door.AttemptJudged(ev, g, col, text, a, now)
 		s.changed(g)
 		return a, AttemptJudged
 	}
@@ -315,11 +328,9 @@ func (s *Server) attemptIn(ev *Events, g *Game, col chess.Color, m chess.Move, t
 	g.turnStart = now
 	g.sans = append(g.sans, before.SAN(a.Attempt))
 	g.used = append(g.used, used)
-	g.drawOffer = [2]bool{}
-	g.abortOffer = [2]bool{}
 	g.attempt = append(g.attempt, attemptRecord{Ply: len(g.sans) - 1, Side: col, Answer: a, At: now.Sub(g.started),
 		ClockMs: [2]int64{g.remaining(0, now).Milliseconds(), g.remaining(1, now).Milliseconds()}})
-	s.teller.AttemptJudged(ev, g, col, text, a, now)
+	s.door.AttemptJudged(ev, g, col, text, a, now)
 	if a.Ending != umpire.NotOver {
 		code, desc := endingCode(a.Ending, col)
 		result := a.Result
@@ -382,7 +393,7 @@ func (s *Server) endGame(ev *Events, g *Game, code, result, description string) 
 	if g.rated && (result == "1-0" || result == "0-1" || result == "1/2-1/2") {
 		s.updateRatings(g)
 	}
-	s.teller.GameEnded(ev, g, now)
+	s.door.GameEnded(ev, g, now)
 	for _, p := range g.players {
 		if p == nil {
 			continue
@@ -411,12 +422,12 @@ type GameWatcher interface {
 	GameEnded(ev *Events, g *Game)
 }
 
-// GameTeller is the door whose users sit at the table's games in person
-// (the telnet door): the table publishes each game's events to it, with
-// the lock held, into the batch of the use that caused them, and the door
-// tells the players in its seats (Game.Player) in its own words. A seat
-// with no telnet user (a bot, a player away) is told nothing.
-type GameTeller interface {
+// PlayerDoor is the door whose users sit at the table's games in person
+// (the telnet door): the table publishes the events of its games and
+// seek ads to it, with the lock held, into the batch of the use that
+// caused them, and the door tells its users in its own words. A seat with
+// no telnet user (a bot, a player away) is told nothing.
+type PlayerDoor interface {
 	// GameStarted: g has just started (its players seated, its clocks
 	// set), before the GameWatchers hear of it.
 	GameStarted(ev *Events, g *Game)
@@ -432,9 +443,20 @@ type GameTeller interface {
 	// description set, its clocks charged), before its records are
 	// written and the GameWatchers hear of it.
 	GameEnded(ev *Events, g *Game, now time.Time)
-	// GameClocks: tell c both of g's clocks as of now (a TD game's clocks
-	// stopped or started again as a player leaves or comes back).
-	GameClocks(ev *Events, c *Client, g *Game, now time.Time)
+	// PlayerAway: the player of colour col left g at left and has grace
+	// to come back (a TD game's clocks are stopped).
+	PlayerAway(ev *Events, g *Game, col chess.Color, grace time.Duration, left time.Time)
+	// PlayerBack: the player of colour col came back to g (a TD game's
+	// clocks run again).
+	PlayerBack(ev *Events, g *Game, col chess.Color)
+	// SeekPosted and SeekRemoved: ad sk was posted, or taken down for
+	// reason (DG 51's: 2 taken, 3 withdrawn).
+	SeekPosted(ev *Events, sk *Seek)
+	SeekRemoved(ev *Events, sk *Seek, reason int)
+	// WithdrawOffers: the door withdraws the offers of handle it keeps
+	// itself (challenges), after the table took down its seek ads: at
+	// the start of its game, at logout, at a bare "match".
+	WithdrawOffers(ev *Events, handle string)
 }
 
 // Refusal is why the table refused an attempt without asking the umpire.

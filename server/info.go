@@ -91,7 +91,7 @@ func (tel *telnetDoor) cmdSet2(ev *Events, c *Client, in cmdInput) {
 	ev.dg(c, protocol.DGSet2, in.args[0], in.args[1])
 	if n == protocol.DGSeek && c.dgs[n] && !was {
 		for _, sk := range s.sortedSeeks() { // the ads already posted
-			s.seekDG(ev, c, sk)
+			tel.seekDG(ev, c, sk)
 		}
 	}
 	if n == protocol.DGTourney && c.dgs[n] && !was && s.director != nil {

@@ -4,9 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
-	"kriegbot/engine/chess"
 	"kriegbot/protocol"
 	"kriegbot/protocol/handle"
 )
@@ -150,26 +148,10 @@ func (tel *telnetDoor) loggedIn(c *Client, handle, titles string, guest bool) bo
 	// turns DG 50 on.
 	if c.dgOn(protocol.DGSeek) {
 		for _, sk := range s.sortedSeeks() {
-			s.seekDG(ev, c, sk)
+			tel.seekDG(ev, c, sk)
 		}
 	}
-	// A player who comes back inside the grace period gets the game back.
-	for _, g := range s.games {
-		for col := chess.White; col <= chess.Black; col++ {
-			if g.players[col] == nil && g.bots[col] == nil && strings.EqualFold(g.names[col], handle) {
-				g.players[col] = c
-				g.absent[col] = time.Time{}
-				c.game = g
-				s.resume(g)
-				ev.text(c, fmt.Sprintf("Resuming game %d.", g.number))
-				ev.text(g.players[1-col], fmt.Sprintf("Your opponent %s has come back.", handle))
-				if g.tourney != nil { // the clocks run again
-					tel.GameClocks(ev, g.players[1-col], g, s.cfg.Now())
-				}
-				tel.gameState(ev, g, col)
-			}
-		}
-	}
+	s.rejoin(ev, c)
 	if s.director != nil {
 		s.director.Login(ev, c)
 	}

@@ -69,16 +69,17 @@ func (tel *telnetDoor) cmdMatch(ev *Events, c *Client, in cmdInput) {
 		return
 	}
 	// The same terms as a pending challenge from dest accept it, as on ICC.
-	for _, ch := range s.challenges {
+	for _, ch := range tel.challenges {
 		if ch.from == dest && ch.to == c && ch.minutes == t.Minutes && ch.inc == t.Inc && ch.rated == t.Rated {
-			s.acceptChallenge(ev, ch)
+			tel.acceptChallenge(ev, ch)
 			return
 		}
 	}
-	s.offer(ev, c, dest, t.Minutes, t.Inc, t.Rated, t.Color)
+	tel.offer(ev, c, dest, t.Minutes, t.Inc, t.Rated, t.Color)
 }
 
-func (s *Server) offer(ev *Events, from, to *Client, minutes, inc int, rated bool, color string) {
+func (tel *telnetDoor) offer(ev *Events, from, to *Client, minutes, inc int, rated bool, color string) {
+	s := tel.s
 	if from.game != nil || to.game != nil {
 		ev.text(from, "One of you is already playing.")
 		return
@@ -90,18 +91,18 @@ func (s *Server) offer(ev *Events, from, to *Client, minutes, inc int, rated boo
 		ev.text(from, fmt.Sprintf("%s is not reading at the moment; try again later.", to.handle))
 		return
 	}
-	for i, ch := range s.challenges {
+	for i, ch := range tel.challenges {
 		if ch.from == from && ch.to == to {
-			s.challenges = append(s.challenges[:i], s.challenges[i+1:]...)
+			tel.challenges = append(tel.challenges[:i], tel.challenges[i+1:]...)
 			break
 		}
 	}
-	if len(s.challenges) >= 10000 {
+	if len(tel.challenges) >= 10000 {
 		ev.text(from, "The server has too many pending challenges; try later.")
 		return
 	}
 	ch := &challenge{from: from, to: to, minutes: minutes, inc: inc, rated: rated, color: color}
-	s.challenges = append(s.challenges, ch)
+	tel.challenges = append(tel.challenges, ch)
 	kind := "unrated"
 	if rated {
 		kind = "rated"
@@ -129,9 +130,8 @@ func (s *Server) offer(ev *Events, from, to *Client, minutes, inc int, rated boo
 }
 
 func (tel *telnetDoor) findChallenge(c *Client, args []string) *challenge {
-	s := tel.s
 	var found *challenge
-	for _, ch := range s.challenges {
+	for _, ch := range tel.challenges {
 		if ch.to != c {
 			continue
 		}
@@ -147,18 +147,18 @@ func (tel *telnetDoor) findChallenge(c *Client, args []string) *challenge {
 }
 
 func (tel *telnetDoor) cmdAccept(ev *Events, c *Client, in cmdInput) {
-	s := tel.s
 	args := in.args
 	ch := tel.findChallenge(c, args)
 	if ch == nil {
 		ev.text(c, "There is no such offer to accept (name the challenger if there are several).")
 		return
 	}
-	s.acceptChallenge(ev, ch)
+	tel.acceptChallenge(ev, ch)
 }
 
-func (s *Server) acceptChallenge(ev *Events, ch *challenge) {
-	s.dropChallenge(ev, ch, fmt.Sprintf("%s accepts the challenge of %s.", ch.to.handle, ch.from.handle))
+func (tel *telnetDoor) acceptChallenge(ev *Events, ch *challenge) {
+	s := tel.s
+	tel.dropChallenge(ev, ch, fmt.Sprintf("%s accepts the challenge of %s.", ch.to.handle, ch.from.handle))
 	ev.text(ch.to, fmt.Sprintf("You accept the challenge of %s.", ch.from.handle))
 	ev.text(ch.from, fmt.Sprintf("%s accepts your challenge.", ch.to.handle))
 	if ch.from.game != nil || ch.to.game != nil {
@@ -173,16 +173,15 @@ func (s *Server) acceptChallenge(ev *Events, ch *challenge) {
 }
 
 func (tel *telnetDoor) cmdDecline(ev *Events, c *Client, in cmdInput) {
-	s := tel.s
 	args := in.args
 	if len(args) > 0 && strings.EqualFold(args[0], "draw") {
 		if g := c.game; g != nil {
 			col := g.colorOf(c)
-			if g.drawOffer[1-col] {
-				g.drawOffer[1-col] = false
+			if o := tel.offersIn(g); o.draw[1-col] {
+				o.draw[1-col] = false
 				ev.text(g.players[1-col], fmt.Sprintf("%s declines your draw offer.", c.handle))
 				ev.text(c, "You decline the draw offer.")
-				s.offersDG(ev, g)
+				tel.offersDG(ev, g)
 				return
 			}
 		}
@@ -194,15 +193,15 @@ func (tel *telnetDoor) cmdDecline(ev *Events, c *Client, in cmdInput) {
 		ev.text(c, "There is no such offer to decline.")
 		return
 	}
-	s.dropChallenge(ev, ch, fmt.Sprintf("%s declines the challenge of %s.", ch.to.handle, ch.from.handle))
+	tel.dropChallenge(ev, ch, fmt.Sprintf("%s declines the challenge of %s.", ch.to.handle, ch.from.handle))
 	ev.text(ch.from, fmt.Sprintf("%s declines your challenge.", ch.to.handle))
 	ev.text(ch.to, fmt.Sprintf("You decline the challenge of %s.", ch.from.handle))
 }
 
-func (s *Server) dropChallenge(ev *Events, ch *challenge, why string) {
-	for i, x := range s.challenges {
+func (tel *telnetDoor) dropChallenge(ev *Events, ch *challenge, why string) {
+	for i, x := range tel.challenges {
 		if x == ch {
-			s.challenges = append(s.challenges[:i], s.challenges[i+1:]...)
+			tel.challenges = append(tel.challenges[:i], tel.challenges[i+1:]...)
 			break
 		}
 	}
@@ -219,9 +218,14 @@ func (s *Server) removeOffersOf(ev *Events, handle string) {
 			s.removeSeek(ev, sk, 2)
 		}
 	}
-	for _, ch := range append([]*challenge(nil), s.challenges...) {
+	s.door.WithdrawOffers(ev, handle)
+}
+
+// WithdrawOffers drops the challenges from and to handle.
+func (tel *telnetDoor) WithdrawOffers(ev *Events, handle string) {
+	for _, ch := range append([]*challenge(nil), tel.challenges...) {
 		if strings.EqualFold(ch.from.handle, handle) || strings.EqualFold(ch.to.handle, handle) {
-			s.dropChallenge(ev, ch, "The offer is withdrawn.")
+			tel.dropChallenge(ev, ch, "The offer is withdrawn.")
 		}
 	}
 }

@@ -25,15 +25,16 @@ func (tel *telnetDoor) cmdDraw(ev *Events, c *Client, _ cmdInput) {
 	s := tel.s
 	g := c.game
 	col := g.colorOf(c)
-	if g.drawOffer[1-col] {
+	o := tel.offersIn(g)
+	if o.draw[1-col] {
 		s.endGame(ev, g, "Agr", "1/2-1/2", "Game drawn by mutual agreement")
 		return
 	}
-	g.drawOffer[col] = true
+	o.draw[col] = true
 	ev.text(c, "You offer a draw.")
 	ev.text(g.players[1-col], "Your opponent offers you a draw.")
 	ev.dg(g.players[1-col], protocol.DGGameMessage, strconv.Itoa(g.number), "Your opponent offers you a draw.")
-	s.offersDG(ev, g)
+	tel.offersDG(ev, g)
 }
 
 func (tel *telnetDoor) cmdAbort(ev *Events, c *Client, _ cmdInput) {
@@ -46,20 +47,36 @@ func (tel *telnetDoor) cmdAbort(ev *Events, c *Client, _ cmdInput) {
 		return
 	}
 	// As on ICC, either player may abort alone before both have moved.
-	if len(g.sans) < 2 || g.abortOffer[1-col] {
+	o := tel.offersIn(g)
+	if len(g.sans) < 2 || o.abort[1-col] {
 		s.endGame(ev, g, "Abo", "aborted", "Game aborted")
 		return
 	}
-	g.abortOffer[col] = true
+	o.abort[col] = true
 	ev.text(c, "You request an abort.")
 	ev.text(g.players[1-col], "Your opponent requests to abort the game.")
-	s.offersDG(ev, g)
+	tel.offersDG(ev, g)
 }
 
-func (s *Server) offersDG(ev *Events, g *Game) {
+// gameOffers are the draw and abort offers pending in one game, by
+// colour; a legal move withdraws them (AttemptJudged).
+type gameOffers struct{ draw, abort [2]bool }
+
+// offersIn returns g's offers, to read or change.
+func (tel *telnetDoor) offersIn(g *Game) *gameOffers {
+	o := tel.offers[g]
+	if o == nil {
+		o = &gameOffers{}
+		tel.offers[g] = o
+	}
+	return o
+}
+
+func (tel *telnetDoor) offersDG(ev *Events, g *Game) {
+	o := tel.offersIn(g)
 	for _, p := range g.players {
-		ev.dg(p, protocol.DGOffersInMyGame, strconv.Itoa(g.number), boolField(g.drawOffer[0]), boolField(g.drawOffer[1]),
-			"0", "0", boolField(g.abortOffer[0]), boolField(g.abortOffer[1]), "0", "0")
+		ev.dg(p, protocol.DGOffersInMyGame, strconv.Itoa(g.number), boolField(o.draw[0]), boolField(o.draw[1]),
+			"0", "0", boolField(o.abort[0]), boolField(o.abort[1]), "0", "0")
 	}
 }
 

@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"time"
 
-	"kriegbot/protocol"
 	"kriegbot/server/telnet"
 )
 
@@ -77,29 +76,7 @@ func (s *Server) postSeek(ev *Events, sk *Seek) {
 	s.nextSeek++
 	sk.id, sk.code = s.newGameID()
 	s.seeks[sk.index] = sk
-	for _, u := range s.users {
-		if sk.ownedBy(u) || !u.congested() { // see client.congested
-			s.seekDG(ev, u, sk)
-		}
-	}
-}
-
-func (s *Server) seekDG(ev *Events, u *Client, sk *Seek) {
-	col := "-1"
-	switch sk.color {
-	case "white":
-		col = "1"
-	case "black":
-		col = "0"
-	}
-	auto := "1"
-	if sk.manual {
-		auto = "0"
-	}
-	p := sk.seat()
-	ev.dg(u, protocol.DGSeek, strconv.Itoa(sk.index), p.name(), p.titles(), strconv.Itoa(s.rating(p.name())), "0",
-		"16", "Wild", strconv.Itoa(sk.minutes), strconv.Itoa(sk.inc), boolField(sk.rated), col,
-		strconv.Itoa(sk.minR), strconv.Itoa(sk.maxR), auto, boolField(sk.formulaScreen), "")
+	s.door.SeekPosted(ev, sk)
 }
 
 func (s *Server) removeSeek(ev *Events, sk *Seek, reason int) {
@@ -107,11 +84,7 @@ func (s *Server) removeSeek(ev *Events, sk *Seek, reason int) {
 	if sk.expiry != nil {
 		sk.expiry.Stop()
 	}
-	for _, u := range s.users {
-		if sk.ownedBy(u) || !u.congested() {
-			ev.dg(u, protocol.DGSeekRemoved, strconv.Itoa(sk.index), strconv.Itoa(reason))
-		}
-	}
+	s.door.SeekRemoved(ev, sk, reason)
 }
 
 func (tel *telnetDoor) cmdUnseek(ev *Events, c *Client, in cmdInput) {
@@ -171,7 +144,7 @@ func (tel *telnetDoor) cmdPlay(ev *Events, c *Client, in cmdInput) {
 	case sk.rated && (s.rating(c.handle) < sk.minR || s.rating(c.handle) > sk.maxR):
 		ev.text(c, "Your rating is outside the seek's range.")
 	case sk.manual:
-		s.offer(ev, c, sk.owner, sk.minutes, sk.inc, sk.rated, oppositeColor(sk.color))
+		tel.offer(ev, c, sk.owner, sk.minutes, sk.inc, sk.rated, oppositeColor(sk.color))
 	default:
 		s.takeSeek(ev, sk, seat{c: c})
 	}

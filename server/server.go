@@ -129,25 +129,24 @@ func (s *Server) warn() *zerolog.Event { return s.cfg.Log.Warn() }
 type Server struct {
 	cfg Config
 
-	mu         sync.Mutex
-	closed     bool
-	listeners  []net.Listener
-	conns      map[*Client]struct{}
-	perHost    map[string]int     // connections by remote host
-	users      map[string]*Client // logged in, by lower-case handle
-	seeks      map[int]*Seek
-	nextSeek   int
-	challenges []*challenge
-	games      map[int]*Game // in progress
-	finished   []*Game       // most recent last, bounded by MaxGames
-	nextGame   int
-	ratings    map[string]int
-	watchers   []GameWatcher // the doors following games (game.go)
-	bots       BotDoor       // the door whose bots telnet users match, or nil
-	telnet     telnetDoor    // the telnet door's commands and logins
-	teller     GameTeller    // the door telling the seated players their games (the telnet door)
-	director   Director      // the tournament director (server/tddoor), or nil
-	wg         sync.WaitGroup
+	mu        sync.Mutex
+	closed    bool
+	listeners []net.Listener
+	conns     map[*Client]struct{}
+	perHost   map[string]int     // connections by remote host
+	users     map[string]*Client // logged in, by lower-case handle
+	seeks     map[int]*Seek
+	nextSeek  int
+	games     map[int]*Game // in progress
+	finished  []*Game       // most recent last, bounded by MaxGames
+	nextGame  int
+	ratings   map[string]int
+	watchers  []GameWatcher // the doors following games (game.go)
+	bots      BotDoor       // the door whose bots telnet users match, or nil
+	telnet    telnetDoor    // the telnet door's commands and logins
+	door      PlayerDoor    // the door whose users sit at the games (the telnet door)
+	director  Director      // the tournament director (server/tddoor), or nil
+	wg        sync.WaitGroup
 }
 
 // New checks cfg and returns a server that is not yet listening.
@@ -164,7 +163,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	s := &Server{
 		cfg:      cfg,
-		telnet:   telnetDoor{cmds: newCommandSet(), failures: map[string][]time.Time{}},
+		telnet:   telnetDoor{cmds: newCommandSet(), failures: map[string][]time.Time{}, offers: map[*Game]*gameOffers{}},
 		conns:    map[*Client]struct{}{},
 		perHost:  map[string]int{},
 		users:    map[string]*Client{},
@@ -175,7 +174,7 @@ func New(cfg Config) (*Server, error) {
 		ratings:  map[string]int{},
 	}
 	s.telnet.s = s
-	s.teller = &s.telnet
+	s.door = &s.telnet
 	return s, nil
 }
 
@@ -345,9 +344,8 @@ func (s *Server) dropped(c *Client, reason string) {
 			g.players[col] = nil
 			if g.tourney != nil {
 				s.pause(g)
-				s.teller.GameClocks(ev, g.players[1-col], g, left)
 			}
-			ev.text(g.players[1-col], fmt.Sprintf("Your opponent %s has disconnected; they have %s to come back.", c.handle, grace))
+			s.door.PlayerAway(ev, g, col, grace, left)
 			time.AfterFunc(grace, func() { s.graceOver(g, col, left) })
 		} else {
 			s.endGame(ev, g, "Dis", scoreFor(1-col), fmt.Sprintf("%s %s", c.handle, why))

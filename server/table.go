@@ -284,6 +284,21 @@ func (g *Game) Remaining(side chess.Color, now time.Time) time.Duration {
 
 // Seek accessors, for the doors.
 
+// Index is sk's number (DG 50, "play <index>").
+func (sk *Seek) Index() int { return sk.index }
+
+// Owner is the telnet user who posted sk, or nil for a bot's ad.
+func (sk *Seek) Owner() *Client { return sk.owner }
+
+// OwnerTitles are the titles of who posted sk ("C" for a bot).
+func (sk *Seek) OwnerTitles() string { return sk.seat().titles() }
+
+// Inc is sk's increment in seconds (Minutes its base time).
+func (sk *Seek) Inc() int { return sk.inc }
+
+// Formula reports whether sk's owner screens takers by its formula.
+func (sk *Seek) Formula() bool { return sk.formulaScreen }
+
 // ID and Code are the game_id and game_code of the game sk would start.
 func (sk *Seek) ID() string   { return sk.id }
 func (sk *Seek) Code() string { return sk.code }

@@ -13,7 +13,7 @@ import (
 )
 
 // The telnet door's view of the games: how it renders the table's game
-// events (GameTeller) for the players in the seats, as ICC text lines and
+// events (PlayerDoor) for the players in the seats, as ICC text lines and
 // datagrams. It reads the table through its exported API only, so that it
 // can live in a package of its own.
 
@@ -62,7 +62,7 @@ func (tel *telnetDoor) gameState(ev *Events, g *Game, col chess.Color) {
 	tel.moveList(ev, c, g, col, false)
 	now := tel.s.Now()
 	ev.DG(c, protocol.DGSetClock, n, strconv.Itoa(int(g.Remaining(chess.White, now)/time.Second)), strconv.Itoa(int(g.Remaining(chess.Black, now)/time.Second)))
-	tel.GameClocks(ev, c, g, now)
+	tel.gameClocks(ev, c, g, now)
 	if !c.DGOn(protocol.DGSendMoves) {
 		for _, l := range telnet.Board(ptr(g.Umpire().Position()), col) {
 			ev.Text(c, l)
@@ -93,8 +93,8 @@ func (tel *telnetDoor) yourTurn(ev *Events, g *Game, col chess.Color) {
 	}
 }
 
-// GameClocks sends c DG 56 for both sides of g, as of now.
-func (tel *telnetDoor) GameClocks(ev *Events, c *Client, g *Game, now time.Time) {
+// gameClocks sends c DG 56 for both sides of g, as of now.
+func (tel *telnetDoor) gameClocks(ev *Events, c *Client, g *Game, now time.Time) {
 	n := strconv.Itoa(g.Number())
 	for _, side := range []chess.Color{chess.White, chess.Black} {
 		running := g.ClockRuns() && g.Umpire().Side() == side
@@ -171,7 +171,9 @@ func (tel *telnetDoor) AttemptRefused(ev *Events, g *Game, col chess.Color, text
 // whose turn it is if the game goes on.
 func (tel *telnetDoor) AttemptJudged(ev *Events, g *Game, col chess.Color, text string, a umpire.Answer, now time.Time) {
 	n := strconv.Itoa(g.Number())
-	if !a.Legal {
+	if a.Legal {
+		delete(tel.offers, g) // a move withdraws the offers
+	} else {
 		c := g.Player(col)
 		ev.DG(c, protocol.DGIllegalMove, n, text, "2")
 		ev.Text(c, fmt.Sprintf("Illegal move (%s).", text))
@@ -197,7 +199,7 @@ func (tel *telnetDoor) AttemptJudged(ev *Events, g *Game, col chess.Color, text 
 		for _, line := range announcementLines(g.Number(), a) {
 			ev.Text(p, line)
 		}
-		tel.GameClocks(ev, p, g, now)
+		tel.gameClocks(ev, p, g, now)
 		if !p.DGOn(protocol.DGSendMoves) && a.Ending == umpire.NotOver {
 			for _, l := range telnet.Board(ptr(g.Umpire().Position()), viewer) {
 				ev.Text(p, l)
@@ -224,6 +226,7 @@ func announcementLines(game int, a umpire.Answer) []string {
 // GameEnded tells the players of g, which has just ended, how, with the
 // clocks as of now.
 func (tel *telnetDoor) GameEnded(ev *Events, g *Game, now time.Time) {
+	delete(tel.offers, g)
 	score := g.Result()
 	if score == "aborted" {
 		score = "*"
@@ -236,10 +239,72 @@ func (tel *telnetDoor) GameEnded(ev *Events, g *Game, now time.Time) {
 		}
 		ev.Text(p, fmt.Sprintf("{Game %d (%s vs. %s) %s} %s", g.Number(), g.Name(0), g.Name(1), g.Description(), score))
 		ev.DG(p, protocol.DGMyGameResult, n, "0", g.EndCode(), g.Result(), g.Description(), "{}")
-		tel.GameClocks(ev, p, g, now)
+		tel.gameClocks(ev, p, g, now)
 		ev.DG(p, protocol.DGMyRelationToGame, n, "X")
 		if !g.Rated() {
 			ev.Text(p, "Game was not rated.  No rating adjustment.")
 		}
 	}
+}
+
+// SeekPosted shows the new ad sk to every user (but those congested: see
+// Client.congested, its owner excepted).
+func (tel *telnetDoor) SeekPosted(ev *Events, sk *Seek) {
+	for _, u := range tel.s.users {
+		if sk.Owner() == u || !u.congested() {
+			tel.seekDG(ev, u, sk)
+		}
+	}
+}
+
+// SeekRemoved tells every user (as SeekPosted) that sk is down.
+func (tel *telnetDoor) SeekRemoved(ev *Events, sk *Seek, reason int) {
+	for _, u := range tel.s.users {
+		if sk.Owner() == u || !u.congested() {
+			ev.DG(u, protocol.DGSeekRemoved, strconv.Itoa(sk.Index()), strconv.Itoa(reason))
+		}
+	}
+}
+
+// seekDG sends u DG 50 of ad sk.
+func (tel *telnetDoor) seekDG(ev *Events, u *Client, sk *Seek) {
+	col := "-1"
+	switch sk.Color() {
+	case "white":
+		col = "1"
+	case "black":
+		col = "0"
+	}
+	auto := "1"
+	if sk.Manual() {
+		auto = "0"
+	}
+	name := sk.OwnerName()
+	minR, maxR := sk.RatingRange()
+	ev.DG(u, protocol.DGSeek, strconv.Itoa(sk.Index()), name, sk.OwnerTitles(), strconv.Itoa(tel.s.Rating(name)), "0",
+		"16", "Wild", strconv.Itoa(sk.Minutes()), strconv.Itoa(sk.Inc()), boolField(sk.Rated()), col,
+		strconv.Itoa(minR), strconv.Itoa(maxR), auto, boolField(sk.Formula()), "")
+}
+
+// PlayerAway tells the opponent of the player of colour col, who left g
+// at left, how long it has to come back, with the clocks of a TD game,
+// which stopped.
+func (tel *telnetDoor) PlayerAway(ev *Events, g *Game, col chess.Color, grace time.Duration, left time.Time) {
+	opp := g.Player(1 - col)
+	if g.Tourney() != nil {
+		tel.gameClocks(ev, opp, g, left)
+	}
+	ev.Text(opp, fmt.Sprintf("Your opponent %s has disconnected; they have %s to come back.", g.Name(col), grace))
+}
+
+// PlayerBack gives the player of colour col, back in g, the game again,
+// and tells its opponent, with the clocks of a TD game, which run again.
+func (tel *telnetDoor) PlayerBack(ev *Events, g *Game, col chess.Color) {
+	ev.Text(g.Player(col), fmt.Sprintf("Resuming game %d.", g.Number()))
+	opp := g.Player(1 - col)
+	ev.Text(opp, fmt.Sprintf("Your opponent %s has come back.", g.Player(col).Handle()))
+	if g.Tourney() != nil {
+		tel.gameClocks(ev, opp, g, tel.s.Now())
+	}
+	tel.gameState(ev, g, col)
 }
