@@ -20,7 +20,7 @@
 // The exact wire format, and where it follows or guesses ICC, is in
 // docs/iccserver.md.
 //
-// The game table (Server: games, seeks, challenges, accounts, clocks, and
+// The game table (Server: games, seeks, accounts, clocks, and
 // the telnet connections) is this package's core; the doors reach it
 // through its API (table.go). The design, which keeps the one lock and
 // the order of every byte:
@@ -39,14 +39,23 @@
 //     (SetDirector: the TD) is asked where it has a say, and flushed after
 //     the games end at Close; the BotDoor (SetBots) names the players of
 //     another door that telnet users may `match`.
+//   - One door in person. The PlayerDoor (the telnet door, whose users
+//     sit at the games themselves) is told, into the use's batch, each
+//     game's start, each attempt refused or judged, its end, a player
+//     leaving within its grace and coming back, each seek ad posted and
+//     taken down; it renders them for its users (telnetview.go, from the
+//     exported API alone) and keeps the challenges and the draw and abort
+//     offers itself. The table renders no game and no ad.
 //   - The table imports no door (internal/layering).
 //
-// The doors: the telnet door's commands and logins are here (telnetDoor,
-// commands.go, login.go, ...); the tournament director is
+// The doors: the telnet door's connections, commands and logins are
+// still here (Client and Events, whose flush renders level-1 units;
+// telnetDoor, commands.go, login.go, ...); the tournament director is
 // server/tddoor, the table's Director, which it consults where the TD has
 // a say (logins, tells to it, offers, seeks, disconnections); the
 // kriegspiel.org HTTP door is server/httpdoor. Their pure parts are
-// packages: telnet (the line reader), kshttp (routes, tokens, game
+// packages: telnet (the line reader, the command words, the board and
+// move fields it draws), kshttp (routes, tokens, game
 // references, the referee as the site shows it), td (event specs,
 // numbers, files and pages), timecontrol and ratelimit; the site's JSON is
 // protocol/ksapi. `kriegbot serve` is composed in cli/servecmd (the table,
