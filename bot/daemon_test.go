@@ -64,20 +64,20 @@ func assertNoPassword(t *testing.T, dir string) {
 	}
 }
 
-func startTestServer(t *testing.T, grace time.Duration) (*server.Server, string) {
+func startTestServer(t *testing.T, grace time.Duration) (*telnetServer, string) {
 	t.Helper()
 	return startTestServerConfig(t, server.Config{DisconnectGrace: grace})
 }
 
 // startTestServerConfig is startTestServer with more of the server's
 // settings; the rules and the accounts are always the test ones.
-func startTestServerConfig(t *testing.T, cfg server.Config) (*server.Server, string) {
+func startTestServerConfig(t *testing.T, cfg server.Config) (*telnetServer, string) {
 	t.Helper()
 	return startTestServerTD(t, cfg, tddoor.Config{})
 }
 
 // startTestServerTD is startTestServerConfig with the TD's settings.
-func startTestServerTD(t *testing.T, cfg server.Config, tdCfg tddoor.Config) (*server.Server, string) {
+func startTestServerTD(t *testing.T, cfg server.Config, tdCfg tddoor.Config) (*telnetServer, string) {
 	t.Helper()
 	pw := map[string]string{}
 	for h, p := range testPasswords {
@@ -91,11 +91,11 @@ func startTestServerTD(t *testing.T, cfg server.Config, tdCfg tddoor.Config) (*s
 		t.Fatal(err)
 	}
 	cfg.Rules, cfg.Accounts = umpire.Olympiad(), acc
-	srv, err := server.New(cfg)
+	srv, err := newTelnetServer(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := tddoor.New(srv, tdCfg); err != nil {
+	if _, err := tddoor.New(srv.Server, tdCfg); err != nil {
 		srv.Close()
 		t.Fatal(err)
 	}

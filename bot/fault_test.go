@@ -359,7 +359,7 @@ func loggedIn(t *testing.T, dir string) int {
 
 // restartServerAt starts a fresh server on addr (retrying while the old
 // socket lets go of the port).
-func restartServerAt(t *testing.T, addr string) *server.Server {
+func restartServerAt(t *testing.T, addr string) *telnetServer {
 	t.Helper()
 	srv := newRestartServer(t)
 	var ln net.Listener
@@ -378,7 +378,7 @@ func restartServerAt(t *testing.T, addr string) *server.Server {
 
 // newRestartServer is a fresh server with the test accounts, not yet
 // listening.
-func newRestartServer(t *testing.T) *server.Server {
+func newRestartServer(t *testing.T) *telnetServer {
 	t.Helper()
 	pw := map[string]string{}
 	for h, p := range testPasswords {
@@ -388,7 +388,7 @@ func newRestartServer(t *testing.T) *server.Server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := server.New(server.Config{Rules: umpire.Olympiad(), Accounts: acc})
+	srv, err := newTelnetServer(server.Config{Rules: umpire.Olympiad(), Accounts: acc})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -462,7 +462,7 @@ func TestReconnectWithoutGrace(t *testing.T) {
 
 // cutMidGame waits for a game to start on srv, lets it run for a few moves,
 // then cuts every connection through px.
-func cutMidGame(t *testing.T, srv *server.Server, px *proxy, after time.Duration) {
+func cutMidGame(t *testing.T, srv *telnetServer, px *proxy, after time.Duration) {
 	t.Helper()
 	waitFor(t, func() bool { p, _ := srv.GameCount(); return p == 1 })
 	time.Sleep(after)

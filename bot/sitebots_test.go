@@ -77,13 +77,13 @@ func TestSiteBots(t *testing.T) {
 			started[n] = tc
 		}
 	}
-	srv, err := server.New(server.Config{Rules: umpire.Olympiad(), Accounts: acc, NoGuests: true, RecordDir: records,
+	srv, err := newTelnetServer(server.Config{Rules: umpire.Olympiad(), Accounts: acc, NoGuests: true, RecordDir: records,
 		Log: zerolog.New(zerolog.ConsoleWriter{Out: io.Discard, FormatMessage: func(m any) string { logf("%s", m); return "" }})})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer srv.Close()
-	door, err := httpdoor.New(srv, httpdoor.Config{Minutes: 3, Inc: 2, Rate: 200, Burst: 400, TokenRate: 100, TokenBurst: 200})
+	door, err := httpdoor.New(srv.Server, httpdoor.Config{Minutes: 3, Inc: 2, Rate: 200, Burst: 400, TokenRate: 100, TokenBurst: 200})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -185,7 +185,7 @@ type soakServer struct {
 }
 
 type soakEpoch struct {
-	srv        *server.Server
+	srv        *telnetServer
 	start, end time.Time
 }
 
@@ -228,7 +228,7 @@ func (s *soakServer) serve(ln net.Listener) {
 	if err != nil {
 		s.t.Fatal(err)
 	}
-	srv, err := server.New(server.Config{Rules: umpire.Olympiad(), Accounts: acc, DisconnectGrace: disconnectGrace,
+	srv, err := newTelnetServer(server.Config{Rules: umpire.Olympiad(), Accounts: acc, DisconnectGrace: disconnectGrace,
 		Log: zerolog.New(zerolog.ConsoleWriter{Out: io.Discard, FormatMessage: func(m any) string { s.log.printf("%s", m); return "" }})})
 	if err != nil {
 		s.t.Fatal(err)
@@ -239,7 +239,7 @@ func (s *soakServer) serve(ln net.Listener) {
 	go srv.Serve(ln)
 }
 
-func (s *soakServer) current() *server.Server {
+func (s *soakServer) current() *telnetServer {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.epochs[len(s.epochs)-1].srv

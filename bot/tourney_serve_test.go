@@ -27,19 +27,19 @@ import (
 
 // startTDServer is startTestServer with kriegbot serve's TD running the
 // events of specs (td.ParseEventSpec's text); its log lines are kept.
-func startTDServer(t *testing.T, specs ...string) (*server.Server, string, *lockedBuffer) {
+func startTDServer(t *testing.T, specs ...string) (*telnetServer, string, *lockedBuffer) {
 	t.Helper()
 	return tdServerAt(t, "127.0.0.1:0", "", specs...)
 }
 
 // tdServerAt starts the TD's server on addr (retrying while an old socket
 // lets go of the port), keeping its events in dir ("" for none).
-func tdServerAt(t *testing.T, addr, dir string, specs ...string) (*server.Server, string, *lockedBuffer) {
+func tdServerAt(t *testing.T, addr, dir string, specs ...string) (*telnetServer, string, *lockedBuffer) {
 	return tdServerWith(t, addr, dir, 20*time.Second, specs...)
 }
 
 // tdServerWith is tdServerAt with the TD's absence grace.
-func tdServerWith(t *testing.T, addr, dir string, absent time.Duration, specs ...string) (*server.Server, string, *lockedBuffer) {
+func tdServerWith(t *testing.T, addr, dir string, absent time.Duration, specs ...string) (*telnetServer, string, *lockedBuffer) {
 	t.Helper()
 	pw := map[string]string{}
 	for h, p := range testPasswords {
@@ -62,7 +62,7 @@ func tdServerWith(t *testing.T, addr, dir string, absent time.Duration, specs ..
 	}
 	srvLog := &lockedBuffer{}
 	var mu sync.Mutex
-	srv, err := server.New(server.Config{Rules: umpire.Olympiad(), Accounts: acc,
+	srv, err := newTelnetServer(server.Config{Rules: umpire.Olympiad(), Accounts: acc,
 		Log: zerolog.New(zerolog.ConsoleWriter{Out: io.Discard, FormatMessage: func(m any) string {
 			mu.Lock()
 			defer mu.Unlock()
@@ -72,7 +72,7 @@ func tdServerWith(t *testing.T, addr, dir string, absent time.Duration, specs ..
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := tddoor.New(srv, tddoor.Config{Events: evs, AbsentGrace: absent, Dir: dir, Managers: []string{"owner"}}); err != nil {
+	if _, err := tddoor.New(srv.Server, tddoor.Config{Events: evs, AbsentGrace: absent, Dir: dir, Managers: []string{"owner"}}); err != nil {
 		srv.Close()
 		t.Fatal(err)
 	}

@@ -23,6 +23,7 @@ import (
 	"kriegbot/engine/umpire"
 	"kriegbot/opponent"
 	"kriegbot/server"
+	"kriegbot/server/telnetdoor"
 )
 
 // daemonGame plays one game between two real daemons over loopback on our
@@ -74,7 +75,7 @@ func daemonGameWith(t *testing.T, gs gameSetup) (string, *syncBuffer) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	go srv.Serve(ln)
+	go telnetdoor.New(srv).Serve(ln)
 	defer srv.Close()
 	addr := ln.Addr().String()
 	var log syncBuffer

@@ -17,7 +17,7 @@ type Game struct {
 	names   [2]string
 	titles  [2]string
 	ratings [2]int
-	players [2]*Client   // nil while a player is away (grace period), or for an HTTP bot
+	players [2]Client    // the telnet door's users; nil while a player is away (grace period), or for an HTTP bot
 	bots    [2]Bot       // the HTTP door's bot in a seat, else nil
 	id      string       // 24 hex digits: the HTTP door's game_id
 	code    string       // the HTTP door's 6-character game_code
@@ -60,8 +60,8 @@ type attemptRecord struct {
 	ClockMs [2]int64      // both clocks after the attempt
 }
 
-func (g *Game) colorOf(c *Client) chess.Color {
-	if g.players[chess.Black] == c || g.players[chess.White] != c && strings.EqualFold(g.names[chess.Black], c.handle) {
+func (g *Game) colorOf(c Client) chess.Color {
+	if g.players[chess.Black] == c || g.players[chess.White] != c && strings.EqualFold(g.names[chess.Black], c.Handle()) {
 		return chess.Black
 	}
 	return chess.White
@@ -121,13 +121,12 @@ func (s *Server) resume(g *Game) {
 
 // rejoin gives c, who has just logged in, back its seat in the games it
 // left within their grace period.
-func (s *Server) rejoin(ev *Events, c *Client) {
+func (s *Server) rejoin(ev Events, c Client) {
 	for _, g := range s.games {
 		for col := chess.White; col <= chess.Black; col++ {
-			if g.players[col] == nil && g.bots[col] == nil && strings.EqualFold(g.names[col], c.handle) {
+			if g.players[col] == nil && g.bots[col] == nil && strings.EqualFold(g.names[col], c.Handle()) {
 				g.players[col] = c
 				g.absent[col] = time.Time{}
-				c.game = g
 				s.resume(g)
 				s.door.PlayerBack(ev, g, col)
 			}
@@ -137,7 +136,7 @@ func (s *Server) rejoin(ev *Events, c *Client) {
 
 // seat is one side of a game about to start: a telnet client or an HTTP bot.
 type seat struct {
-	c   *Client
+	c   Client
 	bot Bot
 	// odds is taken off this side's clock at the start (a TD game's late
 	// arrival, the TD's LateOdds); at least a second is left.
@@ -148,23 +147,23 @@ func (p seat) name() string {
 	if p.bot != nil {
 		return p.bot.Name()
 	}
-	return p.c.handle
+	return p.c.Handle()
 }
 
 func (p seat) titles() string {
 	if p.bot != nil {
 		return "C"
 	}
-	return p.c.titles
+	return p.c.Titles()
 }
 
 // busy reports whether a telnet client is already playing (an HTTP bot may
 // play several games at once, as on kriegspiel.org).
-func (p seat) busy() bool { return p.c != nil && p.c.game != nil }
+func (p seat) busy() bool { return p.c != nil && p.c.Playing() }
 
 // startGame creates a game between white and black and tells both. id and
 // code name it for the HTTP door ("" makes new ones).
-func (s *Server) startGame(ev *Events, white, black seat, minutes, inc int, rated bool, id, code string) *Game {
+func (s *Server) startGame(ev Events, white, black seat, minutes, inc int, rated bool, id, code string) *Game {
 	now := s.cfg.Now()
 	if id == "" {
 		id, code = s.newGameID()
@@ -173,7 +172,7 @@ func (s *Server) startGame(ev *Events, white, black seat, minutes, inc int, rate
 		number: s.nextGame, names: [2]string{white.name(), black.name()},
 		titles:  [2]string{white.titles(), black.titles()},
 		ratings: [2]int{s.rating(white.name()), s.rating(black.name())},
-		players: [2]*Client{white.c, black.c}, bots: [2]Bot{white.bot, black.bot},
+		players: [2]Client{white.c, black.c}, bots: [2]Bot{white.bot, black.bot},
 		rated: rated, minutes: minutes, inc: inc, id: id, code: code,
 		ump: umpire.New(s.cfg.Rules), turnStart: now, started: now, updated: now,
 		idleClock: white.bot != nil || black.bot != nil,
@@ -192,8 +191,7 @@ func (s *Server) startGame(ev *Events, white, black seat, minutes, inc int, rate
 	s.games[g.number] = g
 	for _, p := range []seat{white, black} {
 		if p.c != nil {
-			p.c.game = g
-			s.removeOffersOf(ev, p.c.handle)
+			s.removeOffersOf(ev, p.c.Handle())
 		}
 	}
 	s.door.GameStarted(ev, g)
@@ -234,9 +232,9 @@ func (s *Server) idleOver(g *Game, gen int) {
 	if g.result != "" || g.gen != gen || !g.idleClock {
 		return
 	}
-	ev := s.newEvents()
+	ev := s.door.NewEvents()
 	s.endGame(ev, g, "Abo", "aborted", "Game aborted: nobody moved")
-	ev.flush()
+	ev.Flush()
 }
 
 func (s *Server) flagCheck(g *Game, gen int) {
@@ -245,16 +243,16 @@ func (s *Server) flagCheck(g *Game, gen int) {
 	if g.result != "" || g.gen != gen {
 		return
 	}
-	ev := s.newEvents()
+	ev := s.door.NewEvents()
 	if s.checkFlag(ev, g) {
-		ev.flush()
+		ev.Flush()
 		return
 	}
 	s.armClock(g) // woke early: sleep again
 }
 
 // checkFlag ends the game if the side to move has run out of time.
-func (s *Server) checkFlag(ev *Events, g *Game) bool {
+func (s *Server) checkFlag(ev Events, g *Game) bool {
 	side := g.ump.Side()
 	if g.remaining(side, s.cfg.Now()) > 0 {
 		return false
@@ -266,11 +264,6 @@ func (s *Server) checkFlag(ev *Events, g *Game) bool {
 		s.endGame(ev, g, "Fla", scoreFor(1-side), fmt.Sprintf("%s forfeits on time", g.names[side]))
 	}
 	return true
-}
-
-// attempt referees c's move attempt m in its game.
-func (s *Server) attempt(ev *Events, c *Client, m chess.Move, text string) {
-	s.attemptIn(ev, c.game, c.game.colorOf(c), m, text)
 }
 
 // AttemptOutcome says how attemptIn dealt with an attempt.
@@ -286,7 +279,7 @@ const (
 // attemptIn referees the attempt m of the player of colour col in g, tells
 // both players (the PlayerDoor) and the doors following games, and
 // returns the umpire's answer.
-func (s *Server) attemptIn(ev *Events, g *Game, col chess.Color, m chess.Move, text string) (umpire.Answer, AttemptOutcome) {
+func (s *Server) attemptIn(ev Events, g *Game, col chess.Color, m chess.Move, text string) (umpire.Answer, AttemptOutcome) {
 	if g.result != "" {
 		s.door.AttemptRefused(ev, g, col, text, RefusedOver)
 		return umpire.Answer{}, AttemptOver
@@ -369,7 +362,7 @@ func endingCode(e umpire.Ending, mover chess.Color) (code, desc string) {
 }
 
 // endGame ends g with result ("1-0", "0-1", "1/2-1/2" or "aborted").
-func (s *Server) endGame(ev *Events, g *Game, code, result, description string) {
+func (s *Server) endGame(ev Events, g *Game, code, result, description string) {
 	if g.result != "" {
 		return
 	}
@@ -394,13 +387,6 @@ func (s *Server) endGame(ev *Events, g *Game, code, result, description string) 
 		s.updateRatings(g)
 	}
 	s.door.GameEnded(ev, g, now)
-	for _, p := range g.players {
-		if p == nil {
-			continue
-		}
-		p.game, p.lastGame = nil, g
-		p.lastActive = now // idle time counts from the end of the game
-	}
 	if s.cfg.RecordDir != "" {
 		if _, err := writeRecords(s.cfg.RecordDir, g); err != nil {
 			s.warn().Msgf("game %d: record: %v", g.number, err)
@@ -419,7 +405,7 @@ func (s *Server) endGame(ev *Events, g *Game, code, result, description string) 
 type GameWatcher interface {
 	GameStarted(g *Game)
 	GameChanged(g *Game)
-	GameEnded(ev *Events, g *Game)
+	GameEnded(ev Events, g *Game)
 }
 
 // PlayerDoor is the door whose users sit at the table's games in person
@@ -429,35 +415,101 @@ type GameWatcher interface {
 // no telnet user (a bot, a player away) is told nothing.
 type PlayerDoor interface {
 	// GameStarted: g has just started (its players seated, its clocks
-	// set), before the GameWatchers hear of it.
-	GameStarted(ev *Events, g *Game)
+	// set), before the GameWatchers hear of it; from now on its players
+	// are Playing.
+	GameStarted(ev Events, g *Game)
 	// AttemptRefused: the attempt text of the player of colour col was not
 	// refereed, for reason why.
-	AttemptRefused(ev *Events, g *Game, col chess.Color, text string, why Refusal)
+	AttemptRefused(ev Events, g *Game, col chess.Color, text string, why Refusal)
 	// AttemptJudged: the umpire answered a to the attempt text of the
 	// player of colour col, at now; a legal move is already in g (its SAN,
 	// time used and the mover's clock). When a ends the game, GameEnded
 	// follows.
-	AttemptJudged(ev *Events, g *Game, col chess.Color, text string, a umpire.Answer, now time.Time)
+	AttemptJudged(ev Events, g *Game, col chess.Color, text string, a umpire.Answer, now time.Time)
 	// GameEnded: g has just ended at now (its result, code and
 	// description set, its clocks charged), before its records are
-	// written and the GameWatchers hear of it.
-	GameEnded(ev *Events, g *Game, now time.Time)
+	// written and the GameWatchers hear of it; its players are Playing
+	// no more.
+	GameEnded(ev Events, g *Game, now time.Time)
 	// PlayerAway: the player of colour col left g at left and has grace
 	// to come back (a TD game's clocks are stopped).
-	PlayerAway(ev *Events, g *Game, col chess.Color, grace time.Duration, left time.Time)
+	PlayerAway(ev Events, g *Game, col chess.Color, grace time.Duration, left time.Time)
 	// PlayerBack: the player of colour col came back to g (a TD game's
-	// clocks run again).
-	PlayerBack(ev *Events, g *Game, col chess.Color)
+	// clocks run again), and is Playing again.
+	PlayerBack(ev Events, g *Game, col chess.Color)
 	// SeekPosted and SeekRemoved: ad sk was posted, or taken down for
 	// reason (DG 51's: 2 taken, 3 withdrawn).
-	SeekPosted(ev *Events, sk *Seek)
-	SeekRemoved(ev *Events, sk *Seek, reason int)
+	SeekPosted(ev Events, sk *Seek)
+	SeekRemoved(ev Events, sk *Seek, reason int)
 	// WithdrawOffers: the door withdraws the offers of handle it keeps
 	// itself (challenges), after the table took down its seek ads: at
 	// the start of its game, at logout, at a bare "match".
-	WithdrawOffers(ev *Events, handle string)
+	WithdrawOffers(ev Events, handle string)
+
+	// NewEvents starts the batch of one use of the table.
+	NewEvents() Events
+	// User is the user of lower-case handle lname logged in, or nil;
+	// Online all of them, in no order.
+	User(lname string) Client
+	Online() []Client
+	// Closing, Hangup and Closed are told as the table closes: Closing
+	// first (stop listening), Hangup after the games ended and the last
+	// batch was flushed (disconnect everybody), both with the lock held;
+	// Closed without it, to wait until the door's connections are gone.
+	Closing()
+	Hangup()
+	Closed()
 }
+
+// Client is a user of the telnet door, as the table seats it and the
+// doors speak to it (through Events).
+type Client interface {
+	// Handle is its name; Titles its titles ("" or "C", ...); Guest
+	// reports a guest login.
+	Handle() string
+	Titles() string
+	Guest() bool
+	// Playing reports whether it sits at a game.
+	Playing() bool
+	// DGOn reports whether it turned datagram n on.
+	DGOn(n int) bool
+}
+
+// Events collects what one use of the table (a command, a request, a
+// timer) tells the telnet door's users, and sends it at Flush: each
+// user's share at once, in its order. Text and DG ignore a nil Client.
+type Events interface {
+	// Text queues a line for c; DG a datagram, if c turned it on.
+	Text(c Client, line string)
+	DG(c Client, n int, fields ...string)
+	Flush()
+}
+
+// noPlayers is the PlayerDoor of a table no telnet door serves: nobody to
+// tell.
+type noPlayers struct{}
+
+func (noPlayers) GameStarted(Events, *Game)                                                  {}
+func (noPlayers) AttemptRefused(Events, *Game, chess.Color, string, Refusal)                 {}
+func (noPlayers) AttemptJudged(Events, *Game, chess.Color, string, umpire.Answer, time.Time) {}
+func (noPlayers) GameEnded(Events, *Game, time.Time)                                         {}
+func (noPlayers) PlayerAway(Events, *Game, chess.Color, time.Duration, time.Time)            {}
+func (noPlayers) PlayerBack(Events, *Game, chess.Color)                                      {}
+func (noPlayers) SeekPosted(Events, *Seek)                                                   {}
+func (noPlayers) SeekRemoved(Events, *Seek, int)                                             {}
+func (noPlayers) WithdrawOffers(Events, string)                                              {}
+func (noPlayers) NewEvents() Events                                                          { return noEvents{} }
+func (noPlayers) User(string) Client                                                         { return nil }
+func (noPlayers) Online() []Client                                                           { return nil }
+func (noPlayers) Closing()                                                                   {}
+func (noPlayers) Hangup()                                                                    {}
+func (noPlayers) Closed()                                                                    {}
+
+type noEvents struct{}
+
+func (noEvents) Text(Client, string)       {}
+func (noEvents) DG(Client, int, ...string) {}
+func (noEvents) Flush()                    {}
 
 // Refusal is why the table refused an attempt without asking the umpire.
 type Refusal uint8

@@ -1,23 +1,20 @@
 package server
 
 import (
-	"fmt"
 	"sort"
-	"strconv"
+	"strings"
 	"time"
-
-	"kriegbot/server/telnet"
 )
 
-// Seek ads: seek, unseek, sought and play (their terms, shared with match,
-// are telnet.ParseTerms).
+// Seek ads, posted by the telnet door's users and the HTTP door's bots,
+// and the start of a game between two seats.
 
 // Seek is a seek ad: a telnet client's, or an HTTP bot's waiting lobby
 // game (owner nil, bot set), which telnet users see and `play` like any
 // other. Every ad has the game_id and game_code the HTTP door shows.
 type Seek struct {
 	index         int
-	owner         *Client
+	owner         Client
 	bot           Bot
 	id, code      string
 	minutes, inc  int
@@ -30,48 +27,12 @@ type Seek struct {
 	expiry        *time.Timer // a bot's waiting game: its expiry, stopped when the ad goes
 }
 
-func (s *Server) canPlayRated(c *Client, rated bool) bool { return !rated || !c.guest }
-
 // seat is the owner of the ad, as a side of the game it leads to.
 func (sk *Seek) seat() seat { return seat{c: sk.owner, bot: sk.bot} }
 
-// ownedBy reports whether c posted the ad.
-func (sk *Seek) ownedBy(c *Client) bool { return sk.owner != nil && sk.owner == c }
-
-func (tel *telnetDoor) cmdSeek(ev *Events, c *Client, in cmdInput) {
-	s := tel.s
-	args := in.args
-	t := telnet.ParseTerms(args)
-	if p := t.Problem(); p != "" {
-		ev.text(c, p)
-		return
-	}
-	if !s.canPlayRated(c, t.Rated) {
-		ev.text(c, "Guests can play unrated games only.")
-		return
-	}
-	if s.refusedByTD(ev, c, "") {
-		return
-	}
-	n := 0
-	for _, sk := range s.seeks {
-		if sk.owner == c {
-			n++
-		}
-	}
-	if n >= 3 {
-		ev.text(c, "You may have at most 3 seek ads.")
-		return
-	}
-	sk := &Seek{index: s.nextSeek, owner: c, minutes: t.Minutes, inc: t.Inc, rated: t.Rated, color: t.Color,
-		manual: t.Manual, minR: t.MinR, maxR: t.MaxR, posted: s.cfg.Now(), formulaScreen: t.Formula}
-	ev.text(c, fmt.Sprintf("Your seek has been posted with index %d.", sk.index))
-	s.postSeek(ev, sk)
-}
-
 // postSeek numbers a new ad, names it for the HTTP door and shows it to
 // everyone.
-func (s *Server) postSeek(ev *Events, sk *Seek) {
+func (s *Server) postSeek(ev Events, sk *Seek) {
 	sk.index = s.nextSeek
 	s.nextSeek++
 	sk.id, sk.code = s.newGameID()
@@ -79,25 +40,12 @@ func (s *Server) postSeek(ev *Events, sk *Seek) {
 	s.door.SeekPosted(ev, sk)
 }
 
-func (s *Server) removeSeek(ev *Events, sk *Seek, reason int) {
+func (s *Server) removeSeek(ev Events, sk *Seek, reason int) {
 	delete(s.seeks, sk.index)
 	if sk.expiry != nil {
 		sk.expiry.Stop()
 	}
 	s.door.SeekRemoved(ev, sk, reason)
-}
-
-func (tel *telnetDoor) cmdUnseek(ev *Events, c *Client, in cmdInput) {
-	s := tel.s
-	args := in.args
-	n := 0
-	for _, sk := range s.sortedSeeks() {
-		if sk.ownedBy(c) && (len(args) == 0 || args[0] == strconv.Itoa(sk.index)) {
-			s.removeSeek(ev, sk, 3)
-			n++
-		}
-	}
-	ev.text(c, fmt.Sprintf("%d seek ads removed.", n))
 }
 
 func (s *Server) sortedSeeks() []*Seek {
@@ -109,66 +57,14 @@ func (s *Server) sortedSeeks() []*Seek {
 	return out
 }
 
-func (tel *telnetDoor) cmdSought(ev *Events, c *Client, in cmdInput) {
-	s := tel.s
-	for _, sk := range s.sortedSeeks() {
-		r := "u"
-		if sk.rated {
-			r = "r"
-		}
-		name := sk.seat().name()
-		ev.text(c, fmt.Sprintf("%3d %4d %-20s %3d %3d %s wild 16 %s", sk.index, s.rating(name), name, sk.minutes, sk.inc, r, sk.color))
-	}
-	ev.text(c, fmt.Sprintf("%d ads displayed.", len(s.seeks)))
-}
-
-func (tel *telnetDoor) cmdPlay(ev *Events, c *Client, in cmdInput) {
-	s := tel.s
-	args := in.args
-	if len(args) != 1 {
-		ev.text(c, "Usage: play <index>")
-		return
-	}
-	n, _ := strconv.Atoi(args[0])
-	sk := s.seeks[n]
-	switch {
-	case sk == nil:
-		ev.text(c, "That seek is not available.")
-	case sk.ownedBy(c):
-		ev.text(c, "You cannot play your own seek.")
-	case c.game != nil || sk.seat().busy():
-		ev.text(c, "One of you is already playing.")
-	case s.refusedByTD(ev, c, sk.seat().name()):
-	case !s.canPlayRated(c, sk.rated):
-		ev.text(c, "Guests can play unrated games only.")
-	case sk.rated && (s.rating(c.handle) < sk.minR || s.rating(c.handle) > sk.maxR):
-		ev.text(c, "Your rating is outside the seek's range.")
-	case sk.manual:
-		tel.offer(ev, c, sk.owner, sk.minutes, sk.inc, sk.rated, oppositeColor(sk.color))
-	default:
-		s.takeSeek(ev, sk, seat{c: c})
-	}
-}
-
 // takeSeek starts the game of ad sk against taker, under the ad's
 // game_id and game_code.
-func (s *Server) takeSeek(ev *Events, sk *Seek, taker seat) *Game {
+func (s *Server) takeSeek(ev Events, sk *Seek, taker seat) *Game {
 	white, black := s.colors(sk.seat(), taker, sk.color)
-	ev.touch(sk.owner)
 	if sk.bot != nil {
 		s.removeSeek(ev, sk, 2)
 	}
 	return s.startGame(ev, white, black, sk.minutes, sk.inc, sk.rated, sk.id, sk.code)
-}
-
-func oppositeColor(col string) string {
-	switch col {
-	case "white":
-		return "black"
-	case "black":
-		return "white"
-	}
-	return ""
 }
 
 // colors decides who is White: first's colour request if any, else
@@ -184,4 +80,54 @@ func (s *Server) colors(first, second seat, firstWants string) (white, black sea
 		return first, second
 	}
 	return second, first
+}
+
+// SeekTerms are the terms of a telnet user's seek ad.
+type SeekTerms struct {
+	Minutes, Inc    int // seconds
+	Rated           bool
+	Color           string // "", "white" or "black": the owner's
+	Manual, Formula bool   // accept each taker by hand; screen takers by formula
+	MinR, MaxR      int    // the takers' rating range
+}
+
+// NextSeekIndex is the index the next ad posted will have.
+func (s *Server) NextSeekIndex() int { return s.nextSeek }
+
+// PostUserSeek posts c's seek ad on terms t.
+func (s *Server) PostUserSeek(ev Events, c Client, t SeekTerms) *Seek {
+	sk := &Seek{owner: c, minutes: t.Minutes, inc: t.Inc, rated: t.Rated, color: t.Color,
+		manual: t.Manual, minR: t.MinR, maxR: t.MaxR, posted: s.cfg.Now(), formulaScreen: t.Formula}
+	s.postSeek(ev, sk)
+	return sk
+}
+
+// TakeUserSeek starts the game of ad sk with the telnet user c in the
+// other seat.
+func (s *Server) TakeUserSeek(ev Events, sk *Seek, c Client) *Game {
+	return s.takeSeek(ev, sk, seat{c: c})
+}
+
+// Seat is one side of a game a door starts: a telnet user or a bot.
+type Seat struct {
+	User Client
+	Bot  Bot
+}
+
+// Match starts a game between first and second, first getting the colour
+// it wants ("", "white" or "black"; else they alternate by game number).
+func (s *Server) Match(ev Events, first, second Seat, firstWants string, minutes, inc int, rated bool) *Game {
+	white, black := s.colors(seat{c: first.User, bot: first.Bot}, seat{c: second.User, bot: second.Bot}, firstWants)
+	return s.startGame(ev, white, black, minutes, inc, rated, "", "")
+}
+
+// removeOffersOf withdraws a player's seeks and challenges (game start,
+// logout, bare `match`).
+func (s *Server) removeOffersOf(ev Events, handle string) {
+	for _, sk := range s.sortedSeeks() {
+		if sk.owner != nil && strings.EqualFold(sk.owner.Handle(), handle) {
+			s.removeSeek(ev, sk, 2)
+		}
+	}
+	s.door.WithdrawOffers(ev, handle)
 }

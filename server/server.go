@@ -1,14 +1,11 @@
 package server
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -125,31 +122,26 @@ func (s *Server) note() *zerolog.Event {
 // warn starts a log line of a failure the server goes on after.
 func (s *Server) warn() *zerolog.Event { return s.cfg.Log.Warn() }
 
-// Server is the wild 16 server. Create it with New, run it with Serve.
+// Server is the wild 16 server's game table. Create it with New; the
+// telnet door (server/telnetdoor) seats its users at it and serves them.
 type Server struct {
 	cfg Config
 
-	mu        sync.Mutex
-	closed    bool
-	listeners []net.Listener
-	conns     map[*Client]struct{}
-	perHost   map[string]int     // connections by remote host
-	users     map[string]*Client // logged in, by lower-case handle
-	seeks     map[int]*Seek
-	nextSeek  int
-	games     map[int]*Game // in progress
-	finished  []*Game       // most recent last, bounded by MaxGames
-	nextGame  int
-	ratings   map[string]int
-	watchers  []GameWatcher // the doors following games (game.go)
-	bots      BotDoor       // the door whose bots telnet users match, or nil
-	telnet    telnetDoor    // the telnet door's commands and logins
-	door      PlayerDoor    // the door whose users sit at the games (the telnet door)
-	director  Director      // the tournament director (server/tddoor), or nil
-	wg        sync.WaitGroup
+	mu       sync.Mutex
+	closed   bool
+	seeks    map[int]*Seek
+	nextSeek int
+	games    map[int]*Game // in progress
+	finished []*Game       // most recent last, bounded by MaxGames
+	nextGame int
+	ratings  map[string]int
+	watchers []GameWatcher // the doors following games (game.go)
+	bots     BotDoor       // the door whose bots telnet users match, or nil
+	door     PlayerDoor    // the door whose users sit at the games (the telnet door)
+	director Director      // the tournament director (server/tddoor), or nil
 }
 
-// New checks cfg and returns a server that is not yet listening.
+// New checks cfg and returns a table with no door yet.
 func New(cfg Config) (*Server, error) {
 	cfg.fill()
 	if cfg.Accounts == nil && cfg.NoGuests {
@@ -163,195 +155,99 @@ func New(cfg Config) (*Server, error) {
 	}
 	s := &Server{
 		cfg:      cfg,
-		telnet:   telnetDoor{cmds: newCommandSet(), failures: map[string][]time.Time{}, offers: map[*Game]*gameOffers{}},
-		conns:    map[*Client]struct{}{},
-		perHost:  map[string]int{},
-		users:    map[string]*Client{},
 		seeks:    map[int]*Seek{},
 		nextSeek: 1,
 		games:    map[int]*Game{},
 		nextGame: recorded + 1,
 		ratings:  map[string]int{},
+		door:     noPlayers{},
 	}
-	s.telnet.s = s
-	s.door = &s.telnet
 	return s, nil
 }
 
-// ListenAndServe listens on addr (loopback by default: "127.0.0.1:5000") and
-// serves until ctx ends or Close is called.
-func (s *Server) ListenAndServe(ctx context.Context, addr string) error {
-	if addr == "" {
-		addr = "127.0.0.1:5000"
-	}
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return err
-	}
-	stop := context.AfterFunc(ctx, func() { s.Close() })
-	defer stop()
-	return s.Serve(ln)
-}
-
-// Serve accepts connections on ln until Close. It returns nil after Close.
-func (s *Server) Serve(ln net.Listener) error {
-	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
-		ln.Close()
-		return nil
-	}
-	s.listeners = append(s.listeners, ln)
-	s.mu.Unlock()
-	var delay time.Duration
-	for {
-		nc, err := ln.Accept()
-		if err != nil {
-			s.mu.Lock()
-			closed := s.closed
-			s.mu.Unlock()
-			if closed {
-				return nil
-			}
-			var ne net.Error
-			if errors.As(err, &ne) && ne.Timeout() || errors.Is(err, syscall.EMFILE) || errors.Is(err, syscall.ENFILE) {
-				delay = min(max(2*delay, 5*time.Millisecond), time.Second)
-				time.Sleep(delay)
-				continue
-			}
-			return err
-		}
-		delay = 0
-		s.accept(nc)
-	}
-}
-
-// Close stops listening, ends every game as aborted and disconnects
-// everybody. It waits for the connection goroutines to finish.
+// Close ends every game as aborted, has the doors disconnect everybody,
+// and waits for them.
 func (s *Server) Close() error {
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
-		s.wg.Wait()
+		s.door.Closed()
 		return nil
 	}
 	s.closed = true
-	for _, ln := range s.listeners {
-		ln.Close()
-	}
+	s.door.Closing()
 	for _, w := range s.watchers {
 		if d, ok := w.(DoorCloser); ok {
 			d.Closing()
 		}
 	}
-	ev := s.newEvents()
+	ev := s.door.NewEvents()
 	for _, g := range s.games {
 		s.endGame(ev, g, "Abo", "aborted", "Game aborted: the server is shutting down")
 	}
 	if s.director != nil {
 		s.director.Flush()
 	}
-	ev.flush()
-	for c := range s.conns {
-		c.close()
-	}
+	ev.Flush()
+	s.door.Hangup()
 	s.mu.Unlock()
 	for _, w := range s.watchers {
 		if d, ok := w.(DoorCloser); ok {
 			d.Closed()
 		}
 	}
-	s.wg.Wait()
+	s.door.Closed()
 	return nil
 }
 
-// Addr is the address of the first listener, or nil.
-func (s *Server) Addr() net.Addr {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if len(s.listeners) == 0 {
-		return nil
-	}
-	return s.listeners[0].Addr()
-}
-
-func (s *Server) accept(nc net.Conn) {
-	c := newClient(s, nc)
-	s.mu.Lock()
-	if s.closed || len(s.conns) >= s.cfg.MaxConns {
-		s.mu.Unlock()
-		nc.SetWriteDeadline(s.cfg.Now().Add(time.Second))
-		io.WriteString(nc, "The server is full; please try again later.\r\n")
-		nc.Close()
-		return
-	}
-	if s.perHost[c.host] >= s.cfg.MaxConnsPerHost {
-		s.mu.Unlock()
-		nc.SetWriteDeadline(s.cfg.Now().Add(time.Second))
-		io.WriteString(nc, "Too many connections from your address; please try again later.\r\n")
-		nc.Close()
-		return
-	}
-	s.conns[c] = struct{}{}
-	s.perHost[c.host]++
-	s.wg.Add(2)
-	s.mu.Unlock()
-	go c.writeLoop()
-	go c.readLoop()
-	c.sendRaw([]byte(banner))
-	c.sendRaw([]byte("login: "))
-}
-
-const banner = "\r\nWelcome to kriegbot serve, an ICC-compatible Kriegspiel (wild 16) server.\r\n" +
-	"Log in as \"g\" for a guest account. Type \"help\" once logged in.\r\n\r\n"
-
-// dropped is called by a connection's reader when it ends.
-func (s *Server) dropped(c *Client, reason string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	delete(s.conns, c)
-	if s.perHost[c.host]--; s.perHost[c.host] <= 0 {
-		delete(s.perHost, c.host)
-	}
-	if c.handle == "" || s.users[strings.ToLower(c.handle)] != c {
-		return
-	}
-	delete(s.users, strings.ToLower(c.handle))
-	s.note().Msgf("logout %s (%s)", c.handle, reason)
-	ev := s.newEvents()
-	s.removeOffersOf(ev, c.handle)
+// Leave is told by the telnet door that c, logged in, has left: its
+// offers are withdrawn, the TD told, and a game it plays waits for it
+// (its grace: Config.DisconnectGrace, or the TD's) or is forfeited.
+func (s *Server) Leave(ev Events, c Client) {
+	s.removeOffersOf(ev, c.Handle())
 	if s.director != nil {
 		s.director.Left(ev, c)
 	}
-	if g := c.game; g != nil && g.result == "" {
-		col := g.colorOf(c)
-		grace, why := s.cfg.DisconnectGrace, "forfeits by disconnection"
-		if g.tourney != nil && !s.closed {
-			// A TD game waits for its player, as CCT's rules have it,
-			// up to the disconnection that forfeits; a guest never
-			// comes back under its name.
-			if c.guest {
-				grace = 0
-			} else if wait, forfeitsAt := s.director.Disconnect(g, col); wait == 0 {
-				grace, why = 0, fmt.Sprintf("forfeits by disconnection (%d in this game)", forfeitsAt)
-			} else {
-				grace = wait
-			}
-		}
-		if grace > 0 && !s.closed {
-			left := s.cfg.Now()
-			g.absent[col] = left
-			g.players[col] = nil
-			if g.tourney != nil {
-				s.pause(g)
-			}
-			s.door.PlayerAway(ev, g, col, grace, left)
-			time.AfterFunc(grace, func() { s.graceOver(g, col, left) })
+	g := s.gameOf(c)
+	if g == nil || g.result != "" {
+		return
+	}
+	col := g.colorOf(c)
+	grace, why := s.cfg.DisconnectGrace, "forfeits by disconnection"
+	if g.tourney != nil && !s.closed {
+		// A TD game waits for its player, as CCT's rules have it,
+		// up to the disconnection that forfeits; a guest never
+		// comes back under its name.
+		if c.Guest() {
+			grace = 0
+		} else if wait, forfeitsAt := s.director.Disconnect(g, col); wait == 0 {
+			grace, why = 0, fmt.Sprintf("forfeits by disconnection (%d in this game)", forfeitsAt)
 		} else {
-			s.endGame(ev, g, "Dis", scoreFor(1-col), fmt.Sprintf("%s %s", c.handle, why))
+			grace = wait
 		}
 	}
-	ev.flush()
+	if grace > 0 && !s.closed {
+		left := s.cfg.Now()
+		g.absent[col] = left
+		g.players[col] = nil
+		if g.tourney != nil {
+			s.pause(g)
+		}
+		s.door.PlayerAway(ev, g, col, grace, left)
+		time.AfterFunc(grace, func() { s.graceOver(g, col, left) })
+	} else {
+		s.endGame(ev, g, "Dis", scoreFor(1-col), fmt.Sprintf("%s %s", c.Handle(), why))
+	}
+}
+
+// gameOf is the game in progress c sits at, or nil.
+func (s *Server) gameOf(c Client) *Game {
+	for _, g := range s.games {
+		if g.players[0] == c || g.players[1] == c {
+			return g
+		}
+	}
+	return nil
 }
 
 // graceOver forfeits the game of a player who left at left and has not
@@ -362,9 +258,9 @@ func (s *Server) graceOver(g *Game, col chess.Color, left time.Time) {
 	if g.result != "" || g.players[col] != nil || !g.absent[col].Equal(left) {
 		return
 	}
-	ev := s.newEvents()
+	ev := s.door.NewEvents()
 	s.endGame(ev, g, "Dis", scoreFor(1-col), fmt.Sprintf("%s forfeits by disconnection", g.names[col]))
-	ev.flush()
+	ev.Flush()
 }
 
 // HostOf is the host of a connection's remote address: the key of the
@@ -385,17 +281,6 @@ func (s *Server) rating(handle string) int {
 		return r
 	}
 	return 1500
-}
-
-// Users returns the handles logged in, for tests and the serve command.
-func (s *Server) Users() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	out := make([]string, 0, len(s.users))
-	for _, c := range s.users {
-		out = append(out, c.handle)
-	}
-	return out
 }
 
 // GameCount returns the numbers of games in progress and finished.

@@ -9,7 +9,6 @@ import (
 
 	"kriegbot/engine/chess"
 	"kriegbot/engine/umpire"
-	"kriegbot/protocol"
 	"kriegbot/server/kshttp"
 	"kriegbot/tourney"
 )
@@ -47,8 +46,8 @@ func (s *Server) Rating(handle string) int { return s.rating(handle) }
 // LoggedIn returns the handle of the telnet user whose lower-case handle
 // is lname, if logged in.
 func (s *Server) LoggedIn(lname string) (string, bool) {
-	if c := s.users[lname]; c != nil {
-		return c.handle, true
+	if c := s.door.User(lname); c != nil {
+		return c.Handle(), true
 	}
 	return "", false
 }
@@ -126,37 +125,34 @@ func (s *Server) newGameID() (id, code string) {
 
 // NewEvents starts collecting the output of one use of the table; Flush
 // sends it.
-func (s *Server) NewEvents() *Events { return s.newEvents() }
-
-// Flush sends what ev collected.
-func (ev *Events) Flush() { ev.flush() }
+func (s *Server) NewEvents() Events { return s.door.NewEvents() }
 
 // PostBotSeek posts bot's waiting lobby game as a seek ad everybody sees.
-func (s *Server) PostBotSeek(ev *Events, bot Bot, minutes, inc int, color string) *Seek {
+func (s *Server) PostBotSeek(ev Events, bot Bot, minutes, inc int, color string) *Seek {
 	sk := &Seek{bot: bot, minutes: minutes, inc: inc, color: color, posted: s.cfg.Now()}
 	s.postSeek(ev, sk)
 	return sk
 }
 
 // RemoveSeek takes sk down; reason is DG 51's (2 taken, 3 withdrawn).
-func (s *Server) RemoveSeek(ev *Events, sk *Seek, reason int) { s.removeSeek(ev, sk, reason) }
+func (s *Server) RemoveSeek(ev Events, sk *Seek, reason int) { s.removeSeek(ev, sk, reason) }
 
 // TakeSeek starts the game of ad sk with bot in the other seat.
-func (s *Server) TakeSeek(ev *Events, sk *Seek, bot Bot) *Game {
+func (s *Server) TakeSeek(ev Events, sk *Seek, bot Bot) *Game {
 	return s.takeSeek(ev, sk, seat{bot: bot})
 }
 
 // CheckFlag ends g if the side to move has run out of time.
-func (s *Server) CheckFlag(ev *Events, g *Game) bool { return s.checkFlag(ev, g) }
+func (s *Server) CheckFlag(ev Events, g *Game) bool { return s.checkFlag(ev, g) }
 
 // Resign ends g: the player of colour col resigns.
-func (s *Server) Resign(ev *Events, g *Game, col chess.Color) {
+func (s *Server) Resign(ev Events, g *Game, col chess.Color) {
 	s.endGame(ev, g, "Res", scoreFor(1-col), g.names[col]+" resigns")
 }
 
 // Attempt referees the attempt m (text as the player wrote it) of the
 // player of colour col in g.
-func (s *Server) Attempt(ev *Events, g *Game, col chess.Color, m chess.Move, text string) (umpire.Answer, AttemptOutcome) {
+func (s *Server) Attempt(ev Events, g *Game, col chess.Color, m chess.Move, text string) (umpire.Answer, AttemptOutcome) {
 	return s.attemptIn(ev, g, col, m, text)
 }
 
@@ -257,7 +253,7 @@ func (g *Game) ClockIdle() bool { return g.idleClock }
 
 // Player is the telnet user in col's seat: nil for a bot, or while the
 // player is away.
-func (g *Game) Player(col chess.Color) *Client { return g.players[col] }
+func (g *Game) Player(col chess.Color) Client { return g.players[col] }
 
 // Title is the titles of the player of colour col ("C" for a bot).
 func (g *Game) Title(col chess.Color) string { return g.titles[col] }
@@ -288,7 +284,7 @@ func (g *Game) Remaining(side chess.Color, now time.Time) time.Duration {
 func (sk *Seek) Index() int { return sk.index }
 
 // Owner is the telnet user who posted sk, or nil for a bot's ad.
-func (sk *Seek) Owner() *Client { return sk.owner }
+func (sk *Seek) Owner() Client { return sk.owner }
 
 // OwnerTitles are the titles of who posted sk ("C" for a bot).
 func (sk *Seek) OwnerTitles() string { return sk.seat().titles() }
@@ -336,20 +332,20 @@ type Director interface {
 	// Handle is the TD's name; nobody logs in as it.
 	Handle() string
 	// Tell runs a user's tell to the TD ("tell TD ...", "td ...").
-	Tell(ev *Events, c *Client, text string)
+	Tell(ev Events, c Client, text string)
 	// Login greets a user who logged in (its pairings, its events).
-	Login(ev *Events, c *Client)
+	Login(ev Events, c Client)
 	// Left is told when a logged-in user leaves.
-	Left(ev *Events, c *Client)
+	Left(ev Events, c Client)
 	// ListEvents sends c the events open or running (DG 63 turned on).
-	ListEvents(ev *Events, c *Client)
+	ListEvents(ev Events, c Client)
 	// Refuse reports (and tells c) whether c may not start a game with
 	// opponent ("" for a seek ad) because of a pairing.
-	Refuse(ev *Events, c *Client, opponent string) bool
+	Refuse(ev Events, c Client, opponent string) bool
 	// Pairing returns the terms of the TD game handle is paired to play
 	// with opponent, if any; Answer answers that pairing.
 	Pairing(handle, opponent string) (minutes, inc int, event string, ok bool)
-	Answer(ev *Events, c *Client, opponent string)
+	Answer(ev Events, c Client, opponent string)
 	// Disconnect is how long the player of colour col in g, a TD game,
 	// has to come back (0: the game is forfeited), and the disconnection
 	// that forfeits.
@@ -372,58 +368,84 @@ func (s *Server) isTD(name string) bool {
 }
 
 // refusedByTD asks the TD whether c may start a game with opponent.
-func (s *Server) refusedByTD(ev *Events, c *Client, opponent string) bool {
+func (s *Server) refusedByTD(ev Events, c Client, opponent string) bool {
 	return s.director != nil && s.director.Refuse(ev, c, opponent)
 }
 
 // Online returns the telnet users logged in, in no order.
-func (s *Server) Online() []*Client {
-	out := make([]*Client, 0, len(s.users))
-	for _, c := range s.users {
-		out = append(out, c)
-	}
-	return out
-}
+func (s *Server) Online() []Client { return s.door.Online() }
 
 // User returns the telnet user of that handle (any case) logged in, or nil.
-func (s *Server) User(handle string) *Client { return s.users[strings.ToLower(handle)] }
+func (s *Server) User(handle string) Client { return s.door.User(strings.ToLower(handle)) }
 
 // RemoveOffersOf withdraws handle's offers and seek ads.
-func (s *Server) RemoveOffersOf(ev *Events, handle string) { s.removeOffersOf(ev, handle) }
+func (s *Server) RemoveOffersOf(ev Events, handle string) { s.removeOffersOf(ev, handle) }
 
 // EndGame ends g with result ("1-0", "0-1", "1/2-1/2" or "aborted"),
 // DG 16's code and a description.
-func (s *Server) EndGame(ev *Events, g *Game, code, result, description string) {
+func (s *Server) EndGame(ev Events, g *Game, code, result, description string) {
 	s.endGame(ev, g, code, result, description)
 }
 
 // StartTourneyGame starts an unrated game between two telnet users for
 // the TD's pairing tourney; odds are taken off each side's clock (a late
 // arrival), leaving at least a second.
-func (s *Server) StartTourneyGame(ev *Events, white, black *Client, odds [2]time.Duration, minutes, inc int, pairing any) *Game {
+func (s *Server) StartTourneyGame(ev Events, white, black Client, odds [2]time.Duration, minutes, inc int, pairing any) *Game {
 	g := s.startGame(ev, seat{c: white, odds: odds[0]}, seat{c: black, odds: odds[1]}, minutes, inc, false, "", "")
 	g.tourney = pairing
 	return g
 }
 
-// Text queues a line for c; DG a datagram, if c turned it on.
-func (ev *Events) Text(c *Client, line string)           { ev.text(c, line) }
-func (ev *Events) DG(c *Client, n int, fields ...string) { ev.dg(c, n, fields...) }
+// The telnet door's uses of the table: its users' seats, logins and
+// departures, and what their commands ask of the table.
 
-// Client accessors, for the doors.
+// SetPlayerDoor makes d the table's door whose users sit at the games:
+// the telnet door (telnetdoor.New).
+func (s *Server) SetPlayerDoor(d PlayerDoor) { s.door = d }
 
-// Handle is c's handle; Guest reports a guest login.
-func (c *Client) Handle() string { return c.handle }
-func (c *Client) Guest() bool    { return c.guest }
+// Config is the table's configuration, its defaults filled in (the
+// telnet door's limits are there).
+func (s *Server) Config() Config { return s.cfg }
 
-// Playing reports whether c is in a game.
-func (c *Client) Playing() bool { return c.game != nil }
+// Director is the table's TD, or nil.
+func (s *Server) Director() Director { return s.director }
 
-// DGOn reports whether c turned datagram n on.
-func (c *Client) DGOn(n int) bool { return c.dgOn(n) }
+// RefusedByTD reports (and tells c) whether the TD refuses c a game with
+// opponent ("" for a seek ad) because of a pairing.
+func (s *Server) RefusedByTD(ev Events, c Client, opponent string) bool {
+	return s.refusedByTD(ev, c, opponent)
+}
 
-// MoveFields are the fields of a move c asked for (DGs 1, 2, 3, 4, 5).
-func (c *Client) MoveFields() protocol.MoveFields { return c.moveFields() }
+// Rejoin gives c, who has just logged in, back its seat in the games it
+// left within their grace period.
+func (s *Server) Rejoin(ev Events, c Client) { s.rejoin(ev, c) }
+
+// GameByNumber is the game numbered n, in progress or kept, or nil.
+func (s *Server) GameByNumber(n int) *Game {
+	if g := s.games[n]; g != nil {
+		return g
+	}
+	var found *Game
+	for _, f := range s.finished {
+		if f.number == n {
+			found = f
+		}
+	}
+	return found
+}
+
+// FindBot returns the bot of another door named lname, or nil;
+// BotUnavailable says why bot cannot start a game now ("" if it can).
+func (s *Server) FindBot(lname string) Bot {
+	if s.bots == nil {
+		return nil
+	}
+	return s.bots.FindBot(lname)
+}
+func (s *Server) BotUnavailable(bot Bot, now time.Time) string { return s.bots.Unavailable(bot, now) }
+
+// ColorOf is the colour c plays in g.
+func (g *Game) ColorOf(c Client) chess.Color { return g.colorOf(c) }
 
 // Tourney is the TD's pairing g plays (set by StartTourneyGame), or nil;
 // SetTourney changes it (nil: the game is the TD's no longer).
@@ -442,3 +464,7 @@ func ColorName(c chess.Color) string { return colorName(c) }
 // WriteAtomic writes a file under a temporary name and renames it, so a
 // crash never leaves half a file.
 func WriteAtomic(name string, data []byte) error { return writeAtomic(name, data) }
+
+// WriteWait is the time one write to a client may take, on every door
+// (a telnet piece, an event stream's frame).
+const WriteWait = 30 * time.Second

@@ -21,6 +21,7 @@ import (
 	"kriegbot/server/httpdoor"
 	"kriegbot/server/td"
 	"kriegbot/server/tddoor"
+	"kriegbot/server/telnetdoor"
 	"kriegbot/server/timecontrol"
 )
 
@@ -139,6 +140,7 @@ standard input and prints the bcrypt hash for an accounts file.
 	// door), then the HTTP door, which follows the table's games whether
 	// or not -http serves it: telnet users match the bots it keeps
 	// (-http-bots), and it serves the TD's pages.
+	telnet := telnetdoor.New(srv)
 	director, err := tddoor.New(srv, tdCfg)
 	if err != nil {
 		srv.Close()
@@ -186,7 +188,7 @@ standard input and prints the bcrypt hash for an accounts file.
 		<-ctx.Done()
 		srv.Close()
 	}()
-	if err := srv.Serve(ln); err != nil {
+	if err := telnet.Serve(ln); err != nil {
 		fmt.Fprintf(stderr, "kriegbot serve: %v\n", err)
 		return cmdflag.Failure
 	}

@@ -27,6 +27,7 @@ import (
 	"kriegbot/server"
 	"kriegbot/server/td"
 	"kriegbot/server/tddoor"
+	"kriegbot/server/telnetdoor"
 	"kriegbot/server/timecontrol"
 	"kriegbot/tourney"
 )
@@ -501,6 +502,7 @@ func startServer(opt options, log zerolog.Logger) (*server.Server, *tddoor.Door,
 	if err != nil {
 		return nil, nil, "", nil, err
 	}
+	telnet := telnetdoor.New(srv)
 	director, err := tddoor.New(srv, tddoor.Config{Dir: opt.out, Events: []td.EventSpec{spec}, Style: opt.style, AbsentGrace: opt.absent})
 	if err != nil {
 		srv.Close()
@@ -511,7 +513,7 @@ func startServer(opt options, log zerolog.Logger) (*server.Server, *tddoor.Door,
 		srv.Close()
 		return nil, nil, "", nil, err
 	}
-	go srv.Serve(ln)
+	go telnet.Serve(ln)
 	return srv, director, ln.Addr().String(), passwords, nil
 }
 

@@ -116,6 +116,7 @@ func importRules() []rule {
 		{from: "server$", forbid: []string{"server/httpdoor", "server/tddoor", "server/telnetdoor", "server/loopback"}, tests: true, why: "the game table imports no door: the doors subscribe to it"},
 		{from: "server/httpdoor", forbid: []string{"server/tddoor", "server/telnetdoor", "server/loopback"}, why: "a door imports the game table, never another door or the composition (its tests may compose the whole house)"},
 		{from: "server/tddoor", forbid: []string{"server/httpdoor", "server/telnetdoor", "server/loopback"}, why: "a door imports the game table, never another door or the composition (its tests may compose the whole house)"},
+		{from: "server/telnetdoor", forbid: []string{"server/httpdoor", "server/tddoor", "server/loopback"}, why: "a door imports the game table, never another door or the composition (its tests may compose the whole house)"},
 		{from: "server/kshttp", forbid: []string{"server$", "server/httpdoor", "server/tddoor", "server/telnetdoor", "server/loopback"}, tests: true, why: "a door's pure part knows no table and no door"},
 		{from: "server/td", forbid: []string{"server$", "server/httpdoor", "server/tddoor", "server/telnetdoor", "server/loopback"}, tests: true, why: "a door's pure part knows no table and no door"},
 		{from: "server/telnet", forbid: []string{"server$", "server/httpdoor", "server/tddoor", "server/telnetdoor", "server/loopback"}, tests: true, why: "a door's pure part knows no table and no door"},

@@ -25,6 +25,7 @@ import (
 	"kriegbot/server/internal/wiretest"
 	"kriegbot/server/kshttp"
 	"kriegbot/server/tddoor"
+	"kriegbot/server/telnetdoor"
 )
 
 // wait bounds every wait for something that must happen (wiretest.Wait).
@@ -60,6 +61,7 @@ func startHTTP(t testing.TB, cfg server.Config, hcfg Config) (s *house, telnet, 
 	t.Cleanup(func() { table.Close() })
 	// The whole house, as kriegbot serve composes it: the TD (whose name
 	// no bot may take, whose pages the door serves), then the HTTP door.
+	telnetDoor := telnetdoor.New(table)
 	director, err := tddoor.New(table, tddoor.Config{})
 	if err != nil {
 		t.Fatal(err)
@@ -73,7 +75,7 @@ func startHTTP(t testing.TB, cfg server.Config, hcfg Config) (s *house, telnet, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	go table.Serve(tln)
+	go telnetDoor.Serve(tln)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

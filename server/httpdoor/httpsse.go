@@ -85,7 +85,7 @@ func gameEvent(typ string, g *server.Game) []byte {
 func (web *Door) GameStarted(g *server.Game) { web.GameChanged(g) }
 
 // gameEnded sends the final game_changed; the streams end after it.
-func (web *Door) GameEnded(_ *server.Events, g *server.Game) { web.GameChanged(g) }
+func (web *Door) GameEnded(_ server.Events, g *server.Game) { web.GameChanged(g) }
 
 // gameChanged sends game_changed to g's streams; a finished game's
 // streams end after it.

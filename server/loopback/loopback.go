@@ -11,6 +11,7 @@ import (
 	"kriegbot/server"
 	"kriegbot/server/httpdoor"
 	"kriegbot/server/tddoor"
+	"kriegbot/server/telnetdoor"
 )
 
 // Server is a server started for one program's own use (kriegbot run's
@@ -40,6 +41,7 @@ func Start(rules umpire.Rules, handles []string, recordDir, addr string, log zer
 	if err != nil {
 		return nil, err
 	}
+	telnet := telnetdoor.New(srv)
 	director, err := tddoor.New(srv, tddoor.Config{})
 	if err != nil {
 		srv.Close()
@@ -55,7 +57,7 @@ func Start(rules umpire.Rules, handles []string, recordDir, addr string, log zer
 		srv.Close()
 		return nil, fmt.Errorf("listening on %s: %w", addr, err)
 	}
-	go srv.Serve(ln)
+	go telnet.Serve(ln)
 	return &Server{Server: srv, door: door, addr: ln.Addr().String(), passwords: passwords}, nil
 }
 

@@ -13,7 +13,7 @@ import (
 // opened after it).
 func New(s *server.Server, cfg Config) (*Door, error) {
 	cfg.fill()
-	d := &Door{s: s, cfg: cfg, cmds: tdCommands(), nextID: 1, budgets: map[*server.Client]*tellBudget{}}
+	d := &Door{s: s, cfg: cfg, cmds: tdCommands(), nextID: 1, budgets: map[server.Client]*tellBudget{}}
 	if !handle.Valid(cfg.Handle) || cfg.Style != "icc" && cfg.Style != "fics" {
 		return nil, fmt.Errorf("server: TD handle %q or style %q not valid", cfg.Handle, cfg.Style)
 	}
@@ -43,11 +43,11 @@ func New(s *server.Server, cfg Config) (*Door, error) {
 func (d *Door) Handle() string { return d.handle() }
 
 // Login greets a user who logged in: its pairings, its events.
-func (d *Door) Login(ev *server.Events, c *server.Client) { d.login(ev, c) }
+func (d *Door) Login(ev server.Events, c server.Client) { d.login(ev, c) }
 
 // Left forgets a user who left; a guest leaves its events at once (it
 // never comes back under its name).
-func (d *Door) Left(ev *server.Events, c *server.Client) {
+func (d *Door) Left(ev server.Events, c server.Client) {
 	delete(d.budgets, c)
 	if c.Guest() && !d.s.Closed() {
 		d.departed(ev, c.Handle())
@@ -55,7 +55,7 @@ func (d *Door) Left(ev *server.Events, c *server.Client) {
 }
 
 // ListEvents sends c DG 63 for every event not over.
-func (d *Door) ListEvents(ev *server.Events, c *server.Client) {
+func (d *Door) ListEvents(ev server.Events, c server.Client) {
 	for _, te := range d.events {
 		if !te.over() {
 			d.listDGTo(ev, c, te)
@@ -65,7 +65,7 @@ func (d *Door) ListEvents(ev *server.Events, c *server.Client) {
 
 // Refuse reports (and tells c) whether a pairing keeps c from a game with
 // opponent ("" for a seek ad).
-func (d *Door) Refuse(ev *server.Events, c *server.Client, opponent string) bool {
+func (d *Door) Refuse(ev server.Events, c server.Client, opponent string) bool {
 	return d.refuse(ev, c, opponent)
 }
 
@@ -80,7 +80,7 @@ func (d *Door) Pairing(handle, opponent string) (minutes, inc int, event string,
 }
 
 // Answer answers c's pairing with opponent.
-func (d *Door) Answer(ev *server.Events, c *server.Client, opponent string) {
+func (d *Door) Answer(ev server.Events, c server.Client, opponent string) {
 	if b := d.pairedBoard(c.Handle(), opponent); b != nil {
 		d.answer(ev, c, b)
 	}

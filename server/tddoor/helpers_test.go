@@ -7,6 +7,7 @@ import (
 	"kriegbot/engine/umpire"
 	"kriegbot/server"
 	"kriegbot/server/internal/wiretest"
+	"kriegbot/server/telnetdoor"
 )
 
 // wait bounds every wait for something that must happen (wiretest.Wait).
@@ -16,8 +17,12 @@ const wait = wiretest.Wait
 // the TD.
 type house struct {
 	*server.Server
-	td *Door
+	telnet *telnetdoor.Door
+	td     *Door
 }
+
+// Users are the handles logged in at the telnet door.
+func (h *house) Users() []string { return h.telnet.Users() }
 
 // newHouse opens a table with the TD on it, not yet listening.
 func newHouse(cfg server.Config, tcfg Config) (*house, error) {
@@ -25,12 +30,13 @@ func newHouse(cfg server.Config, tcfg Config) (*house, error) {
 	if err != nil {
 		return nil, err
 	}
+	tel := telnetdoor.New(s)
 	d, err := New(s, tcfg)
 	if err != nil {
 		s.Close()
 		return nil, err
 	}
-	return &house{Server: s, td: d}, nil
+	return &house{Server: s, telnet: tel, td: d}, nil
 }
 
 // startTD runs a table with the TD on a loopback port for one test.
@@ -47,7 +53,7 @@ func startTD(t testing.TB, cfg server.Config, tcfg Config) (*house, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	go s.Serve(ln)
+	go s.telnet.Serve(ln)
 	t.Cleanup(func() { s.Close() })
 	return s, ln.Addr().String()
 }

@@ -115,7 +115,7 @@ type Door struct {
 	cmds    map[string]tdCommand
 	events  []*tdEvent // by id
 	nextID  int
-	budgets map[*server.Client]*tellBudget // the tells of each user logged in
+	budgets map[server.Client]*tellBudget // the tells of each user logged in
 }
 
 // tellBudget bounds the TD commands one user sends (Config.Rate, Burst).

@@ -22,7 +22,7 @@ type tdCommand struct {
 	usage   string
 	help    string
 	manager bool
-	run     func(d *Door, ev *server.Events, c *server.Client, args []string)
+	run     func(d *Door, ev server.Events, c server.Client, args []string)
 }
 
 // tdCommands is the TD's table, by lower-case name; mamer's names
@@ -58,7 +58,7 @@ func tdCommands() map[string]tdCommand {
 
 // Tell runs one tell to the TD ("tell TD ...", the "td" command;
 // server.Director).
-func (d *Door) Tell(ev *server.Events, c *server.Client, text string) {
+func (d *Door) Tell(ev server.Events, c server.Client, text string) {
 	s := d.s
 	now := s.Now()
 	bud := d.budgets[c]
@@ -101,7 +101,7 @@ func truncate(s string, n int) string {
 
 // manager reports whether c may run managers' commands: a registered
 // handle (a guest's name is the server's choice) on the managers list.
-func (d *Door) manager(c *server.Client) bool {
+func (d *Door) manager(c server.Client) bool {
 	if c.Guest() {
 		return false
 	}
@@ -116,7 +116,7 @@ func (d *Door) manager(c *server.Client) bool {
 // pick finds the event a command means: the number given, else the
 // player's own event, else the one event that is not over (or the last
 // one). It reports nil after telling c why.
-func (d *Door) pick(ev *server.Events, c *server.Client, args []string) *tdEvent {
+func (d *Door) pick(ev server.Events, c server.Client, args []string) *tdEvent {
 	for _, a := range args {
 		if n, ok := td.ParseNumber(a); ok {
 			if te := d.event(n); te != nil {
@@ -152,7 +152,7 @@ func (d *Door) pick(ev *server.Events, c *server.Client, args []string) *tdEvent
 	return nil
 }
 
-func (d *Door) cmdHelp(ev *server.Events, c *server.Client, _ []string) {
+func (d *Door) cmdHelp(ev server.Events, c server.Client, _ []string) {
 	cmds := d.cmds
 	names := make([]string, 0, len(cmds))
 	for n, cmd := range cmds {
@@ -167,7 +167,7 @@ func (d *Door) cmdHelp(ev *server.Events, c *server.Client, _ []string) {
 	}
 }
 
-func (d *Door) cmdJoin(ev *server.Events, c *server.Client, args []string) {
+func (d *Door) cmdJoin(ev server.Events, c server.Client, args []string) {
 	s := d.s
 	// A join of an event that does not exist is refused in the refusal's
 	// form (not pick's "There is no tourney #N."), so that a program
@@ -232,7 +232,7 @@ func (d *Door) cmdJoin(ev *server.Events, c *server.Client, args []string) {
 
 // refuseJoin tells c that its join of event id (te, nil when there is
 // no such event) is refused, and why, in the TDLine form the daemon reads.
-func (d *Door) refuseJoin(ev *server.Events, c *server.Client, te *tdEvent, id int, why string) {
+func (d *Door) refuseJoin(ev server.Events, c server.Client, te *tdEvent, id int, why string) {
 	l := protocol.TDLine{Kind: protocol.TDJoinRefused, Event: id, Reason: why}
 	if te != nil {
 		l.Tag = te.Spec.Name
@@ -240,7 +240,7 @@ func (d *Door) refuseJoin(ev *server.Events, c *server.Client, te *tdEvent, id i
 	d.say(ev, c, te, l.String())
 }
 
-func (d *Door) cmdLeave(ev *server.Events, c *server.Client, args []string) {
+func (d *Door) cmdLeave(ev server.Events, c server.Client, args []string) {
 	bang := false
 	var rest []string
 	for _, a := range args {
@@ -265,7 +265,7 @@ func (d *Door) cmdLeave(ev *server.Events, c *server.Client, args []string) {
 	d.leave(ev, c, te)
 }
 
-func (d *Door) cmdWithdraw(ev *server.Events, c *server.Client, args []string) {
+func (d *Door) cmdWithdraw(ev server.Events, c server.Client, args []string) {
 	if len(args) == 0 {
 		d.say(ev, c, nil, "Usage: WithdrawFromTourney N")
 		return
@@ -281,7 +281,7 @@ func (d *Door) cmdWithdraw(ev *server.Events, c *server.Client, args []string) {
 
 // leave takes c out of te: before the start the entry is struck out,
 // after it the player is withdrawn.
-func (d *Door) leave(ev *server.Events, c *server.Client, te *tdEvent) {
+func (d *Door) leave(ev server.Events, c server.Client, te *tdEvent) {
 	s := d.s
 	if te.Status == tdOpen {
 		te.strike(c.Handle())
@@ -302,7 +302,7 @@ func (d *Door) leave(ev *server.Events, c *server.Client, te *tdEvent) {
 	d.pairNext(ev, te)
 }
 
-func (d *Door) cmdPlay(ev *server.Events, c *server.Client, args []string) {
+func (d *Door) cmdPlay(ev server.Events, c server.Client, args []string) {
 	te := d.pick(ev, c, args)
 	if te == nil {
 		return
@@ -320,7 +320,7 @@ func (d *Door) cmdPlay(ev *server.Events, c *server.Client, args []string) {
 // to be paired, never in one already paired: the player's game of the
 // round in progress, if any, stands. The tourney package refuses a round
 // robin (its schedule is fixed), a withdrawn player and a finished event.
-func (d *Door) cmdBye(ev *server.Events, c *server.Client, args []string) {
+func (d *Door) cmdBye(ev server.Events, c server.Client, args []string) {
 	s := d.s
 	te := d.pick(ev, c, args)
 	if te == nil {
@@ -355,13 +355,13 @@ func (d *Door) cmdBye(ev *server.Events, c *server.Client, args []string) {
 	d.save(te)
 }
 
-func (d *Door) cmdStandings(ev *server.Events, c *server.Client, args []string) {
+func (d *Door) cmdStandings(ev server.Events, c server.Client, args []string) {
 	if te := d.pick(ev, c, args); te != nil {
 		d.standings(ev, c, te)
 	}
 }
 
-func (d *Door) cmdInfo(ev *server.Events, c *server.Client, args []string) {
+func (d *Door) cmdInfo(ev server.Events, c server.Client, args []string) {
 	te := d.pick(ev, c, args)
 	if te == nil {
 		return
@@ -382,7 +382,7 @@ func (d *Door) cmdInfo(ev *server.Events, c *server.Client, args []string) {
 		d.cfg.AbsentGrace, d.cfg.GameGrace, d.cfg.MaxDisconnects))
 }
 
-func (d *Door) cmdPairings(ev *server.Events, c *server.Client, args []string) {
+func (d *Door) cmdPairings(ev server.Events, c server.Client, args []string) {
 	te := d.pick(ev, c, args)
 	if te == nil {
 		return
@@ -402,7 +402,7 @@ func (d *Door) cmdPairings(ev *server.Events, c *server.Client, args []string) {
 	}
 }
 
-func (d *Door) cmdGames(ev *server.Events, c *server.Client, args []string) {
+func (d *Door) cmdGames(ev server.Events, c server.Client, args []string) {
 	te := d.pick(ev, c, args)
 	if te == nil {
 		return
@@ -417,7 +417,7 @@ func (d *Door) cmdGames(ev *server.Events, c *server.Client, args []string) {
 	d.say(ev, c, te, fmt.Sprintf("%s: %d games in progress.", te.title(), n))
 }
 
-func (d *Door) cmdStatus(ev *server.Events, c *server.Client, _ []string) {
+func (d *Door) cmdStatus(ev server.Events, c server.Client, _ []string) {
 	for _, te := range d.events {
 		if te.over() || !te.entrant(c.Handle()) {
 			continue
@@ -444,7 +444,7 @@ func (d *Door) cmdStatus(ev *server.Events, c *server.Client, _ []string) {
 	d.say(ev, c, nil, "You are in no tourney.")
 }
 
-func (d *Door) cmdList(ev *server.Events, c *server.Client, args []string) {
+func (d *Door) cmdList(ev server.Events, c server.Client, args []string) {
 	joinable := len(args) > 0 && args[0] == "-j"
 	d.say(ev, c, nil, d.handle()+"'s tourney list:")
 	n := 0
@@ -462,7 +462,7 @@ func (d *Door) cmdList(ev *server.Events, c *server.Client, args []string) {
 	d.say(ev, c, nil, fmt.Sprintf("Listed: %d %s.", n, unit))
 }
 
-func (d *Door) cmdOpen(ev *server.Events, c *server.Client, args []string) {
+func (d *Door) cmdOpen(ev server.Events, c server.Client, args []string) {
 	sp, err := td.ParseEventSpec(strings.Join(args, " "), d.cfg.Style)
 	if err != nil {
 		d.say(ev, c, nil, "Cannot open: "+err.Error()+".")
@@ -476,7 +476,7 @@ func (d *Door) cmdOpen(ev *server.Events, c *server.Client, args []string) {
 	d.say(ev, c, te, fmt.Sprintf("Opened tourney #%d: %s.", te.ID, te.Spec))
 }
 
-func (d *Door) cmdStart(ev *server.Events, c *server.Client, args []string) {
+func (d *Door) cmdStart(ev server.Events, c server.Client, args []string) {
 	te := d.pick(ev, c, args)
 	if te == nil {
 		return
@@ -488,7 +488,7 @@ func (d *Door) cmdStart(ev *server.Events, c *server.Client, args []string) {
 	d.say(ev, c, te, fmt.Sprintf("Started %s.", te.title()))
 }
 
-func (d *Door) cmdAbort(ev *server.Events, c *server.Client, args []string) {
+func (d *Door) cmdAbort(ev server.Events, c server.Client, args []string) {
 	te := d.pick(ev, c, args)
 	if te == nil {
 		return
@@ -501,7 +501,7 @@ func (d *Door) cmdAbort(ev *server.Events, c *server.Client, args []string) {
 	d.say(ev, c, te, fmt.Sprintf("Aborted %s.", te.title()))
 }
 
-func (d *Door) cmdForfeit(ev *server.Events, c *server.Client, args []string) {
+func (d *Door) cmdForfeit(ev server.Events, c server.Client, args []string) {
 	if len(args) == 0 {
 		d.say(ev, c, nil, "Usage: forfeit <handle> [N]")
 		return

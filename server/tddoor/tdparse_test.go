@@ -145,7 +145,7 @@ func FuzzTDTell(f *testing.F) {
 		f.Add(s)
 	}
 	s, addr := startTD(f, server.Config{Accounts: tdAccounts(f, "Boss", "Other")}, Config{Managers: []string{"Boss"}, AbsentGrace: time.Hour, Rate: 1e9, Burst: 1e9})
-	mk := func(h string) *server.Client {
+	mk := func(h string) server.Client {
 		rc := wiretest.DialRaw(f, addr)
 		rc.Expect("login:", wait)
 		rc.Send(h + " pw-" + h + "\r\n")
@@ -159,7 +159,7 @@ func FuzzTDTell(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text string) {
 		s.Lock()
 		defer s.Unlock()
-		for _, c := range []*server.Client{boss, other} {
+		for _, c := range []server.Client{boss, other} {
 			ev := s.NewEvents() // not flushed: the output is not sent
 			s.td.Tell(ev, c, text)
 		}

@@ -22,7 +22,7 @@ import (
 // say sends one TD message to c: a tell from the TD (ICC style) or a
 // qtell line starting with ":" (FICS style), which no user's tell can
 // produce (a user's tell reads "<handle>(<titles>) tells you: ...").
-func (d *Door) say(ev *server.Events, c *server.Client, te *tdEvent, line string) {
+func (d *Door) say(ev server.Events, c server.Client, te *tdEvent, line string) {
 	if c == nil {
 		return
 	}
@@ -41,7 +41,7 @@ func (d *Door) say(ev *server.Events, c *server.Client, te *tdEvent, line string
 }
 
 // sayTo is say to a handle, if it is logged in.
-func (d *Door) sayTo(ev *server.Events, handle string, te *tdEvent, line string) {
+func (d *Door) sayTo(ev server.Events, handle string, te *tdEvent, line string) {
 	s := d.s
 	d.say(ev, s.User(handle), te, line)
 }
@@ -63,14 +63,14 @@ func (d *Door) tourneyDG(te *tdEvent) protocol.TourneyDG {
 
 // listDG sends DG 103 (or 104 for an event that is over) about te to
 // every user who has it on.
-func (d *Door) listDG(ev *server.Events, te *tdEvent) {
+func (d *Door) listDG(ev server.Events, te *tdEvent) {
 	s := d.s
 	for _, u := range s.Online() {
 		d.listDGTo(ev, u, te)
 	}
 }
 
-func (d *Door) listDGTo(ev *server.Events, u *server.Client, te *tdEvent) {
+func (d *Door) listDGTo(ev server.Events, u server.Client, te *tdEvent) {
 	if te.over() {
 		ev.DG(u, protocol.DGRemoveTourney, protocol.RemoveTourneyDG{ID: te.ID}.Fields()...)
 		return
@@ -90,7 +90,7 @@ func (d *Door) live() int {
 }
 
 // openEvent opens an event from its spec.
-func (d *Door) openEvent(ev *server.Events, sp td.EventSpec) (*tdEvent, error) {
+func (d *Door) openEvent(ev server.Events, sp td.EventSpec) (*tdEvent, error) {
 	s := d.s
 	if d.live() >= d.cfg.MaxEvents {
 		return nil, fmt.Errorf("%d events are already running", d.live())
@@ -136,7 +136,7 @@ func (d *Door) armStart(te *tdEvent) {
 }
 
 // start starts an open event and pairs round 1.
-func (d *Door) start(ev *server.Events, te *tdEvent) error {
+func (d *Door) start(ev server.Events, te *tdEvent) error {
 	s := d.s
 	if te.Status != tdOpen {
 		return fmt.Errorf("%s is %s", te.title(), te.Status)
@@ -163,7 +163,7 @@ func (d *Door) start(ev *server.Events, te *tdEvent) error {
 
 // pairNext pairs the next round (and the next, while a round has no
 // game to play: a round robin's forfeits), or ends the event.
-func (d *Door) pairNext(ev *server.Events, te *tdEvent) {
+func (d *Door) pairNext(ev server.Events, te *tdEvent) {
 	s := d.s
 	for !s.Closed() && (te.Status == tdRunning || te.Status == tdAdjourned && te.Event.Done()) && len(te.Boards) == 0 {
 		if te.Event.Done() {
@@ -214,7 +214,7 @@ func (d *Door) pairNext(ev *server.Events, te *tdEvent) {
 // command starts the game, and the tourney-set line, answered by
 // "match <opponent>!") or the FICS way (mamer's line, answered by
 // "td play N").
-func (d *Door) announce(ev *server.Events, b *tdBoard, col int) {
+func (d *Door) announce(ev server.Events, b *tdBoard, col int) {
 	s := d.s
 	te := b.ev
 	c := s.User(b.names()[col])
@@ -286,7 +286,7 @@ func (d *Door) absenceOver(b *tdBoard, gen int) {
 }
 
 // forfeit records a forfeit result on b and withdraws the forfeited.
-func (d *Door) forfeit(ev *server.Events, b *tdBoard, res tourney.Result, lost [2]bool, why string) {
+func (d *Door) forfeit(ev server.Events, b *tdBoard, res tourney.Result, lost [2]bool, why string) {
 	s := d.s
 	te := b.ev
 	if g := b.game; g != nil && g.Result() == "" {
@@ -305,7 +305,7 @@ func (d *Door) forfeit(ev *server.Events, b *tdBoard, res tourney.Result, lost [
 }
 
 // answer is c's answer to its pairing on b.
-func (d *Door) answer(ev *server.Events, c *server.Client, b *tdBoard) {
+func (d *Door) answer(ev server.Events, c server.Client, b *tdBoard) {
 	s := d.s
 	col := b.side(c.Handle())
 	if b.game != nil {
@@ -334,7 +334,7 @@ func (d *Door) answer(ev *server.Events, c *server.Client, b *tdBoard) {
 
 // tryStart starts b's game if one side answered and both are here and
 // free; it reports whether it did.
-func (d *Door) tryStart(ev *server.Events, b *tdBoard) bool {
+func (d *Door) tryStart(ev server.Events, b *tdBoard) bool {
 	s := d.s
 	if b.game != nil || !slices.Contains(b.ev.Boards, b) || b.ev.Status != tdRunning || !b.Ready[0] && !b.Ready[1] {
 		return false
@@ -355,7 +355,7 @@ func (d *Door) tryStart(ev *server.Events, b *tdBoard) bool {
 	if b.timer != nil {
 		b.timer.Stop()
 	}
-	for _, c := range []*server.Client{w, bl} {
+	for _, c := range []server.Client{w, bl} {
 		d.say(ev, c, te, fmt.Sprintf("Game %d is round %d, board %d of %s.", g.Number(), b.Round, b.Board, te.title()))
 		if late >= 0 {
 			d.say(ev, c, te, fmt.Sprintf("%s came %s late: %s off %s's clock (time odds for a late arrival).",
@@ -401,7 +401,7 @@ func (d *Door) GameChanged(*server.Game) {}
 // gameEnded takes the end of a game: a TD game's result (gameOver), or
 // the end of its players' other game, which may free them for their
 // pairing (free).
-func (d *Door) GameEnded(ev *server.Events, g *server.Game) {
+func (d *Door) GameEnded(ev server.Events, g *server.Game) {
 	if g.Tourney() != nil {
 		d.gameOver(ev, g)
 		return
@@ -414,7 +414,7 @@ func (d *Door) GameEnded(ev *server.Events, g *server.Game) {
 // gameOver takes the result of a TD game: it records it (an aborted
 // game, which only a server shutdown makes, is played again), and pairs
 // the next round when this was the last game of the round.
-func (d *Door) gameOver(ev *server.Events, g *server.Game) {
+func (d *Door) gameOver(ev server.Events, g *server.Game) {
 	s := d.s
 	b := g.Tourney().(*tdBoard)
 	b.game = nil
@@ -456,7 +456,7 @@ func (d *Door) gameOver(ev *server.Events, g *server.Game) {
 
 // record sets b's result, takes b off the round's open boards and tells
 // both players; after the last round a player's tourney variable goes off.
-func (d *Door) record(ev *server.Events, b *tdBoard, res tourney.Result) {
+func (d *Door) record(ev server.Events, b *tdBoard, res tourney.Result) {
 	s := d.s
 	te := b.ev
 	if err := te.Event.SetResult(b.Round, b.Board, res); err != nil {
@@ -477,7 +477,7 @@ func (d *Door) record(ev *server.Events, b *tdBoard, res tourney.Result) {
 }
 
 // off tells a player, once, that its part in the event is over.
-func (d *Door) off(ev *server.Events, te *tdEvent, handle string) {
+func (d *Door) off(ev server.Events, te *tdEvent, handle string) {
 	s := d.s
 	if te.isOff(handle) {
 		return
@@ -490,7 +490,7 @@ func (d *Door) off(ev *server.Events, te *tdEvent, handle string) {
 
 // withdraw takes a player out of the event: an unstarted game of the
 // current round is lost by forfeit, a game in progress is played out.
-func (d *Door) withdraw(ev *server.Events, te *tdEvent, handle string, forfeited bool) {
+func (d *Door) withdraw(ev server.Events, te *tdEvent, handle string, forfeited bool) {
 	if !te.entrant(handle) {
 		return
 	}
@@ -516,7 +516,7 @@ func (d *Door) withdraw(ev *server.Events, te *tdEvent, handle string, forfeited
 }
 
 // finish ends a finished event: standings to every player, DG 104.
-func (d *Door) finish(ev *server.Events, te *tdEvent) {
+func (d *Door) finish(ev server.Events, te *tdEvent) {
 	s := d.s
 	te.Status = tdDone
 	s.Note().Msgf("td: tourney %d finished", te.ID)
@@ -532,7 +532,7 @@ func (d *Door) finish(ev *server.Events, te *tdEvent) {
 
 // abort stops an event: games in progress are aborted and count for
 // nothing.
-func (d *Door) abort(ev *server.Events, te *tdEvent, why string) {
+func (d *Door) abort(ev server.Events, te *tdEvent, why string) {
 	s := d.s
 	te.Status = tdAborted
 	if te.startTimer != nil {
@@ -559,7 +559,7 @@ func (d *Door) abort(ev *server.Events, te *tdEvent, why string) {
 }
 
 // standings sends the standings of te to c, headed by mamer's line.
-func (d *Door) standings(ev *server.Events, c *server.Client, te *tdEvent) {
+func (d *Door) standings(ev server.Events, c server.Client, te *tdEvent) {
 	d.say(ev, c, te, protocol.TDLine{Kind: protocol.TDStandings, Event: te.ID}.String())
 	if len(te.Event.Players) == 0 {
 		d.say(ev, c, te, "No players.")
@@ -586,7 +586,7 @@ func (d *Door) engaged(handle string) *tdEvent {
 
 // refuse reports (and says to c) whether a game between c and other
 // must be refused because one of them is in an event.
-func (d *Door) refuse(ev *server.Events, c *server.Client, other string) bool {
+func (d *Door) refuse(ev server.Events, c server.Client, other string) bool {
 	for _, h := range []string{c.Handle(), other} {
 		if h == "" {
 			continue
@@ -614,7 +614,7 @@ func (d *Door) pairedBoard(handle, opp string) *tdBoard {
 
 // login gives a player who logs in the events (DG 103) and its pairing,
 // and starts its game if the opponent answered.
-func (d *Door) login(ev *server.Events, c *server.Client) {
+func (d *Door) login(ev server.Events, c server.Client) {
 	s := d.s
 	for _, te := range d.events {
 		if !te.over() {
@@ -635,7 +635,7 @@ func (d *Door) login(ev *server.Events, c *server.Client) {
 
 // free is called when a player's game that is no TD game ends: its
 // paired game may start now.
-func (d *Door) free(ev *server.Events, handle string) {
+func (d *Door) free(ev server.Events, handle string) {
 	s := d.s
 	for _, te := range d.events {
 		if te.Status == tdRunning {
@@ -654,7 +654,7 @@ func (d *Door) free(ev *server.Events, handle string) {
 // guest of that name is someone else). Its entry in an open event is
 // struck; in a running one it is withdrawn: an unstarted game of the
 // round is lost by forfeit (the table forfeits a game in progress).
-func (d *Door) departed(ev *server.Events, handle string) {
+func (d *Door) departed(ev server.Events, handle string) {
 	for _, te := range d.events {
 		if te.over() || !te.entrant(handle) {
 			continue

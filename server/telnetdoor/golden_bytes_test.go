@@ -1,9 +1,10 @@
-package server
+package telnetdoor
 
 import (
 	"strings"
 	"testing"
 
+	"kriegbot/server"
 	"kriegbot/server/internal/wiretest"
 )
 
@@ -13,7 +14,7 @@ import (
 // back must be the bytes in testdata/telnet-bytes.golden.
 func TestGoldenTelnetBytes(t *testing.T) {
 	clock := wiretest.NewFakeClock()
-	_, addr := startServer(t, Config{Now: clock.Now, MaxLine: 100})
+	_, addr := startServer(t, server.Config{Now: clock.Now, MaxLine: 100})
 	c := wiretest.DialTap(t, addr, "raw")
 	c.WaitFor("login:", 1)
 	raw := func(b string) {

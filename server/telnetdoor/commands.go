@@ -1,9 +1,8 @@
-package server
+package telnetdoor
 
 import (
 	"fmt"
 	"strings"
-	"time"
 
 	"kriegbot/server/telnet"
 )
@@ -64,57 +63,41 @@ type command struct {
 	help    string   // what it does, for help; "" leaves it out of help
 	inGame  bool     // refused outside a game ("You are not playing a game.")
 	fanout  bool     // reaches other players: paid from the sender's budget
-	run     func(tel *telnetDoor, ev *Events, c *Client, in cmdInput)
+	run     func(tel *Door, ev *Events, c *Client, in cmdInput)
 }
 
 // commandTable lists the commands in the order help shows them.
 func commandTable() []command {
 	return []command{
 		{name: "seek", cn: 22, args: argsAny, usage: "seek <min> <inc> [r|u] [white|black] [a|m] [min-max]",
-			help: "advertise a game", fanout: true, run: (*telnetDoor).cmdSeek},
-		{name: "unseek", cn: 27, args: argsAny, usage: "unseek [n]", help: "remove your seek ads (or ad n)", fanout: true, run: (*telnetDoor).cmdUnseek},
-		{name: "sought", cn: 25, usage: "sought", help: "list the seek ads", run: (*telnetDoor).cmdSought},
-		{name: "play", cn: 18, args: argsOne, usage: "play <index>", help: "answer a seek ad", fanout: true, run: (*telnetDoor).cmdPlay},
+			help: "advertise a game", fanout: true, run: (*Door).cmdSeek},
+		{name: "unseek", cn: 27, args: argsAny, usage: "unseek [n]", help: "remove your seek ads (or ad n)", fanout: true, run: (*Door).cmdUnseek},
+		{name: "sought", cn: 25, usage: "sought", help: "list the seek ads", run: (*Door).cmdSought},
+		{name: "play", cn: 18, args: argsOne, usage: "play <index>", help: "answer a seek ad", fanout: true, run: (*Door).cmdPlay},
 		{name: "match", cn: 16, args: argsAny, usage: "match <handle> <min> <inc> [r|u] [white|black]",
-			help: "challenge a player (alone: withdraw your offers)", fanout: true, run: (*telnetDoor).cmdMatch},
-		{name: "accept", cn: 11, args: argsAny, usage: "accept [handle]", help: "accept a challenge", run: (*telnetDoor).cmdAccept},
-		{name: "decline", cn: 12, args: argsAny, usage: "decline [handle|draw]", help: "decline a challenge or a draw offer", fanout: true, run: (*telnetDoor).cmdDecline},
+			help: "challenge a player (alone: withdraw your offers)", fanout: true, run: (*Door).cmdMatch},
+		{name: "accept", cn: 11, args: argsAny, usage: "accept [handle]", help: "accept a challenge", run: (*Door).cmdAccept},
+		{name: "decline", cn: 12, args: argsAny, usage: "decline [handle|draw]", help: "decline a challenge or a draw offer", fanout: true, run: (*Door).cmdDecline},
 		{name: "moves", cn: 17, args: argsAny, usage: "moves [game number]",
-			help: "the move list as you may see it (all once it is over)", run: (*telnetDoor).cmdMoves},
-		{name: "board", aliases: []string{"refresh"}, cn: 29, usage: "board", help: "your men and the clocks", inGame: true, run: (*telnetDoor).cmdBoard},
-		{name: "draw", cn: 13, usage: "draw", help: "offer a draw, or accept your opponent's offer", inGame: true, fanout: true, run: (*telnetDoor).cmdDraw},
-		{name: "abort", cn: 10, usage: "abort", help: "abort: alone before both have moved, else agreed", inGame: true, fanout: true, run: (*telnetDoor).cmdAbort},
-		{name: "resign", cn: 20, usage: "resign", help: "resign the game", inGame: true, run: (*telnetDoor).cmdResign},
-		{name: "say", cn: 21, args: argsText, usage: "say <text>", help: "talk to your opponent", inGame: true, fanout: true, run: (*telnetDoor).cmdSay},
-		{name: "tell", aliases: []string{"xtell"}, cn: 26, args: argsHandleText, usage: "tell <handle> <text>", help: "talk to a player", fanout: true, run: (*telnetDoor).cmdTell},
-		{name: "td", cn: 33, args: argsText, usage: "td <command>", help: "tell the tournament director (td help)", run: (*telnetDoor).cmdTD},
-		{name: "who", cn: 28, usage: "who", help: "the players logged in", run: (*telnetDoor).cmdWho},
-		{name: "games", cn: 14, usage: "games", help: "the games in progress", run: (*telnetDoor).cmdGames},
+			help: "the move list as you may see it (all once it is over)", run: (*Door).cmdMoves},
+		{name: "board", aliases: []string{"refresh"}, cn: 29, usage: "board", help: "your men and the clocks", inGame: true, run: (*Door).cmdBoard},
+		{name: "draw", cn: 13, usage: "draw", help: "offer a draw, or accept your opponent's offer", inGame: true, fanout: true, run: (*Door).cmdDraw},
+		{name: "abort", cn: 10, usage: "abort", help: "abort: alone before both have moved, else agreed", inGame: true, fanout: true, run: (*Door).cmdAbort},
+		{name: "resign", cn: 20, usage: "resign", help: "resign the game", inGame: true, run: (*Door).cmdResign},
+		{name: "say", cn: 21, args: argsText, usage: "say <text>", help: "talk to your opponent", inGame: true, fanout: true, run: (*Door).cmdSay},
+		{name: "tell", aliases: []string{"xtell"}, cn: 26, args: argsHandleText, usage: "tell <handle> <text>", help: "talk to a player", fanout: true, run: (*Door).cmdTell},
+		{name: "td", cn: 33, args: argsText, usage: "td <command>", help: "tell the tournament director (td help)", run: (*Door).cmdTD},
+		{name: "who", cn: 28, usage: "who", help: "the players logged in", run: (*Door).cmdWho},
+		{name: "games", cn: 14, usage: "games", help: "the games in progress", run: (*Door).cmdGames},
 		{name: "set", aliases: []string{"set-quietly"}, cn: 23, args: argsSome, usage: "set <variable> <value>",
-			help: "set level1, prompt (0 or 1) or style", run: (*telnetDoor).cmdSet},
-		{name: "set-2", cn: 24, args: argsTwo, usage: "set-2 <dg> <0|1>", help: "turn a datagram off or on", run: (*telnetDoor).cmdSet2},
-		{name: "multi", cn: 30, args: argsText, usage: "multi <command>; <command>...", help: "run several commands", run: (*telnetDoor).cmdMulti},
-		{name: "date", cn: 31, usage: "date", help: "the server's time", run: (*telnetDoor).cmdDate},
-		{name: "z", cn: 32, usage: "z", run: (*telnetDoor).cmdZ},
-		{name: "help", cn: 15, usage: "help", help: "this list", run: (*telnetDoor).cmdHelp},
-		{name: "quit", aliases: []string{"exit"}, cn: 19, usage: "quit", help: "log out (in a game, you lose it)", run: (*telnetDoor).cmdQuit},
+			help: "set level1, prompt (0 or 1) or style", run: (*Door).cmdSet},
+		{name: "set-2", cn: 24, args: argsTwo, usage: "set-2 <dg> <0|1>", help: "turn a datagram off or on", run: (*Door).cmdSet2},
+		{name: "multi", cn: 30, args: argsText, usage: "multi <command>; <command>...", help: "run several commands", run: (*Door).cmdMulti},
+		{name: "date", cn: 31, usage: "date", help: "the server's time", run: (*Door).cmdDate},
+		{name: "z", cn: 32, usage: "z", run: (*Door).cmdZ},
+		{name: "help", cn: 15, usage: "help", help: "this list", run: (*Door).cmdHelp},
+		{name: "quit", aliases: []string{"exit"}, cn: 19, usage: "quit", help: "log out (in a game, you lose it)", run: (*Door).cmdQuit},
 	}
-}
-
-// telnetDoor is the telnet door's commands and logins: its state, guarded
-// by the server's lock, and its methods. The connections themselves
-// (client.go, accept and dropped) and what the table sends players
-// (game.go) are still the server's. Each "s." in its methods is a use of
-// the game table.
-type telnetDoor struct {
-	s         *Server
-	cmds      commandSet             // the command table, by name
-	nextGuest int                    // the last guest number given
-	failures  map[string][]time.Time // failed logins per remote host
-	// challenges are the pending match offers; offers the draw and abort
-	// offers in games (by game, until it ends).
-	challenges []*challenge
-	offers     map[*Game]*gameOffers
 }
 
 // commandSet is the table indexed by name and alias, with the help text
@@ -155,11 +138,11 @@ func newCommandSet() commandSet {
 }
 
 // handleLine runs one input line; false means the client quit.
-func (tel *telnetDoor) handleLine(c *Client, raw []byte) bool {
+func (tel *Door) handleLine(c *Client, raw []byte) bool {
 	s := tel.s
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
+	s.Lock()
+	defer s.Unlock()
+	if s.Closed() {
 		return false
 	}
 	if c.closed() {
@@ -175,7 +158,7 @@ func (tel *telnetDoor) handleLine(c *Client, raw []byte) bool {
 	if line == "" {
 		return true
 	}
-	c.lastActive = s.cfg.Now()
+	c.lastActive = tel.cfg.Now()
 	tag := ""
 	if strings.HasPrefix(line, "`") {
 		if end := strings.IndexByte(line[1:], '`'); end >= 0 && end <= 99 {
@@ -202,13 +185,13 @@ func (tel *telnetDoor) handleLine(c *Client, raw []byte) bool {
 
 // command runs one command of a logged-in client: a move, or a line of the
 // command table. It reports false when the client quit.
-func (tel *telnetDoor) command(c *Client, line, tag string) bool {
+func (tel *Door) command(c *Client, line, tag string) bool {
 	s := tel.s
 	word, rest, _ := strings.Cut(line, " ")
 	rest = strings.TrimSpace(rest)
 	word = strings.ToLower(word)
 	cmd := tel.cmds.byName[word]
-	ev := s.newEvents()
+	ev := tel.newEvents()
 	ev.issuer, ev.tag = c, tag
 	ev.cn = cnOther
 	if cmd != nil {
@@ -224,7 +207,7 @@ func (tel *telnetDoor) command(c *Client, line, tag string) bool {
 			ev.text(c, "You are not playing a game.")
 			return true
 		}
-		s.attempt(ev, c, m, line)
+		s.Attempt(ev, c.game, c.game.ColorOf(c), m, line)
 		return true
 	}
 	if cmd == nil {
@@ -255,7 +238,7 @@ func (ev *Events) usage(c *Client, in cmdInput) {
 	ev.text(c, "Usage: "+in.cmd.usage)
 }
 
-func (tel *telnetDoor) cmdHelp(ev *Events, c *Client, _ cmdInput) {
+func (tel *Door) cmdHelp(ev *Events, c *Client, _ cmdInput) {
 	for _, l := range tel.cmds.help {
 		ev.text(c, l)
 	}
@@ -263,12 +246,12 @@ func (tel *telnetDoor) cmdHelp(ev *Events, c *Client, _ cmdInput) {
 
 // cmdMulti is reached only by "multi" with nothing after it: the commands
 // of "multi cmd1; cmd2" are split off before dispatch.
-func (tel *telnetDoor) cmdMulti(ev *Events, c *Client, in cmdInput) {
+func (tel *Door) cmdMulti(ev *Events, c *Client, in cmdInput) {
 	ev.usage(c, in)
 }
 
-func (tel *telnetDoor) cmdQuit(ev *Events, c *Client, _ cmdInput) {
-	if c.game != nil && c.game.result == "" {
+func (tel *Door) cmdQuit(ev *Events, c *Client, _ cmdInput) {
+	if c.game != nil && c.game.Result() == "" {
 		ev.text(c, "You leave during a game: as on ICC, a Kriegspiel game is not adjourned.")
 	}
 	ev.text(c, "Thank you for using kriegbot serve.")

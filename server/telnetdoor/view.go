@@ -1,4 +1,4 @@
-package server
+package telnetdoor
 
 import (
 	"fmt"
@@ -9,17 +9,21 @@ import (
 	"kriegbot/engine/chess"
 	"kriegbot/engine/umpire"
 	"kriegbot/protocol"
+	"kriegbot/server"
 	"kriegbot/server/telnet"
 )
 
-// The telnet door's view of the games: how it renders the table's game
-// events (PlayerDoor) for the players in the seats, as ICC text lines and
-// datagrams. It reads the table through its exported API only, so that it
-// can live in a package of its own.
+// How the telnet door tells its users the table's events (it is the
+// table's server.PlayerDoor): ICC text lines and datagrams.
 
 // GameStarted tells both players of g, which has just started, the
 // creation lines and everything they may see of the game.
-func (tel *telnetDoor) GameStarted(ev *Events, g *Game) {
+func (tel *Door) GameStarted(ev server.Events, g *server.Game) {
+	for col := chess.White; col <= chess.Black; col++ {
+		if c := user(g.Player(col)); c != nil {
+			c.game = g
+		}
+	}
 	kind := "unrated"
 	if g.Rated() {
 		kind = "rated"
@@ -38,7 +42,7 @@ func (tel *telnetDoor) GameStarted(ev *Events, g *Game) {
 
 // gameState tells the player of colour col everything about the game as
 // that player may see it: at the start, and again when a player comes back.
-func (tel *telnetDoor) gameState(ev *Events, g *Game, col chess.Color) {
+func (tel *Door) gameState(ev server.Events, g *server.Game, col chess.Color) {
 	c := g.Player(col)
 	if c == nil {
 		return
@@ -59,7 +63,7 @@ func (tel *telnetDoor) gameState(ev *Events, g *Game, col chess.Color) {
 	}
 	ev.DG(c, protocol.DGMyRelationToGame, n, sym)
 	ev.DG(c, protocol.DGFlip, n, boolField(col == chess.Black))
-	tel.moveList(ev, c, g, col, false)
+	tel.moveList(ev, user(c), g, col, false)
 	now := tel.s.Now()
 	ev.DG(c, protocol.DGSetClock, n, strconv.Itoa(int(g.Remaining(chess.White, now)/time.Second)), strconv.Itoa(int(g.Remaining(chess.Black, now)/time.Second)))
 	tel.gameClocks(ev, c, g, now)
@@ -82,19 +86,19 @@ func boolField(b bool) string {
 	return "0"
 }
 
-func (tel *telnetDoor) yourTurn(ev *Events, g *Game, col chess.Color) {
+func (tel *Door) yourTurn(ev server.Events, g *server.Game, col chess.Color) {
 	c := g.Player(col)
 	if c == nil {
 		return
 	}
 	ev.DG(c, protocol.DGMyTurn, strconv.Itoa(g.Number()))
 	if !c.DGOn(protocol.DGSendMoves) {
-		ev.Text(c, fmt.Sprintf("Game %d: it is your move (%s).", g.Number(), strings.ToLower(ColorName(col))))
+		ev.Text(c, fmt.Sprintf("Game %d: it is your move (%s).", g.Number(), strings.ToLower(server.ColorName(col))))
 	}
 }
 
 // gameClocks sends c DG 56 for both sides of g, as of now.
-func (tel *telnetDoor) gameClocks(ev *Events, c *Client, g *Game, now time.Time) {
+func (tel *Door) gameClocks(ev server.Events, c server.Client, g *server.Game, now time.Time) {
 	n := strconv.Itoa(g.Number())
 	for _, side := range []chess.Color{chess.White, chess.Black} {
 		running := g.ClockRuns() && g.Umpire().Side() == side
@@ -105,12 +109,12 @@ func (tel *telnetDoor) gameClocks(ev *Events, c *Client, g *Game, now time.Time)
 
 // moveList sends DG 25 (and a text list when asked) as col sees it; col
 // -1 or a finished game reveals every move.
-func (tel *telnetDoor) moveList(ev *Events, c *Client, g *Game, col chess.Color, asText bool) {
+func (tel *Door) moveList(ev server.Events, c *Client, g *server.Game, col chess.Color, asText bool) {
 	if c == nil {
 		return
 	}
 	reveal := g.Result() != "" || col > chess.Black
-	mf := c.MoveFields()
+	mf := c.moveFields()
 	fields := []string{strconv.Itoa(g.Number()), "*"}
 	var text []string
 	leg := 0
@@ -152,14 +156,14 @@ func (tel *telnetDoor) moveList(ev *Events, c *Client, g *Game, col chess.Color,
 
 // AttemptRefused tells the player of colour col in g why its attempt
 // text was not refereed.
-func (tel *telnetDoor) AttemptRefused(ev *Events, g *Game, col chess.Color, text string, why Refusal) {
+func (tel *Door) AttemptRefused(ev server.Events, g *server.Game, col chess.Color, text string, why server.Refusal) {
 	c := g.Player(col)
 	switch why {
-	case RefusedOver:
+	case server.RefusedOver:
 		ev.Text(c, "The game is over.")
-	case RefusedPaused:
+	case server.RefusedPaused:
 		ev.Text(c, "The game waits for your opponent to come back; the clocks are stopped.")
-	case RefusedNotTurn:
+	case server.RefusedNotTurn:
 		ev.DG(c, protocol.DGIllegalMove, strconv.Itoa(g.Number()), text, "4")
 		ev.Text(c, "It is not your move.")
 	}
@@ -169,7 +173,7 @@ func (tel *telnetDoor) AttemptRefused(ev *Events, g *Game, col chess.Color, text
 // attempt text of the player of colour col: the mover alone of an
 // illegal one; both of a legal one, each as it may see it, and then
 // whose turn it is if the game goes on.
-func (tel *telnetDoor) AttemptJudged(ev *Events, g *Game, col chess.Color, text string, a umpire.Answer, now time.Time) {
+func (tel *Door) AttemptJudged(ev server.Events, g *server.Game, col chess.Color, text string, a umpire.Answer, now time.Time) {
 	n := strconv.Itoa(g.Number())
 	if a.Legal {
 		delete(tel.offers, g) // a move withdraws the offers
@@ -187,13 +191,13 @@ func (tel *telnetDoor) AttemptJudged(ev *Events, g *Game, col chess.Color, text 
 		if p == nil {
 			continue
 		}
-		f := telnet.MoveFields(p.MoveFields(), san, a, viewer != col, spent, left)
+		f := telnet.MoveFields(user(p).moveFields(), san, a, viewer != col, spent, left)
 		ev.DG(p, protocol.DGSendMoves, append([]string{n}, f...)...)
 		if !p.DGOn(protocol.DGSendMoves) {
 			if viewer == col {
 				ev.Text(p, fmt.Sprintf("Game %d: you played %s.", g.Number(), san))
 			} else {
-				ev.Text(p, fmt.Sprintf("Game %d: %s has moved.", g.Number(), ColorName(col)))
+				ev.Text(p, fmt.Sprintf("Game %d: %s has moved.", g.Number(), server.ColorName(col)))
 			}
 		}
 		for _, line := range announcementLines(g.Number(), a) {
@@ -225,7 +229,7 @@ func announcementLines(game int, a umpire.Answer) []string {
 
 // GameEnded tells the players of g, which has just ended, how, with the
 // clocks as of now.
-func (tel *telnetDoor) GameEnded(ev *Events, g *Game, now time.Time) {
+func (tel *Door) GameEnded(ev server.Events, g *server.Game, now time.Time) {
 	delete(tel.offers, g)
 	score := g.Result()
 	if score == "aborted" {
@@ -245,12 +249,18 @@ func (tel *telnetDoor) GameEnded(ev *Events, g *Game, now time.Time) {
 			ev.Text(p, "Game was not rated.  No rating adjustment.")
 		}
 	}
+	for col := chess.White; col <= chess.Black; col++ {
+		if p := user(g.Player(col)); p != nil {
+			p.game, p.lastGame = nil, g
+			p.lastActive = now // idle time counts from the end of the game
+		}
+	}
 }
 
 // SeekPosted shows the new ad sk to every user (but those congested: see
 // Client.congested, its owner excepted).
-func (tel *telnetDoor) SeekPosted(ev *Events, sk *Seek) {
-	for _, u := range tel.s.users {
+func (tel *Door) SeekPosted(ev server.Events, sk *server.Seek) {
+	for _, u := range tel.users {
 		if sk.Owner() == u || !u.congested() {
 			tel.seekDG(ev, u, sk)
 		}
@@ -258,8 +268,8 @@ func (tel *telnetDoor) SeekPosted(ev *Events, sk *Seek) {
 }
 
 // SeekRemoved tells every user (as SeekPosted) that sk is down.
-func (tel *telnetDoor) SeekRemoved(ev *Events, sk *Seek, reason int) {
-	for _, u := range tel.s.users {
+func (tel *Door) SeekRemoved(ev server.Events, sk *server.Seek, reason int) {
+	for _, u := range tel.users {
 		if sk.Owner() == u || !u.congested() {
 			ev.DG(u, protocol.DGSeekRemoved, strconv.Itoa(sk.Index()), strconv.Itoa(reason))
 		}
@@ -267,7 +277,7 @@ func (tel *telnetDoor) SeekRemoved(ev *Events, sk *Seek, reason int) {
 }
 
 // seekDG sends u DG 50 of ad sk.
-func (tel *telnetDoor) seekDG(ev *Events, u *Client, sk *Seek) {
+func (tel *Door) seekDG(ev server.Events, u *Client, sk *server.Seek) {
 	col := "-1"
 	switch sk.Color() {
 	case "white":
@@ -289,7 +299,7 @@ func (tel *telnetDoor) seekDG(ev *Events, u *Client, sk *Seek) {
 // PlayerAway tells the opponent of the player of colour col, who left g
 // at left, how long it has to come back, with the clocks of a TD game,
 // which stopped.
-func (tel *telnetDoor) PlayerAway(ev *Events, g *Game, col chess.Color, grace time.Duration, left time.Time) {
+func (tel *Door) PlayerAway(ev server.Events, g *server.Game, col chess.Color, grace time.Duration, left time.Time) {
 	opp := g.Player(1 - col)
 	if g.Tourney() != nil {
 		tel.gameClocks(ev, opp, g, left)
@@ -299,7 +309,8 @@ func (tel *telnetDoor) PlayerAway(ev *Events, g *Game, col chess.Color, grace ti
 
 // PlayerBack gives the player of colour col, back in g, the game again,
 // and tells its opponent, with the clocks of a TD game, which run again.
-func (tel *telnetDoor) PlayerBack(ev *Events, g *Game, col chess.Color) {
+func (tel *Door) PlayerBack(ev server.Events, g *server.Game, col chess.Color) {
+	user(g.Player(col)).game = g
 	ev.Text(g.Player(col), fmt.Sprintf("Resuming game %d.", g.Number()))
 	opp := g.Player(1 - col)
 	ev.Text(opp, fmt.Sprintf("Your opponent %s has come back.", g.Player(col).Handle()))

@@ -1,4 +1,4 @@
-package server
+package telnetdoor
 
 import (
 	"slices"
@@ -12,11 +12,10 @@ import (
 // spend tops up c's budget for output to others and reports whether a
 // command that reaches others may run now. A client out of budget is told
 // so, at most once a second.
-func (tel *telnetDoor) spend(ev *Events, c *Client) bool {
-	s := tel.s
-	now := s.cfg.Now()
+func (tel *Door) spend(ev *Events, c *Client) bool {
+	now := tel.cfg.Now()
 	if el := now.Sub(c.budgetAt); el > 0 {
-		c.budget = min(float64(s.cfg.FanoutBurst), c.budget+el.Seconds()*float64(s.cfg.FanoutRate))
+		c.budget = min(float64(tel.cfg.FanoutBurst), c.budget+el.Seconds()*float64(tel.cfg.FanoutRate))
 	}
 	c.budgetAt = now
 	if c.budget > 0 {
@@ -34,12 +33,11 @@ func (tel *telnetDoor) spend(ev *Events, c *Client) bool {
 // counts as a failure unless it succeeds, so however many connections
 // guess at once, one host gets LoginFailures+1 checks a minute. It
 // reports the place, to give back on success, and false when none is left.
-func (tel *telnetDoor) reserveLogin(host string) (time.Time, bool) {
-	s := tel.s
+func (tel *Door) reserveLogin(host string) (time.Time, bool) {
 	if tel.loginBlocked(host) {
 		return time.Time{}, false
 	}
-	now := s.cfg.Now()
+	now := tel.cfg.Now()
 	tel.failures[host] = append(tel.failures[host], now)
 	if len(tel.failures) > 10000 { // bound the table under a flood of hosts
 		for h, ts := range tel.failures {
@@ -52,7 +50,7 @@ func (tel *telnetDoor) reserveLogin(host string) (time.Time, bool) {
 }
 
 // releaseLogin gives back the place of a check that succeeded.
-func (tel *telnetDoor) releaseLogin(host string, at time.Time) {
+func (tel *Door) releaseLogin(host string, at time.Time) {
 	ts := tel.failures[host]
 	if i := slices.IndexFunc(ts, at.Equal); i >= 0 {
 		tel.failures[host] = slices.Delete(ts, i, i+1)
@@ -61,9 +59,8 @@ func (tel *telnetDoor) releaseLogin(host string, at time.Time) {
 
 // loginBlocked reports whether host has used up its failed logins for the
 // minute (LoginFailures, and the one that went over).
-func (tel *telnetDoor) loginBlocked(host string) bool {
-	s := tel.s
-	now := s.cfg.Now()
+func (tel *Door) loginBlocked(host string) bool {
+	now := tel.cfg.Now()
 	keep := tel.failures[host][:0]
 	for _, t := range tel.failures[host] {
 		if now.Sub(t) < time.Minute {
@@ -75,5 +72,5 @@ func (tel *telnetDoor) loginBlocked(host string) bool {
 	} else {
 		tel.failures[host] = keep
 	}
-	return len(keep) > s.cfg.LoginFailures
+	return len(keep) > tel.cfg.LoginFailures
 }

@@ -1,4 +1,4 @@
-package server
+package telnetdoor
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 
 	"kriegbot/protocol"
 	"kriegbot/protocol/iccclient"
+	"kriegbot/server"
 	"kriegbot/server/internal/wiretest"
 )
 
@@ -25,7 +26,7 @@ func healthy(t *testing.T, addr string) {
 }
 
 func TestGarbageBytes(t *testing.T) {
-	_, addr := startServer(t, Config{})
+	_, addr := startServer(t, server.Config{})
 	rng := rand.New(rand.NewPCG(7, 7))
 	for i := 0; i < 5; i++ {
 		c := wiretest.DialRaw(t, addr)
@@ -47,7 +48,7 @@ func TestGarbageBytes(t *testing.T) {
 }
 
 func TestOneMegabyteLine(t *testing.T) {
-	_, addr := startServer(t, Config{})
+	_, addr := startServer(t, server.Config{})
 	c := wiretest.DialRaw(t, addr)
 	c.LoginGuest()
 	c.Send(strings.Repeat("x", 1<<20) + "\r\n")
@@ -62,7 +63,7 @@ func TestOneMegabyteLine(t *testing.T) {
 // line would keep them waiting until their wait ran out, whatever the
 // machine's speed), and it is served once its line is whole.
 func TestSlowClientDoesNotBlockOthers(t *testing.T) {
-	_, addr := startServer(t, Config{})
+	_, addr := startServer(t, server.Config{})
 	slow := wiretest.DialRaw(t, addr)
 	slow.Expect("login:", wait)
 	slow.Send("g") // half a login line, then silence
@@ -90,7 +91,7 @@ func TestClientThatNeverReadsIsDropped(t *testing.T) {
 			mu.Unlock()
 		}
 	}
-	_, addr := startServer(t, Config{MaxOutput: 64 << 10, Log: wiretest.LogTo(func(m string) { logf("%s", m) })})
+	_, addr := startServer(t, server.Config{MaxOutput: 64 << 10, Log: wiretest.LogTo(func(m string) { logf("%s", m) })})
 	c := wiretest.DialRaw(t, addr)
 	c.LoginGuest()
 	// About 60 MB of help text: more than any kernel buffers on loopback.
@@ -114,14 +115,14 @@ func TestClientThatNeverReadsIsDropped(t *testing.T) {
 }
 
 func TestLoginTimeout(t *testing.T) {
-	_, addr := startServer(t, Config{LoginTimeout: 300 * time.Millisecond})
+	_, addr := startServer(t, server.Config{LoginTimeout: 300 * time.Millisecond})
 	idle := wiretest.DialRaw(t, addr)
 	idle.Expect("Auto-logout", wait)
 	healthy(t, addr)
 }
 
 func TestLoginRateLimit(t *testing.T) {
-	_, addr := startServer(t, Config{LoginFailures: 3, Accounts: testAccounts(t, map[string]string{"alice": "wonderland"})})
+	_, addr := startServer(t, server.Config{LoginFailures: 3, Accounts: testAccounts(t, map[string]string{"alice": "wonderland"})})
 	c := wiretest.DialRaw(t, addr)
 	c.Expect("login:", wait)
 	for i := 0; i < 4; i++ {
@@ -136,7 +137,7 @@ func TestLoginRateLimit(t *testing.T) {
 }
 
 func TestTwoHundredConnections(t *testing.T) {
-	_, addr := startServer(t, Config{})
+	_, addr := startServer(t, server.Config{})
 	const n = 200
 	var wg sync.WaitGroup
 	errs := make(chan error, n)
@@ -198,7 +199,7 @@ func startRawGame(t *testing.T, addr string) (white, black *wiretest.RawClient, 
 }
 
 func TestVanishingClientLosesTheGame(t *testing.T) {
-	srv, addr := startServer(t, Config{})
+	srv, addr := startServer(t, server.Config{})
 	w, b, wName, _ := startRawGame(t, addr)
 	w.Send("e2e4\r\n")
 	b.Expect("has moved", wait)
@@ -213,7 +214,7 @@ func TestVanishingClientLosesTheGame(t *testing.T) {
 
 func TestGracePeriodResume(t *testing.T) {
 	// A grace far longer than a reconnection takes on any machine.
-	srv, addr := startServer(t, Config{DisconnectGrace: 2 * wait,
+	srv, addr := startServer(t, server.Config{DisconnectGrace: 2 * wait,
 		Accounts: testAccounts(t, map[string]string{"alice": "a1", "bob": "b1"})})
 	alice := wiretest.DialRaw(t, addr)
 	alice.Expect("login:", wait)
@@ -243,36 +244,12 @@ func TestGracePeriodResume(t *testing.T) {
 	}
 }
 
-func TestFlagFall(t *testing.T) {
-	srv, addr := startServer(t, Config{})
-	w, b, wName, _ := startRawGame(t, addr)
-	_ = w
-	// 0 minutes + 1 s increment gets the server's 10 s floor; rather than
-	// wait, shorten the clock through the game itself.
-	srv.mu.Lock()
-	for _, g := range srv.games {
-		g.clock[0] = 200 * time.Millisecond
-		srv.armClock(g)
-	}
-	srv.mu.Unlock()
-	b.Expect(wName+" forfeits on time} 0-1", wait)
-	if fin := srv.Finished(); len(fin) != 1 || fin[0].Code != "Fla" {
-		t.Fatalf("finished %+v", fin)
-	}
-}
-
 func TestServerRefusesWhenFull(t *testing.T) {
-	_, addr := startServer(t, Config{MaxConns: 2})
+	_, addr := startServer(t, server.Config{MaxConns: 2})
 	a := wiretest.DialRaw(t, addr)
 	a.Expect("login:", wait)
 	b := wiretest.DialRaw(t, addr)
 	b.Expect("login:", wait)
 	c := wiretest.DialRaw(t, addr)
 	c.Expect("server is full", wait)
-}
-
-func TestNewRefusesNobody(t *testing.T) {
-	if _, err := New(Config{NoGuests: true}); err == nil || !strings.Contains(err.Error(), "nobody") {
-		t.Fatalf("err %v", err)
-	}
 }

@@ -1,9 +1,10 @@
-package server
+package telnetdoor
 
 import (
 	"strings"
 	"testing"
 
+	"kriegbot/server"
 	"kriegbot/server/internal/wiretest"
 )
 
@@ -12,7 +13,7 @@ import (
 // "the move list as you may see it (all once it is over)": the game it
 // means is the one just played, shown whole.
 func TestMovesRightAfterGameEnds(t *testing.T) {
-	_, addr := startServer(t, Config{})
+	_, addr := startServer(t, server.Config{})
 	white, black := wiretest.DialRaw(t, addr), wiretest.DialRaw(t, addr)
 	white.LoginGuest()
 	black.LoginGuest()

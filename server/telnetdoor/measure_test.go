@@ -1,4 +1,4 @@
-package server
+package telnetdoor
 
 import (
 	"fmt"
@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/crypto/bcrypt"
 
+	"kriegbot/server"
 	"kriegbot/server/internal/wiretest"
 )
 
@@ -36,7 +37,7 @@ func TestMeasureHostile(t *testing.T) {
 		{"20 lines of 235 tells, victim not reading", "", false, tells, "tells you"},
 		{"20 lines of 250 seek/unseek pairs, bystander (DG 50) reading", dg50, true, seeks, "\x19(50 "},
 	} {
-		srv, addr := startServer(t, Config{})
+		srv, addr := startServer(t, server.Config{})
 		v := wiretest.DialRaw(t, addr)
 		victim := v.GuestHandle(sc.victimPre)
 		var vr *reader
@@ -69,11 +70,11 @@ func TestMeasureHostile(t *testing.T) {
 
 	// 150 password guesses at once from one address; #121 is right.
 	{
-		acc, err := NewAccounts(map[string]string{"alice": "guess121"}, "C", bcrypt.DefaultCost)
+		acc, err := server.NewAccounts(map[string]string{"alice": "guess121"}, "C", bcrypt.DefaultCost)
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, addr := startServer(t, Config{Accounts: acc, MaxConns: 1000})
+		_, addr := startServer(t, server.Config{Accounts: acc, MaxConns: 1000})
 		var mu sync.Mutex
 		answers := map[string]int{}
 		var wg sync.WaitGroup
@@ -106,7 +107,7 @@ func TestMeasureHostile(t *testing.T) {
 
 	// One host opening 300 connections under the default limits.
 	{
-		_, addr := startServer(t, Config{})
+		_, addr := startServer(t, server.Config{})
 		ok, refused := 0, 0
 		for i := 0; i < 300; i++ {
 			c := wiretest.DialRaw(t, addr)
@@ -123,7 +124,7 @@ func TestMeasureHostile(t *testing.T) {
 
 	// A trickle of one byte every 100 ms, idle limit 2 s.
 	{
-		_, addr := startServer(t, Config{IdleTimeout: 2 * time.Second})
+		_, addr := startServer(t, server.Config{IdleTimeout: 2 * time.Second})
 		c := wiretest.DialRaw(t, addr)
 		c.LoginGuest()
 		start := time.Now()
@@ -148,7 +149,7 @@ func TestMeasureHostile(t *testing.T) {
 			lines = append(lines, fmt.Sprintf(format, args...))
 			mu.Unlock()
 		}
-		srv, addr := startSmallBuffers(t, Config{Log: wiretest.LogTo(func(m string) { logf("%s", m) })})
+		srv, addr := startSmallBuffers(t, server.Config{Log: wiretest.LogTo(func(m string) { logf("%s", m) })})
 		c := dialSmallWindow(t, addr)
 		handle := c.GuestHandle("")
 		go c.Conn.Write([]byte(strings.Repeat("help\r\n", 40000)))

@@ -1,4 +1,4 @@
-package server
+package telnetdoor
 
 import (
 	"fmt"
@@ -11,7 +11,7 @@ import (
 
 // Login: the name line, the password, the refusals and the start of a session.
 
-func (tel *telnetDoor) loginLine(c *Client, line string) bool {
+func (tel *Door) loginLine(c *Client, line string) bool {
 	s := tel.s
 	lower := strings.ToLower(line)
 	switch {
@@ -37,11 +37,11 @@ func (tel *telnetDoor) loginLine(c *Client, line string) bool {
 	fields := strings.Fields(line)
 	name := fields[0]
 	if strings.EqualFold(name, "g") || strings.EqualFold(name, "guest") {
-		if s.cfg.NoGuests {
+		if tel.cfg.NoGuests {
 			return tel.refuse(c, 1, "This server does not accept guests.")
 		}
 		tel.nextGuest++
-		for s.users[strings.ToLower(fmt.Sprintf("Guest%04d", tel.nextGuest))] != nil || s.cfg.Accounts.Has(fmt.Sprintf("Guest%04d", tel.nextGuest)) {
+		for tel.users[strings.ToLower(fmt.Sprintf("Guest%04d", tel.nextGuest))] != nil || tel.cfg.Accounts.Has(fmt.Sprintf("Guest%04d", tel.nextGuest)) {
 			tel.nextGuest++
 		}
 		return tel.loggedIn(c, fmt.Sprintf("Guest%04d", tel.nextGuest), "U", true)
@@ -49,11 +49,11 @@ func (tel *telnetDoor) loginLine(c *Client, line string) bool {
 	if !handle.Valid(name) {
 		return tel.refuse(c, 1, fmt.Sprintf("%q is not a valid handle.", name))
 	}
-	if s.isTD(name) {
+	if s.IsTD(name) {
 		// The TD's lines must come from the server alone.
-		return tel.refuse(c, 1, fmt.Sprintf("%s is the server's tournament director; nobody logs in as %s.", s.director.Handle(), name))
+		return tel.refuse(c, 1, fmt.Sprintf("%s is the server's tournament director; nobody logs in as %s.", s.Director().Handle(), name))
 	}
-	acct, ok := s.cfg.Accounts.Lookup(name)
+	acct, ok := tel.cfg.Accounts.Lookup(name)
 	if !ok {
 		return tel.refuse(c, 6, fmt.Sprintf("%q is not a registered name. Log in as \"g\" for a guest account.", name))
 	}
@@ -67,7 +67,7 @@ func (tel *telnetDoor) loginLine(c *Client, line string) bool {
 	return tel.checkPassword(c, acct.Handle, fields[1])
 }
 
-func (tel *telnetDoor) passwordLine(c *Client, line string) bool {
+func (tel *Door) passwordLine(c *Client, line string) bool {
 	name := c.pending
 	c.pending = ""
 	c.state = stLogin
@@ -77,9 +77,9 @@ func (tel *telnetDoor) passwordLine(c *Client, line string) bool {
 // checkPassword checks a password for a registered handle. Its place
 // under the address's failed-login limit is taken first (reserveLogin), so
 // parallel guesses cannot all be checked before the first failure counts.
-func (tel *telnetDoor) checkPassword(c *Client, handle, password string) bool {
+func (tel *Door) checkPassword(c *Client, handle, password string) bool {
 	s := tel.s
-	acct, known := s.cfg.Accounts.Lookup(handle)
+	acct, known := tel.cfg.Accounts.Lookup(handle)
 	at, ok := tel.reserveLogin(c.host)
 	if !ok {
 		c.sendRaw([]byte(tooManyFailures))
@@ -90,15 +90,15 @@ func (tel *telnetDoor) checkPassword(c *Client, handle, password string) bool {
 		// bcrypt takes tens of milliseconds by design: never hold the
 		// server lock that long. Only this client's reader handles its
 		// login, so nothing of c changes meanwhile.
-		s.mu.Unlock()
+		s.Unlock()
 		good = acct.Check(password)
-		s.mu.Lock()
-		if s.closed || c.closed() {
+		s.Lock()
+		if s.Closed() || c.closed() {
 			return false
 		}
 	}
 	if !good {
-		s.note().Msgf("login failed for %s from %s", handle, c.host)
+		s.Note().Msgf("login failed for %s from %s", handle, c.host)
 		if tel.loginBlocked(c.host) {
 			c.sendRaw(tel.loginDG(c, 9, "Invalid password."))
 			c.sendRaw([]byte("Invalid password.\r\n" + tooManyFailures))
@@ -107,7 +107,7 @@ func (tel *telnetDoor) checkPassword(c *Client, handle, password string) bool {
 		return tel.refuse(c, 9, "Invalid password.")
 	}
 	tel.releaseLogin(c.host, at)
-	if s.users[strings.ToLower(acct.Handle)] != nil {
+	if tel.users[strings.ToLower(acct.Handle)] != nil {
 		return tel.refuse(c, 14, fmt.Sprintf("%s is already logged in.", acct.Handle))
 	}
 	return tel.loggedIn(c, acct.Handle, acct.Titles, false)
@@ -116,7 +116,7 @@ func (tel *telnetDoor) checkPassword(c *Client, handle, password string) bool {
 const tooManyFailures = "Too many failed logins from your address; try again in a minute.\r\n"
 
 // loginDG renders DG 69 if the client enabled it.
-func (tel *telnetDoor) loginDG(c *Client, code int, text string) []byte {
+func (tel *Door) loginDG(c *Client, code int, text string) []byte {
 	if !c.dgOn(protocol.DGLoginFailed) {
 		return nil
 	}
@@ -124,19 +124,19 @@ func (tel *telnetDoor) loginDG(c *Client, code int, text string) []byte {
 }
 
 // refuse answers a failed login and prompts again.
-func (tel *telnetDoor) refuse(c *Client, code int, text string) bool {
+func (tel *Door) refuse(c *Client, code int, text string) bool {
 	c.sendRaw(tel.loginDG(c, code, text))
 	c.sendRaw([]byte(text + "\r\nlogin: "))
 	return true
 }
 
-func (tel *telnetDoor) loggedIn(c *Client, handle, titles string, guest bool) bool {
+func (tel *Door) loggedIn(c *Client, handle, titles string, guest bool) bool {
 	s := tel.s
 	c.state, c.handle, c.titles, c.guest = stOnline, handle, titles, guest
-	c.lastActive = s.cfg.Now()
-	s.users[strings.ToLower(handle)] = c
-	s.note().Msgf("login %s from %s (level1=%d)", handle, c.host, c.level1)
-	ev := s.newEvents()
+	c.lastActive = tel.cfg.Now()
+	tel.users[strings.ToLower(handle)] = c
+	s.Note().Msgf("login %s from %s (level1=%d)", handle, c.host, c.level1)
+	ev := tel.newEvents()
 	ev.cn = cnOther
 	ev.issuer = c
 	ev.dg(c, protocol.DGWhoAmI, handle, titles)
@@ -147,13 +147,13 @@ func (tel *telnetDoor) loggedIn(c *Client, handle, titles string, guest bool) bo
 	// The seek ads already posted, as ICC lists them to a client that
 	// turns DG 50 on.
 	if c.dgOn(protocol.DGSeek) {
-		for _, sk := range s.sortedSeeks() {
+		for _, sk := range s.SeekAds() {
 			tel.seekDG(ev, c, sk)
 		}
 	}
-	s.rejoin(ev, c)
-	if s.director != nil {
-		s.director.Login(ev, c)
+	s.Rejoin(ev, c)
+	if s.Director() != nil {
+		s.Director().Login(ev, c)
 	}
 	ev.flush()
 	return true

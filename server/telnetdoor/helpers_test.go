@@ -1,4 +1,4 @@
-package server
+package telnetdoor
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 
 	"kriegbot/engine/umpire"
 	"kriegbot/protocol/iccclient"
+	"kriegbot/server"
 	"kriegbot/server/internal/wiretest"
 )
 
@@ -16,27 +17,45 @@ import (
 const wait = wiretest.Wait
 
 // startServer runs a server on a loopback port for one test.
-func startServer(t testing.TB, cfg Config) (*Server, string) {
+func startServer(t testing.TB, cfg server.Config) (*house, string) {
 	t.Helper()
 	if cfg.Rules == (umpire.Rules{}) {
 		cfg.Rules = umpire.Olympiad() // random games end by the draw rules
-	}
-	s, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	go s.Serve(ln)
-	t.Cleanup(func() { s.Close() })
-	return s, ln.Addr().String()
+	return serveHouse(t, cfg, ln), ln.Addr().String()
 }
 
-func testAccounts(t testing.TB, pw map[string]string) *Accounts {
+// house is a table with its telnet door, serving one test.
+type house struct {
+	*server.Server
+	door *Door
+}
+
+// Users are the handles logged in at the door.
+func (h *house) Users() []string { return h.door.Users() }
+
+// serveHouse opens a table on cfg with its telnet door serving ln, and
+// closes it when the test ends.
+func serveHouse(t testing.TB, cfg server.Config, ln net.Listener) *house {
 	t.Helper()
-	a, err := NewAccounts(pw, "C", bcrypt.MinCost)
+	s, err := server.New(cfg)
+	if err != nil {
+		ln.Close()
+		t.Fatal(err)
+	}
+	h := &house{Server: s, door: New(s)}
+	go h.door.Serve(ln)
+	t.Cleanup(func() { s.Close() })
+	return h
+}
+
+func testAccounts(t testing.TB, pw map[string]string) *server.Accounts {
+	t.Helper()
+	a, err := server.NewAccounts(pw, "C", bcrypt.MinCost)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package server
+package telnetdoor
 
 import (
 	"context"
@@ -16,6 +16,7 @@ import (
 	"kriegbot/opponent/pgnread"
 	"kriegbot/protocol"
 	"kriegbot/protocol/iccclient"
+	"kriegbot/server"
 	"kriegbot/server/internal/wiretest"
 )
 
@@ -225,7 +226,7 @@ func sameHeard(a, b heard) bool {
 // was told against the umpire's own record.
 func TestSessionsPlayCompleteGames(t *testing.T) {
 	records := t.TempDir()
-	srv, addr := startServer(t, Config{RecordDir: records, Accounts: testAccounts(t, map[string]string{"alice": "wonderland", "bob": "builder"})})
+	srv, addr := startServer(t, server.Config{RecordDir: records, Accounts: testAccounts(t, map[string]string{"alice": "wonderland", "bob": "builder"})})
 	alice := dialSession(t, addr, "alice", "wonderland")
 	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
@@ -310,7 +311,7 @@ func TestSessionsPlayCompleteGames(t *testing.T) {
 
 // checkRecords reads every game's PGN back with an ordinary PGN library and
 // its JSON Lines record, and compares both with the umpire's record.
-func checkRecords(t *testing.T, dir string, games []FinishedGame) {
+func checkRecords(t *testing.T, dir string, games []server.FinishedGame) {
 	t.Helper()
 	for _, g := range games {
 		var legal []string

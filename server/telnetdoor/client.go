@@ -1,4 +1,4 @@
-package server
+package telnetdoor
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"kriegbot/protocol"
+	"kriegbot/server"
 	"kriegbot/server/telnet"
 )
 
@@ -20,10 +21,11 @@ const (
 	stOnline
 )
 
-// Client is one telnet connection. Fields below the "guarded by s.mu" comment
-// are guarded by the server mutex; the output queue by outMu.
+// Client is one telnet connection: a user of the door, as the table seats
+// it (server.Client). Fields below the "guarded by the table's lock"
+// comment are guarded by the table's lock; the output queue by outMu.
 type Client struct {
-	s    *Server
+	d    *Door
 	nc   net.Conn
 	host string
 
@@ -37,7 +39,7 @@ type Client struct {
 	done      chan struct{}
 	why       string // why the server dropped the client; set before done closes
 
-	// guarded by s.mu
+	// guarded by the table's lock
 	state      loginState
 	pending    string // handle waiting for its password
 	handle     string
@@ -47,28 +49,36 @@ type Client struct {
 	dgs        [256]bool
 	style      int
 	prompt     bool
-	game       *Game
-	lastGame   *Game     // the game it played last, kept once over for "moves"
-	lastActive time.Time // the last command line, login, or end of a game
-	budget     float64   // bytes its commands may still send to others
-	budgetAt   time.Time // when budget was last topped up
-	warnedAt   time.Time // when it was last told it is throttled
+	game       *server.Game
+	lastGame   *server.Game // the game it played last, kept once over for "moves"
+	lastActive time.Time    // the last command line, login, or end of a game
+	budget     float64      // bytes its commands may still send to others
+	budgetAt   time.Time    // when budget was last topped up
+	warnedAt   time.Time    // when it was last told it is throttled
 }
 
-func newClient(s *Server, nc net.Conn) *Client {
+func newClient(d *Door, nc net.Conn) *Client {
 	return &Client{
-		s:      s,
+		d:      d,
 		nc:     nc,
-		host:   HostOf(nc.RemoteAddr()),
+		host:   server.HostOf(nc.RemoteAddr()),
 		wake:   make(chan struct{}, 1),
 		done:   make(chan struct{}),
 		prompt: true,
 		style:  1,
-		budget: float64(s.cfg.FanoutBurst),
+		budget: float64(d.cfg.FanoutBurst),
 	}
 }
 
 func (c *Client) dgOn(n int) bool { return n >= 0 && n < len(c.dgs) && c.dgs[n] }
+
+// Handle, Titles, Guest, Playing and DGOn are c as the table and the
+// other doors see it (server.Client).
+func (c *Client) Handle() string  { return c.handle }
+func (c *Client) Titles() string  { return c.titles }
+func (c *Client) Guest() bool     { return c.guest }
+func (c *Client) Playing() bool   { return c.game != nil }
+func (c *Client) DGOn(n int) bool { return c.dgOn(n) }
 
 func (c *Client) moveFields() protocol.MoveFields {
 	return protocol.MoveFields{
@@ -88,7 +98,7 @@ func (c *Client) sendRaw(b []byte) {
 		return
 	}
 	c.outMu.Lock()
-	if n := c.queued.Load(); n+int64(len(b)) > int64(c.s.cfg.MaxOutput) {
+	if n := c.queued.Load(); n+int64(len(b)) > int64(c.d.cfg.MaxOutput) {
 		c.outMu.Unlock()
 		c.drop(fmt.Sprintf("output overflow (%d bytes unread)", n))
 		return
@@ -107,7 +117,7 @@ func (c *Client) sendRaw(b []byte) {
 // is then held back, so that nobody's flood can fill c's queue and get c
 // dropped.
 func (c *Client) congested() bool {
-	return c.queued.Load() > int64(c.s.cfg.MaxOutput/2)
+	return c.queued.Load() > int64(c.d.cfg.MaxOutput/2)
 }
 
 func (c *Client) closed() bool {
@@ -130,7 +140,7 @@ func (c *Client) shut(why string) {
 	c.closeOnce.Do(func() {
 		if why != "" {
 			c.why = why
-			c.s.note().Msgf("drop %s: %s", c.nc.RemoteAddr(), why)
+			c.d.s.Note().Msgf("drop %s: %s", c.nc.RemoteAddr(), why)
 		}
 		close(c.done)
 		// A write blocked on a client that does not read ends soon; the
@@ -152,12 +162,8 @@ const (
 	lastWords  = 200 * time.Millisecond
 )
 
-// WriteWait is the time one write to a client may take, on every door
-// (a telnet piece, an event stream's frame).
-const WriteWait = 30 * time.Second
-
 func (c *Client) writeLoop() {
-	defer c.s.wg.Done()
+	defer c.d.wg.Done()
 	defer c.nc.Close()
 	write := func(b []byte) error {
 		for len(b) > 0 {
@@ -167,7 +173,7 @@ func (c *Client) writeLoop() {
 				piece = bytes.ReplaceAll(piece, []byte{0xff}, []byte{0xff, 0xff})
 			}
 			if !c.closed() {
-				c.nc.SetWriteDeadline(time.Now().Add(WriteWait))
+				c.nc.SetWriteDeadline(time.Now().Add(server.WriteWait))
 				if c.closed() { // closed meanwhile: keep its short deadline
 					c.nc.SetWriteDeadline(time.Now().Add(lastWords))
 				}
@@ -214,20 +220,20 @@ func (c *Client) writeLoop() {
 // readLoop assembles lines (bounded) from the connection, strips telnet
 // negotiation, and hands each line to the server.
 func (c *Client) readLoop() {
-	defer c.s.wg.Done()
+	defer c.d.wg.Done()
 	reason := "closed"
 	defer func() {
 		c.close()
 		if c.why != "" { // dropped by the server; c.why is set before done closes
 			reason = "dropped: " + c.why
 		}
-		c.s.dropped(c, reason)
+		c.d.dropped(c, reason)
 	}()
-	start := c.s.cfg.Now()
+	start := c.d.cfg.Now()
 	buf := make([]byte, 4096)
-	lines := telnet.NewLineReader(c.s.cfg.MaxLine)
+	lines := telnet.NewLineReader(c.d.cfg.MaxLine)
 	handle := func(line []byte) bool {
-		if !c.s.telnet.handleLine(c, line) {
+		if !c.d.handleLine(c, line) {
 			reason = "quit"
 			return false
 		}
@@ -266,22 +272,21 @@ func (c *Client) readLoop() {
 // cannot hold the connection forever); never in a game, where its clock is
 // the limit. Zero means none.
 func (c *Client) readDeadline(start time.Time) time.Time {
-	c.s.mu.Lock()
-	defer c.s.mu.Unlock()
+	c.d.s.Lock()
+	defer c.d.s.Unlock()
 	if c.state != stOnline {
-		return start.Add(c.s.cfg.LoginTimeout)
+		return start.Add(c.d.cfg.LoginTimeout)
 	}
-	if c.game != nil || c.s.cfg.IdleTimeout < 0 {
+	if c.game != nil || c.d.cfg.IdleTimeout < 0 {
 		return time.Time{}
 	}
-	return c.lastActive.Add(c.s.cfg.IdleTimeout)
+	return c.lastActive.Add(c.d.cfg.IdleTimeout)
 }
 
 // events collects the output of one command (or one timer event) per
 // client, and sends each client's share as one level-1 unit, or followed by
 // a prompt for text-mode clients.
 type Events struct {
-	s      *Server
 	cn     int
 	issuer *Client
 	tag    string
@@ -291,9 +296,25 @@ type Events struct {
 	out    map[*Client][]byte
 }
 
-func (s *Server) newEvents() *Events {
-	return &Events{s: s, out: map[*Client][]byte{}}
+func (tel *Door) newEvents() *Events {
+	return &Events{out: map[*Client][]byte{}}
 }
+
+// NewEvents starts the batch of one use of the table (server.Events).
+func (tel *Door) NewEvents() server.Events { return tel.newEvents() }
+
+// user is the door's Client behind a table's seat or a door's addressee:
+// nil for none.
+func user(c server.Client) *Client {
+	u, _ := c.(*Client)
+	return u
+}
+
+// Text queues a line for c; DG a datagram, if c turned it on; Flush sends
+// the batch (server.Events).
+func (ev *Events) Text(c server.Client, line string)           { ev.text(user(c), line) }
+func (ev *Events) DG(c server.Client, n int, fields ...string) { ev.dg(user(c), n, fields...) }
+func (ev *Events) Flush()                                      { ev.flush() }
 
 func (ev *Events) buf(c *Client) []byte {
 	b, ok := ev.out[c]

@@ -1,4 +1,4 @@
-package server
+package telnetdoor
 
 import (
 	"fmt"
@@ -10,23 +10,23 @@ import (
 
 // Talk: tell (and xtell) to any player, say to the opponent.
 
-func (tel *telnetDoor) cmdTell(ev *Events, c *Client, in cmdInput) {
+func (tel *Door) cmdTell(ev *Events, c *Client, in cmdInput) {
 	to := in.args[0]
 	tel.tell(ev, c, to, strings.TrimSpace(in.rest[len(to):]), 1)
 }
 
-func (tel *telnetDoor) cmdSay(ev *Events, c *Client, in cmdInput) {
+func (tel *Door) cmdSay(ev *Events, c *Client, in cmdInput) {
 	g := c.game
-	tel.tell(ev, c, g.names[1-g.colorOf(c)], in.rest, 0)
+	tel.tell(ev, c, g.Name(1-g.ColorOf(c)), in.rest, 0)
 }
 
-func (tel *telnetDoor) tell(ev *Events, c *Client, to, text string, typ int) {
+func (tel *Door) tell(ev *Events, c *Client, to, text string, typ int) {
 	s := tel.s
-	if typ == 1 && s.isTD(to) {
-		s.director.Tell(ev, c, text)
+	if typ == 1 && s.IsTD(to) {
+		s.Director().Tell(ev, c, text)
 		return
 	}
-	dest := s.users[strings.ToLower(to)]
+	dest := tel.users[strings.ToLower(to)]
 	if dest == nil {
 		ev.text(c, fmt.Sprintf("%s is not logged in.", to))
 		return
@@ -54,11 +54,11 @@ func (tel *telnetDoor) tell(ev *Events, c *Client, to, text string, typ int) {
 }
 
 // cmdTD is the "td" command: "xtell TD ...".
-func (tel *telnetDoor) cmdTD(ev *Events, c *Client, in cmdInput) {
+func (tel *Door) cmdTD(ev *Events, c *Client, in cmdInput) {
 	s := tel.s
-	if s.director == nil {
+	if s.Director() == nil {
 		ev.text(c, "There is no tournament director here.")
 		return
 	}
-	s.director.Tell(ev, c, in.rest)
+	s.Director().Tell(ev, c, in.rest)
 }

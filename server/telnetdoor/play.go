@@ -1,4 +1,4 @@
-package server
+package telnetdoor
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 
 	"kriegbot/engine/chess"
 	"kriegbot/protocol"
+	"kriegbot/server"
 	"kriegbot/server/telnet"
 )
 
@@ -13,48 +14,48 @@ import (
 // game.go): resign, draw, abort, board, and moves, which also shows
 // finished games to anyone.
 
-func (tel *telnetDoor) cmdResign(ev *Events, c *Client, _ cmdInput) {
+func (tel *Door) cmdResign(ev *Events, c *Client, _ cmdInput) {
 	s := tel.s
 	g := c.game
-	col := g.colorOf(c)
-	s.endGame(ev, g, "Res", scoreFor(1-col), fmt.Sprintf("%s resigns", c.handle))
+	col := g.ColorOf(c)
+	s.Resign(ev, g, col) // "<handle> resigns": c's handle is its seat's name
 }
 
 // cmdDraw offers a draw, or accepts the opponent's offer.
-func (tel *telnetDoor) cmdDraw(ev *Events, c *Client, _ cmdInput) {
+func (tel *Door) cmdDraw(ev *Events, c *Client, _ cmdInput) {
 	s := tel.s
 	g := c.game
-	col := g.colorOf(c)
+	col := g.ColorOf(c)
 	o := tel.offersIn(g)
 	if o.draw[1-col] {
-		s.endGame(ev, g, "Agr", "1/2-1/2", "Game drawn by mutual agreement")
+		s.EndGame(ev, g, "Agr", "1/2-1/2", "Game drawn by mutual agreement")
 		return
 	}
 	o.draw[col] = true
 	ev.text(c, "You offer a draw.")
-	ev.text(g.players[1-col], "Your opponent offers you a draw.")
-	ev.dg(g.players[1-col], protocol.DGGameMessage, strconv.Itoa(g.number), "Your opponent offers you a draw.")
+	ev.text(user(g.Player(1-col)), "Your opponent offers you a draw.")
+	ev.dg(user(g.Player(1-col)), protocol.DGGameMessage, strconv.Itoa(g.Number()), "Your opponent offers you a draw.")
 	tel.offersDG(ev, g)
 }
 
-func (tel *telnetDoor) cmdAbort(ev *Events, c *Client, _ cmdInput) {
+func (tel *Door) cmdAbort(ev *Events, c *Client, _ cmdInput) {
 	s := tel.s
 	g := c.game
-	col := g.colorOf(c)
-	if g.tourney != nil {
+	col := g.ColorOf(c)
+	if g.Tourney() != nil {
 		// A TD game counts: it is won, lost or drawn, never aborted.
 		ev.text(c, "A tourney game cannot be aborted: play on or resign.")
 		return
 	}
 	// As on ICC, either player may abort alone before both have moved.
 	o := tel.offersIn(g)
-	if len(g.sans) < 2 || o.abort[1-col] {
-		s.endGame(ev, g, "Abo", "aborted", "Game aborted")
+	if sans, _ := g.Moves(); len(sans) < 2 || o.abort[1-col] {
+		s.EndGame(ev, g, "Abo", "aborted", "Game aborted")
 		return
 	}
 	o.abort[col] = true
 	ev.text(c, "You request an abort.")
-	ev.text(g.players[1-col], "Your opponent requests to abort the game.")
+	ev.text(user(g.Player(1-col)), "Your opponent requests to abort the game.")
 	tel.offersDG(ev, g)
 }
 
@@ -63,7 +64,7 @@ func (tel *telnetDoor) cmdAbort(ev *Events, c *Client, _ cmdInput) {
 type gameOffers struct{ draw, abort [2]bool }
 
 // offersIn returns g's offers, to read or change.
-func (tel *telnetDoor) offersIn(g *Game) *gameOffers {
+func (tel *Door) offersIn(g *server.Game) *gameOffers {
 	o := tel.offers[g]
 	if o == nil {
 		o = &gameOffers{}
@@ -72,26 +73,26 @@ func (tel *telnetDoor) offersIn(g *Game) *gameOffers {
 	return o
 }
 
-func (tel *telnetDoor) offersDG(ev *Events, g *Game) {
+func (tel *Door) offersDG(ev *Events, g *server.Game) {
 	o := tel.offersIn(g)
-	for _, p := range g.players {
-		ev.dg(p, protocol.DGOffersInMyGame, strconv.Itoa(g.number), boolField(o.draw[0]), boolField(o.draw[1]),
+	for col := chess.White; col <= chess.Black; col++ {
+		p := user(g.Player(col))
+		ev.dg(p, protocol.DGOffersInMyGame, strconv.Itoa(g.Number()), boolField(o.draw[0]), boolField(o.draw[1]),
 			"0", "0", boolField(o.abort[0]), boolField(o.abort[1]), "0", "0")
 	}
 }
 
 // cmdBoard draws the player's own men and both clocks.
-func (tel *telnetDoor) cmdBoard(ev *Events, c *Client, _ cmdInput) {
-	s := tel.s
+func (tel *Door) cmdBoard(ev *Events, c *Client, _ cmdInput) {
 	g := c.game
-	for _, l := range telnet.Board(ptr(g.ump.Position()), g.colorOf(c)) {
+	for _, l := range telnet.Board(ptr(g.Umpire().Position()), g.ColorOf(c)) {
 		ev.text(c, l)
 	}
-	now := s.cfg.Now()
-	ev.text(c, fmt.Sprintf("Clocks: White %s, Black %s.", telnet.Clock(g.remaining(0, now)), telnet.Clock(g.remaining(1, now))))
+	now := tel.cfg.Now()
+	ev.text(c, fmt.Sprintf("Clocks: White %s, Black %s.", telnet.Clock(g.Remaining(0, now)), telnet.Clock(g.Remaining(1, now))))
 }
 
-func (tel *telnetDoor) cmdMoves(ev *Events, c *Client, in cmdInput) {
+func (tel *Door) cmdMoves(ev *Events, c *Client, in cmdInput) {
 	s := tel.s
 	args := in.args
 	g := c.game
@@ -104,14 +105,7 @@ func (tel *telnetDoor) cmdMoves(ev *Events, c *Client, in cmdInput) {
 			ev.usage(c, in)
 			return
 		}
-		g = s.games[n]
-		if g == nil {
-			for _, f := range s.finished {
-				if f.number == n {
-					g = f
-				}
-			}
-		}
+		g = s.GameByNumber(n)
 	}
 	if g == nil {
 		ev.text(c, "No such game.")
@@ -119,11 +113,11 @@ func (tel *telnetDoor) cmdMoves(ev *Events, c *Client, in cmdInput) {
 	}
 	col := chess.Color(2) // a spectator sees nothing hidden only once it is over
 	switch {
-	case g.players[chess.White] == c:
+	case user(g.Player(chess.White)) == c:
 		col = chess.White
-	case g.players[chess.Black] == c:
+	case user(g.Player(chess.Black)) == c:
 		col = chess.Black
-	case g.result == "":
+	case g.Result() == "":
 		ev.text(c, "Kriegspiel games in progress cannot be observed.")
 		return
 	}

@@ -1,4 +1,4 @@
-package server
+package telnetdoor
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"kriegbot/protocol"
+	"kriegbot/server"
 	"kriegbot/server/telnet"
 )
 
@@ -19,24 +20,24 @@ type challenge struct {
 	color        string // the challenger's requested colour
 }
 
-func (tel *telnetDoor) cmdMatch(ev *Events, c *Client, in cmdInput) {
+func (tel *Door) cmdMatch(ev *Events, c *Client, in cmdInput) {
 	s := tel.s
 	args := in.args
 	if len(args) < 1 {
-		s.removeOffersOf(ev, c.handle)
+		s.RemoveOffersOf(ev, c.handle)
 		ev.text(c, "All your offers are withdrawn.")
 		return
 	}
 	// "match <opponent>!" (the tourney-set line's answer, and DG 63's
 	// command) or a match at the paired terms answers a TD pairing.
 	name := strings.TrimSuffix(args[0], "!")
-	if s.director != nil {
-		if minutes, inc, event, ok := s.director.Pairing(c.handle, name); ok {
+	if s.Director() != nil {
+		if minutes, inc, event, ok := s.Director().Pairing(c.handle, name); ok {
 			if t := telnet.ParseTerms(args[1:]); len(args) > 1 && (t.Minutes != minutes || t.Inc != inc || t.Rated || t.Problem() != "") {
 				ev.text(c, fmt.Sprintf("You are paired with %s in %s at %d %d unrated: send \"match %s!\".", name, event, minutes, inc, name))
 				return
 			}
-			s.director.Answer(ev, c, name)
+			s.Director().Answer(ev, c, name)
 			return
 		}
 	}
@@ -46,10 +47,10 @@ func (tel *telnetDoor) cmdMatch(ev *Events, c *Client, in cmdInput) {
 		ev.text(c, fmt.Sprintf("You have no tourney game to play with %s now.", name))
 		return
 	}
-	dest := s.users[strings.ToLower(args[0])]
+	dest := tel.users[strings.ToLower(args[0])]
 	if dest == nil {
-		if bot := s.findBot(strings.ToLower(args[0])); bot != nil {
-			s.matchBot(ev, c, bot, telnet.ParseTerms(args[1:]))
+		if bot := s.FindBot(strings.ToLower(args[0])); bot != nil {
+			tel.matchBot(ev, c, bot, telnet.ParseTerms(args[1:]))
 			return
 		}
 		ev.text(c, fmt.Sprintf("%s is not logged in.", args[0]))
@@ -64,7 +65,7 @@ func (tel *telnetDoor) cmdMatch(ev *Events, c *Client, in cmdInput) {
 		ev.text(c, p)
 		return
 	}
-	if !s.canPlayRated(c, t.Rated) || !s.canPlayRated(dest, t.Rated) {
+	if !canPlayRated(c, t.Rated) || !canPlayRated(dest, t.Rated) {
 		ev.text(c, "Guests can play unrated games only.")
 		return
 	}
@@ -78,13 +79,13 @@ func (tel *telnetDoor) cmdMatch(ev *Events, c *Client, in cmdInput) {
 	tel.offer(ev, c, dest, t.Minutes, t.Inc, t.Rated, t.Color)
 }
 
-func (tel *telnetDoor) offer(ev *Events, from, to *Client, minutes, inc int, rated bool, color string) {
+func (tel *Door) offer(ev *Events, from, to *Client, minutes, inc int, rated bool, color string) {
 	s := tel.s
 	if from.game != nil || to.game != nil {
 		ev.text(from, "One of you is already playing.")
 		return
 	}
-	if s.refusedByTD(ev, from, to.handle) {
+	if s.RefusedByTD(ev, from, to.handle) {
 		return
 	}
 	if to.congested() {
@@ -107,7 +108,7 @@ func (tel *telnetDoor) offer(ev *Events, from, to *Client, minutes, inc int, rat
 	if rated {
 		kind = "rated"
 	}
-	desc := fmt.Sprintf("%s (%d) %s (%d) %s wild 16 %d %d", from.handle, s.rating(from.handle), to.handle, s.rating(to.handle), kind, minutes, inc)
+	desc := fmt.Sprintf("%s (%d) %s (%d) %s wild 16 %d %d", from.handle, s.Rating(from.handle), to.handle, s.Rating(to.handle), kind, minutes, inc)
 	if color != "" {
 		desc += " (" + color + ")"
 	}
@@ -123,13 +124,13 @@ func (tel *telnetDoor) offer(ev *Events, from, to *Client, minutes, inc int, rat
 		colReq = "0"
 	}
 	for _, u := range []*Client{from, to} {
-		ev.dg(u, protocol.DGMatch, from.handle, strconv.Itoa(s.rating(from.handle)), "0", from.titles,
-			to.handle, strconv.Itoa(s.rating(to.handle)), "0", to.titles, "16", "Wild", boolField(rated), "0",
+		ev.dg(u, protocol.DGMatch, from.handle, strconv.Itoa(s.Rating(from.handle)), "0", from.titles,
+			to.handle, strconv.Itoa(s.Rating(to.handle)), "0", to.titles, "16", "Wild", boolField(rated), "0",
 			strconv.Itoa(minutes), strconv.Itoa(inc), strconv.Itoa(minutes), strconv.Itoa(inc), colReq, "")
 	}
 }
 
-func (tel *telnetDoor) findChallenge(c *Client, args []string) *challenge {
+func (tel *Door) findChallenge(c *Client, args []string) *challenge {
 	var found *challenge
 	for _, ch := range tel.challenges {
 		if ch.to != c {
@@ -146,7 +147,7 @@ func (tel *telnetDoor) findChallenge(c *Client, args []string) *challenge {
 	return found
 }
 
-func (tel *telnetDoor) cmdAccept(ev *Events, c *Client, in cmdInput) {
+func (tel *Door) cmdAccept(ev *Events, c *Client, in cmdInput) {
 	args := in.args
 	ch := tel.findChallenge(c, args)
 	if ch == nil {
@@ -156,7 +157,7 @@ func (tel *telnetDoor) cmdAccept(ev *Events, c *Client, in cmdInput) {
 	tel.acceptChallenge(ev, ch)
 }
 
-func (tel *telnetDoor) acceptChallenge(ev *Events, ch *challenge) {
+func (tel *Door) acceptChallenge(ev *Events, ch *challenge) {
 	s := tel.s
 	tel.dropChallenge(ev, ch, fmt.Sprintf("%s accepts the challenge of %s.", ch.to.handle, ch.from.handle))
 	ev.text(ch.to, fmt.Sprintf("You accept the challenge of %s.", ch.from.handle))
@@ -165,21 +166,20 @@ func (tel *telnetDoor) acceptChallenge(ev *Events, ch *challenge) {
 		ev.text(ch.to, "One of you is already playing.")
 		return
 	}
-	if s.refusedByTD(ev, ch.to, ch.from.handle) {
+	if s.RefusedByTD(ev, ch.to, ch.from.handle) {
 		return
 	}
-	white, black := s.colors(seat{c: ch.from}, seat{c: ch.to}, ch.color)
-	s.startGame(ev, white, black, ch.minutes, ch.inc, ch.rated, "", "")
+	s.Match(ev, server.Seat{User: ch.from}, server.Seat{User: ch.to}, ch.color, ch.minutes, ch.inc, ch.rated)
 }
 
-func (tel *telnetDoor) cmdDecline(ev *Events, c *Client, in cmdInput) {
+func (tel *Door) cmdDecline(ev *Events, c *Client, in cmdInput) {
 	args := in.args
 	if len(args) > 0 && strings.EqualFold(args[0], "draw") {
 		if g := c.game; g != nil {
-			col := g.colorOf(c)
+			col := g.ColorOf(c)
 			if o := tel.offersIn(g); o.draw[1-col] {
 				o.draw[1-col] = false
-				ev.text(g.players[1-col], fmt.Sprintf("%s declines your draw offer.", c.handle))
+				ev.text(user(g.Player(1-col)), fmt.Sprintf("%s declines your draw offer.", c.handle))
 				ev.text(c, "You decline the draw offer.")
 				tel.offersDG(ev, g)
 				return
@@ -198,7 +198,7 @@ func (tel *telnetDoor) cmdDecline(ev *Events, c *Client, in cmdInput) {
 	ev.text(ch.to, fmt.Sprintf("You decline the challenge of %s.", ch.from.handle))
 }
 
-func (tel *telnetDoor) dropChallenge(ev *Events, ch *challenge, why string) {
+func (tel *Door) dropChallenge(ev server.Events, ch *challenge, why string) {
 	for i, x := range tel.challenges {
 		if x == ch {
 			tel.challenges = append(tel.challenges[:i], tel.challenges[i+1:]...)
@@ -206,23 +206,12 @@ func (tel *telnetDoor) dropChallenge(ev *Events, ch *challenge, why string) {
 		}
 	}
 	for _, u := range []*Client{ch.from, ch.to} {
-		ev.dg(u, protocol.DGMatchRemoved, ch.from.handle, ch.to.handle, why)
+		ev.DG(u, protocol.DGMatchRemoved, ch.from.handle, ch.to.handle, why)
 	}
-}
-
-// removeOffersOf withdraws a player's seeks and challenges (game start,
-// logout, bare `match`).
-func (s *Server) removeOffersOf(ev *Events, handle string) {
-	for _, sk := range s.sortedSeeks() {
-		if sk.owner != nil && strings.EqualFold(sk.owner.handle, handle) {
-			s.removeSeek(ev, sk, 2)
-		}
-	}
-	s.door.WithdrawOffers(ev, handle)
 }
 
 // WithdrawOffers drops the challenges from and to handle.
-func (tel *telnetDoor) WithdrawOffers(ev *Events, handle string) {
+func (tel *Door) WithdrawOffers(ev server.Events, handle string) {
 	for _, ch := range append([]*challenge(nil), tel.challenges...) {
 		if strings.EqualFold(ch.from.handle, handle) || strings.EqualFold(ch.to.handle, handle) {
 			tel.dropChallenge(ev, ch, "The offer is withdrawn.")
@@ -236,22 +225,23 @@ func (tel *telnetDoor) WithdrawOffers(ev *Events, handle string) {
 // the bot finds it in /game/mine/active. So here: the challenge is issued
 // and accepted in one step, when the bot plays wild16, is connected (made
 // a request within botPresent), and has room for another game.
-func (s *Server) matchBot(ev *Events, c *Client, bot Bot, t telnet.Terms) {
+func (tel *Door) matchBot(ev *Events, c *Client, bot server.Bot, t telnet.Terms) {
+	s := tel.s
 	if p := t.Problem(); p != "" {
 		ev.text(c, p)
 		return
 	}
-	if !s.canPlayRated(c, t.Rated) {
+	if !canPlayRated(c, t.Rated) {
 		ev.text(c, "Guests can play unrated games only.")
 		return
 	}
-	now := s.cfg.Now()
+	now := tel.cfg.Now()
 	switch {
 	case c.game != nil:
 		ev.text(c, "You are already playing.")
 		return
 	}
-	if why := s.bots.Unavailable(bot, now); why != "" {
+	if why := s.BotUnavailable(bot, now); why != "" {
 		ev.text(c, why)
 		return
 	}
@@ -259,7 +249,7 @@ func (s *Server) matchBot(ev *Events, c *Client, bot Bot, t telnet.Terms) {
 	if t.Rated {
 		kind = "rated"
 	}
-	desc := fmt.Sprintf("%s (%d) %s (%d) %s wild 16 %d %d", c.handle, s.rating(c.handle), bot.Handle(), s.rating(bot.Handle()), kind, t.Minutes, t.Inc)
+	desc := fmt.Sprintf("%s (%d) %s (%d) %s wild 16 %d %d", c.handle, s.Rating(c.handle), bot.Handle(), s.Rating(bot.Handle()), kind, t.Minutes, t.Inc)
 	if t.Color != "" {
 		desc += " (" + t.Color + ")"
 	}
@@ -274,20 +264,15 @@ func (s *Server) matchBot(ev *Events, c *Client, bot Bot, t telnet.Terms) {
 	// once, so that ICC clients (kriegbot's policy.challenge among them)
 	// see a challenge issued, then accepted, then the game.
 	ev.text(c, "Issuing: "+desc+".")
-	ev.dg(c, protocol.DGMatch, c.handle, strconv.Itoa(s.rating(c.handle)), "0", c.titles,
-		bot.Handle(), strconv.Itoa(s.rating(bot.Handle())), "0", "C", "16", "Wild", boolField(t.Rated), "0",
+	ev.dg(c, protocol.DGMatch, c.handle, strconv.Itoa(s.Rating(c.handle)), "0", c.titles,
+		bot.Handle(), strconv.Itoa(s.Rating(bot.Handle())), "0", "C", "16", "Wild", boolField(t.Rated), "0",
 		strconv.Itoa(t.Minutes), strconv.Itoa(t.Inc), strconv.Itoa(t.Minutes), strconv.Itoa(t.Inc), colReq, "")
 	ev.dg(c, protocol.DGMatchRemoved, c.handle, bot.Handle(), fmt.Sprintf("%s accepts the challenge of %s.", bot.Handle(), c.handle))
 	ev.text(c, fmt.Sprintf("%s accepts your challenge.", bot.Handle()))
-	white, black := s.colors(seat{c: c}, seat{bot: bot}, t.Color)
-	s.startGame(ev, white, black, t.Minutes, t.Inc, t.Rated, "", "")
-	s.note().Msgf("http: %s challenged bot %s", c.handle, bot.Handle())
+	s.Match(ev, server.Seat{User: c}, server.Seat{Bot: bot}, t.Color, t.Minutes, t.Inc, t.Rated)
+	s.Note().Msgf("http: %s challenged bot %s", c.handle, bot.Handle())
 }
 
-// findBot returns the bot of another door named lname, or nil.
-func (s *Server) findBot(lname string) Bot {
-	if s.bots == nil {
-		return nil
-	}
-	return s.bots.FindBot(lname)
-}
+// canPlayRated reports whether c may play a game so rated: guests play
+// unrated games only.
+func canPlayRated(c *Client, rated bool) bool { return !rated || !c.guest }

@@ -1,4 +1,4 @@
-package server
+package telnetdoor
 
 import (
 	"fmt"
@@ -6,13 +6,14 @@ import (
 	"strings"
 	"testing"
 
+	"kriegbot/server"
 	"kriegbot/server/internal/wiretest"
 )
 
 // TestCommandTableOnTheWire sends every name and alias of the command
 // table and checks the level-1 unit header carries the table's number.
 func TestCommandTableOnTheWire(t *testing.T) {
-	_, addr := startServer(t, Config{})
+	_, addr := startServer(t, server.Config{})
 	c := wiretest.DialRaw(t, addr)
 	c.Expect("login:", wait)
 	c.Send("level1=1\r\ng\r\n")
@@ -41,7 +42,7 @@ func TestCommandTableOnTheWire(t *testing.T) {
 func TestHelpAndDocsListTheTable(t *testing.T) {
 	cs := newCommandSet()
 	help := strings.Join(cs.help, "\n")
-	doc, err := os.ReadFile("../docs/iccserver.md")
+	doc, err := os.ReadFile("../../docs/iccserver.md")
 	if err != nil {
 		t.Fatal(err)
 	}

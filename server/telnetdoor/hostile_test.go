@@ -1,4 +1,4 @@
-package server
+package telnetdoor
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"kriegbot/server"
 	"kriegbot/server/internal/wiretest"
 )
 
@@ -28,19 +29,13 @@ func (l smallBuffers) Accept() (net.Conn, error) {
 }
 
 // startSmallBuffers is startServer with smallBuffers.
-func startSmallBuffers(t testing.TB, cfg Config) (*Server, string) {
+func startSmallBuffers(t testing.TB, cfg server.Config) (*house, string) {
 	t.Helper()
-	s, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	go s.Serve(smallBuffers{ln})
-	t.Cleanup(func() { s.Close() })
-	return s, ln.Addr().String()
+	return serveHouse(t, cfg, smallBuffers{ln}), ln.Addr().String()
 }
 
 // reader drains a connection at full speed in the background.
@@ -108,21 +103,21 @@ func TestFloodDoesNotDropTheVictim(t *testing.T) {
 	tells := func(v string) string { return strings.TrimSuffix(strings.Repeat("tell "+v+" x;", 235), ";") }
 	for _, tc := range []struct {
 		name    string
-		cfg     Config
+		cfg     server.Config
 		victim  string // login lines before "g"
 		reading bool
 		line    func(victim string) string
 		told    string // what the flooder is told
 		paced   bool   // the flooder reads its answers to a line before the next
 	}{
-		{"tells, victim not reading", Config{}, "", false, tells, "sending too much", false},
-		{"seeks, bystander not reading", Config{}, dg50, false, func(string) string {
+		{"tells, victim not reading", server.Config{}, "", false, tells, "sending too much", false},
+		{"seeks, bystander not reading", server.Config{}, dg50, false, func(string) string {
 			return strings.TrimSuffix(strings.Repeat("seek 1 0;unseek;", 250), ";")
 		}, "sending too much", false},
-		{"tells, victim reading", Config{}, "", true, tells, "sending too much", false},
+		{"tells, victim reading", server.Config{}, "", true, tells, "sending too much", false},
 		// Many flooders at once, each within its budget: what others send
 		// stops at half the victim's queue.
-		{"tells within a large budget", Config{FanoutBurst: 1 << 20, MaxOutput: 64 << 10}, "", false, tells, "your tell was not delivered", true},
+		{"tells within a large budget", server.Config{FanoutBurst: 1 << 20, MaxOutput: 64 << 10}, "", false, tells, "your tell was not delivered", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv, addr := startSmallBuffers(t, tc.cfg)
@@ -209,7 +204,7 @@ func TestLoginLimitHoldsInParallel(t *testing.T) {
 		logs = append(logs, fmt.Sprintf(format, args...))
 		logMu.Unlock()
 	}
-	_, addr := startServer(t, Config{LoginFailures: limit, Log: wiretest.LogTo(func(m string) { logf("%s", m) }),
+	_, addr := startServer(t, server.Config{LoginFailures: limit, Log: wiretest.LogTo(func(m string) { logf("%s", m) }),
 		Accounts: testAccounts(t, map[string]string{"alice": "wonderland"})})
 	// Twelve connections reach the password prompt before any guess.
 	const n = 12
@@ -257,7 +252,7 @@ func TestLoginLimitHoldsInParallel(t *testing.T) {
 
 // TestConnectionsPerHost: one address cannot take every connection.
 func TestConnectionsPerHost(t *testing.T) {
-	_, addr := startServer(t, Config{MaxConns: 20, MaxConnsPerHost: 3})
+	_, addr := startServer(t, server.Config{MaxConns: 20, MaxConnsPerHost: 3})
 	for i := 0; i < 3; i++ {
 		wiretest.DialRaw(t, addr).Expect("login:", wait)
 	}
@@ -276,7 +271,7 @@ func TestConnectionsPerHost(t *testing.T) {
 // deadline back, so one byte a second kept a connection forever. Only a
 // whole command line counts as activity now.
 func TestTrickleCannotHoldOffIdleLogout(t *testing.T) {
-	_, addr := startServer(t, Config{IdleTimeout: 300 * time.Millisecond})
+	_, addr := startServer(t, server.Config{IdleTimeout: 300 * time.Millisecond})
 	c := wiretest.DialRaw(t, addr)
 	c.LoginGuest()
 	buf := make([]byte, 4096)
@@ -305,7 +300,7 @@ func isTimeout(err error) bool {
 // before the game began, used to log it out (and forfeit the game).
 func TestIdleLimitSparesPlayers(t *testing.T) {
 	const idle = time.Second
-	srv, addr := startServer(t, Config{IdleTimeout: idle})
+	srv, addr := startServer(t, server.Config{IdleTimeout: idle})
 	seeker := wiretest.DialRaw(t, addr)
 	seeker.LoginGuest()
 	opp := wiretest.DialRaw(t, addr)
@@ -338,7 +333,7 @@ func TestDropIsLoggedOnce(t *testing.T) {
 			mu.Unlock()
 		}
 	}
-	srv, addr := startSmallBuffers(t, Config{MaxOutput: 16 << 10, Log: wiretest.LogTo(func(m string) { logf("%s", m) })})
+	srv, addr := startSmallBuffers(t, server.Config{MaxOutput: 16 << 10, Log: wiretest.LogTo(func(m string) { logf("%s", m) })})
 	c := dialSmallWindow(t, addr)
 	handle := c.GuestHandle("")
 	go c.Conn.Write([]byte(strings.Repeat("help\r\n", 4000)))
@@ -359,7 +354,7 @@ func TestDropIsLoggedOnce(t *testing.T) {
 // left now gets a fraction of a second. The bound is 50 times that, so a
 // loaded machine does not matter.
 func TestCloseDoesNotWaitForNonReaders(t *testing.T) {
-	srv, addr := startSmallBuffers(t, Config{})
+	srv, addr := startSmallBuffers(t, server.Config{})
 	for i := 0; i < 3; i++ {
 		c := dialSmallWindow(t, addr)
 		c.GuestHandle("")
@@ -367,14 +362,14 @@ func TestCloseDoesNotWaitForNonReaders(t *testing.T) {
 		c.Send("date\r\n")
 	}
 	for deadline := time.Now().Add(wait); ; time.Sleep(5 * time.Millisecond) {
-		srv.mu.Lock()
+		srv.Lock()
 		n := 0
-		for c := range srv.conns {
+		for c := range srv.door.conns {
 			if c.queued.Load() > 64<<10 {
 				n++
 			}
 		}
-		srv.mu.Unlock()
+		srv.Unlock()
 		if n == 3 {
 			break
 		}

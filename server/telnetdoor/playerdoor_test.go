@@ -1,4 +1,4 @@
-package server
+package telnetdoor
 
 import (
 	"fmt"
@@ -8,48 +8,49 @@ import (
 
 	"kriegbot/engine/chess"
 	"kriegbot/engine/umpire"
+	"kriegbot/server"
 	"kriegbot/server/internal/wiretest"
 )
 
 // doorLog records, under the table's lock, what the table publishes to
-// its PlayerDoor (passing it on to the telnet door, so that the players
+// its server.PlayerDoor (passing it on to the telnet door, so that the players
 // still hear it) and to a door following its games, in one order.
 type doorLog struct {
-	PlayerDoor
+	server.PlayerDoor
 	got []string
 }
 
-func (l *doorLog) GameStarted(ev *Events, g *Game) {
+func (l *doorLog) GameStarted(ev server.Events, g *server.Game) {
 	l.got = append(l.got, "door started")
 	l.PlayerDoor.GameStarted(ev, g)
 }
 
-func (l *doorLog) AttemptRefused(ev *Events, g *Game, col chess.Color, text string, why Refusal) {
+func (l *doorLog) AttemptRefused(ev server.Events, g *server.Game, col chess.Color, text string, why server.Refusal) {
 	l.got = append(l.got, fmt.Sprintf("door refused %s %d", text, why))
 	l.PlayerDoor.AttemptRefused(ev, g, col, text, why)
 }
 
-func (l *doorLog) AttemptJudged(ev *Events, g *Game, col chess.Color, text string, a umpire.Answer, now time.Time) {
+func (l *doorLog) AttemptJudged(ev server.Events, g *server.Game, col chess.Color, text string, a umpire.Answer, now time.Time) {
 	l.got = append(l.got, fmt.Sprintf("door judged %s legal=%v", text, a.Legal))
 	l.PlayerDoor.AttemptJudged(ev, g, col, text, a, now)
 }
 
-func (l *doorLog) GameEnded(ev *Events, g *Game, now time.Time) {
+func (l *doorLog) GameEnded(ev server.Events, g *server.Game, now time.Time) {
 	l.got = append(l.got, "door ended "+g.Result())
 	l.PlayerDoor.GameEnded(ev, g, now)
 }
 
-func (l *doorLog) SeekPosted(ev *Events, sk *Seek) {
+func (l *doorLog) SeekPosted(ev server.Events, sk *server.Seek) {
 	l.got = append(l.got, fmt.Sprintf("door seek %d posted", sk.Index()))
 	l.PlayerDoor.SeekPosted(ev, sk)
 }
 
-func (l *doorLog) SeekRemoved(ev *Events, sk *Seek, reason int) {
+func (l *doorLog) SeekRemoved(ev server.Events, sk *server.Seek, reason int) {
 	l.got = append(l.got, fmt.Sprintf("door seek %d removed %d", sk.Index(), reason))
 	l.PlayerDoor.SeekRemoved(ev, sk, reason)
 }
 
-func (l *doorLog) WithdrawOffers(ev *Events, handle string) {
+func (l *doorLog) WithdrawOffers(ev server.Events, handle string) {
 	l.got = append(l.got, "door withdraw "+handle)
 	l.PlayerDoor.WithdrawOffers(ev, handle)
 }
@@ -57,21 +58,23 @@ func (l *doorLog) WithdrawOffers(ev *Events, handle string) {
 // watchLog is a GameWatcher writing into a doorLog.
 type watchLog struct{ l *doorLog }
 
-func (w watchLog) GameStarted(*Game)            { w.l.got = append(w.l.got, "watch started") }
-func (w watchLog) GameChanged(*Game)            { w.l.got = append(w.l.got, "watch changed") }
-func (w watchLog) GameEnded(_ *Events, _ *Game) { w.l.got = append(w.l.got, "watch ended") }
+func (w watchLog) GameStarted(*server.Game) { w.l.got = append(w.l.got, "watch started") }
+func (w watchLog) GameChanged(*server.Game) { w.l.got = append(w.l.got, "watch changed") }
+func (w watchLog) GameEnded(_ server.Events, _ *server.Game) {
+	w.l.got = append(w.l.got, "watch ended")
+}
 
 // TestTableTellsGameEvents: the table publishes the events of its games
-// and seek ads to its PlayerDoor where it used to render them itself,
+// and seek ads to its server.PlayerDoor where it used to render them itself,
 // before the doors that follow games hear of them: the ad and its
 // removal, the players' offers withdrawn, the start, each refusal and
 // answer, the end.
 func TestTableTellsGameEvents(t *testing.T) {
-	s, addr := startServer(t, Config{})
+	s, addr := startServer(t, server.Config{})
 	log := &doorLog{}
 	s.Lock()
 	log.PlayerDoor = s.door
-	s.door = log
+	s.SetPlayerDoor(log)
 	s.Subscribe(watchLog{log})
 	s.Unlock()
 
@@ -99,7 +102,7 @@ func TestTableTellsGameEvents(t *testing.T) {
 	want := []string{
 		"door seek 1 posted",
 		"door seek 1 removed 2", "door withdraw Guest0001", "door withdraw Guest0002", "door started", "watch started",
-		fmt.Sprintf("door refused e7e5 %d", RefusedNotTurn),
+		fmt.Sprintf("door refused e7e5 %d", server.RefusedNotTurn),
 		"door judged e2e5 legal=false", "watch changed",
 		"door judged e2e4 legal=true", "watch changed",
 		"door ended 1-0", "watch ended",
