@@ -21,7 +21,7 @@ func newTelnetServer(cfg server.Config) (*telnetServer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &telnetServer{Server: srv, telnet: telnetdoor.New(srv)}, nil
+	return &telnetServer{Server: srv, telnet: telnetdoor.New(srv, telnetdoor.Config{})}, nil
 }
 
 // Serve runs the telnet door on ln; Users are the handles logged in there.

@@ -75,7 +75,7 @@ func daemonGameWith(t *testing.T, gs gameSetup) (string, *syncBuffer) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	go telnetdoor.New(srv).Serve(ln)
+	go telnetdoor.New(srv, telnetdoor.Config{}).Serve(ln)
 	defer srv.Close()
 	addr := ln.Addr().String()
 	var log syncBuffer

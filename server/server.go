@@ -27,37 +27,13 @@ type Config struct {
 	DisconnectGrace time.Duration
 	// RecordDir, when set, receives a PGN and a JSON Lines record per game.
 	RecordDir string
-	// MaxConns bounds simultaneous connections (default 1000).
+	// MaxConns bounds simultaneous connections, on each door (default
+	// 1000). The telnet door's other limits are its own (telnetdoor.Config).
 	MaxConns int
 	// MaxConnsPerHost bounds the connections from one address, so that one
 	// host cannot take them all (default a quarter of MaxConns, at least
 	// 50 or MaxConns if that is less).
 	MaxConnsPerHost int
-	// MaxLine bounds one input line (default 4096 bytes); longer lines are
-	// refused and skipped.
-	MaxLine int
-	// MaxOutput bounds the bytes queued for one client (default 256 KiB,
-	// about ICC's 122,000-byte buffer twice over); a client that lets it
-	// fill is disconnected. Once half of it is taken, what other clients'
-	// commands would send it (tells, seek ads, challenges) is held back, so
-	// only its own commands and games can fill it.
-	MaxOutput int
-	// FanoutBurst and FanoutRate are each client's budget for what its
-	// commands send to others (tells, says, seeks, offers), in bytes: a
-	// command costs the most it sends to any one other client; the budget
-	// holds FanoutBurst (default 32 KiB) and refills at FanoutRate per
-	// second (default 4 KiB). A client out of budget is told so and its
-	// commands that reach others are refused until it refills.
-	FanoutBurst int
-	FanoutRate  int
-	// LoginTimeout bounds the time from connect to a finished login
-	// (default 60 s). IdleTimeout logs out a client silent that long
-	// outside a game (default 2 h; negative disables).
-	LoginTimeout time.Duration
-	IdleTimeout  time.Duration
-	// LoginFailures is how many failed logins one address may make per
-	// minute before it is cut off (default 10).
-	LoginFailures int
 	// MaxGames bounds finished games kept for `moves` (default 1000).
 	MaxGames int
 	// Log receives one line per notable server event (logins, games,
@@ -81,27 +57,6 @@ func (c *Config) fill() {
 	}
 	if c.MaxConnsPerHost == 0 {
 		c.MaxConnsPerHost = max(c.MaxConns/4, min(c.MaxConns, 50))
-	}
-	if c.FanoutBurst == 0 {
-		c.FanoutBurst = 32 << 10
-	}
-	if c.FanoutRate == 0 {
-		c.FanoutRate = 4 << 10
-	}
-	if c.MaxLine == 0 {
-		c.MaxLine = 4096
-	}
-	if c.MaxOutput == 0 {
-		c.MaxOutput = 256 << 10
-	}
-	if c.LoginTimeout == 0 {
-		c.LoginTimeout = 60 * time.Second
-	}
-	if c.IdleTimeout == 0 {
-		c.IdleTimeout = 2 * time.Hour
-	}
-	if c.LoginFailures == 0 {
-		c.LoginFailures = 10
 	}
 	if c.MaxGames == 0 {
 		c.MaxGames = 1000

@@ -140,7 +140,7 @@ standard input and prints the bcrypt hash for an accounts file.
 	// door), then the HTTP door, which follows the table's games whether
 	// or not -http serves it: telnet users match the bots it keeps
 	// (-http-bots), and it serves the TD's pages.
-	telnet := telnetdoor.New(srv)
+	telnet := telnetdoor.New(srv, telnetdoor.Config{})
 	director, err := tddoor.New(srv, tdCfg)
 	if err != nil {
 		srv.Close()

@@ -502,7 +502,7 @@ func startServer(opt options, log zerolog.Logger) (*server.Server, *tddoor.Door,
 	if err != nil {
 		return nil, nil, "", nil, err
 	}
-	telnet := telnetdoor.New(srv)
+	telnet := telnetdoor.New(srv, telnetdoor.Config{})
 	director, err := tddoor.New(srv, tddoor.Config{Dir: opt.out, Events: []td.EventSpec{spec}, Style: opt.style, AbsentGrace: opt.absent})
 	if err != nil {
 		srv.Close()

@@ -61,7 +61,7 @@ func startHTTP(t testing.TB, cfg server.Config, hcfg Config) (s *house, telnet, 
 	t.Cleanup(func() { table.Close() })
 	// The whole house, as kriegbot serve composes it: the TD (whose name
 	// no bot may take, whose pages the door serves), then the HTTP door.
-	telnetDoor := telnetdoor.New(table)
+	telnetDoor := telnetdoor.New(table, telnetdoor.Config{})
 	director, err := tddoor.New(table, tddoor.Config{})
 	if err != nil {
 		t.Fatal(err)

@@ -41,7 +41,7 @@ func Start(rules umpire.Rules, handles []string, recordDir, addr string, log zer
 	if err != nil {
 		return nil, err
 	}
-	telnet := telnetdoor.New(srv)
+	telnet := telnetdoor.New(srv, telnetdoor.Config{})
 	director, err := tddoor.New(srv, tddoor.Config{})
 	if err != nil {
 		srv.Close()

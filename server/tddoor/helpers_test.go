@@ -30,7 +30,7 @@ func newHouse(cfg server.Config, tcfg Config) (*house, error) {
 	if err != nil {
 		return nil, err
 	}
-	tel := telnetdoor.New(s)
+	tel := telnetdoor.New(s, telnetdoor.Config{})
 	d, err := New(s, tcfg)
 	if err != nil {
 		s.Close()

@@ -229,7 +229,7 @@ func (c *Client) readLoop() {
 		}
 		c.d.dropped(c, reason)
 	}()
-	start := c.d.cfg.Now()
+	start := c.d.table.Now()
 	buf := make([]byte, 4096)
 	lines := telnet.NewLineReader(c.d.cfg.MaxLine)
 	handle := func(line []byte) bool {

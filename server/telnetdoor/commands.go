@@ -158,7 +158,7 @@ func (tel *Door) handleLine(c *Client, raw []byte) bool {
 	if line == "" {
 		return true
 	}
-	c.lastActive = tel.cfg.Now()
+	c.lastActive = tel.table.Now()
 	tag := ""
 	if strings.HasPrefix(line, "`") {
 		if end := strings.IndexByte(line[1:], '`'); end >= 0 && end <= 99 {

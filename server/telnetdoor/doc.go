@@ -18,8 +18,9 @@
 // and never slows the others down. Every client is treated as possibly
 // hostile: what its commands send to others is paid from a budget,
 // others' chat to a congested client is held back, and logins are
-// limited per address (limits.go, docs/robustness.md). Its limits are the
-// table's server.Config.
+// limited per address (limits.go, docs/robustness.md). Its limits are
+// its Config; the connections' (MaxConns, MaxConnsPerHost), the accounts
+// and guests are the table's server.Config.
 //
 // The exact wire format, and where it follows or guesses ICC, is in
 // docs/iccserver.md.

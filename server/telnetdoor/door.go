@@ -18,8 +18,9 @@ import (
 // tells its users the table's games (view.go). Its state is guarded by
 // the table's lock.
 type Door struct {
-	s   *server.Server
-	cfg server.Config // the table's, with its limits for connections
+	s     *server.Server
+	table server.Config // the table's: connections, accounts, guests, clock
+	cfg   Config
 
 	cmds       commandSet             // the command table, by name
 	nextGuest  int                    // the last guest number given
@@ -34,12 +35,15 @@ type Door struct {
 	wg        sync.WaitGroup
 }
 
-// New opens the telnet door of table s: its users sit at s's games (it is
-// s's PlayerDoor). It listens once Serve is called.
-func New(s *server.Server) *Door {
+// New opens the telnet door of table s, with the limits in cfg: its
+// users sit at s's games (it is s's PlayerDoor). It listens once Serve is
+// called.
+func New(s *server.Server, cfg Config) *Door {
+	cfg.fill()
 	d := &Door{
 		s:        s,
-		cfg:      s.Config(),
+		table:    s.Config(),
+		cfg:      cfg,
 		cmds:     newCommandSet(),
 		failures: map[string][]time.Time{},
 		offers:   map[*server.Game]*gameOffers{},
@@ -162,16 +166,16 @@ func (d *Door) accept(nc net.Conn) {
 	s := d.s
 	c := newClient(d, nc)
 	s.Lock()
-	if s.Closed() || len(d.conns) >= d.cfg.MaxConns {
+	if s.Closed() || len(d.conns) >= d.table.MaxConns {
 		s.Unlock()
-		nc.SetWriteDeadline(d.cfg.Now().Add(time.Second))
+		nc.SetWriteDeadline(d.table.Now().Add(time.Second))
 		io.WriteString(nc, "The server is full; please try again later.\r\n")
 		nc.Close()
 		return
 	}
-	if d.perHost[c.host] >= d.cfg.MaxConnsPerHost {
+	if d.perHost[c.host] >= d.table.MaxConnsPerHost {
 		s.Unlock()
-		nc.SetWriteDeadline(d.cfg.Now().Add(time.Second))
+		nc.SetWriteDeadline(d.table.Now().Add(time.Second))
 		io.WriteString(nc, "Too many connections from your address; please try again later.\r\n")
 		nc.Close()
 		return

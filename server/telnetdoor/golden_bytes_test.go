@@ -14,7 +14,7 @@ import (
 // back must be the bytes in testdata/telnet-bytes.golden.
 func TestGoldenTelnetBytes(t *testing.T) {
 	clock := wiretest.NewFakeClock()
-	_, addr := startServer(t, server.Config{Now: clock.Now, MaxLine: 100})
+	_, addr := startServer(t, server.Config{Now: clock.Now}, Config{MaxLine: 100})
 	c := wiretest.DialTap(t, addr, "raw")
 	c.WaitFor("login:", 1)
 	raw := func(b string) {

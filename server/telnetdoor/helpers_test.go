@@ -16,8 +16,9 @@ import (
 // wait bounds every wait for something that must happen (wiretest.Wait).
 const wait = wiretest.Wait
 
-// startServer runs a server on a loopback port for one test.
-func startServer(t testing.TB, cfg server.Config) (*house, string) {
+// startServer runs a server on a loopback port for one test: the table
+// on cfg, the door on door[0] if given.
+func startServer(t testing.TB, cfg server.Config, door ...Config) (*house, string) {
 	t.Helper()
 	if cfg.Rules == (umpire.Rules{}) {
 		cfg.Rules = umpire.Olympiad() // random games end by the draw rules
@@ -26,7 +27,7 @@ func startServer(t testing.TB, cfg server.Config) (*house, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return serveHouse(t, cfg, ln), ln.Addr().String()
+	return serveHouse(t, cfg, door, ln), ln.Addr().String()
 }
 
 // house is a table with its telnet door, serving one test.
@@ -38,16 +39,20 @@ type house struct {
 // Users are the handles logged in at the door.
 func (h *house) Users() []string { return h.door.Users() }
 
-// serveHouse opens a table on cfg with its telnet door serving ln, and
-// closes it when the test ends.
-func serveHouse(t testing.TB, cfg server.Config, ln net.Listener) *house {
+// serveHouse opens a table on cfg with its telnet door (on door[0] if
+// given) serving ln, and closes it when the test ends.
+func serveHouse(t testing.TB, cfg server.Config, door []Config, ln net.Listener) *house {
 	t.Helper()
 	s, err := server.New(cfg)
 	if err != nil {
 		ln.Close()
 		t.Fatal(err)
 	}
-	h := &house{Server: s, door: New(s)}
+	var dcfg Config
+	if len(door) > 0 {
+		dcfg = door[0]
+	}
+	h := &house{Server: s, door: New(s, dcfg)}
 	go h.door.Serve(ln)
 	t.Cleanup(func() { s.Close() })
 	return h

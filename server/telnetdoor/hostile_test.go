@@ -29,13 +29,13 @@ func (l smallBuffers) Accept() (net.Conn, error) {
 }
 
 // startSmallBuffers is startServer with smallBuffers.
-func startSmallBuffers(t testing.TB, cfg server.Config) (*house, string) {
+func startSmallBuffers(t testing.TB, cfg server.Config, door ...Config) (*house, string) {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return serveHouse(t, cfg, smallBuffers{ln}), ln.Addr().String()
+	return serveHouse(t, cfg, door, smallBuffers{ln}), ln.Addr().String()
 }
 
 // reader drains a connection at full speed in the background.
@@ -103,24 +103,24 @@ func TestFloodDoesNotDropTheVictim(t *testing.T) {
 	tells := func(v string) string { return strings.TrimSuffix(strings.Repeat("tell "+v+" x;", 235), ";") }
 	for _, tc := range []struct {
 		name    string
-		cfg     server.Config
+		door    Config
 		victim  string // login lines before "g"
 		reading bool
 		line    func(victim string) string
 		told    string // what the flooder is told
 		paced   bool   // the flooder reads its answers to a line before the next
 	}{
-		{"tells, victim not reading", server.Config{}, "", false, tells, "sending too much", false},
-		{"seeks, bystander not reading", server.Config{}, dg50, false, func(string) string {
+		{"tells, victim not reading", Config{}, "", false, tells, "sending too much", false},
+		{"seeks, bystander not reading", Config{}, dg50, false, func(string) string {
 			return strings.TrimSuffix(strings.Repeat("seek 1 0;unseek;", 250), ";")
 		}, "sending too much", false},
-		{"tells, victim reading", server.Config{}, "", true, tells, "sending too much", false},
+		{"tells, victim reading", Config{}, "", true, tells, "sending too much", false},
 		// Many flooders at once, each within its budget: what others send
 		// stops at half the victim's queue.
-		{"tells within a large budget", server.Config{FanoutBurst: 1 << 20, MaxOutput: 64 << 10}, "", false, tells, "your tell was not delivered", true},
+		{"tells within a large budget", Config{FanoutBurst: 1 << 20, MaxOutput: 64 << 10}, "", false, tells, "your tell was not delivered", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			srv, addr := startSmallBuffers(t, tc.cfg)
+			srv, addr := startSmallBuffers(t, server.Config{}, tc.door)
 			v := dialSmallWindow(t, addr)
 			victim := v.GuestHandle(tc.victim)
 			var vr *reader
@@ -204,8 +204,8 @@ func TestLoginLimitHoldsInParallel(t *testing.T) {
 		logs = append(logs, fmt.Sprintf(format, args...))
 		logMu.Unlock()
 	}
-	_, addr := startServer(t, server.Config{LoginFailures: limit, Log: wiretest.LogTo(func(m string) { logf("%s", m) }),
-		Accounts: testAccounts(t, map[string]string{"alice": "wonderland"})})
+	_, addr := startServer(t, server.Config{Log: wiretest.LogTo(func(m string) { logf("%s", m) }),
+		Accounts: testAccounts(t, map[string]string{"alice": "wonderland"})}, Config{LoginFailures: limit})
 	// Twelve connections reach the password prompt before any guess.
 	const n = 12
 	conns := make([]*wiretest.RawClient, n)
@@ -271,7 +271,7 @@ func TestConnectionsPerHost(t *testing.T) {
 // deadline back, so one byte a second kept a connection forever. Only a
 // whole command line counts as activity now.
 func TestTrickleCannotHoldOffIdleLogout(t *testing.T) {
-	_, addr := startServer(t, server.Config{IdleTimeout: 300 * time.Millisecond})
+	_, addr := startServer(t, server.Config{}, Config{IdleTimeout: 300 * time.Millisecond})
 	c := wiretest.DialRaw(t, addr)
 	c.LoginGuest()
 	buf := make([]byte, 4096)
@@ -300,7 +300,7 @@ func isTimeout(err error) bool {
 // before the game began, used to log it out (and forfeit the game).
 func TestIdleLimitSparesPlayers(t *testing.T) {
 	const idle = time.Second
-	srv, addr := startServer(t, server.Config{IdleTimeout: idle})
+	srv, addr := startServer(t, server.Config{}, Config{IdleTimeout: idle})
 	seeker := wiretest.DialRaw(t, addr)
 	seeker.LoginGuest()
 	opp := wiretest.DialRaw(t, addr)
@@ -333,7 +333,7 @@ func TestDropIsLoggedOnce(t *testing.T) {
 			mu.Unlock()
 		}
 	}
-	srv, addr := startSmallBuffers(t, server.Config{MaxOutput: 16 << 10, Log: wiretest.LogTo(func(m string) { logf("%s", m) })})
+	srv, addr := startSmallBuffers(t, server.Config{Log: wiretest.LogTo(func(m string) { logf("%s", m) })}, Config{MaxOutput: 16 << 10})
 	c := dialSmallWindow(t, addr)
 	handle := c.GuestHandle("")
 	go c.Conn.Write([]byte(strings.Repeat("help\r\n", 4000)))

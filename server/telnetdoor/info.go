@@ -47,7 +47,7 @@ func (tel *Door) cmdGames(ev *Events, c *Client, _ cmdInput) {
 }
 
 func (tel *Door) cmdDate(ev *Events, c *Client, _ cmdInput) {
-	ev.text(c, "Server time: "+tel.cfg.Now().UTC().Format(time.RFC1123))
+	ev.text(c, "Server time: "+tel.table.Now().UTC().Format(time.RFC1123))
 }
 
 func (tel *Door) cmdZ(ev *Events, c *Client, _ cmdInput) {

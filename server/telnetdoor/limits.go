@@ -13,7 +13,7 @@ import (
 // command that reaches others may run now. A client out of budget is told
 // so, at most once a second.
 func (tel *Door) spend(ev *Events, c *Client) bool {
-	now := tel.cfg.Now()
+	now := tel.table.Now()
 	if el := now.Sub(c.budgetAt); el > 0 {
 		c.budget = min(float64(tel.cfg.FanoutBurst), c.budget+el.Seconds()*float64(tel.cfg.FanoutRate))
 	}
@@ -37,7 +37,7 @@ func (tel *Door) reserveLogin(host string) (time.Time, bool) {
 	if tel.loginBlocked(host) {
 		return time.Time{}, false
 	}
-	now := tel.cfg.Now()
+	now := tel.table.Now()
 	tel.failures[host] = append(tel.failures[host], now)
 	if len(tel.failures) > 10000 { // bound the table under a flood of hosts
 		for h, ts := range tel.failures {
@@ -60,7 +60,7 @@ func (tel *Door) releaseLogin(host string, at time.Time) {
 // loginBlocked reports whether host has used up its failed logins for the
 // minute (LoginFailures, and the one that went over).
 func (tel *Door) loginBlocked(host string) bool {
-	now := tel.cfg.Now()
+	now := tel.table.Now()
 	keep := tel.failures[host][:0]
 	for _, t := range tel.failures[host] {
 		if now.Sub(t) < time.Minute {

@@ -37,11 +37,11 @@ func (tel *Door) loginLine(c *Client, line string) bool {
 	fields := strings.Fields(line)
 	name := fields[0]
 	if strings.EqualFold(name, "g") || strings.EqualFold(name, "guest") {
-		if tel.cfg.NoGuests {
+		if tel.table.NoGuests {
 			return tel.refuse(c, 1, "This server does not accept guests.")
 		}
 		tel.nextGuest++
-		for tel.users[strings.ToLower(fmt.Sprintf("Guest%04d", tel.nextGuest))] != nil || tel.cfg.Accounts.Has(fmt.Sprintf("Guest%04d", tel.nextGuest)) {
+		for tel.users[strings.ToLower(fmt.Sprintf("Guest%04d", tel.nextGuest))] != nil || tel.table.Accounts.Has(fmt.Sprintf("Guest%04d", tel.nextGuest)) {
 			tel.nextGuest++
 		}
 		return tel.loggedIn(c, fmt.Sprintf("Guest%04d", tel.nextGuest), "U", true)
@@ -53,7 +53,7 @@ func (tel *Door) loginLine(c *Client, line string) bool {
 		// The TD's lines must come from the server alone.
 		return tel.refuse(c, 1, fmt.Sprintf("%s is the server's tournament director; nobody logs in as %s.", s.Director().Handle(), name))
 	}
-	acct, ok := tel.cfg.Accounts.Lookup(name)
+	acct, ok := tel.table.Accounts.Lookup(name)
 	if !ok {
 		return tel.refuse(c, 6, fmt.Sprintf("%q is not a registered name. Log in as \"g\" for a guest account.", name))
 	}
@@ -79,7 +79,7 @@ func (tel *Door) passwordLine(c *Client, line string) bool {
 // parallel guesses cannot all be checked before the first failure counts.
 func (tel *Door) checkPassword(c *Client, handle, password string) bool {
 	s := tel.s
-	acct, known := tel.cfg.Accounts.Lookup(handle)
+	acct, known := tel.table.Accounts.Lookup(handle)
 	at, ok := tel.reserveLogin(c.host)
 	if !ok {
 		c.sendRaw([]byte(tooManyFailures))
@@ -133,7 +133,7 @@ func (tel *Door) refuse(c *Client, code int, text string) bool {
 func (tel *Door) loggedIn(c *Client, handle, titles string, guest bool) bool {
 	s := tel.s
 	c.state, c.handle, c.titles, c.guest = stOnline, handle, titles, guest
-	c.lastActive = tel.cfg.Now()
+	c.lastActive = tel.table.Now()
 	tel.users[strings.ToLower(handle)] = c
 	s.Note().Msgf("login %s from %s (level1=%d)", handle, c.host, c.level1)
 	ev := tel.newEvents()

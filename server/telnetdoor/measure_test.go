@@ -124,7 +124,7 @@ func TestMeasureHostile(t *testing.T) {
 
 	// A trickle of one byte every 100 ms, idle limit 2 s.
 	{
-		_, addr := startServer(t, server.Config{IdleTimeout: 2 * time.Second})
+		_, addr := startServer(t, server.Config{}, Config{IdleTimeout: 2 * time.Second})
 		c := wiretest.DialRaw(t, addr)
 		c.LoginGuest()
 		start := time.Now()

@@ -235,7 +235,7 @@ func (tel *Door) matchBot(ev *Events, c *Client, bot server.Bot, t telnet.Terms)
 		ev.text(c, "Guests can play unrated games only.")
 		return
 	}
-	now := tel.cfg.Now()
+	now := tel.table.Now()
 	switch {
 	case c.game != nil:
 		ev.text(c, "You are already playing.")

@@ -88,7 +88,7 @@ func (tel *Door) cmdBoard(ev *Events, c *Client, _ cmdInput) {
 	for _, l := range telnet.Board(ptr(g.Umpire().Position()), g.ColorOf(c)) {
 		ev.text(c, l)
 	}
-	now := tel.cfg.Now()
+	now := tel.table.Now()
 	ev.text(c, fmt.Sprintf("Clocks: White %s, Black %s.", telnet.Clock(g.Remaining(0, now)), telnet.Clock(g.Remaining(1, now))))
 }
 

@@ -91,7 +91,7 @@ func TestClientThatNeverReadsIsDropped(t *testing.T) {
 			mu.Unlock()
 		}
 	}
-	_, addr := startServer(t, server.Config{MaxOutput: 64 << 10, Log: wiretest.LogTo(func(m string) { logf("%s", m) })})
+	_, addr := startServer(t, server.Config{Log: wiretest.LogTo(func(m string) { logf("%s", m) })}, Config{MaxOutput: 64 << 10})
 	c := wiretest.DialRaw(t, addr)
 	c.LoginGuest()
 	// About 60 MB of help text: more than any kernel buffers on loopback.
@@ -115,14 +115,14 @@ func TestClientThatNeverReadsIsDropped(t *testing.T) {
 }
 
 func TestLoginTimeout(t *testing.T) {
-	_, addr := startServer(t, server.Config{LoginTimeout: 300 * time.Millisecond})
+	_, addr := startServer(t, server.Config{}, Config{LoginTimeout: 300 * time.Millisecond})
 	idle := wiretest.DialRaw(t, addr)
 	idle.Expect("Auto-logout", wait)
 	healthy(t, addr)
 }
 
 func TestLoginRateLimit(t *testing.T) {
-	_, addr := startServer(t, server.Config{LoginFailures: 3, Accounts: testAccounts(t, map[string]string{"alice": "wonderland"})})
+	_, addr := startServer(t, server.Config{Accounts: testAccounts(t, map[string]string{"alice": "wonderland"})}, Config{LoginFailures: 3})
 	c := wiretest.DialRaw(t, addr)
 	c.Expect("login:", wait)
 	for i := 0; i < 4; i++ {
