@@ -59,7 +59,7 @@ func New(s *server.Server, cfg Config) *Door {
 
 // ListenAndServe listens on addr (loopback by default: "127.0.0.1:5000") and
 // serves until ctx ends or the table is closed.
-func (d *Door) ListenAndServe(ctx context.Context, addr string) error {
+func (tel *Door) ListenAndServe(ctx context.Context, addr string) error {
 	if addr == "" {
 		addr = "127.0.0.1:5000"
 	}
@@ -67,22 +67,22 @@ func (d *Door) ListenAndServe(ctx context.Context, addr string) error {
 	if err != nil {
 		return err
 	}
-	stop := context.AfterFunc(ctx, func() { d.s.Close() })
+	stop := context.AfterFunc(ctx, func() { tel.s.Close() })
 	defer stop()
-	return d.Serve(ln)
+	return tel.Serve(ln)
 }
 
 // Serve accepts connections on ln until the table is closed. It returns
 // nil after Close.
-func (d *Door) Serve(ln net.Listener) error {
-	s := d.s
+func (tel *Door) Serve(ln net.Listener) error {
+	s := tel.s
 	s.Lock()
 	if s.Closed() {
 		s.Unlock()
 		ln.Close()
 		return nil
 	}
-	d.listeners = append(d.listeners, ln)
+	tel.listeners = append(tel.listeners, ln)
 	s.Unlock()
 	var delay time.Duration
 	for {
@@ -103,86 +103,86 @@ func (d *Door) Serve(ln net.Listener) error {
 			return err
 		}
 		delay = 0
-		d.accept(nc)
+		tel.accept(nc)
 	}
 }
 
 // Addr is the address of the first listener, or nil.
-func (d *Door) Addr() net.Addr {
-	d.s.Lock()
-	defer d.s.Unlock()
-	if len(d.listeners) == 0 {
+func (tel *Door) Addr() net.Addr {
+	tel.s.Lock()
+	defer tel.s.Unlock()
+	if len(tel.listeners) == 0 {
 		return nil
 	}
-	return d.listeners[0].Addr()
+	return tel.listeners[0].Addr()
 }
 
 // Users returns the handles logged in, for tests and the serve command.
-func (d *Door) Users() []string {
-	d.s.Lock()
-	defer d.s.Unlock()
-	out := make([]string, 0, len(d.users))
-	for _, c := range d.users {
+func (tel *Door) Users() []string {
+	tel.s.Lock()
+	defer tel.s.Unlock()
+	out := make([]string, 0, len(tel.users))
+	for _, c := range tel.users {
 		out = append(out, c.handle)
 	}
 	return out
 }
 
 // Closing stops listening, as the table closes.
-func (d *Door) Closing() {
-	for _, ln := range d.listeners {
+func (tel *Door) Closing() {
+	for _, ln := range tel.listeners {
 		ln.Close()
 	}
 }
 
 // Hangup disconnects everybody, once the table has said its last.
-func (d *Door) Hangup() {
-	for c := range d.conns {
+func (tel *Door) Hangup() {
+	for c := range tel.conns {
 		c.close()
 	}
 }
 
 // Closed waits for the connections' goroutines to finish.
-func (d *Door) Closed() { d.wg.Wait() }
+func (tel *Door) Closed() { tel.wg.Wait() }
 
 // User is the user of lower-case handle lname logged in, or nil.
-func (d *Door) User(lname string) server.Client {
-	if c := d.users[lname]; c != nil {
+func (tel *Door) User(lname string) server.Client {
+	if c := tel.users[lname]; c != nil {
 		return c
 	}
 	return nil
 }
 
 // Online returns the users logged in, in no order.
-func (d *Door) Online() []server.Client {
-	out := make([]server.Client, 0, len(d.users))
-	for _, c := range d.users {
+func (tel *Door) Online() []server.Client {
+	out := make([]server.Client, 0, len(tel.users))
+	for _, c := range tel.users {
 		out = append(out, c)
 	}
 	return out
 }
 
-func (d *Door) accept(nc net.Conn) {
-	s := d.s
-	c := newClient(d, nc)
+func (tel *Door) accept(nc net.Conn) {
+	s := tel.s
+	c := newClient(tel, nc)
 	s.Lock()
-	if s.Closed() || len(d.conns) >= d.table.MaxConns {
+	if s.Closed() || len(tel.conns) >= tel.table.MaxConns {
 		s.Unlock()
-		nc.SetWriteDeadline(d.table.Now().Add(time.Second))
+		nc.SetWriteDeadline(tel.table.Now().Add(time.Second))
 		io.WriteString(nc, "The server is full; please try again later.\r\n")
 		nc.Close()
 		return
 	}
-	if d.perHost[c.host] >= d.table.MaxConnsPerHost {
+	if tel.perHost[c.host] >= tel.table.MaxConnsPerHost {
 		s.Unlock()
-		nc.SetWriteDeadline(d.table.Now().Add(time.Second))
+		nc.SetWriteDeadline(tel.table.Now().Add(time.Second))
 		io.WriteString(nc, "Too many connections from your address; please try again later.\r\n")
 		nc.Close()
 		return
 	}
-	d.conns[c] = struct{}{}
-	d.perHost[c.host]++
-	d.wg.Add(2)
+	tel.conns[c] = struct{}{}
+	tel.perHost[c.host]++
+	tel.wg.Add(2)
 	s.Unlock()
 	go c.writeLoop()
 	go c.readLoop()
@@ -194,20 +194,20 @@ const banner = "\r\nWelcome to kriegbot serve, an ICC-compatible Kriegspiel (wil
 	"Log in as \"g\" for a guest account. Type \"help\" once logged in.\r\n\r\n"
 
 // dropped is called by a connection's reader when it ends.
-func (d *Door) dropped(c *Client, reason string) {
-	s := d.s
+func (tel *Door) dropped(c *Client, reason string) {
+	s := tel.s
 	s.Lock()
 	defer s.Unlock()
-	delete(d.conns, c)
-	if d.perHost[c.host]--; d.perHost[c.host] <= 0 {
-		delete(d.perHost, c.host)
+	delete(tel.conns, c)
+	if tel.perHost[c.host]--; tel.perHost[c.host] <= 0 {
+		delete(tel.perHost, c.host)
 	}
-	if c.handle == "" || d.users[strings.ToLower(c.handle)] != c {
+	if c.handle == "" || tel.users[strings.ToLower(c.handle)] != c {
 		return
 	}
-	delete(d.users, strings.ToLower(c.handle))
+	delete(tel.users, strings.ToLower(c.handle))
 	s.Note().Msgf("logout %s (%s)", c.handle, reason)
-	ev := d.newEvents()
+	ev := tel.newEvents()
 	s.Leave(ev, c)
 	ev.flush()
 }
