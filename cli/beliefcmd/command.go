@@ -33,7 +33,8 @@ func checkCommand(args []string, stdout, stderr io.Writer) int {
 	verbose := fs.Bool("v", false, "also break the legality figures down by kind of attempt")
 	model := fs.String("model", "uniform", "opponent model driving the spread: uniform (no data), default (the embedded model) or a model FILE")
 	cmdflag.SetUsage(fs, "belief check [-v] [-keep N] [-model uniform|default|FILE] FILE...",
-		`Replays wild 16 referee fixture files (JSON Lines, plain or gzip) from both
+		`Replays referee fixture files (JSON Lines, plain or gzip: wild 16's, or the
+variant fixtures of engine/umpire/testdata/variants, each reported alone) from both
 sides' points of view, each belief hearing only what its side hears, and prints
 soundness violations and the log-loss of the predicted legality, capture and
 check messages against the constant predictor. Exit 1 on any violation.
@@ -58,14 +59,38 @@ check messages against the constant predictor. Exit 1 on any violation.
 			}
 		}
 	}
+	failed, variants := false, false
 	for _, name := range fs.Args() {
 		f, err := os.Open(name)
 		if err != nil {
 			fmt.Fprintf(stderr, "kriegbot belief check: %v\n", err)
 			return cmdflag.Failure
 		}
+		in, variant, err := beliefcheck.IsVariantFile(f)
+		if err == nil && variant {
+			// A variant's figures stand alone: one report per file.
+			variants = true
+			var vrep beliefcheck.Report
+			err = beliefcheck.RunVariants(in, opt, &vrep)
+			f.Close()
+			if opt.Progress != nil {
+				fmt.Fprint(stderr, "\r")
+			}
+			fmt.Fprintf(stdout, "%s: %d games of %s\n", name, vrep.Games, vrep.Variant)
+			if err != nil {
+				fmt.Fprintf(stderr, "kriegbot belief check: %s: %v\n", name, err)
+			}
+			if *verbose {
+				beliefcheck.PrintBreakdown(stdout, &vrep)
+			}
+			beliefcheck.Print(stdout, &vrep)
+			failed = failed || err != nil || vrep.Violations > 0 || vrep.BadLines > 0
+			continue
+		}
 		before := rep.Games
-		err = beliefcheck.Run(f, opt, &rep)
+		if err == nil {
+			err = beliefcheck.Run(in, opt, &rep)
+		}
 		f.Close()
 		if opt.Progress != nil {
 			fmt.Fprint(stderr, "\r")
@@ -78,11 +103,13 @@ check messages against the constant predictor. Exit 1 on any violation.
 			return cmdflag.Failure
 		}
 	}
-	if *verbose {
-		beliefcheck.PrintBreakdown(stdout, &rep)
+	if rep.Games > 0 || !variants {
+		if *verbose {
+			beliefcheck.PrintBreakdown(stdout, &rep)
+		}
+		beliefcheck.Print(stdout, &rep)
 	}
-	beliefcheck.Print(stdout, &rep)
-	if rep.Violations > 0 || rep.BadLines > 0 {
+	if failed || rep.Violations > 0 || rep.BadLines > 0 {
 		return cmdflag.Failure
 	}
 	return cmdflag.OK

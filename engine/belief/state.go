@@ -76,6 +76,9 @@ type State struct {
 	ourTurn  bool
 	// ourTries is the pawn-try count in force for us, theirTries for the opponent.
 	ourTries, theirTries int
+	// theirCheck says whether our last move checked the opponent's king (its
+	// pawn captures are then not proven legal), for its "Any?" answer.
+	theirCheck bool
 	// checks on our king while it is our turn (NoCheck-padded).
 	checks [2]chess.CheckKind
 	// checker[sq] is, while we are in check, the chance that the checking
@@ -154,6 +157,8 @@ func FromPosition(me chess.Color, start chess.Position, prior Prior) State {
 		}
 	} else {
 		s.theirTries = start.PawnTries()
+		first, _ := start.CheckKinds()
+		s.theirCheck = first != chess.NoCheck
 		if ep != chess.NoSquare {
 			s.ourDouble = chess.Square(int(ep) + forward(me))
 		}

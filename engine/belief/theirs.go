@@ -8,11 +8,26 @@ import (
 
 // Theirs updates the belief after the opponent's unseen legal move, from what
 // we hear of it (v as umpire.Answer.For gives it to us): the capture of one of
-// our men, checks on our king and our pawn tries. The opponent's illegal
-// attempts are not heard and change nothing.
+// our men, a drop, a promotion, checks on our king and our pawn news; or
+// with the answer to the opponent's "Any?". The opponent's refused attempts
+// change nothing: where they are public the attempt itself is not told, and
+// some attempt on its list is refused in nearly every position.
 func (s *State) Theirs(v umpire.View) {
 	if !v.Heard || v.Own || v.Illegal {
 		return
+	}
+	switch v.Verdict {
+	case umpire.HasAny, umpire.NoAny:
+		s.theirAnyAnswer(v.Verdict == umpire.HasAny)
+		return
+	case umpire.IllegalMove:
+	default:
+		return // a refusal off its list: the site does not tell us
+	}
+	if v.EnPassant && v.Capture.Kind != umpire.NoCapture && v.Capture.Square <= 63 {
+		// Announced on the capturer's destination (english): our pawn
+		// stood beyond it.
+		v.Capture.Square = chess.Square(int(v.Capture.Square) + forward(s.me))
 	}
 	if !wellFormed(&v) || v.Capture.Kind != umpire.NoCapture && !s.own[0].Has(v.Capture.Square) ||
 		s.own[chess.King].Has(v.Capture.Square) && v.Capture.Kind != umpire.NoCapture {
@@ -24,10 +39,18 @@ func (s *State) Theirs(v umpire.View) {
 	flat := s.attraction(&a)
 	captured := v.Capture.Kind != umpire.NoCapture
 	s.epProb = [8]float32{}
-	if captured {
+	switch {
+	case v.Drop != chess.NoPieceType:
+		s.theirDrop(v.Drop)
+	case captured:
 		s.captureMove(v.Capture.Square)
-	} else {
+	default:
 		s.spread(&a, flat)
+	}
+	if v.Promotion && s.pawnMax > 0 {
+		// Announced (rand): one pawn fewer for sure.
+		s.pawnMax--
+		s.pawnExp = max(s.pawnExp-1, 0)
 	}
 	s.ourDouble, s.lastCapture = chess.NoSquare, chess.NoSquare
 	if !captured || v.Capture.Square != s.exchange {
@@ -46,7 +69,7 @@ func (s *State) Theirs(v umpire.View) {
 	}
 	s.ourTries = v.PawnTries
 	if v.Ending == umpire.NotOver {
-		s.ourTriesEvidence(v.PawnTries)
+		s.ourPawnNews(&v)
 	}
 	s.updateCastling()
 	s.normalize()
