@@ -181,3 +181,49 @@ func TestViolationsCatchAPlantedError(t *testing.T) {
 		t.Errorf("start position: %d violations (%s)", n, first)
 	}
 }
+
+// TestVariantFixturesSound replays the 200 games of each of the site's
+// variant fixtures (engine/umpire/testdata/variants) from both sides: no
+// violation, no surprise, and every prediction beats the constant one.
+func TestVariantFixturesSound(t *testing.T) {
+	for _, v := range []string{"berkeley", "berkeley_any", "cincinnati", "english", "rand", "crazykrieg"} {
+		t.Run(v, func(t *testing.T) {
+			f, err := os.Open("../../umpire/testdata/variants/" + v + ".jsonl.gz")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			in, isVariant, err := IsVariantFile(f)
+			if err != nil || !isVariant {
+				t.Fatalf("IsVariantFile: %v, %v", isVariant, err)
+			}
+			var rep Report
+			if err := RunVariants(in, Options{Keep: 5}, &rep); err != nil {
+				t.Fatal(err)
+			}
+			if rep.Games != 200 || rep.BadLines != 0 || rep.Variant != v {
+				t.Fatalf("read %d games of %q, %d bad lines (%v); want 200 of %q and 0", rep.Games, rep.Variant, rep.BadLines, rep.FirstBad, v)
+			}
+			if rep.Violations != 0 || rep.Surprises != 0 {
+				Print(testWriter{t}, &rep)
+				t.Errorf("%d violations, %d surprises", rep.Violations, rep.Surprises)
+			}
+			for name, m := range map[string]*Metric{"legal": &rep.Legal, "capture": &rep.Capture, "check": &rep.Check} {
+				if m.N == 0 || m.LogLoss() >= m.Constant() {
+					t.Errorf("%s log-loss %.4f over %d not below the constant predictor's %.4f", name, m.LogLoss(), m.N, m.Constant())
+				}
+			}
+		})
+	}
+}
+
+func TestWild16FileIsNoVariantFile(t *testing.T) {
+	f, err := os.Open(publicGames)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, isVariant, err := IsVariantFile(f); err != nil || isVariant {
+		t.Errorf("IsVariantFile = %v, %v on the wild 16 fixtures", isVariant, err)
+	}
+}

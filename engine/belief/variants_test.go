@@ -1,0 +1,219 @@
+package belief
+
+import (
+	"testing"
+
+	"kriegbot/engine/chess"
+	"kriegbot/engine/oppmodel"
+	"kriegbot/engine/umpire"
+)
+
+// playVariant plays attempts ("any" for the question, "P@e6" for a drop)
+// under the site's rules for variant and feeds both beliefs what each side
+// hears; it fails the test on a surprise or an unsound belief.
+func playVariant(t *testing.T, variant string, moves ...string) (*[2]State, *umpire.Umpire) {
+	t.Helper()
+	v, err := umpire.ParseVariant(variant)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := umpire.New(umpire.Site(v))
+	bel := [2]State{New(chess.White, nil), New(chess.Black, nil)}
+	for _, mv := range moves {
+		side := u.Side()
+		var a umpire.Answer
+		if mv == "any" {
+			a, err = u.AskAny()
+		} else {
+			m, perr := umpire.ParseMoveText(mv)
+			if perr != nil {
+				t.Fatal(perr)
+			}
+			a, err = u.Attempt(m)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		bel[side].Ours(a.Attempt, a.For(side))
+		if o := a.For(side.Other()); o.Heard {
+			bel[side.Other()].Theirs(o)
+		}
+		for c := range bel {
+			if n := bel[c].Surprises(); n != 0 {
+				t.Fatalf("after %s: %s's belief has %d surprises", mv, chess.Color(c), n)
+			}
+			sound(t, &bel[c], u.Position())
+		}
+	}
+	return &bel, u
+}
+
+func TestUntypedCaptureCountsAManNotAPawn(t *testing.T) {
+	bel, _ := playVariant(t, "berkeley", "e2e4", "d7d5", "e4d5")
+	w := &bel[chess.White]
+	if w.Units() != 14 {
+		t.Errorf("units %d, want 14", w.Units())
+	}
+	if _, max := w.Pawns(); max != 8 {
+		t.Errorf("pawn bound %d, want 8: the capture was not said to be a pawn", max)
+	}
+}
+
+func TestOurNoAnyProvesTheCaptureSquaresEmpty(t *testing.T) {
+	bel, _ := playVariant(t, "berkeley_any", "e2e4", "h7h6")
+	w := &bel[chess.White]
+	if !w.Support(oppmodel.Pawn).Has(sq("d5")) {
+		t.Fatal("d5 should be possible before the question")
+	}
+	bel, _ = playVariant(t, "berkeley_any", "e2e4", "h7h6", "any")
+	w = &bel[chess.White]
+	for _, s := range []string{"d5", "f5"} {
+		if w.Support(oppmodel.Pawn).Has(sq(s)) || w.Support(oppmodel.Piece).Has(sq(s)) {
+			t.Errorf("%s still possible after \"no pawn captures\"", s)
+		}
+	}
+	if w.OpponentMoves() != 1 || !w.OurTurn() {
+		t.Errorf("the question is no move: opponent moves %d, our turn %v", w.OpponentMoves(), w.OurTurn())
+	}
+}
+
+func TestOurHasAnyRaisesTheCaptureSquares(t *testing.T) {
+	before, _ := playVariant(t, "berkeley_any", "e2e4", "d7d5")
+	after, _ := playVariant(t, "berkeley_any", "e2e4", "d7d5", "any")
+	p0 := before[chess.White].Prob(oppmodel.Pawn, sq("d5")) + before[chess.White].Prob(oppmodel.Pawn, sq("f5"))
+	p1 := after[chess.White].Prob(oppmodel.Pawn, sq("d5")) + after[chess.White].Prob(oppmodel.Pawn, sq("f5"))
+	if p1 <= p0 || p1 < 0.9 {
+		t.Errorf("pawn chance on d5+f5 %g before, %g after \"has pawn captures\"", p0, p1)
+	}
+}
+
+func TestTheirAnyAnswers(t *testing.T) {
+	bel, _ := playVariant(t, "english", "e2e4", "h7h6", "g1f3", "any")
+	w := &bel[chess.White]
+	for _, s := range []string{"d5", "f5"} {
+		if w.Support(oppmodel.Pawn).Has(sq(s)) {
+			t.Errorf("a black pawn on %s would take e4, yet Black heard \"no\"", s)
+		}
+	}
+	if w.OpponentMoves() != 1 {
+		t.Errorf("opponent moves %d, want 1", w.OpponentMoves())
+	}
+	bel, _ = playVariant(t, "english", "e2e4", "d7d5", "g1f3", "any")
+	if p := bel[chess.White].Prob(oppmodel.Pawn, sq("d5")) + bel[chess.White].Prob(oppmodel.Pawn, sq("f5")); p < 0.9 {
+		t.Errorf("pawn chance on d5+f5 %g after Black's \"has pawn captures\"", p)
+	}
+}
+
+func TestCincinnatiNoPawnCapture(t *testing.T) {
+	bel, _ := playVariant(t, "cincinnati", "e2e4", "h7h6")
+	w := &bel[chess.White]
+	if w.Support(oppmodel.Pawn).Has(sq("d5")) || w.Support(oppmodel.Pawn).Has(sq("f5")) {
+		t.Error("d5 or f5 still possible after \"no pawn captures\"")
+	}
+}
+
+func TestRandTrySquares(t *testing.T) {
+	bel, _ := playVariant(t, "rand", "e2e4", "d7d5", "g1f3")
+	w := &bel[chess.White]
+	// Black was told its pawn on d5 may capture: so are we.
+	if !w.Full().Has(sq("d5")) || w.Prob(oppmodel.Pawn, sq("d5")) < 0.999 {
+		t.Errorf("d5: proven %v, pawn chance %g; want a pawn for sure", w.Full().Has(sq("d5")), w.Prob(oppmodel.Pawn, sq("d5")))
+	}
+	// Our e4 pawn was named: d5 or f5 holds a man.
+	if p := w.Prob(oppmodel.Pawn, sq("d5")) + w.Prob(oppmodel.Pawn, sq("f5")); p < 0.9 {
+		t.Errorf("pawn chance on d5+f5 %g", p)
+	}
+}
+
+func TestAnnouncedEnPassant(t *testing.T) {
+	bel, u := playVariant(t, "english", "e2e4", "a7a6", "e4e5", "f7f5", "e5f6")
+	pos := u.Position()
+	if pos.PieceAt(sq("f5")) != chess.NoPiece {
+		t.Fatal("the en passant capture was not played")
+	}
+	if bel[chess.White].Units() != 14 {
+		t.Errorf("White counts %d black men, want 14", bel[chess.White].Units())
+	}
+}
+
+func TestRandPromotionLowersThePawnBound(t *testing.T) {
+	var s State = New(chess.White, nil)
+	s.ourTurn = false
+	_, before := s.Pawns()
+	s.Theirs(umpire.View{Heard: true, Promotion: true, PawnTries: -1, PawnNews: umpire.PawnSquares})
+	if _, after := s.Pawns(); after != before-1 {
+		t.Errorf("pawn bound %d after an announced promotion, want %d", after, before-1)
+	}
+}
+
+func TestCrazykriegDrops(t *testing.T) {
+	bel, _ := playVariant(t, "crazykrieg", "e2e4", "d7d5", "e4d5", "d8d5", "P@d5", "P@e6")
+	w, b := &bel[chess.White], &bel[chess.Black]
+	if !w.Own(chess.Pawn).Has(sq("e6")) {
+		t.Error("our dropped pawn is not on e6")
+	}
+	if b.Units() != 15 {
+		t.Errorf("Black counts %d white men, want 15 after the drop", b.Units())
+	}
+	if _, max := b.Pawns(); max != 8 {
+		t.Errorf("Black bounds White's pawns by %d, want 8 (7 + the drop)", max)
+	}
+}
+
+func TestRefusedDropOutOfCheckProvesTheSquare(t *testing.T) {
+	bel, _ := playVariant(t, "crazykrieg", "e2e4", "d7d5", "e4d5", "d8d5", "P@d5")
+	if !bel[chess.White].Full().Has(sq("d5")) {
+		t.Error("a drop refused out of check proves its square occupied")
+	}
+}
+
+func TestRefusedAttemptThroughOurOwnMen(t *testing.T) {
+	// english answers an attempt off the list "Illegal move", like wild 16.
+	bel, _ := playVariant(t, "english", "a1a3")
+	w := bel[chess.White]
+	fresh := New(chess.White, nil)
+	if w.p != fresh.p || w.full != fresh.full {
+		t.Error("a refusal our own men explain taught something of the opponent")
+	}
+}
+
+func TestTheirPublicRefusalChangesNothing(t *testing.T) {
+	before, _ := playVariant(t, "berkeley", "e2e4")
+	after, _ := playVariant(t, "berkeley", "e2e4", "d7e6")
+	if before[chess.White] != after[chess.White] {
+		t.Error("the opponent's refused attempt (its move untold) changed our belief")
+	}
+}
+
+func TestVariantUpdatesAllocateNothing(t *testing.T) {
+	for _, v := range umpire.Variants() {
+		r := RecordUpdatesFor(umpire.Site(v), 3, 2, 60)
+		if r.Len() == 0 {
+			t.Fatalf("%s: empty stream", v.Name)
+		}
+		if n := testing.AllocsPerRun(3, func() { r.Replay(); r.ReplayOurs() }); n != 0 {
+			t.Errorf("%s: %g allocations per replay", v.Name, n)
+		}
+	}
+}
+
+// BenchmarkVariantUpdates times both updates per variant over random games.
+func BenchmarkVariantUpdates(b *testing.B) {
+	for _, v := range umpire.Variants() {
+		r := RecordUpdatesFor(umpire.Site(v), 7, 10, 200)
+		b.Run(v.Name+"/theirs", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				r.Replay()
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*r.Len()), "ns/update")
+		})
+		b.Run(v.Name+"/ours", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				r.ReplayOurs()
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(r.ourStates)), "ns/update")
+		})
+	}
+}
