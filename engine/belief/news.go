@@ -49,6 +49,7 @@ func (s *State) ourTrySquares(squares chess.Bitboard) {
 // after our move v.
 func (s *State) theirPawnNews(v *umpire.View) {
 	checked := v.Checks[0] != chess.NoCheck
+	s.theirNoPawnFrom, s.theirPawnDue = 0, false
 	switch v.PawnNews {
 	case umpire.PawnCount:
 		s.theirTriesEvidence(v.PawnTries, checked)
@@ -57,8 +58,10 @@ func (s *State) theirPawnNews(v *umpire.View) {
 			s.theirTriesSome(checked)
 		} else {
 			s.theirTriesEvidence(0, checked)
+			s.theirNoPawnFrom = ^chess.Bitboard(0)
 		}
 	case umpire.PawnSquares:
+		s.theirNoPawnFrom = ^v.TrySquares
 		s.theirTrySquares(v.TrySquares, checked)
 	}
 }
@@ -110,8 +113,10 @@ func (s *State) theirAnyAnswer(has bool) {
 	}
 	if has {
 		s.theirTriesSome(s.theirCheck)
+		s.theirPawnDue = true
 	} else {
 		s.theirTriesEvidence(0, s.theirCheck)
+		s.theirNoPawnFrom = ^chess.Bitboard(0)
 	}
 	s.normalize()
 }

@@ -79,6 +79,13 @@ type State struct {
 	// theirCheck says whether our last move checked the opponent's king (its
 	// pawn captures are then not proven legal), for its "Any?" answer.
 	theirCheck bool
+	// theirNoPawnFrom holds the squares from which, by what was announced
+	// this turn ("no pawn captures", rand's try squares, a "no" to "Any?"),
+	// the opponent's move cannot be a pawn capture; theirPawnDue says that
+	// its move must be a pawn capture (a "has pawn captures" to its "Any?"
+	// with no refusal heard since).
+	theirNoPawnFrom chess.Bitboard
+	theirPawnDue    bool
 	// checks on our king while it is our turn (NoCheck-padded).
 	checks [2]chess.CheckKind
 	// checker[sq] is, while we are in check, the chance that the checking

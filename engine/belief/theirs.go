@@ -13,7 +13,13 @@ import (
 // change nothing: where they are public the attempt itself is not told, and
 // some attempt on its list is refused in nearly every position.
 func (s *State) Theirs(v umpire.View) {
-	if !v.Heard || v.Own || v.Illegal {
+	if !v.Heard || v.Own {
+		return
+	}
+	if v.Illegal {
+		// It may have been a pawn try: english and crazykrieg then release
+		// the obligation to try pawn captures.
+		s.theirPawnDue = false
 		return
 	}
 	switch v.Verdict {
@@ -44,9 +50,13 @@ func (s *State) Theirs(v umpire.View) {
 		s.theirDrop(v.Drop)
 	case captured:
 		s.captureMove(v.Capture.Square)
+	case s.theirPawnDue:
+		s.surprises++ // it had to take with a pawn
+		s.spread(&a, flat)
 	default:
 		s.spread(&a, flat)
 	}
+	s.theirNoPawnFrom, s.theirPawnDue = 0, false
 	if v.Promotion && s.pawnMax > 0 {
 		// Announced (rand): one pawn fewer for sure.
 		s.pawnMax--
@@ -397,7 +407,7 @@ func (s *State) captureMove(x chess.Square) {
 	for b := kingFrom; b != 0; {
 		wk += float64(s.p[king][b.PopFirst()])
 	}
-	pawnFrom := chess.PawnAttacks(s.me, x) & s.supp[pawn]
+	pawnFrom := chess.PawnAttacks(s.me, x) & s.supp[pawn] &^ s.theirNoPawnFrom
 	for b := pawnFrom; b != 0; {
 		wp += float64(s.p[pawn][b.PopFirst()])
 	}
@@ -405,7 +415,7 @@ func (s *State) captureMove(x chess.Square) {
 	epTo := chess.NoSquare
 	if x == s.ourDouble {
 		epTo = chess.Square(int(x) - forward(s.me))
-		epFrom = chess.PawnAttacks(s.me, epTo) & s.supp[pawn]
+		epFrom = chess.PawnAttacks(s.me, epTo) & s.supp[pawn] &^ s.theirNoPawnFrom
 		for b := epFrom; b != 0; {
 			we += float64(s.p[pawn][b.PopFirst()])
 		}
@@ -445,6 +455,9 @@ func (s *State) captureMove(x chess.Square) {
 			}
 			clear *= 1 - s.occ(sq)
 		}
+	}
+	if s.theirPawnDue {
+		wk, wc = 0, 0 // only a pawn may have taken
 	}
 	total := wk + wp + we + wc
 	if total <= 0 {

@@ -217,3 +217,41 @@ func BenchmarkVariantUpdates(b *testing.B) {
 		})
 	}
 }
+
+func TestTheirHasAnyMakesTheCaptureAPawns(t *testing.T) {
+	// Black's "has pawn captures" binds it to try them: its first move after
+	// it, with no refusal between, took on e4 with a pawn (not the f6 knight).
+	bel, _ := playVariant(t, "english", "e2e4", "d7d5", "g1f3", "any", "d5e4")
+	w := &bel[chess.White]
+	if w.Support(oppmodel.Piece).Has(sq("e4")) || w.Prob(oppmodel.Pawn, sq("e4")) < 0.999 {
+		t.Errorf("e4: piece possible %v, pawn chance %g; want a pawn for sure", w.Support(oppmodel.Piece).Has(sq("e4")), w.Prob(oppmodel.Pawn, sq("e4")))
+	}
+	// Without the question a knight from f6 may have taken.
+	bel, _ = playVariant(t, "english", "e2e4", "g8f6", "g1f3", "f6e4")
+	if !bel[chess.White].Support(oppmodel.Piece).Has(sq("e4")) {
+		t.Error("a knight on e4 should be possible")
+	}
+}
+
+func TestTheirNoPawnCaptureExcludesAPawnCapturer(t *testing.T) {
+	// cincinnati: after 2.Nf3 Black hears "no pawn captures".
+	bel, _ := playVariant(t, "cincinnati", "e2e4", "g8f6", "g1f3")
+	if bel[chess.White].theirNoPawnFrom != ^chess.Bitboard(0) {
+		t.Fatalf("no pawn may take: excluded %v", bel[chess.White].theirNoPawnFrom)
+	}
+	// Then a capture on e4 is not by a pawn, though d5 may hold one whose
+	// capture of e4 we could not prove legal.
+	bel, _ = playVariant(t, "berkeley", "e2e4", "d7d5", "g1f3")
+	take := umpire.View{Heard: true, Capture: umpire.Capture{Square: sq("e4"), Kind: umpire.ManCaptured}, PawnTries: -1}
+	free := bel[chess.White]
+	free.Theirs(take)
+	if !free.Support(oppmodel.Pawn).Has(sq("e4")) {
+		t.Fatal("a pawn on e4 should be possible without the news")
+	}
+	barred := bel[chess.White]
+	barred.theirNoPawnFrom = ^chess.Bitboard(0)
+	barred.Theirs(take)
+	if barred.Support(oppmodel.Pawn).Has(sq("e4")) {
+		t.Error("a pawn on e4 should be impossible after \"no pawn captures\"")
+	}
+}
