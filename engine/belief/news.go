@@ -10,6 +10,15 @@ import (
 // and crazykrieg's drops. Each update keeps the soundness rule: a square
 // leaves a support only on proof.
 
+// SetVariant tells the belief the variant it hears, for the rules that
+// change what an answer means beyond the answer itself: today only whether a
+// failed pawn try releases a player from the obligation of "has pawn
+// captures" (not in berkeley_any). Without it the belief assumes the
+// weaker reading, which is sound in every variant.
+func (s *State) SetVariant(v umpire.Variant) {
+	s.dueStays = v.AskAny && !v.ReleaseAfterFailedTry
+}
+
 // ourPawnNews learns from the pawn news about our pawns heard after the
 // opponent's move, in the variant's form.
 func (s *State) ourPawnNews(v *umpire.View) {
@@ -128,6 +137,9 @@ func (s *State) ourDrop(m chess.Move, v umpire.View) {
 		s.surprises++ // not a drop the referee would play
 		return
 	}
+	if s.ourPocket[pt] > 0 {
+		s.ourPocket[pt]--
+	}
 	s.zeroAll(to.Bit())
 	s.putOwn(pt, to)
 	s.epProb = [8]float32{}
@@ -165,8 +177,13 @@ func (s *State) theirDrop(pt chess.PieceType) {
 	}
 	n := where.Count()
 	if n == 0 || pt > chess.Queen {
-		s.surprises++
+		s.surprises++ // nowhere to drop it
 		return
+	}
+	if s.theirPocket[pt] == 0 {
+		s.surprises++ // nothing of that type to drop; the man is there all the same
+	} else {
+		s.theirPocket[pt]--
 	}
 	s.units++
 	if pt == chess.Pawn {

@@ -101,6 +101,9 @@ func (s *State) ourMove(m chess.Move, v umpire.View) {
 			case umpire.ManCaptured:
 				s.pawnExp = max(s.pawnExp-pawnShare, 0)
 			}
+			if pt, ok := exactType(v.Capture.Kind); ok {
+				s.ourPocket[pt]++
+			}
 		}
 		s.oppCastle &^= rookRight(x)
 		// An exchange goes on when we take back on the square where the
@@ -150,15 +153,20 @@ func (s *State) moveOwn(pt chess.PieceType, m chess.Move) chess.PieceType {
 		}
 		s.castle = 0
 	}
+	promoted := s.ownPromoted.Has(from)
 	s.removeOwn(from)
 	if pt == chess.Pawn && relRank(s.me, to) == 7 {
 		pt = chess.Queen // a promotion the referee played without a letter
 		if promo := m.Promotion(); promo >= chess.Knight {
 			pt = promo
 		}
+		promoted = true
 	}
 	s.removeOwn(to)
 	s.putOwn(pt, to)
+	if promoted {
+		s.ownPromoted |= to.Bit()
+	}
 	return pt
 }
 
@@ -183,6 +191,24 @@ func (s *State) shaped(pt chess.PieceType, from, to chess.Square) bool {
 		return from == home && (to == home+2 || to == home-2)
 	}
 	return chess.Attacks(s.me, pt, from, 0).Has(to)
+}
+
+// exactType returns the type of man an exact capture announcement names
+// (a pawn for PawnCaptured, which in crazykrieg covers a promoted man).
+func exactType(k umpire.CaptureKind) (chess.PieceType, bool) {
+	switch k {
+	case umpire.PawnCaptured:
+		return chess.Pawn, true
+	case umpire.KnightCaptured:
+		return chess.Knight, true
+	case umpire.BishopCaptured:
+		return chess.Bishop, true
+	case umpire.RookCaptured:
+		return chess.Rook, true
+	case umpire.QueenCaptured:
+		return chess.Queen, true
+	}
+	return chess.NoPieceType, false
 }
 
 // wellFormed reports whether v could come from the referee: a capture on a

@@ -17,9 +17,9 @@ func (s *State) Theirs(v umpire.View) {
 		return
 	}
 	if v.Illegal {
-		// It may have been a pawn try: english and crazykrieg then release
-		// the obligation to try pawn captures.
-		s.theirPawnDue = false
+		// Under the obligation it was a failed pawn try, which releases the
+		// opponent in english and crazykrieg (and in any variant not set).
+		s.theirPawnDue = s.theirPawnDue && s.dueStays
 		return
 	}
 	switch v.Verdict {
@@ -400,6 +400,13 @@ func spreadTo(m *[64]float32, dests chess.Bitboard, out float64, a *[64]float32,
 // capturer (king, pawn, pawn taking en passant or promoting, or piece) is
 // weighed by how likely each could have made it.
 func (s *State) captureMove(x chess.Square) {
+	taken := s.typeAt(x)
+	if s.ownPromoted.Has(x) {
+		taken = chess.Pawn
+	}
+	if taken < chess.King && s.theirPocket[taken] < 255 {
+		s.theirPocket[taken]++
+	}
 	s.removeOwn(x)
 	opp := s.me.Other()
 	var wk, wp, we, wc float64

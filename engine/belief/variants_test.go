@@ -19,6 +19,8 @@ func playVariant(t *testing.T, variant string, moves ...string) (*[2]State, *ump
 	}
 	u := umpire.New(umpire.Site(v))
 	bel := [2]State{New(chess.White, nil), New(chess.Black, nil)}
+	bel[0].SetVariant(v)
+	bel[1].SetVariant(v)
 	for _, mv := range moves {
 		side := u.Side()
 		var a umpire.Answer
@@ -253,5 +255,31 @@ func TestTheirNoPawnCaptureExcludesAPawnCapturer(t *testing.T) {
 	barred.Theirs(take)
 	if barred.Support(oppmodel.Pawn).Has(sq("e4")) {
 		t.Error("a pawn on e4 should be impossible after \"no pawn captures\"")
+	}
+}
+
+func TestObligationAfterARefusedPawnTry(t *testing.T) {
+	// berkeley_any keeps Black bound to pawn captures after its refused
+	// c7b6: d5xe4 is a pawn's for sure. english releases it: a knight from
+	// f6 may have taken.
+	moves := []string{"e2e4", "d7d5", "g1f3", "any", "c7b6", "d5e4"}
+	bel, _ := playVariant(t, "berkeley_any", moves...)
+	if bel[chess.White].Support(oppmodel.Piece).Has(sq("e4")) {
+		t.Error("berkeley_any: a piece on e4 should be impossible")
+	}
+	bel, _ = playVariant(t, "english", moves...)
+	if !bel[chess.White].Support(oppmodel.Piece).Has(sq("e4")) {
+		t.Error("english: a piece on e4 should be possible")
+	}
+}
+
+func TestPockets(t *testing.T) {
+	bel, u := playVariant(t, "crazykrieg", "e2e4", "d7d5", "e4d5", "d8d5", "P@d5", "P@e6")
+	p := u.Pockets()
+	for c := range bel {
+		me := chess.Color(c)
+		if bel[c].OurPocket() != p[me] || bel[c].TheirPocket() != p[me.Other()] {
+			t.Errorf("%s: pockets ours %v theirs %v, the umpire's %v", me, bel[c].OurPocket(), bel[c].TheirPocket(), p)
+		}
 	}
 }

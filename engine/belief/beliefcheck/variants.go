@@ -108,6 +108,9 @@ func replayVariant(g *fixture.VariantGame, u *umpire.Umpire, opt Options, rep *R
 	}
 	u.Reset(start)
 	bel := [2]belief.State{belief.FromPosition(chess.White, start, opt.Prior), belief.FromPosition(chess.Black, start, opt.Prior)}
+	for c := range bel {
+		bel[c].SetVariant(u.Rules().Variant)
+	}
 	for i := range g.Attempts {
 		va := &g.Attempts[i]
 		side := u.Side()
@@ -140,10 +143,12 @@ func replayVariant(g *fixture.VariantGame, u *umpire.Umpire, opt Options, rep *R
 		me.Ours(a.Attempt, a.For(side))
 		pos := u.Position()
 		check(g.Line, g.ID, va.Move, i, "after its own attempt", me, &pos, opt, rep)
+		checkPockets(g, i, me, u, opt, rep)
 		if v := a.For(side.Other()); v.Heard {
 			them := &bel[side.Other()]
 			them.Theirs(v)
 			check(g.Line, g.ID, va.Move, i, "after the opponent's answer", them, &pos, opt, rep)
+			checkPockets(g, i, them, u, opt, rep)
 		}
 		if a.Ending != umpire.NotOver {
 			break
@@ -151,4 +156,22 @@ func replayVariant(g *fixture.VariantGame, u *umpire.Umpire, opt Options, rep *R
 	}
 	rep.Surprises += bel[0].Surprises() + bel[1].Surprises()
 	return nil
+}
+
+// checkPockets compares, in a variant with drops, the pockets st keeps with
+// the umpire's: a difference counts as a violation.
+func checkPockets(g *fixture.VariantGame, i int, st *belief.State, u *umpire.Umpire, opt Options, rep *Report) {
+	if !u.Rules().Variant.Drops {
+		return
+	}
+	p := u.Pockets()
+	me := st.Color()
+	if st.OurPocket() == p[me] && st.TheirPocket() == p[me.Other()] {
+		return
+	}
+	rep.Violations++
+	if len(rep.First) < opt.Keep {
+		rep.First = append(rep.First, fmt.Sprintf("line %d game %s attempt %d (%s, %s): pockets ours %v theirs %v, the umpire's %v",
+			g.Line, g.ID, i, g.Attempts[i].Move, me, st.OurPocket(), st.TheirPocket(), p))
+	}
 }
