@@ -1,6 +1,7 @@
 package belief
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"kriegbot/engine/chess"
@@ -280,6 +281,28 @@ func TestPockets(t *testing.T) {
 		me := chess.Color(c)
 		if bel[c].OurPocket() != p[me] || bel[c].TheirPocket() != p[me.Other()] {
 			t.Errorf("%s: pockets ours %v theirs %v, the umpire's %v", me, bel[c].OurPocket(), bel[c].TheirPocket(), p)
+		}
+	}
+}
+
+func TestSampleOnVariantBeliefs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	for _, v := range umpire.Variants() {
+		r := RecordUpdatesFor(umpire.Site(v), 11, 3, 200)
+		drawn := 0
+		for i := 0; i < len(r.states); i += 7 {
+			s := &r.states[i]
+			var pos chess.Position
+			if !s.Sample(rng, &pos) {
+				continue
+			}
+			drawn++
+			if pos.ByColor(s.Color()) != s.Own(chess.NoPieceType) {
+				t.Fatalf("%s: a sampled board moved our men", v.Name)
+			}
+		}
+		if drawn == 0 {
+			t.Errorf("%s: no board drawn", v.Name)
 		}
 	}
 }
