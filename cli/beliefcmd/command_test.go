@@ -147,3 +147,21 @@ func TestCommandVariantFiles(t *testing.T) {
 		t.Errorf("last line %q: want the wild 16 figures over 2 games", lines[len(lines)-1])
 	}
 }
+
+func TestCommandRandom(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := Command([]string{"check", "-random", "3", "-rules", "rand, crazykrieg", "-seed", "4"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s%s", code, stdout.String(), stderr.String())
+	}
+	for _, v := range []string{"rand", "crazykrieg"} {
+		if !regexp.MustCompile(`(?m)^belief check: ` + v + ` 3 games, 0 soundness violations`).MatchString(stdout.String()) {
+			t.Errorf("no %s report in:\n%s", v, stdout.String())
+		}
+	}
+	for _, args := range [][]string{{"check", "-random", "3", "-rules", "chess"}, {"check", "-random", "3", "x.jsonl"}} {
+		stderr.Reset()
+		if code := Command(args, &stdout, &stderr); code == 0 {
+			t.Errorf("%v: exit 0, want a usage error", args)
+		}
+	}
+}

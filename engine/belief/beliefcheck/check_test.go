@@ -11,6 +11,7 @@ import (
 	"kriegbot/engine/belief"
 	"kriegbot/engine/chess"
 	"kriegbot/engine/oppmodel"
+	"kriegbot/engine/umpire"
 	"kriegbot/engine/umpire/fixture"
 )
 
@@ -225,5 +226,22 @@ func TestWild16FileIsNoVariantFile(t *testing.T) {
 	defer f.Close()
 	if _, isVariant, err := IsVariantFile(f); err != nil || isVariant {
 		t.Errorf("IsVariantFile = %v, %v on the wild 16 fixtures", isVariant, err)
+	}
+}
+
+// TestRandomGamesSound replays umpire-generated games of random attempts in
+// every variant (the question asked, drops among the attempts): no
+// violation, no surprise.
+func TestRandomGamesSound(t *testing.T) {
+	for _, v := range umpire.Variants() {
+		var rep Report
+		RunRandom(umpire.Site(v), 3, 25, 200, Options{Keep: 5}, &rep)
+		if rep.Games != 25 || rep.Attempts == 0 || rep.Variant != v.Name {
+			t.Fatalf("%s: %d games of %q, %d attempts", v.Name, rep.Games, rep.Variant, rep.Attempts)
+		}
+		if rep.Violations != 0 || rep.Surprises != 0 {
+			Print(testWriter{t}, &rep)
+			t.Errorf("%s: %d violations, %d surprises", v.Name, rep.Violations, rep.Surprises)
+		}
 	}
 }
