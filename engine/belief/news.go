@@ -30,9 +30,13 @@ func (s *State) ourPawnNews(v *umpire.View) {
 			s.ourTriesSome(s.own[chess.Pawn])
 		} else {
 			s.ourTriesEvidence(0)
+			s.ourTries = 0 // a count after all, for Sample
 		}
 	case umpire.PawnSquares:
 		s.ourTrySquares(v.TrySquares)
+		if v.TrySquares == 0 {
+			s.ourTries = 0
+		}
 	}
 }
 

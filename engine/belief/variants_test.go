@@ -113,6 +113,9 @@ func TestCincinnatiNoPawnCapture(t *testing.T) {
 	if w.Support(oppmodel.Pawn).Has(sq("d5")) || w.Support(oppmodel.Pawn).Has(sq("f5")) {
 		t.Error("d5 or f5 still possible after \"no pawn captures\"")
 	}
+	if ours, _ := w.PawnTries(); ours != 0 {
+		t.Errorf("our pawn-try count %d after \"no pawn captures\", want 0 (Sample checks it)", ours)
+	}
 }
 
 func TestRandTrySquares(t *testing.T) {
