@@ -87,7 +87,9 @@ func touchSources(t *testing.T, root string) {
 
 // rule forbids the packages under from to import the packages under any of
 // forbid ("" under forbid means every package of ours outside from). Paths
-// are relative to the module; "flag" is the standard library's.
+// are relative to the module; "=flag" is the standard library's; a path
+// ending in "$" is that package alone, not the packages under it
+// ("server$" is the game table, not its doors).
 type rule struct {
 	from   string
 	forbid []string
@@ -111,6 +113,15 @@ func importRules() []rule {
 		{from: "driver", forbid: []string{"protocol", "server", "bot", "kep"}, tests: true, why: "the game driver knows no wire, no server and none of the harnesses over it"},
 		{from: "kep", forbid: []string{"protocol", "server", "bot", "cli", "track", "match", "replay", "live"}, tests: true, why: "KEP is a harness over the engine and the game driver: it knows no other wire, server, daemon or match runner"},
 		{from: "replay", forbid: []string{"bot", "server"}, why: "replay re-runs records offline, without the daemon or a server"},
+		{from: "server$", forbid: []string{"server/httpdoor", "server/tddoor", "server/loopback"}, tests: true, why: "the game table imports no door: the doors subscribe to it"},
+		{from: "server/httpdoor", forbid: []string{"server/tddoor", "server/loopback"}, why: "a door imports the game table, never another door or the composition (its tests may compose the whole house)"},
+		{from: "server/tddoor", forbid: []string{"server/httpdoor", "server/loopback"}, why: "a door imports the game table, never another door or the composition (its tests may compose the whole house)"},
+		{from: "server/kshttp", forbid: []string{"server$", "server/httpdoor", "server/tddoor", "server/loopback"}, tests: true, why: "a door's pure part knows no table and no door"},
+		{from: "server/td", forbid: []string{"server$", "server/httpdoor", "server/tddoor", "server/loopback"}, tests: true, why: "a door's pure part knows no table and no door"},
+		{from: "server/telnet", forbid: []string{"server$", "server/httpdoor", "server/tddoor", "server/loopback"}, tests: true, why: "a door's pure part knows no table and no door"},
+		{from: "server/timecontrol", forbid: []string{"server$", "server/httpdoor", "server/tddoor", "server/loopback"}, tests: true, why: "a door's pure part knows no table and no door"},
+		{from: "server/ratelimit", forbid: []string{""}, tests: true, why: "the token bucket is a leaf"},
+		{from: "server/internal/wiretest", forbid: []string{"server$", "server/httpdoor", "server/tddoor", "server/loopback", "bot", "cli"}, tests: true, why: "the test clients speak bytes: they know no server, so that every server package's tests can use them"},
 	}
 }
 
@@ -118,6 +129,9 @@ func importRules() []rule {
 // "package imports path (how): why" line each.
 func violations(module string, pkgs []pkg, rules []rule) []string {
 	under := func(p, dir string) bool {
+		if alone, ok := strings.CutSuffix(dir, "$"); ok {
+			return p == module+"/"+alone
+		}
 		full := module + "/" + dir
 		return p == full || strings.HasPrefix(p, full+"/")
 	}
@@ -182,8 +196,9 @@ func TestImportRules(t *testing.T) {
 	rules := importRules()
 	for _, r := range rules {
 		n := 0
+		from, alone := strings.CutSuffix(r.from, "$")
 		for _, p := range pkgs {
-			if p.path == module+"/"+r.from || strings.HasPrefix(p.path, module+"/"+r.from+"/") {
+			if p.path == module+"/"+from || !alone && strings.HasPrefix(p.path, module+"/"+from+"/") {
 				n++
 			}
 		}
@@ -209,6 +224,9 @@ func TestViolations(t *testing.T) {
 		{path: "m/bot", imports: []string{"m/protocol", "m/serverless"}, test: []string{"m/server"}},
 		{path: "m/bot/icc", imports: []string{"m/server/telnet"}},
 		{path: "m/record", imports: []string{"m/protocol/ksapi"}},
+		{path: "m/server", imports: []string{"m/server/telnet"}, test: []string{"m/server/door"}},
+		{path: "m/server/door", imports: []string{"m/server"}},
+		{path: "m/server/telnet", imports: []string{"m/server"}},
 	}
 	rules := []rule{
 		{from: "engine", forbid: []string{""}, tests: true, why: "outside"},
@@ -216,6 +234,8 @@ func TestViolations(t *testing.T) {
 		{from: "track", forbid: []string{"server", "bot", "cli", "driver"}, tests: true, why: "a tracker turns one game's wire into events; it knows no daemon or server"},
 		{from: "bot", forbid: []string{"server"}, why: "server"},
 		{from: "record", forbid: []string{"protocol"}, tests: true, why: "wire"},
+		{from: "server$", forbid: []string{"server/door"}, tests: true, why: "table"},
+		{from: "server/telnet", forbid: []string{"server$"}, why: "pure"},
 	}
 	got := violations("m", pkgs, rules)
 	want := []string{
@@ -225,6 +245,8 @@ func TestViolations(t *testing.T) {
 		"m/engine/e imports flag: flag",
 		"m/bot/icc imports m/server/telnet: server",
 		"m/record imports m/protocol/ksapi: wire",
+		"m/server imports m/server/door (test): table",
+		"m/server/telnet imports m/server: pure",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("violations:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

@@ -422,7 +422,8 @@ type Transcript struct {
 	GameID      string           `json:"game_id"`
 	Moves       []TranscriptMove `json:"moves"`
 	RuleVariant string           `json:"rule_variant"`
-	ViewerColor string           `json:"viewer_color"`
+	// ViewerColor is the asker's colour, null for one who did not play.
+	ViewerColor *string `json:"viewer_color"`
 }
 
 // GameEvent is an event stream's data (docs/kriegspiel-org-api.md §7): a ping saying the game

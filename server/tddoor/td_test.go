@@ -1,4 +1,4 @@
-package server
+package tddoor
 
 import (
 	"context"
@@ -11,8 +11,12 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/crypto/bcrypt"
+
 	"kriegbot/protocol"
 	"kriegbot/protocol/iccclient"
+	"kriegbot/server"
+	"kriegbot/server/internal/wiretest"
 	"kriegbot/server/td"
 	"kriegbot/tourney"
 )
@@ -50,7 +54,7 @@ func (b *tdBot) connect(addr string) {
 	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
 	sess, err := iccclient.Dial(ctx, iccclient.Config{
-		Addr: addr, Handle: b.handle, Password: "pw-" + b.handle, Dial: plainDial,
+		Addr: addr, Handle: b.handle, Password: "pw-" + b.handle, Dial: wiretest.PlainDial,
 		LinesPerSecond: 5000, Burst: 5000, KeepAlive: -1, DeadAfter: -1, Datagrams: tdTestDGs,
 	})
 	if err != nil {
@@ -63,7 +67,7 @@ func (b *tdBot) connect(addr string) {
 	go b.read(sess)
 }
 
-func (b *tdBot) send(line string) {
+func (b *tdBot) Send(line string) {
 	b.mu.Lock()
 	sess := b.sess
 	b.mu.Unlock()
@@ -162,7 +166,7 @@ func (b *tdBot) release() {
 
 // drop closes the bot's connection and waits until s has logged it out, so
 // that what the test does next meets a server that knows the bot is gone.
-func (b *tdBot) drop(s *Server) {
+func (b *tdBot) drop(s *house) {
 	b.mu.Lock()
 	sess := b.sess
 	b.mu.Unlock()
@@ -190,7 +194,7 @@ func (b *tdBot) saw(want string) bool {
 }
 
 // expect waits until a line containing want is seen.
-func (b *tdBot) expect(want string) {
+func (b *tdBot) Expect(want string) {
 	b.t.Helper()
 	deadline := time.Now().Add(wait)
 	for !b.saw(want) {
@@ -234,12 +238,16 @@ func (b *tdBot) set(f func(b *tdBot)) {
 }
 
 // tdAccounts registers the handles with the password "pw-<handle>".
-func tdAccounts(t *testing.T, handles ...string) *Accounts {
+func tdAccounts(t testing.TB, handles ...string) *server.Accounts {
 	pw := map[string]string{}
 	for _, h := range handles {
 		pw[h] = "pw-" + h
 	}
-	return testAccounts(t, pw)
+	a, err := server.NewAccounts(pw, "C", bcrypt.MinCost)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
 }
 
 func mustSpec(t *testing.T, s string) td.EventSpec {
@@ -252,16 +260,16 @@ func mustSpec(t *testing.T, s string) td.EventSpec {
 }
 
 // tdSnap returns a copy of event id (its JSON round trip) and its status.
-func tdSnap(t *testing.T, s *Server, id int) *tdEvent {
+func tdSnap(t *testing.T, s *house, id int) *tdEvent {
 	t.Helper()
-	s.mu.Lock()
+	s.Lock()
 	te := s.td.event(id)
 	if te == nil {
-		s.mu.Unlock()
+		s.Unlock()
 		t.Fatalf("no event %d", id)
 	}
 	b, err := jsonMarshal(te)
-	s.mu.Unlock()
+	s.Unlock()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -273,7 +281,7 @@ func tdSnap(t *testing.T, s *Server, id int) *tdEvent {
 }
 
 // waitStatus waits until event id has the status.
-func waitStatus(t *testing.T, s *Server, id int, status string) *tdEvent {
+func waitStatus(t *testing.T, s *house, id int, status string) *tdEvent {
 	t.Helper()
 	deadline := time.Now().Add(wait)
 	for {
@@ -304,7 +312,7 @@ func playedGames(e *tourney.Event) int {
 // checkOnlyPaired checks that every game the server finished is a game
 // the event paired, with the paired colours, and that nobody played one
 // twice.
-func checkOnlyPaired(t *testing.T, s *Server, e *tourney.Event) {
+func checkOnlyPaired(t *testing.T, s *house, e *tourney.Event) {
 	t.Helper()
 	type pair struct{ w, b string }
 	want := map[pair]int{}
@@ -344,39 +352,38 @@ func TestTDSwiss(t *testing.T) {
 			names := []string{"Alpha", "Bravo", "Charlie", "Delta", "Echo"}
 			strength := map[string]int{"Alpha": 5, "Bravo": 4, "Charlie": 3, "Delta": 2, "Echo": 1}
 			dir := t.TempDir()
-			s, addr := startServer(t, Config{Accounts: tdAccounts(t, names...), TD: TDConfig{
-				Dir: dir, AbsentGrace: wait,
-				Events: []td.EventSpec{mustSpec(t, "name=KS1,system=swiss,rounds=3,tc=1+0,start=4,style="+style)}}})
+			s, addr := startTD(t, server.Config{Accounts: tdAccounts(t, names...)}, Config{Dir: dir, AbsentGrace: wait,
+				Events: []td.EventSpec{mustSpec(t, "name=KS1,system=swiss,rounds=3,tc=1+0,start=4,style="+style)}})
 			bots := map[string]*tdBot{}
 			for _, n := range names {
 				bots[n] = newTDBot(t, addr, n, strength)
 				// Round 1 is played out once Echo has joined late.
 				bots[n].set(func(b *tdBot) { b.hold = true })
 			}
-			bots["Alpha"].expect("DG103 1 tell TD join 1")
+			bots["Alpha"].Expect("DG103 1 tell TD join 1")
 			for _, n := range names[:4] {
 				if style == "fics" {
-					bots[n].send("td join 1")
+					bots[n].Send("td join 1")
 				} else {
-					bots[n].send("tell TD join")
+					bots[n].Send("tell TD join")
 				}
-				bots[n].expect("You have joined tourney #1.")
+				bots[n].Expect("You have joined tourney #1.")
 			}
 			if style == "fics" {
-				bots["Alpha"].expect(":You play ")
-				bots["Echo"].send("td JoinTourney 1")
+				bots["Alpha"].Expect(":You play ")
+				bots["Echo"].Send("td JoinTourney 1")
 			} else {
-				bots["Alpha"].expect("tourney set to \"TD KS1 * ")
-				bots["Alpha"].expect("DG63 match ")
-				bots["Echo"].send("tell TD latejoin")
+				bots["Alpha"].Expect("tourney set to \"TD KS1 * ")
+				bots["Alpha"].Expect("DG63 match ")
+				bots["Echo"].Send("tell TD latejoin")
 			}
-			bots["Echo"].expect("A late join: a half-point bye for each round already paired (1); you are paired from round 2.")
+			bots["Echo"].Expect("A late join: a half-point bye for each round already paired (1); you are paired from round 2.")
 			for _, n := range names {
 				bots[n].release()
 			}
 			for _, n := range names {
-				bots[n].expect(protocol.TDLine{Kind: protocol.TDVariableOff, TD: "TD"}.String())
-				bots[n].expect("Tourney #1's standings:")
+				bots[n].Expect(protocol.TDLine{Kind: protocol.TDVariableOff, TD: "TD"}.String())
+				bots[n].Expect("Tourney #1's standings:")
 			}
 			te := waitStatus(t, s, 1, tdDone)
 			e := te.Event
@@ -412,7 +419,7 @@ func TestTDSwiss(t *testing.T) {
 					t.Error("no pairing was answered twice")
 				}
 			}
-			bots["Alpha"].expect("DG104 1")
+			bots["Alpha"].Expect("DG104 1")
 			s.Close() // writes what is due
 			pgn, err := os.ReadFile(filepath.Join(dir, "tourney-1.pgn"))
 			if err != nil {
@@ -462,20 +469,19 @@ const swissCrosstable = `No  Player    Rtg    R1    R2    R3  Pts
 func TestTDAbsentForfeit(t *testing.T) {
 	names := []string{"Alpha", "Bravo", "Charlie", "Delta"}
 	strength := map[string]int{"Alpha": 4, "Bravo": 3, "Charlie": 2, "Delta": 1}
-	s, addr := startServer(t, Config{Accounts: tdAccounts(t, names...), TD: TDConfig{
-		AbsentGrace: 300 * time.Millisecond,
-		Events:      []td.EventSpec{mustSpec(t, "name=Abs,rounds=2,tc=1+0,start=4")}}})
+	s, addr := startTD(t, server.Config{Accounts: tdAccounts(t, names...)}, Config{AbsentGrace: 300 * time.Millisecond,
+		Events: []td.EventSpec{mustSpec(t, "name=Abs,rounds=2,tc=1+0,start=4")}})
 	bots := map[string]*tdBot{}
 	for _, n := range names {
 		bots[n] = newTDBot(t, addr, n, strength)
 	}
 	// Delta joins, then leaves the server: absent at the pairing.
-	bots["Delta"].send("tell TD join 1")
-	bots["Delta"].expect("You have joined tourney #1.")
+	bots["Delta"].Send("tell TD join 1")
+	bots["Delta"].Expect("You have joined tourney #1.")
 	bots["Delta"].drop(s)
 	for _, n := range names[:3] {
-		bots[n].send("tell TD join 1")
-		bots[n].expect("You have joined tourney #1.")
+		bots[n].Send("tell TD join 1")
+		bots[n].Expect("You have joined tourney #1.")
 	}
 	te := waitStatus(t, s, 1, tdDone)
 	e := te.Event
@@ -498,8 +504,8 @@ func TestTDAbsentForfeit(t *testing.T) {
 	checkOnlyPaired(t, s, e)
 	// Back after the event: it is told how it went.
 	bots["Delta"].connect(addr)
-	bots["Delta"].send("tell TD status")
-	bots["Delta"].expect("You are in no tourney.")
+	bots["Delta"].Send("tell TD status")
+	bots["Delta"].Expect("You are in no tourney.")
 }
 
 // TestTDDisconnect: in a TD game a player who disconnects and comes back
@@ -512,17 +518,16 @@ func TestTDDisconnect(t *testing.T) {
 	}{{"resumed", 1}, {"third forfeits", 3}} {
 		t.Run(tc.name, func(t *testing.T) {
 			strength := map[string]int{"Alpha": 2, "Bravo": 1}
-			s, addr := startServer(t, Config{Accounts: tdAccounts(t, "Alpha", "Bravo"), TD: TDConfig{
-				AbsentGrace: wait, GameGrace: wait,
-				Events: []td.EventSpec{mustSpec(t, "name=Dis,system=rr,tc=1+0,start=2")}}})
+			s, addr := startTD(t, server.Config{Accounts: tdAccounts(t, "Alpha", "Bravo")}, Config{AbsentGrace: wait, GameGrace: wait,
+				Events: []td.EventSpec{mustSpec(t, "name=Dis,system=rr,tc=1+0,start=2")}})
 			a := newTDBot(t, addr, "Alpha", strength)
 			b := newTDBot(t, addr, "Bravo", strength)
 			a.set(func(b *tdBot) { b.hold = true })
 			b.set(func(b *tdBot) { b.hold = true })
-			a.send("tell TD join")
-			b.send("tell TD join")
-			a.expect("Creating: ")
-			b.expect("Creating: ")
+			a.Send("tell TD join")
+			b.Send("tell TD join")
+			a.Expect("Creating: ")
+			b.Expect("Creating: ")
 			for i := 1; i <= tc.drops; i++ {
 				b.mu.Lock()
 				sess := b.sess
@@ -533,7 +538,7 @@ func TestTDDisconnect(t *testing.T) {
 				}
 				a.expectCount("Your opponent Bravo has disconnected", i)
 				checkPaused(t, s, true)
-				a.send("e2e4") // Alpha may not move meanwhile, whoever is to move
+				a.Send("e2e4") // Alpha may not move meanwhile, whoever is to move
 				a.expectCount("The game waits for your opponent to come back; the clocks are stopped.", i)
 				b.connect(addr)
 				b.expectCount("Resuming game", i)
@@ -541,7 +546,7 @@ func TestTDDisconnect(t *testing.T) {
 				checkPaused(t, s, false)
 			}
 			if tc.drops < 3 {
-				b.send("resign")
+				b.Send("resign")
 			}
 			te := waitStatus(t, s, 1, tdDone)
 			g := te.Event.Played[0].Games[0]
@@ -570,18 +575,19 @@ func TestTDDisconnect(t *testing.T) {
 
 // checkPaused checks that the one game in progress is paused (its clocks
 // stand still) or running.
-func checkPaused(t *testing.T, s *Server, paused bool) {
+func checkPaused(t *testing.T, s *house, paused bool) {
 	t.Helper()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if len(s.games) != 1 {
-		t.Fatalf("%d games in progress", len(s.games))
+	s.Lock()
+	defer s.Unlock()
+	games := s.GamesInProgress()
+	if len(games) != 1 {
+		t.Fatalf("%d games in progress", len(games))
 	}
-	for _, g := range s.games {
+	for _, g := range games {
 		now := time.Now()
-		still := g.remaining(g.ump.Side(), now) == g.remaining(g.ump.Side(), now.Add(time.Hour))
-		if g.paused != paused || still != paused {
-			t.Errorf("game paused %v, clock still %v; want %v", g.paused, still, paused)
+		still := g.Remaining(g.Umpire().Side(), now) == g.Remaining(g.Umpire().Side(), now.Add(time.Hour))
+		if g.Paused() != paused || still != paused {
+			t.Errorf("game paused %v, clock still %v; want %v", g.Paused(), still, paused)
 		}
 	}
 }
@@ -617,28 +623,28 @@ func TestTDRestart(t *testing.T) {
 	names := []string{"Alpha", "Bravo", "Charlie", "Delta"}
 	strength := map[string]int{"Alpha": 4, "Bravo": 3, "Charlie": 2, "Delta": 1}
 	dir := t.TempDir()
-	cfg := Config{Accounts: tdAccounts(t, names...), TD: TDConfig{Dir: dir, AbsentGrace: wait,
-		Events: []td.EventSpec{mustSpec(t, "name=Again,rounds=2,tc=1+0,start=4")}}}
-	s1, addr1 := startServer(t, cfg)
+	cfg, tcfg := server.Config{Accounts: tdAccounts(t, names...)}, Config{Dir: dir, AbsentGrace: wait,
+		Events: []td.EventSpec{mustSpec(t, "name=Again,rounds=2,tc=1+0,start=4")}}
+	s1, addr1 := startTD(t, cfg, tcfg)
 	bots := map[string]*tdBot{}
 	for _, n := range names {
 		bots[n] = newTDBot(t, addr1, n, strength)
 		bots[n].set(func(b *tdBot) { b.hold = true })
-		bots[n].send("tell TD join")
+		bots[n].Send("tell TD join")
 	}
 	for _, n := range names {
-		bots[n].expect("Creating: ")
+		bots[n].Expect("Creating: ")
 	}
 	s1.Close()
-	s2, addr2 := startServer(t, cfg)
+	s2, addr2 := startTD(t, cfg, tcfg)
 	for _, n := range names {
 		bots[n].set(func(b *tdBot) { b.hold = false })
 		bots[n].connect(addr2)
 	}
 	te := waitStatus(t, s2, 1, tdDone)
-	s2.mu.Lock()
+	s2.Lock()
 	events := len(s2.td.events)
-	s2.mu.Unlock()
+	s2.Unlock()
 	if events != 1 {
 		t.Errorf("%d events after the restart, want 1 (the spec must not open a second)", events)
 	}
@@ -658,40 +664,39 @@ func TestTDRestart(t *testing.T) {
 // event ends, every player told.
 func TestTDEveryoneWithdraws(t *testing.T) {
 	names := []string{"Boss", "Alpha", "Bravo", "Charlie", "Delta"}
-	s, addr := startServer(t, Config{Accounts: tdAccounts(t, names...), TD: TDConfig{
-		Managers: []string{"Boss"}, AbsentGrace: wait}})
+	s, addr := startTD(t, server.Config{Accounts: tdAccounts(t, names...)}, Config{Managers: []string{"Boss"}, AbsentGrace: wait})
 	strength := map[string]int{}
 	bots := map[string]*tdBot{}
 	for _, n := range names {
 		bots[n] = newTDBot(t, addr, n, strength)
 		bots[n].set(func(b *tdBot) { b.answerDG, b.answerText = false, false })
 	}
-	bots["Alpha"].send("tell TD open name=Out system=rr tc=1+0")
-	bots["Alpha"].expect("Only the TD's managers may open.")
-	bots["Boss"].send("tell TD open name=Out system=rr tc=1+0 style=fics")
-	bots["Boss"].expect(":Opened tourney #1: name=Out,system=rr,tc=1+0,style=fics,start=manual,max=64.")
+	bots["Alpha"].Send("tell TD open name=Out system=rr tc=1+0")
+	bots["Alpha"].Expect("Only the TD's managers may open.")
+	bots["Boss"].Send("tell TD open name=Out system=rr tc=1+0 style=fics")
+	bots["Boss"].Expect(":Opened tourney #1: name=Out,system=rr,tc=1+0,style=fics,start=manual,max=64.")
 	for _, n := range names[1:] {
-		bots[n].send("td join 1")
-		bots[n].expect(":You have joined tourney #1.")
+		bots[n].Send("td join 1")
+		bots[n].Expect(":You have joined tourney #1.")
 	}
-	bots["Delta"].send("td leave")
-	bots["Delta"].expect(":You have left tourney #1 (Out).")
-	bots["Boss"].send("td start")
-	bots["Boss"].expect(":Started tourney #1 (Out).")
-	bots["Alpha"].send("td leave")
-	bots["Alpha"].expect("Tourney #1 (Out) has started: \"tell TD leave !\" withdraws you")
+	bots["Delta"].Send("td leave")
+	bots["Delta"].Expect(":You have left tourney #1 (Out).")
+	bots["Boss"].Send("td start")
+	bots["Boss"].Expect(":Started tourney #1 (Out).")
+	bots["Alpha"].Send("td leave")
+	bots["Alpha"].Expect("Tourney #1 (Out) has started: \"tell TD leave !\" withdraws you")
 	// Two withdraw; the last one left has nobody to play: the event ends.
 	for _, n := range []string{"Alpha", "Bravo"} {
-		bots[n].send("td WithdrawFromTourney 1")
-		bots[n].expect(":You have withdrawn from tourney #1 (Out).")
-		bots[n].expect("TD has set your tourney variable to OFF.")
+		bots[n].Send("td WithdrawFromTourney 1")
+		bots[n].Expect(":You have withdrawn from tourney #1 (Out).")
+		bots[n].Expect("TD has set your tourney variable to OFF.")
 	}
-	bots["Charlie"].expect(":Tourney #1's standings:")
-	bots["Charlie"].expect("TD has set your tourney variable to OFF.")
+	bots["Charlie"].Expect(":Tourney #1's standings:")
+	bots["Charlie"].Expect("TD has set your tourney variable to OFF.")
 	te := waitStatus(t, s, 1, tdDone)
-	bots["Charlie"].send("td WithdrawFromTourney 1")
-	bots["Charlie"].expect(":Tourney #1 (Out) is done.")
-	bots["Alpha"].send("td join 1")
+	bots["Charlie"].Send("td WithdrawFromTourney 1")
+	bots["Charlie"].Expect(":Tourney #1 (Out) is done.")
+	bots["Alpha"].Send("td join 1")
 	bots["Alpha"].expectRefusal(1, "you have left it and cannot enter it again")
 	if len(te.Event.Players) != 3 {
 		t.Errorf("%d players; Delta left before the start", len(te.Event.Players))
@@ -704,49 +709,48 @@ func TestTDEveryoneWithdraws(t *testing.T) {
 	if len(s.Finished()) != 0 {
 		t.Errorf("%d games played; nobody answered a pairing", len(s.Finished()))
 	}
-	bots["Charlie"].expect("DG104 1")
+	bots["Charlie"].Expect("DG104 1")
 }
 
 // TestTDNoOtherGames: while in a running event a player can neither
 // challenge, be challenged, seek nor take a seek.
 func TestTDNoOtherGames(t *testing.T) {
 	names := []string{"Alpha", "Bravo", "Charlie"}
-	_, addr := startServer(t, Config{Accounts: tdAccounts(t, names...), TD: TDConfig{
-		AbsentGrace: wait, Events: []td.EventSpec{mustSpec(t, "name=Busy,system=rr,tc=1+0,start=2")}}})
+	_, addr := startTD(t, server.Config{Accounts: tdAccounts(t, names...)}, Config{AbsentGrace: wait, Events: []td.EventSpec{mustSpec(t, "name=Busy,system=rr,tc=1+0,start=2")}})
 	strength := map[string]int{}
 	a := newTDBot(t, addr, "Alpha", strength)
 	b := newTDBot(t, addr, "Bravo", strength)
 	c := newTDBot(t, addr, "Charlie", strength)
 	for _, x := range []*tdBot{a, b} {
 		x.set(func(b *tdBot) { b.answerDG, b.answerText, b.hold = false, false, true })
-		x.send("tell TD join")
+		x.Send("tell TD join")
 	}
-	a.expect("DG63 match Bravo!")
-	c.send("match Alpha 1 0")
-	c.expect("Alpha is playing in tourney #1 (Busy): only the paired games")
-	a.send("match Charlie 1 0")
-	a.expect("Alpha is playing in tourney #1 (Busy): only the paired games")
-	a.send("seek 1 0")
-	a.expect("Alpha is playing in tourney #1 (Busy)")
-	a.send("match Bravo 5 5")
-	a.expect("You are paired with Bravo in tourney #1 (Busy) at 1 0 unrated: send \"match Bravo!\".")
-	a.send("match Charlie!")
-	a.expect("You have no tourney game to play with Charlie now.")
+	a.Expect("DG63 match Bravo!")
+	c.Send("match Alpha 1 0")
+	c.Expect("Alpha is playing in tourney #1 (Busy): only the paired games")
+	a.Send("match Charlie 1 0")
+	a.Expect("Alpha is playing in tourney #1 (Busy): only the paired games")
+	a.Send("seek 1 0")
+	a.Expect("Alpha is playing in tourney #1 (Busy)")
+	a.Send("match Bravo 5 5")
+	a.Expect("You are paired with Bravo in tourney #1 (Busy) at 1 0 unrated: send \"match Bravo!\".")
+	a.Send("match Charlie!")
+	a.Expect("You have no tourney game to play with Charlie now.")
 	// The answer at the paired terms starts the paired game.
-	a.send("match Bravo 1 0 u")
-	a.expect("Creating: ")
-	a.send("abort")
-	a.expect("A tourney game cannot be aborted: play on or resign.")
+	a.Send("match Bravo 1 0 u")
+	a.Expect("Creating: ")
+	a.Send("abort")
+	a.Expect("A tourney game cannot be aborted: play on or resign.")
 }
 
 // TestTDTellLimits: bad TD commands get clear answers; a flood of them
 // is throttled; nobody logs in as the TD.
 func TestTDTellLimits(t *testing.T) {
-	_, addr := startServer(t, Config{Accounts: tdAccounts(t, "Alpha", "TD"), TD: TDConfig{Burst: 20}})
-	c := dialRaw(t, addr)
-	c.expect("login:", wait)
-	c.send("TD pw-TD\n")
-	c.expect("TD is the server's tournament director; nobody logs in as TD.", wait)
+	_, addr := startTD(t, server.Config{Accounts: tdAccounts(t, "Alpha", "TD")}, Config{Burst: 20})
+	c := wiretest.DialRaw(t, addr)
+	c.Expect("login:", wait)
+	c.Send("TD pw-TD\n")
+	c.Expect("TD is the server's tournament director; nobody logs in as TD.", wait)
 	a := newTDBot(t, addr, "Alpha", map[string]int{})
 	for _, tc := range []struct{ send, want string }{
 		{"tell TD", "Usage: tell <handle> <text>"},
@@ -762,59 +766,59 @@ func TestTDTellLimits(t *testing.T) {
 		{"td help", "standings [N]: the standings"},
 		{"who", "---- TD(TD)"},
 	} {
-		a.send(tc.send)
-		a.expect(tc.want)
+		a.Send(tc.send)
+		a.Expect(tc.want)
 	}
 	for range 40 {
-		a.send("td status")
+		a.Send("td status")
 	}
-	a.expect("You are sending the TD too many commands: wait a second.")
+	a.Expect("You are sending the TD too many commands: wait a second.")
 }
 
 // TestTDOpenByManager: a manager's open with a bad spec is refused with
 // the reason; a good one is announced by DG 103 to everyone.
 func TestTDOpenByManager(t *testing.T) {
-	_, addr := startServer(t, Config{Accounts: tdAccounts(t, "Boss", "Alpha", "Charlie"), TD: TDConfig{Managers: []string{"Boss"}, AbsentGrace: wait}})
+	_, addr := startTD(t, server.Config{Accounts: tdAccounts(t, "Boss", "Alpha", "Charlie")}, Config{Managers: []string{"Boss"}, AbsentGrace: wait})
 	boss := newTDBot(t, addr, "Boss", nil)
 	a := newTDBot(t, addr, "Alpha", nil)
-	boss.send("tell TD open system=knockout")
-	boss.expect(`Cannot open: system "knockout": want swiss, rr or drr.`)
-	boss.send("tell TD open rounds=3 tc=1+1")
-	boss.expect("Opened tourney #1: name=KS1,system=swiss,rounds=3,tc=1+1,style=icc,start=manual,max=64.")
-	a.expect("DG103 1 tell TD join 1")
-	a.send("tell TD info")
-	a.expect("Tourney #1 KS1: Swiss, wild 16 1 1 unrated, icc style, open; not started, 0 players.")
-	boss.send("tell TD start")
-	boss.expect("Cannot start tourney #1 (KS1): fewer than two players have joined.")
-	boss.send("tell TD abort 1")
-	boss.expect("Aborted tourney #1 (KS1).")
-	a.expect("DG104 1")
-	a.send("tell TD join 1")
+	boss.Send("tell TD open system=knockout")
+	boss.Expect(`Cannot open: system "knockout": want swiss, rr or drr.`)
+	boss.Send("tell TD open rounds=3 tc=1+1")
+	boss.Expect("Opened tourney #1: name=KS1,system=swiss,rounds=3,tc=1+1,style=icc,start=manual,max=64.")
+	a.Expect("DG103 1 tell TD join 1")
+	a.Send("tell TD info")
+	a.Expect("Tourney #1 KS1: Swiss, wild 16 1 1 unrated, icc style, open; not started, 0 players.")
+	boss.Send("tell TD start")
+	boss.Expect("Cannot start tourney #1 (KS1): fewer than two players have joined.")
+	boss.Send("tell TD abort 1")
+	boss.Expect("Aborted tourney #1 (KS1).")
+	a.Expect("DG104 1")
+	a.Send("tell TD join 1")
 	a.expectRefusal(1, "it is aborted")
 
 	// A round robin of at most two: full at two, no late joins.
-	boss.send("tell TD open name=RR system=rr max=2 tc=1+0")
-	boss.expect("Opened tourney #2")
+	boss.Send("tell TD open name=RR system=rr max=2 tc=1+0")
+	boss.Expect("Opened tourney #2")
 	c := newTDBot(t, addr, "Charlie", nil)
 	for _, x := range []*tdBot{a, c} {
 		x.set(func(b *tdBot) { b.answerDG, b.answerText = false, false })
-		x.send("tell TD join 2")
-		x.expect("You have joined tourney #2.")
+		x.Send("tell TD join 2")
+		x.Expect("You have joined tourney #2.")
 	}
-	boss.send("tell TD join 2")
+	boss.Send("tell TD join 2")
 	boss.expectRefusal(2, "it is full (2 players)")
-	a.send("tell TD join 1")
+	a.Send("tell TD join 1")
 	a.expectRefusal(1, "you are in tourney #2 (RR): one event at a time")
-	boss.send("tell TD forfeit Nobody 2")
-	boss.expect("Nobody is not playing in tourney #2 (RR).")
-	boss.send("tell TD start 2")
-	a.expect("DG63 match Charlie!")
+	boss.Send("tell TD forfeit Nobody 2")
+	boss.Expect("Nobody is not playing in tourney #2 (RR).")
+	boss.Send("tell TD start 2")
+	a.Expect("DG63 match Charlie!")
 	// The manager forfeits Charlie: Alpha wins, the event is over.
-	boss.send("tell TD forfeit Charlie")
-	boss.expect("Charlie is forfeited from tourney #2 (RR).")
-	c.expect("You have been forfeited from tourney #2.")
-	a.expect("Tourney #2's standings:")
-	a.expect("Round 1: Alpha - Charlie +:-.")
+	boss.Send("tell TD forfeit Charlie")
+	boss.Expect("Charlie is forfeited from tourney #2 (RR).")
+	c.Expect("You have been forfeited from tourney #2.")
+	a.Expect("Tourney #2's standings:")
+	a.Expect("Round 1: Alpha - Charlie +:-.")
 }
 
 func jsonMarshal(te *tdEvent) ([]byte, error) { return marshalTDEvent(te) }
@@ -824,29 +828,28 @@ func jsonMarshal(te *tdEvent) ([]byte, error) { return marshalTDEvent(te) }
 // opponent logging in after the answer starts the game at once.
 func TestTDAnswerTwice(t *testing.T) {
 	strength := map[string]int{"Alpha": 2, "Bravo": 1}
-	s, addr := startServer(t, Config{Accounts: tdAccounts(t, "Alpha", "Bravo"), TD: TDConfig{
-		AbsentGrace: wait, Events: []td.EventSpec{mustSpec(t, "name=Twice,system=rr,tc=1+0,start=2")}}})
+	s, addr := startTD(t, server.Config{Accounts: tdAccounts(t, "Alpha", "Bravo")}, Config{AbsentGrace: wait, Events: []td.EventSpec{mustSpec(t, "name=Twice,system=rr,tc=1+0,start=2")}})
 	a := newTDBot(t, addr, "Alpha", strength)
 	b := newTDBot(t, addr, "Bravo", strength)
 	a.set(func(b *tdBot) { b.answerDG, b.answerText, b.hold = false, false, true })
 	b.set(func(b *tdBot) { b.answerDG, b.answerText, b.hold = false, false, true })
-	b.send("tell TD join")
-	b.expect("You have joined tourney #1.")
+	b.Send("tell TD join")
+	b.Expect("You have joined tourney #1.")
 	b.drop(s)
-	a.send("tell TD join")
-	a.expect("DG63 match Bravo!")
-	a.send("match Bravo!")
-	a.expect("Round 1: Bravo is not logged in; waiting until")
-	a.send("td play 1")
+	a.Send("tell TD join")
+	a.Expect("DG63 match Bravo!")
+	a.Send("match Bravo!")
+	a.Expect("Round 1: Bravo is not logged in; waiting until")
+	a.Send("td play 1")
 	a.expectCount("Round 1: Bravo is not logged in; waiting until", 2)
 	b.connect(addr) // Alpha answered: the game starts at Bravo's login
-	b.expect("Creating: Alpha (1500) Bravo (1500) unrated wild 16 1 0")
-	a.send("match Bravo!")
-	a.expect("Your tourney game (game 1) is already in progress.")
+	b.Expect("Creating: Alpha (1500) Bravo (1500) unrated wild 16 1 0")
+	a.Send("match Bravo!")
+	a.Expect("Your tourney game (game 1) is already in progress.")
 	b.release()
-	a.expect("{Game 1 (Alpha vs. Bravo) Bravo resigns} 1-0")
-	a.send("match Bravo!")
-	a.expect("You have no tourney game to play with Bravo now.")
+	a.Expect("{Game 1 (Alpha vs. Bravo) Bravo resigns} 1-0")
+	a.Send("match Bravo!")
+	a.Expect("You have no tourney game to play with Bravo now.")
 	waitStatus(t, s, 1, tdDone)
 	if n := len(s.Finished()); n != 1 {
 		t.Errorf("%d games played, want 1", n)
@@ -863,40 +866,39 @@ func TestTDAnswerTwice(t *testing.T) {
 func TestTDBye(t *testing.T) {
 	names := []string{"Alpha", "Bravo", "Charlie", "Delta"}
 	strength := map[string]int{"Alpha": 4, "Bravo": 3, "Charlie": 2, "Delta": 1}
-	s, addr := startServer(t, Config{Accounts: tdAccounts(t, append(names, "Eve")...), TD: TDConfig{
-		AbsentGrace: wait, Events: []td.EventSpec{mustSpec(t, "name=Bye,system=swiss,rounds=2,tc=1+0,start=4")}}})
+	s, addr := startTD(t, server.Config{Accounts: tdAccounts(t, append(names, "Eve")...)}, Config{AbsentGrace: wait, Events: []td.EventSpec{mustSpec(t, "name=Bye,system=swiss,rounds=2,tc=1+0,start=4")}})
 	bots := map[string]*tdBot{}
 	for _, n := range names {
 		bots[n] = newTDBot(t, addr, n, strength)
 		bots[n].set(func(b *tdBot) { b.hold = true })
 	}
 	a := bots["Alpha"]
-	a.send("td help")
-	a.expect("bye [N]: a half-point bye in the next round to be paired")
-	a.send("tell TD join")
-	a.expect("You have joined tourney #1.")
-	a.send("tell TD bye")
-	a.expect("Tourney #1 (Bye) has not started: ask for your bye once round 1 is paired")
+	a.Send("td help")
+	a.Expect("bye [N]: a half-point bye in the next round to be paired")
+	a.Send("tell TD join")
+	a.Expect("You have joined tourney #1.")
+	a.Send("tell TD bye")
+	a.Expect("Tourney #1 (Bye) has not started: ask for your bye once round 1 is paired")
 	for _, n := range names[1:] {
-		bots[n].send("tell TD join")
+		bots[n].Send("tell TD join")
 	}
-	a.expect("Creating: ")
-	a.send("tell TD bye")
-	a.expect("You will have a half-point bye in round 2 of tourney #1 (Bye); your game of round 1 stands.")
+	a.Expect("Creating: ")
+	a.Send("tell TD bye")
+	a.Expect("You will have a half-point bye in round 2 of tourney #1 (Bye); your game of round 1 stands.")
 	eve := newTDBot(t, addr, "Eve", strength)
-	eve.send("tell TD bye 1")
-	eve.expect("You are not in tourney #1 (Bye).")
+	eve.Send("tell TD bye 1")
+	eve.Expect("You are not in tourney #1 (Bye).")
 	if te := tdSnap(t, s, 1); len(te.Boards) != 2 {
 		t.Fatalf("round 1 has %d boards in play, want 2: the bye must not touch the round paired", len(te.Boards))
 	}
 	// Round 1 (1-3, 4-2): the weaker resign; everyone still holds, so the
 	// last round stays in play while Bravo asks.
-	bots["Charlie"].send("resign")
-	bots["Delta"].send("resign")
-	a.expect("Tourney #1 (Bye) round 2: you have a half-point bye.")
+	bots["Charlie"].Send("resign")
+	bots["Delta"].Send("resign")
+	a.Expect("Tourney #1 (Bye) round 2: you have a half-point bye.")
 	b := bots["Bravo"]
-	b.send("tell TD bye")
-	b.expect("You cannot have a bye in tourney #1 (Bye): every round is paired already.")
+	b.Send("tell TD bye")
+	b.Expect("You cannot have a bye in tourney #1 (Bye): every round is paired already.")
 	for _, n := range names {
 		bots[n].release()
 	}
@@ -927,26 +929,25 @@ func TestTDLateOdds(t *testing.T) {
 	const late = 1500 * time.Millisecond
 	for _, odds := range []bool{false, true} {
 		t.Run(fmt.Sprint("odds=", odds), func(t *testing.T) {
-			s, addr := startServer(t, Config{Accounts: tdAccounts(t, "Alpha", "Bravo"), TD: TDConfig{
-				AbsentGrace: wait, LateOdds: odds, Events: []td.EventSpec{mustSpec(t, "name=Late,system=rr,tc=1+0,start=2")}}})
+			s, addr := startTD(t, server.Config{Accounts: tdAccounts(t, "Alpha", "Bravo")}, Config{AbsentGrace: wait, LateOdds: odds, Events: []td.EventSpec{mustSpec(t, "name=Late,system=rr,tc=1+0,start=2")}})
 			a := newTDBot(t, addr, "Alpha", nil)
 			b := newTDBot(t, addr, "Bravo", nil)
 			a.set(func(b *tdBot) { b.hold = true })
 			b.set(func(b *tdBot) { b.hold = true })
-			b.send("tell TD join")
-			b.expect("You have joined tourney #1.")
+			b.Send("tell TD join")
+			b.Expect("You have joined tourney #1.")
 			b.drop(s)
-			a.send("tell TD join")
-			a.expect("Round 1: Bravo is not logged in; waiting until") // Alpha answered (DG 63's command)
+			a.Send("tell TD join")
+			a.Expect("Round 1: Bravo is not logged in; waiting until") // Alpha answered (DG 63's command)
 			time.Sleep(late)
 			b.connect(addr) // Bravo, Black (pairing number 2), arrives late: the game starts
-			a.expect("Creating: Alpha (1500) Bravo (1500)")
-			s.mu.Lock()
+			a.Expect("Creating: Alpha (1500) Bravo (1500)")
+			s.Lock()
 			var clock [2]time.Duration
-			for _, g := range s.games {
-				clock = g.clock
+			for _, g := range s.GamesInProgress() {
+				clock = g.Clocks()
 			}
-			s.mu.Unlock()
+			s.Unlock()
 			if clock[0] != time.Minute {
 				t.Errorf("Alpha's clock %v, want 1m: Alpha waited", clock[0])
 			}
@@ -957,7 +958,7 @@ func TestTDLateOdds(t *testing.T) {
 				t.Errorf("Bravo's clock %v with time odds, want 1m less the %v (or more) Alpha waited", clock[1], late)
 			}
 			if odds {
-				a.expect("off Bravo's clock (time odds for a late arrival).")
+				a.Expect("off Bravo's clock (time odds for a late arrival).")
 			} else if a.saw("time odds") {
 				t.Error("time odds announced without LateOdds")
 			}

@@ -1,11 +1,14 @@
-package server
+package tddoor
 
 import (
-	"kriegbot/internal/chromium"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"kriegbot/internal/chromium"
+	"kriegbot/server"
 )
 
 // TestTDCrosstableChromium serves a finished event's crosstable on the
@@ -26,7 +29,7 @@ func TestTDCrosstableChromium(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "tourney-1.json"), b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(Config{TD: TDConfig{Dir: dir}})
+	s, err := newHouse(server.Config{}, Config{Dir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +38,8 @@ func TestTDCrosstableChromium(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	go s.ServeAPI(ln)
+	defer ln.Close()
+	go http.Serve(ln, tourneyPages(s))
 	img, shot, err := chromium.Screenshot(dir, "http://"+ln.Addr().String()+"/tourney/1", chromium.Options{Width: 900, Height: 700})
 	if err != nil {
 		t.Fatal(err)

@@ -1,8 +1,7 @@
-package server
+package httpdoor
 
 import (
 	"bufio"
-	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
@@ -18,12 +17,14 @@ import (
 	"golang.org/x/time/rate"
 
 	"kriegbot/protocol/ksapi"
+	"kriegbot/server"
 	"kriegbot/server/kshttp"
+	"kriegbot/server/ratelimit"
 )
 
 // Bots of the HTTP door: registration, tokens, profiles.
 
-// webBot is a bot registered with the HTTP door. Guarded by s.mu.
+// webBot is a bot registered with the HTTP door. Guarded by the table's lock.
 type webBot struct {
 	ID          string    `json:"bot_id"`
 	Username    string    `json:"username"`
@@ -59,23 +60,23 @@ func tokenDigest(token string) string {
 	return hex.EncodeToString(d[:])
 }
 
-func randomHex(n int) string {
-	b := make([]byte, n/2)
-	rand.Read(b)
-	return hex.EncodeToString(b)
-}
+// Name is the bot's seat name, its lower-case username (server.Bot).
+func (b *webBot) Name() string { return b.username }
+
+// Handle is the username as registered (server.Bot).
+func (b *webBot) Handle() string { return b.Username }
 
 // nameTaken reports whether a telnet handle, the TD or a bot already has
 // name (a bot named as the TD would receive what players tell the TD).
-func (web *httpDoor) nameTaken(lname string) bool {
+func (web *Door) nameTaken(lname string) bool {
 	s := web.s
-	if web.bots[lname] != nil || s.users[lname] != nil || strings.HasPrefix(lname, "guest") || s.td.isTD(lname) {
+	if _, online := s.LoggedIn(lname); web.bots[lname] != nil || online || strings.HasPrefix(lname, "guest") || s.IsTD(lname) {
 		return true
 	}
-	return s.cfg.Accounts != nil && s.cfg.Accounts.Has(lname)
+	return s.HasAccount(lname)
 }
 
-func (web *httpDoor) apiRegister(req *request) *kshttp.Error {
+func (web *Door) apiRegister(req *request) *kshttp.Error {
 	s := web.s
 	var body ksapi.Registration
 	if e := kshttp.DecodeBody(req.r, &body); e != nil {
@@ -89,27 +90,27 @@ func (web *httpDoor) apiRegister(req *request) *kshttp.Error {
 		Description: reg.Description, Listed: reg.Listed, Variants: reg.Variants}
 	id, token := kshttp.NewToken()
 	bot.TokenID, bot.Digest = id, tokenDigest(token)
-	s.mu.Lock()
+	s.Lock()
 	// Expired registrations free their names and room first.
-	web.sweepBots(s.cfg.Now())
+	web.sweepBots(s.Now())
 	if web.nameTaken(bot.username) {
-		s.mu.Unlock()
+		s.Unlock()
 		return kshttp.DetailError(409, ksapi.CodedDetail{Field: "username", Code: ksapi.CodeUsernameTaken, Message: "Username is already taken"})
 	}
 	if len(web.bots) >= web.cfg.MaxBots {
-		s.mu.Unlock()
+		s.Unlock()
 		return kshttp.DetailError(503, "Too many bots registered")
 	}
-	bot.ID = randomHex(24)
-	bot.Created = s.cfg.Now().UTC()
+	bot.ID = kshttp.RandomHex(24)
+	bot.Created = s.Now().UTC()
 	web.bots[bot.username] = bot
 	web.byToken[id] = bot
 	err := web.saveBots()
-	s.mu.Unlock()
+	s.Unlock()
 	if err != nil {
-		s.cfg.Log("http: saving bots: %v", err)
+		s.Warn().Msgf("http: saving bots: %v", err)
 	}
-	s.cfg.Log("http: bot %s registered from %s", bot.username, hostOf(stringAddr(req.r.RemoteAddr)))
+	s.Note().Msgf("http: bot %s registered from %s", bot.username, server.HostOf(stringAddr(req.r.RemoteAddr)))
 	kshttp.WriteJSON(req.w, 201, ksapi.Registered{BotID: bot.ID, Username: bot.Username, DisplayName: bot.DisplayName,
 		OwnerEmail: bot.Email, APIToken: token,
 		Message: "Store this token now: it is shown only once."})
@@ -117,50 +118,50 @@ func (web *httpDoor) apiRegister(req *request) *kshttp.Error {
 }
 
 // authenticate checks the bearer token and its per-token request budget.
-func (web *httpDoor) authenticate(r *http.Request) (*webBot, *kshttp.Error) {
+func (web *Door) authenticate(r *http.Request) (*webBot, *kshttp.Error) {
 	s := web.s
 	id, token, ok := kshttp.ParseBearer(r.Header.Get("Authorization"))
 	if !ok {
 		return nil, kshttp.AuthError()
 	}
 	d := tokenDigest(token)
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Lock()
+	defer s.Unlock()
 	bot := web.byToken[id]
 	if bot == nil || subtle.ConstantTimeCompare([]byte(d), []byte(bot.Digest)) != 1 {
 		return nil, kshttp.AuthError()
 	}
-	now := s.cfg.Now()
+	now := s.Now()
 	bot.LastSeen = now
 	if bot.limit == nil {
-		bot.limit = newLimiter(web.cfg.TokenRate, web.cfg.TokenBurst)
+		bot.limit = ratelimit.New(web.cfg.TokenRate, web.cfg.TokenBurst)
 	}
-	if ok, retry := take(bot.limit, now); !ok {
+	if ok, retry := ratelimit.Take(bot.limit, now); !ok {
 		return nil, &kshttp.Error{Status: 429, Detail: "Too Many Requests", Retry: retry}
 	}
 	return bot, nil
 }
 
-// sweepBots removes the bots whose time is up (HTTPConfig.BotIdle,
+// sweepBots removes the bots whose time is up (Config.BotIdle,
 // BotUnused), never one with a game in progress or a waiting game, and
 // saves the token file when a bot went or a LastSeen moved on by more
 // than an hour since it was written (not on every request: the file is
-// rewritten whole). Called with s.mu held.
-func (web *httpDoor) sweepBots(now time.Time) {
+// rewritten whole). Called with the table's lock held.
+func (web *Door) sweepBots(now time.Time) {
 	s := web.s
 	web.swept = now
 	cfg := &web.cfg
-	busy := map[*webBot]bool{}
-	for _, g := range s.games {
-		for _, b := range g.bots {
+	busy := map[server.Bot]bool{}
+	for _, g := range s.GamesInProgress() {
+		for _, b := range g.Bots() {
 			if b != nil {
 				busy[b] = true
 			}
 		}
 	}
-	for _, sk := range s.seeks {
-		if sk.bot != nil {
-			busy[sk.bot] = true
+	for _, sk := range s.SeekAds() {
+		if sk.Bot() != nil {
+			busy[sk.Bot()] = true
 		}
 	}
 	removed := false
@@ -180,18 +181,18 @@ func (web *httpDoor) sweepBots(now time.Time) {
 		delete(web.bots, name)
 		delete(web.byToken, b.TokenID)
 		removed = true
-		s.cfg.Log("http: bot %s removed: %s", b.username, why)
+		s.Note().Msgf("http: bot %s removed: %s", b.username, why)
 	}
 	if removed || web.seenChanged(time.Hour) {
 		if err := web.saveBots(); err != nil {
-			s.cfg.Log("http: saving bots: %v", err)
+			s.Warn().Msgf("http: saving bots: %v", err)
 		}
 	}
 }
 
 // seenChanged reports whether a bot's LastSeen is more than d past what
 // the token file holds.
-func (web *httpDoor) seenChanged(d time.Duration) bool {
+func (web *Door) seenChanged(d time.Duration) bool {
 	if web.cfg.TokenFile == "" {
 		return false
 	}
@@ -204,7 +205,7 @@ func (web *httpDoor) seenChanged(d time.Duration) bool {
 }
 
 // saveBots writes the bots to TokenFile (mode 0600, by rename), if set.
-func (web *httpDoor) saveBots() error {
+func (web *Door) saveBots() error {
 	name := web.cfg.TokenFile
 	if name == "" {
 		return nil
@@ -239,7 +240,7 @@ func (web *httpDoor) saveBots() error {
 }
 
 // loadBots reads TokenFile; a missing file is an empty one.
-func (web *httpDoor) loadBots(now time.Time) error {
+func (web *Door) loadBots(now time.Time) error {
 	name := web.cfg.TokenFile
 	if name == "" {
 		return nil
@@ -284,7 +285,7 @@ func (web *httpDoor) loadBots(now time.Time) error {
 	return sc.Err()
 }
 
-func (web *httpDoor) sortedBots() []*webBot {
+func (web *Door) sortedBots() []*webBot {
 	out := make([]*webBot, 0, len(web.bots))
 	for _, b := range web.bots {
 		out = append(out, b)
@@ -293,23 +294,23 @@ func (web *httpDoor) sortedBots() []*webBot {
 	return out
 }
 
-func (web *httpDoor) apiBots(req *request) *kshttp.Error {
+func (web *Door) apiBots(req *request) *kshttp.Error {
 	s := web.s
-	s.mu.Lock()
+	s.Lock()
 	list := []ksapi.Bot{}
 	for _, b := range web.sortedBots() {
 		if b.Listed {
 			list = append(list, ksapi.Bot{BotID: b.ID, Username: b.Username, DisplayName: b.DisplayName,
-				Description: b.Description, Elo: s.rating(b.username), Ratings: map[string]any{},
+				Description: b.Description, Elo: s.Rating(b.username), Ratings: map[string]any{},
 				RuleVariants: b.Variants})
 		}
 	}
-	s.mu.Unlock()
+	s.Unlock()
 	kshttp.WriteJSON(req.w, 200, ksapi.Bots{Bots: list})
 	return nil
 }
 
-func (web *httpDoor) apiProfile(req *request) *kshttp.Error {
+func (web *Door) apiProfile(req *request) *kshttp.Error {
 	s := web.s
 	var body ksapi.Profile
 	if e := kshttp.DecodeBody(req.r, &body); e != nil {
@@ -323,12 +324,12 @@ func (web *httpDoor) apiProfile(req *request) *kshttp.Error {
 			return kshttp.Invalid("supported_rule_variants", "unknown rule variant")
 		}
 	}
-	s.mu.Lock()
+	s.Lock()
 	req.bot.Variants = slices.Clone(body.RuleVariants)
 	err := web.saveBots()
-	s.mu.Unlock()
+	s.Unlock()
 	if err != nil {
-		s.cfg.Log("http: saving bots: %v", err)
+		s.Warn().Msgf("http: saving bots: %v", err)
 	}
 	kshttp.WriteJSON(req.w, 200, ksapi.ProfileSaved{OK: true, RuleVariants: body.RuleVariants})
 	return nil
@@ -337,22 +338,20 @@ func (web *httpDoor) apiProfile(req *request) *kshttp.Error {
 // apiUser answers GET /user/{username}: a bot, or a telnet player (every
 // telnet player counts as a bot to the HTTP door, so that the site's bots,
 // which join only bots' games, join telnet players' seeks).
-func (web *httpDoor) apiUser(req *request) *kshttp.Error {
+func (web *Door) apiUser(req *request) *kshttp.Error {
 	s := web.s
 	lname := lowerASCII(req.param)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	name, display := "", ""
-	if b := web.bots[lname]; b != nil {
-		name, display = b.Username, b.DisplayName
-	} else if c := s.users[lname]; c != nil {
-		name, display = c.handle, c.handle
-	} else if s.cfg.Accounts != nil && s.cfg.Accounts.Has(lname) {
-		name, display = lname, lname
-	} else {
+	s.Lock()
+	defer s.Unlock()
+	name, ok := web.userName(lname)
+	if !ok {
 		return kshttp.DetailError(404, "User not found")
 	}
+	display := name
+	if b := web.bots[lname]; b != nil {
+		display = b.DisplayName
+	}
 	kshttp.WriteJSON(req.w, 200, ksapi.User{Username: name, DisplayName: display, Role: "bot", IsBot: true,
-		Elo: s.rating(name), Ratings: map[string]any{}, Stats: map[string]any{}})
+		Elo: s.Rating(name), Ratings: map[string]any{}, Stats: map[string]any{}})
 	return nil
 }

@@ -1,4 +1,4 @@
-package server
+package ratelimit
 
 import (
 	"testing"
@@ -11,7 +11,7 @@ import (
 // the next one.
 func TestTakeRetryAfter(t *testing.T) {
 	t0 := time.Date(2031, time.March, 14, 15, 9, 26, 0, time.UTC)
-	lim := newLimiter(0.5, 3)
+	lim := New(0.5, 3)
 	for _, step := range []struct {
 		at    time.Duration
 		ok    bool
@@ -27,7 +27,7 @@ func TestTakeRetryAfter(t *testing.T) {
 		{time.Hour, true, 0},
 		{time.Hour, false, 2 * time.Second},
 	} {
-		ok, retry := take(lim, t0.Add(step.at))
+		ok, retry := Take(lim, t0.Add(step.at))
 		if ok != step.ok || retry != step.retry {
 			t.Fatalf("at %v: %v %v, want %v %v", step.at, ok, retry, step.ok, step.retry)
 		}

@@ -1,10 +1,12 @@
-package server
+package httpdoor
 
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -12,11 +14,12 @@ import (
 	"golang.org/x/time/rate"
 
 	"kriegbot/protocol/ksapi"
+	"kriegbot/server"
 	"kriegbot/server/kshttp"
+	"kriegbot/server/ratelimit"
 )
 
-// The HTTP door: the kriegspiel.org bot API (docs/kriegspiel-org-api.md)
-// over the same games, seeks and lock as the telnet door. http.go holds
+// http.go holds
 // the configuration, the request path (prefix, limits, authentication,
 // routing) and the answers' envelopes; httpbots.go the bots and their
 // tokens; httpgames.go the lobby and the games; httpview.go the JSON views
@@ -25,9 +28,9 @@ import (
 // docs/kriegspiel-org.md says what it implements and where it differs
 // from the site.
 
-// HTTPConfig sets up the HTTP door. Zero fields take the defaults in their
+// Config sets up the HTTP door. Zero fields take the defaults in their
 // comments.
-type HTTPConfig struct {
+type Config struct {
 	// Minutes and Inc are the time control of games a bot creates (the
 	// site's only one, rapid: 25 minutes + 10 s).
 	Minutes, Inc int
@@ -68,9 +71,14 @@ type HTTPConfig struct {
 	// needs no key, so without them abandoned and junk registrations would
 	// hold their names and fill MaxBots for good.
 	BotIdle, BotUnused time.Duration
+	// Pages serves the TD's event pages, the paths under /tourney/
+	// (tddoor.Door.ServeTourney; nil: none). allow spends one request of
+	// the asking host's budget, the API's; Pages calls it with the
+	// table's lock held.
+	Pages func(w http.ResponseWriter, r *http.Request, allow func() (bool, time.Duration))
 }
 
-func (c *HTTPConfig) fill() {
+func (c *Config) fill() {
 	def := func(p *int, v int) {
 		if *p == 0 {
 			*p = v
@@ -111,13 +119,12 @@ func (c *HTTPConfig) fill() {
 	defF(&c.RegisterBurst, 10)
 }
 
-// httpDoor is the HTTP door: its state, guarded by the server's lock
-// (cfg is fixed at New), and its methods. It reaches the game table
-// through s: each "s." in its methods is a use of the table that a door
-// in a package of its own would make through the table's API.
-type httpDoor struct {
-	s        *Server
-	cfg      HTTPConfig
+// Door is the HTTP door: its state, guarded by the table's lock (cfg is
+// fixed at New), and its methods. It reaches the game table through s,
+// by the table's API only.
+type Door struct {
+	s        *server.Server
+	cfg      Config
 	bots     map[string]*webBot // by lower-case username
 	byToken  map[string]*webBot // by token id
 	streams  map[string]map[*stream]struct{}
@@ -130,18 +137,58 @@ type httpDoor struct {
 	swept    time.Time // the last sweepBots
 }
 
-func newHTTPDoor(cfg HTTPConfig) httpDoor {
+// New opens the HTTP door on the table s: it reads the bots
+// kept in TokenFile, follows the table's games after the doors already
+// there, and lets telnet users match its bots.
+func New(s *server.Server, cfg Config) (*Door, error) {
 	cfg.fill()
-	return httpDoor{cfg: cfg, bots: map[string]*webBot{}, byToken: map[string]*webBot{},
+	web := &Door{s: s, cfg: cfg, bots: map[string]*webBot{}, byToken: map[string]*webBot{},
 		streams: map[string]map[*stream]struct{}{}, perAddr: map[string]*rate.Limiter{}, regAddr: map[string]*rate.Limiter{},
 		perHost: map[string]int{}}
+	if err := web.loadBots(s.Now()); err != nil {
+		return nil, err
+	}
+	s.Lock()
+	defer s.Unlock()
+	s.Subscribe(web)
+	s.SetBots(web)
+	// Bots whose time ran out while the server was down go now.
+	web.sweepBots(s.Now())
+	return web, nil
 }
+
+// FindBot returns the bot registered as lname, or nil (server.BotDoor).
+func (web *Door) FindBot(lname string) server.Bot {
+	if b := web.bots[lname]; b != nil {
+		return b
+	}
+	return nil
+}
+
+// Unavailable says why bot cannot start a game that a telnet user asks
+// for with `match`: it does not play wild16, is not running (no request
+// within botPresent), or plays as many games as it may (server.BotDoor).
+func (web *Door) Unavailable(b server.Bot, now time.Time) string {
+	bot := b.(*webBot)
+	switch {
+	case !slices.Contains(bot.Variants, "wild16"):
+		return fmt.Sprintf("%s does not play wild 16 (its supported_rule_variants lack wild16).", bot.Username)
+	case bot.LastSeen.IsZero() || now.Sub(bot.LastSeen) > botPresent:
+		return fmt.Sprintf("%s is not connected: an HTTP bot that has made no request for %v is taken to be away.", bot.Username, botPresent)
+	case web.activeCount(bot) >= web.cfg.MaxActivePerBot:
+		return fmt.Sprintf("%s is playing too many games; try later.", bot.Username)
+	}
+	return ""
+}
+
+// IdleGame is Config.IdleGame (server.BotDoor).
+func (web *Door) IdleGame() time.Duration { return web.cfg.IdleGame }
 
 // limitAddr spends one request from the address's bucket in table,
 // pruning full buckets when the table grows past 10,000 addresses.
-func (web *httpDoor) limitAddr(table map[string]*rate.Limiter, addr string, perSecond, burst float64) (bool, time.Duration) {
+func (web *Door) limitAddr(table map[string]*rate.Limiter, addr string, perSecond, burst float64) (bool, time.Duration) {
 	s := web.s
-	now := s.cfg.Now()
+	now := s.Now()
 	lim := table[addr]
 	if lim == nil {
 		if len(table) >= 10000 {
@@ -151,29 +198,31 @@ func (web *httpDoor) limitAddr(table map[string]*rate.Limiter, addr string, perS
 				}
 			}
 		}
-		lim = newLimiter(perSecond, burst)
+		lim = ratelimit.New(perSecond, burst)
 		table[addr] = lim
 	}
-	return take(lim, now)
+	return ratelimit.Take(lim, now)
 }
 
-// APIHandler returns the HTTP door's handler: the kriegspiel.org bot API.
-func (s *Server) APIHandler() http.Handler { return http.HandlerFunc(s.http.serveAPI) }
+// Handler is the HTTP door's handler: the kriegspiel.org bot API, and
+// the TD's event pages under /tourney/.
+func (web *Door) Handler() http.Handler { return http.HandlerFunc(web.serveAPI) }
 
-// ServeAPI serves the HTTP door on ln until Close. It returns nil after
-// Close.
-func (s *Server) ServeAPI(ln net.Listener) error {
-	hs := &http.Server{Handler: s.APIHandler(), ReadHeaderTimeout: 10 * time.Second,
+// ServeAPI serves the HTTP door on ln until the table closes. It returns nil
+// after the table's Close.
+func (web *Door) ServeAPI(ln net.Listener) error {
+	s := web.s
+	hs := &http.Server{Handler: web.Handler(), ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 16 << 10,
-		ConnState: s.http.httpConnState}
-	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
+		ConnState: web.httpConnState}
+	s.Lock()
+	if s.Closed() {
+		s.Unlock()
 		ln.Close()
 		return nil
 	}
-	s.http.servers = append(s.http.servers, hs)
-	s.mu.Unlock()
+	web.servers = append(web.servers, hs)
+	s.Unlock()
 	err := hs.Serve(ln)
 	if errors.Is(err, http.ErrServerClosed) {
 		return nil
@@ -184,16 +233,17 @@ func (s *Server) ServeAPI(ln net.Listener) error {
 // httpConnState holds the HTTP door to the telnet door's connection
 // limits (MaxConns, MaxConnsPerHost, counted apart): a connection over
 // them is closed at once.
-func (web *httpDoor) httpConnState(c net.Conn, st http.ConnState) {
+func (web *Door) httpConnState(c net.Conn, st http.ConnState) {
 	s := web.s
-	host := hostOf(c.RemoteAddr())
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	host := server.HostOf(c.RemoteAddr())
+	s.Lock()
+	defer s.Unlock()
+	maxConns, maxPerHost := s.ConnLimits()
 	switch st {
 	case http.StateNew:
 		web.conns++
 		web.perHost[host]++
-		if web.conns > s.cfg.MaxConns || web.perHost[host] > s.cfg.MaxConnsPerHost {
+		if web.conns > maxConns || web.perHost[host] > maxPerHost {
 			c.Close()
 		}
 	case http.StateClosed, http.StateHijacked:
@@ -204,19 +254,19 @@ func (web *httpDoor) httpConnState(c net.Conn, st http.ConnState) {
 	}
 }
 
-// closeAPI ends the event streams (each gets "shutdown") and stops the
-// HTTP servers, giving open requests a moment to finish.
-func (web *httpDoor) closeAPI() {
+// Closed stops the HTTP servers, giving open requests a moment to
+// finish, once the table has closed (server.DoorCloser).
+func (web *Door) Closed() {
 	s := web.s
-	s.mu.Lock()
+	s.Lock()
 	servers := web.servers
 	web.servers = nil
 	if web.seenChanged(0) {
 		if err := web.saveBots(); err != nil {
-			s.cfg.Log("http: saving bots: %v", err)
+			s.Warn().Msgf("http: saving bots: %v", err)
 		}
 	}
-	s.mu.Unlock()
+	s.Unlock()
 	var wg sync.WaitGroup
 	for _, hs := range servers {
 		wg.Add(1)
@@ -243,11 +293,17 @@ type request struct {
 
 // serveAPI runs one request: the /api prefix, routing, the per-address
 // limit, authentication, the per-token limit, then the route.
-func (web *httpDoor) serveAPI(w http.ResponseWriter, r *http.Request) {
+func (web *Door) serveAPI(w http.ResponseWriter, r *http.Request) {
 	s := web.s
 	r.Body = http.MaxBytesReader(w, r.Body, web.cfg.MaxBody)
 	if strings.HasPrefix(r.URL.Path, "/tourney/") {
-		s.td.serveTourney(w, r) // the TD's pages, not the bot API
+		// The TD's pages, not the bot API, from the same budget.
+		if web.cfg.Pages == nil {
+			http.NotFound(w, r)
+			return
+		}
+		host := server.HostOf(stringAddr(r.RemoteAddr))
+		web.cfg.Pages(w, r, func() (bool, time.Duration) { return web.limitAddr(web.perAddr, host, web.cfg.Rate, web.cfg.Burst) })
 		return
 	}
 	path, ok := kshttp.StripAPIPrefix(r.URL.Path, r.Host)
@@ -264,23 +320,23 @@ func (web *httpDoor) serveAPI(w http.ResponseWriter, r *http.Request) {
 		kshttp.WriteError(w, kshttp.DetailError(status, msg))
 		return
 	}
-	addr := hostOf(stringAddr(r.RemoteAddr))
+	addr := server.HostOf(stringAddr(r.RemoteAddr))
 	cfg := &web.cfg
-	s.mu.Lock()
-	if now := s.cfg.Now(); now.Sub(web.swept) >= time.Minute {
+	s.Lock()
+	if now := s.Now(); now.Sub(web.swept) >= time.Minute {
 		web.sweepBots(now)
 	}
 	ok, retry := web.limitAddr(web.perAddr, addr, cfg.Rate, cfg.Burst)
 	if ok && rt == kshttp.RouteRegister {
 		ok, retry = web.limitAddr(web.regAddr, addr, cfg.RegisterRate, cfg.RegisterBurst)
 	}
-	s.mu.Unlock()
+	s.Unlock()
 	if !ok {
 		kshttp.WriteError(w, &kshttp.Error{Status: 429, Detail: "Too Many Requests", Retry: retry})
 		return
 	}
 	req := &request{w: w, r: r, route: rt, param: param}
-	if rt != kshttp.RouteHealth && rt != kshttp.RouteRegister && rt != kshttp.RouteUser {
+	if rt != kshttp.RouteHealth && rt != kshttp.RouteRegister && rt != kshttp.RouteUser && rt != kshttp.RouteUserGames {
 		bot, e := web.authenticate(r)
 		if e != nil {
 			kshttp.WriteError(w, e)
@@ -296,6 +352,8 @@ func (web *httpDoor) serveAPI(w http.ResponseWriter, r *http.Request) {
 		e = web.apiRegister(req)
 	case kshttp.RouteUser:
 		e = web.apiUser(req)
+	case kshttp.RouteUserGames:
+		e = web.apiUserGames(req)
 	case kshttp.RouteBots:
 		e = web.apiBots(req)
 	case kshttp.RouteProfile:
@@ -312,7 +370,7 @@ func (web *httpDoor) serveAPI(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// stringAddr lets hostOf read an address given as a string.
+// stringAddr lets HostOf read an address given as a string.
 type stringAddr string
 
 func (a stringAddr) Network() string { return "tcp" }

@@ -1,4 +1,4 @@
-package server
+package httpdoor
 
 import (
 	"encoding/json"
@@ -6,6 +6,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"kriegbot/server"
+	"kriegbot/server/internal/wiretest"
 )
 
 // TestGoldenHTTPReferee plays two games between HTTP bots that make the
@@ -15,8 +18,8 @@ import (
 // the move lists once over. The requests and answers must be those in
 // testdata/http-referee.golden.
 func TestGoldenHTTPReferee(t *testing.T) {
-	clock := newFakeClock()
-	_, _, base := startHTTP(t, Config{Now: clock.Now, HTTP: HTTPConfig{Minutes: 5, Inc: 1}})
+	clock := wiretest.NewFakeClock()
+	_, _, base := startHTTP(t, server.Config{Now: clock.Now}, Config{Minutes: 5, Inc: 1})
 	h := &httpTap{t: t, base: base, hc: &http.Client{Timeout: wait}, names: map[string]string{}, counts: map[string]int{}}
 	token := func(b []byte) string {
 		var r struct {
@@ -44,7 +47,7 @@ func TestGoldenHTTPReferee(t *testing.T) {
 				who = black
 			}
 			for _, try := range strings.Split(m, "|") { // refused attempts first
-				clock.advance(time.Second)
+				clock.Advance(time.Second)
 				h.do(who, "POST", "/game/"+g.ID+"/move", `{"uci":"`+try+`"}`)
 			}
 		}
@@ -62,5 +65,5 @@ func TestGoldenHTTPReferee(t *testing.T) {
 	h.do(white, "GET", "/game/"+two+"/state", "")
 	h.do(black, "GET", "/game/"+two+"/state", "")
 	h.do(black, "GET", "/game/"+two+"/moves", "")
-	compareGolden(t, "http-referee.golden", h.out.Bytes())
+	wiretest.CompareGolden(t, "http-referee.golden", h.out.Bytes(), *update)
 }

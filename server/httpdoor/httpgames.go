@@ -1,13 +1,13 @@
-package server
+package httpdoor
 
 import (
-	"crypto/rand"
 	"slices"
 	"strings"
 	"time"
 
 	"kriegbot/engine/chess"
 	"kriegbot/protocol/ksapi"
+	"kriegbot/server"
 	"kriegbot/server/kshttp"
 )
 
@@ -15,83 +15,31 @@ import (
 // and every automatic seek ad is a lobby game) and the game routes; the
 // JSON views of games are in httpview.go.
 
-// newGameID returns a game_id (24 hex) and a game_code (6 characters)
-// that no seek or game kept has.
-func (web *httpDoor) newGameID() (id, code string) {
-	for {
-		id = randomHex(24)
-		var b [kshttp.CodeLen]byte
-		rand.Read(b[:])
-		for i := range b {
-			b[i] = kshttp.CodeAlphabet[int(b[i])%len(kshttp.CodeAlphabet)]
-		}
-		code = string(b[:])
-		if sk, g := web.lookupKey(id, kshttp.RefID); sk == nil && g == nil {
-			if sk, g := web.lookupKey(code, kshttp.RefCode); sk == nil && g == nil {
-				return id, code
-			}
-		}
-	}
-}
-
 // lookup finds a game reference among the seek ads, the games in
 // progress and the finished games kept.
-func (web *httpDoor) lookup(ref string) (*seek, *game) {
+func (web *Door) lookup(ref string) (*server.Seek, *server.Game) {
 	key, kind := kshttp.ParseRef(ref)
 	if kind == kshttp.RefBad {
 		return nil, nil
 	}
-	return web.lookupKey(key, kind)
+	return web.s.FindKey(key, kind == kshttp.RefCode)
 }
 
-func (web *httpDoor) lookupKey(key string, kind kshttp.RefKind) (*seek, *game) {
+func (web *Door) waitingOf(bot *webBot) *server.Seek {
 	s := web.s
-	match := func(id, code string) bool {
-		return kind == kshttp.RefID && id == key || kind == kshttp.RefCode && code == key
-	}
-	for _, sk := range s.seeks {
-		if match(sk.id, sk.code) {
-			return sk, nil
-		}
-	}
-	for _, g := range s.games {
-		if match(g.id, g.code) {
-			return nil, g
-		}
-	}
-	for i := len(s.finished) - 1; i >= 0; i-- {
-		if g := s.finished[i]; match(g.id, g.code) {
-			return nil, g
-		}
-	}
-	return nil, nil
-}
-
-// seatOf returns the colour bot plays in g.
-func (g *game) seatOf(bot *webBot) (chess.Color, bool) {
-	for col, b := range g.bots {
-		if b != nil && b == bot {
-			return chess.Color(col), true
-		}
-	}
-	return 0, false
-}
-
-func (web *httpDoor) waitingOf(bot *webBot) *seek {
-	s := web.s
-	for _, sk := range s.seeks {
-		if sk.bot == bot {
+	for _, sk := range s.SeekAds() {
+		if sk.Bot() == bot {
 			return sk
 		}
 	}
 	return nil
 }
 
-func (web *httpDoor) activeCount(bot *webBot) int {
+func (web *Door) activeCount(bot *webBot) int {
 	s := web.s
 	n := 0
-	for _, g := range s.games {
-		if _, ok := g.seatOf(bot); ok {
+	for _, g := range s.GamesInProgress() {
+		if _, ok := g.SeatOf(bot); ok {
 			n++
 		}
 	}
@@ -102,19 +50,19 @@ func (web *httpDoor) activeCount(bot *webBot) int {
 // this server does not play: the site's Python bots create berkeley_any
 // games by default, and a refused create aborts their whole poll round
 // (they then play nothing), which the operator can only see here.
-func (web *httpDoor) noteVariant(bot *webBot, variant string) {
+func (web *Door) noteVariant(bot *webBot, variant string) {
 	s := web.s
-	s.mu.Lock()
+	s.Lock()
 	seen := bot.refusedVariant == variant
 	bot.refusedVariant = variant
-	s.mu.Unlock()
+	s.Unlock()
 	if !seen {
-		s.cfg.Log("http: bot %s asks for a %q lobby game; only wild16 is played here (a site bot needs KRIEGSPIEL_AUTO_CREATE_RULE_VARIANT=wild16)", bot.username, variant)
+		s.Note().Msgf("http: bot %s asks for a %q lobby game; only wild16 is played here (a site bot needs KRIEGSPIEL_AUTO_CREATE_RULE_VARIANT=wild16)", bot.username, variant)
 	}
 }
 
 // apiGame runs the game routes but the event stream.
-func (web *httpDoor) apiGame(req *request) *kshttp.Error {
+func (web *Door) apiGame(req *request) *kshttp.Error {
 	s := web.s
 	bot := req.bot
 	switch req.route {
@@ -151,18 +99,18 @@ func (web *httpDoor) apiGame(req *request) *kshttp.Error {
 		}
 		return web.apiMove(req, body.UCI)
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Lock()
+	defer s.Unlock()
 	sk, g := web.lookup(req.param)
 	if sk == nil && g == nil {
 		return kshttp.GameError(404, ksapi.CodeGameNotFound, "Game not found")
 	}
 	col, player := chess.White, false
 	if g != nil {
-		col, player = g.seatOf(bot)
-	} else if sk.bot == bot {
+		col, player = g.SeatOf(bot)
+	} else if sk.Bot() == bot {
 		player = true
-		if sk.color == "black" {
+		if sk.Color() == "black" {
 			col = chess.Black
 		}
 	}
@@ -174,6 +122,12 @@ func (web *httpDoor) apiGame(req *request) *kshttp.Error {
 		}
 		return nil
 	}
+	if req.route == kshttp.RouteMoves && !player && g != nil && g.Result() != "" {
+		// A finished game's transcript is for any signed-in user, as on
+		// the site (model fetch reads games it did not play).
+		kshttp.WriteJSON(req.w, 200, transcript(g, nil))
+		return nil
+	}
 	if !player {
 		return kshttp.GameError(403, ksapi.CodeForbidden, "You are not a participant of this game")
 	}
@@ -182,10 +136,10 @@ func (web *httpDoor) apiGame(req *request) *kshttp.Error {
 		if g != nil {
 			return kshttp.GameError(409, ksapi.CodeGameNotWaiting, "Only a waiting game can be deleted")
 		}
-		ev := s.newEvents()
-		s.removeSeek(ev, sk, 3)
-		ev.flush()
-		web.endStreams(sk.id)
+		ev := s.NewEvents()
+		s.RemoveSeek(ev, sk, 3)
+		ev.Flush()
+		web.endStreams(sk.ID())
 		req.w.WriteHeader(204)
 		return nil
 	case kshttp.RouteState:
@@ -193,61 +147,62 @@ func (web *httpDoor) apiGame(req *request) *kshttp.Error {
 			kshttp.WriteJSON(req.w, 200, waitingStateFor(sk))
 			return nil
 		}
-		if g.result == "" {
-			ev := s.newEvents()
-			s.checkFlag(ev, g)
-			ev.flush()
+		if g.Result() == "" {
+			ev := s.NewEvents()
+			s.CheckFlag(ev, g)
+			ev.Flush()
 		}
 		kshttp.WriteJSON(req.w, 200, web.gameStateFor(g, col))
 		return nil
 	case kshttp.RouteAskAny:
-		if g == nil || g.result != "" {
+		if g == nil || g.Result() != "" {
 			return kshttp.GameError(400, ksapi.CodeGameNotActive, "Game is not active")
 		}
 		return kshttp.GameError(400, ksapi.CodeActionNotAvailable, "wild16 has no ask-any")
 	case kshttp.RouteResign:
-		if g == nil || g.result != "" {
+		if g == nil || g.Result() != "" {
 			return kshttp.GameError(400, ksapi.CodeGameNotActive, "Game is not active")
 		}
-		ev := s.newEvents()
-		s.endGame(ev, g, "Res", scoreFor(1-col), g.names[col]+" resigns")
-		ev.flush()
+		ev := s.NewEvents()
+		s.Resign(ev, g, col)
+		ev.Flush()
 		kshttp.WriteJSON(req.w, 200, ksapi.Resigned{Result: resultOf(g)})
 		return nil
 	case kshttp.RouteMoves:
-		if g == nil || g.result == "" {
+		if g == nil || g.Result() == "" {
 			return kshttp.GameError(400, ksapi.CodeGameNotActive, "The transcript is shown once the game is over")
 		}
-		kshttp.WriteJSON(req.w, 200, transcript(g, col))
+		kshttp.WriteJSON(req.w, 200, transcript(g, strp(kshttp.ColorWord(col))))
 		return nil
 	}
 	return kshttp.DetailError(404, "Not Found")
 }
 
-func (web *httpDoor) apiMine(req *request) *kshttp.Error {
+func (web *Door) apiMine(req *request) *kshttp.Error {
 	s := web.s
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Lock()
+	defer s.Unlock()
 	var list []ksapi.Metadata
 	if req.route != kshttp.RouteMineArchived {
 		if sk := web.waitingOf(req.bot); sk != nil {
 			list = append(list, web.seekMeta(sk))
 		}
-		var live []*game
-		for _, g := range s.games {
-			if _, ok := g.seatOf(req.bot); ok {
+		var live []*server.Game
+		for _, g := range s.GamesInProgress() {
+			if _, ok := g.SeatOf(req.bot); ok {
 				live = append(live, g)
 			}
 		}
-		slices.SortFunc(live, func(a, b *game) int { return b.number - a.number })
+		slices.SortFunc(live, func(a, b *server.Game) int { return b.Number() - a.Number() })
 		for _, g := range live {
 			list = append(list, web.gameMeta(g))
 		}
 	}
 	if req.route != kshttp.RouteMineActive {
-		for i := len(s.finished) - 1; i >= 0 && len(list) < 20; i-- {
-			if _, ok := s.finished[i].seatOf(req.bot); ok {
-				list = append(list, web.gameMeta(s.finished[i]))
+		done := s.GamesFinished()
+		for i := len(done) - 1; i >= 0 && len(list) < 20; i-- {
+			if _, ok := done[i].SeatOf(req.bot); ok {
+				list = append(list, web.gameMeta(done[i]))
 			}
 		}
 	}
@@ -263,108 +218,107 @@ func (web *httpDoor) apiMine(req *request) *kshttp.Error {
 
 // apiOpen lists the lobby: every automatic seek ad, a bot's or a telnet
 // player's, newest first.
-func (web *httpDoor) apiOpen(req *request) *kshttp.Error {
+func (web *Door) apiOpen(req *request) *kshttp.Error {
 	s := web.s
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	ads := s.sortedSeeks()
+	s.Lock()
+	defer s.Unlock()
+	ads := s.SeekAds()
 	list := []ksapi.OpenGame{}
 	for i := len(ads) - 1; i >= 0 && len(list) < 20; i-- {
 		sk := ads[i]
-		if sk.manual {
+		if sk.Manual() {
 			continue
 		}
 		avail := "random"
-		switch sk.color {
+		switch sk.Color() {
 		case "white":
 			avail = "black"
 		case "black":
 			avail = "white"
 		}
-		list = append(list, ksapi.OpenGame{GameCode: sk.code, RuleVariant: "wild16", CreatedBy: sk.seat().name(),
-			CreatedAt: kshttp.ISOTime(sk.posted), AvailableColor: avail})
+		list = append(list, ksapi.OpenGame{GameCode: sk.Code(), RuleVariant: "wild16", CreatedBy: sk.OwnerName(),
+			CreatedAt: kshttp.ISOTime(sk.PostedAt()), AvailableColor: avail})
 	}
 	kshttp.WriteJSON(req.w, 200, ksapi.OpenGames{Games: list})
 	return nil
 }
 
-func (web *httpDoor) apiCreate(req *request, color string) *kshttp.Error {
+func (web *Door) apiCreate(req *request, color string) *kshttp.Error {
 	s := web.s
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Lock()
+	defer s.Unlock()
 	if web.waitingOf(req.bot) != nil {
 		return kshttp.GameError(409, ksapi.CodeBotAlreadyHasOpenGame, "You already have a waiting game")
 	}
 	cfg := &web.cfg
-	sk := &seek{bot: req.bot, minutes: cfg.Minutes, inc: cfg.Inc, color: color, posted: s.cfg.Now()}
-	ev := s.newEvents()
-	s.postSeek(ev, sk)
-	ev.flush()
-	sk.expiry = time.AfterFunc(cfg.WaitingTTL, func() { web.expireSeek(sk) })
-	kshttp.WriteJSON(req.w, 201, ksapi.Created{GameID: sk.id, GameCode: sk.code, PlayAs: color, RuleVariant: "wild16",
-		State: "waiting", JoinURL: "/join/" + sk.code, OpponentType: "human"})
+	ev := s.NewEvents()
+	sk := s.PostBotSeek(ev, req.bot, cfg.Minutes, cfg.Inc, color)
+	ev.Flush()
+	sk.SetExpiry(time.AfterFunc(cfg.WaitingTTL, func() { web.expireSeek(sk) }))
+	kshttp.WriteJSON(req.w, 201, ksapi.Created{GameID: sk.ID(), GameCode: sk.Code(), PlayAs: color, RuleVariant: "wild16",
+		State: "waiting", JoinURL: "/join/" + sk.Code(), OpponentType: "human"})
 	return nil
 }
 
 // expireSeek removes a bot's waiting game nobody joined (no event, as on
 // the site; its streams end).
-func (web *httpDoor) expireSeek(sk *seek) {
+func (web *Door) expireSeek(sk *server.Seek) {
 	s := web.s
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.seeks[sk.index] != sk {
+	s.Lock()
+	defer s.Unlock()
+	if !s.HasSeek(sk) {
 		return
 	}
-	ev := s.newEvents()
-	s.removeSeek(ev, sk, 3)
-	ev.flush()
-	web.endStreams(sk.id)
+	ev := s.NewEvents()
+	s.RemoveSeek(ev, sk, 3)
+	ev.Flush()
+	web.endStreams(sk.ID())
 }
 
-func (web *httpDoor) apiJoin(req *request) *kshttp.Error {
+func (web *Door) apiJoin(req *request) *kshttp.Error {
 	s := web.s
 	code, kind := kshttp.ParseRef(req.param)
 	if kind != kshttp.RefCode {
 		return kshttp.GameError(404, ksapi.CodeGameNotFound, "Game not found")
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	sk, g := web.lookupKey(code, kshttp.RefCode)
-	now := s.cfg.Now()
+	s.Lock()
+	defer s.Unlock()
+	sk, g := s.FindKey(code, true)
+	now := s.Now()
 	bot, cfg := req.bot, &web.cfg
 	switch {
 	case g != nil:
 		return kshttp.GameError(409, ksapi.CodeGameFull, "Game already has two players")
 	case sk == nil:
 		return kshttp.GameError(404, ksapi.CodeGameNotFound, "Game not found")
-	case sk.bot == bot:
+	case sk.Bot() == bot:
 		return kshttp.GameError(409, ksapi.CodeCannotJoinOwnGame, "You cannot join your own game")
-	case sk.manual || sk.seat().busy():
+	case sk.Manual() || sk.OwnerBusy():
 		return kshttp.GameError(409, ksapi.CodeGameNotJoinable, "Game cannot be joined")
-	case sk.rated && (s.rating(bot.username) < sk.minR || s.rating(bot.username) > sk.maxR):
+	case sk.Rated() && !inRange(s.Rating(bot.username), sk):
 		return kshttp.GameError(409, ksapi.CodeGameNotJoinable, "Your rating is outside the game's range")
 	case cfg.JoinCooldown > 0 && !bot.lastJoin.IsZero() && now.Sub(bot.lastJoin) < cfg.JoinCooldown:
 		return kshttp.GameError(409, ksapi.CodeBotJoinCooldown, "Bots may join one game per minute")
 	case web.activeCount(bot) >= cfg.MaxActivePerBot:
 		return kshttp.GameError(409, ksapi.CodeGameNotJoinable, "You are playing too many games")
 	}
-	ev := s.newEvents()
-	g = s.takeSeek(ev, sk, seat{bot: bot})
-	ev.flush()
+	ev := s.NewEvents()
+	g = s.TakeSeek(ev, sk, bot)
+	ev.Flush()
 	bot.lastJoin = now
-	col, _ := g.seatOf(bot)
-	kshttp.WriteJSON(req.w, 200, ksapi.Joined{GameID: g.id, GameCode: g.code, PlayAs: kshttp.ColorWord(col),
-		RuleVariant: "wild16", State: "active", GameURL: "/game/" + g.id})
+	col, _ := g.SeatOf(bot)
+	kshttp.WriteJSON(req.w, 200, ksapi.Joined{GameID: g.ID(), GameCode: g.Code(), PlayAs: kshttp.ColorWord(col),
+		RuleVariant: "wild16", State: "active", GameURL: "/game/" + g.ID()})
 	return nil
 }
 
 // apiMove referees POST /game/{ref}/move: a UCI outside allowed_moves is
 // refused (ILLEGAL_MOVE, or INVALID_UCI when it does not parse) without
 // troubling the umpire or the record; the rest goes to the umpire.
-func (web *httpDoor) apiMove(req *request, uci string) *kshttp.Error {
+func (web *Door) apiMove(req *request, uci string) *kshttp.Error {
 	s := web.s
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Lock()
+	defer s.Unlock()
 	sk, g := web.lookup(req.param)
 	if sk == nil && g == nil {
 		return kshttp.GameError(404, ksapi.CodeGameNotFound, "Game not found")
@@ -372,22 +326,28 @@ func (web *httpDoor) apiMove(req *request, uci string) *kshttp.Error {
 	var col chess.Color
 	var player bool
 	if g != nil {
-		col, player = g.seatOf(req.bot)
+		col, player = g.SeatOf(req.bot)
 	} else {
-		player = sk.bot == req.bot
+		player = sk.Bot() == req.bot
+	}
+	if req.route == kshttp.RouteMoves && !player && g != nil && g.Result() != "" {
+		// A finished game's transcript is for any signed-in user, as on
+		// the site (model fetch reads games it did not play).
+		kshttp.WriteJSON(req.w, 200, transcript(g, nil))
+		return nil
 	}
 	if !player {
 		return kshttp.GameError(403, ksapi.CodeForbidden, "You are not a participant of this game")
 	}
-	if g == nil || g.result != "" {
+	if g == nil || g.Result() != "" {
 		return kshttp.GameError(400, ksapi.CodeGameNotActive, "Game is not active")
 	}
-	ev := s.newEvents()
-	defer ev.flush()
-	if s.checkFlag(ev, g) {
+	ev := s.NewEvents()
+	defer ev.Flush()
+	if s.CheckFlag(ev, g) {
 		return kshttp.GameError(400, ksapi.CodeGameNotActive, "Game timed out")
 	}
-	if g.ump.Side() != col {
+	if g.Umpire().Side() != col {
 		return kshttp.GameError(400, ksapi.CodeNotYourTurn, "It is not your turn")
 	}
 	var r ksapi.MoveResult
@@ -395,19 +355,19 @@ func (web *httpDoor) apiMove(req *request, uci string) *kshttp.Error {
 	switch {
 	case err != nil:
 		r = ksapi.MoveResult{Announcement: ksapi.InvalidUCI, Checks: []string{}}
-		s.changed(g)
+		s.Changed(g)
 	case !slices.Contains(allowedMoves(g), m.String()):
 		r = ksapi.MoveResult{Announcement: ksapi.IllegalMove, Checks: []string{}}
-		s.changed(g)
+		s.Changed(g)
 	default:
-		a, out := s.attemptIn(ev, g, col, m, m.String())
-		if out != attemptJudged {
+		a, out := s.Attempt(ev, g, col, m, m.String())
+		if out != server.AttemptJudged {
 			return kshttp.GameError(400, ksapi.CodeGameNotActive, "Game is not active")
 		}
 		r = kshttp.MoveReply(a)
 	}
-	r.Turn = strp(kshttp.ColorWord(g.ump.Side())) // the board's side to move, after the end too, as the site
-	r.GameOver = g.result != ""
+	r.Turn = strp(kshttp.ColorWord(g.Umpire().Side())) // the board's side to move, after the end too, as the site
+	r.GameOver = g.Result() != ""
 	r.Clock = web.clockOf(g)
 	kshttp.WriteJSON(req.w, 200, r)
 	return nil
@@ -415,11 +375,12 @@ func (web *httpDoor) apiMove(req *request, uci string) *kshttp.Error {
 
 // transcript is GET /game/{ref}/moves for a finished game: every
 // attempt, the opponent's illegal ones too (as the site shows them once a
-// wild16 game is over).
-func transcript(g *game, viewer chess.Color) ksapi.Transcript {
+// wild16 game is over); viewer is the asker's colour, nil for one who did
+// not play.
+func transcript(g *server.Game, viewer *string) ksapi.Transcript {
 	moves := []ksapi.TranscriptMove{}
 	ply := 0
-	for _, a := range g.answers {
+	for _, a := range g.Answers() {
 		ans := kshttp.MoveReply(a)
 		moves = append(moves, ksapi.TranscriptMove{Ply: ply + 1, Color: kshttp.ColorWord(a.Mover), QuestionType: ksapi.QuestionCommon,
 			UCI: strp(a.Attempt.String()), MoveDone: a.Legal,
@@ -429,5 +390,11 @@ func transcript(g *game, viewer chess.Color) ksapi.Transcript {
 			ply++
 		}
 	}
-	return ksapi.Transcript{GameID: g.id, RuleVariant: "wild16", ViewerColor: kshttp.ColorWord(viewer), Moves: moves}
+	return ksapi.Transcript{GameID: g.ID(), RuleVariant: "wild16", ViewerColor: viewer, Moves: moves}
+}
+
+// inRange reports whether rating is in sk's range of takers' ratings.
+func inRange(rating int, sk *server.Seek) bool {
+	lo, hi := sk.RatingRange()
+	return rating >= lo && rating <= hi
 }

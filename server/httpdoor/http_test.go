@@ -1,4 +1,4 @@
-package server
+package httpdoor
 
 import (
 	"bufio"
@@ -21,18 +21,31 @@ import (
 
 	"kriegbot/engine/chess"
 	"kriegbot/engine/umpire"
+	"kriegbot/server"
+	"kriegbot/server/internal/wiretest"
 	"kriegbot/server/kshttp"
+	"kriegbot/server/tddoor"
 )
+
+// wait bounds every wait for something that must happen (wiretest.Wait).
+const wait = wiretest.Wait
+
+// house is a test's whole server: the table with its telnet door, the
+// TD and the HTTP door.
+type house struct {
+	*server.Server
+	door *Door
+}
 
 // startHTTP runs a server with both doors on loopback ports. Request
 // limits are raised: the test clients share one address and do not pause.
-func startHTTP(t testing.TB, cfg Config) (s *Server, telnet, base string) {
+func startHTTP(t testing.TB, cfg server.Config, hcfg Config) (s *house, telnet, base string) {
 	t.Helper()
 	if cfg.Rules == (umpire.Rules{}) {
 		cfg.Rules = umpire.Olympiad()
 		cfg.Rules.MaxPlies = 200 // random games end soon enough
 	}
-	h := &cfg.HTTP
+	h := &hcfg
 	if h.Rate == 0 {
 		h.Rate, h.Burst, h.TokenRate, h.TokenBurst = 1e6, 1e6, 1e6, 1e6
 		h.RegisterRate, h.RegisterBurst = 1e6, 1e6
@@ -40,13 +53,33 @@ func startHTTP(t testing.TB, cfg Config) (s *Server, telnet, base string) {
 	if h.JoinCooldown == 0 {
 		h.JoinCooldown = -1
 	}
-	s, telnet = startServer(t, cfg)
+	table, err := server.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { table.Close() })
+	// The whole house, as kriegbot serve composes it: the TD (whose name
+	// no bot may take, whose pages the door serves), then the HTTP door.
+	director, err := tddoor.New(table, tddoor.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hcfg.Pages = director.ServeTourney
+	door, err := New(table, hcfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go table.Serve(tln)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	go s.ServeAPI(ln)
-	return s, telnet, "http://" + ln.Addr().String()
+	go door.ServeAPI(ln)
+	return &house{Server: table, door: door}, tln.Addr().String(), "http://" + ln.Addr().String()
 }
 
 // apiClient is a bot as the site's Python bots are: plain requests with a
@@ -367,7 +400,7 @@ func sameMove(got, want tMove) bool {
 }
 
 // finishedGame finds the record of the game between two names.
-func finishedGame(t *testing.T, s *Server, a, b string) FinishedGame {
+func finishedGame(t *testing.T, s *house, a, b string) server.FinishedGame {
 	t.Helper()
 	for _, f := range s.Finished() {
 		if (strings.EqualFold(f.White, a) && strings.EqualFold(f.Black, b)) || (strings.EqualFold(f.White, b) && strings.EqualFold(f.Black, a)) {
@@ -375,12 +408,12 @@ func finishedGame(t *testing.T, s *Server, a, b string) FinishedGame {
 		}
 	}
 	t.Fatalf("no finished game between %s and %s", a, b)
-	return FinishedGame{}
+	return server.FinishedGame{}
 }
 
 // checkHeard compares what a bot heard with the umpire's record: its own
 // attempts one by one, and the opponent's moves in its final scoresheet.
-func checkHeard(t *testing.T, p *botPlayer, f FinishedGame) {
+func checkHeard(t *testing.T, p *botPlayer, f server.FinishedGame) {
 	t.Helper()
 	col := chess.White
 	if p.color == "black" {
@@ -435,7 +468,7 @@ func TestHTTPBotsPlayEachOther(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a long end-to-end run: in the full suite, not in -short")
 	}
-	s, _, base := startHTTP(t, Config{HTTP: HTTPConfig{Minutes: 5, Inc: 1}})
+	s, _, base := startHTTP(t, server.Config{}, Config{Minutes: 5, Inc: 1})
 	for round := range 2 {
 		a, b := newAPIClient(t, base), newAPIClient(t, base)
 		a.register(fmt.Sprintf("alpha%d", round))
@@ -490,57 +523,28 @@ func TestHTTPBotsPlayEachOther(t *testing.T) {
 	}
 }
 
-// expectAny reads until one of wants appears and returns its index and
-// the text up to the end of its line.
-func (c *rawClient) expectAny(timeout time.Duration, wants ...string) (int, string) {
-	c.t.Helper()
-	c.nc.SetReadDeadline(time.Now().Add(timeout))
-	buf := make([]byte, 4096)
-	for {
-		best, at := -1, len(c.pending)
-		for i, w := range wants {
-			if j := strings.Index(c.pending, w); j >= 0 && j < at {
-				if nl := strings.IndexByte(c.pending[j:], '\n'); nl >= 0 {
-					best, at = i, j
-				}
-			}
-		}
-		if best >= 0 {
-			end := at + strings.IndexByte(c.pending[at:], '\n') + 1
-			out := c.pending[:end]
-			c.pending = c.pending[end:]
-			return best, out
-		}
-		n, err := c.r.Read(buf)
-		c.pending += string(buf[:n])
-		if err != nil {
-			c.t.Fatalf("waiting for %q: %v; got %q", wants, err, tail(c.pending, 400))
-		}
-	}
-}
-
 // TestTelnetPlaysHTTPBot: a bot's lobby game is a seek ad a telnet guest
 // plays (`sought`, `play N`), and they play to the end: the telnet side
 // types moves, the bot follows docs/kriegspiel-org-api.md §10, and the bot heard what the
 // umpire said.
 func TestTelnetPlaysHTTPBot(t *testing.T) {
-	s, telnet, base := startHTTP(t, Config{HTTP: HTTPConfig{Minutes: 5, Inc: 1}})
+	s, telnet, base := startHTTP(t, server.Config{}, Config{Minutes: 5, Inc: 1})
 	bot := newAPIClient(t, base)
 	bot.register("gamma")
 	bot.call("POST", "/game/create", map[string]any{"rule_variant": "wild16", "play_as": "black", "time_control": "rapid", "opponent_type": "human"}, 201, nil)
 
-	tc := dialRaw(t, telnet)
-	tc.loginGuest()
-	tc.send("sought\r\n")
-	line := tc.expect("gamma", wait)
+	tc := wiretest.DialRaw(t, telnet)
+	tc.LoginGuest()
+	tc.Send("sought\r\n")
+	line := tc.Expect("gamma", wait)
 	var index int
 	lines := strings.Split(strings.TrimSpace(line), "\n")
 	ad := strings.TrimPrefix(lines[len(lines)-1], "aics% ")
 	if _, err := fmt.Sscan(ad, &index); err != nil {
 		t.Fatalf("sought line %q: %v", ad, err)
 	}
-	tc.send(fmt.Sprintf("play %d\r\n", index))
-	tc.expect("Creating unrated wild 16", wait)
+	tc.Send(fmt.Sprintf("play %d\r\n", index))
+	tc.Expect("Creating unrated wild 16", wait)
 
 	p := &botPlayer{c: bot, rng: rand.New(rand.NewPCG(7, 7))}
 	done := make(chan struct{})
@@ -563,27 +567,27 @@ func TestTelnetPlaysHTTPBot(t *testing.T) {
 // telnetPlays plays the telnet side of the one game whose HTTP bot sits at
 // botCol to its end: random attempts from the umpire's allowed list, as
 // the bot reads allowed_moves.
-func telnetPlays(t *testing.T, s *Server, tc *rawClient, botCol chess.Color, rng *rand.Rand) {
+func telnetPlays(t *testing.T, s *house, tc *wiretest.RawClient, botCol chess.Color, rng *rand.Rand) {
 	t.Helper()
 	for {
-		i, _ := tc.expectAny(2*wait, "it is your move", "} ")
+		i, _ := tc.ExpectAny(2*wait, "it is your move", "} ")
 		if i == 1 {
 			return
 		}
 		for {
-			s.mu.Lock()
+			s.Lock()
 			var moves []string
-			for _, g := range s.games {
-				if g.bots[botCol] != nil {
+			for _, g := range s.GamesInProgress() {
+				if g.Bots()[botCol] != nil {
 					moves = allowedMoves(g)
 				}
 			}
-			s.mu.Unlock()
+			s.Unlock()
 			if len(moves) == 0 {
 				t.Fatal("no game or no allowed move for the telnet side")
 			}
-			tc.send(moves[rng.IntN(len(moves))] + "\r\n")
-			j, _ := tc.expectAny(wait, "Illegal move", "you played", "} ")
+			tc.Send(moves[rng.IntN(len(moves))] + "\r\n")
+			j, _ := tc.ExpectAny(wait, "Illegal move", "you played", "} ")
 			if j == 1 {
 				break
 			}
@@ -600,37 +604,37 @@ func telnetPlays(t *testing.T, s *Server, tc *rawClient, botCol chess.Color, rng
 // the umpire said. A bot that does not play wild16, is not running, or the
 // challenger already playing get a line saying why, and no game.
 func TestTelnetMatchesHTTPBot(t *testing.T) {
-	s, telnet, base := startHTTP(t, Config{})
+	s, telnet, base := startHTTP(t, server.Config{}, Config{})
 	bot := newAPIClient(t, base)
 	bot.register("hotel")
 	other := newAPIClient(t, base)
 	other.call("POST", "/auth/bots/register", map[string]any{"username": "india", "display_name": "India bot",
 		"owner_email": "o@example.org", "supported_rule_variants": []string{"berkeley"}}, 201, nil)
 
-	tc := dialRaw(t, telnet)
-	tc.loginGuest()
+	tc := wiretest.DialRaw(t, telnet)
+	tc.LoginGuest()
 	// Registered, but no request with its token yet: not running.
-	tc.send("match hotel 2 1 u black\r\n")
-	tc.expect("hotel is not connected", wait)
-	tc.send("match india 2 1 u\r\n")
-	tc.expect("india does not play wild 16", wait)
-	tc.send("match nobody 2 1 u\r\n")
-	tc.expect("nobody is not logged in", wait)
-	s.mu.Lock()
-	started := len(s.games) + len(s.finished)
-	s.mu.Unlock()
+	tc.Send("match hotel 2 1 u black\r\n")
+	tc.Expect("hotel is not connected", wait)
+	tc.Send("match india 2 1 u\r\n")
+	tc.Expect("india does not play wild 16", wait)
+	tc.Send("match nobody 2 1 u\r\n")
+	tc.Expect("nobody is not logged in", wait)
+	s.Lock()
+	started := len(s.GamesInProgress()) + len(s.GamesFinished())
+	s.Unlock()
 	if started != 0 {
 		t.Fatal("a refused match started a game")
 	}
 
 	bot.call("GET", "/game/mine/active", nil, 200, nil) // the bot polls: it is running
-	tc.send("match hotel 2 1 r black\r\n")
-	tc.expect("Guests can play unrated games only", wait)
-	tc.send("match hotel 2 1 u black\r\n")
-	tc.expect("hotel accepts your challenge", wait)
-	tc.expect("Creating unrated wild 16", wait)
-	tc.send("match hotel 2 1 u black\r\n")
-	tc.expect("You are already playing", wait)
+	tc.Send("match hotel 2 1 r black\r\n")
+	tc.Expect("Guests can play unrated games only", wait)
+	tc.Send("match hotel 2 1 u black\r\n")
+	tc.Expect("hotel accepts your challenge", wait)
+	tc.Expect("Creating unrated wild 16", wait)
+	tc.Send("match hotel 2 1 u black\r\n")
+	tc.Expect("You are already playing", wait)
 
 	p := &botPlayer{c: bot, rng: rand.New(rand.NewPCG(9, 9))}
 	done := make(chan struct{})
@@ -685,7 +689,7 @@ func createWild16() map[string]any {
 // TestHTTPErrors: the site's status codes and envelopes for what bots get
 // wrong, and the /api prefix on loopback Hosts.
 func TestHTTPErrors(t *testing.T) {
-	s, _, base := startHTTP(t, Config{HTTP: HTTPConfig{JoinCooldown: time.Hour}})
+	s, _, base := startHTTP(t, server.Config{}, Config{JoinCooldown: time.Hour})
 	a, b, c := newAPIClient(t, base), newAPIClient(t, base), newAPIClient(t, base)
 	a.register("Alice_1")
 	b.register("bob")
@@ -828,11 +832,11 @@ func TestHTTPErrors(t *testing.T) {
 // TestHTTPBotJoinsTelnetSeek: a telnet player's seek is a lobby game an
 // HTTP bot joins; the telnet side hears the game start and its end.
 func TestHTTPBotJoinsTelnetSeek(t *testing.T) {
-	_, telnet, base := startHTTP(t, Config{})
-	tc := dialRaw(t, telnet)
-	tc.loginGuest()
-	tc.send("seek 3 2 white\r\n")
-	tc.expect("Your seek has been posted", wait)
+	_, telnet, base := startHTTP(t, server.Config{}, Config{})
+	tc := wiretest.DialRaw(t, telnet)
+	tc.LoginGuest()
+	tc.Send("seek 3 2 white\r\n")
+	tc.Expect("Your seek has been posted", wait)
 	bot := newAPIClient(t, base)
 	bot.register("delta")
 	var open struct {
@@ -858,16 +862,16 @@ func TestHTTPBotJoinsTelnetSeek(t *testing.T) {
 	if j.PlayAs != "black" || user.Role != "bot" {
 		t.Fatalf("join: %+v, role %q", j, user.Role)
 	}
-	tc.expect("Creating: ", wait)
-	tc.send("e2e4\r\n")
-	tc.expect("you played e4", wait)
+	tc.Expect("Creating: ", wait)
+	tc.Send("e2e4\r\n")
+	tc.Expect("you played e4", wait)
 	var st tState
 	bot.call("GET", "/game/"+j.ID+"/state", nil, 200, &st)
 	if st.Turn == nil || *st.Turn != "black" || st.Clock.Active == nil || len(st.AllowedMoves) == 0 {
 		t.Fatalf("bot's state: %+v", st)
 	}
 	bot.call("POST", "/game/"+j.ID+"/resign", nil, 200, nil)
-	tc.expect("delta resigns} 1-0", wait)
+	tc.Expect("delta resigns} 1-0", wait)
 }
 
 // TestHTTPRateLimit: past its burst an address, or a token, gets 429
@@ -888,14 +892,14 @@ func TestHTTPRateLimit(t *testing.T) {
 			t.Fatalf("%s: status %d, Retry-After %q", path, resp.StatusCode, resp.Header.Get("Retry-After"))
 		}
 	}
-	_, _, base := startHTTP(t, Config{HTTP: HTTPConfig{Rate: 0.5, Burst: 3, TokenRate: 1e6, TokenBurst: 1e6, RegisterRate: 1e6, RegisterBurst: 1e6}})
+	_, _, base := startHTTP(t, server.Config{}, Config{Rate: 0.5, Burst: 3, TokenRate: 1e6, TokenBurst: 1e6, RegisterRate: 1e6, RegisterBurst: 1e6})
 	c := newAPIClient(t, base)
 	for range 3 {
 		c.call("GET", "/health", nil, 200, nil)
 	}
 	get429(c, "/health")
 
-	_, _, base = startHTTP(t, Config{HTTP: HTTPConfig{Rate: 1e6, Burst: 1e6, TokenRate: 0.5, TokenBurst: 2, RegisterRate: 1e6, RegisterBurst: 1e6}})
+	_, _, base = startHTTP(t, server.Config{}, Config{Rate: 1e6, Burst: 1e6, TokenRate: 0.5, TokenBurst: 2, RegisterRate: 1e6, RegisterBurst: 1e6})
 	a, b := newAPIClient(t, base), newAPIClient(t, base)
 	a.register("papa")
 	b.register("quebec")
@@ -978,7 +982,7 @@ func (r *sseReader) event(typ, id string) {
 // join and a move, the per-bot stream cap, the end of a stream when its
 // client leaves, and shutdown when the server closes.
 func TestHTTPEventStream(t *testing.T) {
-	s, _, base := startHTTP(t, Config{HTTP: HTTPConfig{KeepAlive: 50 * time.Millisecond, MaxStreamsPerBot: 2}})
+	s, _, base := startHTTP(t, server.Config{}, Config{KeepAlive: 50 * time.Millisecond, MaxStreamsPerBot: 2})
 	a, b := newAPIClient(t, base), newAPIClient(t, base)
 	a.register("echo")
 	b.register("foxtrot")
@@ -1016,9 +1020,9 @@ func TestHTTPEventStream(t *testing.T) {
 	st2.resp.Body.Close()
 	deadline := time.Now().Add(wait)
 	for {
-		s.mu.Lock()
+		s.Lock()
 		n := a.streamsOf(s)
-		s.mu.Unlock()
+		s.Unlock()
 		if n == 1 {
 			break
 		}
@@ -1056,7 +1060,7 @@ func TestHTTPEventStream(t *testing.T) {
 	}
 }
 
-func (c *apiClient) streamsOf(s *Server) int { return s.http.bots[c.name].streams }
+func (c *apiClient) streamsOf(s *house) int { return s.door.bots[c.name].streams }
 
 // TestStreamQueueDropsOldest: a stream's queue holds the newest QueueLen
 // frames, and nothing after its last.
@@ -1085,7 +1089,7 @@ func TestHTTPClock(t *testing.T) {
 	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 	advance := func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }
 	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
-	_, _, base := startHTTP(t, Config{Now: clock, HTTP: HTTPConfig{Minutes: 1, Inc: 10}})
+	_, _, base := startHTTP(t, server.Config{Now: clock}, Config{Minutes: 1, Inc: 10})
 	a, b := newAPIClient(t, base), newAPIClient(t, base)
 	a.register("golf")
 	b.register("hotel")
@@ -1126,7 +1130,7 @@ func TestHTTPClock(t *testing.T) {
 // WaitingTTL; a started game in which White never moves is aborted
 // after IdleGame.
 func TestHTTPExpiry(t *testing.T) {
-	_, _, base := startHTTP(t, Config{HTTP: HTTPConfig{WaitingTTL: 50 * time.Millisecond, IdleGame: 50 * time.Millisecond}})
+	_, _, base := startHTTP(t, server.Config{}, Config{WaitingTTL: 50 * time.Millisecond, IdleGame: 50 * time.Millisecond})
 	a, b := newAPIClient(t, base), newAPIClient(t, base)
 	a.register("india")
 	b.register("juliet")
@@ -1167,7 +1171,7 @@ func TestHTTPTokenFile(t *testing.T) {
 	var logMu sync.Mutex
 	var logs strings.Builder
 	logf := func(format string, a ...any) { logMu.Lock(); fmt.Fprintf(&logs, format+"\n", a...); logMu.Unlock() }
-	s1, _, base := startHTTP(t, Config{Log: logf, HTTP: HTTPConfig{TokenFile: file}})
+	s1, _, base := startHTTP(t, server.Config{Log: wiretest.LogTo(func(m string) { logf("%s", m) })}, Config{TokenFile: file})
 	c := newAPIClient(t, base)
 	c.register("kilo")
 	c.call("GET", "/game/mine/active", nil, 200, nil)
@@ -1186,7 +1190,7 @@ func TestHTTPTokenFile(t *testing.T) {
 		t.Fatalf("a token was logged: %s", logs.String())
 	}
 	logMu.Unlock()
-	_, _, base2 := startHTTP(t, Config{HTTP: HTTPConfig{TokenFile: file}})
+	_, _, base2 := startHTTP(t, server.Config{}, Config{TokenFile: file})
 	c.base = base2
 	c.call("GET", "/game/mine/active", nil, 200, nil)
 	flip := byte('A')
@@ -1210,7 +1214,7 @@ func TestHTTPPythonBots(t *testing.T) {
 	if os.Getenv("KRIEGBOT_PYTHON") != "1" {
 		t.Skip("set KRIEGBOT_PYTHON=1 to run the Python bots")
 	}
-	s, _, base := startHTTP(t, Config{HTTP: HTTPConfig{Minutes: 5, Inc: 1}})
+	s, _, base := startHTTP(t, server.Config{}, Config{Minutes: 5, Inc: 1})
 	type out struct {
 		stdout, stderr bytes.Buffer
 		err            error
@@ -1244,7 +1248,7 @@ func TestHTTPPythonBots(t *testing.T) {
 // TestHTTPConnectionsPerHost: the HTTP door closes a connection over the
 // per-address cap at once, and serves the others.
 func TestHTTPConnectionsPerHost(t *testing.T) {
-	_, _, base := startHTTP(t, Config{MaxConns: 10, MaxConnsPerHost: 2})
+	_, _, base := startHTTP(t, server.Config{MaxConns: 10, MaxConnsPerHost: 2}, Config{})
 	addr := strings.TrimPrefix(base, "http://")
 	var conns []net.Conn
 	for range 3 {
@@ -1275,7 +1279,7 @@ func TestHTTPNoGoroutineLeft(t *testing.T) {
 	http.DefaultTransport.(*http.Transport).CloseIdleConnections()
 	base0 := runtime.NumGoroutine()
 	func() {
-		s, _, base := startHTTP(t, Config{})
+		s, _, base := startHTTP(t, server.Config{}, Config{})
 		a, b := newAPIClient(t, base), newAPIClient(t, base)
 		a.register("lima")
 		b.register("mike")
@@ -1314,7 +1318,7 @@ func TestHTTPNoGoroutineLeft(t *testing.T) {
 // TestHTTPCheckmate: fool's mate through the door: the mating move's
 // answer, the result, the full FEN and the scoresheet's last words.
 func TestHTTPCheckmate(t *testing.T) {
-	_, _, base := startHTTP(t, Config{})
+	_, _, base := startHTTP(t, server.Config{}, Config{})
 	w, b := newAPIClient(t, base), newAPIClient(t, base)
 	w.register("november")
 	b.register("oscar")
@@ -1351,7 +1355,7 @@ func TestHTTPCheckmate(t *testing.T) {
 // (engine_adapter._answer_check_names reads ks-game's check_1/check_2,
 // which only a double check sets); bot-gpt-nano and others read both.
 func TestHTTPCheckReplyBytes(t *testing.T) {
-	_, _, base := startHTTP(t, Config{})
+	_, _, base := startHTTP(t, server.Config{}, Config{})
 	w, b := newAPIClient(t, base), newAPIClient(t, base)
 	w.register("papa")
 	b.register("quebec")
@@ -1393,7 +1397,7 @@ func TestHTTPBotExpiry(t *testing.T) {
 	var logMu sync.Mutex
 	var logs strings.Builder
 	logf := func(format string, a ...any) { logMu.Lock(); fmt.Fprintf(&logs, format+"\n", a...); logMu.Unlock() }
-	s, _, base := startHTTP(t, Config{Now: clock, Log: logf, HTTP: HTTPConfig{TokenFile: file}})
+	s, _, base := startHTTP(t, server.Config{Now: clock, Log: wiretest.LogTo(func(m string) { logf("%s", m) })}, Config{TokenFile: file})
 	names := []string{"alfa", "bravo", "charlie", "delta", "echo", "foxtrot"}
 	c := map[string]*apiClient{}
 	for _, n := range names {
@@ -1422,9 +1426,9 @@ func TestHTTPBotExpiry(t *testing.T) {
 	advance(30*24*time.Hour - time.Minute) // alfa was seen a day later than the others
 	c["foxtrot"].call("GET", "/health", nil, 200, nil)
 	for _, n := range []string{"charlie", "delta", "echo", "foxtrot"} {
-		s.mu.Lock()
-		gone := s.http.bots[n] == nil
-		s.mu.Unlock()
+		s.Lock()
+		gone := s.door.bots[n] == nil
+		s.Unlock()
 		want := n == "foxtrot" // idle, but charlie waits and delta and echo play
 		if gone != want {
 			t.Errorf("%s removed: %v, want %v", n, gone, want)
@@ -1442,7 +1446,7 @@ func TestHTTPBotExpiry(t *testing.T) {
 
 	s.Close()
 	advance(31 * 24 * time.Hour)
-	_, _, base2 := startHTTP(t, Config{Now: clock, HTTP: HTTPConfig{TokenFile: file}})
+	_, _, base2 := startHTTP(t, server.Config{Now: clock}, Config{TokenFile: file})
 	for _, n := range []string{"alfa", "charlie"} {
 		c[n].base = base2
 		c[n].wantErr("GET", "/game/mine/active", nil, 401, "")
@@ -1457,7 +1461,7 @@ func TestHTTPVariantRefusedLogged(t *testing.T) {
 	var mu sync.Mutex
 	var logs strings.Builder
 	logf := func(format string, a ...any) { mu.Lock(); fmt.Fprintf(&logs, format+"\n", a...); mu.Unlock() }
-	_, _, base := startHTTP(t, Config{Log: logf})
+	_, _, base := startHTTP(t, server.Config{Log: wiretest.LogTo(func(m string) { logf("%s", m) })}, Config{})
 	c := newAPIClient(t, base)
 	c.register("kilo")
 	body := map[string]any{"rule_variant": "berkeley_any", "play_as": "random", "time_control": "rapid", "opponent_type": "human"}
@@ -1483,11 +1487,11 @@ func TestHTTPBotExpiryOldFile(t *testing.T) {
 	file := t.TempDir() + "/bots.jsonl"
 	line := fmt.Sprintf(`{"bot_id":"%s","username":"oldie","display_name":"Old bot","owner_email":"o@x","description":"","listed":true,`+
 		`"supported_rule_variants":["wild16"],"token_id":"%s","token_sha256":"%s","created_at":"2026-01-01T00:00:00Z"}`+"\n",
-		randomHex(24), id, tokenDigest(token))
+		kshttp.RandomHex(24), id, tokenDigest(token))
 	if err := os.WriteFile(file, []byte(line), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	_, _, base := startHTTP(t, Config{Now: clock, HTTP: HTTPConfig{TokenFile: file}})
+	_, _, base := startHTTP(t, server.Config{Now: clock}, Config{TokenFile: file})
 	c := newAPIClient(t, base)
 	c.token = token
 	advance(29 * 24 * time.Hour)

@@ -1,10 +1,12 @@
-package server
+package httpdoor
 
 import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"kriegbot/server"
 )
 
 // FuzzRequestBodies sends arbitrary bodies to the routes that read JSON
@@ -18,12 +20,16 @@ func FuzzRequestBodies(f *testing.F) {
 			f.Add(route, b)
 		}
 	}
-	s, err := New(Config{HTTP: HTTPConfig{Rate: 1e9, Burst: 1e9, TokenRate: 1e9, TokenBurst: 1e9, RegisterRate: 1e9, RegisterBurst: 1e9}})
+	s, err := server.New(server.Config{})
 	if err != nil {
 		f.Fatal(err)
 	}
 	f.Cleanup(func() { s.Close() })
-	h := s.APIHandler()
+	door, err := New(s, Config{Rate: 1e9, Burst: 1e9, TokenRate: 1e9, TokenBurst: 1e9, RegisterRate: 1e9, RegisterBurst: 1e9})
+	if err != nil {
+		f.Fatal(err)
+	}
+	h := door.Handler()
 	reg := httptest.NewRecorder()
 	h.ServeHTTP(reg, httptest.NewRequest("POST", "/auth/bots/register",
 		strings.NewReader(`{"username":"fuzzer","display_name":"Fuzzer","owner_email":"f@x"}`)))

@@ -1,4 +1,4 @@
-package server
+package httpdoor
 
 import (
 	"encoding/json"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"kriegbot/protocol/ksapi"
+	"kriegbot/server"
 	"kriegbot/server/kshttp"
 )
 
@@ -19,7 +20,7 @@ import (
 // costs a bounded amount of memory and never holds up the game.
 
 // stream is one subscriber. Its queue has its own lock: frames are
-// pushed under s.mu and taken by the stream's handler without it.
+// pushed under the table's lock and taken by the stream's handler without it.
 type stream struct {
 	bot  *webBot
 	id   string // the game it follows
@@ -72,43 +73,44 @@ func eventFrame(typ string, data any) []byte {
 	return ksapi.FormatEvent(typ, b)
 }
 
-func gameEvent(typ string, g *game) []byte {
-	d := ksapi.GameEvent{Type: typ, GameID: g.id, GameCode: g.code, State: gameState(g), MoveNumber: g.ump.Plies() + 1, UpdatedAt: kshttp.ISOTime(g.updated)}
-	if g.result == "" {
-		d.Turn = strp(kshttp.ColorWord(g.ump.Side()))
+func gameEvent(typ string, g *server.Game) []byte {
+	d := ksapi.GameEvent{Type: typ, GameID: g.ID(), GameCode: g.Code(), State: gameState(g), MoveNumber: g.Umpire().Plies() + 1, UpdatedAt: kshttp.ISOTime(g.Updated())}
+	if g.Result() == "" {
+		d.Turn = strp(kshttp.ColorWord(g.Umpire().Side()))
 	}
 	return eventFrame(typ, d)
 }
 
 // gameStarted tells the streams of a waiting game that it started.
-func (web *httpDoor) gameStarted(g *game) { web.gameChanged(g) }
+func (web *Door) GameStarted(g *server.Game) { web.GameChanged(g) }
 
 // gameEnded sends the final game_changed; the streams end after it.
-func (web *httpDoor) gameEnded(_ *events, g *game) { web.gameChanged(g) }
+func (web *Door) GameEnded(_ *server.Events, g *server.Game) { web.GameChanged(g) }
 
 // gameChanged sends game_changed to g's streams; a finished game's
 // streams end after it.
-func (web *httpDoor) gameChanged(g *game) {
-	subs := web.streams[g.id]
+func (web *Door) GameChanged(g *server.Game) {
+	subs := web.streams[g.ID()]
 	if len(subs) == 0 {
 		return
 	}
 	frame := gameEvent("game_changed", g)
 	for st := range subs {
-		st.push(frame, g.result != "")
+		st.push(frame, g.Result() != "")
 	}
 }
 
 // endStreams ends the streams of id without an event (a waiting game
 // deleted or expired).
-func (web *httpDoor) endStreams(id string) {
+func (web *Door) endStreams(id string) {
 	for st := range web.streams[id] {
 		st.push(nil, true)
 	}
 }
 
-// shutdownStreams sends every stream "shutdown" and ends it.
-func (web *httpDoor) shutdownStreams() {
+// Closing sends every stream "shutdown" and ends it, as the table closes
+// (server.DoorCloser).
+func (web *Door) Closing() {
 	frame := eventFrame("shutdown", ksapi.Shutdown{Type: "shutdown"})
 	for _, subs := range web.streams {
 		for st := range subs {
@@ -119,46 +121,46 @@ func (web *httpDoor) shutdownStreams() {
 
 // apiEvents serves GET /game/{ref}/events until the client leaves, the
 // game ends or the server stops.
-func (web *httpDoor) apiEvents(req *request) *kshttp.Error {
+func (web *Door) apiEvents(req *request) *kshttp.Error {
 	s := web.s
 	cfg := &web.cfg
-	s.mu.Lock()
+	s.Lock()
 	sk, g := web.lookup(req.param)
 	var first []byte
 	switch {
 	case sk == nil && g == nil:
-		s.mu.Unlock()
+		s.Unlock()
 		return kshttp.GameError(404, ksapi.CodeGameNotFound, "Game not found")
-	case g != nil && g.result != "":
-		s.mu.Unlock()
+	case g != nil && g.Result() != "":
+		s.Unlock()
 		return kshttp.GameError(404, ksapi.CodeGameNotFound, "Game is archived")
 	case g != nil:
-		if _, ok := g.seatOf(req.bot); !ok {
-			s.mu.Unlock()
+		if _, ok := g.SeatOf(req.bot); !ok {
+			s.Unlock()
 			return kshttp.GameError(403, ksapi.CodeForbidden, "You are not a participant of this game")
 		}
 		first = gameEvent("connected", g)
 	default:
-		if sk.bot != req.bot {
-			s.mu.Unlock()
+		if sk.Bot() != req.bot {
+			s.Unlock()
 			return kshttp.GameError(403, ksapi.CodeForbidden, "You are not a participant of this game")
 		}
-		first = eventFrame("connected", ksapi.GameEvent{Type: "connected", GameID: sk.id, GameCode: sk.code, State: "waiting",
-			Turn: strp("white"), MoveNumber: 1, UpdatedAt: kshttp.ISOTime(sk.posted)})
+		first = eventFrame("connected", ksapi.GameEvent{Type: "connected", GameID: sk.ID(), GameCode: sk.Code(), State: "waiting",
+			Turn: strp("white"), MoveNumber: 1, UpdatedAt: kshttp.ISOTime(sk.PostedAt())})
 	}
-	if s.closed {
-		s.mu.Unlock()
+	if s.Closed() {
+		s.Unlock()
 		return kshttp.DetailError(503, "The server is shutting down")
 	}
 	if req.bot.streams >= cfg.MaxStreamsPerBot || web.nstreams >= cfg.MaxStreams {
-		s.mu.Unlock()
+		s.Unlock()
 		return &kshttp.Error{Status: 429, Detail: "Too many event streams", Retry: cfg.KeepAlive}
 	}
 	st := newStream(req.bot, req.param, cfg.QueueLen)
 	if g != nil {
-		st.id = g.id
+		st.id = g.ID()
 	} else {
-		st.id = sk.id
+		st.id = sk.ID()
 	}
 	if web.streams[st.id] == nil {
 		web.streams[st.id] = map[*stream]struct{}{}
@@ -166,16 +168,16 @@ func (web *httpDoor) apiEvents(req *request) *kshttp.Error {
 	web.streams[st.id][st] = struct{}{}
 	web.nstreams++
 	req.bot.streams++
-	s.mu.Unlock()
+	s.Unlock()
 	defer func() {
-		s.mu.Lock()
+		s.Lock()
 		delete(web.streams[st.id], st)
 		if len(web.streams[st.id]) == 0 {
 			delete(web.streams, st.id)
 		}
 		web.nstreams--
 		req.bot.streams--
-		s.mu.Unlock()
+		s.Unlock()
 	}()
 
 	w := req.w
@@ -187,7 +189,7 @@ func (web *httpDoor) apiEvents(req *request) *kshttp.Error {
 	h.Set("X-Accel-Buffering", "no")
 	w.WriteHeader(200)
 	write := func(b []byte) bool {
-		rc.SetWriteDeadline(time.Now().Add(writeWait))
+		rc.SetWriteDeadline(time.Now().Add(server.WriteWait))
 		if _, err := w.Write(b); err != nil {
 			return false
 		}
