@@ -33,10 +33,10 @@ func TestReadAnswersV2(t *testing.T) {
 		{"mate", `{"type":"answer","own":false,"checks":["file"],"ending":"checkmate"}`,
 			umpire.View{Heard: true, Checks: [2]chess.CheckKind{chess.CheckFile}, PawnTries: -1, Ending: umpire.Checkmate}, ""},
 		{"words in v2", `{"type":"answer","own":false,"referee":["0 pawn tries"]}`, umpire.View{}, "f:2: answer: referee words in a version 2 record"},
-		{"refusal announcing", `{"type":"answer","own":true,"move":"e2e4","legal":false,"tries":1}`, umpire.View{}, "f:2: answer: a refused attempt announces nothing"},
+		{"refusal announcing", `{"type":"answer","own":true,"move":"e2e4","legal":false,"tries":1}`, umpire.View{}, "f:2: answer: an attempt that played no move (legal: false) announces nothing"},
 		{"capture alone", `{"type":"answer","own":false,"capture":"d5"}`, umpire.View{}, "f:2: answer: capture and captured go together"},
 		{"bad square", `{"type":"answer","own":false,"capture":"z9","captured":"pawn"}`, umpire.View{}, `f:2: answer: capture "z9" is not a square`},
-		{"bad captured", `{"type":"answer","own":false,"capture":"d5","captured":"king"}`, umpire.View{}, `f:2: answer: captured "king" is neither`},
+		{"bad captured", `{"type":"answer","own":false,"capture":"d5","captured":"king"}`, umpire.View{}, `f:2: answer: captured "king" is not pawn`},
 		{"three checks", `{"type":"answer","own":false,"checks":["rank","file","knight"]}`, umpire.View{}, "f:2: answer: more than 2 checks"},
 		{"bad check", `{"type":"answer","own":false,"checks":["Rank check"]}`, umpire.View{}, `f:2: answer: check "Rank check" is not`},
 		{"bad tries", `{"type":"answer","own":false,"tries":-1}`, umpire.View{}, "f:2: answer: tries -1 is not"},
@@ -144,7 +144,7 @@ func FuzzAnswerV2(f *testing.F) {
 		if json.Unmarshal(line, &raw) != nil {
 			return
 		}
-		s, err := answerStep(&raw, 2)
+		s, err := answerStep(&raw, 2, umpire.Wild16())
 		if err != nil {
 			return
 		}

@@ -90,7 +90,7 @@ func TestReadRefereeLineErrors(t *testing.T) {
 		{"refusal announces", `{"side":"white","attempt":"e2e5","legal":false,"tries":0}`, "announces nothing"},
 		{"capture alone", head + `,"capture":"e4"}`, "go together"},
 		{"bad square", head + `,"capture":"z9","captured":"pawn"}`, "not a square"},
-		{"bad captured", head + `,"capture":"e4","captured":"queen"}`, "neither pawn nor piece"},
+		{"bad captured", head + `,"capture":"e4","captured":"king"}`, "is not pawn, piece"},
 		{"bad check", head + `,"checks":["diagonal"]}`, `check "diagonal"`},
 		{"three checks", head + `,"checks":["rank","file","knight"]}`, "more than 2 checks"},
 		{"bad tries", head + `,"tries":17}`, "tries 17"},

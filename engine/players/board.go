@@ -130,6 +130,12 @@ func (b *OwnBoard) dropRights(s chess.Square) {
 // list: we cannot know the opponent's en passant chance, so with no pawn
 // tries the en passant step, which could only be refused, is not listed.
 func (b *OwnBoard) Askable(tries int, refused []chess.Move, out *chess.MoveList) {
-	m := umpire.Men{Color: b.us, Own: b.own, Types: &b.men, Castling: b.castle, EnPassant: chess.NoSquare, Tries: tries}
+	b.AskableFrom(tries, 0, refused, out)
+}
+
+// AskableFrom is Askable with the diagonal tries limited to the pawns on
+// tryFrom when it is not 0 (the squares rand announces).
+func (b *OwnBoard) AskableFrom(tries int, tryFrom chess.Bitboard, refused []chess.Move, out *chess.MoveList) {
+	m := umpire.Men{Color: b.us, Own: b.own, Types: &b.men, Castling: b.castle, EnPassant: chess.NoSquare, Tries: tries, TryFrom: tryFrom}
 	m.Askable(umpire.AllPromotions, refused, out)
 }
