@@ -330,7 +330,7 @@ func Read(r io.Reader, name string) (*Record, error) {
 			if len(l.SAN) > maxMoves {
 				return nil, fail(n, "more than %d moves", maxMoves)
 			}
-			if err := CheckSANFrom(rec.Game.start(), l.SAN); err != nil {
+			if err := checkMoves(&rec.Game, l.SAN); err != nil {
 				return nil, fail(n, "%v", err)
 			}
 			rec.Moves = l.SAN
@@ -469,9 +469,9 @@ func parseMove(s string) (chess.Move, error) {
 	return m, nil
 }
 
-// parseAttempt reads an attempt as records spell it (MoveText): UCI, a
+// ParseAttempt reads an attempt as records spell it (MoveText): UCI, a
 // drop ("N@e4") or "any" (chess.NullMove).
-func parseAttempt(s string) (chess.Move, error) {
+func ParseAttempt(s string) (chess.Move, error) {
 	if s == AskAny {
 		return chess.NullMove, nil
 	}
@@ -486,7 +486,7 @@ func parseAttempt(s string) (chess.Move, error) {
 }
 
 func attemptStep(raw *AttemptLine) (Step, error) {
-	m, err := parseAttempt(raw.Move)
+	m, err := ParseAttempt(raw.Move)
 	if err != nil {
 		return Step{}, err
 	}
@@ -535,7 +535,7 @@ func answerStep(raw *AnswerLine, version int, variant umpire.Variant) (Step, err
 	if v.Own {
 		// The daemon repeats our move; other drivers may write "0000" (the
 		// player knows what it asked).
-		m, err := parseAttempt(raw.Move)
+		m, err := ParseAttempt(raw.Move)
 		if raw.Move == "0000" {
 			m, err = chess.NullMove, nil
 		}
@@ -587,6 +587,31 @@ func (g *GameInfo) start() chess.Position {
 		return *g.Setup
 	}
 	return chess.StartPosition()
+}
+
+// checkMoves checks that the revealed moves are legal from the game's
+// start: by chess rules, or where men are dropped (crazykrieg) by the
+// umpire's, which keeps the pockets.
+func checkMoves(g *GameInfo, sans []string) error {
+	if !g.Rules.Variant.Drops {
+		return CheckSANFrom(g.start(), sans)
+	}
+	u := umpire.New(umpire.Site(g.Rules.Variant))
+	u.Reset(g.start())
+	for i, s := range sans {
+		m, err := umpire.ParseMoveText(s)
+		if len(s) != 4 || s[1] != '@' {
+			pos := u.Position()
+			m, err = pos.ParseSAN(s)
+		}
+		if err != nil {
+			return fmt.Errorf("moves: ply %d: %q: %v", i+1, s, err)
+		}
+		if a, err := u.Attempt(m); err != nil || !a.Legal {
+			return fmt.Errorf("moves: ply %d: %q is not legal", i+1, s)
+		}
+	}
+	return nil
 }
 
 // CheckSANFrom checks that the moves are legal from pos.

@@ -110,6 +110,14 @@ func MoveText(m chess.Move) string {
 	return umpire.MoveText(m)
 }
 
+// SAN writes the legal move m of pos in SAN, a drop as "N@e4".
+func SAN(pos *chess.Position, m chess.Move) string {
+	if umpire.IsDrop(m) {
+		return umpire.MoveText(m)
+	}
+	return pos.SAN(m)
+}
+
 // AskAny is the "Any?" question as an attempt line spells it.
 const AskAny = "any"
 

@@ -38,7 +38,7 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	tc := fs.String("tc", "", "real-time clock per side, BASE+INC: seconds (60+1) or with units (1m+1s; \"1+1\" is 1 s + 1 s); flag fall loses")
 	nodes := fs.Int64("nodes", 0, "search budget per attempt (reproducible)")
 	overhead := fs.Duration("overhead", 10*time.Millisecond, "move overhead the time manager reserves per attempt under -tc")
-	rulesName := fs.String("rules", "icc", "rule set: icc, olympiad (automatic 50-move and repetition draws) or ks (kriegspiel.org's 2,000 reversible half-move cap)")
+	rulesName := fs.String("rules", "icc", "rule set: icc, olympiad (automatic 50-move and repetition draws) or ks (kriegspiel.org's 2,000 reversible half-move cap); or a Kriegspiel variant of kriegspiel.org, played under its rules (ks): "+strings.Join(umpire.VariantNames(), ", "))
 	maxPlies := fs.Int("maxplies", match.DefaultMaxPlies, "ply cap: a game still on after this many moves ends unfinished (counted a draw); 0 for none")
 	seed := fs.Uint64("seed", 1, "match seed; game g's seed derives from it and g, so shards reproduce")
 	shard := fs.String("shard", "0/1", "play only shard I of N (games g with g mod N = I, I from 0)")
@@ -108,7 +108,7 @@ func Command(args []string, stdout, stderr io.Writer) int {
 			return fail("-tc and -movetime exclude each other")
 		}
 	}
-	if c.Rules, err = umpire.ParseRules(*rulesName); err != nil {
+	if c.Rules, err = parseRules(*rulesName); err != nil {
 		return fail("-rules: %v", err)
 	}
 	c.Rules.MaxPlies = *maxPlies
@@ -340,4 +340,19 @@ func parseSPRT(s string, alpha, beta float64) (*match.SPRT, error) {
 		return nil, fmt.Errorf("alpha and beta must lie in (0, 0.5)")
 	}
 	return &match.SPRT{Elo0: e0, Elo1: e1, Alpha: alpha, Beta: beta}, nil
+}
+
+// parseRules reads -rules: a rule set by name (its variant wild 16), or a
+// variant of kriegspiel.org, played under the site's rules.
+func parseRules(name string) (umpire.Rules, error) {
+	r, err := umpire.ParseRules(name)
+	if err == nil {
+		return r, nil
+	}
+	v, verr := umpire.ParseVariant(name)
+	if verr != nil {
+		return r, fmt.Errorf("unknown rules %q (want %s, or a variant: %s)", name,
+			strings.Join(umpire.RuleNames(), ", "), strings.Join(umpire.VariantNames(), ", "))
+	}
+	return umpire.Site(v), nil
 }

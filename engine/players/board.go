@@ -103,6 +103,10 @@ func (b *OwnBoard) Play(m chess.Move) {
 	b.dropRights(from)
 }
 
+// Drop puts our man of the drop m on its square (crazykrieg,
+// umpire.DropMove).
+func (b *OwnBoard) Drop(m chess.Move) { b.put(m.To(), m.Promotion()) }
+
 // Lose removes our man captured on s (for en passant, the pawn's square).
 func (b *OwnBoard) Lose(s chess.Square) {
 	b.take(s)

@@ -234,7 +234,7 @@ func (k *Knowledge) ourMove(m chess.Move, v umpire.View) {
 	if umpire.IsDrop(m) {
 		pt := m.Promotion()
 		k.Pocket[pt] = max(k.Pocket[pt], 1) - 1
-		k.Board.put(m.To(), pt)
+		k.Board.Drop(m)
 		return
 	}
 	k.Board.Play(m)
