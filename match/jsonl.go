@@ -30,14 +30,14 @@ type Budget struct {
 }
 
 type MatchLine struct {
-	Type        string `json:"type"`
-	P1          string `json:"p1"`
-	P2          string `json:"p2"`
-	Games       int    `json:"games"`
-	Seed        uint64 `json:"seed,string"`
-	Shard       int    `json:"shard"`
-	Shards      int    `json:"shards"`
-	Rules       string `json:"rules"`
+	Type   string `json:"type"`
+	P1     string `json:"p1"`
+	P2     string `json:"p2"`
+	Games  int    `json:"games"`
+	Seed   uint64 `json:"seed,string"`
+	Shard  int    `json:"shard"`
+	Shards int    `json:"shards"`
+	Rules  string `json:"rules"`
 	// Variant is the Kriegspiel variant by the site's identifier
 	// (umpire.Variant; absent: wild 16).
 	Variant     string `json:"variant,omitempty"`
