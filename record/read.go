@@ -563,7 +563,7 @@ func answerStep(raw *AnswerLine, version int, variant umpire.Variant) (Step, err
 	if raw.Referee != nil {
 		return Step{}, fmt.Errorf("answer: referee words in a version %d record (they were version 1's answer)", version)
 	}
-	if v.Illegal || raw.notMove() {
+	if v.Illegal { // legal: false
 		v.Illegal = false
 		if err := raw.refused(&v); err != nil {
 			return Step{}, err
