@@ -10,8 +10,8 @@ import (
 	"kriegbot/engine/chess"
 	"kriegbot/engine/clock"
 	"kriegbot/engine/umpire"
-	"kriegbot/record"
 	"kriegbot/internal/pgnout"
+	"kriegbot/record"
 )
 
 // PGNHeader is what every game of a match shares in its PGN tags.
