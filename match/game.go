@@ -150,8 +150,9 @@ func (r *Record) P1Score() float64 {
 }
 
 // maxTurnAttempts bounds the attempts of one turn: more than the askable
-// attempts means a player repeats itself.
-const maxTurnAttempts = 2 * chess.MaxMoves
+// attempts (board attempts, and crazykrieg's drops of five kinds of man on
+// up to 64 squares) means a player repeats itself.
+const maxTurnAttempts = 2*chess.MaxMoves + 5*64
 
 // errAborted marks a game cut short by the match (SPRT stop, interrupt).
 var errAborted = errors.New("match: game aborted")
