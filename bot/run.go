@@ -160,11 +160,12 @@ func Play(ctx context.Context, s Setup) int {
 }
 
 // demoNotice says up front what the embedded demo will do and how long it
-// takes: each game lasts at most both clocks' base time and increments over
-// a long game; most end well before.
+// takes: each game lasts at most both clocks spent over a game that reaches
+// the embedded server's move limit; most end well before.
 func demoNotice(cfg config.Config) string {
 	p := cfg.Policy
-	perGame := 2 * (time.Duration(p.SeekBase)*time.Minute + 80*time.Duration(p.SeekIncrement)*time.Second)
+	rules, _ := embeddedRules(cfg) // the rules were checked with the configuration
+	perGame := rules.LongestGame(time.Duration(p.SeekBase)*time.Minute, time.Duration(p.SeekIncrement)*time.Second)
 	games := "game after game until stopped"
 	if p.Games > 0 {
 		games = fmt.Sprintf("%d game%s", p.Games, plural(p.Games))
@@ -248,22 +249,12 @@ func sparringConfig(cfg config.Config) config.Config {
 	return s
 }
 
-// embeddedMaxPlies is the embedded server's move limit (300 moves each).
-const embeddedMaxPlies = 600
-
-// embeddedRules are the embedded server's referee rules: server.rules, and
-// no game runs forever: dead material (K+N against K+N never ends under
-// ICC's rules) and the move limit are adjudicated draws.
+// embeddedRules are the embedded server's referee rules: server.rules,
+// bounded as our servers' are (umpire.Rules.Bounded: dead material and the
+// move limit end every game).
 func embeddedRules(cfg config.Config) (umpire.Rules, error) {
 	rules, err := umpire.ParseRules(cfg.Server.Rules)
-	if err != nil {
-		return rules, err
-	}
-	rules.DeadMaterial = true
-	if rules.MaxPlies == 0 {
-		rules.MaxPlies = embeddedMaxPlies
-	}
-	return rules, nil
+	return rules.Bounded(), err
 }
 
 // startEmbedded starts the in-process server with two registered accounts

@@ -21,6 +21,7 @@ import (
 	"kriegbot/protocol/iccclient"
 	"kriegbot/server"
 	"kriegbot/server/td"
+	"kriegbot/server/tddoor"
 	tlib "kriegbot/tourney"
 )
 
@@ -62,7 +63,6 @@ func tdServerWith(t *testing.T, addr, dir string, absent time.Duration, specs ..
 	srvLog := &lockedBuffer{}
 	var mu sync.Mutex
 	srv, err := server.New(server.Config{Rules: umpire.Olympiad(), Accounts: acc,
-		TD: server.TDConfig{Events: evs, AbsentGrace: absent, Dir: dir, Managers: []string{"owner"}},
 		Log: zerolog.New(zerolog.ConsoleWriter{Out: io.Discard, FormatMessage: func(m any) string {
 			mu.Lock()
 			defer mu.Unlock()
@@ -70,6 +70,10 @@ func tdServerWith(t *testing.T, addr, dir string, absent time.Duration, specs ..
 			return ""
 		}})})
 	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tddoor.New(srv, tddoor.Config{Events: evs, AbsentGrace: absent, Dir: dir, Managers: []string{"owner"}}); err != nil {
+		srv.Close()
 		t.Fatal(err)
 	}
 	var ln net.Listener

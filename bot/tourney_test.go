@@ -18,6 +18,7 @@ import (
 	"kriegbot/config"
 	"kriegbot/protocol"
 	"kriegbot/server"
+	"kriegbot/server/tddoor"
 )
 
 // The tournament tests script a TD on the wire: tdWire sits between the
@@ -288,7 +289,7 @@ func startTourneyRig(t *testing.T, change func(*config.Config)) *tourneyRig {
 	t.Helper()
 	// The server's own TD goes by another name: "TD" is the scripted one
 	// alone, so that the server's answers to our joins do not mix in.
-	_, addr := startTestServerConfig(t, server.Config{TD: server.TDConfig{Handle: "ServerTD"}})
+	_, addr := startTestServerTD(t, server.Config{}, tddoor.Config{Handle: "ServerTD"})
 	w := startTDWire(t, addr)
 	cfg := testConfig(t, "kriegbot", addr)
 	cfg.Owner.Handles = []string{"owner"}

@@ -20,7 +20,8 @@ type Player struct {
 	Ponder bool
 	// Limits is the player's own budget (time odds, as cutechess-cli
 	// allows), nil when the spec names none: movetime=D (a duration),
-	// tc=BASE+INC, nodes=N.
+	// tc=MIN+SEC (a minute and a second for 1+1, as -tc and kriegbot
+	// tourney read it; units allowed: tc=10s+0.1s), nodes=N.
 	Limits *Limits
 }
 
@@ -66,7 +67,7 @@ func ParsePlayer(text string, def Limits) (Player, error) {
 			}
 			own.MoveTime = d
 		case "tc":
-			c, err := clock.ParseControl(v)
+			c, err := clock.ParseTC(v)
 			if err != nil {
 				return Player{}, fmt.Errorf("%s: tc=%q: %v", text, v, err)
 			}
@@ -83,4 +84,51 @@ func ParsePlayer(text string, def Limits) (Player, error) {
 		return Player{}, fmt.Errorf("%s: movetime and tc exclude each other", text)
 	}
 	return p, nil
+}
+
+// DefaultNodes is the search of every attempt when a match names no budget
+// (no -nodes, -movetime or -tc): a real search (past about a thousand
+// iterations more buys little, docs/strength.md), reproducible on any
+// machine, not the emergency answer a player gives without a budget.
+const DefaultNodes = 2000
+
+// Text is the budget for people: "2000 nodes an attempt", "movetime 100ms
+// an attempt", "tc 1m+1s a side", or "no budget" (each player's least
+// search).
+func (l Limits) Text() string {
+	switch {
+	case l.Control.Timed():
+		return "tc " + l.Control.Text() + " a side"
+	case l.MoveTime > 0:
+		return "movetime " + l.MoveTime.String() + " an attempt"
+	case l.Nodes > 0:
+		return fmt.Sprintf("%d nodes an attempt", l.Nodes)
+	}
+	return "no budget"
+}
+
+// limits is the budget a match file keeps, read back (its tc is in
+// seconds, PGN's form).
+func (b Budget) limits() Limits {
+	l := Limits{MoveTime: time.Duration(b.MoveTimeMs) * time.Millisecond, Nodes: b.Nodes}
+	if c, err := clock.ParseControl(b.TimeControl); err == nil {
+		l.Control = c
+	}
+	return l
+}
+
+// BudgetText is the budget the players of the match h heads searched
+// with: the match's, or each side's own where its spec gave one.
+func (h MatchLine) BudgetText() string {
+	def := Budget{TimeControl: h.TimeControl, MoveTimeMs: h.MoveTimeMs, Nodes: h.Nodes}.limits().Text()
+	if h.P1Budget == nil && h.P2Budget == nil {
+		return def
+	}
+	side := func(b *Budget) string {
+		if b == nil {
+			return def
+		}
+		return b.limits().Text()
+	}
+	return "p1 " + side(h.P1Budget) + ", p2 " + side(h.P2Budget)
 }

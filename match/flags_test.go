@@ -23,7 +23,7 @@ func TestParsePlayer(t *testing.T) {
 		{"mcts", "mcts", false, nil, ""},
 		{"mcts:approach=a", "mcts:approach=a", false, nil, ""},
 		{"mcts:movetime=400ms", "mcts", false, &Limits{MoveTime: 400 * time.Millisecond, Overhead: def.Overhead}, ""},
-		{"mcts:approach=c,tc=60+1,threads=2", "mcts:approach=c,threads=2", false, &Limits{Control: clock.Control{Base: time.Minute, Increment: time.Second}, Overhead: def.Overhead}, ""},
+		{"mcts:approach=c,tc=1+1,threads=2", "mcts:approach=c,threads=2", false, &Limits{Control: clock.Control{Base: time.Minute, Increment: time.Second}, Overhead: def.Overhead}, ""},
 		{"mcts:nodes=5000", "mcts", false, &Limits{Nodes: 5000, Overhead: def.Overhead}, ""},
 		{"mcts:ponder=on,c=0.5", "mcts:c=0.5", true, nil, ""},
 		{"mcts:ponder=off,nodes=300", "mcts", false, &Limits{Nodes: 300, Overhead: def.Overhead}, ""},

@@ -93,6 +93,8 @@ type Summary struct {
 	SPRT     *SPRT
 	Decision int
 	Elapsed  time.Duration
+	// Budget is what the players searched with (MatchLine.BudgetText).
+	Budget string
 }
 
 // Add counts one game.
@@ -124,6 +126,9 @@ func (s *Summary) Write(w io.Writer) error {
 	}
 	if s.Resumed > 0 {
 		fmt.Fprintf(&b, ", %d of them played before the resume", s.Resumed)
+	}
+	if s.Budget != "" {
+		fmt.Fprintf(&b, "\nbudget: %s", s.Budget)
 	}
 	b.WriteString("\nterminations:")
 	for _, name := range Terminations() {
@@ -181,7 +186,7 @@ func (c *Config) Header() MatchLine {
 // the deciding game, counting no later one.
 func Run(ctx context.Context, c Config) (Summary, error) {
 	start := time.Now()
-	sum := Summary{P1: c.label(1), P2: c.label(2), SPRT: c.SPRT}
+	sum := Summary{P1: c.label(1), P2: c.label(2), SPRT: c.SPRT, Budget: c.Header().BudgetText()}
 	if len(c.Finished) > 0 && (c.JSONL == nil || c.PGN != nil) {
 		return sum, fmt.Errorf("match: finished games from a held file go to JSON Lines only")
 	}
@@ -417,7 +422,7 @@ func Merge(shards []*Shard, sprt *SPRT) (Summary, error) {
 		return Summary{}, fmt.Errorf("match: nothing to merge")
 	}
 	h0 := shards[0].Header
-	sum := Summary{P1: h0.P1, P2: h0.P2, SPRT: sprt}
+	sum := Summary{P1: h0.P1, P2: h0.P2, SPRT: sprt, Budget: h0.BudgetText()}
 	type where struct {
 		name string
 		line int
@@ -489,7 +494,7 @@ func (c *Config) label(n int) string {
 		parts = append(parts, "movetime "+own.MoveTime.String())
 	}
 	if own.Control.Timed() {
-		parts = append(parts, "tc "+own.Control.String())
+		parts = append(parts, "tc "+own.Control.Text())
 	}
 	if own.Nodes > 0 {
 		parts = append(parts, fmt.Sprintf("%d nodes", own.Nodes))

@@ -35,19 +35,21 @@
 //     (Subscribe: a GameWatcher) and is told, in subscription order (the
 //     TD, then the HTTP door), when a game starts, changes and ends, the
 //     end after the records are written; a DoorCloser is also told when
-//     the table closes (before its games end, and after). The BotDoor
-//     (SetBots) names the players of another door that telnet users may
-//     `match`.
+//     the table closes (before its games end, and after). The Director
+//     (SetDirector: the TD) is asked where it has a say, and flushed after
+//     the games end at Close; the BotDoor (SetBots) names the players of
+//     another door that telnet users may `match`.
 //   - The table imports no door (internal/layering).
 //
 // The doors: the telnet door's commands and logins are here (telnetDoor,
-// commands.go, login.go, ...), the tournament director too (director,
-// td*.go), which the table consults where it has a say (logins, offers,
-// disconnections: s.td.login, s.td.refuse, ...); the kriegspiel.org HTTP
-// door is server/httpdoor. Their pure parts are packages: telnet (the
-// line reader), kshttp (routes, tokens, game references, the referee as
-// the site shows it), td (event specs, numbers, files and pages),
-// timecontrol and ratelimit; the site's JSON is protocol/ksapi. `kriegbot
-// serve` is composed in cli/servecmd, kriegbot run's embedded server in
+// commands.go, login.go, ...); the tournament director is
+// server/tddoor, the table's Director, which it consults where the TD has
+// a say (logins, tells to it, offers, seeks, disconnections); the
+// kriegspiel.org HTTP door is server/httpdoor. Their pure parts are
+// packages: telnet (the line reader), kshttp (routes, tokens, game
+// references, the referee as the site shows it), td (event specs,
+// numbers, files and pages), timecontrol and ratelimit; the site's JSON is
+// protocol/ksapi. `kriegbot serve` is composed in cli/servecmd (the table,
+// the TD, the HTTP door, in that order), kriegbot run's embedded server in
 // server/loopback.
 package server

@@ -19,7 +19,7 @@ type Game struct {
 	names   [2]string
 	titles  [2]string
 	ratings [2]int
-	players [2]*client   // nil while a player is away (grace period), or for an HTTP bot
+	players [2]*Client   // nil while a player is away (grace period), or for an HTTP bot
 	bots    [2]Bot       // the HTTP door's bot in a seat, else nil
 	id      string       // 24 hex digits: the HTTP door's game_id
 	code    string       // the HTTP door's 6-character game_code
@@ -52,8 +52,8 @@ type Game struct {
 	result, endCode, description string
 	started, ended, updated      time.Time
 
-	td     *tdBoard      // the TD pairing this game plays, or nil
-	tdTags []tourney.Tag // its PGN tags, set by the TD when it ends
+	tourney any           // the TD's pairing this game plays, or nil
+	tdTags  []tourney.Tag // its PGN tags, set by the TD when it ends
 }
 
 // attemptRecord is one attempt as the record files keep it.
@@ -65,7 +65,7 @@ type attemptRecord struct {
 	ClockMs [2]int64      // both clocks after the attempt
 }
 
-func (g *Game) colorOf(c *client) chess.Color {
+func (g *Game) colorOf(c *Client) chess.Color {
 	if g.players[chess.Black] == c || g.players[chess.White] != c && strings.EqualFold(g.names[chess.Black], c.handle) {
 		return chess.Black
 	}
@@ -126,10 +126,10 @@ func (s *Server) resume(g *Game) {
 
 // seat is one side of a game about to start: a telnet client or an HTTP bot.
 type seat struct {
-	c   *client
+	c   *Client
 	bot Bot
 	// odds is taken off this side's clock at the start (a TD game's late
-	// arrival, TDConfig.LateOdds); at least a second is left.
+	// arrival, the TD's LateOdds); at least a second is left.
 	odds time.Duration
 }
 
@@ -162,7 +162,7 @@ func (s *Server) startGame(ev *Events, white, black seat, minutes, inc int, rate
 		number: s.nextGame, names: [2]string{white.name(), black.name()},
 		titles:  [2]string{white.titles(), black.titles()},
 		ratings: [2]int{s.rating(white.name()), s.rating(black.name())},
-		players: [2]*client{white.c, black.c}, bots: [2]Bot{white.bot, black.bot},
+		players: [2]*Client{white.c, black.c}, bots: [2]Bot{white.bot, black.bot},
 		rated: rated, minutes: minutes, inc: inc, id: id, code: code,
 		ump: umpire.New(s.cfg.Rules), turnStart: now, started: now, updated: now,
 		idleClock: white.bot != nil || black.bot != nil,
@@ -253,7 +253,7 @@ func (s *Server) yourTurn(ev *Events, g *Game, col chess.Color) {
 }
 
 // sendClocks sends DG 56 for both sides.
-func (s *Server) sendClocks(ev *Events, c *client, g *Game, now time.Time) {
+func (s *Server) sendClocks(ev *Events, c *Client, g *Game, now time.Time) {
 	n := strconv.Itoa(g.number)
 	for _, side := range []chess.Color{chess.White, chess.Black} {
 		running := g.clockRuns() && g.ump.Side() == side
@@ -290,7 +290,7 @@ func moveFields(mf protocol.MoveFields, san string, a umpire.Answer, hidden bool
 
 // sendMoveList sends DG 25 (and a text list when asked) as col sees it; col
 // -1 or a finished game reveals every move.
-func (s *Server) sendMoveList(ev *Events, c *client, g *Game, col chess.Color, asText bool) {
+func (s *Server) sendMoveList(ev *Events, c *Client, g *Game, col chess.Color, asText bool) {
 	if c == nil {
 		return
 	}
@@ -338,7 +338,7 @@ func (s *Server) sendMoveList(ev *Events, c *client, g *Game, col chess.Color, a
 
 // armClock sets the flag timer for the side to move. While the clock is
 // idle (before White's first move in a game with an HTTP bot) the timer
-// instead aborts a game nobody starts, after HTTPConfig.IdleGame.
+// instead aborts a game nobody starts, after the bot door's IdleGame (httpdoor.Config.IdleGame).
 func (s *Server) armClock(g *Game) {
 	if g.timer != nil {
 		g.timer.Stop()
@@ -400,7 +400,7 @@ func (s *Server) checkFlag(ev *Events, g *Game) bool {
 }
 
 // attempt referees c's move attempt m in its game.
-func (s *Server) attempt(ev *Events, c *client, m chess.Move, text string) {
+func (s *Server) attempt(ev *Events, c *Client, m chess.Move, text string) {
 	s.attemptIn(ev, c.game, c.game.colorOf(c), m, text)
 }
 

@@ -43,19 +43,12 @@ func testAccounts(t testing.TB, pw map[string]string) *Accounts {
 	return a
 }
 
-// plainDial connects with a plain TCP dialer (the server sends no telnet
-// negotiation), so tests also see what a raw client sees.
-func plainDial(ctx context.Context, addr string) (iccclient.Conn, error) {
-	var d net.Dialer
-	return d.DialContext(ctx, "tcp", addr)
-}
-
 func dialSession(t testing.TB, addr, handle, password string) *iccclient.Session {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
 	s, err := iccclient.Dial(ctx, iccclient.Config{
-		Addr: addr, Handle: handle, Password: password, Dial: plainDial,
+		Addr: addr, Handle: handle, Password: password, Dial: wiretest.PlainDial,
 		LinesPerSecond: 5000, Burst: 5000, KeepAlive: -1, DeadAfter: -1,
 	})
 	if err != nil {

@@ -14,16 +14,6 @@ import (
 // Hostile guests: each test here is the regression test of one way a
 // client could hurt others (docs/robustness.md).
 
-// guestHandle logs c in as a guest after the lines in pre, and returns its
-// handle.
-func guestHandle(c *wiretest.RawClient, pre string) string {
-	c.T.Helper()
-	c.Expect("login:", wait)
-	c.Send(pre + "g\r\n")
-	out := c.Expect("Starting session as", wait)
-	return strings.Fields(out[strings.Index(out, "Starting session as")+len("Starting session as"):])[0]
-}
-
 // smallBuffers gives every accepted connection a 4 KiB send buffer, so
 // that the writer of a client that does not read blocks soon, whatever the
 // machine's loopback buffers (with dialSmallWindow on the client side).
@@ -137,13 +127,13 @@ func TestFloodDoesNotDropTheVictim(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			srv, addr := startSmallBuffers(t, tc.cfg)
 			v := dialSmallWindow(t, addr)
-			victim := guestHandle(v, tc.victim)
+			victim := v.GuestHandle(tc.victim)
 			var vr *reader
 			if tc.reading {
 				vr = readAll(v)
 			}
 			a := wiretest.DialRaw(t, addr)
-			guestHandle(a, "")
+			a.GuestHandle("")
 			ar := readAll(a)
 			line := tc.line(victim)
 			for i := 0; i < 20; i++ {
@@ -350,7 +340,7 @@ func TestDropIsLoggedOnce(t *testing.T) {
 	}
 	srv, addr := startSmallBuffers(t, Config{MaxOutput: 16 << 10, Log: wiretest.LogTo(func(m string) { logf("%s", m) })})
 	c := dialSmallWindow(t, addr)
-	handle := guestHandle(c, "")
+	handle := c.GuestHandle("")
 	go c.Conn.Write([]byte(strings.Repeat("help\r\n", 4000)))
 	for deadline := time.Now().Add(wait); strings.Contains(strings.Join(srv.Users(), " "), handle); time.Sleep(5 * time.Millisecond) {
 		if time.Now().After(deadline) {
@@ -372,7 +362,7 @@ func TestCloseDoesNotWaitForNonReaders(t *testing.T) {
 	srv, addr := startSmallBuffers(t, Config{})
 	for i := 0; i < 3; i++ {
 		c := dialSmallWindow(t, addr)
-		guestHandle(c, "")
+		c.GuestHandle("")
 		c.Send(strings.Repeat("help\r\n", 100)) // ~180 KB of answers, never read
 		c.Send("date\r\n")
 	}

@@ -12,7 +12,7 @@ import (
 // spend tops up c's budget for output to others and reports whether a
 // command that reaches others may run now. A client out of budget is told
 // so, at most once a second.
-func (tel *telnetDoor) spend(ev *Events, c *client) bool {
+func (tel *telnetDoor) spend(ev *Events, c *Client) bool {
 	s := tel.s
 	now := s.cfg.Now()
 	if el := now.Sub(c.budgetAt); el > 0 {

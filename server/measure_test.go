@@ -38,13 +38,13 @@ func TestMeasureHostile(t *testing.T) {
 	} {
 		srv, addr := startServer(t, Config{})
 		v := wiretest.DialRaw(t, addr)
-		victim := guestHandle(v, sc.victimPre)
+		victim := v.GuestHandle(sc.victimPre)
 		var vr *reader
 		if sc.reading {
 			vr = readAll(v)
 		}
 		a := wiretest.DialRaw(t, addr)
-		guestHandle(a, "")
+		a.GuestHandle("")
 		ar := readAll(a)
 		start := time.Now()
 		line := sc.line(victim)
@@ -150,7 +150,7 @@ func TestMeasureHostile(t *testing.T) {
 		}
 		srv, addr := startSmallBuffers(t, Config{Log: wiretest.LogTo(func(m string) { logf("%s", m) })})
 		c := dialSmallWindow(t, addr)
-		handle := guestHandle(c, "")
+		handle := c.GuestHandle("")
 		go c.Conn.Write([]byte(strings.Repeat("help\r\n", 40000)))
 		start := time.Now()
 		for strings.Contains(strings.Join(srv.Users(), " "), handle) && time.Since(start) < wait {

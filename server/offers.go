@@ -12,13 +12,13 @@ import (
 
 // challenge is a pending match offer.
 type challenge struct {
-	from, to     *client
+	from, to     *Client
 	minutes, inc int
 	rated        bool
 	color        string // the challenger's requested colour
 }
 
-func (tel *telnetDoor) cmdMatch(ev *Events, c *client, in cmdInput) {
+func (tel *telnetDoor) cmdMatch(ev *Events, c *Client, in cmdInput) {
 	s := tel.s
 	args := in.args
 	if len(args) < 1 {
@@ -29,13 +29,15 @@ func (tel *telnetDoor) cmdMatch(ev *Events, c *client, in cmdInput) {
 	// "match <opponent>!" (the tourney-set line's answer, and DG 63's
 	// command) or a match at the paired terms answers a TD pairing.
 	name := strings.TrimSuffix(args[0], "!")
-	if b := s.td.pairedBoard(c.handle, name); b != nil {
-		if t := parseTerms(args[1:]); len(args) > 1 && (t.minutes != b.ev.Spec.Minutes || t.inc != b.ev.Spec.Inc || t.rated || t.problem() != "") {
-			ev.text(c, fmt.Sprintf("You are paired with %s in %s at %d %d unrated: send \"match %s!\".", name, b.ev.title(), b.ev.Spec.Minutes, b.ev.Spec.Inc, name))
+	if s.director != nil {
+		if minutes, inc, event, ok := s.director.Pairing(c.handle, name); ok {
+			if t := parseTerms(args[1:]); len(args) > 1 && (t.minutes != minutes || t.inc != inc || t.rated || t.problem() != "") {
+				ev.text(c, fmt.Sprintf("You are paired with %s in %s at %d %d unrated: send \"match %s!\".", name, event, minutes, inc, name))
+				return
+			}
+			s.director.Answer(ev, c, name)
 			return
 		}
-		s.td.answer(ev, c, b)
-		return
 	}
 	if strings.HasSuffix(args[0], "!") {
 		// The "!" form answers pairings only: a late or repeated answer
@@ -75,12 +77,12 @@ func (tel *telnetDoor) cmdMatch(ev *Events, c *client, in cmdInput) {
 	s.offer(ev, c, dest, t.minutes, t.inc, t.rated, t.color)
 }
 
-func (s *Server) offer(ev *Events, from, to *client, minutes, inc int, rated bool, color string) {
+func (s *Server) offer(ev *Events, from, to *Client, minutes, inc int, rated bool, color string) {
 	if from.game != nil || to.game != nil {
 		ev.text(from, "One of you is already playing.")
 		return
 	}
-	if s.td.refuse(ev, from, to.handle) {
+	if s.refusedByTD(ev, from, to.handle) {
 		return
 	}
 	if to.congested() {
@@ -118,14 +120,14 @@ func (s *Server) offer(ev *Events, from, to *client, minutes, inc int, rated boo
 	case "black":
 		colReq = "0"
 	}
-	for _, u := range []*client{from, to} {
+	for _, u := range []*Client{from, to} {
 		ev.dg(u, protocol.DGMatch, from.handle, strconv.Itoa(s.rating(from.handle)), "0", from.titles,
 			to.handle, strconv.Itoa(s.rating(to.handle)), "0", to.titles, "16", "Wild", boolField(rated), "0",
 			strconv.Itoa(minutes), strconv.Itoa(inc), strconv.Itoa(minutes), strconv.Itoa(inc), colReq, "")
 	}
 }
 
-func (tel *telnetDoor) findChallenge(c *client, args []string) *challenge {
+func (tel *telnetDoor) findChallenge(c *Client, args []string) *challenge {
 	s := tel.s
 	var found *challenge
 	for _, ch := range s.challenges {
@@ -143,7 +145,7 @@ func (tel *telnetDoor) findChallenge(c *client, args []string) *challenge {
 	return found
 }
 
-func (tel *telnetDoor) cmdAccept(ev *Events, c *client, in cmdInput) {
+func (tel *telnetDoor) cmdAccept(ev *Events, c *Client, in cmdInput) {
 	s := tel.s
 	args := in.args
 	ch := tel.findChallenge(c, args)
@@ -162,14 +164,14 @@ func (s *Server) acceptChallenge(ev *Events, ch *challenge) {
 		ev.text(ch.to, "One of you is already playing.")
 		return
 	}
-	if s.td.refuse(ev, ch.to, ch.from.handle) {
+	if s.refusedByTD(ev, ch.to, ch.from.handle) {
 		return
 	}
 	white, black := s.colors(seat{c: ch.from}, seat{c: ch.to}, ch.color)
 	s.startGame(ev, white, black, ch.minutes, ch.inc, ch.rated, "", "")
 }
 
-func (tel *telnetDoor) cmdDecline(ev *Events, c *client, in cmdInput) {
+func (tel *telnetDoor) cmdDecline(ev *Events, c *Client, in cmdInput) {
 	s := tel.s
 	args := in.args
 	if len(args) > 0 && strings.EqualFold(args[0], "draw") {
@@ -203,7 +205,7 @@ func (s *Server) dropChallenge(ev *Events, ch *challenge, why string) {
 			break
 		}
 	}
-	for _, u := range []*client{ch.from, ch.to} {
+	for _, u := range []*Client{ch.from, ch.to} {
 		ev.dg(u, protocol.DGMatchRemoved, ch.from.handle, ch.to.handle, why)
 	}
 }
@@ -229,7 +231,7 @@ func (s *Server) removeOffersOf(ev *Events, handle string) {
 // the bot finds it in /game/mine/active. So here: the challenge is issued
 // and accepted in one step, when the bot plays wild16, is connected (made
 // a request within botPresent), and has room for another game.
-func (s *Server) matchBot(ev *Events, c *client, bot Bot, t terms) {
+func (s *Server) matchBot(ev *Events, c *Client, bot Bot, t terms) {
 	if p := t.problem(); p != "" {
 		ev.text(c, p)
 		return

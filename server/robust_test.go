@@ -146,7 +146,7 @@ func TestTwoHundredConnections(t *testing.T) {
 			defer wg.Done()
 			ctx, cancel := context.WithTimeout(context.Background(), 2*wait)
 			defer cancel()
-			s, err := iccclient.Dial(ctx, iccclient.Config{Addr: addr, Dial: plainDial, KeepAlive: -1, DeadAfter: -1})
+			s, err := iccclient.Dial(ctx, iccclient.Config{Addr: addr, Dial: wiretest.PlainDial, KeepAlive: -1, DeadAfter: -1})
 			if err != nil {
 				errs <- err
 				return

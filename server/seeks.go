@@ -17,7 +17,7 @@ import (
 // other. Every ad has the game_id and game_code the HTTP door shows.
 type Seek struct {
 	index         int
-	owner         *client
+	owner         *Client
 	bot           Bot
 	id, code      string
 	minutes, inc  int
@@ -104,15 +104,15 @@ func (t terms) problem() string {
 	return ""
 }
 
-func (s *Server) canPlayRated(c *client, rated bool) bool { return !rated || !c.guest }
+func (s *Server) canPlayRated(c *Client, rated bool) bool { return !rated || !c.guest }
 
 // seat is the owner of the ad, as a side of the game it leads to.
 func (sk *Seek) seat() seat { return seat{c: sk.owner, bot: sk.bot} }
 
 // ownedBy reports whether c posted the ad.
-func (sk *Seek) ownedBy(c *client) bool { return sk.owner != nil && sk.owner == c }
+func (sk *Seek) ownedBy(c *Client) bool { return sk.owner != nil && sk.owner == c }
 
-func (tel *telnetDoor) cmdSeek(ev *Events, c *client, in cmdInput) {
+func (tel *telnetDoor) cmdSeek(ev *Events, c *Client, in cmdInput) {
 	s := tel.s
 	args := in.args
 	t := parseTerms(args)
@@ -124,7 +124,7 @@ func (tel *telnetDoor) cmdSeek(ev *Events, c *client, in cmdInput) {
 		ev.text(c, "Guests can play unrated games only.")
 		return
 	}
-	if s.td.refuse(ev, c, "") {
+	if s.refusedByTD(ev, c, "") {
 		return
 	}
 	n := 0
@@ -157,7 +157,7 @@ func (s *Server) postSeek(ev *Events, sk *Seek) {
 	}
 }
 
-func (s *Server) seekDG(ev *Events, u *client, sk *Seek) {
+func (s *Server) seekDG(ev *Events, u *Client, sk *Seek) {
 	col := "-1"
 	switch sk.color {
 	case "white":
@@ -187,7 +187,7 @@ func (s *Server) removeSeek(ev *Events, sk *Seek, reason int) {
 	}
 }
 
-func (tel *telnetDoor) cmdUnseek(ev *Events, c *client, in cmdInput) {
+func (tel *telnetDoor) cmdUnseek(ev *Events, c *Client, in cmdInput) {
 	s := tel.s
 	args := in.args
 	n := 0
@@ -209,7 +209,7 @@ func (s *Server) sortedSeeks() []*Seek {
 	return out
 }
 
-func (tel *telnetDoor) cmdSought(ev *Events, c *client, in cmdInput) {
+func (tel *telnetDoor) cmdSought(ev *Events, c *Client, in cmdInput) {
 	s := tel.s
 	for _, sk := range s.sortedSeeks() {
 		r := "u"
@@ -222,7 +222,7 @@ func (tel *telnetDoor) cmdSought(ev *Events, c *client, in cmdInput) {
 	ev.text(c, fmt.Sprintf("%d ads displayed.", len(s.seeks)))
 }
 
-func (tel *telnetDoor) cmdPlay(ev *Events, c *client, in cmdInput) {
+func (tel *telnetDoor) cmdPlay(ev *Events, c *Client, in cmdInput) {
 	s := tel.s
 	args := in.args
 	if len(args) != 1 {
@@ -238,7 +238,7 @@ func (tel *telnetDoor) cmdPlay(ev *Events, c *client, in cmdInput) {
 		ev.text(c, "You cannot play your own seek.")
 	case c.game != nil || sk.seat().busy():
 		ev.text(c, "One of you is already playing.")
-	case s.td.refuse(ev, c, sk.seat().name()):
+	case s.refusedByTD(ev, c, sk.seat().name()):
 	case !s.canPlayRated(c, sk.rated):
 		ev.text(c, "Guests can play unrated games only.")
 	case sk.rated && (s.rating(c.handle) < sk.minR || s.rating(c.handle) > sk.maxR):

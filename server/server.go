@@ -15,7 +15,6 @@ import (
 
 	"kriegbot/engine/chess"
 	"kriegbot/engine/umpire"
-	"kriegbot/protocol/handle"
 )
 
 // Config sets up a Server. Zero fields take the defaults in their comments.
@@ -64,8 +63,6 @@ type Config struct {
 	LoginFailures int
 	// MaxGames bounds finished games kept for `moves` (default 1000).
 	MaxGames int
-	// TD sets up the tournament director (td*.go).
-	TD TDConfig
 	// Log receives one line per notable server event (logins, games,
 	// the TD's and the HTTP door's doings) at info level, and the
 	// failures it goes on after (a record or a file not written) as
@@ -135,9 +132,9 @@ type Server struct {
 	mu         sync.Mutex
 	closed     bool
 	listeners  []net.Listener
-	conns      map[*client]struct{}
+	conns      map[*Client]struct{}
 	perHost    map[string]int     // connections by remote host
-	users      map[string]*client // logged in, by lower-case handle
+	users      map[string]*Client // logged in, by lower-case handle
 	seeks      map[int]*Seek
 	nextSeek   int
 	challenges []*challenge
@@ -148,7 +145,7 @@ type Server struct {
 	watchers   []GameWatcher // the doors following games (game.go)
 	bots       BotDoor       // the door whose bots telnet users match, or nil
 	telnet     telnetDoor    // the telnet door's commands and logins
-	td         director      // the tournament director (td*.go)
+	director   Director      // the tournament director (server/tddoor), or nil
 	wg         sync.WaitGroup
 }
 
@@ -165,12 +162,11 @@ func New(cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("server: records: %w", err)
 	}
 	s := &Server{
-		td:       newDirector(cfg.TD),
 		cfg:      cfg,
 		telnet:   telnetDoor{cmds: newCommandSet(), failures: map[string][]time.Time{}},
-		conns:    map[*client]struct{}{},
+		conns:    map[*Client]struct{}{},
 		perHost:  map[string]int{},
-		users:    map[string]*client{},
+		users:    map[string]*Client{},
 		seeks:    map[int]*Seek{},
 		nextSeek: 1,
 		games:    map[int]*Game{},
@@ -178,25 +174,6 @@ func New(cfg Config) (*Server, error) {
 		ratings:  map[string]int{},
 	}
 	s.telnet.s = s
-	s.td.s = s
-	s.watchers = []GameWatcher{&s.td}
-	if !handle.Valid(s.td.cfg.Handle) || s.td.cfg.Style != "icc" && s.td.cfg.Style != "fics" {
-		return nil, fmt.Errorf("server: TD handle %q or style %q not valid", s.td.cfg.Handle, s.td.cfg.Style)
-	}
-	if err := s.td.load(); err != nil {
-		return nil, fmt.Errorf("server: TD: %w", err)
-	}
-	s.td.resume()
-	ev := s.newEvents()
-	for _, sp := range s.td.cfg.Events {
-		if s.td.runningNamed(sp.Name) {
-			continue // kept in Dir from before a restart
-		}
-		if _, err := s.td.openEvent(ev, sp); err != nil {
-			return nil, fmt.Errorf("server: TD: %s: %w", sp, err)
-		}
-	}
-	ev.flush()
 	return s, nil
 }
 
@@ -270,7 +247,9 @@ func (s *Server) Close() error {
 	for _, g := range s.games {
 		s.endGame(ev, g, "Abo", "aborted", "Game aborted: the server is shutting down")
 	}
-	s.td.flush()
+	if s.director != nil {
+		s.director.Flush()
+	}
 	ev.flush()
 	for c := range s.conns {
 		c.close()
@@ -326,7 +305,7 @@ const banner = "\r\nWelcome to kriegbot serve, an ICC-compatible Kriegspiel (wil
 	"Log in as \"g\" for a guest account. Type \"help\" once logged in.\r\n\r\n"
 
 // dropped is called by a connection's reader when it ends.
-func (s *Server) dropped(c *client, reason string) {
+func (s *Server) dropped(c *Client, reason string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	delete(s.conns, c)
@@ -340,27 +319,29 @@ func (s *Server) dropped(c *client, reason string) {
 	s.note().Msgf("logout %s (%s)", c.handle, reason)
 	ev := s.newEvents()
 	s.removeOffersOf(ev, c.handle)
-	if c.guest && !s.closed {
-		s.td.departed(ev, c.handle)
+	if s.director != nil {
+		s.director.Left(ev, c)
 	}
 	if g := c.game; g != nil && g.result == "" {
 		col := g.colorOf(c)
 		grace, why := s.cfg.DisconnectGrace, "forfeits by disconnection"
-		if g.td != nil && !s.closed {
+		if g.tourney != nil && !s.closed {
 			// A TD game waits for its player, as CCT's rules have it,
 			// up to the disconnection that forfeits; a guest never
 			// comes back under its name.
 			if c.guest {
 				grace = 0
-			} else if grace = s.td.disconnect(g, col); grace == 0 {
-				why = fmt.Sprintf("forfeits by disconnection (%d in this game)", s.td.cfg.MaxDisconnects)
+			} else if wait, forfeitsAt := s.director.Disconnect(g, col); wait == 0 {
+				grace, why = 0, fmt.Sprintf("forfeits by disconnection (%d in this game)", forfeitsAt)
+			} else {
+				grace = wait
 			}
 		}
 		if grace > 0 && !s.closed {
 			left := s.cfg.Now()
 			g.absent[col] = left
 			g.players[col] = nil
-			if g.td != nil {
+			if g.tourney != nil {
 				s.pause(g)
 				s.sendClocks(ev, g.players[1-col], g, left)
 			}

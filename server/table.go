@@ -2,7 +2,7 @@ package server
 
 import (
 	"crypto/rand"
-	"net/http"
+	"strings"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -10,11 +10,12 @@ import (
 	"kriegbot/engine/chess"
 	"kriegbot/engine/umpire"
 	"kriegbot/server/kshttp"
+	"kriegbot/tourney"
 )
 
 // The game table's API for the doors in packages of their own (the HTTP
 // door, server/httpdoor). doc.go says how doors and table meet; every
-// method here but Lock and ServeTourney expects the lock held.
+// method here but Lock expects the lock held.
 
 // Lock takes the table's one lock; a door holds it around each use of the
 // table, as the telnet door's commands do.
@@ -57,14 +58,7 @@ func (s *Server) HasAccount(lname string) bool {
 }
 
 // IsTD reports whether name is the tournament director's handle.
-func (s *Server) IsTD(name string) bool { return s.td.isTD(name) }
-
-// ServeTourney answers the TD's event pages (/tourney/N.html, .txt,
-// .pgn), taking the lock itself. allow spends one request of the asking
-// host's budget; it is called with the lock held.
-func (s *Server) ServeTourney(w http.ResponseWriter, r *http.Request, allow func() (bool, time.Duration)) {
-	s.td.serveTourney(w, r, allow)
-}
+func (s *Server) IsTD(name string) bool { return s.isTD(name) }
 
 // GamesInProgress returns the games being played, in no order.
 func (s *Server) GamesInProgress() []*Game {
@@ -170,7 +164,7 @@ func (s *Server) Attempt(ev *Events, g *Game, col chess.Color, m chess.Move, tex
 func (s *Server) Changed(g *Game) { s.changed(g) }
 
 // Subscribe adds a door that follows the table's games, after those
-// already there (New subscribes the TD first).
+// already there (the composition opens the TD first).
 func (s *Server) Subscribe(w GameWatcher) { s.watchers = append(s.watchers, w) }
 
 // SetBots names the door whose bots telnet users may `match`.
@@ -250,6 +244,13 @@ func (g *Game) Answers() []umpire.Answer { return g.answers }
 func (g *Game) Started() time.Time { return g.started }
 func (g *Game) Updated() time.Time { return g.updated }
 
+// Clocks are both clocks as of the start of the side to move's turn.
+func (g *Game) Clocks() [2]time.Duration { return g.clock }
+
+// Paused reports whether g's clocks stand still while a TD game waits
+// for a player who left.
+func (g *Game) Paused() bool { return g.paused }
+
 // ClockIdle reports whether g's clocks wait for White's first move.
 func (g *Game) ClockIdle() bool { return g.idleClock }
 
@@ -285,3 +286,118 @@ func (sk *Seek) RatingRange() (lo, hi int)   { return sk.minR, sk.maxR }
 func (sk *Seek) Minutes() int                { return sk.minutes }
 func (sk *Seek) PostedAt() time.Time         { return sk.posted }
 func (sk *Seek) SetExpiry(timer *time.Timer) { sk.expiry = timer }
+
+// The tournament director's door (server/tddoor) is the table's
+// Director: the table consults it where it has a say over what telnet
+// users do, and it speaks to them through the table.
+
+// Director is the tournament director as the table consults it, with the
+// lock held. It also follows games (GameWatcher: SetDirector subscribes it).
+type Director interface {
+	GameWatcher
+	// Handle is the TD's name; nobody logs in as it.
+	Handle() string
+	// Tell runs a user's tell to the TD ("tell TD ...", "td ...").
+	Tell(ev *Events, c *Client, text string)
+	// Login greets a user who logged in (its pairings, its events).
+	Login(ev *Events, c *Client)
+	// Left is told when a logged-in user leaves.
+	Left(ev *Events, c *Client)
+	// ListEvents sends c the events open or running (DG 63 turned on).
+	ListEvents(ev *Events, c *Client)
+	// Refuse reports (and tells c) whether c may not start a game with
+	// opponent ("" for a seek ad) because of a pairing.
+	Refuse(ev *Events, c *Client, opponent string) bool
+	// Pairing returns the terms of the TD game handle is paired to play
+	// with opponent, if any; Answer answers that pairing.
+	Pairing(handle, opponent string) (minutes, inc int, event string, ok bool)
+	Answer(ev *Events, c *Client, opponent string)
+	// Disconnect is how long the player of colour col in g, a TD game,
+	// has to come back (0: the game is forfeited), and the disconnection
+	// that forfeits.
+	Disconnect(g *Game, col chess.Color) (grace time.Duration, forfeitsAt int)
+	// Flush writes what the TD has not yet written, as the table closes
+	// (its games ended).
+	Flush()
+}
+
+// SetDirector makes d the table's TD and subscribes it to the games
+// (before the doors subscribed after).
+func (s *Server) SetDirector(d Director) {
+	s.director = d
+	s.Subscribe(d)
+}
+
+// isTD reports whether name is the TD's.
+func (s *Server) isTD(name string) bool {
+	return s.director != nil && strings.EqualFold(name, s.director.Handle())
+}
+
+// refusedByTD asks the TD whether c may start a game with opponent.
+func (s *Server) refusedByTD(ev *Events, c *Client, opponent string) bool {
+	return s.director != nil && s.director.Refuse(ev, c, opponent)
+}
+
+// Online returns the telnet users logged in, in no order.
+func (s *Server) Online() []*Client {
+	out := make([]*Client, 0, len(s.users))
+	for _, c := range s.users {
+		out = append(out, c)
+	}
+	return out
+}
+
+// User returns the telnet user of that handle (any case) logged in, or nil.
+func (s *Server) User(handle string) *Client { return s.users[strings.ToLower(handle)] }
+
+// RemoveOffersOf withdraws handle's offers and seek ads.
+func (s *Server) RemoveOffersOf(ev *Events, handle string) { s.removeOffersOf(ev, handle) }
+
+// EndGame ends g with result ("1-0", "0-1", "1/2-1/2" or "aborted"),
+// DG 16's code and a description.
+func (s *Server) EndGame(ev *Events, g *Game, code, result, description string) {
+	s.endGame(ev, g, code, result, description)
+}
+
+// StartTourneyGame starts an unrated game between two telnet users for
+// the TD's pairing tourney; odds are taken off each side's clock (a late
+// arrival), leaving at least a second.
+func (s *Server) StartTourneyGame(ev *Events, white, black *Client, odds [2]time.Duration, minutes, inc int, pairing any) *Game {
+	g := s.startGame(ev, seat{c: white, odds: odds[0]}, seat{c: black, odds: odds[1]}, minutes, inc, false, "", "")
+	g.tourney = pairing
+	return g
+}
+
+// Text queues a line for c; DG a datagram, if c turned it on.
+func (ev *Events) Text(c *Client, line string)           { ev.text(c, line) }
+func (ev *Events) DG(c *Client, n int, fields ...string) { ev.dg(c, n, fields...) }
+
+// Client accessors, for the doors.
+
+// Handle is c's handle; Guest reports a guest login.
+func (c *Client) Handle() string { return c.handle }
+func (c *Client) Guest() bool    { return c.guest }
+
+// Playing reports whether c is in a game.
+func (c *Client) Playing() bool { return c.game != nil }
+
+// DGOn reports whether c turned datagram n on.
+func (c *Client) DGOn(n int) bool { return c.dgOn(n) }
+
+// Tourney is the TD's pairing g plays (set by StartTourneyGame), or nil;
+// SetTourney changes it (nil: the game is the TD's no longer).
+func (g *Game) Tourney() any           { return g.tourney }
+func (g *Game) SetTourney(pairing any) { g.tourney = pairing }
+
+// SetTags gives g's PGN record the TD's tags (the event's roster).
+func (g *Game) SetTags(tags []tourney.Tag) { g.tdTags = tags }
+
+// PGN is g's record in PGN.
+func (g *Game) PGN() string { return gamePGN(g) }
+
+// ColorName is "White" or "Black".
+func ColorName(c chess.Color) string { return colorName(c) }
+
+// WriteAtomic writes a file under a temporary name and renames it, so a
+// crash never leaves half a file.
+func WriteAtomic(name string, data []byte) error { return writeAtomic(name, data) }

@@ -30,13 +30,13 @@ func Command(args []string, stdout, stderr io.Writer) int {
 		return statsCommand(args[1:], stdout, stderr)
 	}
 	fs := flag.NewFlagSet("match", flag.ContinueOnError)
-	p1 := fs.String("p1", "", "first player's spec (kind[:key=value,...]), required; movetime=D, tc=B+I or nodes=N in it give that player its own budget (time odds)")
+	p1 := fs.String("p1", "", "first player's spec (kind[:key=value,...]), required; movetime=D, tc=MIN+SEC or nodes=N in it give that player its own budget (time odds)")
 	p2 := fs.String("p2", "", "second player's spec, required")
 	games := fs.Int("games", 200, "games in the whole match (all shards); colours alternate, p1 White in even games")
 	conc := fs.Int("concurrency", runtime.NumCPU(), "games played at once")
 	moveTime := fs.Duration("movetime", 0, "thinking time per attempt (e.g. 100ms)")
-	tc := fs.String("tc", "", "real-time clock per side, BASE+INC: seconds (60+1) or with units (1m+1s; \"1+1\" is 1 s + 1 s); flag fall loses")
-	nodes := fs.Int64("nodes", 0, "search budget per attempt (reproducible)")
+	tc := fs.String("tc", "", "real-time clock per side, MIN+SEC as a server writes it (1+1: a minute and a second, as kriegbot tourney -tc) or with units (10s+0.1s); flag fall loses")
+	nodes := fs.Int64("nodes", 0, fmt.Sprintf("search budget per attempt (reproducible); %d when neither -movetime nor -tc is given", match.DefaultNodes))
 	overhead := fs.Duration("overhead", 10*time.Millisecond, "move overhead the time manager reserves per attempt under -tc")
 	rulesName := fs.String("rules", "icc", "rule set: icc, olympiad (automatic 50-move and repetition draws) or ks (kriegspiel.org's 2,000 reversible half-move cap); or a Kriegspiel variant of kriegspiel.org, played under its rules (ks): "+strings.Join(umpire.VariantNames(), ", "))
 	maxPlies := fs.Int("maxplies", match.DefaultMaxPlies, "ply cap: a game still on after this many moves ends unfinished (counted a draw); 0 for none")
@@ -99,9 +99,15 @@ func Command(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	c.Limits = match.Limits{MoveTime: *moveTime, Nodes: *nodes, Overhead: *overhead}
+	// Without a budget a player answers at once (its emergency search):
+	// a match of that measures nothing, so it gets a real one.
+	defaulted := *moveTime == 0 && *nodes == 0 && *tc == ""
+	if defaulted {
+		c.Limits.Nodes = match.DefaultNodes
+	}
 	c.Records = *recordsDir
 	if *tc != "" {
-		if c.Limits.Control, err = clock.ParseControl(*tc); err != nil {
+		if c.Limits.Control, err = clock.ParseTC(*tc); err != nil {
 			return fail("-tc: %v", err)
 		}
 		if *moveTime > 0 {
@@ -176,6 +182,13 @@ func Command(args []string, stdout, stderr io.Writer) int {
 		held = match.NewHeldWriter(match.HeldPath(*jsonlPath), c.Header(), c.Finished)
 		c.Held = held
 	}
+	h := c.Header()
+	budget := h.BudgetText()
+	if defaulted && (pl1.Limits == nil || pl2.Limits == nil) {
+		budget += " (the default: -nodes, -movetime or -tc sets another)"
+	}
+	fmt.Fprintf(stderr, "kriegbot match: %s vs %s, %d games (seed %d), budget %s; %s rules, ply cap %d\n",
+		h.P1, h.P2, h.Games, h.Seed, budget, h.Rules, h.MaxPlies)
 	prog := newProgress(stderr)
 	c.Progress, c.OnHeld = prog.update, prog.held
 

@@ -2,6 +2,7 @@ package matchcmd
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -62,9 +63,13 @@ func TestCommandGameLines(t *testing.T) {
 	}
 	line := regexp.MustCompile(`^game (\d+): heuristic \((white|black)\) vs random (1-0|0-1|1/2-1/2) [a-z0-9 -]+, \d+ plies, \d+ attempts; \d+ of 6 in [0-9.hms]+, (\d+) to go; p1 (\+\d+ -\d+ =\d+), score \d+\.\d%$`)
 	lines := strings.Split(strings.TrimSpace(errs), "\n")
-	if len(lines) != 6 {
-		t.Fatalf("%d lines on stderr, want one per game:\n%s", len(lines), errs)
+	if len(lines) != 7 {
+		t.Fatalf("%d lines on stderr, want the header and one per game:\n%s", len(lines), errs)
 	}
+	if want := "kriegbot match: heuristic vs random, 6 games (seed 4), budget 100 nodes an attempt; icc rules, ply cap 600"; lines[0] != want {
+		t.Fatalf("header %q, want %q", lines[0], want)
+	}
+	lines = lines[1:]
 	var tally string
 	for i, l := range lines {
 		m := line.FindStringSubmatch(l)
@@ -78,6 +83,68 @@ func TestCommandGameLines(t *testing.T) {
 	}
 	if !strings.Contains(out, "heuristic vs random: "+tally+",") {
 		t.Fatalf("last game line's tally %q is not the summary's:\n%s", tally, out)
+	}
+}
+
+// TestCommandBudget: a match without a budget searches DefaultNodes an
+// attempt, not the players' emergency answer, and says so in its header and
+// summary; -tc and a spec's tc= read 1+1 as a server does, a minute and a
+// second (kriegbot tourney's meaning), kept in seconds in the match file.
+func TestCommandBudget(t *testing.T) {
+	dir := t.TempDir()
+	for i, tc := range []struct {
+		args   []string
+		budget string // p1's, the match's
+		fileTC string
+	}{
+		{nil, "2000 nodes an attempt", "-"},
+		{[]string{"-tc", "1+1"}, "tc 1m+1s a side", "60+1"},
+		{[]string{"-tc", "10s+0.1"}, "tc 10s+100ms a side", "10+0.1"},
+		{[]string{"-movetime", "5ms"}, "movetime 5ms an attempt", "-"},
+	} {
+		f := filepath.Join(dir, strconv.Itoa(i)+".jsonl")
+		args := append([]string{"-p1", "random", "-p2", "random:tc=2+12", "-games", "1", "-jsonl", f}, tc.args...)
+		code, out, errs := runCommand(args...)
+		if code != 0 {
+			t.Fatalf("%q: exit %d: %s", args, code, errs)
+		}
+		// p2's own tc=2+12 is 2 min + 12 s, as -tc reads it.
+		both := "p1 " + tc.budget + ", p2 tc 2m+12s a side"
+		header := "kriegbot match: random vs random, 1 games (seed 1), budget " + both
+		if tc.args == nil {
+			header += " (the default: -nodes, -movetime or -tc sets another)"
+		}
+		if !strings.HasPrefix(errs, header+"; icc rules, ply cap 600\n") {
+			t.Errorf("%q: header %q, want %q", args, strings.SplitN(errs, "\n", 2)[0], header)
+		}
+		if !strings.Contains(out, "\nbudget: "+both+"\n") {
+			t.Errorf("%q: summary %q lacks %q", args, out, "budget: "+both)
+		}
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var h struct {
+			TC    string `json:"tc"`
+			Nodes int64  `json:"nodes"`
+			P2    struct {
+				TC string `json:"tc"`
+			} `json:"p2_budget"`
+		}
+		if err := json.Unmarshal(data[:bytes.IndexByte(data, '\n')], &h); err != nil {
+			t.Fatal(err)
+		}
+		if h.TC != tc.fileTC || h.P2.TC != "120+12" {
+			t.Errorf("%q: match file tc %q and p2's %q, want %q and 120+12 (seconds)", args, h.TC, h.P2.TC, tc.fileTC)
+		}
+		if tc.args == nil && h.Nodes != 2000 {
+			t.Errorf("no budget flag: the match file's nodes %d, want 2000", h.Nodes)
+		}
+	}
+	// Both players on their own budgets: the match's default is not theirs.
+	_, _, errs := runCommand("-p1", "random:nodes=7", "-p2", "random:movetime=1ms", "-games", "1")
+	if !strings.Contains(errs, "budget p1 7 nodes an attempt, p2 movetime 1ms an attempt; icc") {
+		t.Errorf("own budgets: header %q", errs)
 	}
 }
 

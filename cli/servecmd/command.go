@@ -20,6 +20,7 @@ import (
 	"kriegbot/server"
 	"kriegbot/server/httpdoor"
 	"kriegbot/server/td"
+	"kriegbot/server/tddoor"
 	"kriegbot/server/timecontrol"
 )
 
@@ -107,9 +108,9 @@ standard input and prints the bcrypt hash for an accounts file.
 		}
 	}
 	cfg := server.Config{Rules: rules, NoGuests: *noGuests, DisconnectGrace: *grace, RecordDir: *records,
-		MaxConns: *maxConns, MaxConnsPerHost: *maxPerHost,
-		TD: server.TDConfig{Handle: *tdName, Managers: managers, Dir: *tdDir, Style: *tdStyle, Events: tdEvents,
-			AbsentGrace: *tdGrace, GameGrace: *tdGameGrace, LateOdds: *tdLateOdds}}
+		MaxConns: *maxConns, MaxConnsPerHost: *maxPerHost}
+	tdCfg := tddoor.Config{Handle: *tdName, Managers: managers, Dir: *tdDir, Style: *tdStyle, Events: tdEvents,
+		AbsentGrace: *tdGrace, GameGrace: *tdGameGrace, LateOdds: *tdLateOdds}
 	if *botIdle == 0 || *botUnused == 0 {
 		return cmdflag.Fail(stderr, "serve", "-http-bot-idle and -http-bot-unused must not be 0 (negative: never)")
 	}
@@ -134,9 +135,18 @@ standard input and prints the bcrypt hash for an accounts file.
 		fmt.Fprintf(stderr, "kriegbot serve: %v\n", err)
 		return cmdflag.Usage
 	}
-	// The HTTP door follows the table's games whether or not -http
-	// serves it: telnet users match the bots it keeps (-http-bots).
-	door, err := httpdoor.New(srv, httpdoor.Config{Minutes: minutes, Inc: inc, TokenFile: *httpBots, BotIdle: *botIdle, BotUnused: *botUnused})
+	// The doors: the TD first (it follows the games before the HTTP
+	// door), then the HTTP door, which follows the table's games whether
+	// or not -http serves it: telnet users match the bots it keeps
+	// (-http-bots), and it serves the TD's pages.
+	director, err := tddoor.New(srv, tdCfg)
+	if err != nil {
+		srv.Close()
+		fmt.Fprintf(stderr, "kriegbot serve: %v\n", err)
+		return cmdflag.Usage
+	}
+	door, err := httpdoor.New(srv, httpdoor.Config{Minutes: minutes, Inc: inc, TokenFile: *httpBots, BotIdle: *botIdle, BotUnused: *botUnused,
+		Pages: director.ServeTourney})
 	if err != nil {
 		srv.Close()
 		fmt.Fprintf(stderr, "kriegbot serve: server: bots: %v\n", err)
@@ -161,7 +171,7 @@ standard input and prints the bcrypt hash for an accounts file.
 		fmt.Fprintf(stderr, "kriegbot serve: warning: listening on %s, which is not a loopback address\n", ln.Addr())
 	}
 	fmt.Fprintf(stdout, "kriegbot serve: wild 16 server on %s (rules %s); telnet to it and log in as \"g\"\n", ln.Addr(), rules.Name)
-	for _, l := range srv.TDEvents() {
+	for _, l := range director.Events() {
 		fmt.Fprintf(stdout, "kriegbot serve: %s\n", l)
 	}
 	var httpDone chan error

@@ -113,14 +113,15 @@ func importRules() []rule {
 		{from: "driver", forbid: []string{"protocol", "server", "bot", "kep"}, tests: true, why: "the game driver knows no wire, no server and none of the harnesses over it"},
 		{from: "kep", forbid: []string{"protocol", "server", "bot", "cli", "track", "match", "replay", "live"}, tests: true, why: "KEP is a harness over the engine and the game driver: it knows no other wire, server, daemon or match runner"},
 		{from: "replay", forbid: []string{"bot", "server"}, why: "replay re-runs records offline, without the daemon or a server"},
-		{from: "server$", forbid: []string{"server/httpdoor", "server/loopback"}, tests: true, why: "the game table imports no door: the doors subscribe to it"},
-		{from: "server/httpdoor", forbid: []string{"server/loopback"}, tests: true, why: "a door imports the game table, never the composition (nor another door)"},
-		{from: "server/kshttp", forbid: []string{"server$", "server/httpdoor", "server/loopback"}, tests: true, why: "a door's pure part knows no table and no door"},
-		{from: "server/td", forbid: []string{"server$", "server/httpdoor", "server/loopback"}, tests: true, why: "a door's pure part knows no table and no door"},
-		{from: "server/telnet", forbid: []string{"server$", "server/httpdoor", "server/loopback"}, tests: true, why: "a door's pure part knows no table and no door"},
-		{from: "server/timecontrol", forbid: []string{"server$", "server/httpdoor", "server/loopback"}, tests: true, why: "a door's pure part knows no table and no door"},
+		{from: "server$", forbid: []string{"server/httpdoor", "server/tddoor", "server/loopback"}, tests: true, why: "the game table imports no door: the doors subscribe to it"},
+		{from: "server/httpdoor", forbid: []string{"server/tddoor", "server/loopback"}, why: "a door imports the game table, never another door or the composition (its tests may compose the whole house)"},
+		{from: "server/tddoor", forbid: []string{"server/httpdoor", "server/loopback"}, why: "a door imports the game table, never another door or the composition (its tests may compose the whole house)"},
+		{from: "server/kshttp", forbid: []string{"server$", "server/httpdoor", "server/tddoor", "server/loopback"}, tests: true, why: "a door's pure part knows no table and no door"},
+		{from: "server/td", forbid: []string{"server$", "server/httpdoor", "server/tddoor", "server/loopback"}, tests: true, why: "a door's pure part knows no table and no door"},
+		{from: "server/telnet", forbid: []string{"server$", "server/httpdoor", "server/tddoor", "server/loopback"}, tests: true, why: "a door's pure part knows no table and no door"},
+		{from: "server/timecontrol", forbid: []string{"server$", "server/httpdoor", "server/tddoor", "server/loopback"}, tests: true, why: "a door's pure part knows no table and no door"},
 		{from: "server/ratelimit", forbid: []string{""}, tests: true, why: "the token bucket is a leaf"},
-		{from: "server/internal/wiretest", forbid: []string{""}, tests: true, why: "the test clients speak bytes: they know no server, so that every server package's tests can use them"},
+		{from: "server/internal/wiretest", forbid: []string{"server$", "server/httpdoor", "server/tddoor", "server/loopback", "bot", "cli"}, tests: true, why: "the test clients speak bytes: they know no server, so that every server package's tests can use them"},
 	}
 }
 

@@ -71,6 +71,11 @@ type Config struct {
 	// needs no key, so without them abandoned and junk registrations would
 	// hold their names and fill MaxBots for good.
 	BotIdle, BotUnused time.Duration
+	// Pages serves the TD's event pages, the paths under /tourney/
+	// (tddoor.Door.ServeTourney; nil: none). allow spends one request of
+	// the asking host's budget, the API's; Pages calls it with the
+	// table's lock held.
+	Pages func(w http.ResponseWriter, r *http.Request, allow func() (bool, time.Duration))
 }
 
 func (c *Config) fill() {
@@ -293,8 +298,12 @@ func (web *Door) serveAPI(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, web.cfg.MaxBody)
 	if strings.HasPrefix(r.URL.Path, "/tourney/") {
 		// The TD's pages, not the bot API, from the same budget.
+		if web.cfg.Pages == nil {
+			http.NotFound(w, r)
+			return
+		}
 		host := server.HostOf(stringAddr(r.RemoteAddr))
-		s.ServeTourney(w, r, func() (bool, time.Duration) { return web.limitAddr(web.perAddr, host, web.cfg.Rate, web.cfg.Burst) })
+		web.cfg.Pages(w, r, func() (bool, time.Duration) { return web.limitAddr(web.perAddr, host, web.cfg.Rate, web.cfg.Burst) })
 		return
 	}
 	path, ok := kshttp.StripAPIPrefix(r.URL.Path, r.Host)

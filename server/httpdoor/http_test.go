@@ -24,13 +24,14 @@ import (
 	"kriegbot/server"
 	"kriegbot/server/internal/wiretest"
 	"kriegbot/server/kshttp"
+	"kriegbot/server/tddoor"
 )
 
 // wait bounds every wait for something that must happen (wiretest.Wait).
 const wait = wiretest.Wait
 
-// house is a test's whole server: the table with its telnet door, and
-// the HTTP door.
+// house is a test's whole server: the table with its telnet door, the
+// TD and the HTTP door.
 type house struct {
 	*server.Server
 	door *Door
@@ -57,6 +58,13 @@ func startHTTP(t testing.TB, cfg server.Config, hcfg Config) (s *house, telnet, 
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { table.Close() })
+	// The whole house, as kriegbot serve composes it: the TD (whose name
+	// no bot may take, whose pages the door serves), then the HTTP door.
+	director, err := tddoor.New(table, tddoor.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hcfg.Pages = director.ServeTourney
 	door, err := New(table, hcfg)
 	if err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"kriegbot/engine/umpire"
 	"kriegbot/server"
 	"kriegbot/server/httpdoor"
+	"kriegbot/server/tddoor"
 )
 
 // Server is a server started for one program's own use (kriegbot run's
@@ -39,7 +40,12 @@ func Start(rules umpire.Rules, handles []string, recordDir, addr string, log zer
 	if err != nil {
 		return nil, err
 	}
-	door, err := httpdoor.New(srv, httpdoor.Config{})
+	director, err := tddoor.New(srv, tddoor.Config{})
+	if err != nil {
+		srv.Close()
+		return nil, err
+	}
+	door, err := httpdoor.New(srv, httpdoor.Config{Pages: director.ServeTourney})
 	if err != nil {
 		srv.Close()
 		return nil, err

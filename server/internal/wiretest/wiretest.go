@@ -3,6 +3,7 @@ package wiretest
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -13,6 +14,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"kriegbot/protocol/iccclient"
 
 	"github.com/rs/zerolog"
 )
@@ -367,4 +370,22 @@ func (w messageWriter) Write(p []byte) (int, error) {
 	}
 	w(line.Message)
 	return len(p), nil
+}
+
+// PlainDial connects an iccclient session with a plain TCP dialer (the
+// server sends no telnet negotiation), so tests also see what a raw
+// client sees.
+func PlainDial(ctx context.Context, addr string) (iccclient.Conn, error) {
+	var d net.Dialer
+	return d.DialContext(ctx, "tcp", addr)
+}
+
+// GuestHandle logs c in as a guest after the lines in pre, and returns its
+// handle.
+func (c *RawClient) GuestHandle(pre string) string {
+	c.T.Helper()
+	c.Expect("login:", Wait)
+	c.Send(pre + "g\r\n")
+	out := c.Expect("Starting session as", Wait)
+	return strings.Fields(out[strings.Index(out, "Starting session as")+len("Starting session as"):])[0]
 }

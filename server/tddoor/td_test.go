@@ -1,4 +1,4 @@
-package server
+package tddoor
 
 import (
 	"context"
@@ -11,8 +11,11 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/crypto/bcrypt"
+
 	"kriegbot/protocol"
 	"kriegbot/protocol/iccclient"
+	"kriegbot/server"
 	"kriegbot/server/internal/wiretest"
 	"kriegbot/server/td"
 	"kriegbot/tourney"
@@ -51,7 +54,7 @@ func (b *tdBot) connect(addr string) {
 	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
 	sess, err := iccclient.Dial(ctx, iccclient.Config{
-		Addr: addr, Handle: b.handle, Password: "pw-" + b.handle, Dial: plainDial,
+		Addr: addr, Handle: b.handle, Password: "pw-" + b.handle, Dial: wiretest.PlainDial,
 		LinesPerSecond: 5000, Burst: 5000, KeepAlive: -1, DeadAfter: -1, Datagrams: tdTestDGs,
 	})
 	if err != nil {
@@ -163,7 +166,7 @@ func (b *tdBot) release() {
 
 // drop closes the bot's connection and waits until s has logged it out, so
 // that what the test does next meets a server that knows the bot is gone.
-func (b *tdBot) drop(s *Server) {
+func (b *tdBot) drop(s *house) {
 	b.mu.Lock()
 	sess := b.sess
 	b.mu.Unlock()
@@ -235,12 +238,16 @@ func (b *tdBot) set(f func(b *tdBot)) {
 }
 
 // tdAccounts registers the handles with the password "pw-<handle>".
-func tdAccounts(t *testing.T, handles ...string) *Accounts {
+func tdAccounts(t testing.TB, handles ...string) *server.Accounts {
 	pw := map[string]string{}
 	for _, h := range handles {
 		pw[h] = "pw-" + h
 	}
-	return testAccounts(t, pw)
+	a, err := server.NewAccounts(pw, "C", bcrypt.MinCost)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
 }
 
 func mustSpec(t *testing.T, s string) td.EventSpec {
@@ -253,16 +260,16 @@ func mustSpec(t *testing.T, s string) td.EventSpec {
 }
 
 // tdSnap returns a copy of event id (its JSON round trip) and its status.
-func tdSnap(t *testing.T, s *Server, id int) *tdEvent {
+func tdSnap(t *testing.T, s *house, id int) *tdEvent {
 	t.Helper()
-	s.mu.Lock()
+	s.Lock()
 	te := s.td.event(id)
 	if te == nil {
-		s.mu.Unlock()
+		s.Unlock()
 		t.Fatalf("no event %d", id)
 	}
 	b, err := jsonMarshal(te)
-	s.mu.Unlock()
+	s.Unlock()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -274,7 +281,7 @@ func tdSnap(t *testing.T, s *Server, id int) *tdEvent {
 }
 
 // waitStatus waits until event id has the status.
-func waitStatus(t *testing.T, s *Server, id int, status string) *tdEvent {
+func waitStatus(t *testing.T, s *house, id int, status string) *tdEvent {
 	t.Helper()
 	deadline := time.Now().Add(wait)
 	for {
@@ -305,7 +312,7 @@ func playedGames(e *tourney.Event) int {
 // checkOnlyPaired checks that every game the server finished is a game
 // the event paired, with the paired colours, and that nobody played one
 // twice.
-func checkOnlyPaired(t *testing.T, s *Server, e *tourney.Event) {
+func checkOnlyPaired(t *testing.T, s *house, e *tourney.Event) {
 	t.Helper()
 	type pair struct{ w, b string }
 	want := map[pair]int{}
@@ -345,9 +352,8 @@ func TestTDSwiss(t *testing.T) {
 			names := []string{"Alpha", "Bravo", "Charlie", "Delta", "Echo"}
 			strength := map[string]int{"Alpha": 5, "Bravo": 4, "Charlie": 3, "Delta": 2, "Echo": 1}
 			dir := t.TempDir()
-			s, addr := startServer(t, Config{Accounts: tdAccounts(t, names...), TD: TDConfig{
-				Dir: dir, AbsentGrace: wait,
-				Events: []td.EventSpec{mustSpec(t, "name=KS1,system=swiss,rounds=3,tc=1+0,start=4,style="+style)}}})
+			s, addr := startTD(t, server.Config{Accounts: tdAccounts(t, names...)}, Config{Dir: dir, AbsentGrace: wait,
+				Events: []td.EventSpec{mustSpec(t, "name=KS1,system=swiss,rounds=3,tc=1+0,start=4,style="+style)}})
 			bots := map[string]*tdBot{}
 			for _, n := range names {
 				bots[n] = newTDBot(t, addr, n, strength)
@@ -463,9 +469,8 @@ const swissCrosstable = `No  Player    Rtg    R1    R2    R3  Pts
 func TestTDAbsentForfeit(t *testing.T) {
 	names := []string{"Alpha", "Bravo", "Charlie", "Delta"}
 	strength := map[string]int{"Alpha": 4, "Bravo": 3, "Charlie": 2, "Delta": 1}
-	s, addr := startServer(t, Config{Accounts: tdAccounts(t, names...), TD: TDConfig{
-		AbsentGrace: 300 * time.Millisecond,
-		Events:      []td.EventSpec{mustSpec(t, "name=Abs,rounds=2,tc=1+0,start=4")}}})
+	s, addr := startTD(t, server.Config{Accounts: tdAccounts(t, names...)}, Config{AbsentGrace: 300 * time.Millisecond,
+		Events: []td.EventSpec{mustSpec(t, "name=Abs,rounds=2,tc=1+0,start=4")}})
 	bots := map[string]*tdBot{}
 	for _, n := range names {
 		bots[n] = newTDBot(t, addr, n, strength)
@@ -513,9 +518,8 @@ func TestTDDisconnect(t *testing.T) {
 	}{{"resumed", 1}, {"third forfeits", 3}} {
 		t.Run(tc.name, func(t *testing.T) {
 			strength := map[string]int{"Alpha": 2, "Bravo": 1}
-			s, addr := startServer(t, Config{Accounts: tdAccounts(t, "Alpha", "Bravo"), TD: TDConfig{
-				AbsentGrace: wait, GameGrace: wait,
-				Events: []td.EventSpec{mustSpec(t, "name=Dis,system=rr,tc=1+0,start=2")}}})
+			s, addr := startTD(t, server.Config{Accounts: tdAccounts(t, "Alpha", "Bravo")}, Config{AbsentGrace: wait, GameGrace: wait,
+				Events: []td.EventSpec{mustSpec(t, "name=Dis,system=rr,tc=1+0,start=2")}})
 			a := newTDBot(t, addr, "Alpha", strength)
 			b := newTDBot(t, addr, "Bravo", strength)
 			a.set(func(b *tdBot) { b.hold = true })
@@ -571,18 +575,19 @@ func TestTDDisconnect(t *testing.T) {
 
 // checkPaused checks that the one game in progress is paused (its clocks
 // stand still) or running.
-func checkPaused(t *testing.T, s *Server, paused bool) {
+func checkPaused(t *testing.T, s *house, paused bool) {
 	t.Helper()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if len(s.games) != 1 {
-		t.Fatalf("%d games in progress", len(s.games))
+	s.Lock()
+	defer s.Unlock()
+	games := s.GamesInProgress()
+	if len(games) != 1 {
+		t.Fatalf("%d games in progress", len(games))
 	}
-	for _, g := range s.games {
+	for _, g := range games {
 		now := time.Now()
-		still := g.remaining(g.ump.Side(), now) == g.remaining(g.ump.Side(), now.Add(time.Hour))
-		if g.paused != paused || still != paused {
-			t.Errorf("game paused %v, clock still %v; want %v", g.paused, still, paused)
+		still := g.Remaining(g.Umpire().Side(), now) == g.Remaining(g.Umpire().Side(), now.Add(time.Hour))
+		if g.Paused() != paused || still != paused {
+			t.Errorf("game paused %v, clock still %v; want %v", g.Paused(), still, paused)
 		}
 	}
 }
@@ -618,9 +623,9 @@ func TestTDRestart(t *testing.T) {
 	names := []string{"Alpha", "Bravo", "Charlie", "Delta"}
 	strength := map[string]int{"Alpha": 4, "Bravo": 3, "Charlie": 2, "Delta": 1}
 	dir := t.TempDir()
-	cfg := Config{Accounts: tdAccounts(t, names...), TD: TDConfig{Dir: dir, AbsentGrace: wait,
-		Events: []td.EventSpec{mustSpec(t, "name=Again,rounds=2,tc=1+0,start=4")}}}
-	s1, addr1 := startServer(t, cfg)
+	cfg, tcfg := server.Config{Accounts: tdAccounts(t, names...)}, Config{Dir: dir, AbsentGrace: wait,
+		Events: []td.EventSpec{mustSpec(t, "name=Again,rounds=2,tc=1+0,start=4")}}
+	s1, addr1 := startTD(t, cfg, tcfg)
 	bots := map[string]*tdBot{}
 	for _, n := range names {
 		bots[n] = newTDBot(t, addr1, n, strength)
@@ -631,15 +636,15 @@ func TestTDRestart(t *testing.T) {
 		bots[n].Expect("Creating: ")
 	}
 	s1.Close()
-	s2, addr2 := startServer(t, cfg)
+	s2, addr2 := startTD(t, cfg, tcfg)
 	for _, n := range names {
 		bots[n].set(func(b *tdBot) { b.hold = false })
 		bots[n].connect(addr2)
 	}
 	te := waitStatus(t, s2, 1, tdDone)
-	s2.mu.Lock()
+	s2.Lock()
 	events := len(s2.td.events)
-	s2.mu.Unlock()
+	s2.Unlock()
 	if events != 1 {
 		t.Errorf("%d events after the restart, want 1 (the spec must not open a second)", events)
 	}
@@ -659,8 +664,7 @@ func TestTDRestart(t *testing.T) {
 // event ends, every player told.
 func TestTDEveryoneWithdraws(t *testing.T) {
 	names := []string{"Boss", "Alpha", "Bravo", "Charlie", "Delta"}
-	s, addr := startServer(t, Config{Accounts: tdAccounts(t, names...), TD: TDConfig{
-		Managers: []string{"Boss"}, AbsentGrace: wait}})
+	s, addr := startTD(t, server.Config{Accounts: tdAccounts(t, names...)}, Config{Managers: []string{"Boss"}, AbsentGrace: wait})
 	strength := map[string]int{}
 	bots := map[string]*tdBot{}
 	for _, n := range names {
@@ -712,8 +716,7 @@ func TestTDEveryoneWithdraws(t *testing.T) {
 // challenge, be challenged, seek nor take a seek.
 func TestTDNoOtherGames(t *testing.T) {
 	names := []string{"Alpha", "Bravo", "Charlie"}
-	_, addr := startServer(t, Config{Accounts: tdAccounts(t, names...), TD: TDConfig{
-		AbsentGrace: wait, Events: []td.EventSpec{mustSpec(t, "name=Busy,system=rr,tc=1+0,start=2")}}})
+	_, addr := startTD(t, server.Config{Accounts: tdAccounts(t, names...)}, Config{AbsentGrace: wait, Events: []td.EventSpec{mustSpec(t, "name=Busy,system=rr,tc=1+0,start=2")}})
 	strength := map[string]int{}
 	a := newTDBot(t, addr, "Alpha", strength)
 	b := newTDBot(t, addr, "Bravo", strength)
@@ -743,7 +746,7 @@ func TestTDNoOtherGames(t *testing.T) {
 // TestTDTellLimits: bad TD commands get clear answers; a flood of them
 // is throttled; nobody logs in as the TD.
 func TestTDTellLimits(t *testing.T) {
-	_, addr := startServer(t, Config{Accounts: tdAccounts(t, "Alpha", "TD"), TD: TDConfig{Burst: 20}})
+	_, addr := startTD(t, server.Config{Accounts: tdAccounts(t, "Alpha", "TD")}, Config{Burst: 20})
 	c := wiretest.DialRaw(t, addr)
 	c.Expect("login:", wait)
 	c.Send("TD pw-TD\n")
@@ -775,7 +778,7 @@ func TestTDTellLimits(t *testing.T) {
 // TestTDOpenByManager: a manager's open with a bad spec is refused with
 // the reason; a good one is announced by DG 103 to everyone.
 func TestTDOpenByManager(t *testing.T) {
-	_, addr := startServer(t, Config{Accounts: tdAccounts(t, "Boss", "Alpha", "Charlie"), TD: TDConfig{Managers: []string{"Boss"}, AbsentGrace: wait}})
+	_, addr := startTD(t, server.Config{Accounts: tdAccounts(t, "Boss", "Alpha", "Charlie")}, Config{Managers: []string{"Boss"}, AbsentGrace: wait})
 	boss := newTDBot(t, addr, "Boss", nil)
 	a := newTDBot(t, addr, "Alpha", nil)
 	boss.Send("tell TD open system=knockout")
@@ -825,8 +828,7 @@ func jsonMarshal(te *tdEvent) ([]byte, error) { return marshalTDEvent(te) }
 // opponent logging in after the answer starts the game at once.
 func TestTDAnswerTwice(t *testing.T) {
 	strength := map[string]int{"Alpha": 2, "Bravo": 1}
-	s, addr := startServer(t, Config{Accounts: tdAccounts(t, "Alpha", "Bravo"), TD: TDConfig{
-		AbsentGrace: wait, Events: []td.EventSpec{mustSpec(t, "name=Twice,system=rr,tc=1+0,start=2")}}})
+	s, addr := startTD(t, server.Config{Accounts: tdAccounts(t, "Alpha", "Bravo")}, Config{AbsentGrace: wait, Events: []td.EventSpec{mustSpec(t, "name=Twice,system=rr,tc=1+0,start=2")}})
 	a := newTDBot(t, addr, "Alpha", strength)
 	b := newTDBot(t, addr, "Bravo", strength)
 	a.set(func(b *tdBot) { b.answerDG, b.answerText, b.hold = false, false, true })
@@ -864,8 +866,7 @@ func TestTDAnswerTwice(t *testing.T) {
 func TestTDBye(t *testing.T) {
 	names := []string{"Alpha", "Bravo", "Charlie", "Delta"}
 	strength := map[string]int{"Alpha": 4, "Bravo": 3, "Charlie": 2, "Delta": 1}
-	s, addr := startServer(t, Config{Accounts: tdAccounts(t, append(names, "Eve")...), TD: TDConfig{
-		AbsentGrace: wait, Events: []td.EventSpec{mustSpec(t, "name=Bye,system=swiss,rounds=2,tc=1+0,start=4")}}})
+	s, addr := startTD(t, server.Config{Accounts: tdAccounts(t, append(names, "Eve")...)}, Config{AbsentGrace: wait, Events: []td.EventSpec{mustSpec(t, "name=Bye,system=swiss,rounds=2,tc=1+0,start=4")}})
 	bots := map[string]*tdBot{}
 	for _, n := range names {
 		bots[n] = newTDBot(t, addr, n, strength)
@@ -928,8 +929,7 @@ func TestTDLateOdds(t *testing.T) {
 	const late = 1500 * time.Millisecond
 	for _, odds := range []bool{false, true} {
 		t.Run(fmt.Sprint("odds=", odds), func(t *testing.T) {
-			s, addr := startServer(t, Config{Accounts: tdAccounts(t, "Alpha", "Bravo"), TD: TDConfig{
-				AbsentGrace: wait, LateOdds: odds, Events: []td.EventSpec{mustSpec(t, "name=Late,system=rr,tc=1+0,start=2")}}})
+			s, addr := startTD(t, server.Config{Accounts: tdAccounts(t, "Alpha", "Bravo")}, Config{AbsentGrace: wait, LateOdds: odds, Events: []td.EventSpec{mustSpec(t, "name=Late,system=rr,tc=1+0,start=2")}})
 			a := newTDBot(t, addr, "Alpha", nil)
 			b := newTDBot(t, addr, "Bravo", nil)
 			a.set(func(b *tdBot) { b.hold = true })
@@ -942,12 +942,12 @@ func TestTDLateOdds(t *testing.T) {
 			time.Sleep(late)
 			b.connect(addr) // Bravo, Black (pairing number 2), arrives late: the game starts
 			a.Expect("Creating: Alpha (1500) Bravo (1500)")
-			s.mu.Lock()
+			s.Lock()
 			var clock [2]time.Duration
-			for _, g := range s.games {
-				clock = g.clock
+			for _, g := range s.GamesInProgress() {
+				clock = g.Clocks()
 			}
-			s.mu.Unlock()
+			s.Unlock()
 			if clock[0] != time.Minute {
 				t.Errorf("Alpha's clock %v, want 1m: Alpha waited", clock[0])
 			}

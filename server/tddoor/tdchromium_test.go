@@ -1,4 +1,4 @@
-package server
+package tddoor
 
 import (
 	"net"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"kriegbot/internal/chromium"
+	"kriegbot/server"
 )
 
 // TestTDCrosstableChromium serves a finished event's crosstable on the
@@ -28,7 +29,7 @@ func TestTDCrosstableChromium(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "tourney-1.json"), b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(Config{TD: TDConfig{Dir: dir}})
+	s, err := newHouse(server.Config{}, Config{Dir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}

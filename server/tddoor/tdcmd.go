@@ -1,4 +1,4 @@
-package server
+package tddoor
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 
 	"kriegbot/engine/chess"
 	"kriegbot/protocol"
+	"kriegbot/server"
 	"kriegbot/server/ratelimit"
 	"kriegbot/server/td"
 	"kriegbot/tourney"
@@ -21,53 +22,53 @@ type tdCommand struct {
 	usage   string
 	help    string
 	manager bool
-	run     func(d *director, ev *Events, c *client, args []string)
+	run     func(d *Door, ev *server.Events, c *server.Client, args []string)
 }
 
 // tdCommands is the TD's table, by lower-case name; mamer's names
 // (JoinTourney, WithdrawFromTourney, ListTourneys) are aliases.
 func tdCommands() map[string]tdCommand {
-	join := tdCommand{"join [N]", "enter an event (a running Swiss: a late join)", false, (*director).cmdJoin}
-	leave := tdCommand{"leave [N] [!]", "leave an event (once it started: leave !, your games left are lost)", false, (*director).cmdLeave}
-	withdraw := tdCommand{"WithdrawFromTourney N", "leave an event, started or not", false, (*director).cmdWithdraw}
-	list := tdCommand{"ListTourneys [-j]", "the events (-j: those you can join)", false, (*director).cmdList}
+	join := tdCommand{"join [N]", "enter an event (a running Swiss: a late join)", false, (*Door).cmdJoin}
+	leave := tdCommand{"leave [N] [!]", "leave an event (once it started: leave !, your games left are lost)", false, (*Door).cmdLeave}
+	withdraw := tdCommand{"WithdrawFromTourney N", "leave an event, started or not", false, (*Door).cmdWithdraw}
+	list := tdCommand{"ListTourneys [-j]", "the events (-j: those you can join)", false, (*Door).cmdList}
 	return map[string]tdCommand{
 		"join":                join,
 		"jointourney":         join,
-		"latejoin":            {"latejoin [N]", "enter a running Swiss: half a point for each round already paired", false, (*director).cmdJoin},
+		"latejoin":            {"latejoin [N]", "enter a running Swiss: half a point for each round already paired", false, (*Door).cmdJoin},
 		"leave":               leave,
 		"withdraw":            withdraw,
 		"withdrawfromtourney": withdraw,
-		"play":                {"play N", "answer your pairing in event N: start your game", false, (*director).cmdPlay},
-		"bye":                 {"bye [N]", "a half-point bye in the next round to be paired (Swiss only; a game already paired stands)", false, (*director).cmdBye},
-		"standings":           {"standings [N]", "the standings", false, (*director).cmdStandings},
-		"info":                {"info [N]", "what an event is and how far it got", false, (*director).cmdInfo},
-		"pairings":            {"pairings [N]", "the current round's pairings and results", false, (*director).cmdPairings},
-		"games":               {"games [N]", "the event's games in progress", false, (*director).cmdGames},
-		"status":              {"status", "your events and pairing", false, (*director).cmdStatus},
+		"play":                {"play N", "answer your pairing in event N: start your game", false, (*Door).cmdPlay},
+		"bye":                 {"bye [N]", "a half-point bye in the next round to be paired (Swiss only; a game already paired stands)", false, (*Door).cmdBye},
+		"standings":           {"standings [N]", "the standings", false, (*Door).cmdStandings},
+		"info":                {"info [N]", "what an event is and how far it got", false, (*Door).cmdInfo},
+		"pairings":            {"pairings [N]", "the current round's pairings and results", false, (*Door).cmdPairings},
+		"games":               {"games [N]", "the event's games in progress", false, (*Door).cmdGames},
+		"status":              {"status", "your events and pairing", false, (*Door).cmdStatus},
 		"listtourneys":        list,
 		"list":                list,
-		"help":                {"help", "this list", false, (*director).cmdHelp},
-		"open":                {"open name=X system=swiss|rr|drr rounds=5 tc=1+1 style=icc|fics start=manual|N|10m max=N", "open an event", true, (*director).cmdOpen},
-		"start":               {"start [N]", "start an open event", true, (*director).cmdStart},
-		"abort":               {"abort [N]", "abort an event", true, (*director).cmdAbort},
-		"forfeit":             {"forfeit <handle> [N]", "forfeit a player's game and withdraw the player", true, (*director).cmdForfeit},
+		"help":                {"help", "this list", false, (*Door).cmdHelp},
+		"open":                {"open name=X system=swiss|rr|drr rounds=5 tc=1+1 style=icc|fics start=manual|N|10m max=N", "open an event", true, (*Door).cmdOpen},
+		"start":               {"start [N]", "start an open event", true, (*Door).cmdStart},
+		"abort":               {"abort [N]", "abort an event", true, (*Door).cmdAbort},
+		"forfeit":             {"forfeit <handle> [N]", "forfeit a player's game and withdraw the player", true, (*Door).cmdForfeit},
 	}
 }
 
-// cmdTD is the "td" command: "xtell TD ...".
-func (tel *telnetDoor) cmdTD(ev *Events, c *client, in cmdInput) {
-	s := tel.s
-	s.td.tell(ev, c, in.rest)
-}
-
-// tell runs one tell to the TD.
-func (d *director) tell(ev *Events, c *client, text string) {
+// Tell runs one tell to the TD ("tell TD ...", the "td" command;
+// server.Director).
+func (d *Door) Tell(ev *server.Events, c *server.Client, text string) {
 	s := d.s
-	now := s.cfg.Now()
-	if ok, _ := ratelimit.Take(c.tdBudget, now); !ok {
-		if now.Sub(c.tdWarned) >= time.Second {
-			c.tdWarned = now
+	now := s.Now()
+	bud := d.budgets[c]
+	if bud == nil {
+		bud = &tellBudget{limit: ratelimit.New(d.cfg.Rate, d.cfg.Burst)}
+		d.budgets[c] = bud
+	}
+	if ok, _ := ratelimit.Take(bud.limit, now); !ok {
+		if now.Sub(bud.warned) >= time.Second {
+			bud.warned = now
 			d.say(ev, c, nil, "You are sending the TD too many commands: wait a second.")
 		}
 		return
@@ -100,12 +101,12 @@ func truncate(s string, n int) string {
 
 // manager reports whether c may run managers' commands: a registered
 // handle (a guest's name is the server's choice) on the managers list.
-func (d *director) manager(c *client) bool {
-	if c.guest {
+func (d *Door) manager(c *server.Client) bool {
+	if c.Guest() {
 		return false
 	}
 	for _, m := range d.cfg.Managers {
-		if strings.EqualFold(m, c.handle) {
+		if strings.EqualFold(m, c.Handle()) {
 			return true
 		}
 	}
@@ -115,7 +116,7 @@ func (d *director) manager(c *client) bool {
 // pick finds the event a command means: the number given, else the
 // player's own event, else the one event that is not over (or the last
 // one). It reports nil after telling c why.
-func (d *director) pick(ev *Events, c *client, args []string) *tdEvent {
+func (d *Door) pick(ev *server.Events, c *server.Client, args []string) *tdEvent {
 	for _, a := range args {
 		if n, ok := td.ParseNumber(a); ok {
 			if te := d.event(n); te != nil {
@@ -131,7 +132,7 @@ func (d *director) pick(ev *Events, c *client, args []string) *tdEvent {
 	}
 	var live []*tdEvent
 	for _, te := range d.events {
-		if !te.over() && te.entrant(c.handle) {
+		if !te.over() && te.entrant(c.Handle()) {
 			return te
 		}
 		if !te.over() {
@@ -151,7 +152,7 @@ func (d *director) pick(ev *Events, c *client, args []string) *tdEvent {
 	return nil
 }
 
-func (d *director) cmdHelp(ev *Events, c *client, _ []string) {
+func (d *Door) cmdHelp(ev *server.Events, c *server.Client, _ []string) {
 	cmds := d.cmds
 	names := make([]string, 0, len(cmds))
 	for n, cmd := range cmds {
@@ -166,7 +167,7 @@ func (d *director) cmdHelp(ev *Events, c *client, _ []string) {
 	}
 }
 
-func (d *director) cmdJoin(ev *Events, c *client, args []string) {
+func (d *Door) cmdJoin(ev *server.Events, c *server.Client, args []string) {
 	s := d.s
 	// A join of an event that does not exist is refused in the refusal's
 	// form (not pick's "There is no tourney #N."), so that a program
@@ -182,16 +183,16 @@ func (d *director) cmdJoin(ev *Events, c *client, args []string) {
 		return
 	}
 	for _, o := range d.events {
-		if o != te && !o.over() && o.entrant(c.handle) {
+		if o != te && !o.over() && o.entrant(c.Handle()) {
 			d.refuseJoin(ev, c, te, te.ID, fmt.Sprintf("you are in %s: one event at a time", o.title()))
 			return
 		}
 	}
-	if te.entrant(c.handle) {
+	if te.entrant(c.Handle()) {
 		d.say(ev, c, te, protocol.TDLine{Kind: protocol.TDJoined, Event: te.ID}.String())
 		return
 	}
-	if _, ok := te.Event.Find(c.handle); ok {
+	if _, ok := te.Event.Find(c.Handle()); ok {
 		d.refuseJoin(ev, c, te, te.ID, "you have left it and cannot enter it again")
 		return
 	}
@@ -202,9 +203,9 @@ func (d *director) cmdJoin(ev *Events, c *client, args []string) {
 	var err error
 	switch te.Status {
 	case tdOpen:
-		err = te.Event.AddPlayer(c.handle, s.rating(c.handle))
+		err = te.Event.AddPlayer(c.Handle(), s.Rating(c.Handle()))
 	case tdRunning:
-		err = te.Event.LateJoin(c.handle, s.rating(c.handle))
+		err = te.Event.LateJoin(c.Handle(), s.Rating(c.Handle()))
 	default:
 		d.refuseJoin(ev, c, te, te.ID, "it is "+te.Status)
 		return
@@ -213,10 +214,10 @@ func (d *director) cmdJoin(ev *Events, c *client, args []string) {
 		d.refuseJoin(ev, c, te, te.ID, strings.TrimPrefix(err.Error(), "tourney: "))
 		return
 	}
-	s.note().Msgf("td: tourney %d: %s joined (%s)", te.ID, c.handle, te.Status)
+	s.Note().Msgf("td: tourney %d: %s joined (%s)", te.ID, c.Handle(), te.Status)
 	d.say(ev, c, te, protocol.TDLine{Kind: protocol.TDJoined, Event: te.ID}.String())
 	if te.Status == tdRunning {
-		s.removeOffersOf(ev, c.handle) // an entrant's old seek must not be taken now
+		s.RemoveOffersOf(ev, c.Handle()) // an entrant's old seek must not be taken now
 	}
 	if te.Status == tdRunning && te.round() > 0 {
 		d.say(ev, c, te, fmt.Sprintf("A late join: a half-point bye for each round already paired (%d); you are paired from round %d.", te.round(), te.round()+1))
@@ -224,14 +225,14 @@ func (d *director) cmdJoin(ev *Events, c *client, args []string) {
 	d.save(te)
 	if te.Status == tdOpen && te.Spec.StartPlayers > 0 && len(te.Event.Players) >= te.Spec.StartPlayers {
 		if err := d.start(ev, te); err != nil {
-			s.warn().Msgf("td: tourney %d: start: %v", te.ID, err)
+			s.Warn().Msgf("td: tourney %d: start: %v", te.ID, err)
 		}
 	}
 }
 
 // refuseJoin tells c that its join of event id (te, nil when there is
 // no such event) is refused, and why, in the TDLine form the daemon reads.
-func (d *director) refuseJoin(ev *Events, c *client, te *tdEvent, id int, why string) {
+func (d *Door) refuseJoin(ev *server.Events, c *server.Client, te *tdEvent, id int, why string) {
 	l := protocol.TDLine{Kind: protocol.TDJoinRefused, Event: id, Reason: why}
 	if te != nil {
 		l.Tag = te.Spec.Name
@@ -239,7 +240,7 @@ func (d *director) refuseJoin(ev *Events, c *client, te *tdEvent, id int, why st
 	d.say(ev, c, te, l.String())
 }
 
-func (d *director) cmdLeave(ev *Events, c *client, args []string) {
+func (d *Door) cmdLeave(ev *server.Events, c *server.Client, args []string) {
 	bang := false
 	var rest []string
 	for _, a := range args {
@@ -253,7 +254,7 @@ func (d *director) cmdLeave(ev *Events, c *client, args []string) {
 	if te == nil {
 		return
 	}
-	if !te.entrant(c.handle) {
+	if !te.entrant(c.Handle()) {
 		d.say(ev, c, te, fmt.Sprintf("You are not in %s.", te.title()))
 		return
 	}
@@ -264,13 +265,13 @@ func (d *director) cmdLeave(ev *Events, c *client, args []string) {
 	d.leave(ev, c, te)
 }
 
-func (d *director) cmdWithdraw(ev *Events, c *client, args []string) {
+func (d *Door) cmdWithdraw(ev *server.Events, c *server.Client, args []string) {
 	if len(args) == 0 {
 		d.say(ev, c, nil, "Usage: WithdrawFromTourney N")
 		return
 	}
 	if te := d.pick(ev, c, args[:1]); te != nil {
-		if !te.entrant(c.handle) {
+		if !te.entrant(c.Handle()) {
 			d.say(ev, c, te, fmt.Sprintf("You are not in %s.", te.title()))
 			return
 		}
@@ -280,10 +281,10 @@ func (d *director) cmdWithdraw(ev *Events, c *client, args []string) {
 
 // leave takes c out of te: before the start the entry is struck out,
 // after it the player is withdrawn.
-func (d *director) leave(ev *Events, c *client, te *tdEvent) {
+func (d *Door) leave(ev *server.Events, c *server.Client, te *tdEvent) {
 	s := d.s
 	if te.Status == tdOpen {
-		te.strike(c.handle)
+		te.strike(c.Handle())
 		d.say(ev, c, te, fmt.Sprintf("You have left %s.", te.title()))
 		d.save(te)
 		return
@@ -292,21 +293,21 @@ func (d *director) leave(ev *Events, c *client, te *tdEvent) {
 		d.say(ev, c, te, fmt.Sprintf("%s is %s.", te.heading(), te.Status))
 		return
 	}
-	s.note().Msgf("td: tourney %d: %s withdraws", te.ID, c.handle)
+	s.Note().Msgf("td: tourney %d: %s withdraws", te.ID, c.Handle())
 	d.say(ev, c, te, fmt.Sprintf("You have withdrawn from %s.", te.title()))
-	if b := te.boardOf(c.handle); b != nil && b.game != nil {
-		d.say(ev, c, te, fmt.Sprintf("Your game %d is played out: resign it if you do not mean to play.", b.game.number))
+	if b := te.boardOf(c.Handle()); b != nil && b.game != nil {
+		d.say(ev, c, te, fmt.Sprintf("Your game %d is played out: resign it if you do not mean to play.", b.game.Number()))
 	}
-	d.withdraw(ev, te, c.handle, false)
+	d.withdraw(ev, te, c.Handle(), false)
 	d.pairNext(ev, te)
 }
 
-func (d *director) cmdPlay(ev *Events, c *client, args []string) {
+func (d *Door) cmdPlay(ev *server.Events, c *server.Client, args []string) {
 	te := d.pick(ev, c, args)
 	if te == nil {
 		return
 	}
-	b := te.boardOf(c.handle)
+	b := te.boardOf(c.Handle())
 	if b == nil || te.Status != tdRunning {
 		d.say(ev, c, te, fmt.Sprintf("You have no game to play in %s now.", te.title()))
 		return
@@ -319,14 +320,14 @@ func (d *director) cmdPlay(ev *Events, c *client, args []string) {
 // to be paired, never in one already paired: the player's game of the
 // round in progress, if any, stands. The tourney package refuses a round
 // robin (its schedule is fixed), a withdrawn player and a finished event.
-func (d *director) cmdBye(ev *Events, c *client, args []string) {
+func (d *Door) cmdBye(ev *server.Events, c *server.Client, args []string) {
 	s := d.s
 	te := d.pick(ev, c, args)
 	if te == nil {
 		return
 	}
 	switch {
-	case !te.entrant(c.handle):
+	case !te.entrant(c.Handle()):
 		d.say(ev, c, te, fmt.Sprintf("You are not in %s.", te.title()))
 		return
 	case te.Status == tdOpen:
@@ -341,26 +342,26 @@ func (d *director) cmdBye(ev *Events, c *client, args []string) {
 		d.say(ev, c, te, fmt.Sprintf("You cannot have a bye in %s: every round is paired already.", te.title()))
 		return
 	}
-	if err := te.Event.RequestBye(c.handle); err != nil {
+	if err := te.Event.RequestBye(c.Handle()); err != nil {
 		d.say(ev, c, te, fmt.Sprintf("You cannot have a bye in %s: %s.", te.title(), strings.TrimPrefix(err.Error(), "tourney: ")))
 		return
 	}
-	s.note().Msgf("td: tourney %d: %s asks a bye in round %d", te.ID, c.handle, next)
+	s.Note().Msgf("td: tourney %d: %s asks a bye in round %d", te.ID, c.Handle(), next)
 	stands := ""
-	if te.boardOf(c.handle) != nil {
+	if te.boardOf(c.Handle()) != nil {
 		stands = fmt.Sprintf("; your game of round %d stands", te.round())
 	}
 	d.say(ev, c, te, fmt.Sprintf("You will have a half-point bye in round %d of %s%s.", next, te.title(), stands))
 	d.save(te)
 }
 
-func (d *director) cmdStandings(ev *Events, c *client, args []string) {
+func (d *Door) cmdStandings(ev *server.Events, c *server.Client, args []string) {
 	if te := d.pick(ev, c, args); te != nil {
 		d.standings(ev, c, te)
 	}
 }
 
-func (d *director) cmdInfo(ev *Events, c *client, args []string) {
+func (d *Door) cmdInfo(ev *server.Events, c *server.Client, args []string) {
 	te := d.pick(ev, c, args)
 	if te == nil {
 		return
@@ -381,7 +382,7 @@ func (d *director) cmdInfo(ev *Events, c *client, args []string) {
 		d.cfg.AbsentGrace, d.cfg.GameGrace, d.cfg.MaxDisconnects))
 }
 
-func (d *director) cmdPairings(ev *Events, c *client, args []string) {
+func (d *Door) cmdPairings(ev *server.Events, c *server.Client, args []string) {
 	te := d.pick(ev, c, args)
 	if te == nil {
 		return
@@ -401,7 +402,7 @@ func (d *director) cmdPairings(ev *Events, c *client, args []string) {
 	}
 }
 
-func (d *director) cmdGames(ev *Events, c *client, args []string) {
+func (d *Door) cmdGames(ev *server.Events, c *server.Client, args []string) {
 	te := d.pick(ev, c, args)
 	if te == nil {
 		return
@@ -409,41 +410,41 @@ func (d *director) cmdGames(ev *Events, c *client, args []string) {
 	n := 0
 	for _, b := range te.Boards {
 		if b.game != nil {
-			d.say(ev, c, te, fmt.Sprintf("  game %d: %s - %s (round %d, board %d)", b.game.number, b.White, b.Black, b.Round, b.Board))
+			d.say(ev, c, te, fmt.Sprintf("  game %d: %s - %s (round %d, board %d)", b.game.Number(), b.White, b.Black, b.Round, b.Board))
 			n++
 		}
 	}
 	d.say(ev, c, te, fmt.Sprintf("%s: %d games in progress.", te.title(), n))
 }
 
-func (d *director) cmdStatus(ev *Events, c *client, _ []string) {
+func (d *Door) cmdStatus(ev *server.Events, c *server.Client, _ []string) {
 	for _, te := range d.events {
-		if te.over() || !te.entrant(c.handle) {
+		if te.over() || !te.entrant(c.Handle()) {
 			continue
 		}
 		if te.Status == tdOpen {
 			d.say(ev, c, te, fmt.Sprintf("You are in %s, waiting for the start (%s).", te.title(), te.progress()))
 			return
 		}
-		b := te.boardOf(c.handle)
+		b := te.boardOf(c.Handle())
 		switch {
-		case te.isOff(c.handle):
+		case te.isOff(c.Handle()):
 			d.say(ev, c, te, fmt.Sprintf("You are in %s; your games are over.", te.title()))
 		case b == nil:
 			d.say(ev, c, te, fmt.Sprintf("You are in %s, waiting for round %d.", te.title(), te.round()+1))
 		case b.game != nil:
-			d.say(ev, c, te, fmt.Sprintf("You are in %s, playing round %d: game %d.", te.title(), b.Round, b.game.number))
+			d.say(ev, c, te, fmt.Sprintf("You are in %s, playing round %d: game %d.", te.title(), b.Round, b.game.Number()))
 		default:
-			col := b.side(c.handle)
+			col := b.side(c.Handle())
 			d.say(ev, c, te, fmt.Sprintf("You are in %s, round %d: you play %s against %s; waiting for your answer.",
-				te.title(), b.Round, strings.ToLower(colorName(chess.Color(col))), b.names()[1-col]))
+				te.title(), b.Round, strings.ToLower(server.ColorName(chess.Color(col))), b.names()[1-col]))
 		}
 		return
 	}
 	d.say(ev, c, nil, "You are in no tourney.")
 }
 
-func (d *director) cmdList(ev *Events, c *client, args []string) {
+func (d *Door) cmdList(ev *server.Events, c *server.Client, args []string) {
 	joinable := len(args) > 0 && args[0] == "-j"
 	d.say(ev, c, nil, d.handle()+"'s tourney list:")
 	n := 0
@@ -461,7 +462,7 @@ func (d *director) cmdList(ev *Events, c *client, args []string) {
 	d.say(ev, c, nil, fmt.Sprintf("Listed: %d %s.", n, unit))
 }
 
-func (d *director) cmdOpen(ev *Events, c *client, args []string) {
+func (d *Door) cmdOpen(ev *server.Events, c *server.Client, args []string) {
 	sp, err := td.ParseEventSpec(strings.Join(args, " "), d.cfg.Style)
 	if err != nil {
 		d.say(ev, c, nil, "Cannot open: "+err.Error()+".")
@@ -475,7 +476,7 @@ func (d *director) cmdOpen(ev *Events, c *client, args []string) {
 	d.say(ev, c, te, fmt.Sprintf("Opened tourney #%d: %s.", te.ID, te.Spec))
 }
 
-func (d *director) cmdStart(ev *Events, c *client, args []string) {
+func (d *Door) cmdStart(ev *server.Events, c *server.Client, args []string) {
 	te := d.pick(ev, c, args)
 	if te == nil {
 		return
@@ -487,7 +488,7 @@ func (d *director) cmdStart(ev *Events, c *client, args []string) {
 	d.say(ev, c, te, fmt.Sprintf("Started %s.", te.title()))
 }
 
-func (d *director) cmdAbort(ev *Events, c *client, args []string) {
+func (d *Door) cmdAbort(ev *server.Events, c *server.Client, args []string) {
 	te := d.pick(ev, c, args)
 	if te == nil {
 		return
@@ -496,11 +497,11 @@ func (d *director) cmdAbort(ev *Events, c *client, args []string) {
 		d.say(ev, c, te, fmt.Sprintf("%s is already %s.", te.heading(), te.Status))
 		return
 	}
-	d.abort(ev, te, "by "+c.handle)
+	d.abort(ev, te, "by "+c.Handle())
 	d.say(ev, c, te, fmt.Sprintf("Aborted %s.", te.title()))
 }
 
-func (d *director) cmdForfeit(ev *Events, c *client, args []string) {
+func (d *Door) cmdForfeit(ev *server.Events, c *server.Client, args []string) {
 	if len(args) == 0 {
 		d.say(ev, c, nil, "Usage: forfeit <handle> [N]")
 		return
@@ -521,7 +522,7 @@ func (d *director) cmdForfeit(ev *Events, c *client, args []string) {
 		if lost[0] {
 			res = tourney.BlackForfeitWin
 		}
-		d.forfeit(ev, b, res, lost, "forfeited by "+c.handle)
+		d.forfeit(ev, b, res, lost, "forfeited by "+c.Handle())
 	} else {
 		d.withdraw(ev, te, who, true)
 		d.pairNext(ev, te)

@@ -1,4 +1,4 @@
-package server
+package tddoor
 
 import (
 	"bytes"
@@ -14,18 +14,21 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/time/rate"
+
+	"kriegbot/server"
 	"kriegbot/server/td"
 	"kriegbot/tourney"
 )
 
-// The tournament director: a built-in account (TDConfig.Handle, "TD")
+// The tournament Door: a built-in account (Config.Handle, "TD")
 // that players tell, running events with the tourney package. td.go holds
 // the settings, the state and what is kept on disk; tdcmd.go the tells;
 // tdplay.go the rounds, the paired games, forfeits and the end;
 // docs/tournaments.md ("The TD of kriegbot serve") the rules.
 
-// TDConfig sets up the TD. Zero fields take the defaults in their comments.
-type TDConfig struct {
+// Config sets up the TD. Zero fields take the defaults in their comments.
+type Config struct {
 	// Handle is the TD's name (default "TD"); nobody may log in with it.
 	Handle string
 	// Managers are the handles (registered, not guests) that may open,
@@ -65,7 +68,7 @@ type TDConfig struct {
 	MaxEvents   int
 }
 
-func (c *TDConfig) fill() {
+func (c *Config) fill() {
 	if c.Handle == "" {
 		c.Handle = "TD"
 	}
@@ -98,18 +101,27 @@ const (
 	tdRunning = "running" // started; late joins for a Swiss
 	tdDone    = "done"    // every round played
 	tdAborted = "aborted" // stopped by a manager
+	// tdAdjourned: paired no further (AdjournTD); the games in progress
+	// count, and a server started again on Dir goes on with it.
+	tdAdjourned = "adjourned"
 )
 
-// director is the tournament director: its state, guarded by the
-// server's lock, and its methods. It reaches the game table through s:
-// each "s." in its methods is a use of the table that a director in a
-// package of its own would make through the table's API.
-type director struct {
-	s      *Server
-	cfg    TDConfig
-	cmds   map[string]tdCommand
-	events []*tdEvent // by id
-	nextID int
+// Door is the tournament director: its state, guarded by the table's
+// lock, and its methods. It reaches the game table through s, by the
+// table's API only.
+type Door struct {
+	s       *server.Server
+	cfg     Config
+	cmds    map[string]tdCommand
+	events  []*tdEvent // by id
+	nextID  int
+	budgets map[*server.Client]*tellBudget // the tells of each user logged in
+}
+
+// tellBudget bounds the TD commands one user sends (Config.Rate, Burst).
+type tellBudget struct {
+	limit  *rate.Limiter
+	warned time.Time // when the user was last told the TD is throttling it
 }
 
 // event is one event: the tourney model plus what the TD needs around
@@ -128,7 +140,7 @@ type tdEvent struct {
 	Off []string
 
 	startTimer *time.Timer // StartAfter
-	saveTimer  *time.Timer // a write that is due (director.save)
+	saveTimer  *time.Timer // a write that is due (Door.save)
 	dirty      bool        // changed since the last write
 	savedAt    time.Time   // the last write
 }
@@ -150,7 +162,7 @@ type tdBoard struct {
 	arrived [2]time.Time
 
 	ev    *tdEvent
-	game  *Game // the server game in progress, nil before it starts
+	game  *server.Game // the server game in progress, nil before it starts
 	timer *time.Timer
 	gen   int // retires old absence timers
 }
@@ -218,16 +230,9 @@ func (te *tdEvent) boardOf(handle string) *tdBoard {
 	return nil
 }
 
-func newDirector(cfg TDConfig) director {
-	cfg.fill()
-	return director{cfg: cfg, cmds: tdCommands(), nextID: 1}
-}
+func (d *Door) handle() string { return d.cfg.Handle }
 
-func (d *director) handle() string { return d.cfg.Handle }
-
-func (d *director) isTD(name string) bool { return strings.EqualFold(name, d.cfg.Handle) }
-
-func (d *director) event(id int) *tdEvent {
+func (d *Door) event(id int) *tdEvent {
 	for _, te := range d.events {
 		if te.ID == id {
 			return te
@@ -237,11 +242,11 @@ func (d *director) event(id int) *tdEvent {
 }
 
 // file names event id's file with extension ext.
-func (d *director) file(id int, ext string) string { return td.EventFile(d.cfg.Dir, id, ext) }
+func (d *Door) file(id int, ext string) string { return td.EventFile(d.cfg.Dir, id, ext) }
 
 // load reads the events kept in Dir. A file that does not read is an
 // error: the TD would otherwise start over and lose an event.
-func (d *director) load() error {
+func (d *Door) load() error {
 	if d.cfg.Dir == "" {
 		return nil
 	}
@@ -286,7 +291,7 @@ func decodeTDEvent(b []byte) (*tdEvent, error) {
 		return nil, errors.New("no event")
 	}
 	switch te.Status {
-	case tdOpen, tdRunning, tdDone, tdAborted:
+	case tdOpen, tdRunning, tdDone, tdAborted, tdAdjourned:
 	default:
 		return nil, fmt.Errorf("bad status %q", te.Status)
 	}
@@ -325,7 +330,7 @@ const tdSaveEvery = 100 * time.Millisecond
 
 // save writes the event's state and its outputs now, or within
 // tdSaveEvery of the last write (Close writes what is due at once).
-func (d *director) save(te *tdEvent) {
+func (d *Door) save(te *tdEvent) {
 	s := d.s
 	if d.cfg.Dir == "" {
 		return
@@ -334,10 +339,10 @@ func (d *director) save(te *tdEvent) {
 	if te.saveTimer != nil {
 		return // a write is due
 	}
-	if wait := te.savedAt.Add(tdSaveEvery).Sub(s.cfg.Now()); wait > 0 && !s.closed {
+	if wait := te.savedAt.Add(tdSaveEvery).Sub(s.Now()); wait > 0 && !s.Closed() {
 		te.saveTimer = time.AfterFunc(wait, func() {
-			s.mu.Lock()
-			defer s.mu.Unlock()
+			s.Lock()
+			defer s.Unlock()
 			te.saveTimer = nil
 			d.write(te)
 		})
@@ -347,7 +352,7 @@ func (d *director) save(te *tdEvent) {
 }
 
 // flush writes every event with changes not yet written (at Close).
-func (d *director) flush() {
+func (d *Door) flush() {
 	for _, te := range d.events {
 		if te.saveTimer != nil {
 			te.saveTimer.Stop()
@@ -359,19 +364,19 @@ func (d *director) flush() {
 
 // write writes the event's state and its outputs if they changed.
 // Errors are logged: the event goes on in memory.
-func (d *director) write(te *tdEvent) {
+func (d *Door) write(te *tdEvent) {
 	s := d.s
 	if !te.dirty || d.cfg.Dir == "" {
 		return
 	}
-	te.dirty, te.savedAt = false, s.cfg.Now()
+	te.dirty, te.savedAt = false, s.Now()
 	if err := os.MkdirAll(d.cfg.Dir, 0o755); err != nil {
-		s.warn().Msgf("td: %v", err)
+		s.Warn().Msgf("td: %v", err)
 		return
 	}
 	b, err := marshalTDEvent(te)
 	if err == nil {
-		err = writeAtomic(d.file(te.ID, "json"), b)
+		err = server.WriteAtomic(d.file(te.ID, "json"), b)
 	}
 	for _, out := range []struct {
 		ext  string
@@ -382,11 +387,11 @@ func (d *director) write(te *tdEvent) {
 		}
 		var data []byte
 		if data, err = out.data(); err == nil {
-			err = writeAtomic(d.file(te.ID, out.ext), data)
+			err = server.WriteAtomic(d.file(te.ID, out.ext), data)
 		}
 	}
 	if err != nil {
-		s.warn().Msgf("td: tourney %d: %v", te.ID, err)
+		s.Warn().Msgf("td: tourney %d: %v", te.ID, err)
 	}
 }
 
@@ -424,28 +429,45 @@ func (te *tdEvent) progress() string {
 	return fmt.Sprintf("round %d of %d, %s", te.round(), te.Event.Rounds, plural(len(te.Event.Players), "player"))
 }
 
-// TDEvents returns a line for each event open or running (opened by
-// TDConfig.Events, or resumed from TDConfig.Dir): what it is, how far it
+// Events returns a line for each event open or running (opened by
+// Config.Events, or resumed from Config.Dir): what it is, how far it
 // got and how a player enters it. kriegbot serve prints them at start.
-func (s *Server) TDEvents() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+func (d *Door) Events() []string {
+	s := d.s
+	s.Lock()
+	defer s.Unlock()
 	var out []string
-	for _, te := range s.td.events {
+	for _, te := range d.events {
 		if te.over() {
 			continue
 		}
 		line := fmt.Sprintf("%s, %s: %s", te.heading(), te.Status, te.progress())
 		if te.Status == tdOpen || te.lateJoinable() {
-			line += fmt.Sprintf("; players enter with \"tell %s join %d\"", s.td.handle(), te.ID)
+			line += fmt.Sprintf("; players enter with \"tell %s join %d\"", d.handle(), te.ID)
 		}
 		out = append(out, line)
 	}
 	return out
 }
 
+// AdjournTD stops the running events between rounds, for a server about to
+// stop (kriegbot tourney's Ctrl-C): no further round is paired and no game
+// of the round starts; the games in progress play on and count (or, cut by
+// Close, are played again). A server started again on Config.Dir goes on
+// with them.
+func (d *Door) Adjourn() {
+	d.s.Lock()
+	defer d.s.Unlock()
+	for _, te := range d.events {
+		if te.Status == tdRunning {
+			te.Status = tdAdjourned
+			d.save(te)
+		}
+	}
+}
+
 // runningNamed reports whether an event of that name is open or running.
-func (d *director) runningNamed(name string) bool {
+func (d *Door) runningNamed(name string) bool {
 	for _, te := range d.events {
 		if !te.over() && name != "" && strings.EqualFold(te.Spec.Name, name) {
 			return true
@@ -455,7 +477,7 @@ func (d *director) runningNamed(name string) bool {
 }
 
 // serveTourney answers the event pages of the HTTP door.
-func (d *director) serveTourney(w http.ResponseWriter, r *http.Request, allow func() (bool, time.Duration)) {
+func (d *Door) ServeTourney(w http.ResponseWriter, r *http.Request, allow func() (bool, time.Duration)) {
 	s := d.s
 	id, ext, ok := td.ParsePagePath(r.URL.Path)
 	if !ok {
@@ -467,7 +489,7 @@ func (d *director) serveTourney(w http.ResponseWriter, r *http.Request, allow fu
 		http.Error(w, "Method Not Allowed", http.StatusMethodNotAllowed)
 		return
 	}
-	s.mu.Lock()
+	s.Lock()
 	allowed, retry := allow()
 	te := d.event(id)
 	var data []byte
@@ -482,7 +504,7 @@ func (d *director) serveTourney(w http.ResponseWriter, r *http.Request, allow fu
 			data, err = te.crosstableHTML()
 		}
 	}
-	s.mu.Unlock()
+	s.Unlock()
 	switch {
 	case !allowed:
 		w.Header().Set("Retry-After", strconv.Itoa(int(retry/time.Second)+1))

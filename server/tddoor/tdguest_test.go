@@ -1,9 +1,10 @@
-package server
+package tddoor
 
 import (
 	"testing"
 	"time"
 
+	"kriegbot/server"
 	"kriegbot/server/internal/wiretest"
 	"kriegbot/server/td"
 )
@@ -12,8 +13,8 @@ import (
 // knows (0, negative, a fraction, too long) is refused with a line saying
 // so; it used to read as "no number" and join the one open event.
 func TestTDRefusesBadNumbers(t *testing.T) {
-	s, addr := startServer(t, Config{TD: TDConfig{AbsentGrace: wait, Burst: 100,
-		Events: []td.EventSpec{mustSpec(t, "name=Open,system=swiss,rounds=3,tc=1+0,start=8")}}})
+	s, addr := startTD(t, server.Config{}, Config{AbsentGrace: wait, Burst: 100,
+		Events: []td.EventSpec{mustSpec(t, "name=Open,system=swiss,rounds=3,tc=1+0,start=8")}})
 	c := wiretest.DialRaw(t, addr)
 	c.LoginGuest()
 	for _, bad := range []string{"0", "-5", "1.5", "99999999999999999999", "#0", "+1"} {
@@ -30,7 +31,7 @@ func TestTDRefusesBadNumbers(t *testing.T) {
 }
 
 // waitPlayers waits until event id's players satisfy ok.
-func waitPlayers(t *testing.T, s *Server, id int, what string, ok func(te *tdEvent) bool) *tdEvent {
+func waitPlayers(t *testing.T, s *house, id int, what string, ok func(te *tdEvent) bool) *tdEvent {
 	t.Helper()
 	deadline := time.Now().Add(wait)
 	for {
@@ -49,11 +50,11 @@ func waitPlayers(t *testing.T, s *Server, id int, what string, ok func(te *tdEve
 // a guest who logs out is out of its events at once: struck from an open
 // event, withdrawn from a running one (it used to stay in and get a bye).
 func TestTDGuestLeavesAtLogout(t *testing.T) {
-	s, addr := startServer(t, Config{TD: TDConfig{AbsentGrace: wait,
-		Events: []td.EventSpec{mustSpec(t, "name=Guests,system=swiss,rounds=3,tc=1+0,start=4")}}})
+	s, addr := startTD(t, server.Config{}, Config{AbsentGrace: wait,
+		Events: []td.EventSpec{mustSpec(t, "name=Guests,system=swiss,rounds=3,tc=1+0,start=4")}})
 	join := func() (*wiretest.RawClient, string) {
 		c := wiretest.DialRaw(t, addr)
-		h := guestHandle(c, "")
+		h := c.GuestHandle("")
 		c.Send("tell TD join\r\n")
 		c.Expect("You have joined tourney #1.", wait)
 		return c, h
@@ -84,18 +85,18 @@ func TestTDGuestLeavesAtLogout(t *testing.T) {
 // their places) and those of an open one struck out.
 func TestTDRestartWithdrawsGuests(t *testing.T) {
 	dir := t.TempDir()
-	cfg := Config{Accounts: tdAccounts(t, "Alpha"), TD: TDConfig{Dir: dir, AbsentGrace: wait,
-		Events: []td.EventSpec{mustSpec(t, "name=Before,system=swiss,rounds=3,tc=1+0,start=2")}}}
-	s1, addr1 := startServer(t, cfg)
+	cfg, tcfg := server.Config{Accounts: tdAccounts(t, "Alpha")}, Config{Dir: dir, AbsentGrace: wait,
+		Events: []td.EventSpec{mustSpec(t, "name=Before,system=swiss,rounds=3,tc=1+0,start=2")}}
+	s1, addr1 := startTD(t, cfg, tcfg)
 	alpha := newTDBot(t, addr1, "Alpha", map[string]int{})
 	alpha.set(func(b *tdBot) { b.hold = true })
 	alpha.Send("tell TD join")
 	g := wiretest.DialRaw(t, addr1)
-	guest := guestHandle(g, "")
+	guest := g.GuestHandle("")
 	g.Send("tell TD join\r\n")
 	waitStatus(t, s1, 1, tdRunning)
 	s1.Close()
-	s2, _ := startServer(t, cfg)
+	s2, _ := startTD(t, cfg, tcfg)
 	te := tdSnap(t, s2, 1)
 	i, ok := te.Event.Find(guest)
 	if !ok || !te.Event.Players[i].Withdrawn() {

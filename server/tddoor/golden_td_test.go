@@ -1,4 +1,4 @@
-package server
+package tddoor
 
 import (
 	"testing"
@@ -7,6 +7,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"kriegbot/protocol"
+	"kriegbot/server"
 	"kriegbot/server/internal/wiretest"
 	"kriegbot/server/td"
 )
@@ -20,16 +21,13 @@ import (
 // testdata/td-session.golden.
 func TestGoldenTDTranscript(t *testing.T) {
 	clock := wiretest.NewFakeClock()
-	accts, err := NewAccounts(map[string]string{"carol": "chess", "dave": "pawn", "erin": "rook"}, "", bcrypt.MinCost)
+	accts, err := server.NewAccounts(map[string]string{"carol": "chess", "dave": "pawn", "erin": "rook"}, "", bcrypt.MinCost)
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	srv, addr := startServer(t, Config{
-		Now: clock.Now, Accounts: accts,
-		TD: TDConfig{Dir: dir, AbsentGrace: time.Hour, GameGrace: time.Hour, Managers: []string{"carol"},
-			Events: []td.EventSpec{mustSpec(t, "name=GoldenRR,system=rr,tc=5+0,start=manual")}},
-	})
+	srv, addr := startTD(t, server.Config{Now: clock.Now, Accounts: accts}, Config{Dir: dir, AbsentGrace: time.Hour, GameGrace: time.Hour, Managers: []string{"carol"},
+		Events: []td.EventSpec{mustSpec(t, "name=GoldenRR,system=rr,tc=5+0,start=manual")}})
 	s := wiretest.NewSession(t)
 	login := func(name, password string, bot bool) *wiretest.TapClient {
 		c := wiretest.DialTap(t, addr, name)

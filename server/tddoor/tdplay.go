@@ -1,4 +1,4 @@
-package server
+package tddoor
 
 import (
 	"errors"
@@ -10,6 +10,7 @@ import (
 	"kriegbot/engine/chess"
 	"kriegbot/protocol"
 	"kriegbot/protocol/handle"
+	"kriegbot/server"
 	"kriegbot/server/td"
 	"kriegbot/tourney"
 )
@@ -21,7 +22,7 @@ import (
 // say sends one TD message to c: a tell from the TD (ICC style) or a
 // qtell line starting with ":" (FICS style), which no user's tell can
 // produce (a user's tell reads "<handle>(<titles>) tells you: ...").
-func (d *director) say(ev *Events, c *client, te *tdEvent, line string) {
+func (d *Door) say(ev *server.Events, c *server.Client, te *tdEvent, line string) {
 	if c == nil {
 		return
 	}
@@ -30,23 +31,23 @@ func (d *director) say(ev *Events, c *client, te *tdEvent, line string) {
 		style = te.Spec.Style
 	}
 	if style == "fics" {
-		ev.text(c, ":"+line)
+		ev.Text(c, ":"+line)
 		return
 	}
-	ev.dg(c, protocol.DGPersonalTell, d.handle(), "TD", line, "1")
-	if !c.dgOn(protocol.DGPersonalTell) {
-		ev.text(c, fmt.Sprintf("%s(TD) tells you: %s", d.handle(), line))
+	ev.DG(c, protocol.DGPersonalTell, d.handle(), "TD", line, "1")
+	if !c.DGOn(protocol.DGPersonalTell) {
+		ev.Text(c, fmt.Sprintf("%s(TD) tells you: %s", d.handle(), line))
 	}
 }
 
 // sayTo is say to a handle, if it is logged in.
-func (d *director) sayTo(ev *Events, handle string, te *tdEvent, line string) {
+func (d *Door) sayTo(ev *server.Events, handle string, te *tdEvent, line string) {
 	s := d.s
-	d.say(ev, s.users[strings.ToLower(handle)], te, line)
+	d.say(ev, s.User(handle), te, line)
 }
 
 // tourneyDG is the event as DG 103 shows it.
-func (d *director) tourneyDG(te *tdEvent) protocol.TourneyDG {
+func (d *Door) tourneyDG(te *tdEvent) protocol.TourneyDG {
 	dg := protocol.TourneyDG{ID: te.ID, Bits: 1,
 		Description: fmt.Sprintf("%s: %s, wild 16 %d %d unrated, %s", te.Spec.Name, te.Event.System, te.Spec.Minutes, te.Spec.Inc, te.Status),
 		Info:        protocol.JoinCommands(fmt.Sprintf("tell %s info %d", d.handle(), te.ID)),
@@ -62,23 +63,23 @@ func (d *director) tourneyDG(te *tdEvent) protocol.TourneyDG {
 
 // listDG sends DG 103 (or 104 for an event that is over) about te to
 // every user who has it on.
-func (d *director) listDG(ev *Events, te *tdEvent) {
+func (d *Door) listDG(ev *server.Events, te *tdEvent) {
 	s := d.s
-	for _, u := range s.users {
+	for _, u := range s.Online() {
 		d.listDGTo(ev, u, te)
 	}
 }
 
-func (d *director) listDGTo(ev *Events, u *client, te *tdEvent) {
+func (d *Door) listDGTo(ev *server.Events, u *server.Client, te *tdEvent) {
 	if te.over() {
-		ev.dg(u, protocol.DGRemoveTourney, protocol.RemoveTourneyDG{ID: te.ID}.Fields()...)
+		ev.DG(u, protocol.DGRemoveTourney, protocol.RemoveTourneyDG{ID: te.ID}.Fields()...)
 		return
 	}
-	ev.dg(u, protocol.DGTourney, d.tourneyDG(te).Fields()...)
+	ev.DG(u, protocol.DGTourney, d.tourneyDG(te).Fields()...)
 }
 
 // live counts the events not over.
-func (d *director) live() int {
+func (d *Door) live() int {
 	n := 0
 	for _, te := range d.events {
 		if !te.over() {
@@ -89,7 +90,7 @@ func (d *director) live() int {
 }
 
 // openEvent opens an event from its spec.
-func (d *director) openEvent(ev *Events, sp td.EventSpec) (*tdEvent, error) {
+func (d *Door) openEvent(ev *server.Events, sp td.EventSpec) (*tdEvent, error) {
 	s := d.s
 	if d.live() >= d.cfg.MaxEvents {
 		return nil, fmt.Errorf("%d events are already running", d.live())
@@ -102,45 +103,45 @@ func (d *director) openEvent(ev *Events, sp td.EventSpec) (*tdEvent, error) {
 		sp.Name = fmt.Sprintf("KS%d", id)
 	}
 	d.nextID++
-	te := &tdEvent{ID: id, Spec: sp, Status: tdOpen, Opened: s.cfg.Now(), Event: tourney.New(sp.Name, sp.System, sp.Rounds)}
+	te := &tdEvent{ID: id, Spec: sp, Status: tdOpen, Opened: s.Now(), Event: tourney.New(sp.Name, sp.System, sp.Rounds)}
 	te.Event.Site = "kriegbot serve"
 	d.events = append(d.events, te)
 	d.armStart(te)
 	d.listDG(ev, te)
 	d.save(te)
-	s.note().Msgf("td: tourney %d opened: %s", id, sp)
+	s.Note().Msgf("td: tourney %d opened: %s", id, sp)
 	return te, nil
 }
 
 // armStart sets the timer of an event that starts some time after it
 // opened.
-func (d *director) armStart(te *tdEvent) {
+func (d *Door) armStart(te *tdEvent) {
 	s := d.s
 	if te.Status != tdOpen || te.Spec.StartAfter <= 0 {
 		return
 	}
-	wait := max(te.Opened.Add(te.Spec.StartAfter).Sub(s.cfg.Now()), 0)
+	wait := max(te.Opened.Add(te.Spec.StartAfter).Sub(s.Now()), 0)
 	te.startTimer = time.AfterFunc(wait, func() {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		if s.closed || te.Status != tdOpen {
+		s.Lock()
+		defer s.Unlock()
+		if s.Closed() || te.Status != tdOpen {
 			return
 		}
-		ev := s.newEvents()
+		ev := s.NewEvents()
 		if err := d.start(ev, te); err != nil {
 			d.abort(ev, te, "fewer than two players joined")
 		}
-		ev.flush()
+		ev.Flush()
 	})
 }
 
 // start starts an open event and pairs round 1.
-func (d *director) start(ev *Events, te *tdEvent) error {
+func (d *Door) start(ev *server.Events, te *tdEvent) error {
 	s := d.s
 	if te.Status != tdOpen {
 		return fmt.Errorf("%s is %s", te.title(), te.Status)
 	}
-	te.Event.Date = s.cfg.Now().UTC().Format("2006.01.02")
+	te.Event.Date = s.Now().UTC().Format("2006.01.02")
 	if err := te.Event.Start(); err != nil {
 		if errors.Is(err, tourney.ErrNothingToPair) {
 			return errors.New("fewer than two players have joined")
@@ -151,7 +152,7 @@ func (d *director) start(ev *Events, te *tdEvent) error {
 		te.startTimer.Stop()
 	}
 	te.Status = tdRunning
-	s.note().Msgf("td: tourney %d started with %d players", te.ID, len(te.Event.Players))
+	s.Note().Msgf("td: tourney %d started with %d players", te.ID, len(te.Event.Players))
 	for _, p := range te.Event.Players {
 		d.sayTo(ev, p.Handle, te, fmt.Sprintf("%s starts: %s, %s, %s.", te.heading(), te.Event.System, plural(len(te.Event.Players), "player"), plural(te.Event.Rounds, "round")))
 	}
@@ -162,9 +163,9 @@ func (d *director) start(ev *Events, te *tdEvent) error {
 
 // pairNext pairs the next round (and the next, while a round has no
 // game to play: a round robin's forfeits), or ends the event.
-func (d *director) pairNext(ev *Events, te *tdEvent) {
+func (d *Door) pairNext(ev *server.Events, te *tdEvent) {
 	s := d.s
-	for !s.closed && te.Status == tdRunning && len(te.Boards) == 0 {
+	for !s.Closed() && (te.Status == tdRunning || te.Status == tdAdjourned && te.Event.Done()) && len(te.Boards) == 0 {
 		if te.Event.Done() {
 			d.finish(ev, te)
 			return
@@ -172,12 +173,12 @@ func (d *director) pairNext(ev *Events, te *tdEvent) {
 		rd, err := te.Event.PairNext()
 		if err != nil {
 			if !errors.Is(err, tourney.ErrFinished) && !errors.Is(err, tourney.ErrNothingToPair) {
-				s.warn().Msgf("td: tourney %d: pairing round %d: %v", te.ID, te.round()+1, err)
+				s.Warn().Msgf("td: tourney %d: pairing round %d: %v", te.ID, te.round()+1, err)
 			}
 			d.finish(ev, te)
 			return
 		}
-		s.note().Msgf("td: tourney %d round %d paired: %d games, %d byes %s", te.ID, rd.Number, len(rd.Games), len(rd.Byes), rd.Note)
+		s.Note().Msgf("td: tourney %d round %d paired: %d games, %d byes %s", te.ID, rd.Number, len(rd.Games), len(rd.Byes), rd.Note)
 		last := rd.Number == te.Event.Rounds
 		for _, g := range rd.Games {
 			w, b := te.Event.Players[g.White].Handle, te.Event.Players[g.Black].Handle
@@ -185,11 +186,11 @@ func (d *director) pairNext(ev *Events, te *tdEvent) {
 				continue
 			}
 			bd := &tdBoard{Round: rd.Number, Board: g.Board, White: w, Black: b, ev: te,
-				Deadline: s.cfg.Now().Add(d.cfg.AbsentGrace)}
+				Deadline: s.Now().Add(d.cfg.AbsentGrace)}
 			te.Boards = append(te.Boards, bd)
 			for col := range 2 {
-				if c := s.users[strings.ToLower(bd.names()[col])]; c != nil {
-					s.removeOffersOf(ev, c.handle)
+				if c := s.User(bd.names()[col]); c != nil {
+					s.RemoveOffersOf(ev, c.Handle())
 					d.announce(ev, bd, col)
 				}
 			}
@@ -213,28 +214,28 @@ func (d *director) pairNext(ev *Events, te *tdEvent) {
 // command starts the game, and the tourney-set line, answered by
 // "match <opponent>!") or the FICS way (mamer's line, answered by
 // "td play N").
-func (d *director) announce(ev *Events, b *tdBoard, col int) {
+func (d *Door) announce(ev *server.Events, b *tdBoard, col int) {
 	s := d.s
 	te := b.ev
-	c := s.users[strings.ToLower(b.names()[col])]
+	c := s.User(b.names()[col])
 	if c == nil {
 		return
 	}
 	opp := b.names()[1-col]
 	colour := chess.Color(col)
-	line := protocol.TDLine{Kind: protocol.TDPairing, Colour: strings.ToLower(colorName(colour)), Opponent: opp, Event: te.ID}
+	line := protocol.TDLine{Kind: protocol.TDPairing, Colour: strings.ToLower(server.ColorName(colour)), Opponent: opp, Event: te.ID}
 	if te.Spec.Style == "icc" {
 		line = protocol.TDLine{Kind: protocol.TDTourneySet, TD: d.handle(), Tag: te.Spec.Name, Opponent: opp,
 			WhiteMin: te.Spec.Minutes, WhiteInc: te.Spec.Inc, BlackMin: te.Spec.Minutes, BlackInc: te.Spec.Inc,
-			Wild: 16, Colour: strings.ToLower(colorName(colour)), Round: b.Round}
-		ev.dg(c, protocol.DGSuggestion, protocol.SuggestionDG{Command: line.Answer(),
+			Wild: 16, Colour: strings.ToLower(server.ColorName(colour)), Round: b.Round}
+		ev.DG(c, protocol.DGSuggestion, protocol.SuggestionDG{Command: line.Answer(),
 			Text:     fmt.Sprintf("Tourney #%d round %d: you play %s against %s.", te.ID, b.Round, line.Colour, opp),
 			Priority: 1, Suggester: d.handle(), Subject: opp, ID: te.ID}.Fields()...)
-		ev.text(c, line.String())
+		ev.Text(c, line.String())
 	} else {
-		ev.text(c, ":"+line.String())
+		ev.Text(c, ":"+line.String())
 	}
-	left := max(b.Deadline.Sub(s.cfg.Now()), 0)
+	left := max(b.Deadline.Sub(s.Now()), 0)
 	if left >= time.Second {
 		left = left.Round(time.Second)
 	} else {
@@ -244,36 +245,36 @@ func (d *director) announce(ev *Events, b *tdBoard, col int) {
 }
 
 // armAbsence sets the timer that forfeits the absent at b.Deadline.
-func (d *director) armAbsence(b *tdBoard) {
+func (d *Door) armAbsence(b *tdBoard) {
 	s := d.s
 	if b.timer != nil {
 		b.timer.Stop()
 	}
 	b.gen++
 	gen := b.gen
-	b.timer = time.AfterFunc(max(b.Deadline.Sub(s.cfg.Now()), 0), func() { d.absenceOver(b, gen) })
+	b.timer = time.AfterFunc(max(b.Deadline.Sub(s.Now()), 0), func() { d.absenceOver(b, gen) })
 }
 
 // absenceOver forfeits the sides of b who did not answer (or are not
 // free to play) by the deadline.
-func (d *director) absenceOver(b *tdBoard, gen int) {
+func (d *Door) absenceOver(b *tdBoard, gen int) {
 	s := d.s
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed || b.gen != gen || b.game != nil || !slices.Contains(b.ev.Boards, b) || b.ev.Status != tdRunning {
+	s.Lock()
+	defer s.Unlock()
+	if s.Closed() || b.gen != gen || b.game != nil || !slices.Contains(b.ev.Boards, b) || b.ev.Status != tdRunning {
 		return
 	}
-	ev := s.newEvents()
-	defer ev.flush()
+	ev := s.NewEvents()
+	defer ev.Flush()
 	if d.tryStart(ev, b) {
 		return
 	}
 	var absent [2]bool
 	for col, name := range b.names() {
-		c := s.users[strings.ToLower(name)]
-		absent[col] = !b.Ready[col] || c == nil || c.game != nil
+		c := s.User(name)
+		absent[col] = !b.Ready[col] || c == nil || c.Playing()
 	}
-	s.note().Msgf("td: tourney %d round %d board %d: absent %v", b.ev.ID, b.Round, b.Board, absent)
+	s.Note().Msgf("td: tourney %d round %d board %d: absent %v", b.ev.ID, b.Round, b.Board, absent)
 	res := tourney.DoubleForfeit
 	switch {
 	case absent[0] && !absent[1]:
@@ -285,12 +286,12 @@ func (d *director) absenceOver(b *tdBoard, gen int) {
 }
 
 // forfeit records a forfeit result on b and withdraws the forfeited.
-func (d *director) forfeit(ev *Events, b *tdBoard, res tourney.Result, lost [2]bool, why string) {
+func (d *Door) forfeit(ev *server.Events, b *tdBoard, res tourney.Result, lost [2]bool, why string) {
 	s := d.s
 	te := b.ev
-	if g := b.game; g != nil && g.result == "" {
-		g.td = nil // the forfeit, not the game's end, is the result
-		s.endGame(ev, g, "Adj", res.PGN(), "Game forfeited by the TD")
+	if g := b.game; g != nil && g.Result() == "" {
+		g.SetTourney(nil) // the forfeit, not the game's end, is the result
+		s.EndGame(ev, g, "Adj", res.PGN(), "Game forfeited by the TD")
 	}
 	b.game = nil
 	d.record(ev, b, res)
@@ -304,15 +305,15 @@ func (d *director) forfeit(ev *Events, b *tdBoard, res tourney.Result, lost [2]b
 }
 
 // answer is c's answer to its pairing on b.
-func (d *director) answer(ev *Events, c *client, b *tdBoard) {
+func (d *Door) answer(ev *server.Events, c *server.Client, b *tdBoard) {
 	s := d.s
-	col := b.side(c.handle)
+	col := b.side(c.Handle())
 	if b.game != nil {
-		ev.text(c, fmt.Sprintf("Your tourney game (game %d) is already in progress.", b.game.number))
+		ev.Text(c, fmt.Sprintf("Your tourney game (game %d) is already in progress.", b.game.Number()))
 		return
 	}
-	if !b.Ready[col] && c.game == nil {
-		b.arrived[col] = s.cfg.Now()
+	if !b.Ready[col] && !c.Playing() {
+		b.arrived[col] = s.Now()
 	}
 	b.Ready[col] = true
 	if d.tryStart(ev, b) {
@@ -320,10 +321,10 @@ func (d *director) answer(ev *Events, c *client, b *tdBoard) {
 	}
 	opp := b.names()[1-col]
 	why := "is not logged in"
-	if o := s.users[strings.ToLower(opp)]; o != nil {
+	if o := s.User(opp); o != nil {
 		why = "is playing another game"
 	}
-	if c.game != nil {
+	if c.Playing() {
 		why = "cannot start while you play another game"
 		opp = "your game"
 	}
@@ -333,35 +334,35 @@ func (d *director) answer(ev *Events, c *client, b *tdBoard) {
 
 // tryStart starts b's game if one side answered and both are here and
 // free; it reports whether it did.
-func (d *director) tryStart(ev *Events, b *tdBoard) bool {
+func (d *Door) tryStart(ev *server.Events, b *tdBoard) bool {
 	s := d.s
 	if b.game != nil || !slices.Contains(b.ev.Boards, b) || b.ev.Status != tdRunning || !b.Ready[0] && !b.Ready[1] {
 		return false
 	}
-	w, bl := s.users[strings.ToLower(b.White)], s.users[strings.ToLower(b.Black)]
-	if w == nil || bl == nil || w.game != nil || bl.game != nil {
+	w, bl := s.User(b.White), s.User(b.Black)
+	if w == nil || bl == nil || w.Playing() || bl.Playing() {
 		return false
 	}
 	te := b.ev
 	odds, late := d.lateOdds(b)
-	seats := [2]seat{{c: w}, {c: bl}}
+	var lateOdds [2]time.Duration
 	if late >= 0 {
-		seats[late].odds = odds
+		lateOdds[late] = odds
 	}
-	g := s.startGame(ev, seats[0], seats[1], te.Spec.Minutes, te.Spec.Inc, false, "", "")
-	g.td, b.game = b, g
+	g := s.StartTourneyGame(ev, w, bl, lateOdds, te.Spec.Minutes, te.Spec.Inc, b)
+	b.game = g
 	b.gen++ // retire the absence timer
 	if b.timer != nil {
 		b.timer.Stop()
 	}
-	for _, c := range []*client{w, bl} {
-		d.say(ev, c, te, fmt.Sprintf("Game %d is round %d, board %d of %s.", g.number, b.Round, b.Board, te.title()))
+	for _, c := range []*server.Client{w, bl} {
+		d.say(ev, c, te, fmt.Sprintf("Game %d is round %d, board %d of %s.", g.Number(), b.Round, b.Board, te.title()))
 		if late >= 0 {
 			d.say(ev, c, te, fmt.Sprintf("%s came %s late: %s off %s's clock (time odds for a late arrival).",
 				b.names()[late], odds.Round(time.Second), odds.Round(time.Second), b.names()[late]))
 		}
 	}
-	s.note().Msgf("td: tourney %d round %d board %d: game %d", te.ID, b.Round, b.Board, g.number)
+	s.Note().Msgf("td: tourney %d round %d board %d: game %d", te.ID, b.Round, b.Board, g.Number())
 	return true
 }
 
@@ -370,12 +371,12 @@ func (d *director) tryStart(ev *Events, b *tdBoard) bool {
 // answered, or when it logged in or came free after answering; a side
 // that never answered arrives now (the game starts on one answer). The
 // later side is late by the time the other waited for it.
-func (d *director) lateOdds(b *tdBoard) (time.Duration, int) {
+func (d *Door) lateOdds(b *tdBoard) (time.Duration, int) {
 	s := d.s
 	if !d.cfg.LateOdds {
 		return 0, -1
 	}
-	now := s.cfg.Now()
+	now := s.Now()
 	var at [2]time.Time
 	for col := range 2 {
 		at[col] = b.arrived[col]
@@ -394,18 +395,18 @@ func (d *director) lateOdds(b *tdBoard) (time.Duration, int) {
 }
 
 // gameStarted and gameChanged: the TD follows games only to their end.
-func (d *director) GameStarted(*Game) {}
-func (d *director) GameChanged(*Game) {}
+func (d *Door) GameStarted(*server.Game) {}
+func (d *Door) GameChanged(*server.Game) {}
 
 // gameEnded takes the end of a game: a TD game's result (gameOver), or
 // the end of its players' other game, which may free them for their
 // pairing (free).
-func (d *director) GameEnded(ev *Events, g *Game) {
-	if g.td != nil {
+func (d *Door) GameEnded(ev *server.Events, g *server.Game) {
+	if g.Tourney() != nil {
 		d.gameOver(ev, g)
 		return
 	}
-	for _, name := range g.names {
+	for _, name := range []string{g.Name(chess.White), g.Name(chess.Black)} {
 		d.free(ev, name)
 	}
 }
@@ -413,16 +414,16 @@ func (d *director) GameEnded(ev *Events, g *Game) {
 // gameOver takes the result of a TD game: it records it (an aborted
 // game, which only a server shutdown makes, is played again), and pairs
 // the next round when this was the last game of the round.
-func (d *director) gameOver(ev *Events, g *Game) {
+func (d *Door) gameOver(ev *server.Events, g *server.Game) {
 	s := d.s
-	b := g.td
+	b := g.Tourney().(*tdBoard)
 	b.game = nil
 	te := b.ev
-	if te.Status != tdRunning || !slices.Contains(te.Boards, b) {
+	if te.Status != tdRunning && te.Status != tdAdjourned || !slices.Contains(te.Boards, b) {
 		return
 	}
 	var res tourney.Result
-	switch g.result {
+	switch g.Result() {
 	case "1-0":
 		res = tourney.WhiteWins
 	case "0-1":
@@ -434,8 +435,8 @@ func (d *director) gameOver(ev *Events, g *Game) {
 		// restart, the players answer the pairing anew).
 		b.Ready, b.arrived = [2]bool{}, [2]time.Time{}
 		b.Disconnects = [2]int{}
-		b.Deadline = s.cfg.Now().Add(d.cfg.AbsentGrace)
-		if !s.closed {
+		b.Deadline = s.Now().Add(d.cfg.AbsentGrace)
+		if !s.Closed() {
 			for col := range 2 {
 				d.announce(ev, b, col)
 			}
@@ -446,8 +447,8 @@ func (d *director) gameOver(ev *Events, g *Game) {
 	}
 	d.record(ev, b, res)
 	if tags, err := te.Event.PGNTags(b.Round, b.Board); err == nil {
-		g.tdTags = tags
-		te.PGN = append(te.PGN, gamePGN(g))
+		g.SetTags(tags)
+		te.PGN = append(te.PGN, g.PGN())
 	}
 	d.pairNext(ev, te)
 	d.save(te)
@@ -455,18 +456,18 @@ func (d *director) gameOver(ev *Events, g *Game) {
 
 // record sets b's result, takes b off the round's open boards and tells
 // both players; after the last round a player's tourney variable goes off.
-func (d *director) record(ev *Events, b *tdBoard, res tourney.Result) {
+func (d *Door) record(ev *server.Events, b *tdBoard, res tourney.Result) {
 	s := d.s
 	te := b.ev
 	if err := te.Event.SetResult(b.Round, b.Board, res); err != nil {
-		s.warn().Msgf("td: tourney %d: %v", te.ID, err)
+		s.Warn().Msgf("td: tourney %d: %v", te.ID, err)
 	}
 	b.gen++
 	if b.timer != nil {
 		b.timer.Stop()
 	}
 	te.Boards = slices.DeleteFunc(te.Boards, func(x *tdBoard) bool { return x == b })
-	s.note().Msgf("td: tourney %d round %d board %d: %s %s %s", te.ID, b.Round, b.Board, b.White, res, b.Black)
+	s.Note().Msgf("td: tourney %d round %d board %d: %s %s %s", te.ID, b.Round, b.Board, b.White, res, b.Black)
 	for _, name := range b.names() {
 		d.sayTo(ev, name, te, fmt.Sprintf("Round %d: %s - %s %s.", b.Round, b.White, b.Black, res))
 		if b.Round == te.Event.Rounds {
@@ -476,20 +477,20 @@ func (d *director) record(ev *Events, b *tdBoard, res tourney.Result) {
 }
 
 // off tells a player, once, that its part in the event is over.
-func (d *director) off(ev *Events, te *tdEvent, handle string) {
+func (d *Door) off(ev *server.Events, te *tdEvent, handle string) {
 	s := d.s
 	if te.isOff(handle) {
 		return
 	}
 	te.Off = append(te.Off, handle)
-	if c := s.users[strings.ToLower(handle)]; c != nil {
-		ev.text(c, protocol.TDLine{Kind: protocol.TDVariableOff, TD: d.handle()}.String())
+	if c := s.User(handle); c != nil {
+		ev.Text(c, protocol.TDLine{Kind: protocol.TDVariableOff, TD: d.handle()}.String())
 	}
 }
 
 // withdraw takes a player out of the event: an unstarted game of the
 // current round is lost by forfeit, a game in progress is played out.
-func (d *director) withdraw(ev *Events, te *tdEvent, handle string, forfeited bool) {
+func (d *Door) withdraw(ev *server.Events, te *tdEvent, handle string, forfeited bool) {
 	if !te.entrant(handle) {
 		return
 	}
@@ -515,12 +516,12 @@ func (d *director) withdraw(ev *Events, te *tdEvent, handle string, forfeited bo
 }
 
 // finish ends a finished event: standings to every player, DG 104.
-func (d *director) finish(ev *Events, te *tdEvent) {
+func (d *Door) finish(ev *server.Events, te *tdEvent) {
 	s := d.s
 	te.Status = tdDone
-	s.note().Msgf("td: tourney %d finished", te.ID)
+	s.Note().Msgf("td: tourney %d finished", te.ID)
 	for _, p := range te.Event.Players {
-		if c := s.users[strings.ToLower(p.Handle)]; c != nil {
+		if c := s.User(p.Handle); c != nil {
 			d.standings(ev, c, te)
 		}
 		d.off(ev, te, p.Handle)
@@ -531,7 +532,7 @@ func (d *director) finish(ev *Events, te *tdEvent) {
 
 // abort stops an event: games in progress are aborted and count for
 // nothing.
-func (d *director) abort(ev *Events, te *tdEvent, why string) {
+func (d *Door) abort(ev *server.Events, te *tdEvent, why string) {
 	s := d.s
 	te.Status = tdAborted
 	if te.startTimer != nil {
@@ -542,13 +543,13 @@ func (d *director) abort(ev *Events, te *tdEvent, why string) {
 		if b.timer != nil {
 			b.timer.Stop()
 		}
-		if g := b.game; g != nil && g.result == "" {
-			g.td = nil
-			s.endGame(ev, g, "Abo", "aborted", "Game aborted: the tourney was aborted")
+		if g := b.game; g != nil && g.Result() == "" {
+			g.SetTourney(nil)
+			s.EndGame(ev, g, "Abo", "aborted", "Game aborted: the tourney was aborted")
 		}
 	}
 	te.Boards = nil
-	s.note().Msgf("td: tourney %d aborted: %s", te.ID, why)
+	s.Note().Msgf("td: tourney %d aborted: %s", te.ID, why)
 	for _, p := range te.Event.Players {
 		d.sayTo(ev, p.Handle, te, protocol.TDLine{Kind: protocol.TDAborted, Event: te.ID}.String())
 		d.off(ev, te, p.Handle)
@@ -558,7 +559,7 @@ func (d *director) abort(ev *Events, te *tdEvent, why string) {
 }
 
 // standings sends the standings of te to c, headed by mamer's line.
-func (d *director) standings(ev *Events, c *client, te *tdEvent) {
+func (d *Door) standings(ev *server.Events, c *server.Client, te *tdEvent) {
 	d.say(ev, c, te, protocol.TDLine{Kind: protocol.TDStandings, Event: te.ID}.String())
 	if len(te.Event.Players) == 0 {
 		d.say(ev, c, te, "No players.")
@@ -574,7 +575,7 @@ func (d *director) standings(ev *Events, c *client, te *tdEvent) {
 
 // engaged is the running event handle plays in, or nil: an entrant
 // plays no other game until its part in the event is over.
-func (d *director) engaged(handle string) *tdEvent {
+func (d *Door) engaged(handle string) *tdEvent {
 	for _, te := range d.events {
 		if te.Status == tdRunning && te.entrant(handle) && !te.isOff(handle) {
 			return te
@@ -585,13 +586,13 @@ func (d *director) engaged(handle string) *tdEvent {
 
 // refuse reports (and says to c) whether a game between c and other
 // must be refused because one of them is in an event.
-func (d *director) refuse(ev *Events, c *client, other string) bool {
-	for _, h := range []string{c.handle, other} {
+func (d *Door) refuse(ev *server.Events, c *server.Client, other string) bool {
+	for _, h := range []string{c.Handle(), other} {
 		if h == "" {
 			continue
 		}
 		if te := d.engaged(h); te != nil {
-			ev.text(c, fmt.Sprintf("%s is playing in %s: only the paired games until the event is over.", h, te.title()))
+			ev.Text(c, fmt.Sprintf("%s is playing in %s: only the paired games until the event is over.", h, te.title()))
 			return true
 		}
 	}
@@ -599,7 +600,7 @@ func (d *director) refuse(ev *Events, c *client, other string) bool {
 }
 
 // pairedBoard is the open board pairing c with opp, if any.
-func (d *director) pairedBoard(handle, opp string) *tdBoard {
+func (d *Door) pairedBoard(handle, opp string) *tdBoard {
 	for _, te := range d.events {
 		if te.Status != tdRunning {
 			continue
@@ -613,7 +614,7 @@ func (d *director) pairedBoard(handle, opp string) *tdBoard {
 
 // login gives a player who logs in the events (DG 103) and its pairing,
 // and starts its game if the opponent answered.
-func (d *director) login(ev *Events, c *client) {
+func (d *Door) login(ev *server.Events, c *server.Client) {
 	s := d.s
 	for _, te := range d.events {
 		if !te.over() {
@@ -622,11 +623,11 @@ func (d *director) login(ev *Events, c *client) {
 		if te.Status != tdRunning {
 			continue
 		}
-		if b := te.boardOf(c.handle); b != nil && b.game == nil {
-			if col := b.side(c.handle); b.Ready[col] {
-				b.arrived[col] = s.cfg.Now() // it was gone: it arrives now
+		if b := te.boardOf(c.Handle()); b != nil && b.game == nil {
+			if col := b.side(c.Handle()); b.Ready[col] {
+				b.arrived[col] = s.Now() // it was gone: it arrives now
 			}
-			d.announce(ev, b, b.side(c.handle))
+			d.announce(ev, b, b.side(c.Handle()))
 			d.tryStart(ev, b)
 		}
 	}
@@ -634,13 +635,13 @@ func (d *director) login(ev *Events, c *client) {
 
 // free is called when a player's game that is no TD game ends: its
 // paired game may start now.
-func (d *director) free(ev *Events, handle string) {
+func (d *Door) free(ev *server.Events, handle string) {
 	s := d.s
 	for _, te := range d.events {
 		if te.Status == tdRunning {
 			if b := te.boardOf(handle); b != nil {
 				if col := b.side(handle); b.Ready[col] {
-					b.arrived[col] = s.cfg.Now() // busy until now
+					b.arrived[col] = s.Now() // busy until now
 				}
 				d.tryStart(ev, b)
 			}
@@ -653,12 +654,12 @@ func (d *director) free(ev *Events, handle string) {
 // guest of that name is someone else). Its entry in an open event is
 // struck; in a running one it is withdrawn: an unstarted game of the
 // round is lost by forfeit (the table forfeits a game in progress).
-func (d *director) departed(ev *Events, handle string) {
+func (d *Door) departed(ev *server.Events, handle string) {
 	for _, te := range d.events {
 		if te.over() || !te.entrant(handle) {
 			continue
 		}
-		d.s.note().Msgf("td: tourney %d: guest %s is gone: out of the event", te.ID, handle)
+		d.s.Note().Msgf("td: tourney %d: guest %s is gone: out of the event", te.ID, handle)
 		if te.Status == tdOpen {
 			te.strike(handle)
 			d.save(te)
@@ -673,9 +674,9 @@ func (d *director) departed(ev *Events, handle string) {
 // restart are gone (departed; their names go to new guests), absence
 // timers run anew from now, rounds left complete are paired, StartAfter
 // timers rearmed.
-func (d *director) resume() {
+func (d *Door) resume() {
 	s := d.s
-	ev := s.newEvents()
+	ev := s.NewEvents()
 	for _, te := range d.events {
 		if te.over() {
 			continue
@@ -694,26 +695,29 @@ func (d *director) resume() {
 		switch te.Status {
 		case tdOpen:
 			d.armStart(te)
-		case tdRunning:
+		case tdRunning, tdAdjourned:
+			te.Status = tdRunning
+			d.save(te)
 			for _, b := range te.Boards {
 				b.Ready = [2]bool{}
-				b.Deadline = s.cfg.Now().Add(d.cfg.AbsentGrace)
+				b.Deadline = s.Now().Add(d.cfg.AbsentGrace)
 				d.armAbsence(b)
 			}
 			d.pairNext(ev, te)
 		}
 	}
-	ev.flush()
+	ev.Flush()
 }
 
-// disconnect counts a TD game's disconnection and says how long the
-// player has to come back: 0 when this one forfeits the game.
-func (d *director) disconnect(g *Game, col chess.Color) time.Duration {
-	b := g.td
+// Disconnect counts a TD game's disconnection and says how long the
+// player has to come back: 0 when this one forfeits the game, the
+// MaxDisconnects-th (server.Director).
+func (d *Door) Disconnect(g *server.Game, col chess.Color) (time.Duration, int) {
+	b := g.Tourney().(*tdBoard)
 	b.Disconnects[col]++
 	d.save(b.ev)
 	if b.Disconnects[col] >= d.cfg.MaxDisconnects {
-		return 0
+		return 0, d.cfg.MaxDisconnects
 	}
-	return d.cfg.GameGrace
+	return d.cfg.GameGrace, d.cfg.MaxDisconnects
 }

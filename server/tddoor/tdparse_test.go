@@ -1,8 +1,8 @@
-package server
+package tddoor
 
 import (
 	"encoding/json"
-	"net"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"kriegbot/engine/umpire"
+	"kriegbot/server"
 	"kriegbot/server/internal/wiretest"
 	"kriegbot/server/td"
 	"kriegbot/tourney"
@@ -85,7 +86,7 @@ func TestTDLoadRefusesDamage(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, tc.name), []byte(tc.body), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := New(Config{TD: TDConfig{Dir: dir}}); err == nil || !strings.Contains(err.Error(), tc.name) {
+		if _, err := newHouse(server.Config{}, Config{Dir: dir}); err == nil || !strings.Contains(err.Error(), tc.name) {
 			t.Errorf("%s %s: %v, want an error naming the file", tc.name, tc.body, err)
 		}
 	}
@@ -102,7 +103,7 @@ func TestTDPages(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "tourney-1.json"), b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(Config{TD: TDConfig{Dir: dir}})
+	s, err := newHouse(server.Config{}, Config{Dir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,32 +144,24 @@ func FuzzTDTell(f *testing.F) {
 		"WithdrawFromTourney 1", "ListTourneys -j", "help", "open " + strings.Repeat("x", 600), "join #0"} {
 		f.Add(s)
 	}
-	s, err := New(Config{TD: TDConfig{Managers: []string{"Boss"}, AbsentGrace: time.Hour, Rate: 1e9, Burst: 1e9}})
-	if err != nil {
-		f.Fatal(err)
+	s, addr := startTD(f, server.Config{Accounts: tdAccounts(f, "Boss", "Other")}, Config{Managers: []string{"Boss"}, AbsentGrace: time.Hour, Rate: 1e9, Burst: 1e9})
+	mk := func(h string) *server.Client {
+		rc := wiretest.DialRaw(f, addr)
+		rc.Expect("login:", wait)
+		rc.Send(h + " pw-" + h + "\r\n")
+		rc.Expect("Starting session as", wait)
+		go io.Copy(io.Discard, rc.Reader) // what the TD says is not read here
+		s.Lock()
+		defer s.Unlock()
+		return s.User(h)
 	}
-	defer s.Close()
-	mk := func(h string) *client {
-		a, b := net.Pipe()
-		f.Cleanup(func() { a.Close(); b.Close() })
-		c := newClient(s, a)
-		c.state, c.handle = stOnline, h
-		s.users[strings.ToLower(h)] = c
-		return c
-	}
-	s.mu.Lock()
 	boss, other := mk("Boss"), mk("Other")
-	s.mu.Unlock()
 	f.Fuzz(func(t *testing.T, text string) {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		for _, c := range []*client{boss, other} {
-			ev := s.newEvents()
-			s.td.tell(ev, c, text)
-			c.outMu.Lock() // the output is not read here
-			c.outBuf = nil
-			c.queued.Store(0)
-			c.outMu.Unlock()
+		s.Lock()
+		defer s.Unlock()
+		for _, c := range []*server.Client{boss, other} {
+			ev := s.NewEvents() // not flushed: the output is not sent
+			s.td.Tell(ev, c, text)
 		}
 		for _, te := range s.td.events {
 			if _, err := json.Marshal(te); err != nil {
@@ -186,13 +179,13 @@ func FuzzTDTell(f *testing.F) {
 // The events open at start are listed for kriegbot serve's first lines,
 // with the command that enters them.
 func TestTDEventsListed(t *testing.T) {
-	s, err := New(Config{Rules: umpire.ICC(), TD: TDConfig{Events: []td.EventSpec{
-		mustSpec(t, "name=KS1 system=swiss rounds=5 tc=2+12 start=8"), mustSpec(t, "name=KS2 system=rr tc=1+0 start=2")}}})
+	s, err := newHouse(server.Config{Rules: umpire.ICC()}, Config{Events: []td.EventSpec{
+		mustSpec(t, "name=KS1 system=swiss rounds=5 tc=2+12 start=8"), mustSpec(t, "name=KS2 system=rr tc=1+0 start=2")}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	got := strings.Join(s.TDEvents(), "\n")
+	got := strings.Join(s.td.Events(), "\n")
 	want := "Tourney #1 (KS1), open: not started, 0 players; players enter with \"tell TD join 1\"\n" +
 		"Tourney #2 (KS2), open: not started, 0 players; players enter with \"tell TD join 2\""
 	if got != want {
@@ -202,8 +195,8 @@ func TestTDEventsListed(t *testing.T) {
 
 // tourneyPages serves the TD's pages as the HTTP door does under
 // /tourney/, without the door's request budget.
-func tourneyPages(s *Server) http.Handler {
+func tourneyPages(s *house) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		s.ServeTourney(w, r, func() (bool, time.Duration) { return true, 0 })
+		s.td.ServeTourney(w, r, func() (bool, time.Duration) { return true, 0 })
 	})
 }
