@@ -187,11 +187,11 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	if defaulted && (pl1.Limits == nil || pl2.Limits == nil) {
 		budget += " (the default: -nodes, -movetime or -tc sets another)"
 	}
-	rules := h.Rules
+	rules := h.Rules + " rules"
 	if h.Variant != "" {
 		rules += ", variant " + h.Variant
 	}
-	fmt.Fprintf(stderr, "kriegbot match: %s vs %s, %d games (seed %d), budget %s; %s rules, ply cap %d\n",
+	fmt.Fprintf(stderr, "kriegbot match: %s vs %s, %d games (seed %d), budget %s; %s, ply cap %d\n",
 		h.P1, h.P2, h.Games, h.Seed, budget, rules, h.MaxPlies)
 	prog := newProgress(stderr)
 	c.Progress, c.OnHeld = prog.update, prog.held
