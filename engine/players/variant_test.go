@@ -88,3 +88,69 @@ func TestVariantsPlayOnTheList(t *testing.T) {
 		})
 	}
 }
+
+// TestKnowledgeHearsVariants: what Knowledge makes of the answers wild 16
+// does not have: the opponent's public refusal and its "Any?" change
+// nothing of ours; english's en passant, announced on the capturing pawn's
+// destination, takes our pawn beside it; "has pawn captures" lists only
+// pawn tries until a refused try releases it (english), and "no pawn
+// captures" lists none.
+func TestKnowledgeHearsVariants(t *testing.T) {
+	v, err := umpire.ParseVariant("english")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// White, to move: king e1, pawns d4 e2.
+	pos, err := chess.ParseFEN("4k3/8/8/8/3P4/8/4P3/4K3 w - - 0 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var k Knowledge
+	k.Start(&Game{Color: chess.White, Rules: umpire.Site(v), Start: &pos})
+	if k.Tries != -1 || !k.CanAskAny() {
+		t.Fatalf("english start: tries %d, can ask %v", k.Tries, k.CanAskAny())
+	}
+	k.Asked(chess.NullMove)
+	k.Hear(umpire.View{Heard: true, Own: true, Verdict: umpire.HasAny, PawnTries: -1})
+	var l chess.MoveList
+	k.Askable(&l)
+	if l.N == 0 || !k.MustPawn || k.CanAskAny() {
+		t.Fatalf("after has-any: %v, must %v, can ask %v", l.Slice(), k.MustPawn, k.CanAskAny())
+	}
+	for _, m := range l.Slice() {
+		if !k.IsPawnTry(m) {
+			t.Fatalf("after has-any %v is listed", m)
+		}
+	}
+	refused := l.Moves[0]
+	k.Asked(refused)
+	k.Hear(umpire.View{Heard: true, Own: true, Illegal: true, PawnTries: -1})
+	k.Askable(&l)
+	if k.MustPawn || l.Contains(refused) || !l.Contains(chess.NewMove(chess.E1, chess.D1, chess.NoPieceType)) {
+		t.Fatalf("after the refused try (released): must %v, list %v", k.MustPawn, l.Slice())
+	}
+	// Our double step e2e4; the opponent's turn: a public refusal, its
+	// "Any?", then its en passant capture of our e4 pawn, announced on e3.
+	e2, e3, e4 := chess.NewSquare(4, 1), chess.NewSquare(4, 2), chess.NewSquare(4, 3)
+	k.Asked(chess.NewMove(e2, e4, chess.NoPieceType))
+	k.Hear(umpire.View{Heard: true, Own: true, Move: chess.NewMove(e2, e4, chess.NoPieceType), PawnTries: -1})
+	men := k.Board.Men()
+	k.Hear(umpire.View{Heard: true, Illegal: true, PawnTries: -1})
+	k.Hear(umpire.View{Heard: true, Verdict: umpire.NoAny, PawnTries: -1})
+	if k.Board.Men() != men || k.TheirRefused != 1 || k.TheirAny != umpire.NoAny || k.Plies != 1 {
+		t.Fatalf("the opponent's refusal and Any?: men %x (was %x), refused %d, any %v, plies %d", k.Board.Men(), men, k.TheirRefused, k.TheirAny, k.Plies)
+	}
+	k.Hear(umpire.View{Heard: true, Capture: umpire.Capture{Square: e3, Kind: umpire.ManCaptured}, EnPassant: true, PawnTries: -1})
+	if k.Board.At(e4) != chess.NoPieceType || k.Board.At(chess.NewSquare(3, 3)) != chess.Pawn || k.TheirCapture != e3 {
+		t.Fatalf("after their en passant on e3: men %x, their capture at %v", k.Board.Men(), k.TheirCapture)
+	}
+	// Our turn: "no pawn captures" takes every pawn try off the list.
+	k.Asked(chess.NullMove)
+	k.Hear(umpire.View{Heard: true, Own: true, Verdict: umpire.NoAny, PawnTries: -1})
+	k.Askable(&l)
+	for _, m := range l.Slice() {
+		if k.IsPawnTry(m) {
+			t.Fatalf("after no-any %v is listed", m)
+		}
+	}
+}
