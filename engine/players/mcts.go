@@ -129,6 +129,7 @@ func (p *MCTS) NewGame(g Game) error {
 	p.know.ResetFrom(g.Color, &start)
 	p.know.setVariant(g.Rules.Variant)
 	p.bel = belief.FromPosition(g.Color, start, p.prior)
+	p.bel.SetVariant(g.Rules.Variant)
 	if g.HiddenKing {
 		p.bel.HideKing()
 	}
@@ -205,9 +206,9 @@ func (p *MCTS) dropFallback() (chess.Move, error) {
 }
 
 // Hear applies a referee answer to the knowledge, the belief and the tree.
-// The belief hears the moves and our "Illegal move"s in the terms it knows
-// (beliefView); the answers to "Any?", the opponent's public refusals and
-// the drops reach the knowledge only.
+// The belief hears every answer in the variant's own terms (untyped and
+// exact captures, en passant, "Any?", public refusals, drops); the tree
+// follows board moves only.
 func (p *MCTS) Hear(e Event) {
 	if e.Kind == ClockUpdate {
 		return // the driver's budget accounts for the clock
@@ -228,57 +229,29 @@ func (p *MCTS) Hear(e Event) {
 			m = p.know.pending
 		}
 		v.Move = m
-		v = p.beliefView(m, v)
 		p.know.Hear(e.View)
+		p.bel.Ours(m, v)
+		p.waiting = true
 		if umpire.IsDrop(m) {
-			p.ourMove = chess.NullMove // no tree to follow
-			p.waiting = true
+			p.ourMove = chess.NullMove // the tree holds no drops: none to follow
 			return
 		}
-		p.bel.Ours(m, v)
 		p.ourMove, p.ourView = m, v
-		p.waiting = true
-	case !Moved(v):
+	case !Moved(v): // an answer to "Any?", or the opponent's public refusal
 		p.know.Hear(v)
+		if v.Own {
+			p.bel.Ours(chess.NullMove, v)
+		} else {
+			p.bel.Theirs(v)
+		}
 	default:
 		p.waiting = false
 		p.know.Hear(v)
-		v = p.beliefView(chess.NullMove, v)
 		p.bel.Theirs(v)
 		if p.ourMove != chess.NullMove {
 			p.search.Played(p.ourMove, p.ourView, v, &p.bel)
 		}
 	}
-}
-
-// beliefView says a move's view in the terms of the belief, which knows
-// wild 16's announcements: a capture typed pawn or piece on the captured
-// man's square. An exact capture (crazykrieg) gives its type; an untyped
-// one of our move takes the type the belief finds likelier; an announced
-// en passant names the captured pawn's square. Wild 16's views pass as
-// they are. m is our move, NullMove for the opponent's.
-func (p *MCTS) beliefView(m chess.Move, v umpire.View) umpire.View {
-	switch k := v.Capture.Kind; {
-	case k == umpire.NoCapture, k == umpire.PawnCaptured && !v.EnPassant, k == umpire.PieceCaptured:
-		return v
-	case k == umpire.ManCaptured && m != chess.NullMove:
-		v.Capture.Kind = umpire.PieceCaptured
-		if pawn, piece := p.bel.ProbCapture(m); pawn > piece {
-			v.Capture.Kind = umpire.PawnCaptured
-		}
-	case k == umpire.PawnCaptured:
-	default:
-		v.Capture.Kind = umpire.PieceCaptured
-	}
-	if v.EnPassant {
-		mover := p.game.Color
-		if m == chess.NullMove {
-			mover = mover.Other()
-		}
-		v.Capture = umpire.Capture{Square: CapturedSquare(v, mover), Kind: umpire.PawnCaptured}
-		v.EnPassant = false
-	}
-	return v
 }
 
 // GameOver ends the game.
