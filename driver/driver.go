@@ -209,15 +209,15 @@ func (g *Game) Hear(ev []players.Event, now time.Time) {
 		g.stopPonder(now) // the player hears nothing while it ponders
 	}
 	for _, e := range ev {
-		if e.Kind == players.Answer && e.View.Heard {
+		if e.Kind == players.Answer && players.Moved(e.View) {
 			// No ponder after a move that ended the game.
-			g.theirTurn = e.View.Own && !e.View.Illegal && e.View.Ending == umpire.NotOver
+			g.theirTurn = e.View.Own && e.View.Ending == umpire.NotOver
 		}
 		if e.Kind == players.Answer && e.View.Own {
-			if e.View.Illegal {
-				g.turn.Refused()
-			} else {
+			if players.Moved(e.View) {
 				g.turn.Moved()
+			} else {
+				g.turn.Refused() // an answer to "Any?" too: the turn goes on
 			}
 		}
 		if r := g.setup.Record; r != nil {
@@ -558,7 +558,9 @@ func (g *Game) Rebuild(views []umpire.View, why string, now time.Time) error {
 	g.theirTurn = false
 	for _, v := range views {
 		p.Hear(players.Event{Kind: players.Answer, View: v})
-		g.theirTurn = v.Own && !v.Illegal
+		if players.Moved(v) {
+			g.theirTurn = v.Own
+		}
 	}
 	g.p = p
 	g.turn.ForgetStart() // the backend's Situation.Since says it anew

@@ -102,7 +102,7 @@ func TestPlayStatsErrors(t *testing.T) {
 	tests := []struct{ name, in, err string }{
 		{"wrong side", g(`{"type":"attempt","game":0,"ply":0,"side":"black","attempt":"e7e5","legal":true,"think_us":0}`), "f.jsonl:2: black attempts, but white is to move"},
 		{"legality", g(`{"type":"attempt","game":0,"ply":0,"side":"white","attempt":"e2e5","legal":true,"think_us":0}`), "f.jsonl:2: the umpire says legal=false, the file true"},
-		{"bad move", g(`{"type":"attempt","game":0,"ply":0,"side":"white","attempt":"e2","legal":true,"think_us":0}`), "f.jsonl:2: chess: uci move"},
+		{"bad move", g(`{"type":"attempt","game":0,"ply":0,"side":"white","attempt":"e2","legal":true,"think_us":0}`), `f.jsonl:2: move "e2" is not a UCI move`},
 		{"rules", strings.Replace(g(), `"rules":"icc"`, `"rules":"fide"`, 1), "f.jsonl:1: umpire: unknown rules"},
 		{"fen", strings.Replace(g(), `"p1_score":1}`, `"p1_score":1,"fen":"8/8 w"}`, 1), "f.jsonl:3: chess: fen"},
 		{"reader's own", "nothing\n", "f.jsonl:1: not a JSON object"},

@@ -173,7 +173,7 @@ func (s *Summary) Line() string {
 func (c *Config) Header() MatchLine {
 	return MatchLine{
 		Type: "match", P1: c.P1.String(), P2: c.P2.String(), Games: c.Games, Seed: c.Seed,
-		Shard: c.Shard, Shards: c.Shards, Rules: c.Rules.Name, MaxPlies: c.Rules.MaxPlies,
+		Shard: c.Shard, Shards: c.Shards, Rules: c.Rules.Name, Variant: c.Rules.Variant.Name, MaxPlies: c.Rules.MaxPlies,
 		TimeControl: c.Limits.Control.String(), MoveTimeMs: c.Limits.MoveTime.Milliseconds(), Nodes: c.Limits.Nodes,
 		P1Budget: c.budgetOf(1), P2Budget: c.budgetOf(2), P1Ponder: c.P1Ponder, P2Ponder: c.P2Ponder,
 		Positions: len(c.Positions), HiddenKing: c.HiddenKing,
@@ -373,7 +373,7 @@ func Run(ctx context.Context, c Config) (Summary, error) {
 }
 
 func newRecord(c *Config, g int) *Record {
-	rec := &Record{Game: g, Seed: GameSeed(c.Seed, g), P1White: g%2 == 0, Control: c.Limits.Control}
+	rec := &Record{Game: g, Seed: GameSeed(c.Seed, g), P1White: g%2 == 0, Control: c.Limits.Control, Variant: c.Rules.Variant.Name}
 	if len(c.Positions) > 0 {
 		rec.Start = &c.Positions[(g/2)%len(c.Positions)]
 		rec.HiddenKing = c.HiddenKing

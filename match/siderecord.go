@@ -53,7 +53,7 @@ func (g *Game) SideRecord(name string, us chess.Color, nodes int64) (*record.Rec
 	if nodes < 1 && !counted {
 		return nil, fmt.Errorf("%s: the match ran on a clock and its file does not hold the searches' iterations: give -nodes N for its searches", name)
 	}
-	rules, err := umpire.ParseRules(h.Rules)
+	rules, err := record.ParseRules(h.Rules, h.Variant)
 	if err != nil {
 		return nil, at(1, "%v", err)
 	}
@@ -82,7 +82,7 @@ func (g *Game) SideRecord(name string, us chess.Color, nodes int64) (*record.Rec
 			rec.Steps = append(rec.Steps, record.Step{Line: line, Kind: record.StepAttempt, Move: m, Search: sr})
 		}
 		if ans.Legal {
-			rec.Moves = append(rec.Moves, pos.SAN(m))
+			rec.Moves = append(rec.Moves, record.SAN(pos, m))
 		}
 		if v := ans.For(us); v.Heard {
 			mv := v.Move

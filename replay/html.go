@@ -161,7 +161,7 @@ const heardHTML = 40
 
 func writeHTMLCandidates(sb *strings.Builder, f *Frame) {
 	sb.WriteString("<p>Recorded attempt <b>")
-	sb.WriteString(f.Recorded.String())
+	sb.WriteString(record.MoveText(f.Recorded))
 	sb.WriteString("</b>")
 	if rs := f.RecordedSearch; rs != nil {
 		fmt.Fprintf(sb, " (%s, score %+.3f, %.2f pawns%s)", searchSize(rs), players.Score(rs.Value), rs.Value, criticalNote(rs))

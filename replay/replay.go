@@ -211,7 +211,7 @@ func Run(ctx context.Context, rec *Record, opt Options) (*Result, error) {
 			}
 			dg.PonderTrees(trees, s.T)
 		case StepAnswer:
-			if !s.View.Illegal {
+			if players.Moved(s.View) {
 				plies++
 			}
 			res.Heard = append(res.Heard, Heard{Line: s.Line, Ply: plies, Own: s.View.Own, Move: s.Move, Words: s.Words})

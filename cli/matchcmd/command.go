@@ -38,7 +38,7 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	tc := fs.String("tc", "", "real-time clock per side, MIN+SEC as a server writes it (1+1: a minute and a second, as kriegbot tourney -tc) or with units (10s+0.1s); flag fall loses")
 	nodes := fs.Int64("nodes", 0, fmt.Sprintf("search budget per attempt (reproducible); %d when neither -movetime nor -tc is given", match.DefaultNodes))
 	overhead := fs.Duration("overhead", 10*time.Millisecond, "move overhead the time manager reserves per attempt under -tc")
-	rulesName := fs.String("rules", "icc", "rule set: icc, olympiad (automatic 50-move and repetition draws) or ks (kriegspiel.org's 2,000 reversible half-move cap)")
+	rulesName := fs.String("rules", "icc", "rule set: icc, olympiad (automatic 50-move and repetition draws) or ks (kriegspiel.org's 2,000 reversible half-move cap); or a Kriegspiel variant of kriegspiel.org, played under its rules (ks): "+strings.Join(umpire.VariantNames(), ", "))
 	maxPlies := fs.Int("maxplies", match.DefaultMaxPlies, "ply cap: a game still on after this many moves ends unfinished (counted a draw); 0 for none")
 	seed := fs.Uint64("seed", 1, "match seed; game g's seed derives from it and g, so shards reproduce")
 	shard := fs.String("shard", "0/1", "play only shard I of N (games g with g mod N = I, I from 0)")
@@ -114,7 +114,7 @@ func Command(args []string, stdout, stderr io.Writer) int {
 			return fail("-tc and -movetime exclude each other")
 		}
 	}
-	if c.Rules, err = umpire.ParseRules(*rulesName); err != nil {
+	if c.Rules, err = parseRules(*rulesName); err != nil {
 		return fail("-rules: %v", err)
 	}
 	c.Rules.MaxPlies = *maxPlies
@@ -187,8 +187,12 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	if defaulted && (pl1.Limits == nil || pl2.Limits == nil) {
 		budget += " (the default: -nodes, -movetime or -tc sets another)"
 	}
-	fmt.Fprintf(stderr, "kriegbot match: %s vs %s, %d games (seed %d), budget %s; %s rules, ply cap %d\n",
-		h.P1, h.P2, h.Games, h.Seed, budget, h.Rules, h.MaxPlies)
+	rules := h.Rules + " rules"
+	if h.Variant != "" {
+		rules += ", variant " + h.Variant
+	}
+	fmt.Fprintf(stderr, "kriegbot match: %s vs %s, %d games (seed %d), budget %s; %s, ply cap %d\n",
+		h.P1, h.P2, h.Games, h.Seed, budget, rules, h.MaxPlies)
 	prog := newProgress(stderr)
 	c.Progress, c.OnHeld = prog.update, prog.held
 
@@ -353,4 +357,19 @@ func parseSPRT(s string, alpha, beta float64) (*match.SPRT, error) {
 		return nil, fmt.Errorf("alpha and beta must lie in (0, 0.5)")
 	}
 	return &match.SPRT{Elo0: e0, Elo1: e1, Alpha: alpha, Beta: beta}, nil
+}
+
+// parseRules reads -rules: a rule set by name (its variant wild 16), or a
+// variant of kriegspiel.org, played under the site's rules.
+func parseRules(name string) (umpire.Rules, error) {
+	r, err := umpire.ParseRules(name)
+	if err == nil {
+		return r, nil
+	}
+	v, verr := umpire.ParseVariant(name)
+	if verr != nil {
+		return r, fmt.Errorf("unknown rules %q (want %s, or a variant: %s)", name,
+			strings.Join(umpire.RuleNames(), ", "), strings.Join(umpire.VariantNames(), ", "))
+	}
+	return umpire.Site(v), nil
 }

@@ -2,8 +2,10 @@ package matchcmd
 
 import (
 	"math"
+	"strings"
 	"testing"
 
+	"kriegbot/engine/umpire"
 	"kriegbot/match"
 )
 
@@ -71,4 +73,24 @@ func FuzzParseFlags(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestParseRules: -rules takes the rule sets as before, and each variant
+// of the site, played under the site's rules.
+func TestParseRules(t *testing.T) {
+	for _, name := range []string{"icc", "olympiad", "ks"} {
+		r, err := parseRules(name)
+		if err != nil || r.Name != name || !r.Variant.IsWild16() {
+			t.Errorf("%s: %+v, %v", name, r, err)
+		}
+	}
+	for _, name := range umpire.VariantNames() {
+		r, err := parseRules(name)
+		if err != nil || r.Name != "ks" || r.Variant.Name != name {
+			t.Errorf("%s: %+v, %v", name, r, err)
+		}
+	}
+	if _, err := parseRules("wild17"); err == nil || !strings.Contains(err.Error(), "berkeley_any") {
+		t.Errorf("wild17: %v, want an error naming the variants", err)
+	}
 }

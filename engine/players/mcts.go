@@ -127,7 +127,9 @@ func (p *MCTS) NewGame(g Game) error {
 	p.game = g
 	start := g.StartPosition()
 	p.know.ResetFrom(g.Color, &start)
+	p.know.setVariant(g.Rules.Variant)
 	p.bel = belief.FromPosition(g.Color, start, p.prior)
+	p.bel.SetVariant(g.Rules.Variant)
 	if g.HiddenKing {
 		p.bel.HideKing()
 	}
@@ -155,7 +157,7 @@ func (p *MCTS) AttemptTrees(ctx context.Context, trees []int64, boards int) (che
 func (p *MCTS) attempt(ctx context.Context, b Budget, trees []int64) (chess.Move, error) {
 	p.know.Askable(&p.list)
 	if p.list.N == 0 {
-		return chess.NullMove, ErrNoAttempt
+		return p.dropFallback()
 	}
 	lim := search.Limits{Nodes: b.Nodes, Time: b.Time, MaxTime: b.MaxTime, Boards: b.Boards}
 	switch {
@@ -181,7 +183,32 @@ func (p *MCTS) attempt(ctx context.Context, b Budget, trees []int64) (chess.Move
 	return m, nil
 }
 
+// dropFallback is the attempt once every board attempt was refused: a drop
+// (crazykrieg), one on the checking line first. The search does not weigh
+// drops yet.
+func (p *MCTS) dropFallback() (chess.Move, error) {
+	drops := p.know.AskableDrops(nil)
+	if len(drops) == 0 {
+		return chess.NullMove, ErrNoAttempt
+	}
+	m := drops[0]
+	if p.know.InCheck() {
+		line := checkLine(p.know.Board.King(), p.know.Checks)
+		for _, d := range drops {
+			if line.Has(d.To()) {
+				m = d
+				break
+			}
+		}
+	}
+	p.know.Asked(m)
+	return m, nil
+}
+
 // Hear applies a referee answer to the knowledge, the belief and the tree.
+// The belief hears every answer in the variant's own terms (untyped and
+// exact captures, en passant, "Any?", public refusals, drops); the tree
+// follows board moves only.
 func (p *MCTS) Hear(e Event) {
 	if e.Kind == ClockUpdate {
 		return // the driver's budget accounts for the clock
@@ -196,16 +223,27 @@ func (p *MCTS) Hear(e Event) {
 		p.know.Hear(v)
 		p.bel.Ours(m, v)
 		p.search.Refused(m, &p.bel)
-	case v.Own:
+	case v.Own && Moved(v):
 		m := v.Move
 		if m == chess.NullMove {
 			m = p.know.pending
 		}
-		p.know.Hear(v)
 		v.Move = m
+		p.know.Hear(e.View)
 		p.bel.Ours(m, v)
-		p.ourMove, p.ourView = m, v
 		p.waiting = true
+		if umpire.IsDrop(m) {
+			p.ourMove = chess.NullMove // the tree holds no drops: none to follow
+			return
+		}
+		p.ourMove, p.ourView = m, v
+	case !Moved(v): // an answer to "Any?", or the opponent's public refusal
+		p.know.Hear(v)
+		if v.Own {
+			p.bel.Ours(chess.NullMove, v)
+		} else {
+			p.bel.Theirs(v)
+		}
 	default:
 		p.waiting = false
 		p.know.Hear(v)

@@ -17,6 +17,15 @@ func playGame(t *testing.T, white, black Player, seed uint64, maxPlies int, chec
 	t.Helper()
 	rules := umpire.ICC()
 	rules.MaxPlies = maxPlies
+	return playRules(t, rules, white, black, seed, Budget{}, check, nil)
+}
+
+// playRules is playGame under rules (MaxPlies included), with each
+// attempt's budget b, and hear, when not nil, called with every answer: a
+// chess.NullMove attempt is the "Any?" question.
+func playRules(t *testing.T, rules umpire.Rules, white, black Player, seed uint64, b Budget,
+	check func(u *umpire.Umpire, k *Knowledge), hear func(a *umpire.Answer)) *umpire.Umpire {
+	t.Helper()
 	u := umpire.New(rules)
 	ps := [2]Player{white, black}
 	for c, p := range ps {
@@ -32,7 +41,7 @@ func playGame(t *testing.T, white, black Player, seed uint64, maxPlies int, chec
 		if check != nil {
 			check(u, knowledgeOf(ps[side]))
 		}
-		m, err := ps[side].Attempt(context.Background(), Budget{})
+		m, err := ps[side].Attempt(context.Background(), b)
 		if err != nil {
 			t.Fatalf("ply %d: %v", u.Plies(), err)
 		}
@@ -41,9 +50,17 @@ func playGame(t *testing.T, white, black Player, seed uint64, maxPlies int, chec
 				t.Fatalf("ply %d: %v proposed again after its refusal", u.Plies(), m)
 			}
 		}
-		a, err := u.Attempt(m)
+		var a umpire.Answer
+		if m == chess.NullMove {
+			a, err = u.AskAny()
+		} else {
+			a, err = u.Attempt(m)
+		}
 		if err != nil {
 			t.Fatal(err)
+		}
+		if hear != nil {
+			hear(&a)
 		}
 		for c, p := range ps {
 			p.Hear(AnswerEvent(&a, chess.Color(c)))
@@ -60,6 +77,8 @@ func knowledgeOf(p Player) *Knowledge {
 	case *Random:
 		return &p.know
 	case *Heuristic:
+		return &p.know
+	case *MCTS:
 		return &p.know
 	}
 	return nil
