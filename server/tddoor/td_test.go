@@ -965,3 +965,17 @@ func TestTDLateOdds(t *testing.T) {
 		})
 	}
 }
+
+func TestPairingLogWords(t *testing.T) {
+	for _, tc := range []struct {
+		n    int
+		want string
+	}{{0, "0 games"}, {1, "1 game"}, {2, "2 games"}} {
+		if got := count(tc.n, "game"); got != tc.want {
+			t.Errorf("count(%d) = %q, want %q", tc.n, got, tc.want)
+		}
+	}
+	if noteTail("") != "" || noteTail("odd player out") != " odd player out" {
+		t.Error("noteTail")
+	}
+}

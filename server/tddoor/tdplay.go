@@ -178,7 +178,7 @@ func (d *Door) pairNext(ev server.Events, te *tdEvent) {
 			d.finish(ev, te)
 			return
 		}
-		s.Note().Msgf("td: tourney %d round %d paired: %d games, %d byes %s", te.ID, rd.Number, len(rd.Games), len(rd.Byes), rd.Note)
+		s.Note().Msgf("td: tourney %d round %d paired: %s, %s%s", te.ID, rd.Number, count(len(rd.Games), "game"), count(len(rd.Byes), "bye"), noteTail(rd.Note))
 		last := rd.Number == te.Event.Rounds
 		for _, g := range rd.Games {
 			w, b := te.Event.Players[g.White].Handle, te.Event.Players[g.Black].Handle
@@ -720,4 +720,20 @@ func (d *Door) Disconnect(g *server.Game, col chess.Color) (time.Duration, int) 
 		return 0, d.cfg.MaxDisconnects
 	}
 	return d.cfg.GameGrace, d.cfg.MaxDisconnects
+}
+
+// count is n with its noun, plural but for one: "1 game", "2 byes".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// noteTail is a pairing's note after a space, nothing when there is none.
+func noteTail(note string) string {
+	if note == "" {
+		return ""
+	}
+	return " " + note
 }
