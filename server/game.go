@@ -161,9 +161,15 @@ func (p seat) titles() string {
 // play several games at once, as on kriegspiel.org).
 func (p seat) busy() bool { return p.c != nil && p.c.Playing() }
 
-// startGame creates a game between white and black and tells both. id and
-// code name it for the HTTP door ("" makes new ones).
-func (s *Server) startGame(ev Events, white, black seat, minutes, inc int, rated bool, id, code string) *Game {
+// startGame creates a game of variant v between white and black and tells
+// both. id and code name it for the HTTP door ("" makes new ones). A wild
+// 16 game has the server's rules (Config.Rules); another variant, only
+// ever an HTTP lobby game, the site's rules for it (umpire.Site).
+func (s *Server) startGame(ev Events, white, black seat, minutes, inc int, rated bool, id, code string, v umpire.Variant) *Game {
+	rules := s.cfg.Rules
+	if !v.IsWild16() {
+		rules = umpire.Site(v)
+	}
 	now := s.cfg.Now()
 	if id == "" {
 		id, code = s.newGameID()
@@ -174,7 +180,7 @@ func (s *Server) startGame(ev Events, white, black seat, minutes, inc int, rated
 		ratings: [2]int{s.rating(white.name()), s.rating(black.name())},
 		players: [2]Client{white.c, black.c}, bots: [2]Bot{white.bot, black.bot},
 		rated: rated, minutes: minutes, inc: inc, id: id, code: code,
-		ump: umpire.New(s.cfg.Rules), turnStart: now, started: now, updated: now,
+		ump: umpire.New(rules), turnStart: now, started: now, updated: now,
 		idleClock: white.bot != nil || black.bot != nil,
 	}
 	s.nextGame++

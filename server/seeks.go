@@ -4,6 +4,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"kriegbot/engine/umpire"
 )
 
 // Seek ads, posted by the telnet door's users and the HTTP door's bots,
@@ -25,7 +27,14 @@ type Seek struct {
 	posted        time.Time
 	formulaScreen bool
 	expiry        *time.Timer // a bot's waiting game: its expiry, stopped when the ad goes
+	// variant is the game's rule variant: wild 16 (the zero Variant) for
+	// every telnet ad; a bot's lobby game may be any of the site's.
+	variant umpire.Variant
 }
+
+// telnet reports whether telnet users see the ad: ICC has no Kriegspiel
+// but wild 16, so a lobby game of another variant is the HTTP door's alone.
+func (sk *Seek) telnet() bool { return sk.variant.IsWild16() }
 
 // seat is the owner of the ad, as a side of the game it leads to.
 func (sk *Seek) seat() seat { return seat{c: sk.owner, bot: sk.bot} }
@@ -37,7 +46,9 @@ func (s *Server) postSeek(ev Events, sk *Seek) {
 	s.nextSeek++
 	sk.id, sk.code = s.newGameID()
 	s.seeks[sk.index] = sk
-	s.door.SeekPosted(ev, sk)
+	if sk.telnet() {
+		s.door.SeekPosted(ev, sk)
+	}
 }
 
 func (s *Server) removeSeek(ev Events, sk *Seek, reason int) {
@@ -45,13 +56,19 @@ func (s *Server) removeSeek(ev Events, sk *Seek, reason int) {
 	if sk.expiry != nil {
 		sk.expiry.Stop()
 	}
-	s.door.SeekRemoved(ev, sk, reason)
+	if sk.telnet() {
+		s.door.SeekRemoved(ev, sk, reason)
+	}
 }
 
-func (s *Server) sortedSeeks() []*Seek {
+// sortedSeeks returns the ads by index: all of them, or (telnet) only
+// those telnet users see.
+func (s *Server) sortedSeeks(telnet bool) []*Seek {
 	out := make([]*Seek, 0, len(s.seeks))
 	for _, sk := range s.seeks {
-		out = append(out, sk)
+		if !telnet || sk.telnet() {
+			out = append(out, sk)
+		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].index < out[j].index })
 	return out
@@ -64,7 +81,7 @@ func (s *Server) takeSeek(ev Events, sk *Seek, taker seat) *Game {
 	if sk.bot != nil {
 		s.removeSeek(ev, sk, 2)
 	}
-	return s.startGame(ev, white, black, sk.minutes, sk.inc, sk.rated, sk.id, sk.code)
+	return s.startGame(ev, white, black, sk.minutes, sk.inc, sk.rated, sk.id, sk.code, sk.variant)
 }
 
 // colors decides who is White: first's colour request if any, else
@@ -118,13 +135,13 @@ type Seat struct {
 // it wants ("", "white" or "black"; else they alternate by game number).
 func (s *Server) Match(ev Events, first, second Seat, firstWants string, minutes, inc int, rated bool) *Game {
 	white, black := s.colors(seat{c: first.User, bot: first.Bot}, seat{c: second.User, bot: second.Bot}, firstWants)
-	return s.startGame(ev, white, black, minutes, inc, rated, "", "")
+	return s.startGame(ev, white, black, minutes, inc, rated, "", "", umpire.Variant{})
 }
 
 // removeOffersOf withdraws a player's seeks and challenges (game start,
 // logout, bare `match`).
 func (s *Server) removeOffersOf(ev Events, handle string) {
-	for _, sk := range s.sortedSeeks() {
+	for _, sk := range s.sortedSeeks(true) {
 		if sk.owner != nil && strings.EqualFold(sk.owner.Handle(), handle) {
 			s.removeSeek(ev, sk, 2)
 		}

@@ -74,8 +74,10 @@ func (s *Server) GamesInProgress() []*Game {
 // the lock.
 func (s *Server) GamesFinished() []*Game { return s.finished }
 
-// SeekAds returns the seek ads posted, by index.
-func (s *Server) SeekAds() []*Seek { return s.sortedSeeks() }
+// SeekAds returns the seek ads telnet users see (the wild 16 ones), by
+// index; LobbyAds all of them, the lobby games of every variant too.
+func (s *Server) SeekAds() []*Seek  { return s.sortedSeeks(true) }
+func (s *Server) LobbyAds() []*Seek { return s.sortedSeeks(false) }
 
 // HasSeek reports whether sk is still posted.
 func (s *Server) HasSeek(sk *Seek) bool { return s.seeks[sk.index] == sk }
@@ -127,9 +129,10 @@ func (s *Server) newGameID() (id, code string) {
 // sends it.
 func (s *Server) NewEvents() Events { return s.door.NewEvents() }
 
-// PostBotSeek posts bot's waiting lobby game as a seek ad everybody sees.
-func (s *Server) PostBotSeek(ev Events, bot Bot, minutes, inc int, color string) *Seek {
-	sk := &Seek{bot: bot, minutes: minutes, inc: inc, color: color, posted: s.cfg.Now()}
+// PostBotSeek posts bot's waiting lobby game of variant v as a seek ad:
+// everybody sees a wild 16 one, the HTTP door's bots alone the others.
+func (s *Server) PostBotSeek(ev Events, bot Bot, minutes, inc int, color string, v umpire.Variant) *Seek {
+	sk := &Seek{bot: bot, minutes: minutes, inc: inc, color: color, posted: s.cfg.Now(), variant: v}
 	s.postSeek(ev, sk)
 	return sk
 }
@@ -231,6 +234,17 @@ func (g *Game) SeatOf(bot Bot) (chess.Color, bool) {
 func (g *Game) Result() string  { return g.result }
 func (g *Game) EndCode() string { return g.endCode }
 
+// Variant is g's rule variant, as the site names it ("wild16", "berkeley", ...).
+func (g *Game) Variant() string { return variantName(g.ump.Rules().Variant) }
+
+// variantName is v's name on the site: the zero Variant is wild 16.
+func variantName(v umpire.Variant) string {
+	if v.IsWild16() {
+		return umpire.Wild16().Name
+	}
+	return v.Name
+}
+
 // Umpire is g's referee, to read (the table alone makes attempts).
 func (g *Game) Umpire() *umpire.Umpire { return g.ump }
 
@@ -298,6 +312,10 @@ func (sk *Seek) Formula() bool { return sk.formulaScreen }
 // ID and Code are the game_id and game_code of the game sk would start.
 func (sk *Seek) ID() string   { return sk.id }
 func (sk *Seek) Code() string { return sk.code }
+
+// Variant is the rule variant of the game sk would start (wild 16's name
+// for a telnet ad).
+func (sk *Seek) Variant() string { return variantName(sk.variant) }
 
 // Bot is the bot whose waiting game sk is, or nil for a telnet user's ad.
 func (sk *Seek) Bot() Bot { return sk.bot }
@@ -391,7 +409,7 @@ func (s *Server) EndGame(ev Events, g *Game, code, result, description string) {
 // the TD's pairing tourney; odds are taken off each side's clock (a late
 // arrival), leaving at least a second.
 func (s *Server) StartTourneyGame(ev Events, white, black Client, odds [2]time.Duration, minutes, inc int, pairing any) *Game {
-	g := s.startGame(ev, seat{c: white, odds: odds[0]}, seat{c: black, odds: odds[1]}, minutes, inc, false, "", "")
+	g := s.startGame(ev, seat{c: white, odds: odds[0]}, seat{c: black, odds: odds[1]}, minutes, inc, false, "", "", umpire.Variant{})
 	g.tourney = pairing
 	return g
 }

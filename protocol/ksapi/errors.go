@@ -96,7 +96,7 @@ const (
 	CodeGameNotActive          = "GAME_NOT_ACTIVE"
 	CodeActionNotAvailable     = "ACTION_NOT_AVAILABLE"
 	CodeBotCreateRequiresHuman = "BOT_CREATE_REQUIRES_HUMAN_OPPONENT"
-	CodeRuleVariantUnsupported = "RULE_VARIANT_UNSUPPORTED" // this project's server: it plays wild16 only
+	CodeRuleVariantUnsupported = "RULE_VARIANT_UNSUPPORTED" // this project's server: a variant the bot's profile lacks
 	CodeUsernameTaken          = "USERNAME_TAKEN"
 )
 

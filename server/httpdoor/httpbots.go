@@ -159,7 +159,7 @@ func (web *Door) sweepBots(now time.Time) {
 			}
 		}
 	}
-	for _, sk := range s.SeekAds() {
+	for _, sk := range s.LobbyAds() {
 		if sk.Bot() != nil {
 			busy[sk.Bot()] = true
 		}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"kriegbot/engine/chess"
+	"kriegbot/engine/umpire"
 	"kriegbot/protocol/ksapi"
 	"kriegbot/server"
 	"kriegbot/server/kshttp"
@@ -27,7 +28,7 @@ func (web *Door) lookup(ref string) (*server.Seek, *server.Game) {
 
 func (web *Door) waitingOf(bot *webBot) *server.Seek {
 	s := web.s
-	for _, sk := range s.SeekAds() {
+	for _, sk := range s.LobbyAds() {
 		if sk.Bot() == bot {
 			return sk
 		}
@@ -47,7 +48,7 @@ func (web *Door) activeCount(bot *webBot) int {
 }
 
 // noteVariant logs, once per bot and variant, a lobby game of a variant
-// this server does not play: the site's Python bots create berkeley_any
+// the bot's profile lacks: the site's Python bots create berkeley_any
 // games by default, and a refused create aborts their whole poll round
 // (they then play nothing), which the operator can only see here.
 func (web *Door) noteVariant(bot *webBot, variant string) {
@@ -57,7 +58,7 @@ func (web *Door) noteVariant(bot *webBot, variant string) {
 	bot.refusedVariant = variant
 	s.Unlock()
 	if !seen {
-		s.Note().Msgf("http: bot %s asks for a %q lobby game; only wild16 is played here (a site bot needs KRIEGSPIEL_AUTO_CREATE_RULE_VARIANT=wild16)", bot.username, variant)
+		s.Note().Msgf("http: bot %s asks for a %q lobby game, which its supported_rule_variants (%s) lack", bot.username, variant, strings.Join(bot.Variants, ", "))
 	}
 }
 
@@ -75,7 +76,10 @@ func (web *Door) apiGame(req *request) *kshttp.Error {
 		if e := kshttp.DecodeBody(req.r, &body); e != nil {
 			return e
 		}
-		color, e := kshttp.CheckCreate(&body)
+		s.Lock()
+		supported := slices.Clone(bot.Variants)
+		s.Unlock()
+		color, variant, e := kshttp.CheckCreate(&body, supported)
 		if e != nil {
 			if e.Code == ksapi.CodeRuleVariantUnsupported {
 				v := "berkeley_any" // the site's default
@@ -86,7 +90,7 @@ func (web *Door) apiGame(req *request) *kshttp.Error {
 			}
 			return e
 		}
-		return web.apiCreate(req, color)
+		return web.apiCreate(req, color, variant)
 	case kshttp.RouteJoin:
 		return web.apiJoin(req)
 	case kshttp.RouteMove:
@@ -222,7 +226,7 @@ func (web *Door) apiOpen(req *request) *kshttp.Error {
 	s := web.s
 	s.Lock()
 	defer s.Unlock()
-	ads := s.SeekAds()
+	ads := s.LobbyAds()
 	list := []ksapi.OpenGame{}
 	for i := len(ads) - 1; i >= 0 && len(list) < 20; i-- {
 		sk := ads[i]
@@ -236,14 +240,14 @@ func (web *Door) apiOpen(req *request) *kshttp.Error {
 		case "black":
 			avail = "white"
 		}
-		list = append(list, ksapi.OpenGame{GameCode: sk.Code(), RuleVariant: "wild16", CreatedBy: sk.OwnerName(),
+		list = append(list, ksapi.OpenGame{GameCode: sk.Code(), RuleVariant: sk.Variant(), CreatedBy: sk.OwnerName(),
 			CreatedAt: kshttp.ISOTime(sk.PostedAt()), AvailableColor: avail})
 	}
 	kshttp.WriteJSON(req.w, 200, ksapi.OpenGames{Games: list})
 	return nil
 }
 
-func (web *Door) apiCreate(req *request, color string) *kshttp.Error {
+func (web *Door) apiCreate(req *request, color, variant string) *kshttp.Error {
 	s := web.s
 	s.Lock()
 	defer s.Unlock()
@@ -252,10 +256,14 @@ func (web *Door) apiCreate(req *request, color string) *kshttp.Error {
 	}
 	cfg := &web.cfg
 	ev := s.NewEvents()
-	sk := s.PostBotSeek(ev, req.bot, cfg.Minutes, cfg.Inc, color)
+	v, err := umpire.ParseVariant(variant) // CheckCreate knows it
+	if err != nil {
+		return kshttp.Invalid("rule_variant", "unknown rule variant")
+	}
+	sk := s.PostBotSeek(ev, req.bot, cfg.Minutes, cfg.Inc, color, v)
 	ev.Flush()
 	sk.SetExpiry(time.AfterFunc(cfg.WaitingTTL, func() { web.expireSeek(sk) }))
-	kshttp.WriteJSON(req.w, 201, ksapi.Created{GameID: sk.ID(), GameCode: sk.Code(), PlayAs: color, RuleVariant: "wild16",
+	kshttp.WriteJSON(req.w, 201, ksapi.Created{GameID: sk.ID(), GameCode: sk.Code(), PlayAs: color, RuleVariant: sk.Variant(),
 		State: "waiting", JoinURL: "/join/" + sk.Code(), OpponentType: "human"})
 	return nil
 }
@@ -295,6 +303,10 @@ func (web *Door) apiJoin(req *request) *kshttp.Error {
 		return kshttp.GameError(409, ksapi.CodeCannotJoinOwnGame, "You cannot join your own game")
 	case sk.Manual() || sk.OwnerBusy():
 		return kshttp.GameError(409, ksapi.CodeGameNotJoinable, "Game cannot be joined")
+	case !kshttp.Plays(bot.Variants, sk.Variant()):
+		// The site's bots join only the variants they list; the server
+		// holds every bot to its profile (kshttp.Plays).
+		return kshttp.GameError(409, ksapi.CodeGameNotJoinable, "Your supported_rule_variants lack "+sk.Variant())
 	case sk.Rated() && !inRange(s.Rating(bot.username), sk):
 		return kshttp.GameError(409, ksapi.CodeGameNotJoinable, "Your rating is outside the game's range")
 	case cfg.JoinCooldown > 0 && !bot.lastJoin.IsZero() && now.Sub(bot.lastJoin) < cfg.JoinCooldown:
@@ -308,7 +320,7 @@ func (web *Door) apiJoin(req *request) *kshttp.Error {
 	bot.lastJoin = now
 	col, _ := g.SeatOf(bot)
 	kshttp.WriteJSON(req.w, 200, ksapi.Joined{GameID: g.ID(), GameCode: g.Code(), PlayAs: kshttp.ColorWord(col),
-		RuleVariant: "wild16", State: "active", GameURL: "/game/" + g.ID()})
+		RuleVariant: g.Variant(), State: "active", GameURL: "/game/" + g.ID()})
 	return nil
 }
 
@@ -390,7 +402,7 @@ func transcript(g *server.Game, viewer *string) ksapi.Transcript {
 			ply++
 		}
 	}
-	return ksapi.Transcript{GameID: g.ID(), RuleVariant: "wild16", ViewerColor: viewer, Moves: moves}
+	return ksapi.Transcript{GameID: g.ID(), RuleVariant: g.Variant(), ViewerColor: viewer, Moves: moves}
 }
 
 // inRange reports whether rating is in sk's range of takers' ratings.

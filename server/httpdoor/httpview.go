@@ -85,7 +85,7 @@ func (web *Door) playerOf(g *server.Game, col chess.Color) *ksapi.Seat {
 }
 
 func (web *Door) gameMeta(g *server.Game) ksapi.Metadata {
-	m := ksapi.Metadata{GameID: g.ID(), GameCode: g.Code(), RuleVariant: "wild16", State: gameState(g), OpponentType: "human",
+	m := ksapi.Metadata{GameID: g.ID(), GameCode: g.Code(), RuleVariant: g.Variant(), State: gameState(g), OpponentType: "human",
 		White: web.playerOf(g, chess.White), Black: web.playerOf(g, chess.Black), MoveNumber: g.Umpire().Plies() + 1,
 		CreatedAt: kshttp.ISOTime(g.Started()), UpdatedAt: kshttp.ISOTime(g.Updated()), Result: resultOf(g)}
 	if g.Result() == "" {
@@ -97,7 +97,7 @@ func (web *Door) gameMeta(g *server.Game) ksapi.Metadata {
 func (web *Door) seekMeta(sk *server.Seek) ksapi.Metadata {
 	s := web.s
 	pl := &ksapi.Seat{Username: sk.OwnerName(), Connected: true, Role: "bot", Elo: s.Rating(sk.OwnerName()), Ratings: map[string]any{}}
-	m := ksapi.Metadata{GameID: sk.ID(), GameCode: sk.Code(), RuleVariant: "wild16", State: "waiting", OpponentType: "human",
+	m := ksapi.Metadata{GameID: sk.ID(), GameCode: sk.Code(), RuleVariant: sk.Variant(), State: "waiting", OpponentType: "human",
 		MoveNumber: 1, CreatedAt: kshttp.ISOTime(sk.PostedAt()), UpdatedAt: kshttp.ISOTime(sk.PostedAt())}
 	if sk.Color() == "black" {
 		m.Black = pl

@@ -71,7 +71,7 @@ func seatOfName(g *server.Game, name string) (chess.Color, bool) {
 func userGame(g *server.Game, name string) ksapi.UserGame {
 	col, _ := seatOfName(g, name)
 	res := resultOf(g)
-	row := ksapi.UserGame{GameID: g.ID(), GameCode: g.Code(), RuleVariant: "wild16", Opponent: g.Name(col.Other()),
+	row := ksapi.UserGame{GameID: g.ID(), GameCode: g.Code(), RuleVariant: g.Variant(), Opponent: g.Name(col.Other()),
 		OpponentRole: "bot", PlayAs: kshttp.ColorWord(col), Result: "draw", Reason: res.Reason,
 		MoveCount: g.Umpire().Plies(), TurnCount: (g.Umpire().Plies() + 1) / 2, PlayedAt: kshttp.ISOTime(g.Updated())}
 	if res.Winner != nil {

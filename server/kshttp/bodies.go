@@ -12,7 +12,7 @@ import (
 // and a lobby game, as the site checks them.
 
 // IsRuleVariant reports whether v is one of the site's variant names;
-// this server plays wild16 only.
+// this server plays them all.
 func IsRuleVariant(v string) bool { return ksapi.IsRuleVariant(v) }
 
 // Registration is a bot registration that passed CheckRegistration.
@@ -77,10 +77,13 @@ func CheckRegistration(b *ksapi.Registration) (Registration, *Error) {
 		Description: desc, Listed: listed, Variants: slices.Clone(variants)}, nil
 }
 
-// CheckCreate validates POST /game/create's body and returns the colour
-// asked for.
-func CheckCreate(b *ksapi.CreateGame) (string, *Error) {
-	variant, playAs, tc, opp := "berkeley_any", "random", "rapid", "human"
+// CheckCreate validates POST /game/create's body, from a bot whose
+// profile lists the variants supported, and returns the colour and the
+// variant asked for. A variant the bot does not play (Plays) is refused
+// with RULE_VARIANT_UNSUPPORTED.
+func CheckCreate(b *ksapi.CreateGame, supported []string) (playAs, variant string, e *Error) {
+	variant, playAs = "berkeley_any", "random"
+	tc, opp := "rapid", "human"
 	for _, f := range []struct {
 		p   *string
 		dst *string
@@ -91,22 +94,42 @@ func CheckCreate(b *ksapi.CreateGame) (string, *Error) {
 	}
 	switch {
 	case !IsRuleVariant(variant):
-		return "", Invalid("rule_variant", "unknown rule variant")
+		return "", "", Invalid("rule_variant", "unknown rule variant")
 	case playAs != "white" && playAs != "black" && playAs != "random":
-		return "", Invalid("play_as", "white, black or random")
+		return "", "", Invalid("play_as", "white, black or random")
 	case tc != "rapid":
-		return "", Invalid("time_control", "only rapid")
+		return "", "", Invalid("time_control", "only rapid")
 	case opp != "human" && opp != "bot":
-		return "", Invalid("opponent_type", "human or bot")
+		return "", "", Invalid("opponent_type", "human or bot")
 	case opp == "bot":
-		return "", GameError(400, ksapi.CodeBotCreateRequiresHuman, "Bots must create open lobby games")
-	case variant != "wild16":
-		return "", GameError(400, ksapi.CodeRuleVariantUnsupported, "This server plays only wild16")
+		return "", "", GameError(400, ksapi.CodeBotCreateRequiresHuman, "Bots must create open lobby games")
+	case !Plays(supported, variant):
+		plays := slices.DeleteFunc(slices.Clone(ksapi.RuleVariants()), func(v string) bool { return !Plays(supported, v) })
+		return "", "", GameError(400, ksapi.CodeRuleVariantUnsupported, "This server plays only "+strings.Join(plays, ", ")+
+			unsupportedTail(plays))
 	}
 	if playAs == "random" {
 		var r [1]byte
 		rand.Read(r[:])
 		playAs = []string{"white", "black"}[r[0]&1]
 	}
-	return playAs, nil
+	return playAs, variant, nil
+}
+
+// Plays reports whether the server plays variant with a bot whose profile
+// lists supported: wild16 with every bot (the one variant it played for
+// long, which the site's default profile lacks), any other variant with
+// the bots that list it.
+func Plays(supported []string, variant string) bool {
+	return variant == "wild16" || slices.Contains(supported, variant)
+}
+
+// unsupportedTail ends the refusal of a variant the server does not play
+// with a bot: nothing when wild16 is all (the words the server said when
+// it played nothing else), else whose list it is.
+func unsupportedTail(plays []string) string {
+	if slices.Equal(plays, []string{"wild16"}) {
+		return ""
+	}
+	return " with you (wild16 and your supported_rule_variants)"
 }

@@ -55,6 +55,25 @@ func TestRegisterBodyCheck(t *testing.T) {
 	}
 }
 
+// TestCreateVariants: a bot creates lobby games in every variant its
+// profile lists (berkeley_any by default), and in no other but wild16.
+func TestCreateVariants(t *testing.T) {
+	str := func(s string) *string { return &s }
+	all := ksapi.RuleVariants()
+	for _, v := range all {
+		_, got, e := CheckCreate(&ksapi.CreateGame{RuleVariant: str(v)}, all)
+		if e != nil || got != v {
+			t.Errorf("%s: got %q %+v", v, got, e)
+		}
+		if _, _, e := CheckCreate(&ksapi.CreateGame{RuleVariant: str(v)}, []string{"nothing"}); (e == nil) != (v == "wild16") || e != nil && e.Code != ksapi.CodeRuleVariantUnsupported {
+			t.Errorf("%s not supported: got %+v", v, e)
+		}
+	}
+	if _, got, e := CheckCreate(&ksapi.CreateGame{}, []string{"berkeley_any"}); e != nil || got != "berkeley_any" {
+		t.Errorf("default: got %q %+v", got, e)
+	}
+}
+
 func TestCreateBodyCheck(t *testing.T) {
 	str := func(s string) *string { return &s }
 	for _, tc := range []struct {
@@ -70,11 +89,12 @@ func TestCreateBodyCheck(t *testing.T) {
 		{ksapi.CreateGame{RuleVariant: str("wild16"), OpponentType: str("robot")}, 422, ""},
 		{ksapi.CreateGame{RuleVariant: str("wild16"), OpponentType: str("bot")}, 400, "BOT_CREATE_REQUIRES_HUMAN_OPPONENT"},
 		{ksapi.CreateGame{RuleVariant: str("wild99")}, 422, ""},
+		{ksapi.CreateGame{RuleVariant: str("berkeley")}, 400, "RULE_VARIANT_UNSUPPORTED"},
 	} {
-		color, e := CheckCreate(&tc.body)
+		color, variant, e := CheckCreate(&tc.body, []string{"wild16"})
 		if tc.status == 0 {
-			if e != nil || color != "white" && color != "black" || tc.body.PlayAs != nil && color != *tc.body.PlayAs {
-				t.Errorf("%+v: %q %+v", tc.body, color, e)
+			if e != nil || color != "white" && color != "black" || tc.body.PlayAs != nil && color != *tc.body.PlayAs || variant != "wild16" {
+				t.Errorf("%+v: %q %q %+v", tc.body, color, variant, e)
 			}
 			continue
 		}
