@@ -58,6 +58,35 @@ type attemptRecord struct {
 	Answer  umpire.Answer
 	At      time.Duration // since the game started
 	ClockMs [2]int64      // both clocks after the attempt
+	FEN     string        // the position after a legal move
+}
+
+// sanOf is m's SAN on pos; a drop's is its text ("N@e4"), as in
+// crazyhouse's SAN.
+func sanOf(pos *chess.Position, m chess.Move) string {
+	if umpire.IsDrop(m) {
+		return umpire.MoveText(m)
+	}
+	return pos.SAN(m)
+}
+
+// AskAnyIn puts the "Any?" question of the player of colour col in g to
+// the umpire (the caller checked the variant allows it now: Umpire's
+// CanAskAny), keeps the answer, and tells the doors following games. The
+// telnet door never hears of it: its games are wild 16's.
+func (s *Server) AskAnyIn(ev Events, g *Game, col chess.Color) (umpire.Answer, AttemptOutcome) {
+	if out, ok := s.ready(ev, g, col, "any"); !ok {
+		return umpire.Answer{}, out
+	}
+	a, err := g.ump.AskAny()
+	if err != nil {
+		return a, AttemptOver
+	}
+	if a.Verdict == umpire.HasAny || a.Verdict == umpire.NoAny {
+		s.recordRefused(g, col, a, s.cfg.Now())
+	}
+	s.changed(g)
+	return a, AttemptJudged
 }
 
 func (g *Game) colorOf(c Client) chess.Color {
@@ -282,24 +311,48 @@ const (
 	AttemptOver                          // the game was already over
 )
 
+// ready reports whether the player of colour col may put a question to
+// g's umpire now; when not, the outcome says why (the game over, paused,
+// a flag fallen, not col's turn), and the PlayerDoor was told of text.
+func (s *Server) ready(ev Events, g *Game, col chess.Color, text string) (AttemptOutcome, bool) {
+	switch {
+	case g.result != "":
+		s.door.AttemptRefused(ev, g, col, text, RefusedOver)
+		return AttemptOver, false
+	case g.paused:
+		s.door.AttemptRefused(ev, g, col, text, RefusedPaused)
+		return AttemptNotTurn, false
+	case s.checkFlag(ev, g):
+		return AttemptFlagged, false
+	case g.ump.Side() != col:
+		s.door.AttemptRefused(ev, g, col, text, RefusedNotTurn)
+		return AttemptNotTurn, false
+	}
+	return AttemptJudged, true
+}
+
+// recordRefused keeps the refused attempt or the answered "Any?" a of the
+// player of colour col, at now.
+func (s *Server) recordRefused(g *Game, col chess.Color, a umpire.Answer, now time.Time) {
+	g.answers = append(g.answers, a)
+	g.updated = now
+	g.attempt = append(g.attempt, attemptRecord{Ply: len(g.sans), Side: col, Answer: a, At: now.Sub(g.started),
+		ClockMs: [2]int64{g.remaining(0, now).Milliseconds(), g.remaining(1, now).Milliseconds()}})
+}
+
+// offList reports whether a refuses an attempt off the askable list in a
+// word of its own (IMPOSSIBLE_TO_ASK, NONSENSE): the site keeps no trace
+// of it, and neither do the game's answers and records.
+func offList(a umpire.Answer) bool {
+	return !a.Legal && (a.Verdict == umpire.ImpossibleToAsk || a.Verdict == umpire.NonsenseMove)
+}
+
 // attemptIn referees the attempt m of the player of colour col in g, tells
 // both players (the PlayerDoor) and the doors following games, and
 // returns the umpire's answer.
 func (s *Server) attemptIn(ev Events, g *Game, col chess.Color, m chess.Move, text string) (umpire.Answer, AttemptOutcome) {
-	if g.result != "" {
-		s.door.AttemptRefused(ev, g, col, text, RefusedOver)
-		return umpire.Answer{}, AttemptOver
-	}
-	if g.paused {
-		s.door.AttemptRefused(ev, g, col, text, RefusedPaused)
-		return umpire.Answer{}, AttemptNotTurn
-	}
-	if s.checkFlag(ev, g) {
-		return umpire.Answer{}, AttemptFlagged
-	}
-	if g.ump.Side() != col {
-		s.door.AttemptRefused(ev, g, col, text, RefusedNotTurn)
-		return umpire.Answer{}, AttemptNotTurn
+	if out, ok := s.ready(ev, g, col, text); !ok {
+		return umpire.Answer{}, out
 	}
 	now := s.cfg.Now()
 	before := g.ump.Position()
@@ -308,15 +361,18 @@ func (s *Server) attemptIn(ev Events, g *Game, col chess.Color, m chess.Move, te
 		s.door.AttemptRefused(ev, g, col, text, RefusedOver)
 		return a, AttemptOver
 	}
-	g.answers = append(g.answers, a)
-	g.updated = now
+	if offList(a) {
+		s.changed(g)
+		return a, AttemptJudged
+	}
 	if !a.Legal {
-		g.attempt = append(g.attempt, attemptRecord{Ply: len(g.sans), Side: col, Answer: a, At: now.Sub(g.started),
-			ClockMs: [2]int64{g.remaining(0, now).Milliseconds(), g.remaining(1, now).Milliseconds()}})
+		s.recordRefused(g, col, a, now)
 		s.door.AttemptJudged(ev, g, col, text, a, now)
 		s.changed(g)
 		return a, AttemptJudged
 	}
+	g.answers = append(g.answers, a)
+	g.updated = now
 	// Legal: charge the clock, add the increment, tell both.
 	used := now.Sub(g.turnStart)
 	if g.idleClock { // White's first move starts the clocks
@@ -325,10 +381,11 @@ func (s *Server) attemptIn(ev Events, g *Game, col chess.Color, m chess.Move, te
 	g.clock[col] -= used
 	g.clock[col] += time.Duration(g.inc) * time.Second
 	g.turnStart = now
-	g.sans = append(g.sans, before.SAN(a.Attempt))
+	g.sans = append(g.sans, sanOf(&before, a.Attempt))
+	after := g.ump.Position()
 	g.used = append(g.used, used)
 	g.attempt = append(g.attempt, attemptRecord{Ply: len(g.sans) - 1, Side: col, Answer: a, At: now.Sub(g.started),
-		ClockMs: [2]int64{g.remaining(0, now).Milliseconds(), g.remaining(1, now).Milliseconds()}})
+		ClockMs: [2]int64{g.remaining(0, now).Milliseconds(), g.remaining(1, now).Milliseconds()}, FEN: after.FEN()})
 	s.door.AttemptJudged(ev, g, col, text, a, now)
 	if a.Ending != umpire.NotOver {
 		code, desc := endingCode(a.Ending, col)

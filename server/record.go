@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 
-	"kriegbot/engine/chess"
 	"kriegbot/engine/umpire"
 	"kriegbot/internal/pgnout"
 	"kriegbot/record"
@@ -194,7 +193,6 @@ type jsonResult struct {
 
 func gameJSONL(g *Game) []byte {
 	var out []byte
-	pos := chess.StartPosition()
 	leg := 0
 	for _, r := range g.attempt {
 		a := r.Answer
@@ -202,8 +200,7 @@ func gameJSONL(g *Game) []byte {
 		j.ServerClock = &record.ServerClock{AtMs: r.At.Milliseconds(), WhiteMs: r.ClockMs[0], BlackMs: r.ClockMs[1]}
 		if a.Legal {
 			j.SAN = g.sans[leg]
-			pos.Make(a.Attempt)
-			j.FENAfter = pos.FEN()
+			j.FENAfter = r.FEN
 			j.Result = a.Result
 			leg++
 		}

@@ -34,9 +34,11 @@ func TestGameJSONLIsRefereeLines(t *testing.T) {
 			t.Fatal(err)
 		}
 		g.answers = append(g.answers, a)
+		after := u.Position()
 		g.attempt = append(g.attempt, attemptRecord{Ply: len(g.sans), Side: a.Mover, Answer: a,
 			At: time.Duration(i) * time.Second, ClockMs: [2]int64{120000 - int64(i), 119000 + int64(i)}})
 		if a.Legal {
+			g.attempt[len(g.attempt)-1].FEN = after.FEN()
 			g.sans = append(g.sans, pos.SAN(m))
 		}
 	}

@@ -36,6 +36,9 @@ const (
 	// PromptOwn and PromptOpponent head an entry's message.
 	PromptOwn      = "Move attempt"
 	PromptOpponent = "Opponent move"
+	// PromptOwnAskAny and PromptOpponentAskAny head an ask-any entry's.
+	PromptOwnAskAny      = "Ask any pawn captures"
+	PromptOpponentAskAny = "Opponent asked any pawn captures"
 )
 
 // Entry is one scoresheet entry. Prompt and QuestionType are "" where
@@ -224,6 +227,9 @@ type MoveResult struct {
 	Turn                   *string  `json:"turn"`
 	GameOver               bool     `json:"game_over"`
 	Clock                  *Clock   `json:"clock"`
+	// HasAny is the answer to POST /game/{ref}/ask-any (absent from a
+	// move's reply).
+	HasAny *bool `json:"has_any,omitempty"`
 }
 
 // Resigned is the reply to POST /game/{ref}/resign.

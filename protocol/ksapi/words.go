@@ -33,11 +33,22 @@ func ParseAnnouncement(s string) (string, bool) {
 	return "", false
 }
 
-// A capture's captured_piece_announcement (wild16 says PAWN or PIECE).
+// A capture's captured_piece_announcement (wild16 says PAWN or PIECE;
+// crazykrieg names the man, a promoted one as PAWN), and a drop's
+// dropped_piece_announcement (a man's name).
 const (
-	CapturedPawn  = "PAWN"
-	CapturedPiece = "PIECE"
+	CapturedPawn   = "PAWN"
+	CapturedPiece  = "PIECE"
+	CapturedKnight = "KNIGHT"
+	CapturedBishop = "BISHOP"
+	CapturedRook   = "ROOK"
+	CapturedQueen  = "QUEEN"
 )
+
+// menNames are the men's names in the scoresheet's texts ("Knight
+// captured at E5", "Knight dropped"), by their announcement.
+var menNames = map[string]string{CapturedPawn: "Pawn", CapturedPiece: "Piece", CapturedKnight: "Knight",
+	CapturedBishop: "Bishop", CapturedRook: "Rook", CapturedQueen: "Queen"}
 
 // Check is a check's direction.
 type Check uint8
@@ -235,6 +246,12 @@ const (
 	TextEnd
 	// TextDraw: "Draw by stalemate": Ending, no winner.
 	TextDraw
+	// TextHasAny: the answer to "Any?" that there are pawn captures
+	// ("Has pawn captures"; ParseText reads it as TextHasPawnCapture).
+	TextHasAny
+	// TextDropped: a man was dropped (crazykrieg), its name in Piece
+	// (CapturedKnight, ...): "Knight dropped".
+	TextDropped
 )
 
 // Text is one scoresheet text, read.
@@ -263,13 +280,12 @@ func (t Text) String() string {
 		return "Promotion"
 	case TextCapture:
 		sq := strings.ToUpper(t.Square)
-		switch t.Piece {
-		case CapturedPawn:
-			return "Pawn captured at " + sq
-		case CapturedPiece:
-			return "Piece captured at " + sq
+		if name, ok := menNames[t.Piece]; ok {
+			return name + " captured at " + sq
 		}
 		return "Capture done at " + sq
+	case TextDropped:
+		return menNames[t.Piece] + " dropped"
 	case TextEnPassant:
 		return "En passant capture at " + strings.ToUpper(t.Square)
 	case TextCheck:
@@ -286,7 +302,12 @@ func (t Text) String() string {
 		return strconv.Itoa(t.Tries) + " pawn tries"
 	case TextHasPawnCapture:
 		return "Has pawn capture"
+	case TextHasAny:
+		return "Has pawn captures"
 	case TextTriesFrom:
+		if len(t.From) == 1 {
+			return "Pawn try from " + t.From[0]
+		}
 		return "Pawn tries from " + strings.Join(t.From, ", ")
 	case TextEnd:
 		name := map[Ending]string{Checkmate: "Checkmate", Stalemate: "Stalemate"}[t.Ending]
@@ -339,6 +360,9 @@ func ParseText(raw string) (Text, bool) {
 		}
 		return Text{}, false
 	}
+	if rest, ok := strings.CutPrefix(t, "pawn try from "); ok {
+		t = "pawn tries from " + rest
+	}
 	if rest, ok := strings.CutPrefix(t, "pawn tries from "); ok {
 		from := strings.Split(strings.ToUpper(rest), ",")
 		for i := range from {
@@ -353,6 +377,10 @@ func ParseText(raw string) (Text, bool) {
 	}{
 		{"pawn captured at ", TextCapture, CapturedPawn},
 		{"piece captured at ", TextCapture, CapturedPiece},
+		{"knight captured at ", TextCapture, CapturedKnight},
+		{"bishop captured at ", TextCapture, CapturedBishop},
+		{"rook captured at ", TextCapture, CapturedRook},
+		{"queen captured at ", TextCapture, CapturedQueen},
 		{"capture done at ", TextCapture, ""},
 		{"en passant capture at ", TextEnPassant, ""},
 	} {
@@ -370,6 +398,14 @@ func ParseText(raw string) (Text, bool) {
 				return Text{Kind: TextCapture, Square: sq, Piece: c.piece}, true
 			}
 		}
+	}
+	if man, ok := strings.CutSuffix(t, " dropped"); ok {
+		for code, name := range menNames {
+			if code != CapturedPiece && strings.ToLower(name) == man {
+				return Text{Kind: TextDropped, Piece: code}, true
+			}
+		}
+		return Text{}, false
 	}
 	if rest, ok := strings.CutPrefix(t, "checkmate"); ok {
 		return Text{Kind: TextEnd, Ending: Checkmate, Winner: winnerIn(rest)}, true

@@ -162,7 +162,7 @@ func (web *Door) apiGame(req *request) *kshttp.Error {
 		if g == nil || g.Result() != "" {
 			return kshttp.GameError(400, ksapi.CodeGameNotActive, "Game is not active")
 		}
-		return kshttp.GameError(400, ksapi.CodeActionNotAvailable, "wild16 has no ask-any")
+		return web.apiAskAny(req, g, col)
 	case kshttp.RouteResign:
 		if g == nil || g.Result() != "" {
 			return kshttp.GameError(400, ksapi.CodeGameNotActive, "Game is not active")
@@ -363,12 +363,15 @@ func (web *Door) apiMove(req *request, uci string) *kshttp.Error {
 		return kshttp.GameError(400, ksapi.CodeNotYourTurn, "It is not your turn")
 	}
 	var r ksapi.MoveResult
-	m, err := chess.ParseUCI(strings.ToLower(uci))
+	wild := g.Umpire().Rules().Variant.IsWild16()
+	m, err := parseMove(uci, wild)
 	switch {
 	case err != nil:
 		r = ksapi.MoveResult{Announcement: ksapi.InvalidUCI, Checks: []string{}}
 		s.Changed(g)
-	case !slices.Contains(allowedMoves(g), m.String()):
+	case wild && !slices.Contains(allowedMoves(g), m.String()):
+		// wild16's refusal off the list, which the umpire never sees;
+		// the other variants' umpire words its own (Variant.OffList).
 		r = ksapi.MoveResult{Announcement: ksapi.IllegalMove, Checks: []string{}}
 		s.Changed(g)
 	default:
@@ -378,10 +381,56 @@ func (web *Door) apiMove(req *request, uci string) *kshttp.Error {
 		}
 		r = kshttp.MoveReply(a)
 	}
+	web.writeReply(req, g, r)
+	return nil
+}
+
+// writeReply sends a move's or ask-any's reply r, with the turn, the
+// end and the clock.
+func (web *Door) writeReply(req *request, g *server.Game, r ksapi.MoveResult) {
 	r.Turn = strp(kshttp.ColorWord(g.Umpire().Side())) // the board's side to move, after the end too, as the site
 	r.GameOver = g.Result() != ""
 	r.Clock = web.clockOf(g)
 	kshttp.WriteJSON(req.w, 200, r)
+}
+
+// parseMove reads a move's uci: UCI in wild16, a drop ("N@e4") too in the
+// other variants (the umpire refuses one where there are none).
+func parseMove(uci string, wild bool) (chess.Move, error) {
+	if wild {
+		return chess.ParseUCI(strings.ToLower(uci))
+	}
+	if len(uci) == 4 && uci[1] == '@' {
+		return umpire.ParseMoveText(strings.ToUpper(uci[:1]) + strings.ToLower(uci[1:]))
+	}
+	return umpire.ParseMoveText(strings.ToLower(uci))
+}
+
+// apiAskAny answers POST /game/{ref}/ask-any for the player of colour col
+// in g, a game in progress (the lock held): HAS_ANY or NO_ANY with
+// has_any, in the variants that have the question and while it may be
+// asked; else 400 ACTION_NOT_AVAILABLE, as the site answers.
+func (web *Door) apiAskAny(req *request, g *server.Game, col chess.Color) *kshttp.Error {
+	s := web.s
+	ev := s.NewEvents()
+	defer ev.Flush()
+	if s.CheckFlag(ev, g) {
+		return kshttp.GameError(400, ksapi.CodeGameNotActive, "Game timed out")
+	}
+	if g.Umpire().Side() != col {
+		return kshttp.GameError(400, ksapi.CodeNotYourTurn, "It is not your turn")
+	}
+	if !g.Umpire().CanAskAny() {
+		if !g.Umpire().Rules().Variant.AskAny {
+			return kshttp.GameError(400, ksapi.CodeActionNotAvailable, g.Variant()+" has no ask-any")
+		}
+		return kshttp.GameError(400, ksapi.CodeActionNotAvailable, "Ask-any is not available now")
+	}
+	a, out := s.AskAnyIn(ev, g, col)
+	if out != server.AttemptJudged {
+		return kshttp.GameError(400, ksapi.CodeGameNotActive, "Game is not active")
+	}
+	web.writeReply(req, g, kshttp.MoveReply(a))
 	return nil
 }
 
@@ -394,10 +443,16 @@ func transcript(g *server.Game, viewer *string) ksapi.Transcript {
 	ply := 0
 	for _, a := range g.Answers() {
 		ans := kshttp.MoveReply(a)
-		moves = append(moves, ksapi.TranscriptMove{Ply: ply + 1, Color: kshttp.ColorWord(a.Mover), QuestionType: ksapi.QuestionCommon,
-			UCI: strp(a.Attempt.String()), MoveDone: a.Legal,
+		tm := ksapi.TranscriptMove{Ply: ply + 1, Color: kshttp.ColorWord(a.Mover), QuestionType: ksapi.QuestionCommon,
+			UCI: strp(umpire.MoveText(a.Attempt)), MoveDone: a.Legal,
 			Answer: &ksapi.TranscriptAnswer{Main: ans.Announcement, CaptureSquare: ans.CaptureSquare, CapturedPiece: ans.CapturedPiece,
-				Special: ans.SpecialAnnouncement, Checks: ans.Checks, NextTurnPawnTries: ans.NextTurnPawnTries}})
+				Special: ans.SpecialAnnouncement, Checks: ans.Checks, NextTurnPawnTries: ans.NextTurnPawnTries,
+				DroppedPiece: ans.DroppedPiece, EnPassant: ans.EnPassant, Promotion: ans.Promotion,
+				NextTurnHasPawnCapture: ans.NextTurnHasPawnCapture, NextTurnPawnTrySquares: ans.NextTurnPawnTrySquares}}
+		if ans.HasAny != nil {
+			tm.QuestionType, tm.UCI = ksapi.QuestionAskAny, nil
+		}
+		moves = append(moves, tm)
 		if a.Legal {
 			ply++
 		}

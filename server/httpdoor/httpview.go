@@ -114,13 +114,16 @@ func (web *Door) gameStateFor(g *server.Game, col chess.Color) ksapi.State {
 	st := ksapi.State{GameID: g.ID(), State: gameState(g), MoveNumber: g.Umpire().Plies() + 1, YourColor: kshttp.ColorWord(col),
 		AllowedMoves: []string{}, PossibleActions: []string{}, Result: resultOf(g), Clock: web.clockOf(g),
 		Scoresheet:   ksapi.Scoresheet{ViewerColor: kshttp.ColorWord(col), LastMoveNumber: g.Umpire().Plies()/2 + 1, Turns: turns},
-		RefereeTurns: turns, RefereeLog: logs, Reserve: kshttp.EmptyReserve(), Material: kshttp.Material(&pos)}
+		RefereeTurns: turns, RefereeLog: logs, Reserve: kshttp.Reserve(g.Umpire().Pockets()), Material: kshttp.Material(&pos)}
 	if g.Result() == "" {
 		st.Turn = strp(kshttp.ColorWord(g.Umpire().Side()))
 		st.YourFEN = kshttp.OwnFEN(&pos, col)
 		if g.Umpire().Side() == col {
 			st.AllowedMoves = allowedMoves(g)
 			st.PossibleActions = []string{"move"}
+			if g.Umpire().CanAskAny() {
+				st.PossibleActions = append(st.PossibleActions, "ask_any")
+			}
 		}
 	} else {
 		st.YourFEN = pos.FEN()
@@ -129,14 +132,26 @@ func (web *Door) gameStateFor(g *server.Game, col chess.Color) ksapi.State {
 }
 
 // allowedMoves lists the attempts the side to move may make: the
-// umpire's askable list, less the attempts refused this turn, sorted.
+// umpire's askable list, less the attempts refused this turn, sorted; in
+// the variants but wild16, as the umpire keeps it for the turn (under the
+// obligation of a "has pawn captures" only pawn captures, drops "N@e4").
 func allowedMoves(g *server.Game) []string {
-	pos := g.Umpire().Position()
+	u := g.Umpire()
+	pos := u.Position()
 	var l chess.MoveList
-	umpire.Askable(&pos, g.Umpire().PawnTries(), g.Umpire().Refused(), &l)
-	out := make([]string, 0, l.N)
+	var drops []chess.Move
+	if u.Rules().Variant.IsWild16() {
+		umpire.Askable(&pos, u.PawnTries(), u.Refused(), &l)
+	} else {
+		u.Askable(&l)
+		drops = u.AskableDrops(nil)
+	}
+	out := make([]string, 0, l.N+len(drops))
 	for _, m := range l.Slice() {
 		out = append(out, m.String())
+	}
+	for _, m := range drops {
+		out = append(out, umpire.MoveText(m))
 	}
 	slices.Sort(out)
 	return out

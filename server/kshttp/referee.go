@@ -26,13 +26,20 @@ func ColorWord(c chess.Color) string {
 // ISOTime is the site's form of a time, in UTC to the millisecond.
 func ISOTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
 
-// siteEnding is the site's name for how a move by mover ended the game,
-// and the winner ("" for a draw); ksapi spells it.
-func siteEnding(e umpire.Ending, mover chess.Color) (ksapi.Ending, string) {
+// siteEnding is the site's name for how a move by mover ended the game
+// with result, and the winner ("" for a draw); ksapi spells it. A
+// stalemate that is won (rand) names its winner.
+func siteEnding(e umpire.Ending, mover chess.Color, result string) (ksapi.Ending, string) {
 	switch e {
 	case umpire.Checkmate:
 		return ksapi.Checkmate, ColorWord(mover)
 	case umpire.Stalemate:
+		switch result {
+		case "1-0":
+			return ksapi.Stalemate, ksapi.White
+		case "0-1":
+			return ksapi.Stalemate, ksapi.Black
+		}
 		return ksapi.Stalemate, ""
 	case umpire.InsufficientMaterial, umpire.DeadMaterial:
 		return ksapi.Insufficient, ""
@@ -46,23 +53,51 @@ func siteEnding(e umpire.Ending, mover chess.Color) (ksapi.Ending, string) {
 
 // endingText is the scoresheet's text of a game-ending move ("" for an
 // ending the site has no words for).
-func endingText(e umpire.Ending, mover chess.Color) string {
-	end, winner := siteEnding(e, mover)
-	switch end {
-	case ksapi.NotOver:
+func endingText(a umpire.Answer) string {
+	end, winner := siteEnding(a.Ending, a.Mover, a.Result)
+	switch {
+	case end == ksapi.NotOver:
 		return ""
-	case ksapi.Checkmate:
+	case end == ksapi.Checkmate || winner != "":
 		return ksapi.Text{Kind: ksapi.TextEnd, Ending: end, Winner: winner}.String()
 	}
 	return ksapi.Text{Kind: ksapi.TextDraw, Ending: end}.String()
 }
 
+// capturedPiece is the captured_piece_announcement of capture kind k:
+// PAWN or PIECE (typed), a man's name (exact), nil (untyped).
+func capturedPiece(k umpire.CaptureKind) *string {
+	switch k {
+	case umpire.NoCapture, umpire.ManCaptured:
+		return nil
+	case umpire.PawnCaptured:
+		return strp(ksapi.CapturedPawn)
+	case umpire.PieceCaptured:
+		return strp(ksapi.CapturedPiece)
+	}
+	return strp(strings.ToUpper(k.String()))
+}
+
+// trySquares are the squares of b, lower case, in the order of the board.
+func trySquares(b chess.Bitboard) []string {
+	out := []string{}
+	for b != 0 {
+		out = append(out, b.PopFirst().String())
+	}
+	return out
+}
+
 // MoveReply projects an umpire answer as MoveResponse (the clock and
-// turn are added by the caller).
+// turn are added by the caller): a move, a refusal in the variant's word,
+// or the answer to "Any?" (with has_any).
 func MoveReply(a umpire.Answer) ksapi.MoveResult {
 	r := ksapi.MoveResult{Checks: []string{}}
 	if !a.Legal {
-		r.Announcement = ksapi.IllegalMove
+		r.Announcement = a.Verdict.String() // ILLEGAL_MOVE, IMPOSSIBLE_TO_ASK, NONSENSE, HAS_ANY, NO_ANY
+		if a.Verdict == umpire.HasAny || a.Verdict == umpire.NoAny {
+			has := a.Verdict == umpire.HasAny
+			r.HasAny = &has
+		}
 		return r
 	}
 	r.MoveDone = true
@@ -70,10 +105,16 @@ func MoveReply(a umpire.Answer) ksapi.MoveResult {
 	if a.Capture.Kind != umpire.NoCapture {
 		r.Announcement = ksapi.CaptureDone
 		r.CaptureSquare = strp(a.Capture.Square.String())
-		r.CapturedPiece = strp(ksapi.CapturedPiece)
-		if a.Capture.Kind == umpire.PawnCaptured {
-			r.CapturedPiece = strp(ksapi.CapturedPawn)
-		}
+		r.CapturedPiece = capturedPiece(a.Capture.Kind)
+	}
+	if a.Drop != chess.NoPieceType {
+		r.DroppedPiece = strp(strings.ToUpper(a.Drop.String()))
+	}
+	if a.EnPassant {
+		r.EnPassant = new(true)
+	}
+	if a.Promotion {
+		r.Promotion = new(true)
 	}
 	var checks []string
 	for _, k := range a.Checks {
@@ -86,7 +127,7 @@ func MoveReply(a umpire.Answer) ksapi.MoveResult {
 	// and a mate by its ending.
 	switch {
 	case a.Ending != umpire.NotOver:
-		end, winner := siteEnding(a.Ending, a.Mover)
+		end, winner := siteEnding(a.Ending, a.Mover, a.Result)
 		if sp := (ksapi.Special{Ending: end, Winner: winner}).Code(); sp != "" {
 			r.SpecialAnnouncement = strp(sp)
 		}
@@ -97,35 +138,59 @@ func MoveReply(a umpire.Answer) ksapi.MoveResult {
 	case len(checks) == 1:
 		r.SpecialAnnouncement = strp(checks[0])
 	}
-	if a.Ending == umpire.NotOver && a.PawnTries >= 0 {
-		n := a.PawnTries
-		r.NextTurnPawnTries = &n
+	if a.Ending != umpire.NotOver {
+		return r
+	}
+	switch a.PawnNews {
+	case umpire.PawnCount:
+		if a.PawnTries >= 0 {
+			n := a.PawnTries
+			r.NextTurnPawnTries = &n
+		}
+	case umpire.PawnHas:
+		has := a.HasPawnCapture
+		r.NextTurnHasPawnCapture = &has
+	case umpire.PawnSquares:
+		r.NextTurnPawnTrySquares = trySquares(a.TrySquares)
 	}
 	return r
 }
 
 // entry is what viewer's scoresheet shows of answer a, as ks-backend's
 // state projection words it (prompt "Move attempt" or "Opponent move",
-// the main announcement, then the special ones); nil for the opponent's
-// illegal attempt, which wild16 hides.
+// "Ask any pawn captures" or "Opponent asked any pawn captures"; the main
+// announcement, then the special ones, the drop and the promotion); nil
+// for what viewer does not hear: the opponent's illegal attempt in wild16,
+// a refusal off the list (the site keeps no word of it).
 func entry(a umpire.Answer, viewer chess.Color) *ksapi.Entry {
 	own := a.Mover == viewer
-	if !a.Legal && !own {
+	switch {
+	case !a.Legal && !own && !a.Public,
+		!a.Legal && a.Verdict != umpire.IllegalMove && a.Verdict != umpire.HasAny && a.Verdict != umpire.NoAny:
 		return nil
 	}
 	e := &ksapi.Entry{Kind: ksapi.EntryMove, Actor: ksapi.ActorOpponent, Prompt: ksapi.PromptOpponent, QuestionType: ksapi.QuestionCommon}
 	if own {
-		e.Actor, e.Prompt, e.MoveUCI = ksapi.ActorSelf, ksapi.PromptOwn, strp(a.Attempt.String())
+		e.Actor, e.Prompt, e.MoveUCI = ksapi.ActorSelf, ksapi.PromptOwn, strp(umpire.MoveText(a.Attempt))
 	}
 	switch {
+	case a.Verdict == umpire.HasAny || a.Verdict == umpire.NoAny:
+		e.Kind, e.QuestionType, e.MoveUCI, e.Prompt = ksapi.EntryAskAny, ksapi.QuestionAskAny, nil, ksapi.PromptOpponentAskAny
+		if own {
+			e.Prompt = ksapi.PromptOwnAskAny
+		}
+		e.Messages = []string{ksapi.Text{Kind: ksapi.TextTries}.String()} // "No pawn captures"
+		if a.Verdict == umpire.HasAny {
+			e.Messages = []string{ksapi.Text{Kind: ksapi.TextHasAny}.String()}
+		}
 	case !a.Legal:
 		e.Kind = ksapi.EntryIllegal
 		e.Messages = []string{ksapi.Text{Kind: ksapi.TextIllegal}.String()}
 	case a.Capture.Kind != umpire.NoCapture:
 		e.Kind = ksapi.EntryCapture
-		piece := ksapi.CapturedPiece
-		if a.Capture.Kind == umpire.PawnCaptured {
-			piece = ksapi.CapturedPawn
+		piece := ""
+		if p := capturedPiece(a.Capture.Kind); p != nil {
+			piece = *p
 		}
 		e.Messages = []string{ksapi.Text{Kind: ksapi.TextCapture, Square: a.Capture.Square.String(), Piece: piece}.String()}
 	default:
@@ -133,7 +198,7 @@ func entry(a umpire.Answer, viewer chess.Color) *ksapi.Entry {
 	}
 	if a.Legal {
 		if a.Ending != umpire.NotOver {
-			if t := endingText(a.Ending, a.Mover); t != "" {
+			if t := endingText(a); t != "" {
 				e.Messages = append(e.Messages, t)
 			}
 		} else if a.NumChecks() > 0 {
@@ -146,18 +211,55 @@ func entry(a umpire.Answer, viewer chess.Color) *ksapi.Entry {
 				}
 			}
 		}
+		if a.Drop != chess.NoPieceType {
+			e.Messages = append(e.Messages, ksapi.Text{Kind: ksapi.TextDropped, Piece: strings.ToUpper(a.Drop.String())}.String())
+		}
+		if a.Promotion {
+			e.Messages = append(e.Messages, ksapi.Text{Kind: ksapi.TextPromotion}.String())
+		}
 	}
 	e.Message = e.Prompt + " — " + strings.Join(e.Messages, " · ")
 	return e
 }
 
-// statusEntry is the pawn-try status that follows a legal move not
-// ending the game, in the column of the side to move next.
+// statusText is the next mover's pawn news after a legal move not ending
+// the game, as the site words it ("" for none): "2 pawn tries" (wild16),
+// "Has pawn capture" (cincinnati), "Pawn tries from E4, G4" (rand), or
+// "No pawn captures".
+func statusText(a umpire.Answer) string {
+	if !a.Legal || a.Ending != umpire.NotOver {
+		return ""
+	}
+	switch a.PawnNews {
+	case umpire.PawnCount:
+		if a.PawnTries >= 0 {
+			return ksapi.Text{Kind: ksapi.TextTries, Tries: a.PawnTries}.String()
+		}
+	case umpire.PawnHas:
+		if a.HasPawnCapture {
+			return ksapi.Text{Kind: ksapi.TextHasPawnCapture}.String()
+		}
+		return ksapi.Text{Kind: ksapi.TextTries}.String()
+	case umpire.PawnSquares:
+		if a.TrySquares == 0 {
+			return ksapi.Text{Kind: ksapi.TextTries}.String()
+		}
+		from := trySquares(a.TrySquares)
+		for i := range from {
+			from[i] = strings.ToUpper(from[i])
+		}
+		return ksapi.Text{Kind: ksapi.TextTriesFrom, From: from}.String()
+	}
+	return ""
+}
+
+// statusEntry is the pawn news that follows a legal move not ending the
+// game, in the column of the side to move next.
 func statusEntry(a umpire.Answer, viewer chess.Color) *ksapi.Entry {
-	if !a.Legal || a.Ending != umpire.NotOver || a.PawnTries < 0 {
+	msg := statusText(a)
+	if msg == "" {
 		return nil
 	}
-	msg := ksapi.Text{Kind: ksapi.TextTries, Tries: a.PawnTries}.String()
 	actor := ksapi.ActorOpponent
 	if a.Mover.Other() == viewer {
 		actor = ksapi.ActorSelf
@@ -262,3 +364,13 @@ func Material(pos *chess.Position) *ksapi.MaterialSummary {
 
 // EmptyReserve is the reserve summary of a variant without drops.
 func EmptyReserve() *ksapi.ReserveSummary { return &ksapi.ReserveSummary{} }
+
+// Reserve is the reserve summary of pockets (crazykrieg; empty in the
+// other variants).
+func Reserve(p umpire.Pockets) *ksapi.ReserveSummary {
+	side := func(c chess.Color) ksapi.Reserve {
+		n := func(pt chess.PieceType) int { return int(p[c][pt]) }
+		return ksapi.Reserve{Pawns: n(chess.Pawn), Knights: n(chess.Knight), Bishops: n(chess.Bishop), Rooks: n(chess.Rook), Queens: n(chess.Queen)}
+	}
+	return &ksapi.ReserveSummary{White: side(chess.White), Black: side(chess.Black)}
+}
