@@ -8,6 +8,7 @@ import (
 
 	"kriegbot/engine/chess"
 	"kriegbot/engine/umpire"
+	"kriegbot/record"
 	"kriegbot/tourney"
 )
 
@@ -59,15 +60,6 @@ type attemptRecord struct {
 	At      time.Duration // since the game started
 	ClockMs [2]int64      // both clocks after the attempt
 	FEN     string        // the position after a legal move
-}
-
-// sanOf is m's SAN on pos; a drop's is its text ("N@e4"), as in
-// crazyhouse's SAN.
-func sanOf(pos *chess.Position, m chess.Move) string {
-	if umpire.IsDrop(m) {
-		return umpire.MoveText(m)
-	}
-	return pos.SAN(m)
 }
 
 // AskAnyIn puts the "Any?" question of the player of colour col in g to
@@ -381,7 +373,7 @@ func (s *Server) attemptIn(ev Events, g *Game, col chess.Color, m chess.Move, te
 	g.clock[col] -= used
 	g.clock[col] += time.Duration(g.inc) * time.Second
 	g.turnStart = now
-	g.sans = append(g.sans, sanOf(&before, a.Attempt))
+	g.sans = append(g.sans, record.SAN(&before, a.Attempt))
 	after := g.ump.Position()
 	g.used = append(g.used, used)
 	g.attempt = append(g.attempt, attemptRecord{Ply: len(g.sans) - 1, Side: col, Answer: a, At: now.Sub(g.started),

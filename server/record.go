@@ -149,14 +149,26 @@ func gamePGN(g *Game) string {
 		w.Tag("Result", result)
 	}
 	w.Tag("Variant", pgnout.Variant)
+	if v := ruleVariant(g); v != "" {
+		w.Tag("RuleVariant", v) // the site's identifier
+	}
 	w.Tag("TimeControl", fmt.Sprintf("%d+%d", g.minutes*60, g.inc))
 	w.Tag("Termination", g.description)
 	w.Tag("GameId", fmt.Sprint(g.number))
 	var illegal []string
 	leg := 0
 	for _, a := range g.answers {
+		if a.Verdict == umpire.HasAny || a.Verdict == umpire.NoAny {
+			// "Any?" is no attempt: its answer is a comment of its own.
+			if len(illegal) > 0 {
+				w.Comment("Illegal: " + strings.Join(illegal, " "))
+				illegal = illegal[:0]
+			}
+			w.Comment(a.String())
+			continue
+		}
 		if !a.Legal {
-			illegal = append(illegal, a.Attempt.String())
+			illegal = append(illegal, umpire.MoveText(a.Attempt))
 			continue
 		}
 		if len(illegal) > 0 {
@@ -189,6 +201,9 @@ type jsonResult struct {
 	Rated       bool   `json:"rated"`
 	Plies       int    `json:"plies"`
 	Attempts    int    `json:"attempts"`
+	// RuleVariant is the game's variant, the site's identifier; absent for
+	// wild 16, whose records are what they always were.
+	RuleVariant string `json:"rule_variant,omitempty"`
 }
 
 func gameJSONL(g *Game) []byte {
@@ -207,6 +222,15 @@ func gameJSONL(g *Game) []byte {
 		out = record.AppendRefereeLine(out, j)
 	}
 	b, _ := json.Marshal(jsonResult{Game: g.number, White: g.names[0], Black: g.names[1], Result: g.result, Code: g.endCode,
-		Description: g.description, Minutes: g.minutes, Increment: g.inc, Rated: g.rated, Plies: len(g.sans), Attempts: len(g.attempt)})
+		Description: g.description, Minutes: g.minutes, Increment: g.inc, Rated: g.rated, Plies: len(g.sans), Attempts: len(g.attempt),
+		RuleVariant: ruleVariant(g)})
 	return append(append(out, b...), '\n')
+}
+
+// ruleVariant is g's variant as its result line names it: "" for wild 16.
+func ruleVariant(g *Game) string {
+	if g.ump == nil || g.ump.Rules().Variant.IsWild16() {
+		return ""
+	}
+	return g.ump.Rules().Variant.Name
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -108,5 +109,85 @@ func TestRecordsNeverOverwrite(t *testing.T) {
 	}
 	if n, err := highestRecord(dir); n != 3 || err != nil {
 		t.Errorf("highest record %d (%v), want 3", n, err)
+	}
+}
+
+// botSeat is an HTTP bot as the table sees it; botDoor its door.
+type botSeat string
+
+func (b botSeat) Name() string   { return string(b) }
+func (b botSeat) Handle() string { return string(b) }
+
+type botDoor struct{}
+
+func (botDoor) FindBot(string) Bot                { return nil }
+func (botDoor) Unavailable(Bot, time.Time) string { return "" }
+func (botDoor) IdleGame() time.Duration           { return time.Hour }
+
+// TestVariantRecords: a crazykrieg lobby game's records name the variant
+// on the result line, keep "Any?" as an attempt line "any" with has_any,
+// a drop as "P@e4", and nothing of a refusal off the list; every attempt
+// line reads back as a referee line.
+func TestVariantRecords(t *testing.T) {
+	dir := t.TempDir()
+	srv, err := New(Config{RecordDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	srv.SetBots(botDoor{})
+	v, err := umpire.ParseVariant("crazykrieg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.Lock()
+	ev := srv.NewEvents()
+	sk := srv.PostBotSeek(ev, botSeat("ann"), 25, 10, "white", v)
+	g := srv.TakeSeek(ev, sk, botSeat("bob"))
+	for _, s := range []string{"e2e4", "d7d5", "any", "g1f3", "e4d5", "d8d5", "P@e4"} {
+		col := g.ump.Side()
+		if s == "any" {
+			if a, out := srv.AskAnyIn(ev, g, col); out != AttemptJudged || a.Verdict != umpire.HasAny {
+				t.Fatalf("any: %v %v", a, out)
+			}
+			continue
+		}
+		m, err := umpire.ParseMoveText(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, out := srv.Attempt(ev, g, col, m, s); out != AttemptJudged {
+			t.Fatalf("%s: %v", s, out)
+		}
+	}
+	srv.Resign(ev, g, chess.Black)
+	ev.Flush()
+	srv.Unlock()
+	b, err := os.ReadFile(filepath.Join(dir, "game-1.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := strings.Split(strings.TrimSpace(string(b)), "\n")
+	var attempts []string
+	for _, row := range rows[:len(rows)-1] {
+		l, err := record.ReadRefereeLine([]byte(row))
+		if err != nil {
+			t.Fatalf("%v: %s", err, row)
+		}
+		attempts = append(attempts, l.Attempt)
+	}
+	if want := []string{"e2e4", "d7d5", "any", "e4d5", "d8d5", "P@e4"}; !slices.Equal(attempts, want) {
+		t.Errorf("attempts %v, want %v", attempts, want)
+	}
+	if !strings.Contains(rows[2], `"has_any":true`) || !strings.Contains(rows[5], `"san":"P@e4"`) {
+		t.Errorf("ask-any line %s\ndrop line %s", rows[2], rows[5])
+	}
+	var res jsonResult
+	if err := json.Unmarshal([]byte(rows[len(rows)-1]), &res); err != nil || res.RuleVariant != "crazykrieg" || res.Attempts != 6 || res.Plies != 5 {
+		t.Errorf("result line %s: %+v, %v", rows[len(rows)-1], res, err)
+	}
+	pgn, err := os.ReadFile(filepath.Join(dir, "game-1.pgn"))
+	if err != nil || !strings.Contains(string(pgn), `[RuleVariant "crazykrieg"]`) || !strings.Contains(string(pgn), "{any: Has pawn captures}") {
+		t.Errorf("pgn: %s, %v", pgn, err)
 	}
 }
