@@ -114,7 +114,7 @@ func TestSpecial(t *testing.T) {
 // formatters can write parses back to itself.
 func FuzzWords(f *testing.F) {
 	for _, s := range []string{"Pawn captured at E5", "Check on rank", "2 pawn tries", "Checkmate — White wins", "Pawn tries from a",
-		"En passant capture at A3", "CHECK_DOUBLE", "DRAW_INSUFFICIENT", "rank", "\xff"} {
+		"En passant capture at A3", "Knight captured at B2", "Queen dropped", "Pawn try from C3", "CHECK_DOUBLE", "DRAW_INSUFFICIENT", "rank", "\xff"} {
 		f.Add(s, uint8(4), uint8(3), 7)
 	}
 	f.Fuzz(func(t *testing.T, s string, kind, sub uint8, n int) {
@@ -135,10 +135,15 @@ func FuzzWords(f *testing.F) {
 		winner := []string{"", White, Black}[int(sub)%3]
 		square := string(rune('a'+int(sub)%8)) + string(rune('1'+int(kind)%8))
 		var want Text
-		switch TextKind(kind) % (TextDraw + 1) {
+		switch TextKind(kind) % (TextDropped + 1) {
 		case TextEmpty:
 		case TextCapture:
-			want = Text{Kind: TextCapture, Square: square, Piece: []string{"", CapturedPawn, CapturedPiece}[int(sub)%3]}
+			want = Text{Kind: TextCapture, Square: square, Piece: []string{"", CapturedPawn, CapturedPiece, CapturedKnight,
+				CapturedBishop, CapturedRook, CapturedQueen}[int(sub)%7]}
+		case TextDropped:
+			want = Text{Kind: TextDropped, Piece: []string{CapturedPawn, CapturedKnight, CapturedBishop, CapturedRook, CapturedQueen}[int(sub)%5]}
+		case TextHasAny: // the answer to Any? reads as its singular
+			want = Text{Kind: TextHasPawnCapture}
 		case TextEnPassant:
 			want = Text{Kind: TextEnPassant, Square: square}
 		case TextCheck:
@@ -155,7 +160,7 @@ func FuzzWords(f *testing.F) {
 		case TextDraw:
 			want = Text{Kind: TextDraw, Ending: []Ending{Stalemate, Insufficient, TooManyReversible, Repetition}[sub%4]}
 		default:
-			want = Text{Kind: TextKind(kind) % (TextDraw + 1)}
+			want = Text{Kind: TextKind(kind) % (TextDropped + 1)}
 		}
 		if got, ok := ParseText(want.String()); !ok || !reflect.DeepEqual(got, want) {
 			t.Fatalf("text %+v written %q came back as %+v, %v", want, want.String(), got, ok)

@@ -2,9 +2,11 @@ package httpdoor
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
+	"kriegbot/engine/umpire"
 	"kriegbot/server"
 	"kriegbot/server/internal/wiretest"
 )
@@ -80,4 +82,66 @@ func TestHTTPLobbyVariants(t *testing.T) {
 	if got := fmt.Sprint(open.Games); !strings.Contains(got, created.GameCode) {
 		t.Fatalf("lobby %s lacks %s", got, created.GameCode)
 	}
+}
+
+// TestHTTPAskAnyRefusals: ask-any where the variant has none, asked twice
+// in a turn, or out of turn is refused as the site refuses it; a drop
+// where the variant has none is NONSENSE, an unparseable one INVALID_UCI.
+func TestHTTPAskAnyRefusals(t *testing.T) {
+	_, _, base := startHTTP(t, server.Config{}, Config{})
+	a, b := newAPIClient(t, base), newAPIClient(t, base)
+	a.registerPlaying("askw", "berkeley", "berkeley_any", "rand")
+	b.registerPlaying("askb", "berkeley", "berkeley_any", "rand")
+	start := func(variant string) string {
+		var created struct {
+			GameID   string `json:"game_id"`
+			GameCode string `json:"game_code"`
+		}
+		a.call("POST", "/game/create", map[string]any{"rule_variant": variant, "play_as": "white"}, 201, &created)
+		b.call("POST", "/game/join/"+created.GameCode, nil, 200, nil)
+		return "/game/" + created.GameID
+	}
+	g := start("berkeley")
+	a.wantErr("POST", g+"/ask-any", nil, 400, "ACTION_NOT_AVAILABLE")
+	a.call("POST", g+"/resign", nil, 200, nil)
+
+	g = start("berkeley_any")
+	b.wantErr("POST", g+"/ask-any", nil, 400, "NOT_YOUR_TURN")
+	var r tReply
+	a.call("POST", g+"/ask-any", nil, 200, &r)
+	if r.Announcement != "NO_ANY" || r.HasAny == nil || *r.HasAny || r.MoveDone {
+		t.Fatalf("ask-any: %+v", r)
+	}
+	a.wantErr("POST", g+"/ask-any", nil, 400, "ACTION_NOT_AVAILABLE")
+	var st tState
+	a.call("GET", g+"/state", nil, 200, &st)
+	if !slices.Equal(st.PossibleActions, []string{"move"}) {
+		t.Fatalf("after the question: %v", st.PossibleActions)
+	}
+	a.call("POST", g+"/resign", nil, 200, nil)
+
+	g = start("rand")
+	for uci, want := range map[string]string{"N@e4": "NONSENSE", "X@e4": "INVALID_UCI", "e2e5": "NONSENSE"} {
+		a.call("POST", g+"/move", map[string]string{"uci": uci}, 200, &r)
+		if r.Announcement != want || r.MoveDone {
+			t.Errorf("%s: %+v, want %s", uci, r, want)
+		}
+	}
+}
+
+// FuzzParseMove: a move's uci never panics the parser, and what it reads
+// it writes back as the site spells it.
+func FuzzParseMove(f *testing.F) {
+	for _, s := range []string{"e2e4", "E2E4", "e7e8q", "N@e4", "n@E4", "P@a1", "X@e4", "@@@@", "e2e"} {
+		f.Add(s, false)
+	}
+	f.Fuzz(func(t *testing.T, s string, wild bool) {
+		m, err := parseMove(s, wild)
+		if err != nil {
+			return
+		}
+		if got := umpire.MoveText(m); !strings.EqualFold(got, s) {
+			t.Fatalf("%q read as %q", s, got)
+		}
+	})
 }
