@@ -28,7 +28,7 @@ func (c *apiClient) registerPlaying(name string, variants ...string) {
 // bot joins only the variants it plays, and telnet users never see a
 // lobby game but wild 16's.
 func TestHTTPLobbyVariants(t *testing.T) {
-	_, telnet, base := startHTTP(t, server.Config{}, Config{})
+	s, telnet, base := startHTTP(t, server.Config{}, Config{})
 	a, b, w := newAPIClient(t, base), newAPIClient(t, base), newAPIClient(t, base)
 	a.registerPlaying("avar", "berkeley", "rand", "crazykrieg")
 	b.registerPlaying("bvar", "rand")
@@ -81,6 +81,15 @@ func TestHTTPLobbyVariants(t *testing.T) {
 	}
 	if got := fmt.Sprint(open.Games); !strings.Contains(got, created.GameCode) {
 		t.Fatalf("lobby %s lacks %s", got, created.GameCode)
+	}
+	rand, err := umpire.ParseVariant("rand")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Lock()
+	defer s.Unlock()
+	if _, g := s.FindKey(joined.GameID, false); g == nil || g.Umpire().Rules() != umpire.Site(rand) {
+		t.Fatalf("the game's rules are not the site's rand")
 	}
 }
 

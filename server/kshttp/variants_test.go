@@ -158,3 +158,24 @@ func deref[T any](p *T) any {
 	}
 	return *p
 }
+
+// TestReserve: crazykrieg's reserve_summary counts each side's pocket.
+func TestReserve(t *testing.T) {
+	v, err := umpire.ParseVariant("crazykrieg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := umpire.New(umpire.Site(v))
+	for _, s := range []string{"b1c3", "d7d5", "c3d5", "d8d5"} {
+		if a, err := u.Attempt(mustUCI(t, s)); err != nil || !a.Legal {
+			t.Fatalf("%s: %v %v", s, a, err)
+		}
+	}
+	r := Reserve(u.Pockets())
+	if r.White.Pawns != 1 || r.Black.Knights != 1 || r.White.Knights+r.Black.Pawns+r.White.Queens != 0 {
+		t.Errorf("reserve %+v", r)
+	}
+	if *Reserve(umpire.Pockets{}) != *EmptyReserve() {
+		t.Error("an empty pocket is not the empty reserve")
+	}
+}
