@@ -128,6 +128,7 @@ type httpDoor struct {
 	perHost  map[string]int           // open HTTP connections by remote host
 	servers  []*http.Server
 	swept    time.Time // the last sweepBots
+	saver    botSaver  // writes the bots file (httpbots.go)
 }
 
 func newHTTPDoor(cfg HTTPConfig) httpDoor {
@@ -212,9 +213,7 @@ func (web *httpDoor) closeAPI() {
 	servers := web.servers
 	web.servers = nil
 	if web.seenChanged(0) {
-		if err := web.saveBots(); err != nil {
-			s.cfg.Log("http: saving bots: %v", err)
-		}
+		web.saveBots()
 	}
 	s.mu.Unlock()
 	var wg sync.WaitGroup
@@ -230,6 +229,9 @@ func (web *httpDoor) closeAPI() {
 		}()
 	}
 	wg.Wait()
+	s.mu.Lock()
+	web.waitBotsIdle()
+	s.mu.Unlock()
 }
 
 // request is one API request after routing and authentication.

@@ -174,7 +174,9 @@ func New(cfg Config) (*Server, error) {
 	s.td.s = s
 	s.watchers = []gameWatcher{&s.td, &s.http}
 	// Bots whose time ran out while the server was down go now.
+	s.mu.Lock()
 	s.http.sweepBots(cfg.Now())
+	s.mu.Unlock()
 	if !handle.Valid(s.td.cfg.Handle) || s.td.cfg.Style != "icc" && s.td.cfg.Style != "fics" {
 		return nil, fmt.Errorf("server: TD handle %q or style %q not valid", s.td.cfg.Handle, s.td.cfg.Style)
 	}
