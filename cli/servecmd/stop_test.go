@@ -44,7 +44,9 @@ func TestServeStopsWhenClosed(t *testing.T) {
 	bots := filepath.Join(t.TempDir(), "bots.jsonl")
 	var out, errb syncBuffer
 	done := make(chan int, 1)
-	go func() { done <- Command([]string{"-addr", "127.0.0.1:0", "-http", "127.0.0.1:0", "-http-bots", bots, "-q"}, &out, &errb) }()
+	go func() {
+		done <- Command([]string{"-addr", "127.0.0.1:0", "-http", "127.0.0.1:0", "-http-bots", bots, "-q"}, &out, &errb)
+	}()
 	addr := func(prefix string) string {
 		deadline := time.Now().Add(30 * time.Second)
 		for {
