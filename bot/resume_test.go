@@ -65,3 +65,22 @@ func TestSameGameAndContinues(t *testing.T) {
 		}
 	}
 }
+
+// TestResumptionWaitsForItsList (issue 45's restart soak): a game given
+// back under a held game's number neither moves nor takes a finished
+// search until its move list says whether it is that game. Our first
+// attempt in a new game under a dead game's number, as White, was
+// written into the dead game's record (which then no longer replayed).
+func TestResumptionWaitsForItsList(t *testing.T) {
+	start := protocol.MyGameStartedDG{Game: 1, White: "kriegbot", Black: "sparring", Wild: 16, WhiteInitial: 2, WhiteIncrement: 1,
+		BlackInitial: 2, BlackIncrement: 1, Played: true}
+	old := &gameRun{t: iccgame.New(start, chess.White, time.Time{})}
+	g := &gameRun{t: iccgame.New(start, chess.White, time.Now()), resumed: &resumption{old: old}}
+	if g.mayAct() || g.wanted() {
+		t.Errorf("a resumption before its move list: mayAct %v, wanted %v; want neither", g.mayAct(), g.wanted())
+	}
+	g.resumed = nil
+	if !g.mayAct() {
+		t.Error("a game settled by its move list may not act")
+	}
+}
