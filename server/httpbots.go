@@ -277,12 +277,12 @@ func (web *httpDoor) writeBots() {
 			}
 			ents = append(ents, e)
 		}
-		s.mu.Unlock()
-		data, lines := botsFile(ents)
 		write := sv.write
 		if write == nil {
 			write = writeFileAtomic
 		}
+		s.mu.Unlock()
+		data, lines := botsFile(ents)
 		err := write(web.cfg.TokenFile, data)
 		s.mu.Lock()
 		sv.lines = lines
