@@ -1,16 +1,13 @@
 package bench
 
 import (
-	"flag"
 	"fmt"
-	"io"
-	"strings"
+	"slices"
 	"time"
 
 	"kriegbot/engine/chess"
 	"kriegbot/engine/search"
 	"kriegbot/engine/umpire"
-	"kriegbot/internal/cmdflag"
 )
 
 // Figure is one measured speed.
@@ -20,17 +17,18 @@ type Figure struct {
 	Unit  string
 }
 
-// A benchmark measures one figure, running for at least min.
-type benchmark struct {
-	name    string
-	summary string
-	run     func(min time.Duration) (Figure, error)
+// A Benchmark measures one figure, running for at least min.
+type Benchmark struct {
+	Name    string
+	Summary string
+	Run     func(min time.Duration) (Figure, error)
 }
 
-func benchmarks() []benchmark {
-	return []benchmark{
+// All lists the figures, in the order kriegbot bench prints them.
+func All() []Benchmark {
+	all := []Benchmark{
 		{"perft", "legal move generation and copy-make: start position depth 5 plus Kiwipete depth 4, every leaf made", perftFigure},
-		{"umpire", "referee answers on a long stream of random askable attempts (legal and illegal)", umpireFigure},
+		{"umpire", "referee answers on a long stream of random askable attempts (legal and illegal), wild 16", umpireFigure},
 		{"protocol", "ICC wire input of 20 random games (units, DG 24/56/139/42, referee text): tokenized, decoded, announcements parsed", protocolFigure},
 		{"belief", "belief update after each opponent move (spread, captures, checks, pawn tries) over 20 random games", beliefFigure},
 		{"search", "MCTS approach C iterations on middlegame beliefs (plies 20-60 of random games), one thread, 10000 per search", func(min time.Duration) (Figure, error) {
@@ -42,48 +40,17 @@ func benchmarks() []benchmark {
 			return Figure{"search2", v, "iterations/s"}, err
 		}},
 	}
-}
-
-// Command runs "kriegbot bench [-only NAME] [-min DURATION]".
-func Command(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	only := fs.String("only", "", "run only the named figure")
-	min := fs.Duration("min", time.Second, "least time spent on each figure (the work is repeated until then)")
-	all := benchmarks()
-	var figures strings.Builder
-	figures.WriteString("Prints one line per figure: <name> <value> <unit>. Figures:\n")
-	for _, b := range all {
-		fmt.Fprintf(&figures, "  %-8s %s\n", b.name, b.summary)
-	}
-	cmdflag.SetUsage(fs, "bench [-only NAME] [-min DURATION]", figures.String())
-	if code, done := cmdflag.Parse(fs, args, stderr); done {
-		return code
-	}
-	if fs.NArg() > 0 {
-		return cmdflag.Fail(stderr, "bench", "unexpected argument %q", fs.Arg(0))
-	}
-	ran := false
-	for _, b := range all {
-		if *only != "" && b.name != *only {
-			continue
+	// The umpire in each of the site's other variants, after wild 16's figure.
+	var variants []Benchmark
+	for _, v := range umpire.Variants() {
+		if v.IsWild16() {
+			continue // wild 16 is "umpire"
 		}
-		ran = true
-		f, err := b.run(*min)
-		if err != nil {
-			fmt.Fprintf(stderr, "kriegbot bench: %s: %v\n", b.name, err)
-			return cmdflag.Failure
-		}
-		fmt.Fprintf(stdout, "%s %.0f %s\n", f.Name, f.Value, f.Unit)
+		variants = append(variants, Benchmark{"umpire-" + v.Name,
+			"the same in " + v.Name + " (ask-any at a turn's start with p = 0.3 where the variant has it)",
+			func(min time.Duration) (Figure, error) { return variantFigure(v, min) }})
 	}
-	if !ran {
-		names := make([]string, len(all))
-		for i, b := range all {
-			names[i] = b.name
-		}
-		return cmdflag.Fail(stderr, "bench", "unknown figure %q (want one of %s)", *only, strings.Join(names, ", "))
-	}
-	return 0
+	return slices.Concat(all[:2], variants, all[2:])
 }
 
 // repeat runs work until min has passed and returns the units done per second.
@@ -136,4 +103,16 @@ func umpireFigure(min time.Duration) (Figure, error) {
 		return uint64(n), nil
 	})
 	return Figure{"umpire", v, "attempts/s"}, err
+}
+
+// variantFigure is umpireFigure in one of the site's other variants.
+func variantFigure(variant umpire.Variant, min time.Duration) (Figure, error) {
+	rules := umpire.Site(variant)
+	stream := umpire.RandomStreamFor(rules, 1, 200, 300)
+	u := umpire.New(rules)
+	v, err := repeat(min, func() (uint64, error) {
+		n, _ := stream.Replay(u)
+		return uint64(n), nil
+	})
+	return Figure{"umpire-" + variant.Name, v, "attempts/s"}, err
 }

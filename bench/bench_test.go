@@ -1,28 +1,28 @@
 package bench
 
 import (
-	"bytes"
-	"strconv"
-	"strings"
 	"testing"
+	"time"
 )
 
-func TestCommandLines(t *testing.T) {
-	var out, errOut bytes.Buffer
-	if code := Command([]string{"-only", "umpire", "-min", "1ms"}, &out, &errOut); code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut.String())
+// TestFigures: each figure is named as listed and measures some speed; the
+// umpire has one figure per site variant beside wild 16's.
+func TestFigures(t *testing.T) {
+	ran := map[string]bool{}
+	for _, b := range All() {
+		if b.Name != "umpire" && b.Name != "umpire-rand" && b.Name != "perft" {
+			continue // the search and belief figures take seconds even at 1 ms
+		}
+		f, err := b.Run(time.Millisecond)
+		if err != nil || f.Name != b.Name || !(f.Value > 0) || f.Unit == "" {
+			t.Errorf("%s: %+v, %v", b.Name, f, err)
+		}
+		ran[b.Name] = true
 	}
-	fields := strings.Fields(out.String())
-	if len(fields) != 3 || fields[0] != "umpire" || fields[2] != "attempts/s" {
-		t.Fatalf("output %q, want one line: umpire <value> attempts/s", out.String())
+	if len(ran) != 3 {
+		t.Errorf("figures run: %v, want perft, umpire and umpire-rand", ran)
 	}
-	if v, err := strconv.ParseFloat(fields[1], 64); err != nil || v <= 0 {
-		t.Errorf("value %q", fields[1])
-	}
-	if code := Command([]string{"-only", "nosuch"}, &out, &errOut); code != 2 {
-		t.Errorf("unknown figure: exit %d, want 2", code)
-	}
-	if code := Command([]string{"extra"}, &out, &errOut); code != 2 {
-		t.Errorf("stray argument: exit %d, want 2", code)
+	if n := len(All()); n != 6+6 {
+		t.Errorf("%d figures, want 6 and one umpire figure for each of the site's 6 other variants", n)
 	}
 }

@@ -41,6 +41,10 @@ const (
 	lineResult                   // results and summaries: always
 )
 
+// Note prints a start-up line: on a terminal to w, else to notes (what
+// runs, how long it takes), so that a script reading w sees only results.
+func (c *Console) Note(format string, args ...any) { c.say(lineNote, format, args...) }
+
 // say prints one line of kind k (nil Console: nothing).
 func (c *Console) say(k lineKind, format string, args ...any) {
 	if c == nil {

@@ -2,9 +2,11 @@ package bot
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 // TestConsoleKinds: piped, only results (and moves with -v) reach stdout and
@@ -50,4 +52,30 @@ func TestConsoleKinds(t *testing.T) {
 	var nilConsole *Console
 	nilConsole.say(lineResult, "ignored") // a daemon without a console
 	nilConsole.Close()
+}
+
+// TestStatusLineFits: the terminal's status line fits an 80-column terminal
+// with its state and clocks whole, in the worst case of each field; a long
+// handle is shortened instead (the walkthrough saw "thinkin").
+func TestStatusLineFits(t *testing.T) {
+	for _, v := range []statusView{
+		{number: 1, opponent: "sparring", plies: 23, clockUs: 57 * time.Second, clockThem: 58 * time.Second, value: 0.12, hasValue: true, state: "thinking"},
+		{number: 1, opponent: "sparring", plies: 23, clockUs: 57 * time.Second, clockThem: 58 * time.Second, state: "their turn"},
+		{number: 9999, opponent: "AVeryLongHandleOnTheSite_2026", plies: 999, clockUs: 999 * time.Minute, clockThem: 999 * time.Minute,
+			value: -1, hasValue: true, state: "their turn"},
+		{number: 12, opponent: "Guest0002", plies: 120, clockUs: 12*time.Minute + 34*time.Second, clockThem: time.Hour, value: 1, hasValue: true, state: "our turn"},
+	} {
+		line := statusLine(v)
+		if n := utf8.RuneCountInString(line); n > 79 {
+			t.Errorf("%q is %d columns, more than 79", line, n)
+		}
+		for _, want := range []string{" | " + v.state, fmtClock(v.clockUs) + " them " + fmtClock(v.clockThem), fmt.Sprintf("game %d vs %c", v.number, v.opponent[0])} {
+			if !strings.Contains(line, want) {
+				t.Errorf("%q lacks %q", line, want)
+			}
+		}
+		if !strings.HasSuffix(line, v.state) {
+			t.Errorf("%q does not end with the state %q", line, v.state)
+		}
+	}
 }

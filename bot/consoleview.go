@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"kriegbot/engine/chess"
 	"kriegbot/engine/players"
@@ -78,16 +79,40 @@ func (d *Daemon) showStatus(now time.Time) {
 		} else if g.t.OurTurn() {
 			state = "our turn"
 		}
-		value := ""
-		if g.lastAttempt.HasValue {
-			value = fmt.Sprintf(" | value %+.2f", g.lastAttempt.Value)
-		}
-		line := fmt.Sprintf("game %d vs %s | ply %d | clocks %s us, %s them%s | %s", g.t.Number(), g.t.Opponent(), g.t.Plies(),
-			fmtClock(g.t.Clock(us, now)), fmtClock(g.t.Clock(us.Other(), now)), value, state)
-		if len(line) > 79 {
-			line = line[:79]
-		}
+		line := statusLine(statusView{number: g.t.Number(), opponent: g.t.Opponent(), plies: g.t.Plies(),
+			clockUs: g.t.Clock(us, now), clockThem: g.t.Clock(us.Other(), now),
+			value: g.lastAttempt.Value, hasValue: g.lastAttempt.HasValue, state: state})
 		c.setStatus(line, now)
 		return
 	}
+}
+
+// statusWidth is the status line's most columns: one less than an 80-column
+// terminal, whose last column would wrap the line on some terminals.
+const statusWidth = 79
+
+// statusView is what the status line shows of a game.
+type statusView struct {
+	number, plies      int
+	opponent, state    string
+	clockUs, clockThem time.Duration
+	value              float64
+	hasValue           bool
+}
+
+// statusLine is the status line of a game, at most statusWidth columns: the
+// opponent's handle is shortened (ending in "~") rather than the state or
+// the clocks cut.
+func statusLine(v statusView) string {
+	value := ""
+	if v.hasValue {
+		value = fmt.Sprintf(" | value %+.2f", v.value)
+	}
+	rest := fmt.Sprintf(" | ply %d | us %s them %s%s | %s", v.plies, fmtClock(v.clockUs), fmtClock(v.clockThem), value, v.state)
+	head := fmt.Sprintf("game %d vs ", v.number)
+	opp := []rune(v.opponent)
+	if room := statusWidth - utf8.RuneCountInString(head+rest); len(opp) > room {
+		opp = append(opp[:max(room-1, 1)], '~')
+	}
+	return head + string(opp) + rest
 }

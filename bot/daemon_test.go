@@ -26,6 +26,7 @@ import (
 	"kriegbot/protocol"
 	"kriegbot/protocol/iccclient"
 	"kriegbot/server"
+	"kriegbot/server/tddoor"
 )
 
 // testPasswords are the accounts of the daemon tests; TestNoPasswordInLogs
@@ -72,6 +73,12 @@ func startTestServer(t *testing.T, grace time.Duration) (*server.Server, string)
 // settings; the rules and the accounts are always the test ones.
 func startTestServerConfig(t *testing.T, cfg server.Config) (*server.Server, string) {
 	t.Helper()
+	return startTestServerTD(t, cfg, tddoor.Config{})
+}
+
+// startTestServerTD is startTestServerConfig with the TD's settings.
+func startTestServerTD(t *testing.T, cfg server.Config, tdCfg tddoor.Config) (*server.Server, string) {
+	t.Helper()
 	pw := map[string]string{}
 	for h, p := range testPasswords {
 		pw[h] = p
@@ -86,6 +93,10 @@ func startTestServerConfig(t *testing.T, cfg server.Config) (*server.Server, str
 	cfg.Rules, cfg.Accounts = umpire.Olympiad(), acc
 	srv, err := server.New(cfg)
 	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tddoor.New(srv, tdCfg); err != nil {
+		srv.Close()
 		t.Fatal(err)
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

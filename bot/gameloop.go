@@ -138,8 +138,10 @@ func (d *Daemon) driveOne(g playing, now time.Time) {
 		return
 	}
 	if g.mayAct() && t.Due() {
-		g.send(s.drv.Act(now, driver.Situation{Since: t.TurnStart(), Clock: t.Clock(t.Us(), now),
-			Lag: t.Lag(), MoveNumber: t.Plies()/2 + 1}))
+		acts := s.drv.Act(now, driver.Situation{Since: t.TurnStart(), Clock: t.Clock(t.Us(), now),
+			Lag: t.Lag(), MoveNumber: t.Plies()/2 + 1})
+		s.live.searched(acts, t.Plies())
+		g.send(acts)
 	}
 }
 
@@ -148,7 +150,9 @@ func (d *Daemon) driveOne(g playing, now time.Time) {
 func thought[K comparable, G playing](d *Daemon, games map[K]G, th driver.Thought) {
 	for _, g := range games {
 		if s := g.shared(); s.drv == th.Game {
-			g.send(s.drv.Done(th, g.wanted(), d.opt.Now()))
+			acts := s.drv.Done(th, g.wanted(), d.opt.Now())
+			s.live.searched(acts, g.tracker().Plies())
+			g.send(acts)
 			return
 		}
 	}

@@ -468,33 +468,6 @@ func TestKriegspielRestart(t *testing.T) {
 	}
 }
 
-// TestKriegspielCheck: `run -check` validates a kriegspiel.org config and
-// its token source without printing the token; a missing token is exit 2.
-func TestKriegspielCheck(t *testing.T) {
-	dir := t.TempDir()
-	file := filepath.Join(dir, "ks.toml")
-	os.WriteFile(file, []byte("[server]\nprotocol = \"kriegspiel\"\nembedded = false\n[sparring]\nenabled = false\n[policy]\nchallenge = \"\"\n[account]\ntoken_file = \"\"\n"), 0o600)
-	t.Setenv("KRIEGBOT_TOKEN", ksToken)
-	var out, errb bytes.Buffer
-	if code := Command(testParts())([]string{"-config", file, "-check"}, &out, &errb); code != 0 {
-		t.Fatalf("exit %d: %s", code, errb.String())
-	}
-	if strings.Contains(out.String()+errb.String(), ksToken) || !strings.Contains(out.String(), "# token: from $KRIEGBOT_TOKEN") ||
-		!strings.Contains(out.String(), `protocol = "kriegspiel"`) {
-		t.Errorf("-check output:\n%s", out.String())
-	}
-	t.Setenv("KRIEGBOT_TOKEN", "")
-	out.Reset()
-	errb.Reset()
-	if code := Command(testParts())([]string{"-config", file, "-check"}, &out, &errb); code != ExitBadConfig || !strings.Contains(errb.String(), "token") {
-		t.Errorf("no token: exit %d, %s", code, errb.String())
-	}
-	// The shipped example validates.
-	if _, err := config.Load("../examples/kriegspiel-local.toml"); err != nil {
-		t.Errorf("examples/kriegspiel-local.toml: %v", err)
-	}
-}
-
 // TestKriegspielResume: the bot (re)started while a game of its is in
 // progress picks it up from the scoresheet and plays it out.
 func TestKriegspielResume(t *testing.T) {
@@ -709,29 +682,6 @@ func TestControlOf(t *testing.T) {
 	}
 	if got := controlOf(ksclient.State{MoveNumber: 1}).String(); got != "1500+10" {
 		t.Errorf("no clock: %s", got)
-	}
-}
-
-// TestConnectRefusedForKriegspiel: -connect names an ICC-protocol server;
-// with server.protocol = "kriegspiel" it is refused with a clear error
-// (exit 2) instead of being ignored or half applied.
-func TestConnectRefusedForKriegspiel(t *testing.T) {
-	dir := t.TempDir()
-	conf := filepath.Join(dir, "ks.toml")
-	body := "[server]\nprotocol = \"kriegspiel\"\nembedded = true\n[logs]\ndir = \"" + filepath.ToSlash(dir) + "\"\n"
-	if err := os.WriteFile(conf, []byte(body), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	var out, errOut bytes.Buffer
-	code := command([]string{"-config", conf, "-connect", "127.0.0.1:5000", "-check"}, &out, &errOut, testParts())
-	if code != ExitBadConfig || !strings.Contains(errOut.String(), `server.protocol is "kriegspiel"`) || !strings.Contains(errOut.String(), "server.url") {
-		t.Fatalf("exit %d, stderr %q", code, errOut.String())
-	}
-	// The same config without -connect is valid.
-	out.Reset()
-	errOut.Reset()
-	if code := command([]string{"-config", conf, "-check"}, &out, &errOut, testParts()); code != ExitDone {
-		t.Fatalf("without -connect: exit %d, stderr %q", code, errOut.String())
 	}
 }
 

@@ -289,7 +289,7 @@ func (f *fakeSite) route(w http.ResponseWriter, r *http.Request) {
 		if g.state != "completed" {
 			f.violate("transcript of live game %s asked for", g.id)
 		}
-		writeJSON(w, 200, ksapi.Transcript{GameID: g.id, RuleVariant: "wild16", ViewerColor: colorName(g.bot), Moves: g.moves})
+		writeJSON(w, 200, ksapi.Transcript{GameID: g.id, RuleVariant: "wild16", ViewerColor: new(colorName(g.bot)), Moves: g.moves})
 	case len(parts) == 2 && parts[0] == "game" && r.Method == "GET" && parts[1] != "open":
 		g := f.games[parts[1]]
 		if g == nil {

@@ -33,6 +33,20 @@ type liveGame struct {
 	own     [chess.King + 1]uint64
 	hasHeat bool
 	heard   []string // the last referee answers, newest last
+	// candidates are the last attempt's search, made in the position after
+	// searchedAt plies: the page shows them only while the game is there.
+	candidates []players.Candidate
+	searchedAt int
+}
+
+// searched keeps the search behind an attempt about to be sent, made with
+// plies played.
+func (lg *liveGame) searched(acts []driver.Action, plies int) {
+	for _, a := range acts {
+		if a.Kind == driver.Attempt {
+			lg.candidates, lg.searchedAt = a.Candidates, plies
+		}
+	}
 }
 
 // liveHeard notes what the player of a game just heard and, when it is
@@ -120,7 +134,11 @@ func liveGameOf(v liveView) live.Game {
 	case v.ourTurn:
 		lg.State = "our turn"
 	}
-	for _, c := range v.lastAttempt.Candidates {
+	if v.live.searchedAt != v.plies {
+		return lg // the game moved on from the position searched
+	}
+	lg.CandidatesPly = v.plies
+	for _, c := range v.live.candidates {
 		lg.Candidates = append(lg.Candidates, live.Candidate{Move: c.Move.String(), Visits: c.Visits, Value: c.Value,
 			PIllegal: c.PIllegal, PCapture: c.PCapture, PCheck: c.PCheck, PMate: c.PMate, PMated: c.PMated, PRepeat: c.PRepeat})
 	}

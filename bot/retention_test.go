@@ -1,12 +1,10 @@
 package bot
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -95,25 +93,5 @@ func TestRecordKeeper(t *testing.T) {
 	case l := <-lines:
 		t.Errorf("a line more than one per pass: %v", l)
 	default:
-	}
-}
-
-// `kriegbot run -check` prints the effective retention policy.
-func TestCheckShowsRetention(t *testing.T) {
-	file := filepath.Join(t.TempDir(), "k.toml")
-	if err := os.WriteFile(file, []byte("[retention]\nmax_total_size = \"500MB\"\ncompress = false\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	var out, errb bytes.Buffer
-	if code := Command(testParts())([]string{"-config", file, "-check"}, &out, &errb); code != 0 {
-		t.Fatalf("exit %d: %s", code, errb.String())
-	}
-	for _, want := range []string{
-		"\n[retention]\n# retention: the records in logs/{games,transcripts,server} of the last 3 days are kept whole; removed: older than 30d, and the oldest past 500MB in all\n",
-		"\nmax_total_size = \"500MB\"\ncompress = false\n",
-	} {
-		if !strings.Contains(out.String(), want) {
-			t.Errorf("-check output lacks %q:\n%s", want, out.String())
-		}
 	}
 }

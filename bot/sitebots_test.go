@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -13,10 +14,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rs/zerolog"
 	"golang.org/x/crypto/bcrypt"
 
 	"kriegbot/engine/umpire"
 	"kriegbot/server"
+	"kriegbot/server/httpdoor"
 )
 
 // siteBotsEnv names the folder that holds checkouts of kriegspiel.org's
@@ -74,12 +77,16 @@ func TestSiteBots(t *testing.T) {
 			started[n] = tc
 		}
 	}
-	srv, err := server.New(server.Config{Rules: umpire.Olympiad(), Accounts: acc, NoGuests: true, RecordDir: records, Log: logf,
-		HTTP: server.HTTPConfig{Minutes: 3, Inc: 2, Rate: 200, Burst: 400, TokenRate: 100, TokenBurst: 200}})
+	srv, err := server.New(server.Config{Rules: umpire.Olympiad(), Accounts: acc, NoGuests: true, RecordDir: records,
+		Log: zerolog.New(zerolog.ConsoleWriter{Out: io.Discard, FormatMessage: func(m any) string { logf("%s", m); return "" }})})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer srv.Close()
+	door, err := httpdoor.New(srv, httpdoor.Config{Minutes: 3, Inc: 2, Rate: 200, Burst: 400, TokenRate: 100, TokenBurst: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
 	tln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -89,7 +96,7 @@ func TestSiteBots(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	go srv.ServeAPI(hln)
+	go door.ServeAPI(hln)
 	base := "http://" + hln.Addr().String()
 	telnet := tln.Addr().String()
 
@@ -135,7 +142,7 @@ func TestSiteBots(t *testing.T) {
 	hcfg.Server.Protocol, hcfg.Server.URL = "kriegspiel", base
 	hcfg.Account.TokenFile = filepath.Join(t.TempDir(), "token")
 	hcfg.Policy.AcceptChallenges, hcfg.Policy.Seek, hcfg.Policy.MaxGames = true, true, 2
-	url, token, err := embeddedHTTPDoor(ctx, srv, hcfg)
+	url, token, err := embeddedHTTPDoor(ctx, door, hcfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rs/zerolog"
 	"golang.org/x/crypto/bcrypt"
 
 	"kriegbot/config"
@@ -228,7 +229,7 @@ func (s *soakServer) serve(ln net.Listener) {
 		s.t.Fatal(err)
 	}
 	srv, err := server.New(server.Config{Rules: umpire.Olympiad(), Accounts: acc, DisconnectGrace: disconnectGrace,
-		Log: s.log.printf})
+		Log: zerolog.New(zerolog.ConsoleWriter{Out: io.Discard, FormatMessage: func(m any) string { s.log.printf("%s", m); return "" }})})
 	if err != nil {
 		s.t.Fatal(err)
 	}

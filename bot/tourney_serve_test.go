@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -13,12 +14,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rs/zerolog"
 	"golang.org/x/crypto/bcrypt"
 
 	"kriegbot/engine/umpire"
 	"kriegbot/protocol/iccclient"
 	"kriegbot/server"
 	"kriegbot/server/td"
+	"kriegbot/server/tddoor"
 	tlib "kriegbot/tourney"
 )
 
@@ -60,13 +63,17 @@ func tdServerWith(t *testing.T, addr, dir string, absent time.Duration, specs ..
 	srvLog := &lockedBuffer{}
 	var mu sync.Mutex
 	srv, err := server.New(server.Config{Rules: umpire.Olympiad(), Accounts: acc,
-		TD: server.TDConfig{Events: evs, AbsentGrace: absent, Dir: dir, Managers: []string{"owner"}},
-		Log: func(format string, args ...any) {
+		Log: zerolog.New(zerolog.ConsoleWriter{Out: io.Discard, FormatMessage: func(m any) string {
 			mu.Lock()
 			defer mu.Unlock()
-			fmt.Fprintf(srvLog, format+"\n", args...)
-		}})
+			fmt.Fprintf(srvLog, "%s\n", m)
+			return ""
+		}})})
 	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tddoor.New(srv, tddoor.Config{Events: evs, AbsentGrace: absent, Dir: dir, Managers: []string{"owner"}}); err != nil {
+		srv.Close()
 		t.Fatal(err)
 	}
 	var ln net.Listener

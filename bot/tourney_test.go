@@ -2,7 +2,6 @@ package bot
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"fmt"
 	"net"
@@ -19,6 +18,7 @@ import (
 	"kriegbot/config"
 	"kriegbot/protocol"
 	"kriegbot/server"
+	"kriegbot/server/tddoor"
 )
 
 // The tournament tests script a TD on the wire: tdWire sits between the
@@ -289,7 +289,7 @@ func startTourneyRig(t *testing.T, change func(*config.Config)) *tourneyRig {
 	t.Helper()
 	// The server's own TD goes by another name: "TD" is the scripted one
 	// alone, so that the server's answers to our joins do not mix in.
-	_, addr := startTestServerConfig(t, server.Config{TD: server.TDConfig{Handle: "ServerTD"}})
+	_, addr := startTestServerTD(t, server.Config{}, tddoor.Config{Handle: "ServerTD"})
 	w := startTDWire(t, addr)
 	cfg := testConfig(t, "kriegbot", addr)
 	cfg.Owner.Handles = []string{"owner"}
@@ -715,21 +715,9 @@ func TestTourneyDatagrams(t *testing.T) {
 }
 
 // tournament.td not set trusts "TD" on our own server only (on ICC "TD"
-// is whoever holds the handle): -check shows the list in effect, and on an
-// outside server neither the handle nor the tournament DGs are taken.
+// is whoever holds the handle): on an outside server neither the handle
+// nor the tournament DGs are taken (cli/runcmd checks what -check shows).
 func TestTourneyTDDefault(t *testing.T) {
-	for _, tc := range []struct{ addr, want string }{
-		{"127.0.0.1:5000", `td = ["TD"]`},
-		{"chessclub.com:5000", `td = []`},
-	} {
-		var out, errb bytes.Buffer
-		if code := Command(testParts())([]string{"-connect", tc.addr, "-guest", "-check"}, &out, &errb); code != 0 {
-			t.Fatalf("%s: exit %d: %s", tc.addr, code, errb.String())
-		}
-		if !strings.Contains(out.String(), "\n"+tc.want+"\n") || !strings.Contains(out.String(), "# td is not set") {
-			t.Errorf("%s: -check output lacks %q and its note:\n%s", tc.addr, tc.want, out.String())
-		}
-	}
 	cfg := testConfig(t, "kriegbot", "127.0.0.1:5000")
 	cfg.Server.Host = "chessclub.com"
 	d := New(cfg, Options{})
@@ -841,21 +829,6 @@ func TestTourneySparringStaysOut(t *testing.T) {
 	c.Tournament.Join, c.Tournament.AutoJoin = []int{3}, true
 	if s := sparringConfig(c); len(s.Tournament.Join) != 0 || s.Tournament.AutoJoin {
 		t.Errorf("the partner's tournament settings: %+v", s.Tournament)
-	}
-}
-
-// `kriegbot run -join N` adds N to tournament.join, checked like the file.
-func TestTourneyJoinFlag(t *testing.T) {
-	var out, errb bytes.Buffer
-	if code := Command(testParts())([]string{"-connect", "127.0.0.1:5000", "-guest", "-join", "4", "-check"}, &out, &errb); code != 0 {
-		t.Fatalf("exit %d: %s", code, errb.String())
-	}
-	if !strings.Contains(out.String(), "\njoin = [4]\n") {
-		t.Errorf("-check output:\n%s", out.String())
-	}
-	errb.Reset()
-	if code := Command(testParts())([]string{"-join", "0", "-check"}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "tournament.join") {
-		t.Errorf("-join 0: exit %d: %s", code, errb.String())
 	}
 }
 

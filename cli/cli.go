@@ -6,19 +6,19 @@ import (
 	"io"
 	"strings"
 
-	"kriegbot/bench"
-	"kriegbot/bot"
 	"kriegbot/cli/beliefcmd"
+	"kriegbot/cli/benchcmd"
 	"kriegbot/cli/enginecmd"
+	"kriegbot/cli/matchcmd"
 	"kriegbot/cli/modelcmd"
 	"kriegbot/cli/registercmd"
+	"kriegbot/cli/replaycmd"
+	"kriegbot/cli/runcmd"
 	"kriegbot/cli/servecmd"
 	"kriegbot/cli/tourneycmd"
 	"kriegbot/cli/umpirecmd"
 	"kriegbot/internal/buildinfo"
 	"kriegbot/internal/cmdflag"
-	"kriegbot/match"
-	"kriegbot/replay"
 )
 
 // command is one subcommand: its name, a one-line summary and its entry point,
@@ -31,17 +31,17 @@ type command struct {
 
 func commands() []command {
 	return []command{
-		{"run", "the bot: plays wild 16 on a server (by default its own embedded one, against a sparring partner)", bot.Command(bot.Parts{ReplayPage: replay.Page, StartServer: servecmd.StartEmbedded})},
+		{"run", "the bot: plays wild 16 on a server (by default its own embedded one, against a sparring partner)", runcmd.Command},
 		{"umpire", "referee tools: `umpire verify FILE` checks the umpire against fixture files", umpirecmd.Command},
 		{"serve", "an ICC-compatible wild 16 server on loopback, for bots and telnet users", servecmd.Command},
-		{"bench", "speed figures, one line each: perft, umpire, protocol, belief, search", bench.Command},
+		{"bench", "speed figures, one line each: perft, umpire, protocol, belief, search", benchcmd.Command},
 		{"model", "opponent models: `model build -o FILE PGN...` from game records; show, eval, merge", modelcmd.Command},
-		{"match", "engine-vs-engine matches in-process: W-L-D, Elo ± 95 %, SPRT, PGN, JSON Lines, shards", match.Command},
+		{"match", "engine-vs-engine matches in-process: W-L-D, Elo ± 95 %, SPRT, PGN, JSON Lines, shards", matchcmd.Command},
 		{"belief", "belief tools: `belief check FILE...` measures soundness and calibration on fixture files", beliefcmd.Command},
 		{"engine", "KEP, the Kriegspiel engine protocol, on standard input and output (for referees, GUIs, harnesses)", enginecmd.Command},
 		{"tourney", "a local computer olympiad: the server's TD runs a Swiss or round robin between daemons; crosstable, PGN, HTML", tourneycmd.Command},
 		{"register", "registers the bot on kriegspiel.org and stores its token (mode 0600, never printed)", registercmd.Command},
-		{"replay", "re-runs a logged game: belief heat maps, candidates, clocks per attempt; reports differing choices", replay.Command},
+		{"replay", "re-runs a logged game: belief heat maps, candidates, clocks per attempt; reports differing choices", replaycmd.Command},
 		{"version", "the build: module version, VCS revision, toolchain, and the hash of the sources that decide play", versionCommand},
 	}
 }

@@ -95,6 +95,13 @@ type Situation struct {
 	Clock, Lag time.Duration
 	// MoveNumber is the full move being played.
 	MoveNumber int
+	// Ask, when set, is this attempt's own ask of the time policy in place
+	// of the game's control or Settings.Untimed (a KEP go line's clocks or
+	// movetime); the driver adds the time spent this turn to a clock's.
+	Ask *clock.Ask
+	// Nodes, when > 0, bounds this attempt's search in place of
+	// Settings.Nodes (a KEP go line's nodes).
+	Nodes int64
 }
 
 // Setup is what a new game needs.
@@ -167,6 +174,10 @@ func (g *Game) prepare(p players.Player) error {
 	return p.NewGame(g.setup.Game)
 }
 
+// SetOverhead changes the move overhead of the attempts to come (KEP's
+// MoveOverhead option, which may change during a game).
+func (g *Game) SetOverhead(d time.Duration) { g.setup.Settings.Overhead = d }
+
 // Policy is the time policy of the settings (engine/clock's one policy).
 func (s Settings) Policy() clock.Policy {
 	return clock.Policy{Overhead: s.Overhead, MinThink: s.MinThink, Emergency: s.Emergency}
@@ -198,15 +209,15 @@ func (g *Game) Hear(ev []players.Event, now time.Time) {
 		g.stopPonder(now) // the player hears nothing while it ponders
 	}
 	for _, e := range ev {
-		if e.Kind == players.Answer && e.View.Heard {
+		if e.Kind == players.Answer && players.Moved(e.View) {
 			// No ponder after a move that ended the game.
-			g.theirTurn = e.View.Own && !e.View.Illegal && e.View.Ending == umpire.NotOver
+			g.theirTurn = e.View.Own && e.View.Ending == umpire.NotOver
 		}
 		if e.Kind == players.Answer && e.View.Own {
-			if e.View.Illegal {
-				g.turn.Refused()
-			} else {
+			if players.Moved(e.View) {
 				g.turn.Moved()
+			} else {
+				g.turn.Refused() // an answer to "Any?" too: the turn goes on
 			}
 		}
 		if r := g.setup.Record; r != nil {
@@ -245,6 +256,11 @@ func (g *Game) stopPonder(now time.Time) {
 	if err != nil {
 		panic(err)
 	}
+	g.notePonder(rep, now)
+}
+
+// notePonder keeps what an ended ponder did for Pondered and records it.
+func (g *Game) notePonder(rep players.PonderReport, now time.Time) {
 	g.pondered = nil
 	if rep.Iterations > 0 {
 		g.pondered = &rep
@@ -261,6 +277,39 @@ func (g *Game) Pondered() *players.PonderReport {
 	rep := g.pondered
 	g.pondered = nil
 	return rep
+}
+
+// Ponder starts the player's ponder now, held to nodes iterations when
+// nodes > 0, for a harness that says itself when to ponder (KEP's go
+// ponder) instead of Settings.Ponder: it reports whether one started (not
+// for a player that cannot ponder, nor while a search or ponder runs or
+// after the game). Whatever reaches the player next ends it, as it ends
+// the driver's own; StopPonder ends it at once.
+func (g *Game) Ponder(nodes int64) bool {
+	pp, ok := g.p.(players.Ponderer)
+	if !ok || g.ponder != nil || g.thinking || g.over || g.resigned {
+		return false
+	}
+	g.ponder = think.StartPonder(context.Background(), pp, nodes)
+	return true
+}
+
+// StopPonder ends the ponder in flight, if any, waits for the player and
+// records what it did, like the driver's own stop, but returns the error
+// of a player that failed while pondering instead of panicking: a harness
+// that outlives a failed player (KEP) logs it.
+func (g *Game) StopPonder(now time.Time) error {
+	pr := g.ponder
+	if pr == nil {
+		return nil
+	}
+	g.ponder = nil
+	rep, err := pr.Stop()
+	if err != nil {
+		return err
+	}
+	g.notePonder(rep, now)
+	return nil
 }
 
 // Pondering reports a ponder in flight.
@@ -298,24 +347,38 @@ func (g *Game) Act(now time.Time, s Situation) []Action {
 		g.resigned = true
 		return acts
 	}
-	plan := g.plan(now, s)
+	b, hard := g.setup.Settings.Plan(g.turn, g.setup.Game.Control, now, s)
 	g.started = now
-	g.think(think.Budget(plan, g.setup.Settings.Nodes), plan.Hard)
+	g.think(b, hard)
 	return acts
 }
 
-// plan budgets the attempt due at now under the one time policy.
-func (g *Game) plan(now time.Time, s Situation) clock.Plan {
-	g.turn.Begin(s.Since)
+// Plan is the player's budget and the hard limit (clock.NoLimit for none)
+// of the attempt due at now in situation s, in a game with control ctl
+// whose turns t keeps, under the settings' one time policy: Act and Think
+// plan through it with their game's turn.
+func (st Settings) Plan(t *clock.Turn, ctl clock.Control, now time.Time, s Situation) (players.Budget, time.Duration) {
+	t.Begin(s.Since)
 	ask := clock.Ask{MoveTime: clock.UntimedMoveTime}
-	if u := g.setup.Settings.Untimed; u != nil {
-		ask = *u
+	if st.Untimed != nil {
+		ask = *st.Untimed
 	}
-	if ctl := g.setup.Game.Control; ctl.Base != 0 || ctl.Increment != 0 {
+	if ctl.Base != 0 || ctl.Increment != 0 {
 		ask = clock.Ask{Clock: true, Remaining: s.Clock, Increment: ctl.Increment, MoveNumber: s.MoveNumber,
-			Spent: g.turn.SpentAt(now), Lag: s.Lag}
+			Spent: t.SpentAt(now), Lag: s.Lag}
 	}
-	return g.setup.Settings.Policy().Plan(g.turn, ask)
+	if s.Ask != nil {
+		ask = *s.Ask
+		if ask.Clock {
+			ask.Spent = t.SpentAt(now)
+		}
+	}
+	nodes := st.Nodes
+	if s.Nodes > 0 {
+		nodes = s.Nodes
+	}
+	plan := st.Policy().Plan(t, ask)
+	return think.Budget(plan, nodes), plan.Hard
 }
 
 // Think is Act's synchronous twin, for a harness that waits for the
@@ -328,8 +391,8 @@ func (g *Game) Think(ctx context.Context, now time.Time, s Situation) Action {
 		return Action{Kind: Resign, Err: errors.New("driver: no attempt is due")}
 	}
 	g.stopPonder(now)
-	plan := g.plan(now, s)
-	r := think.Run(ctx, g.p, think.Budget(plan, g.setup.Settings.Nodes), plan.Hard)
+	b, hard := g.setup.Settings.Plan(g.turn, g.setup.Game.Control, now, s)
+	r := think.Run(ctx, g.p, b, hard)
 	if r.Err != nil {
 		return Action{Kind: Resign, Err: r.Err, Elapsed: r.Elapsed}
 	}
@@ -495,7 +558,9 @@ func (g *Game) Rebuild(views []umpire.View, why string, now time.Time) error {
 	g.theirTurn = false
 	for _, v := range views {
 		p.Hear(players.Event{Kind: players.Answer, View: v})
-		g.theirTurn = v.Own && !v.Illegal
+		if players.Moved(v) {
+			g.theirTurn = v.Own
+		}
 	}
 	g.p = p
 	g.turn.ForgetStart() // the backend's Situation.Since says it anew

@@ -78,3 +78,42 @@ func lineTypes(t *testing.T, name string) string {
 	}
 	return strings.Join(types, " ")
 }
+
+// TestNoPonderAfterAny: an answer to our "Any?" is not a move: the turn
+// goes on (the turn counts it beside the refusals) and nothing ponders;
+// the opponent's public refusal does not end a ponder's turn either.
+func TestNoPonderAfterAny(t *testing.T) {
+	sp, err := players.Parse("mcts:mem=4", players.Kinds())
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := umpire.ParseVariant("berkeley_any")
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	g, err := New(Setup{Spec: sp, Game: players.Game{Color: chess.White, Rules: umpire.Site(v), Seed: 1}, Settings: Settings{Ponder: true}}, make(chan Thought, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ask := umpire.View{Heard: true, Own: true, Verdict: umpire.NoAny, PawnTries: -1}
+	g.Hear([]players.Event{{Kind: players.Answer, View: ask}}, now)
+	if g.Pondering() || g.turn.Retries() != 1 {
+		t.Fatalf("after our Any?: pondering %v, %d retries; want no ponder, 1", g.Pondering(), g.turn.Retries())
+	}
+	m, err := g.Decide(now, func(p players.Player) (chess.Move, error) {
+		return p.Attempt(t.Context(), players.Budget{Nodes: 50})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Hear([]players.Event{{Kind: players.Answer, View: umpire.View{Heard: true, Own: true, Move: m, PawnTries: -1}}}, now)
+	if !g.Pondering() {
+		t.Fatal("not pondering after our move")
+	}
+	g.Hear([]players.Event{{Kind: players.Answer, View: umpire.View{Heard: true, Illegal: true, PawnTries: -1}}}, now)
+	if !g.theirTurn {
+		t.Fatal("the opponent's public refusal ended its turn")
+	}
+	g.End(players.Outcome{Result: "*", Reason: "test"}, record.ResultLine{}, now)
+}

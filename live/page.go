@@ -21,7 +21,7 @@ figure.board{margin:0}figcaption{font-size:12px;text-align:center;color:#444}
 table{border-collapse:collapse;font-size:13px}td,th{padding:2px 8px;text-align:right;border-bottom:1px solid #ddd}
 td:first-child,th:first-child{text-align:left}.legend{font-size:12px;color:#555;max-width:900px}
 .game{background:#fff;border:1px solid #ddd;border-radius:6px;padding:8px 12px;margin:8px 0}
-.heard{font-size:12px;color:#333}`
+.heard{font-size:12px;color:#333}caption{font-size:12px;color:#444;text-align:left;padding:4px 0}`
 
 // The page re-reads its fragment every second; the first render is the
 // server's, so the page reads even without script.
@@ -38,7 +38,7 @@ func pageHTML(s *Snapshot) string {
 	sb.WriteString(boardsvg.Symbol())
 	sb.WriteString("<div id=\"live\">")
 	sb.WriteString(fragmentHTML(s))
-	sb.WriteString("</div><p class=\"legend\">Legend: our men are drawn on each board; red shading is the belief's chance that the opponent's king, a pawn or another piece stands on a square (the number is the percentage, shown from 5 %). Values and scores are expected results from -1 (lost) to +1 (won); pawns are the search's own value. P(illegal), P(capture), P(check) are the belief's chances of the referee's answer to that attempt. The page is read-only and refreshes every second.</p>")
+	sb.WriteString("</div><p class=\"legend\">Legend: our men are drawn on each board; red shading is the belief's chance that the opponent's king, a pawn or another piece stands on a square (the number is the percentage, shown from 5 %). Values and scores are expected results from -1 (lost) to +1 (won); pawns are the search's own value. The candidates are those of our search in the position the game is in, labelled with the plies played before it; they are gone once the game moves on. P(illegal), P(capture), P(check) are the belief's chances of the referee's answer to that attempt. The page is read-only and refreshes every second.</p>")
 	sb.WriteString("<script>")
 	sb.WriteString(pageJS)
 	sb.WriteString("</script></body></html>\n")
@@ -113,7 +113,8 @@ func gameHTML(sb *strings.Builder, g *Game) {
 	}
 	sb.WriteString("</div>")
 	if len(g.Candidates) > 0 {
-		sb.WriteString("<table><tr><th>candidate</th><th>visits</th><th>score</th><th>pawns</th><th>P(illegal)</th><th>P(capture)</th><th>P(check)</th><th>P(mate)</th><th>P(mated)</th><th>P(repeat)</th></tr>")
+		fmt.Fprintf(sb, "<table><caption>our search after ply %d (move %d)</caption><tr><th>candidate</th><th>visits</th><th>score</th><th>pawns</th><th>P(illegal)</th><th>P(capture)</th><th>P(check)</th><th>P(mate)</th><th>P(mated)</th><th>P(repeat)</th></tr>",
+			g.CandidatesPly, g.CandidatesPly/2+1)
 		for _, c := range g.Candidates {
 			fmt.Fprintf(sb, "<tr><td>%s</td><td>%d</td><td>%+.3f</td><td>%+.2f</td><td>%.2f</td><td>%.2f</td><td>%.2f</td><td>%.2f</td><td>%.2f</td><td>%.2f</td></tr>",
 				htmlEscape(c.Move), c.Visits, players.Score(c.Value), c.Value, c.PIllegal, c.PCapture, c.PCheck, c.PMate, c.PMated, c.PRepeat)

@@ -20,10 +20,10 @@ import (
 
 // sample is a snapshot with one game in progress and one finished game.
 func sample() Snapshot {
-	g := Game{Number: 7, Opponent: "sparring", Us: "white", Control: "1+1", Ply: 23, ClockUs: 41_000, ClockThem: 52_500,
+	g := Game{Number: 7, Opponent: "sparring", Us: "white", Control: "1+1", Ply: 22, ClockUs: 41_000, ClockThem: 52_500,
 		State: "thinking", Value: 0.31, HasValue: true, HasHeat: true,
-		Candidates: []Candidate{{Move: "e2e4", Visits: 900, Value: 2.5, PIllegal: 0.1, PCapture: 0.3, PCheck: 0.05}},
-		Heard:      []string{"e2e4: 0 pawn tries", "they: Pawn at e4 captured"}}
+		CandidatesPly: 22, Candidates: []Candidate{{Move: "e2e4", Visits: 900, Value: 2.5, PIllegal: 0.1, PCapture: 0.3, PCheck: 0.05}},
+		Heard: []string{"e2e4: 0 pawn tries", "they: Pawn at e4 captured"}}
 	g.Own[1] = 0xff00 // pawns
 	g.Own[6] = 0x10   // king e1
 	g.Heat[0][60] = 0.7
@@ -51,7 +51,7 @@ func TestRoutes(t *testing.T) {
 	h := s.Handler()
 	page := get(t, h, "GET", "/")
 	body := page.Body.String()
-	for _, want := range []string{"Game 7 vs sparring", "thinking", "value +0.31", "e2e4", "their king (%)", "Legend",
+	for _, want := range []string{"Game 7 vs sparring", "thinking", "value +0.31", "e2e4", "our search after ply 22 (move 12)", "their king (%)", "Legend",
 		"/replay/20261125-120000-kriegbot-g6-sparring.html", "score +2 -0 =1", "0:41", "0:52",
 		"tournament: tourney #1 (TD): in, 1 games, 0.5 points; &lt;b&gt;"} {
 		if !strings.Contains(body, want) {
@@ -65,7 +65,7 @@ func TestRoutes(t *testing.T) {
 		t.Errorf("fragment %q", frag)
 	}
 	var snap Snapshot
-	if err := json.Unmarshal(get(t, h, "GET", "/state.json").Body.Bytes(), &snap); err != nil || snap.Games[0].Ply != 23 {
+	if err := json.Unmarshal(get(t, h, "GET", "/state.json").Body.Bytes(), &snap); err != nil || snap.Games[0].Ply != 22 {
 		t.Errorf("state.json: %v %+v", err, snap)
 	}
 	for _, m := range []string{"POST", "PUT", "DELETE"} {

@@ -54,8 +54,11 @@ type Game struct {
 	Own     [chess.King + 1]uint64           `json:"own"`
 	Heat    [oppmodel.NumClasses][64]float32 `json:"heat"`
 	HasHeat bool                             `json:"has_heat"`
-	// Candidates are the last search's most visited attempts.
-	Candidates []Candidate `json:"candidates"`
+	// Candidates are the most visited attempts of our search in the
+	// position after CandidatesPly plies; the daemon leaves them out once
+	// the game has moved on from that position.
+	Candidates    []Candidate `json:"candidates"`
+	CandidatesPly int         `json:"candidates_ply"`
 	// Heard are the last referee answers, newest last.
 	Heard []string `json:"heard"`
 }

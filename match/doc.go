@@ -17,5 +17,9 @@
 // can stop the match early (the trinomial generalized SPRT, computed exactly),
 // the terminations, PGN with the referee's words as comments (WritePGN), and
 // JSON Lines with every attempt (WriteJSONL), which ReadShard and Merge
-// combine across shards. docs/match.md describes the command and the formats.
+// combine across shards. ParsePlayer reads a side's spec once, with the
+// match's own keys in it (ponder, a budget of its own); Game.SideRecord
+// turns a game of a match file into its player's record, which kriegbot
+// replay reads. The command is cli/matchcmd; docs/match.md describes it and
+// the formats.
 package match

@@ -1,106 +1,75 @@
 package match
 
 import (
-	"kriegbot/engine/clock"
-	"math"
 	"strings"
 	"testing"
 	"time"
+
+	"kriegbot/engine/clock"
+	"kriegbot/engine/players"
 )
 
-func TestParseShard(t *testing.T) {
-	tests := []struct {
-		in   string
-		i, n int
-		ok   bool
-	}{
-		{"0/1", 0, 1, true},
-		{"3/8", 3, 8, true},
-		{"7/8", 7, 8, true},
-		{"8/8", 0, 0, false},
-		{"-1/8", 0, 0, false},
-		{"0/0", 0, 0, false},
-		{"1", 0, 0, false},
-		{"a/b", 0, 0, false},
-		{"1/2/3", 0, 0, false},
-		{"", 0, 0, false},
-	}
-	for _, tc := range tests {
-		i, n, err := parseShard(tc.in)
-		if (err == nil) != tc.ok || i != tc.i || n != tc.n {
-			t.Errorf("parseShard(%q) = %d, %d, %v", tc.in, i, n, err)
-		}
-	}
-}
-
-func TestParseSPRT(t *testing.T) {
-	tests := []struct {
-		in          string
-		alpha, beta float64
-		e0, e1      float64
-		ok          bool
-	}{
-		{"0,50", 0.05, 0.05, 0, 50, true},
-		{"-5, 5", 0.05, 0.1, -5, 5, true},
-		{"0,0", 0.05, 0.05, 0, 0, false},
-		{"5,0", 0.05, 0.05, 0, 0, false},
-		{"0", 0.05, 0.05, 0, 0, false},
-		{"NaN,5", 0.05, 0.05, 0, 0, false},
-		{"0,Inf", 0.05, 0.05, 0, 0, false},
-		{"0,50", 0, 0.05, 0, 0, false},
-		{"0,50", 0.05, 0.5, 0, 0, false},
-	}
-	for _, tc := range tests {
-		s, err := parseSPRT(tc.in, tc.alpha, tc.beta)
-		if (err == nil) != tc.ok || (err == nil && (s.Elo0 != tc.e0 || s.Elo1 != tc.e1)) {
-			t.Errorf("parseSPRT(%q, %v, %v) = %+v, %v", tc.in, tc.alpha, tc.beta, s, err)
-		}
-	}
-}
-
-func FuzzParseFlags(f *testing.F) {
-	for _, s := range []string{"0/1", "3/8", "0,50", "-5,5", "1e308,1e309", "/", ","} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		if i, n, err := parseShard(s); err == nil && (n < 1 || i < 0 || i >= n) {
-			t.Fatalf("parseShard(%q) = %d/%d", s, i, n)
-		}
-		if p, err := parseSPRT(s, 0.05, 0.05); err == nil {
-			if !(p.Elo0 < p.Elo1) || math.IsNaN(p.LLR(Tally{W: 3, L: 1, D: 2})) {
-				t.Fatalf("parseSPRT(%q) = %+v", s, p)
-			}
-		}
-	})
-}
-
-// TestSplitBudget: a player's own budget comes out of its spec; the other
-// options stay; bad values name the option and the accepted form.
-func TestSplitBudget(t *testing.T) {
+// TestParsePlayer: a player's own budget and ponder key come out of its
+// spec, read once; the other options stay, in order; bad values name the
+// spec, the key and the accepted form.
+func TestParsePlayer(t *testing.T) {
 	def := Limits{Overhead: 7 * time.Millisecond}
 	for _, c := range []struct {
-		spec, rest string
-		own        *Limits
-		err        string
+		spec, player string
+		ponder       bool
+		own          *Limits
+		err          string
 	}{
-		{"mcts", "mcts", nil, ""},
-		{"mcts:approach=a", "mcts:approach=a", nil, ""},
-		{"mcts:movetime=400ms", "mcts", &Limits{MoveTime: 400 * time.Millisecond, Overhead: def.Overhead}, ""},
-		{"mcts:approach=c,tc=60+1,threads=2", "mcts:approach=c,threads=2", &Limits{Control: clock.Control{Base: time.Minute, Increment: time.Second}, Overhead: def.Overhead}, ""},
-		{"mcts:nodes=5000", "mcts", &Limits{Nodes: 5000, Overhead: def.Overhead}, ""},
-		{"mcts:movetime=400", "", nil, "movetime=\"400\": want a positive duration with a unit"},
-		{"mcts:nodes=-3", "", nil, "nodes=\"-3\""},
-		{"mcts:movetime=1s,tc=60", "", nil, "exclude each other"},
+		{"mcts", "mcts", false, nil, ""},
+		{"mcts:approach=a", "mcts:approach=a", false, nil, ""},
+		{"mcts:movetime=400ms", "mcts", false, &Limits{MoveTime: 400 * time.Millisecond, Overhead: def.Overhead}, ""},
+		{"mcts:approach=c,tc=1+1,threads=2", "mcts:approach=c,threads=2", false, &Limits{Control: clock.Control{Base: time.Minute, Increment: time.Second}, Overhead: def.Overhead}, ""},
+		{"mcts:nodes=5000", "mcts", false, &Limits{Nodes: 5000, Overhead: def.Overhead}, ""},
+		{"mcts:ponder=on,c=0.5", "mcts:c=0.5", true, nil, ""},
+		{"mcts:ponder=off,nodes=300", "mcts", false, &Limits{Nodes: 300, Overhead: def.Overhead}, ""},
+		{"mcts:movetime=400", "", false, nil, `mcts:movetime=400: movetime="400": want a positive duration with a unit`},
+		{"mcts:nodes=-3", "", false, nil, `mcts:nodes=-3: nodes="-3": want a positive whole number`},
+		{"mcts:tc=60+", "", false, nil, `mcts:tc=60+: tc="60+": clock`},
+		{"mcts:movetime=1s,tc=60", "", false, nil, "mcts:movetime=1s,tc=60: movetime and tc exclude each other"},
+		{"mcts:ponder=yes", "", false, nil, `mcts:ponder=yes: ponder="yes": want on or off`},
+		{"mcts:ponder=on,ponder=off", "", false, nil, `option "ponder" given twice`},
+		{"mcts:nodes=1,nodes=2", "", false, nil, `option "nodes" given twice`}, // the last one won, silently
+		{"heuristic:noise=x,ponder=on", "", false, nil, `players: spec "heuristic:noise=x,ponder=on": option noise:`},
+		{"alphazero:ponder=on", "", false, nil, `unknown kind "alphazero"`},
 	} {
-		rest, own, err := SplitBudget(c.spec, def)
+		p, err := ParsePlayer(c.spec, def)
 		if c.err != "" {
 			if err == nil || !strings.Contains(err.Error(), c.err) {
 				t.Errorf("%s: error %v, want %q", c.spec, err, c.err)
 			}
 			continue
 		}
-		if err != nil || rest != c.rest || (own == nil) != (c.own == nil) || own != nil && *own != *c.own {
-			t.Errorf("%s: %q %+v %v, want %q %+v", c.spec, rest, own, err, c.rest, c.own)
+		if err != nil || p.Spec.String() != c.player || p.Ponder != c.ponder || (p.Limits == nil) != (c.own == nil) || p.Limits != nil && *p.Limits != *c.own {
+			t.Errorf("%s: %q ponder %v %+v %v, want %q %v %+v", c.spec, p.Spec, p.Ponder, p.Limits, err, c.player, c.ponder, c.own)
 		}
 	}
+}
+
+// FuzzParsePlayer: any spec gives a player or an error; a player's spec
+// holds none of the match's keys and reads back as the same player spec.
+func FuzzParsePlayer(f *testing.F) {
+	for _, s := range []string{"mcts", "mcts:ponder=on,movetime=400ms,c=0.5", "heuristic:nodes=5,noise=3", "random:tc=60+1", "mcts:ponder=on,ponder=on", ":", "mcts:,"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		p, err := ParsePlayer(s, Limits{})
+		if err != nil {
+			return
+		}
+		text := p.Spec.String()
+		for _, k := range matchKeys {
+			if _, ok := p.Spec.Option(k); ok || strings.Contains(text, ":"+k+"=") || strings.Contains(text, ","+k+"=") {
+				t.Fatalf("%q: the player's spec %q holds the match's key %s", s, text, k)
+			}
+		}
+		again, err := players.Parse(text, players.Kinds())
+		if err != nil || again.String() != text {
+			t.Fatalf("%q: the player's spec %q does not read back: %v", s, text, err)
+		}
+	})
 }

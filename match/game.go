@@ -110,6 +110,8 @@ type Record struct {
 	// HiddenKing: the players did not know where the opponent's king stood
 	// in Start.
 	HiddenKing bool
+	// Variant is the rules' variant by name ("" for wild 16).
+	Variant string
 }
 
 // startPosition returns the game's start position.
@@ -148,8 +150,9 @@ func (r *Record) P1Score() float64 {
 }
 
 // maxTurnAttempts bounds the attempts of one turn: more than the askable
-// attempts means a player repeats itself.
-const maxTurnAttempts = 2 * chess.MaxMoves
+// attempts (board attempts, and crazykrieg's drops of five kinds of man on
+// up to 64 squares) means a player repeats itself.
+const maxTurnAttempts = 2*chess.MaxMoves + 5*64
 
 // errAborted marks a game cut short by the match (SPRT stop, interrupt).
 var errAborted = errors.New("match: game aborted")
@@ -246,7 +249,7 @@ func (t *table) play(ctx context.Context, rec *Record, ps [2]players.Player, rul
 			}
 		}
 		for _, r := range u.Refused() {
-			if r == m {
+			if r == m && m != chess.NullMove {
 				err = fmt.Errorf("attempt %v again after its refusal", m)
 			}
 		}
@@ -258,7 +261,7 @@ func (t *table) play(ctx context.Context, rec *Record, ps [2]players.Player, rul
 			break
 		}
 		pos := u.Position()
-		a, err := u.Attempt(m)
+		a, err := attempt(u, m)
 		if err != nil {
 			return fmt.Errorf("match: umpire: %w", err)
 		}
@@ -270,7 +273,7 @@ func (t *table) play(ctx context.Context, rec *Record, ps [2]players.Player, rul
 			at.Critical, at.Boards = rep.Critical, rep.Boards
 		}
 		if a.Legal {
-			at.SAN = pos.SAN(m)
+			at.SAN = record.SAN(&pos, m)
 			turnAttempts = 0
 			if timed[side] {
 				clocks[side] += lim.Control.Increment
@@ -311,6 +314,15 @@ func (t *table) play(ctx context.Context, rec *Record, ps [2]players.Player, rul
 		return fmt.Errorf("match: game %d: record: %w", rec.Game, err)
 	}
 	return nil
+}
+
+// attempt puts the mover's attempt m to the umpire: chess.NullMove is the
+// "Any?" question (players' convention).
+func attempt(u *umpire.Umpire, m chess.Move) (umpire.Answer, error) {
+	if m == chess.NullMove {
+		return u.AskAny()
+	}
+	return u.Attempt(m)
 }
 
 func (r *Record) specOf(c chess.Color) string {

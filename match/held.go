@@ -107,13 +107,13 @@ func readHeld(name string, b []byte, h MatchLine, skip map[int]bool) ([]HeldGame
 	return out, nil
 }
 
-// heldWriter writes a match's held file, creating it at the first game
-// held: a run with nothing to hold leaves no file. The file starts with
+// HeldWriter writes a match's held file (Config.Held), creating it at the
+// first game held: a run with nothing to hold leaves no file. The file starts with
 // the match line and the games a resumed run took over from the held file
 // before it (still to be written to the match file in their turn); it is
 // made under a temporary name and renamed, so that a kill in between
 // leaves the old one whole.
-type heldWriter struct {
+type HeldWriter struct {
 	path   string
 	header MatchLine
 	prior  []HeldGame
@@ -121,7 +121,17 @@ type heldWriter struct {
 	w      *bufio.Writer
 }
 
-func (h *heldWriter) Write(p []byte) (int, error) {
+// NewHeldWriter returns the writer of the held file at path (HeldPath of
+// the match file) for the match whose line is header; prior are the games
+// a resumed run took over from the held file before it (ReadHeld).
+func NewHeldWriter(path string, header MatchLine, prior []HeldGame) *HeldWriter {
+	return &HeldWriter{path: path, header: header, prior: prior}
+}
+
+// Path is the held file's name.
+func (h *HeldWriter) Path() string { return h.path }
+
+func (h *HeldWriter) Write(p []byte) (int, error) {
 	if h.f == nil {
 		if err := h.create(); err != nil {
 			return 0, err
@@ -130,7 +140,7 @@ func (h *heldWriter) Write(p []byte) (int, error) {
 	return h.w.Write(p)
 }
 
-func (h *heldWriter) create() error {
+func (h *HeldWriter) create() error {
 	tmp := h.path + ".tmp"
 	f, err := os.Create(tmp)
 	if err != nil {
@@ -154,15 +164,15 @@ func (h *heldWriter) create() error {
 }
 
 // Flush writes what is buffered (writeGame flushes after each game).
-func (h *heldWriter) Flush() error {
+func (h *HeldWriter) Flush() error {
 	if h.w == nil {
 		return nil
 	}
 	return h.w.Flush()
 }
 
-// finish closes the file and, unless keep, removes it.
-func (h *heldWriter) finish(keep bool) error {
+// Finish closes the file and, unless keep, removes it.
+func (h *HeldWriter) Finish(keep bool) error {
 	var err error
 	if h.f != nil {
 		err = h.w.Flush()
@@ -179,4 +189,4 @@ func (h *heldWriter) finish(keep bool) error {
 	return err
 }
 
-var _ io.Writer = (*heldWriter)(nil)
+var _ io.Writer = (*HeldWriter)(nil)

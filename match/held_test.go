@@ -9,7 +9,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"kriegbot/engine/chess"
 	"kriegbot/engine/players"
@@ -107,10 +106,10 @@ func TestHeldGames(t *testing.T) {
 func heldRun(t *testing.T, c Config, path string, onHeld func(Summary, GameLine, int)) []byte {
 	t.Helper()
 	var buf bytes.Buffer
-	h := &heldWriter{path: HeldPath(path), header: c.Header(), prior: c.Finished}
+	h := NewHeldWriter(HeldPath(path), c.Header(), c.Finished)
 	c.JSONL, c.Held, c.OnHeld = &buf, h, onHeld
 	_, err := Run(context.Background(), c)
-	if ferr := h.finish(err != nil); err == nil {
+	if ferr := h.Finish(err != nil); err == nil {
 		err = ferr
 	}
 	if err != nil {
@@ -137,7 +136,7 @@ func TestHeldResume(t *testing.T) {
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
 	var main bytes.Buffer
-	h := &heldWriter{path: HeldPath(path), header: c.Header()}
+	h := NewHeldWriter(HeldPath(path), c.Header(), nil)
 	c.JSONL, c.Held = &main, h
 	c.OnHeld = func(s Summary, _ GameLine, _ int) {
 		if s.Held == 2 {
@@ -148,7 +147,7 @@ func TestHeldResume(t *testing.T) {
 	if err == nil || sum.Held != 2 {
 		t.Fatalf("stopped run: %v, %d held; want an error and 2", err, sum.Held)
 	}
-	if err := h.finish(true); err != nil {
+	if err := h.Finish(true); err != nil {
 		t.Fatal(err)
 	}
 	if n := len(gameLines(t, main.Bytes())); n != 0 {
@@ -178,11 +177,11 @@ func TestHeldResume(t *testing.T) {
 	}
 	// A resumed run's held file starts with the games it took over, so a
 	// second kill loses none of them.
-	again := &heldWriter{path: filepath.Join(dir, "again.held"), header: c.Header(), prior: fin}
+	again := NewHeldWriter(filepath.Join(dir, "again.held"), c.Header(), fin)
 	if _, err := again.Write([]byte("next\n")); err != nil {
 		t.Fatal(err)
 	}
-	if err := again.finish(true); err != nil {
+	if err := again.Finish(true); err != nil {
 		t.Fatal(err)
 	}
 	wantAgain := string(appendJSON(nil, c.Header())) + string(fin[0].lines) + string(fin[1].lines) + "next\n"
@@ -275,24 +274,4 @@ func FuzzReadHeld(f *testing.F) {
 			}
 		}
 	})
-}
-
-// TestProgressHeld: in a log a held game is told only after a quiet spell.
-func TestProgressHeld(t *testing.T) {
-	var b bytes.Buffer
-	p := &progress{w: &b, quiet: time.Hour}
-	s := Summary{P1: "mcts", P2: "heuristic", Planned: 20, Held: 1}
-	g := GameLine{Game: 4, P1: "white", Result: "1-0", Termination: "checkmate", Plies: 61, Attempts: 90}
-	p.gameLine(s, GameLine{Game: 0, P1: "white", Result: "1-0", Termination: "checkmate"})
-	b.Reset()
-	p.held(s, g, 1)
-	if b.Len() != 0 {
-		t.Fatalf("held line right after a game line: %q", b.String())
-	}
-	p.quiet = 0
-	p.held(s, g, 1)
-	want := "game 5: mcts (white) vs heuristic 1-0 checkmate, 61 plies, 90 attempts; finished, counted once game 2 ends (1 waiting)\n"
-	if b.String() != want {
-		t.Fatalf("held line %q, want %q", b.String(), want)
-	}
 }

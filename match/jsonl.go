@@ -30,14 +30,17 @@ type Budget struct {
 }
 
 type MatchLine struct {
-	Type        string `json:"type"`
-	P1          string `json:"p1"`
-	P2          string `json:"p2"`
-	Games       int    `json:"games"`
-	Seed        uint64 `json:"seed,string"`
-	Shard       int    `json:"shard"`
-	Shards      int    `json:"shards"`
-	Rules       string `json:"rules"`
+	Type   string `json:"type"`
+	P1     string `json:"p1"`
+	P2     string `json:"p2"`
+	Games  int    `json:"games"`
+	Seed   uint64 `json:"seed,string"`
+	Shard  int    `json:"shard"`
+	Shards int    `json:"shards"`
+	Rules  string `json:"rules"`
+	// Variant is the Kriegspiel variant by the site's identifier
+	// (umpire.Variant; absent: wild 16).
+	Variant     string `json:"variant,omitempty"`
 	MaxPlies    int    `json:"max_plies"`
 	TimeControl string `json:"tc"`
 	MoveTimeMs  int64  `json:"movetime_ms,omitempty"`
@@ -73,6 +76,8 @@ type GameLine struct {
 	Error       string  `json:"error,omitempty"`
 	// FEN is the start position when not the standard start.
 	FEN string `json:"fen,omitempty"`
+	// Variant is the match's variant (absent: wild 16).
+	Variant string `json:"variant,omitempty"`
 }
 
 // WriteJSONL writes the game's attempt lines and its game line.
@@ -110,7 +115,7 @@ func (r *Record) gameLine() GameLine {
 	g := GameLine{
 		Type: "game", Game: r.Game, Seed: r.Seed, White: r.White, Black: r.Black, P1: p1,
 		Result: r.Result, Termination: r.Termination, Plies: r.Plies, Attempts: len(r.Attempts),
-		P1Score: r.P1Score(), Error: r.Error,
+		P1Score: r.P1Score(), Error: r.Error, Variant: r.Variant,
 	}
 	if r.Start != nil {
 		g.FEN = r.Start.FEN()
@@ -318,6 +323,9 @@ func (g *GameLine) check(h MatchLine) error {
 	}
 	if g.White != want[0] || g.Black != want[1] {
 		return fmt.Errorf("game %d: %s vs %s does not match the match line's players", g.Game, g.White, g.Black)
+	}
+	if g.Variant != h.Variant {
+		return fmt.Errorf("game %d: variant %q, the match line's %q", g.Game, g.Variant, h.Variant)
 	}
 	r := Record{Result: g.Result, P1White: g.P1 == "white"}
 	if r.P1Score() != g.P1Score {

@@ -11,6 +11,7 @@ import (
 	"kriegbot/engine/clock"
 	"kriegbot/engine/umpire"
 	"kriegbot/internal/pgnout"
+	"kriegbot/record"
 )
 
 // PGNHeader is what every game of a match shares in its PGN tags.
@@ -95,11 +96,14 @@ func (r *Record) WritePGN(w io.Writer, h PGNHeader) error {
 	var illegal []string
 	for _, a := range r.Attempts {
 		if !a.Answer.Legal {
-			illegal = append(illegal, a.Answer.Attempt.String())
+			illegal = append(illegal, refusedText(&a.Answer))
 			continue
 		}
 		p.Move(r.startPly()+a.Ply, a.SAN)
 		comment := refereeComment(illegal, &a.Answer)
+		if r.Variant != "" {
+			comment = variantComment(illegal, &a.Answer)
+		}
 		if a.Timed {
 			comment = append(comment, "[%clk "+clk(a.Clock)+"]")
 		}
@@ -151,6 +155,34 @@ func refereeComment(illegal []string, a *umpire.Answer) []string {
 	if a.PawnTries > 0 {
 		c = append(c, umpire.TriesWords(a.PawnTries))
 	}
+	if a.Ending != umpire.NotOver {
+		c = append(c, a.Ending.String())
+	}
+	return c
+}
+
+// refusedText is an attempt that played no move, for the comment's
+// "Illegal:" list: its move ("N@e4" for a drop), or the "Any?" question with
+// its answer ("any:yes", "any:no").
+func refusedText(a *umpire.Answer) string {
+	switch a.Verdict {
+	case umpire.HasAny:
+		return "any:yes"
+	case umpire.NoAny:
+		return "any:no"
+	}
+	return record.MoveText(a.Attempt)
+}
+
+// variantComment is refereeComment in the words of the umpire's view,
+// which say what every variant announces.
+func variantComment(illegal []string, a *umpire.Answer) []string {
+	var c []string
+	if len(illegal) > 0 {
+		c = append(c, "Illegal: "+strings.Join(illegal, " "))
+	}
+	v := a.For(a.Mover)
+	c = append(c, v.Words()...)
 	if a.Ending != umpire.NotOver {
 		c = append(c, a.Ending.String())
 	}

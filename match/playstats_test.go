@@ -2,8 +2,6 @@ package match
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -104,7 +102,7 @@ func TestPlayStatsErrors(t *testing.T) {
 	tests := []struct{ name, in, err string }{
 		{"wrong side", g(`{"type":"attempt","game":0,"ply":0,"side":"black","attempt":"e7e5","legal":true,"think_us":0}`), "f.jsonl:2: black attempts, but white is to move"},
 		{"legality", g(`{"type":"attempt","game":0,"ply":0,"side":"white","attempt":"e2e5","legal":true,"think_us":0}`), "f.jsonl:2: the umpire says legal=false, the file true"},
-		{"bad move", g(`{"type":"attempt","game":0,"ply":0,"side":"white","attempt":"e2","legal":true,"think_us":0}`), "f.jsonl:2: chess: uci move"},
+		{"bad move", g(`{"type":"attempt","game":0,"ply":0,"side":"white","attempt":"e2","legal":true,"think_us":0}`), `f.jsonl:2: move "e2" is not a UCI move`},
 		{"rules", strings.Replace(g(), `"rules":"icc"`, `"rules":"fide"`, 1), "f.jsonl:1: umpire: unknown rules"},
 		{"fen", strings.Replace(g(), `"p1_score":1}`, `"p1_score":1,"fen":"8/8 w"}`, 1), "f.jsonl:3: chess: fen"},
 		{"reader's own", "nothing\n", "f.jsonl:1: not a JSON object"},
@@ -151,29 +149,6 @@ func TestShort(t *testing.T) {
 	} {
 		if got := short(d).String(); got != want {
 			t.Errorf("short(%v) = %s, want %s", d, got, want)
-		}
-	}
-}
-
-// TestStatsCommand runs kriegbot match stats as a user would.
-func TestStatsCommand(t *testing.T) {
-	f := filepath.Join(t.TempDir(), "m.jsonl")
-	if err := os.WriteFile(f, []byte(statsFile()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	code, out, errs := runCommand("stats", f)
-	if code != 0 || !strings.HasPrefix(out, f+"\n  p1 heuristic: 6 games,") || !strings.Contains(out, "\n  p2 random: 6 games,") {
-		t.Fatalf("exit %d, stdout\n%s\nstderr %s", code, out, errs)
-	}
-	for _, tc := range []struct {
-		args []string
-		want string
-	}{
-		{[]string{"stats"}, "no files"},
-		{[]string{"stats", filepath.Join(t.TempDir(), "none.jsonl")}, "no such file"},
-	} {
-		if code, _, errs := runCommand(tc.args...); code == 0 || !strings.Contains(errs, tc.want) {
-			t.Errorf("%v: exit %d, stderr %q, want %q", tc.args, code, errs, tc.want)
 		}
 	}
 }

@@ -16,6 +16,11 @@ import (
 	"kriegbot/engine/umpire"
 )
 
+// DefaultMaxPlies is the default ply cap: long enough for nearly every game
+// between sensible players to end by the rules (wild 16 has no 50-move draw),
+// short enough that random play does not run forever.
+const DefaultMaxPlies = 600
+
 // Config is one match (or one shard of it).
 type Config struct {
 	P1, P2 players.Spec
@@ -88,6 +93,8 @@ type Summary struct {
 	SPRT     *SPRT
 	Decision int
 	Elapsed  time.Duration
+	// Budget is what the players searched with (MatchLine.BudgetText).
+	Budget string
 }
 
 // Add counts one game.
@@ -119,6 +126,9 @@ func (s *Summary) Write(w io.Writer) error {
 	}
 	if s.Resumed > 0 {
 		fmt.Fprintf(&b, ", %d of them played before the resume", s.Resumed)
+	}
+	if s.Budget != "" {
+		fmt.Fprintf(&b, "\nbudget: %s", s.Budget)
 	}
 	b.WriteString("\nterminations:")
 	for _, name := range Terminations() {
@@ -163,7 +173,7 @@ func (s *Summary) Line() string {
 func (c *Config) Header() MatchLine {
 	return MatchLine{
 		Type: "match", P1: c.P1.String(), P2: c.P2.String(), Games: c.Games, Seed: c.Seed,
-		Shard: c.Shard, Shards: c.Shards, Rules: c.Rules.Name, MaxPlies: c.Rules.MaxPlies,
+		Shard: c.Shard, Shards: c.Shards, Rules: c.Rules.Name, Variant: c.Rules.Variant.Name, MaxPlies: c.Rules.MaxPlies,
 		TimeControl: c.Limits.Control.String(), MoveTimeMs: c.Limits.MoveTime.Milliseconds(), Nodes: c.Limits.Nodes,
 		P1Budget: c.budgetOf(1), P2Budget: c.budgetOf(2), P1Ponder: c.P1Ponder, P2Ponder: c.P2Ponder,
 		Positions: len(c.Positions), HiddenKing: c.HiddenKing,
@@ -176,7 +186,7 @@ func (c *Config) Header() MatchLine {
 // the deciding game, counting no later one.
 func Run(ctx context.Context, c Config) (Summary, error) {
 	start := time.Now()
-	sum := Summary{P1: c.label(1), P2: c.label(2), SPRT: c.SPRT}
+	sum := Summary{P1: c.label(1), P2: c.label(2), SPRT: c.SPRT, Budget: c.Header().BudgetText()}
 	if len(c.Finished) > 0 && (c.JSONL == nil || c.PGN != nil) {
 		return sum, fmt.Errorf("match: finished games from a held file go to JSON Lines only")
 	}
@@ -363,7 +373,7 @@ func Run(ctx context.Context, c Config) (Summary, error) {
 }
 
 func newRecord(c *Config, g int) *Record {
-	rec := &Record{Game: g, Seed: GameSeed(c.Seed, g), P1White: g%2 == 0, Control: c.Limits.Control}
+	rec := &Record{Game: g, Seed: GameSeed(c.Seed, g), P1White: g%2 == 0, Control: c.Limits.Control, Variant: c.Rules.Variant.Name}
 	if len(c.Positions) > 0 {
 		rec.Start = &c.Positions[(g/2)%len(c.Positions)]
 		rec.HiddenKing = c.HiddenKing
@@ -412,7 +422,7 @@ func Merge(shards []*Shard, sprt *SPRT) (Summary, error) {
 		return Summary{}, fmt.Errorf("match: nothing to merge")
 	}
 	h0 := shards[0].Header
-	sum := Summary{P1: h0.P1, P2: h0.P2, SPRT: sprt}
+	sum := Summary{P1: h0.P1, P2: h0.P2, SPRT: sprt, Budget: h0.BudgetText()}
 	type where struct {
 		name string
 		line int
@@ -484,7 +494,7 @@ func (c *Config) label(n int) string {
 		parts = append(parts, "movetime "+own.MoveTime.String())
 	}
 	if own.Control.Timed() {
-		parts = append(parts, "tc "+own.Control.String())
+		parts = append(parts, "tc "+own.Control.Text())
 	}
 	if own.Nodes > 0 {
 		parts = append(parts, fmt.Sprintf("%d nodes", own.Nodes))

@@ -5,6 +5,7 @@ import (
 
 	"kriegbot/engine/chess"
 	"kriegbot/engine/umpire"
+	"kriegbot/record"
 )
 
 // Start returns the game's start position: the standard one, or its FEN.
@@ -23,7 +24,7 @@ func (g *Game) Start() (chess.Position, error) {
 // reading of a match game's moves, for kriegbot replay and match stats.
 func (g *Game) Walk(name string, visit func(i int, before *chess.Position, m chess.Move, ans umpire.Answer) error) error {
 	at := func(line int, err error) error { return fmt.Errorf("%s:%d: %w", name, line, err) }
-	rules, err := umpire.ParseRules(g.Header.Rules)
+	rules, err := record.ParseRules(g.Header.Rules, g.Header.Variant)
 	if err != nil {
 		return at(1, err)
 	}
@@ -39,7 +40,7 @@ func (g *Game) Walk(name string, visit func(i int, before *chess.Position, m che
 		if u.Ending() != umpire.NotOver {
 			return at(line, fmt.Errorf("attempt after the game ended"))
 		}
-		m, err := chess.ParseUCI(a.Attempt)
+		m, err := record.ParseAttempt(a.Attempt)
 		if err != nil {
 			return at(line, err)
 		}
@@ -47,7 +48,7 @@ func (g *Game) Walk(name string, visit func(i int, before *chess.Position, m che
 			return at(line, fmt.Errorf("%s attempts, but %s is to move", a.Side, mover))
 		}
 		pos := u.Position()
-		ans, err := u.Attempt(m)
+		ans, err := attempt(u, m)
 		if err != nil {
 			return at(line, err)
 		}

@@ -33,15 +33,33 @@ func TestReadAnswersV2(t *testing.T) {
 		{"mate", `{"type":"answer","own":false,"checks":["file"],"ending":"checkmate"}`,
 			umpire.View{Heard: true, Checks: [2]chess.CheckKind{chess.CheckFile}, PawnTries: -1, Ending: umpire.Checkmate}, ""},
 		{"words in v2", `{"type":"answer","own":false,"referee":["0 pawn tries"]}`, umpire.View{}, "f:2: answer: referee words in a version 2 record"},
-		{"refusal announcing", `{"type":"answer","own":true,"move":"e2e4","legal":false,"tries":1}`, umpire.View{}, "f:2: answer: a refused attempt announces nothing"},
+		{"refusal announcing", `{"type":"answer","own":true,"move":"e2e4","legal":false,"tries":1}`, umpire.View{}, "f:2: answer: an attempt that played no move (legal: false) announces nothing"},
 		{"capture alone", `{"type":"answer","own":false,"capture":"d5"}`, umpire.View{}, "f:2: answer: capture and captured go together"},
 		{"bad square", `{"type":"answer","own":false,"capture":"z9","captured":"pawn"}`, umpire.View{}, `f:2: answer: capture "z9" is not a square`},
-		{"bad captured", `{"type":"answer","own":false,"capture":"d5","captured":"king"}`, umpire.View{}, `f:2: answer: captured "king" is neither`},
+		{"bad captured", `{"type":"answer","own":false,"capture":"d5","captured":"king"}`, umpire.View{}, `f:2: answer: captured "king" is not pawn`},
 		{"three checks", `{"type":"answer","own":false,"checks":["rank","file","knight"]}`, umpire.View{}, "f:2: answer: more than 2 checks"},
 		{"bad check", `{"type":"answer","own":false,"checks":["Rank check"]}`, umpire.View{}, `f:2: answer: check "Rank check" is not`},
 		{"bad tries", `{"type":"answer","own":false,"tries":-1}`, umpire.View{}, "f:2: answer: tries -1 is not"},
 		{"bad ending", `{"type":"answer","own":false,"ending":"unknown"}`, umpire.View{}, `f:2: answer: ending "unknown" is not`},
 		{"their move", `{"type":"answer","own":false,"move":"e2e4"}`, umpire.View{}, "f:2: answer: the opponent's move is never known"},
+		{"any", `{"type":"answer","own":true,"move":"any","legal":false,"has_any":true}`,
+			umpire.View{Heard: true, Own: true, Verdict: umpire.HasAny, PawnTries: -1}, ""},
+		{"their any", `{"type":"answer","own":false,"legal":false,"has_any":false}`,
+			umpire.View{Heard: true, Verdict: umpire.NoAny, PawnTries: -1}, ""},
+		{"their refusal", `{"type":"answer","own":false,"legal":false}`, umpire.View{Heard: true, Illegal: true, PawnTries: -1}, ""},
+		{"nonsense", `{"type":"answer","own":true,"move":"e2e4","legal":false,"refusal":"NONSENSE"}`,
+			umpire.View{Heard: true, Own: true, Move: e2e4, Verdict: umpire.NonsenseMove, PawnTries: -1}, ""},
+		{"drop", `{"type":"answer","own":true,"move":"N@d5","legal":true,"drop":"knight","has_pawn_capture":true}`,
+			umpire.View{Heard: true, Own: true, Move: umpire.DropMove(chess.Knight, d5), Drop: chess.Knight, PawnTries: -1,
+				PawnNews: umpire.PawnHas, HasPawnCapture: true}, ""},
+		{"en passant, squares", `{"type":"answer","own":false,"capture":"d5","captured":"man","en_passant":true,"try_from":"d5 e2"}`,
+			umpire.View{Heard: true, Capture: umpire.Capture{Square: d5, Kind: umpire.ManCaptured}, EnPassant: true, PawnTries: -1,
+				PawnNews: umpire.PawnSquares, TrySquares: d5.Bit() | chess.NewSquare(4, 1).Bit()}, ""},
+		{"any on a move", `{"type":"answer","own":true,"move":"e2e4","legal":true,"has_any":true}`, umpire.View{}, "f:2: answer: has_any or refusal on a legal move"},
+		{"any answers a move", `{"type":"answer","own":true,"move":"e2e4","legal":false,"has_any":true}`, umpire.View{}, `f:2: answer: has_any answers "any"`},
+		{"bad refusal", `{"type":"answer","own":true,"move":"e2e4","legal":false,"refusal":"NO"}`, umpire.View{}, `f:2: answer: refusal "NO" is not`},
+		{"bad drop", `{"type":"answer","own":true,"move":"K@d5","legal":true}`, umpire.View{}, `f:2: answer: move "K@d5" is not a drop`},
+		{"bad try_from", `{"type":"answer","own":false,"try_from":"d9"}`, umpire.View{}, `f:2: answer: try_from "d9" is not squares`},
 	} {
 		rec, err := Read(strings.NewReader(gameLineV2+"\n"+c.line), "f")
 		if c.err != "" {
@@ -136,6 +154,11 @@ func FuzzAnswerV2(f *testing.F) {
 		`{"type":"answer","own":false,"capture":"a1","captured":"pawn","checks":["file","file"]}`,
 		`{"type":"answer","own":false,"referee":["0 pawn tries"]}`,
 		`{"type":"answer","own":false,"tries":99}`,
+		`{"type":"answer","own":true,"move":"any","legal":false,"has_any":true}`,
+		`{"type":"answer","own":false,"legal":false,"has_any":false}`,
+		`{"type":"answer","own":true,"move":"e2e4","legal":false,"refusal":"IMPOSSIBLE_TO_ASK"}`,
+		`{"type":"answer","own":true,"move":"Q@h5","legal":true,"drop":"queen","promotion":true,"try_from":""}`,
+		`{"type":"answer","own":false,"capture":"c6","captured":"man","en_passant":true,"has_pawn_capture":false}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -144,7 +167,7 @@ func FuzzAnswerV2(f *testing.F) {
 		if json.Unmarshal(line, &raw) != nil {
 			return
 		}
-		s, err := answerStep(&raw, 2)
+		s, err := answerStep(&raw, 2, umpire.Wild16())
 		if err != nil {
 			return
 		}

@@ -284,7 +284,7 @@ func Read(r io.Reader, name string) (*Record, error) {
 			if err := decode(line, &l); err != nil {
 				return nil, fail(n, "%v", err)
 			}
-			s, err := answerStep(&l, rec.Game.Version)
+			s, err := answerStep(&l, rec.Game.Version, rec.Game.Rules.Variant)
 			if err != nil {
 				return nil, fail(n, "%v", err)
 			}
@@ -330,7 +330,7 @@ func Read(r io.Reader, name string) (*Record, error) {
 			if len(l.SAN) > maxMoves {
 				return nil, fail(n, "more than %d moves", maxMoves)
 			}
-			if err := CheckSANFrom(rec.Game.start(), l.SAN); err != nil {
+			if err := checkMoves(&rec.Game, l.SAN); err != nil {
 				return nil, fail(n, "%v", err)
 			}
 			rec.Moves = l.SAN
@@ -403,8 +403,8 @@ func gameInfo(line []byte, name string, l *GameLine) (GameInfo, error) {
 		}
 		g.OpponentCounts, g.OpponentCountsSHA256 = filepath.Join(filepath.Dir(name), l.OpponentCounts), l.OpponentCountsSHA256
 	}
-	if l.Rules != "" {
-		r, err := umpire.ParseRules(l.Rules)
+	if l.Rules != "" || l.Variant != "" {
+		r, err := ParseRules(l.Rules, l.Variant)
 		if err != nil {
 			return g, fmt.Errorf("rules: %v", err)
 		}
@@ -469,8 +469,24 @@ func parseMove(s string) (chess.Move, error) {
 	return m, nil
 }
 
+// ParseAttempt reads an attempt as records spell it (MoveText): UCI, a
+// drop ("N@e4") or "any" (chess.NullMove).
+func ParseAttempt(s string) (chess.Move, error) {
+	if s == AskAny {
+		return chess.NullMove, nil
+	}
+	if len(s) == 4 && s[1] == '@' {
+		m, err := umpire.ParseMoveText(s)
+		if err != nil {
+			return chess.NullMove, fmt.Errorf("move %q is not a drop", s)
+		}
+		return m, nil
+	}
+	return parseMove(s)
+}
+
 func attemptStep(raw *AttemptLine) (Step, error) {
-	m, err := parseMove(raw.Move)
+	m, err := ParseAttempt(raw.Move)
 	if err != nil {
 		return Step{}, err
 	}
@@ -509,8 +525,8 @@ func attemptStep(raw *AttemptLine) (Step, error) {
 
 // answerStep rebuilds the view the player heard: from the announcements
 // of a version 2 record, or from the referee's words of a version 1 record
-// (words.go).
-func answerStep(raw *AnswerLine, version int) (Step, error) {
+// (words.go). variant is the game's (the pawn news it gives).
+func answerStep(raw *AnswerLine, version int, variant umpire.Variant) (Step, error) {
 	if raw.Own == nil {
 		return Step{}, errors.New("answer: no own field")
 	}
@@ -519,7 +535,7 @@ func answerStep(raw *AnswerLine, version int) (Step, error) {
 	if v.Own {
 		// The daemon repeats our move; other drivers may write "0000" (the
 		// player knows what it asked).
-		m, err := parseMove(raw.Move)
+		m, err := ParseAttempt(raw.Move)
 		if raw.Move == "0000" {
 			m, err = chess.NullMove, nil
 		}
@@ -531,22 +547,32 @@ func answerStep(raw *AnswerLine, version int) (Step, error) {
 		}
 		v.Move, v.Illegal = m, !*raw.Legal
 		s.Move = m
-	} else if raw.Move != "" {
-		return Step{}, errors.New("answer: the opponent's move is never known")
+	} else {
+		if raw.Move != "" {
+			return Step{}, errors.New("answer: the opponent's move is never known")
+		}
+		// The opponent's refusals and "Any?" are public in some variants.
+		v.Illegal = raw.Legal != nil && !*raw.Legal
 	}
 	if version < 2 {
+		if v.Illegal && !v.Own {
+			return Step{}, errors.New("answer: the opponent's refusal in a version 1 record")
+		}
 		return wordsStep(s, v, raw)
 	}
 	if raw.Referee != nil {
 		return Step{}, fmt.Errorf("answer: referee words in a version %d record (they were version 1's answer)", version)
 	}
-	if v.Illegal && raw.hasAnnouncements() {
-		return Step{}, errors.New("answer: a refused attempt announces nothing")
-	}
-	if !v.Illegal {
-		if err := raw.announced(&v); err != nil {
+	if v.Illegal { // legal: false
+		v.Illegal = false
+		if err := raw.refused(&v); err != nil {
 			return Step{}, err
 		}
+		if v.Own && v.Move != chess.NullMove && (v.Verdict == umpire.HasAny || v.Verdict == umpire.NoAny) {
+			return Step{}, errors.New("answer: has_any answers \"any\", not a move")
+		}
+	} else if err := raw.announced(&v, variant); err != nil {
+		return Step{}, err
 	}
 	s.View, s.Words = v, v.Words()
 	return s, nil
@@ -561,6 +587,31 @@ func (g *GameInfo) start() chess.Position {
 		return *g.Setup
 	}
 	return chess.StartPosition()
+}
+
+// checkMoves checks that the revealed moves are legal from the game's
+// start: by chess rules, or where men are dropped (crazykrieg) by the
+// umpire's, which keeps the pockets.
+func checkMoves(g *GameInfo, sans []string) error {
+	if !g.Rules.Variant.Drops {
+		return CheckSANFrom(g.start(), sans)
+	}
+	u := umpire.New(umpire.Site(g.Rules.Variant))
+	u.Reset(g.start())
+	for i, s := range sans {
+		m, err := umpire.ParseMoveText(s)
+		if len(s) != 4 || s[1] != '@' {
+			pos := u.Position()
+			m, err = pos.ParseSAN(s)
+		}
+		if err != nil {
+			return fmt.Errorf("moves: ply %d: %q: %v", i+1, s, err)
+		}
+		if a, err := u.Attempt(m); err != nil || !a.Legal {
+			return fmt.Errorf("moves: ply %d: %q is not legal", i+1, s)
+		}
+	}
+	return nil
 }
 
 // CheckSANFrom checks that the moves are legal from pos.

@@ -120,6 +120,25 @@ func TestRecordRules(t *testing.T) {
 	if rec.Game.Rules != want {
 		t.Errorf("rules %+v, want %+v", rec.Game.Rules, want)
 	}
+	// A variant: the site's rules with its announcements. Without one (the
+	// records before variants), wild 16.
+	v, err := umpire.ParseVariant("rand")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = umpire.Site(v)
+	for _, l := range []string{`"rules":"ks","max_reversible":2000,"variant":"rand"`, `"variant":"crazykrieg","rules":"kriegspiel"`} {
+		rec, err = Read(strings.NewReader(strings.Replace(gameLine, `"inc_s":12`, `"inc_s":12,`+l, 1)), "f")
+		if l[1] == 'v' {
+			if err == nil || !strings.Contains(err.Error(), "rules") {
+				t.Errorf("%s: %v, want an error on the rules", l, err)
+			}
+			continue
+		}
+		if err != nil || rec.Game.Rules != want {
+			t.Errorf("%s: rules %+v (%v), want %+v", l, rec.Game.Rules, err, want)
+		}
+	}
 }
 
 // TestReadRecordViews: in a version 1 record (no "v"), the views rebuilt

@@ -81,6 +81,9 @@ type ServerClock struct {
 // and what the mover heard.
 func NewRefereeLine(game, ply int, a umpire.Answer) RefereeLine {
 	l := RefereeLine{Game: game, Ply: ply, Side: a.Mover.String(), Attempt: a.Attempt.String(), Legal: a.Legal}
+	if a.Verdict == umpire.HasAny || a.Verdict == umpire.NoAny || umpire.IsDrop(a.Attempt) {
+		l.Attempt = MoveText(a.Attempt)
+	}
 	l.setView(a.For(a.Mover))
 	return l
 }
@@ -111,12 +114,16 @@ func ReadRefereeLine(line []byte) (*RefereeLine, error) {
 	if l.Type != "" && l.Type != TypeRefereeAttempt {
 		return nil, fmt.Errorf("type %q is not a referee line's", l.Type)
 	}
-	if !l.Legal && l.hasAnnouncements() {
-		return nil, errors.New("a refused attempt (legal: false) announces nothing")
-	}
 	var v umpire.View
-	if err := l.announced(&v); err != nil {
-		return nil, err
+	if l.Legal {
+		if err := l.announced(&v, umpire.Wild16()); err != nil {
+			return nil, err
+		}
+	} else if err := l.refused(&v); err != nil {
+		return nil, errors.New("a refused attempt (legal: false) announces nothing but has_any or refusal")
+	}
+	if (l.Attempt == AskAny) != (l.HasAny != nil) {
+		return nil, errors.New(`has_any answers the attempt "any", and only it`)
 	}
 	if l.MatchSearch != nil {
 		if err := l.MatchSearch.check(); err != nil {

@@ -90,7 +90,7 @@ func TestReadRefereeLineErrors(t *testing.T) {
 		{"refusal announces", `{"side":"white","attempt":"e2e5","legal":false,"tries":0}`, "announces nothing"},
 		{"capture alone", head + `,"capture":"e4"}`, "go together"},
 		{"bad square", head + `,"capture":"z9","captured":"pawn"}`, "not a square"},
-		{"bad captured", head + `,"capture":"e4","captured":"queen"}`, "neither pawn nor piece"},
+		{"bad captured", head + `,"capture":"e4","captured":"king"}`, "is not pawn, piece"},
 		{"bad check", head + `,"checks":["diagonal"]}`, `check "diagonal"`},
 		{"three checks", head + `,"checks":["rank","file","knight"]}`, "more than 2 checks"},
 		{"bad tries", head + `,"tries":17}`, "tries 17"},
@@ -114,6 +114,10 @@ func FuzzReadRefereeLine(f *testing.F) {
 	f.Add(`{"game":1,"ply":2,"side":"white","attempt":"e1f2","legal":true,"san":"Kf2","tries":0,"at_ms":237,"white_ms":143762,"black_ms":131999,"fen_after":"8/8/8/8/8/8/8/8 w - - 0 1"}`)
 	f.Add(`{"type":"attempt","game":0,"ply":3,"side":"black","attempt":"d8h4","legal":true,"checks":["short_diagonal"],"ending":"checkmate","think_us":1,"iterations":10,"trees":[4,6],"ponder":3}`)
 	f.Add(`{"side":"white","attempt":"e2e5","legal":false}`)
+	f.Add(`{"type":"attempt","side":"black","attempt":"any","legal":false,"has_any":true,"think_us":1}`)
+	f.Add(`{"side":"white","attempt":"N@e4","legal":true,"san":"N@e4","drop":"knight","checks":["knight"]}`)
+	f.Add(`{"side":"white","attempt":"e5d6","legal":true,"capture":"d6","captured":"man","en_passant":true,"try_from":"c7"}`)
+	f.Add(`{"side":"white","attempt":"e2e5","legal":false,"refusal":"NONSENSE"}`)
 	u := umpire.New(umpire.ICC())
 	f.Fuzz(func(t *testing.T, in string) {
 		l, err := ReadRefereeLine([]byte(in))

@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"kriegbot/engine/umpire"
 	"strconv"
+
+	"kriegbot/engine/chess"
+	"kriegbot/engine/umpire"
 )
 
 // Version is the record schema's version, written on the game line as "v".
@@ -57,7 +59,10 @@ type GameLine struct {
 	// absent, as in records written before it was), with the server's
 	// adjudications: the move cap, the reversible-move cap and dead
 	// material.
-	Rules         string `json:"rules,omitempty"`
+	Rules string `json:"rules,omitempty"`
+	// Variant is the rule variant by the site's identifier (umpire.Variant;
+	// absent: wild 16).
+	Variant       string `json:"variant,omitempty"`
 	MaxPlies      int    `json:"max_plies,omitempty"`
 	MaxReversible int    `json:"max_reversible,omitempty"`
 	DeadMaterial  bool   `json:"dead_material,omitempty"`
@@ -73,7 +78,48 @@ type GameLine struct {
 // SetRules fills the rules fields from r.
 func (l *GameLine) SetRules(r umpire.Rules) {
 	l.Rules, l.MaxPlies, l.MaxReversible, l.DeadMaterial = r.Name, r.MaxPlies, r.MaxReversible, r.DeadMaterial
+	l.Variant = r.Variant.Name
 }
+
+// ParseRules returns the rules named name ("" for ICC's) under the variant
+// named variant ("" for wild 16), as a game line or a match file names them.
+func ParseRules(name, variant string) (umpire.Rules, error) {
+	r := umpire.ICC()
+	if name != "" {
+		var err error
+		if r, err = umpire.ParseRules(name); err != nil {
+			return r, err
+		}
+	}
+	if variant != "" {
+		v, err := umpire.ParseVariant(variant)
+		if err != nil {
+			return r, err
+		}
+		r.Variant = v
+	}
+	return r, nil
+}
+
+// MoveText writes an attempt as records spell it: UCI, "N@e4" for a drop
+// (umpire.MoveText), "any" for the "Any?" question (chess.NullMove).
+func MoveText(m chess.Move) string {
+	if m == chess.NullMove {
+		return AskAny
+	}
+	return umpire.MoveText(m)
+}
+
+// SAN writes the legal move m of pos in SAN, a drop as "N@e4".
+func SAN(pos *chess.Position, m chess.Move) string {
+	if umpire.IsDrop(m) {
+		return umpire.MoveText(m)
+	}
+	return pos.SAN(m)
+}
+
+// AskAny is the "Any?" question as an attempt line spells it.
+const AskAny = "any"
 
 // AttemptLine is an attempt we sent, with the search behind it.
 type AttemptLine struct {
@@ -142,12 +188,28 @@ type AnswerLine struct {
 // order), the pawn tries when announced (0 included), and the ending the
 // move brought ("checkmate", ...). An answer line and a referee line
 // (referee.go) both hold it, spelled alike.
+//
+// The variants beyond wild 16 (umpire.Variant) add: what was captured as
+// the variant says it ("man" untyped, "knight" ... "queen" exact),
+// en_passant and promotion when announced, drop (the dropped man's type),
+// the next mover's pawn news (has_pawn_capture, or try_from: the squares
+// of the pawns that can capture, space-separated, "" for none); and on an
+// answer that plays no move (legal: false), has_any (the answer to "Any?")
+// or refusal (IMPOSSIBLE_TO_ASK or NONSENSE, a refusal off the referee's
+// list; without either it is an "Illegal move").
 type Announced struct {
-	Capture  string   `json:"capture,omitempty"`
-	Captured string   `json:"captured,omitempty"`
-	Checks   []string `json:"checks,omitempty"`
-	Tries    *int     `json:"tries,omitempty"`
-	Ending   string   `json:"ending,omitempty"`
+	Capture        string   `json:"capture,omitempty"`
+	Captured       string   `json:"captured,omitempty"`
+	EnPassant      bool     `json:"en_passant,omitempty"`
+	Promotion      bool     `json:"promotion,omitempty"`
+	Drop           string   `json:"drop,omitempty"`
+	Checks         []string `json:"checks,omitempty"`
+	Tries          *int     `json:"tries,omitempty"`
+	HasPawnCapture *bool    `json:"has_pawn_capture,omitempty"`
+	TryFrom        *string  `json:"try_from,omitempty"`
+	Ending         string   `json:"ending,omitempty"`
+	HasAny         *bool    `json:"has_any,omitempty"`
+	Refusal        string   `json:"refusal,omitempty"`
 }
 
 // PonderLine is what the player thought during the opponent's turn, written

@@ -117,7 +117,7 @@ func (w *Writer) line(v any) {
 // Attempt records an attempt we sent at now, with the search behind it
 // (nil for players without one).
 func (w *Writer) Attempt(m chess.Move, now time.Time, rep *players.SearchReport) {
-	l := AttemptLine{Type: TypeAttempt, Move: m.String(), T: stamp(now)}
+	l := AttemptLine{Type: TypeAttempt, Move: MoveText(m), T: stamp(now)}
 	if rep != nil {
 		s := &SearchLine{Iterations: rep.Iterations, Nodes: rep.Nodes, Score: round3(players.Score(rep.Value)), Value: rep.Value, Proven: rep.Proven,
 			Critical: rep.Critical, Boards: rep.Boards}
@@ -150,7 +150,8 @@ func (w *Writer) Event(e players.Event, now time.Time) {
 			return
 		}
 		w.heard = append(w.heard, v)
-		if !v.Illegal {
+		moved := players.Moved(v)
+		if moved {
 			w.plies++
 			if v.Own {
 				w.own = append(w.own, v.Move)
@@ -159,8 +160,12 @@ func (w *Writer) Event(e players.Event, now time.Time) {
 		own := v.Own
 		l := AnswerLine{Type: TypeAnswer, Own: &own, T: t}
 		if v.Own {
-			legal := !v.Illegal
-			l.Move, l.Legal = v.Move.String(), &legal
+			l.Move, l.Legal = v.Move.String(), &moved
+			if umpire.IsDrop(v.Move) || v.Verdict == umpire.HasAny || v.Verdict == umpire.NoAny {
+				l.Move = MoveText(v.Move)
+			}
+		} else if !moved {
+			l.Legal = &moved // the opponent's public refusal, or its "Any?"
 		}
 		l.setView(v)
 		w.line(l)
@@ -190,7 +195,7 @@ func (w *Writer) Result(l ResultLine, now time.Time) {
 	l.Type, l.T = TypeResult, stamp(now)
 	l.Illegal = 0
 	for _, v := range w.heard {
-		if v.Illegal {
+		if v.Own && v.Illegal {
 			l.Illegal++
 		}
 	}
@@ -295,9 +300,12 @@ func (w *Writer) pgnText(sans []string) string {
 		for hi < len(w.heard) {
 			v := w.heard[hi]
 			hi++
-			if v.Illegal {
-				illegal = append(illegal, v.Move.String())
+			switch {
+			case v.Own && v.Illegal:
+				illegal = append(illegal, MoveText(v.Move))
 				continue
+			case !players.Moved(v):
+				continue // an answer to "Any?", the opponent's refusal: the record has them
 			}
 			words = v.Words()
 			break

@@ -27,14 +27,14 @@ func checkMen(rec *Record) error {
 	}
 	for _, s := range rec.Steps {
 		v := s.View
-		if s.Kind != StepAnswer || !v.Heard || v.Illegal {
+		if s.Kind != StepAnswer || !players.Moved(v) {
 			continue
 		}
 		if !v.Own {
 			if v.Capture.Kind == umpire.NoCapture {
 				continue
 			}
-			sq := v.Capture.Square
+			sq := players.CapturedSquare(v, g.Us.Other())
 			switch {
 			case sq >= 64:
 				return bad(s.Line, "a capture on no square")
@@ -47,6 +47,13 @@ func checkMen(rec *Record) error {
 			continue
 		}
 		m := v.Move
+		if umpire.IsDrop(m) {
+			if men.Men().Has(m.To()) {
+				return bad(s.Line, "our drop %s lands on our own man", umpire.MoveText(m))
+			}
+			men.Drop(m)
+			continue
+		}
 		switch {
 		case men.At(m.From()) == chess.NoPieceType:
 			return bad(s.Line, "our move %s starts where we had no man", m)

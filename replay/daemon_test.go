@@ -356,12 +356,17 @@ func checkDaemonGame(t *testing.T, dir string, log *syncBuffer) {
 		tg.Record.Result == nil || tg.Record.Result.Result != rec.Result.Result {
 		t.Fatalf("transcript moves/result %v %v, record %v %v", tg.Record.Moves, tg.Record.Result, rec.Moves, rec.Result)
 	}
-	// The command finds the record beside the transcript.
-	var out, errs bytes.Buffer
-	if code := Command([]string{"-plain", trName}, &out, &errs); code != 0 {
-		t.Fatalf("replay of the transcript: exit %d\n%s", code, errs.String())
+	// Load finds the record beside the transcript, and the game replays
+	// as from the record.
+	found, notes, err := loadFile(t, trName, Source{})
+	if err != nil {
+		t.Fatalf("loading the transcript: %v", err)
 	}
-	if !strings.Contains(errs.String(), "using the record "+recName) || !strings.HasSuffix(out.String(), Summary(res)+"\n") {
-		t.Fatalf("stderr %q, last line of %d bytes: %q", errs.String(), out.Len(), out.String()[max(0, out.Len()-80):])
+	if len(notes) != 1 || notes[0] != "using the record "+recName {
+		t.Fatalf("notes %q, want that the record %s is used", notes, recName)
+	}
+	again, err := Run(context.Background(), found, Options{})
+	if err != nil || Summary(again) != Summary(res) {
+		t.Fatalf("replay of the transcript: %v, %q; from the record: %q", err, Summary(again), Summary(res))
 	}
 }

@@ -10,6 +10,9 @@
 // not is reported (a determinism check that turns a field report into a
 // reproducible case). Raw session transcripts (logs/transcripts/*.txt) are
 // replayed through the protocol reader and the daemon's own game tracking.
+// Load reads either. Replay reads no other format: a game of a match's JSON
+// Lines file is turned into its player's record by package match
+// (Game.SideRecord), and kriegbot replay (cli/replaycmd) hands it on.
 //
 // Each attempt becomes a Frame: our men, the belief's heat maps of the
 // opponent's king, pawns and other pieces, the referee's answers so far, the

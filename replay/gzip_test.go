@@ -5,7 +5,6 @@ import (
 	"compress/gzip"
 	"context"
 	"os"
-	"strings"
 	"testing"
 
 	"kriegbot/engine/chess"
@@ -30,9 +29,14 @@ func TestGzippedRecordReplays(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, arg := range []string{name + ".gz", name} {
-		var out, errs bytes.Buffer
-		if code := Command([]string{"-plain", arg}, &out, &errs); code != 0 || !strings.Contains(out.String(), "0 differing") {
-			t.Errorf("replay %s: exit %d, stderr %q, stdout ends %q", arg, code, errs.String(), out.String()[max(0, out.Len()-120):])
+		rec, _, err := loadFile(t, arg, Source{})
+		if err != nil {
+			t.Errorf("load %s: %v", arg, err)
+			continue
+		}
+		res, err := Run(context.Background(), rec, Options{})
+		if err != nil || res.Attempts == 0 || res.Differing != 0 || res.Resized != 0 {
+			t.Errorf("replay %s: %v, %s", arg, err, Summary(res))
 		}
 	}
 	page, err := Page(context.Background(), name, "test")

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"html"
 	"io"
-	"os"
 	"strings"
 
 	"kriegbot/engine/chess"
@@ -23,19 +22,6 @@ import (
 // 60). Nothing is fetched. Every frame
 // is drawn in advance and hidden; the slider shows one at a time. Text from
 // the record (handles, spec, referee words) is escaped.
-
-// writeHTMLFile writes the HTML page to name.
-func writeHTMLFile(name string, res *Result) error {
-	f, err := os.Create(name)
-	if err != nil {
-		return err
-	}
-	if err := WriteHTML(f, res); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
-}
 
 // WriteHTML writes the replay as one self-contained HTML page.
 func WriteHTML(w io.Writer, res *Result) error {
@@ -175,7 +161,7 @@ const heardHTML = 40
 
 func writeHTMLCandidates(sb *strings.Builder, f *Frame) {
 	sb.WriteString("<p>Recorded attempt <b>")
-	sb.WriteString(f.Recorded.String())
+	sb.WriteString(record.MoveText(f.Recorded))
 	sb.WriteString("</b>")
 	if rs := f.RecordedSearch; rs != nil {
 		fmt.Fprintf(sb, " (%s, score %+.3f, %.2f pawns%s)", searchSize(rs), players.Score(rs.Value), rs.Value, criticalNote(rs))

@@ -99,9 +99,17 @@ func TestPageReadsTheModelBesideTheRecord(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out, errOut bytes.Buffer
-	if code := Command([]string{"-plain", name}, &out, &errOut); code != 0 {
-		t.Fatalf("kriegbot replay %s: exit %d\n%s", name, code, errOut.String())
+	rec, _, err := loadFile(t, name, Source{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(context.Background(), rec, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := WriteText(&out, res, false); err != nil {
+		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 	want := lines[len(lines)-1]
@@ -142,7 +150,14 @@ func TestHTMLInChromium(t *testing.T) {
 	}
 	dir := t.TempDir()
 	page := filepath.Join(dir, "replay.html")
-	if err := writeHTMLFile(page, res); err != nil {
+	f, err := os.Create(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteHTML(f, res); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
 		t.Fatal(err)
 	}
 	img, shot, err := chromium.Screenshot(dir, "file://"+page, chromium.Options{Width: 1200, Height: 900})

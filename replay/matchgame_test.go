@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"kriegbot/cli/matchcmd"
 	"kriegbot/engine/chess"
 	"kriegbot/match"
 )
@@ -23,7 +24,7 @@ func playMatch(t *testing.T, extra ...string) string {
 	f := filepath.Join(t.TempDir(), "m.jsonl")
 	args := append([]string{"-p1", "mcts:mem=8", "-p2", "heuristic", "-games", "2", "-nodes", "150", "-maxplies", "40", "-concurrency", "1", "-seed", "3", "-jsonl", f}, extra...)
 	var out, errs bytes.Buffer
-	if code := match.Command(args, &out, &errs); code != 0 {
+	if code := matchcmd.Command(args, &out, &errs); code != 0 {
 		t.Fatalf("match: exit %d: %s", code, errs.String())
 	}
 	return f
@@ -51,7 +52,7 @@ func TestMatchReplayAgrees(t *testing.T) {
 	for game := range 2 {
 		g := readMatchGame(t, name, game)
 		for _, us := range []chess.Color{chess.White, chess.Black} {
-			rec, err := FromMatch(g, name, us, 0)
+			rec, err := g.SideRecord(name, us, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -66,14 +67,6 @@ func TestMatchReplayAgrees(t *testing.T) {
 				t.Errorf("game %d: %d true positions for %d moves, %d plies", game, len(res.Truth), len(rec.Moves), g.Result.Plies)
 			}
 		}
-	}
-	// The command finds the file's kind by itself and replays p1 by default.
-	var out, errs bytes.Buffer
-	if code := Command([]string{"-plain", "-game", "1", name}, &out, &errs); code != 0 {
-		t.Fatalf("exit %d: %s", code, errs.String())
-	}
-	if !strings.Contains(out.String(), "0 differing choices") {
-		t.Fatalf("output ends %q", tail(out.String()))
 	}
 }
 
@@ -116,61 +109,17 @@ func TestMatchReplayErrors(t *testing.T) {
 		if err := os.WriteFile(bad, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		_, err = FromMatch(readMatchGame(t, bad, 0), bad, chess.White, 0)
+		_, err = readMatchGame(t, bad, 0).SideRecord(bad, chess.White, 0)
 		if err == nil || !strings.Contains(err.Error(), bad+":2:") || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
-		}
-	}
-	for _, tc := range []struct {
-		args []string
-		want string
-	}{
-		{[]string{"-game", "5", name}, "no game 5"},
-		{[]string{"-side", "red", name}, `-side "red"`},
-	} {
-		var out, errs bytes.Buffer
-		if code := Command(tc.args, &out, &errs); code == 0 || !strings.Contains(errs.String(), tc.want) {
-			t.Errorf("%v: exit %d, stderr %q, want %q", tc.args, code, errs.String(), tc.want)
 		}
 	}
 	// A match on a clock has no iteration counts: its searches need -nodes.
 	g := readMatchGame(t, name, 0)
 	g.Header.Nodes = 0
-	if _, err := FromMatch(g, name, chess.White, 0); err == nil || !strings.Contains(err.Error(), "-nodes") {
+	if _, err := g.SideRecord(name, chess.White, 0); err == nil || !strings.Contains(err.Error(), "-nodes") {
 		t.Errorf("clock match without -nodes: %v", err)
 	}
-}
-
-// FuzzMatchGame: any bytes read as a match file and turned into a record
-// give a record or an error naming the file, never a panic.
-func FuzzMatchGame(f *testing.F) {
-	const head = `{"type":"match","p1":"random","p2":"heuristic","games":2,"seed":"1","shard":0,"shards":1,"rules":"icc","max_plies":600,"tc":"-","nodes":10}`
-	const game = `{"type":"game","game":0,"seed":"7","white":"random","black":"heuristic","p1":"white","result":"*","termination":"ply cap","plies":1,"attempts":2,"p1_score":0.5}`
-	f.Add(head + "\n" + `{"type":"attempt","game":0,"ply":0,"side":"white","attempt":"e2e5","legal":false,"think_us":1}` + "\n" +
-		`{"type":"attempt","game":0,"ply":0,"side":"white","attempt":"e2e4","legal":true,"san":"e4","think_us":1}` + "\n" + game + "\n")
-	f.Add(head + "\n" + `{"type":"attempt","game":0,"ply":0,"side":"black","attempt":"e7e5","legal":true,"think_us":1}` + "\n" + game + "\n")
-	f.Add(head + "\n" + strings.Replace(game, `"seed":"7"`, `"seed":"7","fen":"8/8/8/8/8/8/8/K6k w - - 0 1"`, 1) + "\n")
-	f.Fuzz(func(t *testing.T, in string) {
-		g, err := match.ReadGame("fuzz", strings.NewReader(in), 0)
-		if err != nil {
-			return
-		}
-		if len(g.Attempts) > 64 {
-			return // long games are the same code, slower
-		}
-		for _, us := range []chess.Color{chess.White, chess.Black} {
-			rec, err := FromMatch(g, "fuzz", us, 0)
-			if err != nil {
-				if !strings.HasPrefix(err.Error(), "fuzz") {
-					t.Fatalf("error without the file name: %v", err)
-				}
-				continue
-			}
-			if rec.Game.Us != us {
-				t.Fatalf("record of %v for %v", rec.Game.Us, us)
-			}
-		}
-	})
 }
 
 // busy keeps n processors busy until the test ends (n <= 0: all of them):
@@ -201,13 +150,13 @@ func TestClockMatchReplays(t *testing.T) {
 	args := []string{"-p1", "mcts:mem=1,boarditers=2", "-p2", "mcts:mem=1,threads=2", "-games", "2", "-movetime", "3ms",
 		"-maxplies", "50", "-concurrency", "1", "-seed", "5", "-jsonl", f}
 	var out, errs bytes.Buffer
-	if code := match.Command(args, &out, &errs); code != 0 {
+	if code := matchcmd.Command(args, &out, &errs); code != 0 {
 		t.Fatalf("match: exit %d: %s", code, errs.String())
 	}
 	for game := range 2 {
 		g := readMatchGame(t, f, game)
 		for _, us := range []chess.Color{chess.White, chess.Black} {
-			rec, err := FromMatch(g, f, us, 0)
+			rec, err := g.SideRecord(f, us, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -232,7 +181,7 @@ func TestClockMatchReplays(t *testing.T) {
 func TestMatchRefusalsShown(t *testing.T) {
 	name := playMatch(t)
 	g := readMatchGame(t, name, 0)
-	rec, err := FromMatch(g, name, chess.White, 0)
+	rec, err := g.SideRecord(name, chess.White, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -285,7 +234,7 @@ func TestTimeOddsMatchReplays(t *testing.T) {
 	args := []string{"-p1", "mcts:mem=1,nodes=300", "-p2", "mcts:mem=1,movetime=3ms", "-games", "2",
 		"-maxplies", "40", "-concurrency", "1", "-seed", "9", "-jsonl", f}
 	var out, errs bytes.Buffer
-	if code := match.Command(args, &out, &errs); code != 0 {
+	if code := matchcmd.Command(args, &out, &errs); code != 0 {
 		t.Fatalf("match: exit %d: %s", code, errs.String())
 	}
 	for game := range 2 {
@@ -294,7 +243,7 @@ func TestTimeOddsMatchReplays(t *testing.T) {
 			t.Fatalf("the match line does not carry the players' budgets: %+v %+v", g.Header.P1Budget, g.Header.P2Budget)
 		}
 		for _, us := range []chess.Color{chess.White, chess.Black} {
-			rec, err := FromMatch(g, f, us, 0)
+			rec, err := g.SideRecord(f, us, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -332,7 +281,7 @@ func TestPonderMatchReplays(t *testing.T) {
 		args := []string{"-p1", tc.p1, "-p2", tc.p2, "-games", "2",
 			"-maxplies", "40", "-concurrency", "1", "-seed", "11", "-jsonl", f}
 		var out, errs bytes.Buffer
-		if code := match.Command(args, &out, &errs); code != 0 {
+		if code := matchcmd.Command(args, &out, &errs); code != 0 {
 			t.Fatalf("match: exit %d: %s", code, errs.String())
 		}
 		for game := range 2 {
@@ -357,7 +306,7 @@ func TestPonderMatchReplays(t *testing.T) {
 				t.Fatalf("%s: no ponder in game %d", tc.p1, game)
 			}
 			for _, us := range []chess.Color{chess.White, chess.Black} {
-				rec, err := FromMatch(g, f, us, 0)
+				rec, err := g.SideRecord(f, us, 0)
 				if err != nil {
 					t.Fatal(err)
 				}

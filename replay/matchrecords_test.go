@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"kriegbot/match"
+	"kriegbot/cli/matchcmd"
 )
 
 // TestMatchRecordsReplay: the records a match writes with -records, one
@@ -20,7 +20,7 @@ func TestMatchRecordsReplay(t *testing.T) {
 		args := append([]string{"-p1", "mcts:mem=8,ponder=on", "-p2", "mcts:mem=8,threads=2", "-games", "2", "-maxplies", "40",
 			"-concurrency", "1", "-seed", "3", "-records", dir}, limit...)
 		var out, errs bytes.Buffer
-		if code := match.Command(args, &out, &errs); code != 0 {
+		if code := matchcmd.Command(args, &out, &errs); code != 0 {
 			t.Fatalf("match %v: exit %d: %s", limit, code, errs.String())
 		}
 		files, err := filepath.Glob(filepath.Join(dir, "games", "*.jsonl"))

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strings"
 	"time"
 
 	"kriegbot/driver"
@@ -128,9 +127,9 @@ func Run(ctx context.Context, rec *Record, opt Options) (*Result, error) {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("the record ends at line %d (cut mid-line): "+
 			"the complete lines before it are replayed (a crash while the line was written leaves a record so)", rec.Cut))
 	}
-	trees := specOption(g.Player, "trees")
+	trees, _ := spec.Option("trees")
 	if trees == "" {
-		trees = specOption(g.Player, "threads")
+		trees, _ = spec.Option("threads")
 	}
 	if trees != "" && trees != "1" && !treesRecorded(rec) {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("the player searched %s trees on a clock: "+
@@ -212,7 +211,7 @@ func Run(ctx context.Context, rec *Record, opt Options) (*Result, error) {
 			}
 			dg.PonderTrees(trees, s.T)
 		case StepAnswer:
-			if !s.View.Illegal {
+			if players.Moved(s.View) {
 				plies++
 			}
 			res.Heard = append(res.Heard, Heard{Line: s.Line, Ply: plies, Own: s.View.Own, Move: s.Move, Words: s.Words})
@@ -309,17 +308,6 @@ func treesRecorded(rec *Record) bool {
 		}
 	}
 	return true
-}
-
-// specOption returns the value of key in a "kind:k=v,..." spec.
-func specOption(spec, key string) string {
-	_, opts, _ := strings.Cut(spec, ":")
-	for _, kv := range strings.Split(opts, ",") {
-		if k, v, ok := strings.Cut(kv, "="); ok && k == key {
-			return v
-		}
-	}
-	return ""
 }
 
 // truePositions plays the revealed moves (checked by ReadRecord).

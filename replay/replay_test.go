@@ -232,12 +232,9 @@ func TestReplayCatchesADifferentChoice(t *testing.T) {
 	if res.Differing < 1 || res.FirstDiffering != at {
 		t.Fatalf("%s, first at line %d; the first changed line is %d", Summary(res), res.FirstDiffering, at)
 	}
-	var out, errs bytes.Buffer
-	if code := Command([]string{"-plain", changed}, &out, &errs); code != 1 {
-		t.Fatalf("exit %d; stderr %s", code, errs.String())
-	}
-	if !strings.Contains(errs.String(), changed+":") || !strings.Contains(out.String(), "DIFFERS") {
-		t.Fatalf("stderr %q", errs.String())
+	var out bytes.Buffer
+	if err := WriteText(&out, res, false); err != nil || !strings.Contains(out.String(), "DIFFERS") {
+		t.Fatalf("the text does not mark the differing attempt: %v", err)
 	}
 }
 
@@ -282,8 +279,8 @@ func TestReplayFollowsTheRecord(t *testing.T) {
 	}
 }
 
-// TestCorruptRecordNamesTheLine: damage one line of a real record; the
-// command fails with file:line.
+// TestCorruptRecordNamesTheLine: damage one line of a real record; loading
+// it fails with file:line.
 func TestCorruptRecordNamesTheLine(t *testing.T) {
 	name := playRecorded(t, chess.White, 9, 8)
 	data, err := os.ReadFile(name)
@@ -304,16 +301,13 @@ func TestCorruptRecordNamesTheLine(t *testing.T) {
 		bad[c.line-1] = c.edit(bad[c.line-1])
 		f := filepath.Join(t.TempDir(), "bad.jsonl")
 		os.WriteFile(f, []byte(strings.Join(bad, "\n")), 0o644)
-		var out, errs bytes.Buffer
-		if code := Command([]string{f}, &out, &errs); code != 1 {
-			t.Fatalf("line %d: exit %d", c.line, code)
-		}
+		_, _, err := loadFile(t, f, Source{})
 		prefix := f + ":" + string(rune('0'+c.line)) + ": "
-		if !strings.Contains(errs.String(), prefix) || !strings.Contains(errs.String(), c.want) {
-			t.Fatalf("line %d: stderr %q, want %q and %q", c.line, errs.String(), prefix, c.want)
+		if err == nil || !strings.HasPrefix(err.Error(), prefix) || !strings.Contains(err.Error(), c.want) {
+			t.Fatalf("line %d: error %v, want %q and %q", c.line, err, prefix, c.want)
 		}
 		var le *LineError
-		_, err := ReadRecord(strings.NewReader(strings.Join(bad, "\n")), "x")
+		_, err = ReadRecord(strings.NewReader(strings.Join(bad, "\n")), "x")
 		if !errors.As(err, &le) || le.Line != c.line {
 			t.Fatalf("line %d: error %v", c.line, err)
 		}
@@ -338,46 +332,37 @@ func TestCutRecordReplays(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		text string
-		code int
-		want string
-		out  string // on stdout, when the replay ran
+		want string // the error, when the record cannot be read
+		out  string // in the text, when the replay ran
 	}{
-		{"cut last line", strings.Join(lines[:cutAt-1], "") + lines[cutAt-1][:len(lines[cutAt-1])/2], 0,
+		{"cut last line", strings.Join(lines[:cutAt-1], "") + lines[cutAt-1][:len(lines[cutAt-1])/2],
 			"", fmt.Sprintf("record ends at line %d (cut mid-line)", cutAt)},
-		{"cut line not the last", strings.Join(lines[:cutAt-1], "") + lines[cutAt-1][:len(lines[cutAt-1])/2] + "\n" + lines[cutAt], 1,
+		{"cut line not the last", strings.Join(lines[:cutAt-1], "") + lines[cutAt-1][:len(lines[cutAt-1])/2] + "\n" + lines[cutAt],
 			fmt.Sprintf(".jsonl:%d: not valid JSON", cutAt), ""},
 	} {
 		f := filepath.Join(t.TempDir(), "cut.jsonl")
 		if err := os.WriteFile(f, []byte(c.text), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		var out, errs bytes.Buffer
-		code := Command([]string{"-plain", f}, &out, &errs)
-		if code != c.code || !strings.Contains(errs.String(), c.want) || !strings.Contains(out.String(), c.out) {
-			t.Errorf("%s: exit %d, stderr %q, stdout ending %q; want exit %d, %q on stderr, %q on stdout",
-				c.name, code, errs.String(), tail(out.String()), c.code, c.want, c.out)
+		var out bytes.Buffer
+		rec, _, err := loadFile(t, f, Source{})
+		if err == nil {
+			var res *Result
+			if res, err = Run(context.Background(), rec, Options{}); err == nil {
+				err = WriteText(&out, res, false)
+			}
 		}
-		if c.code == 0 && !strings.Contains(out.String(), " 0 differing choices") {
+		if c.want != "" {
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("%s: error %v, want %q", c.name, err, c.want)
+			}
+			continue
+		}
+		if err != nil || !strings.Contains(out.String(), c.out) {
+			t.Errorf("%s: %v, text ending %q; want %q in it", c.name, err, tail(out.String()), c.out)
+		}
+		if !strings.Contains(out.String(), " 0 differing choices") {
 			t.Errorf("%s: the complete lines do not replay the game: %q", c.name, tail(out.String()))
-		}
-	}
-}
-
-func TestCommandUsage(t *testing.T) {
-	for _, c := range []struct {
-		args []string
-		code int
-		want string
-	}{
-		{nil, 2, "want one FILE"},
-		{[]string{"-from", "9", "-to", "3", "x"}, 2, "not a range"},
-		{[]string{"-top", "0", "x"}, 2, "-top"},
-		{[]string{"/nonexistent/x.jsonl"}, 1, "no such file"},
-		{[]string{"-h"}, 0, "usage: kriegbot replay"},
-	} {
-		var out, errs bytes.Buffer
-		if code := Command(c.args, &out, &errs); code != c.code || !strings.Contains(errs.String(), c.want) {
-			t.Errorf("%q: exit %d, stderr %q", c.args, code, errs.String())
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"kriegbot/engine/chess"
 	"kriegbot/engine/oppmodel"
 	"kriegbot/engine/players"
+	"kriegbot/record"
 )
 
 // heardShown is how many of the latest referee answers a frame lists.
@@ -112,8 +113,8 @@ func heardText(h Heard) string {
 	who := "they"
 	if h.Own {
 		who = "we" // a record that does not name the attempt
-		if h.Move != chess.NullMove {
-			who = h.Move.String()
+		if h.Move != chess.NullMove || h.Words != nil && strings.HasSuffix(h.Words[0], "pawn captures") {
+			who = record.MoveText(h.Move) // "any" for the question
 		}
 	}
 	if len(h.Words) == 0 {
@@ -252,12 +253,12 @@ func writeCandidates(sb *strings.Builder, f *Frame) {
 	rs := f.RecordedSearch
 	switch {
 	case rs != nil:
-		fmt.Fprintf(sb, "recorded %s (%s, score %+.3f, %.2f pawns%s)", f.Recorded, searchSize(rs), players.Score(rs.Value), rs.Value, criticalNote(rs))
+		fmt.Fprintf(sb, "recorded %s (%s, score %+.3f, %.2f pawns%s)", record.MoveText(f.Recorded), searchSize(rs), players.Score(rs.Value), rs.Value, criticalNote(rs))
 	default:
-		fmt.Fprintf(sb, "recorded %s", f.Recorded)
+		fmt.Fprintf(sb, "recorded %s", record.MoveText(f.Recorded))
 	}
 	if f.Differs {
-		fmt.Fprintf(sb, "; re-run chose %s\n", f.Replayed)
+		fmt.Fprintf(sb, "; re-run chose %s\n", record.MoveText(f.Replayed))
 	} else {
 		sb.WriteString("; re-run agrees\n")
 	}

@@ -1,7 +1,7 @@
 package replay
 
 import (
-	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -65,21 +65,22 @@ func TestReadTranscriptTable(t *testing.T) {
 	}
 }
 
-// TestTranscriptNeedsItsRecord: without a record beside it, the command says
-// what to give; with -player it runs and warns that choices may differ.
+// TestTranscriptNeedsItsRecord: without a record beside it, Load says what
+// to give; with a player spec it loads, and warns that choices may differ.
 func TestTranscriptNeedsItsRecord(t *testing.T) {
 	dir := t.TempDir()
 	name := filepath.Join(dir, "t.txt")
 	os.WriteFile(name, []byte(session(t)), 0o644)
-	var out, errs bytes.Buffer
-	if code := Command([]string{"-plain", name}, &out, &errs); code != 1 || !strings.Contains(errs.String(), "give -record FILE") {
-		t.Fatalf("exit %d: %s", code, errs.String())
+	if _, _, err := loadFile(t, name, Source{}); err == nil || !strings.Contains(err.Error(), "give -record FILE") {
+		t.Fatalf("no record: %v", err)
 	}
-	out.Reset()
-	errs.Reset()
-	code := Command([]string{"-plain", "-player", "heuristic", "-seed", "3", name}, &out, &errs)
-	if code == 2 || !strings.Contains(errs.String(), "choices may differ") || !strings.Contains(out.String(), "replay: ") {
-		t.Fatalf("exit %d: %s", code, errs.String())
+	rec, notes, err := loadFile(t, name, Source{Player: "heuristic", Seed: 3, Nodes: 2000})
+	if err != nil || len(notes) == 0 || !strings.Contains(notes[len(notes)-1], "choices may differ") {
+		t.Fatalf("with a player: %v, notes %q", err, notes)
+	}
+	res, err := Run(context.Background(), rec, Options{})
+	if err != nil || res.Attempts == 0 {
+		t.Fatalf("replay with a player: %v", err)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"kriegbot/engine/chess"
 	"kriegbot/engine/oppmodel"
 	"kriegbot/engine/players"
+	"kriegbot/record"
 )
 
 // WriteWhy explains attempt n (counted from 1 over the game): what we had
@@ -26,7 +27,7 @@ func WriteWhy(w io.Writer, res *Result, n int) error {
 		return fmt.Errorf("attempt %d is not in the replay (it has %d attempts)", n, res.Attempts)
 	}
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "Why %s at attempt %d (move %d, record line %d)?\n\n", f.Recorded, f.Attempt, f.Ply/2+1, f.Line)
+	fmt.Fprintf(&sb, "Why %s at attempt %d (move %d, record line %d)?\n\n", record.MoveText(f.Recorded), f.Attempt, f.Ply/2+1, f.Line)
 	// This turn's answers so far: the refusals that ruled attempts out.
 	var refused []string
 	for i := f.Heard - 1; i >= 0; i-- {
@@ -34,7 +35,7 @@ func WriteWhy(w io.Writer, res *Result, n int) error {
 		if !h.Own || len(h.Words) == 0 || h.Words[0] != "Illegal move" {
 			break
 		}
-		refused = append(refused, h.Move.String())
+		refused = append(refused, record.MoveText(h.Move))
 	}
 	if len(refused) > 0 {
 		fmt.Fprintf(&sb, "- The referee had already refused %s this turn: those are no longer asked.\n", strings.Join(refused, ", "))

@@ -10,20 +10,20 @@ import (
 
 // Talk: tell (and xtell) to any player, say to the opponent.
 
-func (tel *telnetDoor) cmdTell(ev *events, c *client, in cmdInput) {
+func (tel *telnetDoor) cmdTell(ev *Events, c *Client, in cmdInput) {
 	to := in.args[0]
 	tel.tell(ev, c, to, strings.TrimSpace(in.rest[len(to):]), 1)
 }
 
-func (tel *telnetDoor) cmdSay(ev *events, c *client, in cmdInput) {
+func (tel *telnetDoor) cmdSay(ev *Events, c *Client, in cmdInput) {
 	g := c.game
 	tel.tell(ev, c, g.names[1-g.colorOf(c)], in.rest, 0)
 }
 
-func (tel *telnetDoor) tell(ev *events, c *client, to, text string, typ int) {
+func (tel *telnetDoor) tell(ev *Events, c *Client, to, text string, typ int) {
 	s := tel.s
-	if typ == 1 && s.td.isTD(to) {
-		s.td.tell(ev, c, text)
+	if typ == 1 && s.isTD(to) {
+		s.director.Tell(ev, c, text)
 		return
 	}
 	dest := s.users[strings.ToLower(to)]
@@ -51,4 +51,14 @@ func (tel *telnetDoor) tell(ev *events, c *client, to, text string, typ int) {
 	if !c.dgOn(protocol.DGPersonalTellEcho) {
 		ev.text(c, fmt.Sprintf("(told %s)", dest.handle))
 	}
+}
+
+// cmdTD is the "td" command: "xtell TD ...".
+func (tel *telnetDoor) cmdTD(ev *Events, c *Client, in cmdInput) {
+	s := tel.s
+	if s.director == nil {
+		ev.text(c, "There is no tournament director here.")
+		return
+	}
+	s.director.Tell(ev, c, in.rest)
 }

@@ -8,8 +8,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"golang.org/x/time/rate"
-
 	"kriegbot/engine/chess"
 	"kriegbot/protocol"
 	"kriegbot/server/telnet"
@@ -23,9 +21,9 @@ const (
 	stOnline
 )
 
-// client is one connection. Fields below the "guarded by s.mu" comment
+// Client is one telnet connection. Fields below the "guarded by s.mu" comment
 // are guarded by the server mutex; the output queue by outMu.
-type client struct {
+type Client struct {
 	s    *Server
 	nc   net.Conn
 	host string
@@ -50,33 +48,30 @@ type client struct {
 	dgs        [256]bool
 	style      int
 	prompt     bool
-	game       *game
-	lastGame   *game         // the game it played last, kept once over for "moves"
-	lastActive time.Time     // the last command line, login, or end of a game
-	budget     float64       // bytes its commands may still send to others
-	budgetAt   time.Time     // when budget was last topped up
-	warnedAt   time.Time     // when it was last told it is throttled
-	tdBudget   *rate.Limiter // its commands to the TD
-	tdWarned   time.Time     // when it was last told the TD is throttling it
+	game       *Game
+	lastGame   *Game     // the game it played last, kept once over for "moves"
+	lastActive time.Time // the last command line, login, or end of a game
+	budget     float64   // bytes its commands may still send to others
+	budgetAt   time.Time // when budget was last topped up
+	warnedAt   time.Time // when it was last told it is throttled
 }
 
-func newClient(s *Server, nc net.Conn) *client {
-	return &client{
-		s:        s,
-		nc:       nc,
-		host:     hostOf(nc.RemoteAddr()),
-		wake:     make(chan struct{}, 1),
-		done:     make(chan struct{}),
-		prompt:   true,
-		style:    1,
-		budget:   float64(s.cfg.FanoutBurst),
-		tdBudget: newLimiter(s.td.cfg.Rate, s.td.cfg.Burst),
+func newClient(s *Server, nc net.Conn) *Client {
+	return &Client{
+		s:      s,
+		nc:     nc,
+		host:   HostOf(nc.RemoteAddr()),
+		wake:   make(chan struct{}, 1),
+		done:   make(chan struct{}),
+		prompt: true,
+		style:  1,
+		budget: float64(s.cfg.FanoutBurst),
 	}
 }
 
-func (c *client) dgOn(n int) bool { return n >= 0 && n < len(c.dgs) && c.dgs[n] }
+func (c *Client) dgOn(n int) bool { return n >= 0 && n < len(c.dgs) && c.dgs[n] }
 
-func (c *client) moveFields() protocol.MoveFields {
+func (c *Client) moveFields() protocol.MoveFields {
 	return protocol.MoveFields{
 		Algebraic: c.dgOn(protocol.DGMoveAlgebraic), Smith: c.dgOn(protocol.DGMoveSmith),
 		Time: c.dgOn(protocol.DGMoveTime), Clock: c.dgOn(protocol.DGMoveClock),
@@ -89,7 +84,7 @@ func (c *client) moveFields() protocol.MoveFields {
 // dropped rather than slow the others down. Output that others' commands
 // would add to a congested client is held back before it gets here (see
 // congested), so only a client's own commands and games can fill its queue.
-func (c *client) sendRaw(b []byte) {
+func (c *Client) sendRaw(b []byte) {
 	if len(b) == 0 || c.closed() {
 		return
 	}
@@ -112,11 +107,11 @@ func (c *client) sendRaw(b []byte) {
 // that other clients' commands would send it (tells, seek ads, challenges)
 // is then held back, so that nobody's flood can fill c's queue and get c
 // dropped.
-func (c *client) congested() bool {
+func (c *Client) congested() bool {
 	return c.queued.Load() > int64(c.s.cfg.MaxOutput/2)
 }
 
-func (c *client) closed() bool {
+func (c *Client) closed() bool {
 	select {
 	case <-c.done:
 		return true
@@ -127,16 +122,16 @@ func (c *client) closed() bool {
 
 // close ends the connection: the reader stops at once, the writer sends
 // what is queued (for at most a fraction of a second) and closes the socket.
-func (c *client) close() { c.shut("") }
+func (c *Client) close() { c.shut("") }
 
 // drop closes the connection for a reason the log tells, once.
-func (c *client) drop(why string) { c.shut(why) }
+func (c *Client) drop(why string) { c.shut(why) }
 
-func (c *client) shut(why string) {
+func (c *Client) shut(why string) {
 	c.closeOnce.Do(func() {
 		if why != "" {
 			c.why = why
-			c.s.cfg.Log("drop %s: %s", c.nc.RemoteAddr(), why)
+			c.s.note().Msgf("drop %s: %s", c.nc.RemoteAddr(), why)
 		}
 		close(c.done)
 		// A write blocked on a client that does not read ends soon; the
@@ -151,15 +146,18 @@ func (c *client) shut(why string) {
 }
 
 // writeChunk bounds one write, so that a slow reader gets its deadline per
-// 16 KiB, not per queue. A reading client has writeWait per piece; once the
+// 16 KiB, not per queue. A reading client has WriteWait per piece; once the
 // connection is closing, what is left gets lastWords in all.
 const (
 	writeChunk = 16 << 10
-	writeWait  = 30 * time.Second
 	lastWords  = 200 * time.Millisecond
 )
 
-func (c *client) writeLoop() {
+// WriteWait is the time one write to a client may take, on every door
+// (a telnet piece, an event stream's frame).
+const WriteWait = 30 * time.Second
+
+func (c *Client) writeLoop() {
 	defer c.s.wg.Done()
 	defer c.nc.Close()
 	write := func(b []byte) error {
@@ -170,7 +168,7 @@ func (c *client) writeLoop() {
 				piece = bytes.ReplaceAll(piece, []byte{0xff}, []byte{0xff, 0xff})
 			}
 			if !c.closed() {
-				c.nc.SetWriteDeadline(time.Now().Add(writeWait))
+				c.nc.SetWriteDeadline(time.Now().Add(WriteWait))
 				if c.closed() { // closed meanwhile: keep its short deadline
 					c.nc.SetWriteDeadline(time.Now().Add(lastWords))
 				}
@@ -216,7 +214,7 @@ func (c *client) writeLoop() {
 
 // readLoop assembles lines (bounded) from the connection, strips telnet
 // negotiation, and hands each line to the server.
-func (c *client) readLoop() {
+func (c *Client) readLoop() {
 	defer c.s.wg.Done()
 	reason := "closed"
 	defer func() {
@@ -268,7 +266,7 @@ func (c *client) readLoop() {
 // command line (bytes that do not finish a line do not count, so a trickle
 // cannot hold the connection forever); never in a game, where its clock is
 // the limit. Zero means none.
-func (c *client) readDeadline(start time.Time) time.Time {
+func (c *Client) readDeadline(start time.Time) time.Time {
 	c.s.mu.Lock()
 	defer c.s.mu.Unlock()
 	if c.state != stOnline {
@@ -283,22 +281,22 @@ func (c *client) readDeadline(start time.Time) time.Time {
 // events collects the output of one command (or one timer event) per
 // client, and sends each client's share as one level-1 unit, or followed by
 // a prompt for text-mode clients.
-type events struct {
+type Events struct {
 	s      *Server
 	cn     int
-	issuer *client
+	issuer *Client
 	tag    string
-	order  []*client
+	order  []*Client
 	hangup bool // the command ended the session (quit)
 	charge bool // what it sends to others is paid from the issuer's budget
-	out    map[*client][]byte
+	out    map[*Client][]byte
 }
 
-func (s *Server) newEvents() *events {
-	return &events{s: s, out: map[*client][]byte{}}
+func (s *Server) newEvents() *Events {
+	return &Events{s: s, out: map[*Client][]byte{}}
 }
 
-func (ev *events) buf(c *client) []byte {
+func (ev *Events) buf(c *Client) []byte {
 	b, ok := ev.out[c]
 	if !ok {
 		ev.order = append(ev.order, c)
@@ -307,7 +305,7 @@ func (ev *events) buf(c *client) []byte {
 }
 
 // text queues one line for c.
-func (ev *events) text(c *client, line string) {
+func (ev *Events) text(c *Client, line string) {
 	if c == nil {
 		return
 	}
@@ -317,7 +315,7 @@ func (ev *events) text(c *client, line string) {
 }
 
 // dg queues a datagram for c if c enabled it.
-func (ev *events) dg(c *client, n int, fields ...string) {
+func (ev *Events) dg(c *Client, n int, fields ...string) {
 	if c == nil || !c.dgOn(n) {
 		return
 	}
@@ -325,13 +323,13 @@ func (ev *events) dg(c *client, n int, fields ...string) {
 }
 
 // touch makes sure c gets a (possibly empty) unit or prompt.
-func (ev *events) touch(c *client) {
+func (ev *Events) touch(c *Client) {
 	if c != nil {
 		ev.out[c] = ev.buf(c)
 	}
 }
 
-func (ev *events) flush() {
+func (ev *Events) flush() {
 	cost := 0 // the most sent to any one client but the issuer
 	for _, c := range ev.order {
 		body := ev.out[c]
@@ -360,7 +358,7 @@ func (ev *events) flush() {
 	if ev.charge && ev.issuer != nil {
 		ev.issuer.budget -= float64(cost)
 	}
-	ev.order, ev.out = nil, map[*client][]byte{}
+	ev.order, ev.out = nil, map[*Client][]byte{}
 }
 
 // boardText draws c's own men only, as a Kriegspiel player sees the board.

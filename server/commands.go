@@ -62,7 +62,7 @@ type command struct {
 	help    string   // what it does, for help; "" leaves it out of help
 	inGame  bool     // refused outside a game ("You are not playing a game.")
 	fanout  bool     // reaches other players: paid from the sender's budget
-	run     func(tel *telnetDoor, ev *events, c *client, in cmdInput)
+	run     func(tel *telnetDoor, ev *Events, c *Client, in cmdInput)
 }
 
 // commandTable lists the commands in the order help shows them.
@@ -149,7 +149,7 @@ func newCommandSet() commandSet {
 }
 
 // handleLine runs one input line; false means the client quit.
-func (tel *telnetDoor) handleLine(c *client, raw []byte) bool {
+func (tel *telnetDoor) handleLine(c *Client, raw []byte) bool {
 	s := tel.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -196,7 +196,7 @@ func (tel *telnetDoor) handleLine(c *client, raw []byte) bool {
 
 // command runs one command of a logged-in client: a move, or a line of the
 // command table. It reports false when the client quit.
-func (tel *telnetDoor) command(c *client, line, tag string) bool {
+func (tel *telnetDoor) command(c *Client, line, tag string) bool {
 	s := tel.s
 	word, rest, _ := strings.Cut(line, " ")
 	rest = strings.TrimSpace(rest)
@@ -245,11 +245,11 @@ func (tel *telnetDoor) command(c *client, line, tag string) bool {
 }
 
 // usage answers a command line that does not fit the command.
-func (ev *events) usage(c *client, in cmdInput) {
+func (ev *Events) usage(c *Client, in cmdInput) {
 	ev.text(c, "Usage: "+in.cmd.usage)
 }
 
-func (tel *telnetDoor) cmdHelp(ev *events, c *client, _ cmdInput) {
+func (tel *telnetDoor) cmdHelp(ev *Events, c *Client, _ cmdInput) {
 	for _, l := range tel.cmds.help {
 		ev.text(c, l)
 	}
@@ -257,11 +257,11 @@ func (tel *telnetDoor) cmdHelp(ev *events, c *client, _ cmdInput) {
 
 // cmdMulti is reached only by "multi" with nothing after it: the commands
 // of "multi cmd1; cmd2" are split off before dispatch.
-func (tel *telnetDoor) cmdMulti(ev *events, c *client, in cmdInput) {
+func (tel *telnetDoor) cmdMulti(ev *Events, c *Client, in cmdInput) {
 	ev.usage(c, in)
 }
 
-func (tel *telnetDoor) cmdQuit(ev *events, c *client, _ cmdInput) {
+func (tel *telnetDoor) cmdQuit(ev *Events, c *Client, _ cmdInput) {
 	if c.game != nil && c.game.result == "" {
 		ev.text(c, "You leave during a game: as on ICC, a Kriegspiel game is not adjourned.")
 	}

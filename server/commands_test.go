@@ -5,33 +5,35 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"kriegbot/server/internal/wiretest"
 )
 
 // TestCommandTableOnTheWire sends every name and alias of the command
 // table and checks the level-1 unit header carries the table's number.
 func TestCommandTableOnTheWire(t *testing.T) {
 	_, addr := startServer(t, Config{})
-	c := dialRaw(t, addr)
-	c.expect("login:", wait)
-	c.send("level1=1\r\ng\r\n")
-	c.expect("Starting session as", wait)
+	c := wiretest.DialRaw(t, addr)
+	c.Expect("login:", wait)
+	c.Send("level1=1\r\ng\r\n")
+	c.Expect("Starting session as", wait)
 	for _, cmd := range commandTable() {
 		for _, name := range append([]string{cmd.name}, cmd.aliases...) {
 			conn := c
 			if cmd.name == "quit" { // it ends the session: one client each
-				conn = dialRaw(t, addr)
-				conn.expect("login:", wait)
-				conn.send("level1=1\r\ng\r\n")
-				conn.expect("Starting session as", wait)
+				conn = wiretest.DialRaw(t, addr)
+				conn.Expect("login:", wait)
+				conn.Send("level1=1\r\ng\r\n")
+				conn.Expect("Starting session as", wait)
 			}
-			conn.send(name + "\r\n")
-			conn.expect(fmt.Sprintf("\x19[%d *\r\n", cmd.cn), wait)
+			conn.Send(name + "\r\n")
+			conn.Expect(fmt.Sprintf("\x19[%d *\r\n", cmd.cn), wait)
 		}
 	}
-	c.send("no-such-command\r\n")
-	c.expect(fmt.Sprintf("\x19[%d *\r\n", cnOther), wait)
-	c.send("e2e4\r\n")
-	c.expect(fmt.Sprintf("\x19[%d *\r\n", cnMove), wait)
+	c.Send("no-such-command\r\n")
+	c.Expect(fmt.Sprintf("\x19[%d *\r\n", cnOther), wait)
+	c.Send("e2e4\r\n")
+	c.Expect(fmt.Sprintf("\x19[%d *\r\n", cnMove), wait)
 }
 
 // TestHelpAndDocsListTheTable: help shows each command of the table that

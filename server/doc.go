@@ -20,23 +20,36 @@
 // The exact wire format, and where it follows or guesses ICC, is in
 // docs/iccserver.md.
 //
-// ServeAPI adds a second door, the kriegspiel.org bot API over HTTP
-// (http*.go; docs/kriegspiel-org.md), on the same games, seek ads and
-// mutex: a bot's lobby game is a seek ad telnet users can play, a telnet
-// seek is a lobby game bots can join, and a game may have a telnet client
-// in one seat and an HTTP bot in the other.
-//
 // The game table (Server: games, seeks, challenges, accounts, clocks, and
-// the connections) is this package's core. Each door is a type of its own
-// under the same lock: the telnet door's commands and logins (telnetDoor,
-// commands.go, login.go, ...), the HTTP door (httpDoor, http*.go) and the
-// tournament director (director, td*.go). The table publishes each game's
-// start, changes and end to the doors that follow games (gameWatcher: the
-// TD, then the HTTP door's event streams), asks the TD where it has a say
-// (logins, offers, disconnections: s.td.login, s.td.refuse, ...), and the
-// doors use the table through their s. Their pure parts are packages already:
-// telnet (the line reader), kshttp (routes, tokens, game references, the
-// referee as the site shows it), td (event specs, numbers, files and
-// pages) and timecontrol; the site's JSON is protocol/ksapi. `kriegbot
-// serve` is composed in cli/servecmd.
+// the telnet connections) is this package's core; the doors reach it
+// through its API (table.go). The design, which keeps the one lock and
+// the order of every byte:
+//   - One lock. A door takes the table's lock (Lock/Unlock) around each
+//     use, as a telnet command does; the table calls a door back only
+//     with the lock held, so a door's state may share it.
+//   - One batch per use. What a use sends to telnet clients is collected
+//     in an Events batch (NewEvents) and sent at Flush, one level-1 unit
+//     per client: a door's move or resignation reaches the telnet seat in
+//     the same units and order as a telnet player's.
+//   - Subscriptions, in order. A door following games subscribes
+//     (Subscribe: a GameWatcher) and is told, in subscription order (the
+//     TD, then the HTTP door), when a game starts, changes and ends, the
+//     end after the records are written; a DoorCloser is also told when
+//     the table closes (before its games end, and after). The Director
+//     (SetDirector: the TD) is asked where it has a say, and flushed after
+//     the games end at Close; the BotDoor (SetBots) names the players of
+//     another door that telnet users may `match`.
+//   - The table imports no door (internal/layering).
+//
+// The doors: the telnet door's commands and logins are here (telnetDoor,
+// commands.go, login.go, ...); the tournament director is
+// server/tddoor, the table's Director, which it consults where the TD has
+// a say (logins, tells to it, offers, seeks, disconnections); the
+// kriegspiel.org HTTP door is server/httpdoor. Their pure parts are
+// packages: telnet (the line reader), kshttp (routes, tokens, game
+// references, the referee as the site shows it), td (event specs,
+// numbers, files and pages), timecontrol and ratelimit; the site's JSON is
+// protocol/ksapi. `kriegbot serve` is composed in cli/servecmd (the table,
+// the TD, the HTTP door, in that order), kriegbot run's embedded server in
+// server/loopback.
 package server

@@ -13,14 +13,14 @@ import (
 	"kriegbot/tourney"
 )
 
-// game is one wild 16 game in progress or finished. Guarded by s.mu.
-type game struct {
+// Game is one wild 16 game in progress or finished. Guarded by s.mu.
+type Game struct {
 	number  int
 	names   [2]string
 	titles  [2]string
 	ratings [2]int
-	players [2]*client   // nil while a player is away (grace period), or for an HTTP bot
-	bots    [2]*webBot   // the HTTP door's bot in a seat, else nil (http*.go)
+	players [2]*Client   // nil while a player is away (grace period), or for an HTTP bot
+	bots    [2]Bot       // the HTTP door's bot in a seat, else nil
 	id      string       // 24 hex digits: the HTTP door's game_id
 	code    string       // the HTTP door's 6-character game_code
 	absent  [2]time.Time // when the player left, during a grace period
@@ -52,8 +52,8 @@ type game struct {
 	result, endCode, description string
 	started, ended, updated      time.Time
 
-	td     *tdBoard      // the TD pairing this game plays, or nil
-	tdTags []tourney.Tag // its PGN tags, set by the TD when it ends
+	tourney any           // the TD's pairing this game plays, or nil
+	tdTags  []tourney.Tag // its PGN tags, set by the TD when it ends
 }
 
 // attemptRecord is one attempt as the record files keep it.
@@ -65,7 +65,7 @@ type attemptRecord struct {
 	ClockMs [2]int64      // both clocks after the attempt
 }
 
-func (g *game) colorOf(c *client) chess.Color {
+func (g *Game) colorOf(c *Client) chess.Color {
 	if g.players[chess.Black] == c || g.players[chess.White] != c && strings.EqualFold(g.names[chess.Black], c.handle) {
 		return chess.Black
 	}
@@ -87,7 +87,7 @@ func colorName(c chess.Color) string {
 }
 
 // remaining is side's clock now.
-func (g *game) remaining(side chess.Color, now time.Time) time.Duration {
+func (g *Game) remaining(side chess.Color, now time.Time) time.Duration {
 	r := g.clock[side]
 	if g.clockRuns() && side == g.ump.Side() {
 		r -= now.Sub(g.turnStart)
@@ -96,11 +96,11 @@ func (g *game) remaining(side chess.Color, now time.Time) time.Duration {
 }
 
 // clockRuns reports whether the side to move's clock is running.
-func (g *game) clockRuns() bool { return g.result == "" && !g.idleClock && !g.paused }
+func (g *Game) clockRuns() bool { return g.result == "" && !g.idleClock && !g.paused }
 
 // pause stops the clocks: the mover's time so far is charged, and no
 // flag falls until resume.
-func (s *Server) pause(g *game) {
+func (s *Server) pause(g *Game) {
 	if g.paused || !g.clockRuns() {
 		return
 	}
@@ -115,7 +115,7 @@ func (s *Server) pause(g *game) {
 }
 
 // resume restarts a paused game's clocks once both players are back.
-func (s *Server) resume(g *game) {
+func (s *Server) resume(g *Game) {
 	if !g.paused || g.players[0] == nil || g.players[1] == nil {
 		return
 	}
@@ -126,16 +126,16 @@ func (s *Server) resume(g *game) {
 
 // seat is one side of a game about to start: a telnet client or an HTTP bot.
 type seat struct {
-	c   *client
-	bot *webBot
+	c   *Client
+	bot Bot
 	// odds is taken off this side's clock at the start (a TD game's late
-	// arrival, TDConfig.LateOdds); at least a second is left.
+	// arrival, the TD's LateOdds); at least a second is left.
 	odds time.Duration
 }
 
 func (p seat) name() string {
 	if p.bot != nil {
-		return p.bot.username
+		return p.bot.Name()
 	}
 	return p.c.handle
 }
@@ -153,16 +153,16 @@ func (p seat) busy() bool { return p.c != nil && p.c.game != nil }
 
 // startGame creates a game between white and black and tells both. id and
 // code name it for the HTTP door ("" makes new ones).
-func (s *Server) startGame(ev *events, white, black seat, minutes, inc int, rated bool, id, code string) *game {
+func (s *Server) startGame(ev *Events, white, black seat, minutes, inc int, rated bool, id, code string) *Game {
 	now := s.cfg.Now()
 	if id == "" {
-		id, code = s.http.newGameID()
+		id, code = s.newGameID()
 	}
-	g := &game{
+	g := &Game{
 		number: s.nextGame, names: [2]string{white.name(), black.name()},
 		titles:  [2]string{white.titles(), black.titles()},
 		ratings: [2]int{s.rating(white.name()), s.rating(black.name())},
-		players: [2]*client{white.c, black.c}, bots: [2]*webBot{white.bot, black.bot},
+		players: [2]*Client{white.c, black.c}, bots: [2]Bot{white.bot, black.bot},
 		rated: rated, minutes: minutes, inc: inc, id: id, code: code,
 		ump: umpire.New(s.cfg.Rules), turnStart: now, started: now, updated: now,
 		idleClock: white.bot != nil || black.bot != nil,
@@ -196,15 +196,15 @@ func (s *Server) startGame(ev *events, white, black seat, minutes, inc int, rate
 	}
 	s.armClock(g)
 	for _, w := range s.watchers {
-		w.gameStarted(g)
+		w.GameStarted(g)
 	}
-	s.cfg.Log("game %d started: %s vs %s %d+%d", g.number, g.names[0], g.names[1], minutes, inc)
+	s.note().Msgf("game %d started: %s vs %s %d+%d", g.number, g.names[0], g.names[1], minutes, inc)
 	return g
 }
 
 // sendGameState tells the player of colour col everything about the game as
 // that player may see it: at the start, and again when a player comes back.
-func (s *Server) sendGameState(ev *events, g *game, col chess.Color) {
+func (s *Server) sendGameState(ev *Events, g *Game, col chess.Color) {
 	c := g.players[col]
 	n := strconv.Itoa(g.number)
 	rated := "0"
@@ -244,7 +244,7 @@ func boolField(b bool) string {
 	return "0"
 }
 
-func (s *Server) yourTurn(ev *events, g *game, col chess.Color) {
+func (s *Server) yourTurn(ev *Events, g *Game, col chess.Color) {
 	c := g.players[col]
 	ev.dg(c, protocol.DGMyTurn, strconv.Itoa(g.number))
 	if c != nil && !c.dgOn(protocol.DGSendMoves) {
@@ -253,7 +253,7 @@ func (s *Server) yourTurn(ev *events, g *game, col chess.Color) {
 }
 
 // sendClocks sends DG 56 for both sides.
-func (s *Server) sendClocks(ev *events, c *client, g *game, now time.Time) {
+func (s *Server) sendClocks(ev *Events, c *Client, g *Game, now time.Time) {
 	n := strconv.Itoa(g.number)
 	for _, side := range []chess.Color{chess.White, chess.Black} {
 		running := g.clockRuns() && g.ump.Side() == side
@@ -290,7 +290,7 @@ func moveFields(mf protocol.MoveFields, san string, a umpire.Answer, hidden bool
 
 // sendMoveList sends DG 25 (and a text list when asked) as col sees it; col
 // -1 or a finished game reveals every move.
-func (s *Server) sendMoveList(ev *events, c *client, g *game, col chess.Color, asText bool) {
+func (s *Server) sendMoveList(ev *Events, c *Client, g *Game, col chess.Color, asText bool) {
 	if c == nil {
 		return
 	}
@@ -338,15 +338,15 @@ func (s *Server) sendMoveList(ev *events, c *client, g *game, col chess.Color, a
 
 // armClock sets the flag timer for the side to move. While the clock is
 // idle (before White's first move in a game with an HTTP bot) the timer
-// instead aborts a game nobody starts, after HTTPConfig.IdleGame.
-func (s *Server) armClock(g *game) {
+// instead aborts a game nobody starts, after the bot door's IdleGame (httpdoor.Config.IdleGame).
+func (s *Server) armClock(g *Game) {
 	if g.timer != nil {
 		g.timer.Stop()
 	}
 	g.gen++
 	gen := g.gen
 	if g.idleClock {
-		g.timer = time.AfterFunc(s.http.cfg.IdleGame, func() { s.idleOver(g, gen) })
+		g.timer = time.AfterFunc(s.bots.IdleGame(), func() { s.idleOver(g, gen) })
 		return
 	}
 	side := g.ump.Side()
@@ -359,7 +359,7 @@ func (s *Server) armClock(g *game) {
 
 // idleOver aborts a game whose clock never started (kriegspiel.org deletes
 // an active game with no completed move after an hour).
-func (s *Server) idleOver(g *game, gen int) {
+func (s *Server) idleOver(g *Game, gen int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if g.result != "" || g.gen != gen || !g.idleClock {
@@ -370,7 +370,7 @@ func (s *Server) idleOver(g *game, gen int) {
 	ev.flush()
 }
 
-func (s *Server) flagCheck(g *game, gen int) {
+func (s *Server) flagCheck(g *Game, gen int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if g.result != "" || g.gen != gen {
@@ -385,7 +385,7 @@ func (s *Server) flagCheck(g *game, gen int) {
 }
 
 // checkFlag ends the game if the side to move has run out of time.
-func (s *Server) checkFlag(ev *events, g *game) bool {
+func (s *Server) checkFlag(ev *Events, g *Game) bool {
 	side := g.ump.Side()
 	if g.remaining(side, s.cfg.Now()) > 0 {
 		return false
@@ -400,48 +400,48 @@ func (s *Server) checkFlag(ev *events, g *game) bool {
 }
 
 // attempt referees c's move attempt m in its game.
-func (s *Server) attempt(ev *events, c *client, m chess.Move, text string) {
+func (s *Server) attempt(ev *Events, c *Client, m chess.Move, text string) {
 	s.attemptIn(ev, c.game, c.game.colorOf(c), m, text)
 }
 
-// attemptOutcome says how attemptIn dealt with an attempt.
-type attemptOutcome uint8
+// AttemptOutcome says how attemptIn dealt with an attempt.
+type AttemptOutcome uint8
 
 const (
-	attemptJudged  attemptOutcome = iota // the umpire answered (legal or not)
-	attemptFlagged                       // the mover's flag had fallen: the game ended
-	attemptNotTurn                       // not the mover's turn
-	attemptOver                          // the game was already over
+	AttemptJudged  AttemptOutcome = iota // the umpire answered (legal or not)
+	AttemptFlagged                       // the mover's flag had fallen: the game ended
+	AttemptNotTurn                       // not the mover's turn
+	AttemptOver                          // the game was already over
 )
 
 // attemptIn referees the attempt m of the player of colour col in g, tells
 // both players (a telnet seat by text and DGs, an HTTP seat by an event)
 // and returns the umpire's answer.
-func (s *Server) attemptIn(ev *events, g *game, col chess.Color, m chess.Move, text string) (a umpire.Answer, out attemptOutcome) {
+func (s *Server) attemptIn(ev *Events, g *Game, col chess.Color, m chess.Move, text string) (a umpire.Answer, out AttemptOutcome) {
 	c := g.players[col]
 	n := strconv.Itoa(g.number)
 	if g.result != "" {
 		ev.text(c, "The game is over.")
-		return umpire.Answer{}, attemptOver
+		return umpire.Answer{}, AttemptOver
 	}
 	if g.paused {
 		ev.text(c, "The game waits for your opponent to come back; the clocks are stopped.")
-		return umpire.Answer{}, attemptNotTurn
+		return umpire.Answer{}, AttemptNotTurn
 	}
 	if s.checkFlag(ev, g) {
-		return umpire.Answer{}, attemptFlagged
+		return umpire.Answer{}, AttemptFlagged
 	}
 	if g.ump.Side() != col {
 		ev.dg(c, protocol.DGIllegalMove, n, text, "4")
 		ev.text(c, "It is not your move.")
-		return umpire.Answer{}, attemptNotTurn
+		return umpire.Answer{}, AttemptNotTurn
 	}
 	now := s.cfg.Now()
 	before := g.ump.Position()
 	a, err := g.ump.Attempt(m)
 	if err != nil {
 		ev.text(c, "The game is over.")
-		return a, attemptOver
+		return a, AttemptOver
 	}
 	g.answers = append(g.answers, a)
 	g.updated = now
@@ -451,7 +451,7 @@ func (s *Server) attemptIn(ev *events, g *game, col chess.Color, m chess.Move, t
 		ev.dg(c, protocol.DGIllegalMove, n, text, "2")
 		ev.text(c, fmt.Sprintf("Illegal move (%s).", text))
 		s.changed(g)
-		return a, attemptJudged
+		return a, AttemptJudged
 	}
 	// Legal: charge the clock, add the increment, tell both.
 	used := now.Sub(g.turnStart)
@@ -505,7 +505,7 @@ func (s *Server) attemptIn(ev *events, g *game, col chess.Color, m chess.Move, t
 	s.yourTurn(ev, g, 1-col)
 	s.armClock(g)
 	s.changed(g)
-	return a, attemptJudged
+	return a, AttemptJudged
 }
 
 // announcementLines are the referee's words for a legal move, one per line,
@@ -542,7 +542,7 @@ func endingCode(e umpire.Ending, mover chess.Color) (code, desc string) {
 }
 
 // endGame ends g with result ("1-0", "0-1", "1/2-1/2" or "aborted").
-func (s *Server) endGame(ev *events, g *game, code, result, description string) {
+func (s *Server) endGame(ev *Events, g *Game, code, result, description string) {
 	if g.result != "" {
 		return
 	}
@@ -587,33 +587,33 @@ func (s *Server) endGame(ev *events, g *game, code, result, description string) 
 	}
 	if s.cfg.RecordDir != "" {
 		if _, err := writeRecords(s.cfg.RecordDir, g); err != nil {
-			s.cfg.Log("game %d: record: %v", g.number, err)
+			s.warn().Msgf("game %d: record: %v", g.number, err)
 		}
 	}
 	for _, w := range s.watchers {
-		w.gameEnded(ev, g)
+		w.GameEnded(ev, g)
 	}
-	s.cfg.Log("game %d ended: %s %s (%s)", g.number, result, code, description)
+	s.note().Msgf("game %d ended: %s %s (%s)", g.number, result, code, description)
 }
 
-// gameWatcher is a door that follows the table's games: the table tells
+// GameWatcher is a door that follows the table's games: the table tells
 // it when a game starts, changes (an attempt judged, legal or not) and
 // ends (after the game's records are written), in the order the doors
 // subscribed (New: the TD, then the HTTP door).
-type gameWatcher interface {
-	gameStarted(g *game)
-	gameChanged(g *game)
-	gameEnded(ev *events, g *game)
+type GameWatcher interface {
+	GameStarted(g *Game)
+	GameChanged(g *Game)
+	GameEnded(ev *Events, g *Game)
 }
 
 // changed tells the watchers that g changed.
-func (s *Server) changed(g *game) {
+func (s *Server) changed(g *Game) {
 	for _, w := range s.watchers {
-		w.gameChanged(g)
+		w.GameChanged(g)
 	}
 }
 
-func (s *Server) updateRatings(g *game) {
+func (s *Server) updateRatings(g *Game) {
 	w, b := float64(g.ratings[0]), float64(g.ratings[1])
 	expW := 1 / (1 + math.Pow(10, (b-w)/400))
 	var scoreW float64

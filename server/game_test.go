@@ -16,6 +16,7 @@ import (
 	"kriegbot/opponent/pgnread"
 	"kriegbot/protocol"
 	"kriegbot/protocol/iccclient"
+	"kriegbot/server/internal/wiretest"
 )
 
 // heard is one thing a player was told about one attempt.
@@ -229,7 +230,7 @@ func TestSessionsPlayCompleteGames(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
 	bob, err := iccclient.Dial(ctx, iccclient.Config{Addr: addr, Handle: "bob", Password: "builder", PasswordPrompt: true,
-		Dial: plainDial, LinesPerSecond: 5000, Burst: 5000, KeepAlive: -1, DeadAfter: -1})
+		Dial: wiretest.PlainDial, LinesPerSecond: 5000, Burst: 5000, KeepAlive: -1, DeadAfter: -1})
 	if err != nil {
 		t.Fatal(err)
 	}

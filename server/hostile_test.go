@@ -7,20 +7,12 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"kriegbot/server/internal/wiretest"
 )
 
 // Hostile guests: each test here is the regression test of one way a
 // client could hurt others (docs/robustness.md).
-
-// guestHandle logs c in as a guest after the lines in pre, and returns its
-// handle.
-func (c *rawClient) guestHandle(pre string) string {
-	c.t.Helper()
-	c.expect("login:", wait)
-	c.send(pre + "g\r\n")
-	out := c.expect("Starting session as", wait)
-	return strings.Fields(out[strings.Index(out, "Starting session as")+len("Starting session as"):])[0]
-}
 
 // smallBuffers gives every accepted connection a 4 KiB send buffer, so
 // that the writer of a client that does not read blocks soon, whatever the
@@ -59,14 +51,14 @@ type reader struct {
 	err  error
 }
 
-func readAll(c *rawClient) *reader {
+func readAll(c *wiretest.RawClient) *reader {
 	r := &reader{}
 	r.cond = sync.NewCond(&r.mu)
-	c.nc.SetReadDeadline(time.Time{})
+	c.Conn.SetReadDeadline(time.Time{})
 	go func() {
 		b := make([]byte, 64<<10)
 		for {
-			n, err := c.r.Read(b)
+			n, err := c.Reader.Read(b)
 			r.mu.Lock()
 			r.buf.Write(b[:n])
 			if err != nil {
@@ -135,26 +127,26 @@ func TestFloodDoesNotDropTheVictim(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			srv, addr := startSmallBuffers(t, tc.cfg)
 			v := dialSmallWindow(t, addr)
-			victim := v.guestHandle(tc.victim)
+			victim := v.GuestHandle(tc.victim)
 			var vr *reader
 			if tc.reading {
 				vr = readAll(v)
 			}
-			a := dialRaw(t, addr)
-			a.guestHandle("")
+			a := wiretest.DialRaw(t, addr)
+			a.GuestHandle("")
 			ar := readAll(a)
 			line := tc.line(victim)
 			for i := 0; i < 20; i++ {
 				if tc.paced {
-					a.send(line + ";date\r\n")
+					a.Send(line + ";date\r\n")
 					if _, ok := ar.waitCount("Server time:", i+1); !ok {
 						break
 					}
 				} else {
-					a.send(line + "\r\n")
+					a.Send(line + "\r\n")
 				}
 			}
-			a.send("date\r\n")
+			a.Send("date\r\n")
 			dates := 1
 			if tc.paced {
 				dates = 21
@@ -164,41 +156,41 @@ func TestFloodDoesNotDropTheVictim(t *testing.T) {
 				t.Fatalf("the victim %s was dropped", victim)
 			}
 			if !ok {
-				t.Fatalf("the flooder's commands did not all run: %q", tail(out, 300))
+				t.Fatalf("the flooder's commands did not all run: %q", wiretest.Tail(out, 300))
 			}
 			if !strings.Contains(out, tc.told) {
 				t.Errorf("the flooder was not told %q", tc.told)
 			}
-			v.send("who\r\n")
+			v.Send("who\r\n")
 			if vr != nil {
 				if out, ok := vr.waitFor("players displayed"); !ok {
-					t.Fatalf("the victim lost its connection: %q", tail(out, 300))
+					t.Fatalf("the victim lost its connection: %q", wiretest.Tail(out, 300))
 				}
 				return
 			}
-			v.expect("players displayed", wait)
+			v.Expect("players displayed", wait)
 		})
 	}
 }
 
 // answer reads what the server says to a login attempt: up to the next
 // login prompt, the start of a session, or the end of the connection.
-func (c *rawClient) answer() string {
-	c.nc.SetReadDeadline(time.Now().Add(wait))
+func answer(c *wiretest.RawClient) string {
+	c.Conn.SetReadDeadline(time.Now().Add(wait))
 	buf := make([]byte, 4096)
 	for {
 		for _, end := range []string{"login:", "Starting session"} {
-			if i := strings.Index(c.pending, end); i >= 0 {
-				out := c.pending[:i+len(end)]
-				c.pending = c.pending[i+len(end):]
+			if i := strings.Index(c.Pending, end); i >= 0 {
+				out := c.Pending[:i+len(end)]
+				c.Pending = c.Pending[i+len(end):]
 				return out
 			}
 		}
-		n, err := c.r.Read(buf)
-		c.pending += string(buf[:n])
+		n, err := c.Reader.Read(buf)
+		c.Pending += string(buf[:n])
 		if err != nil {
-			out := c.pending
-			c.pending = ""
+			out := c.Pending
+			c.Pending = ""
 			return out
 		}
 	}
@@ -217,16 +209,16 @@ func TestLoginLimitHoldsInParallel(t *testing.T) {
 		logs = append(logs, fmt.Sprintf(format, args...))
 		logMu.Unlock()
 	}
-	_, addr := startServer(t, Config{LoginFailures: limit, Log: logf,
+	_, addr := startServer(t, Config{LoginFailures: limit, Log: wiretest.LogTo(func(m string) { logf("%s", m) }),
 		Accounts: testAccounts(t, map[string]string{"alice": "wonderland"})})
 	// Twelve connections reach the password prompt before any guess.
 	const n = 12
-	conns := make([]*rawClient, n)
+	conns := make([]*wiretest.RawClient, n)
 	for i := range conns {
-		conns[i] = dialRaw(t, addr)
-		conns[i].expect("login:", wait)
-		conns[i].send("alice\r\n")
-		conns[i].expect("password:", wait)
+		conns[i] = wiretest.DialRaw(t, addr)
+		conns[i].Expect("login:", wait)
+		conns[i].Send("alice\r\n")
+		conns[i].Expect("password:", wait)
 	}
 	// Eleven wrong guesses at once.
 	answers := make([]string, n-1)
@@ -235,8 +227,8 @@ func TestLoginLimitHoldsInParallel(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			conns[i].send(fmt.Sprintf("guess%d\r\n", i))
-			answers[i] = conns[i].answer()
+			conns[i].Send(fmt.Sprintf("guess%d\r\n", i))
+			answers[i] = answer(conns[i])
 		}()
 	}
 	wg.Wait()
@@ -250,8 +242,8 @@ func TestLoginLimitHoldsInParallel(t *testing.T) {
 		t.Errorf("%d of %d parallel guesses were checked; the limit allows %d", checked, len(answers), limit+1)
 	}
 	// Then the right password, from a connection already at its prompt.
-	conns[n-1].send("wonderland\r\n")
-	if a := conns[n-1].answer(); strings.Contains(a, "Starting session") || !strings.Contains(a, "Too many failed logins") {
+	conns[n-1].Send("wonderland\r\n")
+	if a := answer(conns[n-1]); strings.Contains(a, "Starting session") || !strings.Contains(a, "Too many failed logins") {
 		t.Errorf("the right password after the limit got %q", a)
 	}
 	logMu.Lock()
@@ -267,16 +259,16 @@ func TestLoginLimitHoldsInParallel(t *testing.T) {
 func TestConnectionsPerHost(t *testing.T) {
 	_, addr := startServer(t, Config{MaxConns: 20, MaxConnsPerHost: 3})
 	for i := 0; i < 3; i++ {
-		dialRaw(t, addr).expect("login:", wait)
+		wiretest.DialRaw(t, addr).Expect("login:", wait)
 	}
-	dialRaw(t, addr).expect("Too many connections from your address", wait)
+	wiretest.DialRaw(t, addr).Expect("Too many connections from your address", wait)
 	// Another loopback address still gets in.
 	d := net.Dialer{Timeout: wait, LocalAddr: &net.TCPAddr{IP: net.IPv4(127, 0, 0, 2)}}
 	if nc, err := d.Dial("tcp", addr); err != nil {
 		t.Logf("no second loopback address here (%v): that half is skipped", err)
 	} else {
 		nc.Close()
-		dialRawWith(t, d, addr).expect("login:", wait)
+		wiretest.DialRawWith(t, d, addr).Expect("login:", wait)
 	}
 }
 
@@ -285,19 +277,19 @@ func TestConnectionsPerHost(t *testing.T) {
 // whole command line counts as activity now.
 func TestTrickleCannotHoldOffIdleLogout(t *testing.T) {
 	_, addr := startServer(t, Config{IdleTimeout: 300 * time.Millisecond})
-	c := dialRaw(t, addr)
-	c.loginGuest()
+	c := wiretest.DialRaw(t, addr)
+	c.LoginGuest()
 	buf := make([]byte, 4096)
 	for deadline := time.Now().Add(wait); time.Now().Before(deadline); {
-		c.nc.Write([]byte("x")) // never a line end
-		c.nc.SetReadDeadline(time.Now().Add(20 * time.Millisecond))
-		n, err := c.r.Read(buf)
-		c.pending += string(buf[:n])
-		if strings.Contains(c.pending, "Auto-logout") {
+		c.Conn.Write([]byte("x")) // never a line end
+		c.Conn.SetReadDeadline(time.Now().Add(20 * time.Millisecond))
+		n, err := c.Reader.Read(buf)
+		c.Pending += string(buf[:n])
+		if strings.Contains(c.Pending, "Auto-logout") {
 			return
 		}
 		if err != nil && !isTimeout(err) {
-			t.Fatalf("connection ended without the logout notice: %v, %q", err, tail(c.pending, 200))
+			t.Fatalf("connection ended without the logout notice: %v, %q", err, wiretest.Tail(c.Pending, 200))
 		}
 	}
 	t.Fatalf("a one-byte trickle kept an idle client for %v", wait)
@@ -314,21 +306,21 @@ func isTimeout(err error) bool {
 func TestIdleLimitSparesPlayers(t *testing.T) {
 	const idle = time.Second
 	srv, addr := startServer(t, Config{IdleTimeout: idle})
-	seeker := dialRaw(t, addr)
-	seeker.loginGuest()
-	opp := dialRaw(t, addr)
-	opp.loginGuest()
+	seeker := wiretest.DialRaw(t, addr)
+	seeker.LoginGuest()
+	opp := wiretest.DialRaw(t, addr)
+	opp.LoginGuest()
 	t0 := time.Now()
-	seeker.send("seek 5 0\r\n")
-	seeker.expect("posted with index 1", wait)
-	opp.send("play 1\r\n")
-	opp.expect("Creating:", wait)
+	seeker.Send("seek 5 0\r\n")
+	seeker.Expect("posted with index 1", wait)
+	opp.Send("play 1\r\n")
+	opp.Expect("Creating:", wait)
 	if time.Since(t0) > idle/2 {
 		t.Skipf("the game took %v to start; the test needs it well inside the %v idle limit", time.Since(t0), idle)
 	}
 	time.Sleep(time.Until(t0.Add(idle + idle/2)))
-	seeker.send("who\r\n")
-	seeker.expect("players displayed", wait)
+	seeker.Send("who\r\n")
+	seeker.Expect("players displayed", wait)
 	if p, _ := srv.GameCount(); p != 1 {
 		t.Fatalf("%d games in progress", p)
 	}
@@ -346,10 +338,10 @@ func TestDropIsLoggedOnce(t *testing.T) {
 			mu.Unlock()
 		}
 	}
-	srv, addr := startSmallBuffers(t, Config{MaxOutput: 16 << 10, Log: logf})
+	srv, addr := startSmallBuffers(t, Config{MaxOutput: 16 << 10, Log: wiretest.LogTo(func(m string) { logf("%s", m) })})
 	c := dialSmallWindow(t, addr)
-	handle := c.guestHandle("")
-	go c.nc.Write([]byte(strings.Repeat("help\r\n", 4000)))
+	handle := c.GuestHandle("")
+	go c.Conn.Write([]byte(strings.Repeat("help\r\n", 4000)))
 	for deadline := time.Now().Add(wait); strings.Contains(strings.Join(srv.Users(), " "), handle); time.Sleep(5 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the client that never reads was not dropped within %v", wait)
@@ -370,9 +362,9 @@ func TestCloseDoesNotWaitForNonReaders(t *testing.T) {
 	srv, addr := startSmallBuffers(t, Config{})
 	for i := 0; i < 3; i++ {
 		c := dialSmallWindow(t, addr)
-		c.guestHandle("")
-		c.send(strings.Repeat("help\r\n", 100)) // ~180 KB of answers, never read
-		c.send("date\r\n")
+		c.GuestHandle("")
+		c.Send(strings.Repeat("help\r\n", 100)) // ~180 KB of answers, never read
+		c.Send("date\r\n")
 	}
 	for deadline := time.Now().Add(wait); ; time.Sleep(5 * time.Millisecond) {
 		srv.mu.Lock()

@@ -12,7 +12,7 @@ import (
 
 // Lists and settings: who, games, date, z; set and set-2.
 
-func (tel *telnetDoor) cmdWho(ev *events, c *client, _ cmdInput) {
+func (tel *telnetDoor) cmdWho(ev *Events, c *Client, _ cmdInput) {
 	s := tel.s
 	names := make([]string, 0, len(s.users))
 	for _, u := range s.users {
@@ -24,14 +24,16 @@ func (tel *telnetDoor) cmdWho(ev *events, c *client, _ cmdInput) {
 	}
 	sort.Strings(names)
 	// The TD is always here, so that "who" shows whom to tell.
-	names = append(names, fmt.Sprintf("%4s %s(TD)", "----", s.td.handle()))
+	if s.director != nil {
+		names = append(names, fmt.Sprintf("%4s %s(TD)", "----", s.director.Handle()))
+	}
 	for _, n := range names {
 		ev.text(c, n)
 	}
 	ev.text(c, fmt.Sprintf("%d players displayed.", len(names)))
 }
 
-func (tel *telnetDoor) cmdGames(ev *events, c *client, _ cmdInput) {
+func (tel *telnetDoor) cmdGames(ev *Events, c *Client, _ cmdInput) {
 	s := tel.s
 	nums := make([]int, 0, len(s.games))
 	for n := range s.games {
@@ -45,16 +47,16 @@ func (tel *telnetDoor) cmdGames(ev *events, c *client, _ cmdInput) {
 	ev.text(c, fmt.Sprintf("%d games displayed.", len(nums)))
 }
 
-func (tel *telnetDoor) cmdDate(ev *events, c *client, _ cmdInput) {
+func (tel *telnetDoor) cmdDate(ev *Events, c *Client, _ cmdInput) {
 	s := tel.s
 	ev.text(c, "Server time: "+s.cfg.Now().UTC().Format(time.RFC1123))
 }
 
-func (tel *telnetDoor) cmdZ(ev *events, c *client, _ cmdInput) {
+func (tel *telnetDoor) cmdZ(ev *Events, c *Client, _ cmdInput) {
 	ev.text(c, "Present company: none on your notify list.")
 }
 
-func (tel *telnetDoor) cmdSet(ev *events, c *client, in cmdInput) {
+func (tel *telnetDoor) cmdSet(ev *Events, c *Client, in cmdInput) {
 	args := in.args
 	val := ""
 	if len(args) > 1 {
@@ -77,7 +79,7 @@ func (tel *telnetDoor) cmdSet(ev *events, c *client, in cmdInput) {
 }
 
 // cmdSet2 turns one datagram off or on, and confirms with DG 124.
-func (tel *telnetDoor) cmdSet2(ev *events, c *client, in cmdInput) {
+func (tel *telnetDoor) cmdSet2(ev *Events, c *Client, in cmdInput) {
 	s := tel.s
 	n, err := strconv.Atoi(in.args[0])
 	if err != nil || n < 0 || n >= len(c.dgs) || (in.args[1] != "0" && in.args[1] != "1") {
@@ -92,11 +94,7 @@ func (tel *telnetDoor) cmdSet2(ev *events, c *client, in cmdInput) {
 			s.seekDG(ev, c, sk)
 		}
 	}
-	if n == protocol.DGTourney && c.dgs[n] && !was {
-		for _, te := range s.td.events { // the events already open
-			if !te.over() {
-				s.td.listDGTo(ev, c, te)
-			}
-		}
+	if n == protocol.DGTourney && c.dgs[n] && !was && s.director != nil {
+		s.director.ListEvents(ev, c) // the events already open
 	}
 }

@@ -3,34 +3,16 @@ package server
 import (
 	"slices"
 	"time"
-
-	"golang.org/x/time/rate"
 )
 
 // Limits that hold hostile clients: the budget for what a client's
 // commands send to others, failed logins per address, connections per
 // address. docs/robustness.md tells the scenarios they answer.
 
-// newLimiter is a token bucket, full at first: burst requests at once,
-// perSecond a second after (the HTTP door's per-address and per-token
-// limits, the TD's budget of tells).
-func newLimiter(perSecond, burst float64) *rate.Limiter {
-	return rate.NewLimiter(rate.Limit(perSecond), int(burst))
-}
-
-// take spends one request from lim at now, or says how long to wait for
-// one (for Retry-After).
-func take(lim *rate.Limiter, now time.Time) (bool, time.Duration) {
-	if lim.AllowN(now, 1) {
-		return true, 0
-	}
-	return false, time.Duration((1 - lim.TokensAt(now)) / float64(lim.Limit()) * float64(time.Second))
-}
-
 // spend tops up c's budget for output to others and reports whether a
 // command that reaches others may run now. A client out of budget is told
 // so, at most once a second.
-func (tel *telnetDoor) spend(ev *events, c *client) bool {
+func (tel *telnetDoor) spend(ev *Events, c *Client) bool {
 	s := tel.s
 	now := s.cfg.Now()
 	if el := now.Sub(c.budgetAt); el > 0 {

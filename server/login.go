@@ -13,7 +13,7 @@ import (
 
 // Login: the name line, the password, the refusals and the start of a session.
 
-func (tel *telnetDoor) loginLine(c *client, line string) bool {
+func (tel *telnetDoor) loginLine(c *Client, line string) bool {
 	s := tel.s
 	lower := strings.ToLower(line)
 	switch {
@@ -51,9 +51,9 @@ func (tel *telnetDoor) loginLine(c *client, line string) bool {
 	if !handle.Valid(name) {
 		return tel.refuse(c, 1, fmt.Sprintf("%q is not a valid handle.", name))
 	}
-	if s.td.isTD(name) {
+	if s.isTD(name) {
 		// The TD's lines must come from the server alone.
-		return tel.refuse(c, 1, fmt.Sprintf("%s is the server's tournament director; nobody logs in as %s.", s.td.handle(), name))
+		return tel.refuse(c, 1, fmt.Sprintf("%s is the server's tournament director; nobody logs in as %s.", s.director.Handle(), name))
 	}
 	acct, ok := s.cfg.Accounts.Lookup(name)
 	if !ok {
@@ -69,7 +69,7 @@ func (tel *telnetDoor) loginLine(c *client, line string) bool {
 	return tel.checkPassword(c, acct.Handle, fields[1])
 }
 
-func (tel *telnetDoor) passwordLine(c *client, line string) bool {
+func (tel *telnetDoor) passwordLine(c *Client, line string) bool {
 	name := c.pending
 	c.pending = ""
 	c.state = stLogin
@@ -79,7 +79,7 @@ func (tel *telnetDoor) passwordLine(c *client, line string) bool {
 // checkPassword checks a password for a registered handle. Its place
 // under the address's failed-login limit is taken first (reserveLogin), so
 // parallel guesses cannot all be checked before the first failure counts.
-func (tel *telnetDoor) checkPassword(c *client, handle, password string) bool {
+func (tel *telnetDoor) checkPassword(c *Client, handle, password string) bool {
 	s := tel.s
 	acct, known := s.cfg.Accounts.Lookup(handle)
 	at, ok := tel.reserveLogin(c.host)
@@ -100,7 +100,7 @@ func (tel *telnetDoor) checkPassword(c *client, handle, password string) bool {
 		}
 	}
 	if !good {
-		s.cfg.Log("login failed for %s from %s", handle, c.host)
+		s.note().Msgf("login failed for %s from %s", handle, c.host)
 		if tel.loginBlocked(c.host) {
 			c.sendRaw(tel.loginDG(c, 9, "Invalid password."))
 			c.sendRaw([]byte("Invalid password.\r\n" + tooManyFailures))
@@ -118,7 +118,7 @@ func (tel *telnetDoor) checkPassword(c *client, handle, password string) bool {
 const tooManyFailures = "Too many failed logins from your address; try again in a minute.\r\n"
 
 // loginDG renders DG 69 if the client enabled it.
-func (tel *telnetDoor) loginDG(c *client, code int, text string) []byte {
+func (tel *telnetDoor) loginDG(c *Client, code int, text string) []byte {
 	if !c.dgOn(protocol.DGLoginFailed) {
 		return nil
 	}
@@ -126,18 +126,18 @@ func (tel *telnetDoor) loginDG(c *client, code int, text string) []byte {
 }
 
 // refuse answers a failed login and prompts again.
-func (tel *telnetDoor) refuse(c *client, code int, text string) bool {
+func (tel *telnetDoor) refuse(c *Client, code int, text string) bool {
 	c.sendRaw(tel.loginDG(c, code, text))
 	c.sendRaw([]byte(text + "\r\nlogin: "))
 	return true
 }
 
-func (tel *telnetDoor) loggedIn(c *client, handle, titles string, guest bool) bool {
+func (tel *telnetDoor) loggedIn(c *Client, handle, titles string, guest bool) bool {
 	s := tel.s
 	c.state, c.handle, c.titles, c.guest = stOnline, handle, titles, guest
 	c.lastActive = s.cfg.Now()
 	s.users[strings.ToLower(handle)] = c
-	s.cfg.Log("login %s from %s (level1=%d)", handle, c.host, c.level1)
+	s.note().Msgf("login %s from %s (level1=%d)", handle, c.host, c.level1)
 	ev := s.newEvents()
 	ev.cn = cnOther
 	ev.issuer = c
@@ -163,14 +163,16 @@ func (tel *telnetDoor) loggedIn(c *client, handle, titles string, guest bool) bo
 				s.resume(g)
 				ev.text(c, fmt.Sprintf("Resuming game %d.", g.number))
 				ev.text(g.players[1-col], fmt.Sprintf("Your opponent %s has come back.", handle))
-				if g.td != nil { // the clocks run again
+				if g.tourney != nil { // the clocks run again
 					s.sendClocks(ev, g.players[1-col], g, s.cfg.Now())
 				}
 				s.sendGameState(ev, g, col)
 			}
 		}
 	}
-	s.td.login(ev, c)
+	if s.director != nil {
+		s.director.Login(ev, c)
+	}
 	ev.flush()
 	return true
 }

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"golang.org/x/crypto/bcrypt"
+
+	"kriegbot/server/internal/wiretest"
 )
 
 // TestMeasureHostile prints the figures of docs/robustness.md: each
@@ -35,25 +37,25 @@ func TestMeasureHostile(t *testing.T) {
 		{"20 lines of 250 seek/unseek pairs, bystander (DG 50) reading", dg50, true, seeks, "\x19(50 "},
 	} {
 		srv, addr := startServer(t, Config{})
-		v := dialRaw(t, addr)
-		victim := v.guestHandle(sc.victimPre)
+		v := wiretest.DialRaw(t, addr)
+		victim := v.GuestHandle(sc.victimPre)
 		var vr *reader
 		if sc.reading {
 			vr = readAll(v)
 		}
-		a := dialRaw(t, addr)
-		a.guestHandle("")
+		a := wiretest.DialRaw(t, addr)
+		a.GuestHandle("")
 		ar := readAll(a)
 		start := time.Now()
 		line := sc.line(victim)
 		for i := 0; i < 20; i++ {
-			a.send(line + "\r\n")
+			a.Send(line + "\r\n")
 		}
-		a.send("date\r\n")
+		a.Send("date\r\n")
 		out, _ := ar.waitFor("Server time:")
 		el := time.Since(start)
 		stayed := strings.Contains(strings.Join(srv.Users(), " "), victim)
-		v.send("date\r\n")
+		v.Send("date\r\n")
 		if vr == nil {
 			vr = readAll(v)
 		}
@@ -80,10 +82,10 @@ func TestMeasureHostile(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				c := dialRaw(t, addr)
-				c.expect("login:", wait)
-				c.send(fmt.Sprintf("alice guess%d\r\n", i))
-				a := c.answer()
+				c := wiretest.DialRaw(t, addr)
+				c.Expect("login:", wait)
+				c.Send(fmt.Sprintf("alice guess%d\r\n", i))
+				a := answer(c)
 				kind := "other"
 				switch {
 				case strings.Contains(a, "Starting session"):
@@ -107,8 +109,8 @@ func TestMeasureHostile(t *testing.T) {
 		_, addr := startServer(t, Config{})
 		ok, refused := 0, 0
 		for i := 0; i < 300; i++ {
-			c := dialRaw(t, addr)
-			out := c.answer()
+			c := wiretest.DialRaw(t, addr)
+			out := answer(c)
 			switch {
 			case strings.Contains(out, "login:"):
 				ok++
@@ -122,17 +124,17 @@ func TestMeasureHostile(t *testing.T) {
 	// A trickle of one byte every 100 ms, idle limit 2 s.
 	{
 		_, addr := startServer(t, Config{IdleTimeout: 2 * time.Second})
-		c := dialRaw(t, addr)
-		c.loginGuest()
+		c := wiretest.DialRaw(t, addr)
+		c.LoginGuest()
 		start := time.Now()
 		buf := make([]byte, 4096)
 		n := 0
-		for time.Since(start) < wait && !strings.Contains(c.pending, "Auto-logout") {
-			c.nc.Write([]byte("x"))
+		for time.Since(start) < wait && !strings.Contains(c.Pending, "Auto-logout") {
+			c.Conn.Write([]byte("x"))
 			n++
-			c.nc.SetReadDeadline(time.Now().Add(100 * time.Millisecond))
-			k, _ := c.r.Read(buf)
-			c.pending += string(buf[:k])
+			c.Conn.SetReadDeadline(time.Now().Add(100 * time.Millisecond))
+			k, _ := c.Reader.Read(buf)
+			c.Pending += string(buf[:k])
 		}
 		t.Logf("trickle of 1 byte / 100 ms, IdleTimeout 2 s: logged out after %v (%d bytes sent)", time.Since(start).Round(10*time.Millisecond), n)
 	}
@@ -146,10 +148,10 @@ func TestMeasureHostile(t *testing.T) {
 			lines = append(lines, fmt.Sprintf(format, args...))
 			mu.Unlock()
 		}
-		srv, addr := startSmallBuffers(t, Config{Log: logf})
+		srv, addr := startSmallBuffers(t, Config{Log: wiretest.LogTo(func(m string) { logf("%s", m) })})
 		c := dialSmallWindow(t, addr)
-		handle := c.guestHandle("")
-		go c.nc.Write([]byte(strings.Repeat("help\r\n", 40000)))
+		handle := c.GuestHandle("")
+		go c.Conn.Write([]byte(strings.Repeat("help\r\n", 40000)))
 		start := time.Now()
 		for strings.Contains(strings.Join(srv.Users(), " "), handle) && time.Since(start) < wait {
 			time.Sleep(5 * time.Millisecond)

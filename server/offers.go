@@ -2,7 +2,6 @@ package server
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -13,13 +12,13 @@ import (
 
 // challenge is a pending match offer.
 type challenge struct {
-	from, to     *client
+	from, to     *Client
 	minutes, inc int
 	rated        bool
 	color        string // the challenger's requested colour
 }
 
-func (tel *telnetDoor) cmdMatch(ev *events, c *client, in cmdInput) {
+func (tel *telnetDoor) cmdMatch(ev *Events, c *Client, in cmdInput) {
 	s := tel.s
 	args := in.args
 	if len(args) < 1 {
@@ -30,13 +29,15 @@ func (tel *telnetDoor) cmdMatch(ev *events, c *client, in cmdInput) {
 	// "match <opponent>!" (the tourney-set line's answer, and DG 63's
 	// command) or a match at the paired terms answers a TD pairing.
 	name := strings.TrimSuffix(args[0], "!")
-	if b := s.td.pairedBoard(c.handle, name); b != nil {
-		if t := parseTerms(args[1:]); len(args) > 1 && (t.minutes != b.ev.Spec.Minutes || t.inc != b.ev.Spec.Inc || t.rated || t.problem() != "") {
-			ev.text(c, fmt.Sprintf("You are paired with %s in %s at %d %d unrated: send \"match %s!\".", name, b.ev.title(), b.ev.Spec.Minutes, b.ev.Spec.Inc, name))
+	if s.director != nil {
+		if minutes, inc, event, ok := s.director.Pairing(c.handle, name); ok {
+			if t := parseTerms(args[1:]); len(args) > 1 && (t.minutes != minutes || t.inc != inc || t.rated || t.problem() != "") {
+				ev.text(c, fmt.Sprintf("You are paired with %s in %s at %d %d unrated: send \"match %s!\".", name, event, minutes, inc, name))
+				return
+			}
+			s.director.Answer(ev, c, name)
 			return
 		}
-		s.td.answer(ev, c, b)
-		return
 	}
 	if strings.HasSuffix(args[0], "!") {
 		// The "!" form answers pairings only: a late or repeated answer
@@ -46,7 +47,7 @@ func (tel *telnetDoor) cmdMatch(ev *events, c *client, in cmdInput) {
 	}
 	dest := s.users[strings.ToLower(args[0])]
 	if dest == nil {
-		if bot := s.http.bots[strings.ToLower(args[0])]; bot != nil {
+		if bot := s.findBot(strings.ToLower(args[0])); bot != nil {
 			s.matchBot(ev, c, bot, parseTerms(args[1:]))
 			return
 		}
@@ -76,12 +77,12 @@ func (tel *telnetDoor) cmdMatch(ev *events, c *client, in cmdInput) {
 	s.offer(ev, c, dest, t.minutes, t.inc, t.rated, t.color)
 }
 
-func (s *Server) offer(ev *events, from, to *client, minutes, inc int, rated bool, color string) {
+func (s *Server) offer(ev *Events, from, to *Client, minutes, inc int, rated bool, color string) {
 	if from.game != nil || to.game != nil {
 		ev.text(from, "One of you is already playing.")
 		return
 	}
-	if s.td.refuse(ev, from, to.handle) {
+	if s.refusedByTD(ev, from, to.handle) {
 		return
 	}
 	if to.congested() {
@@ -119,14 +120,14 @@ func (s *Server) offer(ev *events, from, to *client, minutes, inc int, rated boo
 	case "black":
 		colReq = "0"
 	}
-	for _, u := range []*client{from, to} {
+	for _, u := range []*Client{from, to} {
 		ev.dg(u, protocol.DGMatch, from.handle, strconv.Itoa(s.rating(from.handle)), "0", from.titles,
 			to.handle, strconv.Itoa(s.rating(to.handle)), "0", to.titles, "16", "Wild", boolField(rated), "0",
 			strconv.Itoa(minutes), strconv.Itoa(inc), strconv.Itoa(minutes), strconv.Itoa(inc), colReq, "")
 	}
 }
 
-func (tel *telnetDoor) findChallenge(c *client, args []string) *challenge {
+func (tel *telnetDoor) findChallenge(c *Client, args []string) *challenge {
 	s := tel.s
 	var found *challenge
 	for _, ch := range s.challenges {
@@ -144,7 +145,7 @@ func (tel *telnetDoor) findChallenge(c *client, args []string) *challenge {
 	return found
 }
 
-func (tel *telnetDoor) cmdAccept(ev *events, c *client, in cmdInput) {
+func (tel *telnetDoor) cmdAccept(ev *Events, c *Client, in cmdInput) {
 	s := tel.s
 	args := in.args
 	ch := tel.findChallenge(c, args)
@@ -155,7 +156,7 @@ func (tel *telnetDoor) cmdAccept(ev *events, c *client, in cmdInput) {
 	s.acceptChallenge(ev, ch)
 }
 
-func (s *Server) acceptChallenge(ev *events, ch *challenge) {
+func (s *Server) acceptChallenge(ev *Events, ch *challenge) {
 	s.dropChallenge(ev, ch, fmt.Sprintf("%s accepts the challenge of %s.", ch.to.handle, ch.from.handle))
 	ev.text(ch.to, fmt.Sprintf("You accept the challenge of %s.", ch.from.handle))
 	ev.text(ch.from, fmt.Sprintf("%s accepts your challenge.", ch.to.handle))
@@ -163,14 +164,14 @@ func (s *Server) acceptChallenge(ev *events, ch *challenge) {
 		ev.text(ch.to, "One of you is already playing.")
 		return
 	}
-	if s.td.refuse(ev, ch.to, ch.from.handle) {
+	if s.refusedByTD(ev, ch.to, ch.from.handle) {
 		return
 	}
 	white, black := s.colors(seat{c: ch.from}, seat{c: ch.to}, ch.color)
 	s.startGame(ev, white, black, ch.minutes, ch.inc, ch.rated, "", "")
 }
 
-func (tel *telnetDoor) cmdDecline(ev *events, c *client, in cmdInput) {
+func (tel *telnetDoor) cmdDecline(ev *Events, c *Client, in cmdInput) {
 	s := tel.s
 	args := in.args
 	if len(args) > 0 && strings.EqualFold(args[0], "draw") {
@@ -197,21 +198,21 @@ func (tel *telnetDoor) cmdDecline(ev *events, c *client, in cmdInput) {
 	ev.text(ch.to, fmt.Sprintf("You decline the challenge of %s.", ch.from.handle))
 }
 
-func (s *Server) dropChallenge(ev *events, ch *challenge, why string) {
+func (s *Server) dropChallenge(ev *Events, ch *challenge, why string) {
 	for i, x := range s.challenges {
 		if x == ch {
 			s.challenges = append(s.challenges[:i], s.challenges[i+1:]...)
 			break
 		}
 	}
-	for _, u := range []*client{ch.from, ch.to} {
+	for _, u := range []*Client{ch.from, ch.to} {
 		ev.dg(u, protocol.DGMatchRemoved, ch.from.handle, ch.to.handle, why)
 	}
 }
 
 // removeOffersOf withdraws a player's seeks and challenges (game start,
 // logout, bare `match`).
-func (s *Server) removeOffersOf(ev *events, handle string) {
+func (s *Server) removeOffersOf(ev *Events, handle string) {
 	for _, sk := range s.sortedSeeks() {
 		if sk.owner != nil && strings.EqualFold(sk.owner.handle, handle) {
 			s.removeSeek(ev, sk, 2)
@@ -230,7 +231,7 @@ func (s *Server) removeOffersOf(ev *events, handle string) {
 // the bot finds it in /game/mine/active. So here: the challenge is issued
 // and accepted in one step, when the bot plays wild16, is connected (made
 // a request within botPresent), and has room for another game.
-func (s *Server) matchBot(ev *events, c *client, bot *webBot, t terms) {
+func (s *Server) matchBot(ev *Events, c *Client, bot Bot, t terms) {
 	if p := t.problem(); p != "" {
 		ev.text(c, p)
 		return
@@ -244,21 +245,16 @@ func (s *Server) matchBot(ev *events, c *client, bot *webBot, t terms) {
 	case c.game != nil:
 		ev.text(c, "You are already playing.")
 		return
-	case !slices.Contains(bot.Variants, "wild16"):
-		ev.text(c, fmt.Sprintf("%s does not play wild 16 (its supported_rule_variants lack wild16).", bot.Username))
-		return
-	case bot.LastSeen.IsZero() || now.Sub(bot.LastSeen) > botPresent:
-		ev.text(c, fmt.Sprintf("%s is not connected: an HTTP bot that has made no request for %v is taken to be away.", bot.Username, botPresent))
-		return
-	case s.http.activeCount(bot) >= s.http.cfg.MaxActivePerBot:
-		ev.text(c, fmt.Sprintf("%s is playing too many games; try later.", bot.Username))
+	}
+	if why := s.bots.Unavailable(bot, now); why != "" {
+		ev.text(c, why)
 		return
 	}
 	kind := "unrated"
 	if t.rated {
 		kind = "rated"
 	}
-	desc := fmt.Sprintf("%s (%d) %s (%d) %s wild 16 %d %d", c.handle, s.rating(c.handle), bot.Username, s.rating(bot.Username), kind, t.minutes, t.inc)
+	desc := fmt.Sprintf("%s (%d) %s (%d) %s wild 16 %d %d", c.handle, s.rating(c.handle), bot.Handle(), s.rating(bot.Handle()), kind, t.minutes, t.inc)
 	if t.color != "" {
 		desc += " (" + t.color + ")"
 	}
@@ -274,11 +270,19 @@ func (s *Server) matchBot(ev *events, c *client, bot *webBot, t terms) {
 	// see a challenge issued, then accepted, then the game.
 	ev.text(c, "Issuing: "+desc+".")
 	ev.dg(c, protocol.DGMatch, c.handle, strconv.Itoa(s.rating(c.handle)), "0", c.titles,
-		bot.Username, strconv.Itoa(s.rating(bot.Username)), "0", "C", "16", "Wild", boolField(t.rated), "0",
+		bot.Handle(), strconv.Itoa(s.rating(bot.Handle())), "0", "C", "16", "Wild", boolField(t.rated), "0",
 		strconv.Itoa(t.minutes), strconv.Itoa(t.inc), strconv.Itoa(t.minutes), strconv.Itoa(t.inc), colReq, "")
-	ev.dg(c, protocol.DGMatchRemoved, c.handle, bot.Username, fmt.Sprintf("%s accepts the challenge of %s.", bot.Username, c.handle))
-	ev.text(c, fmt.Sprintf("%s accepts your challenge.", bot.Username))
+	ev.dg(c, protocol.DGMatchRemoved, c.handle, bot.Handle(), fmt.Sprintf("%s accepts the challenge of %s.", bot.Handle(), c.handle))
+	ev.text(c, fmt.Sprintf("%s accepts your challenge.", bot.Handle()))
 	white, black := s.colors(seat{c: c}, seat{bot: bot}, t.color)
 	s.startGame(ev, white, black, t.minutes, t.inc, t.rated, "", "")
-	s.cfg.Log("http: %s challenged bot %s", c.handle, bot.Username)
+	s.note().Msgf("http: %s challenged bot %s", c.handle, bot.Handle())
+}
+
+// findBot returns the bot of another door named lname, or nil.
+func (s *Server) findBot(lname string) Bot {
+	if s.bots == nil {
+		return nil
+	}
+	return s.bots.FindBot(lname)
 }

@@ -30,7 +30,7 @@ func parseMoveWord(s string) (chess.Move, bool) {
 	return m, true
 }
 
-func (tel *telnetDoor) cmdResign(ev *events, c *client, _ cmdInput) {
+func (tel *telnetDoor) cmdResign(ev *Events, c *Client, _ cmdInput) {
 	s := tel.s
 	g := c.game
 	col := g.colorOf(c)
@@ -38,7 +38,7 @@ func (tel *telnetDoor) cmdResign(ev *events, c *client, _ cmdInput) {
 }
 
 // cmdDraw offers a draw, or accepts the opponent's offer.
-func (tel *telnetDoor) cmdDraw(ev *events, c *client, _ cmdInput) {
+func (tel *telnetDoor) cmdDraw(ev *Events, c *Client, _ cmdInput) {
 	s := tel.s
 	g := c.game
 	col := g.colorOf(c)
@@ -53,11 +53,11 @@ func (tel *telnetDoor) cmdDraw(ev *events, c *client, _ cmdInput) {
 	s.offersDG(ev, g)
 }
 
-func (tel *telnetDoor) cmdAbort(ev *events, c *client, _ cmdInput) {
+func (tel *telnetDoor) cmdAbort(ev *Events, c *Client, _ cmdInput) {
 	s := tel.s
 	g := c.game
 	col := g.colorOf(c)
-	if g.td != nil {
+	if g.tourney != nil {
 		// A TD game counts: it is won, lost or drawn, never aborted.
 		ev.text(c, "A tourney game cannot be aborted: play on or resign.")
 		return
@@ -73,7 +73,7 @@ func (tel *telnetDoor) cmdAbort(ev *events, c *client, _ cmdInput) {
 	s.offersDG(ev, g)
 }
 
-func (s *Server) offersDG(ev *events, g *game) {
+func (s *Server) offersDG(ev *Events, g *Game) {
 	for _, p := range g.players {
 		ev.dg(p, protocol.DGOffersInMyGame, strconv.Itoa(g.number), boolField(g.drawOffer[0]), boolField(g.drawOffer[1]),
 			"0", "0", boolField(g.abortOffer[0]), boolField(g.abortOffer[1]), "0", "0")
@@ -81,7 +81,7 @@ func (s *Server) offersDG(ev *events, g *game) {
 }
 
 // cmdBoard draws the player's own men and both clocks.
-func (tel *telnetDoor) cmdBoard(ev *events, c *client, _ cmdInput) {
+func (tel *telnetDoor) cmdBoard(ev *Events, c *Client, _ cmdInput) {
 	s := tel.s
 	g := c.game
 	for _, l := range boardText(ptr(g.ump.Position()), g.colorOf(c)) {
@@ -98,7 +98,7 @@ func fmtClock(d time.Duration) string {
 	return fmt.Sprintf("%d:%02d", int(d/time.Minute), int(d%time.Minute/time.Second))
 }
 
-func (tel *telnetDoor) cmdMoves(ev *events, c *client, in cmdInput) {
+func (tel *telnetDoor) cmdMoves(ev *Events, c *Client, in cmdInput) {
 	s := tel.s
 	args := in.args
 	g := c.game

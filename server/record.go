@@ -24,7 +24,7 @@ import (
 // of the name stands already (a folder shared or edited by hand) the game
 // goes under game-<n>-<k>. Each file is then written to a temporary name
 // and renamed over its claim, so a crash never leaves half a record.
-func writeRecords(dir string, g *game) (string, error) {
+func writeRecords(dir string, g *Game) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
@@ -129,7 +129,7 @@ func refereeWords(a umpire.Answer) []string {
 	return v.Words()
 }
 
-func gamePGN(g *game) string {
+func gamePGN(g *Game) string {
 	var w pgnout.Writer
 	result := g.result
 	if result == "aborted" {
@@ -192,7 +192,7 @@ type jsonResult struct {
 	Attempts    int    `json:"attempts"`
 }
 
-func gameJSONL(g *game) []byte {
+func gameJSONL(g *Game) []byte {
 	var out []byte
 	pos := chess.StartPosition()
 	leg := 0

@@ -22,7 +22,7 @@ import (
 func TestGameJSONLIsRefereeLines(t *testing.T) {
 	u := umpire.New(umpire.ICC())
 	u.Reset(chess.StartPosition())
-	g := &game{number: 7, names: [2]string{"alice", "bob"}, minutes: 2, inc: 12, result: "0-1", endCode: "Mat", description: "White checkmated"}
+	g := &Game{number: 7, names: [2]string{"alice", "bob"}, minutes: 2, inc: 12, result: "0-1", endCode: "Mat", description: "White checkmated"}
 	// Fool's mate, with a refused attempt and a capture-free check.
 	for i, uci := range []string{"f2f3", "e7e5", "e1e3", "g2g4", "d8h4"} {
 		m, err := chess.ParseUCI(uci)
@@ -91,8 +91,8 @@ func TestRecordsSurviveARestart(t *testing.T) {
 	play := func() int {
 		srv, addr := startServer(t, Config{RecordDir: dir})
 		w, b, _, _ := startRawGame(t, addr)
-		w.send("resign\r\n")
-		b.expect("resigns} 0-1", wait)
+		w.Send("resign\r\n")
+		b.Expect("resigns} 0-1", wait)
 		srv.Close()
 		fin := srv.Finished()
 		if len(fin) != 1 {
@@ -127,7 +127,7 @@ func TestRecordsNeverOverwrite(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	g := &game{number: 3, names: [2]string{"alice", "bob"}, minutes: 2, result: "1-0", endCode: "Res", description: "Black resigns"}
+	g := &Game{number: 3, names: [2]string{"alice", "bob"}, minutes: 2, result: "1-0", endCode: "Res", description: "Black resigns"}
 	name, err := writeRecords(dir, g)
 	if err != nil {
 		t.Fatal(err)

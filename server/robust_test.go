@@ -12,23 +12,24 @@ import (
 
 	"kriegbot/protocol"
 	"kriegbot/protocol/iccclient"
+	"kriegbot/server/internal/wiretest"
 )
 
 // healthy checks that a fresh guest can still log in and get an answer.
 func healthy(t *testing.T, addr string) {
 	t.Helper()
-	c := dialRaw(t, addr)
-	c.loginGuest()
-	c.send("who\r\n")
-	c.expect("players displayed", wait)
+	c := wiretest.DialRaw(t, addr)
+	c.LoginGuest()
+	c.Send("who\r\n")
+	c.Expect("players displayed", wait)
 }
 
 func TestGarbageBytes(t *testing.T) {
 	_, addr := startServer(t, Config{})
 	rng := rand.New(rand.NewPCG(7, 7))
 	for i := 0; i < 5; i++ {
-		c := dialRaw(t, addr)
-		c.expect("login:", wait)
+		c := wiretest.DialRaw(t, addr)
+		c.Expect("login:", wait)
 		junk := make([]byte, 64<<10)
 		for j := range junk {
 			junk[j] = byte(rng.Uint32())
@@ -37,9 +38,9 @@ func TestGarbageBytes(t *testing.T) {
 		for j := 0; j < len(junk); j += 97 {
 			junk[j] = []byte{0xff, 0x19, '\r', '\n', 0, 0xfa}[j%6]
 		}
-		c.nc.Write(junk)
+		c.Conn.Write(junk)
 		if i%2 == 0 {
-			c.send("\r\ng\r\nwho\r\n")
+			c.Send("\r\ng\r\nwho\r\n")
 		}
 	}
 	healthy(t, addr)
@@ -47,12 +48,12 @@ func TestGarbageBytes(t *testing.T) {
 
 func TestOneMegabyteLine(t *testing.T) {
 	_, addr := startServer(t, Config{})
-	c := dialRaw(t, addr)
-	c.loginGuest()
-	c.send(strings.Repeat("x", 1<<20) + "\r\n")
-	c.expect("too long", wait)
-	c.send("who\r\n") // the same client goes on
-	c.expect("players displayed", wait)
+	c := wiretest.DialRaw(t, addr)
+	c.LoginGuest()
+	c.Send(strings.Repeat("x", 1<<20) + "\r\n")
+	c.Expect("too long", wait)
+	c.Send("who\r\n") // the same client goes on
+	c.Expect("players displayed", wait)
 	healthy(t, addr)
 }
 
@@ -62,17 +63,17 @@ func TestOneMegabyteLine(t *testing.T) {
 // machine's speed), and it is served once its line is whole.
 func TestSlowClientDoesNotBlockOthers(t *testing.T) {
 	_, addr := startServer(t, Config{})
-	slow := dialRaw(t, addr)
-	slow.expect("login:", wait)
-	slow.send("g") // half a login line, then silence
+	slow := wiretest.DialRaw(t, addr)
+	slow.Expect("login:", wait)
+	slow.Send("g") // half a login line, then silence
 	healthy(t, addr)
 	healthy(t, addr)
 	for _, b := range []byte("\r\nwho\r\n") { // the rest, trickled
-		slow.send(string(b))
+		slow.Send(string(b))
 		time.Sleep(10 * time.Millisecond)
 	}
-	slow.expect("Starting session as", wait)
-	slow.expect("players displayed", wait)
+	slow.Expect("Starting session as", wait)
+	slow.Expect("players displayed", wait)
 	healthy(t, addr)
 }
 
@@ -89,15 +90,15 @@ func TestClientThatNeverReadsIsDropped(t *testing.T) {
 			mu.Unlock()
 		}
 	}
-	_, addr := startServer(t, Config{MaxOutput: 64 << 10, Log: logf})
-	c := dialRaw(t, addr)
-	c.loginGuest()
+	_, addr := startServer(t, Config{MaxOutput: 64 << 10, Log: wiretest.LogTo(func(m string) { logf("%s", m) })})
+	c := wiretest.DialRaw(t, addr)
+	c.LoginGuest()
 	// About 60 MB of help text: more than any kernel buffers on loopback.
 	var flood bytes.Buffer
 	for i := 0; i < 40000; i++ {
 		flood.WriteString("help\r\n")
 	}
-	go c.nc.Write(flood.Bytes())
+	go c.Conn.Write(flood.Bytes())
 	for deadline := time.Now().Add(wait); ; time.Sleep(10 * time.Millisecond) {
 		mu.Lock()
 		n := len(drops)
@@ -114,24 +115,24 @@ func TestClientThatNeverReadsIsDropped(t *testing.T) {
 
 func TestLoginTimeout(t *testing.T) {
 	_, addr := startServer(t, Config{LoginTimeout: 300 * time.Millisecond})
-	idle := dialRaw(t, addr)
-	idle.expect("Auto-logout", wait)
+	idle := wiretest.DialRaw(t, addr)
+	idle.Expect("Auto-logout", wait)
 	healthy(t, addr)
 }
 
 func TestLoginRateLimit(t *testing.T) {
 	_, addr := startServer(t, Config{LoginFailures: 3, Accounts: testAccounts(t, map[string]string{"alice": "wonderland"})})
-	c := dialRaw(t, addr)
-	c.expect("login:", wait)
+	c := wiretest.DialRaw(t, addr)
+	c.Expect("login:", wait)
 	for i := 0; i < 4; i++ {
-		c.send("alice wrong\r\n")
+		c.Send("alice wrong\r\n")
 	}
-	c.expect("Too many failed logins", wait)
+	c.Expect("Too many failed logins", wait)
 	// The same address is refused for a minute, even with the right password.
-	d := dialRaw(t, addr)
-	d.expect("login:", wait)
-	d.send("alice wonderland\r\n")
-	d.expect("Too many failed logins", wait)
+	d := wiretest.DialRaw(t, addr)
+	d.Expect("login:", wait)
+	d.Send("alice wonderland\r\n")
+	d.Expect("Too many failed logins", wait)
 }
 
 func TestTwoHundredConnections(t *testing.T) {
@@ -145,7 +146,7 @@ func TestTwoHundredConnections(t *testing.T) {
 			defer wg.Done()
 			ctx, cancel := context.WithTimeout(context.Background(), 2*wait)
 			defer cancel()
-			s, err := iccclient.Dial(ctx, iccclient.Config{Addr: addr, Dial: plainDial, KeepAlive: -1, DeadAfter: -1})
+			s, err := iccclient.Dial(ctx, iccclient.Config{Addr: addr, Dial: wiretest.PlainDial, KeepAlive: -1, DeadAfter: -1})
 			if err != nil {
 				errs <- err
 				return
@@ -176,19 +177,19 @@ func TestTwoHundredConnections(t *testing.T) {
 }
 
 // startRawGame logs two raw text clients in and starts a game between them.
-func startRawGame(t *testing.T, addr string) (white, black *rawClient, whiteName, blackName string) {
-	a := dialRaw(t, addr)
-	a.loginGuest()
-	b := dialRaw(t, addr)
-	b.expect("login:", wait)
-	b.send("g\r\n")
-	out := b.expect("Starting session as", wait)
+func startRawGame(t *testing.T, addr string) (white, black *wiretest.RawClient, whiteName, blackName string) {
+	a := wiretest.DialRaw(t, addr)
+	a.LoginGuest()
+	b := wiretest.DialRaw(t, addr)
+	b.Expect("login:", wait)
+	b.Send("g\r\n")
+	out := b.Expect("Starting session as", wait)
 	bName := strings.Fields(out[strings.Index(out, "Starting session as")+len("Starting session as"):])[0]
-	a.send("match " + bName + " 5 0\r\n")
-	b.expect("Challenge:", wait)
-	b.send("accept\r\n")
-	o := b.expect("Creating: ", wait)
-	a.expect("Creating: ", wait)
+	a.Send("match " + bName + " 5 0\r\n")
+	b.Expect("Challenge:", wait)
+	b.Send("accept\r\n")
+	o := b.Expect("Creating: ", wait)
+	a.Expect("Creating: ", wait)
 	f := strings.Fields(o[strings.Index(o, "Creating:")+len("Creating:"):])
 	if f[0] == bName {
 		return b, a, f[0], f[2]
@@ -199,10 +200,10 @@ func startRawGame(t *testing.T, addr string) (white, black *rawClient, whiteName
 func TestVanishingClientLosesTheGame(t *testing.T) {
 	srv, addr := startServer(t, Config{})
 	w, b, wName, _ := startRawGame(t, addr)
-	w.send("e2e4\r\n")
-	b.expect("has moved", wait)
-	w.nc.Close() // vanishes mid-game
-	b.expect(wName+" forfeits by disconnection} 0-1", wait)
+	w.Send("e2e4\r\n")
+	b.Expect("has moved", wait)
+	w.Conn.Close() // vanishes mid-game
+	b.Expect(wName+" forfeits by disconnection} 0-1", wait)
 	fin := srv.Finished()
 	if len(fin) != 1 || fin[0].Result != "0-1" || fin[0].Code != "Dis" {
 		t.Fatalf("finished %+v", fin)
@@ -214,29 +215,29 @@ func TestGracePeriodResume(t *testing.T) {
 	// A grace far longer than a reconnection takes on any machine.
 	srv, addr := startServer(t, Config{DisconnectGrace: 2 * wait,
 		Accounts: testAccounts(t, map[string]string{"alice": "a1", "bob": "b1"})})
-	alice := dialRaw(t, addr)
-	alice.expect("login:", wait)
-	alice.send("alice a1\r\n")
-	alice.expect("Starting session", wait)
-	bob := dialRaw(t, addr)
-	bob.expect("login:", wait)
-	bob.send("bob b1\r\n")
-	bob.expect("Starting session", wait)
-	alice.send("match bob 5 0 white\r\n")
-	bob.expect("Challenge:", wait)
-	bob.send("accept alice\r\n")
-	alice.expect("it is your move", wait)
-	alice.send("e2e4\r\n")
-	bob.expect("has moved", wait)
-	bob.nc.Close()
-	alice.expect("has disconnected", wait)
-	bob2 := dialRaw(t, addr)
-	bob2.expect("login:", wait)
-	bob2.send("bob b1\r\n")
-	bob2.expect("Resuming game", wait)
-	bob2.expect("it is your move", wait)
-	bob2.send("e7e5\r\n")
-	alice.expect("has moved", wait)
+	alice := wiretest.DialRaw(t, addr)
+	alice.Expect("login:", wait)
+	alice.Send("alice a1\r\n")
+	alice.Expect("Starting session", wait)
+	bob := wiretest.DialRaw(t, addr)
+	bob.Expect("login:", wait)
+	bob.Send("bob b1\r\n")
+	bob.Expect("Starting session", wait)
+	alice.Send("match bob 5 0 white\r\n")
+	bob.Expect("Challenge:", wait)
+	bob.Send("accept alice\r\n")
+	alice.Expect("it is your move", wait)
+	alice.Send("e2e4\r\n")
+	bob.Expect("has moved", wait)
+	bob.Conn.Close()
+	alice.Expect("has disconnected", wait)
+	bob2 := wiretest.DialRaw(t, addr)
+	bob2.Expect("login:", wait)
+	bob2.Send("bob b1\r\n")
+	bob2.Expect("Resuming game", wait)
+	bob2.Expect("it is your move", wait)
+	bob2.Send("e7e5\r\n")
+	alice.Expect("has moved", wait)
 	if p, _ := srv.GameCount(); p != 1 {
 		t.Fatalf("%d games in progress after resume", p)
 	}
@@ -254,7 +255,7 @@ func TestFlagFall(t *testing.T) {
 		srv.armClock(g)
 	}
 	srv.mu.Unlock()
-	b.expect(wName+" forfeits on time} 0-1", wait)
+	b.Expect(wName+" forfeits on time} 0-1", wait)
 	if fin := srv.Finished(); len(fin) != 1 || fin[0].Code != "Fla" {
 		t.Fatalf("finished %+v", fin)
 	}
@@ -262,12 +263,12 @@ func TestFlagFall(t *testing.T) {
 
 func TestServerRefusesWhenFull(t *testing.T) {
 	_, addr := startServer(t, Config{MaxConns: 2})
-	a := dialRaw(t, addr)
-	a.expect("login:", wait)
-	b := dialRaw(t, addr)
-	b.expect("login:", wait)
-	c := dialRaw(t, addr)
-	c.expect("server is full", wait)
+	a := wiretest.DialRaw(t, addr)
+	a.Expect("login:", wait)
+	b := wiretest.DialRaw(t, addr)
+	b.Expect("login:", wait)
+	c := wiretest.DialRaw(t, addr)
+	c.Expect("server is full", wait)
 }
 
 func TestNewRefusesNobody(t *testing.T) {

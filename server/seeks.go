@@ -12,13 +12,13 @@ import (
 
 // Seek ads: seek, unseek, sought and play, and the terms they share with match.
 
-// seek is a seek ad: a telnet client's, or an HTTP bot's waiting lobby
+// Seek is a seek ad: a telnet client's, or an HTTP bot's waiting lobby
 // game (owner nil, bot set), which telnet users see and `play` like any
 // other. Every ad has the game_id and game_code the HTTP door shows.
-type seek struct {
+type Seek struct {
 	index         int
-	owner         *client
-	bot           *webBot
+	owner         *Client
+	bot           Bot
 	id, code      string
 	minutes, inc  int
 	rated         bool
@@ -104,15 +104,15 @@ func (t terms) problem() string {
 	return ""
 }
 
-func (s *Server) canPlayRated(c *client, rated bool) bool { return !rated || !c.guest }
+func (s *Server) canPlayRated(c *Client, rated bool) bool { return !rated || !c.guest }
 
 // seat is the owner of the ad, as a side of the game it leads to.
-func (sk *seek) seat() seat { return seat{c: sk.owner, bot: sk.bot} }
+func (sk *Seek) seat() seat { return seat{c: sk.owner, bot: sk.bot} }
 
 // ownedBy reports whether c posted the ad.
-func (sk *seek) ownedBy(c *client) bool { return sk.owner != nil && sk.owner == c }
+func (sk *Seek) ownedBy(c *Client) bool { return sk.owner != nil && sk.owner == c }
 
-func (tel *telnetDoor) cmdSeek(ev *events, c *client, in cmdInput) {
+func (tel *telnetDoor) cmdSeek(ev *Events, c *Client, in cmdInput) {
 	s := tel.s
 	args := in.args
 	t := parseTerms(args)
@@ -124,7 +124,7 @@ func (tel *telnetDoor) cmdSeek(ev *events, c *client, in cmdInput) {
 		ev.text(c, "Guests can play unrated games only.")
 		return
 	}
-	if s.td.refuse(ev, c, "") {
+	if s.refusedByTD(ev, c, "") {
 		return
 	}
 	n := 0
@@ -137,7 +137,7 @@ func (tel *telnetDoor) cmdSeek(ev *events, c *client, in cmdInput) {
 		ev.text(c, "You may have at most 3 seek ads.")
 		return
 	}
-	sk := &seek{index: s.nextSeek, owner: c, minutes: t.minutes, inc: t.inc, rated: t.rated, color: t.color,
+	sk := &Seek{index: s.nextSeek, owner: c, minutes: t.minutes, inc: t.inc, rated: t.rated, color: t.color,
 		manual: t.manual, minR: t.minR, maxR: t.maxR, posted: s.cfg.Now(), formulaScreen: t.formula}
 	ev.text(c, fmt.Sprintf("Your seek has been posted with index %d.", sk.index))
 	s.postSeek(ev, sk)
@@ -145,10 +145,10 @@ func (tel *telnetDoor) cmdSeek(ev *events, c *client, in cmdInput) {
 
 // postSeek numbers a new ad, names it for the HTTP door and shows it to
 // everyone.
-func (s *Server) postSeek(ev *events, sk *seek) {
+func (s *Server) postSeek(ev *Events, sk *Seek) {
 	sk.index = s.nextSeek
 	s.nextSeek++
-	sk.id, sk.code = s.http.newGameID()
+	sk.id, sk.code = s.newGameID()
 	s.seeks[sk.index] = sk
 	for _, u := range s.users {
 		if sk.ownedBy(u) || !u.congested() { // see client.congested
@@ -157,7 +157,7 @@ func (s *Server) postSeek(ev *events, sk *seek) {
 	}
 }
 
-func (s *Server) seekDG(ev *events, u *client, sk *seek) {
+func (s *Server) seekDG(ev *Events, u *Client, sk *Seek) {
 	col := "-1"
 	switch sk.color {
 	case "white":
@@ -175,7 +175,7 @@ func (s *Server) seekDG(ev *events, u *client, sk *seek) {
 		strconv.Itoa(sk.minR), strconv.Itoa(sk.maxR), auto, boolField(sk.formulaScreen), "")
 }
 
-func (s *Server) removeSeek(ev *events, sk *seek, reason int) {
+func (s *Server) removeSeek(ev *Events, sk *Seek, reason int) {
 	delete(s.seeks, sk.index)
 	if sk.expiry != nil {
 		sk.expiry.Stop()
@@ -187,7 +187,7 @@ func (s *Server) removeSeek(ev *events, sk *seek, reason int) {
 	}
 }
 
-func (tel *telnetDoor) cmdUnseek(ev *events, c *client, in cmdInput) {
+func (tel *telnetDoor) cmdUnseek(ev *Events, c *Client, in cmdInput) {
 	s := tel.s
 	args := in.args
 	n := 0
@@ -200,8 +200,8 @@ func (tel *telnetDoor) cmdUnseek(ev *events, c *client, in cmdInput) {
 	ev.text(c, fmt.Sprintf("%d seek ads removed.", n))
 }
 
-func (s *Server) sortedSeeks() []*seek {
-	out := make([]*seek, 0, len(s.seeks))
+func (s *Server) sortedSeeks() []*Seek {
+	out := make([]*Seek, 0, len(s.seeks))
 	for _, sk := range s.seeks {
 		out = append(out, sk)
 	}
@@ -209,7 +209,7 @@ func (s *Server) sortedSeeks() []*seek {
 	return out
 }
 
-func (tel *telnetDoor) cmdSought(ev *events, c *client, in cmdInput) {
+func (tel *telnetDoor) cmdSought(ev *Events, c *Client, in cmdInput) {
 	s := tel.s
 	for _, sk := range s.sortedSeeks() {
 		r := "u"
@@ -222,7 +222,7 @@ func (tel *telnetDoor) cmdSought(ev *events, c *client, in cmdInput) {
 	ev.text(c, fmt.Sprintf("%d ads displayed.", len(s.seeks)))
 }
 
-func (tel *telnetDoor) cmdPlay(ev *events, c *client, in cmdInput) {
+func (tel *telnetDoor) cmdPlay(ev *Events, c *Client, in cmdInput) {
 	s := tel.s
 	args := in.args
 	if len(args) != 1 {
@@ -238,7 +238,7 @@ func (tel *telnetDoor) cmdPlay(ev *events, c *client, in cmdInput) {
 		ev.text(c, "You cannot play your own seek.")
 	case c.game != nil || sk.seat().busy():
 		ev.text(c, "One of you is already playing.")
-	case s.td.refuse(ev, c, sk.seat().name()):
+	case s.refusedByTD(ev, c, sk.seat().name()):
 	case !s.canPlayRated(c, sk.rated):
 		ev.text(c, "Guests can play unrated games only.")
 	case sk.rated && (s.rating(c.handle) < sk.minR || s.rating(c.handle) > sk.maxR):
@@ -252,7 +252,7 @@ func (tel *telnetDoor) cmdPlay(ev *events, c *client, in cmdInput) {
 
 // takeSeek starts the game of ad sk against taker, under the ad's
 // game_id and game_code.
-func (s *Server) takeSeek(ev *events, sk *seek, taker seat) *game {
+func (s *Server) takeSeek(ev *Events, sk *Seek, taker seat) *Game {
 	white, black := s.colors(sk.seat(), taker, sk.color)
 	ev.touch(sk.owner)
 	if sk.bot != nil {

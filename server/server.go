@@ -11,9 +11,10 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/rs/zerolog"
+
 	"kriegbot/engine/chess"
 	"kriegbot/engine/umpire"
-	"kriegbot/protocol/handle"
 )
 
 // Config sets up a Server. Zero fields take the defaults in their comments.
@@ -62,13 +63,14 @@ type Config struct {
 	LoginFailures int
 	// MaxGames bounds finished games kept for `moves` (default 1000).
 	MaxGames int
-	// TD sets up the tournament director (td*.go).
-	TD TDConfig
-	// HTTP sets up the HTTP door (ServeAPI): the kriegspiel.org bot API
-	// over the same games.
-	HTTP HTTPConfig
-	// Log receives one line per notable server event; nil discards.
-	Log func(format string, args ...any)
+	// Log receives one line per notable server event (logins, games,
+	// the TD's and the HTTP door's doings) at info level, and the
+	// failures it goes on after (a record or a file not written) as
+	// warnings. The zero Logger discards. DebugEvents logs the notable
+	// events at debug level instead (a server embedded in a program with
+	// its own log).
+	Log         zerolog.Logger
+	DebugEvents bool
 	// Now is the clock (default time.Now).
 	Now func() time.Time
 }
@@ -107,13 +109,21 @@ func (c *Config) fill() {
 	if c.MaxGames == 0 {
 		c.MaxGames = 1000
 	}
-	if c.Log == nil {
-		c.Log = func(string, ...any) {}
-	}
 	if c.Now == nil {
 		c.Now = time.Now
 	}
 }
+
+// note starts a log line of a notable event (Config.Log, DebugEvents).
+func (s *Server) note() *zerolog.Event {
+	if s.cfg.DebugEvents {
+		return s.cfg.Log.Debug()
+	}
+	return s.cfg.Log.Info()
+}
+
+// warn starts a log line of a failure the server goes on after.
+func (s *Server) warn() *zerolog.Event { return s.cfg.Log.Warn() }
 
 // Server is the wild 16 server. Create it with New, run it with Serve.
 type Server struct {
@@ -122,20 +132,20 @@ type Server struct {
 	mu         sync.Mutex
 	closed     bool
 	listeners  []net.Listener
-	conns      map[*client]struct{}
+	conns      map[*Client]struct{}
 	perHost    map[string]int     // connections by remote host
-	users      map[string]*client // logged in, by lower-case handle
-	seeks      map[int]*seek
+	users      map[string]*Client // logged in, by lower-case handle
+	seeks      map[int]*Seek
 	nextSeek   int
 	challenges []*challenge
-	games      map[int]*game // in progress
-	finished   []*game       // most recent last, bounded by MaxGames
+	games      map[int]*Game // in progress
+	finished   []*Game       // most recent last, bounded by MaxGames
 	nextGame   int
 	ratings    map[string]int
-	watchers   []gameWatcher // the doors following games (game.go)
+	watchers   []GameWatcher // the doors following games (game.go)
+	bots       BotDoor       // the door whose bots telnet users match, or nil
 	telnet     telnetDoor    // the telnet door's commands and logins
-	http       httpDoor      // the HTTP door (http*.go)
-	td         director      // the tournament director (td*.go)
+	director   Director      // the tournament director (server/tddoor), or nil
 	wg         sync.WaitGroup
 }
 
@@ -145,10 +155,6 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Accounts == nil && cfg.NoGuests {
 		return nil, errors.New("server: no accounts and no guests: nobody could log in")
 	}
-	ws := newHTTPDoor(cfg.HTTP)
-	if err := ws.loadBots(cfg.Now()); err != nil {
-		return nil, fmt.Errorf("server: bots: %w", err)
-	}
 	// Game numbers go on from the records of earlier runs: a restart
 	// never gives a new game an old game's number (or record name).
 	recorded, err := highestRecord(cfg.RecordDir)
@@ -156,44 +162,18 @@ func New(cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("server: records: %w", err)
 	}
 	s := &Server{
-		td:       newDirector(cfg.TD),
-		http:     ws,
 		cfg:      cfg,
 		telnet:   telnetDoor{cmds: newCommandSet(), failures: map[string][]time.Time{}},
-		conns:    map[*client]struct{}{},
+		conns:    map[*Client]struct{}{},
 		perHost:  map[string]int{},
-		users:    map[string]*client{},
-		seeks:    map[int]*seek{},
+		users:    map[string]*Client{},
+		seeks:    map[int]*Seek{},
 		nextSeek: 1,
-		games:    map[int]*game{},
+		games:    map[int]*Game{},
 		nextGame: recorded + 1,
 		ratings:  map[string]int{},
 	}
 	s.telnet.s = s
-	s.http.s = s
-	s.td.s = s
-	s.watchers = []gameWatcher{&s.td, &s.http}
-	// Bots whose time ran out while the server was down go now.
-	s.mu.Lock()
-	s.http.sweepBots(cfg.Now())
-	s.mu.Unlock()
-	if !handle.Valid(s.td.cfg.Handle) || s.td.cfg.Style != "icc" && s.td.cfg.Style != "fics" {
-		return nil, fmt.Errorf("server: TD handle %q or style %q not valid", s.td.cfg.Handle, s.td.cfg.Style)
-	}
-	if err := s.td.load(); err != nil {
-		return nil, fmt.Errorf("server: TD: %w", err)
-	}
-	s.td.resume()
-	ev := s.newEvents()
-	for _, sp := range s.td.cfg.Events {
-		if s.td.runningNamed(sp.Name) {
-			continue // kept in Dir from before a restart
-		}
-		if _, err := s.td.openEvent(ev, sp); err != nil {
-			return nil, fmt.Errorf("server: TD: %s: %w", sp, err)
-		}
-	}
-	ev.flush()
 	return s, nil
 }
 
@@ -258,18 +238,28 @@ func (s *Server) Close() error {
 	for _, ln := range s.listeners {
 		ln.Close()
 	}
-	s.http.shutdownStreams()
+	for _, w := range s.watchers {
+		if d, ok := w.(DoorCloser); ok {
+			d.Closing()
+		}
+	}
 	ev := s.newEvents()
 	for _, g := range s.games {
 		s.endGame(ev, g, "Abo", "aborted", "Game aborted: the server is shutting down")
 	}
-	s.td.flush()
+	if s.director != nil {
+		s.director.Flush()
+	}
 	ev.flush()
 	for c := range s.conns {
 		c.close()
 	}
 	s.mu.Unlock()
-	s.http.closeAPI()
+	for _, w := range s.watchers {
+		if d, ok := w.(DoorCloser); ok {
+			d.Closed()
+		}
+	}
 	s.wg.Wait()
 	return nil
 }
@@ -315,7 +305,7 @@ const banner = "\r\nWelcome to kriegbot serve, an ICC-compatible Kriegspiel (wil
 	"Log in as \"g\" for a guest account. Type \"help\" once logged in.\r\n\r\n"
 
 // dropped is called by a connection's reader when it ends.
-func (s *Server) dropped(c *client, reason string) {
+func (s *Server) dropped(c *Client, reason string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	delete(s.conns, c)
@@ -326,30 +316,32 @@ func (s *Server) dropped(c *client, reason string) {
 		return
 	}
 	delete(s.users, strings.ToLower(c.handle))
-	s.cfg.Log("logout %s (%s)", c.handle, reason)
+	s.note().Msgf("logout %s (%s)", c.handle, reason)
 	ev := s.newEvents()
 	s.removeOffersOf(ev, c.handle)
-	if c.guest && !s.closed {
-		s.td.departed(ev, c.handle)
+	if s.director != nil {
+		s.director.Left(ev, c)
 	}
 	if g := c.game; g != nil && g.result == "" {
 		col := g.colorOf(c)
 		grace, why := s.cfg.DisconnectGrace, "forfeits by disconnection"
-		if g.td != nil && !s.closed {
+		if g.tourney != nil && !s.closed {
 			// A TD game waits for its player, as CCT's rules have it,
 			// up to the disconnection that forfeits; a guest never
 			// comes back under its name.
 			if c.guest {
 				grace = 0
-			} else if grace = s.td.disconnect(g, col); grace == 0 {
-				why = fmt.Sprintf("forfeits by disconnection (%d in this game)", s.td.cfg.MaxDisconnects)
+			} else if wait, forfeitsAt := s.director.Disconnect(g, col); wait == 0 {
+				grace, why = 0, fmt.Sprintf("forfeits by disconnection (%d in this game)", forfeitsAt)
+			} else {
+				grace = wait
 			}
 		}
 		if grace > 0 && !s.closed {
 			left := s.cfg.Now()
 			g.absent[col] = left
 			g.players[col] = nil
-			if g.td != nil {
+			if g.tourney != nil {
 				s.pause(g)
 				s.sendClocks(ev, g.players[1-col], g, left)
 			}
@@ -364,7 +356,7 @@ func (s *Server) dropped(c *client, reason string) {
 
 // graceOver forfeits the game of a player who left at left and has not
 // come back.
-func (s *Server) graceOver(g *game, col chess.Color, left time.Time) {
+func (s *Server) graceOver(g *Game, col chess.Color, left time.Time) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if g.result != "" || g.players[col] != nil || !g.absent[col].Equal(left) {
@@ -375,7 +367,9 @@ func (s *Server) graceOver(g *game, col chess.Color, left time.Time) {
 	ev.flush()
 }
 
-func hostOf(a net.Addr) string {
+// HostOf is the host of a connection's remote address: the key of the
+// limits per address.
+func HostOf(a net.Addr) string {
 	if a == nil {
 		return ""
 	}

@@ -5,10 +5,12 @@ package server
 import (
 	"net"
 	"testing"
+
+	"kriegbot/server/internal/wiretest"
 )
 
 // dialSmallWindow is a plain connection where socket options differ.
-func dialSmallWindow(t testing.TB, addr string) *rawClient {
+func dialSmallWindow(t testing.TB, addr string) *wiretest.RawClient {
 	t.Helper()
-	return dialRawWith(t, net.Dialer{Timeout: wait}, addr)
+	return wiretest.DialRawWith(t, net.Dialer{Timeout: wait}, addr)
 }

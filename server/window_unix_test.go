@@ -6,13 +6,15 @@ import (
 	"net"
 	"syscall"
 	"testing"
+
+	"kriegbot/server/internal/wiretest"
 )
 
 // dialSmallWindow connects with a 4 KiB receive buffer, set before the
 // connection so the advertised window stays small: a client that then
 // stops reading soon holds the server's writer back, whatever the
 // machine's loopback buffers.
-func dialSmallWindow(t testing.TB, addr string) *rawClient {
+func dialSmallWindow(t testing.TB, addr string) *wiretest.RawClient {
 	t.Helper()
 	d := net.Dialer{Timeout: wait, Control: func(_, _ string, rc syscall.RawConn) error {
 		var serr error
@@ -24,5 +26,5 @@ func dialSmallWindow(t testing.TB, addr string) *rawClient {
 		}
 		return serr
 	}}
-	return dialRawWith(t, d, addr)
+	return wiretest.DialRawWith(t, d, addr)
 }

@@ -105,3 +105,63 @@ func TestCommand(t *testing.T) {
 		})
 	}
 }
+
+// TestCommandVariantFiles checks that a variant fixture file is reported on
+// its own, named by its variant, beside the wild 16 figures.
+func TestCommandVariantFiles(t *testing.T) {
+	dir := t.TempDir()
+	f, err := os.Open("../../engine/umpire/testdata/variants/crazykrieg.jsonl.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(zr)
+	sc.Buffer(make([]byte, 1<<20), 1<<26)
+	var two bytes.Buffer
+	for i := 0; i < 2 && sc.Scan(); i++ {
+		two.Write(sc.Bytes())
+		two.WriteByte('\n')
+	}
+	variant := filepath.Join(dir, "crazykrieg.jsonl")
+	wild := filepath.Join(dir, "wild16.jsonl")
+	if err := os.WriteFile(variant, two.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(wild, firstGames(t, 2), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	if code := Command([]string{"check", variant, wild}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s%s", code, stdout.String(), stderr.String())
+	}
+	out := stdout.String()
+	if !regexp.MustCompile(`(?m)^belief check: crazykrieg 2 games, 0 soundness violations, legal log-loss \d`).MatchString(out) {
+		t.Errorf("no crazykrieg report line in:\n%s", out)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if m := lastLine.FindStringSubmatch(lines[len(lines)-1]); m == nil || m[1] != "2" {
+		t.Errorf("last line %q: want the wild 16 figures over 2 games", lines[len(lines)-1])
+	}
+}
+
+func TestCommandRandom(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := Command([]string{"check", "-random", "3", "-rules", "rand, crazykrieg", "-seed", "4"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s%s", code, stdout.String(), stderr.String())
+	}
+	for _, v := range []string{"rand", "crazykrieg"} {
+		if !regexp.MustCompile(`(?m)^belief check: ` + v + ` 3 games, 0 soundness violations`).MatchString(stdout.String()) {
+			t.Errorf("no %s report in:\n%s", v, stdout.String())
+		}
+	}
+	for _, args := range [][]string{{"check", "-random", "3", "-rules", "chess"}, {"check", "-random", "3", "x.jsonl"}} {
+		stderr.Reset()
+		if code := Command(args, &stdout, &stderr); code == 0 {
+			t.Errorf("%v: exit 0, want a usage error", args)
+		}
+	}
+}

@@ -7,8 +7,8 @@ import (
 	"io"
 	"os"
 
-	"kriegbot/engine/kep"
 	"kriegbot/internal/cmdflag"
+	"kriegbot/kep"
 )
 
 // Command runs "kriegbot engine": KEP on standard input and output, the log

@@ -17,6 +17,7 @@ import (
 	"kriegbot/internal/cmdflag"
 	"kriegbot/opponent"
 	"kriegbot/opponent/pgnread"
+	"kriegbot/protocol/ksapi"
 )
 
 // Builder is written into every model this command builds.
@@ -25,9 +26,11 @@ const Builder = "kriegbot model build 1"
 // Command runs `kriegbot model SUBCOMMAND`.
 func Command(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		return cmdflag.Fail(stderr, "model", "missing subcommand: build, show, eval or merge")
+		return cmdflag.Fail(stderr, "model", "missing subcommand: fetch, build, show, eval or merge")
 	}
 	switch args[0] {
+	case "fetch":
+		return fetch(args[1:], stdout, stderr)
 	case "build":
 		return build(args[1:], stdout, stderr)
 	case "show":
@@ -40,15 +43,16 @@ func Command(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, usageText) // usage goes to stderr, as for every command
 		return cmdflag.OK
 	}
-	return cmdflag.Fail(stderr, "model", "unknown subcommand %q: build, show, eval or merge", args[0])
+	return cmdflag.Fail(stderr, "model", "unknown subcommand %q: fetch, build, show, eval or merge", args[0])
 }
 
-const usageText = `usage: kriegbot model build -o FILE [-source TEXT] [-horizon N] PGN...
+const usageText = `usage: kriegbot model fetch [-config FILE] [-url URL] [-dir DIR] [-humans] [-since DATE] [-max N]
+       kriegbot model build -o FILE [-source TEXT] [-horizon N] PGN...
        kriegbot model show [FILE]
        kriegbot model eval [-model FILE] PGN...
        kriegbot model merge -o FILE [-source TEXT] MODEL...
 
-build reads game records (PGN; "-" is standard input), skips and counts
+fetch stores finished games from kriegspiel.org (model fetch -h). build reads game records (PGN; "-" is standard input), skips and counts
 broken games with the reason, and writes an opponent model file
 (docs/opponent-model.md). show prints a model's metadata, coverage and
 parameters (the embedded default when FILE is omitted). eval scores a model
@@ -64,6 +68,9 @@ func build(args []string, stdout, stderr io.Writer) int {
 	source := fs.String("source", "", "what the games are, for the model's metadata (default: the PGN file names)")
 	horizon := fs.Int("horizon", oppmodel.DefaultHorizon, "moves per game recorded in the occupancy tables")
 	maxSkips := fs.Int("show-skips", 20, "skipped games listed one by one on stderr (the rest are counted)")
+	games := fs.String("games", "", "also read the games `model fetch` stored in this folder")
+	variant := fs.String("variant", "wild16", "with -games: the rule variant whose games are read")
+	humans := fs.Bool("humans", false, "with -games: count only the moves of people, not of bots")
 	fs.Usage = func() { fmt.Fprint(fs.Output(), usageText); fs.PrintDefaults() }
 	if code, done := cmdflag.Parse(fs, args, stderr); done {
 		return code
@@ -71,8 +78,10 @@ func build(args []string, stdout, stderr io.Writer) int {
 	switch {
 	case *out == "":
 		return cmdflag.Fail(stderr, "model build", "-o FILE is required")
-	case fs.NArg() == 0:
-		return cmdflag.Fail(stderr, "model build", "no PGN files given")
+	case fs.NArg() == 0 && *games == "":
+		return cmdflag.Fail(stderr, "model build", "no games given: PGN files or -games DIR")
+	case !ksapi.IsRuleVariant(*variant):
+		return cmdflag.Fail(stderr, "model build", "-variant %q: want one of %s", *variant, strings.Join(ksapi.RuleVariants(), ", "))
 	case *horizon < 1 || *horizon > oppmodel.MaxHorizon:
 		return cmdflag.Fail(stderr, "model build", "-horizon %d out of range 1..%d", *horizon, oppmodel.MaxHorizon)
 	case oppmodel.CheckMetaString(*source) != nil:
@@ -86,6 +95,15 @@ func build(args []string, stdout, stderr io.Writer) int {
 			return cmdflag.Failure
 		}
 	}
+	var fetched string
+	if *games != "" {
+		var err error
+		if fetched, err = b.readFetched(*games, *variant, *humans); err != nil {
+			b.endProgress()
+			fmt.Fprintf(stderr, "kriegbot model build: %v\n", err)
+			return cmdflag.Failure
+		}
+	}
 	b.endProgress()
 	if b.used == 0 {
 		fmt.Fprintf(stderr, "kriegbot model build: no usable games (%d skipped)\n", b.skipped)
@@ -93,7 +111,14 @@ func build(args []string, stdout, stderr io.Writer) int {
 	}
 	src := *source
 	if src == "" {
-		src = "PGN: " + strings.Join(baseNames(fs.Args()), ", ")
+		var parts []string
+		if fs.NArg() > 0 {
+			parts = append(parts, "PGN: "+strings.Join(baseNames(fs.Args()), ", "))
+		}
+		if fetched != "" {
+			parts = append(parts, fetched)
+		}
+		src = strings.Join(parts, "; ")
 	}
 	b.counts.Meta = oppmodel.Meta{Builder: Builder, Source: src}
 	data := b.counts.AppendFile(nil)
@@ -116,7 +141,7 @@ func newBuilder(horizon int, stderr io.Writer, maxSkips int) *builder {
 	return &builder{
 		counts:   oppmodel.NewCounts(horizon),
 		stderr:   stderr,
-		progress: isTerminal(stderr),
+		progress: cmdflag.IsTerminal(stderr),
 		maxSkips: maxSkips,
 		reasons:  map[string]int{},
 	}
@@ -331,13 +356,4 @@ func baseNames(paths []string) []string {
 		}
 	}
 	return out
-}
-
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }

@@ -116,7 +116,7 @@ func TestBuildFailures(t *testing.T) {
 		{[]string{}, 2, "missing subcommand"},
 		{[]string{"frob"}, 2, "unknown subcommand"},
 		{[]string{"build", broken}, 2, "-o FILE is required"},
-		{[]string{"build", "-o", filepath.Join(dir, "x.kbm")}, 2, "no PGN files"},
+		{[]string{"build", "-o", filepath.Join(dir, "x.kbm")}, 2, "no games given"},
 		{[]string{"build", "-o", filepath.Join(dir, "x.kbm"), "-horizon", "0", broken}, 2, "-horizon 0"},
 		{[]string{"build", "-o", filepath.Join(dir, "x.kbm"), "-source", "a\tb", broken}, 2, "unprintable"},
 		{[]string{"build", "-o", filepath.Join(dir, "x.kbm"), broken}, 1, "no usable games (1 skipped)"},
@@ -124,6 +124,13 @@ func TestBuildFailures(t *testing.T) {
 		{[]string{"build", "-o", filepath.Join(dir, "no", "such", "dir.kbm"), "-"}, 1, ""},
 		{[]string{"show", broken}, 1, "broken.pgn: offset 0: not a kriegbot opponent model"},
 		{[]string{"show", "a", "b"}, 2, "one FILE at most"},
+		{[]string{"build", "-o", filepath.Join(dir, "x.kbm"), "-games", dir, "-variant", "chess"}, 2, `-variant "chess"`},
+		{[]string{"fetch", "-since", "2026/1/1"}, 2, "-since"},
+		{[]string{"fetch", "-pause", "1ms"}, 2, "-pause 1ms: at least 100ms"},
+		{[]string{"fetch", "-max", "-1"}, 2, "-max -1"},
+		{[]string{"fetch", "-user", "../x"}, 2, "username"},
+		{[]string{"fetch", "extra"}, 2, `unexpected argument "extra"`},
+		{[]string{"fetch", "-config", filepath.Join(dir, "missing.toml")}, 2, "missing.toml"},
 	}
 	for _, tc := range tests {
 		code, _, stderr := run(tc.args...)

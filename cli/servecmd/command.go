@@ -10,14 +10,17 @@ import (
 	"os"
 	"os/signal"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
+
+	"github.com/rs/zerolog"
 
 	"kriegbot/engine/umpire"
 	"kriegbot/internal/cmdflag"
 	"kriegbot/server"
+	"kriegbot/server/httpdoor"
 	"kriegbot/server/td"
+	"kriegbot/server/tddoor"
 	"kriegbot/server/timecontrol"
 )
 
@@ -105,10 +108,9 @@ standard input and prints the bcrypt hash for an accounts file.
 		}
 	}
 	cfg := server.Config{Rules: rules, NoGuests: *noGuests, DisconnectGrace: *grace, RecordDir: *records,
-		MaxConns: *maxConns, MaxConnsPerHost: *maxPerHost,
-		HTTP: server.HTTPConfig{Minutes: minutes, Inc: inc, TokenFile: *httpBots, BotIdle: *botIdle, BotUnused: *botUnused},
-		TD: server.TDConfig{Handle: *tdName, Managers: managers, Dir: *tdDir, Style: *tdStyle, Events: tdEvents,
-			AbsentGrace: *tdGrace, GameGrace: *tdGameGrace, LateOdds: *tdLateOdds}}
+		MaxConns: *maxConns, MaxConnsPerHost: *maxPerHost}
+	tdCfg := tddoor.Config{Handle: *tdName, Managers: managers, Dir: *tdDir, Style: *tdStyle, Events: tdEvents,
+		AbsentGrace: *tdGrace, GameGrace: *tdGameGrace, LateOdds: *tdLateOdds}
 	if *botIdle == 0 || *botUnused == 0 {
 		return cmdflag.Fail(stderr, "serve", "-http-bot-idle and -http-bot-unused must not be 0 (negative: never)")
 	}
@@ -123,17 +125,31 @@ standard input and prints the bcrypt hash for an accounts file.
 		}
 		cfg.Accounts = a
 	}
-	var logMu sync.Mutex
 	if !*quiet {
-		cfg.Log = func(format string, a ...any) {
-			logMu.Lock()
-			defer logMu.Unlock()
-			fmt.Fprintf(stderr, "%s %s\n", time.Now().UTC().Format("2006-01-02T15:04:05Z"), fmt.Sprintf(format, a...))
-		}
+		// One line per event: the time in UTC, the level, the words.
+		cfg.Log = zerolog.New(zerolog.ConsoleWriter{Out: zerolog.SyncWriter(stderr), NoColor: true,
+			TimeFormat: time.RFC3339, TimeLocation: time.UTC}).With().Timestamp().Logger()
 	}
 	srv, err := server.New(cfg)
 	if err != nil {
 		fmt.Fprintf(stderr, "kriegbot serve: %v\n", err)
+		return cmdflag.Usage
+	}
+	// The doors: the TD first (it follows the games before the HTTP
+	// door), then the HTTP door, which follows the table's games whether
+	// or not -http serves it: telnet users match the bots it keeps
+	// (-http-bots), and it serves the TD's pages.
+	director, err := tddoor.New(srv, tdCfg)
+	if err != nil {
+		srv.Close()
+		fmt.Fprintf(stderr, "kriegbot serve: %v\n", err)
+		return cmdflag.Usage
+	}
+	door, err := httpdoor.New(srv, httpdoor.Config{Minutes: minutes, Inc: inc, TokenFile: *httpBots, BotIdle: *botIdle, BotUnused: *botUnused,
+		Pages: director.ServeTourney})
+	if err != nil {
+		srv.Close()
+		fmt.Fprintf(stderr, "kriegbot serve: server: bots: %v\n", err)
 		return cmdflag.Usage
 	}
 	// Both doors are bound before anything is announced: a banner must not
@@ -155,14 +171,14 @@ standard input and prints the bcrypt hash for an accounts file.
 		fmt.Fprintf(stderr, "kriegbot serve: warning: listening on %s, which is not a loopback address\n", ln.Addr())
 	}
 	fmt.Fprintf(stdout, "kriegbot serve: wild 16 server on %s (rules %s); telnet to it and log in as \"g\"\n", ln.Addr(), rules.Name)
-	for _, l := range srv.TDEvents() {
+	for _, l := range director.Events() {
 		fmt.Fprintf(stdout, "kriegbot serve: %s\n", l)
 	}
 	var httpDone chan error
 	if hl != nil {
 		fmt.Fprintf(stdout, "kriegbot serve: kriegspiel.org bot API on http://%s (time control %d+%d)\n", hl.Addr(), minutes, inc)
 		httpDone = make(chan error, 1)
-		go func() { httpDone <- srv.ServeAPI(hl) }()
+		go func() { httpDone <- door.ServeAPI(hl) }()
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

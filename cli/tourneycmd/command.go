@@ -2,8 +2,6 @@ package tourneycmd
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/binary"
 	"errors"
 	"flag"
 	"fmt"
@@ -28,6 +26,7 @@ import (
 	"kriegbot/protocol/handle"
 	"kriegbot/server"
 	"kriegbot/server/td"
+	"kriegbot/server/tddoor"
 	"kriegbot/server/timecontrol"
 	"kriegbot/tourney"
 )
@@ -50,6 +49,8 @@ type options struct {
 	timeout  time.Duration
 	verbose  bool
 	progress time.Duration // how often the TD's state is read
+	// resume goes on with the event in out, set up by its settings file.
+	resume bool
 }
 
 // tdHandle is the server's tournament director (the server's default).
@@ -67,11 +68,16 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	if done {
 		return code
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := run(ctx, opt, stdout, stderr); err != nil {
+	sig := make(chan os.Signal, 2)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sig)
+	end, err := run(context.Background(), opt, stdout, stderr, sig)
+	switch {
+	case err != nil:
 		fmt.Fprintf(stderr, "kriegbot tourney: %v\n", err)
 		return cmdflag.Failure
+	case end == endCut:
+		return bot.ExitAbandoned
 	}
 	return cmdflag.OK
 }
@@ -81,7 +87,7 @@ func parseFlags(args []string, stderr io.Writer) (options, int, bool) {
 	list := fs.String("players", "", "the players, comma-separated engine specs, e.g. \"mcts,mcts:approach=a,heuristic,random\"; an entry NAME=SPEC names the account")
 	system := fs.String("format", "swiss", "swiss, rr (round robin) or drr (double round robin)")
 	rounds := fs.Int("rounds", 0, "Swiss rounds (0: enough for a clear winner, at least 3; a round robin has its own)")
-	tc := fs.String("tc", "1+1", "time control of every game: minutes + increment in seconds, e.g. 1+1 or 2+12, or with units (1m+1s, as kriegbot match -tc takes them)")
+	tc := fs.String("tc", "1+1", "time control of every game: minutes + increment in seconds, e.g. 1+1 or 2+12, or with units (1m+1s); kriegbot match -tc reads it the same")
 	style := fs.String("style", "icc", "how the TD announces pairings: icc (DG 63 and the tourney-set line) or fics (mamer's lines)")
 	rules := fs.String("rules", "olympiad", "referee rules: icc, olympiad (automatic draws by the 50-move rule and repetition) or ks (kriegspiel.org's: a draw after 2,000 half-moves without capture or pawn move)")
 	addr := fs.String("addr", "127.0.0.1:0", "the server's address; give a fixed port (and -wait) to let outside ICC-protocol bots join by \"tell TD join 1\"")
@@ -92,9 +98,14 @@ func parseFlags(args []string, stderr io.Writer) (options, int, bool) {
 	seed := fs.Uint64("seed", 0, "base seed of the players (0: random; logged, so the games replay)")
 	timeout := fs.Duration("timeout", 0, "give up after this long (0: a bound from the rounds and the time control)")
 	verbose := fs.Bool("v", false, "daemon and server logs on standard error, as well as in the folder")
-	cmdflag.SetUsage(fs, "tourney -players SPEC,SPEC,... [flags]",
+	resume := fs.String("resume", "", "go on with the event adjourned (Ctrl-C) or cut short in this folder, with its players, seeds and settings; only -v and -timeout go with it")
+	cmdflag.SetUsage(fs, "tourney -players SPEC,SPEC,... [flags]\n       kriegbot tourney -resume DIR [-v] [-timeout D]",
 		`Plays a computer olympiad on loopback: kriegbot serve with its TD, one daemon per player;
 prints each pairing and result, then the crosstable; writes PGN and HTML.
+Ctrl-C finishes the games in progress and adjourns the event; a second Ctrl-C adjourns
+it at once (those games are played again). -resume DIR goes on with it. Exit status:
+0 the event done or adjourned, 1 a failure, 2 bad usage, 3 adjourned by a second Ctrl-C
+with games in progress.
 example: kriegbot tourney -players "mcts,mcts:approach=a,heuristic,random" -format swiss -rounds 3 -tc 1+1
 `)
 	if code, done := cmdflag.Parse(fs, args, stderr); done {
@@ -102,6 +113,21 @@ example: kriegbot tourney -players "mcts,mcts:approach=a,heuristic,random" -form
 	}
 	if fs.NArg() > 0 {
 		return options{}, cmdflag.Fail(stderr, "tourney", "unexpected argument %q", fs.Arg(0)), true
+	}
+	if *resume != "" {
+		var others []string
+		fs.Visit(func(f *flag.Flag) {
+			if f.Name != "resume" && f.Name != "v" && f.Name != "timeout" {
+				others = append(others, "-"+f.Name)
+			}
+		})
+		if len(others) > 0 {
+			return options{}, cmdflag.Fail(stderr, "tourney", "-resume takes the event's settings from %s: %s cannot change them", *resume, strings.Join(others, ", ")), true
+		}
+		if *timeout < 0 {
+			return options{}, cmdflag.Fail(stderr, "tourney", "-timeout must not be negative"), true
+		}
+		return options{out: *resume, resume: true, verbose: *verbose, timeout: *timeout, progress: 300 * time.Millisecond}, 0, false
 	}
 	opt := options{system: *system, rounds: *rounds, style: *style, rules: *rules, addr: *addr, wait: *wait,
 		absent: *absent, out: *out, name: *name, seed: *seed, timeout: *timeout, verbose: *verbose, progress: 300 * time.Millisecond}
@@ -212,7 +238,7 @@ func parsePlayers(list string) ([]entrant, error) {
 				return nil, fmt.Errorf("name %q is the tournament director's handle", h)
 			}
 		} else {
-			h = autoHandle(it.spec, used)
+			h = autoHandle(sp, used)
 		}
 		used[strings.ToLower(h)] = true
 		out = append(out, entrant{handle: h, spec: sp})
@@ -223,13 +249,10 @@ func parsePlayers(list string) ([]entrant, error) {
 // autoHandle names a player after its spec: the kind, then each option's
 // value ("mcts:approach=a" is "mcts-a"), cut to a valid handle and made
 // unique with a number.
-func autoHandle(spec string, used map[string]bool) string {
-	kind, opts, _ := strings.Cut(spec, ":")
-	h := kind
-	for _, kv := range strings.Split(opts, ",") {
-		if _, v, ok := strings.Cut(kv, "="); ok {
-			h += "-" + v
-		}
+func autoHandle(sp players.Spec, used map[string]bool) string {
+	h := sp.Kind()
+	for _, o := range sp.Options() {
+		h += "-" + o.Value
 	}
 	h = strings.Map(func(r rune) rune {
 		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' {
@@ -257,12 +280,13 @@ func (o options) eventSpec() string {
 }
 
 // bound is how long the whole event may take: every round's game at its
-// longest (both clocks over a long game), the waits, and a margin.
+// longest (both clocks spent over a game that reaches the ply cap), the
+// waits, and a margin.
 func (o options) bound() time.Duration {
 	if o.timeout > 0 {
 		return o.timeout
 	}
-	perGame := 2*time.Duration(o.minutes)*time.Minute + 2*150*time.Duration(o.inc)*time.Second
+	perGame := o.longestGame()
 	rounds := o.rounds
 	if o.system != "swiss" {
 		rounds = len(o.players) + len(o.players)%2
@@ -273,18 +297,29 @@ func (o options) bound() time.Duration {
 	return o.wait + time.Duration(rounds)*(perGame+o.absent) + 2*time.Minute
 }
 
-// run plays the event.
-func run(ctx context.Context, opt options, stdout, stderr io.Writer) error {
+// How an event run by the command ended.
+type ending int
+
+const (
+	endDone      ending = iota // every round played (or the event aborted)
+	endAdjourned               // stopped between rounds (Ctrl-C): -resume goes on
+	endCut                     // stopped at once (a second Ctrl-C): the round's games in progress are played again on -resume
+)
+
+// run plays the event, or goes on with the one in opt.out (opt.resume).
+// Each value on interrupts is a Ctrl-C: the first finishes the round's
+// games in progress and adjourns the event, the second adjourns it at once.
+func run(ctx context.Context, opt options, stdout, stderr io.Writer, interrupts <-chan os.Signal) (ending, error) {
 	began := time.Now()
 	if opt.out == "" {
 		opt.out = "tourney-" + began.Format("20060102-150405")
 	}
-	if err := os.MkdirAll(opt.out, 0o755); err != nil {
-		return err
+	if err := prepareFolder(&opt); err != nil {
+		return endDone, err
 	}
 	logFile, err := os.OpenFile(filepath.Join(opt.out, "tourney.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
-		return err
+		return endDone, err
 	}
 	defer logFile.Close()
 	var logOut io.Writer = logFile
@@ -292,25 +327,24 @@ func run(ctx context.Context, opt options, stdout, stderr io.Writer) error {
 		logOut = io.MultiWriter(logFile, zerolog.ConsoleWriter{Out: stderr, TimeFormat: "15:04:05"})
 	}
 	log := zerolog.New(logOut).With().Timestamp().Logger()
-	seed := opt.seed
-	if seed == 0 {
-		var b [8]byte
-		rand.Read(b[:])
-		// 63 bits, so the logged seed can be given back as -seed.
-		seed = binary.LittleEndian.Uint64(b[:]) >> 1
-	}
-	log.Info().Uint64("seed", seed).Str("event", opt.eventSpec()).Msg("kriegbot tourney starting")
+	log.Info().Uint64("seed", opt.seed).Str("event", opt.eventSpec()).Bool("resume", opt.resume).Msg("kriegbot tourney starting")
 
-	srv, addr, passwords, err := startServer(opt, log)
+	srv, director, addr, passwords, err := startServer(opt, log)
 	if err != nil {
-		return err
+		return endDone, err
 	}
 	defer srv.Close()
-	fmt.Fprintf(stdout, "kriegbot tourney: %s, %d players, %s at %d+%d (%s rules), TD on %s; files in %s\n",
-		opt.name, len(opt.players), systemName(opt), opt.minutes, opt.inc, opt.rules, addr, opt.out)
+	verb := "files in"
+	if opt.resume {
+		verb = "going on with the event in"
+	}
+	fmt.Fprintf(stdout, "kriegbot tourney: %s, %d players, %s at %d+%d (%s rules), TD on %s; %s %s\n",
+		opt.name, len(opt.players), systemName(opt), opt.minutes, opt.inc, opt.rules, addr, verb, opt.out)
 	for _, e := range opt.players {
 		fmt.Fprintf(stdout, "  %-16s %s\n", e.handle, e.spec)
 	}
+	fmt.Fprintf(stdout, "a round lasts as long as its longest game, at most %s (the %d-ply cap); Ctrl-C finishes the round's games and adjourns the event (twice: at once), -resume %s goes on\n",
+		opt.longestGame().Round(time.Second), opt.maxPlies(), opt.out)
 
 	daemons := make([]*bot.Daemon, len(opt.players))
 	var wg sync.WaitGroup
@@ -318,15 +352,15 @@ func run(ctx context.Context, opt options, stdout, stderr io.Writer) error {
 	defer cancel()
 	rules, err := opt.serverRules()
 	if err != nil {
-		return err
+		return endDone, err
 	}
 	for i, e := range opt.players {
 		cfg, err := daemonConfig(opt, e, addr)
 		if err != nil {
-			return err
+			return endDone, err
 		}
 		d := bot.New(cfg, bot.Options{Name: e.handle, Password: passwords[e.handle], Addr: addr, Spec: e.spec, Rules: &rules,
-			Log: log.With().Str("bot", e.handle).Logger(), Dir: cfg.Logs.Dir, Seed: seed ^ (uint64(i+1) * 0x9e3779b97f4a7c15)})
+			Log: log.With().Str("bot", e.handle).Logger(), Dir: cfg.Logs.Dir, Seed: opt.seed ^ (uint64(i+1) * 0x9e3779b97f4a7c15)})
 		daemons[i] = d
 		wg.Add(1)
 		go func() { defer wg.Done(); d.Run(dctx) }()
@@ -352,27 +386,56 @@ func run(ctx context.Context, opt options, stdout, stderr io.Writer) error {
 
 	wctx, wcancel := context.WithTimeout(ctx, opt.bound())
 	defer wcancel()
-	state, err := follow(wctx, td.EventFile(opt.out, 1, "json"), opt.progress, newProgress(stdout))
+	path := td.EventFile(opt.out, 1, "json")
+	state, end, err := watch(wctx, path, opt.progress, newProgress(stdout), interrupts, stopper{
+		adjourn: func() {
+			fmt.Fprintf(stdout, "kriegbot tourney: finishing the games in progress, then adjourning the event (Ctrl-C again to adjourn them now: they are played again on -resume)\n")
+			director.Adjourn()
+		},
+		playing: func() int { n, _ := srv.GameCount(); return n },
+		cut: func() {
+			fmt.Fprintf(stdout, "kriegbot tourney: adjourning now; the games in progress are played again on -resume\n")
+			director.Adjourn()
+			srv.Close() // the games in progress end aborted; their pairings stand
+			for _, d := range daemons {
+				d.HardQuit()
+			}
+		},
+	})
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) {
-			return fmt.Errorf("the event did not end within %s (see %s)", opt.bound().Round(time.Second), filepath.Join(opt.out, "tourney.log"))
+			return endDone, fmt.Errorf("the event did not end within %s (see %s)", opt.bound().Round(time.Second), filepath.Join(opt.out, "tourney.log"))
 		}
-		if errors.Is(err, context.Canceled) {
-			return errors.New("interrupted; the event so far is in " + opt.out)
+		return endDone, err
+	}
+	if end != endDone {
+		// The server writes the event as it stops: read it back for the
+		// tables.
+		srv.Close()
+		if st, ok, err := readState(path); err == nil && ok {
+			state = st
 		}
-		return err
 	}
 	fmt.Fprintln(stdout)
-	if err := writeTables(stdout, state.Event); err != nil {
-		return err
+	if state.Event != nil && state.Event.Started() {
+		if err := writeTables(stdout, state.Event); err != nil {
+			return end, err
+		}
+		fmt.Fprintln(stdout)
 	}
-	fmt.Fprintf(stdout, "\nevent %s in %s: PGN %s, crosstable %s and %s\n", state.Status, time.Since(began).Round(time.Second),
-		td.EventFile(opt.out, 1, "pgn"), td.EventFile(opt.out, 1, "txt"), td.EventFile(opt.out, 1, "html"))
+	files := fmt.Sprintf("PGN %s, crosstable %s and %s", td.EventFile(opt.out, 1, "pgn"), td.EventFile(opt.out, 1, "txt"), td.EventFile(opt.out, 1, "html"))
+	switch {
+	case end != endDone:
+		fmt.Fprintf(stdout, "event %s (%s) after %s: %s\ngo on with: kriegbot tourney -resume %s\n", state.Status, state.progress(),
+			time.Since(began).Round(time.Second), files, opt.out)
+	default:
+		fmt.Fprintf(stdout, "event %s in %s: %s\n", state.Status, time.Since(began).Round(time.Second), files)
+	}
 	fmt.Fprintf(stdout, "each player's game records (kriegbot replay FILE): %s\n", filepath.Join(opt.out, "PLAYER", "games"))
-	if state.Status != "done" {
-		return fmt.Errorf("the event was %s", state.Status)
+	if end == endDone && state.Status != "done" {
+		return end, fmt.Errorf("the event was %s", state.Status)
 	}
-	return nil
+	return end, nil
 }
 
 // writeTables writes the standings and the crosstable ranked as the TD
@@ -409,22 +472,20 @@ func (o options) serverRules() (umpire.Rules, error) {
 	if err != nil {
 		return rules, err
 	}
-	rules.DeadMaterial = true // no game runs for ever: K+N against K+N is a draw
-	rules.MaxPlies = 600
-	return rules, nil
+	return rules.Bounded(), nil // as the demo's embedded server: no game runs for ever
 }
 
 // startServer starts kriegbot serve in-process, loopback, with an account
 // per player (fresh random passwords: the real login path is exercised)
-// and the TD running the event.
-func startServer(opt options, log zerolog.Logger) (*server.Server, string, map[string]string, error) {
+// and the TD running the event (returned too: Ctrl-C adjourns it).
+func startServer(opt options, log zerolog.Logger) (*server.Server, *tddoor.Door, string, map[string]string, error) {
 	rules, err := opt.serverRules()
 	if err != nil {
-		return nil, "", nil, err
+		return nil, nil, "", nil, err
 	}
 	spec, err := td.ParseEventSpec(opt.eventSpec(), opt.style)
 	if err != nil {
-		return nil, "", nil, err
+		return nil, nil, "", nil, err
 	}
 	handles := make([]string, len(opt.players))
 	for i, e := range opt.players {
@@ -432,23 +493,26 @@ func startServer(opt options, log zerolog.Logger) (*server.Server, string, map[s
 	}
 	accounts, passwords, err := server.ThrowAwayAccounts("C", handles...)
 	if err != nil {
-		return nil, "", nil, err
+		return nil, nil, "", nil, err
 	}
 	srvLog := log.With().Str("component", "server").Logger()
 	srv, err := server.New(server.Config{Rules: rules, Accounts: accounts,
-		RecordDir: filepath.Join(opt.out, "server"), DisconnectGrace: 2 * time.Minute,
-		TD:  server.TDConfig{Dir: opt.out, Events: []td.EventSpec{spec}, Style: opt.style, AbsentGrace: opt.absent},
-		Log: func(format string, a ...any) { srvLog.Info().Msgf(format, a...) }})
+		RecordDir: filepath.Join(opt.out, "server"), DisconnectGrace: 2 * time.Minute, Log: srvLog})
 	if err != nil {
-		return nil, "", nil, err
+		return nil, nil, "", nil, err
+	}
+	director, err := tddoor.New(srv, tddoor.Config{Dir: opt.out, Events: []td.EventSpec{spec}, Style: opt.style, AbsentGrace: opt.absent})
+	if err != nil {
+		srv.Close()
+		return nil, nil, "", nil, err
 	}
 	ln, err := net.Listen("tcp", opt.addr)
 	if err != nil {
 		srv.Close()
-		return nil, "", nil, err
+		return nil, nil, "", nil, err
 	}
 	go srv.Serve(ln)
-	return srv, ln.Addr().String(), passwords, nil
+	return srv, director, ln.Addr().String(), passwords, nil
 }
 
 // daemonConfig is one player's daemon: tournament mode, nothing else. It

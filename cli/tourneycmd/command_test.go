@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"kriegbot/engine/umpire"
 	"kriegbot/record"
 )
 
@@ -78,6 +79,19 @@ func TestFlags(t *testing.T) {
 	}
 	if b := opt.bound(); b < 3*time.Minute || b > 2*time.Hour {
 		t.Errorf("bound %s", b)
+	}
+	// The event's time-out lets every round's game run to the ply cap,
+	// both clocks spent: a long game is no reason to give up the event.
+	rules, err := opt.serverRules()
+	if err != nil {
+		t.Fatal(err)
+	}
+	longest := 2*time.Minute + time.Duration(rules.MaxPlies)*time.Second
+	if b := opt.bound(); b < 3*longest {
+		t.Errorf("bound %s: less than 3 rounds of %s, the longest game at 1+1 under a %d-ply cap", b, longest, rules.MaxPlies)
+	}
+	if !rules.DeadMaterial || rules.MaxPlies == 0 || rules != umpire.Olympiad().Bounded() {
+		t.Errorf("server rules %+v: want olympiad's, bounded as the demo's server", rules)
 	}
 }
 

@@ -54,6 +54,14 @@ type board struct {
 // over reports whether the event has ended.
 func (s state) over() bool { return s.Status == "done" || s.Status == "aborted" }
 
+// progress is how far the event got: "round 2 of 3", "not started".
+func (s state) progress() string {
+	if s.Event == nil || !s.Event.Started() {
+		return "not started"
+	}
+	return fmt.Sprintf("round %d of %d", len(s.Event.Played), s.Event.Rounds)
+}
+
 // maxStateFile bounds what is read of the TD's file (64 players and 99
 // rounds stay far below it).
 const maxStateFile = 16 << 20
@@ -79,25 +87,54 @@ func readState(path string) (state, bool, error) {
 	return st, true, nil
 }
 
-// follow reads the TD's state every interval, shows what changed, and
-// returns the final state once the event is over.
-func follow(ctx context.Context, path string, every time.Duration, p *progress) (state, error) {
+// stopper is how watch stops an event on Ctrl-C: adjourn (pair no further
+// round), playing (the games in progress) and cut (stop them now).
+type stopper struct {
+	adjourn func()
+	playing func() int
+	cut     func()
+}
+
+// watch reads the TD's state every interval and shows what changed, until
+// the event is over (endDone, with the final state) or, after a Ctrl-C on
+// interrupts, adjourned: once the games in progress are over
+// (endAdjourned), or at once on a second Ctrl-C (endCut when it cut games
+// in progress).
+func watch(ctx context.Context, path string, every time.Duration, p *progress, interrupts <-chan os.Signal, stop stopper) (state, ending, error) {
 	t := time.NewTicker(every)
 	defer t.Stop()
+	var st state
+	stopping := false
 	for {
-		st, ok, err := readState(path)
+		cur, ok, err := readState(path)
 		if err != nil {
-			return state{}, err
+			return state{}, endDone, err
 		}
 		if ok {
+			st = cur
 			p.show(st)
 			if st.over() {
-				return st, nil
+				return st, endDone, nil
 			}
+		}
+		if stopping && stop.playing() == 0 {
+			return st, endAdjourned, nil
 		}
 		select {
 		case <-ctx.Done():
-			return state{}, ctx.Err()
+			return state{}, endDone, ctx.Err()
+		case <-interrupts:
+			if !stopping {
+				stopping = true
+				stop.adjourn()
+				continue
+			}
+			end := endAdjourned
+			if stop.playing() > 0 {
+				end = endCut
+			}
+			stop.cut()
+			return st, end, nil
 		case <-t.C:
 		}
 	}

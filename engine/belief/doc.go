@@ -14,6 +14,11 @@
 // ProbLegal, Outcomes, ReplyCaptureRisk) give the search the distribution of the
 // referee's messages; Sample draws concrete boards for approach A.
 //
+// Every variant of kriegspiel.org is heard through the same two updates:
+// answers to "Any?", untyped and exact captures, announced en passant and
+// promotion, has-pawn-capture, pawn-try squares and crazykrieg's drops and
+// pockets (news.go, docs/belief.md).
+//
 // The opponent's movement between our turns follows a Prior (the opponent model
 // of package opponent, or UniformPrior without data): the king walks at random
 // over the squares it may reach, pawns advance as one-way Markov chains, and

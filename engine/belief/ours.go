@@ -16,9 +16,25 @@ func (s *State) Ours(m chess.Move, v umpire.View) {
 		s.surprises++
 		return
 	}
+	if v.EnPassant && v.Capture.Kind != umpire.NoCapture {
+		// Announced on our destination (english): the pawn we took stood
+		// behind it, and a pawn it was.
+		v.Capture = umpire.Capture{Square: chess.Square(int(m.To()) - forward(s.me)), Kind: umpire.PawnCaptured}
+	}
 	switch {
+	case v.Illegal && umpire.IsDrop(m):
+		s.dropIllegal(m)
 	case v.Illegal:
 		s.illegal(m)
+	case v.Verdict == umpire.HasAny || v.Verdict == umpire.NoAny:
+		if v.Own {
+			s.ourAnyAnswer(v.Verdict == umpire.HasAny)
+		}
+	case v.Verdict != umpire.IllegalMove:
+		// Off the askable list (IMPOSSIBLE_TO_ASK, NONSENSE): the list
+		// depends on our men alone, so the refusal says nothing of theirs.
+	case v.Heard && v.Own && umpire.IsDrop(m):
+		s.ourDrop(m, v)
 	case v.Heard && v.Own:
 		s.ourMove(m, v)
 	}
@@ -66,14 +82,27 @@ func (s *State) ourMove(m chess.Move, v umpire.View) {
 	}
 	if v.Capture.Kind != umpire.NoCapture {
 		x := v.Capture.Square
+		// An untyped capture took a pawn with the chance the matrices give.
+		pawnShare := float32(0)
+		if w, c := s.p[pawn][x], s.p[piece][x]; v.Capture.Kind == umpire.ManCaptured && w+c > 0 {
+			pawnShare = w / (w + c)
+		}
 		s.zeroAll(x.Bit())
 		if s.units == 0 || v.Capture.Kind == umpire.PawnCaptured && s.pawnMax == 0 {
 			s.surprises++ // nothing of that kind was left to capture
 		} else {
 			s.units--
-			if v.Capture.Kind == umpire.PawnCaptured {
+			switch v.Capture.Kind {
+			case umpire.PawnCaptured:
+				// Sound in crazykrieg too, where a promoted man is announced
+				// as a pawn: its promotion took a pawn off unseen.
 				s.pawnMax--
 				s.pawnExp = max(s.pawnExp-1, 0)
+			case umpire.ManCaptured:
+				s.pawnExp = max(s.pawnExp-pawnShare, 0)
+			}
+			if pt, ok := exactType(v.Capture.Kind); ok {
+				s.ourPocket[pt]++
 			}
 		}
 		s.oppCastle &^= rookRight(x)
@@ -87,19 +116,26 @@ func (s *State) ourMove(m chess.Move, v umpire.View) {
 	} else {
 		s.lastCapture, s.exchange, s.chain = chess.NoSquare, chess.NoSquare, 0
 	}
-	// Our king is not attacked after our legal move.
+	s.afterOurMove(v, noPawn, noKing)
+}
+
+// afterOurMove learns what every legal move of ours (a drop too) tells:
+// our king is not attacked (nor, for castling, the squares in noPawn and
+// noKing), the checks on the enemy king and the opponent's pawn news.
+func (s *State) afterOurMove(v umpire.View, noPawn, noKing chess.Bitboard) {
 	ksq := s.OurKing()
 	noPawn |= chess.PawnAttacks(s.me, ksq)
 	s.zero(pawn, noPawn)
 	s.zero(king, noKing)
 	s.checks = [2]chess.CheckKind{}
 	s.ourTurn = false
+	s.theirCheck = v.Checks[0] != chess.NoCheck
 	s.normalize()
 	s.placeTheirKing(v.Checks)
 	s.theirTries = v.PawnTries
 	if v.Ending == umpire.NotOver {
 		s.normalize()
-		s.theirTriesEvidence(v.PawnTries, v.Checks[0] != chess.NoCheck)
+		s.theirPawnNews(&v)
 	}
 	s.updateCastling()
 	s.normalize()
@@ -117,15 +153,20 @@ func (s *State) moveOwn(pt chess.PieceType, m chess.Move) chess.PieceType {
 		}
 		s.castle = 0
 	}
+	promoted := s.ownPromoted.Has(from)
 	s.removeOwn(from)
 	if pt == chess.Pawn && relRank(s.me, to) == 7 {
 		pt = chess.Queen // a promotion the referee played without a letter
 		if promo := m.Promotion(); promo >= chess.Knight {
 			pt = promo
 		}
+		promoted = true
 	}
 	s.removeOwn(to)
 	s.putOwn(pt, to)
+	if promoted {
+		s.ownPromoted |= to.Bit()
+	}
 	return pt
 }
 
@@ -152,10 +193,28 @@ func (s *State) shaped(pt chess.PieceType, from, to chess.Square) bool {
 	return chess.Attacks(s.me, pt, from, 0).Has(to)
 }
 
+// exactType returns the type of man an exact capture announcement names
+// (a pawn for PawnCaptured, which in crazykrieg covers a promoted man).
+func exactType(k umpire.CaptureKind) (chess.PieceType, bool) {
+	switch k {
+	case umpire.PawnCaptured:
+		return chess.Pawn, true
+	case umpire.KnightCaptured:
+		return chess.Knight, true
+	case umpire.BishopCaptured:
+		return chess.Bishop, true
+	case umpire.RookCaptured:
+		return chess.Rook, true
+	case umpire.QueenCaptured:
+		return chess.Queen, true
+	}
+	return chess.NoPieceType, false
+}
+
 // wellFormed reports whether v could come from the referee: a capture on a
 // square of the board, known check kinds.
 func wellFormed(v *umpire.View) bool {
-	if v.Capture.Kind > umpire.PieceCaptured || v.Capture.Kind != umpire.NoCapture && v.Capture.Square > 63 {
+	if v.Capture.Kind > umpire.QueenCaptured || v.Capture.Kind != umpire.NoCapture && v.Capture.Square > 63 {
 		return false
 	}
 	for _, k := range v.Checks {
@@ -340,7 +399,7 @@ func (s *State) answers(to chess.Square) (capture, block float64) {
 func (s *State) illegal(m chess.Move) {
 	from, to := m.From(), m.To()
 	pt := s.typeAt(from)
-	if pt == chess.NoPieceType || s.own[0].Has(to) || !s.shaped(pt, from, to) {
+	if pt == chess.NoPieceType || s.own[0].Has(to) || !s.shaped(pt, from, to) || chess.Between(from, to)&s.own[0] != 0 {
 		return // nonsense on our own board: refused whatever the opponent has
 	}
 	inCheck := s.checks[0] != chess.NoCheck

@@ -3,6 +3,7 @@ package belief
 import (
 	"kriegbot/engine/chess"
 	"kriegbot/engine/oppmodel"
+	"kriegbot/engine/umpire"
 )
 
 // pieceAttackWeight tempers the chance that a piece able to attack a square
@@ -178,6 +179,9 @@ func (s *State) ProbCapture(m chess.Move) (pawn, piece float64) {
 
 // Outcomes returns the distribution of the referee's messages for our attempt m.
 func (s *State) Outcomes(m chess.Move) Outcome {
+	if umpire.IsDrop(m) {
+		return s.dropOutcomes(m)
+	}
 	var o Outcome
 	from, to := m.From(), m.To()
 	pt := s.typeAt(from)
@@ -254,14 +258,40 @@ func (s *State) Outcomes(m chess.Move) Outcome {
 		legal = 1
 	}
 	o.Illegal = 1 - legal
+	s.addChecks(&o, legal, from, to, pt, m.Promotion())
+	return o
+}
+
+// addChecks splits the chance legal of our move from→to into the check
+// kinds it may give.
+func (s *State) addChecks(o *Outcome, legal float64, from, to chess.Square, pt, promo chess.PieceType) {
 	var ck [chess.CheckKnight + 1]float64
-	s.checkProbs(from, to, pt, m.Promotion(), &ck)
+	s.checkProbs(from, to, pt, promo, &ck)
 	none := 1.0
 	for k := chess.CheckRank; k <= chess.CheckKnight; k++ {
 		none -= ck[k]
 		o.Check[k] = legal * ck[k]
 	}
 	o.Check[chess.NoCheck] = legal * max(none, 0)
+}
+
+// dropOutcomes is Outcomes for our drop m (crazykrieg): legal when its
+// square is empty and, in check, when it blocks; it captures nothing.
+func (s *State) dropOutcomes(m chess.Move) Outcome {
+	var o Outcome
+	pt, to := m.Promotion(), m.To()
+	if s.own[0].Has(to) || pt == chess.Pawn && pawnRanks.Has(to) {
+		o.Illegal = 1
+		return o
+	}
+	legal := 1 - s.occ(to)
+	if s.checks[0] != chess.NoCheck {
+		_, block := s.answers(to)
+		legal *= block
+	}
+	o.Quiet = legal
+	o.Illegal = 1 - legal
+	s.addChecks(&o, legal, to, to, pt, chess.NoPieceType)
 	return o
 }
 
@@ -287,8 +317,8 @@ func (s *State) checkProbs(from, to chess.Square, pt, promo chess.PieceType, ck 
 			}
 		}
 	}
-	// Lines our move uncovers.
-	for pt2 := chess.Bishop; pt2 <= chess.Queen; pt2++ {
+	// Lines our move uncovers (a drop, from == to, uncovers none).
+	for pt2 := chess.Bishop; pt2 <= chess.Queen && from != to; pt2++ {
 		for b := s.own[pt2] &^ from.Bit(); b != 0; {
 			u := b.PopFirst()
 			d := dirFrom(u, from)

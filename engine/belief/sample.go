@@ -84,7 +84,7 @@ func (s *State) Sample(rng *rand.Rand, pos *chess.Position) bool {
 			if !sameChecks(first, second, s.checks) {
 				continue
 			}
-			if try < sampleTries/2 && p.PawnTries() != s.ourTries {
+			if try < sampleTries/2 && s.ourTries >= 0 && p.PawnTries() != s.ourTries {
 				continue
 			}
 		}

@@ -76,6 +76,26 @@ type State struct {
 	ourTurn  bool
 	// ourTries is the pawn-try count in force for us, theirTries for the opponent.
 	ourTries, theirTries int
+	// theirCheck says whether our last move checked the opponent's king (its
+	// pawn captures are then not proven legal), for its "Any?" answer.
+	theirCheck bool
+	// theirNoPawnFrom holds the squares from which, by what was announced
+	// this turn ("no pawn captures", rand's try squares, a "no" to "Any?"),
+	// the opponent's move cannot be a pawn capture; theirPawnDue says that
+	// its move must be a pawn capture (a "has pawn captures" to its "Any?"
+	// with no refusal heard since).
+	theirNoPawnFrom chess.Bitboard
+	theirPawnDue    bool
+	// dueStays says that a refused pawn try does not release from the
+	// obligation of a "has pawn captures" (berkeley_any; see SetVariant).
+	dueStays bool
+	// ownPromoted holds our men that were pawns (a captured one goes to
+	// the captor's crazykrieg pocket as a pawn). theirPocket counts, by type
+	// as a pocket holds them, the men the opponent took from us less those it
+	// dropped; ourPocket the men we took whose type was announced (exactly
+	// our pocket in crazykrieg) less our drops.
+	ownPromoted            chess.Bitboard
+	theirPocket, ourPocket [chess.King]uint8
 	// checks on our king while it is our turn (NoCheck-padded).
 	checks [2]chess.CheckKind
 	// checker[sq] is, while we are in check, the chance that the checking
@@ -154,6 +174,8 @@ func FromPosition(me chess.Color, start chess.Position, prior Prior) State {
 		}
 	} else {
 		s.theirTries = start.PawnTries()
+		first, _ := start.CheckKinds()
+		s.theirCheck = first != chess.NoCheck
 		if ep != chess.NoSquare {
 			s.ourDouble = chess.Square(int(ep) + forward(me))
 		}
@@ -260,6 +282,14 @@ func (s *State) addPieces(b chess.Bitboard) {
 	s.supp[piece] |= b
 }
 
+// TheirPocket returns, by type (chess.Pawn to chess.Queen), the men the
+// opponent has taken from us and not dropped back: its crazykrieg pocket.
+func (s *State) TheirPocket() [chess.King]uint8 { return s.theirPocket }
+
+// OurPocket returns, by type, the men we have taken whose type was
+// announced (in crazykrieg all of them: our pocket) and not dropped.
+func (s *State) OurPocket() [chess.King]uint8 { return s.ourPocket }
+
 // Full returns the squares proven to hold an opponent unit.
 func (s *State) Full() chess.Bitboard { return s.full }
 
@@ -304,6 +334,7 @@ func (s *State) removeOwn(sq chess.Square) {
 	for pt := range s.own {
 		s.own[pt] &^= sq.Bit()
 	}
+	s.ownPromoted &^= sq.Bit()
 	s.castle &^= rookRight(sq)
 }
 

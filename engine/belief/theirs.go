@@ -8,11 +8,32 @@ import (
 
 // Theirs updates the belief after the opponent's unseen legal move, from what
 // we hear of it (v as umpire.Answer.For gives it to us): the capture of one of
-// our men, checks on our king and our pawn tries. The opponent's illegal
-// attempts are not heard and change nothing.
+// our men, a drop, a promotion, checks on our king and our pawn news; or
+// with the answer to the opponent's "Any?". The opponent's refused attempts
+// change nothing: where they are public the attempt itself is not told, and
+// some attempt on its list is refused in nearly every position.
 func (s *State) Theirs(v umpire.View) {
-	if !v.Heard || v.Own || v.Illegal {
+	if !v.Heard || v.Own {
 		return
+	}
+	if v.Illegal {
+		// Under the obligation it was a failed pawn try, which releases the
+		// opponent in english and crazykrieg (and in any variant not set).
+		s.theirPawnDue = s.theirPawnDue && s.dueStays
+		return
+	}
+	switch v.Verdict {
+	case umpire.HasAny, umpire.NoAny:
+		s.theirAnyAnswer(v.Verdict == umpire.HasAny)
+		return
+	case umpire.IllegalMove:
+	default:
+		return // a refusal off its list: the site does not tell us
+	}
+	if v.EnPassant && v.Capture.Kind != umpire.NoCapture && v.Capture.Square <= 63 {
+		// Announced on the capturer's destination (english): our pawn
+		// stood beyond it.
+		v.Capture.Square = chess.Square(int(v.Capture.Square) + forward(s.me))
 	}
 	if !wellFormed(&v) || v.Capture.Kind != umpire.NoCapture && !s.own[0].Has(v.Capture.Square) ||
 		s.own[chess.King].Has(v.Capture.Square) && v.Capture.Kind != umpire.NoCapture {
@@ -24,10 +45,22 @@ func (s *State) Theirs(v umpire.View) {
 	flat := s.attraction(&a)
 	captured := v.Capture.Kind != umpire.NoCapture
 	s.epProb = [8]float32{}
-	if captured {
+	switch {
+	case v.Drop != chess.NoPieceType:
+		s.theirDrop(v.Drop)
+	case captured:
 		s.captureMove(v.Capture.Square)
-	} else {
+	case s.theirPawnDue:
+		s.surprises++ // it had to take with a pawn
 		s.spread(&a, flat)
+	default:
+		s.spread(&a, flat)
+	}
+	s.theirNoPawnFrom, s.theirPawnDue = 0, false
+	if v.Promotion && s.pawnMax > 0 {
+		// Announced (rand): one pawn fewer for sure.
+		s.pawnMax--
+		s.pawnExp = max(s.pawnExp-1, 0)
 	}
 	s.ourDouble, s.lastCapture = chess.NoSquare, chess.NoSquare
 	if !captured || v.Capture.Square != s.exchange {
@@ -46,7 +79,7 @@ func (s *State) Theirs(v umpire.View) {
 	}
 	s.ourTries = v.PawnTries
 	if v.Ending == umpire.NotOver {
-		s.ourTriesEvidence(v.PawnTries)
+		s.ourPawnNews(&v)
 	}
 	s.updateCastling()
 	s.normalize()
@@ -367,6 +400,13 @@ func spreadTo(m *[64]float32, dests chess.Bitboard, out float64, a *[64]float32,
 // capturer (king, pawn, pawn taking en passant or promoting, or piece) is
 // weighed by how likely each could have made it.
 func (s *State) captureMove(x chess.Square) {
+	taken := s.typeAt(x)
+	if s.ownPromoted.Has(x) {
+		taken = chess.Pawn
+	}
+	if taken < chess.King && s.theirPocket[taken] < 255 {
+		s.theirPocket[taken]++
+	}
 	s.removeOwn(x)
 	opp := s.me.Other()
 	var wk, wp, we, wc float64
@@ -374,7 +414,7 @@ func (s *State) captureMove(x chess.Square) {
 	for b := kingFrom; b != 0; {
 		wk += float64(s.p[king][b.PopFirst()])
 	}
-	pawnFrom := chess.PawnAttacks(s.me, x) & s.supp[pawn]
+	pawnFrom := chess.PawnAttacks(s.me, x) & s.supp[pawn] &^ s.theirNoPawnFrom
 	for b := pawnFrom; b != 0; {
 		wp += float64(s.p[pawn][b.PopFirst()])
 	}
@@ -382,7 +422,7 @@ func (s *State) captureMove(x chess.Square) {
 	epTo := chess.NoSquare
 	if x == s.ourDouble {
 		epTo = chess.Square(int(x) - forward(s.me))
-		epFrom = chess.PawnAttacks(s.me, epTo) & s.supp[pawn]
+		epFrom = chess.PawnAttacks(s.me, epTo) & s.supp[pawn] &^ s.theirNoPawnFrom
 		for b := epFrom; b != 0; {
 			we += float64(s.p[pawn][b.PopFirst()])
 		}
@@ -422,6 +462,9 @@ func (s *State) captureMove(x chess.Square) {
 			}
 			clear *= 1 - s.occ(sq)
 		}
+	}
+	if s.theirPawnDue {
+		wk, wc = 0, 0 // only a pawn may have taken
 	}
 	total := wk + wp + we + wc
 	if total <= 0 {

@@ -120,6 +120,32 @@ func (t *triesModel) posterior(n int, post *[40]float64) bool {
 	return true
 }
 
+// posteriorSome returns, for each term, the chance that its square is
+// occupied given that the count is at least 1, written into post; ok is
+// false when the model gives that no chance. No posterior is 0: the
+// evidence proves no square empty.
+func (t *triesModel) posteriorSome(post *[40]float64) bool {
+	// suffix[i]: chance that the terms from i on add nothing.
+	var suffix [41]float64
+	suffix[t.n] = 1
+	for i := t.n - 1; i >= 0; i-- {
+		tm := &t.term[i]
+		suffix[i] = suffix[i+1] * (1 - tm.q + tm.q*tm.dist[0])
+	}
+	some := 1 - suffix[0]
+	if some <= 0 {
+		return false
+	}
+	prefix := 1.0
+	for i := range t.n {
+		tm := &t.term[i]
+		// P(occupied and some) = q - q·P(it adds nothing)·P(the others add nothing).
+		post[i] = tm.q * (1 - tm.dist[0]*prefix*suffix[i+1]) / some
+		prefix *= 1 - tm.q + tm.q*tm.dist[0]
+	}
+	return true
+}
+
 // ourTriesEvidence learns from our pawn-try count n, announced after the
 // opponent's move: how many of our pawn-capture squares hold an opponent man
 // (plus en passant chances). A square whose occupation the count rules out is
@@ -129,9 +155,38 @@ func (s *State) ourTriesEvidence(n int) {
 		return
 	}
 	var tm triesModel
+	s.ourTriesTerms(&tm, s.own[chess.Pawn])
+	var post [40]float64
+	if !tm.posterior(n, &post) {
+		if n > 0 {
+			s.surprises++
+		}
+		return
+	}
+	s.ourTriesPosterior(&tm, &post)
+}
+
+// ourTriesSome learns that our pawns on the squares of pawns have at least
+// one legal capture between them ("has pawn captures", a rand try square).
+// No square is proven empty by it.
+func (s *State) ourTriesSome(pawns chess.Bitboard) {
+	var tm triesModel
+	s.ourTriesTerms(&tm, pawns)
+	var post [40]float64
+	if !tm.posteriorSome(&post) {
+		s.surprises++ // no man of theirs could be taken
+		return
+	}
+	s.ourTriesPosterior(&tm, &post)
+}
+
+// ourTriesTerms fills tm with the terms of the captures that our pawns on
+// the squares of pawns may make: the squares they attack, and the en
+// passant chances next to them.
+func (s *State) ourTriesTerms(tm *triesModel, pawns chess.Bitboard) {
 	inCheck := s.checks[0] != chess.NoCheck
 	var targets chess.Bitboard
-	for b := s.own[chess.Pawn]; b != 0; {
+	for b := pawns; b != 0; {
 		targets |= chess.PawnAttacks(s.me, b.PopFirst())
 	}
 	targets &^= s.own[0]
@@ -140,7 +195,7 @@ func (s *State) ourTriesEvidence(n int) {
 	for b := targets; b != 0; {
 		t := b.PopFirst()
 		k := 0
-		for f := chess.PawnAttacks(s.me.Other(), t) & s.own[chess.Pawn]; f != 0; {
+		for f := chess.PawnAttacks(s.me.Other(), t) & pawns; f != 0; {
 			from := f.PopFirst()
 			legal[k] = 1
 			if inCheck || s.possiblyPinned(from, t) {
@@ -160,7 +215,7 @@ func (s *State) ourTriesEvidence(n int) {
 			sq = chess.NewSquare(f, 3)
 		}
 		k := 0
-		for b := chess.PawnAttacks(s.me.Other(), chess.Square(int(sq)+forward(s.me))) & s.own[chess.Pawn]; b != 0; b.PopFirst() {
+		for b := chess.PawnAttacks(s.me.Other(), chess.Square(int(sq)+forward(s.me))) & pawns; b != 0; b.PopFirst() {
 			legal[k] = uncertainLegal
 			k++
 		}
@@ -168,13 +223,10 @@ func (s *State) ourTriesEvidence(n int) {
 			tm.add(sq, true, float64(s.epProb[f]), legal[:k])
 		}
 	}
-	var post [40]float64
-	if !tm.posterior(n, &post) {
-		if n > 0 {
-			s.surprises++
-		}
-		return
-	}
+}
+
+// ourTriesPosterior sets each term's square to its posterior chance.
+func (s *State) ourTriesPosterior(tm *triesModel, post *[40]float64) {
 	for i := range tm.n {
 		term := &tm.term[i]
 		if term.ep {
@@ -199,6 +251,33 @@ func (s *State) theirTriesEvidence(n int, checked bool) {
 		return
 	}
 	var tm triesModel
+	s.theirTriesTerms(&tm, s.supp[pawn], checked)
+	var post [40]float64
+	if !tm.posterior(n, &post) {
+		if n > 0 {
+			s.surprises++
+		}
+		return
+	}
+	s.theirTriesPosterior(&tm, &post)
+}
+
+// theirTriesSome learns that the opponent's pawns have at least one legal
+// capture ("has pawn captures").
+func (s *State) theirTriesSome(checked bool) {
+	var tm triesModel
+	s.theirTriesTerms(&tm, s.supp[pawn], checked)
+	var post [40]float64
+	if !tm.posteriorSome(&post) {
+		s.surprises++
+		return
+	}
+	s.theirTriesPosterior(&tm, &post)
+}
+
+// theirTriesTerms fills tm with the terms of the captures that opponent
+// pawns on the squares of where may make.
+func (s *State) theirTriesTerms(tm *triesModel, where chess.Bitboard, checked bool) {
 	opp := s.me.Other()
 	prey := s.own[0] &^ s.own[chess.King]
 	var epFrom chess.Bitboard
@@ -206,7 +285,7 @@ func (s *State) theirTriesEvidence(n int, checked bool) {
 		epFrom = chess.PawnAttacks(s.me, chess.Square(int(s.ourDouble)-forward(s.me)))
 	}
 	var legal [3]float64
-	for b := s.supp[pawn]; b != 0; {
+	for b := where & s.supp[pawn]; b != 0; {
 		p := b.PopFirst()
 		k := 0
 		for t := chess.PawnAttacks(opp, p) & prey; t != 0; {
@@ -225,13 +304,10 @@ func (s *State) theirTriesEvidence(n int, checked bool) {
 			tm.add(p, false, max(float64(s.p[pawn][p]), floor), legal[:k])
 		}
 	}
-	var post [40]float64
-	if !tm.posterior(n, &post) {
-		if n > 0 {
-			s.surprises++
-		}
-		return
-	}
+}
+
+// theirTriesPosterior sets each term's pawn chance to its posterior.
+func (s *State) theirTriesPosterior(tm *triesModel, post *[40]float64) {
 	for i := range tm.n {
 		term := &tm.term[i]
 		if post[i] == 0 {

@@ -1,6 +1,7 @@
 package clock
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -43,6 +44,91 @@ func TestParseControl(t *testing.T) {
 			t.Errorf("ParseControl(%q) = %v, %v; want %v, error %v", tc.in, got, err, tc.want, tc.wantErr)
 		}
 	}
+}
+
+// TestParseTC: people's time controls read as a server writes them, a
+// bare 1+1 being a minute and a second (as kriegbot tourney's -tc and ICC's
+// "1 1"), units where the bare reading is not meant.
+func TestParseTC(t *testing.T) {
+	tests := []struct {
+		in      string
+		want    Control
+		wantErr bool
+	}{
+		{"1+1", Control{time.Minute, time.Second}, false},
+		{"2+12", Control{2 * time.Minute, 12 * time.Second}, false},
+		{"25", Control{25 * time.Minute, 0}, false},
+		{" 3+2 ", Control{3 * time.Minute, 2 * time.Second}, false},
+		{"0.5+0.1", Control{30 * time.Second, 100 * time.Millisecond}, false},
+		{"1m+1s", Control{time.Minute, time.Second}, false},
+		{"1s+1s", Control{time.Second, time.Second}, false},
+		{"10s+0.1", Control{10 * time.Second, 100 * time.Millisecond}, false},
+		{"10s+100ms", Control{10 * time.Second, 100 * time.Millisecond}, false},
+		{"1m30s+2s", Control{90 * time.Second, 2 * time.Second}, false},
+		{"10+1m", Control{10 * time.Minute, time.Minute}, false},
+		{"10080", Control{7 * 24 * time.Hour, 0}, false},
+		{"10081", Control{}, true},
+		{"", Control{}, true},
+		{"+1", Control{}, true},
+		{"1+", Control{}, true},
+		{"0+1", Control{}, true},
+		{"-1+1", Control{}, true},
+		{"1+-1", Control{}, true},
+		{"1+1+1", Control{}, true},
+		{"NaN+1", Control{}, true},
+		{"1e300", Control{}, true},
+		{"1x+1", Control{}, true},
+		{"200h", Control{}, true},
+	}
+	for _, tc := range tests {
+		got, err := ParseTC(tc.in)
+		if (err != nil) != tc.wantErr || got != tc.want {
+			t.Errorf("ParseTC(%q) = %v, %v; want %v, error %v", tc.in, got, err, tc.want, tc.wantErr)
+		}
+	}
+	if _, err := ParseTC("1x+1"); err == nil || !strings.Contains(err.Error(), "number of minutes") {
+		t.Errorf("a bad base: %v, want the error to say the bare base is minutes", err)
+	}
+}
+
+// TestControlText: the form for people, which ParseTC reads back.
+func TestControlText(t *testing.T) {
+	for _, tc := range []struct {
+		c    Control
+		want string
+	}{
+		{Control{}, "untimed"},
+		{Control{time.Minute, time.Second}, "1m+1s"},
+		{Control{10 * time.Second, 100 * time.Millisecond}, "10s+100ms"},
+		{Control{90 * time.Minute, 0}, "1h30m"},
+		{Control{2 * time.Hour, 30 * time.Second}, "2h+30s"},
+		{Control{90 * time.Second, 1500 * time.Millisecond}, "1m30s+1.5s"},
+	} {
+		if got := tc.c.Text(); got != tc.want {
+			t.Errorf("%#v.Text() = %q, want %q", tc.c, got, tc.want)
+		}
+		if back, err := ParseTC(tc.c.Text()); tc.c.Timed() && (err != nil || back != tc.c) {
+			t.Errorf("ParseTC(%q) = %v, %v; want %v", tc.c.Text(), back, err, tc.c)
+		}
+	}
+}
+
+func FuzzParseTC(f *testing.F) {
+	for _, s := range []string{"1+1", "2+12", "0.5+0.1", "", "+", "1e9", "-0", "1m+1s", "10s+100ms", "1h2m3s+4ms", "25"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		c, err := ParseTC(s)
+		if err != nil {
+			return
+		}
+		if c.Base <= 0 || c.Base > maxControl || c.Increment < 0 || c.Increment > maxControl {
+			t.Fatalf("ParseTC(%q) = %v: out of range", s, c)
+		}
+		if back, err := ParseTC(c.Text()); err != nil || back != c {
+			t.Fatalf("ParseTC(%q) = %v, whose text %q reads back as %v, %v", s, c, c.Text(), back, err)
+		}
+	})
 }
 
 func TestControlString(t *testing.T) {

@@ -33,45 +33,90 @@ func (c Control) String() string {
 // durations never overflows.
 const maxControl = 7 * 24 * time.Hour
 
-// ParseControl reads "BASE" or "BASE+INC": a bare number is seconds,
-// fractions allowed ("60+1", "10+0.1", "180"), as in PGN's TimeControl tag;
-// a number with units is a Go duration ("10m+5s", "1m30s+0.5s"), so that a
-// server's "1 1" (a minute and a second) can be written as it means,
-// 1m+1s, where "1+1" is a second and a second.
+// ParseControl reads the PGN TimeControl form that records and match files
+// keep, "BASE" or "BASE+INC" in seconds, fractions allowed ("60+1",
+// "10+0.1", "180"); a number with units is a Go duration ("10m+5s"). People's
+// input goes through ParseTC, where a bare 1+1 is a minute and a second.
 func ParseControl(s string) (Control, error) {
+	return parseControl(s, time.Second)
+}
+
+// ParseTC reads a time control as people write it and servers show it:
+// "BASE+INC" with the base in minutes and the increment in seconds, as ICC's
+// "1 1" and kriegbot tourney's -tc 1+1 (a minute and a second), fractions
+// allowed (0.5+0.1 is 30 s and 0.1 s), or either part with units, a Go
+// duration (10s+0.1s, 1m30s+2s). A bare "BASE" has no increment.
+func ParseTC(s string) (Control, error) {
+	return parseControl(s, time.Minute)
+}
+
+// parseControl reads BASE[+INC]: a bare base counts baseUnit, a bare
+// increment seconds.
+func parseControl(s string, baseUnit time.Duration) (Control, error) {
 	base, inc, hasInc := strings.Cut(strings.TrimSpace(s), "+")
 	var c Control
 	var err error
-	if c.Base, err = seconds(base); err != nil {
+	if c.Base, err = amount(base, baseUnit); err != nil {
 		return Control{}, fmt.Errorf("clock: time control %q: base: %v", s, err)
 	}
 	if c.Base <= 0 {
 		return Control{}, fmt.Errorf("clock: time control %q: base must be positive", s)
 	}
 	if hasInc {
-		if c.Increment, err = seconds(inc); err != nil {
+		if c.Increment, err = amount(inc, time.Second); err != nil {
 			return Control{}, fmt.Errorf("clock: time control %q: increment: %v", s, err)
 		}
 	}
 	return c, nil
 }
 
-// seconds reads one part of a time control: seconds, or a Go duration.
-func seconds(s string) (time.Duration, error) {
+// amount reads one part of a time control: a number of units, or a Go
+// duration.
+func amount(s string, unit time.Duration) (time.Duration, error) {
+	name := "seconds"
+	if unit == time.Minute {
+		name = "minutes"
+	}
 	if s == "" {
-		return 0, fmt.Errorf("missing number of seconds")
+		return 0, fmt.Errorf("missing number of %s", name)
 	}
 	var d time.Duration
 	if f, err := strconv.ParseFloat(s, 64); err == nil && f == f {
-		if f < 0 || f > maxControl.Seconds() {
+		if f < 0 || f > float64(maxControl/unit) {
 			return 0, fmt.Errorf("%q is out of range (0 to %v)", s, maxControl)
 		}
-		d = time.Duration(f * float64(time.Second))
+		d = time.Duration(f * float64(unit))
 	} else if d, err = time.ParseDuration(s); err != nil || strings.ContainsAny(s, "+-") {
-		return 0, fmt.Errorf("%q is neither a number of seconds nor a duration with units (1m, 1.5s)", s)
+		return 0, fmt.Errorf("%q is neither a number of %s nor a duration with units (1m, 1.5s)", s, name)
 	}
 	if d < 0 || d > maxControl {
 		return 0, fmt.Errorf("%q is out of range (0 to %v)", s, maxControl)
 	}
 	return d, nil
+}
+
+// Text is c for people, with units, in the form ParseTC reads back:
+// "1m+1s", "10s+100ms", "1h30m"; "untimed" when c has no clock.
+func (c Control) Text() string {
+	if !c.Timed() {
+		return "untimed"
+	}
+	s := durationText(c.Base)
+	if c.Increment > 0 {
+		s += "+" + durationText(c.Increment)
+	}
+	return s
+}
+
+// durationText is d as time.Duration writes it, without its zero tails:
+// 1m rather than 1m0s, 1h rather than 1h0m0s.
+func durationText(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
 }

@@ -19,8 +19,11 @@
 //     zero, however many attempts the referee refuses;
 //   - below the emergency line the plan asks for an instant answer.
 //
-// Control is a time control ("60+1": one minute, one second increment) and
-// ParseControl reads it.
+// Control is a time control. People write it as servers show it, a bare
+// 1+1 being a minute and a second, or with units (1m+1s, 10s+0.1s): ParseTC
+// reads that and Text writes it. Records and match files keep PGN's
+// TimeControl form in seconds ("60+1"): String writes it, ParseControl
+// reads it.
 //
 // Policy is the one time policy every harness plays (the daemon's game
 // driver, kriegbot match, KEP): the manager's constants from one place, and

@@ -103,6 +103,10 @@ func (b *OwnBoard) Play(m chess.Move) {
 	b.dropRights(from)
 }
 
+// Drop puts our man of the drop m on its square (crazykrieg,
+// umpire.DropMove).
+func (b *OwnBoard) Drop(m chess.Move) { b.put(m.To(), m.Promotion()) }
+
 // Lose removes our man captured on s (for en passant, the pawn's square).
 func (b *OwnBoard) Lose(s chess.Square) {
 	b.take(s)
@@ -130,6 +134,12 @@ func (b *OwnBoard) dropRights(s chess.Square) {
 // list: we cannot know the opponent's en passant chance, so with no pawn
 // tries the en passant step, which could only be refused, is not listed.
 func (b *OwnBoard) Askable(tries int, refused []chess.Move, out *chess.MoveList) {
-	m := umpire.Men{Color: b.us, Own: b.own, Types: &b.men, Castling: b.castle, EnPassant: chess.NoSquare, Tries: tries}
+	b.AskableFrom(tries, 0, refused, out)
+}
+
+// AskableFrom is Askable with the diagonal tries limited to the pawns on
+// tryFrom when it is not 0 (the squares rand announces).
+func (b *OwnBoard) AskableFrom(tries int, tryFrom chess.Bitboard, refused []chess.Move, out *chess.MoveList) {
+	m := umpire.Men{Color: b.us, Own: b.own, Types: &b.men, Castling: b.castle, EnPassant: chess.NoSquare, Tries: tries, TryFrom: tryFrom}
 	m.Askable(umpire.AllPromotions, refused, out)
 }

@@ -25,8 +25,16 @@
 //     referee announced (capture, checks on the opponent, its pawn tries), and
 //     the opponent's hidden move as the referee announces it (View.Move is
 //     chess.NullMove; capture of one of our men, checks on our king, our pawn
-//     tries). The opponent's refused attempts are never told (ICC does not tell
-//     them), so a driver may pass them or not: View.Heard false is ignored.
+//     tries). In wild 16 the opponent's refused attempts are never told (ICC
+//     does not tell them), so a driver may pass them or not: View.Heard false
+//     is ignored. In the variants that make them public (umpire.Variant) the
+//     opponent's "Illegal move" is told (View.Illegal, Own false), and so is
+//     the answer to either side's "Any?" (View.Verdict HasAny or NoAny);
+//     Moved tells a move from these.
+//   - Attempt returns chess.NullMove to ask "Any?" (where the variant has it),
+//     and a drop (umpire.DropMove) in crazykrieg; a driver puts the first to
+//     the referee's AskAny and the rest to its Attempt. No kind returns either
+//     in wild 16.
 //   - A player keeps its own knowledge of its own men from these events alone;
 //     it is never shown the opponent's men.
 //   - Attempt never returns an attempt the referee already refused this turn,

@@ -37,23 +37,29 @@ func heuristicKind() Kind {
 //   - against a (nearly) bare king, whose possible squares KingTrack keeps,
 //     play for mate: weigh each attempt by the share of those squares on
 //     which it mates, stalemates, checks or hangs the man, and by how few
-//     squares the king can reach afterwards (our king walks in to help).
+//     squares the king can reach afterwards (our king walks in to help);
+//     where stalemate loses (rand) it is a win, weighed as a mate;
+//   - where the variant has "Any?", ask it at the start of a turn when a
+//     pawn of ours has a diagonal step to try; after "has pawn captures"
+//     take the pawn tries, as the rules then oblige;
+//   - drops (crazykrieg): block a checking line, else put the man deep into
+//     the opponent's half, behind the moves of the men on the board.
 type Heuristic struct {
 	noise int
 	know  Knowledge
 	track KingTrack
 	rng   *rand.Rand
 	list  chess.MoveList
+	drops []chess.Move
 }
 
 // NewGame starts a game.
 func (h *Heuristic) NewGame(g Game) error {
-	h.know.Reset(g.Color)
+	h.know.Start(&g)
 	h.track.Reset(g.Color)
 	if g.Start != nil {
 		// A set-up position is known to both sides: the opponent's king and
 		// men stand where it has them.
-		h.know.ResetFrom(g.Color, g.Start)
 		opp := g.Color.Other()
 		h.track.TheirMen = g.Start.ByColor(opp).Count()
 		h.track.Squares = g.Start.KingSquare(opp).Bit()
@@ -62,28 +68,51 @@ func (h *Heuristic) NewGame(g Game) error {
 	return nil
 }
 
-// Attempt plays the best-scored askable attempt.
+// Attempt plays the best-scored askable attempt, or asks "Any?"
+// (chess.NullMove) at the start of a turn with pawn tries to make.
 func (h *Heuristic) Attempt(context.Context, Budget) (chess.Move, error) {
-	h.know.Askable(&h.list)
-	if h.list.N == 0 {
+	k := &h.know
+	k.Askable(&h.list)
+	if k.CanAskAny() && k.Refused.N == 0 && h.hasPawnTry() {
+		k.Asked(chess.NullMove)
+		return chess.NullMove, nil
+	}
+	h.drops = k.AskableDrops(h.drops[:0])
+	if h.list.N == 0 && len(h.drops) == 0 {
 		return chess.NullMove, ErrNoAttempt
 	}
 	var best chess.Move
-	bestScore := 0
-	for i, m := range h.list.Slice() {
+	bestScore, first := 0, true
+	consider := func(m chess.Move, s int) {
+		if h.noise > 0 {
+			s += h.rng.IntN(h.noise + 1)
+		}
+		if first || s > bestScore {
+			best, bestScore, first = m, s, false
+		}
+	}
+	for _, m := range h.list.Slice() {
 		s := h.score(m)
 		if h.track.TheirMen <= endgameMen {
 			s += h.endgameScore(m)
 		}
-		if h.noise > 0 {
-			s += h.rng.IntN(h.noise + 1)
-		}
-		if i == 0 || s > bestScore {
-			best, bestScore = m, s
+		consider(m, s)
+	}
+	for _, m := range h.drops {
+		consider(m, h.dropScore(m))
+	}
+	k.Asked(best)
+	return best, nil
+}
+
+// hasPawnTry reports whether the askable list (h.list) holds a pawn try.
+func (h *Heuristic) hasPawnTry() bool {
+	for _, m := range h.list.Slice() {
+		if h.know.IsPawnTry(m) {
+			return true
 		}
 	}
-	h.know.Asked(best)
-	return best, nil
+	return false
 }
 
 // Hear applies a referee answer.
@@ -94,9 +123,10 @@ func (h *Heuristic) Hear(e Event) {
 	v := e.View
 	before := h.know.Board
 	h.know.Hear(v)
-	if v.Own {
+	switch {
+	case v.Own && (v.Illegal || Moved(v)):
 		h.track.OurMove(h.know.pending, v, &before, &h.know.Board)
-	} else {
+	case !v.Own && Moved(v):
 		h.track.TheirMove(v, &h.know.Board)
 	}
 }
@@ -136,7 +166,33 @@ const (
 	wPawnPush     = 30
 	wProbeBlocker = 150
 	wRefusedLast  = -150
+	wDrop         = 20 // per point of the dropped man's value
+	wDropPawn     = -60
 )
+
+// dropScore weighs the drop m (crazykrieg): in check, only a drop on the
+// checking line can help; otherwise a drop deep in the opponent's half
+// probes and threatens, and a pawn drop is worth little.
+func (h *Heuristic) dropScore(m chess.Move) int {
+	k := &h.know
+	pt, to := m.Promotion(), m.To()
+	depth := to.Rank()
+	if k.Board.Color() == chess.Black {
+		depth = 7 - depth
+	}
+	s := wDrop*value(pt) + wDepth*depth
+	if pt == chess.Pawn {
+		s += wDropPawn
+	}
+	if k.InCheck() {
+		if k.Checks[1] != chess.NoCheck || !checkLine(k.Board.King(), k.Checks).Has(to) {
+			s += wDoubleCheck
+		} else {
+			s += wCheckLine
+		}
+	}
+	return s
+}
 
 func (h *Heuristic) score(m chess.Move) int {
 	k := &h.know
@@ -180,7 +236,7 @@ func (h *Heuristic) score(m chess.Move) int {
 	if to == k.TheirCapture {
 		s += wRecapture - 20*value(pt)
 	}
-	if pawnTry && k.Tries > 0 {
+	if pawnTry && (k.Tries > 0 || k.MustPawn) {
 		s += wPawnTry
 	}
 	switch pt {
@@ -313,6 +369,10 @@ func (h *Heuristic) endgameScore(m chess.Move) int {
 		return -wMate // certainly refused: learns where the king is, nothing more
 	}
 	room := (spread(quiet) &^ att &^ occ).Count()
-	s := (wMate*mate + wStalemate*stale + wGiveCheck*check + wHang*value(moved)*hang) / n
+	wStale := wStalemate
+	if h.know.Variant.StalemateLoses {
+		wStale = wMate // the stalemated side loses (rand)
+	}
+	s := (wMate*mate + wStale*stale + wGiveCheck*check + wHang*value(moved)*hang) / n
 	return s + wRoom*room
 }

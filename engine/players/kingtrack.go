@@ -39,6 +39,8 @@ func (t *KingTrack) Reset(us chess.Color) {
 func (t *KingTrack) TheirMove(v umpire.View, own *OwnBoard) {
 	captured := v.Capture.Kind != umpire.NoCapture
 	switch {
+	case v.Drop != chess.NoPieceType:
+		t.TheirMen++ // a man from the pocket; the king stayed (crazykrieg)
 	case t.Bare() && captured:
 		t.Squares = v.Capture.Square.Bit() // only the king can have taken
 	case t.Bare():

@@ -127,6 +127,7 @@ func (p *MCTS) NewGame(g Game) error {
 	p.game = g
 	start := g.StartPosition()
 	p.know.ResetFrom(g.Color, &start)
+	p.know.setVariant(g.Rules.Variant)
 	p.bel = belief.FromPosition(g.Color, start, p.prior)
 	if g.HiddenKing {
 		p.bel.HideKing()
@@ -155,7 +156,7 @@ func (p *MCTS) AttemptTrees(ctx context.Context, trees []int64, boards int) (che
 func (p *MCTS) attempt(ctx context.Context, b Budget, trees []int64) (chess.Move, error) {
 	p.know.Askable(&p.list)
 	if p.list.N == 0 {
-		return chess.NullMove, ErrNoAttempt
+		return p.dropFallback()
 	}
 	lim := search.Limits{Nodes: b.Nodes, Time: b.Time, MaxTime: b.MaxTime, Boards: b.Boards}
 	switch {
@@ -181,7 +182,32 @@ func (p *MCTS) attempt(ctx context.Context, b Budget, trees []int64) (chess.Move
 	return m, nil
 }
 
+// dropFallback is the attempt once every board attempt was refused: a drop
+// (crazykrieg), one on the checking line first. The search does not weigh
+// drops yet.
+func (p *MCTS) dropFallback() (chess.Move, error) {
+	drops := p.know.AskableDrops(nil)
+	if len(drops) == 0 {
+		return chess.NullMove, ErrNoAttempt
+	}
+	m := drops[0]
+	if p.know.InCheck() {
+		line := checkLine(p.know.Board.King(), p.know.Checks)
+		for _, d := range drops {
+			if line.Has(d.To()) {
+				m = d
+				break
+			}
+		}
+	}
+	p.know.Asked(m)
+	return m, nil
+}
+
 // Hear applies a referee answer to the knowledge, the belief and the tree.
+// The belief hears the moves and our "Illegal move"s in the terms it knows
+// (beliefView); the answers to "Any?", the opponent's public refusals and
+// the drops reach the knowledge only.
 func (p *MCTS) Hear(e Event) {
 	if e.Kind == ClockUpdate {
 		return // the driver's budget accounts for the clock
@@ -196,24 +222,63 @@ func (p *MCTS) Hear(e Event) {
 		p.know.Hear(v)
 		p.bel.Ours(m, v)
 		p.search.Refused(m, &p.bel)
-	case v.Own:
+	case v.Own && Moved(v):
 		m := v.Move
 		if m == chess.NullMove {
 			m = p.know.pending
 		}
-		p.know.Hear(v)
 		v.Move = m
+		v = p.beliefView(m, v)
+		p.know.Hear(e.View)
+		if umpire.IsDrop(m) {
+			p.ourMove = chess.NullMove // no tree to follow
+			p.waiting = true
+			return
+		}
 		p.bel.Ours(m, v)
 		p.ourMove, p.ourView = m, v
 		p.waiting = true
+	case !Moved(v):
+		p.know.Hear(v)
 	default:
 		p.waiting = false
 		p.know.Hear(v)
+		v = p.beliefView(chess.NullMove, v)
 		p.bel.Theirs(v)
 		if p.ourMove != chess.NullMove {
 			p.search.Played(p.ourMove, p.ourView, v, &p.bel)
 		}
 	}
+}
+
+// beliefView says a move's view in the terms of the belief, which knows
+// wild 16's announcements: a capture typed pawn or piece on the captured
+// man's square. An exact capture (crazykrieg) gives its type; an untyped
+// one of our move takes the type the belief finds likelier; an announced
+// en passant names the captured pawn's square. Wild 16's views pass as
+// they are. m is our move, NullMove for the opponent's.
+func (p *MCTS) beliefView(m chess.Move, v umpire.View) umpire.View {
+	switch k := v.Capture.Kind; {
+	case k == umpire.NoCapture, k == umpire.PawnCaptured && !v.EnPassant, k == umpire.PieceCaptured:
+		return v
+	case k == umpire.ManCaptured && m != chess.NullMove:
+		v.Capture.Kind = umpire.PieceCaptured
+		if pawn, piece := p.bel.ProbCapture(m); pawn > piece {
+			v.Capture.Kind = umpire.PawnCaptured
+		}
+	case k == umpire.PawnCaptured:
+	default:
+		v.Capture.Kind = umpire.PieceCaptured
+	}
+	if v.EnPassant {
+		mover := p.game.Color
+		if m == chess.NullMove {
+			mover = mover.Other()
+		}
+		v.Capture = umpire.Capture{Square: CapturedSquare(v, mover), Kind: umpire.PawnCaptured}
+		v.EnPassant = false
+	}
+	return v
 }
 
 // GameOver ends the game.

@@ -17,6 +17,15 @@ func playGame(t *testing.T, white, black Player, seed uint64, maxPlies int, chec
 	t.Helper()
 	rules := umpire.ICC()
 	rules.MaxPlies = maxPlies
+	return playRules(t, rules, white, black, seed, Budget{}, check, nil)
+}
+
+// playRules is playGame under rules (MaxPlies included), with each
+// attempt's budget b, and hear, when not nil, called with every answer: a
+// chess.NullMove attempt is the "Any?" question.
+func playRules(t *testing.T, rules umpire.Rules, white, black Player, seed uint64, b Budget,
+	check func(u *umpire.Umpire, k *Knowledge), hear func(a *umpire.Answer)) *umpire.Umpire {
+	t.Helper()
 	u := umpire.New(rules)
 	ps := [2]Player{white, black}
 	for c, p := range ps {
@@ -32,7 +41,7 @@ func playGame(t *testing.T, white, black Player, seed uint64, maxPlies int, chec
 		if check != nil {
 			check(u, knowledgeOf(ps[side]))
 		}
-		m, err := ps[side].Attempt(context.Background(), Budget{})
+		m, err := ps[side].Attempt(context.Background(), b)
 		if err != nil {
 			t.Fatalf("ply %d: %v", u.Plies(), err)
 		}
@@ -41,9 +50,17 @@ func playGame(t *testing.T, white, black Player, seed uint64, maxPlies int, chec
 				t.Fatalf("ply %d: %v proposed again after its refusal", u.Plies(), m)
 			}
 		}
-		a, err := u.Attempt(m)
+		var a umpire.Answer
+		if m == chess.NullMove {
+			a, err = u.AskAny()
+		} else {
+			a, err = u.Attempt(m)
+		}
 		if err != nil {
 			t.Fatal(err)
+		}
+		if hear != nil {
+			hear(&a)
 		}
 		for c, p := range ps {
 			p.Hear(AnswerEvent(&a, chess.Color(c)))
@@ -60,6 +77,8 @@ func knowledgeOf(p Player) *Knowledge {
 	case *Random:
 		return &p.know
 	case *Heuristic:
+		return &p.know
+	case *MCTS:
 		return &p.know
 	}
 	return nil
@@ -186,6 +205,51 @@ func TestOptionsTyped(t *testing.T) {
 	}
 }
 
+// TestParseWith: a harness's keys are taken out of the spec once, the
+// player's options stay in order and are read typed, and no key may be
+// given twice, the harness's or the player's.
+func TestParseWith(t *testing.T) {
+	sp, err := ParseWith("mcts:ponder=on,c=0.5,nodes=300,threads=2", Kinds(), "ponder", "nodes")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sp.String() != "mcts:c=0.5,threads=2" || sp.Kind() != "mcts" {
+		t.Errorf("player spec %q (kind %s)", sp, sp.Kind())
+	}
+	if got := sp.Options(); len(got) != 2 || got[0] != (Option{"c", "0.5"}) || got[1] != (Option{"threads", "2"}) {
+		t.Errorf("options %v", got)
+	}
+	if v, ok := sp.Option("threads"); v != "2" || !ok {
+		t.Errorf("threads = %q, %v", v, ok)
+	}
+	if _, ok := sp.Option("ponder"); ok {
+		t.Error("the harness's key ponder read as the player's option")
+	}
+	if v, ok := sp.Harness("nodes"); v != "300" || !ok {
+		t.Errorf("harness nodes = %q, %v", v, ok)
+	}
+	if _, ok := sp.Harness("movetime"); ok {
+		t.Error("a harness key not given is there")
+	}
+	only, err := ParseWith("random:ponder=off", Kinds(), "ponder")
+	if err != nil || only.String() != "random" || len(only.Options()) != 0 {
+		t.Errorf("only harness keys: %q %v, %v", only, only.Options(), err)
+	}
+	for _, tc := range []struct{ spec, err string }{
+		{"mcts:ponder=on,ponder=off", `option "ponder" given twice`},
+		{"mcts:ponder", `option "ponder" is not key=value`},
+		{"random:ponder=on,threads=2", `random has no option "threads"`},
+	} {
+		if _, err := ParseWith(tc.spec, Kinds(), "ponder"); err == nil || !strings.Contains(err.Error(), tc.err) {
+			t.Errorf("%s: error %v, want %q", tc.spec, err, tc.err)
+		}
+	}
+	// Without the harness the same key is the player's, and unknown to it.
+	if _, err := Parse("random:ponder=on", Kinds()); err == nil || !strings.Contains(err.Error(), `random has no option "ponder"`) {
+		t.Errorf("ponder as a player's option: %v", err)
+	}
+}
+
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{"random", "heuristic:noise=5", "heuristic:noise=", "a:b=c,d=e", ":", ",=,"} {
 		f.Add(s)
@@ -194,6 +258,15 @@ func FuzzParse(f *testing.F) {
 		sp, err := Parse(s, Kinds())
 		if err == nil && sp.String() != s {
 			t.Fatalf("Parse(%q) = %q", s, sp.String())
+		}
+		// Taking a harness key out leaves a spec that reads back the same.
+		hs, err := ParseWith(s, Kinds(), "seed")
+		if err != nil {
+			return
+		}
+		again, err := Parse(hs.String(), Kinds())
+		if err != nil || again.String() != hs.String() || len(again.Options()) != len(hs.Options()) {
+			t.Fatalf("ParseWith(%q) = %q, which reads back as %q, %v", s, hs, again, err)
 		}
 	})
 }

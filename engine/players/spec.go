@@ -29,14 +29,22 @@ func Kinds() []Kind {
 	}
 }
 
-// Spec is a parsed player spec: a kind and its options.
+// Spec is a parsed player spec: a kind and its options, parsed once where
+// the spec comes in (a flag, a config file, a record) and passed on typed.
 type Spec struct {
 	text string
 	kind Kind
 	make func() Player
+	// opts are the player's options in the order written; harness are the
+	// keys a harness reads itself (ParseWith), taken out of text.
+	opts, harness []Option
 }
 
-// String returns the spec as written ("heuristic", "mcts:approach=c,threads=1").
+// Option is one key=value of a spec.
+type Option struct{ Key, Value string }
+
+// String returns the spec as written ("heuristic", "mcts:approach=c,threads=1"),
+// without the harness's keys (ParseWith).
 func (s Spec) String() string { return s.text }
 
 // Kind returns the spec's kind name.
@@ -45,13 +53,38 @@ func (s Spec) Kind() string { return s.kind.Name }
 // New makes a fresh player from the spec.
 func (s Spec) New() Player { return s.make() }
 
+// Options returns the player's options in the order written.
+func (s Spec) Options() []Option { return s.opts }
+
+// Option returns the value of the player's option key, if given.
+func (s Spec) Option(key string) (string, bool) { return find(s.opts, key) }
+
+// Harness returns the value of the harness's key (ParseWith), if given.
+func (s Spec) Harness(key string) (string, bool) { return find(s.harness, key) }
+
+func find(opts []Option, key string) (string, bool) {
+	for _, o := range opts {
+		if o.Key == key {
+			return o.Value, true
+		}
+	}
+	return "", false
+}
+
 // maxSpec bounds a spec's length: specs come from the command line and
 // config files.
 const maxSpec = 1024
 
 // Parse reads "kind" or "kind:key=value,key=value" against kinds and builds
 // the kind with its options, so errors surface before any game.
-func Parse(text string, kinds []Kind) (Spec, error) {
+func Parse(text string, kinds []Kind) (Spec, error) { return ParseWith(text, kinds) }
+
+// ParseWith is Parse for a harness that reads keys of its own in a spec (a
+// match's ponder=on and a player's own budget): the keys named in harness
+// are taken out before the kind reads the rest; Harness returns their
+// values, which the harness checks, and String is the spec without them
+// ("mcts:ponder=on,c=0.5" is "mcts:c=0.5"). No key may be given twice.
+func ParseWith(text string, kinds []Kind, harness ...string) (Spec, error) {
 	if len(text) > maxSpec {
 		return Spec{}, fmt.Errorf("players: spec longer than %d bytes", maxSpec)
 	}
@@ -64,17 +97,30 @@ func Parse(text string, kinds []Kind) (Spec, error) {
 		}
 		return Spec{}, fmt.Errorf("players: spec %q: unknown kind %q (known: %s)", text, name, strings.Join(names, ", "))
 	}
+	sp := Spec{text: name, kind: kinds[i]}
 	o := &Options{kind: name, m: map[string]string{}, used: map[string]bool{}}
 	if hasOpts {
+		var own []string
+		seen := map[string]bool{}
 		for _, kv := range strings.Split(rest, ",") {
 			k, v, ok := strings.Cut(kv, "=")
 			if !ok || k == "" {
 				return Spec{}, fmt.Errorf("players: spec %q: option %q is not key=value", text, kv)
 			}
-			if _, dup := o.m[k]; dup {
+			if seen[k] {
 				return Spec{}, fmt.Errorf("players: spec %q: option %q given twice", text, k)
 			}
+			seen[k] = true
+			if slices.Contains(harness, k) {
+				sp.harness = append(sp.harness, Option{k, v})
+				continue
+			}
 			o.m[k] = v
+			sp.opts = append(sp.opts, Option{k, v})
+			own = append(own, kv)
+		}
+		if len(own) > 0 {
+			sp.text += ":" + strings.Join(own, ",")
 		}
 	}
 	newPlayer, err := kinds[i].Build(o)
@@ -84,7 +130,8 @@ func Parse(text string, kinds []Kind) (Spec, error) {
 	if err != nil {
 		return Spec{}, fmt.Errorf("players: spec %q: %w", text, err)
 	}
-	return Spec{text: text, kind: kinds[i], make: newPlayer}, nil
+	sp.make = newPlayer
+	return sp, nil
 }
 
 // Options gives a kind's constructor typed access to a spec's options and

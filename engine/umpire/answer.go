@@ -10,22 +10,60 @@ import (
 // CaptureKind says what the referee announces about a captured man.
 type CaptureKind uint8
 
-// Capture kinds. A promoted man is a piece.
+// Capture kinds. PawnCaptured and PieceCaptured are typed announcements (a
+// promoted man is a piece); ManCaptured is an untyped one (the square only);
+// the last four are exact ones (crazykrieg).
 const (
 	NoCapture CaptureKind = iota
 	PawnCaptured
 	PieceCaptured
+	ManCaptured
+	KnightCaptured
+	BishopCaptured
+	RookCaptured
+	QueenCaptured
 )
 
-// String returns "pawn", "piece" or "none".
+var captureNames = [...]string{"none", "pawn", "piece", "man", "knight", "bishop", "rook", "queen"}
+
+// String returns "pawn", "piece", "man" (untyped), "knight" ... "queen" or "none".
 func (k CaptureKind) String() string {
-	switch k {
-	case PawnCaptured:
-		return "pawn"
-	case PieceCaptured:
-		return "piece"
+	if int(k) < len(captureNames) {
+		return captureNames[k]
 	}
 	return "none"
+}
+
+// Verdict is the referee's main answer to an attempt or a question.
+type Verdict uint8
+
+// Verdicts, in ks-game's words. The zero value is IllegalMove.
+const (
+	// IllegalMove refuses an attempt on the askable list that the true board
+	// does not allow (and, in wild 16 and english, any attempt off the list).
+	IllegalMove Verdict = iota
+	// MoveDone plays the attempt (ks-game's REGULAR_MOVE or CAPTURE_DONE).
+	MoveDone
+	// ImpossibleToAsk refuses an attempt off the askable list (berkeley, and
+	// every variant under the pawn-capture obligation). Nobody else hears it.
+	ImpossibleToAsk
+	// NonsenseMove refuses an attempt off the askable list (cincinnati, rand,
+	// crazykrieg). The site does not tell the opponent.
+	NonsenseMove
+	// HasAny answers "Any?": the asker has a legal pawn capture and must try one.
+	HasAny
+	// NoAny answers "Any?": the asker has no legal pawn capture.
+	NoAny
+)
+
+var verdictNames = [...]string{"ILLEGAL_MOVE", "MOVE_DONE", "IMPOSSIBLE_TO_ASK", "NONSENSE", "HAS_ANY", "NO_ANY"}
+
+// String returns ks-game's word (MOVE_DONE for both of its move answers).
+func (v Verdict) String() string {
+	if int(v) < len(verdictNames) {
+		return verdictNames[v]
+	}
+	return "UNKNOWN"
 }
 
 // Capture is a capture announcement: where the captured man stood (for en
@@ -62,20 +100,41 @@ func (e Ending) String() string {
 	return "unknown"
 }
 
-// Answer is the referee's judgement of one attempt.
+// Answer is the referee's judgement of one attempt, or of the ask-any
+// question (Attempt is then chess.NullMove and Verdict HasAny or NoAny).
 type Answer struct {
 	Mover   chess.Color
 	Attempt chess.Move
 	Legal   bool
-	// Capture is set when a legal move captured.
+	// Verdict is the main answer; MoveDone exactly when Legal.
+	Verdict Verdict
+	// Public is true when the opponent hears the answer too.
+	Public bool
+	// Capture is set when a legal move captured, as the variant announces it:
+	// Square is where the captured man stood, except for an announced en
+	// passant (EnPassant), which is given on the capturing pawn's destination.
 	Capture Capture
+	// EnPassant announces an en passant capture (english).
+	EnPassant bool
+	// Promotion announces that a pawn promoted (rand).
+	Promotion bool
+	// Drop is the type of the man a drop put on the board (crazykrieg), else
+	// chess.NoPieceType. The square is not announced.
+	Drop chess.PieceType
 	// Checks holds the check kinds on the side now to move, NoCheck-padded; a
 	// double check fills both (in ascending order of the checkers' squares). It is
 	// filled on a game-ending move too, though ks-game announces only the ending.
 	Checks [2]chess.CheckKind
 	// PawnTries is the count announced for the side now to move after a legal
-	// move, or -1 when nothing is announced (illegal attempt, game over).
+	// move, or -1 when nothing is announced (illegal attempt, game over, a
+	// variant that announces no count).
 	PawnTries int
+	// PawnNews says which pawn news the move gives (the variant's); with
+	// PawnHas and PawnSquares, HasPawnCapture and TrySquares hold it, after a
+	// legal move that does not end the game.
+	PawnNews       PawnNews
+	HasPawnCapture bool
+	TrySquares     chess.Bitboard
 	// Ending is set on the move that ends the game.
 	Ending Ending
 	// Result is "1-0", "0-1", "1/2-1/2" or "*" once Ending is set, else "".
@@ -95,28 +154,44 @@ func (a *Answer) NumChecks() int {
 
 // View is what one side hears of an answer.
 type View struct {
-	// Heard is false when this side is told nothing (the opponent's illegal attempt).
+	// Heard is false when this side is told nothing (the opponent's illegal
+	// attempt in wild 16, a refusal off the askable list).
 	Heard bool
 	// Own is true for the side that made the attempt.
 	Own bool
-	// Illegal is the "Illegal move" told to the mover only.
+	// Illegal is the "Illegal move": told to the mover, and in the variants
+	// with public illegal attempts to the opponent too (Own false).
 	Illegal bool
+	// Verdict is set for the answers wild 16 does not have (ImpossibleToAsk,
+	// NonsenseMove, HasAny, NoAny). It is zero (IllegalMove) for a move and
+	// for "Illegal move", which Illegal tells apart, so that wild 16's views,
+	// and those built from a wire, are what they always were.
+	Verdict Verdict
 	// Move is the mover's own move; the opponent sees NullMove (a hidden move).
-	Move      chess.Move
-	Capture   Capture
-	Checks    [2]chess.CheckKind
-	PawnTries int
-	Ending    Ending
-	Result    string
+	Move           chess.Move
+	Capture        Capture
+	EnPassant      bool
+	Promotion      bool
+	Drop           chess.PieceType
+	Checks         [2]chess.CheckKind
+	PawnTries      int
+	PawnNews       PawnNews
+	HasPawnCapture bool
+	TrySquares     chess.Bitboard
+	Ending         Ending
+	Result         string
 }
 
 // For returns what side c hears of the answer.
 func (a *Answer) For(c chess.Color) View {
 	own := c == a.Mover
 	if !a.Legal {
-		return View{Heard: own, Own: own, Illegal: own, PawnTries: -1}
+		heard := own || a.Public
+		return View{Heard: heard, Own: own, Illegal: heard && a.Verdict == IllegalMove, Verdict: a.Verdict, PawnTries: -1}
 	}
-	v := View{Heard: true, Own: own, Capture: a.Capture, Checks: a.Checks, PawnTries: a.PawnTries, Ending: a.Ending, Result: a.Result}
+	v := View{Heard: true, Own: own, Capture: a.Capture, EnPassant: a.EnPassant, Promotion: a.Promotion, Drop: a.Drop,
+		Checks: a.Checks, PawnTries: a.PawnTries, PawnNews: a.PawnNews, HasPawnCapture: a.HasPawnCapture, TrySquares: a.TrySquares,
+		Ending: a.Ending, Result: a.Result}
 	if own {
 		v.Move = a.Attempt
 	}
@@ -127,7 +202,9 @@ func (a *Answer) For(c chess.Color) View {
 // in ICC's wording: "Illegal move"; or, for a legal move, the capture ("Pawn
 // at d5 captured"), the checks ("File check") and the pawn tries ("2 pawn
 // tries", "0 pawn tries" included). On the move that ends the game only the
-// capture is said, as ks-game does. Nothing heard gives nothing.
+// capture is said, as ks-game does. Nothing heard gives nothing. The other
+// variants' answers have plain words of ours ("Has pawn captures", "Pawn
+// tries from e4 g4"); the site's own words are protocol/ksapi's.
 func (v *View) Words() []string {
 	if !v.Heard {
 		return nil
@@ -135,12 +212,19 @@ func (v *View) Words() []string {
 	if v.Illegal {
 		return []string{"Illegal move"}
 	}
+	switch v.Verdict {
+	case ImpossibleToAsk, NonsenseMove, HasAny, NoAny:
+		return []string{verdictWords(v.Verdict)}
+	}
 	var w []string
-	switch v.Capture.Kind {
-	case PawnCaptured:
-		w = append(w, "Pawn at "+v.Capture.Square.String()+" captured")
-	case PieceCaptured:
-		w = append(w, "Piece at "+v.Capture.Square.String()+" captured")
+	if v.Capture.Kind != NoCapture {
+		w = append(w, captureWords(v.Capture, v.EnPassant))
+	}
+	if v.Promotion {
+		w = append(w, "Promotion")
+	}
+	if v.Drop != chess.NoPieceType {
+		w = append(w, "Drop of a "+v.Drop.String())
 	}
 	if v.Ending != NotOver {
 		return w
@@ -150,31 +234,93 @@ func (v *View) Words() []string {
 			w = append(w, CheckWords(k))
 		}
 	}
-	if v.PawnTries >= 0 {
-		w = append(w, TriesWords(v.PawnTries))
+	if n := pawnNewsWords(v.PawnNews, v.PawnTries, v.HasPawnCapture, v.TrySquares); n != "" {
+		w = append(w, n)
 	}
 	return w
+}
+
+// pawnNewsWords words the next mover's pawn news: "2 pawn tries" (a count,
+// when one is given), "Has pawn capture", "Pawn tries from d4 e4", "No pawn
+// captures".
+func pawnNewsWords(kind PawnNews, tries int, has bool, squares chess.Bitboard) string {
+	switch kind {
+	case PawnCount:
+		if tries >= 0 {
+			return TriesWords(tries)
+		}
+	case PawnHas:
+		if has {
+			return "Has pawn capture"
+		}
+		return "No pawn captures"
+	case PawnSquares:
+		if squares == 0 {
+			return "No pawn captures"
+		}
+		w := "Pawn tries from"
+		for b := squares; b != 0; {
+			w += " " + b.PopFirst().String()
+		}
+		return w
+	}
+	return ""
+}
+
+// verdictWords words a refusal or an answer to "Any?".
+func verdictWords(v Verdict) string {
+	switch v {
+	case ImpossibleToAsk:
+		return "Impossible to ask"
+	case NonsenseMove:
+		return "Nonsense"
+	case HasAny:
+		return "Has pawn captures"
+	case NoAny:
+		return "No pawn captures"
+	}
+	return "Illegal move"
+}
+
+// captureWords words a capture: "Pawn at d5 captured", "Capture at d5" for
+// an untyped one, "En passant capture at d6".
+func captureWords(c Capture, enPassant bool) string {
+	sq := c.Square.String()
+	switch {
+	case enPassant:
+		return "En passant capture at " + sq
+	case c.Kind == ManCaptured:
+		return "Capture at " + sq
+	}
+	name := c.Kind.String()
+	return strings.ToUpper(name[:1]) + name[1:] + " at " + sq + " captured"
 }
 
 // String renders the answer in the referee's words, e.g.
 // "e2e4: legal; Piece at d5 captured; File check; 2 pawn tries".
 func (a *Answer) String() string {
 	var sb strings.Builder
-	sb.WriteString(a.Attempt.String())
+	if a.Attempt == chess.NullMove && (a.Verdict == HasAny || a.Verdict == NoAny) {
+		sb.WriteString("any")
+	} else {
+		sb.WriteString(MoveText(a.Attempt))
+	}
 	if !a.Legal {
-		sb.WriteString(": Illegal move")
+		sb.WriteString(": ")
+		sb.WriteString(verdictWords(a.Verdict))
 		return sb.String()
 	}
 	sb.WriteString(": legal")
 	if a.Capture.Kind != NoCapture {
 		sb.WriteString("; ")
-		if a.Capture.Kind == PawnCaptured {
-			sb.WriteString("Pawn at ")
-		} else {
-			sb.WriteString("Piece at ")
-		}
-		sb.WriteString(a.Capture.Square.String())
-		sb.WriteString(" captured")
+		sb.WriteString(captureWords(a.Capture, a.EnPassant))
+	}
+	if a.Promotion {
+		sb.WriteString("; Promotion")
+	}
+	if a.Drop != chess.NoPieceType {
+		sb.WriteString("; Drop of a ")
+		sb.WriteString(a.Drop.String())
 	}
 	for _, k := range a.Checks {
 		if k != chess.NoCheck {
@@ -187,9 +333,9 @@ func (a *Answer) String() string {
 		sb.WriteString(a.Ending.String())
 		sb.WriteString(" ")
 		sb.WriteString(a.Result)
-	} else {
+	} else if n := pawnNewsWords(a.PawnNews, a.PawnTries, a.HasPawnCapture, a.TrySquares); n != "" {
 		sb.WriteString("; ")
-		sb.WriteString(TriesWords(a.PawnTries))
+		sb.WriteString(n)
 	}
 	return sb.String()
 }

@@ -36,6 +36,9 @@ type Men struct {
 	// Tries is the pawn-try count announced for this turn; negative when
 	// unknown, which lists the pawn captures as with a try in force.
 	Tries int
+	// TryFrom, when not 0, limits the diagonal tries to the pawns on these
+	// squares (rand announces them); the en passant step stays for the others.
+	TryFrom chess.Bitboard
 }
 
 // Askable lists into out the attempts the side may ask, minus those in
@@ -104,7 +107,7 @@ func (m *Men) Askable(promos Promotions, refused []chess.Move, out *chess.MoveLi
 			}
 		}
 		diag := chess.PawnAttacks(us, from) &^ own
-		if m.Tries != 0 {
+		if m.Tries != 0 && (m.TryFrom == 0 || m.TryFrom.Has(from)) {
 			for t := diag; t != 0; {
 				pawn(from, t.PopFirst())
 			}

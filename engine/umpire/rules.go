@@ -3,12 +3,16 @@ package umpire
 import (
 	"fmt"
 	"strings"
+	"time"
 )
 
 // Rules selects the automatic game endings beyond checkmate, stalemate and
-// insufficient material, which always apply.
+// insufficient material, which always apply, and the Kriegspiel variant:
+// what the referee announces and refuses (the zero Variant is wild 16).
 type Rules struct {
 	Name string
+	// Variant is the rule variant as data (docs/rulesets.md).
+	Variant Variant
 	// FiftyMoves draws the game automatically once 100 half-moves pass without a
 	// capture or a pawn move (the 2006 Computer Olympiad rules).
 	FiftyMoves bool
@@ -54,4 +58,30 @@ func ParseRules(name string) (Rules, error) {
 		return KS(), nil
 	}
 	return Rules{}, fmt.Errorf("umpire: unknown rules %q (want %s)", name, strings.Join(RuleNames(), ", "))
+}
+
+// BoundedMaxPlies is the move limit Bounded sets: 300 moves each.
+const BoundedMaxPlies = 600
+
+// Bounded returns r as our own servers apply it (the demo's embedded
+// server, kriegbot tourney), so that no game runs for ever: dead material
+// is a draw (K+N against K+N never ends under ICC's rules), and a game
+// still on after MaxPlies legal moves (BoundedMaxPlies unless r has a
+// limit) ends.
+func (r Rules) Bounded() Rules {
+	r.DeadMaterial = true
+	if r.MaxPlies == 0 {
+		r.MaxPlies = BoundedMaxPlies
+	}
+	return r
+}
+
+// LongestGame is how long a game under r can last at a Fischer time control
+// of base and inc: both clocks spent over a game that reaches MaxPlies; 0
+// when r has no ply cap (no bound).
+func (r Rules) LongestGame(base, inc time.Duration) time.Duration {
+	if r.MaxPlies <= 0 {
+		return 0
+	}
+	return 2*base + time.Duration(r.MaxPlies)*inc
 }

@@ -3,6 +3,7 @@ package umpire
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"kriegbot/engine/chess"
 )
@@ -322,5 +323,29 @@ func TestLegalGames(t *testing.T) {
 	}
 	if refused == 0 {
 		t.Error("no attempt refused in 20 random games: the moves are not the legal ones")
+	}
+}
+
+// TestBounded: our servers' rules add dead material and the ply cap to any
+// rule set, keeping a cap already set.
+func TestBounded(t *testing.T) {
+	b := Olympiad().Bounded()
+	if !b.DeadMaterial || b.MaxPlies != BoundedMaxPlies || !b.FiftyMoves || !b.Repetition || b.Name != "olympiad" {
+		t.Errorf("olympiad bounded: %+v", b)
+	}
+	capped := ICC()
+	capped.MaxPlies = 40
+	if b := capped.Bounded(); b.MaxPlies != 40 || !b.DeadMaterial {
+		t.Errorf("a cap already set: %+v", b)
+	}
+	if got := Olympiad().Bounded().LongestGame(time.Minute, time.Second); got != 12*time.Minute {
+		t.Errorf("longest bounded game at 1+1: %v, want 12m (2 x 1 min + 600 x 1 s)", got)
+	}
+	if got := Olympiad().LongestGame(time.Minute, time.Second); got != 0 {
+		t.Errorf("longest game without a cap: %v, want 0 (no bound)", got)
+	}
+	u := fromFEN(t, "4k3/8/8/3n4/8/8/3N4/4K3 w - - 0 1", ICC().Bounded())
+	if a, _ := u.Attempt(move(t, "d2f3")); a.Ending != DeadMaterial || a.Result != "1/2-1/2" {
+		t.Errorf("K+N against K+N: %v %q", a.Ending, a.Result)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -86,7 +87,9 @@ func touchSources(t *testing.T, root string) {
 
 // rule forbids the packages under from to import the packages under any of
 // forbid ("" under forbid means every package of ours outside from). Paths
-// are relative to the module; "flag" is the standard library's.
+// are relative to the module; "=flag" is the standard library's; a path
+// ending in "$" is that package alone, not the packages under it
+// ("server$" is the game table, not its doors).
 type rule struct {
 	from   string
 	forbid []string
@@ -107,8 +110,18 @@ func importRules() []rule {
 		{from: "bot", forbid: []string{"server", "cli"}, why: "the daemon is a client: the server is composed beside it in cli/"},
 		{from: "server", forbid: []string{"bot", "cli", "driver", "replay", "match"}, why: "the server is no daemon: it knows no player harness"},
 		{from: "record", forbid: []string{"protocol", "server", "bot"}, tests: true, why: "a record stores structured answers, never a wire dialect"},
-		{from: "driver", forbid: []string{"protocol", "server", "bot"}, tests: true, why: "the game driver knows no wire and no server"},
+		{from: "driver", forbid: []string{"protocol", "server", "bot", "kep"}, tests: true, why: "the game driver knows no wire, no server and none of the harnesses over it"},
+		{from: "kep", forbid: []string{"protocol", "server", "bot", "cli", "track", "match", "replay", "live"}, tests: true, why: "KEP is a harness over the engine and the game driver: it knows no other wire, server, daemon or match runner"},
 		{from: "replay", forbid: []string{"bot", "server"}, why: "replay re-runs records offline, without the daemon or a server"},
+		{from: "server$", forbid: []string{"server/httpdoor", "server/tddoor", "server/loopback"}, tests: true, why: "the game table imports no door: the doors subscribe to it"},
+		{from: "server/httpdoor", forbid: []string{"server/tddoor", "server/loopback"}, why: "a door imports the game table, never another door or the composition (its tests may compose the whole house)"},
+		{from: "server/tddoor", forbid: []string{"server/httpdoor", "server/loopback"}, why: "a door imports the game table, never another door or the composition (its tests may compose the whole house)"},
+		{from: "server/kshttp", forbid: []string{"server$", "server/httpdoor", "server/tddoor", "server/loopback"}, tests: true, why: "a door's pure part knows no table and no door"},
+		{from: "server/td", forbid: []string{"server$", "server/httpdoor", "server/tddoor", "server/loopback"}, tests: true, why: "a door's pure part knows no table and no door"},
+		{from: "server/telnet", forbid: []string{"server$", "server/httpdoor", "server/tddoor", "server/loopback"}, tests: true, why: "a door's pure part knows no table and no door"},
+		{from: "server/timecontrol", forbid: []string{"server$", "server/httpdoor", "server/tddoor", "server/loopback"}, tests: true, why: "a door's pure part knows no table and no door"},
+		{from: "server/ratelimit", forbid: []string{""}, tests: true, why: "the token bucket is a leaf"},
+		{from: "server/internal/wiretest", forbid: []string{"server$", "server/httpdoor", "server/tddoor", "server/loopback", "bot", "cli"}, tests: true, why: "the test clients speak bytes: they know no server, so that every server package's tests can use them"},
 	}
 }
 
@@ -116,6 +129,9 @@ func importRules() []rule {
 // "package imports path (how): why" line each.
 func violations(module string, pkgs []pkg, rules []rule) []string {
 	under := func(p, dir string) bool {
+		if alone, ok := strings.CutSuffix(dir, "$"); ok {
+			return p == module+"/"+alone
+		}
 		full := module + "/" + dir
 		return p == full || strings.HasPrefix(p, full+"/")
 	}
@@ -180,8 +196,9 @@ func TestImportRules(t *testing.T) {
 	rules := importRules()
 	for _, r := range rules {
 		n := 0
+		from, alone := strings.CutSuffix(r.from, "$")
 		for _, p := range pkgs {
-			if p.path == module+"/"+r.from || strings.HasPrefix(p.path, module+"/"+r.from+"/") {
+			if p.path == module+"/"+from || !alone && strings.HasPrefix(p.path, module+"/"+from+"/") {
 				n++
 			}
 		}
@@ -207,6 +224,9 @@ func TestViolations(t *testing.T) {
 		{path: "m/bot", imports: []string{"m/protocol", "m/serverless"}, test: []string{"m/server"}},
 		{path: "m/bot/icc", imports: []string{"m/server/telnet"}},
 		{path: "m/record", imports: []string{"m/protocol/ksapi"}},
+		{path: "m/server", imports: []string{"m/server/telnet"}, test: []string{"m/server/door"}},
+		{path: "m/server/door", imports: []string{"m/server"}},
+		{path: "m/server/telnet", imports: []string{"m/server"}},
 	}
 	rules := []rule{
 		{from: "engine", forbid: []string{""}, tests: true, why: "outside"},
@@ -214,6 +234,8 @@ func TestViolations(t *testing.T) {
 		{from: "track", forbid: []string{"server", "bot", "cli", "driver"}, tests: true, why: "a tracker turns one game's wire into events; it knows no daemon or server"},
 		{from: "bot", forbid: []string{"server"}, why: "server"},
 		{from: "record", forbid: []string{"protocol"}, tests: true, why: "wire"},
+		{from: "server$", forbid: []string{"server/door"}, tests: true, why: "table"},
+		{from: "server/telnet", forbid: []string{"server$"}, why: "pure"},
 	}
 	got := violations("m", pkgs, rules)
 	want := []string{
@@ -223,8 +245,49 @@ func TestViolations(t *testing.T) {
 		"m/engine/e imports flag: flag",
 		"m/bot/icc imports m/server/telnet: server",
 		"m/record imports m/protocol/ksapi: wire",
+		"m/server imports m/server/door (test): table",
+		"m/server/telnet imports m/server: pure",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("violations:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// flagParsers are the packages outside cli/ allowed to import "flag": the
+// commands' shared flag helper and a go:generate tool with a main of its own.
+func flagParsers() []string { return []string{"internal/cmdflag", "internal/buildinfo/gensum"} }
+
+// flagOutsideCommands lists the packages that parse command-line flags
+// outside cli/ and the allowed helpers: every command lives under cli/.
+func flagOutsideCommands(module string, pkgs []pkg, allowed []string) []string {
+	var bad []string
+	for _, p := range pkgs {
+		rel := strings.TrimPrefix(p.path, module+"/")
+		if rel == "cli" || strings.HasPrefix(rel, "cli/") || slices.Contains(allowed, rel) {
+			continue
+		}
+		if slices.Contains(p.imports, "flag") {
+			bad = append(bad, p.path+" imports flag: commands and their flags live under cli/")
+		}
+	}
+	return bad
+}
+
+func TestFlagsOnlyInCommands(t *testing.T) {
+	module, pkgs := modulePackages(t)
+	for _, v := range flagOutsideCommands(module, pkgs, flagParsers()) {
+		t.Error(v)
+	}
+	// The check itself, on made-up packages: it must catch a library that
+	// parses flags, and pass commands, the helper and a test's own flags.
+	fake := []pkg{
+		{path: "m/cli/runcmd", imports: []string{"flag"}},
+		{path: "m/internal/cmdflag", imports: []string{"flag"}},
+		{path: "m/bot", imports: []string{"fmt"}, test: []string{"flag"}},
+		{path: "m/match", imports: []string{"flag", "fmt"}},
+	}
+	got := flagOutsideCommands("m", fake, []string{"internal/cmdflag"})
+	if len(got) != 1 || !strings.HasPrefix(got[0], "m/match imports flag") {
+		t.Errorf("made-up packages: %q, want only m/match", got)
 	}
 }

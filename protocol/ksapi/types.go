@@ -422,7 +422,8 @@ type Transcript struct {
 	GameID      string           `json:"game_id"`
 	Moves       []TranscriptMove `json:"moves"`
 	RuleVariant string           `json:"rule_variant"`
-	ViewerColor string           `json:"viewer_color"`
+	// ViewerColor is the asker's colour, null for one who did not play.
+	ViewerColor *string `json:"viewer_color"`
 }
 
 // GameEvent is an event stream's data (docs/kriegspiel-org-api.md §7): a ping saying the game
@@ -440,4 +441,41 @@ type GameEvent struct {
 // Shutdown is the data of the "shutdown" event.
 type Shutdown struct {
 	Type string `json:"type"`
+}
+
+// UserGame is an item of GET /user/{name}/games: one archived game seen
+// from that user's side.
+type UserGame struct {
+	GameID      string `json:"game_id"`
+	GameCode    string `json:"game_code"`
+	RuleVariant string `json:"rule_variant"`
+	Opponent    string `json:"opponent"`
+	// OpponentRole is "user", "guest" or "bot".
+	OpponentRole string `json:"opponent_role"`
+	// PlayAs is the user's colour, "white" or "black".
+	PlayAs string `json:"play_as"`
+	// Result is the user's: "win", "loss" or "draw".
+	Result    string `json:"result"`
+	Reason    string `json:"reason"`
+	MoveCount int    `json:"move_count"`
+	TurnCount int    `json:"turn_count"`
+	PlayedAt  string `json:"played_at"`
+	EloBefore *int   `json:"elo_before"`
+	EloAfter  *int   `json:"elo_after"`
+	EloDelta  *int   `json:"elo_delta"`
+}
+
+// Pagination is the paging of a long list.
+type Pagination struct {
+	Page    int `json:"page"`
+	PerPage int `json:"per_page"`
+	Total   int `json:"total"`
+	Pages   int `json:"pages"`
+}
+
+// UserGames is GET /user/{name}/games?page=&per_page=: archived games only,
+// newest first.
+type UserGames struct {
+	Games      []UserGame `json:"games"`
+	Pagination Pagination `json:"pagination"`
 }

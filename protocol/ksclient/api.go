@@ -20,6 +20,8 @@ const (
 	maxMoves = 5000
 	// maxGames bounds game lists (the site returns at most 20).
 	maxGames = 200
+	// maxBots bounds GET /bots (a server of ours holds at most 10,000).
+	maxBots = 20000
 )
 
 // ErrGarbage wraps a reply that is not the JSON the API documents.
@@ -42,6 +44,11 @@ type (
 	OpenGames      = ksapi.OpenGames
 	Created        = ksapi.Created
 	User           = ksapi.User
+	UserGame       = ksapi.UserGame
+	UserGames      = ksapi.UserGames
+	Pagination     = ksapi.Pagination
+	Bot            = ksapi.Bot
+	Bots           = ksapi.Bots
 	TranscriptMove = ksapi.TranscriptMove
 	Transcript     = ksapi.Transcript
 	Registered     = ksapi.Registered
@@ -222,6 +229,52 @@ func ParseUser(b []byte) (User, error) {
 		return User{}, err
 	}
 	return u, nil
+}
+
+// MaxPerPage is the most archived games the site lists on one page.
+const MaxPerPage = 100
+
+// ParseUserGames decodes GET /user/{name}/games, keeping only rows with a
+// game id, a known colour and an opponent's name.
+func ParseUserGames(b []byte) (UserGames, error) {
+	var g UserGames
+	if err := decodeInto(b, &g); err != nil {
+		return UserGames{}, err
+	}
+	p := g.Pagination
+	switch {
+	case len(g.Games) > MaxPerPage:
+		return UserGames{}, garbage("%d games on a page", len(g.Games))
+	case p.Page < 1 || p.PerPage < 1 || p.PerPage > MaxPerPage || p.Total < 0 || p.Pages < 0:
+		return UserGames{}, garbage("pagination %+v", p)
+	}
+	ok := g.Games[:0]
+	for _, u := range g.Games {
+		if validRef(u.GameID) && validColor(u.PlayAs) && validUsername(u.Opponent) {
+			ok = append(ok, u)
+		}
+	}
+	g.Games = ok
+	return g, nil
+}
+
+// ParseBots decodes GET /bots, keeping only bots with a valid name.
+func ParseBots(b []byte) (Bots, error) {
+	var l Bots
+	if err := decodeInto(b, &l); err != nil {
+		return Bots{}, err
+	}
+	if len(l.Bots) > maxBots {
+		return Bots{}, garbage("%d bots", len(l.Bots))
+	}
+	ok := l.Bots[:0]
+	for _, bot := range l.Bots {
+		if validUsername(bot.Username) {
+			ok = append(ok, bot)
+		}
+	}
+	l.Bots = ok
+	return l, nil
 }
 
 // ParseTranscript decodes a completed game's transcript.

@@ -121,7 +121,9 @@ func TestParseError(t *testing.T) {
 func FuzzParseReplies(f *testing.F) {
 	for _, s := range []string{stateJSON, `{"move_done":true,"announcement":"REGULAR_MOVE","next_turn_pawn_tries":0}`,
 		`{"games":[{"game_id":"0123456789abcdef01234567","state":"active","white":null}]}`, `{"error":{"code":"X"}}`,
-		`{"detail":{"code":"Y","message":"m"}}`, "", "null", "[]", `{"scoresheet":{"turns":[{"white":["a",1]}]}}`} {
+		`{"detail":{"code":"Y","message":"m"}}`, "", "null", "[]", `{"scoresheet":{"turns":[{"white":["a",1]}]}}`,
+		`{"games":[{"game_id":"0123456789abcdef01234567","play_as":"white","opponent":"b"}],"pagination":{"page":1,"per_page":20,"total":1,"pages":1}}`,
+		`{"bots":[{"username":"kriegbot"}]}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
@@ -136,6 +138,10 @@ func FuzzParseReplies(f *testing.F) {
 		ParseGames(b)
 		ParseOpenGames(b)
 		ParseTranscript(b)
+		if g, err := ParseUserGames(b); err == nil && (len(g.Games) > MaxPerPage || g.Pagination.PerPage > MaxPerPage) {
+			t.Fatalf("accepted %+v", g.Pagination)
+		}
+		ParseBots(b)
 		_ = ParseError(500, b).Error()
 	})
 }

@@ -249,7 +249,9 @@ func (c *Client) call(ctx context.Context, method, path string, body any, auth b
 
 func (c *Client) request(ctx context.Context, method, path string, body []byte, auth bool) (*http.Request, error) {
 	u := *c.base
+	path, query, _ := strings.Cut(path, "?")
 	u.Path = strings.TrimRight(u.Path, "/") + path
+	u.RawQuery = query
 	var r io.Reader
 	if body != nil {
 		r = bytes.NewReader(body)
@@ -449,6 +451,32 @@ func (c *Client) User(ctx context.Context, name string) (User, error) {
 		return User{}, err
 	}
 	return ParseUser(b)
+}
+
+// UserGames fetches one page (from 1) of a user's archived games, newest
+// first, perPage of them (at most MaxPerPage). No token is needed.
+func (c *Client) UserGames(ctx context.Context, name string, page, perPage int) (UserGames, error) {
+	if !validUsername(name) {
+		return UserGames{}, fmt.Errorf("ksclient: bad username %q", name)
+	}
+	if page < 1 || perPage < 1 || perPage > MaxPerPage {
+		return UserGames{}, fmt.Errorf("ksclient: bad page %d of %d games", page, perPage)
+	}
+	path := "/user/" + name + "/games?page=" + strconv.Itoa(page) + "&per_page=" + strconv.Itoa(perPage)
+	b, err := c.call(ctx, http.MethodGet, path, nil, false)
+	if err != nil {
+		return UserGames{}, err
+	}
+	return ParseUserGames(b)
+}
+
+// Bots lists the site's bots.
+func (c *Client) Bots(ctx context.Context) (Bots, error) {
+	b, err := c.get(ctx, "/bots")
+	if err != nil {
+		return Bots{}, err
+	}
+	return ParseBots(b)
 }
 
 // Game fetches a game's metadata (live or archived).

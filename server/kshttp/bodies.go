@@ -13,16 +13,7 @@ import (
 
 // IsRuleVariant reports whether v is one of the site's variant names;
 // this server plays wild16 only.
-func IsRuleVariant(v string) bool {
-	switch v {
-	case "berkeley", "berkeley_any", "cincinnati", "wild16", "rand", "english", "crazykrieg":
-		return true
-	}
-	return false
-}
-
-// NumRuleVariants is how many variant names the site has.
-const NumRuleVariants = 7
+func IsRuleVariant(v string) bool { return ksapi.IsRuleVariant(v) }
 
 // Registration is a bot registration that passed CheckRegistration.
 type Registration struct {
@@ -63,7 +54,7 @@ func CheckRegistration(b *ksapi.Registration) (Registration, *Error) {
 	if variants == nil {
 		variants = []string{"berkeley", "berkeley_any"}
 	}
-	if len(variants) > NumRuleVariants {
+	if len(variants) > len(ksapi.RuleVariants()) {
 		return Registration{}, Invalid("supported_rule_variants", "unknown rule variant")
 	}
 	for _, v := range variants {

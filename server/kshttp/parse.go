@@ -12,9 +12,9 @@ import (
 // references. Each is pure, bounded and fuzzed (parse_test.go).
 
 // Route names one route of the HTTP door. ParseRoute maps requests to
-// routes; Go's ServeMux patterns cannot: the site's POST /game/join/{code}
-// and POST /game/{ref}/move both match /game/join/move with neither more
-// specific, which ServeMux refuses to register.
+// routes, not Go's ServeMux: its patterns could match the routes, but not
+// answer as the site does for what no route takes (JSON 404 and 405;
+// docs/architecture.md says why).
 type Route uint8
 
 const (
@@ -39,6 +39,7 @@ const (
 	RouteProfile                   // POST /bots/profile
 	RouteAvailability              // POST /bots/availability
 	RouteUser                      // GET /user/{name}
+	RouteUserGames                 // GET /user/{name}/games?page=&per_page=
 )
 
 // maxPath bounds the path a route may have; anything longer is not found.
@@ -72,6 +73,8 @@ func ParseRoute(method, path string) (Route, string, int) {
 		return pick("POST", RouteAvailability, "")
 	case len(seg) == 2 && seg[0] == "user" && seg[1] != "":
 		return pick("GET", RouteUser, seg[1])
+	case len(seg) == 3 && seg[0] == "user" && seg[1] != "" && seg[2] == "games":
+		return pick("GET", RouteUserGames, seg[1])
 	case len(seg) < 2 || seg[0] != "game" || seg[1] == "":
 		return RouteNone, "", 404
 	}
@@ -156,6 +159,13 @@ const (
 	CodeAlphabet   = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 	CodeLen        = 6
 )
+
+// RandomHex returns n random hex digits (n even): a bot_id, a game_id.
+func RandomHex(n int) string {
+	b := make([]byte, n/2)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
 
 // NewToken makes a bot token and its id, of the shape ParseBearer reads.
 func NewToken() (id, token string) {

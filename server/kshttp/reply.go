@@ -45,6 +45,11 @@ func Invalid(field, msg string) *Error {
 	return DetailError(422, []ksapi.Invalid{{Type: "value_error", Loc: loc, Msg: msg}})
 }
 
+// queryInvalid is a 422 answer on a query parameter, in FastAPI's shape.
+func queryInvalid(param, msg string) *Error {
+	return DetailError(422, []ksapi.Invalid{{Type: "int_parsing", Loc: []string{"query", param}, Msg: msg}})
+}
+
 // WriteJSON writes v as the answer, with its length.
 func WriteJSON(w http.ResponseWriter, status int, v any) {
 	b, err := json.Marshal(v)

@@ -59,6 +59,7 @@ func (m *Metric) Constant() float64 {
 
 // Report sums up a check run.
 type Report struct {
+	Variant    string // the variant of a variant fixture file, else ""
 	Games      int
 	Attempts   int
 	States     int // belief states checked for soundness
@@ -87,14 +88,18 @@ const (
 	KindQueen
 	KindKing
 	KindCastling
+	KindDrop
 	NumKinds
 )
 
 // KindNames names the kinds of attempt.
-var KindNames = [NumKinds]string{"pawn push", "pawn capture", "knight", "bishop", "rook", "queen", "king step", "castling"}
+var KindNames = [NumKinds]string{"pawn push", "pawn capture", "knight", "bishop", "rook", "queen", "king step", "castling", "drop"}
 
 // attemptKind classifies our attempt m by the man st has on its square.
 func attemptKind(st *belief.State, m chess.Move) int {
+	if umpire.IsDrop(m) {
+		return KindDrop
+	}
 	from, to := m.From(), m.To()
 	for pt := chess.Pawn; pt <= chess.King; pt++ {
 		if !st.Own(pt).Has(from) {
@@ -215,11 +220,11 @@ func replay(g *fixture.Game, u *umpire.Umpire, opt Options, rep *Report) error {
 		rep.LegalBy[inCheck][kind].add([]float64{1 - legal, legal}, b2i(a.Legal))
 		me.Ours(m, a.For(side))
 		pos := u.Position()
-		check(g, i, "after its own attempt", me, &pos, opt, rep)
+		check(g.Line, g.ID, at.Move, i, "after its own attempt", me, &pos, opt, rep)
 		if a.Legal {
 			them := &bel[side.Other()]
 			them.Theirs(a.For(side.Other()))
-			check(g, i, "after the opponent's move", them, &pos, opt, rep)
+			check(g.Line, g.ID, at.Move, i, "after the opponent's move", them, &pos, opt, rep)
 		}
 		if a.Ending != umpire.NotOver {
 			break
@@ -233,18 +238,36 @@ func replay(g *fixture.Game, u *umpire.Umpire, opt Options, rep *Report) error {
 func score(o *belief.Outcome, a *umpire.Answer, rep *Report) {
 	legal := o.Legal()
 	rep.Legal.add([]float64{1 - legal, legal}, b2i(a.Legal))
+	captured := captureClass(a.Capture.Kind)
 	if !a.Legal || legal <= 0 {
 		if a.Legal {
 			// Predicted impossible: score the conditional parts as uniform.
-			rep.Capture.add([]float64{1.0 / 3, 1.0 / 3, 1.0 / 3}, int(a.Capture.Kind))
+			rep.Capture.add([]float64{1.0 / 3, 1.0 / 3, 1.0 / 3}, captured)
 		}
 		return
 	}
-	rep.Capture.add([]float64{o.Quiet / legal, o.CapturePawn / legal, o.CapturePiece / legal}, int(a.Capture.Kind))
+	p := []float64{o.Quiet / legal, o.CapturePawn / legal, o.CapturePiece / legal}
+	if a.Capture.Kind == umpire.ManCaptured {
+		// Untyped: scored as none / some capture.
+		p = []float64{p[0], p[1] + p[2], 0}
+	}
+	rep.Capture.add(p, captured)
 	if a.Ending == umpire.NotOver {
 		pc := 1 - o.Check[chess.NoCheck]/legal
 		rep.Check.add([]float64{1 - pc, pc}, b2i(a.Checks[0] != chess.NoCheck))
 	}
+}
+
+// captureClass maps a capture announcement to none (0), pawn (1) or piece
+// (2); an untyped capture counts as 1, scored against the chance of any.
+func captureClass(k umpire.CaptureKind) int {
+	switch k {
+	case umpire.NoCapture:
+		return 0
+	case umpire.PawnCaptured, umpire.ManCaptured:
+		return 1
+	}
+	return 2
 }
 
 func b2i(b bool) int {
@@ -309,12 +332,14 @@ func Violations(st *belief.State, pos *chess.Position) (n int, first string) {
 	return n, first
 }
 
-func check(g *fixture.Game, i int, when string, st *belief.State, pos *chess.Position, opt Options, rep *Report) {
+// check checks st against the true position pos after attempt i (move) of
+// game id on line.
+func check(line int, id, move string, i int, when string, st *belief.State, pos *chess.Position, opt Options, rep *Report) {
 	rep.States++
 	n, first := Violations(st, pos)
 	if st.Surprises() > 0 && len(rep.FirstSurprises) < opt.Keep {
 		rep.FirstSurprises = append(rep.FirstSurprises, fmt.Sprintf("line %d game %s attempt %d (%s, %s %s) [%s]",
-			g.Line, g.ID, i, g.Attempts[i].Move, st.Color(), when, pos.FEN()))
+			line, id, i, move, st.Color(), when, pos.FEN()))
 	}
 	if n == 0 {
 		return
@@ -322,6 +347,6 @@ func check(g *fixture.Game, i int, when string, st *belief.State, pos *chess.Pos
 	rep.Violations += n
 	if len(rep.First) < opt.Keep {
 		rep.First = append(rep.First, fmt.Sprintf("line %d game %s attempt %d (%s, %s %s): %s [%s]",
-			g.Line, g.ID, i, g.Attempts[i].Move, st.Color(), when, first, pos.FEN()))
+			line, id, i, move, st.Color(), when, first, pos.FEN()))
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"kriegbot/engine/belief"
 	"kriegbot/engine/chess"
 	"kriegbot/engine/oppmodel"
+	"kriegbot/engine/umpire"
 	"kriegbot/engine/umpire/fixture"
 )
 
@@ -179,5 +180,68 @@ func TestViolationsCatchAPlantedError(t *testing.T) {
 	start := chess.StartPosition()
 	if n, first := Violations(&st, &start); n != 0 {
 		t.Errorf("start position: %d violations (%s)", n, first)
+	}
+}
+
+// TestVariantFixturesSound replays the 200 games of each of the site's
+// variant fixtures (engine/umpire/testdata/variants) from both sides: no
+// violation, no surprise, and every prediction beats the constant one.
+func TestVariantFixturesSound(t *testing.T) {
+	for _, v := range []string{"berkeley", "berkeley_any", "cincinnati", "english", "rand", "crazykrieg"} {
+		t.Run(v, func(t *testing.T) {
+			f, err := os.Open("../../umpire/testdata/variants/" + v + ".jsonl.gz")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			in, isVariant, err := IsVariantFile(f)
+			if err != nil || !isVariant {
+				t.Fatalf("IsVariantFile: %v, %v", isVariant, err)
+			}
+			var rep Report
+			if err := RunVariants(in, Options{Keep: 5}, &rep); err != nil {
+				t.Fatal(err)
+			}
+			if rep.Games != 200 || rep.BadLines != 0 || rep.Variant != v {
+				t.Fatalf("read %d games of %q, %d bad lines (%v); want 200 of %q and 0", rep.Games, rep.Variant, rep.BadLines, rep.FirstBad, v)
+			}
+			if rep.Violations != 0 || rep.Surprises != 0 {
+				Print(testWriter{t}, &rep)
+				t.Errorf("%d violations, %d surprises", rep.Violations, rep.Surprises)
+			}
+			for name, m := range map[string]*Metric{"legal": &rep.Legal, "capture": &rep.Capture, "check": &rep.Check} {
+				if m.N == 0 || m.LogLoss() >= m.Constant() {
+					t.Errorf("%s log-loss %.4f over %d not below the constant predictor's %.4f", name, m.LogLoss(), m.N, m.Constant())
+				}
+			}
+		})
+	}
+}
+
+func TestWild16FileIsNoVariantFile(t *testing.T) {
+	f, err := os.Open(publicGames)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, isVariant, err := IsVariantFile(f); err != nil || isVariant {
+		t.Errorf("IsVariantFile = %v, %v on the wild 16 fixtures", isVariant, err)
+	}
+}
+
+// TestRandomGamesSound replays umpire-generated games of random attempts in
+// every variant (the question asked, drops among the attempts): no
+// violation, no surprise.
+func TestRandomGamesSound(t *testing.T) {
+	for _, v := range umpire.Variants() {
+		var rep Report
+		RunRandom(umpire.Site(v), 3, 25, 200, Options{Keep: 5}, &rep)
+		if rep.Games != 25 || rep.Attempts == 0 || rep.Variant != v.Name {
+			t.Fatalf("%s: %d games of %q, %d attempts", v.Name, rep.Games, rep.Variant, rep.Attempts)
+		}
+		if rep.Violations != 0 || rep.Surprises != 0 {
+			Print(testWriter{t}, &rep)
+			t.Errorf("%s: %d violations, %d surprises", v.Name, rep.Violations, rep.Surprises)
+		}
 	}
 }

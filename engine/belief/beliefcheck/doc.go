@@ -4,5 +4,8 @@
 // a non-zero chance in its class's matrix after every update) and calibration
 // (log-loss of the predicted legality, capture and check messages of each
 // attempt against the constant predictor fitted on the same data), and prints its
-// Report. The command "kriegbot belief check" is cli/beliefcmd.
+// Report. RunVariants does the same for the variant fixtures of
+// kriegspiel.org (engine/umpire/testdata/variants), one variant per file, and
+// also checks crazykrieg's pockets. The command "kriegbot belief check" is
+// cli/beliefcmd.
 package beliefcheck

@@ -24,8 +24,12 @@ func Print(w io.Writer, rep *Report) {
 	fmt.Fprintf(w, "legal   (all attempts, %d):            log-loss %.4f (constant %.4f)\n", rep.Legal.N, rep.Legal.LogLoss(), rep.Legal.Constant())
 	fmt.Fprintf(w, "capture (legal moves, none/pawn/piece, %d): log-loss %.4f (constant %.4f)\n", rep.Capture.N, rep.Capture.LogLoss(), rep.Capture.Constant())
 	fmt.Fprintf(w, "check   (legal moves not ending the game, %d): log-loss %.4f (constant %.4f)\n", rep.Check.N, rep.Check.LogLoss(), rep.Check.Constant())
-	fmt.Fprintf(w, "belief check: %d games, %d soundness violations, legal log-loss %.4f (constant %.4f)\n",
-		rep.Games, rep.Violations, rep.Legal.LogLoss(), rep.Legal.Constant())
+	variant := ""
+	if rep.Variant != "" {
+		variant = " " + rep.Variant
+	}
+	fmt.Fprintf(w, "belief check:%s %d games, %d soundness violations, legal log-loss %.4f (constant %.4f)\n",
+		variant, rep.Games, rep.Violations, rep.Legal.LogLoss(), rep.Legal.Constant())
 }
 
 // PrintBreakdown writes the legality figures by kind of attempt, out of check
