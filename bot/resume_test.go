@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"kriegbot/config"
 	"kriegbot/engine/chess"
 	"kriegbot/protocol"
 	"kriegbot/track/iccgame"
@@ -82,5 +83,29 @@ func TestResumptionWaitsForItsList(t *testing.T) {
 	g.resumed = nil
 	if !g.mayAct() {
 		t.Error("a game settled by its move list may not act")
+	}
+}
+
+// TestCrossedAnswersTakeTheGame (issue 45's restart soak): we answered
+// bravo's seek and wait for the game; bravo's challenge (its answer to
+// our seek, crossing ours) is that game, not a busy refusal, while
+// another player's challenge still finds us busy. Both daemons used to
+// decline each other as busy and idle for good.
+func TestCrossedAnswersTakeTheGame(t *testing.T) {
+	cfg := config.Defaults()
+	cfg.Policy.MaxGames = 1
+	d := New(cfg, Options{Name: "alpha"})
+	d.policy.pending, d.policy.pendingAt = "bravo", time.Now()
+	offer := func(from string) protocol.MatchDG {
+		return protocol.MatchDG{Challenger: from, Receiver: "alpha", Wild: 16, ChallengerTime: 1, ReceiverTime: 1}
+	}
+	if why := d.challengeRefusal(offer("Bravo")); why != "" {
+		t.Errorf("bravo's crossing challenge refused: %q", why)
+	}
+	if why := d.challengeRefusal(offer("charlie")); why != whyBusy {
+		t.Errorf("charlie's challenge while we wait for bravo: %q, want %q", why, whyBusy)
+	}
+	if d.policy.pending != "bravo" {
+		t.Errorf("pending %q after judging, want bravo", d.policy.pending)
 	}
 }
