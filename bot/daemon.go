@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"sync"
 	"time"
@@ -74,6 +75,7 @@ type Daemon struct {
 	cfg     config.Config
 	paused  bool
 	soft    bool // finish games, accept nothing new, then exit
+	softAt  time.Time
 	hard    bool // leave now
 	control chan struct{}
 
@@ -91,6 +93,7 @@ type Daemon struct {
 	list        *listing           // the move list being received of a game not given back
 	poll        time.Duration      // watchdog interval (tests shorten it)
 	stale       time.Duration      // wait for a game after a reconnection (tests shorten it)
+	quitWait    time.Duration      // a quitting daemon's wait for a server that is down (tests shorten it)
 	build       string             // BuildID, for the game records
 	learner     learner            // per-opponent models
 	abandoned   []string           // games in progress when we left at once
@@ -144,6 +147,8 @@ func (d *Daemon) SoftQuit() {
 	d.mu.Lock()
 	if d.soft {
 		d.hard = true
+	} else {
+		d.softAt = d.opt.Now()
 	}
 	d.soft = true
 	idle := d.playing == 0
@@ -167,15 +172,17 @@ func (d *Daemon) abandon(games []string) int {
 	return ExitAbandoned
 }
 
-// leave is the exit code of a daemon that stops between connections: the
-// games it still holds from the lost connection are abandoned.
+// leave is the exit code of a daemon that stops between connections (or
+// leaves at once): the games it still holds are abandoned, their records
+// closed with a result line.
 func (d *Daemon) leave() int {
-	var games []string
-	for _, g := range d.games {
-		games = append(games, g.t.String())
-	}
+	games := abandonGames(d.games, abandonedWhy, d.opt.Now(), func(g *gameRun) string { return g.t.String() })
+	d.setPlaying()
 	return d.abandon(games)
 }
+
+// abandonedWhy is the reason a record of an abandoned game gives.
+const abandonedWhy = "abandoned: the daemon left with the game in progress; the server decides it"
 
 // HardQuit makes the daemon leave at once, games or not.
 func (d *Daemon) HardQuit() {
@@ -241,8 +248,15 @@ func (d *Daemon) Run(ctx context.Context) int {
 	// still to come. A quitting daemon comes back once more for it (ask
 	// counts bound this); a failed login gives it up.
 	movesLost := false
+	var down time.Time // since when the server is out of reach (zero: logged in)
 	for {
 		if _, hard := d.quitting(); ctx.Err() != nil || hard || d.stopNow() && !movesLost {
+			return d.leave()
+		}
+		if d.quitLeft(down) <= 0 {
+			// Quitting, with games to finish on a server that stays down:
+			// they cannot be finished, and a stop must not wait for ever.
+			d.opt.Log.Warn().Int("games", len(d.games)).Msg("quitting: the server stays out of reach; leaving the games in progress")
 			return d.leave()
 		}
 		cfg := d.config()
@@ -251,11 +265,18 @@ func (d *Daemon) Run(ctx context.Context) int {
 		d.mu.Lock()
 		d.cancelLogin = cancel
 		d.mu.Unlock()
-		sess, err := iccclient.Dial(lctx, d.sessionConfig(cfg, addr))
+		sc := d.sessionConfig(cfg, addr)
+		sess, err := iccclient.Dial(lctx, sc)
 		d.mu.Lock()
 		d.cancelLogin = nil
 		d.mu.Unlock()
 		cancel()
+		if err != nil {
+			closeTranscript(sc)
+			if down.IsZero() {
+				down = d.opt.Now()
+			}
+		}
 		if err != nil && d.stopNow() {
 			return d.leave()
 		}
@@ -270,7 +291,7 @@ func (d *Daemon) Run(ctx context.Context) int {
 				d.opt.Log.Error().Err(err).Int("tries", failures).Msg("giving up on the server")
 				return ExitRestart
 			}
-			wait := nextBackoff(retry, cfg)
+			wait := min(nextBackoff(retry, cfg), d.quitLeft(down))
 			// Said once: the warning reaches the person through
 			// logs.console, on a terminal and piped alike.
 			d.opt.Log.Warn().Err(err).Stringer("retry_in", wait.Round(time.Millisecond)).Msg("cannot log in")
@@ -283,8 +304,10 @@ func (d *Daemon) Run(ctx context.Context) int {
 		d.opt.Log.Info().Str("handle", sess.Handle()).Str("addr", addr).Int("connection", d.connections).Msg("logged in")
 		d.opt.Console.say(lineProgress, "logged in as %s", sess.Handle())
 		loggedIn := d.opt.Now()
+		down = time.Time{}
 		code, done, next := d.serve(ctx, sess)
 		sess.Close()
+		closeTranscript(sc)
 		if done {
 			return code
 		}
@@ -304,11 +327,48 @@ func (d *Daemon) Run(ctx context.Context) int {
 			}
 		}
 		movesLost = d.awaitingMoves()
-		wait := nextBackoff(retry, cfg)
+		down = d.opt.Now()
+		wait := min(nextBackoff(retry, cfg), d.quitLeft(down))
 		d.opt.Log.Warn().Err(sess.Err()).Stringer("retry_in", wait.Round(time.Millisecond)).Msg("connection lost")
 		if !d.sleep(ctx, wait) {
 			return d.leave()
 		}
+	}
+}
+
+// quitLeft is how much longer a quitting daemon tries to come back to
+// its games on a server out of reach since down: the longest a server
+// keeps a game for a player who left (CCT's 5 minutes, serve -td-grace),
+// counted from the later of down and the quit. Not quitting, or not down:
+// no bound.
+func (d *Daemon) quitLeft(down time.Time) time.Duration {
+	d.mu.Lock()
+	soft, since := d.soft, d.softAt
+	d.mu.Unlock()
+	if !soft || down.IsZero() {
+		return maxWait
+	}
+	wait := d.quitWait
+	if wait == 0 {
+		wait = 5 * time.Minute
+	}
+	return wait - d.opt.Now().Sub(later(down, since))
+}
+
+// maxWait is "no bound" for quitLeft.
+const maxWait = time.Duration(1<<63 - 1)
+
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}
+
+// closeTranscript closes a connection's transcript, if it has one.
+func closeTranscript(sc iccclient.Config) {
+	if c, ok := sc.Transcript.(io.Closer); ok {
+		c.Close()
 	}
 }
 

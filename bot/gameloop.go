@@ -181,6 +181,25 @@ func (d *Daemon) endGame(g playing, label string, now time.Time) (result, code, 
 	return result, code, reason
 }
 
+// abandonGames ends the games we leave in progress (a second signal,
+// hardquit, or a quitting daemon whose server stays down): each record gets
+// its result line, "*" (the server decides the game, we cannot know how)
+// with why, and is closed. It returns a description of each, by describe.
+func abandonGames[K comparable, G playing](games map[K]G, why string, now time.Time, describe func(G) string) []string {
+	var out []string
+	for k, g := range games {
+		out = append(out, describe(g))
+		s, t := g.shared(), g.tracker()
+		s.drv.End(players.Outcome{Result: "*", Reason: why},
+			record.ResultLine{Plies: t.Plies(), LagMs: t.Lag().Milliseconds()}, now)
+		if r := s.drv.Record(); r != nil {
+			r.Close()
+		}
+		delete(games, k)
+	}
+	return out
+}
+
 // liveGames are the games in progress for the operator's page.
 func liveGames[K comparable, G playing](games map[K]G, now time.Time) []live.Game {
 	var out []live.Game

@@ -80,9 +80,12 @@ func (g *gameRun) showAnswers(ev []players.Event) {
 }
 
 // mayAct: a game not given back yet after a reconnection waits.
-func (g *gameRun) mayAct() bool { return g.stale.IsZero() }
+// mayAct: not while the game is lost with its connection, nor while a
+// game given back waits for its move list (it may be another game under
+// the number: an attempt now would go into the old game's record).
+func (g *gameRun) mayAct() bool { return g.stale.IsZero() && g.resumed == nil }
 
-func (g *gameRun) wanted() bool { return g.stale.IsZero() && g.t.Wants() }
+func (g *gameRun) wanted() bool { return g.mayAct() && g.t.Wants() }
 
 func (g *gameRun) send(acts []driver.Action) { g.d.send(g, acts) }
 

@@ -114,9 +114,7 @@ func (d *Daemon) RunKriegspiel(ctx context.Context, o KSOptions) int {
 	if d.opt.Dir != "" && cfg.Logs.Transcripts {
 		if w, err := openTranscript(d.opt.Dir, d.opt.Name, d.opt.Now()); err == nil {
 			tw = w
-			if c, ok := w.(io.Closer); ok {
-				defer c.Close()
-			}
+			defer w.Close()
 		} else {
 			d.opt.Log.Warn().Err(err).Msg("no transcript")
 		}
@@ -192,13 +190,15 @@ func (r *ksRun) step(ctx context.Context) (int, bool) {
 	now := d.opt.Now()
 	_, hard := d.quitting()
 	if hard {
-		var games []string
+		if len(r.games) > 0 {
+			d.opt.Log.Warn().Int("games", len(r.games)).Msg("leaving at once: games in progress are left to run out")
+		}
 		for _, g := range r.games {
-			games = append(games, fmt.Sprintf("game %s vs %s", g.code, g.opp))
+			if g.stop != nil {
+				g.stop()
+			}
 		}
-		if len(games) > 0 {
-			d.opt.Log.Warn().Int("games", len(games)).Msg("leaving at once: games in progress are left to run out")
-		}
+		games := abandonGames(r.games, abandonedWhy, now, func(g *ksGame) string { return fmt.Sprintf("game %s vs %s", g.code, g.opp) })
 		return d.abandon(games), true
 	}
 	drive(d, r.games, now)

@@ -174,7 +174,7 @@ func (d *Daemon) challenge(v protocol.MatchDG, now time.Time) {
 	if taken {
 		return // in an event: the entrant decides (entrant.go)
 	}
-	why := d.refusal(challengeOffer(v))
+	why := d.challengeRefusal(v)
 	if why == "" {
 		line, err := protocol.AcceptLine(v.Challenger)
 		if err != nil {
@@ -189,6 +189,23 @@ func (d *Daemon) challenge(v protocol.MatchDG, now time.Time) {
 	if line, err := protocol.DeclineLine(v.Challenger); err == nil {
 		d.sess.Send(line)
 	}
+}
+
+// challengeRefusal is refusal for a challenge: the player whose offer we
+// answered and wait for does not make us busy. Two seeking daemons answer
+// each other's seeks at once (after a server restart, both ads come at
+// login): each then gets the other's challenge while it waits for its
+// own, and both used to decline as busy, leaving both seeks unanswered
+// for good.
+func (d *Daemon) challengeRefusal(v protocol.MatchDG) string {
+	why := d.refusal(challengeOffer(v))
+	if why == whyBusy && d.policy.waiting() && strings.EqualFold(d.policy.pending, v.Challenger) {
+		pending := d.policy.pending
+		d.policy.pending = ""
+		why = d.refusal(challengeOffer(v))
+		d.policy.pending = pending
+	}
+	return why
 }
 
 // seekAd answers a seek ad (DG 50) that passes the filters with "play";

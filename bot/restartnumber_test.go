@@ -96,7 +96,7 @@ func newGameUnderDeadNumber(t *testing.T, weFirst bool, told string) {
 	}
 
 	if log, _ := os.ReadFile(filepath.Join(adir, "daemon.log")); !bytes.Contains(log, []byte(told)) {
-		t.Errorf("the daemon log does not say %q", told)
+		t.Errorf("the daemon log does not say %q:\n%s", told, log)
 	}
 	recs, _ := filepath.Glob(filepath.Join(adir, "games", "*.jsonl"))
 	if len(recs) != 2 {
@@ -119,8 +119,10 @@ func newGameUnderDeadNumber(t *testing.T, weFirst bool, told string) {
 			t.Fatalf("%s: no result line", filepath.Base(name))
 		}
 		results = append(results, rec.Result.Result)
-		if _, err := replay.Run(ctx, rec, replay.Options{}); err != nil {
+		if res, err := replay.Run(ctx, rec, replay.Options{}); err != nil {
 			t.Errorf("replay %s: %v", filepath.Base(name), err)
+		} else if res.Differing != 0 {
+			t.Errorf("replay %s: %d of %d attempts chose differently (first at line %d)", filepath.Base(name), res.Differing, res.Attempts, res.FirstDiffering)
 		}
 	}
 	if name := filepath.Base(recs[0]); name != filepath.Base(first) || results[0] != "*" || results[1] == "*" {

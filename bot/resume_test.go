@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"kriegbot/config"
 	"kriegbot/engine/chess"
 	"kriegbot/protocol"
 	"kriegbot/track/iccgame"
@@ -63,5 +64,48 @@ func TestSameGameAndContinues(t *testing.T) {
 		if got := continues(old, protocol.MoveListDG{Game: 1, Moves: tc.moves}); got != tc.want {
 			t.Errorf("continues %s = %v, want %v", tc.name, got, tc.want)
 		}
+	}
+}
+
+// TestResumptionWaitsForItsList (issue 45's restart soak): a game given
+// back under a held game's number neither moves nor takes a finished
+// search until its move list says whether it is that game. Our first
+// attempt in a new game under a dead game's number, as White, was
+// written into the dead game's record (which then no longer replayed).
+func TestResumptionWaitsForItsList(t *testing.T) {
+	start := protocol.MyGameStartedDG{Game: 1, White: "kriegbot", Black: "sparring", Wild: 16, WhiteInitial: 2, WhiteIncrement: 1,
+		BlackInitial: 2, BlackIncrement: 1, Played: true}
+	old := &gameRun{t: iccgame.New(start, chess.White, time.Time{})}
+	g := &gameRun{t: iccgame.New(start, chess.White, time.Now()), resumed: &resumption{old: old}}
+	if g.mayAct() || g.wanted() {
+		t.Errorf("a resumption before its move list: mayAct %v, wanted %v; want neither", g.mayAct(), g.wanted())
+	}
+	g.resumed = nil
+	if !g.mayAct() {
+		t.Error("a game settled by its move list may not act")
+	}
+}
+
+// TestCrossedAnswersTakeTheGame (issue 45's restart soak): we answered
+// bravo's seek and wait for the game; bravo's challenge (its answer to
+// our seek, crossing ours) is that game, not a busy refusal, while
+// another player's challenge still finds us busy. Both daemons used to
+// decline each other as busy and idle for good.
+func TestCrossedAnswersTakeTheGame(t *testing.T) {
+	cfg := config.Defaults()
+	cfg.Policy.MaxGames = 1
+	d := New(cfg, Options{Name: "alpha"})
+	d.policy.pending, d.policy.pendingAt = "bravo", time.Now()
+	offer := func(from string) protocol.MatchDG {
+		return protocol.MatchDG{Challenger: from, Receiver: "alpha", Wild: 16, ChallengerTime: 1, ReceiverTime: 1}
+	}
+	if why := d.challengeRefusal(offer("Bravo")); why != "" {
+		t.Errorf("bravo's crossing challenge refused: %q", why)
+	}
+	if why := d.challengeRefusal(offer("charlie")); why != whyBusy {
+		t.Errorf("charlie's challenge while we wait for bravo: %q, want %q", why, whyBusy)
+	}
+	if d.policy.pending != "bravo" {
+		t.Errorf("pending %q after judging, want bravo", d.policy.pending)
 	}
 }

@@ -184,14 +184,20 @@ standard input and prints the bcrypt hash for an accounts file.
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	closed := make(chan struct{})
 	go func() {
 		<-ctx.Done()
 		srv.Close()
+		close(closed)
 	}()
 	if err := telnet.Serve(ln); err != nil {
 		fmt.Fprintf(stderr, "kriegbot serve: %v\n", err)
 		return cmdflag.Failure
 	}
+	// Serve returns when the listener closes, while Close is still at
+	// work: the players' last words (their games aborted) and the bots
+	// file are written before the process may exit.
+	<-closed
 	if httpDone != nil {
 		if err := <-httpDone; err != nil {
 			fmt.Fprintf(stderr, "kriegbot serve: http: %v\n", err)

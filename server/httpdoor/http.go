@@ -135,6 +135,7 @@ type Door struct {
 	perHost  map[string]int           // open HTTP connections by remote host
 	servers  []*http.Server
 	swept    time.Time // the last sweepBots
+	saver    botSaver  // writes the bots file (httpbots.go)
 }
 
 // New opens the HTTP door on the table s: it reads the bots
@@ -262,9 +263,7 @@ func (web *Door) Closed() {
 	servers := web.servers
 	web.servers = nil
 	if web.seenChanged(0) {
-		if err := web.saveBots(); err != nil {
-			s.Warn().Msgf("http: saving bots: %v", err)
-		}
+		web.saveBots()
 	}
 	s.Unlock()
 	var wg sync.WaitGroup
@@ -280,6 +279,9 @@ func (web *Door) Closed() {
 		}()
 	}
 	wg.Wait()
+	s.Lock()
+	web.waitBotsIdle()
+	s.Unlock()
 }
 
 // request is one API request after routing and authentication.

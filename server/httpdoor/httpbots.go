@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"golang.org/x/time/rate"
@@ -105,11 +106,9 @@ func (web *Door) apiRegister(req *request) *kshttp.Error {
 	bot.Created = s.Now().UTC()
 	web.bots[bot.username] = bot
 	web.byToken[id] = bot
-	err := web.saveBots()
+	// The token is shown once: the bot is in the file before it is.
+	web.waitBotsSaved(web.saveBots())
 	s.Unlock()
-	if err != nil {
-		s.Warn().Msgf("http: saving bots: %v", err)
-	}
 	s.Note().Msgf("http: bot %s registered from %s", bot.username, server.HostOf(stringAddr(req.r.RemoteAddr)))
 	kshttp.WriteJSON(req.w, 201, ksapi.Registered{BotID: bot.ID, Username: bot.Username, DisplayName: bot.DisplayName,
 		OwnerEmail: bot.Email, APIToken: token,
@@ -146,7 +145,9 @@ func (web *Door) authenticate(r *http.Request) (*webBot, *kshttp.Error) {
 // BotUnused), never one with a game in progress or a waiting game, and
 // saves the token file when a bot went or a LastSeen moved on by more
 // than an hour since it was written (not on every request: the file is
-// rewritten whole). Called with the table's lock held.
+// rewritten whole), and waits for that write (with the lock released, as
+// for a registration): at most once a minute. Called with the table's
+// lock held.
 func (web *Door) sweepBots(now time.Time) {
 	s := web.s
 	web.swept = now
@@ -184,9 +185,7 @@ func (web *Door) sweepBots(now time.Time) {
 		s.Note().Msgf("http: bot %s removed: %s", b.username, why)
 	}
 	if removed || web.seenChanged(time.Hour) {
-		if err := web.saveBots(); err != nil {
-			s.Warn().Msgf("http: saving bots: %v", err)
-		}
+		web.waitBotsSaved(web.saveBots())
 	}
 }
 
@@ -204,39 +203,170 @@ func (web *Door) seenChanged(d time.Duration) bool {
 	return false
 }
 
-// saveBots writes the bots to TokenFile (mode 0600, by rename), if set.
-func (web *Door) saveBots() error {
-	name := web.cfg.TokenFile
-	if name == "" {
-		return nil
+// botSaver writes the bots file off the server's lock. A change asks for
+// a save (saveBots, under s.mu) and one goroutine at a time writes the
+// state of the moment it starts; the changes made while a write is under
+// way share the next write (coalesced), so however fast bots register,
+// the file is written at most once per write time, and the lock is held
+// only to copy the bots.
+type botSaver struct {
+	asked   uint64 // saves asked for (a generation)
+	written uint64 // the last generation a write finished
+	running bool   // a writer goroutine is at work
+	// lines are the bots' lines of the last write (the writer's own).
+	lines map[*webBot]savedLine
+	done  *sync.Cond // on the table's lock: a write finished
+	// write writes the file (writeFileAtomic; tests hold it up).
+	write func(name string, data []byte) error
+}
+
+// saveBots asks for the bots to be written to TokenFile, if set, and
+// returns the generation to wait for (waitBotsSaved). Called with the
+// table's lock held.
+func (web *Door) saveBots() uint64 {
+	s := web.s
+	sv := &web.saver
+	if web.cfg.TokenFile == "" {
+		return 0
 	}
-	var b strings.Builder
-	bots := web.sortedBots()
-	for _, bot := range bots {
-		line, _ := json.Marshal(bot)
-		b.Write(line)
-		b.WriteByte('\n')
+	if sv.done == nil {
+		sv.done = sync.NewCond(s)
 	}
+	sv.asked++
+	if !sv.running {
+		sv.running = true
+		go web.writeBots()
+	}
+	return sv.asked
+}
+
+// waitBotsSaved waits (the table's lock held, released while waiting) until a write
+// that began at generation gen or later has finished (writeBots logs a
+// failure).
+func (web *Door) waitBotsSaved(gen uint64) {
+	for web.saver.written < gen {
+		web.saver.done.Wait()
+	}
+}
+
+// waitBotsIdle waits (the table's lock held) until no write is under way: Close's
+// last word, so that the file holds every change made before it.
+func (web *Door) waitBotsIdle() {
+	for web.saver.running {
+		web.saver.done.Wait()
+	}
+}
+
+// writeBots is the writer goroutine: it writes until the file holds the
+// last generation asked for. Under the lock it only collects the bots and
+// copies those changed since the last write; it marshals them outside,
+// and reuses the other bots' lines.
+func (web *Door) writeBots() {
+	s := web.s
+	sv := &web.saver
+	s.Lock()
+	defer s.Unlock()
+	for sv.written < sv.asked {
+		gen := sv.asked
+		ents := make([]botLine, 0, len(web.bots))
+		for _, b := range web.bots {
+			e := botLine{bot: b, name: b.username}
+			if l, ok := sv.lines[b]; ok && l.seen.Equal(b.LastSeen) && sameSlice(l.variants, b.Variants) {
+				e.saved = l
+			} else {
+				cp := *b
+				e.changed = &cp
+			}
+			ents = append(ents, e)
+		}
+		s.Unlock()
+		data, lines := botsFile(ents)
+		write := sv.write
+		if write == nil {
+			write = writeFileAtomic
+		}
+		err := write(web.cfg.TokenFile, data)
+		s.Lock()
+		sv.lines = lines
+		if err == nil {
+			for b, l := range lines {
+				b.savedSeen = l.seen
+			}
+		} else {
+			s.Warn().Msgf("http: saving bots: %v", err)
+		}
+		sv.written = gen
+		sv.done.Broadcast()
+	}
+	sv.running = false
+	sv.done.Broadcast()
+}
+
+// botLine is one bot as writeBots collects it: its line of the last
+// write, or a copy to marshal.
+type botLine struct {
+	bot     *webBot
+	name    string
+	saved   savedLine
+	changed *webBot
+}
+
+// savedLine is a bot's line in the file and what it was made from of
+// what changes (LastSeen; Variants, which a profile replaces whole).
+type savedLine struct {
+	seen     time.Time
+	variants []string
+	line     []byte
+}
+
+func sameSlice(a, b []string) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
+// botsFile is the bots file, one JSON line per bot by username, and each
+// bot's line for the next write.
+func botsFile(ents []botLine) ([]byte, map[*webBot]savedLine) {
+	slices.SortFunc(ents, func(a, b botLine) int { return strings.Compare(a.name, b.name) })
+	lines := make(map[*webBot]savedLine, len(ents))
+	size := 0
+	for i := range ents {
+		e := &ents[i]
+		if e.changed != nil {
+			line, _ := json.Marshal(e.changed)
+			e.saved = savedLine{seen: e.changed.LastSeen, variants: e.changed.Variants, line: line}
+		}
+		lines[e.bot] = e.saved
+		size += len(e.saved.line) + 1
+	}
+	out := make([]byte, 0, size)
+	for _, e := range ents {
+		out = append(append(out, e.saved.line...), '\n')
+	}
+	return out, lines
+}
+
+// writeFileAtomic replaces name with data (mode 0600): a temporary file
+// in the same folder, synced, then renamed, so that a crash leaves the
+// old file or the new one, never a part.
+func writeFileAtomic(name string, data []byte) error {
 	f, err := os.CreateTemp(filepath.Dir(name), ".bots-*")
 	if err != nil {
 		return err
 	}
-	if _, err := f.WriteString(b.String()); err != nil {
-		f.Close()
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), name)
+	}
+	if err != nil {
 		os.Remove(f.Name())
-		return err
 	}
-	if err := f.Close(); err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	if err := os.Rename(f.Name(), name); err != nil {
-		return err
-	}
-	for _, bot := range bots {
-		bot.savedSeen = bot.LastSeen
-	}
-	return nil
+	return err
 }
 
 // loadBots reads TokenFile; a missing file is an empty one.
@@ -326,11 +456,8 @@ func (web *Door) apiProfile(req *request) *kshttp.Error {
 	}
 	s.Lock()
 	req.bot.Variants = slices.Clone(body.RuleVariants)
-	err := web.saveBots()
+	web.waitBotsSaved(web.saveBots())
 	s.Unlock()
-	if err != nil {
-		s.Warn().Msgf("http: saving bots: %v", err)
-	}
 	kshttp.WriteJSON(req.w, 200, ksapi.ProfileSaved{OK: true, RuleVariants: body.RuleVariants})
 	return nil
 }
