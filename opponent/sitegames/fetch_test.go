@@ -110,10 +110,9 @@ func (s *site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // clock is a fake clock that Sleep advances.
 type clock struct {
-	mu     sync.Mutex
-	now    time.Time
-	slept  []time.Duration
-	cancel func() // called at the n-th request when set
+	mu    sync.Mutex
+	now   time.Time
+	slept []time.Duration
 }
 
 func (c *clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
