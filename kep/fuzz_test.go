@@ -31,7 +31,7 @@ func FuzzParseLine(f *testing.F) {
 			}
 			return
 		}
-		if c.Kind > Quit {
+		if int(c.Kind) >= len(kindWords) {
 			t.Fatalf("kind %d", c.Kind)
 		}
 		fields := strings.Fields(line)

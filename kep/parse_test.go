@@ -70,7 +70,7 @@ func TestParseLine(t *testing.T) {
 		{line: "legal capture e4", err: "capture needs a square"},
 		{line: "legal capture z9 pawn", err: `"z9" is not a square`},
 		{line: "legal capture E4 pawn", err: `"E4" is not a square`},
-		{line: "legal capture e4 queen", err: `"queen" is not pawn or piece`},
+		{line: "legal capture e4 king", err: `"king" is not pawn, piece, man`},
 		{line: "legal check", err: "check needs its kinds"},
 		{line: "legal check diagonal", err: `"diagonal" is not rank`},
 		{line: "legal check file,", err: `"" is not rank`},
@@ -181,7 +181,7 @@ func TestAnnouncementOfUmpire(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s: %q: %v", a.String(), line, err)
 				}
-				got := l.Heard.View(c == mover, m)
+				got := l.Heard.View(umpire.Variant{}, c == mover, m)
 				if want.Ending != umpire.NotOver {
 					want.Ending, want.Result, want.PawnTries = umpire.NotOver, "", 0
 				}
