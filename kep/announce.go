@@ -263,3 +263,42 @@ func (a Announcement) String() string {
 	}
 	return sb.String()
 }
+
+// DriverLine is the line a driver sends to side c for the umpire's answer
+// a, or "" when c hears nothing of it: to the mover legal (with the
+// announcements), illegal [impossible|nonsense], or any yes|no for "Any?"
+// (a.Attempt chess.NullMove); to the other side opponent (with the
+// announcements), opponent illegal, or opponent any yes|no. On the move
+// that ends the game the announcements are sent too (a driver may then skip
+// the other side's line and send gameover).
+func DriverLine(a *umpire.Answer, c chess.Color) string {
+	v := a.For(c)
+	if !v.Heard {
+		return ""
+	}
+	word := "legal"
+	if !v.Own {
+		word = "opponent"
+	}
+	switch {
+	case a.Legal:
+		if s := AnnouncementOf(v).String(); s != "" {
+			return word + " " + s
+		}
+		return word
+	case v.Verdict == umpire.HasAny || v.Verdict == umpire.NoAny:
+		answer := "any yes"
+		if v.Verdict == umpire.NoAny {
+			answer = "any no"
+		}
+		if v.Own {
+			return answer
+		}
+		return "opponent " + answer
+	case !v.Own:
+		return "opponent illegal"
+	case v.Verdict == umpire.IllegalMove:
+		return "illegal"
+	}
+	return "illegal " + refusalWord(v.Verdict)
+}
