@@ -439,8 +439,13 @@ func (s spy) Hear(e players.Event) {
 }
 
 func spyKind(mu *sync.Mutex, heard *[]umpire.View) players.Kind {
-	return players.Kind{Name: "spy", Summary: "the heuristic player, recording what it hears", Build: func(o *players.Options) (func() players.Player, error) {
-		inner, err := players.Parse("heuristic", players.Kinds())
+	return spyOf("heuristic", mu, heard)
+}
+
+// spyOf is the player of spec, recording what it hears.
+func spyOf(spec string, mu *sync.Mutex, heard *[]umpire.View) players.Kind {
+	return players.Kind{Name: "spy", Summary: "a player, recording what it hears", Build: func(o *players.Options) (func() players.Player, error) {
+		inner, err := players.Parse(spec, players.Kinds())
 		if err != nil {
 			return nil, err
 		}
