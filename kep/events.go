@@ -122,7 +122,8 @@ func (e *engine) plausibleOurs(a Announcement) error {
 	}
 	from, to, sq := m.From(), m.To(), a.Capture.Square
 	mover := e.know.Board.At(from)
-	if a.Capture.Kind == umpire.PawnCaptured && (sq.Rank() == 0 || sq.Rank() == 7) {
+	if a.Capture.Kind == umpire.PawnCaptured && (sq.Rank() == 0 || sq.Rank() == 7) && e.variant.Captures != umpire.CaptureExact {
+		// An exact capture names a promoted man a pawn (crazykrieg).
 		return fmt.Errorf("a pawn captured on %v, a last rank", sq)
 	}
 	pawnKind := a.Capture.Kind == umpire.PawnCaptured || a.Capture.Kind == umpire.ManCaptured

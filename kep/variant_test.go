@@ -331,3 +331,25 @@ func TestAnyExchange(t *testing.T) {
 	}
 	p.quit()
 }
+
+// TestExactPawnOnLastRank: crazykrieg names a promoted man a pawn when it is
+// taken, so a pawn may be taken on a last rank there; in wild 16 that
+// announcement is impossible. (Before the fix KEP refused the line in
+// crazykrieg, and the engine lost track of the game.)
+func TestExactPawnOnLastRank(t *testing.T) {
+	pos, err := chess.ParseFEN("3qk3/8/8/8/8/8/8/3RK3 w - - 0 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		variant string
+		ok      bool
+	}{{"crazykrieg", true}, {"wild16", false}} {
+		e := &engine{variant: variant(tc.variant), pending: chess.NewMove(sq("d1"), sq("d8"), chess.NoPieceType)}
+		e.know.ResetFrom(chess.White, &pos)
+		err := e.plausibleOurs(Announcement{Capture: umpire.Capture{Square: sq("d8"), Kind: umpire.PawnCaptured}})
+		if (err == nil) != tc.ok {
+			t.Errorf("%s: a pawn taken on d8: %v", tc.variant, err)
+		}
+	}
+}
