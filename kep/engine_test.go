@@ -233,6 +233,11 @@ var noise = []string{
 	"legal tries 2",            // no attempt pending: ignored
 	"illegal",                  // idem
 	"stop",                     // no search: ignored
+	"any yes",                  // no "Any?" pending: ignored
+	"opponent illegal",         // not the opponent's turn, nor a variant's game
+	"opponent any no",          // idem
+	"newgame white variant chess960",
+	"legal capture e4 man drop queen",
 	"\x00\xff\xfe\x01",
 	"KEP",
 	strings.Repeat("go ", 30000), // 90 KB: skipped unread
