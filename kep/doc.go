@@ -9,8 +9,15 @@
 //     bytes: it never panics, bounds its work by the line's length, and reports
 //     bad arguments as errors; unknown words are returned, not fatal.
 //   - Announcement is what the referee announced after a legal move (capture,
-//     checks, pawn tries), both as a KEP line and as the umpire.View a player
-//     hears. Its String is the driver's side, used by the tests' referee.
+//     checks, pawn news, and the variants' en passant, promotion and drop),
+//     both as a KEP line and as the umpire.View a player hears. Its String
+//     is the driver's side; DriverLine writes a driver's whole line for an
+//     umpire answer (the tests' referee uses it).
+//
+// A game is wild 16 unless newgame names one of kriegspiel.org's variants
+// (umpire.Variant); each of its answers (a refusal in the variant's word,
+// "Any?" and its answer, the opponent's public refusals) reaches the player
+// as the umpire.View the umpire gives that side, as in kriegbot match.
 //   - Run is the engine loop: a reader goroutine reads lines (skipping any
 //     longer than MaxLine), the loop keeps the game's phase and drives the
 //     player through the daemon's game driver (driver.Game, one per game:

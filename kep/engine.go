@@ -107,6 +107,10 @@ type engine struct {
 	color   chess.Color
 	plies   int
 	pending chess.Move // our last attempt
+	// askingAny says our last attempt was "Any?" (attempt any).
+	askingAny bool
+	// variant is the game's rule variant (zero: wild 16).
+	variant umpire.Variant
 	know    players.Knowledge
 	// game drives the player through the game (the daemon's and the match
 	// runner's driver): the one time policy, with the turn's refusals and
@@ -329,7 +333,7 @@ func (e *engine) gameCommand(n int, c Line) {
 	// the ponder first (at once: it stops between two iterations).
 	e.stopPonder()
 	if c.Kind == NewGame {
-		e.newGame(n, c.Color)
+		e.newGame(n, c.Color, c.Variant)
 		return
 	}
 	if e.phase == noGame {
@@ -351,29 +355,8 @@ func (e *engine) gameCommand(n int, c Line) {
 		}
 		e.ponderGo = nil
 		e.start(c.Go)
-	case Illegal:
-		e.hear(umpire.View{Heard: true, Own: true, Illegal: true, PawnTries: -1}) // the turn goes on
-		e.phase = ourTurn
-	case Legal:
-		if e.pending == chess.NullMove { // only after a failed search found nothing to ask
-			e.log.Warn().Int("line", n).Msg("legal for the null attempt: ignored")
-			return
-		}
-		if err := e.plausibleOurs(c.Heard); err != nil {
-			e.log.Warn().Int("line", n).Msgf("legal: %v: ignored", err)
-			return
-		}
-		e.hear(c.Heard.View(true, e.pending)) // the turn is over
-		e.plies++
-		e.phase = theirTurn
-	case Opponent:
-		if err := e.plausibleTheirs(c.Heard); err != nil {
-			e.log.Warn().Int("line", n).Msgf("opponent: %v: ignored", err)
-			return
-		}
-		e.hear(c.Heard.View(false, chess.NullMove))
-		e.plies++
-		e.phase = ourTurn
+	case Illegal, Legal, Opponent, Any, OpponentIllegal, OpponentAny:
+		e.refereeEvent(n, c)
 	case PonderHit:
 		if e.phase != ourTurn || e.ponderGo == nil {
 			e.log.Warn().Int("line", n).Msgf("ponderhit in %s without a go ponder before the opponent's move: ignored", phaseWords[e.phase])
@@ -424,9 +407,9 @@ func (e *engine) stopPonder() {
 // phaseFor returns the phase in which a referee event makes sense.
 func phaseFor(k Kind) (phase, bool) {
 	switch k {
-	case Illegal, Legal:
+	case Illegal, Legal, Any:
 		return answering, true
-	case Opponent:
+	case Opponent, OpponentIllegal, OpponentAny:
 		return theirTurn, true
 	}
 	return noGame, false
@@ -444,49 +427,6 @@ func (e *engine) hear(v umpire.View) {
 		}
 	}()
 	e.game.Hear([]players.Event{{Kind: players.Answer, View: v}}, time.Now())
-}
-
-// plausibleOurs checks what a legal line announced against our attempt and
-// our men: the players assume a real referee, and a driver's mistake must
-// not reach them as an impossible event.
-func (e *engine) plausibleOurs(a Announcement) error {
-	m := e.pending
-	if a.Capture.Kind == umpire.NoCapture {
-		return nil
-	}
-	from, to, sq := m.From(), m.To(), a.Capture.Square
-	mover := e.know.Board.At(from)
-	if a.Capture.Kind == umpire.PawnCaptured && (sq.Rank() == 0 || sq.Rank() == 7) {
-		return fmt.Errorf("a pawn captured on %v, a last rank", sq)
-	}
-	switch {
-	case mover == chess.King && chess.Castles(from, to):
-		return fmt.Errorf("a capture by castling %v", m)
-	case mover == chess.Pawn && to.File() == from.File():
-		return fmt.Errorf("a capture by the pawn push %v", m)
-	case sq == to:
-		return nil
-	case mover == chess.Pawn && a.Capture.Kind == umpire.PawnCaptured && sq == chess.NewSquare(to.File(), from.Rank()):
-		return nil // en passant
-	}
-	return fmt.Errorf("a capture on %v by %v", sq, m)
-}
-
-// plausibleTheirs checks what an opponent line announced against our men.
-func (e *engine) plausibleTheirs(a Announcement) error {
-	if a.Capture.Kind == umpire.NoCapture {
-		return nil
-	}
-	sq := a.Capture.Square
-	switch pt := e.know.Board.At(sq); {
-	case pt == chess.NoPieceType:
-		return fmt.Errorf("a capture on %v, where we have no man", sq)
-	case pt == chess.King:
-		return fmt.Errorf("a capture of our king on %v", sq)
-	case (pt == chess.Pawn) != (a.Capture.Kind == umpire.PawnCaptured):
-		return fmt.Errorf("a %v captured on %v, where our man is a %v", a.Capture.Kind, sq, pt)
-	}
-	return nil
 }
 
 // setOption applies a setoption. A change of player or model takes effect at
@@ -520,8 +460,11 @@ func (e *engine) setOption(n int, name, value string) {
 
 func (e *engine) key() string { return e.set.spec() + "\x00" + e.set.modelFile }
 
-// newGame starts a game, building the player anew when its options changed.
-func (e *engine) newGame(n int, c chess.Color) {
+// newGame starts a game in variant v, building the player anew when its
+// options changed. A named variant is played under the site's rules
+// (umpire.Site, as kriegbot match -rules plays it); none named is wild 16
+// under ICC's, as KEP always played.
+func (e *engine) newGame(n int, c chess.Color, v umpire.Variant) {
 	if e.phase != noGame {
 		e.log.Warn().Int("line", n).Msg("newgame before gameover: the previous game is abandoned")
 		e.endGame(players.Outcome{Result: "*", Reason: "abandoned"})
@@ -548,7 +491,11 @@ func (e *engine) newGame(n int, c chess.Color) {
 			}
 		}
 	}
-	g := players.Game{Color: c, Rules: umpire.ICC(), Seed: e.set.seed}
+	rules := umpire.ICC()
+	if v.Name != "" {
+		rules = umpire.Site(v)
+	}
+	g := players.Game{Color: c, Rules: rules, Seed: e.set.seed}
 	game, err := driver.New(driver.Setup{Player: e.player, Game: g, Settings: e.driverSettings()}, nil)
 	if err != nil {
 		e.log.Error().Int("line", n).Msgf("newgame: %v", err)
@@ -556,8 +503,9 @@ func (e *engine) newGame(n int, c chess.Color) {
 		return
 	}
 	e.game = game
-	e.color, e.plies, e.pending, e.ponderGo = c, 0, chess.NullMove, nil
-	e.know.Reset(c)
+	e.color, e.plies, e.pending, e.askingAny, e.ponderGo = c, 0, chess.NullMove, false, nil
+	e.variant = rules.Variant
+	e.know.Start(&g)
 	e.phase = theirTurn
 	if c == chess.White {
 		e.phase = ourTurn
@@ -684,27 +632,37 @@ func infoLine(elapsed time.Duration, iterations int64, rep *players.SearchReport
 	return string(b)
 }
 
-// finish sends the attempt of a finished search. When the player failed it
-// sends the first attempt our own record allows, so that every go gets
-// exactly one attempt.
+// finish sends the attempt of a finished search: a move, a drop (N@e4) or,
+// where the variant has it, "Any?" (attempt any; the player's NullMove).
+// When the player failed it sends the first attempt our own record allows,
+// so that every go gets exactly one attempt.
 func (e *engine) finish(r searchResult) {
 	e.search.cancel()
 	e.endSearch()
 	m := r.move
-	if r.err != nil || m == chess.NullMove {
+	asking := r.err == nil && m == chess.NullMove && e.know.CanAskAny()
+	if !asking && (r.err != nil || m == chess.NullMove) {
 		var list chess.MoveList
 		e.know.Askable(&list)
-		e.log.Error().Msgf("search failed (%v): sending the first askable attempt of %d", r.err, list.N)
+		drops := e.know.AskableDrops(nil)
+		e.log.Error().Msgf("search failed (%v): sending the first askable attempt of %d", r.err, list.N+len(drops))
 		m = chess.NullMove
-		if list.N > 0 {
+		switch {
+		case list.N > 0:
 			m = list.Moves[0]
+		case len(drops) > 0:
+			m = drops[0]
 		}
 	}
 	e.know.Asked(m)
-	e.pending = m
+	e.pending, e.askingAny = m, asking
 	e.phase = answering
 	e.send(infoLine(r.elapsed, 0, r.report))
-	e.send("attempt " + m.String())
+	if asking {
+		e.send("attempt any")
+		return
+	}
+	e.send("attempt " + umpire.MoveText(m))
 }
 
 // abort ends a running search for quit: its attempt is not sent. The wait is

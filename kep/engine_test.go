@@ -233,6 +233,11 @@ var noise = []string{
 	"legal tries 2",            // no attempt pending: ignored
 	"illegal",                  // idem
 	"stop",                     // no search: ignored
+	"any yes",                  // no "Any?" pending: ignored
+	"opponent illegal",         // not the opponent's turn, nor a variant's game
+	"opponent any no",          // idem
+	"newgame white variant chess960",
+	"legal capture e4 man drop queen",
 	"\x00\xff\xfe\x01",
 	"KEP",
 	strings.Repeat("go ", 30000), // 90 KB: skipped unread
@@ -439,8 +444,13 @@ func (s spy) Hear(e players.Event) {
 }
 
 func spyKind(mu *sync.Mutex, heard *[]umpire.View) players.Kind {
-	return players.Kind{Name: "spy", Summary: "the heuristic player, recording what it hears", Build: func(o *players.Options) (func() players.Player, error) {
-		inner, err := players.Parse("heuristic", players.Kinds())
+	return spyOf("heuristic", mu, heard)
+}
+
+// spyOf is the player of spec, recording what it hears.
+func spyOf(spec string, mu *sync.Mutex, heard *[]umpire.View) players.Kind {
+	return players.Kind{Name: "spy", Summary: "a player, recording what it hears", Build: func(o *players.Options) (func() players.Player, error) {
+		inner, err := players.Parse(spec, players.Kinds())
 		if err != nil {
 			return nil, err
 		}

@@ -20,6 +20,11 @@ func FuzzParseLine(f *testing.F) {
 		"gameover 1-0 checkmate", "gameover 1/2-1/2", "setoption name Threads value 2",
 		"setoption name ModelFile value a b  c", "setoption name value", "setoption\u00a0name x value y",
 		"\x00\xff\xfe", "go wtime 99999999999999", "legal tries 99999999999999999999",
+		"newgame white variant berkeley_any", "newgame black variant crazykrieg", "newgame white variant x",
+		"illegal impossible", "illegal nonsense", "any yes", "any no", "opponent illegal", "opponent any yes",
+		"opponent any no", "legal capture d6 man enpassant", "opponent capture c3 queen drop pawn",
+		"legal promotion pawncapture", "opponent trysquares e4,g4,h7 check file", "legal trysquares ,",
+		"opponent drop knight", "legal enpassant", "ponderhit",
 	} {
 		f.Add(s)
 	}
@@ -31,7 +36,7 @@ func FuzzParseLine(f *testing.F) {
 			}
 			return
 		}
-		if c.Kind > Quit {
+		if int(c.Kind) >= len(kindWords) {
 			t.Fatalf("kind %d", c.Kind)
 		}
 		fields := strings.Fields(line)
@@ -65,6 +70,18 @@ func FuzzParseLine(f *testing.F) {
 			again, err := ParseLine(strings.TrimSpace("legal " + a.String()))
 			if err != nil || again.Heard != a {
 				t.Fatalf("%q: %+v written as %q reads back as %+v, %v", line, a, a.String(), again.Heard, err)
+			}
+		case Any, OpponentAny:
+			if c.Verdict != umpire.HasAny && c.Verdict != umpire.NoAny {
+				t.Fatalf("%q: any answer %v", line, c.Verdict)
+			}
+		case Illegal:
+			if c.Verdict != umpire.IllegalMove && c.Verdict != umpire.ImpossibleToAsk && c.Verdict != umpire.NonsenseMove {
+				t.Fatalf("%q: refusal %v", line, c.Verdict)
+			}
+		case NewGame:
+			if v, err := umpire.ParseVariant(c.Variant.Name); c.Variant.Name != "" && (err != nil || v != c.Variant) {
+				t.Fatalf("%q: variant %+v", line, c.Variant)
 			}
 		case SetOption:
 			if c.Name == "" || strings.TrimSpace(c.Value) != c.Value || !strings.Contains(line, c.Value) {

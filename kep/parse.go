@@ -31,6 +31,13 @@ const (
 	Stop
 	Quit
 	PonderHit
+	// Any answers our "Any?" (any yes|no).
+	Any
+	// OpponentIllegal is the opponent's refused attempt, made public by the
+	// variant (opponent illegal); OpponentAny its "Any?" and the answer
+	// (opponent any yes|no). Neither ends its turn.
+	OpponentIllegal
+	OpponentAny
 )
 
 var kindWords = [...]string{
@@ -47,6 +54,10 @@ var kindWords = [...]string{
 	Stop:      "stop",
 	Quit:      "quit",
 	PonderHit: "ponderhit",
+	Any:       "any",
+
+	OpponentIllegal: "opponent illegal",
+	OpponentAny:     "opponent any",
 }
 
 // String returns the command's word ("go", "legal").
@@ -65,6 +76,13 @@ type Line struct {
 	Name, Value string
 	// Color is the side a newgame gives the engine.
 	Color chess.Color
+	// Variant is the rule variant a newgame names (variant <name>); its
+	// Name is "" when none is named: wild 16 under ICC's rules.
+	Variant umpire.Variant
+	// Verdict is an illegal line's word (IllegalMove; ImpossibleToAsk for
+	// illegal impossible, NonsenseMove for illegal nonsense), and the
+	// answer of an any or opponent any line (HasAny, NoAny).
+	Verdict umpire.Verdict
 	// Go holds a go's limits.
 	Go GoLimits
 	// Heard is what a legal or opponent line announced.
@@ -92,16 +110,6 @@ type GoLimits struct {
 	// Ponder is go ponder: think during the opponent's turn, answer
 	// nothing (the other limits are kept for a ponderhit).
 	Ponder bool
-}
-
-// Announcement is what the referee announces after a legal move, as KEP's
-// legal and opponent lines carry it.
-type Announcement struct {
-	Capture umpire.Capture
-	// Checks holds the check kinds in the order given, NoCheck-padded.
-	Checks [2]chess.CheckKind
-	// Tries is the pawn-try count announced to the side now to move.
-	Tries int
 }
 
 // MaxLine is the longest line the engine reads; longer lines are skipped.
@@ -138,6 +146,15 @@ func ParseLine(line string) (Line, error) {
 		c.Kind = IsReady
 	case "illegal":
 		c.Kind = Illegal
+		if len(words) > 1 {
+			if v, ok := refusalWords[words[1]]; ok {
+				c.Verdict = v
+				words = words[1:]
+			}
+		}
+	case "any":
+		c.Kind = Any
+		return c, parseAnyAnswer(&c, words[1:])
 	case "stop":
 		c.Kind = Stop
 	case "quit":
@@ -160,15 +177,25 @@ func ParseLine(line string) (Line, error) {
 		default:
 			return c, fmt.Errorf("%w: newgame colour %q is not white or black", errWords, clip(words[1]))
 		}
-		c.Extra = extra(words[2:])
-		return c, nil
+		return c, parseNewGameVariant(&c, words[2:])
 	case "go":
 		c.Kind = Go
 		return c, parseGo(&c, words[1:])
-	case "legal", "opponent":
+	case "legal":
 		c.Kind = Legal
-		if words[0] == "opponent" {
-			c.Kind = Opponent
+		return c, parseAnnouncement(&c, words[1:])
+	case "opponent":
+		c.Kind = Opponent
+		if len(words) > 1 {
+			switch words[1] {
+			case "illegal":
+				c.Kind = OpponentIllegal
+				c.Extra = extra(words[2:])
+				return c, nil
+			case "any":
+				c.Kind = OpponentAny
+				return c, parseAnyAnswer(&c, words[2:])
+			}
 		}
 		return c, parseAnnouncement(&c, words[1:])
 	case "gameover":
@@ -189,6 +216,52 @@ func ParseLine(line string) (Line, error) {
 	}
 	c.Extra = extra(words[1:])
 	return c, nil
+}
+
+// refusalWords are the words after illegal that name a refusal of an
+// attempt off the askable list, in the variants that word it so.
+var refusalWords = map[string]umpire.Verdict{"impossible": umpire.ImpossibleToAsk, "nonsense": umpire.NonsenseMove}
+
+// parseAnyAnswer reads the answer to "Any?": yes (the asker has a pawn
+// capture) or no.
+func parseAnyAnswer(c *Line, words []string) error {
+	if len(words) == 0 {
+		return fmt.Errorf("%w: %s needs yes or no", errWords, c.Kind)
+	}
+	switch words[0] {
+	case "yes":
+		c.Verdict = umpire.HasAny
+	case "no":
+		c.Verdict = umpire.NoAny
+	default:
+		return fmt.Errorf("%w: %s answer %q is not yes or no", errWords, c.Kind, clip(words[0]))
+	}
+	c.Extra = extra(words[1:])
+	return nil
+}
+
+// parseNewGameVariant reads the words after a newgame's colour: variant
+// <name> names one of kriegspiel.org's variants; other words are extra.
+func parseNewGameVariant(c *Line, words []string) error {
+	for i := 0; i < len(words); i++ {
+		if words[i] != "variant" {
+			c.Extra = append(c.Extra, words[i])
+			continue
+		}
+		if c.Variant.Name != "" {
+			return fmt.Errorf("%w: newgame variant given twice", errWords)
+		}
+		if i+1 >= len(words) {
+			return fmt.Errorf("%w: newgame variant needs a name (%s)", errWords, strings.Join(umpire.VariantNames(), ", "))
+		}
+		i++
+		v, err := umpire.ParseVariant(words[i])
+		if err != nil || words[i] != v.Name {
+			return fmt.Errorf("%w: newgame variant %q is not one of %s", errWords, clip(words[i]), strings.Join(umpire.VariantNames(), ", "))
+		}
+		c.Variant = v
+	}
+	return nil
 }
 
 // extra returns the unknown trailing words, nil for none.
@@ -247,11 +320,8 @@ func wordSpans(s string) [][2]int {
 	return spans
 }
 
-// The keywords of go and of an announcement.
-var (
-	goWords           = []string{"wtime", "btime", "winc", "binc", "movetime", "nodes"}
-	announcementWords = []string{"capture", "check", "tries"}
-)
+// The keywords of go.
+var goWords = []string{"wtime", "btime", "winc", "binc", "movetime", "nodes"}
 
 // parseGo reads a go's keyword-value pairs in any order.
 func parseGo(c *Line, words []string) error {
@@ -308,72 +378,6 @@ func parseGo(c *Line, words []string) error {
 	return nil
 }
 
-// parseAnnouncement reads "[capture <sq> pawn|piece] [check <kinds>]
-// [tries <n>]" in any order.
-func parseAnnouncement(c *Line, words []string) error {
-	a := &c.Heard
-	var seen uint8 // one bit per keyword of announcementWords
-	for i := 0; i < len(words); i++ {
-		w := words[i]
-		k := slices.Index(announcementWords, w)
-		if k < 0 {
-			c.Extra = append(c.Extra, w)
-			continue
-		}
-		if seen&(1<<k) != 0 {
-			return fmt.Errorf("%w: %s given twice", errWords, w)
-		}
-		seen |= 1 << k
-		switch w {
-		case "capture":
-			if i+2 >= len(words) {
-				return fmt.Errorf("%w: capture needs a square and pawn or piece", errWords)
-			}
-			sq, ok := parseSquare(words[i+1])
-			if !ok {
-				return fmt.Errorf("%w: capture square %q is not a square", errWords, clip(words[i+1]))
-			}
-			a.Capture.Square = sq
-			switch words[i+2] {
-			case "pawn":
-				a.Capture.Kind = umpire.PawnCaptured
-			case "piece":
-				a.Capture.Kind = umpire.PieceCaptured
-			default:
-				return fmt.Errorf("%w: capture kind %q is not pawn or piece", errWords, clip(words[i+2]))
-			}
-			i += 2
-		case "check":
-			if i+1 >= len(words) {
-				return fmt.Errorf("%w: check needs its kinds", errWords)
-			}
-			i++
-			kinds := strings.Split(words[i], ",")
-			if len(kinds) > 2 {
-				return fmt.Errorf("%w: check %q names more than two kinds", errWords, clip(words[i]))
-			}
-			for j, k := range kinds {
-				ck, ok := checkKinds[k]
-				if !ok {
-					return fmt.Errorf("%w: check kind %q is not rank, file, long, short or knight", errWords, clip(k))
-				}
-				a.Checks[j] = ck
-			}
-		case "tries":
-			if i+1 >= len(words) {
-				return fmt.Errorf("%w: tries needs a number", errWords)
-			}
-			i++
-			n, err := strconv.Atoi(words[i])
-			if err != nil || n < 0 || n > maxTries {
-				return fmt.Errorf("%w: tries %q is not a number from 0 to %d", errWords, clip(words[i]), maxTries)
-			}
-			a.Tries = n
-		}
-	}
-	return nil
-}
-
 // parseSquare reads a lower-case square name such as "e4".
 func parseSquare(s string) (chess.Square, bool) {
 	if len(s) != 2 || s[0] < 'a' || s[0] > 'h' || s[1] < '1' || s[1] > '8' {
@@ -416,56 +420,4 @@ func clip(s string) string {
 		return s
 	}
 	return s[:n] + "..."
-}
-
-// AnnouncementOf returns what a referee's answer, as one side hears it,
-// announced after a legal move. A game-ending answer announces no tries
-// (View.PawnTries is -1): the count is zero.
-func AnnouncementOf(v umpire.View) Announcement {
-	return Announcement{Capture: v.Capture, Checks: v.Checks, Tries: max(v.PawnTries, 0)}
-}
-
-// View returns the view a player hears for the announcement: of its own
-// accepted move m when own, else of the opponent's hidden move.
-func (a Announcement) View(own bool, m chess.Move) umpire.View {
-	v := umpire.View{Heard: true, Own: own, Capture: a.Capture, Checks: a.Checks, PawnTries: a.Tries}
-	if own {
-		v.Move = m
-	} else {
-		v.Move = chess.NullMove
-	}
-	return v
-}
-
-// String returns the announcement's words as a legal or opponent line
-// carries them: "capture e4 pawn check file,knight tries 1", or "" when the
-// referee announced nothing.
-func (a Announcement) String() string {
-	var sb strings.Builder
-	sep := func() {
-		if sb.Len() > 0 {
-			sb.WriteByte(' ')
-		}
-	}
-	if a.Capture.Kind != umpire.NoCapture {
-		sb.WriteString("capture ")
-		sb.WriteString(a.Capture.Square.String())
-		sb.WriteByte(' ')
-		sb.WriteString(a.Capture.Kind.String())
-	}
-	if a.Checks[0] != chess.NoCheck {
-		sep()
-		sb.WriteString("check ")
-		sb.WriteString(checkWord(a.Checks[0]))
-		if a.Checks[1] != chess.NoCheck {
-			sb.WriteByte(',')
-			sb.WriteString(checkWord(a.Checks[1]))
-		}
-	}
-	if a.Tries > 0 {
-		sep()
-		sb.WriteString("tries ")
-		sb.WriteString(strconv.Itoa(a.Tries))
-	}
-	return sb.String()
 }

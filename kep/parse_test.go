@@ -18,6 +18,14 @@ func sq(s string) chess.Square {
 	return q
 }
 
+func variant(name string) umpire.Variant {
+	v, err := umpire.ParseVariant(name)
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
 func TestParseLine(t *testing.T) {
 	ms := time.Millisecond
 	tests := []struct {
@@ -70,7 +78,7 @@ func TestParseLine(t *testing.T) {
 		{line: "legal capture e4", err: "capture needs a square"},
 		{line: "legal capture z9 pawn", err: `"z9" is not a square`},
 		{line: "legal capture E4 pawn", err: `"E4" is not a square`},
-		{line: "legal capture e4 queen", err: `"queen" is not pawn or piece`},
+		{line: "legal capture e4 king", err: `"king" is not pawn, piece, man`},
 		{line: "legal check", err: "check needs its kinds"},
 		{line: "legal check diagonal", err: `"diagonal" is not rank`},
 		{line: "legal check file,", err: `"" is not rank`},
@@ -80,6 +88,43 @@ func TestParseLine(t *testing.T) {
 		{line: "legal tries -1", err: "not a number from 0 to 16"},
 		{line: "legal tries 17", err: "not a number from 0 to 16"},
 		{line: "legal tries 1 tries 2", err: "given twice"},
+		// The variants' lines.
+		{line: "newgame white variant berkeley_any", want: Line{Kind: NewGame, Color: chess.White, Variant: variant("berkeley_any")}},
+		{line: "newgame black variant wild16", want: Line{Kind: NewGame, Color: chess.Black, Variant: umpire.Wild16()}},
+		{line: "newgame black variant crazykrieg soon", want: Line{Kind: NewGame, Color: chess.Black, Variant: variant("crazykrieg"), Extra: []string{"soon"}}},
+		{line: "newgame white variant", err: "variant needs a name (berkeley, "},
+		{line: "newgame white variant chess960", err: `variant "chess960" is not one of berkeley, berkeley_any`},
+		{line: "newgame white variant Berkeley", err: `variant "Berkeley" is not one of`},
+		{line: "newgame white variant rand variant rand", err: "variant given twice"},
+		{line: "illegal impossible", want: Line{Kind: Illegal, Verdict: umpire.ImpossibleToAsk}},
+		{line: "illegal nonsense", want: Line{Kind: Illegal, Verdict: umpire.NonsenseMove}},
+		{line: "illegal move", want: Line{Kind: Illegal, Extra: []string{"move"}}},
+		{line: "illegal nonsense really", want: Line{Kind: Illegal, Verdict: umpire.NonsenseMove, Extra: []string{"really"}}},
+		{line: "any yes", want: Line{Kind: Any, Verdict: umpire.HasAny}},
+		{line: "any no", want: Line{Kind: Any, Verdict: umpire.NoAny}},
+		{line: "any", err: "any needs yes or no"},
+		{line: "any maybe", err: `any answer "maybe" is not yes or no`},
+		{line: "opponent illegal", want: Line{Kind: OpponentIllegal}},
+		{line: "opponent illegal nonsense", want: Line{Kind: OpponentIllegal, Extra: []string{"nonsense"}}},
+		{line: "opponent any yes", want: Line{Kind: OpponentAny, Verdict: umpire.HasAny}},
+		{line: "opponent any no", want: Line{Kind: OpponentAny, Verdict: umpire.NoAny}},
+		{line: "opponent any", err: "opponent any needs yes or no"},
+		{line: "opponent capture e5 man", want: Line{Kind: Opponent, Heard: Announcement{
+			Capture: umpire.Capture{Square: sq("e5"), Kind: umpire.ManCaptured}}}},
+		{line: "legal capture d6 man enpassant check short", want: Line{Kind: Legal, Heard: Announcement{
+			Capture: umpire.Capture{Square: sq("d6"), Kind: umpire.ManCaptured}, EnPassant: true, Checks: [2]chess.CheckKind{chess.CheckShortDiagonal}}}},
+		{line: "legal enpassant", err: "enpassant without a capture"},
+		{line: "opponent capture c3 queen", want: Line{Kind: Opponent, Heard: Announcement{
+			Capture: umpire.Capture{Square: sq("c3"), Kind: umpire.QueenCaptured}}}},
+		{line: "legal promotion pawncapture", want: Line{Kind: Legal, Heard: Announcement{Promotion: true, PawnCapture: true}}},
+		{line: "opponent drop knight check knight", want: Line{Kind: Opponent, Heard: Announcement{
+			Drop: chess.Knight, Checks: [2]chess.CheckKind{chess.CheckKnight}}}},
+		{line: "opponent drop king", err: `drop "king" is not pawn`},
+		{line: "opponent drop", err: "drop needs pawn"},
+		{line: "opponent trysquares e4,g4", want: Line{Kind: Opponent, Heard: Announcement{TrySquares: sq("e4").Bit() | sq("g4").Bit()}}},
+		{line: "opponent trysquares e4,", err: `trysquares "" is not a square`},
+		{line: "opponent trysquares", err: "trysquares needs squares"},
+		{line: "legal pawncapture pawncapture", err: "given twice"},
 		{line: "gameover 1-0 checkmate", want: Line{Kind: GameOver, Result: "1-0", Reason: "checkmate"}},
 		{line: "gameover 1/2-1/2 insufficient material", want: Line{Kind: GameOver, Result: "1/2-1/2", Reason: "insufficient material"}},
 		{line: "gameover 0-1", want: Line{Kind: GameOver, Result: "0-1"}},
@@ -181,7 +226,7 @@ func TestAnnouncementOfUmpire(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s: %q: %v", a.String(), line, err)
 				}
-				got := l.Heard.View(c == mover, m)
+				got := l.Heard.View(umpire.Variant{}, c == mover, m)
 				if want.Ending != umpire.NotOver {
 					want.Ending, want.Result, want.PawnTries = umpire.NotOver, "", 0
 				}
