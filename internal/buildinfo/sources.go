@@ -6,6 +6,6 @@ package buildinfo
 // playFiles is how many files it covers. TestPlayHashFresh fails when they
 // are stale.
 const (
-	playHash  = "778b5c3abbb7d48cc47265bd8557c2becba2c4bfb3f017e5f691892bd13359b1"
-	playFiles = 96
+	playHash  = "f1458731d9e745d9040217ffd8cad62bb09ac31bbef278a43a2e4ecc7fac9103"
+	playFiles = 105
 )
