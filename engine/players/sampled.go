@@ -46,15 +46,22 @@ func buildSampled(o *Options) (func() Player, error) {
 	default:
 		return nil, fmt.Errorf("option prior: %q is not default or uniform", p)
 	}
+	// Against a bare king approach C's exact mates beat sampled boards (a
+	// queen did not mate in 450 plies under the heuristic's rules); its tree
+	// is small: the ending needs few nodes.
+	bare, err := buildMCTS(&Options{kind: "mcts", m: map[string]string{"mem": "8"}, used: map[string]bool{}})
+	if err != nil {
+		return nil, err
+	}
 	return func() Player {
-		return &Sampled{scorer: sampled.New(cfg), prior: prior, unit: unit, seed: seed}
+		return &Sampled{scorer: sampled.New(cfg), prior: prior, unit: unit, seed: seed, bare: bare().(*MCTS)}
 	}, nil
 }
 
 // Sampled plays by engine/search/sampled: every askable attempt scored by
 // alpha-beta on boards drawn from a belief kept as MCTS keeps it. Against a
-// bare king, and should no board be drawn, it plays as Heuristic, which it
-// keeps informed all game.
+// bare king it plays as today's MCTS, and should no board be drawn as
+// Heuristic; it keeps both informed all game.
 type Sampled struct {
 	scorer *sampled.Scorer
 	prior  belief.Prior
@@ -63,6 +70,7 @@ type Sampled struct {
 	know   Knowledge
 	bel    belief.State
 	fall   Heuristic
+	bare   *MCTS
 	list   chess.MoveList
 	// rate is the alpha-beta nodes per second measured so far, to turn a
 	// time budget into nodes.
@@ -86,6 +94,9 @@ func (p *Sampled) NewGame(g Game) error {
 	p.scorer.NewGame(g.Seed ^ p.seed)
 	p.rate = defaultRate
 	p.fall.noise = 0
+	if err := p.bare.NewGame(g); err != nil {
+		return err
+	}
 	return p.fall.NewGame(g)
 }
 
@@ -96,7 +107,12 @@ func (p *Sampled) Attempt(ctx context.Context, b Budget) (chess.Move, error) {
 		return chess.NullMove, ErrNoAttempt
 	}
 	var m chess.Move
-	if p.bel.Units() > 0 {
+	if p.bel.Units() == 0 {
+		var err error
+		if m, err = p.bare.Attempt(ctx, b); err != nil || !p.list.Contains(m) {
+			m = chess.NullMove
+		}
+	} else {
 		m = p.choose(ctx, b)
 	}
 	if m == chess.NullMove {
@@ -107,6 +123,7 @@ func (p *Sampled) Attempt(ctx context.Context, b Budget) (chess.Move, error) {
 	}
 	p.know.Asked(m)
 	p.fall.know.Asked(m)
+	p.bare.know.Asked(m)
 	return m, nil
 }
 
@@ -135,6 +152,7 @@ func (p *Sampled) choose(ctx context.Context, b Budget) chess.Move {
 // fallback.
 func (p *Sampled) Hear(e Event) {
 	p.fall.Hear(e)
+	p.bare.Hear(e)
 	v := e.View
 	if e.Kind != Answer || !v.Heard {
 		return
@@ -159,4 +177,7 @@ func (p *Sampled) Hear(e Event) {
 }
 
 // GameOver ends the game.
-func (p *Sampled) GameOver(o Outcome) { p.fall.GameOver(o) }
+func (p *Sampled) GameOver(o Outcome) {
+	p.fall.GameOver(o)
+	p.bare.GameOver(o)
+}
