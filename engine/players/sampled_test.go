@@ -71,10 +71,10 @@ func TestSampledPlaysAskable(t *testing.T) {
 
 // TestSampledOptions: the kind reads its options and refuses bad ones.
 func TestSampledOptions(t *testing.T) {
-	if _, err := Parse("sampled:worst=0.5,growth=16,refusal=0,unit=8,prior=uniform,seed=3", Kinds()); err != nil {
+	if _, err := Parse("sampled:worst=0.5,growth=16,refused=board,refusal=0,unit=8,prior=uniform,seed=3", Kinds()); err != nil {
 		t.Fatal(err)
 	}
-	for _, bad := range []string{"sampled:worst=2", "sampled:unit=0", "sampled:prior=x", "sampled:depth=3"} {
+	for _, bad := range []string{"sampled:worst=2", "sampled:unit=0", "sampled:prior=x", "sampled:depth=3", "sampled:refused=x"} {
 		if _, err := Parse(bad, Kinds()); err == nil {
 			t.Errorf("%s: no error", bad)
 		}

@@ -7,6 +7,8 @@
 // C's tree the choice keeps changing with the budget (issue 42, design 2).
 //
 // An attempt the board refuses is worth the board's own value (we then play
-// our best move there) less a small charge: a refusal costs nothing on the
-// clock in Kriegspiel but tells the opponent we tried.
+// our best move there) less a small charge: a refusal costs no move in
+// Kriegspiel and teaches us where the opponent's men stand. Config.NextBest
+// values it instead as the attempt we would try next on that board, which
+// is more honest and measured weaker (docs/strength/sampled.md).
 package sampled

@@ -27,6 +27,12 @@ type Config struct {
 	Growth int64
 	// MinBoards is the fewest boards drawn when the budget allows fewer.
 	MinBoards int
+	// NextBest values an attempt a board refuses as the attempt we would
+	// play there next: the best-ranked one legal on that board (ranked by
+	// its mean over the boards where it is legal), less Refusal. Without it,
+	// as the board's own value less Refusal: what a player seeing the board
+	// would get, so likely refusals score as well as the best move.
+	NextBest bool
 }
 
 // DefaultConfig returns the weights the prototype was measured with.
@@ -35,7 +41,10 @@ func DefaultConfig() Config {
 }
 
 // MaxBoards bounds the boards drawn for one choice.
-const MaxBoards = 4096
+const MaxBoards = 1024
+
+// refused marks a value not yet known: the board refuses the attempt.
+const refused = math.MinInt32
 
 // Scorer scores attempts on sampled boards. It allocates nothing per board
 // or search once made. Not safe for concurrent use.
@@ -47,11 +56,14 @@ type Scorer struct {
 	child chess.Position
 	sum   [chess.MaxMoves]float64
 	worst [chess.MaxMoves]int32
+	// vals holds each board's value of each attempt, n a board.
+	vals  []int32
+	order [chess.MaxMoves]int
 }
 
 // New returns a scorer with cfg.
 func New(cfg Config) *Scorer {
-	return &Scorer{cfg: cfg, ab: alphabeta.New(), rng: rand.New(rand.NewPCG(0, 0))}
+	return &Scorer{cfg: cfg, ab: alphabeta.New(), rng: rand.New(rand.NewPCG(0, 0)), vals: make([]int32, MaxBoards*chess.MaxMoves)}
 }
 
 // NewGame reseeds the board draws: the same seed and budgets give the same
@@ -92,9 +104,6 @@ func (s *Scorer) Choose(ctx context.Context, bel *belief.State, moves []chess.Mo
 		return r
 	}
 	boards, per := s.Plan(nodes, n)
-	for j := range n {
-		s.sum[j], s.worst[j] = 0, s.cfg.Clip
-	}
 	misses := 0
 	for r.Boards < boards && misses <= boards {
 		if r.Boards > 0 && ctx.Err() != nil {
@@ -104,27 +113,39 @@ func (s *Scorer) Choose(ctx context.Context, bel *belief.State, moves []chess.Mo
 			misses++
 			continue
 		}
-		base, _ := s.ab.Value(&s.board, per)
-		r.Nodes += s.ab.Nodes()
+		row := s.vals[r.Boards*n : (r.Boards+1)*n]
+		base := int32(refused)
+		if !s.cfg.NextBest {
+			v, _ := s.ab.Value(&s.board, per)
+			r.Nodes += s.ab.Nodes()
+			base = s.clip(v - s.cfg.Refusal)
+		}
 		for j, m := range moves {
-			var v int32
+			row[j] = base
 			if s.board.IsLegal(m) {
 				s.child = s.board
 				s.child.Make(m)
 				w, d := s.ab.Value(&s.child, per)
 				r.Nodes += s.ab.Nodes()
-				v, r.Depth = -w, d
-			} else {
-				v = base - s.cfg.Refusal
+				row[j], r.Depth = s.clip(-w), d
 			}
-			v = min(max(v, -s.cfg.Clip), s.cfg.Clip)
-			s.sum[j] += float64(v)
-			s.worst[j] = min(s.worst[j], v)
 		}
 		r.Boards++
 	}
 	if r.Boards == 0 {
 		return r
+	}
+	if s.cfg.NextBest {
+		s.fillRefused(n, r.Boards)
+	}
+	for j := range n {
+		s.sum[j], s.worst[j] = 0, s.cfg.Clip
+	}
+	for k := range r.Boards {
+		for j, v := range s.vals[k*n : (k+1)*n] {
+			s.sum[j] += float64(v)
+			s.worst[j] = min(s.worst[j], v)
+		}
 	}
 	for j := range n {
 		sc := s.score(j, r.Boards)
@@ -133,6 +154,54 @@ func (s *Scorer) Choose(ctx context.Context, bel *belief.State, moves []chess.Mo
 		}
 	}
 	return r
+}
+
+func (s *Scorer) clip(v int32) int32 { return min(max(v, -s.cfg.Clip), s.cfg.Clip) }
+
+// fillRefused gives each refused attempt on each board the value there of
+// the best-ranked attempt legal on it, less Refusal: attempts are ranked by
+// their mean over the boards where they are legal (those legal on none
+// last), the order in which we would try them.
+func (s *Scorer) fillRefused(n, boards int) {
+	for j := range n {
+		s.sum[j], s.worst[j] = 0, 0 // worst counts the boards here
+		s.order[j] = j
+	}
+	for k := range boards {
+		for j, v := range s.vals[k*n : (k+1)*n] {
+			if v != refused {
+				s.sum[j] += float64(v)
+				s.worst[j]++
+			}
+		}
+	}
+	mean := func(j int) float64 {
+		if s.worst[j] == 0 {
+			return math.Inf(-1)
+		}
+		return s.sum[j] / float64(s.worst[j])
+	}
+	// Insertion sort, stable: n is small and sort.Slice would allocate.
+	for i := 1; i < n; i++ {
+		for j := i; j > 0 && mean(s.order[j]) > mean(s.order[j-1]); j-- {
+			s.order[j], s.order[j-1] = s.order[j-1], s.order[j]
+		}
+	}
+	for k := range boards {
+		row := s.vals[k*n : (k+1)*n]
+		fill := int32(0) // no attempt legal: cannot happen on a legal board
+		for _, j := range s.order[:n] {
+			if row[j] != refused {
+				fill = s.clip(row[j] - s.cfg.Refusal)
+				break
+			}
+		}
+		for j, v := range row {
+			if v == refused {
+				row[j] = fill
+			}
+		}
+	}
 }
 
 // score is attempt j's combined score over boards boards.

@@ -65,3 +65,32 @@ func BenchmarkChoose(b *testing.B) {
 		s.Choose(context.Background(), &bel, moves, 50000)
 	}
 }
+
+// TestChooseNextBest: an attempt every board refuses (the queen through
+// its own pawn) is worth the best attempt less the refusal's charge.
+func TestChooseNextBest(t *testing.T) {
+	bel, moves := startBelief()
+	never, err := chess.ParseUCI("d1d4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	moves = append([]chess.Move{never}, moves...)
+	cfg := DefaultConfig()
+	cfg.NextBest = true
+	s := New(cfg)
+	s.NewGame(1)
+	r := s.Choose(context.Background(), &bel, moves, 100000)
+	if r.Best < 0 || r.Boards == 0 {
+		t.Fatalf("result %+v", r)
+	}
+	var scores []float64
+	scores = s.Scores(scores, len(moves), r.Boards)
+	for j, sc := range scores {
+		if sc > r.Score {
+			t.Errorf("attempt %d scores %g over the chosen %g", j, sc, r.Score)
+		}
+	}
+	if r.Best == 0 || scores[0] > r.Score-float64(cfg.Refusal) || scores[0] < r.Score-200 {
+		t.Errorf("the refused attempt scores %g, the chosen %d %g", scores[0], r.Best, r.Score)
+	}
+}
