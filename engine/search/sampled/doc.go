@@ -6,9 +6,9 @@
 // case. More work buys more boards and deeper searches, so unlike approach
 // C's tree the choice keeps changing with the budget (issue 42, design 2).
 //
-// An attempt the board refuses is worth the board's own value (we then play
-// our best move there) less a small charge: a refusal costs no move in
-// Kriegspiel and teaches us where the opponent's men stand. Config.NextBest
-// values it instead as the attempt we would try next on that board, which
-// is more honest and measured weaker (docs/strength/sampled.md).
+// An attempt a board refuses is worth, on that board, the attempt we would
+// try next there (Config.NextBest), less a small charge. The alternative,
+// the board's own value (what a player seeing the board would get), is
+// stronger at small budgets but turns the player into a prober that lets
+// captures go as the searches deepen (docs/strength/sampled.md).
 package sampled

@@ -18,8 +18,8 @@ type Config struct {
 	// Clip bounds a board's score, in centipawns, so that one mate on one
 	// guessed board does not outweigh the rest.
 	Clip int32
-	// Refusal is what an attempt refused on a board costs against the
-	// board's own value, in centipawns.
+	// Refusal is what an attempt refused on a board costs against the value
+	// standing in for it (NextBest), in centipawns.
 	Refusal int32
 	// Growth sets how a budget splits between boards and depth: each board's
 	// searches get Growth nodes for each board drawn, so four times the work
@@ -37,7 +37,7 @@ type Config struct {
 
 // DefaultConfig returns the weights the prototype was measured with.
 func DefaultConfig() Config {
-	return Config{Worst: 0.3, Clip: 2000, Refusal: 10, Growth: 64, MinBoards: 4}
+	return Config{Worst: 0.3, Clip: 2000, Refusal: 10, Growth: 64, MinBoards: 4, NextBest: true}
 }
 
 // MaxBoards bounds the boards drawn for one choice.

@@ -16,19 +16,24 @@ func startBelief() (belief.State, []chess.Move) {
 }
 
 // TestChoose: a choice scores the boards its plan asks for, picks one of
-// the attempts, and repeats itself from the same seed.
+// the attempts, and repeats itself from the same seed, with either value of
+// a refusal.
 func TestChoose(t *testing.T) {
-	bel, moves := startBelief()
-	s := New(DefaultConfig())
-	s.NewGame(1)
-	boards, _ := s.Plan(200000, len(moves))
-	r := s.Choose(context.Background(), &bel, moves, 200000)
-	if r.Best < 0 || r.Best >= len(moves) || r.Boards != boards || r.Nodes == 0 {
-		t.Fatalf("result %+v, want an attempt and %d boards", r, boards)
-	}
-	s.NewGame(1)
-	if again := s.Choose(context.Background(), &bel, moves, 200000); again != r {
-		t.Errorf("same seed: %+v then %+v", r, again)
+	for _, next := range []bool{true, false} {
+		bel, moves := startBelief()
+		cfg := DefaultConfig()
+		cfg.NextBest = next
+		s := New(cfg)
+		s.NewGame(1)
+		boards, _ := s.Plan(200000, len(moves))
+		r := s.Choose(context.Background(), &bel, moves, 200000)
+		if r.Best < 0 || r.Best >= len(moves) || r.Boards != boards || r.Nodes == 0 {
+			t.Fatalf("next %v: result %+v, want an attempt and %d boards", next, r, boards)
+		}
+		s.NewGame(1)
+		if again := s.Choose(context.Background(), &bel, moves, 200000); again != r {
+			t.Errorf("next %v, same seed: %+v then %+v", next, r, again)
+		}
 	}
 }
 
