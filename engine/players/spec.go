@@ -26,6 +26,7 @@ func Kinds() []Kind {
 		randomKind(),
 		heuristicKind(),
 		mctsKind(),
+		sampledKind(),
 	}
 }
 

@@ -1,0 +1,77 @@
+package alphabeta
+
+import (
+	"testing"
+
+	"kriegbot/engine/chess"
+)
+
+func mustFEN(t testing.TB, fen string) chess.Position {
+	t.Helper()
+	p, err := chess.ParseFEN(fen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestValue(t *testing.T) {
+	for _, tc := range []struct {
+		name, fen string
+		nodes     int64
+		lo, hi    int32
+	}{
+		{"start is level", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 2000, -50, 50},
+		{"mate in one found", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 2000, MateBound, Mate},
+		{"mated", "R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1", 100, -Mate, -Mate},
+		{"stalemate", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", 100, 0, 0},
+		{"hanging queen taken (a rook and the mop-up up)", "4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1", 2000, 500, 1500},
+		{"defended pawn not taken by the queen", "4k3/2p5/3p4/8/8/8/8/3QK3 w - - 0 1", 4000, 600, 800},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := mustFEN(t, tc.fen)
+			s := New()
+			v, d := s.Value(&p, tc.nodes)
+			if v < tc.lo || v > tc.hi {
+				t.Errorf("Value = %d at depth %d, want %d..%d", v, d, tc.lo, tc.hi)
+			}
+		})
+	}
+}
+
+// TestValueStopsAtBudget: the node count stays near the limit (one node
+// past it, where the search notices), and a tiny budget still answers.
+func TestValueStopsAtBudget(t *testing.T) {
+	p := chess.StartPosition()
+	s := New()
+	for _, limit := range []int64{1, 10, 500, 5000} {
+		s.Value(&p, limit)
+		if s.Nodes() > limit+1 {
+			t.Errorf("limit %d: %d nodes", limit, s.Nodes())
+		}
+	}
+}
+
+// TestValueDeterministic: the same position and budget give the same value.
+func TestValueDeterministic(t *testing.T) {
+	p := mustFEN(t, "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4")
+	a, da := New().Value(&p, 20000)
+	s := New()
+	s.Value(&p, 777)
+	b, db := s.Value(&p, 20000)
+	if a != b || da != db {
+		t.Errorf("(%d, depth %d) then (%d, depth %d)", a, da, b, db)
+	}
+}
+
+func BenchmarkValue(b *testing.B) {
+	p := mustFEN(b, "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4")
+	s := New()
+	b.ReportAllocs()
+	var nodes int64
+	for b.Loop() {
+		s.Value(&p, 10000)
+		nodes += s.Nodes()
+	}
+	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+}

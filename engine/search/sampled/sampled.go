@@ -1,0 +1,219 @@
+package sampled
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+
+	"kriegbot/engine/belief"
+	"kriegbot/engine/chess"
+	"kriegbot/engine/search/alphabeta"
+)
+
+// Config sets the scorer's weights.
+type Config struct {
+	// Worst is the weight of an attempt's worst board in its score, the
+	// rest going to its mean over the boards (StrangeFish: 0.3).
+	Worst float64
+	// Clip bounds a board's score, in centipawns, so that one mate on one
+	// guessed board does not outweigh the rest.
+	Clip int32
+	// Refusal is what an attempt refused on a board costs against the value
+	// standing in for it (NextBest), in centipawns.
+	Refusal int32
+	// Growth sets how a budget splits between boards and depth: each board's
+	// searches get Growth nodes for each board drawn, so four times the work
+	// gives twice the boards and twice the nodes a search.
+	Growth int64
+	// MinBoards is the fewest boards drawn when the budget allows fewer.
+	MinBoards int
+	// NextBest values an attempt a board refuses as the attempt we would
+	// play there next: the best-ranked one legal on that board (ranked by
+	// its mean over the boards where it is legal), less Refusal. Without it,
+	// as the board's own value less Refusal: what a player seeing the board
+	// would get, so likely refusals score as well as the best move.
+	NextBest bool
+}
+
+// DefaultConfig returns the weights the prototype was measured with.
+func DefaultConfig() Config {
+	return Config{Worst: 0.3, Clip: 2000, Refusal: 10, Growth: 64, MinBoards: 4, NextBest: true}
+}
+
+// MaxBoards bounds the boards drawn for one choice.
+const MaxBoards = 1024
+
+// refused marks a value not yet known: the board refuses the attempt.
+const refused = math.MinInt32
+
+// Scorer scores attempts on sampled boards. It allocates nothing per board
+// or search once made. Not safe for concurrent use.
+type Scorer struct {
+	cfg   Config
+	ab    *alphabeta.Searcher
+	rng   *rand.Rand
+	board chess.Position
+	child chess.Position
+	sum   [chess.MaxMoves]float64
+	worst [chess.MaxMoves]int32
+	// vals holds each board's value of each attempt, n a board.
+	vals  []int32
+	order [chess.MaxMoves]int
+}
+
+// New returns a scorer with cfg.
+func New(cfg Config) *Scorer {
+	return &Scorer{cfg: cfg, ab: alphabeta.New(), rng: rand.New(rand.NewPCG(0, 0)), vals: make([]int32, MaxBoards*chess.MaxMoves)}
+}
+
+// NewGame reseeds the board draws: the same seed and budgets give the same
+// choices.
+func (s *Scorer) NewGame(seed uint64) { s.rng = rand.New(rand.NewPCG(seed, 0x5a3b1ed)) }
+
+// Result is one choice.
+type Result struct {
+	// Best indexes the chosen attempt; -1 when no board could be drawn.
+	Best int
+	// Boards is the number of boards scored, Nodes the alpha-beta nodes
+	// spent, Depth the deepest search completed on the last board.
+	Boards int
+	Nodes  int64
+	Depth  int
+	// Score is the chosen attempt's combined score, in centipawns.
+	Score float64
+}
+
+// Plan returns how a budget of nodes splits for n attempts: boards drawn
+// and nodes per search (each board costs n+1 searches: the attempts and the
+// board itself, which values the refusals).
+func (s *Scorer) Plan(nodes int64, n int) (boards int, perSearch int64) {
+	searches := int64(n + 1)
+	b := int(math.Sqrt(float64(nodes) / float64(s.cfg.Growth*searches)))
+	boards = min(max(b, s.cfg.MinBoards), MaxBoards)
+	return boards, max(nodes/(int64(boards)*searches), 1)
+}
+
+// Choose scores moves (our askable attempts, our turn in bel) on boards drawn
+// from bel within about nodes alpha-beta nodes, and returns the best. It
+// stops early, with the boards scored so far, when ctx is done (once at
+// least one board is scored).
+func (s *Scorer) Choose(ctx context.Context, bel *belief.State, moves []chess.Move, nodes int64) Result {
+	n := len(moves)
+	r := Result{Best: -1}
+	if n == 0 {
+		return r
+	}
+	boards, per := s.Plan(nodes, n)
+	misses := 0
+	for r.Boards < boards && misses <= boards {
+		if r.Boards > 0 && ctx.Err() != nil {
+			break
+		}
+		if !bel.Sample(s.rng, &s.board) {
+			misses++
+			continue
+		}
+		row := s.vals[r.Boards*n : (r.Boards+1)*n]
+		base := int32(refused)
+		if !s.cfg.NextBest {
+			v, _ := s.ab.Value(&s.board, per)
+			r.Nodes += s.ab.Nodes()
+			base = s.clip(v - s.cfg.Refusal)
+		}
+		for j, m := range moves {
+			row[j] = base
+			if s.board.IsLegal(m) {
+				s.child = s.board
+				s.child.Make(m)
+				w, d := s.ab.Value(&s.child, per)
+				r.Nodes += s.ab.Nodes()
+				row[j], r.Depth = s.clip(-w), d
+			}
+		}
+		r.Boards++
+	}
+	if r.Boards == 0 {
+		return r
+	}
+	if s.cfg.NextBest {
+		s.fillRefused(n, r.Boards)
+	}
+	for j := range n {
+		s.sum[j], s.worst[j] = 0, s.cfg.Clip
+	}
+	for k := range r.Boards {
+		for j, v := range s.vals[k*n : (k+1)*n] {
+			s.sum[j] += float64(v)
+			s.worst[j] = min(s.worst[j], v)
+		}
+	}
+	for j := range n {
+		sc := s.score(j, r.Boards)
+		if r.Best < 0 || sc > r.Score {
+			r.Best, r.Score = j, sc
+		}
+	}
+	return r
+}
+
+func (s *Scorer) clip(v int32) int32 { return min(max(v, -s.cfg.Clip), s.cfg.Clip) }
+
+// fillRefused gives each refused attempt on each board the value there of
+// the best-ranked attempt legal on it, less Refusal: attempts are ranked by
+// their mean over the boards where they are legal (those legal on none
+// last), the order in which we would try them.
+func (s *Scorer) fillRefused(n, boards int) {
+	for j := range n {
+		s.sum[j], s.worst[j] = 0, 0 // worst counts the boards here
+		s.order[j] = j
+	}
+	for k := range boards {
+		for j, v := range s.vals[k*n : (k+1)*n] {
+			if v != refused {
+				s.sum[j] += float64(v)
+				s.worst[j]++
+			}
+		}
+	}
+	mean := func(j int) float64 {
+		if s.worst[j] == 0 {
+			return math.Inf(-1)
+		}
+		return s.sum[j] / float64(s.worst[j])
+	}
+	// Insertion sort, stable: n is small and sort.Slice would allocate.
+	for i := 1; i < n; i++ {
+		for j := i; j > 0 && mean(s.order[j]) > mean(s.order[j-1]); j-- {
+			s.order[j], s.order[j-1] = s.order[j-1], s.order[j]
+		}
+	}
+	for k := range boards {
+		row := s.vals[k*n : (k+1)*n]
+		fill := int32(0) // no attempt legal: cannot happen on a legal board
+		for _, j := range s.order[:n] {
+			if row[j] != refused {
+				fill = s.clip(row[j] - s.cfg.Refusal)
+				break
+			}
+		}
+		for j, v := range row {
+			if v == refused {
+				row[j] = fill
+			}
+		}
+	}
+}
+
+// score is attempt j's combined score over boards boards.
+func (s *Scorer) score(j, boards int) float64 {
+	return (1-s.cfg.Worst)*s.sum[j]/float64(boards) + s.cfg.Worst*float64(s.worst[j])
+}
+
+// Scores appends each of the last choice's n attempts' combined score over
+// boards boards to dst (for inspection and tests).
+func (s *Scorer) Scores(dst []float64, n, boards int) []float64 {
+	for j := range n {
+		dst = append(dst, s.score(j, max(boards, 1)))
+	}
+	return dst
+}
