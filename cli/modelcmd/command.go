@@ -47,19 +47,21 @@ func Command(args []string, stdout, stderr io.Writer) int {
 }
 
 const usageText = `usage: kriegbot model fetch [-config FILE] [-url URL] [-dir DIR] [-humans] [-since DATE] [-max N]
-       kriegbot model build -o FILE [-source TEXT] [-horizon N] PGN...
+       kriegbot model build -o FILE [-source TEXT] [-horizon N] [-games DIR [-variant V] [-humans]] [PGN...]
        kriegbot model show [FILE]
        kriegbot model eval [-model FILE] PGN...
        kriegbot model merge -o FILE [-source TEXT] MODEL...
 
-fetch stores finished games from kriegspiel.org (model fetch -h). build reads game records (PGN; "-" is standard input), skips and counts
-broken games with the reason, and writes an opponent model file
-(docs/opponent-model.md). show prints a model's metadata, coverage and
-parameters (the embedded default when FILE is omitted). eval scores a model
-(the default unless -model) on held-out games: bits per unit to say where
-each unit stands, against a uniform guess, by class and phase, and how well
-its trends agree with the games'. merge adds models built from disjoint sets
-of games (shards) into the model of all of them, exactly.
+fetch stores finished games from kriegspiel.org, politely, once each
+(model fetch -h). build reads game records (PGN; "-" is standard input) and
+the games fetch stored (-games), skips and counts broken games with the
+reason, and writes an opponent model file (docs/opponent-model.md). show
+prints a model's metadata, coverage and parameters (the embedded default
+when FILE is omitted). eval scores a model (the default unless -model) on
+held-out games: bits per unit to say where each unit stands, against a
+uniform guess, by class and phase, and how well its trends agree with the
+games'. merge adds models built from disjoint sets of games (shards) into
+the model of all of them, exactly.
 `
 
 func build(args []string, stdout, stderr io.Writer) int {
