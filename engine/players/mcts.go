@@ -70,17 +70,9 @@ func buildMCTS(o *Options) (func() Player, error) {
 	cfg.Samples = o.Int("samples", cfg.Samples, 1, 4096)
 	cfg.Playout = o.Int("playout", cfg.Playout, 0, 1000)
 	seed := uint64(o.Int("seed", 0, 0, 1<<62))
-	var prior belief.Prior = belief.UniformPrior{}
-	switch p := o.String("prior", "default"); p {
-	case "default":
-		m, err := oppmodel.Default()
-		if err != nil {
-			return nil, err
-		}
-		prior = m
-	case "uniform":
-	default:
-		return nil, fmt.Errorf("option prior: %q is not default or uniform", p)
+	prior, err := priorOption(o)
+	if err != nil {
+		return nil, err
 	}
 	if err := o.Err(); err != nil {
 		return nil, err
@@ -256,3 +248,20 @@ func (p *MCTS) Hear(e Event) {
 
 // GameOver ends the game.
 func (p *MCTS) GameOver(Outcome) {}
+
+// priorOption reads a belief player's "prior" option: the embedded default
+// opponent model, or "uniform".
+func priorOption(o *Options) (belief.Prior, error) {
+	switch p := o.String("prior", "default"); p {
+	case "default":
+		m, err := oppmodel.Default()
+		if err != nil {
+			return nil, err
+		}
+		return m, nil
+	case "uniform":
+		return belief.UniformPrior{}, nil
+	default:
+		return nil, fmt.Errorf("option prior: %q is not default or uniform", p)
+	}
+}

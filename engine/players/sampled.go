@@ -7,7 +7,6 @@ import (
 
 	"kriegbot/engine/belief"
 	"kriegbot/engine/chess"
-	"kriegbot/engine/oppmodel"
 	"kriegbot/engine/search/sampled"
 )
 
@@ -41,17 +40,9 @@ func buildSampled(o *Options) (func() Player, error) {
 	}
 	unit := int64(o.Int("unit", 48, 1, 1000))
 	seed := uint64(o.Int("seed", 0, 0, 1<<62))
-	var prior belief.Prior = belief.UniformPrior{}
-	switch p := o.String("prior", "default"); p {
-	case "default":
-		m, err := oppmodel.Default()
-		if err != nil {
-			return nil, err
-		}
-		prior = m
-	case "uniform":
-	default:
-		return nil, fmt.Errorf("option prior: %q is not default or uniform", p)
+	prior, err := priorOption(o)
+	if err != nil {
+		return nil, err
 	}
 	// Against a bare king approach C's exact mates beat sampled boards (a
 	// queen did not mate in 450 plies under the heuristic's rules); its tree
