@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"math"
 	"os"
@@ -35,6 +36,21 @@ func Load(path string) (Config, error) {
 		return Config{}, fmt.Errorf("%s: larger than %d bytes; is this a kriegbot config?", path, MaxFileSize)
 	}
 	return Parse(data, path)
+}
+
+// LoadOrDefaults is Load for a command's -config flag: when the file is
+// missing and the flag was not given (explicit false), the built-in
+// defaults stand in for it. source says which was used: the path, or
+// "built-in defaults".
+func LoadOrDefaults(path string, explicit bool) (cfg Config, source string, err error) {
+	cfg, err = Load(path)
+	if err == nil {
+		return cfg, path, nil
+	}
+	if !explicit && errors.Is(err, fs.ErrNotExist) {
+		return Defaults(), "built-in defaults", nil
+	}
+	return Config{}, path, err
 }
 
 // Parse decodes TOML data onto Defaults() and validates the result. Keys

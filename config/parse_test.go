@@ -306,6 +306,21 @@ func TestLoad(t *testing.T) {
 	}
 }
 
+func TestLoadOrDefaults(t *testing.T) {
+	missing := "testdata/does-not-exist.toml"
+	if c, src, err := LoadOrDefaults(missing, false); err != nil || src != "built-in defaults" || !reflect.DeepEqual(c, Defaults()) {
+		t.Errorf("missing default file: %q %v", src, err)
+	}
+	if _, _, err := LoadOrDefaults(missing, true); err == nil {
+		t.Error("missing file given by -config: no error")
+	}
+	bad := t.TempDir() + "/bad.toml"
+	writeFile(t, bad, "[policy]\nmax_games = 99\n", 0o644)
+	if _, src, err := LoadOrDefaults(bad, false); err == nil || src != bad {
+		t.Errorf("a broken default file: %q %v, want its error", src, err)
+	}
+}
+
 func TestDefaultsValidateAndAreFresh(t *testing.T) {
 	if err := Defaults().Validate(); err != nil {
 		t.Fatal(err)

@@ -2,11 +2,9 @@ package modelcmd
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"os/signal"
 	"strings"
@@ -82,14 +80,9 @@ fetched twice).
 	case *most < 0:
 		return cmdflag.Fail(stderr, "model fetch", "-max %d: want 0 or more", *most)
 	}
-	explicit := false
-	fset.Visit(func(f *flag.Flag) { explicit = explicit || f.Name == "config" })
-	cfg, err := config.Load(*path)
+	cfg, _, err := config.LoadOrDefaults(*path, cmdflag.IsSet(fset, "config"))
 	if err != nil {
-		if explicit || !errors.Is(err, fs.ErrNotExist) {
-			return cmdflag.Fail(stderr, "model fetch", "%v", err)
-		}
-		cfg = config.Defaults()
+		return cmdflag.Fail(stderr, "model fetch", "%v", err)
 	}
 	base := *urlFlag
 	if base == "" {

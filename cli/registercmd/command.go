@@ -2,11 +2,9 @@ package registercmd
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -41,15 +39,10 @@ overwritten: the site has no way to recover or rotate a token.
 	if fset.NArg() > 0 {
 		return cmdflag.Fail(stderr, "register", "unexpected argument %q", fset.Arg(0))
 	}
-	explicit := false
-	fset.Visit(func(f *flag.Flag) { explicit = explicit || f.Name == "config" })
-	cfg, err := config.Load(*path)
+	cfg, _, err := config.LoadOrDefaults(*path, cmdflag.IsSet(fset, "config"))
 	if err != nil {
-		if explicit || !errors.Is(err, fs.ErrNotExist) {
-			fmt.Fprintf(stderr, "kriegbot register: %v\n", err)
-			return cmdflag.Usage
-		}
-		cfg = config.Defaults()
+		fmt.Fprintf(stderr, "kriegbot register: %v\n", err)
+		return cmdflag.Usage
 	}
 	name := *username
 	if name == "" {

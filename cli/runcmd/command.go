@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"net"
 	"os"
 	"path/filepath"
@@ -56,7 +55,7 @@ Exit status: 0 done, 1 restart me (the server is unreachable), 2 bad configurati
 	if fset.NArg() > 0 {
 		return cmdflag.Fail(stderr, "run", "unexpected argument %q", fset.Arg(0))
 	}
-	cfg, source, err := loadConfig(*path, flagSet(fset, "config"))
+	cfg, source, err := config.LoadOrDefaults(*path, cmdflag.IsSet(fset, "config"))
 	if err != nil {
 		// One error per line, each with the command's prefix.
 		for _, line := range strings.Split(strings.TrimRight(err.Error(), "\n"), "\n") {
@@ -86,7 +85,7 @@ Exit status: 0 done, 1 restart me (the server is unreachable), 2 bad configurati
 			return cmdflag.Fail(stderr, "run", "-guest: %v", err)
 		}
 	}
-	if flagSet(fset, "join") && !slices.Contains(cfg.Tournament.Join, *join) {
+	if cmdflag.IsSet(fset, "join") && !slices.Contains(cfg.Tournament.Join, *join) {
 		cfg.Tournament.Join = append(slices.Clip(cfg.Tournament.Join), *join)
 		if err := cfg.Validate(); err != nil {
 			return cmdflag.Fail(stderr, "run", "-join %d: %v", *join, err)
@@ -166,27 +165,4 @@ func connectTo(cfg *config.Config, addr string) error {
 	cfg.Sparring.Enabled = false
 	cfg.Policy.Challenge = ""
 	return cfg.Validate()
-}
-
-func flagSet(fs *flag.FlagSet, name string) bool {
-	set := false
-	fs.Visit(func(f *flag.Flag) {
-		if f.Name == name {
-			set = true
-		}
-	})
-	return set
-}
-
-// loadConfig reads the file, or gives the defaults when the default file is
-// absent (so `go run . run` works from any folder).
-func loadConfig(path string, explicit bool) (config.Config, string, error) {
-	cfg, err := config.Load(path)
-	if err == nil {
-		return cfg, path, nil
-	}
-	if !explicit && errors.Is(err, fs.ErrNotExist) {
-		return config.Defaults(), "built-in defaults", nil
-	}
-	return config.Config{}, path, err
 }

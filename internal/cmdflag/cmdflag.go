@@ -188,3 +188,11 @@ func SetUsage(fs *flag.FlagSet, synopsis, text string) {
 		}
 	}
 }
+
+// IsSet reports whether the flag name was given on the command line (not
+// left at its default).
+func IsSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}

@@ -109,3 +109,15 @@ func TestSetUsage(t *testing.T) {
 		}
 	}
 }
+
+func TestIsSet(t *testing.T) {
+	fs := flag.NewFlagSet("x", flag.ContinueOnError)
+	fs.String("config", "config.toml", "")
+	fs.Bool("v", false, "")
+	if err := fs.Parse([]string{"-v"}); err != nil {
+		t.Fatal(err)
+	}
+	if !IsSet(fs, "v") || IsSet(fs, "config") || IsSet(fs, "nosuch") {
+		t.Errorf("IsSet: v %v, config %v", IsSet(fs, "v"), IsSet(fs, "config"))
+	}
+}
