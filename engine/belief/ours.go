@@ -101,7 +101,7 @@ func (s *State) ourMove(m chess.Move, v umpire.View) {
 			case umpire.ManCaptured:
 				s.pawnExp = max(s.pawnExp-pawnShare, 0)
 			}
-			if pt, ok := exactType(v.Capture.Kind); ok {
+			if pt, ok := v.Capture.Kind.Exact(); ok {
 				s.ourPocket[pt]++
 			}
 		}
@@ -191,24 +191,6 @@ func (s *State) shaped(pt chess.PieceType, from, to chess.Square) bool {
 		return from == home && (to == home+2 || to == home-2)
 	}
 	return chess.Attacks(s.me, pt, from, 0).Has(to)
-}
-
-// exactType returns the type of man an exact capture announcement names
-// (a pawn for PawnCaptured, which in crazykrieg covers a promoted man).
-func exactType(k umpire.CaptureKind) (chess.PieceType, bool) {
-	switch k {
-	case umpire.PawnCaptured:
-		return chess.Pawn, true
-	case umpire.KnightCaptured:
-		return chess.Knight, true
-	case umpire.BishopCaptured:
-		return chess.Bishop, true
-	case umpire.RookCaptured:
-		return chess.Rook, true
-	case umpire.QueenCaptured:
-		return chess.Queen, true
-	}
-	return chess.NoPieceType, false
 }
 
 // wellFormed reports whether v could come from the referee: a capture on a

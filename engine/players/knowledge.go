@@ -239,7 +239,7 @@ func (k *Knowledge) ourMove(m chess.Move, v umpire.View) {
 	}
 	k.Board.Play(m)
 	if k.Variant.Drops {
-		if pt := pocketType(v.Capture.Kind); pt != chess.NoPieceType {
+		if pt, ok := v.Capture.Kind.Exact(); ok {
 			k.Pocket[pt]++
 		}
 	}
@@ -258,23 +258,6 @@ func CapturedSquare(v umpire.View, mover chess.Color) chess.Square {
 		return sq - 8
 	}
 	return sq + 8
-}
-
-// pocketType is the type of man an exact capture announcement pockets.
-func pocketType(c umpire.CaptureKind) chess.PieceType {
-	switch c {
-	case umpire.PawnCaptured:
-		return chess.Pawn
-	case umpire.KnightCaptured:
-		return chess.Knight
-	case umpire.BishopCaptured:
-		return chess.Bishop
-	case umpire.RookCaptured:
-		return chess.Rook
-	case umpire.QueenCaptured:
-		return chess.Queen
-	}
-	return chess.NoPieceType
 }
 
 // theirNews reads the pawn news the opponent's move brought us, in the

@@ -300,6 +300,26 @@ func pawnTrySources(pos *chess.Position, tries int) chess.Bitboard {
 	return b
 }
 
+// Exact returns the type of man an exact capture announcement names (a
+// pawn for PawnCaptured, which in crazykrieg covers a promoted man): the
+// inverse of captureKind under CaptureExact. ok is false for NoCapture,
+// PieceCaptured and ManCaptured.
+func (k CaptureKind) Exact() (pt chess.PieceType, ok bool) {
+	switch k {
+	case PawnCaptured:
+		return chess.Pawn, true
+	case KnightCaptured:
+		return chess.Knight, true
+	case BishopCaptured:
+		return chess.Bishop, true
+	case RookCaptured:
+		return chess.Rook, true
+	case QueenCaptured:
+		return chess.Queen, true
+	}
+	return chess.NoPieceType, false
+}
+
 // captureKind says what the variant announces of a captured man of type pt.
 func captureKind(d CaptureDetail, pt chess.PieceType) CaptureKind {
 	switch d {

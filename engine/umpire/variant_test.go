@@ -266,3 +266,18 @@ func TestVariantWords(t *testing.T) {
 		t.Errorf("pockets %q", p.String())
 	}
 }
+
+// TestExactInvertsCaptureKind: an exact announcement names back the type
+// it was made from; the other kinds name none.
+func TestExactInvertsCaptureKind(t *testing.T) {
+	for _, pt := range []chess.PieceType{chess.Pawn, chess.Knight, chess.Bishop, chess.Rook, chess.Queen} {
+		if got, ok := captureKind(CaptureExact, pt).Exact(); !ok || got != pt {
+			t.Errorf("%v: Exact gives %v %v", pt, got, ok)
+		}
+	}
+	for _, k := range []CaptureKind{NoCapture, PieceCaptured, ManCaptured} {
+		if pt, ok := k.Exact(); ok || pt != chess.NoPieceType {
+			t.Errorf("%v: Exact gives %v %v", k, pt, ok)
+		}
+	}
+}
