@@ -437,9 +437,6 @@ func (e *engine) setOption(n int, name, value string) {
 		e.log.Warn().Int("line", n).Msgf("%v: ignored", err)
 		return
 	}
-	if e.game != nil {
-		e.game.SetOverhead(e.set.overhead) // at the next go
-	}
 	if e.set.modelFile != old.modelFile {
 		if e.set.modelFile == "" {
 			e.model = nil
@@ -546,6 +543,9 @@ func (e *engine) start(g GoLimits) {
 		}
 		e.game.Hear([]players.Event{{Kind: players.ClockUpdate, Clock: players.Clocks{Ours: g.Clock[e.color], Theirs: theirs}}}, now)
 	}
+	// MoveOverhead may have changed since the last go; it is applied here,
+	// never while a search runs (the search reads the game's settings).
+	e.game.SetOverhead(e.set.overhead)
 	sit := e.situation(now, g)
 	ctx, cancel := context.WithCancel(context.Background())
 	r := &running{cancel: cancel, done: make(chan searchResult, 1), start: time.Now()}
