@@ -53,21 +53,38 @@ func ParseTC(s string) (Control, error) {
 // parseControl reads BASE[+INC]: a bare base counts baseUnit, a bare
 // increment seconds.
 func parseControl(s string, baseUnit time.Duration) (Control, error) {
+	c, _, err := parseParts(s, baseUnit)
+	if err == nil && c.Base <= 0 {
+		err = fmt.Errorf("clock: time control %q: base must be positive", s)
+	}
+	if err != nil {
+		return Control{}, err
+	}
+	return c, nil
+}
+
+// ParseTCParts reads a time control in ParseTC's syntax without its rule
+// that the base be positive, and says whether an increment was written: a
+// server, whose games may be increment only (0+5) and whose clocks count
+// whole minutes and seconds, checks the values itself.
+func ParseTCParts(s string) (c Control, hasInc bool, err error) {
+	return parseParts(s, time.Minute)
+}
+
+// parseParts is the one reader of the BASE[+INC] syntax.
+func parseParts(s string, baseUnit time.Duration) (Control, bool, error) {
 	base, inc, hasInc := strings.Cut(strings.TrimSpace(s), "+")
 	var c Control
 	var err error
 	if c.Base, err = amount(base, baseUnit); err != nil {
-		return Control{}, fmt.Errorf("clock: time control %q: base: %v", s, err)
-	}
-	if c.Base <= 0 {
-		return Control{}, fmt.Errorf("clock: time control %q: base must be positive", s)
+		return Control{}, hasInc, fmt.Errorf("clock: time control %q: base: %v", s, err)
 	}
 	if hasInc {
 		if c.Increment, err = amount(inc, time.Second); err != nil {
-			return Control{}, fmt.Errorf("clock: time control %q: increment: %v", s, err)
+			return Control{}, hasInc, fmt.Errorf("clock: time control %q: increment: %v", s, err)
 		}
 	}
-	return c, nil
+	return c, hasInc, nil
 }
 
 // amount reads one part of a time control: a number of units, or a Go

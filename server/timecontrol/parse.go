@@ -2,52 +2,39 @@ package timecontrol
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
+
+	"kriegbot/engine/clock"
 )
+
+// maxUnits bounds each part: the server's clocks show at most 999 minutes
+// and 999 seconds of increment.
+const maxUnits = 999
 
 // Parse reads an ICC-style time control, whole minutes plus whole
 // increment seconds: "M+S" ("25+10", "1+0"), the same with units as
 // `kriegbot match -tc` takes them ("25m+10s", "1m+0s"), or "rapid" (25+10).
-// It is the one reader of the server's clocks: the HTTP door's flag, a TD
-// event's tc and `kriegbot tourney -tc`.
+// The syntax is engine/clock's (clock.ParseTCParts, the one reader of
+// BASE+INC); this adds the server's rules: an increment written, whole
+// units, each 0 to 999, not both 0.
 func Parse(s string) (minutes, inc int, err error) {
 	if strings.EqualFold(s, "rapid") {
 		return 25, 10, nil
 	}
-	m, i, found := strings.Cut(s, "+")
-	if !found {
+	c, hasInc, err := clock.ParseTCParts(s)
+	if err != nil {
+		return 0, 0, err
+	}
+	if !hasInc {
 		return 0, 0, fmt.Errorf("time control %q: want minutes+increment, e.g. 25+10 or 25m+10s", s)
 	}
-	minutes, err = wholeUnits(m, time.Minute, "minutes")
-	if err == nil {
-		inc, err = wholeUnits(i, time.Second, "seconds")
+	if c.Base%time.Minute != 0 || c.Increment%time.Second != 0 {
+		return 0, 0, fmt.Errorf("time control %q: want whole minutes and seconds (the server's clocks count no finer)", s)
 	}
-	if err != nil {
-		return 0, 0, fmt.Errorf("time control %q: %w", s, err) // one line: the first part that is wrong
-	}
-	if minutes > 999 || inc > 999 || minutes == 0 && inc == 0 {
-		return 0, 0, fmt.Errorf("time control %q: want minutes+increment, each 0 to 999, not both 0", s)
+	minutes, inc = int(c.Base/time.Minute), int(c.Increment/time.Second)
+	if minutes > maxUnits || inc > maxUnits || minutes == 0 && inc == 0 {
+		return 0, 0, fmt.Errorf("time control %q: want minutes+increment, each 0 to %d, not both 0", s, maxUnits)
 	}
 	return minutes, inc, nil
-}
-
-// wholeUnits reads a bare count of unit, or a Go duration ("10m", "5s")
-// that is a whole number of them.
-func wholeUnits(s string, unit time.Duration, name string) (int, error) {
-	if n, err := strconv.Atoi(s); err == nil {
-		if n < 0 {
-			return 0, fmt.Errorf("%q: negative %s", s, name)
-		}
-		return n, nil
-	}
-	d, err := time.ParseDuration(s)
-	if err != nil || strings.ContainsAny(s, "+-") {
-		return 0, fmt.Errorf("%q: want a number of %s or a duration (10m, 5s)", s, name)
-	}
-	if d%unit != 0 || d/unit > 999 {
-		return 0, fmt.Errorf("%q: want whole %s, 0 to 999 (the server's clocks count no finer)", s, name)
-	}
-	return int(d / unit), nil
 }
