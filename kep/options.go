@@ -2,6 +2,7 @@ package kep
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -24,6 +25,7 @@ type optionDef struct {
 	typ      optionType
 	def      string
 	min, max int64
+	unsigned bool // a spin from 0 to 2^64-1 (min and max unused): the seed's 64 bits
 }
 
 // Option names.
@@ -42,7 +44,7 @@ func optionDefs() []optionDef {
 	return []optionDef{
 		{name: optThreads, typ: spin, def: "1", min: 1, max: 64},
 		{name: optHash, typ: spin, def: "32", min: 1, max: 65536},
-		{name: optSeed, typ: spin, def: "0", min: 0, max: 1<<62 - 1},
+		{name: optSeed, typ: spin, def: "0", unsigned: true},
 		{name: optApproach, typ: str, def: "c"},
 		{name: optPlayer, typ: str, def: emptyV},
 		{name: optMoveOverhead, typ: spin, def: "10", min: 0, max: 5000},
@@ -53,7 +55,10 @@ func optionDefs() []optionDef {
 // line returns the option's advertisement.
 func (o optionDef) line() string {
 	s := "option name " + o.name + " type " + string(o.typ) + " default " + o.def
-	if o.typ == spin {
+	switch {
+	case o.unsigned:
+		s += " min 0 max " + strconv.FormatUint(math.MaxUint64, 10)
+	case o.typ == spin:
 		s += " min " + strconv.FormatInt(o.min, 10) + " max " + strconv.FormatInt(o.max, 10)
 	}
 	return s
@@ -91,7 +96,14 @@ func (s *settings) set(name, value string, kinds []players.Kind) error {
 		value = ""
 	}
 	var n int64
-	if def.typ == spin {
+	var u uint64
+	switch {
+	case def.unsigned:
+		var err error
+		if u, err = strconv.ParseUint(value, 10, 64); err != nil {
+			return fmt.Errorf("option %s: %q is not an integer from 0 to %d", def.name, clip(value), uint64(math.MaxUint64))
+		}
+	case def.typ == spin:
 		var err error
 		n, err = strconv.ParseInt(value, 10, 64)
 		if err != nil || n < def.min || n > def.max {
@@ -104,7 +116,7 @@ func (s *settings) set(name, value string, kinds []players.Kind) error {
 	case optHash:
 		s.hashMB = int(n)
 	case optSeed:
-		s.seed = uint64(n)
+		s.seed = u
 	case optMoveOverhead:
 		s.overhead = time.Duration(n) * time.Millisecond
 	case optApproach:

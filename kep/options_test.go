@@ -53,8 +53,12 @@ func TestSettings(t *testing.T) {
 	if err := s.set("MoveOverhead", "250", kinds); err != nil || s.overhead != 250*time.Millisecond {
 		t.Fatalf("MoveOverhead: %v, %v", err, s.overhead)
 	}
-	if err := s.set("Seed", "4611686018427387903", kinds); err != nil || s.seed != 1<<62-1 {
+	// every 64-bit seed, as kriegbot match's side seeds use them
+	if err := s.set("Seed", "18446744073709551615", kinds); err != nil || s.seed != 1<<64-1 {
 		t.Fatalf("Seed: %v, %v", err, s.seed)
+	}
+	if err := s.set("Seed", "18446744073709551616", kinds); err == nil || s.seed != 1<<64-1 {
+		t.Fatalf("Seed 2^64: %v, %v", err, s.seed)
 	}
 }
 

@@ -95,13 +95,13 @@ func (e *engine) until(prefix string) string {
 	}
 }
 
-// sideSeeds returns the seed of the first match seed from 1 whose game 0
-// gives both sides a seed KEP's Seed option can take (below 2^62).
+// sideSeeds returns the first match seed from 1 whose game 0 gives a side
+// a seed of 2^63 or more: KEP's Seed option takes all 64 bits.
 func sideSeeds() (uint64, [2]uint64) {
 	for s := uint64(1); ; s++ {
 		g := match.GameSeed(s, 0)
 		w, b := match.SideSeed(g, chess.White), match.SideSeed(g, chess.Black)
-		if w < 1<<62 && b < 1<<62 {
+		if w >= 1<<63 || b >= 1<<63 {
 			return s, [2]uint64{w, b}
 		}
 	}
