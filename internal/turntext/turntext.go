@@ -9,28 +9,39 @@ import (
 	"kriegbot/engine/umpire"
 )
 
-// Answer words an answer only the other variants give, with who it was
-// for: "we asked Any?: has pawn captures", "they asked Any?: no pawn
-// captures", "they: an attempt refused". ok is false for every other
-// answer (a move, our refusal by its move), which each page words as it
-// always did.
-func Answer(v umpire.View) (text string, ok bool) {
-	if !v.Heard {
-		return "", false
-	}
-	who := "they"
-	if v.Own {
-		who = "we"
-	}
+// Words words an answer only the other variants give: "asked Any?: has
+// pawn captures", "asked Any?: no pawn captures" (ours or the
+// opponent's), "an attempt refused" (the opponent's). ok is false for
+// every other answer (a move, our refusal by its move), which each page
+// words as it always did.
+func Words(v umpire.View) (text string, ok bool) {
 	switch {
+	case !v.Heard:
+		return "", false
 	case v.Verdict == umpire.HasAny:
-		return who + " asked Any?: has pawn captures", true
+		return "asked Any?: has pawn captures", true
 	case v.Verdict == umpire.NoAny:
-		return who + " asked Any?: no pawn captures", true
+		return "asked Any?: no pawn captures", true
 	case !v.Own && v.Illegal:
-		return "they: an attempt refused", true
+		return "an attempt refused", true
 	}
 	return "", false
+}
+
+// Answer is Words with who was answered: "we asked Any?: has pawn
+// captures", "they asked Any?: no pawn captures", "they: an attempt
+// refused".
+func Answer(v umpire.View) (text string, ok bool) {
+	w, ok := Words(v)
+	switch {
+	case !ok:
+		return "", false
+	case v.Own:
+		return "we " + w, true
+	case v.Illegal:
+		return "they: " + w, true
+	}
+	return "they " + w, true
 }
 
 // Follower follows one game's answers as its player heard them (through
@@ -116,6 +127,9 @@ func squares(b chess.Bitboard) string {
 	}
 	return strings.Join(s, " ")
 }
+
+// OurPocket is the men we may drop (crazykrieg), as the player knows them.
+func (f *Follower) OurPocket() [chess.King]uint8 { return f.k.Pocket }
 
 // Pocket words a crazykrieg pocket: "knight, 2 pawns", "empty".
 func Pocket(p [chess.King]uint8) string {
