@@ -9,6 +9,7 @@ import (
 	"kriegbot/engine/chess"
 	"kriegbot/engine/players"
 	"kriegbot/engine/umpire"
+	"kriegbot/internal/turntext"
 )
 
 // What the console shows of the games: the verbose move lines and the
@@ -50,6 +51,9 @@ func (d *Daemon) showAnswers(g *gameRun, ev []players.Event) {
 // saidText is what the referee said of an answer, for people: the
 // announcements joined, or "nothing said".
 func saidText(v umpire.View) string {
+	if w, ok := turntext.Words(v); ok { // "asked Any?: ...", "an attempt refused"
+		return w
+	}
 	if w := v.Words(); len(w) > 0 {
 		return strings.Join(w, ", ")
 	}

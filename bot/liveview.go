@@ -10,6 +10,7 @@ import (
 	"kriegbot/engine/clock"
 	"kriegbot/engine/oppmodel"
 	"kriegbot/engine/players"
+	"kriegbot/internal/turntext"
 	"kriegbot/live"
 )
 
@@ -37,6 +38,13 @@ type liveGame struct {
 	// searchedAt plies: the page shows them only while the game is there.
 	candidates []players.Candidate
 	searchedAt int
+	// turn follows a variant game's answers for the page's lines about
+	// the turn (started with the first answer); pockets are crazykrieg's,
+	// from the belief when the player has one.
+	turn             turntext.Follower
+	turnStarted      bool
+	pockets          [2][chess.King]uint8
+	hasBeliefPockets bool
 }
 
 // searched keeps the search behind an attempt about to be sent, made with
@@ -56,17 +64,25 @@ func (d *Daemon) liveHeard(lg *liveGame, drv *driver.Game, ev []players.Event) {
 	if d.opt.Live == nil {
 		return
 	}
+	if !lg.turnStarted {
+		lg.turn.Start(drv.Game())
+		lg.turnStarted = true
+	}
 	for _, e := range ev {
 		if e.Kind != players.Answer || !e.View.Heard {
 			continue
 		}
 		v := e.View
+		lg.turn.Hear(v)
 		who := "they"
 		if v.Own {
 			who = v.Move.String()
 		}
-		words := saidText(v)
-		lg.heard = append(lg.heard, who+": "+words)
+		line := who + ": " + saidText(v)
+		if said, ok := turntext.Answer(v); ok {
+			line = said
+		}
+		lg.heard = append(lg.heard, line)
 		if n := len(lg.heard); n > 6 {
 			lg.heard = append(lg.heard[:0], lg.heard[n-6:]...)
 		}
@@ -89,6 +105,26 @@ func (d *Daemon) liveHeard(lg *liveGame, drv *driver.Game, ev []players.Event) {
 		lg.heat[c] = *b.Matrix(oppmodel.Class(c))
 	}
 	lg.hasHeat = true
+	lg.pockets, lg.hasBeliefPockets = [2][chess.King]uint8{b.OurPocket(), b.TheirPocket()}, true
+}
+
+// liveTurn fills a variant game's rules, turn and pockets into its part of
+// the page (nothing for wild 16).
+func liveTurn(out *live.Game, lg *liveGame) {
+	v := lg.turn.Variant()
+	if !lg.turnStarted || v.IsWild16() {
+		return
+	}
+	out.Rules = turntext.Rules(v)
+	out.Turn = lg.turn.Lines()
+	if !v.Drops {
+		return
+	}
+	if lg.hasBeliefPockets {
+		out.Pockets = "our pocket: " + turntext.Pocket(lg.pockets[0]) + "; their pocket: " + turntext.Pocket(lg.pockets[1])
+	} else {
+		out.Pockets = "our pocket: " + turntext.Pocket(lg.turn.OurPocket())
+	}
 }
 
 // liveFinished adds a finished game to the page's list.
@@ -128,6 +164,7 @@ func liveGameOf(v liveView) live.Game {
 		State: "their turn", Value: v.lastAttempt.Value, HasValue: v.lastAttempt.HasValue,
 		Own: v.live.own, Heat: v.live.heat, HasHeat: v.live.hasHeat,
 		Heard: append([]string(nil), v.live.heard...)}
+	liveTurn(&lg, v.live)
 	switch {
 	case v.drv.Thinking():
 		lg.State = "thinking"

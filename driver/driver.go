@@ -186,6 +186,10 @@ func (s Settings) Policy() clock.Policy {
 // Player is the game's player (for inspection: belief, last search).
 func (g *Game) Player() players.Player { return g.p }
 
+// Game is the game the player was given: colour, rules (its variant),
+// control, seed.
+func (g *Game) Game() players.Game { return g.setup.Game }
+
 // Record is the game's record writer, nil for none.
 func (g *Game) Record() *record.Writer { return g.setup.Record }
 

@@ -99,6 +99,19 @@ func gameHTML(sb *strings.Builder, g *Game) {
 	fmt.Fprintf(sb, "<div class=\"game\"><h2>Game %d vs %s (we play %s, %s)</h2>", g.Number, htmlEscape(g.Opponent), g.Us, htmlEscape(g.Control))
 	fmt.Fprintf(sb, "<div class=\"meta\">ply %d · our clock %s · theirs %s · %s%s</div>", g.Ply,
 		clockText(g.ClockUs), clockText(g.ClockThem), htmlEscape(g.State), value)
+	if g.Rules != "" {
+		fmt.Fprintf(sb, "<div class=\"meta rules\">rules %s</div>", htmlEscape(g.Rules))
+	}
+	if len(g.Turn) > 0 || g.Pockets != "" {
+		sb.WriteString("<ul class=\"turn\" style=\"font-size:13px;margin:4px 0;color:#036\">") // styled here: a wild 16 page is as it was
+		for _, l := range g.Turn {
+			fmt.Fprintf(sb, "<li>%s</li>", htmlEscape(l))
+		}
+		if g.Pockets != "" {
+			fmt.Fprintf(sb, "<li class=\"pockets\">%s</li>", htmlEscape(g.Pockets))
+		}
+		sb.WriteString("</ul>")
+	}
 	var own [chess.King + 1]chess.Bitboard
 	for pt := range own {
 		own[pt] = chess.Bitboard(g.Own[pt])

@@ -61,6 +61,14 @@ type Game struct {
 	CandidatesPly int         `json:"candidates_ply"`
 	// Heard are the last referee answers, newest last.
 	Heard []string `json:"heard"`
+	// Rules name a variant other than wild 16 and what it announces
+	// ("berkeley_any: Any? may be asked; ..."); Turn says what the turn
+	// stands on (the obligation, our pawn news, the opponent's last turn)
+	// and Pockets, in crazykrieg, the men each side may drop. A wild 16
+	// game has none of them.
+	Rules   string   `json:"rules,omitempty"`
+	Turn    []string `json:"turn,omitempty"`
+	Pockets string   `json:"pockets,omitempty"`
 }
 
 // Candidate is one attempt of the last search.

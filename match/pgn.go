@@ -24,12 +24,18 @@ type PGNHeader struct {
 // EventName returns an Event tag in the style of ICC's w16 records
 // ("ICC w16 1 0": base in minutes, increment in seconds), so that tools made
 // for ICC's archive recognise the variant: "kriegbot w16 1 0", or
-// "kriegbot w16" untimed.
-func EventName(c clock.Control) string {
-	if !c.Timed() {
-		return "kriegbot w16"
+// "kriegbot w16" untimed. A match of another variant (by the site's
+// identifier; "" and "wild16" are wild 16) is named by it instead:
+// "kriegbot berkeley_any 1 0".
+func EventName(c clock.Control, variant string) string {
+	name := "kriegbot w16"
+	if v, err := umpire.ParseVariant(variant); err == nil && !v.IsWild16() {
+		name = "kriegbot " + v.Name
 	}
-	return fmt.Sprintf("kriegbot w16 %s %s", strconv.FormatFloat(c.Base.Minutes(), 'f', -1, 64),
+	if !c.Timed() {
+		return name
+	}
+	return fmt.Sprintf("%s %s %s", name, strconv.FormatFloat(c.Base.Minutes(), 'f', -1, 64),
 		strconv.FormatFloat(c.Increment.Seconds(), 'f', -1, 64))
 }
 
@@ -82,6 +88,9 @@ func (r *Record) WritePGN(w io.Writer, h PGNHeader) error {
 	p.Tag("Black", r.Black)
 	p.Tag("Result", r.Result)
 	p.Tag("Variant", pgnout.Variant)
+	if v, err := umpire.ParseVariant(r.Variant); err == nil && !v.IsWild16() {
+		p.Tag(pgnout.RuleVariantTag, v.Name)
+	}
 	p.Tag("ICCResult", iccResult(r))
 	p.Tag("TimeControl", r.Control.String())
 	p.Tag("Termination", pgnTermination(r.Termination))
@@ -94,15 +103,23 @@ func (r *Record) WritePGN(w io.Writer, h PGNHeader) error {
 	}
 
 	var illegal []string
+	var notes record.TurnNotes // a variant's: the mover's turn so far
 	for _, a := range r.Attempts {
 		if !a.Answer.Legal {
-			illegal = append(illegal, refusedText(&a.Answer))
+			if r.Variant != "" {
+				notes.Add(a.Answer.For(a.Answer.Mover), record.MoveText(a.Answer.Attempt))
+			} else {
+				illegal = append(illegal, refusedText(&a.Answer))
+			}
 			continue
+		}
+		if r.Variant != "" && umpire.IsDrop(a.Answer.Attempt) {
+			p.Divert(record.DropsNote)
 		}
 		p.Move(r.startPly()+a.Ply, a.SAN)
 		comment := refereeComment(illegal, &a.Answer)
 		if r.Variant != "" {
-			comment = variantComment(illegal, &a.Answer)
+			comment = variantComment(notes.Take(), &a.Answer)
 		}
 		if a.Timed {
 			comment = append(comment, "[%clk "+clk(a.Clock)+"]")
@@ -110,11 +127,14 @@ func (r *Record) WritePGN(w io.Writer, h PGNHeader) error {
 		p.Comment(strings.Join(comment, "; "))
 		illegal = illegal[:0]
 	}
+	p.Undivert()
+	if n := notes.Take(); n != nil {
+		illegal = n // the variant's notes of the last turn, already worded
+	} else if len(illegal) > 0 {
+		illegal = []string{"Illegal: " + strings.Join(illegal, " ")}
+	}
 	if len(illegal) > 0 || r.Termination == TermTime || r.Termination == TermError {
-		var why []string
-		if len(illegal) > 0 {
-			why = append(why, "Illegal: "+strings.Join(illegal, " "))
-		}
+		why := illegal
 		switch r.Termination {
 		case TermTime:
 			why = append(why, sideToMove(r)+"'s flag fell")
@@ -161,28 +181,16 @@ func refereeComment(illegal []string, a *umpire.Answer) []string {
 	return c
 }
 
-// refusedText is an attempt that played no move, for the comment's
-// "Illegal:" list: its move ("N@e4" for a drop), or the "Any?" question with
-// its answer ("any:yes", "any:no").
-func refusedText(a *umpire.Answer) string {
-	switch a.Verdict {
-	case umpire.HasAny:
-		return "any:yes"
-	case umpire.NoAny:
-		return "any:no"
-	}
-	return record.MoveText(a.Attempt)
-}
+// refusedText is a wild 16 attempt that played no move, for the comment's
+// "Illegal:" list.
+func refusedText(a *umpire.Answer) string { return record.MoveText(a.Attempt) }
 
 // variantComment is refereeComment in the words of the umpire's view,
-// which say what every variant announces.
-func variantComment(illegal []string, a *umpire.Answer) []string {
-	var c []string
-	if len(illegal) > 0 {
-		c = append(c, "Illegal: "+strings.Join(illegal, " "))
-	}
+// which say what every variant announces, after notes, what the turn said
+// before the move (record.TurnNotes).
+func variantComment(notes []string, a *umpire.Answer) []string {
 	v := a.For(a.Mover)
-	c = append(c, v.Words()...)
+	c := append(notes, v.Words()...)
 	if a.Ending != umpire.NotOver {
 		c = append(c, a.Ending.String())
 	}

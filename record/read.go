@@ -596,8 +596,16 @@ func checkMoves(g *GameInfo, sans []string) error {
 	if !g.Rules.Variant.Drops {
 		return CheckSANFrom(g.start(), sans)
 	}
-	u := umpire.New(umpire.Site(g.Rules.Variant))
-	u.Reset(g.start())
+	return PlayDrops(g.start(), g.Rules.Variant, sans, nil)
+}
+
+// PlayDrops plays the moves of a game of variant v (one with drops:
+// crazykrieg) from start through the umpire, SAN or a drop written "N@e4",
+// calling each, when not nil, with the position and the pockets after
+// every move. An illegal move is an error naming its ply.
+func PlayDrops(start chess.Position, v umpire.Variant, sans []string, each func(chess.Position, umpire.Pockets)) error {
+	u := umpire.New(umpire.Site(v))
+	u.Reset(start)
 	for i, s := range sans {
 		m, err := umpire.ParseMoveText(s)
 		if len(s) != 4 || s[1] != '@' {
@@ -609,6 +617,9 @@ func checkMoves(g *GameInfo, sans []string) error {
 		}
 		if a, err := u.Attempt(m); err != nil || !a.Legal {
 			return fmt.Errorf("moves: ply %d: %q is not legal", i+1, s)
+		}
+		if each != nil {
+			each(u.Position(), u.Pockets())
 		}
 	}
 	return nil

@@ -109,7 +109,7 @@ func TestRecordRules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fields := strings.TrimSuffix(strings.TrimPrefix(string(b), `{"type":"","game":0,"white":"","black":"","us":"","base_min":0,"inc_s":0,"rated":false,"wild":0,"seed":0,"player":"","start":"",`), "}")
+	fields := strings.TrimSuffix(strings.TrimPrefix(string(b), `{"type":"","game":0,"white":"","black":"","us":"","base_min":0,"inc_s":0,"rated":false,"seed":0,"player":"","start":"",`), "}")
 	if fields == string(b) {
 		t.Fatalf("unexpected encoding %s", b)
 	}

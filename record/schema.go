@@ -41,10 +41,12 @@ type GameLine struct {
 	BaseMin int    `json:"base_min"`
 	IncS    int    `json:"inc_s"`
 	Rated   bool   `json:"rated"`
-	Wild    int    `json:"wild"`
-	Seed    Seed   `json:"seed"`
-	Player  string `json:"player"`
-	Start   string `json:"start"` // RFC 3339, UTC
+	// Wild is ICC's wild number (16: Kriegspiel); a game of another
+	// variant (Variant) has none, and writes none.
+	Wild   int    `json:"wild,omitempty"`
+	Seed   Seed   `json:"seed"`
+	Player string `json:"player"`
+	Start  string `json:"start"` // RFC 3339, UTC
 	// Build names the program that played (its build identity).
 	Build string `json:"build,omitempty"`
 	// OpponentModel names the per-opponent model the player was given.
@@ -75,10 +77,14 @@ type GameLine struct {
 	HiddenKing bool   `json:"hidden_king,omitempty"`
 }
 
-// SetRules fills the rules fields from r.
+// SetRules fills the rules fields from r; a variant other than wild 16
+// takes the wild number off (a berkeley game is no wild 16).
 func (l *GameLine) SetRules(r umpire.Rules) {
 	l.Rules, l.MaxPlies, l.MaxReversible, l.DeadMaterial = r.Name, r.MaxPlies, r.MaxReversible, r.DeadMaterial
 	l.Variant = r.Variant.Name
+	if !r.Variant.IsWild16() {
+		l.Wild = 0
+	}
 }
 
 // ParseRules returns the rules named name ("" for ICC's) under the variant

@@ -30,6 +30,9 @@ type Writer struct {
 	f     *os.File
 	err   error
 	heard []umpire.View // our answers and the opponent's moves, in order
+	// sent is our last attempt: a variant game's PGN names our refused
+	// attempts by it where the answer did not (a match's umpire).
+	sent chess.Move
 	// own are our moves the referee accepted, in order; plies counts the
 	// moves of both sides heard (a resync sets it to the server's count).
 	// A move list must agree with both to complete this record (Agrees).
@@ -117,6 +120,7 @@ func (w *Writer) line(v any) {
 // Attempt records an attempt we sent at now, with the search behind it
 // (nil for players without one).
 func (w *Writer) Attempt(m chess.Move, now time.Time, rep *players.SearchReport) {
+	w.sent = m
 	l := AttemptLine{Type: TypeAttempt, Move: MoveText(m), T: stamp(now)}
 	if rep != nil {
 		s := &SearchLine{Iterations: rep.Iterations, Nodes: rep.Nodes, Score: round3(players.Score(rep.Value)), Value: rep.Value, Proven: rep.Proven,
@@ -169,7 +173,15 @@ func (w *Writer) Event(e players.Event, now time.Time) {
 		}
 		l.setView(v)
 		w.line(l)
+		if v.Own && !moved && v.Move == chess.NullMove && v.Verdict != umpire.HasAny && v.Verdict != umpire.NoAny && w.variant() {
+			w.heard[len(w.heard)-1].Move = w.sent
+		}
 	}
+}
+
+// variant reports a game of another variant than wild 16.
+func (w *Writer) variant() bool {
+	return w.game.Variant != "" && w.game.Variant != umpire.Wild16().Name
 }
 
 // Ponder records what the player thought during the opponent's turn, at
@@ -265,13 +277,20 @@ func (w *Writer) Close() {
 
 // pgnText writes the game with our referee messages as comments: what we
 // heard of each move, and our refused attempts before the move that followed.
+// A variant game's PGN names its variant (Event, RuleVariant) and adds the
+// turns' notes (TurnNotes: our "Any?" and refusals, the opponent's public
+// ones); from its first drop on the moves are in a comment (pgnout.Divert).
 func (w *Writer) pgnText(sans []string) string {
 	var p pgnout.Writer
 	result := w.result
 	if result != "1-0" && result != "0-1" && result != "1/2-1/2" {
 		result = "*"
 	}
-	p.Tag("Event", "kriegbot wild 16")
+	event := "kriegbot wild 16"
+	if w.variant() {
+		event = "kriegbot " + w.game.Variant
+	}
+	p.Tag("Event", event)
 	p.Tag("Site", "kriegbot")
 	p.Tag("Date", w.start.UTC().Format("2006.01.02"))
 	p.Tag("Round", "-")
@@ -279,6 +298,9 @@ func (w *Writer) pgnText(sans []string) string {
 	p.Tag("Black", w.game.Black)
 	p.Tag("Result", result)
 	p.Tag("Variant", pgnout.Variant)
+	if w.variant() {
+		p.Tag(pgnout.RuleVariantTag, w.game.Variant)
+	}
 	tc := clock.Control{Base: time.Duration(w.game.BaseMin) * time.Minute, Increment: time.Duration(w.game.IncS) * time.Second}.String()
 	if w.game.TC != "" {
 		tc = w.game.TC
@@ -293,6 +315,18 @@ func (w *Writer) pgnText(sans []string) string {
 			startPly = 2*(pos.FullmoveNumber()-1) + int(pos.Side())
 		}
 	}
+	if w.variant() {
+		w.variantMoves(&p, sans, startPly)
+	} else {
+		w.wild16Moves(&p, sans, startPly)
+	}
+	p.Undivert()
+	p.Comment(w.reason)
+	return p.Finish(result)
+}
+
+// wild16Moves writes the movetext of a wild 16 game.
+func (w *Writer) wild16Moves(p *pgnout.Writer, sans []string, startPly int) {
 	hi := 0 // index into heard
 	for i, san := range sans {
 		var illegal []string
@@ -300,12 +334,9 @@ func (w *Writer) pgnText(sans []string) string {
 		for hi < len(w.heard) {
 			v := w.heard[hi]
 			hi++
-			switch {
-			case v.Own && v.Illegal:
-				illegal = append(illegal, MoveText(v.Move))
+			if v.Own && v.Illegal {
+				illegal = append(illegal, v.Move.String())
 				continue
-			case !players.Moved(v):
-				continue // an answer to "Any?", the opponent's refusal: the record has them
 			}
 			words = v.Words()
 			break
@@ -316,9 +347,47 @@ func (w *Writer) pgnText(sans []string) string {
 		p.Move(startPly+i, san)
 		p.Comment(strings.Join(words, "; "))
 	}
-	p.Comment(w.reason)
-	return p.Finish(result)
 }
+
+// variantMoves writes the movetext of another variant's game: before each
+// move what its turn said (ours named, the opponent's "Opponent: ..."), and
+// from the first drop on, the rest in one comment.
+func (w *Writer) variantMoves(p *pgnout.Writer, sans []string, startPly int) {
+	hi := 0 // index into heard
+	var ours, theirs TurnNotes
+	for i, san := range sans {
+		var words []string
+		for hi < len(w.heard) {
+			v := w.heard[hi]
+			hi++
+			if players.Moved(v) {
+				words = v.Words()
+				break
+			}
+			if v.Own {
+				ours.Add(v, MoveText(v.Move))
+			} else {
+				theirs.Add(v, "")
+			}
+		}
+		if n := ours.Take(); n != nil {
+			p.Comment(strings.Join(n, "; "))
+		}
+		if n := theirs.Take(); n != nil {
+			p.Comment("Opponent: " + strings.Join(n, "; "))
+		}
+		if strings.Contains(san, "@") {
+			p.Divert(DropsNote)
+		}
+		p.Move(startPly+i, san)
+		p.Comment(strings.Join(words, "; "))
+	}
+}
+
+// DropsNote opens the comment that holds a crazykrieg game from its first
+// drop on (pgnout.Divert): PGN readers know no drops, so the movetext they
+// play stops before it.
+const DropsNote = "Drops follow (PGN has none; the game goes on, a drop written N@e4):"
 
 // round3 keeps three decimals of a score: enough to read, short to write.
 func round3(x float64) float64 { return math.Round(x*1000) / 1000 }

@@ -14,6 +14,7 @@ import (
 	"kriegbot/engine/players"
 	"kriegbot/internal/boardsvg"
 	"kriegbot/internal/retention"
+	"kriegbot/internal/turntext"
 	"kriegbot/record"
 )
 
@@ -37,6 +38,9 @@ func WriteHTML(w io.Writer, res *Result) error {
 		fmt.Fprintf(&sb, "Result %s (%s) after %d plies, %d illegal attempts. ", html.EscapeString(r.Result), html.EscapeString(r.Reason), r.Plies, r.Illegal)
 	}
 	fmt.Fprintf(&sb, "<b id=\"summary\">%s</b></p>\n", html.EscapeString(Summary(res)))
+	if v := g.Rules.Variant; !v.IsWild16() {
+		fmt.Fprintf(&sb, "<p class=\"meta\" id=\"rules\">Rules: %s.</p>\n", html.EscapeString(turntext.Rules(v)))
+	}
 	for _, w := range res.Warnings {
 		fmt.Fprintf(&sb, "<p class=\"warn\">warning: %s</p>\n", html.EscapeString(w))
 	}
@@ -123,6 +127,7 @@ func writeHTMLFrame(sb *strings.Builder, res *Result, i int) {
 	if f.HasClocks {
 		fmt.Fprintf(sb, "<p>Clocks: ours %s, theirs %s</p>\n", clockText(f.Clocks.Ours), clockText(f.Clocks.Theirs))
 	}
+	writeHTMLTurn(sb, f)
 	sb.WriteString("<div class=\"boards\">\n")
 	if f.HasHeat {
 		boardsvg.Board(sb, "our men", f.Us, func(sq chess.Square, x, y int) {
@@ -154,6 +159,24 @@ func writeHTMLFrame(sb *strings.Builder, res *Result, i int) {
 		fmt.Fprintf(sb, "<li>ply %d: %s</li>", h.Ply, html.EscapeString(heardText(h)))
 	}
 	sb.WriteString("</ol>\n</section>\n")
+}
+
+// writeHTMLTurn writes what a variant game's turn stood on: the
+// obligation, the pawn news, the opponent's last turn, the pockets.
+func writeHTMLTurn(sb *strings.Builder, f *Frame) {
+	if len(f.Turn) == 0 && !f.HasPockets {
+		return
+	}
+	// Styled here, not in pageCSS: a wild 16 page stays as it was.
+	sb.WriteString("<ul class=\"turn\" style=\"font-size:14px;margin:4px 0;padding-left:22px;color:#036\">")
+	for _, l := range f.Turn {
+		fmt.Fprintf(sb, "<li>%s</li>", html.EscapeString(l))
+	}
+	if f.HasPockets {
+		fmt.Fprintf(sb, "<li class=\"pockets\">our pocket: %s; their pocket: %s</li>",
+			html.EscapeString(turntext.Pocket(f.Pockets[0])), html.EscapeString(turntext.Pocket(f.Pockets[1])))
+	}
+	sb.WriteString("</ul>\n")
 }
 
 // heardHTML is the most referee answers an HTML frame lists.

@@ -16,7 +16,9 @@ import (
 	"kriegbot/engine/players"
 	"kriegbot/engine/umpire"
 	"kriegbot/internal/buildinfo"
+	"kriegbot/internal/turntext"
 	"kriegbot/opponent"
+	"kriegbot/record"
 )
 
 // Options choose the slice of a game a replay shows.
@@ -67,6 +69,14 @@ type Frame struct {
 	Search   players.SearchReport
 	// Differs says the re-run chose another attempt.
 	Differs bool
+	// Turn says what the turn stood on in a variant game beyond wild 16
+	// (turntext.Follower.Lines: the obligation, our pawn news, the
+	// opponent's last turn); Pockets, in crazykrieg, the men each side
+	// may drop (ours, then theirs), from the revealed game or else from
+	// the belief.
+	Turn       []string
+	Pockets    [2][chess.King]uint8
+	HasPockets bool
 }
 
 // Heard is one referee answer as we heard it.
@@ -77,6 +87,10 @@ type Heard struct {
 	Own   bool
 	Move  chess.Move
 	Words []string
+	// Said words the answers only the variants beyond wild 16 give
+	// (turntext.Answer: an "Any?" answer, the opponent's refusal); "" for
+	// the others.
+	Said string
 }
 
 // Result is a whole replay.
@@ -95,8 +109,10 @@ type Result struct {
 	// one's line.
 	Resized, FirstResized int
 	// Truth holds the true position after each ply (Truth[0] is the start)
-	// when the record reveals the moves; nil otherwise.
-	Truth []chess.Position
+	// when the record reveals the moves; nil otherwise. In crazykrieg
+	// TruthPockets holds the pockets beside each.
+	Truth        []chess.Position
+	TruthPockets []umpire.Pockets
 	// Warnings say why differences may be expected, or what of the record
 	// is not replayed.
 	Warnings []string
@@ -184,8 +200,10 @@ func Run(ctx context.Context, rec *Record, opt Options) (*Result, error) {
 		if g.Setup != nil {
 			start = *g.Setup
 		}
-		res.Truth = truePositions(start, rec.Moves)
+		res.Truth, res.TruthPockets = truePositions(start, rules.Variant, rec.Moves)
 	}
+	var turn turntext.Follower
+	turn.Start(players.Game{Color: g.Us, Rules: rules, Start: g.Setup})
 	total := 0
 	for _, s := range rec.Steps {
 		if s.Kind == StepAttempt {
@@ -214,7 +232,9 @@ func Run(ctx context.Context, rec *Record, opt Options) (*Result, error) {
 			if players.Moved(s.View) {
 				plies++
 			}
-			res.Heard = append(res.Heard, Heard{Line: s.Line, Ply: plies, Own: s.View.Own, Move: s.Move, Words: s.Words})
+			said, _ := turntext.Answer(s.View)
+			res.Heard = append(res.Heard, Heard{Line: s.Line, Ply: plies, Own: s.View.Own, Move: s.Move, Words: s.Words, Said: said})
+			turn.Hear(s.View)
 			dg.Hear([]players.Event{{Kind: players.Answer, View: s.View}}, s.T)
 		case StepAttempt:
 			if opt.To > 0 && plies > opt.To {
@@ -224,8 +244,17 @@ func Run(ctx context.Context, rec *Record, opt Options) (*Result, error) {
 			f := Frame{Attempt: attempts, Ply: plies, Line: s.Line, Us: g.Us, Heard: len(res.Heard),
 				Clocks: clocks, HasClocks: hasClocks, Recorded: s.Move, RecordedSearch: s.Search}
 			show := plies >= opt.From
+			turn.Asked(s.Move)
+			f.Turn = turn.Lines()
+			if rules.Variant.Drops && plies < len(res.TruthPockets) {
+				p := res.TruthPockets[plies]
+				f.Pockets, f.HasPockets = [2][chess.King]uint8{p[g.Us], p[g.Us.Other()]}, true
+			}
 			if show && inspect {
 				if b := in.Belief(); b != nil {
+					if rules.Variant.Drops && !f.HasPockets {
+						f.Pockets, f.HasPockets = [2][chess.King]uint8{b.OurPocket(), b.TheirPocket()}, true
+					}
 					for pt := chess.Pawn; pt <= chess.King; pt++ {
 						f.Own[pt] = b.Own(pt)
 					}
@@ -310,10 +339,18 @@ func treesRecorded(rec *Record) bool {
 	return true
 }
 
-// truePositions plays the revealed moves (checked by ReadRecord).
-func truePositions(start chess.Position, sans []string) []chess.Position {
+// truePositions plays the revealed moves (checked by ReadRecord); in a
+// variant with drops through the umpire, with the pockets beside.
+func truePositions(start chess.Position, v umpire.Variant, sans []string) ([]chess.Position, []umpire.Pockets) {
 	out := make([]chess.Position, 1, len(sans)+1)
 	out[0] = start
+	if v.Drops {
+		pockets := []umpire.Pockets{{}}
+		record.PlayDrops(start, v, sans, func(pos chess.Position, p umpire.Pockets) {
+			out, pockets = append(out, pos), append(pockets, p)
+		})
+		return out, pockets
+	}
 	for _, s := range sans {
 		pos := out[len(out)-1]
 		m, err := pos.ParseSAN(s)
@@ -323,7 +360,7 @@ func truePositions(start chess.Position, sans []string) []chess.Position {
 		pos.Make(m)
 		out = append(out, pos)
 	}
-	return out
+	return out, nil
 }
 
 // recordedModel rebuilds the per-opponent model a game was played with from

@@ -9,6 +9,7 @@ import (
 	"kriegbot/engine/chess"
 	"kriegbot/engine/oppmodel"
 	"kriegbot/engine/players"
+	"kriegbot/internal/turntext"
 	"kriegbot/record"
 )
 
@@ -51,6 +52,9 @@ func writeHeader(sb *strings.Builder, res *Result) {
 		res.Record.Name, g.Number, g.White, g.Black, colorName(g.Us), g.Player, g.Seed, g.BaseMin, g.IncS)
 	if r := res.Record.Result; r != nil {
 		fmt.Fprintf(sb, "result %s (%s) after %d plies, %d illegal attempts\n", r.Result, r.Reason, r.Plies, r.Illegal)
+	}
+	if v := g.Rules.Variant; !v.IsWild16() {
+		fmt.Fprintf(sb, "rules: %s\n", turntext.Rules(v))
 	}
 	for _, w := range res.Warnings {
 		fmt.Fprintf(sb, "warning: %s\n", w)
@@ -101,6 +105,12 @@ func writeFrame(sb *strings.Builder, res *Result, i int, color bool) {
 		}
 		sb.WriteByte('\n')
 	}
+	for _, l := range f.Turn {
+		fmt.Fprintf(sb, "turn: %s\n", l)
+	}
+	if f.HasPockets {
+		fmt.Fprintf(sb, "pockets: ours %s; theirs %s\n", turntext.Pocket(f.Pockets[0]), turntext.Pocket(f.Pockets[1]))
+	}
 	if f.HasHeat {
 		writeBoards(sb, f, truthAt(res, f.Ply), color)
 	}
@@ -110,6 +120,9 @@ func writeFrame(sb *strings.Builder, res *Result, i int, color bool) {
 // heardText is one answer as "e2e4: Illegal move" (our attempt, refused or
 // not, by its move) or "they: 1 pawn try".
 func heardText(h Heard) string {
+	if h.Said != "" {
+		return h.Said
+	}
 	who := "they"
 	if h.Own {
 		who = "we" // a record that does not name the attempt

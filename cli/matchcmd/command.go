@@ -137,7 +137,7 @@ func Command(args []string, stdout, stderr io.Writer) int {
 		}
 		c.HiddenKing = true
 	}
-	c.PGNHeader = match.PGNHeader{Event: match.EventName(c.Limits.Control), Site: "kriegbot match", Date: time.Now().UTC().Format("2006.01.02")}
+	c.PGNHeader = match.PGNHeader{Event: match.EventName(c.Limits.Control, c.Rules.Variant.Name), Site: "kriegbot match", Date: time.Now().UTC().Format("2006.01.02")}
 
 	var closers []func() error
 	open := func(path string) (io.Writer, error) {

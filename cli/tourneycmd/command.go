@@ -90,7 +90,7 @@ func parseFlags(args []string, stderr io.Writer) (options, int, bool) {
 	rounds := fs.Int("rounds", 0, "Swiss rounds (0: enough for a clear winner, at least 3; a round robin has its own)")
 	tc := fs.String("tc", "1+1", "time control of every game: minutes + increment in seconds, e.g. 1+1 or 2+12, or with units (1m+1s); kriegbot match -tc reads it the same")
 	style := fs.String("style", "icc", "how the TD announces pairings: icc (DG 63 and the tourney-set line) or fics (mamer's lines)")
-	rules := fs.String("rules", "olympiad", "referee rules: icc, olympiad (automatic draws by the 50-move rule and repetition) or ks (kriegspiel.org's: a draw after 2,000 half-moves without capture or pawn move)")
+	rules := fs.String("rules", "olympiad", "referee rules: icc, olympiad (automatic draws by the 50-move rule and repetition) or ks (kriegspiel.org's: a draw after 2,000 half-moves without capture or pawn move); or a variant of kriegspiel.org other than wild 16 (berkeley, berkeley_any, cincinnati, english, rand, crazykrieg), played in-process under the site's rules, each game as kriegbot match plays it")
 	addr := fs.String("addr", "127.0.0.1:0", "the server's address; give a fixed port (and -wait) to let outside ICC-protocol bots join by \"tell TD join 1\"")
 	wait := fs.Duration("wait", 0, "wait this long for outside entrants before the start (0: start once our players have joined)")
 	absent := fs.Duration("absent", 2*time.Minute, "time a paired player has to start its game before losing by forfeit")
@@ -107,6 +107,10 @@ Ctrl-C finishes the games in progress and adjourns the event; a second Ctrl-C ad
 it at once (those games are played again). -resume DIR goes on with it. Exit status:
 0 the event done or adjourned, 1 a failure, 2 bad usage, 3 adjourned by a second Ctrl-C
 with games in progress.
+With -rules naming a variant of kriegspiel.org other than wild 16 (berkeley_any ...),
+the event is played in-process, each game as kriegbot match plays it, since the
+server's telnet door plays wild 16 only: tourney.pgn, tourney.txt and .html and each
+side's records under -out; Ctrl-C stops it (no -resume, no -wait).
 example: kriegbot tourney -players "mcts,mcts:approach=a,heuristic,random" -format swiss -rounds 3 -tc 1+1
 `)
 	if code, done := cmdflag.Parse(fs, args, stderr); done {
@@ -140,7 +144,12 @@ example: kriegbot tourney -players "mcts,mcts:approach=a,heuristic,random" -form
 		return options{}, cmdflag.Fail(stderr, "tourney", "-tc: %v", err), true
 	}
 	if _, err := umpire.ParseRules(opt.rules); err != nil {
-		return options{}, cmdflag.Fail(stderr, "tourney", "-rules: %v", err), true
+		if _, ok := variantOf(opt.rules); !ok {
+			return options{}, cmdflag.Fail(stderr, "tourney", "-rules: %v (or a variant of kriegspiel.org: %s)", err, strings.Join(umpire.VariantNames(), ", ")), true
+		}
+		if opt.wait > 0 {
+			return options{}, cmdflag.Fail(stderr, "tourney", "-wait: outside players join over the telnet door, which plays wild 16 only; a %s event is played in-process", opt.rules), true
+		}
 	}
 	if host, _, err := net.SplitHostPort(opt.addr); err != nil {
 		return options{}, cmdflag.Fail(stderr, "tourney", "-addr %q: %v", opt.addr, err), true
@@ -311,6 +320,18 @@ const (
 // Each value on interrupts is a Ctrl-C: the first finishes the round's
 // games in progress and adjourns the event, the second adjourns it at once.
 func run(ctx context.Context, opt options, stdout, stderr io.Writer, interrupts <-chan os.Signal) (ending, error) {
+	if v, ok := variantOf(opt.rules); ok && !opt.resume {
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		go func() {
+			select {
+			case <-interrupts:
+				cancel()
+			case <-ctx.Done():
+			}
+		}()
+		return endDone, runVariant(ctx, opt, v, stdout)
+	}
 	began := time.Now()
 	if opt.out == "" {
 		opt.out = "tourney-" + began.Format("20060102-150405")

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -22,6 +23,32 @@ type Options struct {
 	Width, Height int
 	// VirtualTime lets the page's scripts run this long (0: none).
 	VirtualTime time.Duration
+}
+
+// DOM renders url in headless Chromium, with a fresh profile in dir, and
+// returns the document as the page's scripts left it (--dump-dom). It waits
+// at most a minute.
+func DOM(dir, url string, o Options) (string, error) {
+	bin, err := exec.LookPath("chromium")
+	if err != nil {
+		return "", fmt.Errorf("chromium not installed (apt-get install -y chromium): %w", err)
+	}
+	args := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+		"--disable-component-update", "--disable-sync", "--no-first-run", "--user-data-dir=" + filepath.Join(dir, "profile-dom")}
+	if o.VirtualTime > 0 {
+		args = append(args, "--virtual-time-budget="+strconv.FormatInt(o.VirtualTime.Milliseconds(), 10))
+	}
+	args = append(args, "--dump-dom", url)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, args...)
+	var errs strings.Builder
+	cmd.Stderr = &errs
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("chromium: %v\n%s", err, errs.String())
+	}
+	return string(out), nil
 }
 
 // Screenshot renders url in headless Chromium, with a fresh profile in

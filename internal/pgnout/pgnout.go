@@ -12,6 +12,11 @@ const Width = 79
 // readers and databases match it as a string).
 const Variant = "Kriegspiel"
 
+// RuleVariantTag names the tag that gives, beside Variant, the rule variant
+// of a game that is not wild 16, by kriegspiel.org's identifier
+// ([RuleVariant "berkeley_any"]); a wild 16 game has none.
+const RuleVariantTag = "RuleVariant"
+
 // Writer builds one game's PGN. The zero Writer is ready: add the tags, then
 // the moves and comments in order, then call Finish.
 type Writer struct {
@@ -19,6 +24,10 @@ type Writer struct {
 	col        int
 	inMoves    bool
 	needNumber bool // a Black move after a comment repeats its number ("3...")
+	// aside, once Divert was called, takes the moves and comments that
+	// follow; note introduces them.
+	aside *Writer
+	note  string
 }
 
 var tagEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", " ", "\r", " ")
@@ -55,6 +64,10 @@ func (w *Writer) word(s string) {
 // where one is due: before every White move, and before a Black move that
 // follows a comment or starts the movetext.
 func (w *Writer) Move(ply int, san string) {
+	if w.aside != nil {
+		w.aside.Move(ply, san)
+		return
+	}
 	w.startMoves()
 	n := strconv.Itoa(ply/2 + 1)
 	switch {
@@ -70,6 +83,10 @@ func (w *Writer) Move(ply int, san string) {
 // Comment writes {text}, breaking lines between its words; braces inside
 // become parentheses. Empty text writes nothing.
 func (w *Writer) Comment(text string) {
+	if w.aside != nil {
+		w.aside.Comment(text)
+		return
+	}
 	words := strings.Fields(strings.NewReplacer("{", "(", "}", ")").Replace(text))
 	if len(words) == 0 {
 		return
@@ -82,9 +99,34 @@ func (w *Writer) Comment(text string) {
 	w.needNumber = true
 }
 
-// Finish writes the result token and returns the whole game, ending in a
-// blank line.
+// Divert ends the movetext a PGN reader plays through: the moves and
+// comments that follow are written, in the same notation, inside one comment
+// after note, before the result. It is for moves an ordinary reader cannot
+// play (a crazykrieg drop, "N@e4"): the file stays ordinary PGN and the game
+// whole. A second call changes nothing.
+func (w *Writer) Divert(note string) {
+	if w.aside == nil {
+		w.aside, w.note = &Writer{}, note
+	}
+}
+
+// Undivert writes the moves and comments diverted since Divert as that one
+// comment; what follows is movetext again (a closing comment). Without a
+// Divert it does nothing.
+func (w *Writer) Undivert() {
+	a := w.aside
+	if a == nil {
+		return
+	}
+	w.aside = nil
+	// Its comments become parentheses inside the one comment.
+	w.Comment(w.note + " " + strings.TrimSpace(a.b.String()))
+}
+
+// Finish writes the result token (after Undivert) and returns the whole
+// game, ending in a blank line.
 func (w *Writer) Finish(result string) string {
+	w.Undivert()
 	w.word(result)
 	w.b.WriteString("\n\n")
 	return w.b.String()

@@ -47,3 +47,21 @@ func TestWrapsAt79(t *testing.T) {
 		t.Fatalf("start %q", out[:20])
 	}
 }
+
+// TestDivert: the moves after Divert are one comment, in the same
+// notation, before the result; the movetext before it is untouched.
+func TestDivert(t *testing.T) {
+	var w Writer
+	w.Move(0, "e4")
+	w.Comment("silent")
+	w.Divert("Drops:")
+	w.Divert("ignored")
+	w.Move(1, "N@e5")
+	w.Comment("Drop of a knight")
+	w.Move(2, "d4")
+	got := w.Finish("1-0")
+	want := "\n1. e4 {silent} {Drops: 1... N@e5 (Drop of a knight) 2. d4} 1-0\n\n"
+	if got != want {
+		t.Fatalf("got %q\nwant %q", got, want)
+	}
+}
