@@ -3,6 +3,7 @@ package players
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"kriegbot/engine/belief"
 	"kriegbot/engine/chess"
@@ -101,6 +102,9 @@ type MCTS struct {
 	bel    belief.State
 	game   Game
 	list   chess.MoveList
+	// moves is the search's root: the board attempts of list and the
+	// askable drops.
+	moves []chess.Move
 	// ourMove and ourView are our last accepted move and what we heard of
 	// it, to walk the tree down once the opponent's reply is heard.
 	ourMove chess.Move
@@ -148,8 +152,9 @@ func (p *MCTS) AttemptTrees(ctx context.Context, trees []int64, boards int) (che
 
 func (p *MCTS) attempt(ctx context.Context, b Budget, trees []int64) (chess.Move, error) {
 	p.know.Askable(&p.list)
-	if p.list.N == 0 {
-		return p.dropFallback()
+	p.moves = p.know.AskableDrops(append(p.moves[:0], p.list.Slice()...))
+	if len(p.moves) == 0 {
+		return chess.NullMove, ErrNoAttempt
 	}
 	lim := search.Limits{Nodes: b.Nodes, Time: b.Time, MaxTime: b.MaxTime, Boards: b.Boards}
 	switch {
@@ -164,34 +169,12 @@ func (p *MCTS) attempt(ctx context.Context, b Budget, trees []int64) (chess.Move
 	case b.Nodes == 0 && b.Time == 0:
 		lim.Nodes = emergencyNodes // no budget: what is cheap
 	}
-	r := p.search.Search(ctx, &p.bel, p.list.Slice(), lim)
+	r := p.search.Search(ctx, &p.bel, p.moves, lim)
 	p.trees = p.search.TreeIterations(p.trees[:0])
 	p.Last = r
 	m := r.Move
-	if !p.list.Contains(m) { // cannot happen; never ask a refused attempt
-		m = p.list.Moves[0]
-	}
-	p.know.Asked(m)
-	return m, nil
-}
-
-// dropFallback is the attempt once every board attempt was refused: a drop
-// (crazykrieg), one on the checking line first. The search does not weigh
-// drops yet.
-func (p *MCTS) dropFallback() (chess.Move, error) {
-	drops := p.know.AskableDrops(nil)
-	if len(drops) == 0 {
-		return chess.NullMove, ErrNoAttempt
-	}
-	m := drops[0]
-	if p.know.InCheck() {
-		line := checkLine(p.know.Board.King(), p.know.Checks)
-		for _, d := range drops {
-			if line.Has(d.To()) {
-				m = d
-				break
-			}
-		}
+	if !slices.Contains(p.moves, m) { // cannot happen; never ask a refused attempt
+		m = p.moves[0]
 	}
 	p.know.Asked(m)
 	return m, nil
@@ -200,7 +183,7 @@ func (p *MCTS) dropFallback() (chess.Move, error) {
 // Hear applies a referee answer to the knowledge, the belief and the tree.
 // The belief hears every answer in the variant's own terms (untyped and
 // exact captures, en passant, "Any?", public refusals, drops); the tree
-// follows board moves only.
+// follows our moves and drops.
 func (p *MCTS) Hear(e Event) {
 	if e.Kind == ClockUpdate {
 		return // the driver's budget accounts for the clock
@@ -224,10 +207,6 @@ func (p *MCTS) Hear(e Event) {
 		p.know.Hear(e.View)
 		p.bel.Ours(m, v)
 		p.waiting = true
-		if umpire.IsDrop(m) {
-			p.ourMove = chess.NullMove // the tree holds no drops: none to follow
-			return
-		}
 		p.ourMove, p.ourView = m, v
 	case !Moved(v): // an answer to "Any?", or the opponent's public refusal
 		p.know.Hear(v)
