@@ -157,9 +157,10 @@ func confine(from, free chess.Bitboard) chess.Bitboard {
 // evalBare computes the answers exactly against a bare king: for every square
 // its king may stand on, whether the attempt is refused, mates, stalemates,
 // checks (of which kind) or passes silently, and how much room the king keeps.
-// won is evalParams.bareWon.
-func evalBare(e *stateEntry, m *men, mv chess.Move, alt, won float32, out *answers) {
+// p gives what mating men are worth (bareWon) and a stalemate.
+func evalBare(e *stateEntry, m *men, mv chess.Move, alt float32, p evalParams, out *answers) {
 	s := &e.bel
+	won := p.bareWon
 	var after men
 	var ko kingOdds
 	ko.compute(s, m, mv, &after)
@@ -191,7 +192,7 @@ func evalBare(e *stateEntry, m *men, mv chess.Move, alt, won float32, out *answe
 	t := ko.total
 	out.add(float32(ko.illegal/t), alt, true, false, umpire.NoCapture, chess.NoCheck)
 	out.add(float32(ko.mate/t), winValue, false, true, umpire.NoCapture, chess.NoCheck)
-	out.add(float32(ko.stale/t), drawValue, false, true, umpire.NoCapture, chess.NoCheck)
+	out.add(float32(ko.stale/t), p.stalemate, false, true, umpire.NoCapture, chess.NoCheck)
 	for k := chess.CheckRank; k <= chess.CheckKnight; k++ {
 		out.add(float32(ko.check[k]/t), v+checkBonus, false, false, umpire.NoCapture, k)
 	}
@@ -258,8 +259,9 @@ func immobile(s *belief.State, m *men) float64 {
 }
 
 // kingEndgame adjusts legal answers' values with a few opponent units left:
-// the chance of stalemating costs our material lead, mating gains a win.
-func kingEndgame(s *belief.State, m *men, mv chess.Move, legalValue float32) float32 {
+// the chance of stalemating turns our material lead into stalemate's value
+// (a draw, or a win where the stalemated side loses), mating gains a win.
+func kingEndgame(s *belief.State, m *men, mv chess.Move, legalValue, stalemate float32) float32 {
 	var after men
 	var ko kingOdds
 	ko.compute(s, m, mv, &after)
@@ -272,7 +274,7 @@ func kingEndgame(s *belief.State, m *men, mv chess.Move, legalValue float32) flo
 	if ko.mate > 0 { // helpless walks the opponent's lines: only when it counts
 		pMate = mateShare * helpless(s, mv.To()) * ko.mate / legal
 	}
-	return legalValue + float32(pStale)*(drawValue-legalValue) + float32(pMate)*(winValue-legalValue)
+	return legalValue + float32(pStale)*(stalemate-legalValue) + float32(pMate)*(winValue-legalValue)
 }
 
 // checkKind classifies the check our men (after our move) give a king on k.

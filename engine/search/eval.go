@@ -34,6 +34,9 @@ type evalParams struct {
 	// hand is treeSettings.hand: the share of its value a pocketed man
 	// counts for (0: no pockets).
 	hand float32
+	// stalemate is treeSettings.stalemate, the value of stalemating the
+	// opponent.
+	stalemate float32
 }
 
 // evalFor returns the valuation's settings for a search from root with the
@@ -42,7 +45,7 @@ type evalParams struct {
 // bareWonEnding shuffles into those draws (KR-K drills under the Olympiad's
 // rules: 32 % mated at 80, 16 % at 95; docs/strength.md, round 16).
 func evalFor(root *belief.State, set *treeSettings) evalParams {
-	p := evalParams{shield: set.shield, bareWon: bareWon, hand: set.hand}
+	p := evalParams{shield: set.shield, bareWon: bareWon, hand: set.hand, stalemate: set.stalemate}
 	if root.Units() == 0 && !set.drawRules {
 		p.bareWon = bareWonEnding
 	}
@@ -349,7 +352,7 @@ func evalAttempt(e *stateEntry, m *men, mv chess.Move, alt float32, p evalParams
 	out.n = 0
 	s := &e.bel
 	if s.Units() == 0 && s.Support(oppmodel.King) != 0 {
-		evalBare(e, m, mv, alt, p.bareWon, out)
+		evalBare(e, m, mv, alt, p, out)
 		return
 	}
 	o := s.Outcomes(mv)
@@ -407,7 +410,7 @@ func evalAttempt(e *stateEntry, m *men, mv chess.Move, alt float32, p evalParams
 	}
 	quiet := base - hangLoss(vm, def, pAny, pPawn)
 	if s.Units() <= fewUnits {
-		quiet = kingEndgame(s, m, mv, quiet)
+		quiet = kingEndgame(s, m, mv, quiet, p.stalemate)
 	}
 	out.add(float32(o.Illegal), alt, true, false, umpire.NoCapture, chess.NoCheck)
 	legal := o.Legal()

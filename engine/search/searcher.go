@@ -130,7 +130,10 @@ func (s *Searcher) NewGame(seed uint64, rules umpire.Rules) {
 	s.cfg.Seed = seed
 	s.rooted = false
 	s.set.drawRules = rules.Repetition || rules.FiftyMoves
-	s.set.hand = 0
+	s.set.hand, s.set.stalemate = 0, drawValue
+	if rules.Variant.StalemateLoses {
+		s.set.stalemate = winValue
+	}
 	if rules.Variant.Drops {
 		s.set.hand = handShare
 	}

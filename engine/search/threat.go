@@ -34,8 +34,9 @@ func (t *tree) countMates(bel *belief.State, moves []chess.Move, n int, threats 
 				continue
 			}
 			if !t.board.HasLegalMove() {
-				// A drop from the opponent's pocket may block the check.
-				if t.board.InCheck() && (!pocket || !blockable(&t.board)) {
+				// A drop from the opponent's pocket may block the check;
+				// where the stalemated side loses (rand), no move is a win.
+				if t.board.InCheck() && (!pocket || !blockable(&t.board)) || !t.board.InCheck() && t.set.stalemate == winValue {
 					c.won++
 				}
 				continue
