@@ -38,6 +38,7 @@ func mctsKind() Kind {
 			"critical=0|1: on a clock, think up to the plan's maximum (twice the soft budget) where the choice is critical: in check, mate chances that differ between attempts, a likely capture (default 0: a match did not show it pays)",
 			"repeat=X: under rules that draw a thrice-repeated position, the chance that a root attempt placing our men as they stood twice before draws (each time more takes the same share of the doubt left); only a lead is pulled toward the draw, 0 to 1 (default 1; 0 does not look)",
 			"checks=0|1: the tree's opponent may check our king, not only take our men (default 0: 48 % over 200 games did not show it pays)",
+			"any=X: where the variant has \"Any?\", ask it at a turn's start when the belief gives its pawn tries at least this chance that one is legal, 0 to 1 (default 0.1; 0 never asks)",
 			"seed=N: mixed into each game's seed (default 0)",
 		},
 		Build: buildMCTS,
@@ -71,6 +72,7 @@ func buildMCTS(o *Options) (func() Player, error) {
 	cfg.Samples = o.Int("samples", cfg.Samples, 1, 4096)
 	cfg.Playout = o.Int("playout", cfg.Playout, 0, 1000)
 	seed := uint64(o.Int("seed", 0, 0, 1<<62))
+	askAny := o.Float("any", defaultAskAny, 0, 1)
 	prior, err := priorOption(o)
 	if err != nil {
 		return nil, err
@@ -86,7 +88,7 @@ func buildMCTS(o *Options) (func() Player, error) {
 		if err != nil {
 			panic(err) // checked above
 		}
-		return &MCTS{search: s, prior: prior, seed: seed}
+		return &MCTS{search: s, prior: prior, seed: seed, askAny: askAny}
 	}, nil
 }
 
@@ -98,6 +100,9 @@ type MCTS struct {
 	search *search.Searcher
 	prior  belief.Prior
 	seed   uint64
+	// askAny is the least chance that a pawn try is legal for which we ask
+	// "Any?" (0: never; see asksAny).
+	askAny float64
 	know   Knowledge
 	bel    belief.State
 	game   Game
@@ -152,6 +157,11 @@ func (p *MCTS) AttemptTrees(ctx context.Context, trees []int64, boards int) (che
 
 func (p *MCTS) attempt(ctx context.Context, b Budget, trees []int64) (chess.Move, error) {
 	p.know.Askable(&p.list)
+	if p.asksAny() {
+		p.Last, p.trees = search.Result{Move: chess.NullMove}, p.trees[:0]
+		p.know.Asked(chess.NullMove)
+		return chess.NullMove, nil
+	}
 	p.moves = p.know.AskableDrops(append(p.moves[:0], p.list.Slice()...))
 	if len(p.moves) == 0 {
 		return chess.NullMove, ErrNoAttempt
@@ -178,6 +188,29 @@ func (p *MCTS) attempt(ctx context.Context, b Budget, trees []int64) (chess.Move
 	}
 	p.know.Asked(m)
 	return m, nil
+}
+
+// defaultAskAny is the any option's default.
+const defaultAskAny = 0.1
+
+// asksAny reports whether to ask "Any?" now: it may be asked, it is the
+// turn's first attempt, and the belief gives the pawn tries on the askable
+// list (p.list) at least the chance askAny that one of them is legal. The
+// answer is worth its cost then: "has pawn captures" names a capture to
+// make (the obligation keeps only the pawn tries on the list), "no pawn
+// captures" spares refusals the opponent would hear, and the belief learns
+// from either.
+func (p *MCTS) asksAny() bool {
+	if p.askAny == 0 || !p.know.CanAskAny() || p.know.Refused.N > 0 {
+		return false
+	}
+	none := 1.0
+	for _, m := range p.list.Slice() {
+		if p.know.IsPawnTry(m) {
+			none *= 1 - p.bel.ProbLegal(m)
+		}
+	}
+	return 1-none >= p.askAny
 }
 
 // Hear applies a referee answer to the knowledge, the belief and the tree.
