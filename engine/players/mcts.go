@@ -190,8 +190,12 @@ func (p *MCTS) attempt(ctx context.Context, b Budget, trees []int64) (chess.Move
 	return m, nil
 }
 
-// defaultAskAny is the any option's default.
-const defaultAskAny = 0.1
+// defaultAskAny is the any option's default; askAnyUnits the opponent's
+// unit count (its king aside) up to which mcts does not ask.
+const (
+	defaultAskAny = 0.1
+	askAnyUnits   = 4
+)
 
 // asksAny reports whether to ask "Any?" now: it may be asked, it is the
 // turn's first attempt, and the belief gives the pawn tries on the askable
@@ -199,9 +203,12 @@ const defaultAskAny = 0.1
 // answer is worth its cost then: "has pawn captures" names a capture to
 // make (the obligation keeps only the pawn tries on the list), "no pawn
 // captures" spares refusals the opponent would hear, and the belief learns
-// from either.
+// from either. Against a few men it does not ask: the obligation takes the
+// choice from the search, which weighs the stalemate a capture of the last
+// mobile man may give (a forced pawn capture of a lone queen stalemated its
+// king in 3 of 40 games against random).
 func (p *MCTS) asksAny() bool {
-	if p.askAny == 0 || !p.know.CanAskAny() || p.know.Refused.N > 0 {
+	if p.askAny == 0 || !p.know.CanAskAny() || p.know.Refused.N > 0 || p.bel.Units() <= askAnyUnits {
 		return false
 	}
 	none := 1.0

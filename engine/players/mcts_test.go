@@ -306,8 +306,8 @@ func TestScore(t *testing.T) {
 
 // TestMCTSAsksAny: where the variant has "Any?", mcts asks it at a turn's
 // start when the belief makes a pawn capture likely, never with the option
-// at 0 nor without a likely one, and after "has pawn captures" makes the
-// capture.
+// at 0, without a likely one or against a few men, and after "has pawn
+// captures" makes the capture.
 func TestMCTSAsksAny(t *testing.T) {
 	v, err := umpire.ParseVariant("berkeley_any")
 	if err != nil {
@@ -317,9 +317,11 @@ func TestMCTSAsksAny(t *testing.T) {
 		spec, fen string
 		asks      bool
 	}{
-		{"mcts:mem=8", "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", true},
-		{"mcts:mem=8,any=0", "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", false},
-		{"mcts:mem=8", "4k3/p7/8/8/4P3/8/8/4K3 w - - 0 1", false},
+		{"mcts:mem=8", "rnb1k3/ppp5/8/3p4/4P3/8/8/4K3 w - - 0 1", true},
+		{"mcts:mem=8,any=0", "rnb1k3/ppp5/8/3p4/4P3/8/8/4K3 w - - 0 1", false},
+		{"mcts:mem=8", "rnb1k3/ppp5/8/8/4P3/8/8/4K3 w - - 0 1", false},
+		// Against a few men the search keeps its choice.
+		{"mcts:mem=8", "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", false},
 	} {
 		pos, err := chess.ParseFEN(c.fen)
 		if err != nil {
