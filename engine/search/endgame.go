@@ -259,9 +259,11 @@ func immobile(s *belief.State, m *men) float64 {
 }
 
 // kingEndgame adjusts legal answers' values with a few opponent units left:
-// the chance of stalemating turns our material lead into stalemate's value
-// (a draw, or a win where the stalemated side loses), mating gains a win.
-func kingEndgame(s *belief.State, m *men, mv chess.Move, legalValue, stalemate float32) float32 {
+// the chance of stalemating costs our material lead, mating gains a win.
+// The stalemate stays a draw where the stalemated side loses (rand): with
+// men about, valued as a win it made the search chase guessed stalemates
+// (rand against heuristic, 300 nodes, 80 games: 92.5 % against 95 %).
+func kingEndgame(s *belief.State, m *men, mv chess.Move, legalValue float32) float32 {
 	var after men
 	var ko kingOdds
 	ko.compute(s, m, mv, &after)
@@ -274,7 +276,7 @@ func kingEndgame(s *belief.State, m *men, mv chess.Move, legalValue, stalemate f
 	if ko.mate > 0 { // helpless walks the opponent's lines: only when it counts
 		pMate = mateShare * helpless(s, mv.To()) * ko.mate / legal
 	}
-	return legalValue + float32(pStale)*(stalemate-legalValue) + float32(pMate)*(winValue-legalValue)
+	return legalValue + float32(pStale)*(drawValue-legalValue) + float32(pMate)*(winValue-legalValue)
 }
 
 // checkKind classifies the check our men (after our move) give a king on k.

@@ -410,7 +410,7 @@ func evalAttempt(e *stateEntry, m *men, mv chess.Move, alt float32, p evalParams
 	}
 	quiet := base - hangLoss(vm, def, pAny, pPawn)
 	if s.Units() <= fewUnits {
-		quiet = kingEndgame(s, m, mv, quiet, p.stalemate)
+		quiet = kingEndgame(s, m, mv, quiet)
 	}
 	out.add(float32(o.Illegal), alt, true, false, umpire.NoCapture, chess.NoCheck)
 	legal := o.Legal()
