@@ -626,7 +626,7 @@ func infoLine(elapsed time.Duration, iterations int64, rep *players.SearchReport
 		b = append(b, " pv"...)
 		for _, m := range rep.PV {
 			b = append(b, ' ')
-			b = append(b, m.String()...)
+			b = append(b, umpire.MoveText(m)...) // a drop as N@e4
 		}
 	}
 	return string(b)

@@ -9,6 +9,7 @@ import (
 
 	"kriegbot/engine/chess"
 	"kriegbot/engine/players"
+	"kriegbot/engine/umpire"
 )
 
 func TestInfoLine(t *testing.T) {
@@ -31,6 +32,8 @@ func TestInfoLine(t *testing.T) {
 			"info time 2000 nodes 100 nps 50 depth 1 value 0.00 pv e7e8q"}, // no negative zero
 		{time.Second, 0, &players.SearchReport{Iterations: 10, Value: 30, Proven: true, PV: []chess.Move{mv("h1h8")}},
 			"info time 1000 nodes 10 nps 10 depth 1 value 30.00 proven pv h1h8"},
+		{time.Second, 0, &players.SearchReport{Iterations: 10, Value: 1, PV: []chess.Move{umpire.DropMove(chess.Knight, chess.NewSquare(4, 3)), mv("e8d8")}},
+			"info time 1000 nodes 10 nps 10 depth 2 value 1.00 pv N@e4 e8d8"}, // a drop (crazykrieg)
 		{0, 0, &players.SearchReport{Iterations: 16, Value: -1.5},
 			"info time 0 nodes 16 depth 0 value -1.50"}, // no time, no rate
 		{time.Second, 0, &players.SearchReport{}, "info time 1000"}, // a search that did not run

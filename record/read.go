@@ -504,7 +504,10 @@ func attemptStep(raw *AttemptLine) (Step, error) {
 		sr := &Search{Iterations: rs.Iterations, Trees: rs.Trees, Nodes: rs.Nodes, Boards: rs.Boards,
 			Value: rs.Value, Proven: rs.Proven, Critical: rs.Critical}
 		for i, c := range rs.Top {
-			cm, err := parseMove(c.Move)
+			cm, err := ParseAttempt(c.Move) // a move or a drop (crazykrieg)
+			if err == nil && cm == chess.NullMove {
+				err = errors.New(`"any" is not a searched attempt`)
+			}
 			if err != nil {
 				return Step{}, fmt.Errorf("search: candidate %d: %v", i+1, err)
 			}

@@ -132,7 +132,7 @@ func (w *Writer) Attempt(m chess.Move, now time.Time, rep *players.SearchReport)
 			if i == 5 {
 				break
 			}
-			s.Top = append(s.Top, CandidateLine{Move: c.Move.String(), Visits: c.Visits, Score: round3(players.Score(c.Value)), Value: c.Value,
+			s.Top = append(s.Top, CandidateLine{Move: MoveText(c.Move), Visits: c.Visits, Score: round3(players.Score(c.Value)), Value: c.Value,
 				PIllegal: c.PIllegal, PCapture: c.PCapture, PCheck: c.PCheck,
 				PMate: c.PMate, PMated: c.PMated, PRepeat: c.PRepeat})
 		}

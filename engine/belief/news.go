@@ -11,12 +11,15 @@ import (
 // leaves a support only on proof.
 
 // SetVariant tells the belief the variant it hears, for the rules that
-// change what an answer means beyond the answer itself: today only whether a
-// failed pawn try releases a player from the obligation of "has pawn
-// captures" (not in berkeley_any). Without it the belief assumes the
-// weaker reading, which is sound in every variant.
+// change what an answer means beyond the answer itself: whether a failed
+// pawn try releases a player from the obligation of "has pawn captures"
+// (not in berkeley_any), and whether the men we take go to our pocket
+// (crazykrieg: a search's capture of an unnamed kind counts there too).
+// Without it the belief assumes the weaker reading, which is sound in
+// every variant.
 func (s *State) SetVariant(v umpire.Variant) {
 	s.dueStays = v.AskAny && !v.ReleaseAfterFailedTry
+	s.drops = v.Drops
 }
 
 // ourPawnNews learns from the pawn news about our pawns heard after the

@@ -101,8 +101,14 @@ func (s *State) ourMove(m chess.Move, v umpire.View) {
 			case umpire.ManCaptured:
 				s.pawnExp = max(s.pawnExp-pawnShare, 0)
 			}
-			if pt, ok := v.Capture.Kind.Exact(); ok {
+			switch pt, ok := v.Capture.Kind.Exact(); {
+			case ok:
 				s.ourPocket[pt]++
+			case !s.drops:
+			case v.Capture.Kind == umpire.PawnCaptured:
+				s.ourPocket[chess.Pawn]++
+			case s.ourPocketPieces < 255:
+				s.ourPocketPieces++
 			}
 		}
 		s.oppCastle &^= rookRight(x)

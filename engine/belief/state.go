@@ -96,6 +96,13 @@ type State struct {
 	// our pocket in crazykrieg) less our drops.
 	ownPromoted            chess.Bitboard
 	theirPocket, ourPocket [chess.King]uint8
+	// drops says the game has pockets (crazykrieg; SetVariant), and
+	// ourPocketPieces counts the pieces we took there whose type was not
+	// announced: the referee names every one, so only a search's imagined
+	// capture (PieceCaptured) counts here, and PawnCaptured goes to
+	// ourPocket as a pawn.
+	drops           bool
+	ourPocketPieces uint8
 	// checks on our king while it is our turn (NoCheck-padded).
 	checks [2]chess.CheckKind
 	// checker[sq] is, while we are in check, the chance that the checking
@@ -289,6 +296,10 @@ func (s *State) TheirPocket() [chess.King]uint8 { return s.theirPocket }
 // OurPocket returns, by type, the men we have taken whose type was
 // announced (in crazykrieg all of them: our pocket) and not dropped.
 func (s *State) OurPocket() [chess.King]uint8 { return s.ourPocket }
+
+// OurPocketPieces returns how many pieces of unknown type we hold in a
+// crazykrieg pocket: a search's imagined captures (see ourPocketPieces).
+func (s *State) OurPocketPieces() int { return int(s.ourPocketPieces) }
 
 // Full returns the squares proven to hold an opponent unit.
 func (s *State) Full() chess.Bitboard { return s.full }

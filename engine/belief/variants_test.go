@@ -166,6 +166,30 @@ func TestCrazykriegDrops(t *testing.T) {
 	}
 }
 
+// TestImaginedCapturesFillOurPocket: in crazykrieg a capture of an
+// unnamed kind (a search's, the referee names every one) still goes to our
+// pocket, a pawn as a pawn, a piece as one of unknown type; elsewhere
+// nothing is pocketed.
+func TestImaginedCapturesFillOurPocket(t *testing.T) {
+	for _, c := range []struct {
+		variant        string
+		kind           umpire.CaptureKind
+		pawns, unknown int
+	}{
+		{"crazykrieg", umpire.PawnCaptured, 1, 0},
+		{"crazykrieg", umpire.PieceCaptured, 0, 1},
+		{"cincinnati", umpire.PieceCaptured, 0, 0},
+	} {
+		bel, _ := playVariant(t, c.variant, "e2e4", "d7d5")
+		w := bel[chess.White]
+		take := chess.NewMove(sq("e4"), sq("d5"), chess.NoPieceType)
+		w.Ours(take, umpire.View{Heard: true, Own: true, Move: take, Capture: umpire.Capture{Square: sq("d5"), Kind: c.kind}})
+		if got := int(w.OurPocket()[chess.Pawn]); got != c.pawns || w.OurPocketPieces() != c.unknown {
+			t.Errorf("%s, %v: pocket pawns %d, unknown pieces %d; want %d, %d", c.variant, c.kind, got, w.OurPocketPieces(), c.pawns, c.unknown)
+		}
+	}
+}
+
 func TestRefusedDropOutOfCheckProvesTheSquare(t *testing.T) {
 	bel, _ := playVariant(t, "crazykrieg", "e2e4", "d7d5", "e4d5", "d8d5", "P@d5")
 	if !bel[chess.White].Full().Has(sq("d5")) {

@@ -370,3 +370,50 @@ func TestCastleRook(t *testing.T) {
 		}
 	}
 }
+
+// TestDrop: a drop makes the position its FEN says, key included: the man
+// stands on the square, the turn passes, the en passant square goes, the
+// half-move clock runs on and the move number follows Black's turn; and it
+// allocates nothing.
+func TestDrop(t *testing.T) {
+	for _, c := range []struct {
+		fen  string
+		pt   PieceType
+		sq   Square
+		want string
+	}{
+		{"4k3/8/8/8/8/8/8/4K3 w - - 3 10", Knight, NewSquare(4, 3), "4k3/8/8/8/4N3/8/8/4K3 b - - 4 10"},
+		{"4k3/8/8/8/8/8/8/4K3 b - - 0 10", Queen, D1, "4k3/8/8/8/8/8/8/3qK3 w - - 1 11"},
+		// The en passant square goes, and its key with it (a black pawn
+		// stands ready to take on e3).
+		{"4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 7", Pawn, NewSquare(2, 4), "4k3/8/8/2p5/3pP3/8/8/4K3 w - - 1 8"},
+		// Castling rights stay.
+		{"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", Rook, NewSquare(3, 3), "r3k2r/8/8/8/3R4/8/8/R3K2R b KQkq - 1 1"},
+	} {
+		p := mustFEN(t, c.fen)
+		p.Drop(c.pt, c.sq)
+		want := mustFEN(t, c.want)
+		if p.FEN() != c.want || p != want {
+			t.Errorf("%s: drop %v on %v gives %s (key %x), want %s (key %x)", c.fen, c.pt, c.sq, p.FEN(), p.Hash(), c.want, want.Hash())
+		}
+		if p.hash != p.computeHash() {
+			t.Errorf("%s: key after the drop is not the position's", c.fen)
+		}
+	}
+	p := mustFEN(t, "4k3/8/8/8/8/8/8/4K3 w - - 0 1")
+	if n := testing.AllocsPerRun(100, func() {
+		q := p
+		q.Drop(Knight, NewSquare(4, 3))
+	}); n != 0 {
+		t.Errorf("Drop allocates %v times", n)
+	}
+}
+
+func BenchmarkDrop(b *testing.B) {
+	p := mustFEN(b, "r3k2r/8/8/8/3pP3/8/8/R3K2R b KQkq e3 0 1")
+	b.ReportAllocs()
+	for b.Loop() {
+		q := p
+		q.Drop(Queen, NewSquare(3, 4))
+	}
+}

@@ -208,6 +208,25 @@ func (p *Position) Make(m Move) {
 	p.hash ^= tab.zobristSide ^ tab.zobristCastle[p.castle] ^ p.epKey(p.ep)
 }
 
+// Drop puts a man of type pt of the side to move on the empty square s and
+// passes the turn (a crazyhouse drop): the en passant chance goes, the
+// half-move clock runs on (a drop is neither capture nor pawn move), the
+// castling rights stay. Like Make it checks nothing: the caller knows the
+// drop is legal (s empty, no pawn on a back rank, our king not left in
+// check). It allocates nothing.
+func (p *Position) Drop(pt PieceType, s Square) {
+	us := p.side
+	p.hash ^= p.epKey(p.ep)
+	p.ep = NoSquare
+	p.halfmove++
+	p.put(MakePiece(us, pt), s)
+	if us == Black {
+		p.fullmove++
+	}
+	p.side = us.Other()
+	p.hash ^= tab.zobristSide
+}
+
 // MakeNull passes the turn without moving (for search heuristics); it clears en passant.
 func (p *Position) MakeNull() {
 	p.hash ^= p.epKey(p.ep)

@@ -303,3 +303,48 @@ func TestScore(t *testing.T) {
 		}
 	}
 }
+
+// TestMCTSAsksAny: where the variant has "Any?", mcts asks it at a turn's
+// start when the belief makes a pawn capture likely, never with the option
+// at 0, without a likely one or against a few men, and after "has pawn
+// captures" makes the capture.
+func TestMCTSAsksAny(t *testing.T) {
+	v, err := umpire.ParseVariant("berkeley_any")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		spec, fen string
+		asks      bool
+	}{
+		{"mcts:mem=8", "rnb1k3/ppp5/8/3p4/4P3/8/8/4K3 w - - 0 1", true},
+		{"mcts:mem=8,any=0", "rnb1k3/ppp5/8/3p4/4P3/8/8/4K3 w - - 0 1", false},
+		{"mcts:mem=8", "rnb1k3/ppp5/8/8/4P3/8/8/4K3 w - - 0 1", false},
+		// Against a few men the search keeps its choice.
+		{"mcts:mem=8", "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", false},
+	} {
+		pos, err := chess.ParseFEN(c.fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := mustNew(t, c.spec)
+		if err := p.NewGame(Game{Color: chess.White, Rules: umpire.Site(v), Seed: 1, Start: &pos}); err != nil {
+			t.Fatal(err)
+		}
+		m, err := p.Attempt(t.Context(), Budget{Nodes: 100})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (m == chess.NullMove) != c.asks {
+			t.Fatalf("%s from %s: attempt %v, want asking %v", c.spec, c.fen, m, c.asks)
+		}
+		if !c.asks {
+			continue
+		}
+		p.Hear(Event{Kind: Answer, View: umpire.View{Heard: true, Own: true, Verdict: umpire.HasAny, PawnTries: -1}})
+		take := chess.NewMove(chess.NewSquare(4, 3), chess.NewSquare(3, 4), chess.NoPieceType)
+		if m, err := p.Attempt(t.Context(), Budget{Nodes: 100}); err != nil || m != take {
+			t.Fatalf("after has pawn captures: %v, %v; want %v", m, err, take)
+		}
+	}
+}

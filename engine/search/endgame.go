@@ -157,9 +157,10 @@ func confine(from, free chess.Bitboard) chess.Bitboard {
 // evalBare computes the answers exactly against a bare king: for every square
 // its king may stand on, whether the attempt is refused, mates, stalemates,
 // checks (of which kind) or passes silently, and how much room the king keeps.
-// won is evalParams.bareWon.
-func evalBare(e *stateEntry, m *men, mv chess.Move, alt, won float32, out *answers) {
+// p gives what mating men are worth (bareWon) and a stalemate.
+func evalBare(e *stateEntry, m *men, mv chess.Move, alt float32, p evalParams, out *answers) {
 	s := &e.bel
+	won := p.bareWon
 	var after men
 	var ko kingOdds
 	ko.compute(s, m, mv, &after)
@@ -191,7 +192,7 @@ func evalBare(e *stateEntry, m *men, mv chess.Move, alt, won float32, out *answe
 	t := ko.total
 	out.add(float32(ko.illegal/t), alt, true, false, umpire.NoCapture, chess.NoCheck)
 	out.add(float32(ko.mate/t), winValue, false, true, umpire.NoCapture, chess.NoCheck)
-	out.add(float32(ko.stale/t), drawValue, false, true, umpire.NoCapture, chess.NoCheck)
+	out.add(float32(ko.stale/t), p.stalemate, false, true, umpire.NoCapture, chess.NoCheck)
 	for k := chess.CheckRank; k <= chess.CheckKnight; k++ {
 		out.add(float32(ko.check[k]/t), v+checkBonus, false, false, umpire.NoCapture, k)
 	}
@@ -259,6 +260,9 @@ func immobile(s *belief.State, m *men) float64 {
 
 // kingEndgame adjusts legal answers' values with a few opponent units left:
 // the chance of stalemating costs our material lead, mating gains a win.
+// The stalemate stays a draw where the stalemated side loses (rand): with
+// men about, valued as a win it made the search chase guessed stalemates
+// (rand against heuristic, 300 nodes, 80 games: 92.5 % against 95 %).
 func kingEndgame(s *belief.State, m *men, mv chess.Move, legalValue float32) float32 {
 	var after men
 	var ko kingOdds

@@ -7,6 +7,7 @@ import (
 	"kriegbot/engine/belief"
 	"kriegbot/engine/chess"
 	"kriegbot/engine/oppmodel"
+	"kriegbot/engine/umpire"
 )
 
 // bareEntry is the decision belief of White in the public position fen.
@@ -233,5 +234,33 @@ func TestHelpless(t *testing.T) {
 	near := beliefAt(t, "4k3/8/8/8/8/6n1/8/4K2Q w - - 0 1")
 	if hf, hn := helpless(&far, h1), helpless(&near, h1); hf < 0.49 || hn > 0.8*hf {
 		t.Errorf("one piece: helpless %v far from h1, %v attacking it", hf, hn)
+	}
+}
+
+// TestStalemateLoses: where the stalemated side loses (rand), stalemating
+// a bare king is valued as a win, elsewhere as a draw.
+func TestStalemateLoses(t *testing.T) {
+	bel := beliefAt(t, "7k/5K2/8/8/8/8/8/6Q1 w - - 0 1")
+	stalemate := chess.NewMove(chess.G1, chess.NewSquare(6, 5), chess.NoPieceType) // Qg6
+	for _, c := range []struct {
+		variant string
+		want    float32
+	}{{"rand", winValue}, {"wild16", drawValue}, {"berkeley", drawValue}} {
+		v, err := umpire.ParseVariant(c.variant)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := newSearcher(t, testConfig(ApproachC, 1))
+		s.NewGame(1, umpire.Site(v))
+		p := evalFor(&bel, &s.set)
+		e := &stateEntry{bel: bel}
+		e.static = staticValue(&e.bel, &e.hang, p)
+		var m men
+		m.fromBelief(&bel)
+		var ans answers
+		evalAttempt(e, &m, stalemate, e.static, p, &ans)
+		if ans.n != 1 || !ans.term[0] || ans.value[0] != c.want {
+			t.Errorf("%s: Qg6 answers %d, terminal %v, value %v; want one terminal of %v", c.variant, ans.n, ans.term[0], ans.value[0], c.want)
+		}
 	}
 }

@@ -31,6 +31,12 @@ type evalParams struct {
 	// bareWon is what mating men against a bare king are worth less
 	// their gap (bareWon, or bareWonEnding from a bare king's root).
 	bareWon float32
+	// hand is treeSettings.hand: the share of its value a pocketed man
+	// counts for (0: no pockets).
+	hand float32
+	// stalemate is treeSettings.stalemate, the value of stalemating the
+	// opponent.
+	stalemate float32
 }
 
 // evalFor returns the valuation's settings for a search from root with the
@@ -39,7 +45,7 @@ type evalParams struct {
 // bareWonEnding shuffles into those draws (KR-K drills under the Olympiad's
 // rules: 32 % mated at 80, 16 % at 95; docs/strength.md, round 16).
 func evalFor(root *belief.State, set *treeSettings) evalParams {
-	p := evalParams{shield: set.shield, bareWon: bareWon}
+	p := evalParams{shield: set.shield, bareWon: bareWon, hand: set.hand, stalemate: set.stalemate}
 	if root.Units() == 0 && !set.drawRules {
 		p.bareWon = bareWonEnding
 	}
@@ -153,6 +159,10 @@ func staticValue(s *belief.State, hang *[64]float32, p evalParams) float32 {
 	m.fromBelief(s)
 	*hang = [64]float32{}
 	v := baseValue(s, &m, p.bareWon)
+	if p.hand > 0 {
+		ours := pocketValue(s.OurPocket()) + pieceAverage*float32(s.OurPocketPieces())
+		v += p.hand * (ours - pocketValue(s.TheirPocket()))
+	}
 	own := m.by[0]
 	for b := own &^ m.by[chess.King]; b != 0; {
 		sq := b.PopFirst()
@@ -168,7 +178,7 @@ func staticValue(s *belief.State, hang *[64]float32, p evalParams) float32 {
 	if p.shield != 0 && s.Units() >= shieldUnits {
 		v += p.shield * pawnShield(m.us, m.by[chess.King].First(), m.by[chess.Pawn])
 	}
-	if cannotMate(&m) {
+	if cannotMate(&m) && (p.hand == 0 || s.OurPocket() == [chess.King]uint8{} && s.OurPocketPieces() == 0) {
 		v = min(v, drawValue) // a lead we cannot turn into mate is a draw
 	}
 	if pressing(s, v) {
@@ -176,6 +186,21 @@ func staticValue(s *belief.State, hang *[64]float32, p evalParams) float32 {
 		if s.Units() <= kingWalkUnits {
 			v -= kingDistWeight * float32(kingDistance(s, m.by[chess.King].First()))
 		}
+	}
+	return v
+}
+
+// handShare is the share of its value a man in a crazykrieg pocket counts
+// for, ours and the opponent's: a man on the board works (it probes, takes,
+// checks), one in hand only may; below 1, a drop on a safe square gains
+// the rest.
+const handShare = 0.8
+
+// pocketValue is the value of the men in a crazykrieg pocket.
+func pocketValue(pocket [chess.King]uint8) float32 {
+	var v float32
+	for pt := chess.Pawn; pt < chess.King; pt++ {
+		v += manValue[pt] * float32(pocket[pt])
 	}
 	return v
 }
@@ -327,17 +352,28 @@ func evalAttempt(e *stateEntry, m *men, mv chess.Move, alt float32, p evalParams
 	out.n = 0
 	s := &e.bel
 	if s.Units() == 0 && s.Support(oppmodel.King) != 0 {
-		evalBare(e, m, mv, alt, p.bareWon, out)
+		evalBare(e, m, mv, alt, p, out)
 		return
 	}
 	o := s.Outcomes(mv)
 	from, to := mv.From(), mv.To()
 	pt := m.at[from]
+	drop := umpire.IsDrop(mv)
+	if drop {
+		pt = mv.Promotion()
+	}
 	vm := manValue[pt]
 	own := m.by[0]&^from.Bit() | to.Bit()
 	def := pt != chess.King && defended(m, to, own)
 	base := e.static + e.hang[from]
-	if pt == chess.Pawn {
+	switch {
+	case drop:
+		// From the pocket to the board: the man counts whole.
+		base += (1 - p.hand) * vm
+		if pt == chess.Pawn {
+			base += pawnAdvance * float32(relRank(m.us, to)-1)
+		}
+	case pt == chess.Pawn:
 		base += pawnAdvance * float32(abs(to.Rank()-from.Rank()))
 		if mv.Promotion() != chess.NoPieceType {
 			base += manValue[mv.Promotion()] - 1 - pawnAdvance*float32(pawnRanks(m))
@@ -358,7 +394,7 @@ func evalAttempt(e *stateEntry, m *men, mv chess.Move, alt float32, p evalParams
 		before := pawnShield(m.us, king, pawns)
 		if pt == chess.King {
 			king = to
-		} else if pawns &^= from.Bit(); mv.Promotion() == chess.NoPieceType {
+		} else if pawns &^= from.Bit(); mv.Promotion() == chess.NoPieceType || drop {
 			pawns |= to.Bit()
 		}
 		base += p.shield * (pawnShield(m.us, king, pawns) - before)
@@ -409,8 +445,9 @@ func evalAttempt(e *stateEntry, m *men, mv chess.Move, alt float32, p evalParams
 		return
 	}
 	taken := 1 + pawnThreat[relRank(m.us.Other(), to)] // the pawn no longer threatens to promote
-	out.add(float32(o.CapturePawn), base+taken-re, false, false, umpire.PawnCaptured, chess.NoCheck)
-	out.add(float32(o.CapturePiece), base+pieceAverage-re, false, false, umpire.PieceCaptured, chess.NoCheck)
+	// Under drops the man taken goes to our pocket.
+	out.add(float32(o.CapturePawn), base+taken+p.hand-re, false, false, umpire.PawnCaptured, chess.NoCheck)
+	out.add(float32(o.CapturePiece), base+pieceAverage*(1+p.hand)-re, false, false, umpire.PieceCaptured, chess.NoCheck)
 }
 
 // lastCapture values attempt mv taking the opponent's last man: our men

@@ -29,8 +29,8 @@ func (m *men) fromBelief(s *belief.State) {
 	m.tries, _ = s.PawnTries()
 }
 
-// play sets after to our men once attempt mv is played (castling's rook
-// left where it stands: no caller needs it).
+// play sets after to our men once attempt mv, a move or a drop, is played
+// (castling's rook left where it stands: no caller needs it).
 func (m *men) play(mv chess.Move, after *men) {
 	from, to := mv.From(), mv.To()
 	pt := m.at[from]
@@ -38,7 +38,10 @@ func (m *men) play(mv chess.Move, after *men) {
 	after.by[pt] &^= from.Bit()
 	after.at[from] = chess.NoPieceType
 	npt := pt
-	if pt == chess.Pawn && mv.Promotion() != chess.NoPieceType {
+	switch {
+	case umpire.IsDrop(mv):
+		npt = mv.Promotion()
+	case pt == chess.Pawn && mv.Promotion() != chess.NoPieceType:
 		npt = mv.Promotion()
 	}
 	after.by[npt] |= to.Bit()

@@ -540,7 +540,7 @@ func (t *tree) computeState(p int) bool {
 		if t.tmp.Support(oppmodel.King) == 0 {
 			v := t.nodes[ans].value
 			if t.firstReply(p) {
-				v = drawValue
+				v = t.eval.stalemate
 				if t.nodes[ans].check != chess.NoCheck {
 					v = winValue
 				}

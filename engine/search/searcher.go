@@ -33,6 +33,10 @@ type Searcher struct {
 	// visits and values summed over the trees, per root child.
 	visits []int64
 	values []float64
+	// rootMoves, drops and dropState are keepDrops' scratch (drops.go).
+	rootMoves []chess.Move
+	drops     []scoredDrop
+	dropState *stateEntry
 	// live counts the current search's iterations for Progress, readable
 	// from other goroutines while the search runs.
 	live atomic.Int64
@@ -91,6 +95,9 @@ func New(cfg Config, prior belief.Prior) (*Searcher, error) {
 	s.set.shield, s.set.replyChecks = float32(cfg.Shield), cfg.ReplyChecks
 	s.visits = make([]int64, maxChildren)
 	s.values = make([]float64, maxChildren)
+	s.rootMoves = make([]chess.Move, 0, maxChildren)
+	s.drops = make([]scoredDrop, 0, maxChildren)
+	s.dropState = &stateEntry{}
 	return s, nil
 }
 
@@ -123,6 +130,13 @@ func (s *Searcher) NewGame(seed uint64, rules umpire.Rules) {
 	s.cfg.Seed = seed
 	s.rooted = false
 	s.set.drawRules = rules.Repetition || rules.FiftyMoves
+	s.set.hand, s.set.stalemate = 0, drawValue
+	if rules.Variant.StalemateLoses {
+		s.set.stalemate = winValue
+	}
+	if rules.Variant.Drops {
+		s.set.hand = handShare
+	}
 	s.rep.reset(rules.Repetition, s.cfg.Repeat)
 	for i, t := range s.trees {
 		t.src.Seed(treeSeed(seed, i), treeSeed(seed, i)^0x6a09e667f3bcc909)
@@ -340,6 +354,7 @@ func (s *Searcher) Search(ctx context.Context, bel *belief.State, moves []chess.
 	if len(moves) == 0 {
 		return Result{}
 	}
+	moves = s.keepDrops(bel, moves)
 	if len(moves) > maxChildren {
 		moves = moves[:maxChildren]
 	}

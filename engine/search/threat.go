@@ -26,17 +26,17 @@ type mateCount struct{ legal, mated, won int32 }
 func (t *tree) countMates(bel *belief.State, moves []chess.Move, n int, threats bool) {
 	t.sampleBoards(bel, n)
 	t.counts = t.counts[:0]
+	pocket := bel.TheirPocket() != [chess.King]uint8{} && t.set.hand > 0
 	for _, mv := range moves {
 		var c mateCount
 		for k := range t.boards {
-			b := &t.boards[k]
-			if !b.IsLegal(mv) {
+			if !t.playOn(&t.boards[k], mv) {
 				continue
 			}
-			t.board = *b
-			t.board.Make(mv)
 			if !t.board.HasLegalMove() {
-				if t.board.InCheck() {
+				// A drop from the opponent's pocket may block the check;
+				// where the stalemated side loses (rand), no move is a win.
+				if t.board.InCheck() && (!pocket || !blockable(&t.board)) || !t.board.InCheck() && t.set.stalemate == winValue {
 					c.won++
 				}
 				continue

@@ -133,6 +133,12 @@ type treeSettings struct {
 	// drawRules says the referee draws repeated positions or 50 quiet
 	// moves (Searcher.NewGame).
 	drawRules bool
+	// hand is what a man in a crazykrieg pocket is worth against the same
+	// man on the board (handShare), 0 in the variants without drops.
+	hand float32
+	// stalemate is the value of stalemating the opponent: a draw, or a win
+	// where the stalemated side loses (rand).
+	stalemate float32
 }
 
 // newTree allocates a tree's pools within memMB: half of the bytes for

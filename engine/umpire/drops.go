@@ -2,7 +2,6 @@ package umpire
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"kriegbot/engine/chess"
@@ -205,48 +204,6 @@ func (u *Umpire) pocketCapture(m chess.Move, captured chess.Square) {
 // the turn passes, the en passant chance goes, and the half-move clock runs
 // on (python-chess zeroes it for no drop).
 func (u *Umpire) makeDrop(m chess.Move) {
-	us, pt := u.pos.Side(), m.Promotion()
-	u.pockets[us][pt]--
-	var board [64]chess.Piece
-	for sq := chess.Square(0); sq < 64; sq++ {
-		board[sq] = u.pos.PieceAt(sq)
-	}
-	board[m.To()] = chess.MakePiece(us, pt)
-	var sb strings.Builder
-	for r := 7; r >= 0; r-- {
-		empty := 0
-		for f := range 8 {
-			pc := board[chess.NewSquare(f, r)]
-			if pc == chess.NoPiece {
-				empty++
-				continue
-			}
-			if empty > 0 {
-				sb.WriteByte(byte('0' + empty))
-				empty = 0
-			}
-			sb.WriteByte(pc.Letter())
-		}
-		if empty > 0 {
-			sb.WriteByte(byte('0' + empty))
-		}
-		if r > 0 {
-			sb.WriteByte('/')
-		}
-	}
-	fields := strings.Fields(u.pos.FEN())
-	fields[0] = sb.String()
-	fields[1] = string(us.Other().Letter())
-	fields[3] = "-"
-	fields[4] = strconv.Itoa(u.pos.HalfmoveClock() + 1)
-	if us == chess.Black {
-		fields[5] = strconv.Itoa(u.pos.FullmoveNumber() + 1)
-	}
-	pos, err := chess.ParseFEN(strings.Join(fields, " "))
-	if err != nil {
-		// A legal drop leaves a sound position; chess.Position refusing it is a
-		// defect of ours, not of the game.
-		panic("umpire: drop " + MoveText(m) + " gives " + strings.Join(fields, " ") + ": " + err.Error())
-	}
-	u.pos = pos
+	u.pockets[u.pos.Side()][m.Promotion()]--
+	u.pos.Drop(m.Promotion(), m.To())
 }

@@ -198,9 +198,9 @@ func TestRandAskableFollowsTrySquares(t *testing.T) {
 }
 
 // TestVariantAttemptsAllocateNothing: every variant's referee allocates
-// nothing per attempt, but crazykrieg's, whose drops rebuild the position.
+// nothing per attempt, crazykrieg's drops included (chess.Position.Drop).
 func TestVariantAttemptsAllocateNothing(t *testing.T) {
-	for _, name := range []string{"berkeley", "berkeley_any", "cincinnati", "english", "rand", "wild16"} {
+	for _, name := range VariantNames() {
 		s := RandomStreamFor(site(t, name), 3, 4, 200)
 		u := New(site(t, name))
 		s.Replay(u) // grow the buffers
