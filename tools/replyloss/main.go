@@ -1,0 +1,290 @@
+// Command replyloss measures reply models on match files (issue 42's gate
+// for design 1): for every legal move of either side, how well each model,
+// given that side's belief just after the move, predicts what it then
+// hears of the opponent's reply (which of its men is taken, if any), as
+// the log-loss per reply in nats. The models are approach C's tree
+// opponent (replymodel.Today) and boards drawn from the belief with a
+// softmax policy over what the opponent could know (replymodel.Boards),
+// with the default weights and, with -fit, weights fitted on the even
+// games and measured on the odd ones.
+//
+//	go run ./tools/replyloss [-boards 16] [-fit] MATCH.jsonl...
+//
+// The files are kriegbot match -jsonl files of games from the standard
+// start position.
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"math"
+	"os"
+
+	"kriegbot/engine/belief"
+	"kriegbot/engine/chess"
+	"kriegbot/engine/oppmodel"
+	"kriegbot/engine/search/replymodel"
+	"kriegbot/engine/umpire"
+	"kriegbot/record"
+)
+
+// floor mixes every prediction with a uniform share, so that a reply a
+// model rules out costs ln(65/floor) and not infinity.
+const floor = 0.01
+
+// sample is one prediction: the event heard, approach C's distribution,
+// and the boards' moves (offsets into the moves kept).
+type sample struct {
+	game   int
+	event  int
+	today  replymodel.Dist
+	boards []int // start of each board's moves in kept, then the end
+}
+
+type study struct {
+	prior  belief.Prior
+	boards int
+	pred   *replymodel.Boards
+	kept   []replymodel.Move
+	out    []sample
+}
+
+func main() {
+	boards := flag.Int("boards", 16, "boards drawn per prediction")
+	fit := flag.Bool("fit", false, "fit the policy's weights on the even games, measure on the odd")
+	flag.Parse()
+	prior, err := oppmodel.Default()
+	if err != nil {
+		fail(err)
+	}
+	s := &study{prior: prior, boards: *boards, pred: replymodel.NewBoards(replymodel.DefaultWeights(), 1)}
+	for _, name := range flag.Args() {
+		if err := s.file(name); err != nil {
+			fail(err)
+		}
+	}
+	if len(s.out) == 0 {
+		fail(fmt.Errorf("no replies in %v", flag.Args()))
+	}
+	def := replymodel.DefaultWeights()
+	report := func(label string, keep func(*sample) bool, w *replymodel.Weights) {
+		lt, lb, lm, n := 0.0, 0.0, 0.0, 0
+		for i := range s.out {
+			x := &s.out[i]
+			if !keep(x) {
+				continue
+			}
+			pb := s.boardsProb(x, w)
+			lt -= math.Log(floor/replymodel.Events + (1-floor)*x.today[x.event])
+			lb -= math.Log(floor/replymodel.Events + (1-floor)*pb)
+			lm -= math.Log(floor/replymodel.Events + (1-floor)*(0.5*pb+0.5*x.today[x.event]))
+			n++
+		}
+		fmt.Printf("%-28s replies %5d  today %.4f  boards %.4f  half-half %.4f nats/reply\n", label, n,
+			lt/float64(n), lb/float64(n), lm/float64(n))
+	}
+	all := func(*sample) bool { return true }
+	caps := func(x *sample) bool { return x.event != replymodel.NoCapture }
+	report("all, default weights", all, &def)
+	report("captures only, default", caps, &def)
+	if !*fit {
+		return
+	}
+	even := func(x *sample) bool { return x.game%2 == 0 }
+	odd := func(x *sample) bool { return x.game%2 == 1 }
+	w := s.fit(even, def)
+	fmt.Printf("fitted on even games: %+v\n", w)
+	report("odd games, default", odd, &def)
+	report("odd games, fitted", odd, &w)
+	report("odd captures, fitted", func(x *sample) bool { return odd(x) && caps(x) }, &w)
+}
+
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, "replyloss:", err)
+	os.Exit(1)
+}
+
+// boardsProb is the boards' chance of x's event under weights w (0 when no
+// board was drawn).
+func (s *study) boardsProb(x *sample, w *replymodel.Weights) float64 {
+	nb := len(x.boards) - 1
+	if nb <= 0 {
+		return 0
+	}
+	var d replymodel.Dist
+	for b := range nb {
+		replymodel.AddPolicy(w, s.kept[x.boards[b]:x.boards[b+1]], 1/float64(nb), &d)
+	}
+	return d[x.event]
+}
+
+// fit improves w by coordinate search on the replies keep selects.
+func (s *study) fit(keep func(*sample) bool, w replymodel.Weights) replymodel.Weights {
+	loss := func(w *replymodel.Weights) float64 {
+		l := 0.0
+		for i := range s.out {
+			if x := &s.out[i]; keep(x) {
+				l -= math.Log(floor/replymodel.Events + (1-floor)*s.boardsProb(x, w))
+			}
+		}
+		return l
+	}
+	best := loss(&w)
+	for step := 1.0; step > 0.05; step /= 2 {
+		for improved := true; improved; {
+			improved = false
+			for f := range w {
+				for _, d := range [2]float64{step, -step} {
+					t := w
+					t[f] += d
+					if l := loss(&t); l < best {
+						best, w, improved = l, t, true
+					}
+				}
+			}
+		}
+	}
+	return w
+}
+
+// file reads one match file and replays its games.
+func (s *study) file(name string) error {
+	f, err := os.Open(name)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	rules := umpire.ICC()
+	var g *game
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Bytes()
+		var head struct {
+			Type      string `json:"type"`
+			Rules     string `json:"rules"`
+			Positions int    `json:"positions"`
+		}
+		if err := json.Unmarshal(line, &head); err != nil {
+			return fmt.Errorf("%s:%d: %w", name, n, err)
+		}
+		switch head.Type {
+		case "match":
+			if head.Positions > 0 {
+				return fmt.Errorf("%s:%d: games from -positions are not read", name, n)
+			}
+			if rules, err = umpire.ParseRules(head.Rules); err != nil {
+				return fmt.Errorf("%s:%d: %w", name, n, err)
+			}
+			continue
+		case record.TypeRefereeAttempt:
+		default:
+			continue
+		}
+		l, err := record.ReadRefereeLine(bytes.Clone(line))
+		if err != nil {
+			return fmt.Errorf("%s:%d: %w", name, n, err)
+		}
+		if g == nil || g.num != l.Game {
+			g = s.newGame(rules, l.Game)
+		}
+		if err := g.play(l); err != nil {
+			return fmt.Errorf("%s:%d: game %d: %w", name, n, l.Game, err)
+		}
+	}
+	return sc.Err()
+}
+
+// game replays one game, both sides' beliefs hearing what they heard.
+type game struct {
+	s    *study
+	num  int
+	u    *umpire.Umpire
+	bel  [2]belief.State
+	wait [2]*sample // the prediction each side waits to check
+	over bool
+}
+
+func (s *study) newGame(rules umpire.Rules, num int) *game {
+	g := &game{s: s, num: num, u: umpire.New(rules)}
+	start := chess.StartPosition()
+	g.u.Reset(start)
+	for c := range g.bel {
+		g.bel[c] = belief.FromPosition(chess.Color(c), start, s.prior)
+		g.bel[c].SetVariant(rules.Variant)
+	}
+	return g
+}
+
+func (g *game) play(l *record.RefereeLine) error {
+	if g.over {
+		return fmt.Errorf("an attempt after the game ended")
+	}
+	m := chess.NullMove
+	var a umpire.Answer
+	var err error
+	if l.Attempt == record.AskAny {
+		a, err = g.u.AskAny()
+	} else {
+		if m, err = umpire.ParseMoveText(l.Attempt); err != nil {
+			return err
+		}
+		a, err = g.u.Attempt(m)
+	}
+	if err != nil {
+		return err
+	}
+	if a.Legal != l.Legal {
+		return fmt.Errorf("attempt %s: the referee says legal=%v, the file %v", l.Attempt, a.Legal, l.Legal)
+	}
+	mover := a.Mover
+	if a.Legal {
+		if w := g.wait[mover.Other()]; w != nil {
+			w.event = replymodel.NoCapture
+			if a.Capture.Kind != umpire.NoCapture {
+				w.event = replymodel.Event(a.Capture.Square)
+			}
+			g.s.out = append(g.s.out, *w)
+			g.wait[mover.Other()] = nil
+		}
+	}
+	for _, c := range [2]chess.Color{mover.Other(), mover} {
+		v := a.For(c)
+		if !v.Heard {
+			continue
+		}
+		if v.Own {
+			v.Move = m
+			g.bel[c].Ours(m, v)
+		} else {
+			g.bel[c].Theirs(v)
+		}
+	}
+	if a.Ending != umpire.NotOver {
+		g.over = true
+		return nil
+	}
+	if a.Legal {
+		last := chess.NoSquare
+		if a.Capture.Kind != umpire.NoCapture {
+			last = m.To()
+		}
+		g.wait[mover] = g.s.predict(g.num, &g.bel[mover], last)
+	}
+	return nil
+}
+
+// predict records both models' view from bel, the opponent to move.
+func (s *study) predict(num int, bel *belief.State, last chess.Square) *sample {
+	x := &sample{game: num, boards: []int{len(s.kept)}}
+	replymodel.Today(bel, &x.today)
+	var d replymodel.Dist
+	s.pred.Predict(bel, last, s.boards, &d, func(ms []replymodel.Move) {
+		s.kept = append(s.kept, ms...)
+		x.boards = append(x.boards, len(s.kept))
+	})
+	return x
+}
