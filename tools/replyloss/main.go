@@ -50,6 +50,9 @@ type study struct {
 	pred   *replymodel.Boards
 	kept   []replymodel.Move
 	out    []sample
+	// turns, hangTrue: turns and true boards with a hanging man of the
+	// side not to move; drawn, hangDrawn: the same of boards drawn.
+	turns, hangTrue, drawn, hangDrawn int
 }
 
 func main() {
@@ -86,6 +89,8 @@ func main() {
 		fmt.Printf("%-28s replies %5d  today %.4f  boards %.4f  half-half %.4f nats/reply\n", label, n,
 			lt/float64(n), lb/float64(n), lm/float64(n))
 	}
+	fmt.Printf("boards with a hanging man of the side not to move: true %d of %d turns (%.1f %%), drawn %d of %d (%.1f %%)\n",
+		s.hangTrue, s.turns, 100*float64(s.hangTrue)/float64(s.turns), s.hangDrawn, s.drawn, 100*float64(s.hangDrawn)/float64(max(s.drawn, 1)))
 	all := func(*sample) bool { return true }
 	caps := func(x *sample) bool { return x.event != replymodel.NoCapture }
 	report("all, default weights", all, &def)
@@ -268,6 +273,7 @@ func (g *game) play(l *record.RefereeLine) error {
 		return nil
 	}
 	if a.Legal {
+		g.s.realism(g.u.Position(), &g.bel[mover.Other()])
 		last := chess.NoSquare
 		if a.Capture.Kind != umpire.NoCapture {
 			last = m.To()
@@ -275,6 +281,23 @@ func (g *game) play(l *record.RefereeLine) error {
 		g.wait[mover] = g.s.predict(g.num, &g.bel[mover], last)
 	}
 	return nil
+}
+
+// realism counts, at the start of a turn, the true boards and the boards
+// drawn from the mover's belief with one of the opponent's men hanging.
+func (s *study) realism(truth chess.Position, bel *belief.State) {
+	if replymodel.Hanging(&truth) > 0 {
+		s.hangTrue++
+	}
+	s.turns++
+	for range 4 {
+		if s.pred.Draw(bel) {
+			s.drawn++
+			if replymodel.Hanging(s.pred.Board()) > 0 {
+				s.hangDrawn++
+			}
+		}
+	}
 }
 
 // predict records both models' view from bel, the opponent to move.

@@ -154,6 +154,9 @@ func AddPolicy(w *Weights, moves []Move, share float64, d *Dist) {
 	}
 }
 
+// Score is the policy's exponent for m: π(m) ∝ exp(Score(m)).
+func (w *Weights) Score(m *Move) float64 { return w.score(m) }
+
 func (w *Weights) score(m *Move) float64 {
 	s := 0.0
 	for f, x := range m.F {
@@ -201,4 +204,42 @@ func (b *Boards) Predict(bel *belief.State, lastCapture chess.Square, n int, d *
 		}
 	}
 	return got
+}
+
+// Draw draws one board from bel into the predictor's board (see Board); it
+// reports whether one was found.
+func (b *Boards) Draw(bel *belief.State) bool { return bel.Sample(b.rng, &b.board) }
+
+// Board returns the last board drawn.
+func (b *Boards) Board() *chess.Position { return &b.board }
+
+// Hanging counts the men of the side not to move, its king aside, that the
+// side to move attacks and that are either undefended or worth more than
+// the least of their attackers: men a player who saw them would not leave.
+func Hanging(pos *chess.Position) int {
+	us := pos.Side()
+	them := us.Other()
+	occ := pos.Occupied()
+	n := 0
+	for b := pos.ByColor(them) &^ pos.ByType(chess.King); b != 0; {
+		sq := b.PopFirst()
+		at := pos.AttackersTo(sq, occ)
+		ours := at & pos.ByColor(us)
+		if ours == 0 {
+			continue
+		}
+		if at&pos.ByColor(them) == 0 {
+			n++
+			continue
+		}
+		// Defended: only a cheaper attacker wins it (a king never takes a
+		// defended man).
+		for a := ours &^ pos.ByType(chess.King); a != 0; {
+			if values[pos.PieceAt(a.PopFirst()).Type()] < values[pos.PieceAt(sq).Type()] {
+				n++
+				break
+			}
+		}
+	}
+	return n
 }
