@@ -50,6 +50,10 @@ type Config struct {
 	Policy   bool
 	Weights  replymodel.Weights
 	MinShare float64
+	// TableBits sizes the searches' transposition table, 2^TableBits
+	// entries kept for a whole game (0: none): the attempts on one board
+	// share their positions, and the boards of one game many.
+	TableBits int
 }
 
 // maxRedraws bounds the draws of one board under Config.Hanging.
@@ -89,13 +93,16 @@ type Scorer struct {
 
 // New returns a scorer with cfg.
 func New(cfg Config) *Scorer {
-	return &Scorer{cfg: cfg, ab: alphabeta.New(), rng: rand.New(rand.NewPCG(0, 0)), vals: make([]int32, MaxBoards*chess.MaxMoves),
+	return &Scorer{cfg: cfg, ab: alphabeta.NewWithTable(cfg.TableBits), rng: rand.New(rand.NewPCG(0, 0)), vals: make([]int32, MaxBoards*chess.MaxMoves),
 		replies: make([]replymodel.Move, 0, chess.MaxMoves)}
 }
 
 // NewGame reseeds the board draws: the same seed and budgets give the same
 // choices.
-func (s *Scorer) NewGame(seed uint64) { s.rng = rand.New(rand.NewPCG(seed, 0x5a3b1ed)) }
+func (s *Scorer) NewGame(seed uint64) {
+	s.rng = rand.New(rand.NewPCG(seed, 0x5a3b1ed))
+	s.ab.Clear()
+}
 
 // Result is one choice.
 type Result struct {
