@@ -20,6 +20,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"math"
 	"os"
 
@@ -162,7 +163,12 @@ func (s *study) file(name string) error {
 		return err
 	}
 	defer f.Close()
-	sc := bufio.NewScanner(f)
+	return s.read(f, name)
+}
+
+// read replays the games of the match file r, named name in errors.
+func (s *study) read(r io.Reader, name string) error {
+	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<20), 1<<24)
 	rules := umpire.ICC()
 	var g *game
@@ -181,6 +187,7 @@ func (s *study) file(name string) error {
 			if head.Positions > 0 {
 				return fmt.Errorf("%s:%d: games from -positions are not read", name, n)
 			}
+			var err error
 			if rules, err = umpire.ParseRules(head.Rules); err != nil {
 				return fmt.Errorf("%s:%d: %w", name, n, err)
 			}

@@ -106,3 +106,23 @@ func BenchmarkPredict(b *testing.B) {
 		p.Predict(&bel, chess.NoSquare, 16, &d, nil)
 	}
 }
+
+func TestHanging(t *testing.T) {
+	for _, tc := range []struct {
+		fen  string
+		want int
+	}{
+		{"4k3/8/8/3n4/8/8/8/3RK3 w - - 0 1", 1},   // undefended knight
+		{"4k3/4p3/3n4/8/8/8/8/3RK3 w - - 0 1", 0}, // defended, the rook worth more
+		{"4k3/4p3/3q4/8/8/8/8/3RK3 w - - 0 1", 1}, // defended queen, the rook worth less
+		{"4k3/8/8/8/8/8/3n4/4K3 w - - 0 1", 1},    // the king takes an undefended man
+		{"4k3/8/8/8/8/8/3np3/4K3 w - - 0 1", 2},   // neither defends the other
+		{"4k3/8/8/8/8/4p3/3n4/4K3 w - - 0 1", 0},  // a king never takes a defended man
+		{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 0},
+	} {
+		pos := mustFEN(t, tc.fen)
+		if got := Hanging(&pos); got != tc.want {
+			t.Errorf("%s: %d hanging, want %d", tc.fen, got, tc.want)
+		}
+	}
+}
