@@ -216,12 +216,15 @@ func (b *Boards) Board() *chess.Position { return &b.board }
 // Hanging counts the men of the side not to move, its king aside, that the
 // side to move attacks and that are either undefended or worth more than
 // the least of their attackers: men a player who saw them would not leave.
-func Hanging(pos *chess.Position) int {
+func Hanging(pos *chess.Position) int { return HangingBut(pos, 0) }
+
+// HangingBut is Hanging without the men on the squares in skip.
+func HangingBut(pos *chess.Position, skip chess.Bitboard) int {
 	us := pos.Side()
 	them := us.Other()
 	occ := pos.Occupied()
 	n := 0
-	for b := pos.ByColor(them) &^ pos.ByType(chess.King); b != 0; {
+	for b := pos.ByColor(them) &^ pos.ByType(chess.King) &^ skip; b != 0; {
 		sq := b.PopFirst()
 		at := pos.AttackersTo(sq, occ)
 		ours := at & pos.ByColor(us)

@@ -125,4 +125,8 @@ func TestHanging(t *testing.T) {
 			t.Errorf("%s: %d hanging, want %d", tc.fen, got, tc.want)
 		}
 	}
+	pos := mustFEN(t, "4k3/8/8/8/8/8/3np3/4K3 w - - 0 1")
+	if got := HangingBut(&pos, chess.NewSquare(3, 1).Bit()); got != 1 {
+		t.Errorf("with d2 known: %d hanging, want 1 (e2)", got)
+	}
 }

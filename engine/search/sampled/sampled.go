@@ -7,6 +7,7 @@ import (
 
 	"kriegbot/engine/belief"
 	"kriegbot/engine/chess"
+	"kriegbot/engine/oppmodel"
 	"kriegbot/engine/search/alphabeta"
 	"kriegbot/engine/search/replymodel"
 )
@@ -38,7 +39,9 @@ type Config struct {
 	// men hanging (replymodel.Hanging) is drawn again: the belief's
 	// sampler leaves men hanging on 37 % of the boards where the true
 	// boards of match records have 23 % (tools/replyloss), and 0.5 evens
-	// it. Up to maxRedraws draws a board.
+	// it. Up to maxRedraws draws a board. A man whose square the belief
+	// is sure of (knownShare), as one that has just taken our man, is
+	// where it is, hanging or not.
 	Hanging float64
 	// Policy scores an attempt on a board by the opponent's replies as the
 	// reply model (replymodel, Weights) has it choose: each capture or
@@ -58,6 +61,10 @@ type Config struct {
 
 // maxRedraws bounds the draws of one board under Config.Hanging.
 const maxRedraws = 8
+
+// knownShare is the belief's chance of a man on a square from which
+// Config.Hanging takes it as known.
+const knownShare = 0.9
 
 // DefaultConfig returns the weights the prototype was measured with.
 func DefaultConfig() Config {
@@ -138,12 +145,20 @@ func (s *Scorer) Choose(ctx context.Context, bel *belief.State, moves []chess.Mo
 		return r
 	}
 	boards, per := s.Plan(nodes, n)
+	var known chess.Bitboard
+	if s.cfg.Hanging > 0 {
+		for sq := range chess.Square(64) {
+			if bel.Prob(oppmodel.King, sq)+bel.Prob(oppmodel.Pawn, sq)+bel.Prob(oppmodel.Piece, sq) >= knownShare {
+				known |= sq.Bit()
+			}
+		}
+	}
 	misses := 0
 	for r.Boards < boards && misses <= boards {
 		if r.Boards > 0 && ctx.Err() != nil {
 			break
 		}
-		if !s.draw(bel) {
+		if !s.draw(bel, known) {
 			misses++
 			continue
 		}
@@ -187,13 +202,14 @@ func (s *Scorer) Choose(ctx context.Context, bel *belief.State, moves []chess.Mo
 }
 
 // draw draws a board from bel, drawing again (up to maxRedraws draws) with
-// chance Config.Hanging while one of the opponent's men hangs on it.
-func (s *Scorer) draw(bel *belief.State) bool {
+// chance Config.Hanging while one of the opponent's men off the known
+// squares hangs on it.
+func (s *Scorer) draw(bel *belief.State, known chess.Bitboard) bool {
 	for range maxRedraws - 1 {
 		if !bel.Sample(s.rng, &s.board) {
 			return false
 		}
-		if s.cfg.Hanging == 0 || replymodel.Hanging(&s.board) == 0 || s.rng.Float64() >= s.cfg.Hanging {
+		if s.cfg.Hanging == 0 || replymodel.HangingBut(&s.board, known) == 0 || s.rng.Float64() >= s.cfg.Hanging {
 			return true
 		}
 	}
