@@ -53,6 +53,11 @@ type Config struct {
 	Policy   bool
 	Weights  replymodel.Weights
 	MinShare float64
+	// QuietMoves, when over 0, stands for the opponent's quiet moves by
+	// that many of them drawn at random, instead of a pass (which leaves
+	// its men where our next move finds them: a man that has just taken
+	// ours stays to be taken back).
+	QuietMoves int
 	// TableBits sizes the searches' transposition table, 2^TableBits
 	// entries kept for a whole game (0: none): the attempts on one board
 	// share their positions, and the boards of one game many.
@@ -250,8 +255,13 @@ func (s *Scorer) attempt(m chess.Move, per int64, r *Result) int32 {
 			searches++
 		}
 	}
+	nquiet := 0
 	if quiet > 0 {
-		searches++
+		nquiet = 1
+		if s.cfg.QuietMoves > 0 {
+			nquiet = s.cfg.QuietMoves
+		}
+		searches += nquiet
 	}
 	sub := max(per/int64(max(searches, 1)), 1)
 	v, covered := 0.0, 0.0
@@ -268,12 +278,24 @@ func (s *Scorer) attempt(m chess.Move, per int64, r *Result) int32 {
 		covered += s.share[i]
 	}
 	if quiet > 0 {
-		s.grand = s.child
-		s.grand.MakeNull()
-		w, d := s.ab.Value(&s.grand, sub)
-		r.Nodes += s.ab.Nodes()
-		r.Depth = d
-		v += quiet * float64(w)
+		quiets := 0
+		for i := range s.replies {
+			if s.quiet(i) {
+				quiets++
+			}
+		}
+		for range nquiet {
+			s.grand = s.child
+			if s.cfg.QuietMoves > 0 {
+				s.grand.Make(s.list.Moves[s.nthQuiet(s.rng.IntN(quiets))])
+			} else {
+				s.grand.MakeNull()
+			}
+			w, d := s.ab.Value(&s.grand, sub)
+			r.Nodes += s.ab.Nodes()
+			r.Depth = d
+			v += quiet / float64(nquiet) * float64(w)
+		}
 		covered += quiet
 	}
 	if covered == 0 {
@@ -289,6 +311,19 @@ func (s *Scorer) attemptParanoid(per int64, r *Result) int32 {
 	r.Nodes += s.ab.Nodes()
 	r.Depth = d
 	return -w
+}
+
+// nthQuiet returns the index of the n-th quiet reply (from 0).
+func (s *Scorer) nthQuiet(n int) int {
+	for i := range s.replies {
+		if s.quiet(i) {
+			if n == 0 {
+				return i
+			}
+			n--
+		}
+	}
+	return -1 // n beyond the quiet replies: never asked
 }
 
 // quiet reports whether reply i takes nothing and gives no check.

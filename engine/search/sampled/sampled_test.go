@@ -106,7 +106,7 @@ func TestChooseNextBest(t *testing.T) {
 func TestChoosePolicyAndHanging(t *testing.T) {
 	bel, moves := startBelief()
 	cfg := DefaultConfig()
-	cfg.Policy, cfg.Hanging = true, 0.5
+	cfg.Policy, cfg.Hanging, cfg.QuietMoves = true, 0.5, 2
 	s := New(cfg)
 	s.NewGame(1)
 	r := s.Choose(context.Background(), &bel, moves, 100000)
@@ -145,5 +145,12 @@ func TestPolicyOpponentIsBlind(t *testing.T) {
 	paranoid, blind := value(false), value(true)
 	if paranoid > -300 || blind < paranoid+300 {
 		t.Errorf("Qd3 worth %d against a seeing opponent, %d against the model's", paranoid, blind)
+	}
+	cfg := DefaultConfig()
+	cfg.Policy, cfg.QuietMoves = true, 3
+	s := New(cfg)
+	s.board = pos
+	if v := s.attempt(m, 20000, &r); v < paranoid+300 {
+		t.Errorf("Qd3 worth %d against the model's opponent playing quiet moves, %d against a seeing one", v, paranoid)
 	}
 }
