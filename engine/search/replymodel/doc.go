@@ -13,6 +13,6 @@
 //     (Features: the value of the man it takes, a recapture on our last
 //     capture square, a pawn capture, the exchange's balance, a check).
 //
-// Both allocate nothing once made; tools/replyloss measures them on match
+// Both allocate nothing once made; kriegbot replyloss (cli/replylosscmd) measures them on match
 // files.
 package replymodel

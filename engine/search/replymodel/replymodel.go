@@ -76,7 +76,7 @@ const (
 // Weights weigh the features in the policy π(m) ∝ exp(Σ w·f(m)).
 type Weights [NumFeatures]float64
 
-// DefaultWeights returns weights fitted by tools/replyloss -fit on 20
+// DefaultWeights returns weights fitted by kriegbot replyloss -fit on 20
 // games of mcts's self-play at 300 nodes (docs/strength/replymodel.md): a
 // capture is less likely than a quiet move, but a recapture and a pawn's
 // capture (the tries tell it) are nearly certain.

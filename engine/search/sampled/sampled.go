@@ -38,7 +38,7 @@ type Config struct {
 	// Hanging is the chance that a board drawn with one of the opponent's
 	// men hanging (replymodel.Hanging) is drawn again: the belief's
 	// sampler leaves men hanging on 37 % of the boards where the true
-	// boards of match records have 23 % (tools/replyloss), and 0.5 evens
+	// boards of match records have 23 % (kriegbot replyloss), and 0.5 evens
 	// it. Up to maxRedraws draws a board. A man whose square the belief
 	// is sure of (knownShare), as one that has just taken our man, is
 	// where it is, hanging or not.

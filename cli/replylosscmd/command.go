@@ -1,18 +1,4 @@
-// Command replyloss measures reply models on match files (issue 42's gate
-// for design 1): for every legal move of either side, how well each model,
-// given that side's belief just after the move, predicts what it then
-// hears of the opponent's reply (which of its men is taken, if any), as
-// the log-loss per reply in nats. The models are approach C's tree
-// opponent (replymodel.Today) and boards drawn from the belief with a
-// softmax policy over what the opponent could know (replymodel.Boards),
-// with the default weights and, with -fit, weights fitted on the even
-// games and measured on the odd ones.
-//
-//	go run ./tools/replyloss [-boards 16] [-fit] MATCH.jsonl...
-//
-// The files are kriegbot match -jsonl files of games from the standard
-// start position.
-package main
+package replylosscmd
 
 import (
 	"bufio"
@@ -29,6 +15,7 @@ import (
 	"kriegbot/engine/oppmodel"
 	"kriegbot/engine/search/replymodel"
 	"kriegbot/engine/umpire"
+	"kriegbot/internal/cmdflag"
 	"kriegbot/record"
 )
 
@@ -56,22 +43,36 @@ type study struct {
 	turns, hangTrue, drawn, hangDrawn int
 }
 
-func main() {
-	boards := flag.Int("boards", 16, "boards drawn per prediction")
-	fit := flag.Bool("fit", false, "fit the policy's weights on the even games, measure on the odd")
-	flag.Parse()
+// Command runs "kriegbot replyloss [-boards N] [-fit] MATCH.jsonl...".
+func Command(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("replyloss", flag.ContinueOnError)
+	boards := fs.Int("boards", 16, "boards drawn per prediction")
+	fit := fs.Bool("fit", false, "fit the policy's weights on the even games, measure on the odd")
+	cmdflag.SetUsage(fs, "replyloss [-boards N] [-fit] MATCH.jsonl...",
+		`Replays kriegbot match -jsonl files (games from the standard start) through
+both sides' beliefs and prints the log-loss per reply, in nats, of approach C's
+reply model and of boards drawn from the belief with the reply policy
+(engine/search/replymodel), and the share of boards with a hanging man, true
+and drawn (docs/strength/replymodel.md).
+`)
+	if code, done := cmdflag.Parse(fs, args, stderr); done {
+		return code
+	}
+	if fs.NArg() == 0 || *boards < 1 {
+		return cmdflag.Fail(stderr, "replyloss", "want MATCH.jsonl files and -boards of 1 or more")
+	}
 	prior, err := oppmodel.Default()
 	if err != nil {
-		fail(err)
+		return cmdflag.Fail(stderr, "replyloss", "%v", err)
 	}
 	s := &study{prior: prior, boards: *boards, pred: replymodel.NewBoards(replymodel.DefaultWeights(), 1)}
-	for _, name := range flag.Args() {
+	for _, name := range fs.Args() {
 		if err := s.file(name); err != nil {
-			fail(err)
+			return cmdflag.Fail(stderr, "replyloss", "%v", err)
 		}
 	}
 	if len(s.out) == 0 {
-		fail(fmt.Errorf("no replies in %v", flag.Args()))
+		return cmdflag.Fail(stderr, "replyloss", "no replies in %v", fs.Args())
 	}
 	def := replymodel.DefaultWeights()
 	report := func(label string, keep func(*sample) bool, w *replymodel.Weights) {
@@ -87,30 +88,26 @@ func main() {
 			lm -= math.Log(floor/replymodel.Events + (1-floor)*(0.5*pb+0.5*x.today[x.event]))
 			n++
 		}
-		fmt.Printf("%-28s replies %5d  today %.4f  boards %.4f  half-half %.4f nats/reply\n", label, n,
+		fmt.Fprintf(stdout, "%-28s replies %5d  today %.4f  boards %.4f  half-half %.4f nats/reply\n", label, n,
 			lt/float64(n), lb/float64(n), lm/float64(n))
 	}
-	fmt.Printf("boards with a hanging man of the side not to move: true %d of %d turns (%.1f %%), drawn %d of %d (%.1f %%)\n",
+	fmt.Fprintf(stdout, "boards with a hanging man of the side not to move: true %d of %d turns (%.1f %%), drawn %d of %d (%.1f %%)\n",
 		s.hangTrue, s.turns, 100*float64(s.hangTrue)/float64(s.turns), s.hangDrawn, s.drawn, 100*float64(s.hangDrawn)/float64(max(s.drawn, 1)))
 	all := func(*sample) bool { return true }
 	caps := func(x *sample) bool { return x.event != replymodel.NoCapture }
 	report("all, default weights", all, &def)
 	report("captures only, default", caps, &def)
 	if !*fit {
-		return
+		return cmdflag.OK
 	}
 	even := func(x *sample) bool { return x.game%2 == 0 }
 	odd := func(x *sample) bool { return x.game%2 == 1 }
 	w := s.fit(even, def)
-	fmt.Printf("fitted on even games: %+v\n", w)
+	fmt.Fprintf(stdout, "fitted on even games: %+v\n", w)
 	report("odd games, default", odd, &def)
 	report("odd games, fitted", odd, &w)
 	report("odd captures, fitted", func(x *sample) bool { return odd(x) && caps(x) }, &w)
-}
-
-func fail(err error) {
-	fmt.Fprintln(os.Stderr, "replyloss:", err)
-	os.Exit(1)
+	return cmdflag.OK
 }
 
 // boardsProb is the boards' chance of x's event under weights w (0 when no
