@@ -13,6 +13,7 @@ import (
 	"kriegbot/cli/modelcmd"
 	"kriegbot/cli/registercmd"
 	"kriegbot/cli/replaycmd"
+	"kriegbot/cli/replylosscmd"
 	"kriegbot/cli/runcmd"
 	"kriegbot/cli/servecmd"
 	"kriegbot/cli/tourneycmd"
@@ -41,6 +42,7 @@ func commands() []command {
 		{"engine", "KEP, the Kriegspiel engine protocol, on standard input and output (for referees, GUIs, harnesses)", enginecmd.Command},
 		{"tourney", "a local computer olympiad: the server's TD runs a Swiss or round robin between daemons; crosstable, PGN, HTML", tourneycmd.Command},
 		{"register", "registers the bot on kriegspiel.org and stores its token (mode 0600, never printed)", registercmd.Command},
+		{"replyloss", "reply models' log-loss on match files: approach C's against a policy on sampled boards (issue 42)", replylosscmd.Command},
 		{"replay", "re-runs a logged game: belief heat maps, candidates, clocks per attempt; reports differing choices", replaycmd.Command},
 		{"version", "the build: module version, VCS revision, toolchain, and the hash of the sources that decide play", versionCommand},
 	}

@@ -19,6 +19,10 @@ func sampledKind() Kind {
 			"growth=N: nodes per search for each board drawn: the budget's split between depth and boards, 1 to 1e6 (default 64)",
 			"refused=next|board: an attempt a board refuses is worth the attempt we would try next there, or the board's own value (default next: weaker at 300 nodes, 21 % against mcts where board scores 39 %, but at 4,800 it scores 59 % against mcts at 300 where board scores 35 %)",
 			"refusal=N: cost of an attempt a board refuses, in centipawns, 0 to 1000 (default 10)",
+			"hanging=X: chance that a board drawn with one of the opponent's men hanging is drawn again, 0 to 1 (default 0; 0.5 matches the true boards' share of hanging men)",
+			"reply=board|policy: the opponent's first reply on each board: the board's best (as if it saw our men), or the reply model's policy over what it could know, its quiet moves as a pass (default board)",
+			"quiet=N: under reply=policy, the opponent's quiet moves as N of them drawn at random, 0 (a pass) to 16 (default 0)",
+			"tt=N: the alpha-beta searches' transposition table, 2^N entries kept for the game, 0 (none) to 24 (default 0)",
 			"unit=N: alpha-beta nodes per node of the budget (-nodes), 1 to 1000 (default 48: about the time of one of mcts's iterations)",
 			"prior=default|uniform: the opponent model the belief uses (default: the embedded one)",
 			"seed=N: mixed into each game's seed (default 0)",
@@ -37,6 +41,15 @@ func buildSampled(o *Options) (func() Player, error) {
 		cfg.NextBest = r == "next"
 	default:
 		return nil, fmt.Errorf("option refused: %q is not next or board", r)
+	}
+	cfg.Hanging = o.Float("hanging", cfg.Hanging, 0, 1)
+	cfg.TableBits = o.Int("tt", cfg.TableBits, 0, 24)
+	cfg.QuietMoves = o.Int("quiet", cfg.QuietMoves, 0, 16)
+	switch r := o.String("reply", "board"); r {
+	case "board", "policy":
+		cfg.Policy = r == "policy"
+	default:
+		return nil, fmt.Errorf("option reply: %q is not board or policy", r)
 	}
 	unit := int64(o.Int("unit", 48, 1, 1000))
 	seed := uint64(o.Int("seed", 0, 0, 1<<62))

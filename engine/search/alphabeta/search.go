@@ -30,6 +30,9 @@ type Searcher struct {
 	nodes   int64
 	limit   int64
 	stopped bool
+	// table is the transposition table (NewWithTable), nil without.
+	table []entry
+	mask  uint64
 }
 
 // New returns a Searcher.
@@ -83,6 +86,16 @@ func (s *Searcher) negamax(p *chess.Position, depth, ply int, alpha, beta int32)
 	if s.spend() {
 		return 0
 	}
+	hint := chess.NullMove
+	if e := s.probe(p); e != nil {
+		hint = e.move
+		if int(e.depth) >= depth {
+			v := tableValue(e, ply)
+			if e.bound == exact || e.bound == lower && v >= beta || e.bound == upper && v <= alpha {
+				return v
+			}
+		}
+	}
 	f := &s.stack[ply]
 	f.moves.N = 0
 	p.GenerateLegal(&f.moves)
@@ -96,7 +109,16 @@ func (s *Searcher) negamax(p *chess.Position, depth, ply int, alpha, beta int32)
 		return s.evaluate(p)
 	}
 	s.order(p, f, false)
-	best := -infinity
+	if hint != chess.NullMove {
+		for i, m := range f.moves.Slice() {
+			if m == hint {
+				f.keys[i] = 1 << 20 // before every capture
+				break
+			}
+		}
+	}
+	alpha0 := alpha
+	best, bestMove := -infinity, chess.NullMove
 	for i := range f.moves.N {
 		m := f.pick(i)
 		child := &s.stack[ply+1].pos
@@ -107,7 +129,7 @@ func (s *Searcher) negamax(p *chess.Position, depth, ply int, alpha, beta int32)
 			return 0
 		}
 		if v > best {
-			best = v
+			best, bestMove = v, m
 			if v > alpha {
 				alpha = v
 				if v >= beta {
@@ -116,6 +138,14 @@ func (s *Searcher) negamax(p *chess.Position, depth, ply int, alpha, beta int32)
 			}
 		}
 	}
+	bound := exact
+	switch {
+	case best >= beta:
+		bound = lower
+	case best <= alpha0:
+		bound = upper
+	}
+	s.store(p, best, bestMove, depth, ply, bound)
 	return best
 }
 

@@ -30,10 +30,15 @@ func TestValue(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := mustFEN(t, tc.fen)
-			s := New()
-			v, d := s.Value(&p, tc.nodes)
-			if v < tc.lo || v > tc.hi {
-				t.Errorf("Value = %d at depth %d, want %d..%d", v, d, tc.lo, tc.hi)
+			for _, bits := range []int{0, 12} {
+				s := NewWithTable(bits)
+				// Twice: the second search starts from the first's table.
+				for range 2 {
+					v, d := s.Value(&p, tc.nodes)
+					if v < tc.lo || v > tc.hi {
+						t.Errorf("table 2^%d: Value = %d at depth %d, want %d..%d", bits, v, d, tc.lo, tc.hi)
+					}
+				}
 			}
 		})
 	}
@@ -61,6 +66,25 @@ func TestValueDeterministic(t *testing.T) {
 	b, db := s.Value(&p, 20000)
 	if a != b || da != db {
 		t.Errorf("(%d, depth %d) then (%d, depth %d)", a, da, b, db)
+	}
+}
+
+// TestTableGoesDeeper: at the same budget the table's move ordering and
+// transpositions complete a deeper search, and a mate in two keeps its
+// distance through the table.
+func TestTableGoesDeeper(t *testing.T) {
+	p := mustFEN(t, "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4")
+	_, plain := New().Value(&p, 200000)
+	_, tabled := NewWithTable(16).Value(&p, 200000)
+	if tabled <= plain {
+		t.Errorf("depth %d with the table, %d without", tabled, plain)
+	}
+	mate := mustFEN(t, "6k1/5ppp/8/8/8/8/8/RR4K1 w - - 0 1")
+	s := NewWithTable(16)
+	for range 3 {
+		if v, _ := s.Value(&mate, 50000); v != Mate-1 {
+			t.Fatalf("mate in one scored %d, want %d", v, Mate-1)
+		}
 	}
 }
 

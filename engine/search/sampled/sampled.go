@@ -7,7 +7,9 @@ import (
 
 	"kriegbot/engine/belief"
 	"kriegbot/engine/chess"
+	"kriegbot/engine/oppmodel"
 	"kriegbot/engine/search/alphabeta"
+	"kriegbot/engine/search/replymodel"
 )
 
 // Config sets the scorer's weights.
@@ -33,11 +35,46 @@ type Config struct {
 	// as the board's own value less Refusal: what a player seeing the board
 	// would get, so likely refusals score as well as the best move.
 	NextBest bool
+	// Hanging is the chance that a board drawn with one of the opponent's
+	// men hanging (replymodel.Hanging) is drawn again: the belief's
+	// sampler leaves men hanging on 37 % of the boards where the true
+	// boards of match records have 23 % (kriegbot replyloss), and 0.5 evens
+	// it. Up to maxRedraws draws a board. A man whose square the belief
+	// is sure of (knownShare), as one that has just taken our man, is
+	// where it is, hanging or not.
+	Hanging float64
+	// Policy scores an attempt on a board by the opponent's replies as the
+	// reply model (replymodel, Weights) has it choose: each capture or
+	// check it plays with a share of at least MinShare searched, its
+	// quiet moves together as a pass; the opponent of the searches below
+	// sees the board. Without it (or when the attempt checks) the
+	// opponent's first reply is the board's best, as a player seeing our
+	// men would play.
+	Policy   bool
+	Weights  replymodel.Weights
+	MinShare float64
+	// QuietMoves, when over 0, stands for the opponent's quiet moves by
+	// that many of them drawn at random, instead of a pass (which leaves
+	// its men where our next move finds them: a man that has just taken
+	// ours stays to be taken back).
+	QuietMoves int
+	// TableBits sizes the searches' transposition table, 2^TableBits
+	// entries kept for a whole game (0: none): the attempts on one board
+	// share their positions, and the boards of one game many.
+	TableBits int
 }
+
+// maxRedraws bounds the draws of one board under Config.Hanging.
+const maxRedraws = 8
+
+// knownShare is the belief's chance of a man on a square from which
+// Config.Hanging takes it as known.
+const knownShare = 0.9
 
 // DefaultConfig returns the weights the prototype was measured with.
 func DefaultConfig() Config {
-	return Config{Worst: 0.3, Clip: 2000, Refusal: 10, Growth: 64, MinBoards: 4, NextBest: true}
+	return Config{Worst: 0.3, Clip: 2000, Refusal: 10, Growth: 64, MinBoards: 4, NextBest: true,
+		Weights: replymodel.DefaultWeights(), MinShare: 0.02}
 }
 
 // MaxBoards bounds the boards drawn for one choice.
@@ -59,16 +96,25 @@ type Scorer struct {
 	// vals holds each board's value of each attempt, n a board.
 	vals  []int32
 	order [chess.MaxMoves]int
+	// The opponent's replies on a board under Config.Policy.
+	grand   chess.Position
+	list    chess.MoveList
+	replies []replymodel.Move
+	share   [chess.MaxMoves]float64
 }
 
 // New returns a scorer with cfg.
 func New(cfg Config) *Scorer {
-	return &Scorer{cfg: cfg, ab: alphabeta.New(), rng: rand.New(rand.NewPCG(0, 0)), vals: make([]int32, MaxBoards*chess.MaxMoves)}
+	return &Scorer{cfg: cfg, ab: alphabeta.NewWithTable(cfg.TableBits), rng: rand.New(rand.NewPCG(0, 0)), vals: make([]int32, MaxBoards*chess.MaxMoves),
+		replies: make([]replymodel.Move, 0, chess.MaxMoves)}
 }
 
 // NewGame reseeds the board draws: the same seed and budgets give the same
 // choices.
-func (s *Scorer) NewGame(seed uint64) { s.rng = rand.New(rand.NewPCG(seed, 0x5a3b1ed)) }
+func (s *Scorer) NewGame(seed uint64) {
+	s.rng = rand.New(rand.NewPCG(seed, 0x5a3b1ed))
+	s.ab.Clear()
+}
 
 // Result is one choice.
 type Result struct {
@@ -104,12 +150,20 @@ func (s *Scorer) Choose(ctx context.Context, bel *belief.State, moves []chess.Mo
 		return r
 	}
 	boards, per := s.Plan(nodes, n)
+	var known chess.Bitboard
+	if s.cfg.Hanging > 0 {
+		for sq := range chess.Square(64) {
+			if bel.Prob(oppmodel.King, sq)+bel.Prob(oppmodel.Pawn, sq)+bel.Prob(oppmodel.Piece, sq) >= knownShare {
+				known |= sq.Bit()
+			}
+		}
+	}
 	misses := 0
 	for r.Boards < boards && misses <= boards {
 		if r.Boards > 0 && ctx.Err() != nil {
 			break
 		}
-		if !bel.Sample(s.rng, &s.board) {
+		if !s.draw(bel, known) {
 			misses++
 			continue
 		}
@@ -123,11 +177,7 @@ func (s *Scorer) Choose(ctx context.Context, bel *belief.State, moves []chess.Mo
 		for j, m := range moves {
 			row[j] = base
 			if s.board.IsLegal(m) {
-				s.child = s.board
-				s.child.Make(m)
-				w, d := s.ab.Value(&s.child, per)
-				r.Nodes += s.ab.Nodes()
-				row[j], r.Depth = s.clip(-w), d
+				row[j] = s.clip(s.attempt(m, per, &r))
 			}
 		}
 		r.Boards++
@@ -154,6 +204,131 @@ func (s *Scorer) Choose(ctx context.Context, bel *belief.State, moves []chess.Mo
 		}
 	}
 	return r
+}
+
+// draw draws a board from bel, drawing again (up to maxRedraws draws) with
+// chance Config.Hanging while one of the opponent's men off the known
+// squares hangs on it.
+func (s *Scorer) draw(bel *belief.State, known chess.Bitboard) bool {
+	for range maxRedraws - 1 {
+		if !bel.Sample(s.rng, &s.board) {
+			return false
+		}
+		if s.cfg.Hanging == 0 || replymodel.HangingBut(&s.board, known) == 0 || s.rng.Float64() >= s.cfg.Hanging {
+			return true
+		}
+	}
+	return bel.Sample(s.rng, &s.board)
+}
+
+// attempt is legal attempt m's value on the board for us, searched within
+// about per nodes.
+func (s *Scorer) attempt(m chess.Move, per int64, r *Result) int32 {
+	s.child = s.board
+	s.child.Make(m)
+	if !s.cfg.Policy || s.child.InCheck() {
+		return s.attemptParanoid(per, r)
+	}
+	last := chess.NoSquare
+	if s.board.IsCapture(m) {
+		last = m.To()
+	}
+	s.replies = replymodel.Describe(&s.child, last, &s.list, s.replies[:0])
+	if len(s.replies) == 0 {
+		return 0 // stalemate: checks were searched above
+	}
+	top := math.Inf(-1)
+	for i := range s.replies {
+		top = max(top, s.cfg.Weights.Score(&s.replies[i]))
+	}
+	total, quiet := 0.0, 0.0
+	for i := range s.replies {
+		s.share[i] = math.Exp(s.cfg.Weights.Score(&s.replies[i]) - top)
+		total += s.share[i]
+	}
+	searches := 0
+	for i := range s.replies {
+		s.share[i] /= total
+		if s.quiet(i) {
+			quiet += s.share[i]
+		} else if s.share[i] >= s.cfg.MinShare {
+			searches++
+		}
+	}
+	nquiet := 0
+	if quiet > 0 {
+		nquiet = 1
+		if s.cfg.QuietMoves > 0 {
+			nquiet = s.cfg.QuietMoves
+		}
+		searches += nquiet
+	}
+	sub := max(per/int64(max(searches, 1)), 1)
+	v, covered := 0.0, 0.0
+	for i := range s.replies {
+		if s.quiet(i) || s.share[i] < s.cfg.MinShare {
+			continue
+		}
+		s.grand = s.child
+		s.grand.Make(s.list.Moves[i])
+		w, d := s.ab.Value(&s.grand, sub)
+		r.Nodes += s.ab.Nodes()
+		r.Depth = d
+		v += s.share[i] * float64(w)
+		covered += s.share[i]
+	}
+	if quiet > 0 {
+		quiets := 0
+		for i := range s.replies {
+			if s.quiet(i) {
+				quiets++
+			}
+		}
+		for range nquiet {
+			s.grand = s.child
+			if s.cfg.QuietMoves > 0 {
+				s.grand.Make(s.list.Moves[s.nthQuiet(s.rng.IntN(quiets))])
+			} else {
+				s.grand.MakeNull()
+			}
+			w, d := s.ab.Value(&s.grand, sub)
+			r.Nodes += s.ab.Nodes()
+			r.Depth = d
+			v += quiet / float64(nquiet) * float64(w)
+		}
+		covered += quiet
+	}
+	if covered == 0 {
+		return s.attemptParanoid(per, r)
+	}
+	return int32(math.Round(v / covered))
+}
+
+// attemptParanoid is the value of the attempt made on s.child when the
+// opponent replies as if it saw the board.
+func (s *Scorer) attemptParanoid(per int64, r *Result) int32 {
+	w, d := s.ab.Value(&s.child, per)
+	r.Nodes += s.ab.Nodes()
+	r.Depth = d
+	return -w
+}
+
+// nthQuiet returns the index of the n-th quiet reply (from 0).
+func (s *Scorer) nthQuiet(n int) int {
+	for i := range s.replies {
+		if s.quiet(i) {
+			if n == 0 {
+				return i
+			}
+			n--
+		}
+	}
+	return -1 // n beyond the quiet replies: never asked
+}
+
+// quiet reports whether reply i takes nothing and gives no check.
+func (s *Scorer) quiet(i int) bool {
+	return s.replies[i].Event == replymodel.NoCapture && s.replies[i].F[replymodel.Check] == 0
 }
 
 func (s *Scorer) clip(v int32) int32 { return min(max(v, -s.cfg.Clip), s.cfg.Clip) }

@@ -99,3 +99,58 @@ func TestChooseNextBest(t *testing.T) {
 		t.Errorf("the refused attempt scores %g, the chosen %d %g", scores[0], r.Best, r.Score)
 	}
 }
+
+// TestChoosePolicyAndHanging: with the reply model's opponent and redraws
+// of boards with hanging men, a choice still picks an attempt, repeats
+// itself from the same seed and allocates nothing.
+func TestChoosePolicyAndHanging(t *testing.T) {
+	bel, moves := startBelief()
+	cfg := DefaultConfig()
+	cfg.Policy, cfg.Hanging, cfg.QuietMoves = true, 0.5, 2
+	s := New(cfg)
+	s.NewGame(1)
+	r := s.Choose(context.Background(), &bel, moves, 100000)
+	if r.Best < 0 || r.Boards == 0 || r.Nodes == 0 {
+		t.Fatalf("result %+v", r)
+	}
+	s.NewGame(1)
+	if again := s.Choose(context.Background(), &bel, moves, 100000); again != r {
+		t.Errorf("same seed: %+v then %+v", r, again)
+	}
+	if a := testing.AllocsPerRun(3, func() { s.Choose(context.Background(), &bel, moves, 20000) }); a != 0 {
+		t.Errorf("%v allocations per choice", a)
+	}
+}
+
+// TestPolicyOpponentIsBlind: a queen put where a knight, which cannot see
+// it, could take it is lost on the board for a paranoid opponent, and
+// mostly kept for the reply model's.
+func TestPolicyOpponentIsBlind(t *testing.T) {
+	pos, err := chess.ParseFEN("4k3/pppp4/8/4n3/8/8/8/3QK3 w - - 0 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := chess.ParseUCI("d1d3") // Nxd3 takes it
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r Result
+	value := func(policy bool) int32 {
+		cfg := DefaultConfig()
+		cfg.Policy = policy
+		s := New(cfg)
+		s.board = pos
+		return s.attempt(m, 20000, &r)
+	}
+	paranoid, blind := value(false), value(true)
+	if paranoid > -300 || blind < paranoid+300 {
+		t.Errorf("Qd3 worth %d against a seeing opponent, %d against the model's", paranoid, blind)
+	}
+	cfg := DefaultConfig()
+	cfg.Policy, cfg.QuietMoves = true, 3
+	s := New(cfg)
+	s.board = pos
+	if v := s.attempt(m, 20000, &r); v < paranoid+300 {
+		t.Errorf("Qd3 worth %d against the model's opponent playing quiet moves, %d against a seeing one", v, paranoid)
+	}
+}

@@ -1,0 +1,317 @@
+package replylosscmd
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+
+	"kriegbot/engine/belief"
+	"kriegbot/engine/chess"
+	"kriegbot/engine/oppmodel"
+	"kriegbot/engine/search/replymodel"
+	"kriegbot/engine/umpire"
+	"kriegbot/internal/cmdflag"
+	"kriegbot/record"
+)
+
+// floor mixes every prediction with a uniform share, so that a reply a
+// model rules out costs ln(65/floor) and not infinity.
+const floor = 0.01
+
+// sample is one prediction: the event heard, approach C's distribution,
+// and the boards' moves (offsets into the moves kept).
+type sample struct {
+	game   int
+	event  int
+	today  replymodel.Dist
+	boards []int // start of each board's moves in kept, then the end
+}
+
+type study struct {
+	prior  belief.Prior
+	boards int
+	pred   *replymodel.Boards
+	kept   []replymodel.Move
+	out    []sample
+	// turns, hangTrue: turns and true boards with a hanging man of the
+	// side not to move; drawn, hangDrawn: the same of boards drawn.
+	turns, hangTrue, drawn, hangDrawn int
+}
+
+// Command runs "kriegbot replyloss [-boards N] [-fit] MATCH.jsonl...".
+func Command(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("replyloss", flag.ContinueOnError)
+	boards := fs.Int("boards", 16, "boards drawn per prediction")
+	fit := fs.Bool("fit", false, "fit the policy's weights on the even games, measure on the odd")
+	cmdflag.SetUsage(fs, "replyloss [-boards N] [-fit] MATCH.jsonl...",
+		`Replays kriegbot match -jsonl files (games from the standard start) through
+both sides' beliefs and prints the log-loss per reply, in nats, of approach C's
+reply model and of boards drawn from the belief with the reply policy
+(engine/search/replymodel), and the share of boards with a hanging man, true
+and drawn (docs/strength/replymodel.md).
+`)
+	if code, done := cmdflag.Parse(fs, args, stderr); done {
+		return code
+	}
+	if fs.NArg() == 0 || *boards < 1 {
+		return cmdflag.Fail(stderr, "replyloss", "want MATCH.jsonl files and -boards of 1 or more")
+	}
+	prior, err := oppmodel.Default()
+	if err != nil {
+		return cmdflag.Fail(stderr, "replyloss", "%v", err)
+	}
+	s := &study{prior: prior, boards: *boards, pred: replymodel.NewBoards(replymodel.DefaultWeights(), 1)}
+	for _, name := range fs.Args() {
+		if err := s.file(name); err != nil {
+			return cmdflag.Fail(stderr, "replyloss", "%v", err)
+		}
+	}
+	if len(s.out) == 0 {
+		return cmdflag.Fail(stderr, "replyloss", "no replies in %v", fs.Args())
+	}
+	def := replymodel.DefaultWeights()
+	report := func(label string, keep func(*sample) bool, w *replymodel.Weights) {
+		lt, lb, lm, n := 0.0, 0.0, 0.0, 0
+		for i := range s.out {
+			x := &s.out[i]
+			if !keep(x) {
+				continue
+			}
+			pb := s.boardsProb(x, w)
+			lt -= math.Log(floor/replymodel.Events + (1-floor)*x.today[x.event])
+			lb -= math.Log(floor/replymodel.Events + (1-floor)*pb)
+			lm -= math.Log(floor/replymodel.Events + (1-floor)*(0.5*pb+0.5*x.today[x.event]))
+			n++
+		}
+		fmt.Fprintf(stdout, "%-28s replies %5d  today %.4f  boards %.4f  half-half %.4f nats/reply\n", label, n,
+			lt/float64(n), lb/float64(n), lm/float64(n))
+	}
+	fmt.Fprintf(stdout, "boards with a hanging man of the side not to move: true %d of %d turns (%.1f %%), drawn %d of %d (%.1f %%)\n",
+		s.hangTrue, s.turns, 100*float64(s.hangTrue)/float64(s.turns), s.hangDrawn, s.drawn, 100*float64(s.hangDrawn)/float64(max(s.drawn, 1)))
+	all := func(*sample) bool { return true }
+	caps := func(x *sample) bool { return x.event != replymodel.NoCapture }
+	report("all, default weights", all, &def)
+	report("captures only, default", caps, &def)
+	if !*fit {
+		return cmdflag.OK
+	}
+	even := func(x *sample) bool { return x.game%2 == 0 }
+	odd := func(x *sample) bool { return x.game%2 == 1 }
+	w := s.fit(even, def)
+	fmt.Fprintf(stdout, "fitted on even games: %+v\n", w)
+	report("odd games, default", odd, &def)
+	report("odd games, fitted", odd, &w)
+	report("odd captures, fitted", func(x *sample) bool { return odd(x) && caps(x) }, &w)
+	return cmdflag.OK
+}
+
+// boardsProb is the boards' chance of x's event under weights w (0 when no
+// board was drawn).
+func (s *study) boardsProb(x *sample, w *replymodel.Weights) float64 {
+	nb := len(x.boards) - 1
+	if nb <= 0 {
+		return 0
+	}
+	var d replymodel.Dist
+	for b := range nb {
+		replymodel.AddPolicy(w, s.kept[x.boards[b]:x.boards[b+1]], 1/float64(nb), &d)
+	}
+	return d[x.event]
+}
+
+// fit improves w by coordinate search on the replies keep selects.
+func (s *study) fit(keep func(*sample) bool, w replymodel.Weights) replymodel.Weights {
+	loss := func(w *replymodel.Weights) float64 {
+		l := 0.0
+		for i := range s.out {
+			if x := &s.out[i]; keep(x) {
+				l -= math.Log(floor/replymodel.Events + (1-floor)*s.boardsProb(x, w))
+			}
+		}
+		return l
+	}
+	best := loss(&w)
+	for step := 1.0; step > 0.05; step /= 2 {
+		for improved := true; improved; {
+			improved = false
+			for f := range w {
+				for _, d := range [2]float64{step, -step} {
+					t := w
+					t[f] += d
+					if l := loss(&t); l < best {
+						best, w, improved = l, t, true
+					}
+				}
+			}
+		}
+	}
+	return w
+}
+
+// file reads one match file and replays its games.
+func (s *study) file(name string) error {
+	f, err := os.Open(name)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return s.read(f, name)
+}
+
+// read replays the games of the match file r, named name in errors.
+func (s *study) read(r io.Reader, name string) error {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	rules := umpire.ICC()
+	var g *game
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Bytes()
+		var head struct {
+			Type      string `json:"type"`
+			Rules     string `json:"rules"`
+			Positions int    `json:"positions"`
+		}
+		if err := json.Unmarshal(line, &head); err != nil {
+			return fmt.Errorf("%s:%d: %w", name, n, err)
+		}
+		switch head.Type {
+		case "match":
+			if head.Positions > 0 {
+				return fmt.Errorf("%s:%d: games from -positions are not read", name, n)
+			}
+			var err error
+			if rules, err = umpire.ParseRules(head.Rules); err != nil {
+				return fmt.Errorf("%s:%d: %w", name, n, err)
+			}
+			continue
+		case record.TypeRefereeAttempt:
+		default:
+			continue
+		}
+		l, err := record.ReadRefereeLine(bytes.Clone(line))
+		if err != nil {
+			return fmt.Errorf("%s:%d: %w", name, n, err)
+		}
+		if g == nil || g.num != l.Game {
+			g = s.newGame(rules, l.Game)
+		}
+		if err := g.play(l); err != nil {
+			return fmt.Errorf("%s:%d: game %d: %w", name, n, l.Game, err)
+		}
+	}
+	return sc.Err()
+}
+
+// game replays one game, both sides' beliefs hearing what they heard.
+type game struct {
+	s    *study
+	num  int
+	u    *umpire.Umpire
+	bel  [2]belief.State
+	wait [2]*sample // the prediction each side waits to check
+	over bool
+}
+
+func (s *study) newGame(rules umpire.Rules, num int) *game {
+	g := &game{s: s, num: num, u: umpire.New(rules)}
+	start := chess.StartPosition()
+	g.u.Reset(start)
+	for c := range g.bel {
+		g.bel[c] = belief.FromPosition(chess.Color(c), start, s.prior)
+		g.bel[c].SetVariant(rules.Variant)
+	}
+	return g
+}
+
+func (g *game) play(l *record.RefereeLine) error {
+	if g.over {
+		return fmt.Errorf("an attempt after the game ended")
+	}
+	m := chess.NullMove
+	var a umpire.Answer
+	var err error
+	if l.Attempt == record.AskAny {
+		a, err = g.u.AskAny()
+	} else {
+		if m, err = umpire.ParseMoveText(l.Attempt); err != nil {
+			return err
+		}
+		a, err = g.u.Attempt(m)
+	}
+	if err != nil {
+		return err
+	}
+	if a.Legal != l.Legal {
+		return fmt.Errorf("attempt %s: the referee says legal=%v, the file %v", l.Attempt, a.Legal, l.Legal)
+	}
+	mover := a.Mover
+	if a.Legal {
+		if w := g.wait[mover.Other()]; w != nil {
+			w.event = replymodel.NoCapture
+			if a.Capture.Kind != umpire.NoCapture {
+				w.event = replymodel.Event(a.Capture.Square)
+			}
+			g.s.out = append(g.s.out, *w)
+			g.wait[mover.Other()] = nil
+		}
+	}
+	for _, c := range [2]chess.Color{mover.Other(), mover} {
+		v := a.For(c)
+		if !v.Heard {
+			continue
+		}
+		if v.Own {
+			v.Move = m
+			g.bel[c].Ours(m, v)
+		} else {
+			g.bel[c].Theirs(v)
+		}
+	}
+	if a.Ending != umpire.NotOver {
+		g.over = true
+		return nil
+	}
+	if a.Legal {
+		g.s.realism(g.u.Position(), &g.bel[mover.Other()])
+		last := chess.NoSquare
+		if a.Capture.Kind != umpire.NoCapture {
+			last = m.To()
+		}
+		g.wait[mover] = g.s.predict(g.num, &g.bel[mover], last)
+	}
+	return nil
+}
+
+// realism counts, at the start of a turn, the true boards and the boards
+// drawn from the mover's belief with one of the opponent's men hanging.
+func (s *study) realism(truth chess.Position, bel *belief.State) {
+	if replymodel.Hanging(&truth) > 0 {
+		s.hangTrue++
+	}
+	s.turns++
+	for range 4 {
+		if s.pred.Draw(bel) {
+			s.drawn++
+			if replymodel.Hanging(s.pred.Board()) > 0 {
+				s.hangDrawn++
+			}
+		}
+	}
+}
+
+// predict records both models' view from bel, the opponent to move.
+func (s *study) predict(num int, bel *belief.State, last chess.Square) *sample {
+	x := &sample{game: num, boards: []int{len(s.kept)}}
+	replymodel.Today(bel, &x.today)
+	var d replymodel.Dist
+	s.pred.Predict(bel, last, s.boards, &d, func(ms []replymodel.Move) {
+		s.kept = append(s.kept, ms...)
+		x.boards = append(x.boards, len(s.kept))
+	})
+	return x
+}

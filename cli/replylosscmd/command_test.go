@@ -1,0 +1,75 @@
+package replylosscmd
+
+import (
+	"io"
+	"strings"
+	"testing"
+
+	"kriegbot/engine/belief"
+	"kriegbot/engine/search/replymodel"
+)
+
+const header = `{"type":"match","p1":"mcts","p2":"mcts","games":1,"seed":"7","shard":0,"shards":1,"rules":"icc","max_plies":600,"tc":"-","nodes":300}` + "\n"
+
+func attempt(ply int, side, uci string, legal bool, san string) string {
+	l := `{"type":"attempt","game":0,"ply":` + string(rune('0'+ply)) + `,"side":"` + side + `","attempt":"` + uci + `","legal":`
+	if legal {
+		return l + `true,"san":"` + san + `","tries":0,"think_us":1}` + "\n"
+	}
+	return l + `false,"think_us":1}` + "\n"
+}
+
+func newStudy() *study {
+	return &study{prior: belief.UniformPrior{}, boards: 2, pred: replymodel.NewBoards(replymodel.DefaultWeights(), 1)}
+}
+
+func (s *study) readWithPredictor(r io.Reader) error { return s.read(r, "x.jsonl") }
+
+// TestRead: the replies of a short game are counted, each with the event
+// heard (1.e4 d5 2.exd5 Qxd5: Black's queen takes the pawn on d5), and bad
+// files are refused naming the line.
+func TestRead(t *testing.T) {
+	good := header + attempt(0, "white", "e2e4", true, "e4") + attempt(1, "black", "d7d5", true, "d5") +
+		attempt(2, "white", "e4d5", true, "exd5") + attempt(3, "black", "d8d4", false, "") + attempt(3, "black", "d8d5", true, "Qxd5")
+	for _, tc := range []struct {
+		name, file string
+		replies    int
+		err        string
+	}{
+		{"a short game", good, 3, ""},
+		{"not json", header + "{oops\n", 0, "x.jsonl:2:"},
+		{"a legal move the file calls illegal", header + attempt(0, "white", "e2e4", false, ""), 0, "x.jsonl:2: game 0: attempt e2e4"},
+		{"unknown rules", strings.Replace(header, "icc", "chess960", 1), 0, "x.jsonl:1:"},
+		{"games from positions", strings.Replace(header, `"nodes":300`, `"nodes":300,"positions":3`, 1), 0, "-positions"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newStudy()
+			err := s.readWithPredictor(strings.NewReader(tc.file))
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("error %v, want one containing %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(s.out) != tc.replies {
+				t.Fatalf("%d replies, want %d", len(s.out), tc.replies)
+			}
+			last := s.out[len(s.out)-1]
+			if last.event != 35 { // d5
+				t.Errorf("last reply's event %d, want d5 (35)", last.event)
+			}
+		})
+	}
+}
+
+func FuzzRead(f *testing.F) {
+	f.Add(header + attempt(0, "white", "e2e4", true, "e4") + attempt(1, "black", "e7e5", true, "e5"))
+	f.Add(header + "{}\n")
+	f.Fuzz(func(t *testing.T, file string) {
+		s := newStudy()
+		_ = s.readWithPredictor(strings.NewReader(file)) // must not panic
+	})
+}
