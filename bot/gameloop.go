@@ -86,9 +86,7 @@ func (d *Daemon) startGame(st gameStart, s *seat, now time.Time) (uint64, error)
 	setup := driver.Setup{
 		Spec: d.opt.Spec, Game: players.Game{Color: st.us, Rules: rules, Control: st.control, Seed: seed},
 		Prepare: func(p players.Player) {
-			if st.learn {
-				s.model = d.learner.priorFor(p, st.opp, d.opt.Log)
-			}
+			s.model = d.learner.priorFor(p, st.opp, rules.Variant.Name, cfg.Engine.VariantModels, st.learn, d.opt.Log)
 		},
 		Settings: d.settings(),
 	}
@@ -102,9 +100,9 @@ func (d *Daemon) startGame(st gameStart, s *seat, now time.Time) (uint64, error)
 		drv.SetRecord(st.resumed)
 	} else if d.opt.Dir != "" && cfg.Logs.Records {
 		gl := st.line
-		gl.Seed, gl.Player, gl.Build, gl.OpponentModel = record.Seed(seed), d.opt.Spec.String(), d.build, s.model.name
+		gl.Seed, gl.Player, gl.Build, gl.OpponentModel, gl.BaseModel = record.Seed(seed), d.opt.Spec.String(), d.build, s.model.name, s.model.baseName
 		gl.SetRules(rules)
-		drv.SetRecord(record.CreateWith(d.opt.Dir, st.me, gl, st.us, now, s.model.counts))
+		drv.SetRecord(record.CreateWith(d.opt.Dir, st.me, gl, st.us, now, s.model.files))
 	}
 	return seed, nil
 }

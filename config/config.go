@@ -92,6 +92,10 @@ type Engine struct {
 	// OpponentModels is the folder of per-opponent models: each finished
 	// game's move list is added to its opponent's file ("" keeps none).
 	OpponentModels string `toml:"opponent_models"`
+	// VariantModels is the folder of the rule variants' models: a game of
+	// variant V is played with VariantModels/V.kbm when `kriegbot model
+	// build -games` wrote one there, else with the embedded default.
+	VariantModels string `toml:"variant_models"`
 }
 
 // Policy is what the bot accepts, seeks and does in a game.

@@ -62,6 +62,7 @@ func Defaults() Config {
 			Ponder:    true,
 			// Beside logs/, so deleting logs keeps what was learnt.
 			OpponentModels: "data/opponents",
+			VariantModels:  "data/models",
 		},
 		Policy: Policy{
 			AcceptChallenges: true,

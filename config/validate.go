@@ -219,6 +219,7 @@ func (ck *checker) engine(c Config) {
 	ck.durRange("engine.min_think", e.MinThink, 0, 10*time.Second)
 	ck.durRange("engine.emergency", e.Emergency, 0, time.Minute)
 	ck.text("engine.opponent_models", e.OpponentModels, 500, true)
+	ck.text("engine.variant_models", e.VariantModels, 500, true)
 }
 
 func (ck *checker) policy(c Config) {

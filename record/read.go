@@ -86,6 +86,12 @@ type GameInfo struct {
 	// OpponentCountsSHA256 the file's SHA-256 in hex.
 	OpponentCounts       string
 	OpponentCountsSHA256 string
+	// BaseModel names the variant's model the player started from ("" for
+	// the embedded default), and BaseCounts and BaseCountsSHA256 are the
+	// file kept beside the record, as for OpponentCounts.
+	BaseModel        string
+	BaseCounts       string
+	BaseCountsSHA256 string
 	// Setup is the set-up position the game began from (match files with
 	// -positions), nil for the standard start; HiddenKing says the players
 	// did not know where the opponent's king stood in it.
@@ -387,21 +393,33 @@ func parseTime(s string) (time.Time, error) {
 	return time.Parse(time.RFC3339Nano, s)
 }
 
+// keptFile checks a model file a game line names beside the record (field
+// is its key) and returns its path from the record's folder and its hash.
+// Only a plain file name: a record must not point a replay at any file on
+// the machine.
+func keptFile(record, field, file, sum string) (path, sha string, err error) {
+	if file == "" {
+		return "", "", nil
+	}
+	if filepath.Base(file) != file || !strings.HasSuffix(file, ".kbm") || len(sum) != 64 || strings.Trim(sum, "0123456789abcdef") != "" {
+		return "", "", fmt.Errorf("%s %q (sha256 %q): not a .kbm file name beside the record with its SHA-256", field, file, sum)
+	}
+	return filepath.Join(filepath.Dir(record), file), sum, nil
+}
+
 func gameInfo(line []byte, name string, l *GameLine) (GameInfo, error) {
 	g := GameInfo{Number: l.Game, White: l.White, Black: l.Black, BaseMin: l.BaseMin, IncS: l.IncS,
-		Rated: l.Rated, Wild: l.Wild, Player: l.Player, Build: l.Build, OpponentModel: l.OpponentModel,
+		Rated: l.Rated, Wild: l.Wild, Player: l.Player, Build: l.Build, OpponentModel: l.OpponentModel, BaseModel: l.BaseModel,
 		Seed: uint64(l.Seed), Version: max(l.V, 1)}
 	if l.V > Version {
 		return g, fmt.Errorf("record version %d is newer than this program's (%d)", l.V, Version)
 	}
-	if l.OpponentCounts != "" {
-		// Only a plain file name: a record must not point a replay at any
-		// file on the machine.
-		if filepath.Base(l.OpponentCounts) != l.OpponentCounts || !strings.HasSuffix(l.OpponentCounts, ".kbm") ||
-			len(l.OpponentCountsSHA256) != 64 || strings.Trim(l.OpponentCountsSHA256, "0123456789abcdef") != "" {
-			return g, fmt.Errorf("opponent_counts %q (sha256 %q): not a .kbm file name beside the record with its SHA-256", l.OpponentCounts, l.OpponentCountsSHA256)
-		}
-		g.OpponentCounts, g.OpponentCountsSHA256 = filepath.Join(filepath.Dir(name), l.OpponentCounts), l.OpponentCountsSHA256
+	var err error
+	if g.OpponentCounts, g.OpponentCountsSHA256, err = keptFile(name, "opponent_counts", l.OpponentCounts, l.OpponentCountsSHA256); err != nil {
+		return g, err
+	}
+	if g.BaseCounts, g.BaseCountsSHA256, err = keptFile(name, "base_counts", l.BaseCounts, l.BaseCountsSHA256); err != nil {
+		return g, err
 	}
 	if l.Rules != "" || l.Variant != "" {
 		r, err := ParseRules(l.Rules, l.Variant)

@@ -57,6 +57,14 @@ type GameLine struct {
 	// player the same model and knows it is the same.
 	OpponentCounts       string `json:"opponent_counts,omitempty"`
 	OpponentCountsSHA256 string `json:"opponent_counts_sha256,omitempty"`
+	// BaseModel names the model of the game's variant the player was given
+	// when it was not the embedded default (a file `kriegbot model build`
+	// wrote: its path, hash and source); a per-opponent model is blended
+	// over it. BaseCounts is that file's copy beside the record and
+	// BaseCountsSHA256 its SHA-256, as for OpponentCounts.
+	BaseModel        string `json:"base_model,omitempty"`
+	BaseCounts       string `json:"base_counts,omitempty"`
+	BaseCountsSHA256 string `json:"base_counts_sha256,omitempty"`
 	// Rules name the referee's rules the player was given ("icc" when
 	// absent, as in records written before it was), with the server's
 	// adjudications: the move cap, the reversible-move cap and dead

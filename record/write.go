@@ -48,13 +48,24 @@ type Writer struct {
 // Create starts the record of game g (its Type, V and Start are filled in)
 // under dir/games; name is our account's, for the file name.
 func Create(dir, name string, g GameLine, us chess.Color, now time.Time) *Writer {
-	return CreateWith(dir, name, g, us, now, nil)
+	return CreateWith(dir, name, g, us, now, Models{})
 }
 
-// CreateWith is Create for a player given a per-opponent model: counts,
-// the opponent-model file it was blended from, is written beside the
-// record (same name, ".kbm") and named on the game line with its SHA-256.
-func CreateWith(dir, name string, g GameLine, us chess.Color, now time.Time, counts []byte) *Writer {
+// Models are the opponent-model files a player was given, which its record
+// keeps beside it so that a replay gives the player the same model.
+type Models struct {
+	// Opponent is the per-opponent counts its model was blended from (nil:
+	// none), kept as NAME.kbm and named by opponent_counts.
+	Opponent []byte
+	// Base is the variant's model file it started from (nil: the embedded
+	// default), kept as NAME.base.kbm and named by base_counts.
+	Base []byte
+}
+
+// CreateWith is Create for a player given opponent models (Models): each
+// file is written beside the record and named on the game line with its
+// SHA-256.
+func CreateWith(dir, name string, g GameLine, us chess.Color, now time.Time, m Models) *Writer {
 	g.Type, g.V = TypeGame, Version
 	g.Start = stamp(now)
 	g.Us = us.String()
@@ -68,14 +79,22 @@ func CreateWith(dir, name string, g GameLine, us chess.Color, now time.Time, cou
 		opp = g.White
 	}
 	w.base = filepath.Join(d, fmt.Sprintf("%s-%s-g%d-%s", now.UTC().Format("20060102-150405"), SafeName(name), g.Game, SafeName(opp)))
-	if len(counts) > 0 {
-		if w.err = os.WriteFile(w.base+".kbm", counts, 0o644); w.err != nil {
-			return w
+	keep := func(data []byte, suffix string) (file, sum string) {
+		if len(data) == 0 || w.err != nil {
+			return "", ""
 		}
-		sum := sha256.Sum256(counts)
-		g.OpponentCounts, g.OpponentCountsSHA256 = filepath.Base(w.base)+".kbm", hex.EncodeToString(sum[:])
-		w.game = g
+		if w.err = os.WriteFile(w.base+suffix, data, 0o644); w.err != nil {
+			return "", ""
+		}
+		h := sha256.Sum256(data)
+		return filepath.Base(w.base) + suffix, hex.EncodeToString(h[:])
 	}
+	g.OpponentCounts, g.OpponentCountsSHA256 = keep(m.Opponent, ".kbm")
+	g.BaseCounts, g.BaseCountsSHA256 = keep(m.Base, ".base.kbm")
+	if w.err != nil {
+		return w
+	}
+	w.game = g
 	w.f, w.err = os.OpenFile(w.base+".jsonl", os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	w.line(g)
 	return w

@@ -46,8 +46,10 @@ type gameSetup struct {
 	serverRecords string
 	seed          uint64
 	maxPlies      int
-	// models is kriegbot's per-opponent model store ("": none).
-	models string
+	// models is kriegbot's per-opponent model store ("": none), and
+	// variantModels its folder of variant models ("": none).
+	models        string
+	variantModels string
 	// opponent is the sparring partner's player ("random" when empty), and
 	// opponentThink its least think per attempt outside an emergency (1 ms
 	// when 0).
@@ -88,6 +90,7 @@ func daemonGameWith(t *testing.T, gs gameSetup) (string, *syncBuffer) {
 		c.Engine.OpponentModels = ""
 		if handle == "kriegbot" {
 			c.Engine.OpponentModels = gs.models
+			c.Engine.VariantModels = gs.variantModels
 		}
 		c.Account.Handle = handle
 		c.Engine.Player = player
@@ -369,5 +372,65 @@ func checkDaemonGame(t *testing.T, dir string, log *syncBuffer) {
 	again, err := Run(context.Background(), found, Options{})
 	if err != nil || Summary(again) != Summary(res) {
 		t.Fatalf("replay of the transcript: %v, %q; from the record: %q", err, Summary(again), Summary(res))
+	}
+}
+
+// TestDaemonReplaysWithVariantModel: a game of a variant whose model was
+// built into engine.variant_models (a fetched model) is played with it; the
+// record names it and keeps the file, and replays with 0 differing choices
+// and no warning; without that file the replay says so.
+func TestDaemonReplaysWithVariantModel(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long end-to-end run: in the full suite, not in -short")
+	}
+	def, err := oppmodel.DefaultCounts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := oppmodel.NewCounts(def.Horizon)
+	c.Meta = oppmodel.Meta{Builder: "test", Source: "two short games"}
+	for _, game := range [][]string{{"e4", "e5", "Nf3", "Nc6", "Bb5", "a6"}, {"d4", "d5", "c4", "e6", "Nc3", "Nf6"}} {
+		pos := chess.StartPosition()
+		var moves []chess.Move
+		for _, s := range game {
+			m, err := pos.ParseSAN(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pos.Make(m)
+			moves = append(moves, m)
+		}
+		if err := c.AddGame(moves, [2]bool{true, true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	variants := t.TempDir()
+	if err := os.WriteFile(opponent.ModelPath(variants, "wild16"), c.AppendFile(nil), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir, log := daemonGameWith(t, gameSetup{spec: "mcts:mem=2", base: 0, inc: 1, timeout: 2 * time.Minute,
+		seed: 78, maxPlies: 20, variantModels: variants})
+	checkDaemonGame(t, dir, log)
+	recName := onlyFile(t, filepath.Join(dir, "games", "*-g1-*.jsonl"))
+	rec := readFile(t, recName)
+	if !strings.Contains(rec.Game.BaseModel, "two short games") || rec.Game.BaseCounts == "" || rec.Game.OpponentModel != "" {
+		t.Fatalf("the record names no variant model: %+v", rec.Game)
+	}
+	res, err := Run(context.Background(), rec, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Differing != 0 || len(res.Warnings) != 0 {
+		t.Errorf("replay with the model beside the record: %d differing, warnings %q", res.Differing, res.Warnings)
+	}
+	if err := os.Remove(rec.Game.BaseCounts); err != nil {
+		t.Fatal(err)
+	}
+	res, err = Run(context.Background(), rec, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(strings.Join(res.Warnings, "\n"), "the variant's model") {
+		t.Errorf("no warning once the model file is gone: %q", res.Warnings)
 	}
 }

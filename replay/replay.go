@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"os"
 	"time"
@@ -165,11 +164,11 @@ func Run(ctx context.Context, rec *Record, opt Options) (*Result, error) {
 		}
 	}
 	var prepare func(players.Player)
-	if g.OpponentModel != "" {
+	if g.OpponentModel != "" || g.BaseModel != "" {
 		m, err := recordedModel(rec)
 		if err != nil {
-			res.Warnings = append(res.Warnings, fmt.Sprintf("the game was played with a per-opponent model (%s): %v; "+
-				"the replay uses the spec's own prior, so choices may differ", g.OpponentModel, err))
+			res.Warnings = append(res.Warnings, fmt.Sprintf("the game was played with %s: %v; "+
+				"the replay uses the spec's own prior, so choices may differ", modelWords(g), err))
 		} else {
 			prepare = func(p players.Player) {
 				if ps, ok := p.(players.PriorSetter); ok {
@@ -363,29 +362,57 @@ func truePositions(start chess.Position, v umpire.Variant, sans []string) ([]che
 	return out, nil
 }
 
-// recordedModel rebuilds the per-opponent model a game was played with from
-// the counts file its record kept beside it, checked against the SHA-256
-// the record names.
+// modelWords says which recorded models a game was played with.
+func modelWords(g GameInfo) string {
+	switch {
+	case g.OpponentModel != "" && g.BaseModel != "":
+		return fmt.Sprintf("a per-opponent model (%s) over the variant's model (%s)", g.OpponentModel, g.BaseModel)
+	case g.OpponentModel != "":
+		return fmt.Sprintf("a per-opponent model (%s)", g.OpponentModel)
+	}
+	return fmt.Sprintf("the variant's model (%s)", g.BaseModel)
+}
+
+// recordedModel rebuilds the model a game was played with from the files
+// its record kept beside it, each checked against the SHA-256 the record
+// names: the variant's model (else the embedded default), blended with the
+// per-opponent counts when there were any.
 func recordedModel(rec *Record) (*oppmodel.Model, error) {
 	g := rec.Game
-	if g.OpponentCounts == "" {
-		return nil, errors.New("the record keeps no counts for it (a record older than opponent_counts)")
+	var def *oppmodel.Counts
+	var err error
+	if g.BaseModel != "" {
+		if def, err = keptCounts(g.BaseCounts, g.BaseCountsSHA256, "base_counts"); err != nil {
+			return nil, err
+		}
+	} else if def, err = oppmodel.DefaultCounts(); err != nil {
+		return nil, err
 	}
-	path := g.OpponentCounts
+	if g.OpponentModel == "" {
+		return oppmodel.NewModel(def), nil
+	}
+	c, err := keptCounts(g.OpponentCounts, g.OpponentCountsSHA256, "opponent_counts")
+	if err != nil {
+		return nil, err
+	}
+	return opponent.ModelFrom(def, c), nil
+}
+
+// keptCounts reads a counts file a record kept, checked against its hash.
+func keptCounts(path, sha, field string) (*oppmodel.Counts, error) {
+	if path == "" {
+		return nil, fmt.Errorf("the record keeps no counts for it (a record older than %s)", field)
+	}
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	if sum := sha256.Sum256(b); hex.EncodeToString(sum[:]) != g.OpponentCountsSHA256 {
+	if sum := sha256.Sum256(b); hex.EncodeToString(sum[:]) != sha {
 		return nil, fmt.Errorf("%s is not the file the game was played with (its SHA-256 differs)", path)
 	}
 	c, err := oppmodel.DecodeCounts(b)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
-	def, err := oppmodel.DefaultCounts()
-	if err != nil {
-		return nil, err
-	}
-	return opponent.ModelFrom(def, c), nil
+	return c, nil
 }

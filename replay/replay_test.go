@@ -80,7 +80,7 @@ func playGame(t *testing.T, spec string, us chess.Color, seed uint64, maxPlies i
 	}
 	rec := record.CreateWith(dir, "kriegbot", record.GameLine{Game: g.Game, White: g.White, Black: g.Black, BaseMin: g.WhiteInitial,
 		IncS: g.WhiteIncrement, Wild: g.Wild, Seed: record.Seed(seed + uint64(us)), Player: spec, Build: buildinfo.ID(),
-		OpponentModel: model}, us, start, kept)
+		OpponentModel: model}, us, start, record.Models{Opponent: kept})
 	u := umpire.New(umpire.ICC())
 	u.Reset(chess.StartPosition())
 	ctx := context.Background()

@@ -253,10 +253,11 @@ func (g *TranscriptGame) AttachRecord(rec *Record) error {
 			rec.Game.White, rec.Game.Black, g.Record.Game.Number, g.Record.Game.White, g.Record.Game.Black)
 	}
 	// What rebuilds the player comes from the record: spec, seed, rules and
-	// per-opponent model (the transcript has none of them).
+	// opponent models (the transcript has none of them).
 	rg, tg := rec.Game, &g.Record.Game
 	tg.Player, tg.Seed, tg.Rules, tg.Build = rg.Player, rg.Seed, rg.Rules, rg.Build
 	tg.OpponentModel, tg.OpponentCounts, tg.OpponentCountsSHA256 = rg.OpponentModel, rg.OpponentCounts, rg.OpponentCountsSHA256
+	tg.BaseModel, tg.BaseCounts, tg.BaseCountsSHA256 = rg.BaseModel, rg.BaseCounts, rg.BaseCountsSHA256
 	var searched []Step
 	for _, s := range rec.Steps {
 		if s.Kind == StepAttempt {

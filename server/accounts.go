@@ -111,6 +111,17 @@ func NewAccounts(passwords map[string]string, titles string, cost int) (*Account
 	return a, nil
 }
 
+// IsComputer reports whether ICC-style titles mark a computer: the title
+// C, alone or among others ("C", "GM C", "C,GM"). ICC shows it as (C).
+func IsComputer(titles string) bool {
+	for _, t := range strings.FieldsFunc(titles, func(r rune) bool { return r == ' ' || r == ',' }) {
+		if t == "C" {
+			return true
+		}
+	}
+	return false
+}
+
 // HashPassword returns a bcrypt hash for an accounts file line.
 func HashPassword(password string) (string, error) {
 	h, err := bcrypt.GenerateFromPassword([]byte(password), bcrypt.DefaultCost)

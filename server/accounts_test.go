@@ -69,3 +69,11 @@ func TestThrowAwayAccounts(t *testing.T) {
 		t.Error("a bad handle was accepted")
 	}
 }
+
+func TestIsComputer(t *testing.T) {
+	for titles, want := range map[string]bool{"C": true, "GM C": true, "C,GM": true, "": false, "GM": false, "CM": false, "c": false} {
+		if got := IsComputer(titles); got != want {
+			t.Errorf("IsComputer(%q) = %v, want %v", titles, got, want)
+		}
+	}
+}

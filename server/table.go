@@ -57,6 +57,28 @@ func (s *Server) HasAccount(lname string) bool {
 	return s.cfg.Accounts != nil && s.cfg.Accounts.Has(lname)
 }
 
+// Player finds who plays or played here as lname (lower case): a telnet
+// user logged in, a registered account, or a player of a finished game
+// still kept (a guest who left). It returns the handle as spelled and its
+// titles ("C" for a computer). HTTP bots are the HTTP door's to know.
+func (s *Server) Player(lname string) (name, titles string, ok bool) {
+	if c := s.door.User(lname); c != nil {
+		return c.Handle(), c.Titles(), true
+	}
+	if a, ok := s.cfg.Accounts.Lookup(lname); ok {
+		return a.Handle, a.Titles, true
+	}
+	for i := len(s.finished) - 1; i >= 0; i-- {
+		g := s.finished[i]
+		for col, n := range g.names {
+			if strings.ToLower(n) == lname {
+				return n, g.titles[col], true
+			}
+		}
+	}
+	return "", "", false
+}
+
 // IsTD reports whether name is the tournament director's handle.
 func (s *Server) IsTD(name string) bool { return s.isTD(name) }
 

@@ -20,6 +20,10 @@ import (
 	"kriegbot/protocol/ksapi"
 )
 
+// DefaultModels is where `model build -games` writes a variant's model by
+// default: engine.variant_models's default, where the daemon looks.
+const DefaultModels = "data/models"
+
 // Builder is written into every model this command builds.
 const Builder = "kriegbot model build 1"
 
@@ -47,9 +51,9 @@ func Command(args []string, stdout, stderr io.Writer) int {
 }
 
 const usageText = `usage: kriegbot model fetch [-config FILE] [-url URL] [-dir DIR] [-humans] [-since DATE] [-max N]
-       kriegbot model build -o FILE [-source TEXT] [-horizon N] [-games DIR [-variant V] [-humans]] [PGN...]
+       kriegbot model build [-o FILE] [-source TEXT] [-horizon N] [-games DIR [-variant V] [-humans]] [PGN...]
        kriegbot model show [FILE]
-       kriegbot model eval [-model FILE] PGN...
+       kriegbot model eval [-model FILE] [-games DIR [-variant V] [-humans] [-holdout N]] [PGN...]
        kriegbot model merge -o FILE [-source TEXT] MODEL...
 
 fetch stores finished games from kriegspiel.org, politely, once each
@@ -66,16 +70,20 @@ the model of all of them, exactly.
 
 func build(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("model build", flag.ContinueOnError)
-	out := fs.String("o", "", "write the model to this file (required)")
+	out := fs.String("o", "", "write the model to this file (required, but with -games: "+opponent.ModelPath(DefaultModels, "VARIANT")+", where the daemon finds it)")
 	source := fs.String("source", "", "what the games are, for the model's metadata (default: the PGN file names)")
 	horizon := fs.Int("horizon", oppmodel.DefaultHorizon, "moves per game recorded in the occupancy tables")
 	maxSkips := fs.Int("show-skips", 20, "skipped games listed one by one on stderr (the rest are counted)")
 	games := fs.String("games", "", "also read the games `model fetch` stored in this folder")
 	variant := fs.String("variant", "wild16", "with -games: the rule variant whose games are read")
 	humans := fs.Bool("humans", false, "with -games: count only the moves of people, not of bots")
+	holdout := fs.Int("holdout", 0, "with -games: leave out the held-out slice, one game in N (by id), for `model eval -holdout N`")
 	fs.Usage = func() { fmt.Fprint(fs.Output(), usageText); fs.PrintDefaults() }
 	if code, done := cmdflag.Parse(fs, args, stderr); done {
 		return code
+	}
+	if *out == "" && *games != "" {
+		*out = opponent.ModelPath(DefaultModels, *variant)
 	}
 	switch {
 	case *out == "":
@@ -86,6 +94,8 @@ func build(args []string, stdout, stderr io.Writer) int {
 		return cmdflag.Fail(stderr, "model build", "-variant %q: want one of %s", *variant, strings.Join(ksapi.RuleVariants(), ", "))
 	case *horizon < 1 || *horizon > oppmodel.MaxHorizon:
 		return cmdflag.Fail(stderr, "model build", "-horizon %d out of range 1..%d", *horizon, oppmodel.MaxHorizon)
+	case *holdout < 0 || *holdout == 1:
+		return cmdflag.Fail(stderr, "model build", "-holdout %d: want 0 (none) or at least 2", *holdout)
 	case oppmodel.CheckMetaString(*source) != nil:
 		return cmdflag.Fail(stderr, "model build", "-source: %v", oppmodel.CheckMetaString(*source))
 	}
@@ -100,7 +110,7 @@ func build(args []string, stdout, stderr io.Writer) int {
 	var fetched string
 	if *games != "" {
 		var err error
-		if fetched, err = b.readFetched(*games, *variant, *humans); err != nil {
+		if fetched, err = b.readFetched(*games, *variant, *humans, heldOut{Every: *holdout}); err != nil {
 			b.endProgress()
 			fmt.Fprintf(stderr, "kriegbot model build: %v\n", err)
 			return cmdflag.Failure
@@ -128,6 +138,10 @@ func build(args []string, stdout, stderr io.Writer) int {
 	back, err := oppmodel.DecodeCounts(data)
 	if err != nil {
 		fmt.Fprintf(stderr, "kriegbot model build: the model does not read back: %v\n", err)
+		return cmdflag.Failure
+	}
+	if err := os.MkdirAll(filepath.Dir(*out), 0o755); err != nil {
+		fmt.Fprintf(stderr, "kriegbot model build: %v\n", err)
 		return cmdflag.Failure
 	}
 	if err := opponent.WriteFileAtomic(*out, data); err != nil {

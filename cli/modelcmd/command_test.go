@@ -2,6 +2,7 @@ package modelcmd
 
 import (
 	"bytes"
+	"fmt"
 	"kriegbot/engine/oppmodel"
 	"os"
 	"path/filepath"
@@ -225,5 +226,28 @@ func TestMergeEqualsWhole(t *testing.T) {
 		if code, _, _ := run(tc.args...); code != tc.code {
 			t.Errorf("%v: exit %d, want %d", tc.args[:2], code, tc.code)
 		}
+	}
+}
+
+// TestHeldOutSlices: -holdout N splits the stored games by id into the
+// slice eval reads and the rest build reads: every game in exactly one,
+// about one in N held out, whatever order they come in.
+func TestHeldOutSlices(t *testing.T) {
+	build, eval := heldOut{Every: 5}, heldOut{Every: 5, Only: true}
+	held := 0
+	for i := range 1000 {
+		id := fmt.Sprintf("%024x", i*7919)
+		if build.takes(id) == eval.takes(id) {
+			t.Fatalf("game %s is in both slices or in neither", id)
+		}
+		if eval.takes(id) {
+			held++
+		}
+		if !(heldOut{}).takes(id) {
+			t.Fatal("no -holdout must take every game")
+		}
+	}
+	if held < 150 || held > 250 {
+		t.Errorf("%d of 1000 held out with -holdout 5", held)
 	}
 }

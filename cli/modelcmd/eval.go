@@ -13,12 +13,19 @@ import (
 func eval(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("model eval", flag.ContinueOnError)
 	modelFile := fs.String("model", "", "model file to score (default: the embedded default)")
+	games := fs.String("games", "", "score on the games `model fetch` stored in this folder")
+	variant := fs.String("variant", "wild16", "with -games: the rule variant whose games are read")
+	humans := fs.Bool("humans", false, "with -games: score only the moves of people")
+	holdout := fs.Int("holdout", 0, "with -games: score only the held-out slice, one game in N (by id), that `model build -holdout N` left out")
 	fs.Usage = func() { fmt.Fprint(fs.Output(), usageText); fs.PrintDefaults() }
 	if code, done := cmdflag.Parse(fs, args, stderr); done {
 		return code
 	}
-	if fs.NArg() == 0 {
-		return cmdflag.Fail(stderr, "model eval", "no PGN files given")
+	switch {
+	case fs.NArg() == 0 && *games == "":
+		return cmdflag.Fail(stderr, "model eval", "no games given: PGN files or -games DIR")
+	case *holdout < 0 || *holdout == 1:
+		return cmdflag.Fail(stderr, "model eval", "-holdout %d: want 0 (all) or at least 2", *holdout)
 	}
 	var def *oppmodel.Counts
 	var err error
@@ -36,6 +43,13 @@ func eval(args []string, stdout, stderr io.Writer) int {
 	b := newBuilder(def.Horizon, stderr, 0)
 	for _, f := range fs.Args() {
 		if err := b.readFile(f); err != nil {
+			b.endProgress()
+			fmt.Fprintf(stderr, "kriegbot model eval: %v\n", err)
+			return cmdflag.Failure
+		}
+	}
+	if *games != "" {
+		if _, err := b.readFetched(*games, *variant, *humans, heldOut{Every: *holdout, Only: true}); err != nil {
 			b.endProgress()
 			fmt.Fprintf(stderr, "kriegbot model eval: %v\n", err)
 			return cmdflag.Failure
@@ -96,6 +110,18 @@ func eval(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintln(stdout)
 	fmt.Fprintf(stdout, "model eval: %.1f%% fewer bits than uniform\n", 100*(1-all[0]/all[1]))
+	if *modelFile != "" {
+		// The same games under the embedded default, the model a variant
+		// falls back to: is the built model worth using?
+		dc, err := oppmodel.DefaultCounts()
+		if err != nil {
+			fmt.Fprintf(stderr, "kriegbot model eval: %v\n", err)
+			return cmdflag.Failure
+		}
+		d := totalBits(opponent.Evaluate(oppmodel.NewModel(dc), b.counts))
+		fmt.Fprintf(stdout, "bits per unit over moves 1-%d: %s %.4f, embedded default %.4f, uniform %.4f\n",
+			def.Horizon, name, all[0]/totalGames(scores), d/totalGames(scores), all[1]/totalGames(scores))
+	}
 	return cmdflag.OK
 }
 
@@ -106,6 +132,22 @@ func totalGames(scores [2][oppmodel.NumClasses][]opponent.MoveScore) float64 {
 			for t, s := range scores[col][cls] {
 				if t > 0 {
 					n += s.Games
+				}
+			}
+		}
+	}
+	return n
+}
+
+// totalBits is the bits a model's scores add up to over every move but the
+// start.
+func totalBits(scores [2][oppmodel.NumClasses][]opponent.MoveScore) float64 {
+	n := 0.0
+	for col := range scores {
+		for cls := range scores[col] {
+			for t, s := range scores[col][cls] {
+				if t > 0 {
+					n += s.Bits
 				}
 			}
 		}

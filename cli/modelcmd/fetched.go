@@ -2,6 +2,7 @@ package modelcmd
 
 import (
 	"fmt"
+	"hash/fnv"
 
 	"kriegbot/engine/oppmodel"
 	"kriegbot/opponent/sitegames"
@@ -11,7 +12,7 @@ import (
 // humans, only people's moves are counted and games of two bots are
 // skipped. It returns what the games were, for the model's metadata:
 // variant, number of games and players, and the dates they span.
-func (b *builder) readFetched(dir, variant string, humans bool) (string, error) {
+func (b *builder) readFetched(dir, variant string, humans bool, slice heldOut) (string, error) {
 	st, warnings, err := sitegames.Open(dir)
 	if err != nil {
 		return "", err
@@ -24,6 +25,9 @@ func (b *builder) readFetched(dir, variant string, humans bool) (string, error) 
 	first, last := "", ""
 	err = st.Read(variant, func(g sitegames.Game) error {
 		place := fmt.Sprintf("%s: game %s", st.Path(variant), g.ID)
+		if !slice.takes(g.ID) {
+			return nil // the other slice's
+		}
 		if humans && !g.HasHuman() {
 			b.skip(place+": skipped: two bots", "two bots")
 			return nil
@@ -79,4 +83,22 @@ func dayOf(ts string) string {
 		return ts[:10]
 	}
 	return ""
+}
+
+// heldOut is the held-out slice of the stored games: every game whose id
+// hashes to 0 modulo Every. A build with it leaves the slice out, an eval
+// with it reads only the slice, so the two never share a game whatever
+// order the games were fetched in. Every 0 takes every game.
+type heldOut struct {
+	Every int
+	Only  bool // read the slice alone (eval), else everything but it (build)
+}
+
+func (h heldOut) takes(id string) bool {
+	if h.Every <= 0 {
+		return true
+	}
+	f := fnv.New32a()
+	f.Write([]byte(id))
+	return (f.Sum32()%uint32(h.Every) == 0) == h.Only
 }

@@ -17,9 +17,11 @@ import (
 	"kriegbot/cli/servecmd"
 	"kriegbot/config"
 	"kriegbot/engine/players"
+	"kriegbot/engine/umpire"
 	"kriegbot/internal/buildinfo"
 	"kriegbot/internal/cmdflag"
 	"kriegbot/live"
+	"kriegbot/opponent"
 	"kriegbot/replay"
 )
 
@@ -118,6 +120,10 @@ Exit status: 0 done, 1 restart me (the server is unreachable), 2 bad configurati
 	if *check {
 		fmt.Fprintf(stdout, "# %s: valid\n", source)
 		io.WriteString(stdout, cfg.Effective())
+		if err := writeModels(stdout, cfg.Engine.VariantModels); err != nil {
+			fmt.Fprintf(stderr, "kriegbot run: %v\n", err)
+			return bot.ExitBadConfig
+		}
 		return bot.ExitDone
 	}
 	ctx, stop := context.WithCancel(context.Background())
@@ -165,4 +171,25 @@ func connectTo(cfg *config.Config, addr string) error {
 	cfg.Sparring.Enabled = false
 	cfg.Policy.Challenge = ""
 	return cfg.Validate()
+}
+
+// writeModels says, as comments after the effective values, which model
+// each rule variant's games will start from: the variant's file in dir
+// (engine.variant_models) or the embedded default, and why a file there
+// is not used. Per-opponent models blend over it.
+func writeModels(w io.Writer, dir string) error {
+	bases, err := opponent.LoadBases(dir, umpire.VariantNames())
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "# opponent model of each variant (engine.variant_models = %q; per-opponent models blend over it):\n", dir)
+	for _, v := range umpire.VariantNames() {
+		b := bases.For(v)
+		line := b.Name()
+		if b.Unused != nil {
+			line += fmt.Sprintf(" (%s is not used: %v)", opponent.ModelPath(dir, v), b.Unused)
+		}
+		fmt.Fprintf(w, "#   %-13s %s\n", v+":", line)
+	}
+	return nil
 }

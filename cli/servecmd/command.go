@@ -44,6 +44,7 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	httpPublic := fs.Bool("http-public", false, "allow -http on a non-loopback address (plain HTTP: put TLS in front)")
 	httpTime := fs.String("http-time", "25+10", "time control of games HTTP bots create: minutes+increment (the site's rapid is 25+10)")
 	httpBots := fs.String("http-bots", "", "file keeping the HTTP door's bots and token digests across restarts (mode 0600)")
+	accessLog := fs.String("http-access-log", "", "append a line per HTTP API request (time, method, path, address; no header) to this file")
 	botIdle := fs.Duration("http-bot-idle", 30*24*time.Hour, "remove an HTTP bot after this long without a request (never while it plays or waits; negative: never)")
 	botUnused := fs.Duration("http-bot-unused", 24*time.Hour, "remove an HTTP bot whose token is never used within this long of its registration (negative: never)")
 	tdName := fs.String("td", "TD", "handle of the built-in tournament director (nobody may log in with it)")
@@ -147,8 +148,19 @@ standard input and prints the bcrypt hash for an accounts file.
 		fmt.Fprintf(stderr, "kriegbot serve: %v\n", err)
 		return cmdflag.Usage
 	}
+	var access io.Writer
+	if *accessLog != "" {
+		f, err := os.OpenFile(*accessLog, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		if err != nil {
+			srv.Close()
+			fmt.Fprintf(stderr, "kriegbot serve: -http-access-log: %v\n", err)
+			return cmdflag.Failure
+		}
+		defer f.Close()
+		access = f
+	}
 	door, err := httpdoor.New(srv, httpdoor.Config{Minutes: minutes, Inc: inc, TokenFile: *httpBots, BotIdle: *botIdle, BotUnused: *botUnused,
-		Pages: director.ServeTourney})
+		Pages: director.ServeTourney, AccessLog: access})
 	if err != nil {
 		srv.Close()
 		fmt.Fprintf(stderr, "kriegbot serve: server: bots: %v\n", err)

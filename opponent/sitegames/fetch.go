@@ -24,7 +24,8 @@ type Source interface {
 type Options struct {
 	// Users are where the walk starts, beside the site's bots list.
 	Users []string
-	// Pause is the least time between two requests (default 1 s).
+	// Pause is the least time from a reply to the next request (default
+	// 1 s), so requests reach the server at least Pause apart.
 	Pause time.Duration
 	// Humans keeps only games with at least one person playing.
 	Humans bool
@@ -78,7 +79,7 @@ type fetcher struct {
 	store *Store
 	opt   Options
 	back  *backoff.Backoff
-	last  time.Time // when the last request went
+	last  time.Time // when the last reply came
 	start time.Time
 	prog  Progress
 	queue []string
@@ -355,9 +356,12 @@ func (f *fetcher) do(ctx context.Context, what string, call func() error) error 
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		f.last = f.opt.Now()
 		f.prog.Requests++
 		err := call()
+		// The pause runs from the reply, not from the request: a request
+		// slow to reach the server must not bring the next one closer to
+		// it there.
+		f.last = f.opt.Now()
 		switch {
 		case err == nil:
 			f.back.Reset()

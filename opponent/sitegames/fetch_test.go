@@ -28,6 +28,9 @@ type site struct {
 	after    string                      // Retry-After on failures
 	fetched  map[string]int              // transcript fetches per game
 	paths    []string
+	// replyTime is how long each reply takes on clk (0: none).
+	replyTime time.Duration
+	clk       *clock
 }
 
 func newSite() *site {
@@ -56,6 +59,11 @@ func (s *site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.paths = append(s.paths, r.URL.Path)
+	if s.replyTime > 0 {
+		s.clk.mu.Lock()
+		s.clk.now = s.clk.now.Add(s.replyTime)
+		s.clk.mu.Unlock()
+	}
 	if q := s.fails[r.URL.Path]; len(q) > 0 {
 		s.fails[r.URL.Path] = q[1:]
 		if s.after != "" {
@@ -145,6 +153,9 @@ func fetchFrom(t *testing.T, s *site, dir string, opt Options) run {
 	}
 	r := run{clk: &clock{now: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)}}
 	opt.Now, opt.Sleep = r.clk.Now, r.clk.Sleep
+	s.mu.Lock()
+	s.clk = r.clk
+	s.mu.Unlock()
 	opt.Note = func(s string) { r.notes = append(r.notes, s) }
 	ctx := context.Background()
 	if opt.Progress == nil {
@@ -286,6 +297,28 @@ func TestFetchIsPolite(t *testing.T) {
 	}
 	if !hasNote(r.notes, "429") {
 		t.Errorf("no note of the 429: %v", r.notes)
+	}
+}
+
+// TestFetchPausesAfterSlowReplies: the pause runs from the end of a reply
+// to the next request, so however long a reply takes, requests reach the
+// server at least the pause apart (a pause counted from the start of the
+// previous request let two arrive closer when the first was slow to get
+// there: the acceptance run's server log saw 83 ms with -pause 200ms).
+func TestFetchPausesAfterSlowReplies(t *testing.T) {
+	s, dir := world(), t.TempDir()
+	s.replyTime = time.Second
+	r := fetchFrom(t, s, dir, Options{Pause: 1500 * time.Millisecond})
+	if r.err != nil || r.sum.Stored != 5 {
+		t.Fatalf("fetch: %+v %v %v", r.sum, r.err, r.notes)
+	}
+	if len(r.clk.slept) != r.sum.Requests-1 {
+		t.Fatalf("%d waits for %d requests", len(r.clk.slept), r.sum.Requests)
+	}
+	for i, d := range r.clk.slept {
+		if d < 1500*time.Millisecond {
+			t.Errorf("wait %d: %s after a reply, want the whole pause", i, d)
+		}
 	}
 }
 

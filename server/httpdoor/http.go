@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"slices"
@@ -54,6 +55,11 @@ type Config struct {
 	MaxBots, MaxActivePerBot int
 	// MaxBody bounds a request body (default 16 KiB).
 	MaxBody int64
+	// AccessLog, when set, gets one line per API request the door routes:
+	// its time (microseconds, UTC), method, path and query, and the
+	// asking address (never a header: the token stays out), so a client's
+	// request rate can be checked from the server's side.
+	AccessLog io.Writer
 	// Rate and Burst bound requests per address (defaults 30/s, burst
 	// 60); TokenRate and TokenBurst per bot token (20/s, 40);
 	// RegisterRate and RegisterBurst registrations per address (5/s, 10),
@@ -325,6 +331,9 @@ func (web *Door) serveAPI(w http.ResponseWriter, r *http.Request) {
 	addr := server.HostOf(stringAddr(r.RemoteAddr))
 	cfg := &web.cfg
 	s.Lock()
+	if cfg.AccessLog != nil {
+		fmt.Fprintf(cfg.AccessLog, "%s %s %s from %s\n", s.Now().UTC().Format("2006-01-02T15:04:05.000000Z"), r.Method, r.URL.RequestURI(), addr)
+	}
 	if now := s.Now(); now.Sub(web.swept) >= time.Minute {
 		web.sweepBots(now)
 	}

@@ -832,7 +832,9 @@ func TestHTTPErrors(t *testing.T) {
 }
 
 // TestHTTPBotJoinsTelnetSeek: a telnet player's seek is a lobby game an
-// HTTP bot joins; the telnet side hears the game start and its end.
+// HTTP bot may join (the site would refuse a bot a person's game; this
+// door lets it, so that telnet players can meet HTTP bots), though the
+// guest shows as one; the telnet side hears the game start and its end.
 func TestHTTPBotJoinsTelnetSeek(t *testing.T) {
 	_, telnet, base := startHTTP(t, server.Config{}, Config{})
 	tc := wiretest.DialRaw(t, telnet)
@@ -861,7 +863,7 @@ func TestHTTPBotJoinsTelnetSeek(t *testing.T) {
 		PlayAs string `json:"play_as"`
 	}
 	bot.call("POST", "/game/join/"+open.Games[0].Code, nil, 200, &j)
-	if j.PlayAs != "black" || user.Role != "bot" {
+	if j.PlayAs != "black" || user.Role != "guest" {
 		t.Fatalf("join: %+v, role %q", j, user.Role)
 	}
 	tc.Expect("Creating: ", wait)

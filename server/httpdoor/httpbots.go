@@ -462,15 +462,14 @@ func (web *Door) apiProfile(req *request) *kshttp.Error {
 	return nil
 }
 
-// apiUser answers GET /user/{username}: a bot, or a telnet player (every
-// telnet player counts as a bot to the HTTP door, so that the site's bots,
-// which join only bots' games, join telnet players' seeks).
+// apiUser answers GET /user/{username}: a bot, a telnet player or a
+// player of a kept game, with the role the site would give it (siteRole).
 func (web *Door) apiUser(req *request) *kshttp.Error {
 	s := web.s
 	lname := lowerASCII(req.param)
 	s.Lock()
 	defer s.Unlock()
-	name, ok := web.userName(lname)
+	name, role, ok := web.userName(lname)
 	if !ok {
 		return kshttp.DetailError(404, "User not found")
 	}
@@ -478,7 +477,7 @@ func (web *Door) apiUser(req *request) *kshttp.Error {
 	if b := web.bots[lname]; b != nil {
 		display = b.DisplayName
 	}
-	kshttp.WriteJSON(req.w, 200, ksapi.User{Username: name, DisplayName: display, Role: "bot", IsBot: true,
+	kshttp.WriteJSON(req.w, 200, ksapi.User{Username: name, DisplayName: display, Role: role, IsBot: role == "bot",
 		Elo: s.Rating(name), Ratings: map[string]any{}, Stats: map[string]any{}})
 	return nil
 }

@@ -81,7 +81,7 @@ func gameState(g *server.Game) string {
 
 func (web *Door) playerOf(g *server.Game, col chess.Color) *ksapi.Seat {
 	return &ksapi.Seat{Username: g.Name(col), Connected: g.Connected(col),
-		Role: "bot", Elo: g.Rating(col), Ratings: map[string]any{}}
+		Role: siteRole(g.Name(col), g.Title(col)), Elo: g.Rating(col), Ratings: map[string]any{}}
 }
 
 func (web *Door) gameMeta(g *server.Game) ksapi.Metadata {
@@ -96,7 +96,7 @@ func (web *Door) gameMeta(g *server.Game) ksapi.Metadata {
 
 func (web *Door) seekMeta(sk *server.Seek) ksapi.Metadata {
 	s := web.s
-	pl := &ksapi.Seat{Username: sk.OwnerName(), Connected: true, Role: "bot", Elo: s.Rating(sk.OwnerName()), Ratings: map[string]any{}}
+	pl := &ksapi.Seat{Username: sk.OwnerName(), Connected: true, Role: siteRole(sk.OwnerName(), sk.OwnerTitles()), Elo: s.Rating(sk.OwnerName()), Ratings: map[string]any{}}
 	m := ksapi.Metadata{GameID: sk.ID(), GameCode: sk.Code(), RuleVariant: sk.Variant(), State: "waiting", OpponentType: "human",
 		MoveNumber: 1, CreatedAt: kshttp.ISOTime(sk.PostedAt()), UpdatedAt: kshttp.ISOTime(sk.PostedAt())}
 	if sk.Color() == "black" {

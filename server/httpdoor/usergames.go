@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"kriegbot/engine/chess"
+	"kriegbot/protocol/handle"
 	"kriegbot/protocol/ksapi"
 	"kriegbot/server"
 	"kriegbot/server/kshttp"
@@ -20,7 +21,7 @@ func (web *Door) apiUserGames(req *request) *kshttp.Error {
 	s := web.s
 	s.Lock()
 	defer s.Unlock()
-	name, ok := web.userName(lowerASCII(req.param))
+	name, _, ok := web.userName(lowerASCII(req.param))
 	if !ok {
 		return kshttp.DetailError(404, "User not found")
 	}
@@ -41,19 +42,28 @@ func (web *Door) apiUserGames(req *request) *kshttp.Error {
 	return nil
 }
 
-// userName is the name of a user GET /user/{name} knows (a bot, a telnet
-// player logged in, or an account), under the table's lock.
-func (web *Door) userName(lname string) (string, bool) {
+// userName is the name and site role of a user GET /user/{name} knows
+// (a bot, a telnet player logged in, an account, or a player of a kept
+// game), under the table's lock.
+func (web *Door) userName(lname string) (name, role string, ok bool) {
 	if b := web.bots[lname]; b != nil {
-		return b.Username, true
+		return b.Username, "bot", true
 	}
-	if h, ok := web.s.LoggedIn(lname); ok {
-		return h, true
+	name, titles, ok := web.s.Player(lname)
+	return name, siteRole(name, titles), ok
+}
+
+// siteRole is how kriegspiel.org would show a player of the table: a
+// computer (titled C: every HTTP bot, a telnet computer account) is a
+// "bot", a guest login a "guest", anyone else a person, a "user".
+func siteRole(name, titles string) string {
+	switch {
+	case server.IsComputer(titles):
+		return "bot"
+	case handle.IsGuest(name):
+		return "guest"
 	}
-	if web.s.HasAccount(lname) {
-		return lname, true
-	}
-	return "", false
+	return "user"
 }
 
 // seatOfName is the colour name played in g.
@@ -66,13 +76,12 @@ func seatOfName(g *server.Game, name string) (chess.Color, bool) {
 	return chess.White, false
 }
 
-// userGame is g as an item of name's archive. Every player is a bot to the
-// HTTP door (as GET /user says), so the opponent's role is "bot".
+// userGame is g as an item of name's archive, with the opponent's role.
 func userGame(g *server.Game, name string) ksapi.UserGame {
 	col, _ := seatOfName(g, name)
 	res := resultOf(g)
 	row := ksapi.UserGame{GameID: g.ID(), GameCode: g.Code(), RuleVariant: g.Variant(), Opponent: g.Name(col.Other()),
-		OpponentRole: "bot", PlayAs: kshttp.ColorWord(col), Result: "draw", Reason: res.Reason,
+		OpponentRole: siteRole(g.Name(col.Other()), g.Title(col.Other())), PlayAs: kshttp.ColorWord(col), Result: "draw", Reason: res.Reason,
 		MoveCount: g.Umpire().Plies(), TurnCount: (g.Umpire().Plies() + 1) / 2, PlayedAt: kshttp.ISOTime(g.Updated())}
 	if res.Winner != nil {
 		row.Result = "loss"
