@@ -67,7 +67,8 @@ func TestReadMoveResult(t *testing.T) {
 		{"regular", MoveResult{MoveDone: true, Announcement: "REGULAR_MOVE", NextTurnPawnTries: n(0)}, false, Heard{Tries: 0}, 0},
 		{"capture with check", MoveResult{MoveDone: true, Announcement: "CAPTURE_DONE", CaptureSquare: s("E5"), CapturedPiece: s("PAWN"),
 			SpecialAnnouncement: s("CHECK_FILE"), Checks: []string{"CHECK_FILE"}, NextTurnPawnTries: n(2)}, false,
-			Heard{Capture: umpire.Capture{Square: sq("e5"), Kind: umpire.PawnCaptured}, captureTyped: true, Checks: [2]chess.CheckKind{chess.CheckFile}, Tries: 2}, 0},
+			Heard{Capture: umpire.Capture{Square: sq("e5"), Kind: umpire.PawnCaptured}, captureTyped: true, Checks: [2]chess.CheckKind{chess.CheckFile}, Tries: 2,
+				Piece: "PAWN"}, 0},
 		{"double check", MoveResult{MoveDone: true, Announcement: "REGULAR_MOVE", SpecialAnnouncement: s("CHECK_DOUBLE"), Checks: []string{"RANK", "check_knight"}}, false,
 			Heard{Checks: [2]chess.CheckKind{chess.CheckRank, chess.CheckKnight}, Double: true, Tries: -1}, 0},
 		{"mate", MoveResult{MoveDone: true, Announcement: "REGULAR_MOVE", SpecialAnnouncement: s("CHECKMATE_BLACK_WINS"), GameOver: true}, false,
@@ -76,7 +77,7 @@ func TestReadMoveResult(t *testing.T) {
 			Heard{Capture: umpire.Capture{Square: sq("a1"), Kind: umpire.PieceCaptured}, captureTyped: true, Tries: -1}, 1},
 		{"unknown words", MoveResult{MoveDone: true, Announcement: "TELEPORTED", SpecialAnnouncement: s("CHECK_FROM_SPACE"), Checks: []string{"??"}}, false,
 			Heard{Tries: -1}, 3},
-		{"invalid uci", MoveResult{Announcement: "INVALID_UCI"}, true, Heard{Illegal: true, Tries: -1}, 0},
+		{"invalid uci", MoveResult{Announcement: "INVALID_UCI"}, true, Heard{Illegal: true, Tries: -1, Verdict: umpire.NonsenseMove}, 0},
 	} {
 		h, refused := ReadMoveResult(tc.r)
 		u := len(h.Unknown)

@@ -6,6 +6,7 @@ import (
 
 	"kriegbot/engine/chess"
 	"kriegbot/engine/players"
+	"kriegbot/engine/umpire"
 	"kriegbot/protocol/ksclient"
 )
 
@@ -197,10 +198,11 @@ func FuzzTrackerState(f *testing.F) {
 			return
 		}
 		for _, us := range []chess.Color{chess.White, chess.Black} {
-			timelineOf(s.Scoresheet, us)
-			tr := NewTracker(us, fixedNow)
-			tr.State(s, fixedNow)
-			tr.State(s, fixedNow.Add(time.Second))
+			for _, v := range []umpire.Variant{umpire.Wild16(), umpire.Variants()[2], umpire.Variants()[5]} {
+				tr := NewVariantTracker(us, v, fixedNow)
+				tr.State(s, fixedNow)
+				tr.State(s, fixedNow.Add(time.Second))
+			}
 		}
 	})
 }
