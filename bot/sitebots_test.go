@@ -308,7 +308,7 @@ func TestSiteBotsVariants(t *testing.T) {
 		{name: "rber", repo: "bot-random-any", proc: ra,
 			env: []string{"KRIEGSPIEL_SUPPORTED_RULE_VARIANTS=berkeley", "KRIEGSPIEL_AUTO_CREATE_RULE_VARIANT=berkeley"}},
 		{name: "rbe2", repo: "bot-random-any", proc: ra,
-			env: []string{"KRIEGSPIEL_SUPPORTED_RULE_VARIANTS=berkeley", "KRIEGSPIEL_AUTO_CREATE_RULE_VARIANT=berkeley_any"}},
+			env: []string{"KRIEGSPIEL_SUPPORTED_RULE_VARIANTS=berkeley", "KRIEGSPIEL_AUTO_CREATE_RULE_VARIANT=berkeley"}},
 	}
 	var wg sync.WaitGroup
 	defer wg.Wait()
