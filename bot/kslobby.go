@@ -122,7 +122,10 @@ func (r *ksRun) fetchMoves(ctx context.Context, f *ksDone) bool {
 		d.opt.Log.Warn().Err(err).Str("game", f.ref).Msg("transcript not replayable: no PGN")
 		return true
 	}
-	if f.rec.Moves(sans) && !f.guest {
+	// A game with drops (crazykrieg) is no chess move list: the
+	// opponent's model does not learn from it.
+	v, _ := umpire.ParseVariant(tr.RuleVariant)
+	if f.rec.Moves(sans) && !f.guest && !v.Drops {
 		opp, color := f.rec.Opponent()
 		d.learner.learn(opp, color, sans, d.opt.Log)
 	}

@@ -5,6 +5,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -82,7 +83,7 @@ func TestKriegspielVariants(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	var wg sync.WaitGroup
-	dirs := map[string]string{}
+	dirs, rivals := map[string]string{}, map[string]string{}
 	codes := make([]int, 2*len(variants))
 	for i, v := range variants {
 		ours, dir, o := ksDaemonForTest(t, ctx, door, base, "kb"+v[:4]+string(rune('a'+i)), "heuristic", []string{v}, func(c *config.Config) {
@@ -91,7 +92,7 @@ func TestKriegspielVariants(t *testing.T) {
 		rival, rdir, ro := ksDaemonForTest(t, ctx, door, base, "rv"+v[:4]+string(rune('a'+i)), "random", []string{v}, func(c *config.Config) {
 			c.Policy.AcceptChallenges, c.Policy.Seek = false, true
 		})
-		dirs[v] = dir
+		dirs[v], rivals[v] = dir, rdir
 		t.Cleanup(func() {
 			if t.Failed() {
 				for _, d := range []string{dir, rdir} {
@@ -111,6 +112,14 @@ func TestKriegspielVariants(t *testing.T) {
 		}
 	}
 	for _, v := range variants {
+		for _, d := range []string{dirs[v], rivals[v]} {
+			b, _ := os.ReadFile(filepath.Join(d, "daemon.log"))
+			for _, bad := range []string{"referee words not understood", "our view disagrees", "attempt rejected", "not asked"} {
+				if strings.Contains(string(b), bad) {
+					t.Errorf("%s: a daemon logged %q", v, bad)
+				}
+			}
+		}
 		recs := records(t, dirs[v])
 		if len(recs) != 1 {
 			t.Errorf("%s: %d records, want 1", v, len(recs))
