@@ -17,6 +17,7 @@ import (
 	"github.com/rs/zerolog"
 	"golang.org/x/crypto/bcrypt"
 
+	"kriegbot/config"
 	"kriegbot/engine/umpire"
 	"kriegbot/server"
 	"kriegbot/server/httpdoor"
@@ -255,8 +256,8 @@ func (b *siteBot) setup(t *testing.T, root, base string) {
 // TestSiteBotsVariants (opt-in: KRIEGBOT_SITE_BOTS=DIR) is the acceptance
 // of issue 41 for the daemon: the site's own bots, unmodified, play
 // berkeley_any, berkeley and cincinnati games on `serve -http`'s door
-// against each other and against the kriegbot daemon (heuristic, playing
-// the three), until kriegbot has finished 20 games (or 28 minutes pass).
+// against each other and against the kriegbot daemon (its default
+// player, playing the three), until kriegbot has finished 20 games (or 28 minutes pass).
 // The site's bots take only some variants: bot-simple-heuristics plays
 // berkeley and berkeley_any (and wild16), bot-random-any berkeley and
 // berkeley_any, and the door lets a bot create lobby games only in its
@@ -338,7 +339,8 @@ func TestSiteBotsVariants(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, dir := newTestDaemon(t, cfg, "", "heuristic", nil)
+	// The daemon's own default player, as an operator runs it.
+	d, dir := newTestDaemon(t, cfg, "", config.Defaults().Engine.Player, nil)
 	code := d.RunKriegspiel(ctx, KSOptions{URL: url, Token: token, Poll: 500 * time.Millisecond, JoinEvery: 2500 * time.Millisecond,
 		CreateEvery: time.Second, Rate: 100})
 	cancel()
@@ -347,7 +349,10 @@ func TestSiteBotsVariants(t *testing.T) {
 	}
 
 	// kriegbot's games, by variant, from its records.
-	type tally struct{ won, drawn, lost int }
+	type tally struct {
+		won, drawn, lost int
+		how              []string
+	}
 	ours := map[string]*tally{}
 	for _, v := range cfg.Server.SupportedRuleVariants {
 		ours[v] = &tally{}
@@ -359,6 +364,7 @@ func TestSiteBotsVariants(t *testing.T) {
 			continue
 		}
 		winner := map[string]string{"1-0": "white", "0-1": "black"}[r.Result.Result]
+		ours[v].how = append(ours[v].how, fmt.Sprintf("%s %s %s", r.Game.Us, r.Result.Result, r.Result.Reason))
 		switch {
 		case r.Result.Result == "1/2-1/2":
 			ours[v].drawn++
@@ -393,7 +399,7 @@ func TestSiteBotsVariants(t *testing.T) {
 	for _, v := range cfg.Server.SupportedRuleVariants {
 		o := ours[v]
 		total += o.won + o.drawn + o.lost
-		t.Logf("%-12s kriegbot +%d =%d -%d; site bots among themselves: %d games %v", v, o.won, o.drawn, o.lost, len(theirs[v]), theirs[v])
+		t.Logf("%-12s kriegbot +%d =%d -%d %v; site bots among themselves: %d games %v", v, o.won, o.drawn, o.lost, o.how, len(theirs[v]), theirs[v])
 		switch {
 		case o.won+o.drawn+o.lost > 0:
 		case v == "cincinnati":
