@@ -7,6 +7,7 @@ import (
 	"kriegbot/engine/chess"
 	"kriegbot/engine/clock"
 	"kriegbot/engine/players"
+	"kriegbot/engine/umpire"
 	"kriegbot/live"
 	"kriegbot/record"
 	"kriegbot/track"
@@ -72,6 +73,9 @@ type gameStart struct {
 	// resumed is a record to go on with (a game given back after a
 	// reconnection), or nil for a new one.
 	resumed *record.Writer
+	// rules are the game's rules when not the daemon's (a kriegspiel.org
+	// game in a variant other than wild 16), else nil.
+	rules *umpire.Rules
 }
 
 // startGame makes a game's driver, its player prepared with the opponent's
@@ -83,6 +87,9 @@ func (d *Daemon) startGame(st gameStart, s *seat, now time.Time) (uint64, error)
 	seed := d.opt.Seed ^ (d.gameSeq * 0x9e3779b97f4a7c15) ^ uint64(st.number)
 	s.number, s.opp, s.control = st.number, st.opp, st.control
 	rules := d.rules()
+	if st.rules != nil {
+		rules = *st.rules
+	}
 	setup := driver.Setup{
 		Spec: d.opt.Spec, Game: players.Game{Color: st.us, Rules: rules, Control: st.control, Seed: seed},
 		Prepare: func(p players.Player) {

@@ -99,6 +99,7 @@ type ksRun struct {
 	waiting  string // our waiting lobby game, "" for none
 	lastMake time.Time
 	lastJoin time.Time
+	created  int // lobby games created (rotate takes the next variant)
 	done     []*ksDone
 	seen     map[string]bool // games we finished or refused: never started again
 }
@@ -206,7 +207,7 @@ func (r *ksRun) step(ctx context.Context) (int, bool) {
 		return 0, false
 	}
 	if !r.profiled {
-		if err := r.c.Profile(ctx); err != nil {
+		if err := r.c.Profile(ctx, d.config().Server.SupportedRuleVariants); err != nil {
 			if !r.failed(err, "profile sync") {
 				// a 403 (not a bot) or another refusal: play anyway
 				d.opt.Log.Warn().Err(err).Msg("profile sync refused: playing on")
@@ -335,7 +336,7 @@ func embeddedHTTPDoor(ctx context.Context, door interface{ ServeAPI(net.Listener
 		return "", "", err
 	}
 	reg, err := c.Register(ctx, ksclient.Registration{Username: cfg.Account.Handle, DisplayName: "kriegbot " + cfg.Account.Handle,
-		OwnerEmail: "kriegbot@localhost", Description: "kriegbot on the embedded server", RuleVariants: []string{"wild16"}})
+		OwnerEmail: "kriegbot@localhost", Description: "kriegbot on the embedded server", RuleVariants: cfg.Server.SupportedRuleVariants})
 	if err != nil {
 		return "", "", fmt.Errorf("registering on the embedded HTTP door: %w", err)
 	}

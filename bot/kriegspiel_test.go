@@ -66,6 +66,8 @@ func runKSWith(t *testing.T, site *fakeSite, srv *fakeServer, token string, game
 	dir := t.TempDir()
 	cfg := config.Defaults()
 	cfg.Server.Protocol, cfg.Server.Embedded, cfg.Server.URL = "kriegspiel", false, srv.url()
+	// The fake site plays wild 16 only.
+	cfg.Server.SupportedRuleVariants, cfg.Server.CreateRuleVariant = []string{"wild16"}, "wild16"
 	cfg.Sparring.Enabled, cfg.Policy.Challenge = false, ""
 	cfg.Policy.Games = games
 	cfg.Policy.Resign = false

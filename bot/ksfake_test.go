@@ -196,7 +196,14 @@ func (f *fakeSite) route(w http.ResponseWriter, r *http.Request) {
 	}()
 	switch {
 	case r.Method == "POST" && r.URL.Path == "/bots/profile":
-		writeJSON(w, 200, ksapi.ProfileSaved{OK: true, RuleVariants: []string{"wild16"}})
+		// This fake plays wild 16 only: the daemon's profile must say so
+		// (runKSWith configures server.supported_rule_variants).
+		var body ksapi.Profile
+		json.NewDecoder(r.Body).Decode(&body)
+		if fmt.Sprint(body.RuleVariants) != "[wild16]" {
+			f.violate("profile with %v", body.RuleVariants)
+		}
+		writeJSON(w, 200, ksapi.ProfileSaved{OK: true, RuleVariants: body.RuleVariants})
 	case r.Method == "GET" && r.URL.Path == "/game/mine/active":
 		var list ksapi.Games
 		for _, g := range f.sortedGames() {

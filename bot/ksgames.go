@@ -5,12 +5,14 @@ import (
 	"hash/fnv"
 	"io"
 	"net/http"
+	"slices"
 	"time"
 
 	"kriegbot/driver"
 	"kriegbot/engine/chess"
 	"kriegbot/engine/clock"
 	"kriegbot/engine/players"
+	"kriegbot/engine/umpire"
 	"kriegbot/protocol/ksclient"
 	"kriegbot/record"
 	"kriegbot/track"
@@ -87,8 +89,10 @@ func (r *ksRun) start(ctx context.Context, m ksclient.Metadata, now time.Time) {
 	if !ok {
 		return
 	}
-	if m.RuleVariant != "" && m.RuleVariant != "wild16" {
-		d.opt.Log.Warn().Str("game", ref).Str("variant", m.RuleVariant).Msg("not a wild 16 game: resigning it")
+	variant, ok := r.plays(m.RuleVariant)
+	if !ok {
+		d.opt.Log.Warn().Str("game", ref).Str("variant", m.RuleVariant).Strs("supported", d.config().Server.SupportedRuleVariants).
+			Msg("not a variant we play (server.supported_rule_variants): resigning it")
 		r.seen[ref] = true
 		if err := r.c.Resign(ctx, ref); err != nil {
 			r.failed(err, "resign")
@@ -106,13 +110,19 @@ func (r *ksRun) start(ctx context.Context, m ksclient.Metadata, now time.Time) {
 	io.WriteString(h, ref)
 	number := int(h.Sum32() % 1_000_000_000)
 	ctl := controlOf(st)
-	g := &ksGame{r: r, ref: ref, code: m.GameCode, guest: guest, t: ksgame.NewTracker(us, now), moveNumber: m.MoveNumber}
+	g := &ksGame{r: r, ref: ref, code: m.GameCode, guest: guest, t: ksgame.NewVariantTracker(us, variant, now), moveNumber: m.MoveNumber}
 	if g.code == "" {
 		g.code = ref
 	}
-	// The site's wild 16 (ks-game) ends games by its own rules; the player
-	// is told ICC's, as records and replay assume.
-	seed, err := d.startGame(gameStart{us: us, me: d.opt.Name, control: ctl, number: number, opp: opp, learn: !guest,
+	// A wild 16 game is played under the daemon's rules, as it always was;
+	// another variant under the site's (umpire.Site), as the site's
+	// referee plays it.
+	var rules *umpire.Rules
+	if !variant.IsWild16() {
+		site := umpire.Site(variant)
+		rules = &site
+	}
+	seed, err := d.startGame(gameStart{us: us, me: d.opt.Name, control: ctl, number: number, opp: opp, learn: !guest, rules: rules,
 		line: record.GameLine{Game: number, White: white, Black: black, BaseMin: int((ctl.Base + 30*time.Second) / time.Minute),
 			IncS: int(ctl.Increment / time.Second), Rated: true, Wild: 16}}, &g.seat, now)
 	if err != nil {
@@ -128,8 +138,9 @@ func (r *ksRun) start(ctx context.Context, m ksclient.Metadata, now time.Time) {
 		r.waiting = ""
 	}
 	d.opt.Log.Info().Str("game", ref).Str("code", g.code).Str("opponent", opp).Str("color", us.String()).
-		Int("record_game", number).Uint64("seed", seed).Msg("game started")
-	d.opt.Console.say(lineProgress, "game %s started: %s (white) vs %s (black), %s rated; we play %s", g.code, white, black, ctl, us.String())
+		Str("variant", variant.Name).Int("record_game", number).Uint64("seed", seed).Msg("game started")
+	d.opt.Console.say(lineProgress, "game %s started: %s (white) vs %s (black), %s rated %s; we play %s", g.code, white, black, ctl,
+		variant.Name, us.String())
 	// A game in progress (we restarted) is heard from its scoresheet: our
 	// moves with their move_uci, the opponent's as hidden moves; where the
 	// scoresheet falls short the tracker notes a desync and drive rebuilds
@@ -172,6 +183,17 @@ func controlOf(st ksclient.State) clock.Control {
 		}
 	}
 	return ctl
+}
+
+// plays returns the variant the site calls name ("" is wild 16, as an
+// older site says nothing), and whether we play it
+// (server.supported_rule_variants).
+func (r *ksRun) plays(name string) (umpire.Variant, bool) {
+	if name == "" {
+		name = umpire.Wild16().Name
+	}
+	v, err := umpire.ParseVariant(name)
+	return v, err == nil && slices.Contains(r.d.config().Server.SupportedRuleVariants, v.Name)
 }
 
 func seatName(s *ksclient.Seat, fallback string) string {
@@ -242,11 +264,21 @@ func (r *ksRun) send(ctx context.Context, g *ksGame, acts []driver.Action) {
 	}
 }
 
-// attempt sends one attempt, or refuses it at once when the site would.
+// attempt sends one attempt, or refuses it at once when the site would;
+// the player's "Any?" (chess.NullMove) is asked as such.
 func (r *ksRun) attempt(ctx context.Context, g *ksGame, a driver.Action) {
 	d := r.d
 	g.lastAttempt = a
 	m := a.Move
+	if m == chess.NullMove && !g.t.Variant().IsWild16() {
+		if ok, why := g.t.Sendable(m); !ok {
+			d.opt.Log.Warn().Str("game", g.ref).Str("why", why).Msg("\"Any?\" not asked")
+			return
+		}
+		g.t.SentAny(d.opt.Now())
+		r.post(ctx, g)
+		return
+	}
 	if ok, why := g.t.Sendable(m); !ok {
 		switch why {
 		case "refused before this turn", "not in allowed_moves":
@@ -264,6 +296,10 @@ func (r *ksRun) attempt(ctx context.Context, g *ksGame, a driver.Action) {
 // post sends the outstanding attempt, now or, when requests are held
 // back, once they may go again.
 func (r *ksRun) post(ctx context.Context, g *ksGame) {
+	if g.t.Asking() {
+		r.askAny(ctx, g)
+		return
+	}
 	d := r.d
 	m := g.t.Outstanding()
 	if m == chess.NullMove {
@@ -275,7 +311,7 @@ func (r *ksRun) post(ctx context.Context, g *ksGame) {
 		return
 	}
 	g.postDue = false
-	res, err := r.c.Move(ctx, g.ref, m.String())
+	res, err := r.c.Move(ctx, g.ref, ksclient.AttemptText(m))
 	now := d.opt.Now()
 	if err == nil {
 		r.ok()
@@ -297,6 +333,36 @@ func (r *ksRun) post(ctx context.Context, g *ksGame) {
 			g.t.Unsent()
 			g.t.Refuse(m)
 		}
+	}
+}
+
+// askAny asks the outstanding "Any?", now or, when requests are held
+// back, once they may go again.
+func (r *ksRun) askAny(ctx context.Context, g *ksGame) {
+	d := r.d
+	if d.opt.Now().Before(r.hold) {
+		g.postDue = true
+		return
+	}
+	g.postDue = false
+	res, err := r.c.AskAny(ctx, g.ref)
+	if err == nil {
+		r.ok()
+		g.t.AnswerAny(res, d.opt.Now())
+		return
+	}
+	g.stateDue = true // the state tells whether it was answered
+	if r.failed(err, "ask-any") {
+		return
+	}
+	switch ksclient.Code(err) {
+	case "NOT_YOUR_TURN", "GAME_NOT_ACTIVE", "GAME_NOT_FOUND":
+		d.opt.Log.Warn().Err(err).Str("game", g.ref).Msg("\"Any?\" refused by the site: reading the state")
+	default:
+		// ACTION_NOT_AVAILABLE: the question cannot be asked this turn.
+		d.opt.Log.Info().Err(err).Str("game", g.ref).Msg("\"Any?\" not available: the player is told it cannot be asked")
+		g.t.Unsent()
+		g.t.RefusedAny()
 	}
 }
 

@@ -2,11 +2,13 @@ package bot
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
 
 	"kriegbot/engine/chess"
+	"kriegbot/engine/umpire"
 	"kriegbot/protocol/ksclient"
 	"kriegbot/record"
 )
@@ -120,15 +122,23 @@ func (r *ksRun) fetchMoves(ctx context.Context, f *ksDone) bool {
 		d.opt.Log.Warn().Err(err).Str("game", f.ref).Msg("transcript not replayable: no PGN")
 		return true
 	}
-	if f.rec.Moves(sans) && !f.guest {
+	// A game with drops (crazykrieg) is no chess move list: the
+	// opponent's model does not learn from it.
+	v, _ := umpire.ParseVariant(tr.RuleVariant)
+	if f.rec.Moves(sans) && !f.guest && !v.Drops {
 		opp, color := f.rec.Opponent()
 		d.learner.learn(opp, color, sans, d.opt.Log)
 	}
 	return true
 }
 
-// transcriptSAN replays a transcript's played moves into SAN.
+// transcriptSAN replays a transcript's played moves into SAN; a drop
+// (crazykrieg) is spelt "N@e4", and the game is replayed by the umpire,
+// which keeps the pockets.
 func transcriptSAN(tr ksclient.Transcript) ([]string, error) {
+	if v, err := umpire.ParseVariant(tr.RuleVariant); err == nil && v.Drops {
+		return dropsSAN(tr, v)
+	}
 	pos := chess.StartPosition()
 	var sans []string
 	for _, m := range tr.Moves {
@@ -141,6 +151,30 @@ func transcriptSAN(tr ksclient.Transcript) ([]string, error) {
 		}
 		sans = append(sans, pos.SAN(mv))
 		pos.Make(mv)
+	}
+	return sans, nil
+}
+
+// dropsSAN is transcriptSAN for a variant with drops.
+func dropsSAN(tr ksclient.Transcript, v umpire.Variant) ([]string, error) {
+	u := umpire.New(umpire.Site(v))
+	var sans []string
+	for _, m := range tr.Moves {
+		if !m.MoveDone || m.UCI == nil || strings.EqualFold(m.QuestionType, "ASK_ANY") {
+			continue
+		}
+		mv, err := ksclient.ParseAttempt(*m.UCI)
+		pos := u.Position()
+		if err == nil {
+			var a umpire.Answer
+			if a, err = u.Attempt(mv); err == nil && !a.Legal {
+				err = errors.New("refused")
+			}
+		}
+		if err != nil {
+			return nil, fmt.Errorf("ply %d: %q is not a legal move", len(sans)+1, *m.UCI)
+		}
+		sans = append(sans, record.SAN(&pos, mv))
 	}
 	return sans, nil
 }
@@ -183,13 +217,15 @@ func (r *ksRun) lobby(ctx context.Context, now time.Time) {
 	}
 	if p.AcceptChallenges && r.waiting == "" && len(r.games) < p.MaxGames && now.Sub(r.lastMake) >= r.o.CreateEvery {
 		r.lastMake = now
-		c, err := r.c.Create(ctx)
+		variant := r.createVariant()
+		c, err := r.c.Create(ctx, variant)
 		switch {
 		case err == nil:
 			r.ok()
+			r.created++
 			r.waiting = c.GameID
-			d.opt.Log.Info().Str("game", c.GameID).Str("code", c.GameCode).Msg("lobby game created: waiting for an opponent")
-			d.liveSeen.status = fmt.Sprintf("waiting for an opponent in lobby game %s (wild 16)", c.GameCode)
+			d.opt.Log.Info().Str("game", c.GameID).Str("code", c.GameCode).Str("variant", variant).Msg("lobby game created: waiting for an opponent")
+			d.liveSeen.status = fmt.Sprintf("waiting for an opponent in lobby game %s (%s)", c.GameCode, variant)
 			d.opt.Console.say(lineProgress, "%s", d.liveSeen.status)
 			waiting = 1
 		case ksclient.Code(err) == "BOT_ALREADY_HAS_OPEN_GAME":
@@ -215,7 +251,7 @@ func (r *ksRun) lobby(ctx context.Context, now time.Time) {
 		if i >= 3 {
 			break // a few profile lookups at most per look
 		}
-		if o.RuleVariant != "wild16" || strings.EqualFold(o.CreatedBy, r.me) || contains(p.Block, o.CreatedBy) ||
+		if _, ok := r.plays(o.RuleVariant); !ok || o.RuleVariant == "" || strings.EqualFold(o.CreatedBy, r.me) || contains(p.Block, o.CreatedBy) ||
 			len(p.Allow) > 0 && !contains(p.Allow, o.CreatedBy) {
 			continue
 		}
@@ -240,6 +276,18 @@ func (r *ksRun) lobby(ctx context.Context, now time.Time) {
 		r.lastPoll = time.Time{} // see it at once
 		return
 	}
+}
+
+// createVariant is the variant of the next lobby game we create
+// (server.create_rule_variant): the one named, or with "rotate" each
+// supported variant in turn, so that the players of every variant we
+// play find a game of ours.
+func (r *ksRun) createVariant() string {
+	s := r.d.config().Server
+	if s.CreateRuleVariant != "rotate" || len(s.SupportedRuleVariants) == 0 {
+		return s.CreateRuleVariant
+	}
+	return s.SupportedRuleVariants[r.created%len(s.SupportedRuleVariants)]
 }
 
 // withdraw deletes our waiting game (quitting).

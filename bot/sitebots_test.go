@@ -17,6 +17,7 @@ import (
 	"github.com/rs/zerolog"
 	"golang.org/x/crypto/bcrypt"
 
+	"kriegbot/config"
 	"kriegbot/engine/umpire"
 	"kriegbot/server"
 	"kriegbot/server/httpdoor"
@@ -249,5 +250,182 @@ func (b *siteBot) setup(t *testing.T, root, base string) {
 	cmd.Dir, cmd.Env = b.dir, append(os.Environ(), b.proc...)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("%s --register: %v\n%s", b.name, err, out)
+	}
+}
+
+// TestSiteBotsVariants (opt-in: KRIEGBOT_SITE_BOTS=DIR) is the acceptance
+// of issue 41 for the daemon: the site's own bots, unmodified, play
+// berkeley_any, berkeley and cincinnati games on `serve -http`'s door
+// against each other and against the kriegbot daemon (its default
+// player, playing the three), until kriegbot has finished 20 games (or 28 minutes pass).
+// The site's bots take only some variants: bot-simple-heuristics plays
+// berkeley and berkeley_any (and wild16), bot-random-any berkeley and
+// berkeley_any, and the door lets a bot create lobby games only in its
+// profile's variants: so no site bot plays cincinnati here. Three
+// bot-simple-heuristics and three bot-random-any create berkeley_any and
+// berkeley games and join each other's and kriegbot's (berkeley). It
+// fails on a warning or error in the server's log, on a game of
+// kriegbot's lost, or on berkeley or berkeley_any without a finished
+// game of kriegbot's, and logs the table.
+func TestSiteBotsVariants(t *testing.T) {
+	root := os.Getenv(siteBotsEnv)
+	if root == "" {
+		t.Skip("set " + siteBotsEnv + " to a folder with the site's bot-simple-heuristics and bot-random-any checkouts")
+	}
+	if out, err := exec.Command("python3", "-c", "import requests").CombinedOutput(); err != nil {
+		t.Fatalf("the site's bots need python3 with requests (Debian: python3-requests): %v %s", err, out)
+	}
+	const want = 20
+	warnings := &syncBuf{}
+	srv, err := newTelnetServer(server.Config{Rules: umpire.Olympiad(), Log: zerolog.New(warnings).Level(zerolog.WarnLevel)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	door, err := httpdoor.New(srv.Server, httpdoor.Config{Minutes: 3, Inc: 2, Rate: 400, Burst: 800, TokenRate: 200, TokenBurst: 400,
+		RegisterRate: 100, RegisterBurst: 100, JoinCooldown: 2 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go door.ServeAPI(hln)
+	base := "http://" + hln.Addr().String()
+	ctx, cancel := context.WithTimeout(context.Background(), 28*time.Minute)
+	defer cancel()
+	sh := []string{"BOT_GAME_PICK_PROBABILITY=1", "LOG_LEVEL=INFO"}
+	ra := []string{"LOG_LEVEL=INFO"}
+	bots := []*siteBot{
+		{name: "sha", repo: "bot-simple-heuristics", proc: sh,
+			env: []string{"KRIEGSPIEL_SUPPORTED_RULE_VARIANTS=berkeley,berkeley_any", "KRIEGSPIEL_AUTO_CREATE_RULE_VARIANT=berkeley_any"}},
+		{name: "shb", repo: "bot-simple-heuristics", proc: sh,
+			env: []string{"KRIEGSPIEL_SUPPORTED_RULE_VARIANTS=berkeley,berkeley_any", "KRIEGSPIEL_AUTO_CREATE_RULE_VARIANT=berkeley"}},
+		{name: "shc", repo: "bot-simple-heuristics", proc: sh,
+			env: []string{"KRIEGSPIEL_SUPPORTED_RULE_VARIANTS=berkeley,berkeley_any", "KRIEGSPIEL_AUTO_CREATE_RULE_VARIANT=berkeley_any"}},
+		{name: "rany", repo: "bot-random-any", proc: ra,
+			env: []string{"KRIEGSPIEL_SUPPORTED_RULE_VARIANTS=berkeley_any", "KRIEGSPIEL_AUTO_CREATE_RULE_VARIANT=berkeley_any"}},
+		{name: "rber", repo: "bot-random-any", proc: ra,
+			env: []string{"KRIEGSPIEL_SUPPORTED_RULE_VARIANTS=berkeley", "KRIEGSPIEL_AUTO_CREATE_RULE_VARIANT=berkeley"}},
+		{name: "rbe2", repo: "bot-random-any", proc: ra,
+			env: []string{"KRIEGSPIEL_SUPPORTED_RULE_VARIANTS=berkeley", "KRIEGSPIEL_AUTO_CREATE_RULE_VARIANT=berkeley"}},
+	}
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	defer cancel()
+	for _, b := range bots {
+		b.setup(t, root, base)
+		cmd := exec.CommandContext(ctx, "python3", "bot.py", "--poll-seconds", "0.5")
+		cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = b.dir, append(os.Environ(), b.proc...), b.out, b.out
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		wg.Add(1)
+		go func() { defer wg.Done(); cmd.Wait() }()
+	}
+
+	cfg := testConfig(t, "kriegbot", "127.0.0.1:1")
+	cfg.Server.Protocol, cfg.Server.URL = "kriegspiel", base
+	cfg.Server.SupportedRuleVariants = []string{"berkeley_any", "berkeley", "cincinnati"}
+	cfg.Server.CreateRuleVariant = "berkeley" // the site's bots join no cincinnati game
+	cfg.Account.TokenFile = filepath.Join(t.TempDir(), "token")
+	cfg.Policy.AcceptChallenges, cfg.Policy.Seek, cfg.Policy.MaxGames = true, true, 8
+	cfg.Policy.Games, cfg.Policy.Resign = want, false
+	if err := cfg.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	url, token, err := embeddedHTTPDoor(ctx, door, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The daemon's own default player, as an operator runs it.
+	d, dir := newTestDaemon(t, cfg, "", config.Defaults().Engine.Player, nil)
+	code := d.RunKriegspiel(ctx, KSOptions{URL: url, Token: token, Poll: 500 * time.Millisecond, JoinEvery: 2500 * time.Millisecond,
+		CreateEvery: time.Second, Rate: 100})
+	cancel()
+	if code != ExitDone {
+		t.Errorf("kriegbot's exit code %d (%d games finished)", code, len(records(t, dir)))
+	}
+
+	// kriegbot's games, by variant, from its records.
+	type tally struct {
+		won, drawn, lost int
+		how              []string
+	}
+	ours := map[string]*tally{}
+	for _, v := range cfg.Server.SupportedRuleVariants {
+		ours[v] = &tally{}
+	}
+	for _, r := range records(t, dir) {
+		v := r.Game.Rules.Variant.Name
+		if ours[v] == nil || r.Result == nil {
+			t.Errorf("%s: variant %q, result %+v", r.Name, v, r.Result)
+			continue
+		}
+		winner := map[string]string{"1-0": "white", "0-1": "black"}[r.Result.Result]
+		ours[v].how = append(ours[v].how, fmt.Sprintf("%s %s %s", r.Game.Us, r.Result.Result, r.Result.Reason))
+		switch {
+		case r.Result.Result == "1/2-1/2":
+			ours[v].drawn++
+		case winner == r.Game.Us.String():
+			ours[v].won++
+		case winner != "":
+			ours[v].lost++
+			t.Errorf("kriegbot lost %s (%s %s, %s)", r.Name, v, r.Result.Result, r.Result.Reason)
+		default:
+			t.Errorf("%s: unfinished (%s)", r.Name, r.Result.Result)
+		}
+	}
+	// The site's bots' games against each other, by the variant their
+	// answers show (cincinnati's pawn news, berkeley_any's question).
+	theirs := map[string][]string{}
+	for _, f := range srv.Finished() {
+		if f.White == "kriegbot" || f.Black == "kriegbot" {
+			continue
+		}
+		v := "berkeley"
+		for _, a := range f.Answers {
+			switch {
+			case a.PawnNews == umpire.PawnHas:
+				v = "cincinnati"
+			case a.Verdict == umpire.HasAny || a.Verdict == umpire.NoAny:
+				v = "berkeley_any"
+			}
+		}
+		theirs[v] = append(theirs[v], fmt.Sprintf("%s-%s %s %s", f.White, f.Black, f.Result, f.Code))
+	}
+	total := 0
+	for _, v := range cfg.Server.SupportedRuleVariants {
+		o := ours[v]
+		total += o.won + o.drawn + o.lost
+		t.Logf("%-12s kriegbot +%d =%d -%d %v; site bots among themselves: %d games %v", v, o.won, o.drawn, o.lost, o.how, len(theirs[v]), theirs[v])
+		switch {
+		case o.won+o.drawn+o.lost > 0:
+		case v == "cincinnati":
+			// No site bot lists it: bot-simple-heuristics plays berkeley,
+			// berkeley_any and wild16, bot-random-any joins berkeley and
+			// berkeley_any, and the door (unlike the site) lets a bot
+			// create lobby games only in its profile's variants.
+			t.Logf("no cincinnati game: none of the site's bots plays it here")
+		default:
+			t.Errorf("kriegbot finished no %s game", v)
+		}
+	}
+	if total < want {
+		t.Errorf("kriegbot finished %d games, want %d", total, want)
+	}
+	for _, b := range bots {
+		log, _ := os.ReadFile(b.out.Name())
+		n := strings.Count(string(log), "poll failed") + strings.Count(string(log), "Traceback")
+		t.Logf("%s: %d failed requests or tracebacks in its log", b.name, n)
+		if t.Failed() {
+			t.Logf("%s's log (tail):\n%s", b.name, tail(string(log), 2000))
+		}
+	}
+	if w := warnings.String(); w != "" {
+		t.Errorf("the server's log has %d warnings or errors:\n%s", strings.Count(w, "\n"), tail(w, 3000))
+	} else {
+		t.Log("the server's log: 0 warnings or errors")
 	}
 }

@@ -32,6 +32,14 @@ type Server struct {
 	// URL is the kriegspiel.org API's base URL (protocol "kriegspiel",
 	// embedded = false); ignored for "icc".
 	URL string `toml:"url"`
+	// SupportedRuleVariants are the kriegspiel.org rule variants we play,
+	// by the site's identifiers (umpire.VariantNames): sent to POST
+	// /bots/profile at start and by kriegbot register; lobby games in
+	// others are not joined, and a game in another is resigned.
+	SupportedRuleVariants []string `toml:"supported_rule_variants"`
+	// CreateRuleVariant is the variant of the lobby games we create: one
+	// of SupportedRuleVariants, or "rotate" (each in turn).
+	CreateRuleVariant string `toml:"create_rule_variant"`
 	// Embedded starts kriegbot's own wild 16 server in-process on a loopback
 	// port and plays there (no account, no network).
 	Embedded bool `toml:"embedded"`

@@ -159,6 +159,7 @@ func (ck *checker) server(c Config) {
 		ck.intRange("server.port", s.Port, 1, 65535)
 	}
 	ck.oneOf("server.rules", s.Rules, umpire.RuleNames()...)
+	ck.variants(s)
 	ck.intRange("server.level1", s.Level1, 0, 255)
 	ck.oneOf("server.promotion_style", s.PromotionStyle, "uci", "equals")
 	if len(s.Settings) > 64 {
@@ -167,6 +168,31 @@ func (ck *checker) server(c Config) {
 		for _, cmd := range s.Settings {
 			ck.text("server.settings", cmd, 200, false)
 		}
+	}
+}
+
+// variants checks the kriegspiel.org rule variants: each a name the
+// umpire knows (umpire.ParseVariant), spelt as the site does, once; and
+// the variant of our lobby games one of them, or "rotate".
+func (ck *checker) variants(s Server) {
+	if len(s.SupportedRuleVariants) == 0 {
+		ck.add("server.supported_rule_variants", fmt.Sprintf("must name at least one of %s", strings.Join(umpire.VariantNames(), ", ")))
+	}
+	seen := map[string]bool{}
+	for _, name := range s.SupportedRuleVariants {
+		switch v, err := umpire.ParseVariant(name); {
+		case err != nil:
+			ck.add("server.supported_rule_variants", err.Error())
+		case v.Name != name:
+			ck.add("server.supported_rule_variants", fmt.Sprintf("%q is spelt %q", name, v.Name))
+		case seen[name]:
+			ck.add("server.supported_rule_variants", fmt.Sprintf("names %q twice", name))
+		}
+		seen[name] = true
+	}
+	if s.CreateRuleVariant != "rotate" && !seen[s.CreateRuleVariant] {
+		ck.add("server.create_rule_variant", fmt.Sprintf("must be one of server.supported_rule_variants (%s) or \"rotate\"; got %q",
+			strings.Join(s.SupportedRuleVariants, ", "), s.CreateRuleVariant), "server.supported_rule_variants")
 	}
 }
 

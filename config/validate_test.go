@@ -21,6 +21,20 @@ func TestValidateRules(t *testing.T) {
 		{"host with scheme", func(c *Config) { *c = realServer(); c.Server.Host = "telnet://chessclub.com" },
 			`server.host: must be a host name or IP address without port or scheme; got "telnet://chessclub.com"`},
 		{"empty host", func(c *Config) { *c = realServer(); c.Server.Host = "" }, "server.host: must not be empty"},
+		{"every variant, rotating", func(c *Config) {
+			c.Server.SupportedRuleVariants = []string{"crazykrieg", "wild16", "rand"}
+			c.Server.CreateRuleVariant = "rotate"
+		}, ""},
+		{"unknown variant", func(c *Config) { c.Server.SupportedRuleVariants = []string{"berkeley_any", "fischer"} },
+			`server.supported_rule_variants: umpire: unknown variant "fischer" (want berkeley, berkeley_any, cincinnati, english, rand, crazykrieg, wild16)`},
+		{"variant misspelt", func(c *Config) { c.Server.SupportedRuleVariants = []string{"berkeley_any", "Wild16"} },
+			`server.supported_rule_variants: "Wild16" is spelt "wild16"`},
+		{"variant twice", func(c *Config) { c.Server.SupportedRuleVariants = []string{"berkeley_any", "berkeley_any"} },
+			`server.supported_rule_variants: names "berkeley_any" twice`},
+		{"no variant", func(c *Config) { c.Server.SupportedRuleVariants, c.Server.CreateRuleVariant = nil, "rotate" },
+			"server.supported_rule_variants: must name at least one of berkeley, berkeley_any, cincinnati, english, rand, crazykrieg, wild16"},
+		{"creating an unplayed variant", func(c *Config) { c.Server.CreateRuleVariant = "crazykrieg" },
+			`server.create_rule_variant: must be one of server.supported_rule_variants (berkeley_any, berkeley, cincinnati, english, rand, wild16) or "rotate"; got "crazykrieg"`},
 		{"too many settings", func(c *Config) { c.Server.Settings = make([]string, 65) },
 			"server.settings: must list at most 64 commands, got 65"},
 		{"empty setting", func(c *Config) { c.Server.Settings = []string{""} }, "server.settings: must not be empty"},

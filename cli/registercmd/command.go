@@ -24,12 +24,12 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	username := fset.String("username", "", "the bot's username, 1-33 letters, digits or _ (default: account.handle)")
 	display := fset.String("display-name", "", "the name shown on the site, 3-40 characters (default: the username)")
 	email := fset.String("email", "", "the owner's e-mail address (required)")
-	desc := fset.String("description", "kriegbot: a Kriegspiel engine (belief state and Monte Carlo tree search) playing wild 16.", "the bot's description, at most 280 characters")
+	desc := fset.String("description", "kriegbot: a Kriegspiel engine (belief state and Monte Carlo tree search).", "the bot's description, at most 280 characters")
 	urlFlag := fset.String("url", "", "the API's base URL (default: server.url)")
 	out := fset.String("o", "", "where to store the token, mode 0600 (default: account.token_file)")
 	cmdflag.SetUsage(fset, "register -email ADDRESS [-username NAME] [-display-name NAME] [-description TEXT] [-config FILE] [-url URL] [-o FILE]",
-		`Registers the bot on kriegspiel.org (wild 16 only) and stores the token the site
-gives, once, in a file only you can read; the token is never printed. Then run
+		`Registers the bot on kriegspiel.org, playing the rule variants of
+server.supported_rule_variants, and stores the token the site gives, once, in a file only you can read; the token is never printed. Then run
 the bot with server.protocol = "kriegspiel". An existing token file is never
 overwritten: the site has no way to recover or rotate a token.
 `)
@@ -85,7 +85,7 @@ overwritten: the site has no way to recover or rotate a token.
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	reg, err := c.Register(ctx, ksclient.Registration{Username: name, DisplayName: dn, OwnerEmail: *email,
-		Description: *desc, RuleVariants: []string{"wild16"}})
+		Description: *desc, RuleVariants: cfg.Server.SupportedRuleVariants})
 	if err != nil {
 		if ksclient.Code(err) == "USERNAME_TAKEN" {
 			fmt.Fprintf(stderr, "kriegbot register: the username %q is taken\n", name)
@@ -102,7 +102,8 @@ overwritten: the site has no way to recover or rotate a token.
 		fmt.Fprintf(stderr, "kriegbot register: registered as %s, but the token could not be stored: %v\n", reg.Username, err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "registered bot %s on %s; its token is in %s (mode 0600). Keep that file: the site shows a token only once.\n", reg.Username, base, file)
+	fmt.Fprintf(stdout, "registered bot %s on %s, playing %s; its token is in %s (mode 0600). Keep that file: the site shows a token only once.\n",
+		reg.Username, base, strings.Join(cfg.Server.SupportedRuleVariants, ", "), file)
 	fmt.Fprintf(stdout, "Play with: server.protocol = \"kriegspiel\", server.embedded = false, account.handle = %q, account.token_file = %q\n", reg.Username, file)
 	return 0
 }

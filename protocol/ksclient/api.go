@@ -124,7 +124,7 @@ func ParseState(b []byte) (State, error) {
 		return State{}, garbage("scoresheet of %d turns", len(s.Scoresheet.Turns))
 	}
 	for _, m := range s.AllowedMoves {
-		if _, err := chess.ParseUCI(strings.ToLower(m)); err != nil {
+		if _, err := ParseAttempt(m); err != nil {
 			return State{}, garbage("allowed move %q", m)
 		}
 	}

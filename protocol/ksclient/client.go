@@ -401,6 +401,19 @@ func (c *Client) Move(ctx context.Context, ref, uci string) (MoveResult, error) 
 	return ParseMoveResult(b)
 }
 
+// AskAny asks "Any?" (are there pawn captures?): the reply is a move
+// reply whose has_any answers it (the variants with the question).
+func (c *Client) AskAny(ctx context.Context, ref string) (MoveResult, error) {
+	if !validRef(ref) {
+		return MoveResult{}, fmt.Errorf("ksclient: bad game ref %q", ref)
+	}
+	b, err := c.call(ctx, http.MethodPost, "/game/"+ref+"/ask-any", nil, true)
+	if err != nil {
+		return MoveResult{}, err
+	}
+	return ParseMoveResult(b)
+}
+
 // Resign resigns the game.
 func (c *Client) Resign(ctx context.Context, ref string) error {
 	if !validRef(ref) {
@@ -410,10 +423,11 @@ func (c *Client) Resign(ctx context.Context, ref string) error {
 	return err
 }
 
-// Create opens a waiting wild 16 lobby game for a human or bot opponent.
-func (c *Client) Create(ctx context.Context) (Created, error) {
+// Create opens a waiting lobby game in the rule variant named variant
+// (the site's identifier) for a human or bot opponent.
+func (c *Client) Create(ctx context.Context, variant string) (Created, error) {
 	b, err := c.call(ctx, http.MethodPost, "/game/create", ksapi.CreateGame{
-		RuleVariant: new("wild16"), PlayAs: new("random"), TimeControl: new("rapid"), OpponentType: new("human")}, true)
+		RuleVariant: &variant, PlayAs: new("random"), TimeControl: new("rapid"), OpponentType: new("human")}, true)
 	if err != nil {
 		return Created{}, err
 	}
@@ -504,9 +518,9 @@ func (c *Client) Moves(ctx context.Context, ref string) (Transcript, error) {
 	return ParseTranscript(b)
 }
 
-// Profile declares the rule variants we play (wild16).
-func (c *Client) Profile(ctx context.Context) error {
-	_, err := c.call(ctx, http.MethodPost, "/bots/profile", ksapi.Profile{RuleVariants: []string{"wild16"}}, true)
+// Profile declares the rule variants we play (the site's identifiers).
+func (c *Client) Profile(ctx context.Context, variants []string) error {
+	_, err := c.call(ctx, http.MethodPost, "/bots/profile", ksapi.Profile{RuleVariants: variants}, true)
 	return err
 }
 

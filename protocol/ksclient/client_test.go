@@ -112,7 +112,7 @@ func TestClientExchanges(t *testing.T) {
 		t.Errorf("429: %v retryable %v after %v", err, Retryable(err), RetryAfter(err))
 	}
 	c.Active(ctx) // the same reply again: written once
-	if err := c.Profile(ctx); !Unauthorized(err) || Retryable(err) {
+	if err := c.Profile(ctx, []string{"wild16"}); !Unauthorized(err) || Retryable(err) {
 		t.Errorf("401: %v", err)
 	}
 	if _, err := c.Open(ctx); !Retryable(err) {

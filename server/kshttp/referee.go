@@ -193,6 +193,9 @@ func entry(a umpire.Answer, viewer chess.Color) *ksapi.Entry {
 			piece = *p
 		}
 		e.Messages = []string{ksapi.Text{Kind: ksapi.TextCapture, Square: a.Capture.Square.String(), Piece: piece}.String()}
+		if a.EnPassant { // english: "En passant capture at D6", on the destination
+			e.Messages = []string{ksapi.Text{Kind: ksapi.TextEnPassant, Square: a.Capture.Square.String()}.String()}
+		}
 	default:
 		e.Messages = []string{ksapi.Text{Kind: ksapi.TextMoveComplete}.String()}
 	}

@@ -89,7 +89,7 @@ func TestVariantScoresheets(t *testing.T) {
 		{"english", []string{"e2e4", "a7a6", "e4e5", "d7d5", "any", "e5d6"}, map[chess.Color][]string{
 			chess.Black: {"1 Opponent move — Move complete", "2 Move attempt — Move complete",
 				"3 Opponent move — Move complete", "4 Move attempt — Move complete",
-				"5 Opponent asked any pawn captures — Has pawn captures", "5 Opponent move — Capture done at D6"},
+				"5 Opponent asked any pawn captures — Has pawn captures", "5 Opponent move — En passant capture at D6"},
 		}},
 	} {
 		answers, _ := playVariant(t, tc.variant, tc.attempts...)
@@ -142,6 +142,13 @@ func TestVariantMoveReplies(t *testing.T) {
 	}
 	if _, a := playVariant(t, "english", "e2e4", "a7a6", "e4e5", "d7d5", "e5d6"); MoveReply(a).EnPassant == nil || str(MoveReply(a).CaptureSquare) != "d6" {
 		t.Errorf("en passant: %+v", MoveReply(a))
+	}
+	// The scoresheet names an announced en passant too, as ks-backend's
+	// state projection does (_format_public_announcement, at the commit
+	// the site runs): "Capture done at D6" would have the opponent lose a
+	// man on d6.
+	if kept, _ := playVariant(t, "english", "e2e4", "a7a6", "e4e5", "d7d5", "e5d6"); !slices.Contains(sheet(kept, chess.Black), "5 Opponent move — En passant capture at D6") {
+		t.Errorf("en passant: Black's scoresheet %v", sheet(kept, chess.Black))
 	}
 	won := umpire.Answer{Mover: chess.White, Legal: true, Verdict: umpire.MoveDone, Ending: umpire.Stalemate, Result: "1-0"}
 	if r := MoveReply(won); str(r.SpecialAnnouncement) != "STALEMATE_WHITE_WINS" || !r.GameOver {

@@ -18,7 +18,9 @@ import (
 // the player hears, and says when an attempt is due and whether one may be
 // sent. It is pure: no I/O, no goroutines, no clock of its own.
 type Tracker struct {
-	us        chess.Color
+	us chess.Color
+	// variant is the game's rule variant (the zero Variant: wild 16).
+	variant   umpire.Variant
 	plies     int // completed moves the player has heard
 	ourTurn   bool
 	canMove   bool // "move" in possible_actions
@@ -26,6 +28,7 @@ type Tracker struct {
 	allowed   map[chess.Move]bool // this turn's allowed_moves, nil when unknown
 	refused   map[chess.Move]bool // refused this turn: never sent again
 	attempt   chess.Move          // sent, its answer not heard
+	asking    bool                // "Any?" sent, its answer not heard
 	resend    bool                // the attempt never reached the site
 	sentAt    time.Time
 	lag       time.Duration
@@ -44,14 +47,32 @@ type Tracker struct {
 	desync  string
 	// timeline is the last state's scoresheet read as views (for Rebuild).
 	timeline []umpire.View
+	// theirs counts the opponent's public refusals and "Any?" answers
+	// heard (the variants but wild 16), theirsListed those the last
+	// state's scoresheet lists.
+	theirs, theirsListed int
 }
 
-// NewTracker follows a game played as us, from its start.
+// NewTracker follows a wild 16 game played as us, from its start.
 func NewTracker(us chess.Color, now time.Time) *Tracker {
+	return NewVariantTracker(us, umpire.Wild16(), now)
+}
+
+// NewVariantTracker follows a game of variant v played as us, from its
+// start: the answers are read in v's terms (umpire.Variant), the
+// opponent's public refusals and "Any?" answers are heard too, and our
+// "Any?" is an attempt (SentAny, AnswerAny).
+func NewVariantTracker(us chess.Color, v umpire.Variant, now time.Time) *Tracker {
 	base := 1500 * time.Second
-	return &Tracker{us: us, running: -1, clocks: [2]time.Duration{base, base}, clockAt: now,
+	return &Tracker{us: us, variant: v, running: -1, clocks: [2]time.Duration{base, base}, clockAt: now,
 		turnStart: now, refused: map[chess.Move]bool{}}
 }
+
+// Variant is the game's rule variant.
+func (t *Tracker) Variant() umpire.Variant { return t.variant }
+
+// wild reports a wild 16 game, whose reading is the one it always was.
+func (t *Tracker) wild() bool { return t.variant.IsWild16() }
 
 // Us is our colour.
 func (t *Tracker) Us() chess.Color { return t.us }
@@ -81,10 +102,13 @@ func (t *Tracker) Lag() time.Duration { return t.lag }
 // reply), or NullMove.
 func (t *Tracker) Outstanding() chess.Move { return t.attempt }
 
+// Asking reports our "Any?" sent, its answer not heard.
+func (t *Tracker) Asking() bool { return t.asking }
+
 // Due reports that an attempt of ours is due: our turn, the game on,
 // nothing outstanding.
 func (t *Tracker) Due() bool {
-	return t.ourTurn && t.canMove && !t.over && t.attempt == chess.NullMove
+	return t.ourTurn && t.canMove && !t.over && t.attempt == chess.NullMove && !t.asking
 }
 
 // Clock returns side's clock at now.
@@ -133,8 +157,13 @@ func (t *Tracker) Sendable(m chess.Move) (bool, string) {
 		return false, "the game is over"
 	case !t.ourTurn:
 		return false, "not our turn"
-	case t.attempt != chess.NullMove:
+	case t.attempt != chess.NullMove || t.asking:
 		return false, "an attempt is outstanding"
+	case !t.wild():
+		// The other variants' lists change within a turn (the obligation
+		// of "has pawn captures", its release): the site judges, in the
+		// variant's own words.
+		return true, ""
 	case t.refused[m]:
 		return false, "refused before this turn"
 	case t.allowed != nil && !t.allowed[m]:
@@ -143,9 +172,27 @@ func (t *Tracker) Sendable(m chess.Move) (bool, string) {
 	return true, ""
 }
 
-// Refuse tells the player that m, never sent, is refused.
+// Refuse tells the player that m, never sent, is refused: as the site
+// refuses it in wild 16, or in the other variants as an attempt off the
+// list (NONSENSE: nobody else hears it).
 func (t *Tracker) Refuse(m chess.Move) {
+	if !t.wild() {
+		t.refuseAs(m, umpire.NonsenseMove)
+		return
+	}
 	t.refuse(m)
+}
+
+// refuseAs hands the player our attempt m refused in word w: an "Illegal
+// move" (public in the variants but wild 16), or a refusal off the list.
+func (t *Tracker) refuseAs(m chess.Move, w umpire.Verdict) {
+	if w == umpire.IllegalMove {
+		t.refuse(m)
+		return
+	}
+	t.refused[m] = true
+	t.events = append(t.events, players.Event{Kind: players.Answer,
+		View: umpire.View{Heard: true, Own: true, Verdict: w, Move: m, PawnTries: -1}})
 }
 
 func (t *Tracker) refuse(m chess.Move) {
@@ -163,18 +210,54 @@ func (t *Tracker) Sent(m chess.Move, now time.Time) {
 	t.attempt, t.sentAt, t.resend = m, now, false
 }
 
+// SentAny records that our "Any?" was sent at now.
+func (t *Tracker) SentAny(now time.Time) {
+	t.asking, t.sentAt, t.resend = true, now, false
+}
+
+// AnswerAny applies the site's reply to our "Any?": HAS_ANY or NO_ANY,
+// heard by both sides; anything else (the question not available now)
+// is taken as IMPOSSIBLE_TO_ASK, and "Any?" is not asked again this turn.
+func (t *Tracker) AnswerAny(r ksclient.MoveResult, now time.Time) {
+	if !t.asking {
+		t.setDesync("an answer to \"Any?\", but none is outstanding")
+	}
+	t.noteLag(now)
+	t.asking = false
+	h, _ := ksclient.ReadReply(r, t.variant)
+	t.unknown = append(t.unknown, h.Unknown...)
+	t.heardAny(h.Verdict)
+	t.clock(r.Clock, now, false)
+}
+
+// RefusedAny tells the player that our "Any?" cannot be asked now (the
+// site refused the request).
+func (t *Tracker) RefusedAny() {
+	t.asking = false
+	t.heardAny(umpire.ImpossibleToAsk)
+}
+
+// heardAny hands the player the answer to our "Any?".
+func (t *Tracker) heardAny(w umpire.Verdict) {
+	if w != umpire.HasAny && w != umpire.NoAny {
+		w = umpire.ImpossibleToAsk
+	}
+	t.events = append(t.events, players.Event{Kind: players.Answer,
+		View: umpire.View{Heard: true, Own: true, Verdict: w, PawnTries: -1}})
+}
+
 // TakeResend reports, once, that the outstanding attempt never reached the
 // site (the last state neither played nor refused it, and still allows
 // it): the caller sends it again.
 func (t *Tracker) TakeResend() bool {
-	r := t.resend && t.attempt != chess.NullMove && !t.over && t.ourTurn
+	r := t.resend && (t.attempt != chess.NullMove || t.asking) && !t.over && t.ourTurn
 	t.resend = false
 	return r
 }
 
 // Unsent forgets an attempt that certainly never reached the site (the
 // request could not be made): it may be sent again.
-func (t *Tracker) Unsent() { t.attempt = chess.NullMove }
+func (t *Tracker) Unsent() { t.attempt, t.asking = chess.NullMove, false }
 
 func (t *Tracker) noteLag(now time.Time) {
 	if t.sentAt.IsZero() {
@@ -191,14 +274,18 @@ func (t *Tracker) Answer(m chess.Move, r ksclient.MoveResult, now time.Time) {
 	}
 	t.noteLag(now)
 	t.attempt = chess.NullMove
-	h, refused := ksclient.ReadMoveResult(r)
+	h, refused := ksclient.ReadReply(r, t.variant)
 	t.unknown = append(t.unknown, h.Unknown...)
 	if refused {
-		t.refuse(m)
+		if t.wild() {
+			t.refuse(m)
+		} else {
+			t.refuseAs(m, h.Verdict)
+		}
 		t.clock(r.Clock, now, false)
 		return
 	}
-	v := view(h, true, m)
+	v := t.view(h, true, m)
 	t.heardMove(v, now)
 	if r.GameOver || h.Ending != umpire.NotOver {
 		t.end(h.Ending, h.Winner)
@@ -219,12 +306,50 @@ func (t *Tracker) heardMove(v umpire.View, now time.Time) {
 	if v.Own {
 		t.ourTurn = false
 	} else {
-		t.attempt = chess.NullMove // nothing of ours can be outstanding now
+		t.attempt, t.asking = chess.NullMove, false // nothing of ours can be outstanding now
 		t.ourTurn, t.turnStart, t.canMove = true, now, true
 	}
 }
 
-// view builds what we hear from h.
+// view builds what we hear from h in the game's variant.
+func (t *Tracker) view(h ksclient.Heard, own bool, m chess.Move) umpire.View {
+	if t.wild() {
+		return view(h, own, m)
+	}
+	return variantView(h, t.variant, own, m)
+}
+
+// variantView builds what we hear from h in variant vr (not wild 16), as
+// the umpire tells it (umpire.Answer.For): the capture as vr announces
+// it, the drop, rand's promotion, and the next mover's pawn news of vr's
+// kind; on the move that ends the game, the capture and the ending.
+func variantView(h ksclient.Heard, vr umpire.Variant, own bool, m chess.Move) umpire.View {
+	v := umpire.View{Heard: true, Own: own, Checks: h.Checks, PawnTries: -1, Ending: h.Ending,
+		Promotion: h.Promotion && vr.AnnouncePromotion}
+	if vr.Drops {
+		v.Drop = h.Drop
+	}
+	v.Capture, v.EnPassant = h.CaptureIn(vr)
+	if own {
+		v.Move = m
+	}
+	if h.Ending != umpire.NotOver {
+		v.Result = resultOf(h.Winner)
+		return v
+	}
+	v.PawnNews = vr.PawnNews
+	switch vr.PawnNews {
+	case umpire.PawnCount:
+		v.PawnTries = h.Tries
+	case umpire.PawnHas:
+		v.HasPawnCapture = h.HasPawn
+	case umpire.PawnSquares:
+		v.TrySquares = h.TrySquares
+	}
+	return v
+}
+
+// view builds what we hear from h in wild 16.
 func view(h ksclient.Heard, own bool, m chess.Move) umpire.View {
 	v := umpire.View{Heard: true, Own: own, Capture: h.Capture, Checks: h.Checks, PawnTries: h.Tries, Ending: h.Ending}
 	if own {
@@ -263,9 +388,42 @@ type plyInfo struct {
 	uci   string // ours only
 }
 
-// timelineOf reads the scoresheet: the completed moves in order, and our
-// refused attempts of the turn in progress.
-func timelineOf(s ksclient.Scoresheet, us chess.Color) (plies []plyInfo, views []umpire.View, current []string, unknown []string) {
+// theirEvent is the opponent's public refusal or "Any?" answer, heard
+// after the first `after` moves of the game.
+type theirEvent struct {
+	after int
+	view  umpire.View
+}
+
+// sheet is a state's scoresheet, read.
+type sheet struct {
+	plies []plyInfo
+	// views are the scoresheet as the player hears it (for Rebuild).
+	views []umpire.View
+	// current are our refused attempts of the turn in progress, and
+	// currentAny our "Any?" answer in it (HasAny, NoAny; else MoveDone).
+	current    []string
+	currentAny umpire.Verdict
+	// theirs are the opponent's public refusals and "Any?" answers (the
+	// variants but wild 16), in order.
+	theirs  []theirEvent
+	unknown []string
+}
+
+// anyAnswer is the answer an ask-any entry gives: HasAny, else NoAny.
+func anyAnswer(h ksclient.Heard) umpire.Verdict {
+	if h.HasPawn {
+		return umpire.HasAny
+	}
+	return umpire.NoAny
+}
+
+// timelineOf reads the scoresheet: the completed moves in order, our
+// refused attempts of the turn in progress and, in the variants but wild
+// 16, the "Any?" answers and the opponent's public refusals.
+func (t *Tracker) timelineOf(s ksclient.Scoresheet) (sh sheet) {
+	us, wild := t.us, t.wild()
+	sh.currentAny = umpire.MoveDone
 	last := -1 // index in views of the last completed move
 	for _, turn := range s.Turns {
 		for _, side := range []struct {
@@ -274,49 +432,80 @@ func timelineOf(s ksclient.Scoresheet, us chess.Color) (plies []plyInfo, views [
 		}{{chess.White, turn.White}, {chess.Black, turn.Black}} {
 			for _, e := range side.entries {
 				h := ksclient.ParseTexts(e.Texts())
-				unknown = append(unknown, h.Unknown...)
+				sh.unknown = append(sh.unknown, h.Unknown...)
 				own := e.Actor == "self" || e.Actor == "" && side.c == us
 				uci := ""
 				if e.MoveUCI != nil {
 					uci = strings.ToLower(*e.MoveUCI)
 				}
-				switch e.Kind {
-				case "status":
-					if n := len(plies); n > 0 && h.Tries >= 0 {
-						plies[n-1].heard.Tries = h.Tries
-						if views[last].Ending == umpire.NotOver {
-							views[last].PawnTries = h.Tries
+				askAny := e.Kind == "ask_any" || strings.EqualFold(e.QuestionType, "ASK_ANY")
+				switch {
+				case e.Kind == "status" && !wild:
+					if n := len(sh.plies); n > 0 {
+						p := &sh.plies[n-1]
+						p.heard.Tries, p.heard.HasPawn, p.heard.TrySquares = h.Tries, h.HasPawn, h.TrySquares
+						if sh.views[last].Ending == umpire.NotOver {
+							sh.views[last] = t.view(p.heard, sh.views[last].Own, sh.views[last].Move)
 						}
 					}
-				case "illegal_move":
-					if own {
-						current = append(current, uci)
-						m, _ := chess.ParseUCI(uci)
-						views = append(views, umpire.View{Heard: true, Own: true, Illegal: true, Move: m, PawnTries: -1})
+				case e.Kind == "status":
+					if n := len(sh.plies); n > 0 && h.Tries >= 0 {
+						sh.plies[n-1].heard.Tries = h.Tries
+						if sh.views[last].Ending == umpire.NotOver {
+							sh.views[last].PawnTries = h.Tries
+						}
 					}
-				case "move", "capture", "":
+				case askAny && !wild:
+					v := umpire.View{Heard: true, Own: own, Verdict: anyAnswer(h), PawnTries: -1}
+					sh.views = append(sh.views, v)
+					if own {
+						sh.currentAny = v.Verdict
+					} else {
+						sh.theirs = append(sh.theirs, theirEvent{after: len(sh.plies), view: v})
+					}
+				case e.Kind == "illegal_move":
+					if own {
+						sh.current = append(sh.current, uci)
+						m, _ := ksclient.ParseAttempt(uci)
+						sh.views = append(sh.views, umpire.View{Heard: true, Own: true, Illegal: true, Move: m, PawnTries: -1})
+					} else if !wild {
+						v := umpire.View{Heard: true, Illegal: true, PawnTries: -1}
+						sh.views = append(sh.views, v)
+						sh.theirs = append(sh.theirs, theirEvent{after: len(sh.plies), view: v})
+					}
+				case e.Kind == "move" || e.Kind == "capture" || e.Kind == "":
 					if h.Illegal {
 						if own {
-							current = append(current, uci)
+							sh.current = append(sh.current, uci)
 						}
 						continue
 					}
-					if strings.EqualFold(e.QuestionType, "ASK_ANY") {
+					if askAny {
 						continue
 					}
-					plies = append(plies, plyInfo{mover: side.c, heard: h, uci: uci})
-					current = current[:0]
-					m, _ := chess.ParseUCI(uci)
-					views = append(views, view(h, own, m))
-					last = len(views) - 1
-				case "ask_any":
+					sh.plies = append(sh.plies, plyInfo{mover: side.c, heard: h, uci: uci})
+					sh.current = sh.current[:0]
+					sh.currentAny = umpire.MoveDone
+					m, _ := ksclient.ParseAttempt(uci)
+					sh.views = append(sh.views, t.view(h, own, m))
+					last = len(sh.views) - 1
+				case e.Kind == "ask_any":
 				default:
-					unknown = append(unknown, "scoresheet entry kind "+e.Kind)
+					sh.unknown = append(sh.unknown, "scoresheet entry kind "+e.Kind)
 				}
 			}
 		}
 	}
-	return plies, views, current, unknown
+	return sh
+}
+
+// hearTheirs hands the player the opponent's public refusals and "Any?"
+// answers heard after at most `after` moves, that it has not heard yet.
+func (t *Tracker) hearTheirs(theirs []theirEvent, after int) {
+	for t.theirs < len(theirs) && theirs[t.theirs].after <= after {
+		t.events = append(t.events, players.Event{Kind: players.Answer, View: theirs[t.theirs].view})
+		t.theirs++
+	}
 }
 
 // State applies a state fetched at now.
@@ -325,9 +514,10 @@ func (t *Tracker) State(s ksclient.State, now time.Time) {
 		t.setDesync("the site says we play %s", s.YourColor)
 		return
 	}
-	plies, views, current, unknown := timelineOf(s.Scoresheet, t.us)
-	t.unknown = append(t.unknown, unknown...)
-	t.timeline = views
+	sh := t.timelineOf(s.Scoresheet)
+	plies, current := sh.plies, sh.current
+	t.unknown = append(t.unknown, sh.unknown...)
+	t.timeline, t.theirsListed = sh.views, len(sh.theirs)
 	sitePlies := s.MoveNumber - 1
 	if s.MoveNumber == 0 { // not given: trust the scoresheet
 		sitePlies = len(plies)
@@ -341,6 +531,7 @@ func (t *Tracker) State(s ksclient.State, now time.Time) {
 	newPly := false
 	for t.plies < sitePlies && !t.over {
 		i := t.plies
+		t.hearTheirs(sh.theirs, i)
 		mover := chess.Color(i % 2)
 		var h ksclient.Heard
 		h.Tries = -1
@@ -350,7 +541,7 @@ func (t *Tracker) State(s ksclient.State, now time.Time) {
 		if mover == t.us {
 			m := t.attempt
 			if i < len(plies) && plies[i].uci != "" {
-				if pm, err := chess.ParseUCI(plies[i].uci); err == nil {
+				if pm, err := ksclient.ParseAttempt(plies[i].uci); err == nil {
 					if m != chess.NullMove && pm != m {
 						t.setDesync("ply %d: the site played %v, our attempt was %v", i+1, pm, m)
 					}
@@ -363,14 +554,17 @@ func (t *Tracker) State(s ksclient.State, now time.Time) {
 			}
 			t.noteLag(now)
 			t.attempt = chess.NullMove
-			t.heardMove(view(h, true, m), now)
+			t.heardMove(t.view(h, true, m), now)
 		} else {
-			t.heardMove(view(h, false, chess.NullMove), now)
+			t.heardMove(t.view(h, false, chess.NullMove), now)
 		}
 		if h.Ending != umpire.NotOver {
 			t.end(h.Ending, h.Winner)
 		}
 		newPly = true
+	}
+	if !t.over {
+		t.hearTheirs(sh.theirs, t.plies) // the opponent's turn in progress
 	}
 	active := s.State == "active"
 	mine := active && s.Turn != nil && *s.Turn == colorWord(t.us)
@@ -383,7 +577,7 @@ func (t *Tracker) State(s ksclient.State, now time.Time) {
 		// Our refused attempts of this turn, as the site lists them (after a
 		// restart, or a lost reply).
 		for _, u := range current {
-			m, err := chess.ParseUCI(u)
+			m, err := ksclient.ParseAttempt(u)
 			if err != nil || t.refused[m] {
 				continue
 			}
@@ -397,28 +591,38 @@ func (t *Tracker) State(s ksclient.State, now time.Time) {
 		}
 		t.allowed = map[chess.Move]bool{}
 		for _, u := range s.AllowedMoves {
-			if m, err := chess.ParseUCI(strings.ToLower(u)); err == nil {
+			if m, err := ksclient.ParseAttempt(u); err == nil {
 				t.allowed[m] = true
 			}
 		}
 		if len(s.AllowedMoves) == 0 {
 			t.allowed = nil // not told: do not second-guess the site
 		}
-		if a := t.attempt; a != chess.NullMove && t.allowed != nil && !t.allowed[a] {
+		if t.asking && sh.currentAny != umpire.MoveDone {
+			// Our "Any?" was answered, its reply lost.
+			t.noteLag(now)
+			t.asking = false
+			t.heardAny(sh.currentAny)
+		} else if t.asking {
+			t.resend = true // never reached the site
+		}
+		if a := t.attempt; a != chess.NullMove && t.wild() && t.allowed != nil && !t.allowed[a] {
 			// Refused, its reply lost and the scoresheet silent about it.
 			t.noteLag(now)
 			t.attempt = chess.NullMove
 			t.refuse(a)
 		} else if a != chess.NullMove {
-			// The attempt never reached the site: it is to be sent again
-			// (the player asked it, and the record holds it, once).
+			// The attempt never reached the site (or, in the variants but
+			// wild 16, was refused off the list, which the scoresheet never
+			// shows): it is to be sent again (the player asked it, and the
+			// record holds it, once).
 			t.resend = true
 		}
 	} else if active {
 		t.ourTurn = false
-		if t.attempt != chess.NullMove {
+		if t.attempt != chess.NullMove || t.asking {
 			t.setDesync("attempt %v outstanding, but the site says it is not our turn", t.attempt)
-			t.attempt = chess.NullMove
+			t.attempt, t.asking = chess.NullMove, false
 		}
 	}
 	if s.State == "completed" && !t.over {
@@ -446,13 +650,14 @@ func (t *Tracker) Timeline() []umpire.View { return slices.Clone(t.timeline) }
 func (t *Tracker) Rebuilt() {
 	n := 0
 	for _, v := range t.timeline {
-		if !v.Illegal {
+		if players.Moved(v) {
 			n++
 		}
 	}
 	t.plies = n
+	t.theirs = t.theirsListed
 	t.events = nil
-	t.attempt = chess.NullMove
+	t.attempt, t.asking = chess.NullMove, false
 }
 
 // Resigned notes our resignation.

@@ -6,6 +6,7 @@ import (
 
 	"kriegbot/engine/chess"
 	"kriegbot/engine/players"
+	"kriegbot/engine/umpire"
 	"kriegbot/protocol/ksclient"
 )
 
@@ -197,10 +198,99 @@ func FuzzTrackerState(f *testing.F) {
 			return
 		}
 		for _, us := range []chess.Color{chess.White, chess.Black} {
-			timelineOf(s.Scoresheet, us)
-			tr := NewTracker(us, fixedNow)
-			tr.State(s, fixedNow)
-			tr.State(s, fixedNow.Add(time.Second))
+			for _, v := range []umpire.Variant{umpire.Wild16(), umpire.Variants()[2], umpire.Variants()[5]} {
+				tr := NewVariantTracker(us, v, fixedNow)
+				tr.State(s, fixedNow)
+				tr.State(s, fixedNow.Add(time.Second))
+			}
 		}
 	})
+}
+
+func variantOf(t *testing.T, name string) umpire.Variant {
+	t.Helper()
+	v, err := umpire.ParseVariant(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// TestTrackerVariant: in english, as Black, the opponent's public
+// refusal and "Any?" come before its move, in the scoresheet's order, and
+// once only; its en passant is heard on the destination square; our
+// "Any?" is an attempt whose reply says has_any, and a lost reply is
+// settled by the scoresheet; our refusal off the list is the site's word,
+// and an attempt outside allowed_moves is still sent (the list changes
+// within a turn).
+func TestTrackerVariant(t *testing.T) {
+	tr := NewVariantTracker(chess.Black, variantOf(t, "english"), fixedNow)
+	opening := []ksclient.Entry{entry("illegal_move", "opponent", "", "Illegal move"),
+		{Kind: "ask_any", Actor: "opponent", Messages: []string{"No pawn captures"}, QuestionType: "ASK_ANY"},
+		entry("move", "opponent", "", "Move complete")}
+	st := ksclient.State{State: "active", Turn: strp("black"), MoveNumber: 2, YourColor: "black", AllowedMoves: []string{"e7e5"},
+		PossibleActions: []string{"move", "ask_any"}, Scoresheet: ksclient.Scoresheet{Turns: []ksclient.Turn{{Turn: 1, White: opening}}}}
+	tr.State(st, fixedNow)
+	tr.State(st, fixedNow)
+	ev := tr.TakeEvents()
+	var heard []umpire.View
+	for _, e := range ev {
+		if e.Kind == players.Answer {
+			heard = append(heard, e.View)
+		}
+	}
+	if len(heard) != 3 || !heard[0].Illegal || heard[0].Own || heard[1].Verdict != umpire.NoAny || !players.Moved(heard[2]) ||
+		heard[2].PawnNews != umpire.PawnNothing || heard[2].PawnTries != -1 {
+		t.Fatalf("heard %+v", heard)
+	}
+	// Our "Any?", answered.
+	tr.SentAny(fixedNow)
+	if tr.Due() || !tr.Asking() {
+		t.Fatal("due while asking")
+	}
+	tr.AnswerAny(ksclient.MoveResult{Announcement: "HAS_ANY", HasAny: new(true)}, fixedNow)
+	// Off the list (not in allowed_moves): sent; the site's word comes back.
+	if ok, why := tr.Sendable(mv("a7a6")); !ok {
+		t.Fatalf("a7a6 not sendable: %s", why)
+	}
+	tr.Sent(mv("a7a6"), fixedNow)
+	tr.Answer(mv("a7a6"), ksclient.MoveResult{Announcement: "IMPOSSIBLE_TO_ASK"}, fixedNow)
+	ev = tr.TakeEvents()
+	if len(ev) != 2 || ev[0].View.Verdict != umpire.HasAny || !ev[0].View.Own || ev[1].View.Verdict != umpire.ImpossibleToAsk || ev[1].View.Illegal {
+		t.Fatalf("heard %+v", ev)
+	}
+	// A lost reply to "Any?" on the next turn, settled by the scoresheet;
+	// the opponent's en passant before it.
+	tr.Sent(mv("d7d5"), fixedNow)
+	tr.Answer(mv("d7d5"), ksclient.MoveResult{MoveDone: true, Announcement: "REGULAR_MOVE"}, fixedNow)
+	tr.TakeEvents()
+	st.MoveNumber, st.Scoresheet.Turns = 4, []ksclient.Turn{{Turn: 1, White: opening, Black: []ksclient.Entry{entry("move", "self", "d7d5", "Move complete")}},
+		{Turn: 2, White: []ksclient.Entry{entry("capture", "opponent", "", "En passant capture at D6")},
+			Black: []ksclient.Entry{{Kind: "ask_any", Actor: "self", Messages: []string{"Has pawn captures"}, QuestionType: "ASK_ANY"}}}}
+	tr.State(st, fixedNow)
+	tr.SentAny(fixedNow) // sent before the state was read; its reply lost
+	tr.State(st, fixedNow)
+	ev = tr.TakeEvents()
+	var got []umpire.View
+	for _, e := range ev {
+		if e.Kind == players.Answer {
+			got = append(got, e.View)
+		}
+	}
+	if len(got) != 2 || got[0].Capture != (umpire.Capture{Square: sq(t, "d6"), Kind: umpire.ManCaptured}) || !got[0].EnPassant ||
+		got[1].Verdict != umpire.HasAny || !got[1].Own || tr.Asking() {
+		t.Fatalf("heard %+v", got)
+	}
+	if d := tr.TakeDesync(); d != "" {
+		t.Fatalf("desync: %s", d)
+	}
+}
+
+func sq(t *testing.T, s string) chess.Square {
+	t.Helper()
+	q, ok := chess.ParseSquare(s)
+	if !ok {
+		t.Fatalf("square %q", s)
+	}
+	return q
 }
