@@ -50,9 +50,9 @@ func TestRegister(t *testing.T) {
 	if err != nil || st.Mode().Perm() != 0o600 {
 		t.Fatalf("token file: %v %v", st, err)
 	}
-	// The configured variants (here the defaults: every one but crazykrieg).
+	// The configured variants (here the defaults: all seven).
 	want := config.Defaults().Server.SupportedRuleVariants
-	if vs, _ := body["supported_rule_variants"].([]any); fmt.Sprint(vs) != fmt.Sprint(want) || len(want) != 6 || body["owner_email"] != "me@example.org" || body["display_name"] != "mybot" {
+	if vs, _ := body["supported_rule_variants"].([]any); fmt.Sprint(vs) != fmt.Sprint(want) || len(want) != 7 || body["owner_email"] != "me@example.org" || body["display_name"] != "mybot" {
 		t.Errorf("body %v", body)
 	}
 	// The stored token is what the daemon reads.
