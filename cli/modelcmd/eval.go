@@ -102,7 +102,8 @@ func eval(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "kriegbot model eval: nothing scored: the model serves no move these games reach")
 		return cmdflag.Failure
 	}
-	fmt.Fprintf(stdout, "units on squares the model gives < %g: %.4f%%\n", opponent.EvalFloor, 100*all[2]/totalGames(scores))
+	scored, _ := totals(scores)
+	fmt.Fprintf(stdout, "units on squares the model gives < %g: %.4f%%\n", opponent.EvalFloor, 100*all[2]/scored)
 	agree := opponent.TrendAgreement(model, b.counts)
 	fmt.Fprint(stdout, "trend agreement with the held-out games (cosine, white/black):")
 	for cls := range oppmodel.NumClasses {
@@ -118,39 +119,25 @@ func eval(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "kriegbot model eval: %v\n", err)
 			return cmdflag.Failure
 		}
-		d := totalBits(opponent.Evaluate(oppmodel.NewModel(dc), b.counts))
+		_, d := totals(opponent.Evaluate(oppmodel.NewModel(dc), b.counts))
 		fmt.Fprintf(stdout, "bits per unit over moves 1-%d: %s %.4f, embedded default %.4f, uniform %.4f\n",
-			def.Horizon, name, all[0]/totalGames(scores), d/totalGames(scores), all[1]/totalGames(scores))
+			def.Horizon, name, all[0]/scored, d/scored, all[1]/scored)
 	}
 	return cmdflag.OK
 }
 
-func totalGames(scores [2][oppmodel.NumClasses][]opponent.MoveScore) float64 {
-	n := 0.0
+// totals adds up a model's scores over every move but the start: the
+// games scored and their bits.
+func totals(scores [2][oppmodel.NumClasses][]opponent.MoveScore) (games, bits float64) {
 	for col := range scores {
 		for cls := range scores[col] {
 			for t, s := range scores[col][cls] {
 				if t > 0 {
-					n += s.Games
+					games += s.Games
+					bits += s.Bits
 				}
 			}
 		}
 	}
-	return n
-}
-
-// totalBits is the bits a model's scores add up to over every move but the
-// start.
-func totalBits(scores [2][oppmodel.NumClasses][]opponent.MoveScore) float64 {
-	n := 0.0
-	for col := range scores {
-		for cls := range scores[col] {
-			for t, s := range scores[col][cls] {
-				if t > 0 {
-					n += s.Bits
-				}
-			}
-		}
-	}
-	return n
+	return games, bits
 }
