@@ -64,7 +64,9 @@ prints a model's metadata, coverage and parameters (the embedded default
 when FILE is omitted). eval scores a model (the default unless -model) on
 held-out games: bits per unit to say where each unit stands, against a
 uniform guess, by class and phase, and how well its trends agree with the
-games'. merge adds models built from disjoint sets of games (shards) into
+games'; with -games, also the log-loss of the belief's predicted legality
+of each stored attempt, the model against the embedded default and no
+model (with -humans, the attempts made against people). merge adds models built from disjoint sets of games (shards) into
 the model of all of them, exactly.
 `
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"kriegbot/engine/belief"
 	"kriegbot/engine/oppmodel"
 	"kriegbot/internal/cmdflag"
 	"kriegbot/opponent"
@@ -98,10 +99,44 @@ func eval(args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintln(stdout)
 	}
-	if all[1] == 0 {
-		fmt.Fprintln(stderr, "kriegbot model eval: nothing scored: the model serves no move these games reach")
+	dc, err := oppmodel.DefaultCounts()
+	if err != nil {
+		fmt.Fprintf(stderr, "kriegbot model eval: %v\n", err)
 		return cmdflag.Failure
 	}
+	defaultModel := oppmodel.NewModel(dc)
+	scoredAny := all[1] > 0
+	if !scoredAny {
+		fmt.Fprintln(stderr, "kriegbot model eval: no unit scored: the model serves no move these games reach")
+	} else {
+		printBitsSummary(stdout, name, *modelFile != "", model, defaultModel, b, scores, all, def.Horizon)
+	}
+	if *games != "" {
+		priors := []scoredPrior{{name, model}}
+		if *modelFile != "" {
+			priors = append(priors, scoredPrior{"embedded default", defaultModel})
+		}
+		priors = append(priors, scoredPrior{"no model (uniform prior)", belief.UniformPrior{}})
+		run, err := legality(*games, *variant, *humans, heldOut{Every: *holdout, Only: true}, priors, stderr, 5)
+		if err != nil {
+			fmt.Fprintf(stderr, "kriegbot model eval: %v\n", err)
+			return cmdflag.Failure
+		}
+		printLegality(stdout, run, priors)
+		scoredAny = scoredAny || (run.games > 0 && run.legal[0].N > 0)
+	}
+	if !scoredAny {
+		fmt.Fprintln(stderr, "kriegbot model eval: nothing scored")
+		return cmdflag.Failure
+	}
+	return cmdflag.OK
+}
+
+// printBitsSummary prints the rest of the occupancy figures: the units on
+// squares the model all but rules out, the trends' agreement, and the bits
+// against uniform and, for a model file, against the embedded default, the
+// model a variant falls back to: is the built model worth using?
+func printBitsSummary(stdout io.Writer, name string, isFile bool, model, defaultModel *oppmodel.Model, b *builder, scores [2][oppmodel.NumClasses][]opponent.MoveScore, all [3]float64, horizon int) {
 	scored, _ := totals(scores)
 	fmt.Fprintf(stdout, "units on squares the model gives < %g: %.4f%%\n", opponent.EvalFloor, 100*all[2]/scored)
 	agree := opponent.TrendAgreement(model, b.counts)
@@ -111,19 +146,11 @@ func eval(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintln(stdout)
 	fmt.Fprintf(stdout, "model eval: %.1f%% fewer bits than uniform\n", 100*(1-all[0]/all[1]))
-	if *modelFile != "" {
-		// The same games under the embedded default, the model a variant
-		// falls back to: is the built model worth using?
-		dc, err := oppmodel.DefaultCounts()
-		if err != nil {
-			fmt.Fprintf(stderr, "kriegbot model eval: %v\n", err)
-			return cmdflag.Failure
-		}
-		_, d := totals(opponent.Evaluate(oppmodel.NewModel(dc), b.counts))
+	if isFile {
+		_, d := totals(opponent.Evaluate(defaultModel, b.counts))
 		fmt.Fprintf(stdout, "bits per unit over moves 1-%d: %s %.4f, embedded default %.4f, uniform %.4f\n",
-			def.Horizon, name, all[0]/scored, d/scored, all[1]/scored)
+			horizon, name, all[0]/scored, d/scored, all[1]/scored)
 	}
-	return cmdflag.OK
 }
 
 // totals adds up a model's scores over every move but the start: the

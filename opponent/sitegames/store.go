@@ -10,9 +10,9 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 
 	"kriegbot/engine/chess"
+	"kriegbot/engine/umpire"
 	"kriegbot/protocol/ksapi"
 )
 
@@ -237,25 +237,62 @@ func (s *Store) Read(variant string, fn func(Game) error, bad func(place string,
 	}
 }
 
+// Attempt is one attempt of a stored game and whether the referee played
+// it.
+type Attempt struct {
+	Ply    int        // the transcript's
+	Move   chess.Move // chess.NullMove: the "Any?" question; a drop is umpire.IsDrop
+	Text   string     // the UCI or drop as stored, "any" for the question
+	Done   bool       // played
+	Answer string     // the referee's main word (REGULAR_MOVE, ILLEGAL_MOVE, ...)
+}
+
+// Attempts is every attempt of the game in order, refused ones and the
+// "Any?" questions too, for replaying the game through a referee and both
+// players' beliefs. An attempt the site refused as no move at all
+// (INVALID_UCI) is left out: it asked the board nothing.
+func (g Game) Attempts() ([]Attempt, error) {
+	out := make([]Attempt, 0, len(g.Moves))
+	for _, m := range g.Moves {
+		at := Attempt{Ply: m.Ply, Done: m.MoveDone}
+		if m.Answer != nil {
+			at.Answer = m.Answer.Main
+		}
+		switch {
+		case m.QuestionType == ksapi.QuestionAskAny:
+			at.Move, at.Text = chess.NullMove, "any"
+		case at.Answer == ksapi.InvalidUCI && !m.MoveDone:
+			continue
+		case m.UCI == nil:
+			return nil, fmt.Errorf("ply %d: an attempt without its UCI", m.Ply)
+		default:
+			mv, err := umpire.ParseMoveText(*m.UCI)
+			if err != nil {
+				return nil, fmt.Errorf("ply %d: %w", m.Ply, err)
+			}
+			at.Move, at.Text = mv, *m.UCI
+		}
+		out = append(out, at)
+	}
+	return out, nil
+}
+
 // Played is the game's moves as played (the attempts the referee took),
 // in order. Drops (crazykrieg) are not chess moves and make it fail.
 func (g Game) Played() ([]chess.Move, error) {
+	attempts, err := g.Attempts()
+	if err != nil {
+		return nil, err
+	}
 	var out []chess.Move
-	for _, m := range g.Moves {
-		if !m.MoveDone || m.QuestionType == "ASK_ANY" {
+	for _, at := range attempts {
+		switch {
+		case !at.Done || at.Move == chess.NullMove:
 			continue
+		case umpire.IsDrop(at.Move):
+			return nil, fmt.Errorf("ply %d: a drop (%s), which a chess model cannot take", at.Ply, at.Text)
 		}
-		if m.UCI == nil {
-			return nil, fmt.Errorf("ply %d: a move taken without its UCI", m.Ply)
-		}
-		if strings.Contains(*m.UCI, "@") {
-			return nil, fmt.Errorf("ply %d: a drop (%s), which a chess model cannot take", m.Ply, *m.UCI)
-		}
-		mv, err := chess.ParseUCI(*m.UCI)
-		if err != nil {
-			return nil, fmt.Errorf("ply %d: %w", m.Ply, err)
-		}
-		out = append(out, mv)
+		out = append(out, at.Move)
 	}
 	return out, nil
 }

@@ -292,6 +292,9 @@ func TestFetchAcceptance(t *testing.T) {
 			say("$ kriegbot model build -o models/%s.kbm %s\n%s", name, strings.Join(args[2:], " "), lastLines(out, 3))
 			out = run(append([]string{"model", "eval", "-model", model}, args...)...)
 			say("$ kriegbot model eval -model models/%s.kbm %s\n%s", name, strings.Join(args[2:], " "), out)
+			if !strings.Contains(out, "legality of the attempts, log-loss in nats") || strings.Contains(out, "legality: no attempt scored") {
+				t.Errorf("model eval %s scored no attempt's legality", name)
+			}
 		}
 	}
 }

@@ -34,6 +34,15 @@ func (m *Metric) add(p []float64, outcome int) {
 	m.N++
 }
 
+// Merge adds o's events to m.
+func (m *Metric) Merge(o Metric) {
+	m.N += o.N
+	m.Loss += o.Loss
+	for i, c := range o.counts {
+		m.counts[i] += c
+	}
+}
+
 // LogLoss is the mean log-loss per event in nats.
 func (m *Metric) LogLoss() float64 {
 	if m.N == 0 {
@@ -126,6 +135,10 @@ func attemptKind(st *belief.State, m chess.Move) int {
 type Options struct {
 	Prior belief.Prior // nil: belief.UniformPrior{}
 	Keep  int          // how many violations and bad lines to keep for display
+	// Unscored names the movers whose attempts are replayed but not
+	// scored: the prior models one side, and only the other side's
+	// predictions test it.
+	Unscored [2]bool
 	// Progress, when set, is called after each game.
 	Progress func(games int)
 }

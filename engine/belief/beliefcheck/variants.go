@@ -97,7 +97,8 @@ func (rep *Report) bad(err error, keep int) {
 	}
 }
 
-// replayVariant runs one variant game through the umpire and both beliefs.
+// replayVariant runs one variant game of a fixture file through the umpire
+// and both beliefs.
 func replayVariant(g *fixture.VariantGame, u *umpire.Umpire, opt Options, rep *Report) error {
 	start, err := chess.ParseFEN(g.StartFEN)
 	if board, pockets, ok := strings.Cut(g.StartFEN, "[]"); ok && err != nil {
@@ -106,7 +107,7 @@ func replayVariant(g *fixture.VariantGame, u *umpire.Umpire, opt Options, rep *R
 	if err != nil {
 		return fmt.Errorf("line %d: start_fen: %v", g.Line, err)
 	}
-	bel := startBeliefs(u, start, opt)
+	attempts := make([]Attempt, len(g.Attempts))
 	for i := range g.Attempts {
 		va := &g.Attempts[i]
 		m := chess.NullMove // "any"
@@ -115,12 +116,42 @@ func replayVariant(g *fixture.VariantGame, u *umpire.Umpire, opt Options, rep *R
 				return fmt.Errorf("line %d: attempts[%d].move: %v", g.Line, i, err)
 			}
 		}
-		a, err := step(u, &bel, m, place{g.Line, g.ID, va.Move, i}, opt, rep)
+		attempts[i] = Attempt{Move: m, Text: va.Move, Moved: va.Moved(), Answer: va.Answer}
+	}
+	return ReplayGame(u, start, g.ID, g.Line, attempts, opt, rep)
+}
+
+// Attempt is one attempt of a game to replay, as its referee answered it.
+type Attempt struct {
+	Move   chess.Move // chess.NullMove: the "Any?" question
+	Text   string     // as the game's file spells it, for messages
+	Moved  bool       // whether the referee played it
+	Answer string     // the referee's word, for messages
+}
+
+// ReplayGame runs one game from start through umpire u (whose rules are
+// the game's) and both beliefs, adding its figures to rep; line and id name
+// it in messages (line 0: no line). It stops at the game's end, and fails, naming the
+// attempt, where the umpire and the game's referee disagree on whether an
+// attempt was played: the beliefs would follow another game from there.
+// The caller counts the game (rep.Games).
+func ReplayGame(u *umpire.Umpire, start chess.Position, id string, line int, attempts []Attempt, opt Options, rep *Report) error {
+	if opt.Prior == nil {
+		opt.Prior = belief.UniformPrior{}
+	}
+	where := ""
+	if line > 0 {
+		where = fmt.Sprintf("line %d: ", line)
+	}
+	bel := startBeliefs(u, start, opt)
+	for i := range attempts {
+		at := &attempts[i]
+		a, err := step(u, &bel, at.Move, place{line, id, at.Text, i}, opt, rep)
 		if err != nil {
-			return fmt.Errorf("line %d: attempts[%d]: %v", g.Line, i, err)
+			return fmt.Errorf("%sattempts[%d]: %v", where, i, err)
 		}
-		if a.Legal != va.Moved() {
-			return fmt.Errorf("line %d: attempts[%d] %s: the umpire says legal=%v, the file %s; game skipped", g.Line, i, va.Move, a.Legal, va.Answer)
+		if a.Legal != at.Moved {
+			return fmt.Errorf("%sattempts[%d] %s: the umpire says legal=%v, the game %s; game skipped", where, i, at.Text, a.Legal, at.Answer)
 		}
 		if a.Ending != umpire.NotOver {
 			break
@@ -198,7 +229,7 @@ func step(u *umpire.Umpire, bel *[2]belief.State, m chess.Move, at place, opt Op
 		kind := attemptKind(me, m)
 		inCheck := b2i(me.Checks()[0] != chess.NoCheck)
 		a, err = u.Attempt(m)
-		if err == nil && (a.Legal || a.Verdict == umpire.IllegalMove) {
+		if err == nil && (a.Legal || a.Verdict == umpire.IllegalMove) && !opt.Unscored[side] {
 			rep.Attempts++
 			score(&o, &a, rep)
 			legal := o.Legal()
