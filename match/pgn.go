@@ -119,7 +119,7 @@ func (r *Record) WritePGN(w io.Writer, h PGNHeader) error {
 		p.Move(r.startPly()+a.Ply, a.SAN)
 		comment := refereeComment(illegal, &a.Answer)
 		if r.Variant != "" {
-			comment = variantComment(notes.Take(), &a.Answer)
+			comment = record.VariantComment(notes.Take(), &a.Answer)
 		}
 		if a.Timed {
 			comment = append(comment, "[%clk "+clk(a.Clock)+"]")
@@ -185,17 +185,6 @@ func refereeComment(illegal []string, a *umpire.Answer) []string {
 // "Illegal:" list.
 func refusedText(a *umpire.Answer) string { return record.MoveText(a.Attempt) }
 
-// variantComment is refereeComment in the words of the umpire's view,
-// which say what every variant announces, after notes, what the turn said
-// before the move (record.TurnNotes).
-func variantComment(notes []string, a *umpire.Answer) []string {
-	v := a.For(a.Mover)
-	c := append(notes, v.Words()...)
-	if a.Ending != umpire.NotOver {
-		c = append(c, a.Ending.String())
-	}
-	return c
-}
 
 // pgnTermination maps ours onto the PGN standard's Termination values.
 func pgnTermination(t string) string {

@@ -67,3 +67,16 @@ func (n *TurnNotes) Take() []string {
 	n.parts = nil
 	return p
 }
+
+// VariantComment is the comment after a variant game's move a: notes,
+// what the turn said before the move (TurnNotes.Take), then the referee's
+// words as the mover heard them, which say what every variant announces,
+// and the ending, if the move ended the game.
+func VariantComment(notes []string, a *umpire.Answer) []string {
+	v := a.For(a.Mover)
+	c := append(notes, v.Words()...)
+	if a.Ending != umpire.NotOver {
+		c = append(c, a.Ending.String())
+	}
+	return c
+}

@@ -140,7 +140,11 @@ func gamePGN(g *Game) string {
 			w.Tag(t.Name, t.Value)
 		}
 	} else {
-		w.Tag("Event", fmt.Sprintf("kriegbot serve w16 %d %d", g.minutes, g.inc))
+		event := "w16"
+		if v := ruleVariant(g); v != "" {
+			event = v
+		}
+		w.Tag("Event", fmt.Sprintf("kriegbot serve %s %d %d", event, g.minutes, g.inc))
 		w.Tag("Site", "kriegbot serve")
 		w.Tag("Date", g.started.UTC().Format("2006.01.02"))
 		w.Tag("Round", "-")
@@ -155,6 +159,10 @@ func gamePGN(g *Game) string {
 	w.Tag("TimeControl", fmt.Sprintf("%d+%d", g.minutes*60, g.inc))
 	w.Tag("Termination", g.description)
 	w.Tag("GameId", fmt.Sprint(g.number))
+	if ruleVariant(g) != "" {
+		variantMovetext(&w, g)
+		return w.Finish(result)
+	}
 	var illegal []string
 	leg := 0
 	for _, a := range g.answers {
@@ -184,6 +192,33 @@ func gamePGN(g *Game) string {
 	}
 	w.Comment(g.description)
 	return w.Finish(result)
+}
+
+// variantMovetext writes the moves of a game of another variant than
+// wild 16 as every PGN of ours does (match, the daemon's record): a turn's
+// refusals and "Any?" in the variant's words before the move that ends it
+// (record.TurnNotes), the referee's words after it, and a crazykrieg game
+// from its first drop on inside one comment, since PGN knows no drops.
+func variantMovetext(w *pgnout.Writer, g *Game) {
+	var notes record.TurnNotes
+	leg := 0
+	for _, a := range g.answers {
+		if !a.Legal {
+			notes.Add(a.For(a.Mover), record.MoveText(a.Attempt))
+			continue
+		}
+		if umpire.IsDrop(a.Attempt) {
+			w.Divert(record.DropsNote)
+		}
+		w.Move(leg, g.sans[leg])
+		w.Comment(strings.Join(record.VariantComment(notes.Take(), &a), "; "))
+		leg++
+	}
+	w.Undivert()
+	if n := notes.Take(); n != nil {
+		w.Comment(strings.Join(n, "; "))
+	}
+	w.Comment(g.description)
 }
 
 // The JSON Lines record is one record.RefereeLine per attempt (with

@@ -187,7 +187,17 @@ func TestVariantRecords(t *testing.T) {
 		t.Errorf("result line %s: %+v, %v", rows[len(rows)-1], res, err)
 	}
 	pgn, err := os.ReadFile(filepath.Join(dir, "game-1.pgn"))
-	if err != nil || !strings.Contains(string(pgn), `[RuleVariant "crazykrieg"]`) || !strings.Contains(string(pgn), "{any: Has pawn captures}") {
-		t.Errorf("pgn: %s, %v", pgn, err)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The variant's PGN as match and the daemon write it: its name in the
+	// Event, "Any?" in the move's comment, the drops inside one comment.
+	text := strings.Join(strings.Fields(string(pgn)), " ")
+	for _, want := range []string{`[Event "kriegbot serve crazykrieg 25 10"]`, `[RuleVariant "crazykrieg"]`,
+		"2. exd5 {any: Has pawn captures; Pawn at d5 captured} 2... Qxd5",
+		"{" + record.DropsNote + " 3. P@e4 (Drop of a pawn)} {bob resigns} 1-0"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("pgn lacks %q:\n%s", want, pgn)
+		}
 	}
 }
