@@ -185,7 +185,6 @@ func refereeComment(illegal []string, a *umpire.Answer) []string {
 // "Illegal:" list.
 func refusedText(a *umpire.Answer) string { return record.MoveText(a.Attempt) }
 
-
 // pgnTermination maps ours onto the PGN standard's Termination values.
 func pgnTermination(t string) string {
 	switch t {
