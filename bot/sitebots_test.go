@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -257,7 +258,9 @@ func (b *siteBot) setup(t *testing.T, root, base string) {
 // of issue 41 for the daemon: the site's own bots, unmodified, play
 // berkeley_any, berkeley and cincinnati games on `serve -http`'s door
 // against each other and against the kriegbot daemon (its default
-// player, playing the three), until kriegbot has finished 20 games (or 28 minutes pass).
+// player, playing the three), until kriegbot has finished 20 games (or 28 minutes pass;
+// KRIEGBOT_SITE_BOTS_MAX_GAMES and KRIEGBOT_SITE_BOTS_MINUTES change the 8 games
+// at once and the 28 minutes).
 // The site's bots take only some variants: bot-simple-heuristics plays
 // berkeley and berkeley_any (and wild16), bot-random-any berkeley and
 // berkeley_any, and the door lets a bot create lobby games only in its
@@ -293,7 +296,11 @@ func TestSiteBotsVariants(t *testing.T) {
 	}
 	go door.ServeAPI(hln)
 	base := "http://" + hln.Addr().String()
-	ctx, cancel := context.WithTimeout(context.Background(), 28*time.Minute)
+	// KRIEGBOT_SITE_BOTS_MAX_GAMES sets kriegbot's games at once (8), and
+	// KRIEGBOT_SITE_BOTS_MINUTES the time allowed (28): fewer games at once
+	// on a small machine need more time for the 20.
+	maxGames, minutes := envCount(t, "KRIEGBOT_SITE_BOTS_MAX_GAMES", 8), envCount(t, "KRIEGBOT_SITE_BOTS_MINUTES", 28)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(minutes)*time.Minute)
 	defer cancel()
 	sh := []string{"BOT_GAME_PICK_PROBABILITY=1", "LOG_LEVEL=INFO"}
 	ra := []string{"LOG_LEVEL=INFO"}
@@ -330,7 +337,7 @@ func TestSiteBotsVariants(t *testing.T) {
 	cfg.Server.SupportedRuleVariants = []string{"berkeley_any", "berkeley", "cincinnati"}
 	cfg.Server.CreateRuleVariant = "berkeley" // the site's bots join no cincinnati game
 	cfg.Account.TokenFile = filepath.Join(t.TempDir(), "token")
-	cfg.Policy.AcceptChallenges, cfg.Policy.Seek, cfg.Policy.MaxGames = true, true, 8
+	cfg.Policy.AcceptChallenges, cfg.Policy.Seek, cfg.Policy.MaxGames = true, true, maxGames
 	cfg.Policy.Games, cfg.Policy.Resign = want, false
 	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
@@ -428,4 +435,18 @@ func TestSiteBotsVariants(t *testing.T) {
 	} else {
 		t.Log("the server's log: 0 warnings or errors")
 	}
+}
+
+// envCount reads a positive count from the environment, def when unset.
+func envCount(t *testing.T, name string, def int) int {
+	t.Helper()
+	v := os.Getenv(name)
+	if v == "" {
+		return def
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 {
+		t.Fatalf("%s=%q: want a positive whole number", name, v)
+	}
+	return n
 }
