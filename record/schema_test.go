@@ -249,3 +249,43 @@ func TestAgrees(t *testing.T) {
 		t.Error("a list shorter than the server's count at a resync agrees")
 	}
 }
+
+// TestCreateNeverOverwrites: two games of the same second, number and
+// opponent (a server restarted within the second numbers from 1 again)
+// get two records, and each keeps its own result and models.
+func TestCreateNeverOverwrites(t *testing.T) {
+	dir := t.TempDir()
+	t0 := time.Date(2026, 12, 5, 8, 0, 0, 0, time.UTC)
+	g := GameLine{Game: 1, White: "kb", Black: "opp", BaseMin: 1, Wild: 16, Player: "random"}
+	var paths []string
+	for i, res := range []string{"1-0", "0-1", "1/2-1/2"} {
+		w := CreateWith(dir, "kb", g, chess.White, t0, Models{Opponent: []byte{byte(i)}})
+		w.Result(ResultLine{Result: res, Code: "Res", Reason: "a result"}, t0)
+		w.Close()
+		if w.Err() != nil {
+			t.Fatal(w.Err())
+		}
+		paths = append(paths, w.Path())
+	}
+	if paths[0] == paths[1] || paths[1] == paths[2] || !strings.HasSuffix(paths[1], "-2.jsonl") || !strings.HasSuffix(paths[2], "-3.jsonl") {
+		t.Fatalf("records %v", paths)
+	}
+	for i, p := range paths {
+		f, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec, err := Read(f, p)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := []string{"1-0", "0-1", "1/2-1/2"}[i]; rec.Result == nil || rec.Result.Result != want {
+			t.Errorf("%s: result %+v, want %s", p, rec.Result, want)
+		}
+		kbm, err := os.ReadFile(strings.TrimSuffix(p, ".jsonl") + ".kbm")
+		if err != nil || len(kbm) != 1 || kbm[0] != byte(i) {
+			t.Errorf("%s: its model %v, %v", p, kbm, err)
+		}
+	}
+}

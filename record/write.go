@@ -4,7 +4,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -62,6 +64,9 @@ type Models struct {
 	Base []byte
 }
 
+// maxNames bounds the names CreateWith tries for one game.
+const maxNames = 100
+
 // CreateWith is Create for a player given opponent models (Models): each
 // file is written beside the record and named on the game line with its
 // SHA-256.
@@ -78,7 +83,23 @@ func CreateWith(dir, name string, g GameLine, us chess.Color, now time.Time, m M
 	if us == chess.Black {
 		opp = g.White
 	}
-	w.base = filepath.Join(d, fmt.Sprintf("%s-%s-g%d-%s", now.UTC().Format("20060102-150405"), SafeName(name), g.Game, SafeName(opp)))
+	// A name is never taken twice: two games of the same second, number
+	// and opponent (a server restarted within a second) get -2, -3, ...
+	stem := filepath.Join(d, fmt.Sprintf("%s-%s-g%d-%s", now.UTC().Format("20060102-150405"), SafeName(name), g.Game, SafeName(opp)))
+	for k := 1; ; k++ {
+		w.base = stem
+		if k > 1 {
+			w.base = fmt.Sprintf("%s-%d", stem, k)
+		}
+		w.f, w.err = os.OpenFile(w.base+".jsonl", os.O_CREATE|os.O_EXCL|os.O_WRONLY|os.O_APPEND, 0o644)
+		if !errors.Is(w.err, fs.ErrExist) || k == maxNames {
+			break
+		}
+	}
+	if w.err != nil {
+		w.base = ""
+		return w
+	}
 	keep := func(data []byte, suffix string) (file, sum string) {
 		if len(data) == 0 || w.err != nil {
 			return "", ""
@@ -91,11 +112,13 @@ func CreateWith(dir, name string, g GameLine, us chess.Color, now time.Time, m M
 	}
 	g.OpponentCounts, g.OpponentCountsSHA256 = keep(m.Opponent, ".kbm")
 	g.BaseCounts, g.BaseCountsSHA256 = keep(m.Base, ".base.kbm")
-	if w.err != nil {
+	if w.err != nil { // no record without the models it names
+		w.f.Close()
+		os.Remove(w.base + ".jsonl")
+		w.f, w.base = nil, ""
 		return w
 	}
 	w.game = g
-	w.f, w.err = os.OpenFile(w.base+".jsonl", os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	w.line(g)
 	return w
 }
