@@ -239,6 +239,10 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte(gameLineV2 + "\n" + `{"type":"answer","own":false,"capture":"e4","captured":"pawn","checks":["rank"],"tries":0}`))
 	f.Add([]byte(gameLineV2 + "\n" + `{"type":"answer","own":true,"move":"e2e5","legal":false}`))
 	f.Add([]byte("{\n}\n\x00\xff"))
+	// Two games in one record, the shape a server restart once left (a new
+	// game appended to the dead one's file, issue 45): replay refuses it.
+	f.Add([]byte(gameLineV2 + "\n" + `{"type":"attempt","move":"e2e4"}` + "\n" + `{"type":"answer","own":true,"move":"e2e4","legal":true,"tries":0}` + "\n" +
+		gameLineV2 + "\n" + `{"type":"attempt","move":"e2e4"}` + "\n" + `{"type":"result","result":"1-0","code":"Mat","reason":"x","plies":1,"illegal":0}`))
 	f.Add([]byte(gameLine + "\n" + `{"type":"attempt","move":"e2e4","search":{"iter`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		rec, err := Read(strings.NewReader(string(data)), "f")
