@@ -2,7 +2,6 @@ package bot
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -140,16 +139,16 @@ func (d *Daemon) listText(line string, now time.Time) bool {
 		}
 		return true
 	}
-	if n, white, black, ok := parseListHeader(line); ok {
+	if h, ok := protocol.ParseMoveListHeader(line); ok {
 		if l := d.list; l != nil {
-			l.named = l.game == n && d.playersOf(l.run, white, black)
+			l.named = l.game == h.Game && d.playersOf(l.run, h.White, h.Black)
 			if !l.named {
 				d.list = nil
 			}
 		}
 		return true
 	}
-	if why, result, ok := parseListResult(line); ok && d.list != nil && d.list.named {
+	if why, result, ok := protocol.ParseMoveListResult(line); ok && d.list != nil && d.list.named {
 		l := d.list
 		d.list = nil
 		if d.games[l.game] == l.run && !l.run.stale.IsZero() {
@@ -209,52 +208,4 @@ func (d *Daemon) staleTick(num int, g *gameRun, now time.Time) {
 	d.opt.Log.Warn().Int("game", num).Int("questions", g.asks).Msg("the server neither gave the game back nor said how it ended: its result is unknown")
 	g.t.Ended("*", "", "unknown: the server did not resume the game and did not answer about it")
 	g.drv.Stop()
-}
-
-// parseListHeader reads "Movelist for game N: WHITE vs. BLACK, ...".
-func parseListHeader(line string) (n int, white, black string, ok bool) {
-	rest, found := strings.CutPrefix(line, "Movelist for game ")
-	if !found {
-		return 0, "", "", false
-	}
-	num, rest, found := strings.Cut(rest, ": ")
-	if !found {
-		return 0, "", "", false
-	}
-	n, err := strconv.Atoi(num)
-	if err != nil {
-		return 0, "", "", false
-	}
-	white, rest, found = strings.Cut(rest, " vs. ")
-	if !found {
-		return 0, "", "", false
-	}
-	black, _, _ = strings.Cut(rest, ",")
-	return n, strings.TrimSpace(white), strings.TrimSpace(black), white != "" && black != ""
-}
-
-// parseListResult reads a move list's last line, "{WHY} RESULT". The end of
-// a game as it happens ("{Game N (A vs. B) WHY} RESULT") is not one.
-func parseListResult(line string) (why, result string, ok bool) {
-	if !strings.HasPrefix(line, "{") {
-		return "", "", false
-	}
-	i := strings.LastIndex(line, "} ")
-	if i < 0 {
-		return "", "", false
-	}
-	why, result = line[1:i], strings.TrimSpace(line[i+2:])
-	switch result {
-	case "1-0", "0-1", "1/2-1/2", "aborted", "*":
-	default:
-		return "", "", false
-	}
-	if rest, found := strings.CutPrefix(why, "Game "); found {
-		if num, _, _ := strings.Cut(rest, " "); num != "" {
-			if _, err := strconv.Atoi(num); err == nil && strings.Contains(rest, "(") {
-				return "", "", false
-			}
-		}
-	}
-	return why, result, true
 }

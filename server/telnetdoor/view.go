@@ -144,12 +144,12 @@ func (tel *Door) moveList(ev server.Events, c *Client, g *server.Game, col chess
 	}
 	ev.DG(c, protocol.DGMoveList, fields...)
 	if asText {
-		ev.Text(c, fmt.Sprintf("Movelist for game %d: %s vs. %s, wild 16, %d %d", g.Number(), g.Name(0), g.Name(1), minutes, inc))
+		ev.Text(c, protocol.MoveListHeader{Game: g.Number(), White: g.Name(0), Black: g.Name(1), Minutes: minutes, Inc: inc}.String())
 		for _, l := range text {
 			ev.Text(c, l)
 		}
 		if g.Result() != "" {
-			ev.Text(c, fmt.Sprintf("{%s} %s", g.Description(), g.Result()))
+			ev.Text(c, protocol.MoveListResult(g.Description(), g.Result()))
 		}
 	}
 }
