@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"bytes"
+	"strconv"
 
 	"kriegbot/engine/chess"
 	"kriegbot/engine/umpire"
@@ -40,6 +41,24 @@ type Announcement struct {
 	Tries   int
 	Game    int
 }
+
+// RefereeLines are the referee's words for a legal move a, one per line,
+// as our server tells both players: "Game 12: Pawn at d5 captured", "Game
+// 12: File check", "Game 12: 2 pawn tries" (the words are the umpire's,
+// umpire.View.Words). ParseAnnouncements reads each back.
+func RefereeLines(game int, a umpire.Answer) []string {
+	v := a.For(a.Mover)
+	words := v.Words()
+	prefix := "Game " + strconv.Itoa(game) + ": "
+	for i, w := range words {
+		words[i] = prefix + w
+	}
+	return words
+}
+
+// IllegalLine is the text our server tells the mover of a refused
+// attempt: "Illegal move (e2e5).".
+func IllegalLine(attempt string) string { return "Illegal move (" + attempt + ")." }
 
 // maxTries bounds an announced pawn-tries count; larger numbers are not
 // referee text (at most 16 pawn captures can exist, with en passant).

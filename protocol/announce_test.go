@@ -332,3 +332,61 @@ func appendCanonical(b []byte, a Announcement) []byte {
 	}
 	return append(b, ". "...)
 }
+
+// FuzzRefereeLinesReadBack: every answer the umpire gives in a game of
+// random attempts (the seed's), written as our server writes it
+// (RefereeLines, IllegalLine), is read back by ParseAnnouncements as
+// exactly that answer: the capture, the checks and the pawn tries, under
+// the game's number.
+func FuzzRefereeLinesReadBack(f *testing.F) {
+	for seed := range uint64(4) {
+		f.Add(seed, 12)
+	}
+	f.Fuzz(func(t *testing.T, seed uint64, game int) {
+		if game < 0 {
+			return
+		}
+		stream := umpire.RandomStream(seed, 1, 300)
+		u := umpire.New(umpire.ICC())
+		u.Reset(stream.Start)
+		for _, m := range stream.Games[0] {
+			a, err := u.Attempt(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !a.Legal {
+				got, _, unk := ParseAnnouncements(nil, []byte(IllegalLine(m.String())))
+				if unk || len(got) != 1 || got[0].Kind != AnnIllegal {
+					t.Fatalf("%q read back as %+v", IllegalLine(m.String()), got)
+				}
+				continue
+			}
+			var want []Announcement
+			if a.Capture.Kind != umpire.NoCapture {
+				want = append(want, capAnn(a.Capture.Kind, a.Capture.Square.String()))
+			}
+			if a.Ending == umpire.NotOver {
+				for _, k := range a.Checks {
+					if k != chess.NoCheck {
+						want = append(want, checkAnn(k))
+					}
+				}
+				want = append(want, triesAnn(a.PawnTries))
+			}
+			var got []Announcement
+			lines := RefereeLines(game, a)
+			for _, l := range lines {
+				var unk bool
+				if got, _, unk = ParseAnnouncements(got, []byte(l)); unk {
+					t.Fatalf("%q not read", l)
+				}
+			}
+			if (len(got) > 0 || len(want) > 0) && !reflect.DeepEqual(got, withGame(game, want...)) {
+				t.Fatalf("%v: lines %q read back as %+v, want %+v", a, lines, got, withGame(game, want...))
+			}
+			if a.Ending != umpire.NotOver {
+				break
+			}
+		}
+	})
+}

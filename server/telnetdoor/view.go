@@ -180,7 +180,7 @@ func (tel *Door) AttemptJudged(ev server.Events, g *server.Game, col chess.Color
 	} else {
 		c := g.Player(col)
 		ev.DG(c, protocol.DGIllegalMove, n, text, "2")
-		ev.Text(c, fmt.Sprintf("Illegal move (%s).", text))
+		ev.Text(c, protocol.IllegalLine(text))
 		return
 	}
 	sans, used := g.Moves()
@@ -200,7 +200,7 @@ func (tel *Door) AttemptJudged(ev server.Events, g *server.Game, col chess.Color
 				ev.Text(p, fmt.Sprintf("Game %d: %s has moved.", g.Number(), server.ColorName(col)))
 			}
 		}
-		for _, line := range announcementLines(g.Number(), a) {
+		for _, line := range protocol.RefereeLines(g.Number(), a) {
 			ev.Text(p, line)
 		}
 		tel.gameClocks(ev, p, g, now)
@@ -215,17 +215,6 @@ func (tel *Door) AttemptJudged(ev server.Events, g *server.Game, col chess.Color
 	}
 }
 
-// announcementLines are the referee's words for a legal move, one per line,
-// told to both players: capture, checks, pawn tries.
-func announcementLines(game int, a umpire.Answer) []string {
-	v := a.For(a.Mover)
-	words := v.Words()
-	prefix := "Game " + strconv.Itoa(game) + ": "
-	for i, w := range words {
-		words[i] = prefix + w
-	}
-	return words
-}
 
 // GameEnded tells the players of g, which has just ended, how, with the
 // clocks as of now.
