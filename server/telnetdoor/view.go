@@ -215,7 +215,6 @@ func (tel *Door) AttemptJudged(ev server.Events, g *server.Game, col chess.Color
 	}
 }
 
-
 // GameEnded tells the players of g, which has just ended, how, with the
 // clocks as of now.
 func (tel *Door) GameEnded(ev server.Events, g *server.Game, now time.Time) {
