@@ -11,26 +11,9 @@ import (
 
 	"kriegbot/engine/chess"
 	"kriegbot/engine/umpire/fixture"
+	"kriegbot/protocol/ksapi"
 	"kriegbot/server"
 )
-
-// tReply is a move or ask-any reply with every variant's fields.
-type tReply struct {
-	MoveDone      bool     `json:"move_done"`
-	Announcement  string   `json:"announcement"`
-	Special       *string  `json:"special_announcement"`
-	Checks        []string `json:"checks"`
-	CaptureSquare *string  `json:"capture_square"`
-	CapturedPiece *string  `json:"captured_piece_announcement"`
-	DroppedPiece  *string  `json:"dropped_piece_announcement"`
-	EnPassant     *bool    `json:"en_passant_announced"`
-	Promotion     *bool    `json:"promotion_announced"`
-	NextTries     *int     `json:"next_turn_pawn_tries"`
-	NextHas       *bool    `json:"next_turn_has_pawn_capture"`
-	NextSquares   []string `json:"next_turn_pawn_try_squares"`
-	GameOver      bool     `json:"game_over"`
-	HasAny        *bool    `json:"has_any"`
-}
 
 // fixtureGames reads the first n games of a variant's fixture file
 // (engine/umpire/testdata/variants) that start from the initial position.
@@ -111,7 +94,7 @@ func replayFixture(t *testing.T, white, black *apiClient, variant string, fg *fi
 		if fa.AnyAskable != nil && slices.Contains(st.PossibleActions, "ask_any") != *fa.AnyAskable {
 			t.Fatalf("%s: possible actions %v, ask-any askable %v", where, st.PossibleActions, *fa.AnyAskable)
 		}
-		var r tReply
+		var r ksapi.MoveResult
 		if fa.Move == "any" {
 			mover.call("POST", path+"/ask-any", nil, 200, &r)
 		} else {
@@ -152,7 +135,7 @@ func replayFixture(t *testing.T, white, black *apiClient, variant string, fg *fi
 }
 
 // replyWords are the referee's words in a reply, in one line.
-func replyWords(r tReply) string {
+func replyWords(r ksapi.MoveResult) string {
 	w := []string{r.Announcement}
 	if r.CaptureSquare != nil {
 		piece := "-"
@@ -174,22 +157,22 @@ func replyWords(r tReply) string {
 	switch {
 	case r.GameOver:
 		w = append(w, "over")
-	case r.Special != nil && *r.Special == "CHECK_DOUBLE":
+	case r.SpecialAnnouncement != nil && *r.SpecialAnnouncement == "CHECK_DOUBLE":
 		checks = r.Checks
-	case r.Special != nil:
-		checks = []string{*r.Special}
+	case r.SpecialAnnouncement != nil:
+		checks = []string{*r.SpecialAnnouncement}
 	}
 	for _, c := range checks {
 		w = append(w, "check "+strings.ToLower(strings.TrimPrefix(c, "CHECK_")))
 	}
-	if r.NextTries != nil {
-		w = append(w, fmt.Sprint("tries ", *r.NextTries))
+	if r.NextTurnPawnTries != nil {
+		w = append(w, fmt.Sprint("tries ", *r.NextTurnPawnTries))
 	}
-	if r.NextHas != nil {
-		w = append(w, fmt.Sprint("has ", *r.NextHas))
+	if r.NextTurnHasPawnCapture != nil {
+		w = append(w, fmt.Sprint("has ", *r.NextTurnHasPawnCapture))
 	}
-	if r.NextSquares != nil {
-		w = append(w, "from ["+strings.Join(r.NextSquares, " ")+"]")
+	if r.NextTurnPawnTrySquares != nil {
+		w = append(w, "from ["+strings.Join(r.NextTurnPawnTrySquares, " ")+"]")
 	}
 	if r.HasAny != nil {
 		w = append(w, fmt.Sprint("has_any ", *r.HasAny))

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"kriegbot/engine/umpire"
+	"kriegbot/protocol/ksapi"
 	"kriegbot/server"
 	"kriegbot/server/internal/wiretest"
 )
@@ -116,7 +117,7 @@ func TestHTTPAskAnyRefusals(t *testing.T) {
 
 	g = start("berkeley_any")
 	b.wantErr("POST", g+"/ask-any", nil, 400, "NOT_YOUR_TURN")
-	var r tReply
+	var r ksapi.MoveResult
 	a.call("POST", g+"/ask-any", nil, 200, &r)
 	if r.Announcement != "NO_ANY" || r.HasAny == nil || *r.HasAny || r.MoveDone {
 		t.Fatalf("ask-any: %+v", r)
