@@ -1,5 +1,8 @@
-// Package layering holds no code, only a test of the dependency rule of
-// docs/design.md: the engine (kriegbot/engine/...) is a library that
-// imports nothing of ours outside kriegbot/engine/, its tests included, and
-// no engine package parses command-line flags (commands live in cli/).
+// Package layering holds no code, only tests of the house's shape as
+// docs/architecture.md states it: who may import whom (one table of
+// rules, each with its reason, and each must find packages to check; the
+// engine, kriegbot/engine/..., is a library that imports nothing of ours
+// outside engine/, its tests included), that only the commands under cli/
+// parse command-line flags, and that no hand-written non-test Go file is
+// over 800 lines.
 package layering
