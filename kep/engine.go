@@ -468,7 +468,10 @@ func (e *engine) newGame(n int, c chess.Color, v umpire.Variant) {
 	}
 	if e.player == nil || e.key() != e.playerKey {
 		spec := e.set.spec()
-		sp, err := players.Parse(spec, e.cfg.Kinds)
+		sp, err := e.set.playerSpec, error(nil)
+		if e.set.player == "" { // the mcts spec the other options compose
+			sp, err = players.Parse(spec, e.cfg.Kinds)
+		}
 		if err != nil {
 			// Only reachable when Threads and Hash combine badly; Player
 			// specs are checked when set.

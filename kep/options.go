@@ -69,7 +69,8 @@ type settings struct {
 	threads, hashMB int
 	seed            uint64
 	approach        string
-	player          string // a full player spec, overriding the three above
+	player          string       // a full player spec, overriding the three above
+	playerSpec      players.Spec // player as read when it was set
 	overhead        time.Duration
 	modelFile       string
 }
@@ -126,12 +127,14 @@ func (s *settings) set(name, value string, kinds []players.Kind) error {
 		}
 		s.approach = a
 	case optPlayer:
+		var sp players.Spec
 		if value != "" {
-			if _, err := players.Parse(value, kinds); err != nil {
+			var err error
+			if sp, err = players.Parse(value, kinds); err != nil {
 				return fmt.Errorf("option %s: %w", def.name, err)
 			}
 		}
-		s.player = value
+		s.player, s.playerSpec = value, sp
 	case optModelFile:
 		s.modelFile = value // loaded (and checked) by the caller
 	}
