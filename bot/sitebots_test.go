@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -20,6 +19,7 @@ import (
 
 	"kriegbot/config"
 	"kriegbot/engine/umpire"
+	"kriegbot/internal/testenv"
 	"kriegbot/server"
 	"kriegbot/server/httpdoor"
 )
@@ -299,7 +299,7 @@ func TestSiteBotsVariants(t *testing.T) {
 	// KRIEGBOT_SITE_BOTS_MAX_GAMES sets kriegbot's games at once (8), and
 	// KRIEGBOT_SITE_BOTS_MINUTES the time allowed (28): fewer games at once
 	// on a small machine need more time for the 20.
-	maxGames, minutes := envCount(t, "KRIEGBOT_SITE_BOTS_MAX_GAMES", 8), envCount(t, "KRIEGBOT_SITE_BOTS_MINUTES", 28)
+	maxGames, minutes := testenv.Count(t, "KRIEGBOT_SITE_BOTS_MAX_GAMES", 8), testenv.Count(t, "KRIEGBOT_SITE_BOTS_MINUTES", 28)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(minutes)*time.Minute)
 	defer cancel()
 	sh := []string{"BOT_GAME_PICK_PROBABILITY=1", "LOG_LEVEL=INFO"}
@@ -435,18 +435,4 @@ func TestSiteBotsVariants(t *testing.T) {
 	} else {
 		t.Log("the server's log: 0 warnings or errors")
 	}
-}
-
-// envCount reads a positive count from the environment, def when unset.
-func envCount(t *testing.T, name string, def int) int {
-	t.Helper()
-	v := os.Getenv(name)
-	if v == "" {
-		return def
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil || n < 1 {
-		t.Fatalf("%s=%q: want a positive whole number", name, v)
-	}
-	return n
 }

@@ -11,36 +11,23 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"kriegbot/internal/testenv"
 	"kriegbot/record"
 )
 
 // The restart soak: see doc.go.
 
-func envInt(t *testing.T, name string, def int) int {
-	t.Helper()
-	v := os.Getenv(name)
-	if v == "" {
-		return def
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil || n < 1 {
-		t.Fatalf("%s=%q: want a positive number", name, v)
-	}
-	return n
-}
-
 func TestRestartSoak(t *testing.T) {
 	if os.Getenv("KRIEGBOT_RESTART_SOAK") != "1" {
 		t.Skip("the restart soak is opt-in: KRIEGBOT_RESTART_SOAK=1 (internal/soak/doc.go)")
 	}
-	restarts := envInt(t, "KRIEGBOT_RESTART_SOAK_N", 20)
-	seed := envInt(t, "KRIEGBOT_RESTART_SOAK_SEED", 1)
+	restarts := testenv.Count(t, "KRIEGBOT_RESTART_SOAK_N", 20)
+	seed := testenv.Count(t, "KRIEGBOT_RESTART_SOAK_SEED", 1)
 	work := os.Getenv("KRIEGBOT_RESTART_SOAK_DIR")
 	if work == "" {
 		work = t.TempDir()
