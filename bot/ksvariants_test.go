@@ -27,7 +27,9 @@ import (
 func httpDoorForTest(t *testing.T) (string, *httpdoor.Door, *telnetServer, *syncBuf) {
 	t.Helper()
 	warnings := &syncBuf{}
-	srv, err := newTelnetServer(server.Config{Rules: umpire.Olympiad(),
+	rules := umpire.Olympiad()
+	rules.MaxPlies = 300 // a game of two weak players may otherwise run 2,000 plies
+	srv, err := newTelnetServer(server.Config{Rules: rules,
 		Log: zerolog.New(warnings).Level(zerolog.WarnLevel)})
 	if err != nil {
 		t.Fatal(err)

@@ -185,11 +185,13 @@ func (p seat) busy() bool { return p.c != nil && p.c.Playing() }
 // startGame creates a game of variant v between white and black and tells
 // both. id and code name it for the HTTP door ("" makes new ones). A wild
 // 16 game has the server's rules (Config.Rules); another variant, only
-// ever an HTTP lobby game, the site's rules for it (umpire.Site).
+// ever an HTTP lobby game, the site's rules for it (umpire.Site), under the
+// server's move limit when it has one (a demo's or a test's bound).
 func (s *Server) startGame(ev Events, white, black seat, minutes, inc int, rated bool, id, code string, v umpire.Variant) *Game {
 	rules := s.cfg.Rules
 	if !v.IsWild16() {
 		rules = umpire.Site(v)
+		rules.MaxPlies = s.cfg.Rules.MaxPlies
 	}
 	now := s.cfg.Now()
 	if id == "" {
