@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"kriegbot/engine/chess"
+	"kriegbot/engine/umpire"
 	"kriegbot/engine/umpire/fixture"
 	"kriegbot/protocol/ksapi"
 	"kriegbot/server"
@@ -58,7 +59,8 @@ func TestHTTPReplaysVariantFixtures(t *testing.T) {
 	if testing.Short() {
 		games = 1
 	}
-	_, _, base := startHTTP(t, server.Config{}, Config{MaxActivePerBot: 100})
+	// The site's rules whole: the fixtures' games run as long as ks-game let them.
+	_, _, base := startHTTP(t, server.Config{Rules: umpire.Olympiad()}, Config{MaxActivePerBot: 100})
 	white, black := newAPIClient(t, base), newAPIClient(t, base)
 	all := []string{"berkeley", "berkeley_any", "cincinnati", "english", "rand", "crazykrieg"}
 	white.registerPlaying("fixwhite", all...)
