@@ -217,7 +217,11 @@ standard input and prints the bcrypt hash for an accounts file.
 		}
 	}
 	_, finished := srv.GameCount()
-	fmt.Fprintf(stdout, "kriegbot serve: stopped after %d games\n", finished)
+	noun := "games"
+	if finished == 1 {
+		noun = "game"
+	}
+	fmt.Fprintf(stdout, "kriegbot serve: stopped after %d %s\n", finished, noun)
 	return cmdflag.OK
 }
 
