@@ -103,32 +103,26 @@ func (r *Record) WritePGN(w io.Writer, h PGNHeader) error {
 	}
 
 	var illegal []string
-	var notes record.TurnNotes // a variant's: the mover's turn so far
+	var variant record.VariantMoves // a variant game's movetext
 	for _, a := range r.Attempts {
-		if !a.Answer.Legal {
-			if r.Variant != "" {
-				notes.Add(a.Answer.For(a.Answer.Mover), record.MoveText(a.Answer.Attempt))
-			} else {
-				illegal = append(illegal, refusedText(&a.Answer))
-			}
-			continue
-		}
-		if r.Variant != "" && umpire.IsDrop(a.Answer.Attempt) {
-			p.Divert(record.DropsNote)
-		}
-		p.Move(r.startPly()+a.Ply, a.SAN)
-		comment := refereeComment(illegal, &a.Answer)
-		if r.Variant != "" {
-			comment = record.VariantComment(notes.Take(), &a.Answer)
-		}
+		var clock []string
 		if a.Timed {
-			comment = append(comment, "[%clk "+clk(a.Clock)+"]")
+			clock = []string{"[%clk " + clk(a.Clock) + "]"}
 		}
-		p.Comment(strings.Join(comment, "; "))
-		illegal = illegal[:0]
+		switch {
+		case r.Variant != "" && !a.Answer.Legal:
+			variant.Refused(&a.Answer)
+		case r.Variant != "":
+			variant.Moved(&p, r.startPly()+a.Ply, a.SAN, &a.Answer, clock...)
+		case !a.Answer.Legal:
+			illegal = append(illegal, refusedText(&a.Answer))
+		default:
+			p.Move(r.startPly()+a.Ply, a.SAN)
+			p.Comment(strings.Join(append(refereeComment(illegal, &a.Answer), clock...), "; "))
+			illegal = illegal[:0]
+		}
 	}
-	p.Undivert()
-	if n := notes.Take(); n != nil {
+	if n := variant.End(&p); n != nil {
 		illegal = n // the variant's notes of the last turn, already worded
 	} else if len(illegal) > 0 {
 		illegal = []string{"Illegal: " + strings.Join(illegal, " ")}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"kriegbot/engine/umpire"
+	"kriegbot/internal/pgnout"
 )
 
 // TurnNotes words, for a PGN comment, what a turn of a variant game said
@@ -68,15 +69,38 @@ func (n *TurnNotes) Take() []string {
 	return p
 }
 
-// VariantComment is the comment after a variant game's move a: notes,
-// what the turn said before the move (TurnNotes.Take), then the referee's
-// words as the mover heard them, which say what every variant announces,
-// and the ending, if the move ended the game.
-func VariantComment(notes []string, a *umpire.Answer) []string {
+// VariantMoves writes the answers of a game of another variant than
+// wild 16 into a PGN's movetext, as every PGN of ours does (match, serve's
+// records): a turn's refusals and "Any?" in the variant's words before the
+// move that ends it (TurnNotes), the referee's words after it, and a
+// crazykrieg game from its first drop on inside one comment (DropsNote),
+// since PGN knows no drops. The zero value is ready.
+type VariantMoves struct{ notes TurnNotes }
+
+// Refused notes an answer that played no move.
+func (m *VariantMoves) Refused(a *umpire.Answer) {
+	m.notes.Add(a.For(a.Mover), MoveText(a.Attempt))
+}
+
+// Moved writes the legal move a, ply ply with SAN san, and its comment: the
+// turn's notes, the referee's words as the mover heard them, the ending if
+// the move ended the game, then extra (a clock).
+func (m *VariantMoves) Moved(p *pgnout.Writer, ply int, san string, a *umpire.Answer, extra ...string) {
+	if umpire.IsDrop(a.Attempt) {
+		p.Divert(DropsNote)
+	}
+	p.Move(ply, san)
 	v := a.For(a.Mover)
-	c := append(notes, v.Words()...)
+	c := append(m.notes.Take(), v.Words()...)
 	if a.Ending != umpire.NotOver {
 		c = append(c, a.Ending.String())
 	}
-	return c
+	p.Comment(strings.Join(append(c, extra...), "; "))
+}
+
+// End closes the diverted part of the movetext and returns the notes of
+// the last turn, which no move ended (nil when none).
+func (m *VariantMoves) End(p *pgnout.Writer) []string {
+	p.Undivert()
+	return m.notes.Take()
 }

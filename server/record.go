@@ -195,27 +195,20 @@ func gamePGN(g *Game) string {
 }
 
 // variantMovetext writes the moves of a game of another variant than
-// wild 16 as every PGN of ours does (match, the daemon's record): a turn's
-// refusals and "Any?" in the variant's words before the move that ends it
-// (record.TurnNotes), the referee's words after it, and a crazykrieg game
-// from its first drop on inside one comment, since PGN knows no drops.
+// wild 16 as every PGN of ours does (record.VariantMoves), then how it
+// ended.
 func variantMovetext(w *pgnout.Writer, g *Game) {
-	var notes record.TurnNotes
+	var moves record.VariantMoves
 	leg := 0
 	for _, a := range g.answers {
 		if !a.Legal {
-			notes.Add(a.For(a.Mover), record.MoveText(a.Attempt))
+			moves.Refused(&a)
 			continue
 		}
-		if umpire.IsDrop(a.Attempt) {
-			w.Divert(record.DropsNote)
-		}
-		w.Move(leg, g.sans[leg])
-		w.Comment(strings.Join(record.VariantComment(notes.Take(), &a), "; "))
+		moves.Moved(w, leg, g.sans[leg], &a)
 		leg++
 	}
-	w.Undivert()
-	if n := notes.Take(); n != nil {
+	if n := moves.End(w); n != nil {
 		w.Comment(strings.Join(n, "; "))
 	}
 	w.Comment(g.description)
