@@ -99,12 +99,15 @@ func eval(args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintln(stdout)
 	}
-	dc, err := oppmodel.DefaultCounts()
-	if err != nil {
-		fmt.Fprintf(stderr, "kriegbot model eval: %v\n", err)
-		return cmdflag.Failure
+	defaultModel := model // the embedded default unless -model
+	if *modelFile != "" {
+		dc, err := oppmodel.DefaultCounts()
+		if err != nil {
+			fmt.Fprintf(stderr, "kriegbot model eval: %v\n", err)
+			return cmdflag.Failure
+		}
+		defaultModel = oppmodel.NewModel(dc)
 	}
-	defaultModel := oppmodel.NewModel(dc)
 	scoredAny := all[1] > 0
 	if !scoredAny {
 		fmt.Fprintln(stderr, "kriegbot model eval: no unit scored: the model serves no move these games reach")
