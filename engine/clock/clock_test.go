@@ -1,6 +1,7 @@
 package clock
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -178,14 +179,17 @@ func TestBudget(t *testing.T) {
 		{"move 80 60+1", State{Remaining: 60 * time.Second, Increment: time.Second, MoveNumber: 80, ExpectedRetries: 2}, 1000 * ms, 1100 * ms, 3300 * ms, false},
 		// Retries already made: the rest of the expected attempts share the rest.
 		{"after two refusals", State{Remaining: 60 * time.Second, Increment: time.Second, MoveNumber: 1, ExpectedRetries: 2, Retries: 2, Spent: 900 * ms}, 500 * ms, 600 * ms, 1800 * ms, false},
-		// More refusals than expected: a quarter of the move's share per attempt.
-		{"many refusals", State{Remaining: 60 * time.Second, Increment: time.Second, MoveNumber: 1, ExpectedRetries: 2, Retries: 9, Spent: 5 * time.Second}, 300 * ms, 350 * ms, 1100 * ms, false},
+		// The move's share spent: a quarter of it per attempt, (59.9 s/89 + 0.8 s)/4 - 50 ms.
+		{"share spent", State{Remaining: 60 * time.Second, Increment: time.Second, MoveNumber: 1, ExpectedRetries: 2, Retries: 2, Spent: 5 * time.Second}, 300 * ms, 350 * ms, 1100 * ms, false},
+		// Seven refusals more than expected: that quarter times 0.8^7, less the overhead.
+		{"many refusals", State{Remaining: 60 * time.Second, Increment: time.Second, MoveNumber: 1, ExpectedRetries: 2, Retries: 9, Spent: 5 * time.Second}, 25 * ms, 30 * ms, 90 * ms, false},
 		// The overheads of the 60 moves to go exceed the clock: answer at once.
 		{"overheads exceed clock", State{Remaining: 2 * time.Second, MoveNumber: 30}, 0, 0, 0, true},
 		// The move's share is less than the overhead: think as little as allowed.
 		{"share below overhead", State{Remaining: 5 * time.Second, MoveNumber: 30}, ms, ms, 3 * ms, false},
-		// A big increment on a low clock: the hard cap (1/8 of the usable time) bites.
-		{"hard cap", State{Remaining: 1500 * ms, Increment: time.Second, MoveNumber: 80}, 170 * ms, 180 * ms, 180 * ms, false},
+		// A big increment on a low clock: the hard cap bites, 1/8 of the time
+		// left after the reserve of 2 + 4 turns of one attempt, 50 ms each.
+		{"hard cap", State{Remaining: 1500 * ms, Increment: time.Second, MoveNumber: 80}, 145 * ms, 150 * ms, 150 * ms, false},
 		// Below the emergency line: only a sliver of the increment.
 		// (100 ms - 50 ms overhead) / 1 attempt / 4.
 		{"emergency with increment", State{Remaining: 900 * ms, Increment: 100 * ms, MoveNumber: 40}, 6 * ms, 7 * ms, 13 * ms, true},
@@ -248,6 +252,71 @@ func TestNeverFlags(t *testing.T) {
 			left += tc.control.Increment
 		}
 	}
+}
+
+// TestNeverFlagsUneven plays games whose turns take a number of refusals
+// drawn from an exponential law (most turns few, some forty or more, as in
+// berkeley, which tells nothing of pawn tries; at most forty), each attempt
+// thinking as long as a search may (Max, twice the soft budget while the
+// choice is open) and paying the whole overhead, under the live daemon's
+// policy: a run of refusals beyond those expected must not drain the clock.
+// Each case's average turn pays less overhead than the increment brings
+// (where it pays more, the overheads alone flag the longer games: 3+2 at
+// 300 ms and eight refusals a turn flags 4 games in 200).
+func TestNeverFlagsUneven(t *testing.T) {
+	for _, tc := range []struct {
+		control  Control
+		overhead time.Duration
+		mean     float64 // refusals a turn, on average
+	}{
+		{Control{3 * time.Minute, 2 * time.Second}, 20 * time.Millisecond, 8},
+		{Control{3 * time.Minute, 2 * time.Second}, 300 * time.Millisecond, 5},
+		{Control{time.Minute, time.Second}, 20 * time.Millisecond, 5},
+		{Control{time.Minute, time.Second}, 20 * time.Millisecond, 12},
+		{Control{25 * time.Minute, 10 * time.Second}, 300 * time.Millisecond, 12},
+	} {
+		if flags, least := unevenGames(tc.control, tc.overhead, tc.mean); flags > 0 {
+			t.Errorf("%v overhead %v, %v refusals a turn on average: %d flags in 200 games", tc.control, tc.overhead, tc.mean, flags)
+		} else {
+			t.Logf("%v overhead %v, %v refusals a turn: no flag in 200 games, least left %v", tc.control, tc.overhead, tc.mean, least)
+		}
+	}
+}
+
+// unevenGames plays TestNeverFlagsUneven's 200 games of 80 moves with the
+// policy's manager and returns the flags that fell and the least time left.
+func unevenGames(ctl Control, overhead time.Duration, mean float64) (flags int, least time.Duration) {
+	pol := NewPolicy(overhead)
+	least = ctl.Base
+	for g := range 200 {
+		r := rand.New(rand.NewPCG(uint64(g), 41))
+		m := pol.Manager(0)
+		var tr Tracker
+		left := ctl.Base
+	game:
+		for move := 1; move <= 80; move++ {
+			n := min(int(r.ExpFloat64()*mean), 40)
+			var spent time.Duration
+			for a := 0; a <= n; a++ {
+				p := m.Budget(State{Remaining: left, Increment: ctl.Increment, MoveNumber: move,
+					Retries: tr.Retries(), ExpectedRetries: tr.Expected(), Spent: spent})
+				used := max(p.Max, p.Soft) + overhead
+				left -= used
+				spent += used
+				if left <= 0 {
+					flags++
+					break game
+				}
+				least = min(least, left)
+				if a < n {
+					tr.Refused()
+				}
+			}
+			tr.Moved()
+			left += ctl.Increment
+		}
+	}
+	return flags, least
 }
 
 func TestTracker(t *testing.T) {

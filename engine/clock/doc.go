@@ -13,11 +13,17 @@
 //   - the share is spread over 1 + the illegal retries still expected this turn
 //     (a running average of refusals per turn, which Tracker keeps);
 //   - the move overhead (network lag, process wake-up) is paid out of every
-//     attempt and kept in reserve;
+//     attempt, and the reserve holds the overheads of a long turn (four
+//     average turns' attempts): berkeley, which says nothing of pawn tries,
+//     has turns of forty refusals;
+//   - once a turn has had more refusals than expected, each further one
+//     shrinks the next attempt's floor (a quarter of the move's share) by a
+//     fifth, so a turn's thought is bounded however many attempts the referee
+//     refuses;
 //   - no attempt's hard limit exceeds a fixed fraction of what is left after the
-//     reserve, so the remaining time shrinks geometrically and never reaches
-//     zero, however many attempts the referee refuses;
-//   - below the emergency line the plan asks for an instant answer.
+//     reserve, so the remaining time shrinks geometrically;
+//   - below the emergency line the plan asks for an instant answer, with a
+//     sliver of thought out of a quarter of the increment per turn.
 //
 // Control is a time control. People write it as servers show it, a bare
 // 1+1 being a minute and a second, or with units (1m+1s, 10s+0.1s): ParseTC

@@ -1,6 +1,9 @@
 package clock
 
-import "time"
+import (
+	"math"
+	"time"
+)
 
 // State is what the manager needs to know at the moment of an attempt.
 type State struct {
@@ -55,6 +58,15 @@ type Manager struct {
 	Emergency time.Duration
 	// MinSoft is the least soft budget outside an emergency.
 	MinSoft time.Duration
+	// TailTurns is how many average turns' attempts the reserve holds the
+	// overheads of: a turn of refusals past the increment is paid from it.
+	TailTurns float64
+	// Decay is what each refusal beyond those expected leaves of the next
+	// attempt's floor (a quarter of the move's share, or in an emergency of
+	// the increment's sliver): the extra attempts of a turn think a
+	// geometric series, so that no run of refusals spends more than a
+	// bounded multiple of the move's share.
+	Decay float64
 }
 
 // Default returns constants tuned for wild 16 blitz (games of 60 to 120
@@ -69,6 +81,8 @@ func Default(overhead time.Duration) Manager {
 		MaxFraction:    0.125,
 		Emergency:      20*overhead + 200*time.Millisecond,
 		MinSoft:        time.Millisecond,
+		Decay:          0.8,
+		TailTurns:      4,
 	}
 }
 
@@ -78,7 +92,11 @@ func (m Manager) Budget(s State) Plan {
 	if togo < m.MinMovesToGo {
 		togo = m.MinMovesToGo
 	}
-	usable := s.Remaining - 2*m.Overhead // the reserve
+	// The reserve holds the overheads of a long turn still to come: one
+	// of TailTurns times the attempts of an average turn (berkeley's
+	// turns of forty refusals), plus two.
+	reserve := time.Duration((2 + m.TailTurns*(1+s.ExpectedRetries)) * float64(m.Overhead))
+	usable := s.Remaining - reserve
 	if usable <= 0 {
 		return Plan{Emergency: true}
 	}
@@ -89,22 +107,30 @@ func (m Manager) Budget(s State) Plan {
 	if perTurn > 0 {
 		usable -= time.Duration(togo) * perTurn
 	}
+	attempts := 1 + max(s.ExpectedRetries-float64(s.Retries), 0)
+	// Each refusal past those expected shrinks what the next attempt may
+	// take: a turn of forty refusals must not cost forty floors.
+	decay := 1.0
+	if over := float64(s.Retries) - s.ExpectedRetries; over > 0 && m.Decay > 0 {
+		decay = math.Pow(m.Decay, over)
+	}
 	if usable < m.Emergency {
-		// Answer now, but let the increment, net of the overheads of the
-		// attempts still expected this turn, pay for a sliver of thought.
-		attempts := 1 + max(s.ExpectedRetries-float64(s.Retries), 0)
+		// Answer now, but let a quarter of the increment, net of the
+		// overheads of the attempts still expected this turn and of what
+		// the turn has spent, pay for a sliver of thought: a turn's thought
+		// here never costs more than that quarter, however many refusals.
 		net := s.Increment - time.Duration(attempts*float64(m.Overhead))
-		hard := min(capHard, max(time.Duration(float64(net)/attempts/4), 0))
+		sliver := max(net/4-s.Spent, 0)
+		hard := min(capHard, time.Duration(float64(sliver)/attempts*decay))
 		return Plan{Soft: hard / 2, Hard: hard, Emergency: true}
 	}
 	perMove := usable/time.Duration(togo) + time.Duration(m.IncrementShare*float64(s.Increment))
 	// The clock runs during retries: share what is left of this move's time over
 	// the attempts still expected, at least this one.
 	left := perMove - s.Spent
-	if left < perMove/4 {
-		left = perMove / 4 // a turn of many refusals keeps a quarter per attempt
+	if floor := time.Duration(float64(perMove) / 4 * decay); left < floor {
+		left = floor // a turn of many refusals: a quarter, then less each time
 	}
-	attempts := 1 + max(s.ExpectedRetries-float64(s.Retries), 0)
 	soft := time.Duration(float64(left)/attempts) - m.Overhead
 	soft = max(soft, m.MinSoft)
 	hard := time.Duration(float64(soft) * m.HardFactor)
