@@ -231,38 +231,44 @@ func TestNeverFlags(t *testing.T) {
 		{Control{1 * time.Second, 50 * time.Millisecond}, 10 * time.Millisecond, 0, 400},
 	} {
 		m := Default(tc.overhead)
-		var tr Tracker
-		left := tc.control.Base
-		for move := 1; move <= tc.moves; move++ {
-			var spent time.Duration
-			for a := 0; a <= tc.retries; a++ {
-				p := m.Budget(State{Remaining: left, Increment: tc.control.Increment, MoveNumber: move,
-					Retries: tr.Retries(), ExpectedRetries: tr.Expected(), Spent: spent})
-				used := p.Hard + tc.overhead
-				left -= used
-				spent += used
-				if left <= 0 {
-					t.Fatalf("%v overhead %v, %d refusals a turn: flag fell at move %d attempt %d", tc.control, tc.overhead, tc.retries, move, a)
-				}
-				if a < tc.retries {
-					tr.Refused()
-				}
-			}
-			tr.Moved()
-			left += tc.control.Increment
+		refusals := func() int { return tc.retries }
+		hard := func(p Plan) time.Duration { return p.Hard }
+		if move, a, _ := playClock(m, tc.control, tc.overhead, tc.moves, refusals, hard); move > 0 {
+			t.Fatalf("%v overhead %v, %d refusals a turn: flag fell at move %d attempt %d", tc.control, tc.overhead, tc.retries, move, a)
 		}
 	}
 }
 
-// TestNeverFlagsUneven plays games whose turns take a number of refusals
-// drawn from an exponential law (most turns few, some forty or more, as in
-// berkeley, which tells nothing of pawn tries; at most forty), each attempt
-// thinking as long as a search may (Max, twice the soft budget while the
-// choice is open) and paying the whole overhead, under the live daemon's
-// policy: a run of refusals beyond those expected must not drain the clock.
-// Each case's average turn pays less overhead than the increment brings
-// (where it pays more, the overheads alone flag the longer games: 3+2 at
-// 300 ms and eight refusals a turn flags 4 games in 200).
+// playClock plays one game of moves turns on ctl under m, each turn of
+// refusals() refused attempts and a move, each attempt thinking think(plan)
+// and paying overhead. It returns the move and attempt at which the flag
+// fell (move 0: it never did) and the least time left after an attempt.
+func playClock(m Manager, ctl Control, overhead time.Duration, moves int, refusals func() int, think func(Plan) time.Duration) (flagMove, flagAttempt int, least time.Duration) {
+	var tr Tracker
+	left, least := ctl.Base, ctl.Base
+	for move := 1; move <= moves; move++ {
+		n := refusals()
+		var spent time.Duration
+		for a := 0; a <= n; a++ {
+			p := m.Budget(State{Remaining: left, Increment: ctl.Increment, MoveNumber: move,
+				Retries: tr.Retries(), ExpectedRetries: tr.Expected(), Spent: spent})
+			used := think(p) + overhead
+			left -= used
+			spent += used
+			if left <= 0 {
+				return move, a, least
+			}
+			least = min(least, left)
+			if a < n {
+				tr.Refused()
+			}
+		}
+		tr.Moved()
+		left += ctl.Increment
+	}
+	return 0, 0, least
+}
+
 func TestNeverFlagsUneven(t *testing.T) {
 	for _, tc := range []struct {
 		control  Control
@@ -286,35 +292,17 @@ func TestNeverFlagsUneven(t *testing.T) {
 // unevenGames plays TestNeverFlagsUneven's 200 games of 80 moves with the
 // policy's manager and returns the flags that fell and the least time left.
 func unevenGames(ctl Control, overhead time.Duration, mean float64) (flags int, least time.Duration) {
-	pol := NewPolicy(overhead)
+	m := NewPolicy(overhead).Manager(0)
 	least = ctl.Base
+	thinkMax := func(p Plan) time.Duration { return max(p.Max, p.Soft) }
 	for g := range 200 {
 		r := rand.New(rand.NewPCG(uint64(g), 41))
-		m := pol.Manager(0)
-		var tr Tracker
-		left := ctl.Base
-	game:
-		for move := 1; move <= 80; move++ {
-			n := min(int(r.ExpFloat64()*mean), 40)
-			var spent time.Duration
-			for a := 0; a <= n; a++ {
-				p := m.Budget(State{Remaining: left, Increment: ctl.Increment, MoveNumber: move,
-					Retries: tr.Retries(), ExpectedRetries: tr.Expected(), Spent: spent})
-				used := max(p.Max, p.Soft) + overhead
-				left -= used
-				spent += used
-				if left <= 0 {
-					flags++
-					break game
-				}
-				least = min(least, left)
-				if a < n {
-					tr.Refused()
-				}
-			}
-			tr.Moved()
-			left += ctl.Increment
+		refusals := func() int { return min(int(r.ExpFloat64()*mean), 40) }
+		move, _, l := playClock(m, ctl, overhead, 80, refusals, thinkMax)
+		if move > 0 {
+			flags++
 		}
+		least = min(least, l)
 	}
 	return flags, least
 }

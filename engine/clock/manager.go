@@ -92,9 +92,9 @@ func (m Manager) Budget(s State) Plan {
 	if togo < m.MinMovesToGo {
 		togo = m.MinMovesToGo
 	}
-	// The reserve holds the overheads of a long turn still to come: one
-	// of TailTurns times the attempts of an average turn (berkeley's
-	// turns of forty refusals), plus two.
+	// The reserve holds the overheads of a long turn still to come
+	// (berkeley's turns of forty refusals): TailTurns average turns'
+	// attempts, plus two.
 	reserve := time.Duration((2 + m.TailTurns*(1+s.ExpectedRetries)) * float64(m.Overhead))
 	usable := s.Remaining - reserve
 	if usable <= 0 {
