@@ -339,6 +339,9 @@ func TestSiteBotsVariants(t *testing.T) {
 	cfg.Account.TokenFile = filepath.Join(t.TempDir(), "token")
 	cfg.Policy.AcceptChallenges, cfg.Policy.Seek, cfg.Policy.MaxGames = true, true, maxGames
 	cfg.Policy.Games, cfg.Policy.Resign = want, false
+	// The clock as an operator's daemon keeps it (testConfig's is tighter).
+	def := config.Defaults().Engine
+	cfg.Engine.MoveOverhead, cfg.Engine.MinThink, cfg.Engine.Emergency = def.MoveOverhead, def.MinThink, def.Emergency
 	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
 	}
@@ -347,7 +350,7 @@ func TestSiteBotsVariants(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The daemon's own default player, as an operator runs it.
-	d, dir := newTestDaemon(t, cfg, "", config.Defaults().Engine.Player, nil)
+	d, dir := newTestDaemon(t, cfg, "", def.Player, nil)
 	code := d.RunKriegspiel(ctx, KSOptions{URL: url, Token: token, Poll: 500 * time.Millisecond, JoinEvery: 2500 * time.Millisecond,
 		CreateEvery: time.Second, Rate: 100})
 	cancel()
