@@ -38,6 +38,7 @@ func mctsKind() Kind {
 			"critical=0|1: on a clock, think up to the plan's maximum (twice the soft budget) where the choice is critical: in check, mate chances that differ between attempts, a likely capture (default 0: a match did not show it pays)",
 			"repeat=X: under rules that draw a thrice-repeated position, the chance that a root attempt placing our men as they stood twice before draws (each time more takes the same share of the doubt left); only a lead is pulled toward the draw, 0 to 1 (default 1; 0 does not look)",
 			"checks=0|1: the tree's opponent may check our king, not only take our men (default 0: 48 % over 200 games did not show it pays)",
+			"drops=0|1: crazykrieg: our turns below the root offer the root's best drops again while the man is in hand (default 1; 0: drops at the root only)",
 			"any=X: where the variant has \"Any?\", ask it at a turn's start when the belief gives its pawn tries at least this chance that one is legal, 0 to 1 (default 0.1; 0 never asks)",
 			"seed=N: mixed into each game's seed (default 0)",
 		},
@@ -69,6 +70,7 @@ func buildMCTS(o *Options) (func() Player, error) {
 	cfg.Critical = o.Int("critical", 0, 0, 1) == 1
 	cfg.Repeat = o.Float("repeat", cfg.Repeat, 0, 1)
 	cfg.ReplyChecks = o.Int("checks", 0, 0, 1) == 1
+	cfg.DeepDrops = o.Int("drops", 1, 0, 1) == 1
 	cfg.Samples = o.Int("samples", cfg.Samples, 1, 4096)
 	cfg.Playout = o.Int("playout", cfg.Playout, 0, 1000)
 	seed := uint64(o.Int("seed", 0, 0, 1<<62))

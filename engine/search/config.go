@@ -111,6 +111,9 @@ type Config struct {
 	// its move may give our king (checkReplies). Off by default: 48.2 %
 	// over 200 games at 2,000 nodes (docs/strength.md, round 18).
 	ReplyChecks bool
+	// DeepDrops offers, in crazykrieg, the root's kept drops again at our
+	// turns below the root while the man is in our pocket (drops.go).
+	DeepDrops bool
 	// Samples is approach A's number of boards drawn from the belief per
 	// search; Playout bounds its playouts in plies.
 	Samples, Playout int
@@ -135,6 +138,7 @@ func DefaultConfig() Config {
 		ItersPerBoard: 32,
 		OwnMates:      true,
 		Repeat:        1,
+		DeepDrops:     true,
 	}
 }
 

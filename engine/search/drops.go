@@ -13,8 +13,12 @@ import (
 // the board attempts; a pocket of several men makes a hundred or more, and
 // each root attempt costs an iteration before any is searched twice. The
 // root keeps, per type of man, the dropsPerType drops of best k = 1 value
-// (keepDrops). Below the root the tree plays board attempts only; the men
-// in both pockets count in its values (staticValue, handShare).
+// (keepDrops). Below the root our turns offer the same drops again where
+// they are still askable (Config.DeepDrops, addDeepDrops): scoring every
+// drop at every node would cost a hundred valuations an expansion, and a
+// turn or two below the root the squares worth a man are mostly the
+// root's. A man taken below the root is not dropped there; the men in both
+// pockets count in the tree's values (staticValue, handShare).
 
 // dropsPerType is how many drops of each type of man the root keeps.
 const dropsPerType = 3
@@ -60,6 +64,40 @@ func (s *Searcher) keepDrops(bel *belief.State, moves []chess.Move) []chess.Move
 	}
 	s.rootMoves = out
 	return out
+}
+
+// setDeepDrops keeps the drops among the root's moves for the turns below
+// it (treeSettings.drops), none without Config.DeepDrops.
+func (s *Searcher) setDeepDrops(moves []chess.Move) {
+	s.set.drops = s.set.drops[:0]
+	if !s.cfg.DeepDrops {
+		return
+	}
+	for _, m := range moves {
+		if umpire.IsDrop(m) {
+			s.set.drops = append(s.set.drops, m)
+		}
+	}
+}
+
+// addDeepDrops adds to out the root's drops (treeSettings.drops) still
+// askable at a decision node below the root with belief bel and our men m:
+// the man still in our pocket, no man of ours on the square, not refused
+// this turn.
+func addDeepDrops(drops []chess.Move, bel *belief.State, m *men, refused []chess.Move, out *chess.MoveList) {
+	if len(drops) == 0 {
+		return
+	}
+	pocket := bel.OurPocket()
+	for _, d := range drops {
+		if out.N == len(out.Moves) {
+			return
+		}
+		if pocket[d.Promotion()] == 0 || m.by[0].Has(d.To()) || slices.Contains(refused, d) {
+			continue
+		}
+		out.Add(d)
+	}
 }
 
 // scoredDrop is a drop with its k = 1 value.

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"slices"
 	"testing"
 
 	"kriegbot/engine/belief"
@@ -105,5 +106,85 @@ func TestPlayOn(t *testing.T) {
 	}
 	if !tr.playOn(&b, umpire.DropMove(chess.Knight, chess.NewSquare(4, 3))) || tr.board.PieceAt(chess.NewSquare(4, 3)) != chess.MakePiece(chess.White, chess.Knight) || tr.board.Side() != chess.Black {
 		t.Fatalf("after N@e4: %s", tr.board.FEN())
+	}
+}
+
+// TestDropsBelowTheRoot: our turns below the root offer the root's kept
+// drops again while the man is in our pocket (not refused, the square not
+// ours), and none once it was dropped on the way.
+func TestDropsBelowTheRoot(t *testing.T) {
+	bel := queenInPocket(t)
+	s := newSearcher(t, testConfig(ApproachC, 1))
+	s.NewGame(1, umpire.Site(mustVariant(t, "crazykrieg")))
+	var own men
+	own.fromBelief(&bel)
+	var l chess.MoveList
+	own.attempts(nil, &l)
+	board := l.N
+	moves := append([]chess.Move(nil), l.Slice()...)
+	for sq := range chess.Square(64) {
+		if !own.by[0].Has(sq) {
+			moves = append(moves, umpire.DropMove(chess.Queen, sq))
+		}
+	}
+	s.Search(t.Context(), &bel, moves, Limits{Nodes: 3000})
+	kept := s.set.drops
+	if len(kept) != dropsPerType {
+		t.Fatalf("the root kept %d drops, want %d", len(kept), dropsPerType)
+	}
+
+	// A turn with the queen in hand: the kept drops but the refused one
+	// and the one onto our own man.
+	mine := umpire.DropMove(chess.Queen, chess.NewSquare(3, 1)) // our king on d2
+	l.N = board
+	addDeepDrops(append([]chess.Move{mine}, kept...), &bel, &own, kept[:1], &l)
+	if got := l.Slice()[board:]; len(got) != dropsPerType-1 || got[0] != kept[1] || got[1] != kept[2] {
+		t.Errorf("offered %v, want %v", got, kept[1:])
+	}
+
+	// A turn expanded in the tree with the queen in hand offers them.
+	tr := s.trees[0]
+	fresh := newTree(1, 1)
+	fresh.set = tr.set
+	fresh.reset(&bel)
+	fresh.path = append(fresh.path[:0], 0)
+	if !fresh.expandAttempts(0) {
+		t.Fatal("expandAttempts failed")
+	}
+	r := &fresh.nodes[0]
+	var offered []chess.Move
+	for c := r.first; c < r.first+int32(r.nchild); c++ {
+		if m := fresh.nodes[c].move; umpire.IsDrop(m) {
+			offered = append(offered, m)
+		}
+	}
+	if !slices.Equal(offered, kept) {
+		t.Errorf("a turn in the tree offers %v, want %v", offered, kept)
+	}
+
+	// Below the root: no turn after the queen's drop offers one, and
+	// the search went below it.
+	below := 0
+	var walk func(i int32, dropped bool)
+	walk = func(i int32, dropped bool) {
+		n := &tr.nodes[i]
+		if n.first < 0 {
+			return
+		}
+		for c := n.first; c < n.first+int32(n.nchild); c++ {
+			ch := &tr.nodes[c]
+			d := dropped || ch.kind == attempt && umpire.IsDrop(ch.move)
+			if dropped && ch.kind == attempt {
+				below++
+				if umpire.IsDrop(ch.move) {
+					t.Fatalf("%s offered after the queen's drop", umpire.MoveText(ch.move))
+				}
+			}
+			walk(c, d)
+		}
+	}
+	walk(0, false)
+	if below == 0 {
+		t.Fatal("the search expanded no turn below the queen's drop")
 	}
 }

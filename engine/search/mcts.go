@@ -328,6 +328,7 @@ func (t *tree) expandAttempts(i int32) bool {
 		nr++
 	}
 	m.attempts(refused[:nr], &t.moves)
+	addDeepDrops(t.set.drops, &e.bel, &m, refused[:nr], &t.moves)
 	return t.addAttempts(i, t.moves.Slice())
 }
 

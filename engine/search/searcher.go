@@ -98,6 +98,7 @@ func New(cfg Config, prior belief.Prior) (*Searcher, error) {
 	s.rootMoves = make([]chess.Move, 0, maxChildren)
 	s.drops = make([]scoredDrop, 0, maxChildren)
 	s.dropState = &stateEntry{}
+	s.set.drops = make([]chess.Move, 0, maxChildren)
 	return s, nil
 }
 
@@ -358,6 +359,7 @@ func (s *Searcher) Search(ctx context.Context, bel *belief.State, moves []chess.
 	if len(moves) > maxChildren {
 		moves = moves[:maxChildren]
 	}
+	s.setDeepDrops(moves)
 	s.rep.root(bel, moves)
 	if !s.root(bel, moves) {
 		return Result{Move: moves[0]}

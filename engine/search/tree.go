@@ -139,6 +139,9 @@ type treeSettings struct {
 	// stalemate is the value of stalemating the opponent: a draw, or a win
 	// where the stalemated side loses (rand).
 	stalemate float32
+	// drops are the root's drops kept by the current search (keepDrops),
+	// offered again below the root (addDeepDrops); empty without pockets.
+	drops []chess.Move
 }
 
 // newTree allocates a tree's pools within memMB: half of the bytes for
