@@ -273,6 +273,10 @@ type soakGame struct {
 	server.FinishedGame
 	epoch      int
 	start, end time.Time // the server run's
+	// until bounds the records that may be this game's: the next server
+	// run's start (or now). Not end: a game the closing server started may
+	// be heard after end, from bytes already in flight.
+	until time.Time
 }
 
 func (s *soakServer) finished() []soakGame {
@@ -285,8 +289,12 @@ func (s *soakServer) finished() []soakGame {
 		if end.IsZero() {
 			end = time.Now()
 		}
+		until := time.Now()
+		if i+1 < len(epochs) {
+			until = epochs[i+1].start
+		}
 		for _, g := range e.srv.Finished() {
-			out = append(out, soakGame{FinishedGame: g, epoch: i, start: e.start, end: end})
+			out = append(out, soakGame{FinishedGame: g, epoch: i, start: e.start, end: end, until: until})
 		}
 	}
 	return out
@@ -651,7 +659,7 @@ func matchRecords(g soakGame, recs []*record.Record) []*record.Record {
 	var out []*record.Record
 	for _, r := range recs {
 		if r.Game.Number == g.Number && r.Game.White == g.White && r.Game.Black == g.Black &&
-			!r.Game.Start.Before(g.start) && r.Game.Start.Before(g.end) {
+			!r.Game.Start.Before(g.start) && r.Game.Start.Before(g.until) {
 			out = append(out, r)
 		}
 	}
