@@ -57,24 +57,48 @@ func buildSampled(o *Options) (func() Player, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Against a bare king approach C's exact mates beat sampled boards (a
-	// queen did not mate in 450 plies under the heuristic's rules); its tree
-	// is small: the ending needs few nodes.
-	bare, err := buildMCTS(&Options{kind: "mcts", m: map[string]string{"mem": "8"}, used: map[string]bool{}})
+	bare, err := bareMCTS()
 	if err != nil {
 		return nil, err
 	}
 	return func() Player {
-		return &Sampled{scorer: sampled.New(cfg), prior: prior, unit: unit, seed: seed, bare: bare().(*MCTS)}
+		return &Sampled{scorer: scorerChooser{sampled.New(cfg)}, prior: prior, unit: unit, seed: seed, bare: bare().(*MCTS), startRate: defaultRate}
 	}, nil
 }
 
-// Sampled plays by engine/search/sampled: every askable attempt scored by
-// alpha-beta on boards drawn from a belief kept as MCTS keeps it. Against a
-// bare king it plays as today's MCTS, and should no board be drawn as
-// Heuristic; it keeps both informed all game.
+// bareMCTS builds the MCTS that plays against a bare king for the board
+// searches: approach C's exact mates beat sampled boards (a queen did not
+// mate in 450 plies under the heuristic's rules); its tree is small: the
+// ending needs few nodes.
+func bareMCTS() (func() Player, error) {
+	return buildMCTS(&Options{kind: "mcts", m: map[string]string{"mem": "8"}, used: map[string]bool{}})
+}
+
+// boardChooser is a search that chooses an attempt on boards drawn from the
+// belief: sampled's scorer or boardtree's search.
+type boardChooser interface {
+	NewGame(seed uint64)
+	// Choose returns the index in moves of the attempt chosen within about
+	// work units (-1: no board drawn) and the units spent.
+	Choose(ctx context.Context, bel *belief.State, moves []chess.Move, work int64) (best int, spent int64)
+}
+
+// scorerChooser is sampled's scorer as a boardChooser (work: alpha-beta
+// nodes).
+type scorerChooser struct{ *sampled.Scorer }
+
+func (c scorerChooser) Choose(ctx context.Context, bel *belief.State, moves []chess.Move, work int64) (int, int64) {
+	r := c.Scorer.Choose(ctx, bel, moves, work)
+	return r.Best, r.Nodes
+}
+
+// Sampled plays by a search on boards drawn from a belief kept as MCTS
+// keeps it: engine/search/sampled (every askable attempt scored by
+// alpha-beta on each board) or engine/search/boardtree. Against a bare king
+// it plays as today's MCTS, and should no board be drawn as Heuristic; it
+// keeps both informed all game.
 type Sampled struct {
-	scorer *sampled.Scorer
+	scorer boardChooser
 	prior  belief.Prior
 	unit   int64
 	seed   uint64
@@ -83,11 +107,9 @@ type Sampled struct {
 	fall   Heuristic
 	bare   *MCTS
 	list   chess.MoveList
-	// rate is the alpha-beta nodes per second measured so far, to turn a
-	// time budget into nodes.
-	rate float64
-	// Last is the last choice's result (for logs and tests).
-	Last sampled.Result
+	// rate is the scorer's work units per second measured so far, to turn
+	// a time budget into units; startRate its first guess.
+	rate, startRate float64
 }
 
 // defaultRate is a starting guess of alpha-beta nodes per second on one core,
@@ -103,7 +125,7 @@ func (p *Sampled) NewGame(g Game) error {
 		p.bel.HideKing()
 	}
 	p.scorer.NewGame(g.Seed ^ p.seed)
-	p.rate = defaultRate
+	p.rate = p.startRate
 	p.fall.noise = 0
 	if err := p.bare.NewGame(g); err != nil {
 		return err
@@ -148,15 +170,14 @@ func (p *Sampled) choose(ctx context.Context, b Budget) chess.Move {
 		nodes = int64(b.Time.Seconds() * p.rate)
 	}
 	start := time.Now()
-	r := p.scorer.Choose(ctx, &p.bel, p.list.Slice(), nodes)
-	if el := time.Since(start); b.Nodes == 0 && r.Nodes > 0 && el > time.Millisecond {
-		p.rate = 0.5*p.rate + 0.5*float64(r.Nodes)/el.Seconds()
+	best, spent := p.scorer.Choose(ctx, &p.bel, p.list.Slice(), nodes)
+	if el := time.Since(start); b.Nodes == 0 && spent > 0 && el > time.Millisecond {
+		p.rate = 0.5*p.rate + 0.5*float64(spent)/el.Seconds()
 	}
-	p.Last = r
-	if r.Best < 0 {
+	if best < 0 {
 		return chess.NullMove
 	}
-	return p.list.Moves[r.Best]
+	return p.list.Moves[best]
 }
 
 // Hear applies a referee answer to the knowledge, the belief and the

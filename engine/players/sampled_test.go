@@ -9,16 +9,22 @@ import (
 	"kriegbot/engine/umpire"
 )
 
-// TestSampledPlaysAskable plays sampled against the heuristic and checks
-// every attempt it proposes: one the umpire would hear (its askable list,
+// TestSampledPlaysAskable plays sampled and boardtree (which share the
+// player) against the heuristic and checks every attempt each proposes: one the umpire would hear (its askable list,
 // en passant steps aside, which the player cannot know are askable), never
 // one refused this turn; the games end. The same seed replays the same game.
 func TestSampledPlaysAskable(t *testing.T) {
+	for _, spec := range []string{"sampled:unit=4", "boardtree"} {
+		t.Run(spec, func(t *testing.T) { playsAskable(t, spec) })
+	}
+}
+
+func playsAskable(t *testing.T, spec string) {
 	play := func(seed uint64, white bool) string {
 		rules := umpire.ICC()
 		rules.MaxPlies = 160
 		u := umpire.New(rules)
-		s, h := mustNew(t, "sampled:unit=4"), mustNew(t, "heuristic")
+		s, h := mustNew(t, spec), mustNew(t, "heuristic")
 		ps := [2]Player{s, h}
 		us := chess.White
 		if !white {
@@ -74,7 +80,11 @@ func TestSampledOptions(t *testing.T) {
 	if _, err := Parse("sampled:worst=0.5,growth=16,refused=board,refusal=0,unit=8,prior=uniform,seed=3", Kinds()); err != nil {
 		t.Fatal(err)
 	}
-	for _, bad := range []string{"sampled:worst=2", "sampled:unit=0", "sampled:prior=x", "sampled:depth=3", "sampled:refused=x"} {
+	if _, err := Parse("boardtree:c=0.3,leaf=64,refusal=0.1,turns=4,mem=8,unit=2,prior=uniform,seed=3", Kinds()); err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []string{"sampled:worst=2", "sampled:unit=0", "sampled:prior=x", "sampled:depth=3", "sampled:refused=x",
+		"boardtree:c=-1", "boardtree:leaf=0", "boardtree:turns=0", "boardtree:unit=0", "boardtree:worst=1"} {
 		if _, err := Parse(bad, Kinds()); err == nil {
 			t.Errorf("%s: no error", bad)
 		}

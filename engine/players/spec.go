@@ -27,6 +27,7 @@ func Kinds() []Kind {
 		heuristicKind(),
 		mctsKind(),
 		sampledKind(),
+		boardtreeKind(),
 	}
 }
 
