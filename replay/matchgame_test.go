@@ -143,32 +143,34 @@ func busy(t *testing.T, n int) {
 // two trees with small pools (pruned in most searches), replays exactly for
 // both sides of every game from the iterations and boards its attempt lines
 // carry (boarditers=2: some hundreds of boards in 3 ms, at the machine's
-// rate of the moment).
+// rate of the moment); so does boardtree's (its iterations, at its rate).
 func TestClockMatchReplays(t *testing.T) {
 	busy(t, 0)
-	f := filepath.Join(t.TempDir(), "m.jsonl")
-	args := []string{"-p1", "mcts:mem=1,boarditers=2", "-p2", "mcts:mem=1,threads=2", "-games", "2", "-movetime", "3ms",
-		"-maxplies", "50", "-concurrency", "1", "-seed", "5", "-jsonl", f}
-	var out, errs bytes.Buffer
-	if code := matchcmd.Command(args, &out, &errs); code != 0 {
-		t.Fatalf("match: exit %d: %s", code, errs.String())
-	}
-	for game := range 2 {
-		g := readMatchGame(t, f, game)
-		for _, us := range []chess.Color{chess.White, chess.Black} {
-			rec, err := g.SideRecord(f, us, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if rec.Approximate {
-				t.Fatalf("game %d: the file does not hold the searches' iterations", game)
-			}
-			res, err := Run(context.Background(), rec, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.Attempts == 0 || res.Differing != 0 || res.Resized != 0 {
-				t.Errorf("game %d, %v (%s): %s, first at line %d", game, us, rec.Game.Player, Summary(res), res.FirstDiffering)
+	for _, pair := range [][2]string{{"mcts:mem=1,boarditers=2", "mcts:mem=1,threads=2"}, {"boardtree:mem=1", "boardtree:mem=1,threads=2"}} {
+		f := filepath.Join(t.TempDir(), "m.jsonl")
+		args := []string{"-p1", pair[0], "-p2", pair[1], "-games", "2", "-movetime", "3ms",
+			"-maxplies", "50", "-concurrency", "1", "-seed", "5", "-jsonl", f}
+		var out, errs bytes.Buffer
+		if code := matchcmd.Command(args, &out, &errs); code != 0 {
+			t.Fatalf("match: exit %d: %s", code, errs.String())
+		}
+		for game := range 2 {
+			g := readMatchGame(t, f, game)
+			for _, us := range []chess.Color{chess.White, chess.Black} {
+				rec, err := g.SideRecord(f, us, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if rec.Approximate {
+					t.Fatalf("game %d: the file does not hold the searches' iterations", game)
+				}
+				res, err := Run(context.Background(), rec, Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if res.Attempts == 0 || res.Differing != 0 || res.Resized != 0 {
+					t.Errorf("%v game %d, %v (%s): %s, first at line %d", pair, game, us, rec.Game.Player, Summary(res), res.FirstDiffering)
+				}
 			}
 		}
 	}

@@ -1,7 +1,10 @@
 package players
 
 import (
+	"cmp"
 	"context"
+	"slices"
+	"sync"
 
 	"kriegbot/engine/belief"
 	"kriegbot/engine/chess"
@@ -17,8 +20,8 @@ func boardtreeKind() Kind {
 			"leaf=N: alpha-beta nodes valuing a new node's board, 1 (static) to 100000 (default 16)",
 			"refusal=X: cost of an attempt the board refuses, in pawns, 0 to 10 (default 0.02)",
 			"turns=N: our turns in a line before its board is valued, 1 to 100 (default 8)",
-			"mem=MB: memory cap of the tree, 1 to 4096 (default 32)",
-			"unit=N: iterations per node of the budget (-nodes), 1 to 1000 (default 1)",
+			"mem=MB: memory cap of each tree, 1 to 4096 (default 32)",
+			"threads=N: trees searched in parallel, each on its own goroutine and seed, their root visits summed for the choice, 1 to 64 (default 1)",
 			"prior=default|uniform: the opponent model the belief uses (default: the embedded one)",
 			"seed=N: mixed into each game's seed (default 0)",
 		},
@@ -33,7 +36,7 @@ func buildBoardtree(o *Options) (func() Player, error) {
 	cfg.Refusal = o.Float("refusal", cfg.Refusal, 0, 10)
 	cfg.MaxTurns = o.Int("turns", cfg.MaxTurns, 1, 100)
 	cfg.MemoryMB = o.Int("mem", cfg.MemoryMB, 1, 4096)
-	unit := int64(o.Int("unit", 1, 1, 1000))
+	threads := o.Int("threads", 1, 1, 64)
 	seed := uint64(o.Int("seed", 0, 0, 1<<62))
 	prior, err := priorOption(o)
 	if err != nil {
@@ -47,7 +50,7 @@ func buildBoardtree(o *Options) (func() Player, error) {
 		return nil, err
 	}
 	return func() Player {
-		return &Sampled{scorer: treeChooser{boardtree.New(cfg)}, prior: prior, unit: unit, seed: seed,
+		return &Sampled{scorer: newTreeChooser(cfg, threads), prior: prior, unit: 1, seed: seed,
 			bare: bare().(*MCTS), startRate: defaultTreeRate}
 	}, nil
 }
@@ -56,10 +59,111 @@ func buildBoardtree(o *Options) (func() Player, error) {
 // one core, replaced by what each timed choice measures.
 const defaultTreeRate = 3e4
 
-// treeChooser is boardtree's search as a boardChooser (work: iterations).
-type treeChooser struct{ *boardtree.Searcher }
+// treeChooser is boardtree's search as a boardChooser (work: iterations),
+// one tree a thread: root parallelism, each tree on its own goroutine from
+// its own seed, their root visits summed for the choice.
+type treeChooser struct {
+	trees  []*boardtree.Searcher
+	spent  []int64 // each tree's iterations in the last choice
+	roots  []boardtree.Root
+	visits []int64
+	values []float64
+}
 
-func (c treeChooser) Choose(ctx context.Context, bel *belief.State, moves []chess.Move, work int64) (int, int64) {
-	r := c.Searcher.Choose(ctx, bel, moves, work)
-	return r.Best, r.Iterations
+func newTreeChooser(cfg boardtree.Config, threads int) *treeChooser {
+	c := &treeChooser{spent: make([]int64, threads)}
+	for range threads {
+		c.trees = append(c.trees, boardtree.New(cfg))
+	}
+	return c
+}
+
+// NewGame seeds each tree's search for a game.
+func (c *treeChooser) NewGame(seed uint64) {
+	for i, t := range c.trees {
+		t.NewGame(seed ^ uint64(i)*0x9e3779b97f4a7c15)
+	}
+}
+
+// Choose runs the trees: each its share of lim.work, or each on the clock
+// (its own stop rule), or each exactly lim.trees[i] iterations (a replay).
+func (c *treeChooser) Choose(ctx context.Context, bel *belief.State, moves []chess.Move, lim workLimits) choice {
+	n := len(c.trees)
+	limit := func(i int) boardtree.Limits {
+		switch {
+		case len(lim.trees) == n:
+			return boardtree.Limits{Iterations: lim.trees[i]}
+		case lim.time > 0:
+			return boardtree.Limits{Time: lim.time, MaxTime: lim.maxTime}
+		}
+		share := lim.work / int64(n)
+		if int64(i) < lim.work%int64(n) {
+			share++
+		}
+		return boardtree.Limits{Iterations: max(share, 1)}
+	}
+	if n == 1 {
+		r := c.trees[0].Choose(ctx, bel, moves, limit(0))
+		c.spent[0] = r.Iterations
+		return choice{best: r.Best, spent: r.Iterations, value: r.Value}
+	}
+	var wg sync.WaitGroup
+	for i, t := range c.trees {
+		wg.Go(func() { c.spent[i] = t.Choose(ctx, bel, moves, limit(i)).Iterations })
+	}
+	wg.Wait()
+	c.sum(len(moves))
+	out := choice{best: -1}
+	for j := range moves {
+		if c.visits[j] == 0 {
+			continue
+		}
+		if out.best < 0 || c.visits[j] > c.visits[out.best] || c.visits[j] == c.visits[out.best] && c.values[j] > out.value {
+			out.best, out.value = j, c.values[j]
+		}
+	}
+	for _, k := range c.spent {
+		out.spent += k
+	}
+	return out
+}
+
+// sum adds up the trees' root visits and visit-weighted values per attempt,
+// in the order of the moves given.
+func (c *treeChooser) sum(n int) {
+	c.visits, c.values = append(c.visits[:0], make([]int64, n)...), append(c.values[:0], make([]float64, n)...)
+	for _, t := range c.trees {
+		c.roots = t.Roots(c.roots[:0])
+		for j, r := range c.roots {
+			c.visits[j] += r.Visits
+			c.values[j] += r.Value * float64(r.Visits)
+		}
+	}
+	for j := range n {
+		if c.visits[j] > 0 {
+			c.values[j] /= float64(c.visits[j])
+		}
+	}
+}
+
+// Candidates lists the root's attempts over the trees, most visited first.
+func (c *treeChooser) Candidates(moves []chess.Move, out []Candidate) []Candidate {
+	c.sum(len(moves))
+	n := len(out)
+	for j, m := range moves {
+		if c.visits[j] > 0 {
+			out = append(out, Candidate{Move: m, Visits: c.visits[j], Value: c.values[j]})
+		}
+	}
+	slices.SortStableFunc(out[n:], func(a, b Candidate) int { return cmp.Compare(b.Visits, a.Visits) })
+	return out
+}
+
+// treeCounts returns each tree's iterations in the last choice, for a
+// replay (nil for one tree: the sum says it).
+func (c *treeChooser) treeCounts() []int64 {
+	if len(c.trees) == 1 {
+		return nil
+	}
+	return append([]int64(nil), c.spent...)
 }

@@ -1,8 +1,10 @@
 package players
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"kriegbot/engine/belief"
@@ -62,7 +64,7 @@ func buildSampled(o *Options) (func() Player, error) {
 		return nil, err
 	}
 	return func() Player {
-		return &Sampled{scorer: scorerChooser{sampled.New(cfg)}, prior: prior, unit: unit, seed: seed, bare: bare().(*MCTS), startRate: defaultRate}
+		return &Sampled{scorer: &scorerChooser{Scorer: sampled.New(cfg)}, prior: prior, unit: unit, seed: seed, bare: bare().(*MCTS), startRate: defaultRate}
 	}, nil
 }
 
@@ -78,18 +80,58 @@ func bareMCTS() (func() Player, error) {
 // belief: sampled's scorer or boardtree's search.
 type boardChooser interface {
 	NewGame(seed uint64)
-	// Choose returns the index in moves of the attempt chosen within about
-	// work units (-1: no board drawn) and the units spent.
-	Choose(ctx context.Context, bel *belief.State, moves []chess.Move, work int64) (best int, spent int64)
+	// Choose chooses among moves within lim.
+	Choose(ctx context.Context, bel *belief.State, moves []chess.Move, lim workLimits) choice
+	// Candidates appends the last choice's attempts as it saw them.
+	Candidates(moves []chess.Move, out []Candidate) []Candidate
+	// treeCounts is each tree's work in the last choice when it searched
+	// several (nil for one).
+	treeCounts() []int64
+}
+
+// workLimits bound a boardChooser's choice: work units, or on the clock
+// time with the plan's maximum (then work is the units the time should
+// buy at the rate measured so far, for a chooser that plans by work).
+type workLimits struct {
+	work          int64
+	time, maxTime time.Duration
+	// trees repeats a recorded choice of several trees: each's iterations.
+	trees []int64
+}
+
+// choice is a boardChooser's answer.
+type choice struct {
+	best  int     // index in the moves given; -1: no board drawn
+	spent int64   // work units spent
+	value float64 // the chosen attempt's value, in pawns for us
 }
 
 // scorerChooser is sampled's scorer as a boardChooser (work: alpha-beta
 // nodes).
-type scorerChooser struct{ *sampled.Scorer }
+type scorerChooser struct {
+	*sampled.Scorer
+	last   sampled.Result
+	scores []float64
+}
 
-func (c scorerChooser) Choose(ctx context.Context, bel *belief.State, moves []chess.Move, work int64) (int, int64) {
-	r := c.Scorer.Choose(ctx, bel, moves, work)
-	return r.Best, r.Nodes
+func (c *scorerChooser) Choose(ctx context.Context, bel *belief.State, moves []chess.Move, lim workLimits) choice {
+	c.last = c.Scorer.Choose(ctx, bel, moves, lim.work)
+	return choice{best: c.last.Best, spent: c.last.Nodes, value: c.last.Score / 100}
+}
+
+func (c *scorerChooser) treeCounts() []int64 { return nil }
+
+// Candidates lists each attempt's combined score (its Visits: the boards).
+func (c *scorerChooser) Candidates(moves []chess.Move, out []Candidate) []Candidate {
+	if c.last.Boards == 0 {
+		return out
+	}
+	c.scores = c.Scorer.Scores(c.scores[:0], len(moves), c.last.Boards)
+	for j, m := range moves {
+		out = append(out, Candidate{Move: m, Visits: int64(c.last.Boards), Value: c.scores[j] / 100})
+	}
+	slices.SortStableFunc(out, func(a, b Candidate) int { return cmp.Compare(b.Value, a.Value) })
+	return out
 }
 
 // Sampled plays by a search on boards drawn from a belief kept as MCTS
@@ -110,6 +152,8 @@ type Sampled struct {
 	// rate is the scorer's work units per second measured so far, to turn
 	// a time budget into units; startRate its first guess.
 	rate, startRate float64
+	// last is the last Attempt's search, for records and replays.
+	last SearchReport
 }
 
 // defaultRate is a starting guess of alpha-beta nodes per second on one core,
@@ -135,50 +179,97 @@ func (p *Sampled) NewGame(g Game) error {
 
 // Attempt scores the askable attempts and proposes the best.
 func (p *Sampled) Attempt(ctx context.Context, b Budget) (chess.Move, error) {
+	return p.attempt(ctx, b, nil)
+}
+
+// AttemptTrees repeats a recorded choice of several trees (boardtree's
+// threads, or the bare-king search's), tree i exactly trees[i] iterations
+// (TreeRepeater).
+func (p *Sampled) AttemptTrees(ctx context.Context, trees []int64, boards int) (chess.Move, error) {
+	return p.attempt(ctx, Budget{Boards: boards}, trees)
+}
+
+func (p *Sampled) attempt(ctx context.Context, b Budget, trees []int64) (chess.Move, error) {
 	p.know.Askable(&p.list)
 	if p.list.N == 0 {
 		return chess.NullMove, ErrNoAttempt
 	}
 	var m chess.Move
+	p.last = SearchReport{}
 	if p.bel.Units() == 0 {
 		var err error
-		if m, err = p.bare.Attempt(ctx, b); err != nil || !p.list.Contains(m) {
+		if m, err = p.bare.attempt(ctx, b, trees); err != nil || !p.list.Contains(m) {
 			m = chess.NullMove
+		} else {
+			p.last = p.bare.LastSearch()
 		}
 	} else {
-		m = p.choose(ctx, b)
+		m = p.choose(ctx, b, trees)
 	}
 	if m == chess.NullMove {
 		var err error
+		p.last = SearchReport{}
 		if m, err = p.fall.Attempt(ctx, b); err != nil || !p.list.Contains(m) {
 			m = p.list.Moves[0] // the two lists agree; never ask a refused attempt
 		}
 	}
+	p.last.Move = m
 	p.know.Asked(m)
 	p.fall.know.Asked(m)
 	p.bare.know.Asked(m)
 	return m, nil
 }
 
-// choose returns the scorer's choice within b, or NullMove if it drew no board.
-func (p *Sampled) choose(ctx context.Context, b Budget) chess.Move {
-	nodes := b.Nodes * p.unit
+// choose returns the scorer's choice within b (or each tree's recorded
+// iterations), or NullMove if it drew no board.
+func (p *Sampled) choose(ctx context.Context, b Budget, trees []int64) chess.Move {
+	lim := workLimits{work: b.Nodes * p.unit}
 	switch {
+	case len(trees) > 0:
+		lim = workLimits{trees: trees} // work, their sum, serves should the trees not line up
+		for _, n := range trees {
+			lim.work += n
+		}
 	case b.Emergency || b.Nodes == 0 && b.Time == 0:
-		nodes = emergencyNodes * p.unit
+		lim.work = emergencyNodes * p.unit
 	case b.Nodes == 0:
-		nodes = int64(b.Time.Seconds() * p.rate)
+		lim = workLimits{work: int64(b.Time.Seconds() * p.rate), time: b.Time, maxTime: b.MaxTime}
 	}
 	start := time.Now()
-	best, spent := p.scorer.Choose(ctx, &p.bel, p.list.Slice(), nodes)
-	if el := time.Since(start); b.Nodes == 0 && spent > 0 && el > time.Millisecond {
-		p.rate = 0.5*p.rate + 0.5*float64(spent)/el.Seconds()
+	moves := p.list.Slice()
+	c := p.scorer.Choose(ctx, &p.bel, moves, lim)
+	if el := time.Since(start); b.Nodes == 0 && c.spent > 0 && el > time.Millisecond {
+		p.rate = 0.5*p.rate + 0.5*float64(c.spent)/el.Seconds()
 	}
-	if best < 0 {
+	if c.best < 0 {
 		return chess.NullMove
 	}
-	return p.list.Moves[best]
+	// A replay asks for the recorded iterations as its budget's nodes: in
+	// budget nodes, rounded up (exact at unit=1, boardtree's).
+	p.last = SearchReport{Iterations: (c.spent + p.unit - 1) / p.unit, Nodes: c.spent, Value: c.value,
+		Candidates: p.scorer.Candidates(moves, nil), Trees: p.scorer.treeCounts()}
+	return moves[c.best]
 }
+
+// LastSearch reports the last Attempt's search (Inspector).
+func (p *Sampled) LastSearch() SearchReport { return p.last }
+
+// Belief is the belief the boards are drawn from (Inspector).
+func (p *Sampled) Belief() *belief.State { return &p.bel }
+
+// Value is the last search's value as a score (Valuer).
+func (p *Sampled) Value() (float64, bool) {
+	if p.last.Iterations == 0 {
+		return 0, false
+	}
+	return Score(p.last.Value), true
+}
+
+var (
+	_ Inspector    = (*Sampled)(nil)
+	_ Valuer       = (*Sampled)(nil)
+	_ TreeRepeater = (*Sampled)(nil)
+)
 
 // Hear applies a referee answer to the knowledge, the belief and the
 // fallback.

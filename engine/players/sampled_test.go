@@ -14,7 +14,7 @@ import (
 // en passant steps aside, which the player cannot know are askable), never
 // one refused this turn; the games end. The same seed replays the same game.
 func TestSampledPlaysAskable(t *testing.T) {
-	for _, spec := range []string{"sampled:unit=4", "boardtree"} {
+	for _, spec := range []string{"sampled:unit=4", "boardtree", "boardtree:threads=2"} {
 		t.Run(spec, func(t *testing.T) { playsAskable(t, spec) })
 	}
 }
@@ -80,11 +80,11 @@ func TestSampledOptions(t *testing.T) {
 	if _, err := Parse("sampled:worst=0.5,growth=16,refused=board,refusal=0,unit=8,prior=uniform,seed=3", Kinds()); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Parse("boardtree:c=0.3,leaf=64,refusal=0.1,turns=4,mem=8,unit=2,prior=uniform,seed=3", Kinds()); err != nil {
+	if _, err := Parse("boardtree:c=0.3,leaf=64,refusal=0.1,turns=4,mem=8,threads=3,prior=uniform,seed=3", Kinds()); err != nil {
 		t.Fatal(err)
 	}
 	for _, bad := range []string{"sampled:worst=2", "sampled:unit=0", "sampled:prior=x", "sampled:depth=3", "sampled:refused=x",
-		"boardtree:c=-1", "boardtree:leaf=0", "boardtree:turns=0", "boardtree:unit=0", "boardtree:worst=1"} {
+		"boardtree:c=-1", "boardtree:leaf=0", "boardtree:turns=0", "boardtree:unit=2", "boardtree:worst=1"} {
 		if _, err := Parse(bad, Kinds()); err == nil {
 			t.Errorf("%s: no error", bad)
 		}

@@ -10,6 +10,7 @@ import (
 	"kriegbot/engine/belief"
 	"kriegbot/engine/chess"
 	"kriegbot/engine/oppmodel"
+	"kriegbot/engine/search/stoprule"
 	"kriegbot/engine/umpire"
 )
 
@@ -674,36 +675,17 @@ func (s *Searcher) result(moves []chess.Move) Result {
 	return res
 }
 
-// timeUp is the time manager's stop rule for tree t, el into a search on
-// the clock (lim.Time > 0), looked at every checkEvery iterations. A fixed
-// time (no lim.MaxTime: -movetime, KEP's go movetime) is spent whole, as
-// UCI's movetime is. On a clock's plan:
-//   - one attempt to choose from (a retry with every other refused, or a
-//     forced reply): stop, there is nothing to decide;
-//   - from a quarter of lim.Time on: stop when the most visited attempt
-//     leads the next by more visits than the rest of lim.Time can give
-//     at this tree's pace (its choice can no longer change);
-//   - at lim.Time: stop, unless lim.MaxTime is later and the choice is
-//     open (the second attempt has more than half the first's visits):
-//     then go on, to lim.MaxTime at most.
-//
-// The rule reads the tree and the clock only; a search it stops is
-// repeated exactly from the iterations each tree ran.
+// timeUp is the time manager's stop rule (engine/search/stoprule) for tree
+// t, el into a search on the clock (lim.Time > 0), looked at every
+// checkEvery iterations. The rule reads the tree and the clock only; a
+// search it stops is repeated exactly from the iterations each tree ran.
 func (t *tree) timeUp(el time.Duration, lim *Limits) bool {
-	if lim.MaxTime == 0 {
-		return el >= lim.Time
+	r := stoprule.Root{Iterations: t.iters}
+	if lim.MaxTime != 0 {
+		best, second, open := t.rootLead()
+		r.Best, r.Second, r.Open = int64(best), int64(second), open
 	}
-	best, second, choices := t.rootLead()
-	switch {
-	case choices <= 1:
-		return true
-	case el >= lim.Time:
-		return el >= lim.MaxTime || 2*second <= best
-	case el >= lim.Time/4:
-		left := float64(lim.Time-el) / float64(el) * float64(t.iters)
-		return float64(best-second) > left
-	}
-	return false
+	return stoprule.TimeUp(el, lim.Time, lim.MaxTime, r)
 }
 
 // Where a position is critical. A search on a clock plans to its Plan.Max

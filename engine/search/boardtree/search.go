@@ -5,11 +5,13 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"time"
 
 	"kriegbot/engine/belief"
 	"kriegbot/engine/chess"
 	"kriegbot/engine/search/alphabeta"
 	"kriegbot/engine/search/replymodel"
+	"kriegbot/engine/search/stoprule"
 	"kriegbot/engine/umpire"
 )
 
@@ -103,6 +105,7 @@ type Searcher struct {
 	refused []chess.Move
 	list    chess.MoveList
 	replies []replymodel.Move
+	weights [chess.MaxMoves]float64 // pickReply's, one a reply
 	types   [64]chess.PieceType
 	us      chess.Color
 	// rootMoves are the root's attempts: in the root's turn only they may
@@ -129,10 +132,22 @@ func (s *Searcher) NewGame(seed uint64) {
 	s.rng = rand.New(rand.NewPCG(seed, 0xb0a2d7ee))
 }
 
-// Choose searches iterations iterations (at least one) from belief bel,
-// our turn, among moves (the askable attempts not refused this turn), and
-// returns the most visited. It stops early when ctx is done.
-func (s *Searcher) Choose(ctx context.Context, bel *belief.State, moves []chess.Move, iterations int64) Result {
+// Limits bound a choice: exactly Iterations iterations (a node-bounded
+// match, a replay), or on the clock Time with the clock plan's MaxTime
+// (engine/search/stoprule decides when to stop). With neither, one
+// iteration.
+type Limits struct {
+	Iterations    int64
+	Time, MaxTime time.Duration
+}
+
+// checkEvery is how often, in iterations, the clock and ctx are read.
+const checkEvery = 64
+
+// Choose searches from belief bel, our turn, among moves (the askable
+// attempts not refused this turn) within lim, and returns the most visited.
+// It stops early when ctx is done.
+func (s *Searcher) Choose(ctx context.Context, bel *belief.State, moves []chess.Move, lim Limits) Result {
 	r := Result{Best: -1}
 	if len(moves) == 0 {
 		return r
@@ -142,13 +157,23 @@ func (s *Searcher) Choose(ctx context.Context, bel *belief.State, moves []chess.
 	root := s.newNode(decision, 0, chess.NullMove)
 	s.expandWith(root, moves)
 	done := ctx.Done()
-	for it := int64(0); it < max(iterations, 1); it++ {
-		if it&63 == 63 {
+	start := time.Now()
+	for it := int64(0); ; it++ {
+		if lim.Time > 0 {
+			if it%checkEvery == checkEvery-1 && stoprule.TimeUp(time.Since(start), lim.Time, lim.MaxTime, s.rootLead(it)) {
+				break
+			}
+		} else if it >= max(lim.Iterations, 1) {
+			break
+		}
+		if it%checkEvery == checkEvery-1 {
 			select {
 			case <-done:
-				it = iterations
-				continue
+				it = -1
 			default:
+			}
+			if it < 0 {
+				break
 			}
 		}
 		if !bel.Sample(s.rng, &s.board) {
@@ -170,6 +195,41 @@ func (s *Searcher) Choose(ctx context.Context, bel *belief.State, moves []chess.
 	}
 	r.Nodes, r.Value = int(s.nn), s.nodes[best].mean()
 	return r
+}
+
+// rootLead is what the stop rule reads of the root after it iterations.
+func (s *Searcher) rootLead(it int64) stoprule.Root {
+	r := stoprule.Root{Iterations: it}
+	for c := s.nodes[0].child; c >= 0; c = s.nodes[c].next {
+		v := int64(s.nodes[c].visits)
+		r.Open++
+		switch {
+		case v > r.Best:
+			r.Best, r.Second = v, r.Best
+		case v > r.Second:
+			r.Second = v
+		}
+	}
+	return r
+}
+
+// Root is one of the last choice's root attempts.
+type Root struct {
+	Move   chess.Move
+	Visits int64
+	Value  float64 // mean, in pawns for us
+}
+
+// Roots appends the last choice's root attempts to out, in the order of
+// the moves it was given (it allocates only to grow out).
+func (s *Searcher) Roots(out []Root) []Root {
+	if s.nn == 0 {
+		return out
+	}
+	for c := s.nodes[0].child; c >= 0; c = s.nodes[c].next {
+		out = append(out, Root{Move: s.nodes[c].move, Visits: int64(s.nodes[c].visits), Value: s.nodes[c].mean()})
+	}
+	return out
 }
 
 // newNode takes a fresh node, or -1 when the pool is full.
@@ -385,22 +445,25 @@ func captureKey(b *chess.Position, m chess.Move) uint64 {
 
 // pickReply draws the opponent's reply from the policy over s.replies.
 func (s *Searcher) pickReply() int {
+	w := s.weights[:len(s.replies)]
 	top := math.Inf(-1)
 	for i := range s.replies {
-		top = max(top, s.cfg.Weights.Score(&s.replies[i]))
+		w[i] = s.cfg.Weights.Score(&s.replies[i])
+		top = max(top, w[i])
 	}
 	sum := 0.0
-	for i := range s.replies {
-		sum += math.Exp(s.cfg.Weights.Score(&s.replies[i]) - top)
+	for i := range w {
+		w[i] = math.Exp(w[i] - top)
+		sum += w[i]
 	}
 	x := s.rng.Float64() * sum
-	for i := range s.replies {
-		x -= math.Exp(s.cfg.Weights.Score(&s.replies[i]) - top)
+	for i := range w {
+		x -= w[i]
 		if x <= 0 {
 			return i
 		}
 	}
-	return len(s.replies) - 1
+	return len(w) - 1
 }
 
 // Values, in pawns for us.

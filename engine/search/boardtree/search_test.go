@@ -3,9 +3,11 @@ package boardtree
 import (
 	"context"
 	"testing"
+	"time"
 
 	"kriegbot/engine/belief"
 	"kriegbot/engine/chess"
+	"kriegbot/engine/search/stoprule"
 )
 
 // known returns a belief that knows the opponent's men (fen, white to
@@ -29,12 +31,12 @@ func TestChooseRepeats(t *testing.T) {
 	bel, moves := known(t, startFEN)
 	s := New(DefaultConfig())
 	s.NewGame(7)
-	r := s.Choose(context.Background(), &bel, moves, 3000)
+	r := s.Choose(context.Background(), &bel, moves, Limits{Iterations: 3000})
 	if r.Best < 0 || r.Best >= len(moves) || r.Iterations != 3000 || r.Nodes < len(moves) {
 		t.Fatalf("result %+v", r)
 	}
 	s.NewGame(7)
-	if again := s.Choose(context.Background(), &bel, moves, 3000); again != r {
+	if again := s.Choose(context.Background(), &bel, moves, Limits{Iterations: 3000}); again != r {
 		t.Errorf("same seed: %+v then %+v", r, again)
 	}
 }
@@ -49,7 +51,7 @@ func TestChoosesWhatTheBoardsSay(t *testing.T) {
 		bel, moves := known(t, c.fen)
 		s := New(DefaultConfig())
 		s.NewGame(1)
-		r := s.Choose(context.Background(), &bel, moves, 4000)
+		r := s.Choose(context.Background(), &bel, moves, Limits{Iterations: 4000})
 		if r.Best < 0 {
 			t.Fatalf("%s: result %+v", c.name, r)
 		}
@@ -66,7 +68,7 @@ func TestChooseStopsWhenDone(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	s := New(DefaultConfig())
-	if r := s.Choose(ctx, &bel, moves, 1<<30); r.Iterations == 0 || r.Iterations > 64 || r.Best < 0 {
+	if r := s.Choose(ctx, &bel, moves, Limits{Iterations: 1 << 30}); r.Iterations == 0 || r.Iterations > 64 || r.Best < 0 {
 		t.Errorf("result %+v, want a choice of at most 64 iterations", r)
 	}
 }
@@ -78,7 +80,7 @@ func TestChooseFullPool(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.MemoryMB = 0 // the smallest pool
 	s := New(cfg)
-	r := s.Choose(context.Background(), &bel, moves, 5000)
+	r := s.Choose(context.Background(), &bel, moves, Limits{Iterations: 5000})
 	if r.Best < 0 || r.Iterations != 5000 {
 		t.Errorf("result %+v", r)
 	}
@@ -92,8 +94,8 @@ func TestChooseFullPool(t *testing.T) {
 func TestChooseAllocatesNothing(t *testing.T) {
 	bel, moves := known(t, startFEN)
 	s := New(DefaultConfig())
-	s.Choose(context.Background(), &bel, moves, 500)
-	if a := testing.AllocsPerRun(3, func() { s.Choose(context.Background(), &bel, moves, 500) }); a != 0 {
+	s.Choose(context.Background(), &bel, moves, Limits{Iterations: 500})
+	if a := testing.AllocsPerRun(3, func() { s.Choose(context.Background(), &bel, moves, Limits{Iterations: 500}) }); a != 0 {
 		t.Errorf("%v allocations per choice", a)
 	}
 }
@@ -103,6 +105,22 @@ func BenchmarkChoose(b *testing.B) {
 	s := New(DefaultConfig())
 	b.ReportAllocs()
 	for b.Loop() {
-		s.Choose(context.Background(), &bel, moves, 1000)
+		s.Choose(context.Background(), &bel, moves, Limits{Iterations: 1000})
+	}
+}
+
+// TestRootLead: after a search of a mate in one, what the stop rule reads
+// of the root is a lead no rest of the budget can close, and the stop rule
+// ends a clock's search there at four fifths of its time.
+func TestRootLead(t *testing.T) {
+	bel, moves := known(t, "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1")
+	s := New(DefaultConfig())
+	r := s.Choose(context.Background(), &bel, moves, Limits{Iterations: 2000})
+	lead := s.rootLead(r.Iterations)
+	if lead.Open != len(moves) || lead.Iterations != 2000 || lead.Best < 10*lead.Second {
+		t.Fatalf("root %+v after %+v", lead, r)
+	}
+	if !stoprule.TimeUp(800*time.Millisecond, time.Second, 2*time.Second, lead) {
+		t.Errorf("root %+v: the stop rule goes on", lead)
 	}
 }
