@@ -278,6 +278,8 @@ func TestPonderMatchReplays(t *testing.T) {
 	}{
 		{"mcts:mem=1,ponder=on,movetime=3ms", "mcts:mem=1,threads=2,ponder=on,movetime=3ms", false},
 		{"mcts:mem=1,ponder=on,nodes=200", "mcts:mem=1,nodes=200", true},
+		{"boardtree:ponder=on,movetime=3ms", "boardtree:threads=2,ponder=on,movetime=3ms", false},
+		{"boardtree:ponder=on,nodes=200", "boardtree:nodes=200", true},
 	} {
 		f := filepath.Join(t.TempDir(), "m.jsonl")
 		args := []string{"-p1", tc.p1, "-p2", tc.p2, "-games", "2",

@@ -9,6 +9,7 @@ import (
 	"kriegbot/engine/belief"
 	"kriegbot/engine/chess"
 	"kriegbot/engine/search/boardtree"
+	"kriegbot/engine/umpire"
 )
 
 func boardtreeKind() Kind {
@@ -21,6 +22,7 @@ func boardtreeKind() Kind {
 			"refusal=X: cost of an attempt the board refuses, in pawns, 0 to 10 (default 0.02)",
 			"turns=N: our turns in a line before its board is valued, 1 to 100 (default 8)",
 			"mem=MB: memory cap of each tree, 1 to 4096 (default 32)",
+			"reuse=0|1: each choice starts from the node of what was heard since the last, with the visits the tree gave it (default 1)",
 			"threads=N: trees searched in parallel, each on its own goroutine and seed, their root visits summed for the choice, 1 to 64 (default 1)",
 			"prior=default|uniform: the opponent model the belief uses (default: the embedded one)",
 			"seed=N: mixed into each game's seed (default 0)",
@@ -37,6 +39,7 @@ func buildBoardtree(o *Options) (func() Player, error) {
 	cfg.MaxTurns = o.Int("turns", cfg.MaxTurns, 1, 100)
 	cfg.MemoryMB = o.Int("mem", cfg.MemoryMB, 1, 4096)
 	threads := o.Int("threads", 1, 1, 64)
+	cfg.Reuse = o.Int("reuse", 1, 0, 1) == 1
 	seed := uint64(o.Int("seed", 0, 0, 1<<62))
 	prior, err := priorOption(o)
 	if err != nil {
@@ -63,15 +66,16 @@ const defaultTreeRate = 3e4
 // one tree a thread: root parallelism, each tree on its own goroutine from
 // its own seed, their root visits summed for the choice.
 type treeChooser struct {
-	trees  []*boardtree.Searcher
-	spent  []int64 // each tree's iterations in the last choice
-	roots  []boardtree.Root
-	visits []int64
-	values []float64
+	trees   []*boardtree.Searcher
+	spent   []int64 // each tree's iterations in the last choice
+	results []boardtree.Result
+	roots   []boardtree.Root
+	visits  []int64
+	values  []float64
 }
 
 func newTreeChooser(cfg boardtree.Config, threads int) *treeChooser {
-	c := &treeChooser{spent: make([]int64, threads)}
+	c := &treeChooser{spent: make([]int64, threads), results: make([]boardtree.Result, threads)}
 	for range threads {
 		c.trees = append(c.trees, boardtree.New(cfg))
 	}
@@ -105,13 +109,18 @@ func (c *treeChooser) Choose(ctx context.Context, bel *belief.State, moves []che
 	if n == 1 {
 		r := c.trees[0].Choose(ctx, bel, moves, limit(0))
 		c.spent[0] = r.Iterations
-		return choice{best: r.Best, spent: r.Iterations, value: r.Value}
+		return choice{best: r.Best, spent: r.Iterations, value: r.Value, reused: r.Reused}
 	}
 	var wg sync.WaitGroup
 	for i, t := range c.trees {
-		wg.Go(func() { c.spent[i] = t.Choose(ctx, bel, moves, limit(i)).Iterations })
+		wg.Go(func() { c.results[i] = t.Choose(ctx, bel, moves, limit(i)) })
 	}
 	wg.Wait()
+	var reused int64
+	for i, r := range c.results {
+		c.spent[i] = r.Iterations
+		reused += r.Reused
+	}
 	c.sum(len(moves))
 	out := choice{best: -1}
 	for j := range moves {
@@ -125,6 +134,7 @@ func (c *treeChooser) Choose(ctx context.Context, bel *belief.State, moves []che
 	for _, k := range c.spent {
 		out.spent += k
 	}
+	out.reused = reused
 	return out
 }
 
@@ -157,6 +167,73 @@ func (c *treeChooser) Candidates(moves []chess.Move, out []Candidate) []Candidat
 	}
 	slices.SortStableFunc(out[n:], func(a, b Candidate) int { return cmp.Compare(b.Visits, a.Visits) })
 	return out
+}
+
+// heard tells each tree a wild 16 answer (see boardtree's Heard*).
+func (c *treeChooser) heard(v umpire.View, m chess.Move) {
+	sq := v.Capture.Square
+	if v.Capture.Kind == umpire.NoCapture {
+		sq = chess.NoSquare
+	}
+	pawn := v.Capture.Kind == umpire.PawnCaptured
+	for _, t := range c.trees {
+		switch {
+		case v.Own && v.Illegal:
+			t.HeardRefused(m)
+		case v.Verdict != umpire.IllegalMove:
+			t.Forget() // not a wild 16 answer
+		case v.Own:
+			t.HeardOurs(m, sq, pawn, v.Checks)
+		default:
+			t.HeardTheirs(sq, pawn, v.Checks, v.PawnTries)
+		}
+	}
+}
+
+// ponder runs each tree's Ponder on its own goroutine: its share of
+// iterations, or until ctx is done (0), or exactly trees[i] (a replay).
+func (c *treeChooser) ponder(ctx context.Context, bel *belief.State, iterations int64, trees []int64) PonderReport {
+	n := len(c.trees)
+	count := func(i int) int64 {
+		switch {
+		case len(trees) == n:
+			return trees[i]
+		case iterations == 0:
+			return 0
+		}
+		return max(iterations/int64(n), 1)
+	}
+	if len(trees) > 0 && len(trees) != n {
+		return PonderReport{}
+	}
+	// A replayed tree that pondered nothing ponders nothing (to its
+	// Ponder, 0 would mean until ctx is done).
+	run := func(i int) int64 {
+		if len(trees) == n && trees[i] == 0 {
+			return 0
+		}
+		return c.trees[i].Ponder(ctx, bel, count(i))
+	}
+	if n == 1 {
+		return PonderReport{Iterations: run(0)}
+	}
+	var wg sync.WaitGroup
+	for i := range c.trees {
+		wg.Go(func() { c.spent[i] = run(i) })
+	}
+	wg.Wait()
+	rep := PonderReport{Trees: append([]int64(nil), c.spent...)}
+	for _, k := range c.spent {
+		rep.Iterations += k
+	}
+	return rep
+}
+
+// forget drops what each tree heard.
+func (c *treeChooser) forget() {
+	for _, t := range c.trees {
+		t.Forget()
+	}
 }
 
 // treeCounts returns each tree's iterations in the last choice, for a

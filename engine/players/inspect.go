@@ -29,6 +29,9 @@ type SearchReport struct {
 	// trees stop on their own, and a replay needs each count (TreeRepeater).
 	Trees []int64
 	Nodes int64
+	// Reused is the visits the root kept from earlier searches and
+	// ponders (boardtree's tree reuse; 0 where not counted).
+	Reused int64
 	// Boards is the number of boards the root counted its mate chances on
 	// (0: none), sized to the budget: a replay repeats it (Budget.Boards).
 	Boards int

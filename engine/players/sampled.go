@@ -10,6 +10,7 @@ import (
 	"kriegbot/engine/belief"
 	"kriegbot/engine/chess"
 	"kriegbot/engine/search/sampled"
+	"kriegbot/engine/umpire"
 )
 
 func sampledKind() Kind {
@@ -87,6 +88,15 @@ type boardChooser interface {
 	// treeCounts is each tree's work in the last choice when it searched
 	// several (nil for one).
 	treeCounts() []int64
+	// heard tells the search a wild 16 answer to us (m: our attempt, for
+	// our own answers), so that it may keep what it grew below it.
+	heard(v umpire.View, m chess.Move)
+	// forget drops what was heard (an answer the search does not model).
+	forget()
+	// ponder grows the search during the opponent's turn (iterations
+	// units, or until ctx is done when 0; trees, a replay's counts) and
+	// says what it did.
+	ponder(ctx context.Context, bel *belief.State, iterations int64, trees []int64) PonderReport
 }
 
 // workLimits bound a boardChooser's choice: work units, or on the clock
@@ -104,6 +114,8 @@ type choice struct {
 	best  int     // index in the moves given; -1: no board drawn
 	spent int64   // work units spent
 	value float64 // the chosen attempt's value, in pawns for us
+	// reused is the root's visits kept from earlier choices and ponders.
+	reused int64
 }
 
 // scorerChooser is sampled's scorer as a boardChooser (work: alpha-beta
@@ -119,7 +131,12 @@ func (c *scorerChooser) Choose(ctx context.Context, bel *belief.State, moves []c
 	return choice{best: c.last.Best, spent: c.last.Nodes, value: c.last.Score / 100}
 }
 
-func (c *scorerChooser) treeCounts() []int64 { return nil }
+func (c *scorerChooser) treeCounts() []int64           { return nil }
+func (c *scorerChooser) heard(umpire.View, chess.Move) {}
+func (c *scorerChooser) forget()                       {}
+func (c *scorerChooser) ponder(context.Context, *belief.State, int64, []int64) PonderReport {
+	return PonderReport{}
+}
 
 // Candidates lists each attempt's combined score (its Visits: the boards).
 func (c *scorerChooser) Candidates(moves []chess.Move, out []Candidate) []Candidate {
@@ -154,6 +171,9 @@ type Sampled struct {
 	rate, startRate float64
 	// last is the last Attempt's search, for records and replays.
 	last SearchReport
+	// wild16: the game's answers are wild 16's, the only ones the tree
+	// search keeps its tree across (heard).
+	wild16 bool
 }
 
 // defaultRate is a starting guess of alpha-beta nodes per second on one core,
@@ -169,6 +189,7 @@ func (p *Sampled) NewGame(g Game) error {
 		p.bel.HideKing()
 	}
 	p.scorer.NewGame(g.Seed ^ p.seed)
+	p.wild16 = g.Rules.Variant.IsWild16()
 	p.rate = p.startRate
 	p.fall.noise = 0
 	if err := p.bare.NewGame(g); err != nil {
@@ -196,6 +217,7 @@ func (p *Sampled) attempt(ctx context.Context, b Budget, trees []int64) (chess.M
 	}
 	var m chess.Move
 	p.last = SearchReport{}
+	byChooser := false
 	if p.bel.Units() == 0 {
 		var err error
 		if m, err = p.bare.attempt(ctx, b, trees); err != nil || !p.list.Contains(m) {
@@ -205,6 +227,10 @@ func (p *Sampled) attempt(ctx context.Context, b Budget, trees []int64) (chess.M
 		}
 	} else {
 		m = p.choose(ctx, b, trees)
+		byChooser = m != chess.NullMove
+	}
+	if !byChooser {
+		p.scorer.forget() // not the tree's choice: its root is not where the game is
 	}
 	if m == chess.NullMove {
 		var err error
@@ -247,7 +273,7 @@ func (p *Sampled) choose(ctx context.Context, b Budget, trees []int64) chess.Mov
 	// A replay asks for the recorded iterations as its budget's nodes: in
 	// budget nodes, rounded up (exact at unit=1, boardtree's).
 	p.last = SearchReport{Iterations: (c.spent + p.unit - 1) / p.unit, Nodes: c.spent, Value: c.value,
-		Candidates: p.scorer.Candidates(moves, nil), Trees: p.scorer.treeCounts()}
+		Candidates: p.scorer.Candidates(moves, nil), Trees: p.scorer.treeCounts(), Reused: c.reused}
 	return moves[c.best]
 }
 
@@ -265,7 +291,19 @@ func (p *Sampled) Value() (float64, bool) {
 	return Score(p.last.Value), true
 }
 
+// Ponder thinks during the opponent's turn, after a move of ours, if the
+// search can (boardtree's, which grows its tree below the move played).
+func (p *Sampled) Ponder(ctx context.Context, nodes int64) PonderReport {
+	return p.scorer.ponder(ctx, &p.bel, nodes, nil)
+}
+
+// PonderTrees repeats a recorded ponder from each tree's iterations.
+func (p *Sampled) PonderTrees(trees []int64) PonderReport {
+	return p.scorer.ponder(context.Background(), &p.bel, 0, trees)
+}
+
 var (
+	_ Ponderer     = (*Sampled)(nil)
 	_ Inspector    = (*Sampled)(nil)
 	_ Valuer       = (*Sampled)(nil)
 	_ TreeRepeater = (*Sampled)(nil)
@@ -280,13 +318,14 @@ func (p *Sampled) Hear(e Event) {
 	if e.Kind != Answer || !v.Heard {
 		return
 	}
+	var m chess.Move
 	switch {
 	case v.Own && v.Illegal:
-		m := p.know.pending
+		m = p.know.pending
 		p.know.Hear(v)
 		p.bel.Ours(m, v)
 	case v.Own:
-		m := v.Move
+		m = v.Move
 		if m == chess.NullMove {
 			m = p.know.pending
 		}
@@ -296,6 +335,11 @@ func (p *Sampled) Hear(e Event) {
 	default:
 		p.know.Hear(v)
 		p.bel.Theirs(v)
+	}
+	if p.wild16 && v.Ending == umpire.NotOver {
+		p.scorer.heard(v, m)
+	} else {
+		p.scorer.forget()
 	}
 }
 

@@ -32,12 +32,15 @@ type Config struct {
 	Weights replymodel.Weights
 	// MemoryMB caps the node pool.
 	MemoryMB int
+	// Reuse starts each choice from the node of what was heard since the
+	// last (Heard*), with the visits it has, when the tree holds it.
+	Reuse bool
 }
 
 // DefaultConfig returns the prototype's settings.
 func DefaultConfig() Config {
 	return Config{Exploration: 0.5, Leaf: 16, Refusal: 0.02, MaxTurns: 8,
-		Weights: replymodel.DefaultWeights(), MemoryMB: 32}
+		Weights: replymodel.DefaultWeights(), MemoryMB: 32, Reuse: true}
 }
 
 // kind of a node.
@@ -87,6 +90,8 @@ type Result struct {
 	// Iterations run, boards drawn (one an iteration), tree nodes made.
 	Iterations int64
 	Nodes      int
+	// Reused is the visits the root had from earlier choices (Reuse).
+	Reused int64
 	// Value is the chosen attempt's mean value, in pawns for us.
 	Value float64
 }
@@ -99,6 +104,9 @@ type Searcher struct {
 	ab    *alphabeta.Searcher
 	nodes []node
 	nn    int32
+	// spare is the other half of the pool under Reuse, where compact
+	// copies the tree kept.
+	spare []node
 	// per iteration
 	board   chess.Position
 	path    []int32
@@ -111,25 +119,47 @@ type Searcher struct {
 	// rootMoves are the root's attempts: in the root's turn only they may
 	// be asked (the others were refused before the search).
 	rootMoves []chess.Move
+	// root is the last choice's root node; next the decision node that
+	// stands for what has been heard since (-1: none, a fresh tree); sent
+	// the attempt node of our accepted move, until the opponent's reply
+	// completes its key (partial: our capture and checks).
+	root, next, sent int32
+	partial          uint64
+	// chose: the last choice's root stands for where the game is (no
+	// answer heard since, no attempt chosen elsewhere).
+	chose bool
+	// compactions counts compact's copies (for tests).
+	compactions int
 }
 
 // New returns a Searcher.
 func New(cfg Config) *Searcher {
 	n := max(cfg.MemoryMB<<20/nodeBytes, 1024)
+	var spare []node
+	if cfg.Reuse {
+		// Two halves: a tree kept for the next choice is copied, compact,
+		// into the other (see compact).
+		n = max(n/2, 1024)
+		spare = make([]node, n)
+	}
 	return &Searcher{
 		cfg:     cfg,
 		rng:     rand.New(rand.NewPCG(1, 2)),
 		ab:      alphabeta.New(),
 		nodes:   make([]node, n),
+		spare:   spare,
 		path:    make([]int32, 0, 1024),
 		refused: make([]chess.Move, 0, chess.MaxMoves),
 		replies: make([]replymodel.Move, 0, chess.MaxMoves),
+		next:    -1,
+		sent:    -1,
 	}
 }
 
-// NewGame reseeds the search for a game.
+// NewGame reseeds the search for a game and forgets the tree.
 func (s *Searcher) NewGame(seed uint64) {
 	s.rng = rand.New(rand.NewPCG(seed, 0xb0a2d7ee))
+	s.nn, s.next, s.sent, s.chose = 0, -1, -1, false
 }
 
 // Limits bound a choice: exactly Iterations iterations (a node-bounded
@@ -153,9 +183,9 @@ func (s *Searcher) Choose(ctx context.Context, bel *belief.State, moves []chess.
 		return r
 	}
 	s.us, s.rootMoves = bel.Color(), moves
-	s.nn = 0
-	root := s.newNode(decision, 0, chess.NullMove)
-	s.expandWith(root, moves)
+	root := s.reroot(moves)
+	s.chose = true
+	r.Reused = int64(s.nodes[root].visits)
 	done := ctx.Done()
 	start := time.Now()
 	for it := int64(0); ; it++ {
@@ -200,7 +230,7 @@ func (s *Searcher) Choose(ctx context.Context, bel *belief.State, moves []chess.
 // rootLead is what the stop rule reads of the root after it iterations.
 func (s *Searcher) rootLead(it int64) stoprule.Root {
 	r := stoprule.Root{Iterations: it}
-	for c := s.nodes[0].child; c >= 0; c = s.nodes[c].next {
+	for c := s.nodes[s.root].child; c >= 0; c = s.nodes[c].next {
 		v := int64(s.nodes[c].visits)
 		r.Open++
 		switch {
@@ -226,10 +256,151 @@ func (s *Searcher) Roots(out []Root) []Root {
 	if s.nn == 0 {
 		return out
 	}
-	for c := s.nodes[0].child; c >= 0; c = s.nodes[c].next {
+	for c := s.nodes[s.root].child; c >= 0; c = s.nodes[c].next {
 		out = append(out, Root{Move: s.nodes[c].move, Visits: int64(s.nodes[c].visits), Value: s.nodes[c].mean()})
 	}
 	return out
+}
+
+// reroot returns the choice's root, whose attempts are moves in their
+// order: the node of what was heard since the last choice, its attempts
+// among moves kept with their visits, when reuse is on and the pool has
+// room; else a fresh tree.
+func (s *Searcher) reroot(moves []chess.Move) int32 {
+	r := s.next
+	s.next, s.sent = -1, -1
+	if s.cfg.Reuse && r >= 0 && int(s.nn) > len(s.nodes)/2 {
+		r = s.compact(r)
+	}
+	if !s.cfg.Reuse || r < 0 || int(s.nn)+len(moves) > len(s.nodes)/2 {
+		s.nn = 0
+		r = s.newNode(decision, 0, chess.NullMove)
+		s.expandWith(r, moves)
+		s.root = r
+		return r
+	}
+	// Relink the root's attempts in the order of moves: those the tree
+	// has keep their subtrees; the rest are new; the others (refused, or
+	// not ours to ask now) drop out of the list.
+	old := s.nodes[r].child
+	prev := int32(-1)
+	for _, m := range moves {
+		c := int32(-1)
+		for x := old; x >= 0; x = s.nodes[x].next {
+			if s.nodes[x].move == m {
+				c = x
+				break
+			}
+		}
+		if c < 0 {
+			c = s.newNode(attempt, 0, m)
+		}
+		if prev < 0 {
+			s.nodes[r].child = c
+		} else {
+			s.nodes[prev].next = c
+		}
+		prev = c
+	}
+	s.nodes[prev].next = -1
+	s.nodes[r].expanded = true
+	s.root = r
+	return r
+}
+
+// compact copies the subtree of node r into the spare half of the pool,
+// breadth first (the copy is its own queue, as in Cheney's collector), and
+// makes that half the pool; it returns r's new index, 0.
+func (s *Searcher) compact(r int32) int32 {
+	dst := s.spare
+	dst[0] = s.nodes[r]
+	dst[0].next = -1
+	n := int32(1)
+	for scan := int32(0); scan < n; scan++ {
+		prev := int32(-1)
+		for c := dst[scan].child; c >= 0; c = s.nodes[c].next {
+			dst[n] = s.nodes[c]
+			if prev < 0 {
+				dst[scan].child = n
+			} else {
+				dst[prev].next = n
+			}
+			prev = n
+			n++
+		}
+		if prev >= 0 {
+			dst[prev].next = -1
+		}
+	}
+	s.nodes, s.spare, s.nn = dst, s.nodes, n
+	s.compactions++
+	return 0
+}
+
+// attemptNode returns the last choice's attempt node of m, or -1 when
+// that root no longer stands for where the game is.
+func (s *Searcher) attemptNode(m chess.Move) int32 {
+	ok := s.chose && s.nn > 0
+	s.chose = false
+	if !ok {
+		return -1
+	}
+	for c := s.nodes[s.root].child; c >= 0; c = s.nodes[c].next {
+		if s.nodes[c].move == m {
+			return c
+		}
+	}
+	return -1
+}
+
+// answerNode returns attempt node a's child heard as key, or -1.
+func (s *Searcher) answerNode(a int32, key uint64) int32 {
+	if a < 0 {
+		return -1
+	}
+	for c := s.nodes[a].child; c >= 0; c = s.nodes[c].next {
+		if s.nodes[c].key == key && s.nodes[c].kind == decision {
+			return c
+		}
+	}
+	return -1
+}
+
+// HeardRefused tells the search that attempt m of its last choice was
+// refused: the next choice starts from what the tree grew below it.
+func (s *Searcher) HeardRefused(m chess.Move) {
+	s.next, s.sent = s.answerNode(s.attemptNode(m), keyRefused), -1
+}
+
+// HeardOurs tells the search that attempt m of its last choice was played,
+// with capture on square sq (chess.NoSquare: none; pawn: a pawn was taken)
+// and the checks announced.
+func (s *Searcher) HeardOurs(m chess.Move, sq chess.Square, pawn bool, checks [2]chess.CheckKind) {
+	s.next, s.sent = -1, s.attemptNode(m)
+	s.partial = heardCapture(sq, pawn) | uint64(checks[0])<<8 | uint64(checks[1])<<11
+}
+
+// HeardTheirs tells the search the opponent's reply to our played attempt:
+// its capture (as HeardOurs), the checks, and our pawn tries announced.
+func (s *Searcher) HeardTheirs(sq chess.Square, pawn bool, checks [2]chess.CheckKind, tries int) {
+	key := s.partial | heardCapture(sq, pawn)<<14 | uint64(checks[0])<<22 | uint64(checks[1])<<25 | uint64(min(max(tries, 0), 15))<<28
+	s.next, s.sent = s.answerNode(s.sent, key), -1
+}
+
+// Forget drops what was heard: the next choice grows a fresh tree (an
+// answer the tree does not model, a game over).
+func (s *Searcher) Forget() { s.next, s.sent, s.chose = -1, -1, false }
+
+// heardCapture is captureKey's encoding of an announced capture.
+func heardCapture(sq chess.Square, pawn bool) uint64 {
+	if sq == chess.NoSquare {
+		return 0
+	}
+	k := uint64(sq) + 1
+	if pawn {
+		k |= 1 << 7
+	}
+	return k
 }
 
 // newNode takes a fresh node, or -1 when the pool is full.
@@ -296,20 +467,31 @@ func (s *Searcher) ourAttempts(rootTurn bool) {
 func (s *Searcher) iterate(root int32) {
 	s.path = append(s.path[:0], root)
 	s.refused = s.refused[:0]
-	d := root
-	turns := 0
+	s.backup(s.walk(root, 0))
+}
+
+// backup adds value to each node of s.path.
+func (s *Searcher) backup(value float64) {
+	for _, i := range s.path {
+		s.nodes[i].visits++
+		s.nodes[i].sum += float32(value)
+	}
+}
+
+// walk goes down from decision node d, turns of ours into the line, on
+// s.board, appending the nodes it passes to s.path, and returns the
+// line's value.
+func (s *Searcher) walk(d int32, turns int) float64 {
 	var value float64
 	for {
 		n := &s.nodes[d]
 		if n.kind == end {
-			value = s.endValue()
-			break
+			return value + s.endValue()
 		}
 		if !n.expanded {
 			s.ourAttempts(turns == 0)
 			if s.list.N == 0 || !s.expandWith(d, s.list.Slice()) {
-				value = s.leafValue()
-				break
+				return value + s.leafValue()
 			}
 		}
 		a := s.selectAttempt(d)
@@ -317,8 +499,7 @@ func (s *Searcher) iterate(root int32) {
 		key, over, refused := s.play(s.nodes[a].move)
 		child, fresh := s.childFor(a, key, over)
 		if child < 0 {
-			value = s.leafValue()
-			break
+			return value + s.leafValue()
 		}
 		s.path = append(s.path, child)
 		if refused {
@@ -329,19 +510,68 @@ func (s *Searcher) iterate(root int32) {
 			turns++
 		}
 		if over {
-			value += s.endValue()
-			break
+			return value + s.endValue()
 		}
 		if fresh || turns >= s.cfg.MaxTurns || len(s.refused) >= 32 {
-			value += s.leafValue()
-			break
+			return value + s.leafValue()
 		}
 		d = child
 	}
-	for _, i := range s.path {
-		s.nodes[i].visits++
-		s.nodes[i].sum += float32(value)
+}
+
+// Ponder grows the tree below our last played attempt (HeardOurs) while
+// the opponent is to move: each iteration draws a board from bel (the
+// opponent's turn) and plays its reply there, so that the node the reply
+// we hear leads to has visits when our turn comes. It runs iterations
+// iterations, or until ctx is done when iterations is 0, and returns how
+// many it ran; nothing when there is no played attempt to grow.
+func (s *Searcher) Ponder(ctx context.Context, bel *belief.State, iterations int64) int64 {
+	a := s.sent
+	if !s.cfg.Reuse || a < 0 || int(s.nn) > len(s.nodes)*3/4 {
+		return 0
 	}
+	s.us = bel.Color()
+	last := chess.NoSquare
+	if s.partial&0x7f != 0 {
+		last = s.nodes[a].move.To()
+	}
+	done := ctx.Done()
+	var n int64
+	for ; iterations == 0 || n < iterations; n++ {
+		if n%checkEvery == checkEvery-1 && int(s.nn) > len(s.nodes)*3/4 {
+			break
+		}
+		if iterations == 0 && n%checkEvery == 0 {
+			select {
+			case <-done:
+				return n
+			default:
+			}
+		}
+		if !bel.Sample(s.rng, &s.board) {
+			break
+		}
+		s.path = append(s.path[:0], a)
+		s.refused = s.refused[:0]
+		key, over := s.reply(s.partial, last)
+		child, fresh := s.childFor(a, key, over)
+		switch {
+		case child < 0:
+			s.backup(s.leafValue())
+			continue
+		case over:
+			s.path = append(s.path, child)
+			s.backup(s.endValue())
+			continue
+		case fresh:
+			s.path = append(s.path, child)
+			s.backup(s.leafValue())
+			continue
+		}
+		s.path = append(s.path, child)
+		s.backup(s.walk(child, 1))
+	}
+	return n
 }
 
 // selectAttempt picks decision node d's attempt by UCT: each unvisited
@@ -417,16 +647,29 @@ func (s *Searcher) play(m chess.Move) (key uint64, over, refused bool) {
 	if ourCap != 0 {
 		last = m.To()
 	}
+	key, over = s.reply(key, last)
+	return key, over, false
+}
+
+// reply plays the opponent's reply on s.board (its turn) by the policy,
+// last the square of our man that just captured (or NoSquare), and
+// returns key (what we heard of our attempt) with what we hear of the
+// reply, and whether the game ended.
+func (s *Searcher) reply(key uint64, last chess.Square) (uint64, bool) {
+	b := &s.board
 	s.replies = replymodel.Describe(b, last, &s.list, s.replies[:0])
+	if len(s.replies) == 0 {
+		return key | keyOver, true // a board drawn for a ponder where the game is over
+	}
 	r := s.list.Moves[s.pickReply()]
 	theirCap := captureKey(b, r)
 	b.Make(r)
-	c1, c2 = b.CheckKinds()
+	c1, c2 := b.CheckKinds()
 	key |= theirCap<<14 | uint64(c1)<<22 | uint64(c2)<<25
 	if !b.HasLegalMove() {
-		return key | keyOver, true, false
+		return key | keyOver, true
 	}
-	return key | uint64(min(b.PawnTries(), 15))<<28, false, false
+	return key | uint64(min(b.PawnTries(), 15))<<28, false
 }
 
 // captureKey is what the referee says of m's capture on b: 0 for none,
@@ -436,11 +679,7 @@ func captureKey(b *chess.Position, m chess.Move) uint64 {
 	if sq == chess.NoSquare {
 		return 0
 	}
-	k := uint64(sq) + 1
-	if b.PieceAt(sq).Type() == chess.Pawn {
-		k |= 1 << 7
-	}
-	return k
+	return heardCapture(sq, b.PieceAt(sq).Type() == chess.Pawn)
 }
 
 // pickReply draws the opponent's reply from the policy over s.replies.

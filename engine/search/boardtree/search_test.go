@@ -124,3 +124,136 @@ func TestRootLead(t *testing.T) {
 		t.Errorf("root %+v: the stop rule goes on", lead)
 	}
 }
+
+// heardBest tells s the answers of its last choice's most visited answer
+// node below attempt m, as the tree keyed them, and returns that node and
+// its visits (-1 when none).
+func heardBest(s *Searcher, m chess.Move) (int32, int32) {
+	a := s.attemptNodeOf(m)
+	d, visits := int32(-1), int32(0)
+	for c := s.nodes[a].child; c >= 0; c = s.nodes[c].next {
+		if s.nodes[c].kind == decision && s.nodes[c].visits > visits {
+			d, visits = c, s.nodes[c].visits
+		}
+	}
+	if d < 0 {
+		s.Forget()
+		return -1, 0
+	}
+	key := s.nodes[d].key
+	sq := func(k uint64) (chess.Square, bool) {
+		if k&0x7f == 0 {
+			return chess.NoSquare, false
+		}
+		return chess.Square(k&0x7f - 1), k&0x80 != 0
+	}
+	ch := func(k uint64) [2]chess.CheckKind {
+		return [2]chess.CheckKind{chess.CheckKind(k & 7), chess.CheckKind(k >> 3 & 7)}
+	}
+	if key == keyRefused {
+		s.HeardRefused(m)
+		return d, visits
+	}
+	ourSq, ourPawn := sq(key)
+	s.HeardOurs(m, ourSq, ourPawn, ch(key>>8))
+	theirSq, theirPawn := sq(key >> 14)
+	s.HeardTheirs(theirSq, theirPawn, ch(key>>22), int(key>>28&15))
+	return d, visits
+}
+
+// TestReuse: after our attempt and the opponent's reply are heard as the
+// tree keyed them, the next choice starts from that node with its visits;
+// an answer the tree never met, or a Forget, starts a fresh tree.
+func TestReuse(t *testing.T) {
+	bel, moves := known(t, startFEN)
+	s := New(DefaultConfig())
+	s.NewGame(3)
+	r := s.Choose(context.Background(), &bel, moves, Limits{Iterations: 4000})
+	d, visits := heardBest(s, moves[r.Best])
+	if d < 0 || visits < 2 || s.next != d {
+		t.Fatalf("answer node %d (%d visits), next %d", d, visits, s.next)
+	}
+	// The belief does not matter here: a choice from the node reuses it.
+	r2 := s.Choose(context.Background(), &bel, moves, Limits{Iterations: 100})
+	if r2.Reused != int64(visits) {
+		t.Errorf("reused %d visits, want %d", r2.Reused, visits)
+	}
+	s.HeardOurs(moves[r2.Best], chess.NoSquare, false, [2]chess.CheckKind{})
+	s.HeardTheirs(chess.Square(28), true, [2]chess.CheckKind{}, 15)
+	if r3 := s.Choose(context.Background(), &bel, moves, Limits{Iterations: 100}); r3.Reused != 0 {
+		t.Errorf("an answer never met: reused %d visits", r3.Reused)
+	}
+	heardBest(s, moves[0])
+	s.Forget()
+	if r4 := s.Choose(context.Background(), &bel, moves, Limits{Iterations: 100}); r4.Reused != 0 {
+		t.Errorf("after Forget: reused %d visits", r4.Reused)
+	}
+}
+
+// TestReuseCompacts: choices that keep their trees in a small pool copy
+// the kept subtree into the other half and go on choosing from it.
+func TestReuseCompacts(t *testing.T) {
+	bel, moves := known(t, startFEN)
+	cfg := DefaultConfig()
+	cfg.MemoryMB = 0
+	s := New(cfg)
+	reused := 0
+	for i := range 30 {
+		r := s.Choose(context.Background(), &bel, moves, Limits{Iterations: 300})
+		if r.Best < 0 || r.Nodes > len(s.nodes) {
+			t.Fatalf("choice %d: %+v", i, r)
+		}
+		if s.compactions > 0 && r.Reused > 0 {
+			reused++
+		}
+		heardBest(s, moves[r.Best])
+	}
+	if s.compactions == 0 || reused == 0 {
+		t.Errorf("%d compactions, %d choices reused a compacted tree", s.compactions, reused)
+	}
+}
+
+// attemptNodeOf is attemptNode without its side effect, for tests.
+func (s *Searcher) attemptNodeOf(m chess.Move) int32 {
+	for c := s.nodes[s.root].child; c >= 0; c = s.nodes[c].next {
+		if s.nodes[c].move == m {
+			return c
+		}
+	}
+	return -1
+}
+
+// TestReplyOnAFinishedBoard: a board drawn for a ponder where the opponent
+// has no move (mated there) ends the line instead of failing.
+func TestReplyOnAFinishedBoard(t *testing.T) {
+	p, err := chess.ParseFEN("R5k1/5ppp/8/8/8/8/5PPP/6K1 b - - 0 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := New(DefaultConfig())
+	s.board = p
+	if key, over := s.reply(7, chess.NoSquare); !over || key != 7|keyOver {
+		t.Errorf("key %x, over %v", key, over)
+	}
+}
+
+// TestPonder: after our attempt is heard played, a ponder grows the tree
+// below it, and the reply then heard starts the next choice with the
+// ponder's visits; without a played attempt a ponder does nothing.
+func TestPonder(t *testing.T) {
+	bel, moves := known(t, startFEN)
+	s := New(DefaultConfig())
+	if n := s.Ponder(context.Background(), &bel, 100); n != 0 {
+		t.Fatalf("a ponder with nothing played ran %d iterations", n)
+	}
+	r := s.Choose(context.Background(), &bel, moves, Limits{Iterations: 200})
+	m := moves[r.Best]
+	a := s.attemptNodeOf(m)
+	before := s.nodes[a].visits
+	s.HeardOurs(m, chess.NoSquare, false, [2]chess.CheckKind{})
+	// The belief is still ours to move: its boards stand in for the
+	// opponent's, which is all the ponder needs of them here.
+	if n := s.Ponder(context.Background(), &bel, 500); n != 500 || s.nodes[a].visits != before+500 {
+		t.Fatalf("ponder ran %d, the attempt's visits %d -> %d", n, before, s.nodes[a].visits)
+	}
+}
