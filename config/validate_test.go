@@ -74,7 +74,7 @@ func TestValidateRules(t *testing.T) {
 		{"flooding", func(c *Config) { c.Connection.LinesPerSecond = 1000 }, "connection.lines_per_second: must be 0.5 to 100, got 1000"},
 		{"console", func(c *Config) { c.Logs.Console = "tty" }, `logs.console: must be one of "auto", "pretty", "json", "off"; got "tty"`},
 		{"unknown player kind", func(c *Config) { c.Engine.Player = "mtcs" },
-			`engine.player: spec "mtcs": unknown kind "mtcs" (known: random, heuristic, mcts, sampled)`},
+			`engine.player: spec "mtcs": unknown kind "mtcs" (known: random, heuristic, mcts, sampled, boardtree)`},
 		{"bad player option", func(c *Config) { c.Sparring.Player = "mcts:threads=0" },
 			`sparring.player: spec "mcts:threads=0": option threads: "0" is not an integer from 1 to 64`},
 		{"tournament defaults on a real server", func(c *Config) { *c = realServer(); c.Tournament.Join = []int{3, 7} },
