@@ -43,6 +43,14 @@ type KSOptions struct {
 	// CreateEvery is the least time between two lobby games created
 	// (default 30 s).
 	CreateEvery time.Duration
+	// RotateAfter is how long a lobby game of ours waits for an opponent,
+	// with server.create_rule_variant = "rotate", in a variant with no
+	// game started since we started, before it is withdrawn and its
+	// variant rested (four times RotateAfter, doubling with each
+	// game of it left untaken in a row, up to an hour), so that a variant
+	// nobody plays holds no place of max_games for long (default 5 min;
+	// the site deletes a waiting game after 10).
+	RotateAfter time.Duration
 	// Timeout bounds one request (default 20 s).
 	Timeout time.Duration
 	// Rate bounds requests per second (default 8; see ksclient.Config).
@@ -65,6 +73,9 @@ func (o *KSOptions) defaults(d *Daemon) {
 	}
 	if o.CreateEvery <= 0 {
 		o.CreateEvery = 30 * time.Second
+	}
+	if o.RotateAfter <= 0 {
+		o.RotateAfter = 5 * time.Minute
 	}
 	if o.Timeout <= 0 {
 		o.Timeout = 20 * time.Second
@@ -96,12 +107,22 @@ type ksRun struct {
 	retry    *backoff.Backoff // the requests' delays
 	profiled bool
 	lastPoll time.Time
-	waiting  string // our waiting lobby game, "" for none
+	waiting  string    // our waiting lobby game, "" for none
+	wait     lobbyWait // since when it waits, in which variant
 	lastMake time.Time
 	lastJoin time.Time
-	created  int // lobby games created (rotate takes the next variant)
+	created  int // lobby games created (rotate takes the next variant on a tie)
 	done     []*ksDone
 	seen     map[string]bool // games we finished or refused: never started again
+
+	// The spread of variants (kslobby.go): games started this run by
+	// variant, the variants resting after a lobby game of theirs went
+	// untaken (until when, and how many in a row), and the creators of
+	// open games known to be bots or not.
+	played map[string]int
+	rested map[string]time.Time
+	misses map[string]int
+	isBot  map[string]bool
 }
 
 // RunKriegspiel plays on the kriegspiel.org bot API until told to stop or
@@ -128,6 +149,7 @@ func (d *Daemon) RunKriegspiel(ctx context.Context, o KSOptions) int {
 	}
 	r := &ksRun{ctx: ctx, d: d, o: o, c: c, me: strings.ToLower(cfg.Account.Handle), games: map[string]*ksGame{},
 		pings: make(chan string, 16), fatal: make(chan error, 1), seen: map[string]bool{},
+		played: map[string]int{}, rested: map[string]time.Time{}, misses: map[string]int{}, isBot: map[string]bool{},
 		retry: backoff.New(o.BackoffMin, o.BackoffMax, rand.New(rand.NewPCG(d.opt.Seed, 0x6b73)))}
 	d.opt.Log.Info().Str("url", o.URL).Msg("playing on the kriegspiel.org API")
 	d.opt.Console.say(lineProgress, "playing on %s as %s", o.URL, cfg.Account.Handle)

@@ -137,6 +137,7 @@ func (r *ksRun) start(ctx context.Context, m ksclient.Metadata, now time.Time) {
 	if ref == r.waiting {
 		r.waiting = ""
 	}
+	r.startedIn(variant.Name)
 	d.opt.Log.Info().Str("game", ref).Str("code", g.code).Str("opponent", opp).Str("color", us.String()).
 		Str("variant", variant.Name).Int("record_game", number).Uint64("seed", seed).Msg("game started")
 	d.opt.Console.say(lineProgress, "game %s started: %s (white) vs %s (black), %s rated %s; we play %s", g.code, white, black, ctl,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -42,6 +43,9 @@ func (r *ksRun) poll(ctx context.Context, now time.Time) bool {
 		case "waiting":
 			if r.mine(m) {
 				r.waiting = ref
+				if r.wait.ref != ref { // one of an earlier run: it waits from now
+					r.wait = lobbyWait{ref: ref, since: now, variant: variantOf(m.RuleVariant)}
+				}
 			}
 		case "active":
 			g := r.games[ref]
@@ -191,7 +195,10 @@ func (r *ksRun) awaitingMoves(now time.Time) bool {
 }
 
 // lobby keeps one waiting game of ours open (when we accept games) and
-// joins other bots' open games (when we seek), within max_games.
+// joins other bots' open games (when we seek), within max_games. It
+// spreads the games over the variants we play: a join takes the open game
+// in the variant we have played least, and "rotate" creates in the
+// variant played least, withdrawing a lobby game nobody takes.
 func (r *ksRun) lobby(ctx context.Context, now time.Time) {
 	d := r.d
 	cfg := d.config()
@@ -211,19 +218,28 @@ func (r *ksRun) lobby(ctx context.Context, now time.Time) {
 		}
 		return
 	}
+	// A rotated lobby game nobody took goes, and its variant rests: the
+	// next one is offered.
+	if cfg.Server.CreateRuleVariant == "rotate" && r.untaken(now) {
+		v := r.wait.variant
+		if r.withdraw(ctx) {
+			r.rest(v, now)
+		}
+	}
 	waiting := 0
 	if r.waiting != "" {
 		waiting = 1
 	}
 	if p.AcceptChallenges && r.waiting == "" && len(r.games) < p.MaxGames && now.Sub(r.lastMake) >= r.o.CreateEvery {
 		r.lastMake = now
-		variant := r.createVariant()
+		variant := r.createVariant(now)
 		c, err := r.c.Create(ctx, variant)
 		switch {
 		case err == nil:
 			r.ok()
 			r.created++
 			r.waiting = c.GameID
+			r.wait = lobbyWait{ref: c.GameID, since: now, variant: variant}
 			d.opt.Log.Info().Str("game", c.GameID).Str("code", c.GameCode).Str("variant", variant).Msg("lobby game created: waiting for an opponent")
 			d.liveSeen.status = fmt.Sprintf("waiting for an opponent in lobby game %s (%s)", c.GameCode, variant)
 			d.opt.Console.say(lineProgress, "%s", d.liveSeen.status)
@@ -247,20 +263,34 @@ func (r *ksRun) lobby(ctx context.Context, now time.Time) {
 		return
 	}
 	r.ok()
-	for i, o := range open.Games {
-		if i >= 3 {
-			break // a few profile lookups at most per look
+	var mayJoin []ksclient.OpenGame
+	for _, o := range open.Games {
+		if _, ok := r.plays(o.RuleVariant); ok && o.RuleVariant != "" && !strings.EqualFold(o.CreatedBy, r.me) && !contains(p.Block, o.CreatedBy) &&
+			(len(p.Allow) == 0 || contains(p.Allow, o.CreatedBy)) {
+			mayJoin = append(mayJoin, o)
 		}
-		if _, ok := r.plays(o.RuleVariant); !ok || o.RuleVariant == "" || strings.EqualFold(o.CreatedBy, r.me) || contains(p.Block, o.CreatedBy) ||
-			len(p.Allow) > 0 && !contains(p.Allow, o.CreatedBy) {
-			continue
+	}
+	lookups := 0
+	for _, o := range spreadJoins(mayJoin, r.played) {
+		name := strings.ToLower(o.CreatedBy)
+		bot, known := r.isBot[name]
+		if !known {
+			if lookups == 3 {
+				break // a few profile lookups at most per look
+			}
+			lookups++
+			u, err := r.c.User(ctx, o.CreatedBy)
+			if err != nil {
+				r.failed(err, "user")
+				return
+			}
+			bot = u.IsBot || u.Role == "bot"
+			if len(r.isBot) >= 1000 {
+				clear(r.isBot)
+			}
+			r.isBot[name] = bot // a bot stays one, a user one
 		}
-		u, err := r.c.User(ctx, o.CreatedBy)
-		if err != nil {
-			r.failed(err, "user")
-			return
-		}
-		if !u.IsBot && u.Role != "bot" {
+		if !bot {
 			continue // never a human-created game
 		}
 		j, err := r.c.Join(ctx, o.GameCode)
@@ -272,30 +302,113 @@ func (r *ksRun) lobby(ctx context.Context, now time.Time) {
 			return
 		}
 		r.ok()
-		d.opt.Log.Info().Str("game", j.GameID).Str("code", o.GameCode).Str("opponent", o.CreatedBy).Msg("joined a bot's open game")
+		d.opt.Log.Info().Str("game", j.GameID).Str("code", o.GameCode).Str("opponent", o.CreatedBy).Str("variant", o.RuleVariant).
+			Msg("joined a bot's open game")
 		r.lastPoll = time.Time{} // see it at once
 		return
 	}
 }
 
+// untaken reports our waiting lobby game as one nobody takes: it has
+// waited RotateAfter in a variant with no game started this run. A
+// variant that has had games has players, busy for now: its game waits
+// on (as a lobby game of a variant named by server.create_rule_variant
+// does), or rotating would rest the very variants played and offer the
+// one nobody plays instead.
+func (r *ksRun) untaken(now time.Time) bool {
+	w := r.wait
+	return r.waiting != "" && w.ref == r.waiting && w.variant != "" && r.played[w.variant] == 0 && now.Sub(w.since) >= r.o.RotateAfter
+}
+
+// lobbyWait is our waiting lobby game: since when it waits, and in which
+// variant ("" when unknown).
+type lobbyWait struct {
+	ref     string
+	since   time.Time
+	variant string
+}
+
+// spreadJoins orders the open games we may join: the variants we have
+// played least (played, games started by variant) first, and within one
+// variant the site's order (newest first).
+func spreadJoins(open []ksclient.OpenGame, played map[string]int) []ksclient.OpenGame {
+	out := slices.Clone(open)
+	slices.SortStableFunc(out, func(a, b ksclient.OpenGame) int {
+		return played[variantOf(a.RuleVariant)] - played[variantOf(b.RuleVariant)]
+	})
+	return out
+}
+
+// variantOf is the variant the site calls name, by our name for it.
+func variantOf(name string) string {
+	if v, err := umpire.ParseVariant(name); err == nil {
+		return v.Name
+	}
+	return name
+}
+
 // createVariant is the variant of the next lobby game we create
-// (server.create_rule_variant): the one named, or with "rotate" each
-// supported variant in turn, so that the players of every variant we
-// play find a game of ours.
-func (r *ksRun) createVariant() string {
+// (server.create_rule_variant): the one named, or with "rotate" the one
+// spreadVariant picks, so that the players of every variant we play find
+// a game of ours and our games spread over them.
+func (r *ksRun) createVariant(now time.Time) string {
 	s := r.d.config().Server
 	if s.CreateRuleVariant != "rotate" || len(s.SupportedRuleVariants) == 0 {
 		return s.CreateRuleVariant
 	}
-	return s.SupportedRuleVariants[r.created%len(s.SupportedRuleVariants)]
+	return spreadVariant(s.SupportedRuleVariants, r.played, r.rested, r.created, now)
 }
 
-// withdraw deletes our waiting game (quitting).
-func (r *ksRun) withdraw(ctx context.Context) {
+// spreadVariant picks among variants the one not resting (rested: until
+// when) that has the fewest games played, the first from the offset-th
+// on a tie (each in turn); when all rest, the one whose rest ends first.
+func spreadVariant(variants []string, played map[string]int, rested map[string]time.Time, offset int, now time.Time) string {
+	best, soonest := "", ""
+	for i := range variants {
+		v := variants[(offset+i)%len(variants)]
+		if now.Before(rested[v]) {
+			if soonest == "" || rested[v].Before(rested[soonest]) {
+				soonest = v
+			}
+			continue
+		}
+		if best == "" || played[v] < played[best] {
+			best = v
+		}
+	}
+	if best == "" {
+		return soonest
+	}
+	return best
+}
+
+// rest keeps variant v out of the rotation for a while after a lobby game
+// of it went untaken: four times RotateAfter, doubled for each one
+// untaken in a row before it, up to an hour.
+func (r *ksRun) rest(v string, now time.Time) {
+	r.misses[v]++
+	d := min(4*r.o.RotateAfter<<min(r.misses[v]-1, 10), time.Hour)
+	r.rested[v] = now.Add(d)
+	r.d.opt.Log.Info().Str("variant", v).Int("untaken", r.misses[v]).Stringer("rest", d).
+		Msg("nobody took our lobby game: the variant rests, the next is offered")
+}
+
+// startedIn notes a game started in variant v: one more played, and v
+// has players (it rests no more).
+func (r *ksRun) startedIn(v string) {
+	r.played[v]++
+	delete(r.misses, v)
+	delete(r.rested, v)
+}
+
+// withdraw deletes our waiting game (quitting, or a rotated game nobody
+// took); true when it went.
+func (r *ksRun) withdraw(ctx context.Context) bool {
 	err := r.c.Delete(ctx, r.waiting)
 	if err != nil && r.failed(err, "delete") {
-		return
+		return false
 	}
 	r.d.opt.Log.Info().Str("game", r.waiting).Err(err).Msg("lobby game withdrawn")
 	r.waiting = ""
+	return err == nil
 }

@@ -26,6 +26,12 @@ import (
 // the server's warnings (what it logs at warn level or above).
 func httpDoorForTest(t *testing.T) (string, *httpdoor.Door, *telnetServer, *syncBuf) {
 	t.Helper()
+	return httpDoorWith(t, httpdoor.Config{Minutes: 3, Inc: 2, Rate: 1000, Burst: 2000, TokenRate: 1000, TokenBurst: 2000, RegisterRate: 100, RegisterBurst: 100})
+}
+
+// httpDoorWith is httpDoorForTest with the door's configuration dc.
+func httpDoorWith(t *testing.T, dc httpdoor.Config) (string, *httpdoor.Door, *telnetServer, *syncBuf) {
+	t.Helper()
 	warnings := &syncBuf{}
 	rules := umpire.Olympiad()
 	rules.MaxPlies = 300 // a game of two weak players may otherwise run 2,000 plies
@@ -35,7 +41,7 @@ func httpDoorForTest(t *testing.T) (string, *httpdoor.Door, *telnetServer, *sync
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { srv.Close() })
-	door, err := httpdoor.New(srv.Server, httpdoor.Config{Minutes: 3, Inc: 2, Rate: 1000, Burst: 2000, TokenRate: 1000, TokenBurst: 2000, RegisterRate: 100, RegisterBurst: 100})
+	door, err := httpdoor.New(srv.Server, dc)
 	if err != nil {
 		t.Fatal(err)
 	}

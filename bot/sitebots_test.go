@@ -217,6 +217,18 @@ func TestSiteBots(t *testing.T) {
 // site reports a name of one of the site's bots in TestSiteBots.
 func site(name string) bool { return name == "sha" || name == "shb" || name == "rany" }
 
+// site6 reports a name of one of the site's bots in TestSiteBotsVariants.
+func site6(name string) bool { return site(name) || name == "shc" || name == "rber" || name == "rbe2" }
+
+// siteBotsLastGame is how long before TestSiteBotsVariants' deadline
+// kriegbot stops taking games (KRIEGBOT_SITE_BOTS_LAST_GAME minutes,
+// default 7; with the 2 minutes over the deadline, 9 for its last
+// games): its games at 3+2 against the site's bots lasted 3.9 minutes on
+// average on 2026-12-05, the longest 7.3.
+func siteBotsLastGame(t *testing.T) time.Duration {
+	return time.Duration(testenv.Count(t, "KRIEGBOT_SITE_BOTS_LAST_GAME", 7)) * time.Minute
+}
+
 func summarize(fs []server.FinishedGame) []string {
 	var out []string
 	for _, f := range fs {
@@ -266,10 +278,18 @@ func (b *siteBot) setup(t *testing.T, root, base string) {
 // berkeley_any, and the door lets a bot create lobby games only in its
 // profile's variants: so no site bot plays cincinnati here. Three
 // bot-simple-heuristics and three bot-random-any create berkeley_any and
-// berkeley games and join each other's and kriegbot's (berkeley). It
-// fails on a warning or error in the server's log, on a game of
-// kriegbot's lost, or on berkeley or berkeley_any without a finished
-// game of kriegbot's, and logs the table.
+// berkeley games and join each other's and kriegbot's (which rotates its
+// lobby games over the three, and joins theirs, the variant it has
+// played least first). kriegbot stops taking games some minutes before
+// the deadline (siteBotsLastGame), so that none is abandoned. It fails
+// on a warning or error in the server's log, on a game of kriegbot's
+// lost or unfinished, on fewer than 20, on berkeley or berkeley_any
+// without a finished game of kriegbot's or with more than 3 games over
+// the other, and on any refusal the door gave a site's bot that the site
+// would not have given (siteAudit: the site too answers 400 to a move
+// after the mover's flag fell, and 409 to a join of a game just begun),
+// or a failed request or traceback in a bot's log without one; and
+// logs the table.
 func TestSiteBotsVariants(t *testing.T) {
 	root := os.Getenv(siteBotsEnv)
 	if root == "" {
@@ -285,6 +305,10 @@ func TestSiteBotsVariants(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer srv.Close()
+	audit := newSiteAudit()
+	srv.Lock()
+	srv.Subscribe(audit)
+	srv.Unlock()
 	door, err := httpdoor.New(srv.Server, httpdoor.Config{Minutes: 3, Inc: 2, Rate: 400, Burst: 800, TokenRate: 200, TokenBurst: 400,
 		RegisterRate: 100, RegisterBurst: 100, JoinCooldown: 2 * time.Second})
 	if err != nil {
@@ -298,9 +322,12 @@ func TestSiteBotsVariants(t *testing.T) {
 	base := "http://" + hln.Addr().String()
 	// KRIEGBOT_SITE_BOTS_MAX_GAMES sets kriegbot's games at once (8), and
 	// KRIEGBOT_SITE_BOTS_MINUTES the time allowed (28): fewer games at once
-	// on a small machine need more time for the 20.
+	// on a small machine need more time for the 20. kriegbot takes games
+	// until siteBotsLastGame before then, and the games it has in
+	// progress then may run 2 minutes over (-timeout MINUTES+5m).
 	maxGames, minutes := testenv.Count(t, "KRIEGBOT_SITE_BOTS_MAX_GAMES", 8), testenv.Count(t, "KRIEGBOT_SITE_BOTS_MINUTES", 28)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(minutes)*time.Minute)
+	deadline := time.Now().Add(time.Duration(minutes) * time.Minute)
+	ctx, cancel := context.WithDeadline(context.Background(), deadline.Add(2*time.Minute))
 	defer cancel()
 	sh := []string{"BOT_GAME_PICK_PROBABILITY=1", "LOG_LEVEL=INFO"}
 	ra := []string{"LOG_LEVEL=INFO"}
@@ -322,7 +349,9 @@ func TestSiteBotsVariants(t *testing.T) {
 	defer wg.Wait()
 	defer cancel()
 	for _, b := range bots {
-		b.setup(t, root, base)
+		// Each bot reaches the door through a proxy of its own, which
+		// keeps what the door refused it.
+		b.setup(t, root, audit.proxy(t, b.name, base))
 		cmd := exec.CommandContext(ctx, "python3", "bot.py", "--poll-seconds", "0.5")
 		cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = b.dir, append(os.Environ(), b.proc...), b.out, b.out
 		if err := cmd.Start(); err != nil {
@@ -335,7 +364,10 @@ func TestSiteBotsVariants(t *testing.T) {
 	cfg := testConfig(t, "kriegbot", "127.0.0.1:1")
 	cfg.Server.Protocol, cfg.Server.URL = "kriegspiel", base
 	cfg.Server.SupportedRuleVariants = []string{"berkeley_any", "berkeley", "cincinnati"}
-	cfg.Server.CreateRuleVariant = "berkeley" // the site's bots join no cincinnati game
+	// Each variant in turn, the one played least first: a cincinnati game,
+	// which none of the site's bots takes here, is withdrawn after
+	// RotateAfter and offered again less and less often.
+	cfg.Server.CreateRuleVariant = "rotate"
 	cfg.Account.TokenFile = filepath.Join(t.TempDir(), "token")
 	cfg.Policy.AcceptChallenges, cfg.Policy.Seek, cfg.Policy.MaxGames = true, true, maxGames
 	cfg.Policy.Games, cfg.Policy.Resign = want, false
@@ -351,8 +383,13 @@ func TestSiteBotsVariants(t *testing.T) {
 	}
 	// The daemon's own default player, as an operator runs it.
 	d, dir := newTestDaemon(t, cfg, "", def.Player, nil)
+	// kriegbot takes no new game in the last minutes (a soft quit, as an
+	// operator's first Ctrl-C): the games in progress end before the
+	// deadline, none is abandoned.
+	quit := time.AfterFunc(time.Until(deadline.Add(-siteBotsLastGame(t))), d.SoftQuit)
+	defer quit.Stop()
 	code := d.RunKriegspiel(ctx, KSOptions{URL: url, Token: token, Poll: 500 * time.Millisecond, JoinEvery: 2500 * time.Millisecond,
-		CreateEvery: time.Second, Rate: 100})
+		CreateEvery: time.Second, RotateAfter: 90 * time.Second, Rate: 100})
 	cancel()
 	if code != ExitDone {
 		t.Errorf("kriegbot's exit code %d (%d games finished)", code, len(records(t, dir)))
@@ -425,10 +462,27 @@ func TestSiteBotsVariants(t *testing.T) {
 	if total < want {
 		t.Errorf("kriegbot finished %d games, want %d", total, want)
 	}
+	// The variants the site's bots play, spread evenly.
+	a, b := ours["berkeley_any"], ours["berkeley"]
+	if na, nb := a.won+a.drawn+a.lost, b.won+b.drawn+b.lost; na-nb > 3 || nb-na > 3 {
+		t.Errorf("kriegbot finished %d berkeley_any and %d berkeley games: not spread evenly", na, nb)
+	}
+	t.Logf("%s; %s", audit.durations("kriegbot"), audit.flags(site6))
+	dlog, _ := os.ReadFile(filepath.Join(dir, "daemon.log"))
+	t.Logf("kriegbot's lobby: %d games created, %d joined, %d withdrawn untaken", strings.Count(string(dlog), "lobby game created"),
+		strings.Count(string(dlog), "joined a bot's open game"), strings.Count(string(dlog), "nobody took our lobby game"))
+	// What the door refused the site's bots: the refusals the site gives
+	// too are logged, the rest fail.
 	for _, b := range bots {
 		log, _ := os.ReadFile(b.out.Name())
-		n := strings.Count(string(log), "poll failed") + strings.Count(string(log), "Traceback")
-		t.Logf("%s: %d failed requests or tracebacks in its log", b.name, n)
+		siteLike, theirs := audit.judgeBot(b.name, string(log))
+		t.Logf("%s: %d refusals the site gives too, %d failed requests or tracebacks of ours", b.name, len(siteLike), len(theirs))
+		for _, s := range siteLike {
+			t.Logf("    the site's: %s", s)
+		}
+		for _, s := range theirs {
+			t.Errorf("%s: %s", b.name, s)
+		}
 		if t.Failed() {
 			t.Logf("%s's log (tail):\n%s", b.name, tail(string(log), 2000))
 		}

@@ -38,7 +38,10 @@ type Server struct {
 	// others are not joined, and a game in another is resigned.
 	SupportedRuleVariants []string `toml:"supported_rule_variants"`
 	// CreateRuleVariant is the variant of the lobby games we create: one
-	// of SupportedRuleVariants, or "rotate" (each in turn).
+	// of SupportedRuleVariants, or "rotate": the supported variant played
+	// least so far (each in turn on a tie); a rotated game nobody takes
+	// in 5 minutes, in a variant not played yet, is withdrawn and its
+	// variant rested (20 minutes, doubling, up to an hour).
 	CreateRuleVariant string `toml:"create_rule_variant"`
 	// Embedded starts kriegbot's own wild 16 server in-process on a loopback
 	// port and plays there (no account, no network).
