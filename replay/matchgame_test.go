@@ -23,10 +23,7 @@ func playMatch(t *testing.T, extra ...string) string {
 	t.Helper()
 	f := filepath.Join(t.TempDir(), "m.jsonl")
 	args := append([]string{"-p1", "mcts:mem=8", "-p2", "heuristic", "-games", "2", "-nodes", "150", "-maxplies", "40", "-concurrency", "1", "-seed", "3", "-jsonl", f}, extra...)
-	var out, errs bytes.Buffer
-	if code := matchcmd.Command(args, &out, &errs); code != 0 {
-		t.Fatalf("match: exit %d: %s", code, errs.String())
-	}
+	runMatch(t, args)
 	return f
 }
 
@@ -150,10 +147,7 @@ func TestClockMatchReplays(t *testing.T) {
 		f := filepath.Join(t.TempDir(), "m.jsonl")
 		args := []string{"-p1", pair[0], "-p2", pair[1], "-games", "2", "-movetime", "3ms",
 			"-maxplies", "50", "-concurrency", "1", "-seed", "5", "-jsonl", f}
-		var out, errs bytes.Buffer
-		if code := matchcmd.Command(args, &out, &errs); code != 0 {
-			t.Fatalf("match: exit %d: %s", code, errs.String())
-		}
+		runMatch(t, args)
 		for game := range 2 {
 			g := readMatchGame(t, f, game)
 			for _, us := range []chess.Color{chess.White, chess.Black} {
@@ -235,10 +229,7 @@ func TestTimeOddsMatchReplays(t *testing.T) {
 	f := filepath.Join(t.TempDir(), "m.jsonl")
 	args := []string{"-p1", "mcts:mem=1,nodes=300", "-p2", "mcts:mem=1,movetime=3ms", "-games", "2",
 		"-maxplies", "40", "-concurrency", "1", "-seed", "9", "-jsonl", f}
-	var out, errs bytes.Buffer
-	if code := matchcmd.Command(args, &out, &errs); code != 0 {
-		t.Fatalf("match: exit %d: %s", code, errs.String())
-	}
+	runMatch(t, args)
 	for game := range 2 {
 		g := readMatchGame(t, f, game)
 		if g.Header.P1Budget == nil || g.Header.P1Budget.Nodes != 300 || g.Header.P2Budget == nil || g.Header.P2Budget.MoveTimeMs != 3 {
@@ -284,10 +275,7 @@ func TestPonderMatchReplays(t *testing.T) {
 		f := filepath.Join(t.TempDir(), "m.jsonl")
 		args := []string{"-p1", tc.p1, "-p2", tc.p2, "-games", "2",
 			"-maxplies", "40", "-concurrency", "1", "-seed", "11", "-jsonl", f}
-		var out, errs bytes.Buffer
-		if code := matchcmd.Command(args, &out, &errs); code != 0 {
-			t.Fatalf("match: exit %d: %s", code, errs.String())
-		}
+		runMatch(t, args)
 		for game := range 2 {
 			g := readMatchGame(t, f, game)
 			if !g.Header.P1Ponder || g.Header.P2Ponder == tc.nodes {
@@ -323,5 +311,15 @@ func TestPonderMatchReplays(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// runMatch runs `kriegbot match` with args, failing the test on an exit
+// other than 0.
+func runMatch(t *testing.T, args []string) {
+	t.Helper()
+	var out, errs bytes.Buffer
+	if code := matchcmd.Command(args, &out, &errs); code != 0 {
+		t.Fatalf("match %q: exit %d: %s", args, code, errs.String())
 	}
 }

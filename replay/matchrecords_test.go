@@ -1,13 +1,10 @@
 package replay
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"path/filepath"
 	"testing"
-
-	"kriegbot/cli/matchcmd"
 )
 
 // TestMatchRecordsReplay: the records a match writes with -records, one
@@ -19,10 +16,7 @@ func TestMatchRecordsReplay(t *testing.T) {
 		dir := t.TempDir()
 		args := append([]string{"-p1", "mcts:mem=8,ponder=on", "-p2", "mcts:mem=8,threads=2", "-games", "2", "-maxplies", "40",
 			"-concurrency", "1", "-seed", "3", "-records", dir}, limit...)
-		var out, errs bytes.Buffer
-		if code := matchcmd.Command(args, &out, &errs); code != 0 {
-			t.Fatalf("match %v: exit %d: %s", limit, code, errs.String())
-		}
+		runMatch(t, args)
 		files, err := filepath.Glob(filepath.Join(dir, "games", "*.jsonl"))
 		if err != nil || len(files) != 4 {
 			t.Fatalf("%v: %d records (%v), want 4", limit, len(files), err)

@@ -1,7 +1,6 @@
 package replay
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -9,7 +8,6 @@ import (
 	"reflect"
 	"testing"
 
-	"kriegbot/cli/matchcmd"
 	"kriegbot/engine/chess"
 	"kriegbot/engine/umpire"
 )
@@ -34,10 +32,7 @@ func TestVariantMatchesReplay(t *testing.T) {
 			}
 			args := []string{"-p1", p1, "-p2", p2, "-games", "2", "-nodes", "60", "-maxplies", "60", "-concurrency", "1",
 				"-seed", "5", "-rules", v.Name, "-records", dir, "-jsonl", jsonl}
-			var out, errs bytes.Buffer
-			if code := matchcmd.Command(args, &out, &errs); code != 0 {
-				t.Fatalf("match: exit %d: %s", code, errs.String())
-			}
+			runMatch(t, args)
 			for game := range 2 {
 				g := readMatchGame(t, jsonl, game)
 				if g.Header.Variant != v.Name || g.Result.Variant != v.Name {

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"kriegbot/cli/matchcmd"
 	"kriegbot/internal/chromium"
 )
 
@@ -21,10 +20,7 @@ func variantPages(t *testing.T, variant string) ([]string, []string) {
 	dir := t.TempDir()
 	args := []string{"-p1", "heuristic", "-p2", "random", "-games", "2", "-nodes", "60", "-maxplies", "160",
 		"-concurrency", "1", "-seed", "7", "-rules", variant, "-records", dir}
-	var out, errs bytes.Buffer
-	if code := matchcmd.Command(args, &out, &errs); code != 0 {
-		t.Fatalf("match: exit %d: %s", code, errs.String())
-	}
+	runMatch(t, args)
 	files, err := filepath.Glob(filepath.Join(dir, "games", "*.jsonl"))
 	if err != nil || len(files) != 4 {
 		t.Fatalf("records %v (%v)", files, err)

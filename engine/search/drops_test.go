@@ -41,20 +41,8 @@ func mustVariant(t *testing.T, name string) umpire.Variant {
 // keeping the man in hand (the man counts whole on the board), and the
 // search can choose it.
 func TestDropsAtTheRoot(t *testing.T) {
-	bel := queenInPocket(t)
-	s := newSearcher(t, testConfig(ApproachC, 1))
-	s.NewGame(1, umpire.Site(mustVariant(t, "crazykrieg")))
-	var own men
-	own.fromBelief(&bel)
-	var l chess.MoveList
-	own.attempts(nil, &l)
+	bel, s, own, l, moves := queenDropsAtTheRoot(t)
 	board := l.N
-	moves := append([]chess.Move(nil), l.Slice()...)
-	for sq := range chess.Square(64) {
-		if !own.by[0].Has(sq) {
-			moves = append(moves, umpire.DropMove(chess.Queen, sq))
-		}
-	}
 	kept := s.keepDrops(&bel, moves)
 	if len(kept) != board+dropsPerType {
 		t.Fatalf("kept %d attempts of %d (board %d)", len(kept), len(moves), board)
@@ -113,20 +101,8 @@ func TestPlayOn(t *testing.T) {
 // drops again while the man is in our pocket (not refused, the square not
 // ours), and none once it was dropped on the way.
 func TestDropsBelowTheRoot(t *testing.T) {
-	bel := queenInPocket(t)
-	s := newSearcher(t, testConfig(ApproachC, 1))
-	s.NewGame(1, umpire.Site(mustVariant(t, "crazykrieg")))
-	var own men
-	own.fromBelief(&bel)
-	var l chess.MoveList
-	own.attempts(nil, &l)
+	bel, s, own, l, moves := queenDropsAtTheRoot(t)
 	board := l.N
-	moves := append([]chess.Move(nil), l.Slice()...)
-	for sq := range chess.Square(64) {
-		if !own.by[0].Has(sq) {
-			moves = append(moves, umpire.DropMove(chess.Queen, sq))
-		}
-	}
 	s.Search(t.Context(), &bel, moves, Limits{Nodes: 3000})
 	kept := s.set.drops
 	if len(kept) != dropsPerType {
@@ -187,4 +163,25 @@ func TestDropsBelowTheRoot(t *testing.T) {
 	if below == 0 {
 		t.Fatal("the search expanded no turn below the queen's drop")
 	}
+}
+
+// queenDropsAtTheRoot is a crazykrieg root with the queen in our pocket:
+// its belief, a searcher, our men, their board attempts (l) and those
+// with the queen's drops on every square not ours (moves).
+func queenDropsAtTheRoot(t *testing.T) (belief.State, *Searcher, men, chess.MoveList, []chess.Move) {
+	t.Helper()
+	bel := queenInPocket(t)
+	s := newSearcher(t, testConfig(ApproachC, 1))
+	s.NewGame(1, umpire.Site(mustVariant(t, "crazykrieg")))
+	var own men
+	own.fromBelief(&bel)
+	var l chess.MoveList
+	own.attempts(nil, &l)
+	moves := append([]chess.Move(nil), l.Slice()...)
+	for sq := range chess.Square(64) {
+		if !own.by[0].Has(sq) {
+			moves = append(moves, umpire.DropMove(chess.Queen, sq))
+		}
+	}
+	return bel, s, own, l, moves
 }
