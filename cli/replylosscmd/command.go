@@ -13,6 +13,7 @@ import (
 	"kriegbot/engine/belief"
 	"kriegbot/engine/chess"
 	"kriegbot/engine/oppmodel"
+	"kriegbot/engine/search/particles"
 	"kriegbot/engine/search/replymodel"
 	"kriegbot/engine/umpire"
 	"kriegbot/internal/cmdflag"
@@ -30,17 +31,29 @@ type sample struct {
 	event  int
 	today  replymodel.Dist
 	boards []int // start of each board's moves in kept, then the end
+	// sets: the same of boards drawn from the particle set (-particles).
+	sets []int
 }
 
 type study struct {
 	prior  belief.Prior
 	boards int
 	pred   *replymodel.Boards
-	kept   []replymodel.Move
-	out    []sample
+	// particles is the size of each side's particle set (0: none), ppred
+	// the predictor drawing from it.
+	particles int
+	shape     float64
+	develop   float64
+	ppred     *replymodel.Boards
+	kept      []replymodel.Move
+	out       []sample
 	// turns, hangTrue: turns and true boards with a hanging man of the
 	// side not to move; drawn, hangDrawn: the same of boards drawn.
 	turns, hangTrue, drawn, hangDrawn int
+	// occBelief, occSet: the summed log-loss a square of the truth's men
+	// under the belief's chances and the particle set's, over occTurns.
+	occBelief, occSet float64
+	occTurns          int
 }
 
 // Command runs "kriegbot replyloss [-boards N] [-fit] MATCH.jsonl...".
@@ -48,24 +61,30 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("replyloss", flag.ContinueOnError)
 	boards := fs.Int("boards", 16, "boards drawn per prediction")
 	fit := fs.Bool("fit", false, "fit the policy's weights on the even games, measure on the odd")
-	cmdflag.SetUsage(fs, "replyloss [-boards N] [-fit] MATCH.jsonl...",
+	sets := fs.Int("particles", 0, "also draw the boards from a particle set of N boards carried through each game (engine/search/particles)")
+	shape := fs.Float64("shape", 0, "the particle set's replies weighted by the belief's chance of the square reached, to this power")
+	develop := fs.Float64("develop", 0, "the particle set's replies weighted by exp(X × their piece-square gain in pawns)")
+	cmdflag.SetUsage(fs, "replyloss [-boards N] [-fit] [-particles N [-shape X] [-develop X]] MATCH.jsonl...",
 		`Replays kriegbot match -jsonl files (games from the standard start) through
 both sides' beliefs and prints the log-loss per reply, in nats, of approach C's
 reply model and of boards drawn from the belief with the reply policy
 (engine/search/replymodel), and the share of boards with a hanging man, true
-and drawn (docs/strength/replymodel.md).
+and drawn (docs/strength/replymodel.md). With -particles, the same from boards
+drawn from a particle set, and the log-loss a square of where the opponent's
+men stand under the belief's chances and the set's.
 `)
 	if code, done := cmdflag.Parse(fs, args, stderr); done {
 		return code
 	}
-	if fs.NArg() == 0 || *boards < 1 {
+	if fs.NArg() == 0 || *boards < 1 || *sets < 0 {
 		return cmdflag.Fail(stderr, "replyloss", "want MATCH.jsonl files and -boards of 1 or more")
 	}
 	prior, err := oppmodel.Default()
 	if err != nil {
 		return cmdflag.Fail(stderr, "replyloss", "%v", err)
 	}
-	s := &study{prior: prior, boards: *boards, pred: replymodel.NewBoards(replymodel.DefaultWeights(), 1)}
+	s := &study{prior: prior, boards: *boards, pred: replymodel.NewBoards(replymodel.DefaultWeights(), 1),
+		particles: *sets, shape: *shape, develop: *develop, ppred: replymodel.NewBoards(replymodel.DefaultWeights(), 2)}
 	for _, name := range fs.Args() {
 		if err := s.file(name); err != nil {
 			return cmdflag.Fail(stderr, "replyloss", "%v", err)
@@ -76,23 +95,32 @@ and drawn (docs/strength/replymodel.md).
 	}
 	def := replymodel.DefaultWeights()
 	report := func(label string, keep func(*sample) bool, w *replymodel.Weights) {
-		lt, lb, lm, n := 0.0, 0.0, 0.0, 0
+		lt, lb, lm, lp, n := 0.0, 0.0, 0.0, 0.0, 0
 		for i := range s.out {
 			x := &s.out[i]
 			if !keep(x) {
 				continue
 			}
-			pb := s.boardsProb(x, w)
+			pb := s.boardsProb(x.boards, x.event, w)
+			lp -= math.Log(floor/replymodel.Events + (1-floor)*s.boardsProb(x.sets, x.event, w))
 			lt -= math.Log(floor/replymodel.Events + (1-floor)*x.today[x.event])
 			lb -= math.Log(floor/replymodel.Events + (1-floor)*pb)
 			lm -= math.Log(floor/replymodel.Events + (1-floor)*(0.5*pb+0.5*x.today[x.event]))
 			n++
 		}
-		fmt.Fprintf(stdout, "%-28s replies %5d  today %.4f  boards %.4f  half-half %.4f nats/reply\n", label, n,
+		fmt.Fprintf(stdout, "%-28s replies %5d  today %.4f  boards %.4f  half-half %.4f", label, n,
 			lt/float64(n), lb/float64(n), lm/float64(n))
+		if s.particles > 0 {
+			fmt.Fprintf(stdout, "  particles %.4f", lp/float64(n))
+		}
+		fmt.Fprintln(stdout, " nats/reply")
 	}
 	fmt.Fprintf(stdout, "boards with a hanging man of the side not to move: true %d of %d turns (%.1f %%), drawn %d of %d (%.1f %%)\n",
 		s.hangTrue, s.turns, 100*float64(s.hangTrue)/float64(s.turns), s.hangDrawn, s.drawn, 100*float64(s.hangDrawn)/float64(max(s.drawn, 1)))
+	if s.particles > 0 {
+		fmt.Fprintf(stdout, "where the opponent's men stand, log-loss a square over %d turns: belief %.4f, particles %.4f\n",
+			s.occTurns, s.occBelief/float64(max(s.occTurns, 1)), s.occSet/float64(max(s.occTurns, 1)))
+	}
 	all := func(*sample) bool { return true }
 	caps := func(x *sample) bool { return x.event != replymodel.NoCapture }
 	report("all, default weights", all, &def)
@@ -110,18 +138,18 @@ and drawn (docs/strength/replymodel.md).
 	return cmdflag.OK
 }
 
-// boardsProb is the boards' chance of x's event under weights w (0 when no
-// board was drawn).
-func (s *study) boardsProb(x *sample, w *replymodel.Weights) float64 {
-	nb := len(x.boards) - 1
+// boardsProb is the chance of event under weights w over the boards
+// whose moves start at offsets boards in kept (0 when no board was drawn).
+func (s *study) boardsProb(boards []int, event int, w *replymodel.Weights) float64 {
+	nb := len(boards) - 1
 	if nb <= 0 {
 		return 0
 	}
 	var d replymodel.Dist
 	for b := range nb {
-		replymodel.AddPolicy(w, s.kept[x.boards[b]:x.boards[b+1]], 1/float64(nb), &d)
+		replymodel.AddPolicy(w, s.kept[boards[b]:boards[b+1]], 1/float64(nb), &d)
 	}
-	return d[x.event]
+	return d[event]
 }
 
 // fit improves w by coordinate search on the replies keep selects.
@@ -130,7 +158,7 @@ func (s *study) fit(keep func(*sample) bool, w replymodel.Weights) replymodel.We
 		l := 0.0
 		for i := range s.out {
 			if x := &s.out[i]; keep(x) {
-				l -= math.Log(floor/replymodel.Events + (1-floor)*s.boardsProb(x, w))
+				l -= math.Log(floor/replymodel.Events + (1-floor)*s.boardsProb(x.boards, x.event, w))
 			}
 		}
 		return l
@@ -209,10 +237,12 @@ func (s *study) read(r io.Reader, name string) error {
 
 // game replays one game, both sides' beliefs hearing what they heard.
 type game struct {
-	s    *study
-	num  int
-	u    *umpire.Umpire
-	bel  [2]belief.State
+	s   *study
+	num int
+	u   *umpire.Umpire
+	bel [2]belief.State
+	// sets are each side's particle sets (-particles), else nil.
+	sets [2]*particles.Filter
 	wait [2]*sample // the prediction each side waits to check
 	over bool
 }
@@ -224,6 +254,12 @@ func (s *study) newGame(rules umpire.Rules, num int) *game {
 	for c := range g.bel {
 		g.bel[c] = belief.FromPosition(chess.Color(c), start, s.prior)
 		g.bel[c].SetVariant(rules.Variant)
+		if s.particles > 0 && rules.Variant.IsWild16() {
+			cfg := particles.DefaultConfig()
+			cfg.N, cfg.Shape, cfg.Develop = s.particles, s.shape, s.develop
+			g.sets[c] = particles.New(cfg, &g.bel[c])
+			g.sets[c].Reset(&start, uint64(num)<<1|uint64(c))
+		}
 	}
 	return g
 }
@@ -271,25 +307,45 @@ func (g *game) play(l *record.RefereeLine) error {
 		} else {
 			g.bel[c].Theirs(v)
 		}
+		if f := g.sets[c]; f != nil && a.Ending == umpire.NotOver {
+			switch {
+			case v.Own && v.Illegal:
+				f.Refused(m)
+			case v.Own:
+				f.Ours(m, v)
+			default:
+				f.Theirs(v)
+			}
+		}
 	}
 	if a.Ending != umpire.NotOver {
 		g.over = true
 		return nil
 	}
 	if a.Legal {
-		g.s.realism(g.u.Position(), &g.bel[mover.Other()])
+		g.s.realism(g.u.Position(), &g.bel[mover.Other()], g.sets[mover.Other()])
 		last := chess.NoSquare
 		if a.Capture.Kind != umpire.NoCapture {
 			last = m.To()
 		}
-		g.wait[mover] = g.s.predict(g.num, &g.bel[mover], last)
+		g.wait[mover] = g.s.predict(g.num, &g.bel[mover], g.sets[mover], last)
 	}
 	return nil
 }
 
 // realism counts, at the start of a turn, the true boards and the boards
-// drawn from the mover's belief with one of the opponent's men hanging.
-func (s *study) realism(truth chess.Position, bel *belief.State) {
+// drawn from the mover's belief with one of the opponent's men hanging,
+// and with a particle set set, how well it and the belief place the
+// opponent's men.
+func (s *study) realism(truth chess.Position, bel *belief.State, set *particles.Filter) {
+	if set != nil && set.Len() > 0 {
+		opp := bel.Color().Other()
+		var occ [3][64]float64
+		set.Occupancy(opp, &occ)
+		s.occBelief += particles.OccupancyLoss(bel.Prob, &truth, opp)
+		s.occSet += particles.OccupancyLoss(func(c oppmodel.Class, sq chess.Square) float64 { return occ[c][sq] }, &truth, opp)
+		s.occTurns++
+	}
 	if replymodel.Hanging(&truth) > 0 {
 		s.hangTrue++
 	}
@@ -304,9 +360,19 @@ func (s *study) realism(truth chess.Position, bel *belief.State) {
 	}
 }
 
-// predict records both models' view from bel, the opponent to move.
-func (s *study) predict(num int, bel *belief.State, last chess.Square) *sample {
+// predict records the models' view from bel and, if not nil, the particle
+// set, the opponent to move.
+func (s *study) predict(num int, bel *belief.State, set *particles.Filter, last chess.Square) *sample {
 	x := &sample{game: num, boards: []int{len(s.kept)}}
+	if set != nil {
+		x.sets = []int{len(s.kept)}
+		var d replymodel.Dist
+		s.ppred.Predict(set, last, s.boards, &d, func(ms []replymodel.Move) {
+			s.kept = append(s.kept, ms...)
+			x.sets = append(x.sets, len(s.kept))
+		})
+		x.boards[0] = len(s.kept)
+	}
 	replymodel.Today(bel, &x.today)
 	var d replymodel.Dist
 	s.pred.Predict(bel, last, s.boards, &d, func(ms []replymodel.Move) {

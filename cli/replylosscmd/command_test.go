@@ -65,6 +65,30 @@ func TestRead(t *testing.T) {
 	}
 }
 
+// TestReadParticles: with -particles, each reply is predicted from the
+// set's boards too, and where the opponent's men stand is scored. After
+// 1.e4 d5 2.exd5 every board of White's set has Black's pawn taken on d5
+// (the capture told it), so the set expects the recapture there.
+func TestReadParticles(t *testing.T) {
+	file := header + attempt(0, "white", "e2e4", true, "e4") + attempt(1, "black", "d7d5", true, "d5") +
+		attempt(2, "white", "e4d5", true, "exd5") + attempt(3, "black", "d8d4", false, "") + attempt(3, "black", "d8d5", true, "Qxd5")
+	s := newStudy()
+	s.particles, s.ppred = 16, replymodel.NewBoards(replymodel.DefaultWeights(), 2)
+	if err := s.readWithPredictor(strings.NewReader(file)); err != nil {
+		t.Fatal(err)
+	}
+	if len(s.out) != 3 || s.occTurns != 4 {
+		t.Fatalf("%d replies, %d turns scored; want 3 and 4", len(s.out), s.occTurns)
+	}
+	last := &s.out[2]
+	def := replymodel.DefaultWeights()
+	set := s.boardsProb(last.sets, last.event, &def)
+	if len(last.sets) != s.boards+1 || set < 0.5 {
+		t.Errorf("the set's %d boards give the recapture on d5 %.3f, want at least 0.5", len(last.sets)-1, set)
+	}
+	t.Logf("the recapture on d5: %.3f from the set, %.3f from the belief's boards", set, s.boardsProb(last.boards, last.event, &def))
+}
+
 func FuzzRead(f *testing.F) {
 	f.Add(header + attempt(0, "white", "e2e4", true, "e4") + attempt(1, "black", "e7e5", true, "e5"))
 	f.Add(header + "{}\n")

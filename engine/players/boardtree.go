@@ -9,6 +9,7 @@ import (
 	"kriegbot/engine/belief"
 	"kriegbot/engine/chess"
 	"kriegbot/engine/search/boardtree"
+	"kriegbot/engine/search/particles"
 	"kriegbot/engine/umpire"
 )
 
@@ -24,6 +25,9 @@ func boardtreeKind() Kind {
 			"mem=MB: memory cap of each tree, 1 to 4096 (default 32)",
 			"reuse=0|1: each choice starts from the node of what was heard since the last, with the visits the tree gave it (default 1)",
 			"threads=N: trees searched in parallel, each on its own goroutine and seed, their root visits summed for the choice, 1 to 64 (default 1)",
+			"particles=N: draw the boards from a set of N carried through the game, each explaining what we heard, the opponent's replies drawn on it by the reply policy; 0 draws from the belief's marginals (default 0)",
+			"develop=X: the particles' replies weighted by exp(X × what they gain on the piece-square tables, in pawns), 0 to 20 (default 0)",
+			"shape=X: the particles' replies weighted by the belief's chance of their man's class on the square reached, to the power X, 0 to 4 (default 0)",
 			"prior=default|uniform: the opponent model the belief uses (default: the embedded one)",
 			"seed=N: mixed into each game's seed (default 0)",
 		},
@@ -41,6 +45,11 @@ func buildBoardtree(o *Options) (func() Player, error) {
 	threads := o.Int("threads", 1, 1, 64)
 	cfg.Reuse = o.Int("reuse", 1, 0, 1) == 1
 	seed := uint64(o.Int("seed", 0, 0, 1<<62))
+	pcfg := particles.DefaultConfig()
+	pcfg.N = o.Int("particles", 0, 0, 100_000)
+	pcfg.Shape = o.Float("shape", 0, 0, 4)
+	pcfg.Develop = o.Float("develop", 0, 0, 20)
+	pcfg.Weights = cfg.Weights
 	prior, err := priorOption(o)
 	if err != nil {
 		return nil, err
@@ -53,8 +62,13 @@ func buildBoardtree(o *Options) (func() Player, error) {
 		return nil, err
 	}
 	return func() Player {
-		return &Sampled{scorer: newTreeChooser(cfg, threads), prior: prior, unit: 1, seed: seed,
-			bare: bare().(*MCTS), startRate: defaultTreeRate}
+		p := &Sampled{prior: prior, unit: 1, seed: seed, bare: bare().(*MCTS), startRate: defaultTreeRate}
+		c := newTreeChooser(cfg, threads)
+		if pcfg.N > 0 {
+			c.filter = particles.New(pcfg, &p.bel)
+		}
+		p.scorer = c
+		return p
 	}, nil
 }
 
@@ -72,6 +86,9 @@ type treeChooser struct {
 	roots   []boardtree.Root
 	visits  []int64
 	values  []float64
+	// filter, when set, is where the trees draw their boards while it
+	// stands for the game.
+	filter *particles.Filter
 }
 
 func newTreeChooser(cfg boardtree.Config, threads int) *treeChooser {
@@ -89,9 +106,33 @@ func (c *treeChooser) NewGame(seed uint64) {
 	}
 }
 
+// started starts the filter's set from the game's start, when it is known
+// and its answers are wild 16's (the only ones the filter models).
+func (c *treeChooser) started(g Game, wild16 bool, seed uint64) {
+	if c.filter == nil {
+		return
+	}
+	if !wild16 || g.HiddenKing {
+		c.filter.Stop()
+		return
+	}
+	start := g.StartPosition()
+	c.filter.Reset(&start, seed)
+}
+
+// boards is where the trees draw: the filter's set while it stands for the
+// game, else the belief.
+func (c *treeChooser) boards(bel *belief.State) boardtree.Boards {
+	if c.filter != nil && c.filter.Live() {
+		return c.filter
+	}
+	return bel
+}
+
 // Choose runs the trees: each its share of lim.work, or each on the clock
 // (its own stop rule), or each exactly lim.trees[i] iterations (a replay).
-func (c *treeChooser) Choose(ctx context.Context, bel *belief.State, moves []chess.Move, lim workLimits) choice {
+func (c *treeChooser) Choose(ctx context.Context, state *belief.State, moves []chess.Move, lim workLimits) choice {
+	bel := c.boards(state)
 	n := len(c.trees)
 	limit := func(i int) boardtree.Limits {
 		switch {
@@ -176,6 +217,18 @@ func (c *treeChooser) heard(v umpire.View, m chess.Move) {
 		sq = chess.NoSquare
 	}
 	pawn := v.Capture.Kind == umpire.PawnCaptured
+	if c.filter != nil {
+		switch {
+		case v.Own && v.Illegal:
+			c.filter.Refused(m)
+		case v.Verdict != umpire.IllegalMove:
+			c.filter.Stop()
+		case v.Own:
+			c.filter.Ours(m, v)
+		default:
+			c.filter.Theirs(v)
+		}
+	}
 	for _, t := range c.trees {
 		switch {
 		case v.Own && v.Illegal:
@@ -192,7 +245,8 @@ func (c *treeChooser) heard(v umpire.View, m chess.Move) {
 
 // ponder runs each tree's Ponder on its own goroutine: its share of
 // iterations, or until ctx is done (0), or exactly trees[i] (a replay).
-func (c *treeChooser) ponder(ctx context.Context, bel *belief.State, iterations int64, trees []int64) PonderReport {
+func (c *treeChooser) ponder(ctx context.Context, state *belief.State, iterations int64, trees []int64) PonderReport {
+	bel := c.boards(state)
 	n := len(c.trees)
 	count := func(i int) int64 {
 		switch {

@@ -93,6 +93,9 @@ type boardChooser interface {
 	heard(v umpire.View, m chess.Move)
 	// forget drops what was heard (an answer the search does not model).
 	forget()
+	// started tells the search the game's start (wild16: its answers are
+	// wild 16's), after NewGame.
+	started(g Game, wild16 bool, seed uint64)
 	// ponder grows the search during the opponent's turn (iterations
 	// units, or until ctx is done when 0; trees, a replay's counts) and
 	// says what it did.
@@ -134,6 +137,7 @@ func (c *scorerChooser) Choose(ctx context.Context, bel *belief.State, moves []c
 func (c *scorerChooser) treeCounts() []int64           { return nil }
 func (c *scorerChooser) heard(umpire.View, chess.Move) {}
 func (c *scorerChooser) forget()                       {}
+func (c *scorerChooser) started(Game, bool, uint64)    {}
 func (c *scorerChooser) ponder(context.Context, *belief.State, int64, []int64) PonderReport {
 	return PonderReport{}
 }
@@ -190,6 +194,7 @@ func (p *Sampled) NewGame(g Game) error {
 	}
 	p.scorer.NewGame(g.Seed ^ p.seed)
 	p.wild16 = g.Rules.Variant.IsWild16()
+	p.scorer.started(g, p.wild16, g.Seed^p.seed)
 	p.rate = p.startRate
 	p.fall.noise = 0
 	if err := p.bare.NewGame(g); err != nil {

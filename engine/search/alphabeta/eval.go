@@ -77,3 +77,26 @@ func (s *Searcher) evaluate(p *chess.Position) int32 {
 	side := p.Side()
 	return score[side] - score[side.Other()]
 }
+
+// Squares is the piece-square tables, for a model of where the men go (a
+// reply policy's quiet moves).
+type Squares struct{ t *table }
+
+// NewSquares returns the tables evaluate reads.
+func NewSquares() Squares { return Squares{newTable()} }
+
+// Gain is what move m of the side to move on p gains on the tables, in
+// centipawns: the man's square after less before (a promotion counts the
+// new man's square and its value over a pawn's).
+func (q Squares) Gain(p *chess.Position, m chess.Move) int32 {
+	pt := p.PieceAt(m.From()).Type()
+	from, to := m.From(), m.To()
+	if p.Side() == chess.Black {
+		from, to = from^56, to^56
+	}
+	after := pt
+	if pr := m.Promotion(); pr != chess.NoPieceType {
+		after = pr
+	}
+	return q.t[after][to] + pieceValue[after] - q.t[pt][from] - pieceValue[pt]
+}

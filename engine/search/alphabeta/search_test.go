@@ -99,3 +99,29 @@ func BenchmarkValue(b *testing.B) {
 	}
 	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
 }
+
+// TestSquaresGain: a move's gain on the tables is the same for either
+// colour (black reads them mirrored), and a promotion counts the new man.
+func TestSquaresGain(t *testing.T) {
+	q := NewSquares()
+	for _, c := range []struct {
+		fen, move string
+		want      int32
+	}{
+		{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "g1f3", 18},
+		{"rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1", "g8f6", 18},
+		{"4k3/P7/8/8/8/8/8/4K3 w - - 0 1", "a7a8q", -4 + 900 - 50 - 100},
+	} {
+		p, err := chess.ParseFEN(c.fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := chess.ParseUCI(c.move)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := q.Gain(&p, m); got != c.want {
+			t.Errorf("%s on %s: gain %d, want %d", c.move, c.fen, got, c.want)
+		}
+	}
+}

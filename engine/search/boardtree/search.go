@@ -174,10 +174,22 @@ type Limits struct {
 // checkEvery is how often, in iterations, the clock and ctx are read.
 const checkEvery = 64
 
-// Choose searches from belief bel, our turn, among moves (the askable
+// Boards is where a search draws its boards: the belief
+// (*belief.State), or a set of boards that explain the game
+// (engine/search/particles). Sample must be safe for concurrent use.
+type Boards interface {
+	// Color is our colour.
+	Color() chess.Color
+	// Sample draws a board into pos; false when none can be drawn.
+	Sample(rng *rand.Rand, pos *chess.Position) bool
+}
+
+var _ Boards = (*belief.State)(nil)
+
+// Choose searches from the boards of bel, our turn, among moves (the askable
 // attempts not refused this turn) within lim, and returns the most visited.
 // It stops early when ctx is done.
-func (s *Searcher) Choose(ctx context.Context, bel *belief.State, moves []chess.Move, lim Limits) Result {
+func (s *Searcher) Choose(ctx context.Context, bel Boards, moves []chess.Move, lim Limits) Result {
 	r := Result{Best: -1}
 	if len(moves) == 0 {
 		return r
@@ -525,7 +537,7 @@ func (s *Searcher) walk(d int32, turns int) float64 {
 // we hear leads to has visits when our turn comes. It runs iterations
 // iterations, or until ctx is done when iterations is 0, and returns how
 // many it ran; nothing when there is no played attempt to grow.
-func (s *Searcher) Ponder(ctx context.Context, bel *belief.State, iterations int64) int64 {
+func (s *Searcher) Ponder(ctx context.Context, bel Boards, iterations int64) int64 {
 	a := s.sent
 	if !s.cfg.Reuse || a < 0 || int(s.nn) > len(s.nodes)*3/4 {
 		return 0

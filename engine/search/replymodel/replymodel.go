@@ -180,11 +180,19 @@ func NewBoards(w Weights, seed uint64) *Boards {
 	return &Boards{W: w, rng: rand.New(rand.NewPCG(seed, 0x7e91)), moves: make([]Move, 0, chess.MaxMoves)}
 }
 
+// Sampler draws boards: the belief (*belief.State), or a set of boards
+// that explain the game (engine/search/particles).
+type Sampler interface {
+	Sample(rng *rand.Rand, pos *chess.Position) bool
+}
+
+var _ Sampler = (*belief.State)(nil)
+
 // Predict fills d with the events' chances averaged over n boards drawn
 // from bel (the opponent to move), lastCapture as in Describe. It returns
 // the boards drawn; with none, d is all zero. Each board's moves are
 // passed to each, if not nil, before they are used (to keep them).
-func (b *Boards) Predict(bel *belief.State, lastCapture chess.Square, n int, d *Dist, each func([]Move)) int {
+func (b *Boards) Predict(bel Sampler, lastCapture chess.Square, n int, d *Dist, each func([]Move)) int {
 	*d = Dist{}
 	got := 0
 	for range n {
@@ -208,7 +216,7 @@ func (b *Boards) Predict(bel *belief.State, lastCapture chess.Square, n int, d *
 
 // Draw draws one board from bel into the predictor's board (see Board); it
 // reports whether one was found.
-func (b *Boards) Draw(bel *belief.State) bool { return bel.Sample(b.rng, &b.board) }
+func (b *Boards) Draw(bel Sampler) bool { return bel.Sample(b.rng, &b.board) }
 
 // Board returns the last board drawn.
 func (b *Boards) Board() *chess.Position { return &b.board }
