@@ -59,7 +59,6 @@ type Filter struct {
 	list  chess.MoveList
 	moves []replymodel.Move
 	probs [chess.MaxMoves]float64
-	seen  map[uint64]struct{}
 	// Refills counts the refills from the belief this game.
 	Refills int
 }
