@@ -141,11 +141,12 @@ func busy(t *testing.T, n int) {
 // both sides of every game from the iterations and boards its attempt lines
 // carry (boarditers=2: some hundreds of boards in 3 ms, at the machine's
 // rate of the moment); so does boardtree's (its iterations, at its rate),
-// with boards drawn from the belief or from a particle set.
+// with boards drawn from the belief or from a particle set, and with the
+// opponent choosing in a tree of its own.
 func TestClockMatchReplays(t *testing.T) {
 	busy(t, 0)
 	for _, pair := range [][2]string{{"mcts:mem=1,boarditers=2", "mcts:mem=1,threads=2"}, {"boardtree:mem=1", "boardtree:mem=1,threads=2"},
-		{"boardtree:mem=1,particles=64,develop=1", "boardtree:mem=1,threads=2,particles=32"}} {
+		{"boardtree:mem=1,particles=64,develop=1", "boardtree:mem=1,threads=2,particles=32,opp=1"}} {
 		f := filepath.Join(t.TempDir(), "m.jsonl")
 		args := []string{"-p1", pair[0], "-p2", pair[1], "-games", "2", "-movetime", "3ms",
 			"-maxplies", "50", "-concurrency", "1", "-seed", "5", "-jsonl", f}

@@ -35,12 +35,19 @@ type Config struct {
 	// Reuse starts each choice from the node of what was heard since the
 	// last (Heard*), with the visits it has, when the tree holds it.
 	Reuse bool
+	// Opponent gives the opponent a tree of its own (multiple-observer
+	// information-set MCTS): where its tree holds what it has heard on the
+	// line, it chooses its reply by the value its replies had there, the
+	// policy as their prior (PUCT), instead of drawing it from the policy.
+	Opponent bool
+	// OpponentC is the opponent's PUCT constant, in pawns.
+	OpponentC float64
 }
 
 // DefaultConfig returns the prototype's settings.
 func DefaultConfig() Config {
 	return Config{Exploration: 0.5, Leaf: 16, Refusal: 0.02, MaxTurns: 8,
-		Weights: replymodel.DefaultWeights(), MemoryMB: 32, Reuse: true}
+		Weights: replymodel.DefaultWeights(), MemoryMB: 32, Reuse: true, OpponentC: 2}
 }
 
 // kind of a node.
@@ -130,6 +137,33 @@ type Searcher struct {
 	chose bool
 	// compactions counts compact's copies (for tests).
 	compactions int
+	// The opponent's tree (Config.Opponent), grown anew each choice:
+	// onodes[0] its root, where we are to move; ocur the node of the line
+	// where it stands (a move of its, or the root), -1 off its tree; opath
+	// its nodes on the line.
+	onodes []onode
+	onn    int32
+	// keepOpponent: the next choice follows a refusal of this one's, so
+	// the opponent's tree holds.
+	keepOpponent bool
+	ocur         int32
+	opath        []int32
+}
+
+// onode is a node of the opponent's tree: what it heard of our move (the
+// root's children and a move node's), or a move of its (a heard node's).
+type onode struct {
+	visits      int32
+	child, next int32
+	sum         float32 // for us: the opponent prefers the least
+	key         uint64  // heard: our capture, checks and its pawn tries; move: the move
+}
+
+func (n *onode) mean() float64 {
+	if n.visits == 0 {
+		return 0
+	}
+	return float64(n.sum) / float64(n.visits)
 }
 
 // New returns a Searcher.
@@ -142,8 +176,15 @@ func New(cfg Config) *Searcher {
 		n = max(n/2, 1024)
 		spare = make([]node, n)
 	}
+	var onodes []onode
+	if cfg.Opponent {
+		onodes = make([]onode, max(n/2, 1024))
+	}
 	return &Searcher{
 		cfg:     cfg,
+		onodes:  onodes,
+		opath:   make([]int32, 0, 1024),
+		ocur:    -1,
 		rng:     rand.New(rand.NewPCG(1, 2)),
 		ab:      alphabeta.New(),
 		nodes:   make([]node, n),
@@ -159,7 +200,7 @@ func New(cfg Config) *Searcher {
 // NewGame reseeds the search for a game and forgets the tree.
 func (s *Searcher) NewGame(seed uint64) {
 	s.rng = rand.New(rand.NewPCG(seed, 0xb0a2d7ee))
-	s.nn, s.next, s.sent, s.chose = 0, -1, -1, false
+	s.nn, s.next, s.sent, s.chose, s.keepOpponent, s.onn = 0, -1, -1, false, false, 0
 }
 
 // Limits bound a choice: exactly Iterations iterations (a node-bounded
@@ -196,6 +237,15 @@ func (s *Searcher) Choose(ctx context.Context, bel Boards, moves []chess.Move, l
 	}
 	s.us, s.rootMoves = bel.Color(), moves
 	root := s.reroot(moves)
+	// The opponent does not hear our refusals: after one, its tree still
+	// stands for what it knows, unless the pool is mostly used.
+	if !s.keepOpponent || int(s.onn) > len(s.onodes)*3/4 {
+		s.onn = 0
+		if s.cfg.Opponent {
+			s.newONode(0)
+		}
+	}
+	s.keepOpponent = false
 	s.chose = true
 	r.Reused = int64(s.nodes[root].visits)
 	done := ctx.Done()
@@ -381,6 +431,7 @@ func (s *Searcher) answerNode(a int32, key uint64) int32 {
 // HeardRefused tells the search that attempt m of its last choice was
 // refused: the next choice starts from what the tree grew below it.
 func (s *Searcher) HeardRefused(m chess.Move) {
+	s.keepOpponent = s.chose
 	s.next, s.sent = s.answerNode(s.attemptNode(m), keyRefused), -1
 }
 
@@ -388,7 +439,7 @@ func (s *Searcher) HeardRefused(m chess.Move) {
 // with capture on square sq (chess.NoSquare: none; pawn: a pawn was taken)
 // and the checks announced.
 func (s *Searcher) HeardOurs(m chess.Move, sq chess.Square, pawn bool, checks [2]chess.CheckKind) {
-	s.next, s.sent = -1, s.attemptNode(m)
+	s.next, s.sent, s.keepOpponent = -1, s.attemptNode(m), false
 	s.partial = heardCapture(sq, pawn) | uint64(checks[0])<<8 | uint64(checks[1])<<11
 }
 
@@ -401,7 +452,7 @@ func (s *Searcher) HeardTheirs(sq chess.Square, pawn bool, checks [2]chess.Check
 
 // Forget drops what was heard: the next choice grows a fresh tree (an
 // answer the tree does not model, a game over).
-func (s *Searcher) Forget() { s.next, s.sent, s.chose = -1, -1, false }
+func (s *Searcher) Forget() { s.next, s.sent, s.chose, s.keepOpponent = -1, -1, false, false }
 
 // heardCapture is captureKey's encoding of an announced capture.
 func heardCapture(sq chess.Square, pawn bool) uint64 {
@@ -478,15 +529,24 @@ func (s *Searcher) ourAttempts(rootTurn bool) {
 // up.
 func (s *Searcher) iterate(root int32) {
 	s.path = append(s.path[:0], root)
+	s.opath, s.ocur = s.opath[:0], -1
+	if s.onn > 0 {
+		s.ocur = 0
+		s.opath = append(s.opath, 0)
+	}
 	s.refused = s.refused[:0]
 	s.backup(s.walk(root, 0))
 }
 
-// backup adds value to each node of s.path.
+// backup adds value to each node of s.path and s.opath.
 func (s *Searcher) backup(value float64) {
 	for _, i := range s.path {
 		s.nodes[i].visits++
 		s.nodes[i].sum += float32(value)
+	}
+	for _, i := range s.opath {
+		s.onodes[i].visits++
+		s.onodes[i].sum += float32(value)
 	}
 }
 
@@ -565,6 +625,7 @@ func (s *Searcher) Ponder(ctx context.Context, bel Boards, iterations int64) int
 		}
 		s.path = append(s.path[:0], a)
 		s.refused = s.refused[:0]
+		s.opath, s.ocur = s.opath[:0], -1
 		key, over := s.reply(s.partial, last)
 		child, fresh := s.childFor(a, key, over)
 		switch {
@@ -673,7 +734,12 @@ func (s *Searcher) reply(key uint64, last chess.Square) (uint64, bool) {
 	if len(s.replies) == 0 {
 		return key | keyOver, true // a board drawn for a ponder where the game is over
 	}
-	r := s.list.Moves[s.pickReply()]
+	var r chess.Move
+	if s.ocur >= 0 {
+		r = s.list.Moves[s.opponentChooses(key|uint64(min(b.PawnTries(), 15))<<14)]
+	} else {
+		r = s.list.Moves[s.pickReply()]
+	}
 	theirCap := captureKey(b, r)
 	b.Make(r)
 	c1, c2 := b.CheckKinds()
@@ -694,8 +760,97 @@ func captureKey(b *chess.Position, m chess.Move) uint64 {
 	return heardCapture(sq, b.PieceAt(sq).Type() == chess.Pawn)
 }
 
-// pickReply draws the opponent's reply from the policy over s.replies.
-func (s *Searcher) pickReply() int {
+// newONode takes a fresh node of the opponent's tree, or -1 when its pool
+// is full.
+func (s *Searcher) newONode(key uint64) int32 {
+	if int(s.onn) == len(s.onodes) {
+		return -1
+	}
+	i := s.onn
+	s.onn++
+	s.onodes[i] = onode{child: -1, next: -1, key: key}
+	return i
+}
+
+// onodeChild returns node p's child keyed key, made if new (fresh), or -1
+// when the pool is full.
+func (s *Searcher) onodeChild(p int32, key uint64) (int32, bool) {
+	last := int32(-1)
+	for c := s.onodes[p].child; c >= 0; c = s.onodes[c].next {
+		if s.onodes[c].key == key {
+			return c, false
+		}
+		last = c
+	}
+	c := s.newONode(key)
+	if c < 0 {
+		return -1, false
+	}
+	if last < 0 {
+		s.onodes[p].child = c
+	} else {
+		s.onodes[last].next = c
+	}
+	return c, true
+}
+
+// opponentChooses returns the index in s.replies of the opponent's reply
+// where its tree holds the line (s.ocur), heard its public answer to our
+// move. A node new to its tree, or a full pool, ends its tree for the
+// line: the reply is then drawn from the policy. Else it chooses by PUCT:
+// its mean value (the least for us) plus OpponentC × the policy's chance ×
+// √visits / (1 + the reply's visits); a reply it has not tried takes the
+// node's own mean. Ties go to a random reply.
+func (s *Searcher) opponentChooses(heard uint64) int {
+	h, fresh := s.onodeChild(s.ocur, heard)
+	if h < 0 {
+		s.ocur = -1
+		return s.pickReply()
+	}
+	s.opath = append(s.opath, h)
+	if fresh {
+		s.ocur = -1
+		return s.pickReply()
+	}
+	w, sum := s.policy()
+	hn := &s.onodes[h]
+	root := math.Sqrt(float64(hn.visits)) / sum
+	fpu := -hn.mean()
+	n := len(s.replies)
+	best, bestScore := 0, math.Inf(-1)
+	start := s.rng.IntN(n)
+	for k := range n {
+		i := (start + k) % n
+		key := uint64(s.list.Moves[i])
+		q, visits := fpu, int32(0)
+		for c := hn.child; c >= 0; c = s.onodes[c].next {
+			if s.onodes[c].key == key {
+				if v := s.onodes[c].visits; v > 0 {
+					q, visits = -s.onodes[c].mean(), v
+				}
+				break
+			}
+		}
+		if u := q + s.cfg.OpponentC*w[i]*root/float64(1+visits); u > bestScore {
+			best, bestScore = i, u
+		}
+	}
+	c, fresh := s.onodeChild(h, uint64(s.list.Moves[best]))
+	if c < 0 {
+		s.ocur = -1
+		return best
+	}
+	s.opath = append(s.opath, c)
+	s.ocur = c
+	if fresh {
+		s.ocur = -1
+	}
+	return best
+}
+
+// policy sets s.weights to the policy's weight of each of s.replies, in
+// proportion to its chance, and returns them with their sum.
+func (s *Searcher) policy() ([]float64, float64) {
 	w := s.weights[:len(s.replies)]
 	top := math.Inf(-1)
 	for i := range s.replies {
@@ -707,6 +862,12 @@ func (s *Searcher) pickReply() int {
 		w[i] = math.Exp(w[i] - top)
 		sum += w[i]
 	}
+	return w, sum
+}
+
+// pickReply draws the opponent's reply from the policy over s.replies.
+func (s *Searcher) pickReply() int {
+	w, sum := s.policy()
 	x := s.rng.Float64() * sum
 	for i := range w {
 		x -= w[i]

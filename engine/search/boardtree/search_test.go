@@ -2,6 +2,7 @@ package boardtree
 
 import (
 	"context"
+	"math/rand/v2"
 	"testing"
 	"time"
 
@@ -93,10 +94,14 @@ func TestChooseFullPool(t *testing.T) {
 // policy, the leaf's alpha-beta) allocates nothing.
 func TestChooseAllocatesNothing(t *testing.T) {
 	bel, moves := known(t, startFEN)
-	s := New(DefaultConfig())
-	s.Choose(context.Background(), &bel, moves, Limits{Iterations: 500})
-	if a := testing.AllocsPerRun(3, func() { s.Choose(context.Background(), &bel, moves, Limits{Iterations: 500}) }); a != 0 {
-		t.Errorf("%v allocations per choice", a)
+	for _, opp := range []bool{false, true} {
+		cfg := DefaultConfig()
+		cfg.Opponent = opp
+		s := New(cfg)
+		s.Choose(context.Background(), &bel, moves, Limits{Iterations: 500})
+		if a := testing.AllocsPerRun(3, func() { s.Choose(context.Background(), &bel, moves, Limits{Iterations: 500}) }); a != 0 {
+			t.Errorf("opponent's tree %v: %v allocations per choice", opp, a)
+		}
 	}
 }
 
@@ -255,5 +260,80 @@ func TestPonder(t *testing.T) {
 	// opponent's, which is all the ponder needs of them here.
 	if n := s.Ponder(context.Background(), &bel, 500); n != 500 || s.nodes[a].visits != before+500 {
 		t.Fatalf("ponder ran %d, the attempt's visits %d -> %d", n, before, s.nodes[a].visits)
+	}
+}
+
+// exact is a Boards that always draws the same board (the belief deals
+// the opponent's piece types at random).
+type exact struct{ pos chess.Position }
+
+func (e *exact) Color() chess.Color { return e.pos.Side() }
+
+func (e *exact) Sample(_ *rand.Rand, pos *chess.Position) bool { *pos = e.pos; return true }
+
+// TestOpponentFindsTheMate: taking the knight on c7 lets the rook mate on
+// the back rank. The policy draws that quiet check about one time in
+// twenty, so the line's value stays above the knight's loss; the
+// opponent's own tree finds the mate and plays it, and the line is worth
+// a loss.
+func TestOpponentFindsTheMate(t *testing.T) {
+	pos, err := chess.ParseFEN("4r1k1/2n2ppp/8/8/8/8/5PPP/2R3K1 w - - 0 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	take, err := chess.ParseUCI("c1c7")
+	if err != nil {
+		t.Fatal(err)
+	}
+	value := func(opp bool) float64 {
+		cfg := DefaultConfig()
+		cfg.Opponent = opp
+		s := New(cfg)
+		s.NewGame(3)
+		r := s.Choose(context.Background(), &exact{pos}, []chess.Move{take}, Limits{Iterations: 4000})
+		if r.Best != 0 || opp != (s.onn > 1) {
+			t.Fatalf("opponent %v: result %+v, %d nodes of the opponent's tree", opp, r, s.onn)
+		}
+		t.Logf("opponent %v: Rxc7 is worth %.2f, %d nodes of the opponent's tree", opp, r.Value, s.onn)
+		return r.Value
+	}
+	if v := value(false); v < -3 {
+		t.Errorf("the policy's opponent: Rxc7 worth %.2f, want more than -3", v)
+	}
+	if v := value(true); v > -25 {
+		t.Errorf("the opponent's own tree: Rxc7 worth %.2f, want less than -25 (the mate)", v)
+	}
+}
+
+// TestOpponentTreeKeptAcrossRefusals: the opponent does not hear our
+// refusals, so its tree holds into the next choice of the same turn; a
+// move heard, or a tree forgotten, starts it anew.
+func TestOpponentTreeKeptAcrossRefusals(t *testing.T) {
+	bel, moves := known(t, startFEN)
+	cfg := DefaultConfig()
+	cfg.Opponent = true
+	s := New(cfg)
+	s.NewGame(5)
+	r := s.Choose(context.Background(), &bel, moves, Limits{Iterations: 800})
+	grown := s.onn
+	if grown < 50 {
+		t.Fatalf("the opponent's tree has %d nodes after 800 iterations", grown)
+	}
+	s.HeardRefused(moves[r.Best])
+	rest := append(append([]chess.Move(nil), moves[:r.Best]...), moves[r.Best+1:]...)
+	s.Choose(context.Background(), &bel, rest, Limits{Iterations: 1})
+	if s.onn < grown {
+		t.Errorf("after a refusal the opponent's tree has %d nodes, had %d", s.onn, grown)
+	}
+	s.Forget()
+	s.Choose(context.Background(), &bel, rest, Limits{Iterations: 1})
+	if s.onn > 3 {
+		t.Errorf("after Forget the opponent's tree has %d nodes, want a fresh one", s.onn)
+	}
+	r = s.Choose(context.Background(), &bel, moves, Limits{Iterations: 800})
+	s.HeardOurs(moves[r.Best], chess.NoSquare, false, [2]chess.CheckKind{})
+	s.Choose(context.Background(), &bel, moves, Limits{Iterations: 1})
+	if s.onn > 3 {
+		t.Errorf("after our move the opponent's tree has %d nodes, want a fresh one", s.onn)
 	}
 }
