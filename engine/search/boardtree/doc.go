@@ -18,9 +18,16 @@
 // by a small perfect-information alpha-beta on the board reached
 // (engine/search/alphabeta), in pawns for us.
 //
+// With Config.Opponent the opponent also has a tree of its own, keyed by
+// what it hears (our move's capture, checks and its pawn tries, then its
+// own move): where that tree holds the line, it chooses its reply by the
+// values its replies had there, with the policy as their prior (PUCT), so
+// that more iterations make the opponent better too, not only us.
+//
 // More iterations buy more boards and deeper lines, each line with an
 // opponent that decides on its board. The prototype plays wild 16's
 // announcements (capture square and kind, checks, the pawn-try count); no
-// drops, no "Any?"; the tree is not kept between attempts. It allocates
+// drops, no "Any?"; with Reuse the tree is kept across what was heard
+// (the opponent's tree only across our refusals). It allocates
 // nothing per iteration.
 package boardtree

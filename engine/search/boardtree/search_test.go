@@ -106,11 +106,17 @@ func TestChooseAllocatesNothing(t *testing.T) {
 }
 
 func BenchmarkChoose(b *testing.B) {
-	bel, moves := known(b, startFEN)
-	s := New(DefaultConfig())
-	b.ReportAllocs()
-	for b.Loop() {
-		s.Choose(context.Background(), &bel, moves, Limits{Iterations: 1000})
+	for _, opp := range []bool{false, true} {
+		b.Run(map[bool]string{false: "policy", true: "opponent-tree"}[opp], func(b *testing.B) {
+			bel, moves := known(b, startFEN)
+			cfg := DefaultConfig()
+			cfg.Opponent = opp
+			s := New(cfg)
+			b.ReportAllocs()
+			for b.Loop() {
+				s.Choose(context.Background(), &bel, moves, Limits{Iterations: 1000})
+			}
+		})
 	}
 }
 
