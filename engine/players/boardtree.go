@@ -22,7 +22,7 @@ func boardtreeKind() Kind {
 			"leaf=N: alpha-beta nodes valuing a new node's board, 1 (static) to 100000 (default 16)",
 			"refusal=X: cost of an attempt the board refuses, in pawns, 0 to 10 (default 0.02)",
 			"turns=N: our turns in a line before its board is valued, 1 to 100 (default 8)",
-			"opp=0|1: the opponent chooses its replies in a tree of its own, by their values where its tree holds what it heard on the line, the policy as prior (default 0)",
+			"opp=0|1: the opponent chooses its replies in a tree of its own, by their values where its tree holds what it heard on the line, the policy as prior (default 1)",
 			"oppc=X: the opponent's PUCT constant, in pawns, 0 to 100 (default 2)",
 			"mem=MB: memory cap of each tree, 1 to 4096 (default 32)",
 			"reuse=0|1: each choice starts from the node of what was heard since the last, with the visits the tree gave it (default 1)",
@@ -46,7 +46,7 @@ func buildBoardtree(o *Options) (func() Player, error) {
 	cfg.MemoryMB = o.Int("mem", cfg.MemoryMB, 1, 4096)
 	threads := o.Int("threads", 1, 1, 64)
 	cfg.Reuse = o.Int("reuse", 1, 0, 1) == 1
-	cfg.Opponent = o.Int("opp", 0, 0, 1) == 1
+	cfg.Opponent = o.Int("opp", 1, 0, 1) == 1
 	cfg.OpponentC = o.Float("oppc", cfg.OpponentC, 0, 100)
 	seed := uint64(o.Int("seed", 0, 0, 1<<62))
 	pcfg := particles.DefaultConfig()

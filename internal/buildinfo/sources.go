@@ -6,6 +6,6 @@ package buildinfo
 // playFiles is how many files it covers. TestPlayHashFresh fails when they
 // are stale.
 const (
-	playHash  = "ef4a7f6062d4084070d48835c90b75a088a79ad1e1bda8f3c8554edc1aad3ded"
-	playFiles = 117
+	playHash  = "b5783dfd1ec1176f0350d6dc32822c76895803919535a6069d242623fe6d2e86"
+	playFiles = 119
 )

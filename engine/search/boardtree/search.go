@@ -47,7 +47,7 @@ type Config struct {
 // DefaultConfig returns the prototype's settings.
 func DefaultConfig() Config {
 	return Config{Exploration: 0.5, Leaf: 16, Refusal: 0.02, MaxTurns: 8,
-		Weights: replymodel.DefaultWeights(), MemoryMB: 32, Reuse: true, OpponentC: 2}
+		Weights: replymodel.DefaultWeights(), MemoryMB: 32, Reuse: true, Opponent: true, OpponentC: 2}
 }
 
 // kind of a node.
