@@ -94,6 +94,7 @@ func FuzzRead(f *testing.F) {
 	f.Add(header + "{}\n")
 	f.Fuzz(func(t *testing.T, file string) {
 		s := newStudy()
+		s.particles, s.ppred = 4, replymodel.NewBoards(replymodel.DefaultWeights(), 2)
 		_ = s.readWithPredictor(strings.NewReader(file)) // must not panic
 	})
 }
