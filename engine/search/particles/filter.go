@@ -285,7 +285,7 @@ func (f *Filter) settle(alive int) {
 	}
 	var p chess.Position
 	for try := 0; len(f.spare) < f.cfg.N && try < 8*f.cfg.N; try++ {
-		if !f.bel.Sample(f.rng, &p) || refusesNone(&p, f.refused) {
+		if !f.bel.Sample(f.rng, &p) || allowsRefused(&p, f.refused) {
 			continue
 		}
 		f.spare = append(f.spare, p)
@@ -293,8 +293,8 @@ func (f *Filter) settle(alive int) {
 	f.boards, f.spare = f.spare, f.boards
 }
 
-// refusesNone reports whether one of the refused attempts is legal on b.
-func refusesNone(b *chess.Position, refused []chess.Move) bool {
+// allowsRefused reports whether one of the refused attempts is legal on b.
+func allowsRefused(b *chess.Position, refused []chess.Move) bool {
 	for _, m := range refused {
 		if b.IsLegal(m) {
 			return true
