@@ -308,14 +308,7 @@ func (g *game) play(l *record.RefereeLine) error {
 			g.bel[c].Theirs(v)
 		}
 		if f := g.sets[c]; f != nil && a.Ending == umpire.NotOver {
-			switch {
-			case v.Own && v.Illegal:
-				f.Refused(m)
-			case v.Own:
-				f.Ours(m, v)
-			default:
-				f.Theirs(v)
-			}
+			f.Hear(m, v)
 		}
 	}
 	if a.Ending != umpire.NotOver {

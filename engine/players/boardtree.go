@@ -222,16 +222,7 @@ func (c *treeChooser) heard(v umpire.View, m chess.Move) {
 	}
 	pawn := v.Capture.Kind == umpire.PawnCaptured
 	if c.filter != nil {
-		switch {
-		case v.Own && v.Illegal:
-			c.filter.Refused(m)
-		case v.Verdict != umpire.IllegalMove:
-			c.filter.Stop()
-		case v.Own:
-			c.filter.Ours(m, v)
-		default:
-			c.filter.Theirs(v)
-		}
+		c.filter.Hear(m, v)
 	}
 	for _, t := range c.trees {
 		switch {

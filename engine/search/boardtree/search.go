@@ -206,7 +206,7 @@ type Boards interface {
 	// Color is our colour.
 	Color() chess.Color
 	// Sample draws a board into pos; false when none can be drawn.
-	Sample(rng *rand.Rand, pos *chess.Position) bool
+	replymodel.Sampler
 }
 
 var _ Boards = (*belief.State)(nil)

@@ -119,6 +119,22 @@ func (f *Filter) Sample(rng *rand.Rand, pos *chess.Position) bool {
 	return true
 }
 
+// Hear updates the set with a wild 16 answer we heard: a refusal of our
+// attempt m, our move m, or the opponent's reply. Any other answer (a
+// verdict wild 16 does not have) stops the set.
+func (f *Filter) Hear(m chess.Move, v umpire.View) {
+	switch {
+	case v.Own && v.Illegal:
+		f.Refused(m)
+	case v.Verdict != umpire.IllegalMove:
+		f.Stop()
+	case v.Own:
+		f.Ours(m, v)
+	default:
+		f.Theirs(v)
+	}
+}
+
 // Refused keeps the boards on which our attempt m is illegal.
 func (f *Filter) Refused(m chess.Move) {
 	if !f.live {

@@ -56,17 +56,12 @@ func game(t *testing.T, cfg Config, seed uint64, plies int, check func(f *Filter
 		if !v.Heard {
 			continue
 		}
-		switch {
-		case side == chess.White && v.Illegal:
+		if side == chess.White {
 			bel.Ours(m, v)
-			f.Refused(m)
-		case side == chess.White:
-			bel.Ours(m, v)
-			f.Ours(m, v)
-		default:
+		} else {
 			bel.Theirs(v)
-			f.Theirs(v)
 		}
+		f.Hear(m, v)
 		truth := u.Position()
 		check(f, &bel, &truth, v)
 	}
