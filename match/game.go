@@ -112,6 +112,8 @@ type Record struct {
 	HiddenKing bool
 	// Variant is the rules' variant by name ("" for wild 16).
 	Variant string
+	// End is the position the game ended in.
+	End chess.Position
 }
 
 // startPosition returns the game's start position.
@@ -304,7 +306,7 @@ func (t *table) play(ctx context.Context, rec *Record, ps [2]players.Player, rul
 			end(a.Result, terminationOf(a.Ending), "")
 		}
 	}
-	rec.Plies = u.Plies()
+	rec.Plies, rec.End = u.Plies(), u.Position()
 	for c := range gs {
 		gs[c].End(players.Outcome{Result: rec.Result, Reason: rec.Termination},
 			record.ResultLine{Code: rec.Termination, Plies: rec.Plies}, time.Now())

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 
+	"kriegbot/engine/chess"
+	"kriegbot/engine/search/alphabeta"
 	"kriegbot/record"
 )
 
@@ -78,6 +80,12 @@ type GameLine struct {
 	FEN string `json:"fen,omitempty"`
 	// Variant is the match's variant (absent: wild 16).
 	Variant string `json:"variant,omitempty"`
+	// EndFEN is the position the game ended in, and P1Material the first
+	// player's material less the second's there, in centipawns (pawn 100,
+	// knight 320, bishop 330, rook 500, queen 900): what a game cut at the
+	// ply cap was heading for. Absent in files of older versions.
+	EndFEN     string `json:"end_fen,omitempty"`
+	P1Material *int32 `json:"p1_material,omitempty"`
 }
 
 // WriteJSONL writes the game's attempt lines and its game line.
@@ -119,6 +127,14 @@ func (r *Record) gameLine() GameLine {
 	}
 	if r.Start != nil {
 		g.FEN = r.Start.FEN()
+	}
+	if r.End.Occupied() != 0 {
+		g.EndFEN = r.End.FEN()
+		lead := alphabeta.Material(&r.End, chess.White) - alphabeta.Material(&r.End, chess.Black)
+		if !r.P1White {
+			lead = -lead
+		}
+		g.P1Material = &lead
 	}
 	return g
 }
@@ -330,6 +346,19 @@ func (g *GameLine) check(h MatchLine) error {
 	r := Record{Result: g.Result, P1White: g.P1 == "white"}
 	if r.P1Score() != g.P1Score {
 		return fmt.Errorf("game %d: p1_score %v disagrees with result %s", g.Game, g.P1Score, g.Result)
+	}
+	if (g.EndFEN == "") != (g.P1Material == nil) {
+		return fmt.Errorf("game %d: end_fen and p1_material come together", g.Game)
+	}
+	if g.EndFEN != "" {
+		end, err := chess.ParseFEN(g.EndFEN)
+		if err != nil {
+			return fmt.Errorf("game %d: end_fen: %v", g.Game, err)
+		}
+		r.End = end
+		if lead := r.gameLine().P1Material; *lead != *g.P1Material {
+			return fmt.Errorf("game %d: p1_material %d, the end position's %d", g.Game, *g.P1Material, *lead)
+		}
 	}
 	return nil
 }

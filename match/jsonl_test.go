@@ -35,6 +35,9 @@ func TestReadShardErrors(t *testing.T) {
 		{"negative tree nodes", game(`{"type":"attempt","game":0,"iterations":5,"tree_nodes":-3}`), "f.jsonl:2: tree_nodes -3 is negative"},
 		{"negative ponder", game(`{"type":"attempt","game":0,"ponder":-7}`), "f.jsonl:2: ponder: -7 iterations not in"},
 		{"ponder trees alone", game(`{"type":"attempt","game":0,"ponder_trees":[1]}`), "f.jsonl:2: ponder_trees without ponder"},
+		{"end without material", game(`{"type":"game","game":1,"white":"random","black":"heuristic","p1":"black","result":"*","termination":"ply cap","p1_score":0.5,"end_fen":"4k3/8/8/8/8/8/8/R3K3 w - - 0 1"}`), "end_fen and p1_material come together"},
+		{"bad end", game(`{"type":"game","game":1,"white":"random","black":"heuristic","p1":"black","result":"*","termination":"ply cap","p1_score":0.5,"end_fen":"4k3/8/8/8 w","p1_material":0}`), "game 1: end_fen:"},
+		{"wrong material", game(`{"type":"game","game":1,"white":"random","black":"heuristic","p1":"black","result":"*","termination":"ply cap","p1_score":0.5,"end_fen":"4k3/8/8/8/8/8/8/R3K3 w - - 0 1","p1_material":500}`), "p1_material 500, the end position's -500"},
 		{"negative think", game(`{"type":"attempt","game":0,"think_us":-1}`), "f.jsonl:2: think_us -1 is negative"},
 	}
 	for _, tc := range tests {
@@ -55,6 +58,7 @@ func FuzzReadShard(f *testing.F) {
 	f.Add(header + "\n")
 	f.Add(header + "\n" + `{"type":"game","game":0,"seed":"7","white":"heuristic","black":"random","p1":"white","result":"1-0","termination":"checkmate","plies":9,"attempts":12,"p1_score":1}` + "\n")
 	f.Add(`{"type":"attempt","game":0,"checks":["file","knight"],"clock_ms":5}`)
+	f.Add(header + "\n" + `{"type":"game","game":1,"white":"random","black":"heuristic","p1":"black","result":"*","termination":"ply cap","p1_score":0.5,"end_fen":"4k3/8/8/8/8/8/8/R3K3 w - - 0 1","p1_material":-500}` + "\n")
 	f.Add("{\"type\":\"match\"\n\x00")
 	f.Add(header + "\n" + `{"type":"attempt","game":0,"iterations":9,"trees":[4,5],"boards":32,"ponder":7,"ponder_trees":[7]}` + "\n")
 	f.Fuzz(func(t *testing.T, in string) {

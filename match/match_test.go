@@ -239,3 +239,29 @@ func TestSummaryLine(t *testing.T) {
 		t.Fatalf("Line() = %q, want %q", got, want)
 	}
 }
+
+// The summary counts the games cut at the ply cap by who led in material,
+// from each game line's p1_material, and says so above the score line.
+func TestSummaryCapLeads(t *testing.T) {
+	var s Summary
+	lead := func(v int32) *int32 { return &v }
+	for _, g := range []GameLine{
+		{Termination: TermPlyCap, P1Score: 0.5, P1Material: lead(300)},
+		{Termination: TermPlyCap, P1Score: 0.5, P1Material: lead(299)},
+		{Termination: TermPlyCap, P1Score: 0.5, P1Material: lead(-900)},
+		{Termination: TermPlyCap, P1Score: 0.5},
+		{Termination: TermCheckmate, P1Score: 1, P1Material: lead(900)},
+	} {
+		s.Add(g)
+	}
+	if s.CapLeads != [2]int{1, 1} {
+		t.Fatalf("cap leads %v, want [1 1]", s.CapLeads)
+	}
+	var b strings.Builder
+	if err := s.Write(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "ply cap games a side led by 3 pawns or more in material: p1 1, p2 1\n") {
+		t.Fatalf("summary:\n%s", b.String())
+	}
+}

@@ -77,11 +77,18 @@ type Config struct {
 	Finished []HeldGame
 }
 
+// CapLead is the material lead, in centipawns, that the summary counts in
+// the games cut at the ply cap: a minor piece and more.
+const CapLead = 300
+
 // Summary is a match's outcome so far.
 type Summary struct {
 	P1, P2       string
 	Tally        Tally
 	Terminations map[string]int
+	// CapLeads counts the games cut at the ply cap where the first [0] or
+	// the second [1] player was ahead by at least CapLead in material.
+	CapLeads [2]int
 	// Planned is the number of games this run was to play, Resumed how many
 	// of them a run cut short had played (Config.Played and Config.Finished).
 	Planned, Resumed int
@@ -111,6 +118,14 @@ func (s *Summary) Add(g GameLine) {
 		s.Terminations = map[string]int{}
 	}
 	s.Terminations[g.Termination]++
+	if g.Termination == TermPlyCap && g.P1Material != nil {
+		switch {
+		case *g.P1Material >= CapLead:
+			s.CapLeads[0]++
+		case *g.P1Material <= -CapLead:
+			s.CapLeads[1]++
+		}
+	}
 	if s.SPRT != nil {
 		s.Decision = s.SPRT.Decide(s.Tally)
 	}
@@ -140,6 +155,9 @@ func (s *Summary) Write(w io.Writer) error {
 	b.Reset()
 	b.WriteString(out)
 	b.WriteByte('\n')
+	if l := s.CapLeads; l[0]+l[1] > 0 {
+		fmt.Fprintf(&b, "ply cap games a side led by %d pawns or more in material: p1 %d, p2 %d\n", CapLead/100, l[0], l[1])
+	}
 	if s.SPRT != nil {
 		lo, hi := s.SPRT.Bounds()
 		verdict := "no decision yet"

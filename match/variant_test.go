@@ -55,7 +55,7 @@ func TestVariantMatch(t *testing.T) {
 		t.Errorf("the PGN shows no Any? or drop:\n%.600s", pgn)
 	}
 	// A game line that disagrees with the match line is refused.
-	bad := strings.Replace(jsonl, `"variant":"crazykrieg"}`, `"variant":"rand"}`, 1)
+	bad := strings.Replace(jsonl, `"variant":"crazykrieg","end_fen"`, `"variant":"rand","end_fen"`, 1)
 	if _, _, err := ReadGames("m.jsonl", strings.NewReader(bad)); err == nil || !strings.Contains(err.Error(), "variant") {
 		t.Errorf("a game line of another variant: %v", err)
 	}

@@ -100,3 +100,13 @@ func (q Squares) Gain(p *chess.Position, m chess.Move) int32 {
 	}
 	return q.t[after][to] + pieceValue[after] - q.t[pt][from] - pieceValue[pt]
 }
+
+// Material is c's material on p in centipawns, on the scale the static
+// value uses (the king counts nothing).
+func Material(p *chess.Position, c chess.Color) int32 {
+	var v int32
+	for pt := chess.Pawn; pt < chess.King; pt++ {
+		v += pieceValue[pt] * int32(p.Pieces(c, pt).Count())
+	}
+	return v
+}
