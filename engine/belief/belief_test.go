@@ -275,6 +275,37 @@ func TestSampleRespectsBelief(t *testing.T) {
 	}
 }
 
+// TestSampleTypesPieces: the pieces' types are not dealt blindly. At the
+// start every piece the opponent has stands at home; most draws give each
+// its own type there (a uniform deal gives the knight on b8 its type 2
+// times in 7), and two bishops share a square colour only by a promotion,
+// which a draw all but never assumes.
+func TestSampleTypesPieces(t *testing.T) {
+	b := New(chess.White, nil)
+	rng := rand.New(rand.NewPCG(3, 4))
+	const n = 400
+	home, twins := 0, 0
+	for range n {
+		var p chess.Position
+		if !b.Sample(rng, &p) {
+			t.Fatal("no board sampled")
+		}
+		if pc := p.PieceAt(chess.B8); pc == chess.MakePiece(chess.Black, chess.Knight) {
+			home++
+		}
+		bishops := p.Pieces(chess.Black, chess.Bishop)
+		if (bishops & chess.LightSquares).More() || (bishops & chess.DarkSquares).More() {
+			twins++
+		}
+	}
+	if home < n*3/5 {
+		t.Errorf("the piece on b8 is a knight in %d of %d draws, want most", home, n)
+	}
+	if twins > n/50 {
+		t.Errorf("%d of %d draws have two bishops on one colour", twins, n)
+	}
+}
+
 func TestOutcomesAreADistribution(t *testing.T) {
 	bel, u := play(t, "e2e4", "d7d5", "g1f3", "c8g4")
 	w := &bel[chess.White]

@@ -13,8 +13,9 @@ const sampleTries = 256
 // Sample draws a concrete board consistent with the belief, for approach A:
 // our men exactly, the opponent's king, pawns and pieces drawn from their
 // matrices without replacement (as many men as it has, pawns at most its
-// bound), the pieces' types shuffled from the starting set (queens beyond
-// it). Boards that break the rules or what we last heard (the enemy king next
+// bound), the pieces' types dealt from the starting set (queens beyond it),
+// a type more often at its home square and two bishops on squares of two
+// colours (typePieces). Boards that break the rules or what we last heard (the enemy king next
 // to ours or attacked on our turn, our check state, our pawn-try count) are
 // rejected; the count check is relaxed after half the draws. It returns false
 // if no board was found. The same rng state gives the same board.
@@ -56,22 +57,20 @@ func (s *State) Sample(rng *rand.Rand, pos *chess.Position) bool {
 			taken |= sq.Bit()
 			placed++
 		}
-		types := [...]chess.PieceType{chess.Queen, chess.Rook, chess.Rook, chess.Bishop, chess.Bishop, chess.Knight, chess.Knight}
-		rng.Shuffle(len(types), func(i, j int) { types[i], types[j] = types[j], types[i] })
+		var sqs [16]chess.Square
+		n := 0
 		full := true
-		for i := range s.units - placed {
+		for range s.units - placed {
 			sq, ok := s.draw(rng, piece, taken)
 			if !ok {
 				full = false
 				break
 			}
-			pt := chess.Queen
-			if i < len(types) {
-				pt = types[i]
-			}
-			board[sq] = chess.MakePiece(opp, pt)
+			sqs[n] = sq
+			n++
 			taken |= sq.Bit()
 		}
+		typePieces(rng, &board, sqs[:n], opp)
 		if !full {
 			continue
 		}
@@ -92,6 +91,99 @@ func (s *State) Sample(rng *rand.Rand, pos *chess.Position) bool {
 		return true
 	}
 	return false
+}
+
+// startingPieces counts a side's pieces at the start, other than the king.
+const startingPieces = 7
+
+// Weights of a type for a drawn piece's square, against 1 for the others.
+const (
+	// homeWeight: the type whose home square it is (rook on a8 or h8,
+	// knight b8 or g8, bishop c8 or f8, queen d8 for Black): a man at home
+	// has most likely not moved.
+	homeWeight = 8
+	// twinBishopWeight: a bishop on the colour of a bishop already drawn;
+	// two on one colour need a promotion.
+	twinBishopWeight = 0.02
+)
+
+// homeType is the piece whose home square is on file f of its side's back
+// rank.
+func homeType(f int) chess.PieceType {
+	switch f {
+	case 0, 7:
+		return chess.Rook
+	case 1, 6:
+		return chess.Knight
+	case 2, 5:
+		return chess.Bishop
+	case 3:
+		return chess.Queen
+	}
+	return chess.King
+}
+
+// typeRedraws bounds the deals of typePieces that put two bishops on one
+// colour: the last pieces dealt have no choice of type.
+const typeRedraws = 8
+
+// typePieces puts c's pieces on sqs of board, their types dealt from the
+// starting set (queens beyond it): each by pickType, the whole deal again
+// while it puts two bishops on one colour.
+func typePieces(rng *rand.Rand, board *[64]chess.Piece, sqs []chess.Square, c chess.Color) {
+	for range typeRedraws {
+		pool := [startingPieces]chess.PieceType{chess.Queen, chess.Rook, chess.Rook, chess.Bishop, chess.Bishop, chess.Knight, chess.Knight}
+		left, bishops := len(pool), chess.Bitboard(0)
+		for _, sq := range sqs {
+			pt := chess.Queen
+			if left > 0 {
+				i := pickType(rng, pool[:left], sq, c, bishops)
+				pt = pool[i]
+				left--
+				pool[i] = pool[left]
+			}
+			if pt == chess.Bishop {
+				bishops |= sq.Bit()
+			}
+			board[sq] = chess.MakePiece(c, pt)
+		}
+		if !(bishops & chess.LightSquares).More() && !(bishops & chess.DarkSquares).More() {
+			return
+		}
+	}
+}
+
+// pickType draws the index in pool (the pieces not yet placed) of the type
+// of c's piece on sq, bishops the squares of the bishops placed.
+func pickType(rng *rand.Rand, pool []chess.PieceType, sq chess.Square, c chess.Color, bishops chess.Bitboard) int {
+	home := chess.NoPieceType
+	if sq.Rank() == 7*int(c) {
+		home = homeType(sq.File())
+	}
+	colour := chess.LightSquares
+	if !colour.Has(sq) {
+		colour = chess.DarkSquares
+	}
+	var w [startingPieces]float64
+	total := 0.0
+	for i, pt := range pool {
+		w[i] = 1
+		if pt == home {
+			w[i] = homeWeight
+		}
+		if pt == chess.Bishop && bishops&colour != 0 {
+			w[i] *= twinBishopWeight
+		}
+		total += w[i]
+	}
+	x := rng.Float64() * total
+	for i := range pool {
+		x -= w[i]
+		if x < 0 {
+			return i
+		}
+	}
+	return len(pool) - 1
 }
 
 func sameChecks(a, b chess.CheckKind, want [2]chess.CheckKind) bool {
