@@ -1,6 +1,10 @@
 package boardtree
 
-import "math"
+import (
+	"math"
+
+	"kriegbot/engine/search/replymodel"
+)
 
 // onode is a node of the opponent's tree: what it heard of our move (the
 // root's children and a move node's), or a move of its (a heard node's).
@@ -110,17 +114,10 @@ func (s *Searcher) opponentChooses(heard uint64) int {
 // proportion to its chance, and returns them with their sum.
 func (s *Searcher) policy() ([]float64, float64) {
 	w := s.weights[:len(s.replies)]
-	top := math.Inf(-1)
 	for i := range s.replies {
 		w[i] = s.cfg.Weights.Score(&s.replies[i])
-		top = max(top, w[i])
 	}
-	sum := 0.0
-	for i := range w {
-		w[i] = math.Exp(w[i] - top)
-		sum += w[i]
-	}
-	return w, sum
+	return w, replymodel.Exps(w)
 }
 
 // pickReply draws the opponent's reply from the policy over s.replies.

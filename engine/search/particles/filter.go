@@ -226,18 +226,14 @@ func (f *Filter) reply(b *chess.Position, v umpire.View) float64 {
 		return 0
 	}
 	w := f.probs[:len(f.moves)]
-	top := math.Inf(-1)
 	for i := range f.moves {
 		w[i] = f.cfg.Weights.Score(&f.moves[i]) + f.shape(b, f.list.Moves[i])
 		if f.cfg.Develop != 0 {
 			w[i] += f.cfg.Develop * float64(f.squares.Gain(b, f.list.Moves[i])) / 100
 		}
-		top = max(top, w[i])
 	}
-	all, heard := 0.0, 0.0
+	all, heard := replymodel.Exps(w), 0.0
 	for i := range w {
-		w[i] = math.Exp(w[i] - top)
-		all += w[i]
 		m := f.list.Moves[i]
 		if !sameCapture(b, m, v.Capture) {
 			w[i] = -w[i] // not heard: kept in all, out of the draw

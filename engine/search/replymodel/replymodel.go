@@ -141,17 +141,30 @@ func AddPolicy(w *Weights, moves []Move, share float64, d *Dist) {
 	if len(moves) == 0 {
 		return
 	}
-	top := math.Inf(-1)
+	var e [chess.MaxMoves]float64
 	for i := range moves {
-		top = max(top, w.score(&moves[i]))
+		e[i] = w.score(&moves[i])
+	}
+	sum := Exps(e[:len(moves)])
+	for i := range moves {
+		d[moves[i].Event] += share * e[i] / sum
+	}
+}
+
+// Exps sets each of scores, a policy's exponents, to exp(score − the
+// largest), so that they stand in proportion to its chances without
+// overflow, and returns their sum.
+func Exps(scores []float64) float64 {
+	top := math.Inf(-1)
+	for _, x := range scores {
+		top = max(top, x)
 	}
 	sum := 0.0
-	for i := range moves {
-		sum += math.Exp(w.score(&moves[i]) - top)
+	for i, x := range scores {
+		scores[i] = math.Exp(x - top)
+		sum += scores[i]
 	}
-	for i := range moves {
-		d[moves[i].Event] += share * math.Exp(w.score(&moves[i])-top) / sum
-	}
+	return sum
 }
 
 // Score is the policy's exponent for m: π(m) ∝ exp(Score(m)).
