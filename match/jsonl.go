@@ -130,13 +130,20 @@ func (r *Record) gameLine() GameLine {
 	}
 	if r.End.Occupied() != 0 {
 		g.EndFEN = r.End.FEN()
-		lead := alphabeta.Material(&r.End, chess.White) - alphabeta.Material(&r.End, chess.Black)
-		if !r.P1White {
-			lead = -lead
-		}
+		lead := p1Material(&r.End, r.P1White)
 		g.P1Material = &lead
 	}
 	return g
+}
+
+// p1Material is the first player's material less the second's on end, in
+// centipawns.
+func p1Material(end *chess.Position, p1White bool) int32 {
+	lead := alphabeta.Material(end, chess.White) - alphabeta.Material(end, chess.Black)
+	if !p1White {
+		lead = -lead
+	}
+	return lead
 }
 
 func appendJSON(b []byte, v any) []byte {
@@ -355,9 +362,8 @@ func (g *GameLine) check(h MatchLine) error {
 		if err != nil {
 			return fmt.Errorf("game %d: end_fen: %v", g.Game, err)
 		}
-		r.End = end
-		if lead := r.gameLine().P1Material; *lead != *g.P1Material {
-			return fmt.Errorf("game %d: p1_material %d, the end position's %d", g.Game, *g.P1Material, *lead)
+		if lead := p1Material(&end, r.P1White); lead != *g.P1Material {
+			return fmt.Errorf("game %d: p1_material %d, the end position's %d", g.Game, *g.P1Material, lead)
 		}
 	}
 	return nil
