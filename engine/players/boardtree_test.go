@@ -4,7 +4,9 @@ import (
 	"context"
 	"testing"
 
+	"kriegbot/engine/belief"
 	"kriegbot/engine/chess"
+	"kriegbot/engine/oppmodel"
 	"kriegbot/engine/umpire"
 )
 
@@ -56,4 +58,42 @@ func TestBoardtreeReusesWhatItHeard(t *testing.T) {
 		t.Errorf("reuse=0: %d of %d choices reused the tree", reused, choices)
 	}
 	t.Logf("%d of %d choices reused the tree", reused, choices)
+}
+
+// countingPrior is the uniform prior, counting the belief's questions.
+type countingPrior struct {
+	belief.UniformPrior
+	asked *int
+}
+
+func (c countingPrior) Trend(opp chess.Color, cl oppmodel.Class, move int) (*[64]float32, bool) {
+	*c.asked++
+	return c.UniformPrior.Trend(opp, cl, move)
+}
+
+// TestBoardtreeSetPrior: the opponent model the daemon sets (a learned
+// per-opponent or per-variant one) is the one boardtree's belief asks when
+// the opponent moves, and its bare-king search's (an MCTS kept informed):
+// twice the questions of an MCTS alone.
+func TestBoardtreeSetPrior(t *testing.T) {
+	asked := func(spec string) int {
+		p := mustNew(t, spec)
+		n := 0
+		p.(PriorSetter).SetPrior(countingPrior{asked: &n})
+		if err := p.NewGame(Game{Color: chess.Black, Rules: umpire.ICC(), Seed: 4}); err != nil {
+			t.Fatal(err)
+		}
+		u := umpire.New(umpire.ICC())
+		m, _ := chess.ParseUCI("e2e4")
+		a, err := u.Attempt(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Hear(AnswerEvent(&a, chess.Black))
+		return n
+	}
+	alone, both := asked("mcts:mem=8"), asked("boardtree:mem=8")
+	if alone == 0 || both != 2*alone {
+		t.Fatalf("the prior set was asked %d times by boardtree, %d by an MCTS alone; want twice", both, alone)
+	}
 }

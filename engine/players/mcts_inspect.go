@@ -67,8 +67,11 @@ func (p *MCTS) Value() (float64, bool) {
 
 // CannotWin reports that our men cannot force mate and the opponent keeps
 // at most one man besides its king, and no pawn (DrawSeeker).
-func (p *MCTS) CannotWin() bool {
-	b := &p.bel
+func (p *MCTS) CannotWin() bool { return cannotWin(&p.bel) }
+
+// cannotWin is CannotWin's rule on belief b: our men cannot force mate and
+// the opponent keeps at most one man besides its king, and no pawn.
+func cannotWin(b *belief.State) bool {
 	prq := b.Own(chess.Pawn) | b.Own(chess.Rook) | b.Own(chess.Queen)
 	if chess.CanForceMate(prq.Count(), b.Own(chess.Knight).Count(), b.Own(chess.Bishop).Count()) {
 		return false

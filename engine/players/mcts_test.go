@@ -192,7 +192,7 @@ func TestMCTSSpec(t *testing.T) {
 // TestOverride: after a driver sends another attempt than the proposal,
 // every player applies the referee's refusal to the attempt sent.
 func TestOverride(t *testing.T) {
-	for _, spec := range []string{"mcts:mem=8", "heuristic", "random"} {
+	for _, spec := range []string{"mcts:mem=8", "boardtree:mem=8", "heuristic", "random"} {
 		p := mustNew(t, spec)
 		if err := p.NewGame(Game{Color: chess.White, Seed: 3}); err != nil {
 			t.Fatal(err)
@@ -204,6 +204,8 @@ func TestOverride(t *testing.T) {
 		case *Heuristic:
 			know = &x.know
 		case *Random:
+			know = &x.know
+		case *Sampled:
 			know = &x.know
 		}
 		u := umpire.New(umpire.ICC())
@@ -260,7 +262,13 @@ func TestMCTSReportLine(t *testing.T) {
 // TestCannotWin: K+N against K+B (set up, both sides known) cannot be won;
 // K+R against K+B can, and so can K+N against K with a pawn.
 func TestCannotWin(t *testing.T) {
-	sp, err := Parse("mcts:mem=8", Kinds())
+	for _, spec := range []string{"mcts:mem=8", "boardtree:mem=8"} {
+		t.Run(spec, func(t *testing.T) { testCannotWin(t, spec) })
+	}
+}
+
+func testCannotWin(t *testing.T, spec string) {
+	sp, err := Parse(spec, Kinds())
 	if err != nil {
 		t.Fatal(err)
 	}
