@@ -40,6 +40,9 @@ type Options struct {
 	Addr string
 	// Spec is the parsed engine player.
 	Spec players.Spec
+	// Wild16Spec, when set (its String not empty), is the player of the
+	// games under wild 16's announcements (engine.wild16_player).
+	Wild16Spec players.Spec
 	// Log receives structured events.
 	Log zerolog.Logger
 	// Console, when set, is what a person sees (results, and on a terminal

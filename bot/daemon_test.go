@@ -354,6 +354,26 @@ func TestOwnerCommands(t *testing.T) {
 	if d.config().Policy.MaxGames != 2 {
 		t.Fatal("max_games not changed")
 	}
+	// The wild 16 games' player: a spec is parsed before it is taken, and
+	// "" plays them with engine.player.
+	if r := tell(owner, "set engine.wild16_player boardtree:mem=8"); !strings.Contains(r, "set to") {
+		t.Fatalf("set engine.wild16_player: %q", r)
+	}
+	if r := tell(owner, "status"); !strings.Contains(r, "player heuristic (wild 16: boardtree:mem=8)") {
+		t.Fatalf("status after setting the wild 16 player: %q", r)
+	}
+	if r := tell(owner, "set engine.wild16_player boardtree:memory=8"); !strings.Contains(r, "Not set") || !strings.Contains(r, "memory") {
+		t.Fatalf("a bad wild 16 spec: %q", r)
+	}
+	if r := tell(owner, `set engine.wild16_player ""`); !strings.Contains(r, "set to") {
+		t.Fatalf("set engine.wild16_player to none: %q", r)
+	}
+	if r := tell(owner, "status"); !strings.Contains(r, "player heuristic,") {
+		t.Fatalf("status after clearing the wild 16 player: %q", r)
+	}
+	if d.config().Engine.Wild16Player != "" {
+		t.Fatal("engine.wild16_player not cleared")
+	}
 	if r := tell(owner, "pause"); !strings.Contains(r, "Paused") {
 		t.Fatalf("pause: %q", r)
 	}
@@ -513,6 +533,45 @@ func TestLivePage(t *testing.T) {
 	for _, pw := range testPasswords {
 		if bytes.Contains(js, []byte(pw)) {
 			t.Fatal("a password is in the page's snapshot")
+		}
+	}
+}
+
+// TestSpecFor: the wild 16 games (ICC's, the embedded server's and
+// kriegspiel.org's wild16) play engine.wild16_player when it is set; the
+// other variants, and every game when it is not, play engine.player.
+func TestSpecFor(t *testing.T) {
+	parse := func(s string) players.Spec {
+		sp, err := players.Parse(s, players.Kinds())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sp
+	}
+	berkeley, err := umpire.ParseVariant("berkeley_any")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wild16, err := umpire.ParseVariant("wild16")
+	if err != nil {
+		t.Fatal(err)
+	}
+	both := &Daemon{opt: Options{Spec: parse("mcts:mem=8"), Wild16Spec: parse("boardtree:mem=8")}}
+	one := &Daemon{opt: Options{Spec: parse("mcts:mem=8")}}
+	for _, c := range []struct {
+		d     *Daemon
+		rules umpire.Rules
+		want  string
+	}{
+		{both, umpire.ICC(), "boardtree:mem=8"},
+		{both, umpire.Olympiad(), "boardtree:mem=8"},
+		{both, umpire.Site(wild16), "boardtree:mem=8"},
+		{both, umpire.Site(berkeley), "mcts:mem=8"},
+		{one, umpire.ICC(), "mcts:mem=8"},
+		{one, umpire.Site(berkeley), "mcts:mem=8"},
+	} {
+		if got := c.d.specFor(c.rules).String(); got != c.want {
+			t.Errorf("%s rules, variant %q: %s, want %s", c.rules.Name, c.rules.Variant.Name, got, c.want)
 		}
 	}
 }

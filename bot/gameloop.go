@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"fmt"
 	"time"
 
 	"kriegbot/driver"
@@ -90,8 +91,9 @@ func (d *Daemon) startGame(st gameStart, s *seat, now time.Time) (uint64, error)
 	if st.rules != nil {
 		rules = *st.rules
 	}
+	spec := d.specFor(rules)
 	setup := driver.Setup{
-		Spec: d.opt.Spec, Game: players.Game{Color: st.us, Rules: rules, Control: st.control, Seed: seed},
+		Spec: spec, Game: players.Game{Color: st.us, Rules: rules, Control: st.control, Seed: seed},
 		Prepare: func(p players.Player) {
 			s.model = d.learner.priorFor(p, st.opp, rules.Variant.Name, cfg.Engine.VariantModels, st.learn, d.opt.Log)
 		},
@@ -107,11 +109,28 @@ func (d *Daemon) startGame(st gameStart, s *seat, now time.Time) (uint64, error)
 		drv.SetRecord(st.resumed)
 	} else if d.opt.Dir != "" && cfg.Logs.Records {
 		gl := st.line
-		gl.Seed, gl.Player, gl.Build, gl.OpponentModel, gl.BaseModel = record.Seed(seed), d.opt.Spec.String(), d.build, s.model.name, s.model.baseName
+		gl.Seed, gl.Player, gl.Build, gl.OpponentModel, gl.BaseModel = record.Seed(seed), spec.String(), d.build, s.model.name, s.model.baseName
 		gl.SetRules(rules)
 		drv.SetRecord(record.CreateWith(d.opt.Dir, st.me, gl, st.us, now, s.model.files))
 	}
 	return seed, nil
+}
+
+// specFor is the player of a game under rules: engine.wild16_player's
+// under wild 16's announcements when set, else engine.player's.
+func (d *Daemon) specFor(rules umpire.Rules) players.Spec {
+	if rules.Variant.IsWild16() && d.opt.Wild16Spec.String() != "" {
+		return d.opt.Wild16Spec
+	}
+	return d.opt.Spec
+}
+
+// players names the player, and the wild 16 games' when another.
+func (d *Daemon) players() string {
+	if w := d.opt.Wild16Spec.String(); w != "" && w != d.opt.Spec.String() {
+		return fmt.Sprintf("%s (wild 16: %s)", d.opt.Spec, w)
+	}
+	return d.opt.Spec.String()
 }
 
 // drive hands each game's events to its driver, lets it act, and finishes

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"kriegbot/config"
 	"kriegbot/engine/players"
 	"kriegbot/protocol"
 )
@@ -107,8 +108,8 @@ func (d *Daemon) ownerStatus(from, _ string) {
 	for _, g := range d.games {
 		games = append(games, g.t.String())
 	}
-	d.reply(from, fmt.Sprintf("%d games finished (+%d -%d =%d); playing: %s; paused %v; quitting %v; seek %v; player %s; tourney: %s",
-		f, w, l, dr, orNone(games), paused, soft, cfg.Policy.Seek, d.opt.Spec.String(), d.tour.status()))
+	d.reply(from, fmt.Sprintf("%d games finished (+%d -%d =%d), playing: %s, paused %v, quitting %v, seek %v, player %s, tourney: %s",
+		f, w, l, dr, orNone(games), paused, soft, cfg.Policy.Seek, d.players(), d.tour.status()))
 }
 
 func (d *Daemon) ownerPause(from, _ string) {
@@ -149,24 +150,44 @@ func (d *Daemon) ownerSet(from, rest string) {
 		d.reply(from, fmt.Sprintf("Not set: %s is not in owner.settable (%s).", key, strings.Join(cfg.Owner.Settable, ", ")))
 		return
 	}
+	// A player spec is parsed from the value as Set reads it (quotes
+	// taken off) before the config takes it; "" for wild16_player is none.
+	next := cfg
+	err := next.Set(key, val)
 	var spec players.Spec
-	var err error
-	if key == "engine.player" {
-		spec, err = players.Parse(val, players.Kinds())
+	if text := playerSpec(next, key); err == nil && text != "" {
+		spec, err = players.Parse(text, players.Kinds())
 	}
 	if err == nil {
 		d.mu.Lock()
 		err = d.cfg.Set(key, val)
 		d.mu.Unlock()
 	}
-	if err == nil && key == "engine.player" {
-		d.opt.Spec = spec // from the next game on
+	if err == nil {
+		switch key { // from the next game on
+		case "engine.player":
+			d.opt.Spec = spec
+		case "engine.wild16_player":
+			d.opt.Wild16Spec = spec
+		}
 	}
 	if err != nil {
 		d.reply(from, "Not set: "+err.Error())
 		return
 	}
 	d.reply(from, fmt.Sprintf("%s set to %s.", key, val))
+}
+
+// playerSpec is the player spec key holds in c, "" for a key that holds
+// none.
+func playerSpec(c config.Config, key string) string {
+	switch key {
+	case "engine.player":
+		return c.Engine.Player
+	case "engine.wild16_player":
+		return c.Engine.Wild16Player
+	}
+	return ""
 }
 
 func (d *Daemon) reply(to, text string) {

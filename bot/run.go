@@ -49,6 +49,9 @@ type Setup struct {
 	// Spec is our player's, SparringSpec the sparring partner's (the zero
 	// Spec when it has none).
 	Spec, SparringSpec players.Spec
+	// Wild16Spec is the player of the wild 16 games (engine.wild16_player),
+	// the zero Spec to play them with Spec.
+	Wild16Spec players.Spec
 	// Password and Token are the account's secrets for the configured
 	// server (the embedded server makes its own).
 	Password, Token string
@@ -94,7 +97,7 @@ func Play(ctx context.Context, s Setup) int {
 		// (a TOML integer) to replay the games.
 		seed = binary.LittleEndian.Uint64(b[:]) >> 1
 	}
-	log.Info().Uint64("seed", seed).Str("player", spec.String()).Bool("embedded", cfg.Server.Embedded).Msg("kriegbot starting")
+	log.Info().Uint64("seed", seed).Str("player", spec.String()).Str("wild16_player", s.Wild16Spec.String()).Bool("embedded", cfg.Server.Embedded).Msg("kriegbot starting")
 
 	addr := ""
 	var wg sync.WaitGroup
@@ -110,7 +113,11 @@ func Play(ctx context.Context, s Setup) int {
 		defer srv.Close()
 		addr = srv.Addr()
 		password = srv.Password(cfg.Account.Handle)
-		line := fmt.Sprintf("kriegbot: embedded wild 16 server on %s; playing %s as %s", addr, spec, cfg.Account.Handle)
+		playing := spec
+		if s.Wild16Spec.String() != "" {
+			playing = s.Wild16Spec // the embedded server plays wild 16 only
+		}
+		line := fmt.Sprintf("kriegbot: embedded wild 16 server on %s; playing %s as %s", addr, playing, cfg.Account.Handle)
 		if cfg.Sparring.Enabled {
 			line += fmt.Sprintf(" against %s (%s)", cfg.Sparring.Handle, sparSpec)
 		}
@@ -129,7 +136,7 @@ func Play(ctx context.Context, s Setup) int {
 			go func() { defer wg.Done(); sparring.Run(sctx) }()
 		}
 	}
-	bot := New(cfg, Options{Name: cfg.Account.Handle, Password: password, Addr: addr, Spec: spec,
+	bot := New(cfg, Options{Name: cfg.Account.Handle, Password: password, Addr: addr, Spec: spec, Wild16Spec: s.Wild16Spec,
 		Log: log.With().Str("bot", cfg.Account.Handle).Logger(), Console: console, Dir: cfg.Logs.Dir, Seed: seed, Live: page})
 	defer startRecordKeeper(ctx, cfg, log.With().Str("component", "retention").Logger(), bot)()
 

@@ -86,6 +86,10 @@ type Account struct {
 type Engine struct {
 	// Player is a player spec: "mcts:approach=c,threads=1", "heuristic", "random".
 	Player string `toml:"player"`
+	// Wild16Player, when not empty, is the player spec of the games under
+	// wild 16's announcements (ICC's wild 16, kriegspiel.org's wild16),
+	// where boardtree's tree fits; the other variants play Player.
+	Wild16Player string `toml:"wild16_player"`
 	// Seed is the base seed of the player's randomness; 0 draws one at start-up
 	// (and logs it, so a game can be replayed).
 	Seed uint64 `toml:"seed"`

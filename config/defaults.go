@@ -26,6 +26,7 @@ func SettableKeys() []string {
 		"policy.greeting",
 		"policy.max_rematches",
 		"engine.player",
+		"engine.wild16_player",
 		"tournament.auto_join",
 	}
 }
@@ -58,6 +59,7 @@ func Defaults() Config {
 		},
 		Engine: Engine{
 			Player:       "mcts:approach=c",
+			Wild16Player: "boardtree",
 			MoveOverhead: Duration{300 * time.Millisecond},
 			// One set of defaults: the time policy's own, which match and
 			// KEP play too.

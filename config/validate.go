@@ -238,6 +238,9 @@ func validEnvName(s string) bool {
 func (ck *checker) engine(c Config) {
 	e := c.Engine
 	ck.player("engine.player", e.Player)
+	if e.Wild16Player != "" {
+		ck.player("engine.wild16_player", e.Wild16Player)
+	}
 	if e.Seed > math.MaxInt64 { // TOML integers are signed 64-bit: a larger seed could not be written back
 		ck.add("engine.seed", fmt.Sprintf("must be at most %d, got %d", int64(math.MaxInt64), e.Seed))
 	}

@@ -37,8 +37,9 @@ func handleArg(cmd, name string) error {
 }
 
 // CleanText makes chat text safe for one command line: control bytes
-// (newlines included) become blanks, runs of blanks collapse, and the text is
-// cut to MaxTellText bytes.
+// (newlines included) become blanks, a ';' (which ends a command on ICC's
+// line, and on our server's) becomes a ',', runs of blanks collapse, and the
+// text is cut to MaxTellText bytes.
 func CleanText(s string) string {
 	var sb strings.Builder
 	space := false
@@ -46,6 +47,9 @@ func CleanText(s string) string {
 		c := s[i]
 		if c < 0x20 || c == 0x7f || c == 0xff {
 			c = ' '
+		}
+		if c == ';' {
+			c = ','
 		}
 		if c == ' ' {
 			if space || sb.Len() == 0 {

@@ -29,7 +29,7 @@ func TestCommandLines(t *testing.T) {
 		}, "match Fred 2 12 u w16"},
 		{func() (string, error) { return AcceptLine("Fred") }, "accept Fred"},
 		{func() (string, error) { return DeclineLine("Fred") }, "decline Fred"},
-		{func() (string, error) { return TellLine("owner", "status:\n ok\x19;  quit") }, "tell owner status: ok ; quit"},
+		{func() (string, error) { return TellLine("owner", "status:\n ok\x19;  quit") }, "tell owner status: ok , quit"},
 		{func() (string, error) { return SayLine("  good game ") }, "say good game"},
 		{func() (string, error) { return UnseekLine(0), nil }, "unseek"},
 		{func() (string, error) { return UnseekLine(3), nil }, "unseek 3"},

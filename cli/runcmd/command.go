@@ -98,6 +98,13 @@ Exit status: 0 done, 1 restart me (the server is unreachable), 2 bad configurati
 		fmt.Fprintf(stderr, "kriegbot run: %s: engine.player: %v\n", source, err)
 		return bot.ExitBadConfig
 	}
+	var wild16Spec players.Spec
+	if cfg.Engine.Wild16Player != "" {
+		if wild16Spec, err = players.Parse(cfg.Engine.Wild16Player, players.Kinds()); err != nil {
+			fmt.Fprintf(stderr, "kriegbot run: %s: engine.wild16_player: %v\n", source, err)
+			return bot.ExitBadConfig
+		}
+	}
 	var sparSpec players.Spec
 	if cfg.Server.Embedded && cfg.Sparring.Enabled {
 		if sparSpec, err = players.Parse(cfg.Sparring.Player, players.Kinds()); err != nil {
@@ -145,7 +152,7 @@ Exit status: 0 done, 1 restart me (the server is unreachable), 2 bad configurati
 		go page.Serve(ctx, ln)
 		console.Note("kriegbot: the live page is on http://%s/", ln.Addr())
 	}
-	return bot.Play(ctx, bot.Setup{Config: cfg, Spec: spec, SparringSpec: sparSpec, Password: password, Token: token,
+	return bot.Play(ctx, bot.Setup{Config: cfg, Spec: spec, Wild16Spec: wild16Spec, SparringSpec: sparSpec, Password: password, Token: token,
 		Console: console, Live: page, StartServer: servecmd.StartEmbedded, Stderr: stderr})
 }
 

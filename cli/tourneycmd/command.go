@@ -554,7 +554,7 @@ func daemonConfig(opt options, e entrant, addr string) (config.Config, error) {
 	c.Server.Rules = opt.rules // for -check and the log; the game rules come by bot.Options.Rules
 	c.Sparring.Enabled = false
 	c.Account.Handle = e.handle
-	c.Engine.Player = e.spec.String()
+	c.Engine.Player, c.Engine.Wild16Player = e.spec.String(), "" // the entrant's player in every game
 	dir := filepath.Join(opt.out, e.handle)
 	c.Engine.OpponentModels = filepath.Join(dir, "opponents")
 	c.Policy.Seek, c.Policy.Challenge, c.Policy.Games, c.Policy.Greeting = false, "", 0, ""
