@@ -24,7 +24,7 @@ func boardtreeKind() Kind {
 			"turns=N: our turns in a line before its board is valued, 1 to 100 (default 8)",
 			"opp=0|1: the opponent chooses its replies in a tree of its own, by their values where its tree holds what it heard on the line, the policy as prior (default 1)",
 			"oppc=X: the opponent's PUCT constant, in pawns, 0 to 100 (default 2)",
-			"mem=MB: memory cap of each tree, 1 to 4096 (default 32)",
+			"mem=MB: memory cap of each tree, 1 to 4096; the tree takes what it grows to, so the cap matters only to searches of seconds (default 256)",
 			"reuse=0|1: each choice starts from the node of what was heard since the last, with the visits the tree gave it (default 1)",
 			"threads=N: trees searched in parallel, each on its own goroutine and seed, their root visits summed for the choice, 1 to 64 (default 1)",
 			"particles=N: draw the boards from a set of N carried through the game, each explaining what we heard, the opponent's replies drawn on it by the reply policy; 0 draws from the belief's marginals (default 0)",

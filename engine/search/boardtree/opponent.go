@@ -25,7 +25,8 @@ func (n *onode) mean() float64 {
 // newONode takes a fresh node of the opponent's tree, or -1 when its pool
 // is full.
 func (s *Searcher) newONode(key uint64) int32 {
-	if int(s.onn) == len(s.onodes) {
+	var ok bool
+	if s.onodes, ok = grow(s.onodes, int(s.onn), int(s.onn)+1, s.maxONodes); !ok {
 		return -1
 	}
 	i := s.onn

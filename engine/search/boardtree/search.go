@@ -30,7 +30,9 @@ type Config struct {
 	MaxTurns int
 	// Weights are the opponent's reply policy on a board.
 	Weights replymodel.Weights
-	// MemoryMB caps the node pool.
+	// MemoryMB caps the node pool. The pools grow as the tree does, so a
+	// short search takes little of it; a long one (seconds an attempt at
+	// tournament controls) goes on growing its tree up to the cap.
 	MemoryMB int
 	// Reuse starts each choice from the node of what was heard since the
 	// last (Heard*), with the visits it has, when the tree holds it.
@@ -47,7 +49,7 @@ type Config struct {
 // DefaultConfig returns the prototype's settings.
 func DefaultConfig() Config {
 	return Config{Exploration: 0.5, Leaf: 16, Refusal: 0.02, MaxTurns: 8,
-		Weights: replymodel.DefaultWeights(), MemoryMB: 32, Reuse: true, Opponent: true, OpponentC: 2}
+		Weights: replymodel.DefaultWeights(), MemoryMB: 256, Reuse: true, Opponent: true, OpponentC: 2}
 }
 
 // kind of a node.
@@ -89,6 +91,26 @@ func (n *node) mean() float64 {
 // nodeBytes is a node's size, for the memory cap.
 const nodeBytes = 40
 
+// firstPool is a pool's length before it grows: a few hundred iterations'
+// nodes.
+const firstPool = 1 << 12
+
+// grow returns pool with room for need elements, its first used ones
+// kept: pool itself when it has it, else a copy twice as long (or need
+// long) up to limit; ok false when need passes limit. A pool grows a few
+// times a game, never once it has reached what the searches use.
+func grow[T any](pool []T, used, need, limit int) (_ []T, ok bool) {
+	if need <= len(pool) {
+		return pool, true
+	}
+	if need > limit {
+		return pool, false
+	}
+	p := make([]T, min(max(2*len(pool), need, firstPool), limit))
+	copy(p, pool[:used])
+	return p, true
+}
+
 // Result is one choice.
 type Result struct {
 	// Best indexes the chosen attempt in the moves given; -1 when no board
@@ -111,6 +133,9 @@ type Searcher struct {
 	ab    *alphabeta.Searcher
 	nodes []node
 	nn    int32
+	// maxNodes caps nodes (and spare), maxONodes onodes: the pools grow
+	// to them (grow).
+	maxNodes, maxONodes int
 	// spare is the other half of the pool under Reuse, where compact
 	// copies the tree kept.
 	spare []node
@@ -153,31 +178,30 @@ type Searcher struct {
 // New returns a Searcher.
 func New(cfg Config) *Searcher {
 	n := max(cfg.MemoryMB<<20/nodeBytes, 1024)
-	var spare []node
 	if cfg.Reuse {
 		// Two halves: a tree kept for the next choice is copied, compact,
 		// into the other (see compact).
 		n = max(n/2, 1024)
-		spare = make([]node, n)
 	}
-	var onodes []onode
+	maxONodes := 0
 	if cfg.Opponent {
-		onodes = make([]onode, max(n/2, 1024))
+		maxONodes = max(n/2, 1024)
 	}
 	return &Searcher{
-		cfg:     cfg,
-		onodes:  onodes,
-		opath:   make([]int32, 0, 1024),
-		ocur:    -1,
-		rng:     rand.New(rand.NewPCG(1, 2)),
-		ab:      alphabeta.New(),
-		nodes:   make([]node, n),
-		spare:   spare,
-		path:    make([]int32, 0, 1024),
-		refused: make([]chess.Move, 0, chess.MaxMoves),
-		replies: make([]replymodel.Move, 0, chess.MaxMoves),
-		next:    -1,
-		sent:    -1,
+		cfg:       cfg,
+		maxNodes:  n,
+		maxONodes: maxONodes,
+		onodes:    make([]onode, min(maxONodes, firstPool)),
+		opath:     make([]int32, 0, 1024),
+		ocur:      -1,
+		rng:       rand.New(rand.NewPCG(1, 2)),
+		ab:        alphabeta.New(),
+		nodes:     make([]node, min(n, firstPool)),
+		path:      make([]int32, 0, 1024),
+		refused:   make([]chess.Move, 0, chess.MaxMoves),
+		replies:   make([]replymodel.Move, 0, chess.MaxMoves),
+		next:      -1,
+		sent:      -1,
 	}
 }
 
@@ -223,7 +247,7 @@ func (s *Searcher) Choose(ctx context.Context, bel Boards, moves []chess.Move, l
 	root := s.reroot(moves)
 	// The opponent does not hear our refusals: after one, its tree still
 	// stands for what it knows, unless the pool is mostly used.
-	if !s.keepOpponent || int(s.onn) > len(s.onodes)*3/4 {
+	if !s.keepOpponent || int(s.onn) > s.maxONodes*3/4 {
 		s.onn = 0
 		if s.cfg.Opponent {
 			s.newONode(0)
@@ -315,10 +339,10 @@ func (s *Searcher) Roots(out []Root) []Root {
 func (s *Searcher) reroot(moves []chess.Move) int32 {
 	r := s.next
 	s.next, s.sent = -1, -1
-	if s.cfg.Reuse && r >= 0 && int(s.nn) > len(s.nodes)/2 {
+	if s.cfg.Reuse && r >= 0 && int(s.nn) > s.maxNodes/2 {
 		r = s.compact(r)
 	}
-	if !s.cfg.Reuse || r < 0 || int(s.nn)+len(moves) > len(s.nodes)/2 {
+	if !s.cfg.Reuse || r < 0 || int(s.nn)+len(moves) > s.maxNodes/2 {
 		s.nn = 0
 		r = s.newNode(decision, 0, chess.NullMove)
 		s.expandWith(r, moves)
@@ -358,13 +382,14 @@ func (s *Searcher) reroot(moves []chess.Move) int32 {
 // breadth first (the copy is its own queue, as in Cheney's collector), and
 // makes that half the pool; it returns r's new index, 0.
 func (s *Searcher) compact(r int32) int32 {
-	dst := s.spare
+	dst, _ := grow(s.spare, 0, 1, s.maxNodes)
 	dst[0] = s.nodes[r]
 	dst[0].next = -1
 	n := int32(1)
 	for scan := int32(0); scan < n; scan++ {
 		prev := int32(-1)
 		for c := dst[scan].child; c >= 0; c = s.nodes[c].next {
+			dst, _ = grow(dst, int(n), int(n)+1, s.maxNodes) // the subtree fits: it is in s.nodes
 			dst[n] = s.nodes[c]
 			if prev < 0 {
 				dst[scan].child = n
@@ -452,7 +477,8 @@ func heardCapture(sq chess.Square, pawn bool) uint64 {
 
 // newNode takes a fresh node, or -1 when the pool is full.
 func (s *Searcher) newNode(k kind, key uint64, m chess.Move) int32 {
-	if int(s.nn) == len(s.nodes) {
+	var ok bool
+	if s.nodes, ok = grow(s.nodes, int(s.nn), int(s.nn)+1, s.maxNodes); !ok {
 		return -1
 	}
 	i := s.nn
@@ -464,7 +490,8 @@ func (s *Searcher) newNode(k kind, key uint64, m chess.Move) int32 {
 // expandWith gives decision node d the attempts moves, in their order. It
 // reports false when the pool is full.
 func (s *Searcher) expandWith(d int32, moves []chess.Move) bool {
-	if int(s.nn)+len(moves) > len(s.nodes) {
+	var ok bool
+	if s.nodes, ok = grow(s.nodes, int(s.nn), int(s.nn)+len(moves), s.maxNodes); !ok {
 		return false
 	}
 	prev := int32(-1)
@@ -583,7 +610,7 @@ func (s *Searcher) walk(d int32, turns int) float64 {
 // many it ran; nothing when there is no played attempt to grow.
 func (s *Searcher) Ponder(ctx context.Context, bel Boards, iterations int64) int64 {
 	a := s.sent
-	if !s.cfg.Reuse || a < 0 || int(s.nn) > len(s.nodes)*3/4 {
+	if !s.cfg.Reuse || a < 0 || int(s.nn) > s.maxNodes*3/4 {
 		return 0
 	}
 	s.us = bel.Color()
@@ -594,7 +621,7 @@ func (s *Searcher) Ponder(ctx context.Context, bel Boards, iterations int64) int
 	done := ctx.Done()
 	var n int64
 	for ; iterations == 0 || n < iterations; n++ {
-		if n%checkEvery == checkEvery-1 && int(s.nn) > len(s.nodes)*3/4 {
+		if n%checkEvery == checkEvery-1 && int(s.nn) > s.maxNodes*3/4 {
 			break
 		}
 		if iterations == 0 && n%checkEvery == 0 {

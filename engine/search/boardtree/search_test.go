@@ -85,13 +85,14 @@ func TestChooseFullPool(t *testing.T) {
 	if r.Best < 0 || r.Iterations != 5000 {
 		t.Errorf("result %+v", r)
 	}
-	if r.Nodes > len(s.nodes) || r.Nodes < len(s.nodes)-chess.MaxMoves {
-		t.Errorf("%d nodes made, want the pool's %d about filled", r.Nodes, len(s.nodes))
+	if r.Nodes > s.maxNodes || r.Nodes < s.maxNodes-chess.MaxMoves {
+		t.Errorf("%d nodes made, want the pool's %d about filled", r.Nodes, s.maxNodes)
 	}
 }
 
 // TestChooseAllocatesNothing: the hot loop (sampling, the tree, the reply
-// policy, the leaf's alpha-beta) allocates nothing.
+// policy, the leaf's alpha-beta) allocates nothing once the pools have
+// grown to what the search uses.
 func TestChooseAllocatesNothing(t *testing.T) {
 	bel, moves := known(t, startFEN)
 	for _, opp := range []bool{false, true} {
@@ -102,6 +103,30 @@ func TestChooseAllocatesNothing(t *testing.T) {
 		if a := testing.AllocsPerRun(3, func() { s.Choose(context.Background(), &bel, moves, Limits{Iterations: 500}) }); a != 0 {
 			t.Errorf("opponent's tree %v: %v allocations per choice", opp, a)
 		}
+	}
+}
+
+// TestPoolsGrow: the pools start small, grow with the tree, and stop at
+// the cap that MemoryMB sets, the tree kept whole through each growth.
+func TestPoolsGrow(t *testing.T) {
+	bel, moves := known(t, startFEN)
+	s := New(DefaultConfig())
+	if len(s.nodes) != firstPool || len(s.onodes) != firstPool || s.spare != nil {
+		t.Fatalf("new pools of %d, %d and %d nodes, want %d, %d and none", len(s.nodes), len(s.onodes), len(s.spare), firstPool, firstPool)
+	}
+	r := s.Choose(context.Background(), &bel, moves, Limits{Iterations: 3000})
+	if r.Nodes <= firstPool || len(s.nodes) < r.Nodes || len(s.nodes) > 2*r.Nodes+chess.MaxMoves || len(s.nodes) > s.maxNodes {
+		t.Fatalf("%d nodes made in a pool of %d (cap %d)", r.Nodes, len(s.nodes), s.maxNodes)
+	}
+	visits := int32(0)
+	for c := s.nodes[s.root].child; c >= 0; c = s.nodes[c].next {
+		visits += s.nodes[c].visits
+	}
+	if visits != int32(r.Iterations) {
+		t.Fatalf("the root's attempts hold %d visits after the growths, want %d", visits, r.Iterations)
+	}
+	if pool, ok := grow(s.nodes, 0, s.maxNodes+1, s.maxNodes); ok || len(pool) != len(s.nodes) {
+		t.Fatalf("grow past the cap: ok %v, %d long", ok, len(pool))
 	}
 }
 
@@ -211,7 +236,7 @@ func TestReuseCompacts(t *testing.T) {
 	reused := 0
 	for i := range 30 {
 		r := s.Choose(context.Background(), &bel, moves, Limits{Iterations: 300})
-		if r.Best < 0 || r.Nodes > len(s.nodes) {
+		if r.Best < 0 || r.Nodes > s.maxNodes {
 			t.Fatalf("choice %d: %+v", i, r)
 		}
 		if s.compactions > 0 && r.Reused > 0 {
