@@ -22,7 +22,7 @@ func TestFigures(t *testing.T) {
 	if len(ran) != 3 {
 		t.Errorf("figures run: %v, want perft, umpire and umpire-rand", ran)
 	}
-	if n := len(All()); n != 6+6 {
-		t.Errorf("%d figures, want 6 and one umpire figure for each of the site's 6 other variants", n)
+	if n := len(All()); n != 8+6 {
+		t.Errorf("%d figures, want 8 and one umpire figure for each of the site's 6 other variants", n)
 	}
 }

@@ -88,12 +88,16 @@ func (n *node) mean() float64 {
 	return float64(n.sum) / float64(n.visits)
 }
 
-// nodeBytes is a node's size, for the memory cap.
+// nodeBytes is what a node slot costs of the memory cap: the node (32
+// bytes), its twin in the spare half, and a share of the opponent's pool.
 const nodeBytes = 40
 
 // firstPool is a pool's length before it grows: a few hundred iterations'
 // nodes.
 const firstPool = 1 << 12
+
+// Capacity is the nodes the tree may hold, the cap MemoryMB sets.
+func (s *Searcher) Capacity() int { return s.maxNodes }
 
 // grow returns pool with room for need elements, its first used ones
 // kept: pool itself when it has it, else a copy twice as long (or need
