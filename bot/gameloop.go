@@ -74,6 +74,9 @@ type gameStart struct {
 	// resumed is a record to go on with (a game given back after a
 	// reconnection), or nil for a new one.
 	resumed *record.Writer
+	// spec is the player of the game resumed (its record names it), the
+	// zero Spec for a new game: specFor's.
+	spec players.Spec
 	// rules are the game's rules when not the daemon's (a kriegspiel.org
 	// game in a variant other than wild 16), else nil.
 	rules *umpire.Rules
@@ -91,7 +94,10 @@ func (d *Daemon) startGame(st gameStart, s *seat, now time.Time) (uint64, error)
 	if st.rules != nil {
 		rules = *st.rules
 	}
-	spec := d.specFor(rules)
+	spec := st.spec
+	if spec.String() == "" {
+		spec = d.specFor(rules)
+	}
 	setup := driver.Setup{
 		Spec: spec, Game: players.Game{Color: st.us, Rules: rules, Control: st.control, Seed: seed},
 		Prepare: func(p players.Player) {
@@ -126,11 +132,14 @@ func (d *Daemon) specFor(rules umpire.Rules) players.Spec {
 }
 
 // players names the player, and the wild 16 games' when another.
-func (d *Daemon) players() string {
-	if w := d.opt.Wild16Spec.String(); w != "" && w != d.opt.Spec.String() {
-		return fmt.Sprintf("%s (wild 16: %s)", d.opt.Spec, w)
+func (d *Daemon) players() string { return playersText(d.opt.Spec, d.opt.Wild16Spec) }
+
+// playersText names spec, and wild16 when it is set and another.
+func playersText(spec, wild16 players.Spec) string {
+	if w := wild16.String(); w != "" && w != spec.String() {
+		return fmt.Sprintf("%s (wild 16: %s)", spec, w)
 	}
-	return d.opt.Spec.String()
+	return spec.String()
 }
 
 // drive hands each game's events to its driver, lets it act, and finishes

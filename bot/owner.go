@@ -175,6 +175,10 @@ func (d *Daemon) ownerSet(from, rest string) {
 		d.reply(from, "Not set: "+err.Error())
 		return
 	}
+	if key == "engine.player" || key == "engine.wild16_player" {
+		d.reply(from, fmt.Sprintf("%s set to %s: from the next game on I play %s.", key, val, d.players()))
+		return
+	}
 	d.reply(from, fmt.Sprintf("%s set to %s.", key, val))
 }
 
@@ -200,5 +204,5 @@ func orNone(s []string) string {
 	if len(s) == 0 {
 		return "none"
 	}
-	return strings.Join(s, "; ")
+	return strings.Join(s, " / ")
 }

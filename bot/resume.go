@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"kriegbot/engine/chess"
+	"kriegbot/engine/players"
 	"kriegbot/protocol"
 	"kriegbot/record"
 	"kriegbot/track/iccgame"
@@ -39,15 +40,16 @@ func (d *Daemon) openGame(v protocol.MyGameStartedDG, us chess.Color, resumed *r
 	t := iccgame.New(v, us, now)
 	g := &gameRun{d: d, t: t, resumed: resumed}
 	var rec *record.Writer
+	var spec players.Spec
 	if resumed != nil {
-		rec = resumed.old.drv.Record()
+		rec, spec = resumed.old.drv.Record(), resumed.old.drv.Spec()
 		g.own = resumed.old.own
 	}
 	g.dg = v
 	seed, err := d.startGame(gameStart{us: us, me: d.sess.Handle(), control: t.Control(), number: v.Game, opp: t.Opponent(), learn: true,
 		line: record.GameLine{Game: v.Game, White: v.White, Black: v.Black, BaseMin: v.WhiteInitial, IncS: v.WhiteIncrement,
 			Rated: v.Rated, Wild: v.Wild},
-		resumed: rec}, &g.seat, now)
+		resumed: rec, spec: spec}, &g.seat, now)
 	return g, seed, err
 }
 

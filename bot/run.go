@@ -113,9 +113,11 @@ func Play(ctx context.Context, s Setup) int {
 		defer srv.Close()
 		addr = srv.Addr()
 		password = srv.Password(cfg.Account.Handle)
-		playing := spec
-		if s.Wild16Spec.String() != "" {
-			playing = s.Wild16Spec // the embedded server plays wild 16 only
+		// The embedded ICC-protocol server plays wild 16 only; its
+		// kriegspiel.org door, any of the site's variants.
+		playing := playersText(spec, s.Wild16Spec)
+		if cfg.Server.Protocol == "icc" && s.Wild16Spec.String() != "" {
+			playing = s.Wild16Spec.String()
 		}
 		line := fmt.Sprintf("kriegbot: embedded wild 16 server on %s; playing %s as %s", addr, playing, cfg.Account.Handle)
 		if cfg.Sparring.Enabled {

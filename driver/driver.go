@@ -183,6 +183,10 @@ func (s Settings) Policy() clock.Policy {
 	return clock.Policy{Overhead: s.Overhead, MinThink: s.MinThink, Emergency: s.Emergency}
 }
 
+// Spec is the spec the game's player was built from (the zero Spec when
+// the caller built it: a match).
+func (g *Game) Spec() players.Spec { return g.setup.Spec }
+
 // Player is the game's player (for inspection: belief, last search).
 func (g *Game) Player() players.Player { return g.p }
 

@@ -227,25 +227,39 @@ func TestReuse(t *testing.T) {
 }
 
 // TestReuseCompacts: choices that keep their trees in a small pool copy
-// the kept subtree into the other half and go on choosing from it.
+// the kept subtree into the other half and go on choosing from it, whole:
+// at the smallest cap (pools made at it) and at 1 MB (pools that grow,
+// the spare half made by the first compaction and grown by the next).
 func TestReuseCompacts(t *testing.T) {
 	bel, moves := known(t, startFEN)
-	cfg := DefaultConfig()
-	cfg.MemoryMB = 0
-	s := New(cfg)
-	reused := 0
-	for i := range 30 {
-		r := s.Choose(context.Background(), &bel, moves, Limits{Iterations: 300})
-		if r.Best < 0 || r.Nodes > s.maxNodes {
-			t.Fatalf("choice %d: %+v", i, r)
+	for _, mb := range []int{0, 1} {
+		cfg := DefaultConfig()
+		cfg.MemoryMB = mb
+		s := New(cfg)
+		reused := 0
+		for i := range 60 {
+			r := s.Choose(context.Background(), &bel, moves, Limits{Iterations: 300})
+			if r.Best < 0 || r.Nodes > s.maxNodes || len(s.nodes) > s.maxNodes || len(s.spare) > s.maxNodes {
+				t.Fatalf("%d MB, choice %d: %+v in pools of %d and %d (cap %d)", mb, i, r, len(s.nodes), len(s.spare), s.maxNodes)
+			}
+			var visits int64
+			for c := s.nodes[s.root].child; c >= 0; c = s.nodes[c].next {
+				visits += int64(s.nodes[c].visits)
+			}
+			if root := int64(s.nodes[s.root].visits); visits < r.Iterations || visits > root || root < r.Reused+r.Iterations {
+				t.Fatalf("%d MB, choice %d: the root's attempts hold %d visits, the root %d, after %d kept and %d new", mb, i, visits, root, r.Reused, r.Iterations)
+			}
+			if s.compactions > 0 && r.Reused > 0 {
+				reused++
+			}
+			heardBest(s, moves[r.Best])
 		}
-		if s.compactions > 0 && r.Reused > 0 {
-			reused++
+		if s.compactions < 2 || reused == 0 {
+			t.Errorf("%d MB: %d compactions, %d choices reused a compacted tree", mb, s.compactions, reused)
 		}
-		heardBest(s, moves[r.Best])
-	}
-	if s.compactions == 0 || reused == 0 {
-		t.Errorf("%d compactions, %d choices reused a compacted tree", s.compactions, reused)
+		if mb == 1 && (len(s.nodes) <= firstPool || len(s.spare) <= firstPool) {
+			t.Errorf("1 MB: pools of %d and %d nodes, want both grown past %d", len(s.nodes), len(s.spare), firstPool)
+		}
 	}
 }
 
