@@ -163,23 +163,20 @@ func (d *Daemon) ownerSet(from, rest string) {
 		err = d.cfg.Set(key, val)
 		d.mu.Unlock()
 	}
-	if err == nil {
-		switch key { // from the next game on
-		case "engine.player":
-			d.opt.Spec = spec
-		case "engine.wild16_player":
-			d.opt.Wild16Spec = spec
-		}
-	}
 	if err != nil {
 		d.reply(from, "Not set: "+err.Error())
 		return
 	}
-	if key == "engine.player" || key == "engine.wild16_player" {
-		d.reply(from, fmt.Sprintf("%s set to %s: from the next game on I play %s.", key, val, d.players()))
+	switch key { // a player from the next game on
+	case "engine.player":
+		d.opt.Spec = spec
+	case "engine.wild16_player":
+		d.opt.Wild16Spec = spec
+	default:
+		d.reply(from, fmt.Sprintf("%s set to %s.", key, val))
 		return
 	}
-	d.reply(from, fmt.Sprintf("%s set to %s.", key, val))
+	d.reply(from, fmt.Sprintf("%s set to %s: from the next game on I play %s.", key, val, d.players()))
 }
 
 // playerSpec is the player spec key holds in c, "" for a key that holds
