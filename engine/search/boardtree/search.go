@@ -88,33 +88,6 @@ func (n *node) mean() float64 {
 	return float64(n.sum) / float64(n.visits)
 }
 
-// nodeBytes is what a node slot costs of the memory cap: the node (32
-// bytes), its twin in the spare half, and a share of the opponent's pool.
-const nodeBytes = 40
-
-// firstPool is a pool's length before it grows: a few hundred iterations'
-// nodes.
-const firstPool = 1 << 12
-
-// Capacity is the nodes the tree may hold, the cap MemoryMB sets.
-func (s *Searcher) Capacity() int { return s.maxNodes }
-
-// grow returns pool with room for need elements, its first used ones
-// kept: pool itself when it has it, else a copy twice as long (or need
-// long) up to limit; ok false when need passes limit. A pool grows a few
-// times a game, never once it has reached what the searches use.
-func grow[T any](pool []T, used, need, limit int) (_ []T, ok bool) {
-	if need <= len(pool) {
-		return pool, true
-	}
-	if need > limit {
-		return pool, false
-	}
-	p := make([]T, min(max(2*len(pool), need, firstPool), limit))
-	copy(p, pool[:used])
-	return p, true
-}
-
 // Result is one choice.
 type Result struct {
 	// Best indexes the chosen attempt in the moves given; -1 when no board
@@ -382,36 +355,6 @@ func (s *Searcher) reroot(moves []chess.Move) int32 {
 	return r
 }
 
-// compact copies the subtree of node r into the spare half of the pool,
-// breadth first (the copy is its own queue, as in Cheney's collector), and
-// makes that half the pool; it returns r's new index, 0.
-func (s *Searcher) compact(r int32) int32 {
-	dst, _ := grow(s.spare, 0, 1, s.maxNodes)
-	dst[0] = s.nodes[r]
-	dst[0].next = -1
-	n := int32(1)
-	for scan := int32(0); scan < n; scan++ {
-		prev := int32(-1)
-		for c := dst[scan].child; c >= 0; c = s.nodes[c].next {
-			dst, _ = grow(dst, int(n), int(n)+1, s.maxNodes) // the subtree fits: it is in s.nodes
-			dst[n] = s.nodes[c]
-			if prev < 0 {
-				dst[scan].child = n
-			} else {
-				dst[prev].next = n
-			}
-			prev = n
-			n++
-		}
-		if prev >= 0 {
-			dst[prev].next = -1
-		}
-	}
-	s.nodes, s.spare, s.nn = dst, s.nodes, n
-	s.compactions++
-	return 0
-}
-
 // attemptNode returns the last choice's attempt node of m, or -1 when
 // that root no longer stands for where the game is.
 func (s *Searcher) attemptNode(m chess.Move) int32 {
@@ -477,39 +420,6 @@ func heardCapture(sq chess.Square, pawn bool) uint64 {
 		k |= 1 << 7
 	}
 	return k
-}
-
-// newNode takes a fresh node, or -1 when the pool is full.
-func (s *Searcher) newNode(k kind, key uint64, m chess.Move) int32 {
-	var ok bool
-	if s.nodes, ok = grow(s.nodes, int(s.nn), int(s.nn)+1, s.maxNodes); !ok {
-		return -1
-	}
-	i := s.nn
-	s.nn++
-	s.nodes[i] = node{child: -1, next: -1, key: key, move: m, kind: k}
-	return i
-}
-
-// expandWith gives decision node d the attempts moves, in their order. It
-// reports false when the pool is full.
-func (s *Searcher) expandWith(d int32, moves []chess.Move) bool {
-	var ok bool
-	if s.nodes, ok = grow(s.nodes, int(s.nn), int(s.nn)+len(moves), s.maxNodes); !ok {
-		return false
-	}
-	prev := int32(-1)
-	for _, m := range moves {
-		c := s.newNode(attempt, 0, m)
-		if prev < 0 {
-			s.nodes[d].child = c
-		} else {
-			s.nodes[prev].next = c
-		}
-		prev = c
-	}
-	s.nodes[d].expanded = true
-	return true
 }
 
 // ourAttempts lists into s.list the attempts we may ask on s.board (our
