@@ -316,7 +316,10 @@ func (s *Searcher) Roots(out []Root) []Root {
 func (s *Searcher) reroot(moves []chess.Move) int32 {
 	r := s.next
 	s.next, s.sent = -1, -1
-	if s.cfg.Reuse && r >= 0 && int(s.nn) > s.maxNodes/2 {
+	// Compacting once the pool made so far is half used, rather than half
+	// the cap, keeps what was left behind from growing the pool: it grows
+	// only for a search whose own tree needs it.
+	if s.cfg.Reuse && r >= 0 && int(s.nn) > len(s.nodes)/2 {
 		r = s.compact(r)
 	}
 	if !s.cfg.Reuse || r < 0 || int(s.nn)+len(moves) > s.maxNodes/2 {

@@ -238,7 +238,7 @@ func TestReuseCompacts(t *testing.T) {
 		s := New(cfg)
 		reused := 0
 		for i := range 60 {
-			r := s.Choose(context.Background(), &bel, moves, Limits{Iterations: 300})
+			r := s.Choose(context.Background(), &bel, moves, Limits{Iterations: 300 + 600*int64(mb)})
 			if r.Best < 0 || r.Nodes > s.maxNodes || len(s.nodes) > s.maxNodes || len(s.spare) > s.maxNodes {
 				t.Fatalf("%d MB, choice %d: %+v in pools of %d and %d (cap %d)", mb, i, r, len(s.nodes), len(s.spare), s.maxNodes)
 			}
