@@ -7,7 +7,6 @@ import (
 
 	"kriegbot/engine/chess"
 	"kriegbot/engine/search"
-	"kriegbot/engine/search/boardtree"
 	"kriegbot/engine/umpire"
 )
 
@@ -41,13 +40,12 @@ func All() []Benchmark {
 			return Figure{"search2", v, "iterations/s"}, err
 		}},
 		{"boardtree", "boardtree (wild 16's default player) iterations on the same beliefs, one tree, 10000 per search", func(min time.Duration) (Figure, error) {
-			v, _, err := boardtreeFigures(10000, min)
-			return Figure{"boardtree", v, "iterations/s"}, err
+			f, err := boardtreeFigures(10000, min)
+			return Figure{"boardtree", f.perSecond, "iterations/s"}, err
 		}},
 		{"boardtree-pool", "the iterations one search may run before its tree fills the default memory cap (mem=256), at the nodes an iteration those searches make", func(min time.Duration) (Figure, error) {
-			_, perIteration, err := boardtreeFigures(10000, min)
-			holds := float64(boardtree.New(boardtree.DefaultConfig()).Capacity())
-			return Figure{"boardtree-pool", holds / perIteration, "iterations"}, err
+			f, err := boardtreeFigures(10000, min)
+			return Figure{"boardtree-pool", f.capacity / f.nodesPerIteration, "iterations"}, err
 		}},
 	}
 	// The umpire in each of the site's other variants, after wild 16's figure.

@@ -9,14 +9,21 @@ import (
 	"kriegbot/engine/search/boardtree"
 )
 
-// boardtreeFigures measures boardtree's iterations a second on the
+// treeFigures are what boardtreeFigures measures.
+type treeFigures struct {
+	// perSecond is the iterations a second; nodesPerIteration the nodes
+	// the tree makes an iteration, what sizes the pool a long search
+	// needs (mem); capacity the nodes the default cap holds.
+	perSecond, nodesPerIteration, capacity float64
+}
+
+// boardtreeFigures measures boardtree, at its default settings, on the
 // middlegame beliefs search's figure uses, each searched afresh with
-// perSearch iterations on one tree, for at least min; and the nodes its
-// tree makes an iteration, what sizes the pool a long search needs (mem).
-func boardtreeFigures(perSearch int64, min time.Duration) (perSecond, nodesPerIteration float64, err error) {
+// perSearch iterations on one tree, for at least min.
+func boardtreeFigures(perSearch int64, min time.Duration) (treeFigures, error) {
 	ps := search.Middlegames(3, 8, 20, 60)
 	if len(ps) == 0 {
-		return 0, 0, fmt.Errorf("boardtree: no middlegame positions")
+		return treeFigures{}, fmt.Errorf("boardtree: no middlegame positions")
 	}
 	s := boardtree.New(boardtree.DefaultConfig())
 	ctx := context.Background()
@@ -30,9 +37,9 @@ func boardtreeFigures(perSearch int64, min time.Duration) (perSecond, nodesPerIt
 		iters, nodes = iters+r.Iterations, nodes+int64(r.Nodes)
 		if el := time.Since(start); el >= min {
 			if iters == 0 {
-				return 0, 0, fmt.Errorf("boardtree: no board drawn")
+				return treeFigures{}, fmt.Errorf("boardtree: no board drawn")
 			}
-			return float64(iters) / el.Seconds(), float64(nodes) / float64(iters), nil
+			return treeFigures{float64(iters) / el.Seconds(), float64(nodes) / float64(iters), float64(s.Capacity())}, nil
 		}
 	}
 }
