@@ -450,12 +450,13 @@ func (e *engine) setOption(n int, name, value string) {
 			e.model = oppmodel.NewModel(c)
 		}
 	}
-	if e.phase != noGame && e.key() != e.playerKey {
+	if e.phase != noGame && e.key(e.variant) != e.playerKey {
 		e.log.Info().Int("line", n).Msgf("option %s takes effect at the next newgame", name)
 	}
 }
 
-func (e *engine) key() string { return e.set.spec() + "\x00" + e.set.modelFile }
+// key names the player a game in variant v is played by.
+func (e *engine) key(v umpire.Variant) string { return e.set.spec(v) + "\x00" + e.set.modelFile }
 
 // newGame starts a game in variant v, building the player anew when its
 // options changed. A named variant is played under the site's rules
@@ -466,10 +467,10 @@ func (e *engine) newGame(n int, c chess.Color, v umpire.Variant) {
 		e.log.Warn().Int("line", n).Msg("newgame before gameover: the previous game is abandoned")
 		e.endGame(players.Outcome{Result: "*", Reason: "abandoned"})
 	}
-	if e.player == nil || e.key() != e.playerKey {
-		spec := e.set.spec()
+	if e.player == nil || e.key(v) != e.playerKey {
+		spec := e.set.spec(v)
 		sp, err := e.set.playerSpec, error(nil)
-		if e.set.player == "" { // the mcts spec the other options compose
+		if e.set.player == "" { // the spec the other options compose
 			sp, err = players.Parse(spec, e.cfg.Kinds)
 		}
 		if err != nil {
@@ -482,7 +483,7 @@ func (e *engine) newGame(n int, c chess.Color, v umpire.Variant) {
 				return
 			}
 		}
-		e.player, e.playerKey = sp.New(), e.key()
+		e.player, e.playerKey = sp.New(), e.key(v)
 		if e.model != nil {
 			if ps, ok := e.player.(priorSetter); ok {
 				ps.SetPrior(e.model)

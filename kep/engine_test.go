@@ -657,7 +657,7 @@ func TestHello(t *testing.T) {
 		"option name Threads type spin default 1 min 1 max 64",
 		"option name Hash type spin default 32 min 1 max 65536",
 		"option name Seed type spin default 0 min 0 max 18446744073709551615",
-		"option name Approach type string default c",
+		"option name Approach type string default auto",
 		"option name Player type string default <empty>",
 		"option name MoveOverhead type spin default 10 min 0 max 5000",
 		"option name ModelFile type string default <empty>",

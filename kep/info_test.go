@@ -82,30 +82,33 @@ func checkFinal(t *testing.T, l, attempt string, nodes int64) {
 	}
 }
 
-// TestInfoAfterSearch: an mcts search ends with an info line carrying its
-// figures and principal line, whose first attempt is the one sent; a player
-// without a search reports its time only.
+// TestInfoAfterSearch: a search (boardtree's, wild 16's default, and
+// mcts's) ends with an info line carrying its figures and principal line,
+// whose first attempt is the one sent; a player without a search reports
+// its time only.
 func TestInfoAfterSearch(t *testing.T) {
-	p := startEngine(t, "mcts", Config{InfoEvery: -1})
-	p.hello("Seed", "1")
-	p.send("newgame white", "go nodes 3000")
-	infos, a := readAnswer(p)
-	if len(infos) != 1 {
-		t.Fatalf("info lines %q, want one (progress lines are off)", infos)
+	for _, approach := range []string{"auto", "c"} {
+		p := startEngine(t, "approach "+approach, Config{InfoEvery: -1})
+		p.hello("Seed", "1", "Approach", approach)
+		p.send("newgame white", "go nodes 3000")
+		infos, a := readAnswer(p)
+		if len(infos) != 1 {
+			t.Fatalf("info lines %q, want one (progress lines are off)", infos)
+		}
+		checkFinal(t, infos[0], a, 3000)
+		if d := finalInfo.FindStringSubmatch(infos[0])[4]; d == "1" {
+			t.Logf("note: approach %s: a line of one attempt after 3000 iterations: %q", approach, infos[0])
+		}
+		p.send("illegal", "go nodes 300")
+		infos, a = readAnswer(p)
+		checkFinal(t, infos[len(infos)-1], a, 300)
+		p.quit()
 	}
-	checkFinal(t, infos[0], a, 3000)
-	if d := finalInfo.FindStringSubmatch(infos[0])[4]; d == "1" {
-		t.Logf("note: a line of one attempt after 3000 iterations: %q", infos[0])
-	}
-	p.send("illegal", "go nodes 300")
-	infos, a = readAnswer(p)
-	checkFinal(t, infos[len(infos)-1], a, 300)
-	p.quit()
 
 	h := startEngine(t, "heuristic", Config{})
 	h.hello("Player", "heuristic")
 	h.send("newgame white", "go nodes 3000")
-	infos, _ = readAnswer(h)
+	infos, _ := readAnswer(h)
 	if len(infos) != 1 || !regexp.MustCompile(`^info time \d+$`).MatchString(infos[0]) {
 		t.Fatalf("heuristic: info lines %q, want one with the time only", infos)
 	}
@@ -116,34 +119,36 @@ func TestInfoAfterSearch(t *testing.T) {
 // nps) while it runs, the iterations never going down, and still ends with
 // one final line and one attempt when stopped.
 func TestInfoWhileSearching(t *testing.T) {
-	p := startEngine(t, "mcts", Config{InfoEvery: 10 * time.Millisecond})
-	p.hello("Hash", quitHash) // the trees cannot fill before the stop
-	p.send("newgame white", "go movetime 600000")
-	var last int64
-	for seen := 0; seen < 3; {
-		l := p.recv(wait)
-		f := progressInfo.FindStringSubmatch(l)
-		if f == nil {
-			t.Fatalf("%q where a progress line was due", l)
+	for _, approach := range []string{"auto", "c"} {
+		p := startEngine(t, "approach "+approach, Config{InfoEvery: 10 * time.Millisecond})
+		p.hello("Hash", quitHash, "Approach", approach) // the trees cannot fill before the stop
+		p.send("newgame white", "go movetime 600000")
+		var last int64
+		for seen := 0; seen < 3; {
+			l := p.recv(wait)
+			f := progressInfo.FindStringSubmatch(l)
+			if f == nil {
+				t.Fatalf("%q where a progress line was due", l)
+			}
+			if f[2] == "" { // nothing searched yet (the search starts with its mate count)
+				continue
+			}
+			n, _ := strconv.ParseInt(f[2], 10, 64)
+			if n < last {
+				t.Fatalf("%q: iterations went down from %d", l, last)
+			}
+			last = n
+			seen++
 		}
-		if f[2] == "" { // nothing searched yet (the search starts with its mate count)
-			continue
+		p.send("stop")
+		infos, a := readAnswer(p)
+		for _, l := range infos[:len(infos)-1] {
+			if !progressInfo.MatchString(l) {
+				t.Fatalf("%q before the final line", l)
+			}
 		}
-		n, _ := strconv.ParseInt(f[2], 10, 64)
-		if n < last {
-			t.Fatalf("%q: iterations went down from %d", l, last)
-		}
-		last = n
-		seen++
+		checkFinal(t, infos[len(infos)-1], a, 0)
+		p.sync()
+		p.quit()
 	}
-	p.send("stop")
-	infos, a := readAnswer(p)
-	for _, l := range infos[:len(infos)-1] {
-		if !progressInfo.MatchString(l) {
-			t.Fatalf("%q before the final line", l)
-		}
-	}
-	checkFinal(t, infos[len(infos)-1], a, 0)
-	p.sync()
-	p.quit()
 }

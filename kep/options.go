@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"kriegbot/engine/players"
+	"kriegbot/engine/umpire"
 )
 
 // optionType is a KEP option type.
@@ -45,7 +46,7 @@ func optionDefs() []optionDef {
 		{name: optThreads, typ: spin, def: "1", min: 1, max: 64},
 		{name: optHash, typ: spin, def: "32", min: 1, max: 65536},
 		{name: optSeed, typ: spin, def: "0", unsigned: true},
-		{name: optApproach, typ: str, def: "c"},
+		{name: optApproach, typ: str, def: approachAuto},
 		{name: optPlayer, typ: str, def: emptyV},
 		{name: optMoveOverhead, typ: spin, def: "10", min: 0, max: 5000},
 		{name: optModelFile, typ: str, def: emptyV},
@@ -68,7 +69,7 @@ func (o optionDef) line() string {
 type settings struct {
 	threads, hashMB int
 	seed            uint64
-	approach        string
+	approach        string       // a, b, c, or approachAuto
 	player          string       // a full player spec, overriding the three above
 	playerSpec      players.Spec // player as read when it was set
 	overhead        time.Duration
@@ -76,7 +77,7 @@ type settings struct {
 }
 
 func defaultSettings() settings {
-	return settings{threads: 1, hashMB: 32, approach: "c", overhead: 10 * time.Millisecond}
+	return settings{threads: 1, hashMB: 32, approach: approachAuto, overhead: 10 * time.Millisecond}
 }
 
 // set applies one setoption after checking its value; on error the setting
@@ -122,8 +123,8 @@ func (s *settings) set(name, value string, kinds []players.Kind) error {
 		s.overhead = time.Duration(n) * time.Millisecond
 	case optApproach:
 		a := strings.ToLower(value)
-		if a != "a" && a != "b" && a != "c" {
-			return fmt.Errorf("option %s: %q is not a, b or c", def.name, clip(value))
+		if a != "a" && a != "b" && a != "c" && a != approachAuto {
+			return fmt.Errorf("option %s: %q is not auto, a, b or c", def.name, clip(value))
 		}
 		s.approach = a
 	case optPlayer:
@@ -141,13 +142,26 @@ func (s *settings) set(name, value string, kinds []players.Kind) error {
 	return nil
 }
 
-// spec returns the player spec the settings describe: Player when set, else
-// the mcts kind with the approach, threads and memory. Hash is the total
-// over all trees, as UCI's Hash is the engine's whole table.
-func (s *settings) spec() string {
+// approachAuto is Approach's default: a wild 16 game is played by
+// boardtree, the daemon's wild 16 player (engine.wild16_player), the
+// site's other variants by approach C, the daemon's engine.player.
+const approachAuto = "auto"
+
+// spec returns the player spec the settings describe for a game in variant
+// v: Player when set, else the kind Approach names with the threads and
+// memory. Hash is the total over all trees, as UCI's Hash is the engine's
+// whole table.
+func (s *settings) spec(v umpire.Variant) string {
 	if s.player != "" {
 		return s.player
 	}
 	mem := min(max(s.hashMB/s.threads, 1), 4096)
-	return fmt.Sprintf("mcts:approach=%s,threads=%d,mem=%d", s.approach, s.threads, mem)
+	approach := s.approach
+	if approach == approachAuto {
+		if v.IsWild16() {
+			return fmt.Sprintf("boardtree:threads=%d,mem=%d", s.threads, mem)
+		}
+		approach = "c"
+	}
+	return fmt.Sprintf("mcts:approach=%s,threads=%d,mem=%d", approach, s.threads, mem)
 }

@@ -8,30 +8,43 @@ import (
 	"kriegbot/engine/chess"
 	"kriegbot/engine/clock"
 	"kriegbot/engine/players"
+	"kriegbot/engine/umpire"
 )
 
 func TestSettings(t *testing.T) {
 	kinds := players.Kinds()
+	site, err := umpire.ParseVariant("berkeley_any")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const (
+		bt = "boardtree:threads=1,mem=32"
+		c  = "mcts:approach=c,threads=1,mem=32"
+	)
+	// spec is a wild 16 game's player, site a berkeley_any game's ("":
+	// the same).
 	tests := []struct {
-		sets [][2]string // name, value
-		spec string
-		err  string // of the last set, "" for none
+		sets       [][2]string // name, value
+		spec, site string
+		err        string // of the last set, "" for none
 	}{
-		{spec: "mcts:approach=c,threads=1,mem=32"},
-		{sets: [][2]string{{"Threads", "4"}, {"Hash", "256"}}, spec: "mcts:approach=c,threads=4,mem=64"},
-		{sets: [][2]string{{"threads", "8"}, {"HASH", "4"}}, spec: "mcts:approach=c,threads=8,mem=1"},
-		{sets: [][2]string{{"Hash", "65536"}}, spec: "mcts:approach=c,threads=1,mem=4096"},
+		{spec: bt, site: c},
+		{sets: [][2]string{{"Threads", "4"}, {"Hash", "256"}}, spec: "boardtree:threads=4,mem=64", site: "mcts:approach=c,threads=4,mem=64"},
+		{sets: [][2]string{{"threads", "8"}, {"HASH", "4"}}, spec: "boardtree:threads=8,mem=1", site: "mcts:approach=c,threads=8,mem=1"},
+		{sets: [][2]string{{"Hash", "65536"}}, spec: "boardtree:threads=1,mem=4096", site: "mcts:approach=c,threads=1,mem=4096"},
 		{sets: [][2]string{{"Approach", "B"}}, spec: "mcts:approach=b,threads=1,mem=32"},
+		{sets: [][2]string{{"Approach", "c"}}, spec: c},
+		{sets: [][2]string{{"Approach", "c"}, {"Approach", "AUTO"}}, spec: bt, site: c},
 		{sets: [][2]string{{"Player", "heuristic:noise=0"}, {"Threads", "2"}}, spec: "heuristic:noise=0"},
-		{sets: [][2]string{{"Player", "heuristic"}, {"Player", "<empty>"}}, spec: "mcts:approach=c,threads=1,mem=32"},
-		{sets: [][2]string{{"Threads", "65"}}, spec: "mcts:approach=c,threads=1,mem=32", err: `option Threads: "65" is not an integer from 1 to 64`},
-		{sets: [][2]string{{"Threads", ""}}, spec: "mcts:approach=c,threads=1,mem=32", err: "is not an integer"},
-		{sets: [][2]string{{"Hash", "0"}}, spec: "mcts:approach=c,threads=1,mem=32", err: "from 1 to 65536"},
-		{sets: [][2]string{{"Seed", "-1"}}, spec: "mcts:approach=c,threads=1,mem=32", err: "from 0 to"},
-		{sets: [][2]string{{"Approach", "d"}}, spec: "mcts:approach=c,threads=1,mem=32", err: "is not a, b or c"},
-		{sets: [][2]string{{"Player", "mcts:threads=0"}}, spec: "mcts:approach=c,threads=1,mem=32", err: "option Player: players: spec"},
-		{sets: [][2]string{{"Player", "alphazero"}}, spec: "mcts:approach=c,threads=1,mem=32", err: `unknown kind "alphazero"`},
-		{sets: [][2]string{{"Ponder", "true"}}, spec: "mcts:approach=c,threads=1,mem=32", err: `no option "Ponder"`},
+		{sets: [][2]string{{"Player", "heuristic"}, {"Player", "<empty>"}}, spec: bt, site: c},
+		{sets: [][2]string{{"Threads", "65"}}, spec: bt, site: c, err: `option Threads: "65" is not an integer from 1 to 64`},
+		{sets: [][2]string{{"Threads", ""}}, spec: bt, site: c, err: "is not an integer"},
+		{sets: [][2]string{{"Hash", "0"}}, spec: bt, site: c, err: "from 1 to 65536"},
+		{sets: [][2]string{{"Seed", "-1"}}, spec: bt, site: c, err: "from 0 to"},
+		{sets: [][2]string{{"Approach", "d"}}, spec: bt, site: c, err: "is not auto, a, b or c"},
+		{sets: [][2]string{{"Player", "mcts:threads=0"}}, spec: bt, site: c, err: "option Player: players: spec"},
+		{sets: [][2]string{{"Player", "alphazero"}}, spec: bt, site: c, err: `unknown kind "alphazero"`},
+		{sets: [][2]string{{"Ponder", "true"}}, spec: bt, site: c, err: `no option "Ponder"`},
 	}
 	for _, tc := range tests {
 		s := defaultSettings()
@@ -42,11 +55,20 @@ func TestSettings(t *testing.T) {
 		if tc.err == "" && err != nil || tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)) {
 			t.Errorf("%v: error %v, want %q", tc.sets, err, tc.err)
 		}
-		if got := s.spec(); got != tc.spec {
-			t.Errorf("%v: spec %q, want %q", tc.sets, got, tc.spec)
+		if tc.site == "" {
+			tc.site = tc.spec
 		}
-		if _, err := players.Parse(s.spec(), kinds); err != nil {
-			t.Errorf("%v: %v", tc.sets, err)
+		for _, v := range []struct {
+			v    umpire.Variant
+			want string
+		}{{umpire.Variant{}, tc.spec}, {umpire.Wild16(), tc.spec}, {site, tc.site}} {
+			got := s.spec(v.v)
+			if got != v.want {
+				t.Errorf("%v, variant %q: spec %q, want %q", tc.sets, v.v.Name, got, v.want)
+			}
+			if _, err := players.Parse(got, kinds); err != nil {
+				t.Errorf("%v: %v", tc.sets, err)
+			}
 		}
 	}
 	s := defaultSettings()

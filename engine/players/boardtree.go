@@ -278,6 +278,26 @@ func (c *treeChooser) ponder(ctx context.Context, state *belief.State, iteration
 	return rep
 }
 
+// principal follows the tree in which first has the most visits.
+func (c *treeChooser) principal(first chess.Move, max int) []chess.Move {
+	best := c.trees[0]
+	for _, t := range c.trees[1:] {
+		if t.RootVisits(first) > best.RootVisits(first) {
+			best = t
+		}
+	}
+	return best.Principal(first, nil, max)
+}
+
+// progress sums the trees' iterations so far.
+func (c *treeChooser) progress() int64 {
+	var n int64
+	for _, t := range c.trees {
+		n += t.Progress()
+	}
+	return n
+}
+
 // forget drops what each tree heard.
 func (c *treeChooser) forget() {
 	for _, t := range c.trees {

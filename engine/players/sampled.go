@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"kriegbot/engine/belief"
@@ -96,6 +97,12 @@ type boardChooser interface {
 	// started tells the search the game's start (wild16: its answers are
 	// wild 16's), after NewGame.
 	started(g Game, wild16 bool, seed uint64)
+	// principal is the last choice's principal line from its root attempt
+	// first, at most max attempts (SearchReport.PV).
+	principal(first chess.Move, max int) []chess.Move
+	// progress is the work units of the choice in progress so far (the
+	// last choice's between choices); safe from any goroutine.
+	progress() int64
 	// ponder grows the search during the opponent's turn (iterations
 	// units, or until ctx is done when 0; trees, a replay's counts) and
 	// says what it did.
@@ -138,6 +145,14 @@ func (c *scorerChooser) treeCounts() []int64           { return nil }
 func (c *scorerChooser) heard(umpire.View, chess.Move) {}
 func (c *scorerChooser) forget()                       {}
 func (c *scorerChooser) started(Game, bool, uint64)    {}
+
+// principal is the attempt alone: the scorer looks one attempt deep.
+func (c *scorerChooser) principal(first chess.Move, _ int) []chess.Move {
+	return []chess.Move{first}
+}
+
+// progress is 0: the scorer does not count while it runs.
+func (c *scorerChooser) progress() int64 { return 0 }
 func (c *scorerChooser) ponder(context.Context, *belief.State, int64, []int64) PonderReport {
 	return PonderReport{}
 }
@@ -178,6 +193,8 @@ type Sampled struct {
 	// wild16: the game's answers are wild 16's, the only ones the tree
 	// search keeps its tree across (heard).
 	wild16 bool
+	// bareNow: the choice in progress is the bare-king search's (Progress).
+	bareNow atomic.Bool
 }
 
 // defaultRate is a starting guess of alpha-beta nodes per second on one core,
@@ -223,6 +240,7 @@ func (p *Sampled) attempt(ctx context.Context, b Budget, trees []int64) (chess.M
 	var m chess.Move
 	p.last = SearchReport{}
 	byChooser := false
+	p.bareNow.Store(p.bel.Units() == 0)
 	if p.bel.Units() == 0 {
 		var err error
 		if m, err = p.bare.attempt(ctx, b, trees); err != nil || !p.list.Contains(m) {
@@ -278,7 +296,8 @@ func (p *Sampled) choose(ctx context.Context, b Budget, trees []int64) chess.Mov
 	// A replay asks for the recorded iterations as its budget's nodes: in
 	// budget nodes, rounded up (exact at unit=1, boardtree's).
 	p.last = SearchReport{Iterations: (c.spent + p.unit - 1) / p.unit, Nodes: c.spent, Value: c.value,
-		Candidates: p.scorer.Candidates(moves, nil), Trees: p.scorer.treeCounts(), Reused: c.reused}
+		Candidates: p.scorer.Candidates(moves, nil), Trees: p.scorer.treeCounts(), Reused: c.reused,
+		PV: p.scorer.principal(moves[c.best], MaxPV)}
 	return moves[c.best]
 }
 

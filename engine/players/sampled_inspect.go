@@ -40,3 +40,15 @@ func (p *Sampled) Override(m chess.Move) {
 	p.bare.know.Asked(m)
 	p.scorer.forget()
 }
+
+// Progress is the work units the search in progress has run so far (the
+// last search's between searches): boardtree's iterations, or the
+// bare-king search's; sampled's scorer does not count (0). Unlike the
+// other methods it may be called from another goroutine while Attempt
+// runs.
+func (p *Sampled) Progress() int64 {
+	if p.bareNow.Load() {
+		return p.bare.Progress()
+	}
+	return p.scorer.progress()
+}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"kriegbot/engine/belief"
@@ -150,6 +151,8 @@ type Searcher struct {
 	keepOpponent bool
 	ocur         int32
 	opath        []int32
+	// live is the iterations of the choice in progress (Progress).
+	live atomic.Int64
 }
 
 // New returns a Searcher.
@@ -235,7 +238,11 @@ func (s *Searcher) Choose(ctx context.Context, bel Boards, moves []chess.Move, l
 	r.Reused = int64(s.nodes[root].visits)
 	done := ctx.Done()
 	start := time.Now()
+	s.live.Store(0)
 	for it := int64(0); ; it++ {
+		if it%checkEvery == checkEvery-1 {
+			s.live.Store(it)
+		}
 		if lim.Time > 0 {
 			if it%checkEvery == checkEvery-1 && stoprule.TimeUp(time.Since(start), lim.Time, lim.MaxTime, s.rootLead(it)) {
 				break
@@ -259,6 +266,7 @@ func (s *Searcher) Choose(ctx context.Context, bel Boards, moves []chess.Move, l
 		s.iterate(root)
 		r.Iterations++
 	}
+	s.live.Store(r.Iterations)
 	if r.Iterations == 0 {
 		return r
 	}
