@@ -240,8 +240,9 @@ func (p *Sampled) attempt(ctx context.Context, b Budget, trees []int64) (chess.M
 	var m chess.Move
 	p.last = SearchReport{}
 	byChooser := false
-	p.bareNow.Store(p.bel.Units() == 0)
-	if p.bel.Units() == 0 {
+	bare := p.bel.Units() == 0
+	p.bareNow.Store(bare)
+	if bare {
 		var err error
 		if m, err = p.bare.attempt(ctx, b, trees); err != nil || !p.list.Contains(m) {
 			m = chess.NullMove

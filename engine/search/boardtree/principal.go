@@ -11,16 +11,7 @@ import "kriegbot/engine/chess"
 // it after Choose, never during one; it allocates nothing beyond pv's
 // growth, and returns pv unchanged when first is not a root attempt.
 func (s *Searcher) Principal(first chess.Move, pv []chess.Move, max int) []chess.Move {
-	if s.nn == 0 {
-		return pv
-	}
-	a := int32(-1)
-	for c := s.nodes[s.root].child; c >= 0; c = s.nodes[c].next {
-		if s.nodes[c].move == first {
-			a = c
-			break
-		}
-	}
+	a := s.rootAttempt(first)
 	for n := 0; a >= 0 && (max <= 0 || n < max); n++ {
 		pv = append(pv, s.nodes[a].move)
 		d := s.mostVisited(a)
@@ -35,15 +26,23 @@ func (s *Searcher) Principal(first chess.Move, pv []chess.Move, max int) []chess
 // RootVisits is the visits of root attempt m in the last choice (0: not
 // a root attempt, or none searched).
 func (s *Searcher) RootVisits(m chess.Move) int64 {
+	if a := s.rootAttempt(m); a >= 0 {
+		return int64(s.nodes[a].visits)
+	}
+	return 0
+}
+
+// rootAttempt is the last choice's root attempt node of m, or -1.
+func (s *Searcher) rootAttempt(m chess.Move) int32 {
 	if s.nn == 0 {
-		return 0
+		return -1
 	}
 	for c := s.nodes[s.root].child; c >= 0; c = s.nodes[c].next {
 		if s.nodes[c].move == m {
-			return int64(s.nodes[c].visits)
+			return c
 		}
 	}
-	return 0
+	return -1
 }
 
 // mostVisited is node i's most visited child, the first of equals; -1

@@ -240,9 +240,6 @@ func (s *Searcher) Choose(ctx context.Context, bel Boards, moves []chess.Move, l
 	start := time.Now()
 	s.live.Store(0)
 	for it := int64(0); ; it++ {
-		if it%checkEvery == checkEvery-1 {
-			s.live.Store(it)
-		}
 		if lim.Time > 0 {
 			if it%checkEvery == checkEvery-1 && stoprule.TimeUp(time.Since(start), lim.Time, lim.MaxTime, s.rootLead(it)) {
 				break
@@ -251,6 +248,7 @@ func (s *Searcher) Choose(ctx context.Context, bel Boards, moves []chess.Move, l
 			break
 		}
 		if it%checkEvery == checkEvery-1 {
+			s.live.Store(it)
 			select {
 			case <-done:
 				it = -1
@@ -369,17 +367,12 @@ func (s *Searcher) reroot(moves []chess.Move) int32 {
 // attemptNode returns the last choice's attempt node of m, or -1 when
 // that root no longer stands for where the game is.
 func (s *Searcher) attemptNode(m chess.Move) int32 {
-	ok := s.chose && s.nn > 0
+	ok := s.chose
 	s.chose = false
 	if !ok {
 		return -1
 	}
-	for c := s.nodes[s.root].child; c >= 0; c = s.nodes[c].next {
-		if s.nodes[c].move == m {
-			return c
-		}
-	}
-	return -1
+	return s.rootAttempt(m)
 }
 
 // answerNode returns attempt node a's child heard as key, or -1.
