@@ -54,6 +54,39 @@ type study struct {
 	// under the belief's chances and the particle set's, over occTurns.
 	occBelief, occSet float64
 	occTurns          int
+	// byPly is the width in plies of the drift table's rows (-byply; 0:
+	// none), drift its rows.
+	byPly int
+	drift []driftRow
+	// calibration sorts the squares the beliefs gave a class some chance
+	// by that chance (-byply).
+	calibration [oppmodel.NumClasses][calibrationBins]calibrationBin
+}
+
+// calibrationBins is the number of equal spans of chance in the table.
+const calibrationBins = 10
+
+// calibrationBin counts the squares whose chance fell in one span: their
+// chances summed, and how many held a man of the class. A calibrated belief
+// finds a man on as many squares as its chances add up to.
+type calibrationBin struct {
+	squares, found int
+	chance         float64
+}
+
+// driftRow sums, over the turns of one span of plies, how surprised the
+// belief is by where the opponent's men truly stand: -ln of its chance of
+// a man of the class on each square one stands on (at least 0.001).
+type driftRow struct {
+	turns                 int
+	king, pieces, pawns   float64
+	pieceCount, pawnCount int
+	// the same the belief expects: each man's surprise were it where the
+	// belief's chances put it. Calibrated, expected and found agree.
+	expKing, expPieces, expPawns float64
+	// out counts the men of each class on a square the belief gave less
+	// than 0.001: where it is wrong, not unsure.
+	out [3]int
 }
 
 // Command runs "kriegbot replyloss [-boards N] [-fit] MATCH.jsonl...".
@@ -64,27 +97,47 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	sets := fs.Int("particles", 0, "also draw the boards from a particle set of N boards carried through each game (engine/search/particles)")
 	shape := fs.Float64("shape", 0, "the particle set's replies weighted by the belief's chance of the square reached, to this power")
 	develop := fs.Float64("develop", 0, "the particle set's replies weighted by exp(X × their piece-square gain in pawns)")
-	cmdflag.SetUsage(fs, "replyloss [-boards N] [-fit] [-particles N [-shape X] [-develop X]] MATCH.jsonl...",
+	modelFile := fs.String("model", "", "the opponent model file the beliefs use (kriegbot model build; default: the embedded one)")
+	movers := fs.String("movers", "paper", "which of the opponent's units the beliefs expect to move: model (the model's fitted shares) or paper (each alike)")
+	byPly := fs.Int("byply", 0, "also print, for each span of N plies, how surprised the belief is by where the opponent's men stand (0: not)")
+	cmdflag.SetUsage(fs, "replyloss [-boards N] [-fit] [-particles N [-shape X] [-develop X]] [-byply N] [-model FILE] [-movers model|paper] MATCH.jsonl...",
 		`Replays kriegbot match -jsonl files (games from the standard start) through
 both sides' beliefs and prints the log-loss per reply, in nats, of approach C's
 reply model and of boards drawn from the belief with the reply policy
 (engine/search/replymodel), and the share of boards with a hanging man, true
 and drawn (docs/strength/replymodel.md). With -particles, the same from boards
 drawn from a particle set, and the log-loss a square of where the opponent's
-men stand under the belief's chances and the set's.
+men stand under the belief's chances and the set's. With -byply, the belief's
+surprise at where the opponent's men stand, by spans of plies: whether it
+drifts from the truth as a game grows long.
 `)
 	if code, done := cmdflag.Parse(fs, args, stderr); done {
 		return code
 	}
-	if fs.NArg() == 0 || *boards < 1 || *sets < 0 {
-		return cmdflag.Fail(stderr, "replyloss", "want MATCH.jsonl files and -boards of 1 or more")
+	if fs.NArg() == 0 || *boards < 1 || *sets < 0 || *byPly < 0 {
+		return cmdflag.Fail(stderr, "replyloss", "want MATCH.jsonl files, -boards of 1 or more, -particles and -byply of 0 or more")
 	}
-	prior, err := oppmodel.Default()
+	var prior belief.Prior
+	m, err := oppmodel.Default()
+	prior = m
+	if *modelFile != "" {
+		var c *oppmodel.Counts
+		if c, err = oppmodel.LoadCounts(*modelFile); err == nil {
+			prior = oppmodel.NewModel(c)
+		}
+	}
 	if err != nil {
 		return cmdflag.Fail(stderr, "replyloss", "%v", err)
 	}
+	switch *movers {
+	case "model":
+	case "paper":
+		prior = belief.PaperMovers{Prior: prior}
+	default:
+		return cmdflag.Fail(stderr, "replyloss", "-movers %q is not model or paper", *movers)
+	}
 	s := &study{prior: prior, boards: *boards, pred: replymodel.NewBoards(replymodel.DefaultWeights(), 1),
-		particles: *sets, shape: *shape, develop: *develop, ppred: replymodel.NewBoards(replymodel.DefaultWeights(), 2)}
+		particles: *sets, shape: *shape, develop: *develop, byPly: *byPly, ppred: replymodel.NewBoards(replymodel.DefaultWeights(), 2)}
 	for _, name := range fs.Args() {
 		if err := s.file(name); err != nil {
 			return cmdflag.Fail(stderr, "replyloss", "%v", err)
@@ -121,6 +174,7 @@ men stand under the belief's chances and the set's.
 		fmt.Fprintf(stdout, "where the opponent's men stand, log-loss a square over %d turns: belief %.4f, particles %.4f\n",
 			s.occTurns, s.occBelief/float64(max(s.occTurns, 1)), s.occSet/float64(max(s.occTurns, 1)))
 	}
+	s.printDrift(stdout)
 	all := func(*sample) bool { return true }
 	caps := func(x *sample) bool { return x.event != replymodel.NoCapture }
 	report("all, default weights", all, &def)
@@ -245,6 +299,7 @@ type game struct {
 	sets [2]*particles.Filter
 	wait [2]*sample // the prediction each side waits to check
 	over bool
+	ply  int // legal moves played
 }
 
 func (s *study) newGame(rules umpire.Rules, num int) *game {
@@ -316,7 +371,9 @@ func (g *game) play(l *record.RefereeLine) error {
 		return nil
 	}
 	if a.Legal {
+		g.ply++
 		g.s.realism(g.u.Position(), &g.bel[mover.Other()], g.sets[mover.Other()])
+		g.s.surprise(g.ply, g.u.Position(), &g.bel[mover.Other()])
 		last := chess.NoSquare
 		if a.Capture.Kind != umpire.NoCapture {
 			last = m.To()
@@ -373,4 +430,102 @@ func (s *study) predict(num int, bel *belief.State, set *particles.Filter, last 
 		x.boards = append(x.boards, len(s.kept))
 	})
 	return x
+}
+
+// surprise adds to the drift table's row of ply how surprised bel is by
+// where the opponent's men stand on truth.
+func (s *study) surprise(ply int, truth chess.Position, bel *belief.State) {
+	if s.byPly == 0 {
+		return
+	}
+	i := (ply - 1) / s.byPly
+	for len(s.drift) <= i {
+		s.drift = append(s.drift, driftRow{})
+	}
+	r := &s.drift[i]
+	r.turns++
+	opp := bel.Color().Other()
+	for cl := oppmodel.King; cl <= oppmodel.Piece; cl++ {
+		for sq := range chess.Square(64) {
+			p := bel.Prob(cl, sq)
+			if p <= 0 {
+				continue
+			}
+			b := &s.calibration[cl][min(int(p*calibrationBins), calibrationBins-1)]
+			b.squares++
+			b.chance += p
+			if pc := truth.PieceAt(sq); pc != chess.NoPiece && pc.Color() == opp && oppmodel.ClassOf(pc.Type()) == cl {
+				b.found++
+			}
+		}
+	}
+	var expect [3]float64
+	for cl := oppmodel.King; cl <= oppmodel.Piece; cl++ {
+		sum, e := 0.0, 0.0
+		for sq := range chess.Square(64) {
+			p := bel.Prob(cl, sq)
+			sum += p
+			e -= p * math.Log(max(p, 1e-3))
+		}
+		if sum > 0 {
+			expect[cl] = e / sum
+		}
+	}
+	for sq := range chess.Square(64) {
+		pc := truth.PieceAt(sq)
+		if pc == chess.NoPiece || pc.Color() != opp {
+			continue
+		}
+		cl := oppmodel.ClassOf(pc.Type())
+		loss := -math.Log(max(bel.Prob(cl, sq), 1e-3))
+		if bel.Prob(cl, sq) < 1e-3 {
+			r.out[cl]++
+		}
+		switch cl {
+		case oppmodel.King:
+			r.king += loss
+			r.expKing += expect[cl]
+		case oppmodel.Pawn:
+			r.pawns += loss
+			r.expPawns += expect[cl]
+			r.pawnCount++
+		default:
+			r.pieces += loss
+			r.expPieces += expect[cl]
+			r.pieceCount++
+		}
+	}
+}
+
+// printDrift prints the drift table (-byply).
+func (s *study) printDrift(w io.Writer) {
+	if s.byPly == 0 {
+		return
+	}
+	fmt.Fprintln(w, "the belief's surprise at where the opponent's men stand, -ln of its chance of the class on the true square,")
+	fmt.Fprintln(w, "found (and expected by the belief), nats a man:")
+	fmt.Fprintln(w, "  plies      turns  king          pieces        pawns         pieces/turn  pawns/turn  ruled out: king pieces pawns")
+	for i, r := range s.drift {
+		if r.turns == 0 {
+			continue
+		}
+		pc, pw := float64(max(r.pieceCount, 1)), float64(max(r.pawnCount, 1))
+		fmt.Fprintf(w, "  %4d-%-4d %6d  %5.2f (%4.2f)  %5.2f (%4.2f)  %5.2f (%4.2f)  %11.1f  %10.1f  %15d %6d %5d\n", i*s.byPly+1, (i+1)*s.byPly, r.turns,
+			r.king/float64(r.turns), r.expKing/float64(r.turns), r.pieces/pc, r.expPieces/pc, r.pawns/pw, r.expPawns/pw,
+			float64(r.pieceCount)/float64(r.turns), float64(r.pawnCount)/float64(r.turns), r.out[oppmodel.King], r.out[oppmodel.Piece], r.out[oppmodel.Pawn])
+	}
+	fmt.Fprintln(w, "calibration: the squares the belief gave a class a chance in each span, their mean chance, and the share that held one:")
+	fmt.Fprintln(w, "  chance     king                     pawns                    pieces")
+	for b := range calibrationBins {
+		fmt.Fprintf(w, "  %.1f-%.1f", float64(b)/calibrationBins, float64(b+1)/calibrationBins)
+		for _, cl := range []oppmodel.Class{oppmodel.King, oppmodel.Pawn, oppmodel.Piece} {
+			c := s.calibration[cl][b]
+			if c.squares == 0 {
+				fmt.Fprintf(w, "  %23s", "-")
+				continue
+			}
+			fmt.Fprintf(w, "  %7d: %.3f -> %.3f", c.squares, c.chance/float64(c.squares), float64(c.found)/float64(c.squares))
+		}
+		fmt.Fprintln(w)
+	}
 }

@@ -89,12 +89,49 @@ func TestReadParticles(t *testing.T) {
 	t.Logf("the recapture on d5: %.3f from the set, %.3f from the belief's boards", set, s.boardsProb(last.boards, last.event, &def))
 }
 
+// TestDrift: with -byply, every turn after a legal move is scored in the
+// row of its ply, and every square the belief gives a class a chance is
+// sorted into the calibration table.
+func TestDrift(t *testing.T) {
+	file := header + attempt(0, "white", "e2e4", true, "e4") + attempt(1, "black", "d7d5", true, "d5") +
+		attempt(2, "white", "e4d5", true, "exd5") + attempt(3, "black", "d8d4", false, "") + attempt(3, "black", "d8d5", true, "Qxd5")
+	s := newStudy()
+	s.byPly = 2
+	if err := s.readWithPredictor(strings.NewReader(file)); err != nil {
+		t.Fatal(err)
+	}
+	if len(s.drift) != 2 || s.drift[0].turns != 2 || s.drift[1].turns != 2 {
+		t.Fatalf("drift rows %+v, want two of 2 turns", s.drift)
+	}
+	squares, found := 0, 0
+	for _, b := range s.calibration[1] { // pawns
+		squares += b.squares
+		found += b.found
+	}
+	// Four turns, at least 7 pawns each on a square of some chance.
+	if squares < 28 || found < 28 {
+		t.Errorf("pawn calibration: %d squares, %d with a pawn; want at least 28 of each", squares, found)
+	}
+	var out strings.Builder
+	s.printDrift(&out)
+	if !strings.Contains(out.String(), "   1-2         2") || !strings.Contains(out.String(), "calibration:") {
+		t.Errorf("drift table:\n%s", out.String())
+	}
+	s.byPly = 0
+	out.Reset()
+	s.printDrift(&out)
+	if out.Len() != 0 {
+		t.Errorf("drift table printed without -byply: %q", out.String())
+	}
+}
+
 func FuzzRead(f *testing.F) {
 	f.Add(header + attempt(0, "white", "e2e4", true, "e4") + attempt(1, "black", "e7e5", true, "e5"))
 	f.Add(header + "{}\n")
 	f.Fuzz(func(t *testing.T, file string) {
 		s := newStudy()
 		s.particles, s.ppred = 4, replymodel.NewBoards(replymodel.DefaultWeights(), 2)
+		s.byPly = 3
 		_ = s.readWithPredictor(strings.NewReader(file)) // must not panic
 	})
 }

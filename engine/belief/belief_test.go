@@ -111,6 +111,59 @@ func TestOpponentMoveSpreadsAndKeepsCounts(t *testing.T) {
 	}
 }
 
+// pieceMover is the uniform prior of an opponent that only ever moves its
+// pieces.
+type pieceMover struct{ UniformPrior }
+
+func (pieceMover) UnitMoveChances(_ chess.Color, _, pieces int) [oppmodel.NumClasses]float64 {
+	return [oppmodel.NumClasses]float64{oppmodel.Piece: 1 / float64(max(pieces, 1))}
+}
+
+// TestMoverShares: the belief moves each class of the opponent's units as
+// often as its prior says that class moves. An opponent that only moves
+// pieces leaves its pawns and king where they stood; the paper's rule
+// (PaperMovers over the same prior) moves every unit alike.
+func TestMoverShares(t *testing.T) {
+	after := func(pr Prior) *State {
+		u := umpire.New(umpire.ICC())
+		u.Reset(chess.StartPosition())
+		bel := FromPosition(chess.White, chess.StartPosition(), pr)
+		for _, mv := range []string{"g1f3", "g8f6"} {
+			m, err := umpire.ParseMoveText(mv)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, err := u.Attempt(m)
+			if err != nil || !a.Legal {
+				t.Fatalf("%s: %v %v", mv, a, err)
+			}
+			if v := a.For(chess.White); v.Own {
+				v.Move = m
+				bel.Ours(m, v)
+			} else {
+				bel.Theirs(v)
+			}
+		}
+		return &bel
+	}
+	pieces := after(pieceMover{})
+	paper := after(PaperMovers{Prior: pieceMover{}})
+	for _, s := range []string{"a7", "e7", "h7"} {
+		if p := pieces.Prob(oppmodel.Pawn, sq(s)); !near(p, 1) {
+			t.Errorf("a piece mover's pawn on %s: %g, want 1", s, p)
+		}
+		if p := paper.Prob(oppmodel.Pawn, sq(s)); near(p, 1) {
+			t.Errorf("the paper's rule left the pawn on %s: %g, want it moved with some chance", s, p)
+		}
+	}
+	if p := pieces.Prob(oppmodel.King, sq("e8")); !near(p, 1) {
+		t.Errorf("a piece mover's king on e8: %g, want 1", p)
+	}
+	if p := pieces.Prob(oppmodel.Piece, sq("f6")) + pieces.Prob(oppmodel.Piece, sq("c6")); p <= paper.Prob(oppmodel.Piece, sq("f6"))+paper.Prob(oppmodel.Piece, sq("c6")) {
+		t.Errorf("a piece mover's knights reach f6 and c6 with %g, no more than under the paper's rule", p)
+	}
+}
+
 func TestPawnTriesZeroProvesEmpty(t *testing.T) {
 	// After 1.e4 d5 White hears 1 pawn try: d5 or f5 holds a man (only
 	// pawns can be there after one move), not both.

@@ -15,6 +15,28 @@ type Prior interface {
 	Trend(opp chess.Color, c oppmodel.Class, move int) (d *[64]float32, ok bool)
 	// Params are the behavioural constants fitted with the model.
 	Params() oppmodel.Params
+	// UnitMoveChances are, for each class, the chance that one given unit
+	// of that class is the one the opponent of colour opp moves, when it has
+	// pawns pawns and pieces other pieces besides its king.
+	UnitMoveChances(opp chess.Color, pawns, pieces int) [oppmodel.NumClasses]float64
+}
+
+// PaperMoveChances is the paper's rule for which unit moves: each of the
+// opponent's units equally likely, 1/(k1+k2+1) (P_king = 1/(k1+k2+1),
+// P_pawn = k1/(k1+k2+1), P_piece = k2/(k1+k2+1)).
+func PaperMoveChances(pawns, pieces int) [oppmodel.NumClasses]float64 {
+	u := 1 / float64(pawns+pieces+1)
+	return [oppmodel.NumClasses]float64{u, u, u}
+}
+
+// PaperMovers is a prior whose unit move chances are the paper's rule and
+// the rest its Prior's: the belief as it was before it read the model's
+// mover shares, for measuring one against the other.
+type PaperMovers struct{ Prior }
+
+// UnitMoveChances returns PaperMoveChances.
+func (PaperMovers) UnitMoveChances(_ chess.Color, pawns, pieces int) [oppmodel.NumClasses]float64 {
+	return PaperMoveChances(pawns, pieces)
 }
 
 // UniformPrior is the prior without game records: it has no horizon (every
@@ -35,3 +57,9 @@ func (UniformPrior) Trend(chess.Color, oppmodel.Class, int) (*[64]float32, bool)
 
 // Params returns oppmodel.DefaultParams().
 func (UniformPrior) Params() oppmodel.Params { return oppmodel.DefaultParams() }
+
+// UnitMoveChances returns PaperMoveChances: without records each unit is
+// equally likely to move.
+func (UniformPrior) UnitMoveChances(_ chess.Color, pawns, pieces int) [oppmodel.NumClasses]float64 {
+	return PaperMoveChances(pawns, pieces)
+}

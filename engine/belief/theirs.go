@@ -122,9 +122,13 @@ var ones = func() (a [64]float32) {
 // keep theirs (their support still grows).
 const massFloor = 1e-2
 
-// moveShare is the chance that one given unit of the opponent's is the one
-// it moves (the paper's P_king = 1/(k1+k2+1) and its per-unit share).
-func (s *State) moveShare() float64 { return 1 / float64(s.units+1) }
+// moveShares returns, for each class, the chance that one given unit of
+// the opponent's is the one it moves, by the prior (the paper's rule gives
+// every unit 1/(k1+k2+1)).
+func (s *State) moveShares() [oppmodel.NumClasses]float64 {
+	pawns := min(int(s.pawnExp+0.5), s.units)
+	return s.prior.UnitMoveChances(s.me.Other(), pawns, s.units-pawns)
+}
 
 // lineShares returns the parts of a piece's move along one line direction
 // (of four) and by a knight jump.
@@ -150,7 +154,7 @@ func (s *State) homeKing() chess.Square {
 // nor entered; afterwards only the full squares whose unit could not move stay
 // proven.
 func (s *State) spread(a *[oppmodel.NumClasses][64]float32, flat [oppmodel.NumClasses]bool) {
-	u := s.moveShare()
+	u := s.moveShares()
 	blocked := s.own[0] | s.full
 	free := ^blocked
 	opp := s.me.Other()
@@ -181,7 +185,7 @@ func (s *State) spread(a *[oppmodel.NumClasses][64]float32, flat [oppmodel.NumCl
 			nk[o] += float32(m)
 			continue
 		}
-		mv := m * u
+		mv := m * u[king]
 		nk[o] += float32(m - mv)
 		spreadTo(&nk, dests, mv, &a[king], flat[king])
 	}
@@ -216,7 +220,7 @@ func (s *State) spread(a *[oppmodel.NumClasses][64]float32, flat [oppmodel.NumCl
 				}
 			}
 		}
-		mv := m * u
+		mv := m * u[pawn]
 		nw[o] -= float32(mv)
 		if relRank(opp, one) == 7 {
 			np[one] += float32(mv)
@@ -246,7 +250,7 @@ func (s *State) spread(a *[oppmodel.NumClasses][64]float32, flat [oppmodel.NumCl
 	if flat[piece] {
 		ap = &ones
 	}
-	share := u * lineShare
+	share := u[piece] * lineShare
 	queens := s.moves[diagonal] & s.moves[straight]
 	for g := range 4 {
 		k, other := straight, diagonal
@@ -338,7 +342,7 @@ func (s *State) spread(a *[oppmodel.NumClasses][64]float32, flat [oppmodel.NumCl
 		if m < massFloor {
 			continue
 		}
-		out := m * u * knightShare
+		out := m * u[piece] * knightShare
 		np[o] -= float32(out)
 		spreadTo(&np, dests, out, ap, flat[piece])
 	}

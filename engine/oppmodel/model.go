@@ -419,6 +419,21 @@ func (m *Model) MoverShares(opp chess.Color, pawns, pieces int) [NumClasses]floa
 	return m.movers[opp&1][pawns][pieces]
 }
 
+// UnitMoveChances returns, for each class, the chance that one given unit of
+// that class is the one an opponent of colour opp moves (MoverShares over
+// the units of the class; 0 for a class it has none of).
+func (m *Model) UnitMoveChances(opp chess.Color, pawns, pieces int) [NumClasses]float64 {
+	sh := m.MoverShares(opp, pawns, pieces)
+	u := [NumClasses]float64{King: min(float64(sh[King]), 1)}
+	if pawns > 0 {
+		u[Pawn] = min(float64(sh[Pawn])/float64(pawns), 1)
+	}
+	if pieces > 0 {
+		u[Piece] = min(float64(sh[Piece])/float64(pieces), 1)
+	}
+	return u
+}
+
 // Meta returns where the model's data came from.
 func (m *Model) Meta() Meta { return m.meta }
 

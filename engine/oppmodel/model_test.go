@@ -165,6 +165,15 @@ func TestPawnChainAndMovers(t *testing.T) {
 				if p == 0 && sh[Pawn] != 0 || q == 0 && sh[Piece] != 0 {
 					t.Fatalf("mover shares %d/%d: %v", p, q, sh)
 				}
+				// One given unit's chance times the units of its class
+				// is the class's share.
+				u := m.UnitMoveChances(col, p, q)
+				if math.Abs(u[King]+float64(p)*u[Pawn]+float64(q)*u[Piece]-1) > 1e-5 {
+					t.Fatalf("unit move chances %d/%d: %v do not add up to 1 over the units", p, q, u)
+				}
+				if p == 0 && u[Pawn] != 0 || q == 0 && u[Piece] != 0 {
+					t.Fatalf("unit move chances %d/%d: %v", p, q, u)
+				}
 			}
 		}
 	}
@@ -276,6 +285,7 @@ func TestAccessorsDoNotAllocate(t *testing.T) {
 		m.Trend(chess.White, King, 4)
 		m.Params()
 		m.MoverShares(chess.White, 5, 5)
+		m.UnitMoveChances(chess.Black, 5, 5)
 		m.Pawn(chess.Black)
 	})
 	if allocs != 0 {

@@ -30,7 +30,8 @@ func boardtreeKind() Kind {
 			"particles=N: draw the boards from a set of N carried through the game, each explaining what we heard, the opponent's replies drawn on it by the reply policy; 0 draws from the belief's marginals (default 0)",
 			"develop=X: the particles' replies weighted by exp(X × what they gain on the piece-square tables, in pawns), 0 to 20 (default 0)",
 			"shape=X: the particles' replies weighted by the belief's chance of their man's class on the square reached, to the power X, 0 to 4 (default 0)",
-			"prior=default|uniform: the opponent model the belief uses (default: the embedded one)",
+			"prior=default|uniform|FILE.kbm: the opponent model the belief uses: the embedded one, none, or a file of kriegbot model build (default: the embedded one)",
+			"movers=model|paper: which of the opponent's units the belief expects to move: by the model's fitted shares of king, pawn and piece moves, or each unit alike (the paper's rule) (default paper)",
 			"seed=N: mixed into each game's seed (default 0)",
 		},
 		Build: buildBoardtree,
@@ -54,19 +55,19 @@ func buildBoardtree(o *Options) (func() Player, error) {
 	pcfg.Shape = o.Float("shape", 0, 0, 4)
 	pcfg.Develop = o.Float("develop", 0, 0, 20)
 	pcfg.Weights = cfg.Weights
-	prior, err := priorOption(o)
+	prior, movers, err := priorOption(o)
 	if err != nil {
 		return nil, err
 	}
 	if err := o.Err(); err != nil {
 		return nil, err
 	}
-	bare, err := bareMCTS()
+	bare, err := bareMCTS(o)
 	if err != nil {
 		return nil, err
 	}
 	return func() Player {
-		p := &Sampled{prior: prior, unit: 1, seed: seed, bare: bare().(*MCTS), startRate: defaultTreeRate}
+		p := &Sampled{prior: movers.wrap(prior), movers: movers, unit: 1, seed: seed, bare: bare().(*MCTS), startRate: defaultTreeRate}
 		c := newTreeChooser(cfg, threads)
 		if pcfg.N > 0 {
 			c.filter = particles.New(pcfg, &p.bel)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 
 	"kriegbot/engine/belief"
 	"kriegbot/engine/chess"
@@ -26,7 +27,8 @@ func mctsKind() Kind {
 			"solver=0|1: back up proven wins and draws (default 1)",
 			"samples=N: approach A's boards drawn per search, 1 to 4096 (default 64)",
 			"playout=N: approach A's playout length in plies, 0 to 1000 (default 40)",
-			"prior=default|uniform: the opponent model (default: the embedded one)",
+			"prior=default|uniform|FILE.kbm: the opponent model: the embedded one, none, or a file of kriegbot model build (default: the embedded one)",
+			"movers=model|paper: which of the opponent's units the belief expects to move: by the model's fitted shares of king, pawn and piece moves, or each unit alike (the paper's rule) (default paper)",
 			"mix=X: weight of the attempts' visit-weighted mean in a decision's value, 0 to 1 (default 0: the paper's max backup)",
 			"tempo=X: what each of our turns below the root is charged, in pawns: a line's value stays level as it deepens, 0 to 10 (default 1; 0 is the paper's plain maximum)",
 			"widen=X: each root attempt is searched widen·√N times before UCT picks (default 0)",
@@ -75,7 +77,7 @@ func buildMCTS(o *Options) (func() Player, error) {
 	cfg.Playout = o.Int("playout", cfg.Playout, 0, 1000)
 	seed := uint64(o.Int("seed", 0, 0, 1<<62))
 	askAny := o.Float("any", defaultAskAny, 0, 1)
-	prior, err := priorOption(o)
+	prior, movers, err := priorOption(o)
 	if err != nil {
 		return nil, err
 	}
@@ -86,11 +88,11 @@ func buildMCTS(o *Options) (func() Player, error) {
 		return nil, err
 	}
 	return func() Player {
-		s, err := search.New(cfg, prior)
+		s, err := search.New(cfg, movers.wrap(prior))
 		if err != nil {
 			panic(err) // checked above
 		}
-		return &MCTS{search: s, prior: prior, seed: seed, askAny: askAny}
+		return &MCTS{search: s, prior: movers.wrap(prior), movers: movers, seed: seed, askAny: askAny}
 	}, nil
 }
 
@@ -101,6 +103,7 @@ func buildMCTS(o *Options) (func() Player, error) {
 type MCTS struct {
 	search *search.Searcher
 	prior  belief.Prior
+	movers moverRule // wraps the priors SetPrior is given
 	seed   uint64
 	// askAny is the least chance that a pawn try is legal for which we ask
 	// "Any?" (0: never; see asksAny).
@@ -271,8 +274,39 @@ func (p *MCTS) Hear(e Event) {
 func (p *MCTS) GameOver(Outcome) {}
 
 // priorOption reads a belief player's "prior" option: the embedded default
-// opponent model, or "uniform".
-func priorOption(o *Options) (belief.Prior, error) {
+// opponent model, "uniform", or a model file (kriegbot model build) by its
+// path, for trying a model in a match before the daemon uses it; and its
+// "movers" option, which wraps the model (moverRule.wrap) and the models the
+// daemon sets later.
+func priorOption(o *Options) (belief.Prior, moverRule, error) {
+	var rule moverRule
+	switch m := o.String("movers", "paper"); m {
+	case "model":
+	case "paper":
+		rule.paper = true
+	default:
+		return nil, rule, fmt.Errorf("option movers: %q is not model or paper", m)
+	}
+	pr, err := modelOption(o)
+	if err != nil {
+		return nil, rule, err
+	}
+	return pr, rule, nil
+}
+
+// moverRule is where a belief takes which of the opponent's units moves
+// from: the model's fitted shares, or (paper) each unit alike.
+type moverRule struct{ paper bool }
+
+// wrap returns pr with the rule's mover shares.
+func (r moverRule) wrap(pr belief.Prior) belief.Prior {
+	if r.paper {
+		return belief.PaperMovers{Prior: pr}
+	}
+	return pr
+}
+
+func modelOption(o *Options) (belief.Prior, error) {
 	switch p := o.String("prior", "default"); p {
 	case "default":
 		m, err := oppmodel.Default()
@@ -283,6 +317,13 @@ func priorOption(o *Options) (belief.Prior, error) {
 	case "uniform":
 		return belief.UniformPrior{}, nil
 	default:
-		return nil, fmt.Errorf("option prior: %q is not default or uniform", p)
+		if !strings.HasSuffix(p, ".kbm") {
+			return nil, fmt.Errorf("option prior: %q is not default, uniform or a model file (.kbm)", p)
+		}
+		c, err := oppmodel.LoadCounts(p)
+		if err != nil {
+			return nil, fmt.Errorf("option prior: %w", err)
+		}
+		return oppmodel.NewModel(c), nil
 	}
 }

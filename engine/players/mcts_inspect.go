@@ -85,6 +85,6 @@ func (p *MCTS) SetPrior(pr belief.Prior) {
 	if pr == nil {
 		return
 	}
-	p.prior = pr
+	p.prior = p.movers.wrap(pr)
 	p.search.SetParams(pr.Params())
 }

@@ -3,10 +3,14 @@ package players
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
+	"kriegbot/engine/belief"
 	"kriegbot/engine/chess"
+	"kriegbot/engine/oppmodel"
 	"kriegbot/engine/umpire"
 )
 
@@ -353,6 +357,55 @@ func TestMCTSAsksAny(t *testing.T) {
 		take := chess.NewMove(chess.NewSquare(4, 3), chess.NewSquare(3, 4), chess.NoPieceType)
 		if m, err := p.Attempt(t.Context(), Budget{Nodes: 100}); err != nil || m != take {
 			t.Fatalf("after has pawn captures: %v, %v; want %v", m, err, take)
+		}
+	}
+}
+
+// TestPriorOptions: a model file given by its path is the belief's prior,
+// a bad path or mover rule is refused, and the mover rule wraps the models
+// the daemon sets later as it wraps the option's.
+func TestPriorOptions(t *testing.T) {
+	c, err := oppmodel.DefaultCounts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "m.kbm")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.WriteFile(f); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"mcts:prior=" + path, "boardtree:prior=" + path + ",movers=model", "sampled:movers=paper,prior=uniform"} {
+		if _, err := Parse(s, Kinds()); err != nil {
+			t.Errorf("%s: %v", s, err)
+		}
+	}
+	for _, s := range []string{"mcts:prior=" + path + "x", "boardtree:prior=/no/such/file.kbm", "mcts:movers=x", "boardtree:movers="} {
+		if _, err := Parse(s, Kinds()); err == nil {
+			t.Errorf("%s accepted", s)
+		}
+	}
+	m, err := oppmodel.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for spec, paper := range map[string]bool{"mcts": true, "mcts:movers=model": false, "boardtree:movers=paper": true, "boardtree:movers=model": false} {
+		p := mustNew(t, spec)
+		p.(PriorSetter).SetPrior(m)
+		var got belief.Prior
+		switch q := p.(type) {
+		case *MCTS:
+			got = q.prior
+		case *Sampled:
+			got = q.prior
+		}
+		if _, wrapped := got.(belief.PaperMovers); wrapped != paper {
+			t.Errorf("%s: the prior set is %T, want the paper's movers %v", spec, got, paper)
 		}
 	}
 }

@@ -28,7 +28,8 @@ func sampledKind() Kind {
 			"quiet=N: under reply=policy, the opponent's quiet moves as N of them drawn at random, 0 (a pass) to 16 (default 0)",
 			"tt=N: the alpha-beta searches' transposition table, 2^N entries kept for the game, 0 (none) to 24 (default 0)",
 			"unit=N: alpha-beta nodes per node of the budget (-nodes), 1 to 1000 (default 48: about the time of one of mcts's iterations)",
-			"prior=default|uniform: the opponent model the belief uses (default: the embedded one)",
+			"prior=default|uniform|FILE.kbm: the opponent model the belief uses: the embedded one, none, or a file of kriegbot model build (default: the embedded one)",
+			"movers=model|paper: which of the opponent's units the belief expects to move: by the model's fitted shares of king, pawn and piece moves, or each unit alike (the paper's rule) (default paper)",
 			"seed=N: mixed into each game's seed (default 0)",
 		},
 		Build: buildSampled,
@@ -57,25 +58,27 @@ func buildSampled(o *Options) (func() Player, error) {
 	}
 	unit := int64(o.Int("unit", 48, 1, 1000))
 	seed := uint64(o.Int("seed", 0, 0, 1<<62))
-	prior, err := priorOption(o)
+	prior, movers, err := priorOption(o)
 	if err != nil {
 		return nil, err
 	}
-	bare, err := bareMCTS()
+	bare, err := bareMCTS(o)
 	if err != nil {
 		return nil, err
 	}
 	return func() Player {
-		return &Sampled{scorer: &scorerChooser{Scorer: sampled.New(cfg)}, prior: prior, unit: unit, seed: seed, bare: bare().(*MCTS), startRate: defaultRate}
+		return &Sampled{scorer: &scorerChooser{Scorer: sampled.New(cfg)}, prior: movers.wrap(prior), movers: movers, unit: unit, seed: seed, bare: bare().(*MCTS), startRate: defaultRate}
 	}, nil
 }
 
 // bareMCTS builds the MCTS that plays against a bare king for the board
 // searches: approach C's exact mates beat sampled boards (a queen did not
 // mate in 450 plies under the heuristic's rules); its tree is small: the
-// ending needs few nodes.
-func bareMCTS() (func() Player, error) {
-	return buildMCTS(&Options{kind: "mcts", m: map[string]string{"mem": "8"}, used: map[string]bool{}})
+// ending needs few nodes. It believes with the player's opponent model and
+// mover rule (o's prior and movers).
+func bareMCTS(o *Options) (func() Player, error) {
+	m := map[string]string{"mem": "8", "prior": o.String("prior", "default"), "movers": o.String("movers", "paper")}
+	return buildMCTS(&Options{kind: "mcts", m: m, used: map[string]bool{}})
 }
 
 // boardChooser is a search that chooses an attempt on boards drawn from the
@@ -178,6 +181,7 @@ func (c *scorerChooser) Candidates(moves []chess.Move, out []Candidate) []Candid
 type Sampled struct {
 	scorer boardChooser
 	prior  belief.Prior
+	movers moverRule // wraps the priors SetPrior is given
 	unit   int64
 	seed   uint64
 	know   Knowledge

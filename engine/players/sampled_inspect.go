@@ -20,7 +20,7 @@ func (p *Sampled) SetPrior(pr belief.Prior) {
 	if pr == nil {
 		return
 	}
-	p.prior = pr
+	p.prior = p.movers.wrap(pr)
 	p.bare.SetPrior(pr)
 }
 
