@@ -98,9 +98,9 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	shape := fs.Float64("shape", 0, "the particle set's replies weighted by the belief's chance of the square reached, to this power")
 	develop := fs.Float64("develop", 0, "the particle set's replies weighted by exp(X × their piece-square gain in pawns)")
 	modelFile := fs.String("model", "", "the opponent model file the beliefs use (kriegbot model build; default: the embedded one)")
-	movers := fs.String("movers", "paper", "which of the opponent's units the beliefs expect to move: model (the model's fitted shares) or paper (each alike)")
+	movers := fs.String("movers", "paper", "which of the opponent's units the beliefs expect to move: paper (each alike), model (the model's fitted shares) or pawns (the pawns by the model, the rest alike)")
 	byPly := fs.Int("byply", 0, "also print, for each span of N plies, how surprised the belief is by where the opponent's men stand (0: not)")
-	cmdflag.SetUsage(fs, "replyloss [-boards N] [-fit] [-particles N [-shape X] [-develop X]] [-byply N] [-model FILE] [-movers model|paper] MATCH.jsonl...",
+	cmdflag.SetUsage(fs, "replyloss [-boards N] [-fit] [-particles N [-shape X] [-develop X]] [-byply N] [-model FILE] [-movers paper|model|pawns] MATCH.jsonl...",
 		`Replays kriegbot match -jsonl files (games from the standard start) through
 both sides' beliefs and prints the log-loss per reply, in nats, of approach C's
 reply model and of boards drawn from the belief with the reply policy
@@ -133,8 +133,10 @@ drifts from the truth as a game grows long.
 	case "model":
 	case "paper":
 		prior = belief.PaperMovers{Prior: prior}
+	case "pawns":
+		prior = belief.PawnMovers{Prior: prior}
 	default:
-		return cmdflag.Fail(stderr, "replyloss", "-movers %q is not model or paper", *movers)
+		return cmdflag.Fail(stderr, "replyloss", "-movers %q is not paper, model or pawns", *movers)
 	}
 	s := &study{prior: prior, boards: *boards, pred: replymodel.NewBoards(replymodel.DefaultWeights(), 1),
 		particles: *sets, shape: *shape, develop: *develop, byPly: *byPly, ppred: replymodel.NewBoards(replymodel.DefaultWeights(), 2)}

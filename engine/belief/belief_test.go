@@ -122,7 +122,8 @@ func (pieceMover) UnitMoveChances(_ chess.Color, _, pieces int) [oppmodel.NumCla
 // TestMoverShares: the belief moves each class of the opponent's units as
 // often as its prior says that class moves. An opponent that only moves
 // pieces leaves its pawns and king where they stood; the paper's rule
-// (PaperMovers over the same prior) moves every unit alike.
+// (PaperMovers over the same prior) moves every unit alike; PawnMovers takes
+// the pawns' chance from the prior and moves the rest by the rule.
 func TestMoverShares(t *testing.T) {
 	after := func(pr Prior) *State {
 		u := umpire.New(umpire.ICC())
@@ -148,6 +149,15 @@ func TestMoverShares(t *testing.T) {
 	}
 	pieces := after(pieceMover{})
 	paper := after(PaperMovers{Prior: pieceMover{}})
+	pawnsOnly := after(PawnMovers{Prior: pieceMover{}})
+	for _, s := range []string{"a7", "e7", "h7"} {
+		if p := pawnsOnly.Prob(oppmodel.Pawn, sq(s)); !near(p, 1) {
+			t.Errorf("the pawns of a piece mover under PawnMovers: %g on %s, want 1", p, s)
+		}
+	}
+	if p, q := pawnsOnly.Prob(oppmodel.Piece, sq("f6")), paper.Prob(oppmodel.Piece, sq("f6")); !near(p, q) {
+		t.Errorf("PawnMovers moves the pieces as the paper's rule does: f6 %g, want %g", p, q)
+	}
 	for _, s := range []string{"a7", "e7", "h7"} {
 		if p := pieces.Prob(oppmodel.Pawn, sq(s)); !near(p, 1) {
 			t.Errorf("a piece mover's pawn on %s: %g, want 1", s, p)

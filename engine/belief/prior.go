@@ -63,3 +63,15 @@ func (UniformPrior) Params() oppmodel.Params { return oppmodel.DefaultParams() }
 func (UniformPrior) UnitMoveChances(_ chess.Color, pawns, pieces int) [oppmodel.NumClasses]float64 {
 	return PaperMoveChances(pawns, pieces)
 }
+
+// PawnMovers is a prior whose pawns move at its Prior's rate and whose king
+// and pieces move by the paper's rule: a model's pawn share mends the pawns
+// where its pieces' share would spread the pieces too far (docs/belief.md).
+type PawnMovers struct{ Prior }
+
+// UnitMoveChances returns PaperMoveChances with the Prior's pawn chance.
+func (p PawnMovers) UnitMoveChances(opp chess.Color, pawns, pieces int) [oppmodel.NumClasses]float64 {
+	u := PaperMoveChances(pawns, pieces)
+	u[pawn] = p.Prior.UnitMoveChances(opp, pawns, pieces)[pawn]
+	return u
+}

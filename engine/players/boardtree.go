@@ -31,7 +31,7 @@ func boardtreeKind() Kind {
 			"develop=X: the particles' replies weighted by exp(X × what they gain on the piece-square tables, in pawns), 0 to 20 (default 0)",
 			"shape=X: the particles' replies weighted by the belief's chance of their man's class on the square reached, to the power X, 0 to 4 (default 0)",
 			"prior=default|uniform|FILE.kbm: the opponent model the belief uses: the embedded one, none, or a file of kriegbot model build (default: the embedded one)",
-			"movers=model|paper: which of the opponent's units the belief expects to move: by the model's fitted shares of king, pawn and piece moves, or each unit alike (the paper's rule) (default paper)",
+			"movers=paper|model|pawns: which of the opponent's units the belief expects to move: each alike (the paper's rule), by the model's fitted shares of king, pawn and piece moves, or the pawns by the model and the rest alike (default paper: with a model of boardtree's own games, model scored 38.9 % over 104 games and pawns 52.5 % over 200 against it)",
 			"seed=N: mixed into each game's seed (default 0)",
 		},
 		Build: buildBoardtree,

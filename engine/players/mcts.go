@@ -28,7 +28,7 @@ func mctsKind() Kind {
 			"samples=N: approach A's boards drawn per search, 1 to 4096 (default 64)",
 			"playout=N: approach A's playout length in plies, 0 to 1000 (default 40)",
 			"prior=default|uniform|FILE.kbm: the opponent model: the embedded one, none, or a file of kriegbot model build (default: the embedded one)",
-			"movers=model|paper: which of the opponent's units the belief expects to move: by the model's fitted shares of king, pawn and piece moves, or each unit alike (the paper's rule) (default paper)",
+			"movers=paper|model|pawns: which of the opponent's units the belief expects to move: each alike (the paper's rule), by the model's fitted shares of king, pawn and piece moves, or the pawns by the model and the rest alike (default paper: with a model of boardtree's own games, model scored 38.9 % over 104 games and pawns 52.5 % over 200 against it)",
 			"mix=X: weight of the attempts' visit-weighted mean in a decision's value, 0 to 1 (default 0: the paper's max backup)",
 			"tempo=X: what each of our turns below the root is charged, in pawns: a line's value stays level as it deepens, 0 to 10 (default 1; 0 is the paper's plain maximum)",
 			"widen=X: each root attempt is searched widen·√N times before UCT picks (default 0)",
@@ -284,8 +284,10 @@ func priorOption(o *Options) (belief.Prior, moverRule, error) {
 	case "model":
 	case "paper":
 		rule.paper = true
+	case "pawns":
+		rule.pawns = true
 	default:
-		return nil, rule, fmt.Errorf("option movers: %q is not model or paper", m)
+		return nil, rule, fmt.Errorf("option movers: %q is not model, paper or pawns", m)
 	}
 	pr, err := modelOption(o)
 	if err != nil {
@@ -296,12 +298,15 @@ func priorOption(o *Options) (belief.Prior, moverRule, error) {
 
 // moverRule is where a belief takes which of the opponent's units moves
 // from: the model's fitted shares, or (paper) each unit alike.
-type moverRule struct{ paper bool }
+type moverRule struct{ paper, pawns bool }
 
 // wrap returns pr with the rule's mover shares.
 func (r moverRule) wrap(pr belief.Prior) belief.Prior {
-	if r.paper {
+	switch {
+	case r.paper:
 		return belief.PaperMovers{Prior: pr}
+	case r.pawns:
+		return belief.PawnMovers{Prior: pr}
 	}
 	return pr
 }

@@ -29,7 +29,7 @@ func sampledKind() Kind {
 			"tt=N: the alpha-beta searches' transposition table, 2^N entries kept for the game, 0 (none) to 24 (default 0)",
 			"unit=N: alpha-beta nodes per node of the budget (-nodes), 1 to 1000 (default 48: about the time of one of mcts's iterations)",
 			"prior=default|uniform|FILE.kbm: the opponent model the belief uses: the embedded one, none, or a file of kriegbot model build (default: the embedded one)",
-			"movers=model|paper: which of the opponent's units the belief expects to move: by the model's fitted shares of king, pawn and piece moves, or each unit alike (the paper's rule) (default paper)",
+			"movers=paper|model|pawns: which of the opponent's units the belief expects to move: each alike (the paper's rule), by the model's fitted shares of king, pawn and piece moves, or the pawns by the model and the rest alike (default paper: with a model of boardtree's own games, model scored 38.9 % over 104 games and pawns 52.5 % over 200 against it)",
 			"seed=N: mixed into each game's seed (default 0)",
 		},
 		Build: buildSampled,
