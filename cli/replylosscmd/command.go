@@ -435,7 +435,8 @@ func (s *study) predict(num int, bel *belief.State, set *particles.Filter, last 
 }
 
 // surprise adds to the drift table's row of ply how surprised bel is by
-// where the opponent's men stand on truth.
+// where the opponent's men stand on truth, and sorts the squares bel gives
+// each class a chance into the calibration table.
 func (s *study) surprise(ply int, truth chess.Position, bel *belief.State) {
 	if s.byPly == 0 {
 		return
@@ -447,27 +448,24 @@ func (s *study) surprise(ply int, truth chess.Position, bel *belief.State) {
 	r := &s.drift[i]
 	r.turns++
 	opp := bel.Color().Other()
+	// expect is, for each class, the surprise the belief expects of one of
+	// its men: -ln of the chance of a square drawn by those chances.
+	var expect [oppmodel.NumClasses]float64
 	for cl := oppmodel.King; cl <= oppmodel.Piece; cl++ {
+		sum, e := 0.0, 0.0
 		for sq := range chess.Square(64) {
 			p := bel.Prob(cl, sq)
 			if p <= 0 {
 				continue
 			}
+			sum += p
+			e -= p * math.Log(max(p, 1e-3))
 			b := &s.calibration[cl][min(int(p*calibrationBins), calibrationBins-1)]
 			b.squares++
 			b.chance += p
 			if pc := truth.PieceAt(sq); pc != chess.NoPiece && pc.Color() == opp && oppmodel.ClassOf(pc.Type()) == cl {
 				b.found++
 			}
-		}
-	}
-	var expect [3]float64
-	for cl := oppmodel.King; cl <= oppmodel.Piece; cl++ {
-		sum, e := 0.0, 0.0
-		for sq := range chess.Square(64) {
-			p := bel.Prob(cl, sq)
-			sum += p
-			e -= p * math.Log(max(p, 1e-3))
 		}
 		if sum > 0 {
 			expect[cl] = e / sum
@@ -479,8 +477,9 @@ func (s *study) surprise(ply int, truth chess.Position, bel *belief.State) {
 			continue
 		}
 		cl := oppmodel.ClassOf(pc.Type())
-		loss := -math.Log(max(bel.Prob(cl, sq), 1e-3))
-		if bel.Prob(cl, sq) < 1e-3 {
+		p := bel.Prob(cl, sq)
+		loss := -math.Log(max(p, 1e-3))
+		if p < 1e-3 {
 			r.out[cl]++
 		}
 		switch cl {
@@ -517,10 +516,10 @@ func (s *study) printDrift(w io.Writer) {
 			float64(r.pieceCount)/float64(r.turns), float64(r.pawnCount)/float64(r.turns), r.out[oppmodel.King], r.out[oppmodel.Piece], r.out[oppmodel.Pawn])
 	}
 	fmt.Fprintln(w, "calibration: the squares the belief gave a class a chance in each span, their mean chance, and the share that held one:")
-	fmt.Fprintln(w, "  chance     king                     pawns                    pieces")
+	fmt.Fprintln(w, "  chance     king                     pieces                   pawns")
 	for b := range calibrationBins {
 		fmt.Fprintf(w, "  %.1f-%.1f", float64(b)/calibrationBins, float64(b+1)/calibrationBins)
-		for _, cl := range []oppmodel.Class{oppmodel.King, oppmodel.Pawn, oppmodel.Piece} {
+		for _, cl := range []oppmodel.Class{oppmodel.King, oppmodel.Piece, oppmodel.Pawn} {
 			c := s.calibration[cl][b]
 			if c.squares == 0 {
 				fmt.Fprintf(w, "  %23s", "-")

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"kriegbot/engine/belief"
+	"kriegbot/engine/oppmodel"
 	"kriegbot/engine/search/replymodel"
 )
 
@@ -104,7 +105,7 @@ func TestDrift(t *testing.T) {
 		t.Fatalf("drift rows %+v, want two of 2 turns", s.drift)
 	}
 	squares, found := 0, 0
-	for _, b := range s.calibration[1] { // pawns
+	for _, b := range s.calibration[oppmodel.Pawn] {
 		squares += b.squares
 		found += b.found
 	}
