@@ -133,7 +133,8 @@ Exit 1 on any violation.
 	return cmdflag.OK
 }
 
-// loadPrior returns the opponent model named on the command line.
+// loadPrior returns the opponent model named on the command line, with
+// the paper's mover rule the players use (belief.WithMovers).
 func loadPrior(name string) (belief.Prior, error) {
 	switch name {
 	case "uniform":
@@ -143,13 +144,13 @@ func loadPrior(name string) (belief.Prior, error) {
 		if err != nil {
 			return nil, fmt.Errorf("default model: %w", err)
 		}
-		return m, nil
+		return belief.PaperMovers{Prior: m}, nil
 	}
 	c, err := oppmodel.LoadCounts(name)
 	if err != nil {
 		return nil, err
 	}
-	return oppmodel.NewModel(c), nil
+	return belief.PaperMovers{Prior: oppmodel.NewModel(c)}, nil
 }
 
 // parseVariants reads the -rules list.

@@ -115,9 +115,11 @@ func eval(args []string, stdout, stderr io.Writer) int {
 		printBitsSummary(stdout, name, *modelFile != "", model, defaultModel, b, scores, all, def.Horizon)
 	}
 	if *games != "" {
-		priors := []scoredPrior{{name, model}}
+		// The belief moves the units by the paper's rule, as the players'
+		// beliefs do (belief.WithMovers).
+		priors := []scoredPrior{{name, belief.PaperMovers{Prior: model}}}
 		if *modelFile != "" {
-			priors = append(priors, scoredPrior{"embedded default", defaultModel})
+			priors = append(priors, scoredPrior{"embedded default", belief.PaperMovers{Prior: defaultModel}})
 		}
 		priors = append(priors, scoredPrior{"no model (uniform prior)", belief.UniformPrior{}})
 		run, err := legality(*games, *variant, *humans, heldOut{Every: *holdout, Only: true}, priors, stderr, 5)

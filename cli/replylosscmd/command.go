@@ -129,14 +129,8 @@ drifts from the truth as a game grows long.
 	if err != nil {
 		return cmdflag.Fail(stderr, "replyloss", "%v", err)
 	}
-	switch *movers {
-	case "model":
-	case "paper":
-		prior = belief.PaperMovers{Prior: prior}
-	case "pawns":
-		prior = belief.PawnMovers{Prior: prior}
-	default:
-		return cmdflag.Fail(stderr, "replyloss", "-movers %q is not paper, model or pawns", *movers)
+	if prior, err = belief.WithMovers(*movers, prior); err != nil {
+		return cmdflag.Fail(stderr, "replyloss", "-%v", err)
 	}
 	s := &study{prior: prior, boards: *boards, pred: replymodel.NewBoards(replymodel.DefaultWeights(), 1),
 		particles: *sets, shape: *shape, develop: *develop, byPly: *byPly, ppred: replymodel.NewBoards(replymodel.DefaultWeights(), 2)}

@@ -126,6 +126,23 @@ func TestDrift(t *testing.T) {
 	}
 }
 
+// TestCommandRefuses: bad flags are refused with a message naming them.
+func TestCommandRefuses(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-movers", "x", "m.jsonl"}, "movers \"x\""},
+		{[]string{"-byply", "-1", "m.jsonl"}, "-byply"},
+		{[]string{"-model", "/no/such/file.kbm", "m.jsonl"}, "file.kbm"},
+	} {
+		var out, errs strings.Builder
+		if code := Command(tc.args, &out, &errs); code == 0 || !strings.Contains(errs.String(), tc.want) {
+			t.Errorf("%v: code %d, stderr %q; want a failure naming %q", tc.args, code, errs.String(), tc.want)
+		}
+	}
+}
+
 func FuzzRead(f *testing.F) {
 	f.Add(header + attempt(0, "white", "e2e4", true, "e4") + attempt(1, "black", "e7e5", true, "e5"))
 	f.Add(header + "{}\n")

@@ -1,6 +1,8 @@
 package belief
 
 import (
+	"fmt"
+
 	"kriegbot/engine/chess"
 	"kriegbot/engine/oppmodel"
 )
@@ -67,6 +69,8 @@ func (UniformPrior) UnitMoveChances(_ chess.Color, pawns, pieces int) [oppmodel.
 // PawnMovers is a prior whose pawns move at its Prior's rate and whose king
 // and pieces move by the paper's rule: a model's pawn share mends the pawns
 // where its pieces' share would spread the pieces too far (docs/belief.md).
+// Its chances need not add up to 1 over the units: with an opponent that
+// seldom moves its pawns, less than one unit moves a turn.
 type PawnMovers struct{ Prior }
 
 // UnitMoveChances returns PaperMoveChances with the Prior's pawn chance.
@@ -74,4 +78,20 @@ func (p PawnMovers) UnitMoveChances(opp chess.Color, pawns, pieces int) [oppmode
 	u := PaperMoveChances(pawns, pieces)
 	u[pawn] = p.Prior.UnitMoveChances(opp, pawns, pieces)[pawn]
 	return u
+}
+
+// WithMovers returns pr with the mover rule named: "paper" (PaperMovers:
+// each unit alike, as the belief always moved them, and what players and
+// tools use unless told otherwise), "model" (pr itself: a model's fitted
+// shares) or "pawns" (PawnMovers).
+func WithMovers(rule string, pr Prior) (Prior, error) {
+	switch rule {
+	case "paper":
+		return PaperMovers{Prior: pr}, nil
+	case "model":
+		return pr, nil
+	case "pawns":
+		return PawnMovers{Prior: pr}, nil
+	}
+	return nil, fmt.Errorf("movers %q is not paper, model or pawns", rule)
 }

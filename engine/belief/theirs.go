@@ -126,7 +126,11 @@ const massFloor = 1e-2
 // the opponent's is the one it moves, by the prior (the paper's rule gives
 // every unit 1/(k1+k2+1)).
 func (s *State) moveShares() [oppmodel.NumClasses]float64 {
-	pawns := min(int(s.pawnExp+0.5), s.units)
+	pawns := int(s.pawnExp + 0.5)
+	if s.pawnExp > 0 {
+		pawns = max(pawns, 1) // a pawn's last share still moves
+	}
+	pawns = min(pawns, s.units)
 	return s.prior.UnitMoveChances(s.me.Other(), pawns, s.units-pawns)
 }
 

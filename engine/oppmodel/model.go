@@ -423,6 +423,8 @@ func (m *Model) MoverShares(opp chess.Color, pawns, pieces int) [NumClasses]floa
 // that class is the one an opponent of colour opp moves (MoverShares over
 // the units of the class; 0 for a class it has none of).
 func (m *Model) UnitMoveChances(opp chess.Color, pawns, pieces int) [NumClasses]float64 {
+	// MoverShares looks the counts up clamped to what it keeps; dividing
+	// by the counts themselves keeps the sum over the units at 1.
 	sh := m.MoverShares(opp, pawns, pieces)
 	u := [NumClasses]float64{King: min(float64(sh[King]), 1)}
 	if pawns > 0 {

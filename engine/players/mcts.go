@@ -279,15 +279,9 @@ func (p *MCTS) GameOver(Outcome) {}
 // "movers" option, which wraps the model (moverRule.wrap) and the models the
 // daemon sets later.
 func priorOption(o *Options) (belief.Prior, moverRule, error) {
-	var rule moverRule
-	switch m := o.String("movers", "paper"); m {
-	case "model":
-	case "paper":
-		rule.paper = true
-	case "pawns":
-		rule.pawns = true
-	default:
-		return nil, rule, fmt.Errorf("option movers: %q is not model, paper or pawns", m)
+	rule := moverRule{name: o.String("movers", "paper")}
+	if _, err := belief.WithMovers(rule.name, belief.UniformPrior{}); err != nil {
+		return nil, rule, fmt.Errorf("option %w", err)
 	}
 	pr, err := modelOption(o)
 	if err != nil {
@@ -296,19 +290,17 @@ func priorOption(o *Options) (belief.Prior, moverRule, error) {
 	return pr, rule, nil
 }
 
-// moverRule is where a belief takes which of the opponent's units moves
-// from: the model's fitted shares, or (paper) each unit alike.
-type moverRule struct{ paper, pawns bool }
+// moverRule names the rule (belief.WithMovers) by which a belief expects
+// which of the opponent's units moves.
+type moverRule struct{ name string }
 
-// wrap returns pr with the rule's mover shares.
+// wrap returns pr with the rule's mover chances.
 func (r moverRule) wrap(pr belief.Prior) belief.Prior {
-	switch {
-	case r.paper:
-		return belief.PaperMovers{Prior: pr}
-	case r.pawns:
-		return belief.PawnMovers{Prior: pr}
+	w, err := belief.WithMovers(r.name, pr)
+	if err != nil {
+		panic(err) // checked by priorOption
 	}
-	return pr
+	return w
 }
 
 func modelOption(o *Options) (belief.Prior, error) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -394,18 +395,26 @@ func TestPriorOptions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for spec, paper := range map[string]bool{"mcts": true, "mcts:movers=model": false, "boardtree:movers=paper": true, "boardtree:movers=model": false} {
+	kinds := map[string]string{"paper": "belief.PaperMovers", "model": "*oppmodel.Model", "pawns": "belief.PawnMovers"}
+	for _, spec := range []string{"mcts", "mcts:movers=model", "mcts:movers=pawns", "boardtree:movers=paper", "boardtree:movers=model", "sampled:movers=pawns"} {
+		want := kinds["paper"]
+		if _, rule, ok := strings.Cut(spec, "movers="); ok {
+			want = kinds[rule]
+		}
 		p := mustNew(t, spec)
 		p.(PriorSetter).SetPrior(m)
-		var got belief.Prior
+		got := map[string]belief.Prior{}
 		switch q := p.(type) {
 		case *MCTS:
-			got = q.prior
+			got["its own"] = q.prior
 		case *Sampled:
-			got = q.prior
+			got["its own"] = q.prior
+			got["its bare-king search's"] = q.bare.prior
 		}
-		if _, wrapped := got.(belief.PaperMovers); wrapped != paper {
-			t.Errorf("%s: the prior set is %T, want the paper's movers %v", spec, got, paper)
+		for whose, pr := range got {
+			if g := fmt.Sprintf("%T", pr); g != want {
+				t.Errorf("%s: %s prior set is %s, want %s", spec, whose, g, want)
+			}
 		}
 	}
 }
