@@ -9,7 +9,6 @@ import (
 
 	"kriegbot/engine/belief"
 	"kriegbot/engine/belief/beliefcheck"
-	"kriegbot/engine/oppmodel"
 	"kriegbot/engine/umpire"
 	"kriegbot/internal/cmdflag"
 )
@@ -136,21 +135,11 @@ Exit 1 on any violation.
 // loadPrior returns the opponent model named on the command line, with
 // the paper's mover rule the players use (belief.WithMovers).
 func loadPrior(name string) (belief.Prior, error) {
-	switch name {
-	case "uniform":
-		return belief.UniformPrior{}, nil
-	case "default":
-		m, err := oppmodel.Default()
-		if err != nil {
-			return nil, fmt.Errorf("default model: %w", err)
-		}
-		return belief.PaperMovers{Prior: m}, nil
-	}
-	c, err := oppmodel.LoadCounts(name)
+	pr, err := belief.LoadPrior(name)
 	if err != nil {
 		return nil, err
 	}
-	return belief.PaperMovers{Prior: oppmodel.NewModel(c)}, nil
+	return belief.WithMovers("paper", pr)
 }
 
 // parseVariants reads the -rules list.

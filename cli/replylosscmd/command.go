@@ -117,15 +117,11 @@ drifts from the truth as a game grows long.
 	if fs.NArg() == 0 || *boards < 1 || *sets < 0 || *byPly < 0 {
 		return cmdflag.Fail(stderr, "replyloss", "want MATCH.jsonl files, -boards of 1 or more, -particles and -byply of 0 or more")
 	}
-	var prior belief.Prior
-	m, err := oppmodel.Default()
-	prior = m
+	name := "default"
 	if *modelFile != "" {
-		var c *oppmodel.Counts
-		if c, err = oppmodel.LoadCounts(*modelFile); err == nil {
-			prior = oppmodel.NewModel(c)
-		}
+		name = *modelFile
 	}
+	prior, err := belief.LoadPrior(name)
 	if err != nil {
 		return cmdflag.Fail(stderr, "replyloss", "%v", err)
 	}

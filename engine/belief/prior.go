@@ -95,3 +95,24 @@ func WithMovers(rule string, pr Prior) (Prior, error) {
 	}
 	return nil, fmt.Errorf("movers %q is not paper, model or pawns", rule)
 }
+
+// LoadPrior returns the opponent model named: "default" (the embedded one),
+// "uniform" (UniformPrior) or the path of a model file (kriegbot model
+// build), with the model's own mover chances (wrap it with WithMovers).
+func LoadPrior(name string) (Prior, error) {
+	switch name {
+	case "default":
+		m, err := oppmodel.Default()
+		if err != nil {
+			return nil, fmt.Errorf("default model: %w", err)
+		}
+		return m, nil
+	case "uniform":
+		return UniformPrior{}, nil
+	}
+	c, err := oppmodel.LoadCounts(name)
+	if err != nil {
+		return nil, err
+	}
+	return oppmodel.NewModel(c), nil
+}

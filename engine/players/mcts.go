@@ -8,7 +8,6 @@ import (
 
 	"kriegbot/engine/belief"
 	"kriegbot/engine/chess"
-	"kriegbot/engine/oppmodel"
 	"kriegbot/engine/search"
 	"kriegbot/engine/umpire"
 )
@@ -304,23 +303,13 @@ func (r moverRule) wrap(pr belief.Prior) belief.Prior {
 }
 
 func modelOption(o *Options) (belief.Prior, error) {
-	switch p := o.String("prior", "default"); p {
-	case "default":
-		m, err := oppmodel.Default()
-		if err != nil {
-			return nil, err
-		}
-		return m, nil
-	case "uniform":
-		return belief.UniformPrior{}, nil
-	default:
-		if !strings.HasSuffix(p, ".kbm") {
-			return nil, fmt.Errorf("option prior: %q is not default, uniform or a model file (.kbm)", p)
-		}
-		c, err := oppmodel.LoadCounts(p)
-		if err != nil {
-			return nil, fmt.Errorf("option prior: %w", err)
-		}
-		return oppmodel.NewModel(c), nil
+	p := o.String("prior", "default")
+	if p != "default" && p != "uniform" && !strings.HasSuffix(p, ".kbm") {
+		return nil, fmt.Errorf("option prior: %q is not default, uniform or a model file (.kbm)", p)
 	}
+	pr, err := belief.LoadPrior(p)
+	if err != nil {
+		return nil, fmt.Errorf("option prior: %w", err)
+	}
+	return pr, nil
 }
